@@ -1,0 +1,5 @@
+//! `gamesweep`: the user-facing command line.
+fn main() {
+    eprintln!("gamesweep: not built yet");
+    std::process::exit(2);
+}

@@ -1,0 +1,1 @@
+//! gRPC protocol crate: filled in by the distributed-runtime work.

@@ -1,0 +1,1 @@
+//! Burke–Ferland–Teng checks: directed geography, the reduction gadgets, trees t(k).

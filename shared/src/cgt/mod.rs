@@ -1,0 +1,1 @@
+//! Combinatorial game theory engine: short partizan games in canonical form.

@@ -1,0 +1,1 @@
+//! Col and Myopic Col: rules model, reduced positions, component values.

@@ -1,0 +1,1 @@
+//! Explicit game graphs (course notes): outcome labelling, Grundy numbers, sums, kernels, minimax, subtraction games.

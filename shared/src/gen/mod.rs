@@ -1,0 +1,1 @@
+//! Graph generation by canonical augmentation, shardable by canonical-form prefix.

@@ -1,0 +1,1 @@
+//! Adjacency-list graphs for large instances (hundreds of vertices).

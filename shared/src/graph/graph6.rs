@@ -1,0 +1,395 @@
+//! graph6 and digraph6, nauty's text formats (byte-compatible with nauty's
+//! `ntog6` / `ntod6`), for undirected graphs and digraphs of any size.
+//!
+//! ```
+//! use gamesweep::graph::{graph6, BitGraph};
+//! let p3 = BitGraph::from_edges(3, &[(0, 1), (1, 2)]);
+//! assert_eq!(graph6::encode_bitgraph(&p3), "Bg");
+//! assert_eq!(graph6::parse_bitgraph("Bg").unwrap(), p3);
+//! assert!(graph6::parse_bitgraph("B").is_err());
+//! ```
+
+use super::BitGraph;
+
+/// Why a graph6 / digraph6 string was rejected. Positions are 0-based byte offsets.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Graph6Error {
+    /// Nothing to parse.
+    #[error("empty graph6 string")]
+    Empty,
+    /// A byte outside the printable range 63..=126.
+    #[error("byte {byte:#04x} at position {pos} is not a graph6 character (allowed: '?'..='~')")]
+    BadByte {
+        /// Offset of the byte.
+        pos: usize,
+        /// The byte.
+        byte: u8,
+    },
+    /// The string ended inside the vertex count or the adjacency bits.
+    #[error("graph6 string too short: {n} vertices need {expected} bytes, got {got}")]
+    TooShort {
+        /// Vertex count read from the header.
+        n: usize,
+        /// Bytes the whole string needs.
+        expected: usize,
+        /// Bytes present.
+        got: usize,
+    },
+    /// Bytes after the last adjacency byte.
+    #[error("graph6 string too long: {n} vertices need {expected} bytes, got {got}")]
+    TooLong {
+        /// Vertex count read from the header.
+        n: usize,
+        /// Bytes the whole string needs.
+        expected: usize,
+        /// Bytes present.
+        got: usize,
+    },
+    /// Non-zero padding bits in the last byte.
+    #[error("non-zero padding bits in the last byte of the graph6 string")]
+    BadPadding,
+    /// The vertex count is larger than the target type holds.
+    #[error("graph has {n} vertices; at most {max} are supported here")]
+    TooManyVertices {
+        /// Vertex count.
+        n: usize,
+        /// Supported maximum.
+        max: usize,
+    },
+    /// A loop in a digraph6 string (not a simple digraph).
+    #[error("digraph6 has a loop at vertex {0}; loops are not supported")]
+    Loop(usize),
+    /// digraph6 given where graph6 was expected or vice versa.
+    #[error("{0}")]
+    WrongFormat(&'static str),
+}
+
+/// Largest vertex count we accept when decoding (guards memory on hostile input).
+pub const MAX_DECODE_N: usize = 1 << 16;
+
+fn check_bytes(s: &[u8], offset: usize) -> Result<(), Graph6Error> {
+    for (i, &b) in s.iter().enumerate() {
+        if !(63..=126).contains(&b) {
+            return Err(Graph6Error::BadByte {
+                pos: i + offset,
+                byte: b,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Read N(n); returns (n, header length).
+fn read_n(s: &[u8]) -> Result<(usize, usize), Graph6Error> {
+    let Some(&b0) = s.first() else {
+        return Err(Graph6Error::Empty);
+    };
+    if b0 != 126 {
+        return Ok(((b0 - 63) as usize, 1));
+    }
+    let six = |bytes: &[u8]| {
+        bytes
+            .iter()
+            .fold(0usize, |acc, &b| (acc << 6) | (b - 63) as usize)
+    };
+    if s.get(1) == Some(&126) {
+        if s.len() < 8 {
+            return Err(Graph6Error::TooShort {
+                n: 0,
+                expected: 8,
+                got: s.len(),
+            });
+        }
+        Ok((six(&s[2..8]), 8))
+    } else {
+        if s.len() < 4 {
+            return Err(Graph6Error::TooShort {
+                n: 0,
+                expected: 4,
+                got: s.len(),
+            });
+        }
+        Ok((six(&s[1..4]), 4))
+    }
+}
+
+fn write_n(n: usize, out: &mut Vec<u8>) {
+    if n <= 62 {
+        out.push(n as u8 + 63);
+    } else if n <= 258_047 {
+        out.push(126);
+        for shift in [12, 6, 0] {
+            out.push(((n >> shift) & 63) as u8 + 63);
+        }
+    } else {
+        out.push(126);
+        out.push(126);
+        for shift in [30, 24, 18, 12, 6, 0] {
+            out.push(((n >> shift) & 63) as u8 + 63);
+        }
+    }
+}
+
+fn pack_bits(bits: impl Iterator<Item = bool>, out: &mut Vec<u8>) {
+    let mut cur = 0u8;
+    let mut k = 0;
+    for b in bits {
+        cur = (cur << 1) | b as u8;
+        k += 1;
+        if k == 6 {
+            out.push(cur + 63);
+            cur = 0;
+            k = 0;
+        }
+    }
+    if k > 0 {
+        out.push((cur << (6 - k)) + 63);
+    }
+}
+
+/// Strip an optional `>>graph6<<` / `>>digraph6<<` header and trailing whitespace.
+fn clean(s: &str) -> &str {
+    let s = s.trim_end_matches(['\n', '\r', ' ', '\t']);
+    s.strip_prefix(">>graph6<<")
+        .or_else(|| s.strip_prefix(">>digraph6<<"))
+        .unwrap_or(s)
+}
+
+/// Decode a graph6 string into (n, edges with u < v in column order).
+pub fn decode(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Error> {
+    let s = clean(s).as_bytes();
+    if s.first() == Some(&b'&') {
+        return Err(Graph6Error::WrongFormat(
+            "this is digraph6 (starts with '&'), expected graph6",
+        ));
+    }
+    if s.first() == Some(&b':') {
+        return Err(Graph6Error::WrongFormat(
+            "sparse6 (starts with ':') is not supported; use graph6",
+        ));
+    }
+    check_bytes(s, 0)?;
+    let (n, h) = read_n(s)?;
+    if n > MAX_DECODE_N {
+        return Err(Graph6Error::TooManyVertices {
+            n,
+            max: MAX_DECODE_N,
+        });
+    }
+    let nbits = n * n.saturating_sub(1) / 2;
+    let expected = h + nbits.div_ceil(6);
+    if s.len() < expected {
+        return Err(Graph6Error::TooShort {
+            n,
+            expected,
+            got: s.len(),
+        });
+    }
+    if s.len() > expected {
+        return Err(Graph6Error::TooLong {
+            n,
+            expected,
+            got: s.len(),
+        });
+    }
+    let body = &s[h..];
+    let bit = |k: usize| (body[k / 6] - 63) >> (5 - k % 6) & 1 == 1;
+    let mut edges = Vec::new();
+    let mut k = 0;
+    for j in 1..n {
+        for i in 0..j {
+            if bit(k) {
+                edges.push((i, j));
+            }
+            k += 1;
+        }
+    }
+    if nbits % 6 != 0 && (nbits..nbits.div_ceil(6) * 6).any(bit) {
+        return Err(Graph6Error::BadPadding);
+    }
+    Ok((n, edges))
+}
+
+/// Encode an undirected graph given by its vertex count and an adjacency test.
+pub fn encode_with(n: usize, adj: impl Fn(usize, usize) -> bool) -> String {
+    let mut out = Vec::with_capacity(8 + n * n / 12);
+    write_n(n, &mut out);
+    pack_bits(
+        (1..n)
+            .flat_map(|j| (0..j).map(move |i| (i, j)))
+            .map(|(i, j)| adj(i, j)),
+        &mut out,
+    );
+    String::from_utf8(out).expect("graph6 is ASCII")
+}
+
+/// graph6 of a [`BitGraph`].
+pub fn encode_bitgraph(g: &BitGraph) -> String {
+    encode_with(g.n(), |i, j| g.has_edge(i, j))
+}
+
+/// Parse graph6 into a [`BitGraph`] (at most 32 vertices).
+pub fn parse_bitgraph(s: &str) -> Result<BitGraph, Graph6Error> {
+    let (n, edges) = decode(s)?;
+    if n > BitGraph::MAX_N {
+        return Err(Graph6Error::TooManyVertices {
+            n,
+            max: BitGraph::MAX_N,
+        });
+    }
+    Ok(BitGraph::from_edges(n, &edges))
+}
+
+/// Decode a digraph6 string into (n, arcs `(from, to)` in row-major order).
+pub fn decode_digraph(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Error> {
+    let s = clean(s).as_bytes();
+    let Some(rest) = s.strip_prefix(b"&") else {
+        return Err(Graph6Error::WrongFormat("digraph6 must start with '&'"));
+    };
+    check_bytes(rest, 1)?;
+    let (n, h) = read_n(rest)?;
+    if n > MAX_DECODE_N {
+        return Err(Graph6Error::TooManyVertices {
+            n,
+            max: MAX_DECODE_N,
+        });
+    }
+    let nbits = n * n;
+    let expected = h + nbits.div_ceil(6);
+    if rest.len() < expected {
+        return Err(Graph6Error::TooShort {
+            n,
+            expected: expected + 1,
+            got: s.len(),
+        });
+    }
+    if rest.len() > expected {
+        return Err(Graph6Error::TooLong {
+            n,
+            expected: expected + 1,
+            got: s.len(),
+        });
+    }
+    let body = &rest[h..];
+    let bit = |k: usize| (body[k / 6] - 63) >> (5 - k % 6) & 1 == 1;
+    let mut arcs = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            if bit(i * n + j) {
+                if i == j {
+                    return Err(Graph6Error::Loop(i));
+                }
+                arcs.push((i, j));
+            }
+        }
+    }
+    if nbits % 6 != 0 && (nbits..nbits.div_ceil(6) * 6).any(bit) {
+        return Err(Graph6Error::BadPadding);
+    }
+    Ok((n, arcs))
+}
+
+/// Encode a digraph given by its vertex count and an arc test (`arc(i, j)`: i → j).
+pub fn encode_digraph_with(n: usize, arc: impl Fn(usize, usize) -> bool) -> String {
+    let mut out = vec![b'&'];
+    write_n(n, &mut out);
+    pack_bits(
+        (0..n)
+            .flat_map(|i| (0..n).map(move |j| (i, j)))
+            .map(|(i, j)| arc(i, j)),
+        &mut out,
+    );
+    String::from_utf8(out).expect("digraph6 is ASCII")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_strings() {
+        // nauty: K1 = "@", K2 = "A_", P3 (0-1-2) = "Bg", K3 = "Bw", K4 = "C~", C4 = "Cr" (0-2,0-3,1-2,1-3)
+        assert_eq!(encode_bitgraph(&BitGraph::new(1)), "@");
+        assert_eq!(encode_bitgraph(&BitGraph::from_edges(2, &[(0, 1)])), "A_");
+        assert_eq!(
+            encode_bitgraph(&BitGraph::from_edges(3, &[(0, 1), (0, 2), (1, 2)])),
+            "Bw"
+        );
+        let k4: Vec<_> = (0..4).flat_map(|j| (0..j).map(move |i| (i, j))).collect();
+        assert_eq!(encode_bitgraph(&BitGraph::from_edges(4, &k4)), "C~");
+        assert_eq!(
+            encode_bitgraph(&BitGraph::from_edges(4, &[(0, 2), (0, 3), (1, 2), (1, 3)])),
+            "Cr"
+        );
+        assert_eq!(encode_with(0, |_, _| false), "?");
+    }
+
+    #[test]
+    fn round_trip_large() {
+        // 100-vertex cycle: long header form.
+        let n = 100;
+        let s = encode_with(n, |i, j| j == i + 1 || (i == 0 && j == n - 1));
+        assert_eq!(&s[..4], "~?@c");
+        let (m, edges) = decode(&s).unwrap();
+        assert_eq!(m, n);
+        assert_eq!(edges.len(), n);
+    }
+
+    #[test]
+    fn digraph_round_trip() {
+        let arcs = [(0usize, 1usize), (1, 2), (2, 0), (0, 2)];
+        let s = encode_digraph_with(3, |i, j| arcs.contains(&(i, j)));
+        assert!(s.starts_with('&'));
+        let (n, mut got) = decode_digraph(&s).unwrap();
+        got.sort();
+        let mut want = arcs.to_vec();
+        want.sort();
+        assert_eq!((n, got), (3, want));
+    }
+
+    #[test]
+    fn malformed_inputs_are_typed_errors() {
+        assert_eq!(decode(""), Err(Graph6Error::Empty));
+        assert!(matches!(
+            decode("C"),
+            Err(Graph6Error::TooShort { n: 4, .. })
+        ));
+        assert!(matches!(decode("Bgg"), Err(Graph6Error::TooLong { .. })));
+        assert!(matches!(
+            decode("B h"),
+            Err(Graph6Error::BadByte { pos: 1, byte: b' ' })
+        ));
+        assert_eq!(decode("Bh"), Err(Graph6Error::BadPadding));
+        assert!(matches!(decode("&Bg"), Err(Graph6Error::WrongFormat(_))));
+        assert!(matches!(decode("~"), Err(Graph6Error::TooShort { .. })));
+        assert!(matches!(
+            parse_bitgraph("~?@c"),
+            Err(Graph6Error::TooShort { .. })
+        ));
+        assert!(matches!(
+            decode_digraph("&A~"),
+            Err(Graph6Error::Loop(_)) | Err(Graph6Error::BadPadding)
+        ));
+        assert!(matches!(
+            decode_digraph("Bg"),
+            Err(Graph6Error::WrongFormat(_))
+        ));
+        let big = encode_with(40, |i, j| j == i + 1);
+        assert!(matches!(
+            parse_bitgraph(&big),
+            Err(Graph6Error::TooManyVertices { n: 40, max: 32 })
+        ));
+        assert_eq!(decode(">>graph6<<Bg\n").unwrap().1, vec![(0, 1), (1, 2)]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn round_trip_random(n in 0usize..20, bits in proptest::collection::vec(proptest::bool::ANY, 190)) {
+            let mut g = BitGraph::new(n);
+            let mut k = 0;
+            for j in 1..n { for i in 0..j { if bits[k] { g.add_edge(i, j); } k += 1; } }
+            let s = encode_bitgraph(&g);
+            proptest::prop_assert_eq!(parse_bitgraph(&s).unwrap(), g);
+        }
+    }
+}

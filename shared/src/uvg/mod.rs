@@ -1,0 +1,1 @@
+//! Undirected vertex geography (UVG): exact Grundy values, matching winner, degree-3 algorithm.

@@ -1,0 +1,1 @@
+//! gamesweep worker: leases shards, runs them with the shared shard executor, submits results.
