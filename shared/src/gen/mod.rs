@@ -15,7 +15,8 @@
 //!    most `δ(G) + 1` and the sets are enumerated by size with the forced
 //!    vertices already in; if it is the only vertex of least degree, accept;
 //! 2. among those, the largest sum of neighbour degrees, then the most
-//!    triangles through the vertex (both O(1) per vertex from per-parent
+//!    triangles through the vertex, then the largest 2-hop sum of neighbour
+//!    degree sums (all cheap from per-parent
 //!    tables); reject as soon as another vertex beats the new one, accept as
 //!    soon as the new one is alone;
 //! 3. otherwise the ordered partition `[M₃ | rest by degree]` (`M₃` = the
@@ -246,6 +247,8 @@ struct Parent {
     nds: [u32; 32],
     /// Twice the number of triangles through each vertex.
     tri: [u32; 32],
+    /// Sum over the neighbours of their `nds`.
+    nds2: [u32; 32],
 }
 
 enum Verdict {
@@ -280,6 +283,14 @@ impl Parent {
                 s &= s - 1;
             }
         }
+        let mut nds2 = [0u32; 32];
+        for v in 0..n {
+            let mut s = adj[v];
+            while s != 0 {
+                nds2[v] += nds[s.trailing_zeros() as usize];
+                s &= s - 1;
+            }
+        }
         Parent {
             n,
             adj,
@@ -287,6 +298,7 @@ impl Parent {
             dmask,
             nds,
             tri,
+            nds2,
         }
     }
 
@@ -354,7 +366,39 @@ impl Parent {
         if m3 == 0 {
             return Verdict::Accept(None);
         }
-        self.judge_refined(s, m3, keep_gens)
+        // Step 2c: largest sum over the neighbours of their neighbour-degree sums.
+        let mut new_h = d * d + new_tri;
+        let mut t = s;
+        while t != 0 {
+            new_h += self.nds[t.trailing_zeros() as usize];
+            t &= t - 1;
+        }
+        let mut m4 = 0u32;
+        let mut t = m3;
+        while t != 0 {
+            let u = t.trailing_zeros() as usize;
+            t &= t - 1;
+            let au = self.adj[u];
+            let mut h = self.nds2[u] + d * (au & s).count_ones();
+            let mut w = s;
+            while w != 0 {
+                h += (self.adj[w.trailing_zeros() as usize] & au).count_ones();
+                w &= w - 1;
+            }
+            if s >> u & 1 == 1 {
+                h += new_inv;
+            }
+            if h > new_h {
+                return Verdict::Reject;
+            }
+            if h == new_h {
+                m4 |= 1 << u;
+            }
+        }
+        if m4 == 0 {
+            return Verdict::Accept(None);
+        }
+        self.judge_refined(s, m4, keep_gens)
     }
 
     /// Step 3 of the deletion choice: refinement, then canonical labelling.
