@@ -14,12 +14,16 @@
 //! 1. minimum degree: the new vertex must have the least degree, so `|S|` is at
 //!    most `δ(G) + 1` and the sets are enumerated by size with the forced
 //!    vertices already in; if it is the only vertex of least degree, accept;
-//! 2. among those, the largest sum of neighbour degrees; unique ⇒ accept;
-//! 3. otherwise the ordered partition `[M₂ | rest by degree]` is refined to an
-//!    equitable one (reject if the new vertex left the first cell, accept if it
-//!    is alone there), and only then a canonical labelling is searched
-//!    ([`canon`]): `m(H)` is the orbit of the first vertex of the canonical
-//!    labelling.
+//! 2. among those, the largest sum of neighbour degrees, then the most
+//!    triangles through the vertex, then the largest 2-hop sum of neighbour
+//!    degree sums (all cheap from per-parent
+//!    tables); reject as soon as another vertex beats the new one, accept as
+//!    soon as the new one is alone;
+//! 3. otherwise the ordered partition `[M₃ | rest by degree]` (`M₃` = the
+//!    vertices still tied) is refined towards an equitable one (reject as soon
+//!    as the new vertex leaves the first cell, accept as soon as it is alone
+//!    there), and only then a canonical labelling is searched ([`canon`]):
+//!    `m(H)` is the orbit of the first vertex of the canonical labelling.
 //!
 //! With `connected_only`, the last level only adds vertices whose neighbourhood
 //! meets every component of the parent (`G + v` is connected iff that holds);
@@ -38,7 +42,7 @@
 pub mod canon;
 
 use crate::graph::{BitGraph, VSet};
-use canon::{orbits, refine, search, Part, Perm};
+use canon::{orbits, refine, refine_watch, search, Part, Perm};
 
 /// Filters for [`walk_filtered`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -93,7 +97,13 @@ pub fn walk_filtered(
         return;
     }
     let gens = canon::canon_unit(prefix).gens;
-    let mut w = Walker { max_n, opts, visit };
+    let mut w = Walker {
+        max_n,
+        opts,
+        visit,
+        bufs: vec![Vec::new(); max_n + 1],
+        scratch: Scratch::default(),
+    };
     w.expand(prefix, &gens);
 }
 
@@ -143,11 +153,12 @@ pub fn estimate(prefix: &BitGraph, max_n: usize) -> u64 {
     const PROBES: usize = 256;
     let mut frontier = vec![(*prefix, canon::canon_unit(prefix).gens)];
     let mut kids = Vec::new();
+    let mut scratch = Scratch::default();
     while frontier.len() < FRONTIER && frontier[0].0.n() + 1 < max_n {
         let mut next = Vec::new();
         for (g, gens) in &frontier {
             kids.clear();
-            accepted_children(g, gens, false, true, &mut kids);
+            accepted_children(g, gens, false, true, &mut kids, &mut scratch);
             for (s, cg) in kids.drain(..) {
                 let mut h = *g;
                 h.push_vertex(s);
@@ -168,7 +179,7 @@ pub fn estimate(prefix: &BitGraph, max_n: usize) -> u64 {
             let mut weight = 1f64;
             while g.n() < max_n {
                 kids.clear();
-                accepted_children(&g, &gens, false, g.n() + 1 < max_n, &mut kids);
+                accepted_children(&g, &gens, false, g.n() + 1 < max_n, &mut kids, &mut scratch);
                 if kids.is_empty() {
                     weight = 0.0;
                     break;
@@ -192,6 +203,9 @@ struct Walker<'a> {
     max_n: usize,
     opts: WalkOptions,
     visit: &'a mut dyn FnMut(&BitGraph),
+    /// Child lists, one per depth, reused across siblings.
+    bufs: Vec<Vec<Kid>>,
+    scratch: Scratch,
 }
 
 impl Walker<'_> {
@@ -204,10 +218,10 @@ impl Walker<'_> {
         }
         let last = child_n == self.max_n;
         let need_conn = self.opts.connected_only && last;
-        let mut kids = Vec::new();
-        accepted_children(g, gens, need_conn, !last, &mut kids);
+        let mut kids = std::mem::take(&mut self.bufs[child_n]);
+        accepted_children(g, gens, need_conn, !last, &mut kids, &mut self.scratch);
         let show = child_n >= self.opts.min_n;
-        for (s, cg) in kids {
+        for (s, cg) in kids.drain(..) {
             let mut h = *g;
             h.push_vertex(s);
             if show && (!self.opts.connected_only || need_conn || h.is_connected()) {
@@ -218,6 +232,7 @@ impl Walker<'_> {
                 self.expand(&h, &cg);
             }
         }
+        self.bufs[child_n] = kids;
     }
 }
 
@@ -230,6 +245,10 @@ struct Parent {
     dmask: [VSet; 33],
     /// Sum of the neighbours' degrees.
     nds: [u32; 32],
+    /// Twice the number of triangles through each vertex.
+    tri: [u32; 32],
+    /// Sum over the neighbours of their `nds`.
+    nds2: [u32; 32],
 }
 
 enum Verdict {
@@ -256,12 +275,30 @@ impl Parent {
                 s &= s - 1;
             }
         }
+        let mut tri = [0u32; 32];
+        for v in 0..n {
+            let mut s = adj[v];
+            while s != 0 {
+                tri[v] += (adj[s.trailing_zeros() as usize] & adj[v]).count_ones();
+                s &= s - 1;
+            }
+        }
+        let mut nds2 = [0u32; 32];
+        for v in 0..n {
+            let mut s = adj[v];
+            while s != 0 {
+                nds2[v] += nds[s.trailing_zeros() as usize];
+                s &= s - 1;
+            }
+        }
         Parent {
             n,
             adj,
             deg,
             dmask,
             nds,
+            tri,
+            nds2,
         }
     }
 
@@ -301,7 +338,67 @@ impl Parent {
         if m2 == 0 {
             return Verdict::Accept(None);
         }
-        self.judge_refined(s, m2, keep_gens)
+        // Step 2b: most triangles (doubled counts).
+        let mut new_tri = 0u32;
+        let mut t = s;
+        while t != 0 {
+            new_tri += (self.adj[t.trailing_zeros() as usize] & s).count_ones();
+            t &= t - 1;
+        }
+        let mut m3 = 0u32;
+        let mut t = m2;
+        while t != 0 {
+            let u = t.trailing_zeros() as usize;
+            t &= t - 1;
+            let tr = self.tri[u]
+                + if s >> u & 1 == 1 {
+                    2 * (self.adj[u] & s).count_ones()
+                } else {
+                    0
+                };
+            if tr > new_tri {
+                return Verdict::Reject;
+            }
+            if tr == new_tri {
+                m3 |= 1 << u;
+            }
+        }
+        if m3 == 0 {
+            return Verdict::Accept(None);
+        }
+        // Step 2c: largest sum over the neighbours of their neighbour-degree sums.
+        let mut new_h = d * d + new_tri;
+        let mut t = s;
+        while t != 0 {
+            new_h += self.nds[t.trailing_zeros() as usize];
+            t &= t - 1;
+        }
+        let mut m4 = 0u32;
+        let mut t = m3;
+        while t != 0 {
+            let u = t.trailing_zeros() as usize;
+            t &= t - 1;
+            let au = self.adj[u];
+            let mut h = self.nds2[u] + d * (au & s).count_ones();
+            let mut w = s;
+            while w != 0 {
+                h += (self.adj[w.trailing_zeros() as usize] & au).count_ones();
+                w &= w - 1;
+            }
+            if s >> u & 1 == 1 {
+                h += new_inv;
+            }
+            if h > new_h {
+                return Verdict::Reject;
+            }
+            if h == new_h {
+                m4 |= 1 << u;
+            }
+        }
+        if m4 == 0 {
+            return Verdict::Accept(None);
+        }
+        self.judge_refined(s, m4, keep_gens)
     }
 
     /// Step 3 of the deletion choice: refinement, then canonical labelling.
@@ -326,7 +423,7 @@ impl Parent {
         }
         let mut p = Part::new(&cells);
         let q = p.all_lowbits();
-        refine(&hadj, n + 1, &mut p, q);
+        refine_watch(&hadj, n + 1, &mut p, q, nb);
         if p.cells[0] & nb == 0 {
             return Verdict::Reject;
         }
@@ -420,7 +517,8 @@ fn accepted_children(
     gens: &[Perm],
     need_conn: bool,
     keep_gens: bool,
-    out: &mut Vec<(VSet, Option<Vec<Perm>>)>,
+    out: &mut Vec<Kid>,
+    scratch: &mut Scratch,
 ) {
     let n = g.n();
     if n >= BitGraph::MAX_N {
@@ -471,39 +569,86 @@ fn accepted_children(
     // Keep one set per Aut(g)-orbit. The accepted sets form a union of orbits
     // (acceptance is invariant under Aut(g)), so every image is in the list.
     if !gens.is_empty() && out.len() > 1 {
-        let mut sorted: Vec<(VSet, usize)> =
-            out.iter().enumerate().map(|(i, &(s, _))| (s, i)).collect();
-        sorted.sort_unstable();
-        let mut parent: Vec<usize> = (0..out.len()).collect();
-        fn find(p: &mut [usize], mut x: usize) -> usize {
-            while p[x] != x {
-                p[x] = p[p[x]];
-                x = p[x];
-            }
-            x
+        dedupe_orbits(n, gens, out, scratch);
+    }
+}
+
+/// One child: the new vertex's neighbourhood, and the child's automorphism
+/// group if it was computed during the acceptance test.
+type Kid = (VSet, Option<Vec<Perm>>);
+
+/// Reusable buffers for [`accepted_children`].
+#[derive(Default)]
+struct Scratch {
+    /// `lookup[s]`: index of the set `s` in the child list (`u32::MAX` = none).
+    lookup: Vec<u32>,
+    parent: Vec<u32>,
+}
+
+/// Largest parent size for which sets are looked up in a direct table.
+const LOOKUP_MAX_N: usize = 20;
+
+/// Keep the first set of each Aut(g)-orbit in `out` (order preserved).
+fn dedupe_orbits(n: usize, gens: &[Perm], out: &mut Vec<Kid>, scratch: &mut Scratch) {
+    fn find(p: &mut [u32], mut x: usize) -> usize {
+        while p[x] as usize != x {
+            p[x] = p[p[x] as usize];
+            x = p[x] as usize;
+        }
+        x
+    }
+    let len = out.len();
+    scratch.parent.clear();
+    scratch.parent.extend(0..len as u32);
+    let parent = &mut scratch.parent;
+    let mut union = |i: usize, j: usize| {
+        let a = find(parent, i);
+        let b = find(parent, j);
+        if a != b {
+            parent[a.max(b)] = a.min(b) as u32;
+        }
+    };
+    if n <= LOOKUP_MAX_N {
+        if scratch.lookup.len() < 1 << n {
+            scratch.lookup.resize(1 << n, u32::MAX);
+        }
+        let lookup = &mut scratch.lookup;
+        for (i, &(s, _)) in out.iter().enumerate() {
+            lookup[s as usize] = i as u32;
         }
         for gp in gens {
-            for i in 0..out.len() {
-                let img = permute_set(out[i].0, gp);
-                if let Ok(k) = sorted.binary_search_by_key(&img, |&(s, _)| s) {
-                    let j = sorted[k].1;
-                    let a = find(&mut parent, i);
-                    let b = find(&mut parent, j);
-                    if a != b {
-                        parent[a.max(b)] = a.min(b);
-                    }
-                } else {
-                    debug_assert!(false, "accepted sets not closed under Aut(g)");
+            for i in 0..len {
+                let j = lookup[permute_set(out[i].0, gp) as usize];
+                debug_assert!(j != u32::MAX, "accepted sets not closed under Aut(g)");
+                if j != u32::MAX {
+                    union(i, j as usize);
                 }
             }
         }
-        let mut i = 0;
-        out.retain(|_| {
-            let keep = find(&mut parent, i) == i;
-            i += 1;
-            keep
-        });
+        for &(s, _) in out.iter() {
+            lookup[s as usize] = u32::MAX;
+        }
+    } else {
+        let mut sorted: Vec<(VSet, usize)> =
+            out.iter().enumerate().map(|(i, &(s, _))| (s, i)).collect();
+        sorted.sort_unstable();
+        for gp in gens {
+            for i in 0..len {
+                let img = permute_set(out[i].0, gp);
+                let k = sorted.binary_search_by_key(&img, |&(s, _)| s);
+                debug_assert!(k.is_ok(), "accepted sets not closed under Aut(g)");
+                if let Ok(k) = k {
+                    union(i, sorted[k].1);
+                }
+            }
+        }
     }
+    let mut i = 0;
+    out.retain(|_| {
+        let keep = find(&mut scratch.parent, i) == i;
+        i += 1;
+        keep
+    });
 }
 
 #[cfg(test)]
