@@ -7,6 +7,7 @@ use super::SweepKind;
 pub fn registry() -> &'static [&'static dyn SweepKind] {
     &[
         // kinds are added here, one line each
+        &crate::gamegraph::SUBTRACTION,
     ]
 }
 
