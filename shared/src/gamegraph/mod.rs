@@ -37,6 +37,8 @@ pub mod solve;
 pub mod subtraction;
 pub mod sum;
 mod sweep;
+#[cfg(test)]
+mod tests;
 
 pub use graph::{GameGraph, Outcome, SinkLabel};
 pub use kernel::{find_kernel, is_kernel, kernel_acyclic, KernelSearch};

@@ -545,9 +545,22 @@ impl GameFile {
             if let Some(s) = g.start() {
                 out += &format!("start {}\n", g.name_of(s));
             }
+            // Positions are numbered by first appearance, so declare (`x ->`)
+            // any position a move line would otherwise introduce out of order.
+            let mut declared = 0;
             for v in 0..g.len() {
-                let to: Vec<&str> = g.moves(v).iter().map(|&w| g.name_of(w)).collect();
-                out += &format!("{} -> {}\n", g.name_of(v), to.join(" "));
+                let last = g.moves(v).iter().copied().chain([v]).max().unwrap_or(v);
+                if last > v || declared < v {
+                    while declared <= last {
+                        out += &format!("{} ->\n", g.name_of(declared));
+                        declared += 1;
+                    }
+                }
+                if !g.moves(v).is_empty() || declared <= v {
+                    let to: Vec<&str> = g.moves(v).iter().map(|&w| g.name_of(w)).collect();
+                    out += &format!("{} -> {}\n", g.name_of(v), to.join(" "));
+                    declared = declared.max(v + 1);
+                }
             }
             for v in 0..g.len() {
                 match g.sink_label(v) {
