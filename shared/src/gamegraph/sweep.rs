@@ -90,15 +90,12 @@ fn set_record(mask: u64, a: &SubtractionAnalysis) -> Record {
             "outcome: preperiod {} period {}; Grundy: preperiod {} period {}",
             a.outcome.preperiod, a.outcome.period, a.grundy.preperiod, a.grundy.period
         ),
-        // machine-readable for render: o_pre o_per g_pre g_per g_max
-        note: format!(
-            "{} {} {} {} {}",
-            a.outcome.preperiod,
-            a.outcome.period,
-            a.grundy.preperiod,
-            a.grundy.period,
-            a.max_grundy
-        ),
+        // machine-readable for render: the QUANTITIES values in order
+        note: quantity_values(a)
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(" "),
     }
 }
 
@@ -211,17 +208,42 @@ fn histogram(merged: &SweepResult, prefix: &str) -> Vec<(u64, u64)> {
         .collect()
 }
 
-fn per_set_entry(r: &Record) -> Value {
-    let nums: Vec<u64> = r.note.split(' ').filter_map(|x| x.parse().ok()).collect();
-    if nums.len() != 5 {
-        return json!({ "set": elements_of(r.index), "unreadable_note": r.note });
+/// The QUANTITIES values stored in a per-set record's note.
+fn note_values(r: &Record) -> Option<[u64; 5]> {
+    let nums: Vec<u64> = r
+        .note
+        .split(' ')
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()?;
+    nums.try_into().ok()
+}
+
+/// One set as an object (witnesses, extremes).
+fn set_entry(r: &Record) -> Value {
+    match note_values(r) {
+        Some([o_per, o_pre, g_per, g_pre, g_max]) => json!({
+            "set": elements_of(r.index),
+            "outcome": { "preperiod": o_pre, "period": o_per },
+            "grundy": { "preperiod": g_pre, "period": g_per },
+            "max_grundy": g_max,
+        }),
+        None => json!({ "set": elements_of(r.index), "unreadable_note": r.note }),
     }
-    json!({
-        "set": elements_of(r.index),
-        "outcome": { "preperiod": nums[0], "period": nums[1] },
-        "grundy": { "preperiod": nums[2], "period": nums[3] },
-        "max_grundy": nums[4],
-    })
+}
+
+/// Layout of the compact per-set rows (one line each in results.json).
+const PER_SET_FORMAT: &str =
+    "{S}: outcome PREPERIOD+PERIOD, grundy PREPERIOD+PERIOD, max LARGEST_GRUNDY_VALUE";
+
+/// One set as a compact row, see [`PER_SET_FORMAT`].
+fn set_row(r: &Record) -> String {
+    match note_values(r) {
+        Some([o_per, o_pre, g_per, g_pre, g_max]) => format!(
+            "{}: outcome {o_pre}+{o_per}, grundy {g_pre}+{g_per}, max {g_max}",
+            r.code
+        ),
+        None => format!("{}: unreadable record `{}`", r.code, r.note),
+    }
 }
 
 fn results_json(m: u64, merged: &SweepResult) -> Value {
@@ -238,21 +260,18 @@ fn results_json(m: u64, merged: &SweepResult) -> Value {
         );
         if let Some(&(value, count)) = h.last() {
             let key = format!("{prefix}={value:06}");
-            let smallest = merged.witnesses.get(&key).map(per_set_entry);
+            let smallest = merged.witnesses.get(&key).map(set_entry);
             let mut e = json!({ "value": value, "sets": count, "smallest_set": smallest });
             if complete {
                 // every set attaining the extreme, by mask (bounded: the table is complete)
                 let mut all: Vec<&Record> = per_set_records
                     .map(|s| s.kept.iter().collect())
                     .unwrap_or_default();
-                all.retain(|r| {
-                    let nums: Vec<u64> = r.note.split(' ').filter_map(|x| x.parse().ok()).collect();
-                    let idx = QUANTITIES
-                        .iter()
-                        .position(|q| q.0 == prefix)
-                        .expect("listed");
-                    nums.get(idx) == Some(&value)
-                });
+                let idx = QUANTITIES
+                    .iter()
+                    .position(|q| q.0 == prefix)
+                    .expect("listed");
+                all.retain(|r| note_values(r).is_some_and(|v| v[idx] == value));
                 all.sort_by_key(|r| r.index);
                 e["all_sets"] = json!(all
                     .iter()
@@ -279,7 +298,8 @@ fn results_json(m: u64, merged: &SweepResult) -> Value {
         "histograms": hist,
         "extremes": extremes,
         "per_set_complete": complete,
-        "per_set": per_set.into_iter().map(per_set_entry).collect::<Vec<_>>(),
+        "per_set_format": PER_SET_FORMAT,
+        "per_set": per_set.into_iter().map(set_row).collect::<Vec<_>>(),
     })
 }
 
@@ -325,15 +345,12 @@ fn report_md(j: &Value) -> String {
             "partial (the smallest sets by (max, size, elements))"
         }
     );
-    if let Some(row) = j["per_set"]
-        .as_array()
-        .and_then(|a| a.iter().find(|r| r["set"] == json!([2, 4, 7])))
-    {
-        let _ = writeln!(
-            s,
-            "Course example S = {{2,4,7}}: outcome preperiod {}, period {}; Grundy preperiod {}, period {}.\n",
-            row["outcome"]["preperiod"], row["outcome"]["period"], row["grundy"]["preperiod"], row["grundy"]["period"]
-        );
+    if let Some(row) = j["per_set"].as_array().and_then(|a| {
+        a.iter()
+            .filter_map(Value::as_str)
+            .find(|r| r.starts_with("{2,4,7}:"))
+    }) {
+        let _ = writeln!(s, "Course example: `{row}` (preperiod+period).\n");
     }
     let _ = writeln!(s, "## Extremes\n");
     let _ = writeln!(s, "| quantity | largest value | sets attaining it | smallest such set (outcome pre/per, Grundy pre/per) |");
@@ -408,6 +425,23 @@ mod tests {
         (merged, rendered)
     }
 
+    /// Parse a compact row back: (elements, [o_pre, o_per, g_pre, g_per, max]).
+    fn parse_row(row: &Value) -> (Vec<u32>, Vec<u64>) {
+        let row = row.as_str().unwrap();
+        let (set, rest) = row.split_once(": ").unwrap();
+        let elems = set
+            .trim_matches(|c| c == '{' || c == '}')
+            .split(',')
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let nums = rest
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|x| !x.is_empty())
+            .map(|x| x.parse().unwrap())
+            .collect();
+        (elems, nums)
+    }
+
     /// The headline: M = 12, all 4,095 sets, deterministic across plans.
     #[test]
     fn m12_all_sets_deterministic() {
@@ -416,16 +450,12 @@ mod tests {
         assert_eq!(merged.work, 4095);
         let j = &r.results_json;
         assert_eq!(j["per_set_complete"], json!(true));
-        assert_eq!(j["per_set"].as_array().unwrap().len(), 4095);
+        let rows = j["per_set"].as_array().unwrap();
+        assert_eq!(rows.len(), 4095);
         assert_eq!(j["checks"]["outcome_period_not_dividing_grundy_period"], 0);
         assert_eq!(j["checks"]["outcome_preperiod_above_grundy_preperiod"], 0);
-        let row = j["per_set"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["set"] == json!([2, 4, 7]))
-            .unwrap();
-        assert_eq!(row["outcome"], json!({"preperiod": 4, "period": 3}));
+        let row = rows.iter().find(|r| parse_row(r).0 == [2, 4, 7]).unwrap();
+        assert_eq!(parse_row(row).1[..2], [4, 3], "{row}");
         // histograms count every set once
         for (_, name, _) in QUANTITIES {
             let total: u64 = j["histograms"][name]
@@ -436,17 +466,28 @@ mod tests {
                 .sum();
             assert_eq!(total, 4095, "{name}");
         }
-        // each per-set row agrees with a direct analysis (independent of the merge)
-        for row in j["per_set"].as_array().unwrap().iter().step_by(97) {
-            let e: Vec<u32> = row["set"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_u64().unwrap() as u32)
-                .collect();
+        // rows agree with a direct analysis (independent of records and merge)
+        for row in rows.iter().step_by(37) {
+            let (e, nums) = parse_row(row);
             let a = analyse(&SubtractionSet::new(&e).unwrap());
-            assert_eq!(row["grundy"]["period"], a.grundy.period as u64);
-            assert_eq!(row["outcome"]["preperiod"], a.outcome.preperiod as u64);
+            let direct = [
+                a.outcome.preperiod as u64,
+                a.outcome.period as u64,
+                a.grundy.preperiod as u64,
+                a.grundy.period as u64,
+                a.max_grundy as u64,
+            ];
+            assert_eq!(nums, direct, "{row}");
+        }
+        // the extremes agree with the rows
+        for (k, (_, name, _)) in QUANTITIES.iter().enumerate() {
+            let col = [1, 0, 3, 2, 4][k];
+            let max = rows.iter().map(|r| parse_row(r).1[col]).max().unwrap();
+            let e = &j["extremes"][format!("largest_{name}")];
+            assert_eq!(e["value"], max, "{name}");
+            let n = rows.iter().filter(|r| parse_row(r).1[col] == max).count();
+            assert_eq!(e["sets"], n as u64, "{name}");
+            assert_eq!(e["all_sets"].as_array().unwrap().len(), n.min(50), "{name}");
         }
         // another shard plan gives byte-identical output
         let (merged7, r7) = run(12, 7);
@@ -456,7 +497,7 @@ mod tests {
             serde_json::to_string(&r.results_json).unwrap()
         );
         assert_eq!(r7.report_md, r.report_md);
-        assert!(r.report_md.contains("{2,4,7}"));
+        assert!(r.report_md.contains("{2,4,7}: outcome 4+3"));
     }
 
     /// M = 3 by hand: the 7 sets and their outcome periods.
@@ -466,20 +507,13 @@ mod tests {
     #[test]
     fn m3_by_hand() {
         let (_, r) = run(3, 3);
-        let periods: Vec<(Vec<u64>, u64)> = r.results_json["per_set"]
+        let periods: Vec<(Vec<u32>, u64)> = r.results_json["per_set"]
             .as_array()
             .unwrap()
             .iter()
             .map(|row| {
-                (
-                    row["set"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|x| x.as_u64().unwrap())
-                        .collect(),
-                    row["outcome"]["period"].as_u64().unwrap(),
-                )
+                let (e, nums) = parse_row(row);
+                (e, nums[1])
             })
             .collect();
         assert_eq!(
