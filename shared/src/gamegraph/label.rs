@@ -98,10 +98,10 @@ pub fn outcomes(g: &GameGraph) -> Vec<Outcome> {
     // moves from v not yet known to lead to an I position
     let mut open: Vec<usize> = (0..n).map(|v| g.moves(v).len()).collect();
     let mut queue = Vec::new();
-    for v in 0..n {
+    for (v, lv) in label.iter_mut().enumerate() {
         if let Some(l) = g.sink_label(v) {
             if l.outcome() != Outcome::Draw {
-                label[v] = Some(l.outcome());
+                *lv = Some(l.outcome());
                 queue.push(v);
             }
         }

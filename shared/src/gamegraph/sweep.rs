@@ -4,9 +4,9 @@
 //!
 //! Sets are numbered by bitmask (bit k−1 ↔ element k), 1..2^M; shards are
 //! ranges of masks. Per shard: one record per set (key `sets`), histogram
-//! counters (`outcome/period=000003`, ...) and, per histogram entry, the
-//! smallest set attaining it as a witness, so the extremes and their sets
-//! come out of the merge without knowing them in advance.
+//! counters (`outcome/period=000003`, ...) and, per histogram entry, a record
+//! set of the smallest sets attaining it, so the extremes and their sets come
+//! out of the merge without knowing them in advance.
 
 use super::subtraction::{analyse, SubtractionAnalysis, SubtractionSet};
 use crate::sweep::{
@@ -33,10 +33,14 @@ const PARAMS: &[ParamDef] = &[ParamDef {
 /// Per-set records kept in results.json: complete for M ≤ 16.
 pub const PER_SET_CAP: u64 = (1 << 16) - 1;
 
+/// Sets kept per histogram entry (the smallest ones), so that the sets
+/// attaining each extreme can be listed without knowing the extremes in advance.
+pub const EXTREME_CAP: u64 = 10;
+
 /// Shards when the runtime gives no hint.
 const DEFAULT_SHARDS: u64 = 64;
 
-/// The histogrammed quantities: (counter/witness prefix, JSON name, heading).
+/// The histogrammed quantities: (counter/record-set prefix, JSON name, heading).
 const QUANTITIES: [(&str, &str, &str); 5] = [
     ("outcome/period", "outcome_period", "outcome period"),
     (
@@ -164,8 +168,10 @@ impl SweepKind for SubtractionSweep {
             for ((prefix, _, _), value) in QUANTITIES.iter().zip(quantity_values(&a)) {
                 let key = format!("{prefix}={value:06}");
                 r.count(key.clone(), 1);
-                r.witness(key, rec.clone());
+                r.record(key, EXTREME_CAP, rec.clone());
             }
+            // `is_multiple_of` would need Rust 1.87; the workspace supports 1.80
+            #[allow(clippy::manual_is_multiple_of)]
             if a.grundy.period % a.outcome.period != 0 {
                 r.count(CHECK_DIVIDES, 1);
             }
@@ -218,7 +224,7 @@ fn note_values(r: &Record) -> Option<[u64; 5]> {
     nums.try_into().ok()
 }
 
-/// One set as an object (witnesses, extremes).
+/// One set as an object (the extremes).
 fn set_entry(r: &Record) -> Value {
     match note_values(r) {
         Some([o_per, o_pre, g_per, g_pre, g_max]) => json!({
@@ -260,25 +266,18 @@ fn results_json(m: u64, merged: &SweepResult) -> Value {
         );
         if let Some(&(value, count)) = h.last() {
             let key = format!("{prefix}={value:06}");
-            let smallest = merged.witnesses.get(&key).map(set_entry);
-            let mut e = json!({ "value": value, "sets": count, "smallest_set": smallest });
-            if complete {
-                // every set attaining the extreme, by mask (bounded: the table is complete)
-                let mut all: Vec<&Record> = per_set_records
-                    .map(|s| s.kept.iter().collect())
-                    .unwrap_or_default();
-                let idx = QUANTITIES
-                    .iter()
-                    .position(|q| q.0 == prefix)
-                    .expect("listed");
-                all.retain(|r| note_values(r).is_some_and(|v| v[idx] == value));
-                all.sort_by_key(|r| r.index);
-                e["all_sets"] = json!(all
-                    .iter()
-                    .take(50)
-                    .map(|r| elements_of(r.index))
-                    .collect::<Vec<_>>());
-            }
+            let kept: Vec<&Record> = merged
+                .records
+                .get(&key)
+                .map(|s| s.kept.iter().collect())
+                .unwrap_or_default();
+            let e = json!({
+                "value": value,
+                "sets": count,
+                "smallest_set": kept.first().map(|r| set_entry(r)),
+                // the smallest ones by (max element, size, elements)
+                "listed_sets": kept.iter().map(|r| elements_of(r.index)).collect::<Vec<_>>(),
+            });
             extremes.insert(format!("largest_{name}"), e);
         }
     }
@@ -375,9 +374,23 @@ fn report_md(j: &Value) -> String {
     }
     let _ = writeln!(s);
     for (_, name, heading) in QUANTITIES.iter().take(4) {
-        if let Some(all) = j["extremes"][format!("largest_{name}")]["all_sets"].as_array() {
+        let e = &j["extremes"][format!("largest_{name}")];
+        if let Some(all) = e["listed_sets"].as_array() {
             let sets: Vec<String> = all.iter().map(fmt_set).collect();
-            let _ = writeln!(s, "Sets with the largest {heading}: {}", sets.join(", "));
+            let more = e["sets"]
+                .as_u64()
+                .unwrap_or(0)
+                .saturating_sub(all.len() as u64);
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                s,
+                "Sets with the largest {heading}: {}{more}",
+                sets.join(", ")
+            );
         }
     }
     let _ = writeln!(s);
@@ -487,7 +500,11 @@ mod tests {
             assert_eq!(e["value"], max, "{name}");
             let n = rows.iter().filter(|r| parse_row(r).1[col] == max).count();
             assert_eq!(e["sets"], n as u64, "{name}");
-            assert_eq!(e["all_sets"].as_array().unwrap().len(), n.min(50), "{name}");
+            assert_eq!(
+                e["listed_sets"].as_array().unwrap().len(),
+                n.min(10),
+                "{name}"
+            );
         }
         // another shard plan gives byte-identical output
         let (merged7, r7) = run(12, 7);

@@ -55,25 +55,19 @@ fn heap_splitting_game_first_player_wins_iff_an_even_heap() {
 /// bite at (r, c) shortens rows r.. to at most c. The poisoned square is
 /// (0,0): it is never bitten, and the player who leaves only it wins.
 fn chomp(n: usize) -> GameGraph {
-    fn diagrams(
-        n: usize,
-        rows: usize,
-        max: usize,
-        cur: &mut Vec<usize>,
-        out: &mut Vec<Vec<usize>>,
-    ) {
+    fn diagrams(rows: usize, max: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
         if cur.len() == rows {
             out.push(cur.clone());
             return;
         }
         for len in 0..=max {
             cur.push(len);
-            diagrams(n, rows, len, cur, out);
+            diagrams(rows, len, cur, out);
             cur.pop();
         }
     }
     let mut all = Vec::new();
-    diagrams(n, n, n, &mut Vec::new(), &mut all);
+    diagrams(n, n, &mut Vec::new(), &mut all);
     let mut g = GameGraph::new(format!("chomp{n}"));
     let key = |d: &[usize]| d.iter().map(usize::to_string).collect::<Vec<_>>().join(".");
     for d in all.iter().filter(|d| d[0] >= 1) {
