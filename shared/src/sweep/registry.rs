@@ -5,7 +5,12 @@ use super::SweepKind;
 
 /// All registered sweep kinds, in the order `--help` lists them.
 pub fn registry() -> &'static [&'static dyn SweepKind] {
-    &[&super::uvg::UvgSweep]
+    &[
+        &super::uvg::UvgSweep,
+        &crate::bft::sweeps::ReductionSweep,
+        &crate::bft::sweeps::Degree3Sweep,
+        &crate::bft::sweeps::StrategySweep,
+    ]
 }
 
 /// The kind named `name`.
