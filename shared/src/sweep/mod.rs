@@ -27,6 +27,7 @@ pub mod graphplan;
 mod registry;
 mod result;
 pub mod uvg;
+pub mod uvg_search;
 
 pub use registry::{find, registry};
 pub use result::{Record, RecordSet, SweepResult};

@@ -72,6 +72,10 @@ struct Acc {
     d3_max_tests: Vec<u64>,
     /// Best witness (edges, graph6, start) per (n, value).
     witness: Vec<[Option<(usize, String, usize)>; 32]>,
+    /// Graphs whose start values include every one of 0..t-1 but not t, per (n, t).
+    cover: Vec<[u64; 33]>,
+    /// Smallest graph (edges, graph6) whose start values include 0..k-1, per (n, k).
+    cover_witness: Vec<[Option<(usize, String)>; 33]>,
     out: SweepResult,
 }
 
@@ -90,6 +94,8 @@ impl Acc {
             d3_tests: vec![0; z],
             d3_max_tests: vec![0; z],
             witness: vec![std::array::from_fn(|_| None); z],
+            cover: vec![[0; 33]; z],
+            cover_witness: vec![std::array::from_fn(|_| None); z],
             out: SweepResult::default(),
         }
     }
@@ -106,6 +112,30 @@ impl Acc {
         if deg3 {
             self.d3_graphs[n] += 1;
             self.d3_positions[n] += n as u64;
+        }
+        let mask = values.iter().fold(0u32, |m, &v| m | 1 << v);
+        let t = mask.trailing_ones() as usize;
+        self.cover[n][t] += 1;
+        // Only k >= 3 is interesting (and k <= 2 would make this the hot spot).
+        for k in 3..=t {
+            let slot = &mut self.cover_witness[n][k];
+            let better = match slot {
+                None => true,
+                Some((e, _)) if m < *e => true,
+                Some((e, c)) if m == *e => {
+                    code.get_or_insert_with(|| graph6::encode_bitgraph(g))
+                        .as_str()
+                        < c.as_str()
+                }
+                _ => false,
+            };
+            if better {
+                *slot = Some((
+                    m,
+                    code.get_or_insert_with(|| graph6::encode_bitgraph(g))
+                        .clone(),
+                ));
+            }
         }
         for (v, &val) in values.iter().enumerate() {
             self.grundy[n][val as usize] += 1;
@@ -190,6 +220,24 @@ impl Acc {
             r.count(key(n, "degree3/graphs"), self.d3_graphs[n]);
             r.count(key(n, "degree3/positions"), self.d3_positions[n]);
             r.count(key(n, "degree3/win_lose_tests"), self.d3_tests[n]);
+            for (t, &c) in self.cover[n].iter().enumerate() {
+                if c > 0 {
+                    r.count(key(n, &format!("cover={t:02}")), c);
+                }
+            }
+            for (k, w) in self.cover_witness[n].iter().enumerate() {
+                if let Some((m, code)) = w {
+                    let rec = Record {
+                        vertices: n as u32,
+                        edges: *m as u32,
+                        code: code.clone(),
+                        index: 0,
+                        detail: String::new(),
+                        note: format!("values include 0..{}", k - 1),
+                    };
+                    r.witness(key(n, &format!("cover_witness={k:02}")), rec);
+                }
+            }
             for (val, w) in self.witness[n].iter().enumerate() {
                 if let Some((m, code, s)) = w {
                     let rec = Record {
@@ -340,6 +388,24 @@ fn render(params: &Params, r: &SweepResult) -> Rendered {
             },
             "witnesses": witnesses,
         });
+        let mut extensions = Map::new();
+        for k in 3..=32usize {
+            let graphs: u64 = (k..=32).map(|t| get(r, n, &format!("cover={t:02}"))).sum();
+            if graphs == 0 {
+                continue;
+            }
+            let mut e = json!({"graphs": graphs});
+            if let Some(w) = r.witnesses.get(&key(n, &format!("cover_witness={k:02}"))) {
+                e["smallest_base"] = json!(w.code);
+                if let Some((code, start, value)) = extend(&w.code, k) {
+                    e["extended_graph6"] = json!(code);
+                    e["extended_start"] = json!(start);
+                    e["extended_value"] = json!(value);
+                }
+            }
+            extensions.insert(k.to_string(), e);
+        }
+        row["extensions"] = Value::Object(extensions);
         if param(params, "collect_min_value") > 0 {
             let c = r.records.get(&key(n, "collected"));
             row["collected"] = json!({
@@ -360,6 +426,27 @@ fn render(params: &Params, r: &SweepResult) -> Rendered {
         results_json,
         report_md,
     }
+}
+
+/// Attach a new vertex to the smallest start of each value 0..k-1 of the graph
+/// `base` (graph6); returns the new graph's graph6, the new vertex and its exact
+/// value (which is *k when the construction is right: its options are exactly
+/// those starts, on the whole connected base graph).
+fn extend(base: &str, k: usize) -> Option<(String, usize, u8)> {
+    let h = graph6::parse_bitgraph(base).ok()?;
+    if h.n() >= BitGraph::MAX_N {
+        return None;
+    }
+    let vals = uvg::grundy_all(&h);
+    let mut nbrs = 0u32;
+    for want in 0..k {
+        let v = vals.iter().position(|&x| x as usize == want)?;
+        nbrs |= 1 << v;
+    }
+    let mut g = h;
+    let s = g.push_vertex(nbrs);
+    let value = uvg::grundy(&g, s, g.all());
+    Some((graph6::encode_bitgraph(&g), s, value))
 }
 
 fn nim(v: usize) -> String {
@@ -521,6 +608,45 @@ fn report_md(doc: &Value, max_value: usize) -> String {
                 w["graph6"].as_str().unwrap_or(""),
                 w["start"]
             );
+        }
+    }
+    let _ = writeln!(s, "\n## Extension step: the smallest *k\n");
+    let _ = writeln!(
+        s,
+        "A start s of value *k on m vertices has an option of value *(k−1), on the token's component after deleting s. \
+If *(k−1) needs at least a vertices, a *k on a + 1 vertices must therefore be a connected a-vertex graph H with a start of value *(k−1), \
+plus s joined to some of H's vertices; its value is the mex of H's start values at s's neighbours. So *k exists on a + 1 vertices \
+exactly when some connected a-vertex graph has starts of every value 0, …, k−1 (then join s to one start of each).\n"
+    );
+    let smallest = |v: usize| {
+        rows.iter()
+            .find(|row| row["witnesses"].get(v.to_string()).is_some())
+            .and_then(|r| r["n"].as_u64())
+    };
+    for k in 1..=max_value + 1 {
+        let Some(a) = smallest(k - 1) else { break };
+        let Some(row) = rows.iter().find(|r| r["n"].as_u64() == Some(a)) else {
+            break;
+        };
+        let ext = &row["extensions"][k.to_string()];
+        let graphs = u(&ext["graphs"]);
+        if k >= 3 {
+            if graphs > 0 {
+                let _ = writeln!(
+                    s,
+                    "- *{k}: the smallest *{} has {a} vertices; {} connected {a}-vertex graphs have starts of every value 0..{}; so the smallest *{k} has exactly **{} vertices**: `{}` start {} (value {}).",
+                    k - 1, thousands(graphs), k - 1, a + 1,
+                    ext["extended_graph6"].as_str().unwrap_or("?"), ext["extended_start"], nim(u(&ext["extended_value"]) as usize)
+                );
+            } else if a < max_n {
+                let _ = writeln!(s, "- *{k}: the smallest *{} has {a} vertices and no connected {a}-vertex graph has starts of every value 0..{}: the smallest *{k} has **at least {} vertices**.", k - 1, k - 1, a + 2);
+            } else {
+                let _ = writeln!(
+                    s,
+                    "- *{k}: the smallest *{} has {a} vertices; none of the {} connected {a}-vertex graphs has starts of every value 0..{}, so **no *{k} exists on {} vertices**: the smallest *{k} has at least {} vertices.",
+                    k - 1, thousands(u(&row["graphs"])), k - 1, a + 1, a + 2
+                );
+            }
         }
     }
     let none_above = max_value + 1;

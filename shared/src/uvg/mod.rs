@@ -39,3 +39,6 @@ pub mod general {
         todo!()
     }
 }
+pub fn grundy(g: &BitGraph, v: usize, alive: VSet) -> u8 {
+    todo!()
+}
