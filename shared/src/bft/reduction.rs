@@ -140,14 +140,14 @@ impl Reduced {
         self.n_digraph + v
     }
 
-    /// A readable name of vertex `u` of U, e.g. `2`, `2₀`, `(0→2).b`.
+    /// A readable name of vertex `u` of U, e.g. `v2`, `v2.leaf`, `(0→2).b`.
     pub fn label(&self, u: usize) -> String {
         let n = self.n_digraph;
         if u < n {
-            return u.to_string();
+            return format!("v{u}");
         }
         if u < 2 * n {
-            return format!("{}0", u - n);
+            return format!("v{}.leaf", u - n);
         }
         if u >= self.vertices {
             return format!("#{u}");
@@ -292,7 +292,8 @@ pub(crate) mod tests {
         let g = u.gadgets()[0];
         assert_eq!((g.x, g.y, g.a, g.d0), (0, 2, 6, 13));
         assert_eq!(u.label(g.f), "(0→2).f");
-        assert_eq!(u.label(u.leaf(1)), "10");
+        assert_eq!(u.label(u.leaf(1)), "v1.leaf");
+        assert_eq!(u.label(1), "v1");
         // Degrees inside the gadget: a (x, b, a0), b (a, c, f), c (b, d, c0) have 3,
         // d (c, y, d0, f) has 4 — the reduction lands in maximum degree 4, where
         // the paper's hardness lives — f has 2, the leaves 1.

@@ -80,6 +80,21 @@ mod tests {
         assert_eq!(got, want);
     }
 
+    /// t(k) from `uvg::general::tree_t`: 2^k vertices, a tree, and the exact
+    /// search gives the root the value *k, for k ≤ 8.
+    #[test]
+    fn tree_t_has_value_k_on_2_to_the_k_vertices() {
+        use crate::uvg::general::{grundy_general, tree_t};
+        for k in 0..=8u32 {
+            let t = tree_t(k);
+            assert_eq!(t.n(), 1 << k, "size of t({k})");
+            assert_eq!(t.edge_count() + 1, t.n(), "t({k}) is a tree");
+            assert!(t.is_connected());
+            let got = grundy_general(&t, 0, None).unwrap();
+            assert_eq!(got.value, k, "value of t({k})");
+        }
+    }
+
     #[test]
     fn small_sizes_by_hand() {
         let v = root_values_by_size(5);

@@ -16,8 +16,8 @@ use crate::sweep::{Record, ShardSpec, SweepError};
 
 /// The sentence every report carries about the part of the paper we leave out.
 pub const SECTION5_NOTE: &str =
-    "Not covered: Section 5 of the paper (the polynomial-size construction of *n). \
-The description available to us does not give its chain lengths or gadget interiors, \
+    "Section 5 of the paper (the polynomial-size construction of *n) is not covered: \
+the description available to us does not give its chain lengths or gadget interiors, \
 so it cannot be rebuilt without the paper text; nothing here checks it.";
 
 /// Kept exception records per list (all are counted).
