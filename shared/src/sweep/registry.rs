@@ -9,6 +9,9 @@ pub fn registry() -> &'static [&'static dyn SweepKind] {
         // One line per kind (this comment keeps rustfmt from joining the lines).
         &super::uvg::UvgSweep,
         &super::uvg_search::UvgLocalSearch,
+        &crate::bft::sweeps::ReductionSweep,
+        &crate::bft::sweeps::Degree3Sweep,
+        &crate::bft::sweeps::StrategySweep,
         &crate::gamegraph::SUBTRACTION,
     ]
 }
