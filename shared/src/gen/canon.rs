@@ -398,6 +398,57 @@ pub(crate) fn search(adj: &[VSet; 32], n: usize, p: &Part) -> CanonOut {
     }
 }
 
+/// Cheap sufficient test that the first cell of the equitable partition `p`
+/// is a single orbit of Aut(graph, p): for each vertex `v` of the cell,
+/// individualise it and follow the leftmost path of the search tree to a
+/// leaf; if all those leaves give the same relabelled graph, the leaf of the
+/// first vertex maps to each other one by an automorphism. `false` means
+/// "not shown", not "no".
+pub(crate) fn first_cell_is_orbit(adj: &[VSet; 32], n: usize, p: &Part) -> bool {
+    let c = p.cells[0];
+    let mut first: Option<[u32; 32]> = None;
+    let mut s = c;
+    while s != 0 {
+        let v = s.trailing_zeros() as usize;
+        s &= s - 1;
+        let mut q = Part {
+            cells: [0; 32],
+            len: p.len + 1,
+        };
+        q.cells[0] = 1 << v;
+        q.cells[1] = c & !(1 << v);
+        q.cells[2..p.len + 1].copy_from_slice(&p.cells[1..p.len]);
+        refine(adj, n, &mut q, 1 << v);
+        while q.len < n {
+            let mut ti = 0;
+            while q.cells[ti] & (q.cells[ti] - 1) == 0 {
+                ti += 1;
+            }
+            let t = q.cells[ti];
+            let w = t & t.wrapping_neg();
+            q.cells.copy_within(ti + 1..q.len, ti + 2);
+            q.cells[ti] = w;
+            q.cells[ti + 1] = t & !w;
+            q.len += 1;
+            refine(adj, n, &mut q, w);
+        }
+        let mut lab = [0u8; 32];
+        for i in 0..n {
+            lab[i] = q.cells[i].trailing_zeros() as u8;
+        }
+        let rows = leaf_rows(adj, n, &lab);
+        match &first {
+            None => first = Some(rows),
+            Some(f) => {
+                if f[..n] != rows[..n] {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
 /// Adjacency rows of `g` in a fixed array (rows `>= n` zero).
 #[inline]
 pub(crate) fn adj_array(g: &BitGraph) -> [VSet; 32] {

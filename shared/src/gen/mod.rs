@@ -430,6 +430,11 @@ impl Parent {
         if p.cells[0] == nb {
             return Verdict::Accept(None);
         }
+        if !keep_gens && canon::first_cell_is_orbit(&hadj, n + 1, &p) {
+            // The new vertex is in the orbit of every vertex of the first
+            // cell, the canonical one included.
+            return Verdict::Accept(None);
+        }
         let out = search(&hadj, n + 1, &p);
         let orb = orbits(n + 1, &out.gens);
         if orb[out.lab[0] as usize] & nb != 0 {
