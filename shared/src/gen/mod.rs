@@ -465,6 +465,14 @@ fn child_group(h: &BitGraph) -> Vec<Perm> {
     search(&adj, n, &p).gens
 }
 
+/// The next larger integer with the same number of set bits (Gosper's hack,
+/// division-free form).
+#[inline(always)]
+fn next_combination(c: u64) -> u64 {
+    let t = c | (c - 1);
+    (t + 1) | (((!t & (!t).wrapping_neg()) - 1) >> (c.trailing_zeros() + 1))
+}
+
 /// Call `f` on every `k`-subset of `mask` (Gosper's hack on the compressed
 /// positions).
 #[inline]
@@ -487,6 +495,14 @@ fn for_each_ksubset(mask: VSet, k: u32, mut f: impl FnMut(VSet)) {
     }
     let mut c: u64 = (1u64 << k) - 1;
     let limit = 1u64 << nb;
+    if mask as u64 == limit - 1 {
+        // Contiguous low bits: the compressed subset is the subset.
+        while c < limit {
+            f(c as VSet);
+            c = next_combination(c);
+        }
+        return;
+    }
     while c < limit {
         let mut s = 0u32;
         let mut t = c;
@@ -495,9 +511,7 @@ fn for_each_ksubset(mask: VSet, k: u32, mut f: impl FnMut(VSet)) {
             t &= t - 1;
         }
         f(s);
-        let u = c & c.wrapping_neg();
-        let v = c + u;
-        c = v + (((v ^ c) / u) >> 2);
+        c = next_combination(c);
     }
 }
 
@@ -563,7 +577,8 @@ fn accepted_children(
         }
         for_each_ksubset(all & !forced, d - nf, |t| {
             let s = forced | t;
-            if need_conn && comps.iter().any(|&c| c & s == 0) {
+            // (One component: every non-empty set meets it, and d ≥ 1.)
+            if comps.len() > 1 && comps.iter().any(|&c| c & s == 0) {
                 return;
             }
             if let Verdict::Accept(cg) = par.judge(s, d, keep_gens) {
