@@ -16,14 +16,21 @@
 //!    vertices already in; if it is the only vertex of least degree, accept;
 //! 2. among those, the largest sum of neighbour degrees, then the most
 //!    triangles through the vertex, then the largest 2-hop sum of neighbour
-//!    degree sums (all cheap from per-parent
-//!    tables); reject as soon as another vertex beats the new one, accept as
-//!    soon as the new one is alone;
-//! 3. otherwise the ordered partition `[M₃ | rest by degree]` (`M₃` = the
+//!    degree sums (each O(|S|) from per-parent tables); reject as soon as
+//!    another vertex beats the new one, accept as soon as the new one is alone;
+//! 3. otherwise the ordered partition `[M | rest by degree]` (`M` = the
 //!    vertices still tied) is refined towards an equitable one (reject as soon
 //!    as the new vertex leaves the first cell, accept as soon as it is alone
 //!    there), and only then a canonical labelling is searched ([`canon`]):
-//!    `m(H)` is the orbit of the first vertex of the canonical labelling.
+//!    `m(H)` is the orbit of the first vertex of the canonical labelling. At
+//!    the last level (no child group needed) a cheap probe comes first: if the
+//!    leftmost leaves below every vertex of the first cell coincide, that cell
+//!    is one orbit and the child is accepted without the full search.
+//!
+//! Sets `S` are enumerated by size, each size in increasing numeric order; the
+//! representative of an Aut(G)-orbit is its numerically least set, checked
+//! exactly by a breadth-first walk over the orbit (only for accepted sets of
+//! parents with a non-trivial group).
 //!
 //! With `connected_only`, the last level only adds vertices whose neighbourhood
 //! meets every component of the parent (`G + v` is connected iff that holds);
