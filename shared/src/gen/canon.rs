@@ -228,6 +228,29 @@ fn leaf_rows(adj: &[VSet; 32], n: usize, lab: &Perm) -> [u32; 32] {
     rows
 }
 
+/// `leaf_rows(adj, n, lab) == rows` on the first `n` rows, stopping at the
+/// first difference.
+#[inline]
+fn leaf_rows_equal(adj: &[VSet; 32], n: usize, lab: &Perm, rows: &[u32; 32]) -> bool {
+    let mut inv = [0u8; 32];
+    for i in 0..n {
+        inv[lab[i] as usize] = i as u8;
+    }
+    for i in 0..n {
+        let mut s = adj[lab[i] as usize];
+        let mut r = 0u32;
+        while s != 0 {
+            let v = s.trailing_zeros() as usize;
+            s &= s - 1;
+            r |= 1 << inv[v];
+        }
+        if r != rows[i] {
+            return false;
+        }
+    }
+    true
+}
+
 #[inline]
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
@@ -436,11 +459,10 @@ pub(crate) fn first_cell_is_orbit(adj: &[VSet; 32], n: usize, p: &Part) -> bool 
         for i in 0..n {
             lab[i] = q.cells[i].trailing_zeros() as u8;
         }
-        let rows = leaf_rows(adj, n, &lab);
         match &first {
-            None => first = Some(rows),
+            None => first = Some(leaf_rows(adj, n, &lab)),
             Some(f) => {
-                if f[..n] != rows[..n] {
+                if !leaf_rows_equal(adj, n, &lab, f) {
                     return false;
                 }
             }
