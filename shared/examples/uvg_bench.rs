@@ -198,6 +198,11 @@ fn main() {
         h[1] += w.count_ones() as u64;
         h[0] += (g.n() as u32 - w.count_ones()) as u64;
     });
+    time("variant: generic blossom, all starts", &graphs, |g, h| {
+        let w = variants::generic_always_matched(g, g.all());
+        h[1] += w.count_ones() as u64;
+        h[0] += (g.n() as u32 - w.count_ones()) as u64;
+    });
     time("first_player_wins per start", &graphs, |g, h| {
         for v in 0..g.n() {
             h[uvg::first_player_wins(g, v, g.all()) as usize] += 1;

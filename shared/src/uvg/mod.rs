@@ -35,6 +35,7 @@ mod bitsliced;
 pub mod degree3;
 pub mod general;
 pub mod matching;
+mod smallblossom;
 
 mod fxhash;
 #[doc(hidden)]
@@ -284,14 +285,12 @@ pub fn first_player_wins(g: &BitGraph, v: usize, alive: VSet) -> bool {
 pub fn winning_move(g: &BitGraph, v: usize, alive: VSet) -> Option<usize> {
     let alive = (alive & g.all()) | 1 << v;
     let comp = g.component(v, alive);
-    let view = matching::BitView { g, alive: comp };
-    let mut b = matching::Blossom::new(&view);
+    let mut b = smallblossom::SmallBlossom::new(g, comp);
     b.maximize();
-    let d = b.missable();
-    if d[v] {
+    if b.missable() >> v & 1 == 1 {
         None
     } else {
-        matching::mate_options(&b.mate)[v]
+        Some(b.mate[v] as usize)
     }
 }
 

@@ -207,3 +207,23 @@ pub fn swar_planes(g: &BitGraph) -> Vec<u8> {
     assert!((1..=16).contains(&g.n()));
     super::PLANES.with(|t| super::planes_dp(g, &mut t.borrow_mut()))
 }
+
+/// `matching::always_matched` computed by the generic (heap-allocating)
+/// blossom implementation that `GeneralGraph` uses.
+pub fn generic_always_matched(g: &BitGraph, alive: VSet) -> VSet {
+    let alive = alive & g.all();
+    let view = super::matching::BitView { g, alive };
+    let mut b = super::matching::Blossom::new(&view);
+    b.maximize();
+    let d = b.missable();
+    members(alive).filter(|&v| !d[v]).fold(0, |s, v| s | 1 << v)
+}
+
+/// Maximum matching size by the generic blossom implementation.
+pub fn generic_max_matching(g: &BitGraph, alive: VSet) -> u32 {
+    let view = super::matching::BitView {
+        g,
+        alive: alive & g.all(),
+    };
+    super::matching::Blossom::new(&view).maximize()
+}
