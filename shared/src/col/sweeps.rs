@@ -1,0 +1,1 @@
+//! Sweep kinds over Col and Myopic Col positions.
