@@ -5,7 +5,11 @@ use super::SweepKind;
 
 /// All registered sweep kinds, in the order `--help` lists them.
 pub fn registry() -> &'static [&'static dyn SweepKind] {
-    &[&super::uvg::UvgSweep]
+    &[
+        &super::uvg::UvgSweep,
+        &crate::col::sweeps::MyopicTreeSweep,
+        &crate::col::sweeps::MyopicRootedSweep,
+    ]
 }
 
 /// The kind named `name`.

@@ -1,1 +1,0 @@
-//! Sweep kinds over Col and Myopic Col positions.
