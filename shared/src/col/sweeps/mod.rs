@@ -17,6 +17,8 @@ pub mod graphs;
 pub mod list;
 pub mod tree;
 
+pub use graphs::{ColSweep, EngineCheckSweep};
+
 pub use tree::{MyopicRootedSweep, MyopicTreeSweep};
 
 use crate::cgt::hash::FxHashMap;
