@@ -9,6 +9,8 @@ pub fn registry() -> &'static [&'static dyn SweepKind] {
         &super::uvg::UvgSweep,
         &crate::col::sweeps::MyopicTreeSweep,
         &crate::col::sweeps::MyopicRootedSweep,
+        &crate::col::sweeps::MyopicDigraphSweep,
+        &crate::col::sweeps::MyopicListSweep,
         &crate::col::sweeps::ColSweep,
         &crate::col::sweeps::EngineCheckSweep,
     ]

@@ -17,7 +17,9 @@ pub mod graphs;
 pub mod list;
 pub mod tree;
 
+pub use digraph::MyopicDigraphSweep;
 pub use graphs::{ColSweep, EngineCheckSweep};
+pub use list::MyopicListSweep;
 
 pub use tree::{MyopicRootedSweep, MyopicTreeSweep};
 
