@@ -14,6 +14,8 @@
 
 pub mod digraph;
 pub mod graphs;
+#[cfg(test)]
+mod headline;
 pub mod list;
 pub mod tree;
 
