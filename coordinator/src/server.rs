@@ -275,9 +275,10 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
     let auth = AuthCheck(token.map(|t| Arc::new(t.into_bytes())));
-    let svc = coordinator_server::CoordinatorServer::with_interceptor(Service::new(core.clone()), auth)
+    let inner = coordinator_server::CoordinatorServer::new(Service::new(core.clone()))
         .max_decoding_message_size(256 << 20)
         .max_encoding_message_size(256 << 20);
+    let svc = tonic::service::interceptor::InterceptedService::new(inner, auth);
     let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
     tonic::transport::Server::builder()
         .tcp_nodelay(true)

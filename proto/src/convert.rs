@@ -141,6 +141,7 @@ pub fn result_to_proto(r: &SweepResult) -> pb::SweepResult {
             .iter()
             .map(|(k, v)| (k.clone(), record_set_to_proto(v)))
             .collect(),
+        maxima: r.maxima.iter().map(|(k, v)| (k.clone(), *v)).collect(),
     }
 }
 
@@ -160,6 +161,7 @@ pub fn result_from_proto(r: pb::SweepResult) -> Result<SweepResult, ConvertError
             .map(|(k, v)| (k, record_from_proto(v)))
             .collect(),
         records,
+        maxima: r.maxima.into_iter().collect(),
     })
 }
 
@@ -190,6 +192,7 @@ mod tests {
             ..Default::default()
         };
         r.count("n=3/x", 5);
+        r.maximum("m", 9);
         r.witness("w", rec(3, "Bw"));
         r.record("ex", 2, rec(4, "C~"));
         r.record("ex", 2, rec(2, "A_"));
