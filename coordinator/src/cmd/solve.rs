@@ -97,7 +97,9 @@ pub fn solve_uvg(
             });
         }
     } else {
-        let g = GeneralGraph::from_edges(n, &edges);
+        let g = GeneralGraph::from_edges(n, &edges)
+            .map_err(|e| UsageError(format!("bad graph: {e}")))?;
+        let all = g.all();
         for s in starts {
             let (grundy, nodes) = match uvg::general::grundy_general(&g, s, budget) {
                 Ok(o) => (Some(o.value), o.nodes),
@@ -106,8 +108,8 @@ pub fn solve_uvg(
             out.push(StartAnswer {
                 start: s,
                 grundy,
-                first_player_wins: uvg::general::first_player_wins_general(&g, s),
-                winning_move: uvg::general::winning_move_general(&g, s),
+                first_player_wins: uvg::general::first_player_wins_general(&g, s, &all),
+                winning_move: uvg::general::winning_move_general(&g, s, &all),
                 nodes: Some(nodes),
             });
         }

@@ -5,7 +5,15 @@ use super::SweepKind;
 
 /// All registered sweep kinds, in the order `--help` lists them.
 pub fn registry() -> &'static [&'static dyn SweepKind] {
-    &[&super::uvg::UvgSweep]
+    &[
+        // One line per kind (this comment keeps rustfmt from joining the lines).
+        &super::uvg::UvgSweep,
+        &super::uvg_search::UvgLocalSearch,
+        &crate::bft::sweeps::ReductionSweep,
+        &crate::bft::sweeps::Degree3Sweep,
+        &crate::bft::sweeps::StrategySweep,
+        &crate::gamegraph::SUBTRACTION,
+    ]
 }
 
 /// The kind named `name`.
