@@ -53,7 +53,12 @@ fn main() {
     let (mut a, mut b) = (0xcbf2_9ce4_8422_2325u64, 0x6c62_272e_07bb_0142u64);
     for (name, path) in &rel {
         let data = std::fs::read(path).unwrap_or_default();
-        for chunk in [name.as_bytes(), &[0], &(data.len() as u64).to_le_bytes(), &data] {
+        for chunk in [
+            name.as_bytes(),
+            &[0],
+            &(data.len() as u64).to_le_bytes(),
+            &data,
+        ] {
             a = fnv(a, chunk);
             b = fnv(b, chunk);
         }

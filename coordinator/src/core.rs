@@ -3,7 +3,9 @@
 //! acceptance of results, and status. The gRPC service ([`crate::server`])
 //! converts messages and calls into this; so does the embedded `run`.
 
-use crate::store::{LeaseRecord, Store, StoreError, StoredSweep, SweepRecord, SweepState, SweepStats};
+use crate::store::{
+    LeaseRecord, Store, StoreError, StoredSweep, SweepRecord, SweepState, SweepStats,
+};
 use gamesweep::sweep::{self, Params, ShardSpec, SweepResult};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -307,7 +309,12 @@ impl Core {
             let st = self.lock();
             if let Some(s) = st.sweeps.get(n) {
                 if resume_existing && s.record.kind == kind_name && s.record.params == params {
-                    return Ok((n.to_string(), s.plan.len() as u32, true, s.record.solver_version.clone()));
+                    return Ok((
+                        n.to_string(),
+                        s.plan.len() as u32,
+                        true,
+                        s.record.solver_version.clone(),
+                    ));
                 }
                 return Err(CoreError::Exists(n.to_string()));
             }
@@ -484,7 +491,9 @@ impl Core {
             };
             let running = s.record.state == SweepState::Running;
             let keep = match s.states.get(h.index as usize) {
-                Some(ShardState::Leased(l)) => running && l.worker == worker && l.attempt == h.attempt,
+                Some(ShardState::Leased(l)) => {
+                    running && l.worker == worker && l.attempt == h.attempt
+                }
                 Some(ShardState::Pending) => running,
                 _ => false,
             };
@@ -529,7 +538,10 @@ impl Core {
             .get_mut(sweep_id)
             .ok_or_else(|| CoreError::NoSuchSweep(sweep_id.to_string()))?;
         if s.record.solver_version != version {
-            warn!(worker_version = version, "refused submit from a different solver build");
+            warn!(
+                worker_version = version,
+                "refused submit from a different solver build"
+            );
             return Err(CoreError::VersionMismatch {
                 worker: version.to_string(),
                 sweep: sweep_id.to_string(),
@@ -558,7 +570,11 @@ impl Core {
         s.progress.remove(&index);
         s.merged.merge(result);
         s.results_stored += 1;
-        debug!(done = s.results_stored, total = s.plan.len(), "result accepted");
+        debug!(
+            done = s.results_stored,
+            total = s.plan.len(),
+            "result accepted"
+        );
         if s.finished() {
             info!(sweep = %sweep_id, "sweep finished");
         }
@@ -592,7 +608,10 @@ impl Core {
     }
 
     /// Status of one sweep or all, and the workers seen.
-    pub fn status(&self, sweep_id: Option<&str>) -> Result<(Vec<SweepStatus>, Vec<WorkerStatus>), CoreError> {
+    pub fn status(
+        &self,
+        sweep_id: Option<&str>,
+    ) -> Result<(Vec<SweepStatus>, Vec<WorkerStatus>), CoreError> {
         let now = now_ms();
         let st = self.lock();
         let mut out = Vec::new();
@@ -659,7 +678,12 @@ impl Core {
                 positions_estimate: estimate,
                 rate,
                 eta_seconds,
-                counterexamples: s.merged.records.iter().map(|(k, v)| (k.clone(), v.total)).collect(),
+                counterexamples: s
+                    .merged
+                    .records
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.total))
+                    .collect(),
                 duplicates_ignored: s.duplicates_ignored,
             });
         }
@@ -698,11 +722,122 @@ impl Core {
                 total: s.plan.len() as u32,
             });
         }
-        Ok((s.record.kind.clone(), s.record.params.clone(), s.merged.clone()))
+        Ok((
+            s.record.kind.clone(),
+            s.record.params.clone(),
+            s.merged.clone(),
+        ))
     }
 
     /// The solver version a stored sweep was launched with, if it exists.
     pub fn sweep_version(&self, sweep_id: &str) -> Option<String> {
-        self.lock().sweeps.get(sweep_id).map(|s| s.record.solver_version.clone())
+        self.lock()
+            .sweeps
+            .get(sweep_id)
+            .map(|s| s.record.solver_version.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::SledStore;
+
+    fn core(dir: &std::path::Path, lease: Duration) -> Core {
+        Core::open(Arc::new(SledStore::open(dir).unwrap()), lease).unwrap()
+    }
+
+    fn run(g: &Granted) -> SweepResult {
+        let kind = sweep::find(&g.kind).unwrap();
+        kind.run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+            .unwrap()
+    }
+
+    #[test]
+    fn expired_leases_are_reissued_and_results_accepted_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = core(dir.path(), Duration::from_millis(50));
+        let v = solver_version();
+        let params: Params = [("max_n".to_string(), 5)].into();
+        let (id, n, existing, _) = c.launch("uvg", &params, Some("s"), 3, false).unwrap();
+        assert!(!existing);
+        let all = c.lease("a", &v, 100).unwrap().leases;
+        assert_eq!(all.len() as u32, n);
+        assert!(c.lease("b", &v, 1).unwrap().leases.is_empty(), "all leased");
+        std::thread::sleep(Duration::from_millis(80));
+        // a's leases expired: b gets the first one again, with attempt 2.
+        let again = c.lease("b", &v, 1).unwrap().leases;
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].attempt, 2);
+        let idx = again[0].shard.index;
+        let held = |w: &str, a: u32| {
+            c.renew(
+                w,
+                &[Held {
+                    sweep_id: id.clone(),
+                    index: idx,
+                    attempt: a,
+                    progress: 0,
+                }],
+            )
+            .unwrap()[0]
+        };
+        assert!(!held("a", 1), "a lost the shard to b");
+        assert!(held("b", 2));
+        let r = run(&again[0]);
+        // a's late result arrives first: accepted (not done yet); b's is a duplicate.
+        assert!(c.submit("a", &v, &id, idx, 1, r.clone()).unwrap());
+        assert!(!c.submit("b", &v, &id, idx, 2, r).unwrap());
+        for g in all.iter().filter(|g| g.shard.index != idx) {
+            assert!(c
+                .submit("a", &v, &id, g.shard.index, g.attempt, run(g))
+                .unwrap());
+        }
+        let (st, _) = c.status(Some(&id)).unwrap();
+        assert_eq!(st[0].state, "done");
+        assert_eq!(st[0].duplicates_ignored, 1);
+        assert_eq!(st[0].results_stored, n);
+        // The merged result equals the sequential one, and survives a reopen.
+        let kind = sweep::find("uvg").unwrap();
+        let resolved = sweep::resolve_params(kind, &params).unwrap();
+        let plan = kind.plan(&resolved, 3).unwrap();
+        let want = sweep::run_all_sequential(kind, &resolved, &plan).unwrap();
+        assert_eq!(c.merged(&id).unwrap().2, want);
+        c.flush().unwrap();
+        drop(c);
+        let c = core(dir.path(), Duration::from_millis(50));
+        assert_eq!(c.merged(&id).unwrap().2, want);
+        assert!(c.lease("a", &v, 5).unwrap().idle);
+    }
+
+    #[test]
+    fn launch_rejects_bad_requests() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = core(dir.path(), Duration::from_secs(1));
+        let p: Params = [("max_n".to_string(), 99)].into();
+        assert!(matches!(
+            c.launch("uvg", &p, None, 0, false),
+            Err(CoreError::BadRequest(_))
+        ));
+        assert!(matches!(
+            c.launch("nope", &Params::new(), None, 0, false),
+            Err(CoreError::BadRequest(_))
+        ));
+        let p: Params = [("max_n".to_string(), 4)].into();
+        assert!(matches!(
+            c.launch("uvg", &p, Some("bad name!"), 0, false),
+            Err(CoreError::BadRequest(_))
+        ));
+        let (id, ..) = c.launch("uvg", &p, None, 0, false).unwrap();
+        assert_eq!(id, "uvg-1");
+        assert!(matches!(
+            c.launch("uvg", &p, Some("uvg-1"), 0, false),
+            Err(CoreError::Exists(_))
+        ));
+        assert!(c.launch("uvg", &p, Some("uvg-1"), 0, true).unwrap().2);
+        assert!(matches!(
+            c.submit("w", "other", &id, 0, 1, SweepResult::default()),
+            Err(CoreError::VersionMismatch { .. })
+        ));
     }
 }

@@ -50,7 +50,12 @@ fn store_dir(out: &Path) -> PathBuf {
 }
 
 /// Run `kind` with `params` through an embedded coordinator and local workers.
-pub fn run(kind: &'static dyn SweepKind, params: &Params, cfg: &EmbeddedRun) -> anyhow::Result<RunOutcome> {
+pub fn run(
+    kind: &'static dyn SweepKind,
+    params: &Params,
+    cfg: &EmbeddedRun,
+) -> anyhow::Result<RunOutcome> {
+    gamesweep_worker::cli::init_logging(gamesweep_worker::cli::LogFormat::Text, "warn,sled=off");
     let dir = store_dir(&cfg.out);
     let store = SledStore::open(&dir).map_err(|e| UsageError(e.to_string()))?;
     let core = Arc::new(Core::open(Arc::new(store), Duration::from_secs(10))?);
@@ -70,7 +75,9 @@ pub fn run(kind: &'static dyn SweepKind, params: &Params, cfg: &EmbeddedRun) -> 
     let token: String = {
         use rand::Rng as _;
         let mut rng = rand::rng();
-        (0..32).map(|_| format!("{:x}", rng.random_range(0..16u8))).collect()
+        (0..32)
+            .map(|_| format!("{:x}", rng.random_range(0..16u8)))
+            .collect()
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -80,9 +87,14 @@ pub fn run(kind: &'static dyn SweepKind, params: &Params, cfg: &EmbeddedRun) -> 
         let listener = server::bind(([127, 0, 0, 1], 0).into()).await?;
         let url = format!("http://{}", listener.local_addr()?);
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(server::serve(core.clone(), listener, Some(token.clone()), async {
-            let _ = stop_rx.await;
-        }));
+        let server = tokio::spawn(server::serve(
+            core.clone(),
+            listener,
+            Some(token.clone()),
+            async {
+                let _ = stop_rx.await;
+            },
+        ));
         let result = drive(kind, params, cfg, &core, &url, &token).await;
         let _ = stop_tx.send(());
         match server.await {

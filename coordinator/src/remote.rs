@@ -83,7 +83,11 @@ pub struct ServeArgs {
 pub struct LaunchArgs {
     /// KIND followed by its parameters and `--name ID`, `--shards K`,
     /// `--coordinator URL`, `--token-file F`.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "KIND [OPTIONS]")]
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "KIND [OPTIONS]"
+    )]
     pub words: Vec<String>,
 }
 
@@ -164,9 +168,13 @@ pub fn token(path: Option<&PathBuf>) -> anyhow::Result<Option<String>> {
     .transpose()
 }
 
-/// Connect per `conn`; returns the client and the URL used.
-pub fn client(conn: &Conn) -> anyhow::Result<(Client, String)> {
-    let url = conn.coordinator.clone().unwrap_or_else(gamesweep_proto::default_url);
+/// Connect per `conn` (on `rt`); returns the client and the URL used.
+pub fn client(rt: &tokio::runtime::Runtime, conn: &Conn) -> anyhow::Result<(Client, String)> {
+    let _in_rt = rt.enter();
+    let url = conn
+        .coordinator
+        .clone()
+        .unwrap_or_else(gamesweep_proto::default_url);
     let c = gamesweep_proto::connect_lazy(&url, token(conn.token_file.as_ref())?.as_deref())
         .map_err(|e| UsageError(e.to_string()))?;
     Ok((c, url))
@@ -187,15 +195,20 @@ pub fn rpc_error(url: &str, s: tonic::Status) -> anyhow::Error {
 }
 
 fn serve(a: ServeArgs) -> anyhow::Result<()> {
-    gamesweep_worker::cli::init_logging(a.log_format, "info");
+    // sled reports a corrupt store itself through `log`; our error says it in one line.
+    gamesweep_worker::cli::init_logging(a.log_format, "info,sled=off");
     let token = token(a.token_file.as_ref())?;
-    server::check_listen(a.listen, token.is_some(), a.insecure).map_err(|e| UsageError(e.to_string()))?;
+    server::check_listen(a.listen, token.is_some(), a.insecure)
+        .map_err(|e| UsageError(e.to_string()))?;
     anyhow::ensure!(
         a.lease_secs.is_finite() && a.lease_secs >= 0.2,
         UsageError("--lease-secs must be at least 0.2".into())
     );
     let store = SledStore::open(&a.store).map_err(|e| UsageError(e.to_string()))?;
-    let core = Arc::new(Core::open(Arc::new(store), Duration::from_secs_f64(a.lease_secs))?);
+    let core = Arc::new(Core::open(
+        Arc::new(store),
+        Duration::from_secs_f64(a.lease_secs),
+    )?);
     let rt = runtime()?;
     rt.block_on(async move {
         let listener = server::bind(a.listen).await?;
@@ -221,7 +234,12 @@ fn launch(a: LaunchArgs) -> anyhow::Result<()> {
                 .help("Target number of shards (default: the kind's own choice)")
                 .value_parser(clap::value_parser!(u32).range(1..=10_000_000)),
         )
-        .arg(clap::Arg::new("coordinator").long("coordinator").value_name("URL").help("Coordinator URL"))
+        .arg(
+            clap::Arg::new("coordinator")
+                .long("coordinator")
+                .value_name("URL")
+                .help("Coordinator URL"),
+        )
         .arg(
             clap::Arg::new("token_file")
                 .long("token-file")
@@ -234,7 +252,8 @@ fn launch(a: LaunchArgs) -> anyhow::Result<()> {
         coordinator: m.get_one::<String>("coordinator").cloned(),
         token_file: m.get_one::<PathBuf>("token_file").cloned(),
     };
-    let (mut c, url) = client(&conn)?;
+    let rt = runtime()?;
+    let (mut c, url) = client(&rt, &conn)?;
     let req = pb::LaunchRequest {
         kind: kind.name().to_string(),
         params: convert::params_to_proto(&params),
@@ -242,7 +261,7 @@ fn launch(a: LaunchArgs) -> anyhow::Result<()> {
         target_shards: m.get_one::<u32>("shards").copied().unwrap_or(0),
         resume_existing: false,
     };
-    let reply = runtime()?
+    let reply = rt
         .block_on(c.launch(req))
         .map_err(|s| rpc_error(&url, s))?
         .into_inner();
@@ -294,8 +313,18 @@ pub fn status_text(r: &pb::StatusReply) -> String {
         out.push_str("no sweeps (start one with `gamesweep launch KIND ...`)\n");
     }
     for s in &r.sweeps {
-        let params: Vec<String> = s.params.iter().map(|p| format!("{}={}", p.name, p.value)).collect();
-        out.push_str(&format!("{}  {} {}  [{}]\n", s.sweep_id, s.kind, params.join(" "), s.state));
+        let params: Vec<String> = s
+            .params
+            .iter()
+            .map(|p| format!("{}={}", p.name, p.value))
+            .collect();
+        out.push_str(&format!(
+            "{}  {} {}  [{}]\n",
+            s.sweep_id,
+            s.kind,
+            params.join(" "),
+            s.state
+        ));
         out.push_str(&format!(
             "  shards: {} done, {} leased, {} pending of {}\n",
             s.shards_done, s.shards_leased, s.shards_pending, s.shards_total
@@ -305,17 +334,28 @@ pub fn status_text(r: &pb::StatusReply) -> String {
         } else {
             String::new()
         };
-        let eta = if s.eta_seconds >= 0.0 { hms(s.eta_seconds) } else { "unknown".into() };
+        let eta = if s.eta_seconds >= 0.0 {
+            hms(s.eta_seconds)
+        } else {
+            "unknown".into()
+        };
         out.push_str(&format!(
             "  positions: {}{est}  rate: {:.0}/s  ETA: {eta}\n",
             s.positions_done, s.rate
         ));
         if !s.counterexamples.is_empty() {
-            let c: Vec<String> = s.counterexamples.iter().map(|c| format!("{}={}", c.key, c.total)).collect();
+            let c: Vec<String> = s
+                .counterexamples
+                .iter()
+                .map(|c| format!("{}={}", c.key, c.total))
+                .collect();
             out.push_str(&format!("  counterexamples so far: {}\n", c.join(", ")));
         }
         if s.duplicates_ignored > 0 {
-            out.push_str(&format!("  duplicate/late results ignored: {}\n", s.duplicates_ignored));
+            out.push_str(&format!(
+                "  duplicate/late results ignored: {}\n",
+                s.duplicates_ignored
+            ));
         }
     }
     if !r.workers.is_empty() {
@@ -334,13 +374,16 @@ pub fn status_text(r: &pb::StatusReply) -> String {
 }
 
 fn status(a: StatusArgs) -> anyhow::Result<()> {
-    let (mut c, url) = client(&a.conn)?;
     let rt = runtime()?;
+    let (mut c, url) = client(&rt, &a.conn)?;
     loop {
         let req = pb::StatusRequest {
             sweep_id: a.id.clone().unwrap_or_default(),
         };
-        let r = rt.block_on(c.status(req)).map_err(|s| rpc_error(&url, s))?.into_inner();
+        let r = rt
+            .block_on(c.status(req))
+            .map_err(|s| rpc_error(&url, s))?
+            .into_inner();
         if a.json {
             println!("{}", serde_json::to_string(&status_json(&r))?);
         } else {
@@ -359,9 +402,12 @@ fn status(a: StatusArgs) -> anyhow::Result<()> {
 }
 
 fn report(a: ReportArgs) -> anyhow::Result<()> {
-    let (mut c, url) = client(&a.conn)?;
-    let r = runtime()?
-        .block_on(c.get_result(pb::GetResultRequest { sweep_id: a.id.clone() }))
+    let rt = runtime()?;
+    let (mut c, url) = client(&rt, &a.conn)?;
+    let r = rt
+        .block_on(c.get_result(pb::GetResultRequest {
+            sweep_id: a.id.clone(),
+        }))
         .map_err(|s| rpc_error(&url, s))?
         .into_inner();
     let out = a.out.unwrap_or_else(|| PathBuf::from("runs").join(&a.id));
@@ -371,11 +417,13 @@ fn report(a: ReportArgs) -> anyhow::Result<()> {
 }
 
 fn cancel(a: CancelArgs) -> anyhow::Result<()> {
-    let (mut c, url) = client(&a.conn)?;
-    runtime()?
-        .block_on(c.cancel(pb::CancelRequest { sweep_id: a.id.clone() }))
-        .map_err(|s| rpc_error(&url, s))
-        .with_context(|| format!("cancelling {}", a.id))?;
+    let rt = runtime()?;
+    let (mut c, url) = client(&rt, &a.conn)?;
+    rt.block_on(c.cancel(pb::CancelRequest {
+        sweep_id: a.id.clone(),
+    }))
+    .map_err(|s| rpc_error(&url, s))
+    .with_context(|| format!("cancelling {}", a.id))?;
     eprintln!("cancelled {}", a.id);
     Ok(())
 }

@@ -10,7 +10,11 @@ pub fn results_json_text(v: &serde_json::Value) -> String {
 }
 
 /// Write `results.json` and `report.md` (given as text) into `dir`.
-pub fn write_texts(dir: &std::path::Path, results_json: &str, report_md: &str) -> anyhow::Result<()> {
+pub fn write_texts(
+    dir: &std::path::Path,
+    results_json: &str,
+    report_md: &str,
+) -> anyhow::Result<()> {
     use anyhow::Context as _;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     std::fs::write(dir.join("results.json"), results_json)

@@ -51,13 +51,22 @@ async fn blocking<T: Send + 'static>(
 
 #[tonic::async_trait]
 impl coordinator_server::Coordinator for Service {
-    async fn launch(&self, req: Request<pb::LaunchRequest>) -> Result<Response<pb::LaunchReply>, Status> {
+    async fn launch(
+        &self,
+        req: Request<pb::LaunchRequest>,
+    ) -> Result<Response<pb::LaunchReply>, Status> {
         let r = req.into_inner();
         let params = convert::params_from_proto(&r.params).map_err(bad)?;
         let core = self.core.clone();
         let name = (!r.name.is_empty()).then_some(r.name);
         let (sweep_id, shards, existing, solver_version) = blocking(move || {
-            core.launch(&r.kind, &params, name.as_deref(), r.target_shards, r.resume_existing)
+            core.launch(
+                &r.kind,
+                &params,
+                name.as_deref(),
+                r.target_shards,
+                r.resume_existing,
+            )
         })
         .await?;
         Ok(Response::new(pb::LaunchReply {
@@ -68,9 +77,14 @@ impl coordinator_server::Coordinator for Service {
         }))
     }
 
-    async fn lease(&self, req: Request<pb::LeaseRequest>) -> Result<Response<pb::LeaseReply>, Status> {
+    async fn lease(
+        &self,
+        req: Request<pb::LeaseRequest>,
+    ) -> Result<Response<pb::LeaseReply>, Status> {
         let r = req.into_inner();
-        let out = self.core.lease(&r.worker_id, &r.solver_version, r.max_shards)?;
+        let out = self
+            .core
+            .lease(&r.worker_id, &r.solver_version, r.max_shards)?;
         Ok(Response::new(pb::LeaseReply {
             leases: out
                 .leases
@@ -88,7 +102,10 @@ impl coordinator_server::Coordinator for Service {
         }))
     }
 
-    async fn renew(&self, req: Request<pb::RenewRequest>) -> Result<Response<pb::RenewReply>, Status> {
+    async fn renew(
+        &self,
+        req: Request<pb::RenewRequest>,
+    ) -> Result<Response<pb::RenewReply>, Status> {
         let r = req.into_inner();
         let held: Vec<Held> = r
             .held
@@ -107,12 +124,22 @@ impl coordinator_server::Coordinator for Service {
         }))
     }
 
-    async fn submit(&self, req: Request<pb::SubmitRequest>) -> Result<Response<pb::SubmitReply>, Status> {
+    async fn submit(
+        &self,
+        req: Request<pb::SubmitRequest>,
+    ) -> Result<Response<pb::SubmitReply>, Status> {
         let r = req.into_inner();
         let result = convert::opt_result_from_proto(r.result).map_err(bad)?;
         let core = self.core.clone();
         let accepted = blocking(move || {
-            let accepted = core.submit(&r.worker_id, &r.solver_version, &r.sweep_id, r.index, r.attempt, result)?;
+            let accepted = core.submit(
+                &r.worker_id,
+                &r.solver_version,
+                &r.sweep_id,
+                r.index,
+                r.attempt,
+                result,
+            )?;
             // Durable before acknowledged. Concurrent submits share flushes:
             // sled's flush writes everything buffered so far (group commit).
             core.flush()?;
@@ -122,7 +149,10 @@ impl coordinator_server::Coordinator for Service {
         Ok(Response::new(pb::SubmitReply { accepted }))
     }
 
-    async fn status(&self, req: Request<pb::StatusRequest>) -> Result<Response<pb::StatusReply>, Status> {
+    async fn status(
+        &self,
+        req: Request<pb::StatusRequest>,
+    ) -> Result<Response<pb::StatusReply>, Status> {
         let r = req.into_inner();
         let id = (!r.sweep_id.is_empty()).then_some(r.sweep_id);
         let (sweeps, workers) = self.core.status(id.as_deref())?;
@@ -141,7 +171,10 @@ impl coordinator_server::Coordinator for Service {
         }))
     }
 
-    async fn cancel(&self, req: Request<pb::CancelRequest>) -> Result<Response<pb::CancelReply>, Status> {
+    async fn cancel(
+        &self,
+        req: Request<pb::CancelRequest>,
+    ) -> Result<Response<pb::CancelReply>, Status> {
         let r = req.into_inner();
         let core = self.core.clone();
         blocking(move || core.cancel(&r.sweep_id)).await?;

@@ -128,8 +128,12 @@ pub trait Store: Send + Sync {
     /// one already (nothing written). Not flushed: call [`Store::flush`].
     fn put_result(&self, id: &str, index: u32, result: &SweepResult) -> Result<bool, StoreError>;
     /// Set or clear shard `index`'s lease (not flushed).
-    fn put_lease(&self, id: &str, index: u32, lease: Option<&LeaseRecord>)
-        -> Result<(), StoreError>;
+    fn put_lease(
+        &self,
+        id: &str,
+        index: u32,
+        lease: Option<&LeaseRecord>,
+    ) -> Result<(), StoreError>;
     /// Store a sweep's counters (not flushed).
     fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError>;
     /// Make everything written so far durable.
@@ -165,7 +169,9 @@ fn index_of(key: &[u8]) -> Result<u32, StoreError> {
     if n < 5 {
         return Err(StoreError::Corrupt("short shard key".into()));
     }
-    Ok(u32::from_be_bytes(key[n - 4..].try_into().expect("4 bytes")))
+    Ok(u32::from_be_bytes(
+        key[n - 4..].try_into().expect("4 bytes"),
+    ))
 }
 
 fn enc<T: Serialize>(v: &T) -> Vec<u8> {
@@ -201,7 +207,7 @@ impl SledStore {
         let db = sled::Config::new()
             .path(dir)
             .open()
-            .map_err(|e| open_err(e.to_string()))?;
+            .map_err(|e| open_err(e.to_string().replace(" backtrace ()", "")))?;
         let meta = db.open_tree("meta")?;
         match meta.get("format")? {
             Some(f) if f.as_ref() == FORMAT => {}
@@ -269,21 +275,35 @@ impl Store for SledStore {
             let (k, v) = kv?;
             let record: SweepRecord = dec("sweep record", &v)?;
             if k.as_ref() != record.id.as_bytes() {
-                return Err(StoreError::Corrupt(format!("sweep key/id mismatch for `{}`", record.id)));
+                return Err(StoreError::Corrupt(format!(
+                    "sweep key/id mismatch for `{}`",
+                    record.id
+                )));
             }
             let plan: Vec<ShardSpec> = match self.plans.get(k.as_ref())? {
                 Some(p) => dec("plan", &p)?,
-                None => return Err(StoreError::Corrupt(format!("sweep `{}` has no plan", record.id))),
+                None => {
+                    return Err(StoreError::Corrupt(format!(
+                        "sweep `{}` has no plan",
+                        record.id
+                    )))
+                }
             };
             if plan.iter().enumerate().any(|(i, s)| s.index as usize != i) {
-                return Err(StoreError::Corrupt(format!("plan of `{}` is not indexed 0..n", record.id)));
+                return Err(StoreError::Corrupt(format!(
+                    "plan of `{}` is not indexed 0..n",
+                    record.id
+                )));
             }
             let mut results = BTreeMap::new();
             for kv in self.results.scan_prefix(sweep_prefix(&record.id)) {
                 let (k, v) = kv?;
                 let i = index_of(&k)?;
                 if i as usize >= plan.len() {
-                    return Err(StoreError::Corrupt(format!("result for shard {i} beyond the plan of `{}`", record.id)));
+                    return Err(StoreError::Corrupt(format!(
+                        "result for shard {i} beyond the plan of `{}`",
+                        record.id
+                    )));
                 }
                 results.insert(i, dec("shard result", &v)?);
             }
@@ -310,9 +330,11 @@ impl Store for SledStore {
 
     fn put_result(&self, id: &str, index: u32, result: &SweepResult) -> Result<bool, StoreError> {
         // Compare-and-swap on an empty slot: a shard's result is written at most once.
-        let swapped = self
-            .results
-            .compare_and_swap(shard_key(id, index), None as Option<&[u8]>, Some(enc(result)))?;
+        let swapped = self.results.compare_and_swap(
+            shard_key(id, index),
+            None as Option<&[u8]>,
+            Some(enc(result)),
+        )?;
         Ok(swapped.is_ok())
     }
 
@@ -373,7 +395,10 @@ mod tests {
         {
             let s = SledStore::open(&path).unwrap();
             s.create_sweep(&record("a"), &plan(3)).unwrap();
-            assert!(matches!(s.create_sweep(&record("a"), &plan(3)), Err(StoreError::Exists(_))));
+            assert!(matches!(
+                s.create_sweep(&record("a"), &plan(3)),
+                Err(StoreError::Exists(_))
+            ));
             let r = SweepResult {
                 work: 5,
                 ..Default::default()
@@ -398,7 +423,10 @@ mod tests {
     fn foreign_directories_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
-        assert!(matches!(SledStore::open(dir.path()), Err(StoreError::Foreign(_))));
+        assert!(matches!(
+            SledStore::open(dir.path()),
+            Err(StoreError::Foreign(_))
+        ));
         // A sled database written by someone else.
         let other = dir.path().join("other");
         {
@@ -406,6 +434,9 @@ mod tests {
             db.insert("x", "y").unwrap();
             db.flush().unwrap();
         }
-        assert!(matches!(SledStore::open(&other), Err(StoreError::Foreign(_))));
+        assert!(matches!(
+            SledStore::open(&other),
+            Err(StoreError::Foreign(_))
+        ));
     }
 }

@@ -14,7 +14,11 @@ use std::time::{Duration, Instant};
 const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// Kills the child on drop, so a failing test leaves no process behind.
@@ -55,7 +59,15 @@ fn serve(store: &Path, port: u16, extra: &[&str], log: &Path) -> Proc {
 fn worker(url: &str, id: &str, threads: u32, extra: &[&str], log: &Path) -> Proc {
     Proc(
         Command::new(BIN)
-            .args(["worker", "--coordinator", url, "--id", id, "--threads", &threads.to_string()])
+            .args([
+                "worker",
+                "--coordinator",
+                url,
+                "--id",
+                id,
+                "--threads",
+                &threads.to_string(),
+            ])
             .args(extra)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(log).unwrap())
@@ -65,7 +77,11 @@ fn worker(url: &str, id: &str, threads: u32, extra: &[&str], log: &Path) -> Proc
 }
 
 fn gs(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).env_remove("GAMESWEEP_COORDINATOR").output().unwrap()
+    Command::new(BIN)
+        .args(args)
+        .env_remove("GAMESWEEP_COORDINATOR")
+        .output()
+        .unwrap()
 }
 
 fn ok(args: &[&str]) -> String {
@@ -106,7 +122,14 @@ fn reference(max_n: u64) -> String {
 }
 
 fn report(url: &str, id: &str, out: &Path) -> String {
-    ok(&["report", id, "--coordinator", url, "--out", out.to_str().unwrap()]);
+    ok(&[
+        "report",
+        id,
+        "--coordinator",
+        url,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     std::fs::read_to_string(out.join("results.json")).unwrap()
 }
 
@@ -118,9 +141,25 @@ fn url(port: u16) -> String {
 fn two_workers_give_the_in_process_result() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let _c = serve(&dir.path().join("store"), port, &["--log-format", "json"], &dir.path().join("serve.log"));
+    let _c = serve(
+        &dir.path().join("store"),
+        port,
+        &["--log-format", "json"],
+        &dir.path().join("serve.log"),
+    );
     let u = url(port);
-    let id = ok(&["launch", "uvg", "--max-n", "8", "--shards", "24", "--name", "t1", "--coordinator", &u]);
+    let id = ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--shards",
+        "24",
+        "--name",
+        "t1",
+        "--coordinator",
+        &u,
+    ]);
     assert_eq!(id.trim(), "t1");
     let _w1 = worker(&u, "w1", 1, &[], &dir.path().join("w1.log"));
     let _w2 = worker(&u, "w2", 1, &[], &dir.path().join("w2.log"));
@@ -141,10 +180,26 @@ fn two_workers_give_the_in_process_result() {
 fn a_killed_worker_does_not_change_the_result() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let _c = serve(&dir.path().join("store"), port, &["--lease-secs", "1"], &dir.path().join("serve.log"));
+    let _c = serve(
+        &dir.path().join("store"),
+        port,
+        &["--lease-secs", "1"],
+        &dir.path().join("serve.log"),
+    );
     let u = url(port);
     // Few shards, so each one runs long enough to be killed in the middle.
-    ok(&["launch", "uvg", "--max-n", "8", "--shards", "2", "--name", "k", "--coordinator", &u]);
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--shards",
+        "2",
+        "--name",
+        "k",
+        "--coordinator",
+        &u,
+    ]);
     let mut w1 = worker(&u, "victim", 1, &[], &dir.path().join("w1.log"));
     let deadline = Instant::now() + Duration::from_secs(30);
     while status_json(&u, "k")["shards_leased"] == 0 {
@@ -166,8 +221,24 @@ fn a_killed_coordinator_resumes_on_the_same_store() {
     let store = dir.path().join("store");
     let port = free_port();
     let u = url(port);
-    let mut c = serve(&store, port, &["--lease-secs", "2"], &dir.path().join("serve1.log"));
-    ok(&["launch", "uvg", "--max-n", "8", "--shards", "64", "--name", "r", "--coordinator", &u]);
+    let mut c = serve(
+        &store,
+        port,
+        &["--lease-secs", "2"],
+        &dir.path().join("serve1.log"),
+    );
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--shards",
+        "64",
+        "--name",
+        "r",
+        "--coordinator",
+        &u,
+    ]);
     let _w = worker(&u, "w", 1, &[], &dir.path().join("w.log"));
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut done_before = 0;
@@ -179,16 +250,29 @@ fn a_killed_coordinator_resumes_on_the_same_store() {
     c.kill9();
     // The worker keeps computing and retries its submits until the coordinator is back.
     std::thread::sleep(Duration::from_millis(500));
-    let _c2 = serve(&store, port, &["--lease-secs", "2"], &dir.path().join("serve2.log"));
+    let _c2 = serve(
+        &store,
+        port,
+        &["--lease-secs", "2"],
+        &dir.path().join("serve2.log"),
+    );
     let s = wait_done(&u, "r", Duration::from_secs(180));
     assert!(s["shards_done"].as_u64().unwrap() >= done_before);
-    assert_eq!(s["results_stored"], s["shards_total"], "nothing counted twice");
-    assert_eq!(s["shards_total"], 64);
+    assert_eq!(
+        s["results_stored"], s["shards_total"],
+        "nothing counted twice"
+    );
+    let kind = sweep::find("uvg").unwrap();
+    let params = sweep::resolve_params(kind, &[("max_n".to_string(), 8)].into()).unwrap();
+    assert_eq!(s["shards_total"], kind.plan(&params, 64).unwrap().len());
     assert_eq!(report(&u, "r", &dir.path().join("out")), reference(8));
 }
 
 fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
 }
 
 fn lease(
@@ -210,7 +294,8 @@ fn run_lease(l: &pb::Lease) -> sweep::SweepResult {
     let kind = sweep::find(&l.kind).unwrap();
     let params: Params = convert::params_from_proto(&l.params).unwrap();
     let shard = convert::opt_shard_from_proto(l.shard.clone()).unwrap();
-    kind.run_shard(&params, &shard, &sweep::ShardCtx::detached()).unwrap()
+    kind.run_shard(&params, &shard, &sweep::ShardCtx::detached())
+        .unwrap()
 }
 
 fn submit(
@@ -239,18 +324,29 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     let token_file = dir.path().join("token");
     std::fs::write(&token_file, "s3cret-token\n").unwrap();
     let tf = token_file.to_str().unwrap();
-    let _c = serve(&dir.path().join("store"), port, &["--token-file", tf, "--lease-secs", "60"], &dir.path().join("serve.log"));
+    let _c = serve(
+        &dir.path().join("store"),
+        port,
+        &["--token-file", tf, "--lease-secs", "60"],
+        &dir.path().join("serve.log"),
+    );
     let u = url(port);
     let rt = rt();
     let v = gamesweep_proto::solver_version();
 
     // Wrong or missing token: refused, and nothing is created.
     for t in [None, Some("wrong")] {
-        let mut bad = gamesweep_proto::connect_lazy(&u, t).unwrap();
+        let mut bad = {
+            let _g = rt.enter();
+            gamesweep_proto::connect_lazy(&u, t).unwrap()
+        };
         let e = rt
             .block_on(bad.launch(pb::LaunchRequest {
                 kind: "uvg".into(),
-                params: vec![pb::Param { name: "max_n".into(), value: 5 }],
+                params: vec![pb::Param {
+                    name: "max_n".into(),
+                    value: 5,
+                }],
                 name: "intruder".into(),
                 target_shards: 0,
                 resume_existing: false,
@@ -262,13 +358,33 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("token"));
 
-    ok(&["launch", "uvg", "--max-n", "6", "--shards", "4", "--name", "d", "--coordinator", &u, "--token-file", tf]);
-    let mut c = gamesweep_proto::connect_lazy(&u, Some("s3cret-token")).unwrap();
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "6",
+        "--shards",
+        "4",
+        "--name",
+        "d",
+        "--coordinator",
+        &u,
+        "--token-file",
+        tf,
+    ]);
+    let mut c = {
+        let _g = rt.enter();
+        gamesweep_proto::connect_lazy(&u, Some("s3cret-token")).unwrap()
+    };
 
     // A worker of another solver build is refused at lease and at submit.
     let e = lease(&rt, &mut c, "old", "0.0.0+0000", 1).unwrap_err();
     assert_eq!(e.code(), tonic::Code::FailedPrecondition);
-    assert!(e.message().contains("solver version mismatch"), "{}", e.message());
+    assert!(
+        e.message().contains("solver version mismatch"),
+        "{}",
+        e.message()
+    );
 
     let leases = lease(&rt, &mut c, "w1", &v, 2).unwrap();
     assert_eq!(leases.len(), 2);
@@ -299,24 +415,48 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
             assert!(submit(&rt, &mut c, "w1", &v, l, &run_lease(l)).unwrap());
         }
     }
-    let st = rt.block_on(c.status(pb::StatusRequest { sweep_id: "d".into() })).unwrap().into_inner();
+    let st = rt
+        .block_on(c.status(pb::StatusRequest {
+            sweep_id: "d".into(),
+        }))
+        .unwrap()
+        .into_inner();
     let s = &st.sweeps[0];
     assert_eq!(s.state, "done");
     assert_eq!(s.duplicates_ignored, 2);
     assert_eq!(s.results_stored, s.shards_total);
-    let r = rt.block_on(c.get_result(pb::GetResultRequest { sweep_id: "d".into() })).unwrap().into_inner();
+    let r = rt
+        .block_on(c.get_result(pb::GetResultRequest {
+            sweep_id: "d".into(),
+        }))
+        .unwrap()
+        .into_inner();
     assert_eq!(r.results_json, reference(6));
 
-    // A worker process of another build exits with a clear error.
+    // A worker process of another build exits with a clear error once there
+    // is unfinished work it would otherwise take.
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "5",
+        "--name",
+        "d2",
+        "--coordinator",
+        &u,
+        "--token-file",
+        tf,
+    ]);
     let o = Command::new(BIN)
-        .args(["worker", "--coordinator", &u, "--token-file", tf, "--fake-solver-version", "0.0.0+0000"])
-        .output()
-        .unwrap();
-    // The only sweep is done, so there is nothing to refuse yet: launch another.
-    let _ = o;
-    ok(&["launch", "uvg", "--max-n", "5", "--name", "d2", "--coordinator", &u, "--token-file", tf]);
-    let o = Command::new(BIN)
-        .args(["worker", "--coordinator", &u, "--token-file", tf, "--fake-solver-version", "0.0.0+0000"])
+        .args([
+            "worker",
+            "--coordinator",
+            &u,
+            "--token-file",
+            tf,
+            "--fake-solver-version",
+            "0.0.0+0000",
+        ])
         .output()
         .unwrap();
     assert!(!o.status.success());
@@ -328,7 +468,11 @@ fn one_line_error(args: &[&str], hint: &str) {
     let o = gs(args);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "{args:?} succeeded");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: not one line: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: not one line: {err}"
+    );
     assert!(err.contains(hint), "{args:?}: `{hint}` not in: {err}");
 }
 
@@ -337,26 +481,56 @@ fn bad_inputs_give_one_line_errors() {
     let dir = tempfile::tempdir().unwrap();
     let d = |p: &str| dir.path().join(p).to_str().unwrap().to_string();
     let dead = url(free_port());
-    one_line_error(&["launch", "nosuchkind", "--coordinator", &dead], "unknown sweep kind");
-    one_line_error(&["launch", "uvg", "--max-n", "99", "--coordinator", &dead], "out of range");
+    one_line_error(
+        &["launch", "nosuchkind", "--coordinator", &dead],
+        "unknown sweep kind",
+    );
+    one_line_error(
+        &["launch", "uvg", "--max-n", "99", "--coordinator", &dead],
+        "out of range",
+    );
     one_line_error(&["run", "uvg", "--max-n", "99"], "out of range");
-    one_line_error(&["status", "--coordinator", &dead], "cannot reach the coordinator");
-    one_line_error(&["report", "x", "--coordinator", "not a url"], "bad coordinator URL");
+    one_line_error(
+        &["status", "--coordinator", &dead],
+        "cannot reach the coordinator",
+    );
+    one_line_error(
+        &["report", "x", "--coordinator", "not a url"],
+        "bad coordinator URL",
+    );
     // A foreign directory and a corrupt store.
     std::fs::create_dir_all(d("foreign")).unwrap();
     std::fs::write(dir.path().join("foreign/notes.txt"), "mine").unwrap();
-    one_line_error(&["serve", "--listen", "127.0.0.1:0", "--store", &d("foreign")], "not a gamesweep store");
+    one_line_error(
+        &["serve", "--listen", "127.0.0.1:0", "--store", &d("foreign")],
+        "not a gamesweep store",
+    );
     std::fs::create_dir_all(d("corrupt")).unwrap();
     std::fs::write(dir.path().join("corrupt/conf"), "garbage\x00\x01").unwrap();
     std::fs::write(dir.path().join("corrupt/db"), vec![0xAB; 4096]).unwrap();
-    one_line_error(&["serve", "--listen", "127.0.0.1:0", "--store", &d("corrupt")], "store");
+    one_line_error(
+        &["serve", "--listen", "127.0.0.1:0", "--store", &d("corrupt")],
+        "store",
+    );
     // Non-loopback without a token.
-    one_line_error(&["serve", "--listen", "0.0.0.0:0", "--store", &d("s")], "--token-file");
+    one_line_error(
+        &["serve", "--listen", "0.0.0.0:0", "--store", &d("s")],
+        "--token-file",
+    );
 }
 
 fn run_out(out: &Path, extra: &[&str]) -> Output {
     Command::new(BIN)
-        .args(["run", "uvg", "--max-n", "8", "-q", "--threads", "1", "--out"])
+        .args([
+            "run",
+            "uvg",
+            "--max-n",
+            "8",
+            "-q",
+            "--threads",
+            "1",
+            "--out",
+        ])
         .arg(out)
         .args(extra)
         .output()
@@ -369,7 +543,18 @@ fn run_resumes_after_kill9_with_identical_results() {
     let out: PathBuf = dir.path().join("r");
     let mut child = Proc(
         Command::new(BIN)
-            .args(["run", "uvg", "--max-n", "8", "-q", "--threads", "1", "--shards", "64", "--out"])
+            .args([
+                "run",
+                "uvg",
+                "--max-n",
+                "8",
+                "-q",
+                "--threads",
+                "1",
+                "--shards",
+                "64",
+                "--out",
+            ])
             .arg(&out)
             .stderr(Stdio::null())
             .spawn()
@@ -390,7 +575,10 @@ fn run_resumes_after_kill9_with_identical_results() {
     if !finished_early {
         assert!(err.contains("resuming"), "{err}");
     }
-    assert_eq!(std::fs::read_to_string(out.join("results.json")).unwrap(), reference(8));
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.json")).unwrap(),
+        reference(8)
+    );
 }
 
 #[test]
@@ -418,8 +606,14 @@ fn run_refuses_to_mix_solver_builds_and_fresh_starts_over() {
     let o = run_out(&out, &[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("solver changed") && err.contains("--fresh"), "{err}");
+    assert!(
+        err.contains("solver changed") && err.contains("--fresh"),
+        "{err}"
+    );
     let o = run_out(&out, &["--fresh"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(std::fs::read_to_string(out.join("results.json")).unwrap(), reference(8));
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.json")).unwrap(),
+        reference(8)
+    );
 }

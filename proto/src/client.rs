@@ -52,9 +52,11 @@ pub fn connect_lazy(url: &str, token: Option<&str>) -> Result<Client, ClientErro
         None => None,
     };
     let channel = endpoint.connect_lazy();
-    Ok(CoordinatorClient::with_interceptor(channel, BearerAuth(auth))
-        .max_decoding_message_size(256 << 20)
-        .max_encoding_message_size(256 << 20))
+    Ok(
+        CoordinatorClient::with_interceptor(channel, BearerAuth(auth))
+            .max_decoding_message_size(256 << 20)
+            .max_encoding_message_size(256 << 20),
+    )
 }
 
 /// The solver version of this build: crate version plus the deterministic

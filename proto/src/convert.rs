@@ -71,7 +71,8 @@ pub fn shard_from_proto(s: pb::ShardSpec) -> ShardSpec {
 
 /// Wire shard (optional sub-message) → domain shard.
 pub fn opt_shard_from_proto(s: Option<pb::ShardSpec>) -> Result<ShardSpec, ConvertError> {
-    s.map(shard_from_proto).ok_or(ConvertError::Missing("shard"))
+    s.map(shard_from_proto)
+        .ok_or(ConvertError::Missing("shard"))
 }
 
 /// Domain record → wire record.

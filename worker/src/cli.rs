@@ -42,17 +42,27 @@ pub enum LogFormat {
 /// `RUST_LOG` (default `default_level`).
 pub fn init_logging(format: LogFormat, default_level: &str) {
     use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_level));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_level));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     let _ = match format {
         LogFormat::Text => builder.try_init(),
-        LogFormat::Json => builder.json().with_current_span(true).with_span_list(true).try_init(),
+        LogFormat::Json => builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(true)
+            .try_init(),
     };
 }
 
 /// Build the worker's settings from its options.
 pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
-    let url = args.coordinator.clone().unwrap_or_else(gamesweep_proto::default_url);
+    let url = args
+        .coordinator
+        .clone()
+        .unwrap_or_else(gamesweep_proto::default_url);
     let mut c = WorkerConfig::new(url);
     if let Some(t) = args.threads {
         anyhow::ensure!(t >= 1, "--threads must be at least 1");
@@ -126,7 +136,11 @@ fn signal_stream() -> Signals {
 }
 
 #[derive(clap::Parser, Debug)]
-#[command(name = "gamesweep-worker", version, about = "Stateless gamesweep worker: leases shards from a coordinator, runs them, submits the results")]
+#[command(
+    name = "gamesweep-worker",
+    version,
+    about = "Stateless gamesweep worker: leases shards from a coordinator, runs them, submits the results"
+)]
 struct Cli {
     #[command(flatten)]
     worker: WorkerArgs,

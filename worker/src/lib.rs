@@ -114,7 +114,11 @@ struct Finished {
 fn transient(s: &tonic::Status) -> bool {
     matches!(
         s.code(),
-        Code::Unavailable | Code::Unknown | Code::DeadlineExceeded | Code::Internal | Code::Cancelled
+        Code::Unavailable
+            | Code::Unknown
+            | Code::DeadlineExceeded
+            | Code::Internal
+            | Code::Cancelled
     )
 }
 
@@ -129,10 +133,15 @@ fn fatal(s: &tonic::Status) -> Option<WorkerError> {
 
 /// Run a worker until `shutdown` says stop (or, with `exit_when_idle`, until
 /// the coordinator has nothing left).
-pub async fn run(config: WorkerConfig, mut shutdown: watch::Receiver<Shutdown>) -> Result<WorkerSummary, WorkerError> {
+pub async fn run(
+    config: WorkerConfig,
+    mut shutdown: watch::Receiver<Shutdown>,
+) -> Result<WorkerSummary, WorkerError> {
     let client = gamesweep_proto::connect_lazy(&config.coordinator, config.token.as_deref())?;
     let span = info_span!("worker", worker = %config.worker_id);
-    run_inner(config, client, &mut shutdown).instrument(span).await
+    run_inner(config, client, &mut shutdown)
+        .instrument(span)
+        .await
 }
 
 async fn run_inner(
@@ -242,12 +251,17 @@ async fn run_inner(
                     for lease in reply.leases {
                         match start(lease, &running) {
                             Ok((key, attempt, params, shard, kind, cancel, progress)) => {
-                                let span = info_span!("shard", sweep = %key.0, shard = key.1, attempt);
+                                let span =
+                                    info_span!("shard", sweep = %key.0, shard = key.1, attempt);
                                 tasks.spawn_blocking(move || {
                                     let _g = span.enter();
                                     let ctx = ShardCtx::new(&cancel, &progress);
                                     let result = kind.run_shard(&params, &shard, &ctx);
-                                    Finished { key, attempt, result }
+                                    Finished {
+                                        key,
+                                        attempt,
+                                        result,
+                                    }
                                 });
                             }
                             Err(msg) => warn!("{msg}"),
@@ -303,7 +317,12 @@ async fn run_inner(
         }
     };
     renewer.abort();
-    info!(accepted = summary.accepted, duplicates = summary.duplicates, abandoned = summary.abandoned, "worker stopped");
+    info!(
+        accepted = summary.accepted,
+        duplicates = summary.duplicates,
+        abandoned = summary.abandoned,
+        "worker stopped"
+    );
     result.map(|()| summary)
 }
 
