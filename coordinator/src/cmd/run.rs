@@ -106,6 +106,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             fresh: m.get_flag("fresh"),
         };
         let o = crate::embedded::run(kind, &params, &cfg)?;
+        write_exports(kind, &params, &out)?;
         eprintln!(
             "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",
             kind.name(),
@@ -123,6 +124,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let elapsed = started.elapsed();
     let rendered = kind.render(&params, &merged);
     write_report(&out, &rendered)?;
+    write_exports(kind, &params, &out)?;
     eprintln!(
         "gamesweep: {} done: {} shards, {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",
         kind.name(),
@@ -144,6 +146,24 @@ pub fn write_report(dir: &Path, rendered: &gamesweep::sweep::Rendered) -> anyhow
         .with_context(|| format!("writing {}/results.json", dir.display()))?;
     std::fs::write(dir.join("report.md"), &rendered.report_md)
         .with_context(|| format!("writing {}/report.md", dir.display()))?;
+    Ok(())
+}
+
+/// Write the kind's plain-text exports (e.g. collected positions) next to `dir/results.json`.
+pub fn write_exports(kind: &dyn SweepKind, params: &Params, dir: &Path) -> anyhow::Result<()> {
+    let path = dir.join("results.json");
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let rendered = gamesweep::sweep::Rendered {
+        results_json: serde_json::from_str(&text)
+            .with_context(|| format!("parsing {}", path.display()))?,
+        report_md: String::new(),
+    };
+    for (name, contents) in kind.exports(params, &rendered) {
+        std::fs::write(dir.join(&name), contents)
+            .with_context(|| format!("writing {}/{name}", dir.display()))?;
+        eprintln!("gamesweep: wrote {}/{name}", dir.display());
+    }
     Ok(())
 }
 

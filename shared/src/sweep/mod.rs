@@ -191,6 +191,11 @@ pub trait SweepKind: Sync {
     ) -> Result<SweepResult, SweepError>;
     /// Render the merged result of the whole plan.
     fn render(&self, params: &Params, merged: &SweepResult) -> Rendered;
+    /// Extra plain-text exports written next to `results.json` (file name, contents),
+    /// e.g. collected positions as `GRAPH6 START` lines. None by default.
+    fn exports(&self, _params: &Params, _rendered: &Rendered) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }
 
 /// Check `given` against the kind's declared parameters and fill in defaults.

@@ -315,6 +315,29 @@ impl SweepKind for UvgSweep {
     fn render(&self, params: &Params, merged: &SweepResult) -> Rendered {
         render(params, merged)
     }
+
+    fn exports(&self, params: &Params, rendered: &Rendered) -> Vec<(String, String)> {
+        let k = param(params, "collect_min_value");
+        if k == 0 {
+            return Vec::new();
+        }
+        let mut text = String::new();
+        for row in rendered.results_json["by_n"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            for p in row["collected"]["positions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                text.push_str(p.as_str().unwrap_or_default());
+                text.push('\n');
+            }
+        }
+        vec![(format!("collected-min-value-{k}.txt"), text)]
+    }
 }
 
 fn get(r: &SweepResult, n: usize, what: &str) -> u64 {
@@ -658,7 +681,7 @@ exactly when some connected a-vertex graph has starts of every value 0, …, k�
         nim(none_above)
     );
     for row in &rows {
-        if let Some(c) = row.get("collected") {
+        if let Some(c) = row.get("collected").filter(|c| u(&c["count"]) > 0) {
             let _ = writeln!(
                 s,
                 "\nn = {}: {} positions of value ≥ {} (listed in results.json).",
