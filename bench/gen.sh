@@ -5,9 +5,11 @@
 #
 # For each N it runs, in this order and in the same session: `nauty-geng -cu N`,
 # our generator single-threaded, and our generator on all cores (prefixes at
-# depth 5 shared out over threads; the library itself is single-threaded).
+# depth 6 shared out over threads; the library itself is single-threaded).
 # Each is timed with /usr/bin/time (user CPU and wall seconds); REPEAT (default 3)
-# runs each, best wall kept by eye. Output is plain text for runs/bench-gen.md.
+# runs each. Then, per N: the shard check (each depth-5 prefix's subtree timed
+# alone; the sum should be about one full run) and the cheap size estimate.
+# Output is plain text, pasted into runs/bench-gen.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
@@ -31,4 +33,6 @@ for n in "${sizes[@]}"; do
     t "gamesweep $threads threads " "$bin" "$n" --threads "$threads"
   done
   "$bin" "$n"
+  "$bin" "$n" --per-prefix --depth 5
+  "$bin" "$n" --estimate --depth 5
 done

@@ -1,10 +1,10 @@
 //! Benchmark / smoke driver for `gamesweep::gen`.
 //!
-//! `cargo run --release -p gamesweep --example gen_bench -- N [--all] [--threads T] [--depth K] [--estimate]`
+//! `cargo run --release -p gamesweep --example gen_bench -- N [--all] [--threads T] [--depth K] [--estimate] [--per-prefix]`
 //!
 //! Counts the (connected unless `--all`) graphs on N vertices, single-threaded by
-//! default; with `--threads T` the prefixes at depth K (default 5) are shared
-//! out over T threads (`std::thread::scope`, work-stealing through an atomic
+//! default; with `--threads T` the prefixes at depth K are shared
+//! out over T threads (K default 6; `std::thread::scope`, work-stealing through an atomic
 //! index). Prints the count and the wall time.
 use gamesweep::gen;
 use gamesweep::graph::BitGraph;
@@ -23,7 +23,7 @@ fn main() {
             .unwrap_or(def)
     };
     let threads = opt("--threads", 1);
-    let depth = opt("--depth", 5).min(n);
+    let depth = opt("--depth", 6).min(n);
     let t0 = Instant::now();
     if args.iter().any(|a| a == "--estimate") {
         let pre = gen::prefixes(depth);
@@ -33,6 +33,26 @@ fn main() {
             "estimate n={n}: root {root}, sum over {} prefixes at depth {depth}: {est}  ({:.3} s)",
             pre.len(),
             t0.elapsed().as_secs_f64()
+        );
+        return;
+    }
+    if args.iter().any(|a| a == "--per-prefix") {
+        // Each prefix's subtree timed on its own: the sum should be about one
+        // full run (shards do no duplicated work beyond their prefix).
+        let pre = gen::prefixes(depth);
+        let mut sum_t = 0f64;
+        let mut sum_c = 0u64;
+        let mut max_t = 0f64;
+        for p in &pre {
+            let t = Instant::now();
+            sum_c += gen::count(p, n, !all);
+            let dt = t.elapsed().as_secs_f64();
+            sum_t += dt;
+            max_t = max_t.max(dt);
+        }
+        println!(
+            "n={n}: {} prefixes at depth {depth}: {sum_c} graphs, sum of shard times {sum_t:.3} s, largest shard {max_t:.3} s",
+            pre.len()
         );
         return;
     }
