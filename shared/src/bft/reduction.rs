@@ -158,6 +158,15 @@ impl Reduced {
         format!("({}→{}).{part}", g.x, g.y)
     }
 
+    /// Labels of the members of a vertex bitset, `{v0, v0.leaf, …}`.
+    pub fn label_set(&self, set: u128) -> String {
+        let names: Vec<String> = (0..self.vertices.min(128))
+            .filter(|&v| set >> v & 1 == 1)
+            .map(|v| self.label(v))
+            .collect();
+        format!("{{{}}}", names.join(", "))
+    }
+
     fn position(&self, token: usize, deleted: &[usize]) -> Position {
         let mut deleted = deleted.to_vec();
         deleted.sort_unstable();
@@ -197,6 +206,74 @@ impl Reduced {
     /// deleted when the token reaches y: `x, a, b, f, d`.
     pub fn correct_way_exit_via_f(&self, g: &ArcGadget) -> Position {
         self.position(g.y, &[g.x, g.a, g.b, g.f, g.d])
+    }
+
+    /// Every position reachable in play on U, from any start vertex of D,
+    /// in which the token stands on a vertex of D: pairs (token, token's
+    /// component of the remaining vertices, as a bitset), sorted. These are
+    /// the contexts in which a gadget can be entered forwards (token on x) or
+    /// backwards (token on y). `None` if U has more than 128 vertices.
+    pub fn digraph_vertex_contexts(&self) -> Option<Vec<(usize, u128)>> {
+        if self.vertices > 128 {
+            return None;
+        }
+        let mut adj = vec![0u128; self.vertices];
+        for &(p, q) in &self.edges {
+            adj[p] |= 1 << q;
+            adj[q] |= 1 << p;
+        }
+        let component = |v: usize, alive: u128| -> u128 {
+            let mut comp = 1u128 << v;
+            let mut frontier = comp;
+            while frontier != 0 {
+                let w = frontier.trailing_zeros() as usize;
+                frontier &= frontier - 1;
+                let new = adj[w] & alive & !comp;
+                comp |= new;
+                frontier |= new;
+            }
+            comp
+        };
+        let all = if self.vertices == 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.vertices) - 1
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = Vec::new();
+        for s in 0..self.n_digraph {
+            let first = (s, component(s, all));
+            if seen.insert(first) {
+                stack.push(first);
+            }
+        }
+        while let Some((v, comp)) = stack.pop() {
+            let rest = comp & !(1u128 << v);
+            let mut opts = adj[v] & rest;
+            while opts != 0 {
+                let w = opts.trailing_zeros() as usize;
+                opts &= opts - 1;
+                let next = (w, component(w, rest));
+                if seen.insert(next) {
+                    stack.push(next);
+                }
+            }
+        }
+        let mut out: Vec<(usize, u128)> = seen
+            .into_iter()
+            .filter(|&(v, _)| v < self.n_digraph)
+            .collect();
+        out.sort_unstable();
+        Some(out)
+    }
+
+    /// The position with the token on `token`, remaining vertices `alive`
+    /// minus `also_deleted` (everything else deleted). U must have ≤ 128 vertices.
+    pub fn context_position(&self, token: usize, alive: u128, also_deleted: &[usize]) -> Position {
+        let deleted: Vec<usize> = (0..self.vertices)
+            .filter(|&v| alive >> v & 1 == 0 || also_deleted.contains(&v))
+            .collect();
+        self.position(token, &deleted)
     }
 
     /// The prefix gadget in front of the digraph vertex `s`: U plus
@@ -305,6 +382,22 @@ pub(crate) mod tests {
         let pg = u.prefixed(2);
         assert_eq!(pg.position.n, 26);
         assert!(pg.position.edges.contains(&(pg.p, 2)));
+    }
+
+    #[test]
+    fn contexts_of_one_arc() {
+        // 0 → 1: U = 0–a–b–c–d–1 with leaves; token on a digraph vertex happens
+        // at the two starts and after the walk 0 → … → 1 along either route
+        // (same component {1, 1.leaf}); the backward walk 1 → d → … → 0 arrives
+        // at 0 with the component {0, 0.leaf}.
+        let d = Digraph::from_arcs(2, &[(0, 1)]).unwrap();
+        let u = Reduced::new(&d);
+        let ctx = u.digraph_vertex_contexts().unwrap();
+        let all = (1u128 << u.vertices()) - 1;
+        let want = vec![(0, 0b0101), (0, all), (1, 0b1010), (1, all)];
+        assert_eq!(ctx, want);
+        let p = u.context_position(1, 0b1010, &[]);
+        assert_eq!(p.remaining_edges(), vec![(1, 3)]);
     }
 
     #[test]

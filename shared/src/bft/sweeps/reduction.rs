@@ -229,6 +229,7 @@ fn check_digraph(out: &mut SweepResult, part: Part, number: u64, d: &Digraph) {
             );
         }
     }
+    check_contexts(out, &c);
     for (i, g) in u.gadgets().iter().enumerate() {
         let what = format!("arc {}→{} (gadget {i})", g.x, g.y);
         let ww = u.wrong_way(g);
@@ -265,6 +266,85 @@ fn check_digraph(out: &mut SweepResult, part: Part, number: u64, d: &Digraph) {
                         ),
                     ),
                 );
+            }
+        }
+    }
+}
+
+/// The lemmas in every play context: for each position reachable from any
+/// start with the token on a digraph vertex (see
+/// [`Reduced::digraph_vertex_contexts`]) and each gadget that can be entered
+/// from there with its interior untouched — forwards from x (a remaining):
+/// Correct Way, with both exits when y remains; backwards from y (d
+/// remaining): Wrong Way.
+fn check_contexts(out: &mut SweepResult, c: &Ctx<'_>) {
+    let (part, u) = (c.part, c.u);
+    let p = part.key();
+    let Some(contexts) = u.digraph_vertex_contexts() else {
+        out.count(format!("{p}/context/skipped_digraphs"), 1);
+        return;
+    };
+    let has = |set: u128, v: usize| set >> v & 1 == 1;
+    for (tok, comp) in contexts {
+        out.count(format!("{p}/context/states"), 1);
+        for (i, g) in u.gadgets().iter().enumerate() {
+            let what = || {
+                format!(
+                    "arc {}→{} (gadget {i}) in context token {} with remaining component {}",
+                    g.x,
+                    g.y,
+                    u.label(tok),
+                    u.label_set(comp)
+                )
+            };
+            if g.x == tok && has(comp, g.a) {
+                let entry = solved(out, part, &u.context_position(g.a, comp, &[g.x]));
+                out.count(format!("{p}/context/correct_way_entries"), 1);
+                if has(comp, g.y) {
+                    out.count(format!("{p}/context/correct_way"), 1);
+                    let via_c = solved(
+                        out,
+                        part,
+                        &u.context_position(g.y, comp, &[g.x, g.a, g.b, g.c, g.d]),
+                    );
+                    let via_f = solved(
+                        out,
+                        part,
+                        &u.context_position(g.y, comp, &[g.x, g.a, g.b, g.f, g.d]),
+                    );
+                    for (route, exit) in [("c", via_c), ("f", via_f)] {
+                        if (entry == 1) != (exit == 1) {
+                            out.record(
+                                "exceptions/context_correct_way",
+                                EXCEPTION_CAP,
+                                c.record(
+                                    i as u64,
+                                    format!("{}: exit via {route}", what()),
+                                    format!(
+                                        "after x→a: {}; after d→y via {route}: {}",
+                                        nim(entry as u64),
+                                        nim(exit as u64)
+                                    ),
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+            if g.y == tok && has(comp, g.d) {
+                let w = solved(out, part, &u.context_position(g.d, comp, &[g.y]));
+                out.count(vkey(part, "context/wrong_way", w), 1);
+                if w != 2 && w != 3 {
+                    out.record(
+                        "exceptions/context_wrong_way",
+                        EXCEPTION_CAP,
+                        c.record(
+                            i as u64,
+                            what(),
+                            format!("wrong_way_value={}", nim(w as u64)),
+                        ),
+                    );
+                }
             }
         }
     }
@@ -367,6 +447,11 @@ fn part_json(r: &SweepResult, parts: &[Part]) -> Value {
         "correct_way_entry_values": histogram(r, parts, "correct_way/entry"),
         "correct_way_exit_via_c_values": histogram(r, parts, "correct_way/exit_via_c"),
         "correct_way_exit_via_f_values": histogram(r, parts, "correct_way/exit_via_f"),
+        "context_states": sum("context/states"),
+        "context_correct_way_entries": sum("context/correct_way_entries"),
+        "context_correct_way_with_exit": sum("context/correct_way"),
+        "context_wrong_way_values": histogram(r, parts, "context/wrong_way"),
+        "context_skipped_digraphs": sum("context/skipped_digraphs"),
         "search_nodes": sum("search_nodes"),
         "search_nodes_max_one_position": max("search_nodes_max"),
     })
@@ -403,7 +488,10 @@ fn render(params: &Params, r: &SweepResult) -> Rendered {
             "prefix": exceptions_json(r, "exceptions/prefix"),
             "wrong_way": exceptions_json(r, "exceptions/wrong_way"),
             "correct_way": exceptions_json(r, "exceptions/correct_way"),
+            "context_wrong_way": exceptions_json(r, "exceptions/context_wrong_way"),
+            "context_correct_way": exceptions_json(r, "exceptions/context_correct_way"),
         },
+        "contexts": "every position reachable in play on U from any start with the token on a digraph vertex, counted once per digraph; in each, every gadget entered forwards from x with a remaining (Correct Way; both exits when y remains) and every gadget entered backwards from y with d remaining (Wrong Way)",
         "not_covered": SECTION5_NOTE,
     });
     let report_md = report_md(&results_json);
@@ -536,10 +624,40 @@ fn report_md(doc: &Value) -> String {
         exc("prefix"),
         values_line(&t["prefix_values"])
     );
-    let all = exc("main") + exc("wrong_way") + exc("correct_way") + exc("prefix");
+    let ctx_ww = hist_total(
+        t["context_wrong_way_values"]
+            .as_object()
+            .unwrap_or(&Map::new()),
+    );
+    let _ = writeln!(
+        s,
+        "- The two lemmas in play contexts ({}): {} contexts (positions with the token on a digraph vertex); Wrong Way entered {} times, **{} exceptions**, values: {}; Correct Way entered {} times, {} of them with y remaining (both exits checked), **{} exceptions**. Digraphs skipped (reduced graph over 128 vertices): {}.",
+        doc["contexts"].as_str().unwrap_or(""),
+        thousands(u(&t["context_states"])),
+        thousands(ctx_ww),
+        exc("context_wrong_way"),
+        values_line(&t["context_wrong_way_values"]),
+        thousands(u(&t["context_correct_way_entries"])),
+        thousands(u(&t["context_correct_way_with_exit"])),
+        exc("context_correct_way"),
+        u(&t["context_skipped_digraphs"])
+    );
+    let all = exc("main")
+        + exc("wrong_way")
+        + exc("correct_way")
+        + exc("prefix")
+        + exc("context_wrong_way")
+        + exc("context_correct_way");
     if all > 0 {
         let _ = writeln!(s, "\n## Exceptions ({all}; this is news)\n");
-        for key in ["main", "wrong_way", "correct_way", "prefix"] {
+        for key in [
+            "main",
+            "wrong_way",
+            "correct_way",
+            "prefix",
+            "context_wrong_way",
+            "context_correct_way",
+        ] {
             for e in doc["exceptions"][key]["records"]
                 .as_array()
                 .into_iter()
@@ -614,9 +732,32 @@ mod tests {
             .sum();
         assert_eq!(d["total"]["gadgets"], arcs);
         assert_eq!(d["exhaustive"]["gadgets"], 2 * 2 + 6 * 32);
-        for k in ["main", "prefix", "wrong_way", "correct_way"] {
+        for k in [
+            "main",
+            "prefix",
+            "wrong_way",
+            "correct_way",
+            "context_wrong_way",
+            "context_correct_way",
+        ] {
             assert_eq!(d["exceptions"][k]["count"], 0, "{k}");
         }
+        // The play contexts include every start, so they cover the
+        // context-free checks: at least one Wrong Way / Correct Way per gadget.
+        let ctx_ww: u64 = d["total"]["context_wrong_way_values"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert!(ctx_ww >= arcs);
+        assert!(
+            d["total"]["context_correct_way_with_exit"]
+                .as_u64()
+                .unwrap()
+                >= arcs
+        );
+        assert_eq!(d["total"]["context_skipped_digraphs"], 0);
         let ww = &d["total"]["wrong_way_values"];
         assert!(ww["2"].as_u64().unwrap() > 0 && ww["3"].as_u64().unwrap() > 0);
         assert_eq!(
