@@ -1,5 +1,10 @@
-//! `gamesweep`: the user-facing command line.
+//! `gamesweep`: parse the command line and hand over to the library.
+use clap::Parser;
+
 fn main() {
-    eprintln!("gamesweep: not built yet");
-    std::process::exit(2);
+    let cli = gamesweep_coordinator::cli::Cli::parse();
+    if let Err(err) = gamesweep_coordinator::cli::dispatch(cli) {
+        eprintln!("gamesweep: {err:#}");
+        std::process::exit(gamesweep_coordinator::cli::exit_code(&err));
+    }
 }

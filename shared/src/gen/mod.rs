@@ -1,1 +1,666 @@
 //! Graph generation by canonical augmentation, shardable by canonical-form prefix.
+//!
+//! McKay's canonical construction path, vertex by vertex (the method of
+//! nauty's `geng`), in pure Rust on [`BitGraph`]. Every graph `H` on `N ≥ 1`
+//! vertices has one *canonical parent*: `H − v` for `v` in a canonically chosen
+//! Aut(H)-orbit `m(H)`. A node `G` of the generation tree gets one child
+//! `G + v` (new vertex `v = n` adjacent to a set `S`) per Aut(G)-orbit of sets
+//! `S`, kept iff the new vertex lies in `m(G + v)`. Then every isomorphism class
+//! appears exactly once, and the tree below a node depends only on that node
+//! (in its exact labelling), so the nodes at depth `k` ([`prefixes`]) split the
+//! work into independent shards whose subtrees are regenerated from scratch.
+//!
+//! The choice of `m(H)`, cheapest test first (as geng does):
+//! 1. minimum degree: the new vertex must have the least degree, so `|S|` is at
+//!    most `δ(G) + 1` and the sets are enumerated by size with the forced
+//!    vertices already in; if it is the only vertex of least degree, accept;
+//! 2. among those, the largest sum of neighbour degrees, then the most
+//!    triangles through the vertex, then the largest 2-hop sum of neighbour
+//!    degree sums (each O(|S|) from per-parent tables); reject as soon as
+//!    another vertex beats the new one, accept as soon as the new one is alone;
+//! 3. otherwise the ordered partition `[M | rest by degree]` (`M` = the
+//!    vertices still tied) is refined towards an equitable one (reject as soon
+//!    as the new vertex leaves the first cell, accept as soon as it is alone
+//!    there), and only then a canonical labelling is searched ([`canon`]):
+//!    `m(H)` is the orbit of the first vertex of the canonical labelling. At
+//!    the last level (no child group needed) a cheap probe comes first: if the
+//!    leftmost leaves below every vertex of the first cell coincide, that cell
+//!    is one orbit and the child is accepted without the full search.
+//!
+//! Sets `S` are enumerated by size, each size in increasing numeric order; the
+//! representative of an Aut(G)-orbit is its numerically least set, checked
+//! exactly by a breadth-first walk over the orbit (only for accepted sets of
+//! parents with a non-trivial group).
+//!
+//! With `connected_only`, the last level only adds vertices whose neighbourhood
+//! meets every component of the parent (`G + v` is connected iff that holds);
+//! earlier levels are not pruned, since connected graphs can have disconnected
+//! canonical parents.
+//!
+//! ```
+//! use gamesweep::gen;
+//! assert_eq!(gen::count(&gen::prefixes(0)[0], 5, true), 21);
+//! assert_eq!(gen::prefixes(3).len(), 4);
+//! ```
+
+// Index loops over `0..n` read best in permutation code.
+#![allow(clippy::needless_range_loop)]
+
+pub mod canon;
+
+use crate::graph::{BitGraph, VSet};
+use canon::{orbits, refine, refine_watch, search, Part, Perm};
+
+/// Filters for [`walk_filtered`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WalkOptions {
+    /// Visit only connected graphs (and prune the last level accordingly).
+    pub connected_only: bool,
+    /// Visit only graphs with at least this many vertices.
+    pub min_n: usize,
+}
+
+/// All nodes of the generation tree at depth `depth` (graphs on `depth` vertices,
+/// exactly one per isomorphism class, each in the exact labelling the generator
+/// uses), in a deterministic order. `depth` 0 gives `[empty graph]`.
+pub fn prefixes(depth: usize) -> Vec<BitGraph> {
+    let mut out = Vec::new();
+    if depth > BitGraph::MAX_N {
+        return out;
+    }
+    let opts = WalkOptions {
+        connected_only: false,
+        min_n: depth,
+    };
+    walk_filtered(&BitGraph::new(0), depth, opts, &mut |g| out.push(*g));
+    out
+}
+
+/// Visit `prefix` (a node returned by [`prefixes`], or the empty graph = root)
+/// and every descendant with at most `max_n` vertices, each exactly once. Over
+/// all prefixes at one depth `k`, the visited graphs with `m ≥ k` vertices are
+/// exactly one per isomorphism class of graphs on `m` vertices.
+pub fn walk(prefix: &BitGraph, max_n: usize, visit: &mut dyn FnMut(&BitGraph)) {
+    walk_filtered(prefix, max_n, WalkOptions::default(), visit)
+}
+
+/// Like [`walk`] but visits only the graphs that pass `opts` (connected, at
+/// least `min_n` vertices). The subtree walked is the same; only the last level
+/// is pruned when `connected_only` is set.
+pub fn walk_filtered(
+    prefix: &BitGraph,
+    max_n: usize,
+    opts: WalkOptions,
+    visit: &mut dyn FnMut(&BitGraph),
+) {
+    let max_n = max_n.min(BitGraph::MAX_N);
+    if prefix.n() > max_n {
+        return;
+    }
+    if prefix.n() >= opts.min_n && (!opts.connected_only || prefix.is_connected()) {
+        visit(prefix);
+    }
+    if prefix.n() == max_n {
+        return;
+    }
+    let gens = canon::canon_unit(prefix).gens;
+    let mut w = Walker {
+        max_n,
+        opts,
+        visit,
+        bufs: vec![Vec::new(); max_n + 1],
+        scratch: Scratch::default(),
+    };
+    w.expand(prefix, &gens);
+}
+
+/// Number of graphs on exactly `n` vertices (optionally only connected ones)
+/// in the subtree of `prefix`.
+pub fn count(prefix: &BitGraph, n: usize, connected_only: bool) -> u64 {
+    let mut c = 0u64;
+    let opts = WalkOptions {
+        connected_only,
+        min_n: n,
+    };
+    walk_filtered(prefix, n, opts, &mut |_| c += 1);
+    c
+}
+
+/// A deterministic split of the prefixes at `depth` into part `i` of `m`
+/// (0-based), like geng's `res/mod`: prefix number `j` goes to part `j mod m`.
+/// Empty when `m == 0` or `i >= m`.
+pub fn shard_prefixes(depth: usize, i: usize, m: usize) -> Vec<BitGraph> {
+    if m == 0 || i >= m {
+        return Vec::new();
+    }
+    prefixes(depth)
+        .into_iter()
+        .enumerate()
+        .filter(|(j, _)| j % m == i)
+        .map(|(_, g)| g)
+        .collect()
+}
+
+/// A cheap estimate of the number of graphs on exactly `max_n` vertices in the
+/// subtree of `prefix` (all graphs, connected or not), for shard planning. The
+/// top of the subtree is expanded exactly until the frontier has at least 32
+/// nodes (or `max_n − 1` is reached); below each frontier node Knuth's
+/// random-probe estimator runs with a fixed seed, so the result is
+/// deterministic. Typically within a factor of 2; not an exact count.
+pub fn estimate(prefix: &BitGraph, max_n: usize) -> u64 {
+    use rand::{Rng, SeedableRng};
+    let max_n = max_n.min(BitGraph::MAX_N);
+    if prefix.n() > max_n {
+        return 0;
+    }
+    if prefix.n() == max_n {
+        return 1;
+    }
+    const FRONTIER: usize = 32;
+    const PROBES: usize = 256;
+    let mut frontier = vec![(*prefix, canon::canon_unit(prefix).gens)];
+    let mut kids = Vec::new();
+    let mut scratch = Scratch::default();
+    while frontier.len() < FRONTIER && frontier[0].0.n() + 1 < max_n {
+        let mut next = Vec::new();
+        for (g, gens) in &frontier {
+            kids.clear();
+            accepted_children(g, gens, false, true, &mut kids, &mut scratch);
+            for (s, cg) in kids.drain(..) {
+                let mut h = *g;
+                h.push_vertex(s);
+                let cg = cg.unwrap_or_else(|| child_group(&h));
+                next.push((h, cg));
+            }
+        }
+        frontier = next;
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
+    let per_node = PROBES.div_ceil(frontier.len().max(1));
+    let mut total = 0f64;
+    for (start, start_gens) in &frontier {
+        let mut sum = 0f64;
+        for _ in 0..per_node {
+            let mut g = *start;
+            let mut gens = start_gens.clone();
+            let mut weight = 1f64;
+            while g.n() < max_n {
+                kids.clear();
+                accepted_children(&g, &gens, false, g.n() + 1 < max_n, &mut kids, &mut scratch);
+                if kids.is_empty() {
+                    weight = 0.0;
+                    break;
+                }
+                weight *= kids.len() as f64;
+                if g.n() + 1 == max_n {
+                    break;
+                }
+                let (s, cg) = kids.swap_remove(rng.random_range(0..kids.len()));
+                g.push_vertex(s);
+                gens = cg.unwrap_or_else(|| child_group(&g));
+            }
+            sum += weight;
+        }
+        total += sum / per_node as f64;
+    }
+    total.round() as u64
+}
+
+struct Walker<'a> {
+    max_n: usize,
+    opts: WalkOptions,
+    visit: &'a mut dyn FnMut(&BitGraph),
+    /// Child lists, one per depth, reused across siblings.
+    bufs: Vec<Vec<Kid>>,
+    scratch: Scratch,
+}
+
+impl Walker<'_> {
+    /// Generate, visit and recurse into the children of `g` (whose automorphism
+    /// group is generated by `gens`).
+    fn expand(&mut self, g: &BitGraph, gens: &[Perm]) {
+        let child_n = g.n() + 1;
+        if child_n > self.max_n {
+            return;
+        }
+        let last = child_n == self.max_n;
+        let need_conn = self.opts.connected_only && last;
+        let mut kids = std::mem::take(&mut self.bufs[child_n]);
+        accepted_children(g, gens, need_conn, !last, &mut kids, &mut self.scratch);
+        let show = child_n >= self.opts.min_n;
+        for (s, cg) in kids.drain(..) {
+            let mut h = *g;
+            h.push_vertex(s);
+            if show && (!self.opts.connected_only || need_conn || h.is_connected()) {
+                (self.visit)(&h);
+            }
+            if !last {
+                let cg = cg.unwrap_or_else(|| child_group(&h));
+                self.expand(&h, &cg);
+            }
+        }
+        self.bufs[child_n] = kids;
+    }
+}
+
+/// Per-parent data for the acceptance tests.
+struct Parent {
+    n: usize,
+    adj: [VSet; 32],
+    deg: [u32; 32],
+    /// `dmask[k]`: the vertices of degree `k`.
+    dmask: [VSet; 33],
+    /// Sum of the neighbours' degrees.
+    nds: [u32; 32],
+    /// Twice the number of triangles through each vertex.
+    tri: [u32; 32],
+    /// Sum over the neighbours of their `nds`.
+    nds2: [u32; 32],
+}
+
+enum Verdict {
+    Reject,
+    /// Accepted; the child's automorphism group if it was computed on the way.
+    Accept(Option<Vec<Perm>>),
+}
+
+impl Parent {
+    fn new(g: &BitGraph) -> Self {
+        let n = g.n();
+        let adj = canon::adj_array(g);
+        let mut deg = [0u32; 32];
+        let mut dmask = [0u32; 33];
+        for v in 0..n {
+            deg[v] = adj[v].count_ones();
+            dmask[deg[v] as usize] |= 1 << v;
+        }
+        let mut nds = [0u32; 32];
+        for v in 0..n {
+            let mut s = adj[v];
+            while s != 0 {
+                nds[v] += deg[s.trailing_zeros() as usize];
+                s &= s - 1;
+            }
+        }
+        let mut tri = [0u32; 32];
+        for v in 0..n {
+            let mut s = adj[v];
+            while s != 0 {
+                tri[v] += (adj[s.trailing_zeros() as usize] & adj[v]).count_ones();
+                s &= s - 1;
+            }
+        }
+        let mut nds2 = [0u32; 32];
+        for v in 0..n {
+            let mut s = adj[v];
+            while s != 0 {
+                nds2[v] += nds[s.trailing_zeros() as usize];
+                s &= s - 1;
+            }
+        }
+        Parent {
+            n,
+            adj,
+            deg,
+            dmask,
+            nds,
+            tri,
+            nds2,
+        }
+    }
+
+    /// Is `G + v` (v adjacent to `s`, `|s| = d`) accepted, i.e. is the new
+    /// vertex in the canonical deletion orbit `m(G + v)`? The caller guarantees
+    /// that the new vertex has least degree.
+    #[inline]
+    fn judge(&self, s: VSet, d: u32, keep_gens: bool) -> Verdict {
+        let ties = if d == 0 {
+            self.dmask[0]
+        } else {
+            (self.dmask[d as usize] & !s) | (self.dmask[d as usize - 1] & s)
+        };
+        if ties == 0 {
+            return Verdict::Accept(None);
+        }
+        let mut new_inv = 0u32;
+        let mut t = s;
+        while t != 0 {
+            new_inv += self.deg[t.trailing_zeros() as usize] + 1;
+            t &= t - 1;
+        }
+        let mut m2 = 0u32;
+        let mut t = ties;
+        while t != 0 {
+            let u = t.trailing_zeros() as usize;
+            t &= t - 1;
+            let inv =
+                self.nds[u] + (self.adj[u] & s).count_ones() + if s >> u & 1 == 1 { d } else { 0 };
+            if inv > new_inv {
+                return Verdict::Reject;
+            }
+            if inv == new_inv {
+                m2 |= 1 << u;
+            }
+        }
+        if m2 == 0 {
+            return Verdict::Accept(None);
+        }
+        // Step 2b: most triangles (doubled counts).
+        let mut new_tri = 0u32;
+        let mut t = s;
+        while t != 0 {
+            new_tri += (self.adj[t.trailing_zeros() as usize] & s).count_ones();
+            t &= t - 1;
+        }
+        let mut m3 = 0u32;
+        let mut t = m2;
+        while t != 0 {
+            let u = t.trailing_zeros() as usize;
+            t &= t - 1;
+            let tr = self.tri[u]
+                + if s >> u & 1 == 1 {
+                    2 * (self.adj[u] & s).count_ones()
+                } else {
+                    0
+                };
+            if tr > new_tri {
+                return Verdict::Reject;
+            }
+            if tr == new_tri {
+                m3 |= 1 << u;
+            }
+        }
+        if m3 == 0 {
+            return Verdict::Accept(None);
+        }
+        // Step 2c: largest sum over the neighbours of their neighbour-degree sums.
+        let mut new_h = d * d + new_tri;
+        let mut t = s;
+        while t != 0 {
+            new_h += self.nds[t.trailing_zeros() as usize];
+            t &= t - 1;
+        }
+        let mut m4 = 0u32;
+        let mut t = m3;
+        while t != 0 {
+            let u = t.trailing_zeros() as usize;
+            t &= t - 1;
+            let au = self.adj[u];
+            let mut h = self.nds2[u] + d * (au & s).count_ones();
+            let mut w = s;
+            while w != 0 {
+                h += (self.adj[w.trailing_zeros() as usize] & au).count_ones();
+                w &= w - 1;
+            }
+            if s >> u & 1 == 1 {
+                h += new_inv;
+            }
+            if h > new_h {
+                return Verdict::Reject;
+            }
+            if h == new_h {
+                m4 |= 1 << u;
+            }
+        }
+        if m4 == 0 {
+            return Verdict::Accept(None);
+        }
+        self.judge_refined(s, m4, keep_gens)
+    }
+
+    /// Step 3 of the deletion choice: refinement, then canonical labelling.
+    #[cold]
+    fn judge_refined(&self, s: VSet, m2: VSet, keep_gens: bool) -> Verdict {
+        let n = self.n;
+        let nb = 1u32 << n;
+        let mut hadj = self.adj;
+        let mut t = s;
+        while t != 0 {
+            hadj[t.trailing_zeros() as usize] |= nb;
+            t &= t - 1;
+        }
+        hadj[n] = s;
+        let first = m2 | nb;
+        let mut cells = [0u32; 34];
+        cells[0] = first;
+        for (v, &row) in hadj[..=n].iter().enumerate() {
+            if first >> v & 1 == 0 {
+                cells[1 + row.count_ones() as usize] |= 1 << v;
+            }
+        }
+        let mut p = Part::new(&cells);
+        let q = p.all_lowbits();
+        refine_watch(&hadj, n + 1, &mut p, q, nb);
+        if p.cells[0] & nb == 0 {
+            return Verdict::Reject;
+        }
+        if p.cells[0] == nb {
+            return Verdict::Accept(None);
+        }
+        if !keep_gens && canon::first_cell_is_orbit(&hadj, n + 1, &p) {
+            // The new vertex is in the orbit of every vertex of the first
+            // cell, the canonical one included.
+            return Verdict::Accept(None);
+        }
+        let out = search(&hadj, n + 1, &p);
+        let orb = orbits(n + 1, &out.gens);
+        if orb[out.lab[0] as usize] & nb != 0 {
+            Verdict::Accept(if keep_gens { Some(out.gens) } else { None })
+        } else {
+            Verdict::Reject
+        }
+    }
+}
+
+/// The automorphism group of a freshly accepted child `h`, whose last vertex
+/// is fixed by every automorphism (it was the unique vertex in `m(h)`).
+fn child_group(h: &BitGraph) -> Vec<Perm> {
+    let n = h.n();
+    let adj = canon::adj_array(h);
+    let last = n - 1;
+    let mut cells = [0u32; 34];
+    cells[0] = 1 << last;
+    for (v, &row) in adj[..last].iter().enumerate() {
+        cells[1 + row.count_ones() as usize] |= 1 << v;
+    }
+    let mut p = Part::new(&cells);
+    let q = p.all_lowbits();
+    refine(&adj, n, &mut p, q);
+    if p.len == n {
+        return Vec::new();
+    }
+    search(&adj, n, &p).gens
+}
+
+/// The next larger integer with the same number of set bits (Gosper's hack,
+/// division-free form).
+#[inline(always)]
+fn next_combination(c: u64) -> u64 {
+    let t = c | (c - 1);
+    (t + 1) | (((!t & (!t).wrapping_neg()) - 1) >> (c.trailing_zeros() + 1))
+}
+
+/// Call `f` on every `k`-subset of `mask` (Gosper's hack on the compressed
+/// positions).
+#[inline]
+fn for_each_ksubset(mask: VSet, k: u32, mut f: impl FnMut(VSet)) {
+    let nb = mask.count_ones();
+    if k > nb {
+        return;
+    }
+    if k == 0 {
+        f(0);
+        return;
+    }
+    let mut pos = [0u8; 32];
+    let mut m = mask;
+    let mut i = 0;
+    while m != 0 {
+        pos[i] = m.trailing_zeros() as u8;
+        m &= m - 1;
+        i += 1;
+    }
+    let mut c: u64 = (1u64 << k) - 1;
+    let limit = 1u64 << nb;
+    if mask as u64 == limit - 1 {
+        // Contiguous low bits: the compressed subset is the subset.
+        while c < limit {
+            f(c as VSet);
+            c = next_combination(c);
+        }
+        return;
+    }
+    while c < limit {
+        let mut s = 0u32;
+        let mut t = c;
+        while t != 0 {
+            s |= 1 << pos[t.trailing_zeros() as usize];
+            t &= t - 1;
+        }
+        f(s);
+        c = next_combination(c);
+    }
+}
+
+/// Image of the vertex set `s` under the permutation `g`.
+#[inline]
+fn permute_set(s: VSet, g: &Perm) -> VSet {
+    let mut t = s;
+    let mut r = 0u32;
+    while t != 0 {
+        r |= 1 << g[t.trailing_zeros() as usize];
+        t &= t - 1;
+    }
+    r
+}
+
+/// The children of `g` in the generation tree, as neighbourhoods `S` of the
+/// new vertex, one per Aut(g)-orbit (the numerically least set of each orbit,
+/// which is also the first enumerated), with the child's group when it was computed on the way (only if
+/// `keep_gens`). With `need_conn`, only children that are connected.
+fn accepted_children(
+    g: &BitGraph,
+    gens: &[Perm],
+    need_conn: bool,
+    keep_gens: bool,
+    out: &mut Vec<Kid>,
+    scratch: &mut Scratch,
+) {
+    let n = g.n();
+    if n >= BitGraph::MAX_N {
+        return;
+    }
+    if n == 0 {
+        out.push((0, None));
+        return;
+    }
+    let par = Parent::new(g);
+    let delta = par.deg[..n].iter().copied().min().unwrap_or(0);
+    let all = g.all();
+    // Components of g: the new vertex must meet each one for a connected child.
+    let mut comps = [0u32; 32];
+    let mut ncomps = 0usize;
+    if need_conn {
+        let mut rest = all;
+        while rest != 0 {
+            let c = g.component(rest.trailing_zeros() as usize, all);
+            comps[ncomps] = c;
+            ncomps += 1;
+            rest &= !c;
+        }
+    }
+    let comps = &comps[..ncomps];
+    let dmin = if need_conn { ncomps as u32 } else { 0 };
+    for d in dmin..=delta + 1 {
+        // d ≤ δ: any d-set; d = δ + 1: all vertices of degree δ must be in S.
+        let forced = if d == delta + 1 {
+            par.dmask[delta as usize]
+        } else {
+            0
+        };
+        let nf = forced.count_ones();
+        if nf > d {
+            continue;
+        }
+        for_each_ksubset(all & !forced, d - nf, |t| {
+            let s = forced | t;
+            // (One component: every non-empty set meets it, and d ≥ 1.)
+            if comps.len() > 1 && comps.iter().any(|&c| c & s == 0) {
+                return;
+            }
+            if let Verdict::Accept(cg) = par.judge(s, d, keep_gens) {
+                if gens.is_empty() || is_orbit_min(n, s, gens, scratch) {
+                    out.push((s, cg));
+                }
+            }
+        });
+    }
+}
+
+/// One child: the new vertex's neighbourhood, and the child's automorphism
+/// group if it was computed during the acceptance test.
+type Kid = (VSet, Option<Vec<Perm>>);
+
+/// Reusable buffers for [`accepted_children`].
+#[derive(Default)]
+struct Scratch {
+    /// `seen[s] == stamp`: set `s` already reached in the current orbit search.
+    seen: Vec<u32>,
+    stamp: u32,
+    queue: Vec<VSet>,
+    /// Fallback for parents too large for the `seen` table.
+    seen_big: std::collections::HashSet<VSet>,
+}
+
+/// Largest parent size for which sets are looked up in a direct table.
+const LOOKUP_MAX_N: usize = 20;
+
+/// Is `s` the numerically least set of its orbit under the group generated
+/// by `gens`? (Breadth-first over the orbit, stopping at the first smaller set.)
+/// `n` is the number of vertices the permutations act on.
+fn is_orbit_min(n: usize, s: VSet, gens: &[Perm], scratch: &mut Scratch) -> bool {
+    scratch.queue.clear();
+    scratch.queue.push(s);
+    if n <= LOOKUP_MAX_N {
+        if scratch.seen.len() < 1 << n {
+            scratch.seen.resize(1 << n, 0);
+        }
+        scratch.stamp = scratch.stamp.wrapping_add(1);
+        if scratch.stamp == 0 {
+            scratch.seen.iter_mut().for_each(|x| *x = 0);
+            scratch.stamp = 1;
+        }
+        let stamp = scratch.stamp;
+        scratch.seen[s as usize] = stamp;
+        while let Some(x) = scratch.queue.pop() {
+            for gp in gens {
+                let y = permute_set(x, gp);
+                if y < s {
+                    return false;
+                }
+                if scratch.seen[y as usize] != stamp {
+                    scratch.seen[y as usize] = stamp;
+                    scratch.queue.push(y);
+                }
+            }
+        }
+    } else {
+        scratch.seen_big.clear();
+        scratch.seen_big.insert(s);
+        while let Some(x) = scratch.queue.pop() {
+            for gp in gens {
+                let y = permute_set(x, gp);
+                if y < s {
+                    return false;
+                }
+                if scratch.seen_big.insert(y) {
+                    scratch.queue.push(y);
+                }
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests;

@@ -10,7 +10,7 @@
 //! The runtime (coordinator, workers, the in-process pool of `gamesweep run`)
 //! only ever sees kinds through the [`SweepKind`] trait and the [`registry`].
 //!
-//! ```ignore
+//! ```
 //! use gamesweep::sweep::{self, ShardCtx};
 //! let kind = sweep::find("uvg").unwrap();
 //! let params = sweep::resolve_params(kind, &[("max_n".to_string(), 5)].into()).unwrap();
@@ -23,8 +23,11 @@
 //! assert_eq!(rendered.results_json["by_n"][4]["positions"], 105);
 //! ```
 
+pub mod graphplan;
 mod registry;
 mod result;
+pub mod uvg;
+pub mod uvg_search;
 
 pub use registry::{find, registry};
 pub use result::{Record, RecordSet, SweepResult};

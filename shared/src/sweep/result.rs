@@ -84,6 +84,8 @@ pub struct SweepResult {
     pub witnesses: BTreeMap<String, Record>,
     /// Counterexamples and collections per key.
     pub records: BTreeMap<String, RecordSet>,
+    /// Named maxima (merge keeps the larger), e.g. the most win/lose tests of one start.
+    pub maxima: BTreeMap<String, u64>,
 }
 
 impl SweepResult {
@@ -96,6 +98,13 @@ impl SweepResult {
     /// The value of counter `key` (0 if absent).
     pub fn counter(&self, key: &str) -> u64 {
         self.counters.get(key).copied().unwrap_or(0)
+    }
+
+    /// Raise maximum `key` to at least `value`.
+    #[inline]
+    pub fn maximum(&mut self, key: impl Into<String>, value: u64) {
+        let slot = self.maxima.entry(key.into()).or_insert(value);
+        *slot = (*slot).max(value);
     }
 
     /// Offer `r` as the witness for `key`; kept if smaller than the current one.
@@ -122,6 +131,9 @@ impl SweepResult {
         self.work += other.work;
         for (k, v) in other.counters {
             *self.counters.entry(k).or_insert(0) += v;
+        }
+        for (k, v) in other.maxima {
+            self.maximum(k, v);
         }
         for (k, r) in other.witnesses {
             self.witness(k, r);
@@ -161,6 +173,7 @@ mod tests {
         r.count(format!("b{}", seed % 3), 1);
         r.witness("w", rec((seed % 5) as u32 + 1, "X", seed));
         r.record("ex", 3, rec(seed as u32, "Y", seed));
+        r.maximum("m", seed * 7 % 11);
         r
     }
 
@@ -190,6 +203,7 @@ mod tests {
         assert_eq!(fwd, right);
         assert_eq!(fwd.counter("a"), 28);
         assert_eq!(fwd.witnesses["w"].vertices, 1);
+        assert_eq!(fwd.maxima["m"], 10);
         assert_eq!(fwd.witnesses["w"].index, 5);
         let ex = &fwd.records["ex"];
         assert_eq!(ex.total, 7);

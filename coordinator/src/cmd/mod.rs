@@ -1,0 +1,4 @@
+//! One module per command family.
+pub mod graphs;
+pub mod run;
+pub mod solve;

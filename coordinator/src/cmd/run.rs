@@ -1,0 +1,207 @@
+//! `gamesweep run KIND [params]`: plan, run every shard on a local thread pool, merge, render.
+
+use crate::cli::parse_kind_args;
+use anyhow::Context as _;
+use gamesweep::sweep::{Params, ShardCtx, ShardSpec, SweepKind, SweepResult};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Arguments of `run`: the kind and its parameters, parsed per kind.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// KIND followed by its parameters and the run options
+    /// (`--threads T`, `--shards K`, `--out DIR`); try `gamesweep run uvg --help`.
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "KIND [OPTIONS]"
+    )]
+    pub words: Vec<String>,
+}
+
+/// Options every `run` takes besides the kind's own parameters.
+pub fn common_run_options(c: clap::Command) -> clap::Command {
+    c.arg(
+        clap::Arg::new("threads")
+            .long("threads")
+            .value_name("T")
+            .help("Worker threads (default: all cores)")
+            .value_parser(clap::value_parser!(u32).range(1..=1024)),
+    )
+    .arg(
+        clap::Arg::new("shards")
+            .long("shards")
+            .value_name("K")
+            .help("Target number of shards (default: the kind's own choice)")
+            .value_parser(clap::value_parser!(u32).range(1..=10_000_000)),
+    )
+    .arg(
+        clap::Arg::new("out")
+            .long("out")
+            .value_name("DIR")
+            .help("Where results.json and report.md go (default: runs/<kind>[-<params>])")
+            .value_parser(clap::value_parser!(PathBuf)),
+    )
+    .arg(
+        clap::Arg::new("in_process")
+            .long("in-process")
+            .help("Run the shards on a plain thread pool, without the embedded coordinator (no store, no resume)")
+            .action(clap::ArgAction::SetTrue),
+    )
+    .arg(
+        clap::Arg::new("fresh")
+            .long("fresh")
+            .help("Discard the stored progress of an earlier run of this folder and start over")
+            .action(clap::ArgAction::SetTrue),
+    )
+    .arg(
+        clap::Arg::new("quiet")
+            .long("quiet")
+            .short('q')
+            .help("No progress bar")
+            .action(clap::ArgAction::SetTrue),
+    )
+}
+
+/// The default output folder: `runs/<kind>` plus every parameter that differs from its default.
+pub fn default_out_dir(kind: &dyn SweepKind, params: &Params) -> PathBuf {
+    let mut name = kind.name().to_string();
+    for p in kind.params() {
+        let v = params[p.name];
+        if p.default != Some(v) {
+            name.push_str(&format!("-{}-{}", p.name.replace('_', "-"), v));
+        }
+    }
+    Path::new("runs").join(name)
+}
+
+/// Run the `run` command.
+pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    let (kind, params, m) = parse_kind_args(&args.words, common_run_options)?;
+    let threads = m
+        .get_one::<u32>("threads")
+        .map(|&t| t as usize)
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        });
+    let shards = m.get_one::<u32>("shards").copied().unwrap_or(0);
+    let out = m
+        .get_one::<PathBuf>("out")
+        .cloned()
+        .unwrap_or_else(|| default_out_dir(kind, &params));
+    let quiet = m.get_flag("quiet");
+
+    let started = std::time::Instant::now();
+    if !m.get_flag("in_process") {
+        // The default: embedded coordinator + local workers over gRPC, with a
+        // store under `out`, so an interrupted run resumes.
+        let cfg = crate::embedded::EmbeddedRun {
+            out: out.clone(),
+            threads,
+            shards,
+            progress: !quiet,
+            fresh: m.get_flag("fresh"),
+        };
+        let o = crate::embedded::run(kind, &params, &cfg)?;
+        eprintln!(
+            "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",
+            kind.name(),
+            o.shards,
+            o.resumed_done,
+            o.positions,
+            started.elapsed().as_secs_f64(),
+            threads,
+            out.display()
+        );
+        return Ok(());
+    }
+    let plan = kind.plan(&params, shards)?;
+    let merged = run_plan_in_process(kind, &params, &plan, threads, !quiet)?;
+    let elapsed = started.elapsed();
+    let rendered = kind.render(&params, &merged);
+    write_report(&out, &rendered)?;
+    eprintln!(
+        "gamesweep: {} done: {} shards, {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",
+        kind.name(),
+        plan.len(),
+        merged.work,
+        elapsed.as_secs_f64(),
+        threads,
+        out.display()
+    );
+    Ok(())
+}
+
+/// Write `results.json` (pretty, newline-terminated) and `report.md` into `dir`.
+pub fn write_report(dir: &Path, rendered: &gamesweep::sweep::Rendered) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut json = serde_json::to_string_pretty(&rendered.results_json)?;
+    json.push('\n');
+    std::fs::write(dir.join("results.json"), json)
+        .with_context(|| format!("writing {}/results.json", dir.display()))?;
+    std::fs::write(dir.join("report.md"), &rendered.report_md)
+        .with_context(|| format!("writing {}/report.md", dir.display()))?;
+    Ok(())
+}
+
+/// Run every shard of `plan` on `threads` threads in this process and merge.
+/// Shards are taken in plan order; results are merged (order-independent).
+pub fn run_plan_in_process(
+    kind: &dyn SweepKind,
+    params: &Params,
+    plan: &[ShardSpec],
+    threads: usize,
+    progress: bool,
+) -> anyhow::Result<SweepResult> {
+    let next = AtomicUsize::new(0);
+    let cancel = AtomicBool::new(false);
+    let work = AtomicU64::new(0);
+    let merged = Mutex::new(SweepResult::default());
+    let first_error = Mutex::new(None);
+    let bar = if progress {
+        let b = indicatif::ProgressBar::new(plan.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shards, {msg} (eta {eta})",
+            )
+            .expect("valid template"),
+        );
+        b.set_prefix(kind.name().to_string());
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= plan.len() || cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+                let ctx = ShardCtx::new(&cancel, &work);
+                match kind.run_shard(params, &plan[i], &ctx) {
+                    Ok(r) => {
+                        merged.lock().expect("no panics while merging").merge(r);
+                        bar.inc(1);
+                        bar.set_message(format!("{} positions", work.load(Ordering::Relaxed)));
+                    }
+                    Err(e) => {
+                        cancel.store(true, Ordering::Relaxed);
+                        first_error
+                            .lock()
+                            .expect("error slot")
+                            .get_or_insert((i, e));
+                    }
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some((i, e)) = first_error.into_inner().expect("error slot") {
+        return Err(anyhow::Error::new(e).context(format!("shard {i} of {}", plan.len())));
+    }
+    Ok(merged.into_inner().expect("merged"))
+}
