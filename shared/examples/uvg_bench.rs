@@ -16,7 +16,28 @@ use gamesweep::uvg::{self, degree3, general, matching, variants};
 use rand::{Rng, SeedableRng};
 
 fn load(args: &[String]) -> Vec<BitGraph> {
-    if let Some(path) = args.get(1) {
+    if args.get(1).map(String::as_str) == Some("--random") {
+        // --random N P COUNT: connected G(N, P) graphs.
+        let n: usize = args[2].parse().expect("N");
+        let p: f64 = args[3].parse().expect("P");
+        let count: usize = args[4].parse().expect("COUNT");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(n as u64);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut g = BitGraph::new(n);
+            for j in 1..n {
+                for i in 0..j {
+                    if rng.random::<f64>() < p {
+                        g.add_edge(i, j);
+                    }
+                }
+            }
+            if g.is_connected() {
+                out.push(g);
+            }
+        }
+        out
+    } else if let Some(path) = args.get(1) {
         let text = std::fs::read_to_string(path).expect("read graph6 file");
         text.lines()
             .map(|l| graph6::parse_bitgraph(l).expect("graph6"))
@@ -88,9 +109,8 @@ fn time<F: FnMut(&BitGraph, &mut [u64; 32])>(name: &str, graphs: &[BitGraph], mu
     );
 }
 
-/// Reduced graph of the complete digraph on 4 vertices (focs-constructions.md).
-fn reduced_k4() -> GeneralGraph {
-    let n = 4;
+/// Reduced graph of the complete digraph on `n` vertices (focs-constructions.md).
+fn reduced_complete(n: usize) -> GeneralGraph {
     let mut edges = Vec::new();
     let mut next = n;
     for v in 0..n {
@@ -126,13 +146,29 @@ fn main() {
     let graphs = load(&args);
     let n = graphs.first().map_or(0, |g| g.n());
     println!("{} graphs, n = {n}", graphs.len());
+    // Warm-up (page faults, thread-local tables, CPU frequency).
+    for g in graphs.iter().take(2000) {
+        uvg::grundy_all(g);
+    }
 
     time("grundy_all (production)", &graphs, |g, h| {
         hist(&uvg::grundy_all(g), h)
     });
+    if n > 16 {
+        time("variant: top-down (v,component) hash", &graphs, |g, h| {
+            hist(&variants::component_memo(g), h)
+        });
+        return;
+    }
     time("variant: SWAR bit-plane DP (reach)", &graphs, |g, h| {
         hist(&variants::swar_planes(g), h)
     });
+    if n > 12 {
+        time("variant: top-down (v,component) hash", &graphs, |g, h| {
+            hist(&variants::component_memo(g), h)
+        });
+        return;
+    }
     time(
         "variant: bit-sliced DP",
         &graphs,
@@ -142,7 +178,7 @@ fn main() {
         },
     );
     println!(
-        "  bit-sliced fallbacks (a value >= 4 somewhere): {}",
+        "  bit-sliced fallbacks (a value >= 8 somewhere): {}",
         graphs
             .iter()
             .filter(|g| variants::bitsliced(g).is_none())
@@ -169,14 +205,21 @@ fn main() {
     time("variant: top-down stamped (v,S)", &graphs, |g, h| {
         hist(&sm.grundy_all(g), h)
     });
+    let mut fresh = variants::StampedMemo::new();
+    for g in &graphs {
+        fresh.grundy_all(g);
+    }
     println!(
         "  top-down visits {:.1} positions per graph (subset DP: {})",
-        sm.states as f64 / graphs.len() as f64,
+        fresh.states as f64 / graphs.len() as f64,
         n << (n - 1)
     );
-    time("variant: top-down (v,component) hash", &graphs, |g, h| {
-        hist(&variants::component_memo(g), h)
-    });
+    // SKIP_SLOW=1 leaves out the seed's method (~30× slower than production).
+    if std::env::var_os("SKIP_SLOW").is_none() {
+        time("variant: top-down (v,component) hash", &graphs, |g, h| {
+            hist(&variants::component_memo(g), h)
+        });
+    }
 
     // Two threads, grundy_all only (the sweep's shape).
     let t = Instant::now();
@@ -216,25 +259,57 @@ fn main() {
         .filter(|g| g.max_degree() <= 3)
         .copied()
         .collect();
-    let mut tests = 0u64;
     time(
-        &format!("degree3, {} graphs of maxdeg<=3", deg3.len()),
+        &format!("degree3 x20, {} graphs maxdeg<=3", deg3.len()),
         &deg3,
         |g, h| {
-            for v in 0..g.n() {
-                let (x, t) = degree3::grundy_degree3(g, v, g.all()).unwrap();
-                h[x as usize] += 1;
-                tests += t as u64;
+            for _ in 0..20 {
+                for v in 0..g.n() {
+                    let (x, _) = degree3::grundy_degree3(g, v, g.all()).unwrap();
+                    h[x as usize] += 1;
+                }
             }
         },
     );
-    if !deg3.is_empty() {
+    let (mut tests, mut starts) = (0u64, 0u64);
+    for g in &deg3 {
+        for v in 0..g.n() {
+            tests += degree3::grundy_degree3(g, v, g.all()).unwrap().1 as u64;
+            starts += 1;
+        }
+    }
+    if starts > 0 {
         println!(
-            "  win/lose tests: {tests} over {} starts, mean {:.3}",
-            deg3.len() * n,
-            tests as f64 / (deg3.len() * n) as f64
+            "  win/lose tests: {tests} over {starts} starts, mean {:.3}",
+            tests as f64 / starts as f64
         );
     }
+
+    // The spec's second degree-3 sample: 200 random max-degree-3 graphs on
+    // 12–28 vertices (connected component of the start).
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(28);
+    let (mut tests, mut starts, mut agree) = (0u64, 0u64, 0u64);
+    let t = Instant::now();
+    for _ in 0..200 {
+        let n = rng.random_range(12..=28);
+        let mut g = BitGraph::new(n);
+        for _ in 0..2 * n {
+            let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
+            if a != b && g.degree(a) < 3 && g.degree(b) < 3 {
+                g.add_edge(a, b);
+            }
+        }
+        let v = rng.random_range(0..n);
+        let (x, k) = degree3::grundy_degree3(&g, v, g.all()).unwrap();
+        tests += k as u64;
+        starts += 1;
+        agree += (x == uvg::grundy(&g, v, g.all())) as u64;
+    }
+    println!(
+        "degree3 on 200 random maxdeg-3 graphs, 12-28 vertices: mean tests {:.3}, agree with exact {agree}/200 ({:.2} s incl. exact)",
+        tests as f64 / starts as f64,
+        t.elapsed().as_secs_f64()
+    );
 
     // Large instances.
     for k in [8u32, 10, 12] {
@@ -249,7 +324,18 @@ fn main() {
             t.elapsed().as_secs_f64()
         );
     }
-    let k4 = reduced_k4();
+    for kn in [5usize, 6] {
+        let g = reduced_complete(kn);
+        let t = Instant::now();
+        let r = general::grundy_general(&g, 0, Some(200_000_000));
+        println!(
+            "grundy_general reduced K{kn} ({} vertices) from 0: {:?} in {:.3} s",
+            g.n(),
+            r,
+            t.elapsed().as_secs_f64()
+        );
+    }
+    let k4 = reduced_complete(4);
     for s in 0..4 {
         let t = Instant::now();
         let r = general::grundy_general(&k4, s, None).unwrap();

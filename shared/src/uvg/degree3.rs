@@ -64,7 +64,7 @@ fn value_le2<G: Degree3Game>(
             _ => return None,
         }
     };
-    if flips % 2 == 0 {
+    if flips & 1 == 0 {
         Some(base)
     } else {
         // The recursion's end is a first-player win (value * or *2), so this

@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 
 use crate::graph::general::{GeneralGraph, VertexSet};
-use crate::graph::{BitGraph, VSet};
+use crate::graph::BitGraph;
 
 use super::matching::{self, Blossom, MatchGraph};
 use super::FxBuildHasher;
@@ -164,10 +164,24 @@ impl<'g> Search<'g> {
         let ti = verts.binary_search(&t).expect("token in its component");
         // A fresh memo per small component: its labels are local.
         self.small.clear();
-        let all: VSet = bg.all();
-        let x = super::memo_grundy(&bg, ti, all, &mut self.small);
-        self.charge(self.small.len() as u64)?;
-        Ok(x as u32)
+        let left0 = match self.budget {
+            Some(b) => b.saturating_sub(self.nodes),
+            None => u64::MAX,
+        };
+        let mut left = left0;
+        let x = super::memo_grundy_budget(&bg, ti, bg.all(), &mut self.small, &mut left);
+        // Positions evaluated inside the small search count as nodes; on
+        // failure, the position that did not fit counts too (so nodes > budget).
+        match x {
+            Some(x) => {
+                self.charge(left0 - left)?;
+                Ok(x as u32)
+            }
+            None => {
+                self.nodes += left0 - left + 1;
+                Err(BudgetExceeded { nodes: self.nodes })
+            }
+        }
     }
 
     fn frame(&mut self, token: usize, comp: VertexSet) -> Frame {

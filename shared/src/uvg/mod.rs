@@ -234,10 +234,24 @@ type Memo = HashMap<u64, u8, FxBuildHasher>;
 /// Top-down memoised search; `comp` must be the component of `v` (so the key
 /// is canonical for the position).
 fn memo_grundy(g: &BitGraph, v: usize, comp: VSet, memo: &mut Memo) -> u8 {
+    let mut left = u64::MAX;
+    memo_grundy_budget(g, v, comp, memo, &mut left).expect("unlimited budget")
+}
+
+/// [`memo_grundy`] that gives up (`None`) once `left` new positions have
+/// been evaluated; `left` is decremented per evaluated position.
+fn memo_grundy_budget(
+    g: &BitGraph,
+    v: usize,
+    comp: VSet,
+    memo: &mut Memo,
+    left: &mut u64,
+) -> Option<u8> {
     let key = v as u64 | (comp as u64) << 32;
     if let Some(&x) = memo.get(&key) {
-        return x;
+        return Some(x);
     }
+    *left = left.checked_sub(1)?;
     let rest = comp & !(1 << v);
     let mut seen = 0u32;
     for u in members(g.nbrs(v) & rest) {
@@ -245,28 +259,28 @@ fn memo_grundy(g: &BitGraph, v: usize, comp: VSet, memo: &mut Memo) -> u8 {
         let x = if cu == 1 << u {
             0
         } else {
-            memo_grundy(g, u, cu, memo)
+            memo_grundy_budget(g, u, cu, memo, left)?
         };
         seen |= 1 << x;
     }
     let x = seen.trailing_ones() as u8;
     memo.insert(key, x);
-    x
+    Some(x)
 }
 
 /// Exact Grundy value of the position (token at `v`, remaining vertices
 /// `alive`, `v ∈ alive`). Vertices outside `0..g.n()` in `alive` are ignored.
 ///
-/// Small components (≤ 10 vertices) run the subset DP of [`grundy_all`] on
-/// the induced component; larger ones a memoised search over (token,
-/// component) positions reachable from `v`.
+/// Components of at most 12 vertices run [`grundy_all`] on the induced
+/// component; larger ones a memoised search over the (token, component)
+/// positions reachable from `v`.
 pub fn grundy(g: &BitGraph, v: usize, alive: VSet) -> u8 {
     let alive = (alive & g.all()) | 1 << v;
     let comp = g.component(v, alive);
-    if comp.count_ones() <= 10 {
+    if comp.count_ones() <= 12 {
         let h = g.induced(comp);
         let idx = (comp & ((1u32 << v) - 1)).count_ones() as usize;
-        PLANES.with(|t| planes_dp(&h, &mut t.borrow_mut()))[idx]
+        grundy_all(&h)[idx]
     } else {
         memo_grundy(g, v, comp, &mut Memo::default())
     }

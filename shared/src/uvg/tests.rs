@@ -1,4 +1,5 @@
 //! Cross-checks of every UVG solver against independent naive definitions.
+#![allow(clippy::needless_range_loop)] // vertex-indexed loops read clearer here
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -349,6 +350,21 @@ fn budget_is_enforced() {
         grundy_general_with(&t, 0, Some(full.nodes), 0).unwrap(),
         full
     );
+    // With the BitGraph hand-off (components ≤ 32 vertices) the budget still
+    // binds: t(9) from the root meets t(5) components (32 vertices).
+    let t9 = tree_t(9);
+    let full = grundy_general(&t9, 0, None).unwrap();
+    assert_eq!(full.value, 9);
+    assert_eq!(grundy_general(&t9, 0, Some(full.nodes)).unwrap(), full);
+    for b in [0, 1, 5, 40, full.nodes - 1] {
+        let e = grundy_general(&t9, 0, Some(b)).unwrap_err();
+        assert!(e.nodes > b, "budget {b}: {e:?}");
+    }
+    // A 32-vertex component handed to the BitGraph search also respects it.
+    let t5 = tree_t(5);
+    let all5 = grundy_general(&t5, 0, None).unwrap();
+    assert_eq!(all5.value, 5);
+    assert!(grundy_general(&t5, 0, Some(all5.nodes - 1)).is_err());
 }
 
 /// The directed → undirected reduction of focs-constructions.md applied to
@@ -384,10 +400,10 @@ fn reduce_digraph(n: usize, arcs: &[(usize, usize)]) -> GeneralGraph {
 }
 
 /// Directed vertex geography by plain recursion: does the mover from `v` win?
-fn dvg_wins(n: usize, arcs: &[(usize, usize)], v: usize, alive: u32) -> bool {
+fn dvg_wins(arcs: &[(usize, usize)], v: usize, alive: u32) -> bool {
     let rest = alive & !(1 << v);
     arcs.iter()
-        .any(|&(x, y)| x == v && rest >> y & 1 == 1 && !dvg_wins(n, arcs, y, rest))
+        .any(|&(x, y)| x == v && rest >> y & 1 == 1 && !dvg_wins(arcs, y, rest))
 }
 
 #[test]
@@ -401,7 +417,7 @@ fn reduced_complete_digraph_k4() {
     for s in 0..4 {
         let r = grundy_general(&g, s, Some(50_000_000)).unwrap();
         // The paper's claim: P-position → exactly *, N-position → not 0, not *.
-        if dvg_wins(4, &arcs, s, 0b1111) {
+        if dvg_wins(&arcs, s, 0b1111) {
             assert!(r.value >= 2, "start {s}: value {}", r.value);
         } else {
             assert_eq!(r.value, 1);
@@ -425,7 +441,7 @@ fn reduction_claim_on_small_digraphs() {
         let g = reduce_digraph(3, &arcs);
         for s in 0..3 {
             let x = grundy_general(&g, s, None).unwrap().value;
-            assert_eq!(x == 1, !dvg_wins(3, &arcs, s, 0b111), "arcs {arcs:?} s {s}");
+            assert_eq!(x == 1, !dvg_wins(&arcs, s, 0b111), "arcs {arcs:?} s {s}");
             assert_ne!(x, 0);
         }
     }
