@@ -302,8 +302,9 @@ fn search(
             perm[colours[v] as usize] = v;
         }
         let code = ordered_code(c, &perm, TAG_CANON);
-        if best.as_ref().is_none_or(|b| code < *b) {
-            *best = Some(code);
+        match best {
+            Some(b) if *b <= code => {}
+            _ => *best = Some(code),
         }
         *leaves += 1;
         return *leaves > LEAF_CAP;
