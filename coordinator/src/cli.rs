@@ -33,6 +33,9 @@ pub enum Command {
     Solve(cmd::solve::SolveCommand),
     /// List the sweep kinds and their parameters.
     Kinds,
+    /// The distributed commands: serve, launch, status, report, cancel, worker.
+    #[command(flatten)]
+    Runtime(crate::remote::RuntimeCommand),
 }
 
 /// An error in what the user typed (exit code 2), as opposed to a failure while running (exit code 1).
@@ -58,6 +61,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Run(args) => cmd::run::run(args),
         Command::Graphs(args) => cmd::graphs::graphs(args),
         Command::Solve(c) => cmd::solve::solve(c),
+        Command::Runtime(c) => crate::remote::dispatch(c),
         Command::Kinds => {
             print!("{}", kinds_help());
             Ok(())

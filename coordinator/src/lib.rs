@@ -3,3 +3,9 @@
 //! `cli` defines the commands; `cmd` holds one module per command family.
 pub mod cli;
 pub mod cmd;
+pub mod core;
+pub mod embedded;
+pub mod remote;
+pub mod report;
+pub mod server;
+pub mod store;

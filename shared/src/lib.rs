@@ -19,3 +19,8 @@ pub mod uvg;
 /// Version of the solver code, recorded with every sweep so that one sweep's
 /// numbers never mix two solver builds.
 pub const CRATE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Deterministic id of the solver sources (a hash of `shared/src/**` and
+/// `shared/Cargo.toml`, computed by `build.rs`): together with
+/// [`CRATE_VERSION`] it is the solver version a sweep records.
+pub const BUILD_ID: &str = env!("GAMESWEEP_BUILD_ID");

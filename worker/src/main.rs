@@ -1,4 +1,4 @@
+//! `gamesweep-worker`: a stateless worker process (same as `gamesweep worker`).
 fn main() {
-    eprintln!("gamesweep-worker: the distributed runtime is not built yet; use `gamesweep run`.");
-    std::process::exit(2);
+    std::process::exit(gamesweep_worker::cli::main_with(std::env::args_os()));
 }

@@ -44,6 +44,18 @@ pub fn common_run_options(c: clap::Command) -> clap::Command {
             .value_parser(clap::value_parser!(PathBuf)),
     )
     .arg(
+        clap::Arg::new("in_process")
+            .long("in-process")
+            .help("Run the shards on a plain thread pool, without the embedded coordinator (no store, no resume)")
+            .action(clap::ArgAction::SetTrue),
+    )
+    .arg(
+        clap::Arg::new("fresh")
+            .long("fresh")
+            .help("Discard the stored progress of an earlier run of this folder and start over")
+            .action(clap::ArgAction::SetTrue),
+    )
+    .arg(
         clap::Arg::new("quiet")
             .long("quiet")
             .short('q')
@@ -83,6 +95,29 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let quiet = m.get_flag("quiet");
 
     let started = std::time::Instant::now();
+    if !m.get_flag("in_process") {
+        // The default: embedded coordinator + local workers over gRPC, with a
+        // store under `out`, so an interrupted run resumes.
+        let cfg = crate::embedded::EmbeddedRun {
+            out: out.clone(),
+            threads,
+            shards,
+            progress: !quiet,
+            fresh: m.get_flag("fresh"),
+        };
+        let o = crate::embedded::run(kind, &params, &cfg)?;
+        eprintln!(
+            "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",
+            kind.name(),
+            o.shards,
+            o.resumed_done,
+            o.positions,
+            started.elapsed().as_secs_f64(),
+            threads,
+            out.display()
+        );
+        return Ok(());
+    }
     let plan = kind.plan(&params, shards)?;
     let merged = run_plan_in_process(kind, &params, &plan, threads, !quiet)?;
     let elapsed = started.elapsed();

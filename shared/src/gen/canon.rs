@@ -63,10 +63,24 @@ fn lowbit(x: u32) -> u32 {
 ///
 /// `inq` is the splitter queue, represented by the lowest vertex of each queued
 /// cell (cells are disjoint, so that identifies them). The next splitter is the
-/// first queued cell in partition order and fragments are ordered by ascending
-/// count, so the result is an isomorphism-invariant function of (graph, p):
-/// relabelling the input relabels the output.
-pub(crate) fn refine(adj: &[VSet; 32], n: usize, p: &mut Part, mut inq: u32) {
+/// first queued cell in partition order and fragments replace their cell in
+/// place, ordered by ascending count, so the result is an isomorphism-invariant
+/// function of (graph, p): relabelling the input relabels the output.
+#[inline]
+pub(crate) fn refine(adj: &[VSet; 32], n: usize, p: &mut Part, inq: u32) {
+    refine_watch(adj, n, p, inq, 0);
+}
+
+/// [`refine`], but with `watch != 0` it stops as soon as the first cell is
+/// decided: it no longer meets `watch`, or equals it (cells only ever split,
+/// so that answer is final). Returns `true` if it stopped early.
+pub(crate) fn refine_watch(
+    adj: &[VSet; 32],
+    n: usize,
+    p: &mut Part,
+    mut inq: u32,
+    watch: u32,
+) -> bool {
     while inq != 0 && p.len < n {
         let mut wi = 0;
         while p.cells[wi] & inq == 0 {
@@ -74,22 +88,23 @@ pub(crate) fn refine(adj: &[VSet; 32], n: usize, p: &mut Part, mut inq: u32) {
         }
         let w = p.cells[wi];
         inq &= !lowbit(w);
-        let mut out = [0u32; 32];
-        let mut olen = 0;
+        let mut i = 0;
         if w & (w - 1) == 0 {
             // Singleton splitter: counts are 0/1, one AND per cell.
             let nb = adj[w.trailing_zeros() as usize];
-            for &x in &p.cells[..p.len] {
+            while i < p.len {
+                let x = p.cells[i];
                 let a = x & !nb;
                 let b = x & nb;
                 if a == 0 || b == 0 {
-                    out[olen] = x;
-                    olen += 1;
+                    i += 1;
                     continue;
                 }
-                out[olen] = a;
-                out[olen + 1] = b;
-                olen += 2;
+                p.cells.copy_within(i + 1..p.len, i + 2);
+                p.cells[i] = a;
+                p.cells[i + 1] = b;
+                p.len += 1;
+                i += 2;
                 if inq & lowbit(x) != 0 {
                     inq |= lowbit(a) | lowbit(b);
                 } else if a.count_ones() >= b.count_ones() {
@@ -99,13 +114,30 @@ pub(crate) fn refine(adj: &[VSet; 32], n: usize, p: &mut Part, mut inq: u32) {
                 }
             }
         } else {
-            let mut bk = [0u32; 33];
-            for &x in &p.cells[..p.len] {
+            while i < p.len {
+                let x = p.cells[i];
                 if x & (x - 1) == 0 {
-                    out[olen] = x;
-                    olen += 1;
+                    i += 1;
                     continue;
                 }
+                // Fast path: all counts equal (the usual case).
+                let v0 = x.trailing_zeros() as usize;
+                let c0 = (adj[v0] & w).count_ones();
+                let mut rest = x & (x - 1);
+                let mut uniform = true;
+                while rest != 0 {
+                    let v = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if (adj[v] & w).count_ones() != c0 {
+                        uniform = false;
+                        break;
+                    }
+                }
+                if uniform {
+                    i += 1;
+                    continue;
+                }
+                let mut bk = [0u32; 33];
                 let mut seen: u64 = 0;
                 let mut s = x;
                 while s != 0 {
@@ -115,40 +147,42 @@ pub(crate) fn refine(adj: &[VSet; 32], n: usize, p: &mut Part, mut inq: u32) {
                     bk[c] |= 1 << v;
                     seen |= 1 << c;
                 }
-                if seen & (seen - 1) == 0 {
-                    bk[seen.trailing_zeros() as usize] = 0;
-                    out[olen] = x;
-                    olen += 1;
-                    continue;
-                }
+                let k = seen.count_ones() as usize;
+                p.cells.copy_within(i + 1..p.len, i + k);
+                p.len += k - 1;
                 let queued = inq & lowbit(x) != 0;
-                let start = olen;
                 let mut big = 0usize;
                 let mut bigsize = 0u32;
+                let mut j = i;
                 let mut s = seen;
                 while s != 0 {
                     let c = s.trailing_zeros() as usize;
                     s &= s - 1;
                     let f = bk[c];
-                    bk[c] = 0;
                     let sz = f.count_ones();
                     if sz > bigsize {
                         bigsize = sz;
-                        big = olen;
+                        big = j;
                     }
-                    out[olen] = f;
-                    olen += 1;
+                    p.cells[j] = f;
+                    j += 1;
                 }
-                for (i, &f) in out[start..olen].iter().enumerate() {
-                    if queued || start + i != big {
-                        inq |= lowbit(f);
+                for jj in i..i + k {
+                    if queued || jj != big {
+                        inq |= lowbit(p.cells[jj]);
                     }
                 }
+                i += k;
             }
         }
-        p.cells = out;
-        p.len = olen;
+        if watch != 0 {
+            let c0 = p.cells[0];
+            if c0 & watch == 0 || c0 == watch {
+                return true;
+            }
+        }
     }
+    false
 }
 
 /// Result of a canonical-labelling search.
@@ -192,6 +226,29 @@ fn leaf_rows(adj: &[VSet; 32], n: usize, lab: &Perm) -> [u32; 32] {
         rows[i] = r;
     }
     rows
+}
+
+/// `leaf_rows(adj, n, lab) == rows` on the first `n` rows, stopping at the
+/// first difference.
+#[inline]
+fn leaf_rows_equal(adj: &[VSet; 32], n: usize, lab: &Perm, rows: &[u32; 32]) -> bool {
+    let mut inv = [0u8; 32];
+    for i in 0..n {
+        inv[lab[i] as usize] = i as u8;
+    }
+    for i in 0..n {
+        let mut s = adj[lab[i] as usize];
+        let mut r = 0u32;
+        while s != 0 {
+            let v = s.trailing_zeros() as usize;
+            s &= s - 1;
+            r |= 1 << inv[v];
+        }
+        if r != rows[i] {
+            return false;
+        }
+    }
+    true
 }
 
 #[inline]
@@ -362,6 +419,56 @@ pub(crate) fn search(adj: &[VSet; 32], n: usize, p: &Part) -> CanonOut {
         lab: s.best_lab,
         gens: s.gens,
     }
+}
+
+/// Cheap sufficient test that the first cell of the equitable partition `p`
+/// is a single orbit of Aut(graph, p): for each vertex `v` of the cell,
+/// individualise it and follow the leftmost path of the search tree to a
+/// leaf; if all those leaves give the same relabelled graph, the leaf of the
+/// first vertex maps to each other one by an automorphism. `false` means
+/// "not shown", not "no".
+pub(crate) fn first_cell_is_orbit(adj: &[VSet; 32], n: usize, p: &Part) -> bool {
+    let c = p.cells[0];
+    let mut first: Option<[u32; 32]> = None;
+    let mut s = c;
+    while s != 0 {
+        let v = s.trailing_zeros() as usize;
+        s &= s - 1;
+        let mut q = Part {
+            cells: [0; 32],
+            len: p.len + 1,
+        };
+        q.cells[0] = 1 << v;
+        q.cells[1] = c & !(1 << v);
+        q.cells[2..p.len + 1].copy_from_slice(&p.cells[1..p.len]);
+        refine(adj, n, &mut q, 1 << v);
+        while q.len < n {
+            let mut ti = 0;
+            while q.cells[ti] & (q.cells[ti] - 1) == 0 {
+                ti += 1;
+            }
+            let t = q.cells[ti];
+            let w = t & t.wrapping_neg();
+            q.cells.copy_within(ti + 1..q.len, ti + 2);
+            q.cells[ti] = w;
+            q.cells[ti + 1] = t & !w;
+            q.len += 1;
+            refine(adj, n, &mut q, w);
+        }
+        let mut lab = [0u8; 32];
+        for i in 0..n {
+            lab[i] = q.cells[i].trailing_zeros() as u8;
+        }
+        match &first {
+            None => first = Some(leaf_rows(adj, n, &lab)),
+            Some(f) => {
+                if !leaf_rows_equal(adj, n, &lab, f) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// Adjacency rows of `g` in a fixed array (rows `>= n` zero).

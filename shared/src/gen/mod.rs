@@ -14,12 +14,23 @@
 //! 1. minimum degree: the new vertex must have the least degree, so `|S|` is at
 //!    most `δ(G) + 1` and the sets are enumerated by size with the forced
 //!    vertices already in; if it is the only vertex of least degree, accept;
-//! 2. among those, the largest sum of neighbour degrees; unique ⇒ accept;
-//! 3. otherwise the ordered partition `[M₂ | rest by degree]` is refined to an
-//!    equitable one (reject if the new vertex left the first cell, accept if it
-//!    is alone there), and only then a canonical labelling is searched
-//!    ([`canon`]): `m(H)` is the orbit of the first vertex of the canonical
-//!    labelling.
+//! 2. among those, the largest sum of neighbour degrees, then the most
+//!    triangles through the vertex, then the largest 2-hop sum of neighbour
+//!    degree sums (each O(|S|) from per-parent tables); reject as soon as
+//!    another vertex beats the new one, accept as soon as the new one is alone;
+//! 3. otherwise the ordered partition `[M | rest by degree]` (`M` = the
+//!    vertices still tied) is refined towards an equitable one (reject as soon
+//!    as the new vertex leaves the first cell, accept as soon as it is alone
+//!    there), and only then a canonical labelling is searched ([`canon`]):
+//!    `m(H)` is the orbit of the first vertex of the canonical labelling. At
+//!    the last level (no child group needed) a cheap probe comes first: if the
+//!    leftmost leaves below every vertex of the first cell coincide, that cell
+//!    is one orbit and the child is accepted without the full search.
+//!
+//! Sets `S` are enumerated by size, each size in increasing numeric order; the
+//! representative of an Aut(G)-orbit is its numerically least set, checked
+//! exactly by a breadth-first walk over the orbit (only for accepted sets of
+//! parents with a non-trivial group).
 //!
 //! With `connected_only`, the last level only adds vertices whose neighbourhood
 //! meets every component of the parent (`G + v` is connected iff that holds);
@@ -38,7 +49,7 @@
 pub mod canon;
 
 use crate::graph::{BitGraph, VSet};
-use canon::{orbits, refine, search, Part, Perm};
+use canon::{orbits, refine, refine_watch, search, Part, Perm};
 
 /// Filters for [`walk_filtered`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -93,7 +104,13 @@ pub fn walk_filtered(
         return;
     }
     let gens = canon::canon_unit(prefix).gens;
-    let mut w = Walker { max_n, opts, visit };
+    let mut w = Walker {
+        max_n,
+        opts,
+        visit,
+        bufs: vec![Vec::new(); max_n + 1],
+        scratch: Scratch::default(),
+    };
     w.expand(prefix, &gens);
 }
 
@@ -143,11 +160,12 @@ pub fn estimate(prefix: &BitGraph, max_n: usize) -> u64 {
     const PROBES: usize = 256;
     let mut frontier = vec![(*prefix, canon::canon_unit(prefix).gens)];
     let mut kids = Vec::new();
+    let mut scratch = Scratch::default();
     while frontier.len() < FRONTIER && frontier[0].0.n() + 1 < max_n {
         let mut next = Vec::new();
         for (g, gens) in &frontier {
             kids.clear();
-            accepted_children(g, gens, false, true, &mut kids);
+            accepted_children(g, gens, false, true, &mut kids, &mut scratch);
             for (s, cg) in kids.drain(..) {
                 let mut h = *g;
                 h.push_vertex(s);
@@ -168,7 +186,7 @@ pub fn estimate(prefix: &BitGraph, max_n: usize) -> u64 {
             let mut weight = 1f64;
             while g.n() < max_n {
                 kids.clear();
-                accepted_children(&g, &gens, false, g.n() + 1 < max_n, &mut kids);
+                accepted_children(&g, &gens, false, g.n() + 1 < max_n, &mut kids, &mut scratch);
                 if kids.is_empty() {
                     weight = 0.0;
                     break;
@@ -192,6 +210,9 @@ struct Walker<'a> {
     max_n: usize,
     opts: WalkOptions,
     visit: &'a mut dyn FnMut(&BitGraph),
+    /// Child lists, one per depth, reused across siblings.
+    bufs: Vec<Vec<Kid>>,
+    scratch: Scratch,
 }
 
 impl Walker<'_> {
@@ -204,10 +225,10 @@ impl Walker<'_> {
         }
         let last = child_n == self.max_n;
         let need_conn = self.opts.connected_only && last;
-        let mut kids = Vec::new();
-        accepted_children(g, gens, need_conn, !last, &mut kids);
+        let mut kids = std::mem::take(&mut self.bufs[child_n]);
+        accepted_children(g, gens, need_conn, !last, &mut kids, &mut self.scratch);
         let show = child_n >= self.opts.min_n;
-        for (s, cg) in kids {
+        for (s, cg) in kids.drain(..) {
             let mut h = *g;
             h.push_vertex(s);
             if show && (!self.opts.connected_only || need_conn || h.is_connected()) {
@@ -218,6 +239,7 @@ impl Walker<'_> {
                 self.expand(&h, &cg);
             }
         }
+        self.bufs[child_n] = kids;
     }
 }
 
@@ -230,6 +252,10 @@ struct Parent {
     dmask: [VSet; 33],
     /// Sum of the neighbours' degrees.
     nds: [u32; 32],
+    /// Twice the number of triangles through each vertex.
+    tri: [u32; 32],
+    /// Sum over the neighbours of their `nds`.
+    nds2: [u32; 32],
 }
 
 enum Verdict {
@@ -256,12 +282,30 @@ impl Parent {
                 s &= s - 1;
             }
         }
+        let mut tri = [0u32; 32];
+        for v in 0..n {
+            let mut s = adj[v];
+            while s != 0 {
+                tri[v] += (adj[s.trailing_zeros() as usize] & adj[v]).count_ones();
+                s &= s - 1;
+            }
+        }
+        let mut nds2 = [0u32; 32];
+        for v in 0..n {
+            let mut s = adj[v];
+            while s != 0 {
+                nds2[v] += nds[s.trailing_zeros() as usize];
+                s &= s - 1;
+            }
+        }
         Parent {
             n,
             adj,
             deg,
             dmask,
             nds,
+            tri,
+            nds2,
         }
     }
 
@@ -301,7 +345,67 @@ impl Parent {
         if m2 == 0 {
             return Verdict::Accept(None);
         }
-        self.judge_refined(s, m2, keep_gens)
+        // Step 2b: most triangles (doubled counts).
+        let mut new_tri = 0u32;
+        let mut t = s;
+        while t != 0 {
+            new_tri += (self.adj[t.trailing_zeros() as usize] & s).count_ones();
+            t &= t - 1;
+        }
+        let mut m3 = 0u32;
+        let mut t = m2;
+        while t != 0 {
+            let u = t.trailing_zeros() as usize;
+            t &= t - 1;
+            let tr = self.tri[u]
+                + if s >> u & 1 == 1 {
+                    2 * (self.adj[u] & s).count_ones()
+                } else {
+                    0
+                };
+            if tr > new_tri {
+                return Verdict::Reject;
+            }
+            if tr == new_tri {
+                m3 |= 1 << u;
+            }
+        }
+        if m3 == 0 {
+            return Verdict::Accept(None);
+        }
+        // Step 2c: largest sum over the neighbours of their neighbour-degree sums.
+        let mut new_h = d * d + new_tri;
+        let mut t = s;
+        while t != 0 {
+            new_h += self.nds[t.trailing_zeros() as usize];
+            t &= t - 1;
+        }
+        let mut m4 = 0u32;
+        let mut t = m3;
+        while t != 0 {
+            let u = t.trailing_zeros() as usize;
+            t &= t - 1;
+            let au = self.adj[u];
+            let mut h = self.nds2[u] + d * (au & s).count_ones();
+            let mut w = s;
+            while w != 0 {
+                h += (self.adj[w.trailing_zeros() as usize] & au).count_ones();
+                w &= w - 1;
+            }
+            if s >> u & 1 == 1 {
+                h += new_inv;
+            }
+            if h > new_h {
+                return Verdict::Reject;
+            }
+            if h == new_h {
+                m4 |= 1 << u;
+            }
+        }
+        if m4 == 0 {
+            return Verdict::Accept(None);
+        }
+        self.judge_refined(s, m4, keep_gens)
     }
 
     /// Step 3 of the deletion choice: refinement, then canonical labelling.
@@ -326,11 +430,16 @@ impl Parent {
         }
         let mut p = Part::new(&cells);
         let q = p.all_lowbits();
-        refine(&hadj, n + 1, &mut p, q);
+        refine_watch(&hadj, n + 1, &mut p, q, nb);
         if p.cells[0] & nb == 0 {
             return Verdict::Reject;
         }
         if p.cells[0] == nb {
+            return Verdict::Accept(None);
+        }
+        if !keep_gens && canon::first_cell_is_orbit(&hadj, n + 1, &p) {
+            // The new vertex is in the orbit of every vertex of the first
+            // cell, the canonical one included.
             return Verdict::Accept(None);
         }
         let out = search(&hadj, n + 1, &p);
@@ -363,6 +472,14 @@ fn child_group(h: &BitGraph) -> Vec<Perm> {
     search(&adj, n, &p).gens
 }
 
+/// The next larger integer with the same number of set bits (Gosper's hack,
+/// division-free form).
+#[inline(always)]
+fn next_combination(c: u64) -> u64 {
+    let t = c | (c - 1);
+    (t + 1) | (((!t & (!t).wrapping_neg()) - 1) >> (c.trailing_zeros() + 1))
+}
+
 /// Call `f` on every `k`-subset of `mask` (Gosper's hack on the compressed
 /// positions).
 #[inline]
@@ -385,6 +502,14 @@ fn for_each_ksubset(mask: VSet, k: u32, mut f: impl FnMut(VSet)) {
     }
     let mut c: u64 = (1u64 << k) - 1;
     let limit = 1u64 << nb;
+    if mask as u64 == limit - 1 {
+        // Contiguous low bits: the compressed subset is the subset.
+        while c < limit {
+            f(c as VSet);
+            c = next_combination(c);
+        }
+        return;
+    }
     while c < limit {
         let mut s = 0u32;
         let mut t = c;
@@ -393,9 +518,7 @@ fn for_each_ksubset(mask: VSet, k: u32, mut f: impl FnMut(VSet)) {
             t &= t - 1;
         }
         f(s);
-        let u = c & c.wrapping_neg();
-        let v = c + u;
-        c = v + (((v ^ c) / u) >> 2);
+        c = next_combination(c);
     }
 }
 
@@ -412,15 +535,16 @@ fn permute_set(s: VSet, g: &Perm) -> VSet {
 }
 
 /// The children of `g` in the generation tree, as neighbourhoods `S` of the
-/// new vertex, one per Aut(g)-orbit (the first of each orbit in enumeration
-/// order), with the child's group when it was computed on the way (only if
+/// new vertex, one per Aut(g)-orbit (the numerically least set of each orbit,
+/// which is also the first enumerated), with the child's group when it was computed on the way (only if
 /// `keep_gens`). With `need_conn`, only children that are connected.
 fn accepted_children(
     g: &BitGraph,
     gens: &[Perm],
     need_conn: bool,
     keep_gens: bool,
-    out: &mut Vec<(VSet, Option<Vec<Perm>>)>,
+    out: &mut Vec<Kid>,
+    scratch: &mut Scratch,
 ) {
     let n = g.n();
     if n >= BitGraph::MAX_N {
@@ -460,50 +584,82 @@ fn accepted_children(
         }
         for_each_ksubset(all & !forced, d - nf, |t| {
             let s = forced | t;
-            if need_conn && comps.iter().any(|&c| c & s == 0) {
+            // (One component: every non-empty set meets it, and d ≥ 1.)
+            if comps.len() > 1 && comps.iter().any(|&c| c & s == 0) {
                 return;
             }
             if let Verdict::Accept(cg) = par.judge(s, d, keep_gens) {
-                out.push((s, cg));
+                if gens.is_empty() || is_orbit_min(n, s, gens, scratch) {
+                    out.push((s, cg));
+                }
             }
         });
     }
-    // Keep one set per Aut(g)-orbit. The accepted sets form a union of orbits
-    // (acceptance is invariant under Aut(g)), so every image is in the list.
-    if !gens.is_empty() && out.len() > 1 {
-        let mut sorted: Vec<(VSet, usize)> =
-            out.iter().enumerate().map(|(i, &(s, _))| (s, i)).collect();
-        sorted.sort_unstable();
-        let mut parent: Vec<usize> = (0..out.len()).collect();
-        fn find(p: &mut [usize], mut x: usize) -> usize {
-            while p[x] != x {
-                p[x] = p[p[x]];
-                x = p[x];
-            }
-            x
+}
+
+/// One child: the new vertex's neighbourhood, and the child's automorphism
+/// group if it was computed during the acceptance test.
+type Kid = (VSet, Option<Vec<Perm>>);
+
+/// Reusable buffers for [`accepted_children`].
+#[derive(Default)]
+struct Scratch {
+    /// `seen[s] == stamp`: set `s` already reached in the current orbit search.
+    seen: Vec<u32>,
+    stamp: u32,
+    queue: Vec<VSet>,
+    /// Fallback for parents too large for the `seen` table.
+    seen_big: std::collections::HashSet<VSet>,
+}
+
+/// Largest parent size for which sets are looked up in a direct table.
+const LOOKUP_MAX_N: usize = 20;
+
+/// Is `s` the numerically least set of its orbit under the group generated
+/// by `gens`? (Breadth-first over the orbit, stopping at the first smaller set.)
+/// `n` is the number of vertices the permutations act on.
+fn is_orbit_min(n: usize, s: VSet, gens: &[Perm], scratch: &mut Scratch) -> bool {
+    scratch.queue.clear();
+    scratch.queue.push(s);
+    if n <= LOOKUP_MAX_N {
+        if scratch.seen.len() < 1 << n {
+            scratch.seen.resize(1 << n, 0);
         }
-        for gp in gens {
-            for i in 0..out.len() {
-                let img = permute_set(out[i].0, gp);
-                if let Ok(k) = sorted.binary_search_by_key(&img, |&(s, _)| s) {
-                    let j = sorted[k].1;
-                    let a = find(&mut parent, i);
-                    let b = find(&mut parent, j);
-                    if a != b {
-                        parent[a.max(b)] = a.min(b);
-                    }
-                } else {
-                    debug_assert!(false, "accepted sets not closed under Aut(g)");
+        scratch.stamp = scratch.stamp.wrapping_add(1);
+        if scratch.stamp == 0 {
+            scratch.seen.iter_mut().for_each(|x| *x = 0);
+            scratch.stamp = 1;
+        }
+        let stamp = scratch.stamp;
+        scratch.seen[s as usize] = stamp;
+        while let Some(x) = scratch.queue.pop() {
+            for gp in gens {
+                let y = permute_set(x, gp);
+                if y < s {
+                    return false;
+                }
+                if scratch.seen[y as usize] != stamp {
+                    scratch.seen[y as usize] = stamp;
+                    scratch.queue.push(y);
                 }
             }
         }
-        let mut i = 0;
-        out.retain(|_| {
-            let keep = find(&mut parent, i) == i;
-            i += 1;
-            keep
-        });
+    } else {
+        scratch.seen_big.clear();
+        scratch.seen_big.insert(s);
+        while let Some(x) = scratch.queue.pop() {
+            for gp in gens {
+                let y = permute_set(x, gp);
+                if y < s {
+                    return false;
+                }
+                if scratch.seen_big.insert(y) {
+                    scratch.queue.push(y);
+                }
+            }
+        }
     }
+    true
 }
 
 #[cfg(test)]

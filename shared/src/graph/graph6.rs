@@ -308,7 +308,7 @@ mod tests {
 
     #[test]
     fn known_strings() {
-        // nauty: K1 = "@", K2 = "A_", P3 (0-1-2) = "Bg", K3 = "Bw", K4 = "C~", C4 = "Cr" (0-2,0-3,1-2,1-3)
+        // nauty: K1 = "@", K2 = "A_", P3 (0-1-2) = "Bg", K3 = "Bw", K4 = "C~", values checked with nauty-showg
         assert_eq!(encode_bitgraph(&BitGraph::new(1)), "@");
         assert_eq!(encode_bitgraph(&BitGraph::from_edges(2, &[(0, 1)])), "A_");
         assert_eq!(
@@ -317,8 +317,13 @@ mod tests {
         );
         let k4: Vec<_> = (0..4).flat_map(|j| (0..j).map(move |i| (i, j))).collect();
         assert_eq!(encode_bitgraph(&BitGraph::from_edges(4, &k4)), "C~");
+        // Checked with `nauty-showg -e`: "C]" is 0-2 0-3 1-2 1-3, "Cr" is 0-1 0-2 1-3 2-3.
         assert_eq!(
             encode_bitgraph(&BitGraph::from_edges(4, &[(0, 2), (0, 3), (1, 2), (1, 3)])),
+            "C]"
+        );
+        assert_eq!(
+            encode_bitgraph(&BitGraph::from_edges(4, &[(0, 1), (0, 2), (1, 3), (2, 3)])),
             "Cr"
         );
         assert_eq!(encode_with(0, |_, _| false), "?");

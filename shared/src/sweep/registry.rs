@@ -6,13 +6,19 @@ use super::SweepKind;
 /// All registered sweep kinds, in the order `--help` lists them.
 pub fn registry() -> &'static [&'static dyn SweepKind] {
     &[
+        // One line per kind (this comment keeps rustfmt from joining the lines).
         &super::uvg::UvgSweep,
+        &super::uvg_search::UvgLocalSearch,
+        &crate::bft::sweeps::ReductionSweep,
+        &crate::bft::sweeps::Degree3Sweep,
+        &crate::bft::sweeps::StrategySweep,
         &crate::col::sweeps::MyopicTreeSweep,
         &crate::col::sweeps::MyopicRootedSweep,
         &crate::col::sweeps::MyopicDigraphSweep,
         &crate::col::sweeps::MyopicListSweep,
         &crate::col::sweeps::ColSweep,
         &crate::col::sweeps::EngineCheckSweep,
+        &crate::gamegraph::SUBTRACTION,
     ]
 }
 

@@ -104,6 +104,8 @@ impl Acc {
         let n = g.n();
         let all = g.all();
         let values = uvg::grundy_all(g);
+        // One matching computation answers the matching-theorem test for every start.
+        let winners = uvg::first_player_wins_all(g);
         self.graphs[n] += 1;
         self.positions[n] += n as u64;
         let mut code: Option<String> = None;
@@ -139,7 +141,7 @@ impl Acc {
         }
         for (v, &val) in values.iter().enumerate() {
             self.grundy[n][val as usize] += 1;
-            let wins = uvg::first_player_wins(g, v, all);
+            let wins = winners >> v & 1 == 1;
             self.fpw[n] += wins as u64;
             if wins != (val != 0) {
                 let c = code
@@ -539,7 +541,7 @@ fn report_md(doc: &Value, max_value: usize) -> String {
         {
             let _ = writeln!(
                 s,
-                "- n = {}: `{}` start {} ({})",
+                "- n = {}: `` {} `` start {} ({})",
                 row["n"],
                 e["graph6"].as_str().unwrap_or(""),
                 e["start"],
@@ -601,7 +603,7 @@ fn report_md(doc: &Value, max_value: usize) -> String {
             let w = &row["witnesses"][v.to_string()];
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | `{}` | {} |",
+                "| {} | {} | {} | `` {} `` | {} |",
                 nim(v),
                 row["n"],
                 w["edges"],
@@ -634,7 +636,7 @@ exactly when some connected a-vertex graph has starts of every value 0, â€¦, kâˆ
             if graphs > 0 {
                 let _ = writeln!(
                     s,
-                    "- *{k}: the smallest *{} has {a} vertices; {} connected {a}-vertex graphs have starts of every value 0..{}; so the smallest *{k} has exactly **{} vertices**: `{}` start {} (value {}).",
+                    "- *{k}: the smallest *{} has {a} vertices; {} connected {a}-vertex graphs have starts of every value 0..{}; so the smallest *{k} has exactly **{} vertices**: `` {} `` start {} (value {}).",
                     k - 1, thousands(graphs), k - 1, a + 1,
                     ext["extended_graph6"].as_str().unwrap_or("?"), ext["extended_start"], nim(u(&ext["extended_value"]) as usize)
                 );
@@ -725,6 +727,34 @@ mod tests {
         }
         // The smallest *3 has 6 vertices and 6 edges.
         assert_eq!(doc["by_n"][5]["witnesses"]["3"]["edges"], 6);
+    }
+
+    /// The n = 9 row, the matching theorem over all 2,445,437 pairs and the degree-3 subset (release-mode test).
+    #[test]
+    fn reproduces_spec_n9() {
+        let doc = table(9, 0);
+        let row = &doc["by_n"][8];
+        assert_eq!(row["graphs"], 261_080);
+        assert_eq!(row["positions"], 2_349_720);
+        for (v, c) in [2_155_288u64, 98_997, 67_971, 26_483, 981]
+            .into_iter()
+            .enumerate()
+        {
+            assert_eq!(row["grundy"][v.to_string()], c, "value {v}");
+        }
+        assert!(row["grundy"].get("5").is_none(), "no *5 on 9 vertices");
+        let rows = doc["by_n"].as_array().unwrap();
+        let sum = |f: &dyn Fn(&Value) -> u64| rows.iter().map(f).sum::<u64>();
+        assert_eq!(sum(&|r| r["positions"].as_u64().unwrap()), 2_445_437);
+        assert_eq!(sum(&|r| r["matching_exceptions"].as_u64().unwrap()), 0);
+        assert_eq!(sum(&|r| r["maxdeg3"]["graphs"].as_u64().unwrap()), 838);
+        assert_eq!(sum(&|r| r["maxdeg3"]["positions"].as_u64().unwrap()), 7_036);
+        assert_eq!(sum(&|r| r["maxdeg3"]["exceptions"].as_u64().unwrap()), 0);
+        assert_eq!(doc["by_n"][7]["witnesses"]["4"]["edges"], 10);
+        assert!(
+            doc["by_n"][7]["extensions"].get("5").is_none(),
+            "no 8-vertex graph has all of 0..*4"
+        );
     }
 
     #[test]

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Benchmark gamesweep's graph generator against nauty's geng (connected graphs, count only).
+#
+#   bench/gen.sh [N...]        default: 9 10
+#
+# For each N it runs, in this order and in the same session: `nauty-geng -cu N`,
+# our generator single-threaded, and our generator on all cores (prefixes at
+# depth 5 shared out over threads; the library itself is single-threaded).
+# Each is timed with /usr/bin/time (user CPU and wall seconds); REPEAT (default 3)
+# runs each, best wall kept by eye. Output is plain text for runs/bench-gen.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("$@")
+[ ${#sizes[@]} -eq 0 ] && sizes=(9 10)
+repeat=${REPEAT:-3}
+threads=${THREADS:-$(nproc)}
+cargo build --release -q -p gamesweep --example gen_bench
+bin=target/release/examples/gen_bench
+echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  host: $(nproc) cores  load: $(cut -d' ' -f1-3 /proc/loadavg)"
+# t LABEL CMD...: run CMD with its output discarded, print LABEL with user/wall seconds.
+t() { { /usr/bin/time -f "  $1: user %U s, wall %e s" "${@:2}" >/dev/null; } 2>&1; }
+for n in "${sizes[@]}"; do
+  echo "== n = $n (connected)"
+  for _ in $(seq "$repeat"); do
+    if command -v nauty-geng >/dev/null; then
+      t "nauty-geng -cu $n   " nauty-geng -cuq "$n"
+    else
+      echo "  nauty-geng not installed"
+    fi
+    t "gamesweep 1 thread  " "$bin" "$n"
+    t "gamesweep $threads threads " "$bin" "$n" --threads "$threads"
+  done
+  "$bin" "$n"
+done

@@ -1,0 +1,843 @@
+//! The coordinator's state machine, independent of gRPC: sweeps, their
+//! shards' states (pending / leased / done), leases that expire, exactly-once
+//! acceptance of results, and status. The gRPC service ([`crate::server`])
+//! converts messages and calls into this; so does the embedded `run`.
+
+use crate::store::{
+    LeaseRecord, Store, StoreError, StoredSweep, SweepRecord, SweepState, SweepStats,
+};
+use gamesweep::sweep::{self, Params, ShardSpec, SweepResult};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use tracing::{debug, info, info_span, warn};
+
+pub use gamesweep_proto::solver_version;
+
+/// Errors the coordinator returns to its clients.
+#[derive(Debug, thiserror::Error)]
+pub enum CoreError {
+    /// No sweep with that id.
+    #[error("no sweep named `{0}` on this coordinator (see `gamesweep status`)")]
+    NoSuchSweep(String),
+    /// Bad launch request (unknown kind, bad params, bad plan).
+    #[error("{0}")]
+    BadRequest(String),
+    /// A sweep id that exists already.
+    #[error("a sweep named `{0}` already exists; pick another --name")]
+    Exists(String),
+    /// A worker whose solver build differs from the sweep's.
+    #[error("solver version mismatch: worker has {worker}, sweep `{sweep}` was launched with {sweep_version}; rebuild the worker from the same gamesweep sources as the coordinator")]
+    VersionMismatch {
+        /// The worker's version.
+        worker: String,
+        /// The sweep.
+        sweep: String,
+        /// The sweep's version.
+        sweep_version: String,
+    },
+    /// The result of an unfinished sweep was asked for.
+    #[error("sweep `{id}` is not finished: {done}/{total} shards done (watch it with `gamesweep status {id} --watch`)")]
+    NotFinished {
+        /// The sweep.
+        id: String,
+        /// Done shards.
+        done: u32,
+        /// All shards.
+        total: u32,
+    },
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// State of one shard in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShardState {
+    /// Waiting for a worker.
+    Pending,
+    /// Held by a worker.
+    Leased(LeaseRecord),
+    /// Has its (one) result.
+    Done,
+}
+
+struct SweepMem {
+    record: SweepRecord,
+    plan: Vec<ShardSpec>,
+    /// Shard indices in the order they are handed out: largest estimate first,
+    /// so the long shards do not end up last (shorter tail).
+    order: Vec<u32>,
+    states: Vec<ShardState>,
+    attempts: BTreeMap<u32, u32>,
+    progress: HashMap<u32, u64>,
+    merged: SweepResult,
+    results_stored: u32,
+    duplicates_ignored: u64,
+    /// Positions done when this process first saw the sweep, for the rate.
+    base_work: u64,
+    base_at: Instant,
+}
+
+impl SweepMem {
+    fn done(&self) -> u32 {
+        self.results_stored
+    }
+    fn finished(&self) -> bool {
+        self.results_stored as usize == self.plan.len()
+    }
+    fn stats(&self) -> SweepStats {
+        SweepStats {
+            duplicates_ignored: self.duplicates_ignored,
+            attempts: self.attempts.clone(),
+        }
+    }
+}
+
+struct WorkerMem {
+    last_seen: Instant,
+}
+
+struct State {
+    sweeps: BTreeMap<String, SweepMem>,
+    workers: BTreeMap<String, WorkerMem>,
+}
+
+/// One granted lease.
+#[derive(Clone, Debug)]
+pub struct Granted {
+    /// The sweep.
+    pub sweep_id: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its params.
+    pub params: Params,
+    /// The shard.
+    pub shard: ShardSpec,
+    /// Attempt number of this lease.
+    pub attempt: u32,
+}
+
+/// Result of a lease request.
+#[derive(Clone, Debug)]
+pub struct LeaseOutcome {
+    /// Leases granted (possibly none).
+    pub leases: Vec<Granted>,
+    /// No unfinished sweep exists.
+    pub idle: bool,
+}
+
+/// A shard a worker says it holds.
+#[derive(Clone, Debug)]
+pub struct Held {
+    /// The sweep.
+    pub sweep_id: String,
+    /// Shard index.
+    pub index: u32,
+    /// Attempt of the lease.
+    pub attempt: u32,
+    /// Positions done so far.
+    pub progress: u64,
+}
+
+/// Status of one sweep (see `gamesweep status --json`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SweepStatus {
+    /// Sweep id.
+    pub sweep_id: String,
+    /// Kind name.
+    pub kind: String,
+    /// Resolved params.
+    pub params: Params,
+    /// Solver version recorded at launch.
+    pub solver_version: String,
+    /// `running`, `done` or `cancelled`.
+    pub state: String,
+    /// Plan size.
+    pub shards_total: u32,
+    /// Shards waiting for a worker (including expired leases).
+    pub shards_pending: u32,
+    /// Shards held by a worker under an unexpired lease.
+    pub shards_leased: u32,
+    /// Shards with a result.
+    pub shards_done: u32,
+    /// Stored per-shard results (equals `shards_done`; a result is never counted twice).
+    pub results_stored: u32,
+    /// Positions in done shards plus progress of leased ones.
+    pub positions_done: u64,
+    /// Sum of the plan's estimates (0 if the kind gives none).
+    pub positions_estimate: u64,
+    /// Positions per second since this coordinator process started.
+    pub rate: f64,
+    /// Seconds left at `rate`; `None` if unknown.
+    pub eta_seconds: Option<f64>,
+    /// Counterexample / record-set totals so far, by key.
+    pub counterexamples: BTreeMap<String, u64>,
+    /// Submits ignored because the shard was already done.
+    pub duplicates_ignored: u64,
+}
+
+/// A worker as the coordinator sees it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct WorkerStatus {
+    /// Worker id.
+    pub worker_id: String,
+    /// Milliseconds since the coordinator last heard from it.
+    pub last_seen_ms_ago: u64,
+    /// Unexpired leases it holds.
+    pub shards_held: u32,
+    /// Heard from within three lease periods.
+    pub alive: bool,
+}
+
+/// The coordinator.
+pub struct Core {
+    store: Arc<dyn Store>,
+    state: Mutex<State>,
+    lease_ms: u64,
+    version: String,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+impl Core {
+    /// Load every sweep from `store` and resume them. Leases stored at crash
+    /// time stay valid until they expire, so live workers keep their shards.
+    pub fn open(store: Arc<dyn Store>, lease: Duration) -> Result<Self, CoreError> {
+        let mut sweeps = BTreeMap::new();
+        for StoredSweep {
+            record,
+            plan,
+            results,
+            leases,
+            stats,
+        } in store.load_all()?
+        {
+            let mut states = vec![ShardState::Pending; plan.len()];
+            let mut merged = SweepResult::default();
+            for (i, r) in results {
+                states[i as usize] = ShardState::Done;
+                merged.merge(r);
+            }
+            for (i, l) in leases {
+                if let Some(s @ ShardState::Pending) = states.get_mut(i as usize) {
+                    *s = ShardState::Leased(l);
+                }
+            }
+            let results_stored = states.iter().filter(|s| **s == ShardState::Done).count() as u32;
+            info!(sweep = %record.id, done = results_stored, total = plan.len(), "resuming sweep");
+            let mut order: Vec<u32> = (0..plan.len() as u32).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(plan[i as usize].estimate));
+            let base_work = merged.work;
+            sweeps.insert(
+                record.id.clone(),
+                SweepMem {
+                    record,
+                    plan,
+                    order,
+                    states,
+                    attempts: stats.attempts,
+                    progress: HashMap::new(),
+                    merged,
+                    results_stored,
+                    duplicates_ignored: stats.duplicates_ignored,
+                    base_work,
+                    base_at: Instant::now(),
+                },
+            );
+        }
+        Ok(Core {
+            store,
+            state: Mutex::new(State {
+                sweeps,
+                workers: BTreeMap::new(),
+            }),
+            lease_ms: lease.as_millis().max(1) as u64,
+            version: solver_version(),
+        })
+    }
+
+    /// Lease length in milliseconds.
+    pub fn lease_ms(&self) -> u64 {
+        self.lease_ms
+    }
+
+    /// This coordinator's solver version.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // A panic while holding the lock would be a bug; keep serving the
+        // state as it is rather than poisoning every later request.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Plan and store a new sweep (or, with `resume_existing`, return the
+    /// existing one of that name if it has the same kind and params).
+    /// Returns (id, shard count, existing?, the sweep's solver version).
+    pub fn launch(
+        &self,
+        kind_name: &str,
+        given: &Params,
+        name: Option<&str>,
+        target_shards: u32,
+        resume_existing: bool,
+    ) -> Result<(String, u32, bool, String), CoreError> {
+        let kind = sweep::find(kind_name).map_err(|e| CoreError::BadRequest(e.to_string()))?;
+        let params =
+            sweep::resolve_params(kind, given).map_err(|e| CoreError::BadRequest(e.to_string()))?;
+        if let Some(n) = name {
+            if !valid_id(n) {
+                return Err(CoreError::BadRequest(format!(
+                    "bad sweep name `{n}`: use 1-128 letters, digits, `-`, `_` or `.`"
+                )));
+            }
+            let st = self.lock();
+            if let Some(s) = st.sweeps.get(n) {
+                if resume_existing && s.record.kind == kind_name && s.record.params == params {
+                    return Ok((
+                        n.to_string(),
+                        s.plan.len() as u32,
+                        true,
+                        s.record.solver_version.clone(),
+                    ));
+                }
+                return Err(CoreError::Exists(n.to_string()));
+            }
+        }
+        // Planning may take a moment; do it outside the lock.
+        let plan = kind
+            .plan(&params, target_shards)
+            .map_err(|e| CoreError::BadRequest(e.to_string()))?;
+        if plan.is_empty() || plan.iter().enumerate().any(|(i, s)| s.index as usize != i) {
+            return Err(CoreError::BadRequest(format!(
+                "sweep kind `{kind_name}` produced an invalid plan ({} shards)",
+                plan.len()
+            )));
+        }
+        let mut st = self.lock();
+        let seq = self.store.next_seq()?;
+        let id = match name {
+            Some(n) => n.to_string(),
+            None => {
+                let mut i = st.sweeps.len() + 1;
+                loop {
+                    let cand = format!("{kind_name}-{i}");
+                    if !st.sweeps.contains_key(&cand) {
+                        break cand;
+                    }
+                    i += 1;
+                }
+            }
+        };
+        if st.sweeps.contains_key(&id) {
+            return Err(CoreError::Exists(id));
+        }
+        let record = SweepRecord {
+            id: id.clone(),
+            kind: kind_name.to_string(),
+            params,
+            solver_version: self.version.clone(),
+            target_shards,
+            seq,
+            state: SweepState::Running,
+        };
+        self.store.create_sweep(&record, &plan)?;
+        info!(sweep = %id, kind = kind_name, shards = plan.len(), "launched sweep");
+        let n = plan.len();
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(plan[i as usize].estimate));
+        st.sweeps.insert(
+            id.clone(),
+            SweepMem {
+                record,
+                plan,
+                order,
+                states: vec![ShardState::Pending; n],
+                attempts: BTreeMap::new(),
+                progress: HashMap::new(),
+                merged: SweepResult::default(),
+                results_stored: 0,
+                duplicates_ignored: 0,
+                base_work: 0,
+                base_at: Instant::now(),
+            },
+        );
+        Ok((id, n as u32, false, self.version.clone()))
+    }
+
+    /// Lease up to `max` shards to `worker`. Expired leases count as pending.
+    /// A worker whose version matches no unfinished sweep is refused.
+    pub fn lease(&self, worker: &str, version: &str, max: u32) -> Result<LeaseOutcome, CoreError> {
+        let span = info_span!("lease", worker = %worker);
+        let _g = span.enter();
+        let now = now_ms();
+        let mut st = self.lock();
+        st.workers.insert(
+            worker.to_string(),
+            WorkerMem {
+                last_seen: Instant::now(),
+            },
+        );
+        let mut out = Vec::new();
+        let mut unfinished = 0;
+        let mut mismatch: Option<(String, String)> = None;
+        for s in st.sweeps.values_mut() {
+            if s.record.state != SweepState::Running || s.finished() {
+                continue;
+            }
+            unfinished += 1;
+            if s.record.solver_version != version {
+                mismatch.get_or_insert((s.record.id.clone(), s.record.solver_version.clone()));
+                continue;
+            }
+            for oi in 0..s.order.len() {
+                if out.len() as u32 >= max {
+                    break;
+                }
+                let i = s.order[oi];
+                let free = match &s.states[i as usize] {
+                    ShardState::Pending => true,
+                    ShardState::Leased(l) => l.until_ms <= now,
+                    ShardState::Done => false,
+                };
+                if !free {
+                    continue;
+                }
+                let attempt = {
+                    let a = s.attempts.entry(i).or_insert(0);
+                    *a += 1;
+                    *a
+                };
+                let lease = LeaseRecord {
+                    worker: worker.to_string(),
+                    until_ms: now + self.lease_ms,
+                    attempt,
+                };
+                if let ShardState::Leased(old) = &s.states[i as usize] {
+                    warn!(sweep = %s.record.id, shard = i, old_worker = %old.worker, "lease expired; re-issuing");
+                }
+                self.store.put_lease(&s.record.id, i, Some(&lease))?;
+                s.states[i as usize] = ShardState::Leased(lease);
+                s.progress.remove(&i);
+                debug!(sweep = %s.record.id, shard = i, attempt, "leased");
+                out.push(Granted {
+                    sweep_id: s.record.id.clone(),
+                    kind: s.record.kind.clone(),
+                    params: s.record.params.clone(),
+                    shard: s.plan[i as usize].clone(),
+                    attempt,
+                });
+            }
+            self.store.put_stats(&s.record.id, &s.stats())?;
+            if out.len() as u32 >= max {
+                break;
+            }
+        }
+        if out.is_empty() {
+            if let Some((sweep, sweep_version)) = mismatch {
+                // Only refuse if no sweep this worker could ever serve is unfinished.
+                let servable = st.sweeps.values().any(|s| {
+                    s.record.state == SweepState::Running
+                        && !s.finished()
+                        && s.record.solver_version == version
+                });
+                if !servable {
+                    return Err(CoreError::VersionMismatch {
+                        worker: version.to_string(),
+                        sweep,
+                        sweep_version,
+                    });
+                }
+            }
+        }
+        Ok(LeaseOutcome {
+            leases: out,
+            idle: unfinished == 0,
+        })
+    }
+
+    /// Extend the leases `worker` holds; returns, per held shard, whether it
+    /// is still the worker's. A shard that went back to pending (e.g. its
+    /// lease record was lost in a coordinator crash) is granted back.
+    pub fn renew(&self, worker: &str, held: &[Held]) -> Result<Vec<bool>, CoreError> {
+        let now = now_ms();
+        let mut st = self.lock();
+        st.workers.insert(
+            worker.to_string(),
+            WorkerMem {
+                last_seen: Instant::now(),
+            },
+        );
+        let mut out = Vec::with_capacity(held.len());
+        for h in held {
+            let Some(s) = st.sweeps.get_mut(&h.sweep_id) else {
+                out.push(false);
+                continue;
+            };
+            let running = s.record.state == SweepState::Running;
+            let keep = match s.states.get(h.index as usize) {
+                Some(ShardState::Leased(l)) => {
+                    running && l.worker == worker && l.attempt == h.attempt
+                }
+                Some(ShardState::Pending) => running,
+                _ => false,
+            };
+            if keep {
+                let lease = LeaseRecord {
+                    worker: worker.to_string(),
+                    until_ms: now + self.lease_ms,
+                    attempt: h.attempt,
+                };
+                self.store.put_lease(&h.sweep_id, h.index, Some(&lease))?;
+                s.states[h.index as usize] = ShardState::Leased(lease);
+                s.progress.insert(h.index, h.progress);
+            }
+            out.push(keep);
+        }
+        Ok(out)
+    }
+
+    /// Record shard `index`'s result unless the shard is done already.
+    /// Returns whether it was accepted. The caller must [`Core::flush`]
+    /// before acknowledging an accepted result.
+    pub fn submit(
+        &self,
+        worker: &str,
+        version: &str,
+        sweep_id: &str,
+        index: u32,
+        attempt: u32,
+        result: SweepResult,
+    ) -> Result<bool, CoreError> {
+        let span = info_span!("submit", sweep = %sweep_id, shard = index, worker = %worker);
+        let _g = span.enter();
+        let mut st = self.lock();
+        st.workers.insert(
+            worker.to_string(),
+            WorkerMem {
+                last_seen: Instant::now(),
+            },
+        );
+        let s = st
+            .sweeps
+            .get_mut(sweep_id)
+            .ok_or_else(|| CoreError::NoSuchSweep(sweep_id.to_string()))?;
+        if s.record.solver_version != version {
+            warn!(
+                worker_version = version,
+                "refused submit from a different solver build"
+            );
+            return Err(CoreError::VersionMismatch {
+                worker: version.to_string(),
+                sweep: sweep_id.to_string(),
+                sweep_version: s.record.solver_version.clone(),
+            });
+        }
+        let Some(state) = s.states.get(index as usize).cloned() else {
+            return Err(CoreError::BadRequest(format!(
+                "sweep `{sweep_id}` has no shard {index} (plan has {})",
+                s.plan.len()
+            )));
+        };
+        if state == ShardState::Done || !self.store.put_result(sweep_id, index, &result)? {
+            s.duplicates_ignored += 1;
+            self.store.put_stats(sweep_id, &s.stats())?;
+            info!(attempt, "duplicate or late result ignored");
+            return Ok(false);
+        }
+        if let ShardState::Leased(l) = &state {
+            if l.worker != worker || l.attempt != attempt {
+                info!(attempt, holder = %l.worker, "late result accepted (shard not done yet)");
+            }
+        }
+        self.store.put_lease(sweep_id, index, None)?;
+        s.states[index as usize] = ShardState::Done;
+        s.progress.remove(&index);
+        s.merged.merge(result);
+        s.results_stored += 1;
+        debug!(
+            done = s.results_stored,
+            total = s.plan.len(),
+            "result accepted"
+        );
+        if s.finished() {
+            info!(sweep = %sweep_id, "sweep finished");
+        }
+        Ok(true)
+    }
+
+    /// Make everything accepted so far durable.
+    pub fn flush(&self) -> Result<(), CoreError> {
+        Ok(self.store.flush()?)
+    }
+
+    /// Stop handing out a sweep's shards.
+    pub fn cancel(&self, sweep_id: &str) -> Result<(), CoreError> {
+        let mut st = self.lock();
+        let s = st
+            .sweeps
+            .get_mut(sweep_id)
+            .ok_or_else(|| CoreError::NoSuchSweep(sweep_id.to_string()))?;
+        s.record.state = SweepState::Cancelled;
+        self.store.update_sweep(&s.record)?;
+        info!(sweep = %sweep_id, "cancelled");
+        Ok(())
+    }
+
+    /// Forget a sweep entirely (used by `run --fresh`).
+    pub fn delete(&self, sweep_id: &str) -> Result<(), CoreError> {
+        let mut st = self.lock();
+        st.sweeps.remove(sweep_id);
+        self.store.delete_sweep(sweep_id)?;
+        Ok(())
+    }
+
+    /// Status of one sweep or all, and the workers seen.
+    pub fn status(
+        &self,
+        sweep_id: Option<&str>,
+    ) -> Result<(Vec<SweepStatus>, Vec<WorkerStatus>), CoreError> {
+        let now = now_ms();
+        let st = self.lock();
+        let mut out = Vec::new();
+        let mut held_by: BTreeMap<&str, u32> = BTreeMap::new();
+        for s in st.sweeps.values() {
+            for state in &s.states {
+                if let ShardState::Leased(l) = state {
+                    if l.until_ms > now {
+                        *held_by.entry(l.worker.as_str()).or_insert(0) += 1;
+                    }
+                }
+            }
+        }
+        for s in st.sweeps.values() {
+            if sweep_id.is_some_and(|id| id != s.record.id) {
+                continue;
+            }
+            let (mut pending, mut leased, mut inflight) = (0u32, 0u32, 0u64);
+            for (i, state) in s.states.iter().enumerate() {
+                match state {
+                    ShardState::Pending => pending += 1,
+                    ShardState::Leased(l) if l.until_ms > now => {
+                        leased += 1;
+                        inflight += s.progress.get(&(i as u32)).copied().unwrap_or(0);
+                    }
+                    ShardState::Leased(_) => pending += 1,
+                    ShardState::Done => {}
+                }
+            }
+            let positions_done = s.merged.work + inflight;
+            let estimate: u64 = s.plan.iter().map(|p| p.estimate).sum();
+            let secs = s.base_at.elapsed().as_secs_f64();
+            let rate = if secs > 0.5 {
+                positions_done.saturating_sub(s.base_work) as f64 / secs
+            } else {
+                0.0
+            };
+            let state = if s.finished() {
+                "done"
+            } else if s.record.state == SweepState::Cancelled {
+                "cancelled"
+            } else {
+                "running"
+            };
+            let eta_seconds = if s.finished() {
+                Some(0.0)
+            } else if estimate > 0 && rate > 0.0 {
+                Some(estimate.saturating_sub(positions_done) as f64 / rate)
+            } else {
+                None
+            };
+            out.push(SweepStatus {
+                sweep_id: s.record.id.clone(),
+                kind: s.record.kind.clone(),
+                params: s.record.params.clone(),
+                solver_version: s.record.solver_version.clone(),
+                state: state.to_string(),
+                shards_total: s.plan.len() as u32,
+                shards_pending: pending,
+                shards_leased: leased,
+                shards_done: s.done(),
+                results_stored: s.results_stored,
+                positions_done,
+                positions_estimate: estimate,
+                rate,
+                eta_seconds,
+                counterexamples: s
+                    .merged
+                    .records
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.total))
+                    .collect(),
+                duplicates_ignored: s.duplicates_ignored,
+            });
+        }
+        if let Some(id) = sweep_id {
+            if out.is_empty() {
+                return Err(CoreError::NoSuchSweep(id.to_string()));
+            }
+        }
+        let workers = st
+            .workers
+            .iter()
+            .map(|(id, w)| {
+                let ago = w.last_seen.elapsed().as_millis() as u64;
+                WorkerStatus {
+                    worker_id: id.clone(),
+                    last_seen_ms_ago: ago,
+                    shards_held: held_by.get(id.as_str()).copied().unwrap_or(0),
+                    alive: ago < 3 * self.lease_ms,
+                }
+            })
+            .collect();
+        Ok((out, workers))
+    }
+
+    /// The merged result of a finished sweep, with its kind and params.
+    pub fn merged(&self, sweep_id: &str) -> Result<(String, Params, SweepResult), CoreError> {
+        let st = self.lock();
+        let s = st
+            .sweeps
+            .get(sweep_id)
+            .ok_or_else(|| CoreError::NoSuchSweep(sweep_id.to_string()))?;
+        if !s.finished() {
+            return Err(CoreError::NotFinished {
+                id: sweep_id.to_string(),
+                done: s.done(),
+                total: s.plan.len() as u32,
+            });
+        }
+        Ok((
+            s.record.kind.clone(),
+            s.record.params.clone(),
+            s.merged.clone(),
+        ))
+    }
+
+    /// The solver version a stored sweep was launched with, if it exists.
+    pub fn sweep_version(&self, sweep_id: &str) -> Option<String> {
+        self.lock()
+            .sweeps
+            .get(sweep_id)
+            .map(|s| s.record.solver_version.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::SledStore;
+
+    fn core(dir: &std::path::Path, lease: Duration) -> Core {
+        Core::open(Arc::new(SledStore::open(dir).unwrap()), lease).unwrap()
+    }
+
+    fn run(g: &Granted) -> SweepResult {
+        let kind = sweep::find(&g.kind).unwrap();
+        kind.run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+            .unwrap()
+    }
+
+    #[test]
+    fn expired_leases_are_reissued_and_results_accepted_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = core(dir.path(), Duration::from_millis(50));
+        let v = solver_version();
+        let params: Params = [("max_n".to_string(), 5)].into();
+        let (id, n, existing, _) = c.launch("uvg", &params, Some("s"), 3, false).unwrap();
+        assert!(!existing);
+        let all = c.lease("a", &v, 100).unwrap().leases;
+        assert_eq!(all.len() as u32, n);
+        assert!(c.lease("b", &v, 1).unwrap().leases.is_empty(), "all leased");
+        std::thread::sleep(Duration::from_millis(80));
+        // a's leases expired: b gets the first one again, with attempt 2.
+        let again = c.lease("b", &v, 1).unwrap().leases;
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].attempt, 2);
+        let idx = again[0].shard.index;
+        let held = |w: &str, a: u32| {
+            c.renew(
+                w,
+                &[Held {
+                    sweep_id: id.clone(),
+                    index: idx,
+                    attempt: a,
+                    progress: 0,
+                }],
+            )
+            .unwrap()[0]
+        };
+        assert!(!held("a", 1), "a lost the shard to b");
+        assert!(held("b", 2));
+        let r = run(&again[0]);
+        // a's late result arrives first: accepted (not done yet); b's is a duplicate.
+        assert!(c.submit("a", &v, &id, idx, 1, r.clone()).unwrap());
+        assert!(!c.submit("b", &v, &id, idx, 2, r).unwrap());
+        for g in all.iter().filter(|g| g.shard.index != idx) {
+            assert!(c
+                .submit("a", &v, &id, g.shard.index, g.attempt, run(g))
+                .unwrap());
+        }
+        let (st, _) = c.status(Some(&id)).unwrap();
+        assert_eq!(st[0].state, "done");
+        assert_eq!(st[0].duplicates_ignored, 1);
+        assert_eq!(st[0].results_stored, n);
+        // The merged result equals the sequential one, and survives a reopen.
+        let kind = sweep::find("uvg").unwrap();
+        let resolved = sweep::resolve_params(kind, &params).unwrap();
+        let plan = kind.plan(&resolved, 3).unwrap();
+        let want = sweep::run_all_sequential(kind, &resolved, &plan).unwrap();
+        assert_eq!(c.merged(&id).unwrap().2, want);
+        c.flush().unwrap();
+        drop(c);
+        let c = core(dir.path(), Duration::from_millis(50));
+        assert_eq!(c.merged(&id).unwrap().2, want);
+        assert!(c.lease("a", &v, 5).unwrap().idle);
+    }
+
+    #[test]
+    fn launch_rejects_bad_requests() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = core(dir.path(), Duration::from_secs(1));
+        let p: Params = [("max_n".to_string(), 99)].into();
+        assert!(matches!(
+            c.launch("uvg", &p, None, 0, false),
+            Err(CoreError::BadRequest(_))
+        ));
+        assert!(matches!(
+            c.launch("nope", &Params::new(), None, 0, false),
+            Err(CoreError::BadRequest(_))
+        ));
+        let p: Params = [("max_n".to_string(), 4)].into();
+        assert!(matches!(
+            c.launch("uvg", &p, Some("bad name!"), 0, false),
+            Err(CoreError::BadRequest(_))
+        ));
+        let (id, ..) = c.launch("uvg", &p, None, 0, false).unwrap();
+        assert_eq!(id, "uvg-1");
+        assert!(matches!(
+            c.launch("uvg", &p, Some("uvg-1"), 0, false),
+            Err(CoreError::Exists(_))
+        ));
+        assert!(c.launch("uvg", &p, Some("uvg-1"), 0, true).unwrap().2);
+        assert!(matches!(
+            c.submit("w", "other", &id, 0, 1, SweepResult::default()),
+            Err(CoreError::VersionMismatch { .. })
+        ));
+    }
+}

@@ -1,0 +1,222 @@
+//! `gamesweep run` on the embedded default: a coordinator on a loopback port
+//! and a local worker pool in this process, speaking real gRPC, with the sled
+//! store under the run's output folder. Interrupting it (Ctrl-C, kill -9) and
+//! running the same command again resumes: finished shards are on disk and
+//! the stored plan is reused, so the final numbers are the same.
+
+use crate::cli::UsageError;
+use crate::core::Core;
+use crate::server;
+use crate::store::SledStore;
+use gamesweep::sweep::{Params, SweepKind};
+use gamesweep_proto::{convert, pb};
+use gamesweep_worker::{Shutdown, WorkerConfig};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// The one sweep id an embedded run's store holds.
+pub const RUN_SWEEP_ID: &str = "run";
+
+/// Settings of an embedded run.
+#[derive(Clone, Debug)]
+pub struct EmbeddedRun {
+    /// Output folder (results.json, report.md, and `store/`).
+    pub out: PathBuf,
+    /// Worker threads.
+    pub threads: usize,
+    /// Target shard count (0 = the kind's default); ignored when resuming.
+    pub shards: u32,
+    /// Show a progress bar.
+    pub progress: bool,
+    /// Throw away a stored earlier run of this folder and start over.
+    pub fresh: bool,
+}
+
+/// What an embedded run did.
+#[derive(Clone, Debug)]
+pub struct RunOutcome {
+    /// Shards in the plan.
+    pub shards: u32,
+    /// Shards already done when this invocation started (resumed).
+    pub resumed_done: u32,
+    /// Positions in the merged result.
+    pub positions: u64,
+}
+
+fn store_dir(out: &Path) -> PathBuf {
+    out.join("store")
+}
+
+/// Run `kind` with `params` through an embedded coordinator and local workers.
+pub fn run(
+    kind: &'static dyn SweepKind,
+    params: &Params,
+    cfg: &EmbeddedRun,
+) -> anyhow::Result<RunOutcome> {
+    gamesweep_worker::cli::init_logging(gamesweep_worker::cli::LogFormat::Text, "warn,sled=off");
+    let dir = store_dir(&cfg.out);
+    let store = SledStore::open(&dir).map_err(|e| UsageError(e.to_string()))?;
+    let core = Arc::new(Core::open(Arc::new(store), Duration::from_secs(10))?);
+    if let Some(v) = core.sweep_version(RUN_SWEEP_ID) {
+        if cfg.fresh {
+            core.delete(RUN_SWEEP_ID)?;
+        } else if v != core.version() {
+            return Err(UsageError(format!(
+                "the solver changed since this run started in {} (stored {v}, this build {}); resuming would mix two solver builds: rerun with --fresh to start over",
+                cfg.out.display(),
+                core.version()
+            ))
+            .into());
+        }
+    }
+    // A per-run random token: other local users cannot talk to this coordinator.
+    let token: String = {
+        use rand::Rng as _;
+        let mut rng = rand::rng();
+        (0..32)
+            .map(|_| format!("{:x}", rng.random_range(0..16u8)))
+            .collect()
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        let listener = server::bind(([127, 0, 0, 1], 0).into()).await?;
+        let url = format!("http://{}", listener.local_addr()?);
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(server::serve(
+            core.clone(),
+            listener,
+            Some(token.clone()),
+            async {
+                let _ = stop_rx.await;
+            },
+        ));
+        let result = drive(kind, params, cfg, &core, &url, &token).await;
+        let _ = stop_tx.send(());
+        match server.await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, "embedded coordinator stopped with an error"),
+            Err(e) => tracing::warn!(error = %e, "embedded coordinator task failed"),
+        }
+        result
+    })
+}
+
+async fn drive(
+    kind: &'static dyn SweepKind,
+    params: &Params,
+    cfg: &EmbeddedRun,
+    core: &Arc<Core>,
+    url: &str,
+    token: &str,
+) -> anyhow::Result<RunOutcome> {
+    let mut client = gamesweep_proto::connect_lazy(url, Some(token))?;
+    let reply = client
+        .launch(pb::LaunchRequest {
+            kind: kind.name().to_string(),
+            params: convert::params_to_proto(params),
+            name: RUN_SWEEP_ID.to_string(),
+            target_shards: cfg.shards,
+            resume_existing: true,
+        })
+        .await
+        .map_err(|s| match s.code() {
+            tonic::Code::AlreadyExists => UsageError(format!(
+                "{} holds a different sweep (another kind or other parameters); use another --out or --fresh",
+                cfg.out.display()
+            ))
+            .into(),
+            _ => crate::remote::rpc_error(url, s),
+        })?
+        .into_inner();
+    let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
+    let resumed_done = st[0].shards_done;
+    if reply.existing {
+        eprintln!(
+            "gamesweep: resuming the run in {}: {}/{} shards already done",
+            cfg.out.display(),
+            resumed_done,
+            reply.shards
+        );
+    }
+
+    let (tx, rx) = watch::channel(Shutdown::Running);
+    let mut wc = WorkerConfig::new(url);
+    wc.token = Some(token.to_string());
+    wc.threads = cfg.threads.max(1);
+    wc.worker_id = format!("local-{}", std::process::id());
+    let worker = tokio::spawn(gamesweep_worker::run(wc, rx));
+
+    let bar = if cfg.progress {
+        let b = indicatif::ProgressBar::new(reply.shards as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shards, {msg} (eta {eta})",
+            )
+            .expect("valid template"),
+        );
+        b.set_prefix(kind.name().to_string());
+        b.set_position(resumed_done as u64);
+        b.reset_eta();
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let started = Instant::now();
+    let mut interrupted = std::pin::pin!(tokio::signal::ctrl_c());
+    let mut worker = worker;
+    let finished = loop {
+        let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
+        let s = &st[0];
+        bar.set_position(s.shards_done as u64);
+        bar.set_message(format!("{} positions", s.positions_done));
+        if s.state == "done" {
+            break true;
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_millis(if cfg.progress { 200 } else { 20 })) => {}
+            _ = &mut interrupted => break false,
+            w = &mut worker => {
+                // The worker stopped on its own: only an error makes it do that here.
+                bar.finish_and_clear();
+                return match w {
+                    Ok(Err(e)) => Err(e.into()),
+                    Ok(Ok(_)) => Err(anyhow::anyhow!("the local worker stopped unexpectedly")),
+                    Err(e) => Err(anyhow::anyhow!("the local worker failed: {e}")),
+                };
+            }
+        }
+    };
+    let _ = tx.send(Shutdown::Abort);
+    let _ = tokio::time::timeout(Duration::from_secs(2), &mut worker).await;
+    bar.finish_and_clear();
+    if !finished {
+        core.flush()?;
+        let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
+        return Err(anyhow::anyhow!(
+            "interrupted after {:.1} s with {}/{} shards saved in {}; run the same command again to resume",
+            started.elapsed().as_secs_f64(),
+            st[0].shards_done,
+            st[0].shards_total,
+            store_dir(&cfg.out).display()
+        ));
+    }
+    let r = client
+        .get_result(pb::GetResultRequest {
+            sweep_id: RUN_SWEEP_ID.to_string(),
+        })
+        .await
+        .map_err(|s| crate::remote::rpc_error(url, s))?
+        .into_inner();
+    crate::report::write_texts(&cfg.out, &r.results_json, &r.report_md)?;
+    let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
+    Ok(RunOutcome {
+        shards: reply.shards,
+        resumed_done,
+        positions: st[0].positions_done,
+    })
+}

@@ -1,0 +1,25 @@
+//! The text of `results.json` exactly as `gamesweep run` writes it (pretty,
+//! newline-terminated), so a report fetched from a coordinator is
+//! byte-identical to one computed in-process.
+
+/// `results.json` text for a rendered result.
+pub fn results_json_text(v: &serde_json::Value) -> String {
+    let mut json = serde_json::to_string_pretty(v).expect("JSON values serialize");
+    json.push('\n');
+    json
+}
+
+/// Write `results.json` and `report.md` (given as text) into `dir`.
+pub fn write_texts(
+    dir: &std::path::Path,
+    results_json: &str,
+    report_md: &str,
+) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    std::fs::write(dir.join("results.json"), results_json)
+        .with_context(|| format!("writing {}/results.json", dir.display()))?;
+    std::fs::write(dir.join("report.md"), report_md)
+        .with_context(|| format!("writing {}/report.md", dir.display()))?;
+    Ok(())
+}

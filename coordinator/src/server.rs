@@ -1,0 +1,360 @@
+//! The gRPC face of the coordinator: converts protobuf messages to domain
+//! types (via `gamesweep_proto::convert`), calls [`Core`], checks the bearer
+//! token, and serves until a shutdown signal.
+
+use crate::core::{Core, CoreError, Held};
+use gamesweep_proto::convert;
+use gamesweep_proto::pb::{self, coordinator_server};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tonic::{Request, Response, Status};
+use tracing::{info, warn};
+
+impl From<CoreError> for Status {
+    fn from(e: CoreError) -> Status {
+        let msg = e.to_string();
+        match e {
+            CoreError::NoSuchSweep(_) => Status::not_found(msg),
+            CoreError::BadRequest(_) => Status::invalid_argument(msg),
+            CoreError::Exists(_) => Status::already_exists(msg),
+            CoreError::VersionMismatch { .. } => Status::failed_precondition(msg),
+            CoreError::NotFinished { .. } => Status::failed_precondition(msg),
+            CoreError::Store(_) => Status::internal(msg),
+        }
+    }
+}
+
+fn bad(e: convert::ConvertError) -> Status {
+    Status::invalid_argument(e.to_string())
+}
+
+/// The tonic service over a [`Core`].
+pub struct Service {
+    core: Arc<Core>,
+}
+
+impl Service {
+    /// Serve `core`.
+    pub fn new(core: Arc<Core>) -> Self {
+        Service { core }
+    }
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, CoreError> + Send + 'static,
+) -> Result<T, Status> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Status::internal(format!("coordinator task failed: {e}")))?
+        .map_err(Status::from)
+}
+
+#[tonic::async_trait]
+impl coordinator_server::Coordinator for Service {
+    async fn launch(
+        &self,
+        req: Request<pb::LaunchRequest>,
+    ) -> Result<Response<pb::LaunchReply>, Status> {
+        let r = req.into_inner();
+        let params = convert::params_from_proto(&r.params).map_err(bad)?;
+        let core = self.core.clone();
+        let name = (!r.name.is_empty()).then_some(r.name);
+        let (sweep_id, shards, existing, solver_version) = blocking(move || {
+            core.launch(
+                &r.kind,
+                &params,
+                name.as_deref(),
+                r.target_shards,
+                r.resume_existing,
+            )
+        })
+        .await?;
+        Ok(Response::new(pb::LaunchReply {
+            sweep_id,
+            shards,
+            existing,
+            solver_version,
+        }))
+    }
+
+    async fn lease(
+        &self,
+        req: Request<pb::LeaseRequest>,
+    ) -> Result<Response<pb::LeaseReply>, Status> {
+        let r = req.into_inner();
+        let out = self
+            .core
+            .lease(&r.worker_id, &r.solver_version, r.max_shards)?;
+        Ok(Response::new(pb::LeaseReply {
+            leases: out
+                .leases
+                .into_iter()
+                .map(|g| pb::Lease {
+                    sweep_id: g.sweep_id,
+                    kind: g.kind,
+                    params: convert::params_to_proto(&g.params),
+                    shard: Some(convert::shard_to_proto(&g.shard)),
+                    attempt: g.attempt,
+                })
+                .collect(),
+            lease_ms: self.core.lease_ms(),
+            idle: out.idle,
+        }))
+    }
+
+    async fn renew(
+        &self,
+        req: Request<pb::RenewRequest>,
+    ) -> Result<Response<pb::RenewReply>, Status> {
+        let r = req.into_inner();
+        let held: Vec<Held> = r
+            .held
+            .into_iter()
+            .map(|h| Held {
+                sweep_id: h.sweep_id,
+                index: h.index,
+                attempt: h.attempt,
+                progress: h.progress,
+            })
+            .collect();
+        let still_held = self.core.renew(&r.worker_id, &held)?;
+        Ok(Response::new(pb::RenewReply {
+            still_held,
+            lease_ms: self.core.lease_ms(),
+        }))
+    }
+
+    async fn submit(
+        &self,
+        req: Request<pb::SubmitRequest>,
+    ) -> Result<Response<pb::SubmitReply>, Status> {
+        let r = req.into_inner();
+        let result = convert::opt_result_from_proto(r.result).map_err(bad)?;
+        let core = self.core.clone();
+        let accepted = blocking(move || {
+            let accepted = core.submit(
+                &r.worker_id,
+                &r.solver_version,
+                &r.sweep_id,
+                r.index,
+                r.attempt,
+                result,
+            )?;
+            // Durable before acknowledged. Concurrent submits share flushes:
+            // sled's flush writes everything buffered so far (group commit).
+            core.flush()?;
+            Ok(accepted)
+        })
+        .await?;
+        Ok(Response::new(pb::SubmitReply { accepted }))
+    }
+
+    async fn status(
+        &self,
+        req: Request<pb::StatusRequest>,
+    ) -> Result<Response<pb::StatusReply>, Status> {
+        let r = req.into_inner();
+        let id = (!r.sweep_id.is_empty()).then_some(r.sweep_id);
+        let (sweeps, workers) = self.core.status(id.as_deref())?;
+        Ok(Response::new(pb::StatusReply {
+            sweeps: sweeps.into_iter().map(status_to_proto).collect(),
+            workers: workers
+                .into_iter()
+                .map(|w| pb::WorkerInfo {
+                    worker_id: w.worker_id,
+                    last_seen_ms_ago: w.last_seen_ms_ago,
+                    shards_held: w.shards_held,
+                    alive: w.alive,
+                })
+                .collect(),
+            coordinator_version: self.core.version().to_string(),
+        }))
+    }
+
+    async fn cancel(
+        &self,
+        req: Request<pb::CancelRequest>,
+    ) -> Result<Response<pb::CancelReply>, Status> {
+        let r = req.into_inner();
+        let core = self.core.clone();
+        blocking(move || core.cancel(&r.sweep_id)).await?;
+        Ok(Response::new(pb::CancelReply {}))
+    }
+
+    async fn get_result(
+        &self,
+        req: Request<pb::GetResultRequest>,
+    ) -> Result<Response<pb::GetResultReply>, Status> {
+        let r = req.into_inner();
+        let (kind_name, params, merged) = self.core.merged(&r.sweep_id)?;
+        let kind = gamesweep::sweep::find(&kind_name)
+            .map_err(|e| Status::failed_precondition(format!("cannot render: {e}")))?;
+        let rendered = kind.render(&params, &merged);
+        Ok(Response::new(pb::GetResultReply {
+            results_json: crate::report::results_json_text(&rendered.results_json),
+            report_md: rendered.report_md,
+            kind: kind_name,
+            params: convert::params_to_proto(&params),
+        }))
+    }
+}
+
+fn status_to_proto(s: crate::core::SweepStatus) -> pb::SweepStatus {
+    pb::SweepStatus {
+        sweep_id: s.sweep_id,
+        kind: s.kind,
+        params: convert::params_to_proto(&s.params),
+        solver_version: s.solver_version,
+        state: s.state,
+        shards_total: s.shards_total,
+        shards_pending: s.shards_pending,
+        shards_leased: s.shards_leased,
+        shards_done: s.shards_done,
+        positions_done: s.positions_done,
+        positions_estimate: s.positions_estimate,
+        rate: s.rate,
+        eta_seconds: s.eta_seconds.unwrap_or(-1.0),
+        counterexamples: s
+            .counterexamples
+            .into_iter()
+            .map(|(key, total)| pb::CounterexampleCount { key, total })
+            .collect(),
+        duplicates_ignored: s.duplicates_ignored,
+        results_stored: s.results_stored,
+    }
+}
+
+/// Constant-time comparison (no early exit on the first differing byte, so
+/// response timing does not reveal how much of a guessed token was right).
+pub fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+    let mut diff = (a.len() ^ b.len()) as u64;
+    for i in 0..a.len().max(b.len()) {
+        let x = a.get(i).copied().unwrap_or(0);
+        let y = b.get(i).copied().unwrap_or(0xff);
+        diff |= (x ^ y) as u64;
+    }
+    std::hint::black_box(diff) == 0
+}
+
+/// Checks `authorization: Bearer <token>` on every request.
+#[derive(Clone)]
+pub struct AuthCheck(Option<Arc<Vec<u8>>>);
+
+impl tonic::service::Interceptor for AuthCheck {
+    fn call(&mut self, req: Request<()>) -> Result<Request<()>, Status> {
+        let Some(token) = &self.0 else {
+            return Ok(req);
+        };
+        let given = req
+            .metadata()
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or("");
+        if ct_eq(given.as_bytes(), token) {
+            Ok(req)
+        } else {
+            warn!("request with a missing or wrong token refused");
+            Err(Status::unauthenticated(
+                "missing or wrong token: pass the coordinator's token with --token-file",
+            ))
+        }
+    }
+}
+
+/// Errors starting the server.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// Non-loopback listen address without a token.
+    #[error("refusing to listen on {0} without a token: pass --token-file FILE (or --insecure on a trusted network)")]
+    InsecureListen(SocketAddr),
+    /// Binding failed.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The server failed.
+    #[error("server error: {0}")]
+    Transport(#[from] tonic::transport::Error),
+    /// The final flush failed.
+    #[error(transparent)]
+    Core(#[from] CoreError),
+}
+
+/// Check the listen address against the token policy.
+pub fn check_listen(addr: SocketAddr, has_token: bool, insecure: bool) -> Result<(), ServeError> {
+    if !addr.ip().is_loopback() && !has_token && !insecure {
+        return Err(ServeError::InsecureListen(addr));
+    }
+    Ok(())
+}
+
+/// Bind `addr` (port 0 picks a free port).
+pub async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener, ServeError> {
+    tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Bind { addr, source })
+}
+
+/// Serve `core` on `listener` until `shutdown` resolves; then stop accepting,
+/// finish in-flight requests and flush the store.
+pub async fn serve(
+    core: Arc<Core>,
+    listener: tokio::net::TcpListener,
+    token: Option<String>,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
+    let auth = AuthCheck(token.map(|t| Arc::new(t.into_bytes())));
+    let inner = coordinator_server::CoordinatorServer::new(Service::new(core.clone()))
+        .max_decoding_message_size(256 << 20)
+        .max_encoding_message_size(256 << 20);
+    let svc = tonic::service::interceptor::InterceptedService::new(inner, auth);
+    let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
+    tonic::transport::Server::builder()
+        .tcp_nodelay(true)
+        .add_service(svc)
+        .serve_with_incoming_shutdown(incoming, shutdown)
+        .await?;
+    core.flush()?;
+    info!("coordinator stopped; store flushed");
+    Ok(())
+}
+
+/// Resolves on SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => info!("SIGINT: shutting down"),
+        _ = term => info!("SIGTERM: shutting down"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ct_eq;
+
+    #[test]
+    fn constant_time_compare_is_equality() {
+        assert!(ct_eq(b"secret", b"secret"));
+        assert!(!ct_eq(b"secret", b"secreT"));
+        assert!(!ct_eq(b"secret", b"secret2"));
+        assert!(!ct_eq(b"", b"x"));
+        assert!(ct_eq(b"", b""));
+    }
+}

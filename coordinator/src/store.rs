@@ -1,0 +1,442 @@
+//! Durable state of the coordinator, behind a small trait ([`Store`]) with a
+//! sled implementation ([`SledStore`]).
+//!
+//! What is stored: per sweep its [`SweepRecord`] (kind, params, solver
+//! version, state) and its plan (written once at launch, never re-planned),
+//! one result per shard (written at most once: compare-and-swap on an empty
+//! slot), the current lease of each leased shard, and a few counters. The
+//! merged result is never stored: it is derived from the per-shard results, so
+//! it cannot disagree with them.
+//!
+//! Durability: [`Store::put_result`] does not flush; the caller flushes
+//! ([`Store::flush`]) before acknowledging a submit, so every acknowledged
+//! result is on disk, and one flush covers all results written before it
+//! (group commit). Leases and counters are written without a flush: losing
+//! them in a crash only makes a shard run again, never counts it twice.
+
+use gamesweep::sweep::{Params, ShardSpec, SweepResult};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Marker stored in every gamesweep store; a directory without it is foreign.
+const FORMAT: &[u8] = b"gamesweep-store-v1";
+
+/// Errors of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The directory is not a sled database (corrupt, or some other data).
+    #[error("cannot open store {path}: {reason}; point --store at an empty directory or a gamesweep store (or move the directory away)")]
+    Open {
+        /// The directory.
+        path: PathBuf,
+        /// What sled said.
+        reason: String,
+    },
+    /// A sled database that gamesweep did not create.
+    #[error("{0} is a database but not a gamesweep store; point --store at an empty directory or a gamesweep store")]
+    Foreign(PathBuf),
+    /// An I/O or database error after opening.
+    #[error("store I/O error: {0}")]
+    Db(#[from] sled::Error),
+    /// A stored value that does not decode (corruption).
+    #[error("store is corrupt: {0}")]
+    Corrupt(String),
+    /// A sweep id that is already taken.
+    #[error("a sweep named `{0}` already exists")]
+    Exists(String),
+}
+
+/// Lifecycle of a sweep as stored (done-ness is derived: all shards have results).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SweepState {
+    /// Shards are handed out.
+    Running,
+    /// Cancelled by the user: no more shards are handed out.
+    Cancelled,
+}
+
+/// A sweep as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SweepRecord {
+    /// The sweep id.
+    pub id: String,
+    /// The kind's name.
+    pub kind: String,
+    /// Resolved parameters.
+    pub params: Params,
+    /// `CRATE_VERSION+BUILD_ID` of the solver that planned it; only workers of
+    /// the same version may run its shards.
+    pub solver_version: String,
+    /// The target shard count asked for at launch (0 = the kind's default).
+    pub target_shards: u32,
+    /// Launch order (the store's sequence number), so sweeps are served first-come first-served.
+    pub seq: u64,
+    /// Running or cancelled.
+    pub state: SweepState,
+}
+
+/// A lease as stored: shard `index` is held by `worker` until `until_ms` (unix ms).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaseRecord {
+    /// The worker's id.
+    pub worker: String,
+    /// Expiry, milliseconds since the Unix epoch.
+    pub until_ms: u64,
+    /// 1 for the first lease of the shard, 2 for the second, ...
+    pub attempt: u32,
+}
+
+/// Counters kept per sweep.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SweepStats {
+    /// Submits ignored because the shard already had a result.
+    pub duplicates_ignored: u64,
+    /// Leases granted so far (the next attempt numbers derive from the per-shard ones).
+    pub attempts: BTreeMap<u32, u32>,
+}
+
+/// Everything stored about one sweep.
+#[derive(Clone, Debug)]
+pub struct StoredSweep {
+    /// The record.
+    pub record: SweepRecord,
+    /// The plan, indexed by shard index.
+    pub plan: Vec<ShardSpec>,
+    /// Results by shard index.
+    pub results: BTreeMap<u32, SweepResult>,
+    /// Current leases by shard index.
+    pub leases: BTreeMap<u32, LeaseRecord>,
+    /// Counters.
+    pub stats: SweepStats,
+}
+
+/// The coordinator's durable state.
+pub trait Store: Send + Sync {
+    /// Store a new sweep and its plan, durably. Fails if the id exists.
+    fn create_sweep(&self, record: &SweepRecord, plan: &[ShardSpec]) -> Result<(), StoreError>;
+    /// Overwrite a sweep's record (state changes), durably.
+    fn update_sweep(&self, record: &SweepRecord) -> Result<(), StoreError>;
+    /// Delete a sweep and all it owns, durably.
+    fn delete_sweep(&self, id: &str) -> Result<(), StoreError>;
+    /// The next launch sequence number.
+    fn next_seq(&self) -> Result<u64, StoreError>;
+    /// Every stored sweep, in launch order.
+    fn load_all(&self) -> Result<Vec<StoredSweep>, StoreError>;
+    /// Store shard `index`'s result unless it has one; `Ok(false)` if it had
+    /// one already (nothing written). Not flushed: call [`Store::flush`].
+    fn put_result(&self, id: &str, index: u32, result: &SweepResult) -> Result<bool, StoreError>;
+    /// Set or clear shard `index`'s lease (not flushed).
+    fn put_lease(
+        &self,
+        id: &str,
+        index: u32,
+        lease: Option<&LeaseRecord>,
+    ) -> Result<(), StoreError>;
+    /// Store a sweep's counters (not flushed).
+    fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError>;
+    /// Make everything written so far durable.
+    fn flush(&self) -> Result<(), StoreError>;
+}
+
+/// [`Store`] on a sled database in a directory.
+pub struct SledStore {
+    db: sled::Db,
+    sweeps: sled::Tree,
+    plans: sled::Tree,
+    results: sled::Tree,
+    leases: sled::Tree,
+    stats: sled::Tree,
+}
+
+fn shard_key(id: &str, index: u32) -> Vec<u8> {
+    let mut k = Vec::with_capacity(id.len() + 5);
+    k.extend_from_slice(id.as_bytes());
+    k.push(0);
+    k.extend_from_slice(&index.to_be_bytes());
+    k
+}
+
+fn sweep_prefix(id: &str) -> Vec<u8> {
+    let mut k = id.as_bytes().to_vec();
+    k.push(0);
+    k
+}
+
+fn index_of(key: &[u8]) -> Result<u32, StoreError> {
+    let n = key.len();
+    if n < 5 {
+        return Err(StoreError::Corrupt("short shard key".into()));
+    }
+    Ok(u32::from_be_bytes(
+        key[n - 4..].try_into().expect("4 bytes"),
+    ))
+}
+
+fn enc<T: Serialize>(v: &T) -> Vec<u8> {
+    serde_json::to_vec(v).expect("domain types serialize")
+}
+
+fn dec<T: for<'de> Deserialize<'de>>(what: &str, bytes: &[u8]) -> Result<T, StoreError> {
+    serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}
+
+impl SledStore {
+    /// Open (or create) the store in `dir`. A directory holding anything but
+    /// a gamesweep store is refused.
+    pub fn open(dir: &Path) -> Result<Self, StoreError> {
+        let open_err = |reason: String| StoreError::Open {
+            path: dir.to_path_buf(),
+            reason,
+        };
+        if dir.exists() {
+            if !dir.is_dir() {
+                return Err(open_err("not a directory".into()));
+            }
+            let has_files = std::fs::read_dir(dir)
+                .map_err(|e| open_err(e.to_string()))?
+                .next()
+                .is_some();
+            // sled always writes `conf` and `db`; anything else in a non-empty
+            // directory is someone else's data, which we must not touch.
+            if has_files && !(dir.join("conf").is_file() && dir.join("db").is_file()) {
+                return Err(StoreError::Foreign(dir.to_path_buf()));
+            }
+        }
+        let db = sled::Config::new()
+            .path(dir)
+            .open()
+            .map_err(|e| open_err(e.to_string().replace(" backtrace ()", "")))?;
+        let meta = db.open_tree("meta")?;
+        match meta.get("format")? {
+            Some(f) if f.as_ref() == FORMAT => {}
+            Some(_) => return Err(StoreError::Foreign(dir.to_path_buf())),
+            None => {
+                let is_empty = db.tree_names().iter().all(|n| {
+                    n.as_ref() == b"meta" || db.open_tree(n).map(|t| t.is_empty()).unwrap_or(false)
+                });
+                if !is_empty {
+                    return Err(StoreError::Foreign(dir.to_path_buf()));
+                }
+                meta.insert("format", FORMAT)?;
+                db.flush()?;
+            }
+        }
+        Ok(SledStore {
+            sweeps: db.open_tree("sweeps")?,
+            plans: db.open_tree("plans")?,
+            results: db.open_tree("results")?,
+            leases: db.open_tree("leases")?,
+            stats: db.open_tree("stats")?,
+            db,
+        })
+    }
+}
+
+impl Store for SledStore {
+    fn create_sweep(&self, record: &SweepRecord, plan: &[ShardSpec]) -> Result<(), StoreError> {
+        if self.sweeps.contains_key(record.id.as_bytes())? {
+            return Err(StoreError::Exists(record.id.clone()));
+        }
+        // Plan first: a sweep record is only visible once its plan is stored.
+        self.plans.insert(record.id.as_bytes(), enc(&plan))?;
+        self.sweeps.insert(record.id.as_bytes(), enc(record))?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    fn update_sweep(&self, record: &SweepRecord) -> Result<(), StoreError> {
+        self.sweeps.insert(record.id.as_bytes(), enc(record))?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    fn delete_sweep(&self, id: &str) -> Result<(), StoreError> {
+        self.sweeps.remove(id.as_bytes())?;
+        self.plans.remove(id.as_bytes())?;
+        self.stats.remove(id.as_bytes())?;
+        for tree in [&self.results, &self.leases] {
+            for kv in tree.scan_prefix(sweep_prefix(id)) {
+                tree.remove(kv?.0)?;
+            }
+        }
+        self.db.flush()?;
+        Ok(())
+    }
+
+    fn next_seq(&self) -> Result<u64, StoreError> {
+        Ok(self.db.generate_id()?)
+    }
+
+    fn load_all(&self) -> Result<Vec<StoredSweep>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.sweeps.iter() {
+            let (k, v) = kv?;
+            let record: SweepRecord = dec("sweep record", &v)?;
+            if k.as_ref() != record.id.as_bytes() {
+                return Err(StoreError::Corrupt(format!(
+                    "sweep key/id mismatch for `{}`",
+                    record.id
+                )));
+            }
+            let plan: Vec<ShardSpec> = match self.plans.get(k.as_ref())? {
+                Some(p) => dec("plan", &p)?,
+                None => {
+                    return Err(StoreError::Corrupt(format!(
+                        "sweep `{}` has no plan",
+                        record.id
+                    )))
+                }
+            };
+            if plan.iter().enumerate().any(|(i, s)| s.index as usize != i) {
+                return Err(StoreError::Corrupt(format!(
+                    "plan of `{}` is not indexed 0..n",
+                    record.id
+                )));
+            }
+            let mut results = BTreeMap::new();
+            for kv in self.results.scan_prefix(sweep_prefix(&record.id)) {
+                let (k, v) = kv?;
+                let i = index_of(&k)?;
+                if i as usize >= plan.len() {
+                    return Err(StoreError::Corrupt(format!(
+                        "result for shard {i} beyond the plan of `{}`",
+                        record.id
+                    )));
+                }
+                results.insert(i, dec("shard result", &v)?);
+            }
+            let mut leases = BTreeMap::new();
+            for kv in self.leases.scan_prefix(sweep_prefix(&record.id)) {
+                let (k, v) = kv?;
+                leases.insert(index_of(&k)?, dec("lease", &v)?);
+            }
+            let stats = match self.stats.get(k.as_ref())? {
+                Some(s) => dec("stats", &s)?,
+                None => SweepStats::default(),
+            };
+            out.push(StoredSweep {
+                record,
+                plan,
+                results,
+                leases,
+                stats,
+            });
+        }
+        out.sort_by_key(|s| s.record.seq);
+        Ok(out)
+    }
+
+    fn put_result(&self, id: &str, index: u32, result: &SweepResult) -> Result<bool, StoreError> {
+        // Compare-and-swap on an empty slot: a shard's result is written at most once.
+        let swapped = self.results.compare_and_swap(
+            shard_key(id, index),
+            None as Option<&[u8]>,
+            Some(enc(result)),
+        )?;
+        Ok(swapped.is_ok())
+    }
+
+    fn put_lease(
+        &self,
+        id: &str,
+        index: u32,
+        lease: Option<&LeaseRecord>,
+    ) -> Result<(), StoreError> {
+        match lease {
+            Some(l) => self.leases.insert(shard_key(id, index), enc(l))?,
+            None => self.leases.remove(shard_key(id, index))?,
+        };
+        Ok(())
+    }
+
+    fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError> {
+        self.stats.insert(id.as_bytes(), enc(stats))?;
+        Ok(())
+    }
+
+    fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: &str) -> SweepRecord {
+        SweepRecord {
+            id: id.into(),
+            kind: "k".into(),
+            params: [("max_n".to_string(), 3)].into(),
+            solver_version: "v".into(),
+            target_shards: 0,
+            seq: 1,
+            state: SweepState::Running,
+        }
+    }
+
+    fn plan(n: u32) -> Vec<ShardSpec> {
+        (0..n)
+            .map(|i| ShardSpec {
+                index: i,
+                payload: format!("p{i}"),
+                estimate: 1,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn results_are_written_once_and_survive_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store");
+        {
+            let s = SledStore::open(&path).unwrap();
+            s.create_sweep(&record("a"), &plan(3)).unwrap();
+            assert!(matches!(
+                s.create_sweep(&record("a"), &plan(3)),
+                Err(StoreError::Exists(_))
+            ));
+            let r = SweepResult {
+                work: 5,
+                ..Default::default()
+            };
+            assert!(s.put_result("a", 1, &r).unwrap());
+            let r2 = SweepResult {
+                work: 6,
+                ..Default::default()
+            };
+            assert!(!s.put_result("a", 1, &r2).unwrap());
+            s.flush().unwrap();
+        }
+        let s = SledStore::open(&path).unwrap();
+        let all = s.load_all().unwrap();
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].plan, plan(3));
+        assert_eq!(all[0].results.len(), 1);
+        assert_eq!(all[0].results[&1].work, 5);
+    }
+
+    #[test]
+    fn foreign_directories_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+        assert!(matches!(
+            SledStore::open(dir.path()),
+            Err(StoreError::Foreign(_))
+        ));
+        // A sled database written by someone else.
+        let other = dir.path().join("other");
+        {
+            let db = sled::open(&other).unwrap();
+            db.insert("x", "y").unwrap();
+            db.flush().unwrap();
+        }
+        assert!(matches!(
+            SledStore::open(&other),
+            Err(StoreError::Foreign(_))
+        ));
+    }
+}

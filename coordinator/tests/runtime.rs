@@ -1,0 +1,619 @@
+//! Distributed runtime checks with real processes on 127.0.0.1: a coordinator
+//! (`gamesweep serve`), worker processes (`gamesweep worker`), the user
+//! commands, and raw gRPC clients for the protocol edge cases. Every test
+//! works in a fresh temporary directory, takes ports by binding :0, and
+//! bounds every wait.
+
+use gamesweep::sweep::{self, Params};
+use gamesweep_proto::{convert, pb};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Kills the child on drop, so a failing test leaves no process behind.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Proc {
+    fn kill9(&mut self) {
+        self.0.kill().unwrap(); // SIGKILL on Unix
+        self.0.wait().unwrap();
+    }
+}
+
+fn serve(store: &Path, port: u16, extra: &[&str], log: &Path) -> Proc {
+    let listen = format!("127.0.0.1:{port}");
+    let child = Command::new(BIN)
+        .args(["serve", "--listen", &listen, "--store"])
+        .arg(store)
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(log).unwrap())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(&listen).is_err() {
+        assert!(Instant::now() < deadline, "coordinator did not come up");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Proc(child)
+}
+
+fn worker(url: &str, id: &str, threads: u32, extra: &[&str], log: &Path) -> Proc {
+    Proc(
+        Command::new(BIN)
+            .args([
+                "worker",
+                "--coordinator",
+                url,
+                "--id",
+                id,
+                "--threads",
+                &threads.to_string(),
+            ])
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(log).unwrap())
+            .spawn()
+            .unwrap(),
+    )
+}
+
+fn gs(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env_remove("GAMESWEEP_COORDINATOR")
+        .output()
+        .unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = gs(args);
+    assert!(
+        o.status.success(),
+        "gamesweep {args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn status_json(url: &str, id: &str) -> serde_json::Value {
+    let out = ok(&["status", id, "--json", "--coordinator", url]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v["sweeps"][0].clone()
+}
+
+fn wait_done(url: &str, id: &str, limit: Duration) -> serde_json::Value {
+    let deadline = Instant::now() + limit;
+    loop {
+        let s = status_json(url, id);
+        if s["state"] == "done" {
+            return s;
+        }
+        assert!(Instant::now() < deadline, "sweep did not finish: {s}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// results.json of uvg with `max_n`, computed in-process by the core alone.
+fn reference(max_n: u64) -> String {
+    let kind = sweep::find("uvg").unwrap();
+    let params = sweep::resolve_params(kind, &[("max_n".to_string(), max_n)].into()).unwrap();
+    let plan = kind.plan(&params, 0).unwrap();
+    let merged = sweep::run_all_sequential(kind, &params, &plan).unwrap();
+    gamesweep_coordinator::report::results_json_text(&kind.render(&params, &merged).results_json)
+}
+
+fn report(url: &str, id: &str, out: &Path) -> String {
+    ok(&[
+        "report",
+        id,
+        "--coordinator",
+        url,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    std::fs::read_to_string(out.join("results.json")).unwrap()
+}
+
+fn url(port: u16) -> String {
+    format!("http://127.0.0.1:{port}")
+}
+
+#[test]
+fn two_workers_give_the_in_process_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let _c = serve(
+        &dir.path().join("store"),
+        port,
+        &["--log-format", "json"],
+        &dir.path().join("serve.log"),
+    );
+    let u = url(port);
+    let id = ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--shards",
+        "24",
+        "--name",
+        "t1",
+        "--coordinator",
+        &u,
+    ]);
+    assert_eq!(id.trim(), "t1");
+    let _w1 = worker(&u, "w1", 1, &[], &dir.path().join("w1.log"));
+    let _w2 = worker(&u, "w2", 1, &[], &dir.path().join("w2.log"));
+    let s = wait_done(&u, "t1", Duration::from_secs(180));
+    assert_eq!(s["results_stored"], s["shards_total"]);
+    assert_eq!(report(&u, "t1", &dir.path().join("out")), reference(8));
+    // Both workers were seen; status text shows them.
+    let text = ok(&["status", "--coordinator", &u]);
+    assert!(text.contains("w1") && text.contains("w2"), "{text}");
+    // --log-format json: structured lines carrying the span fields.
+    let log = std::fs::read_to_string(dir.path().join("serve.log")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert!(first.get("fields").is_some(), "{first}");
+    assert!(log.contains("\"sweep\":\"t1\""), "sweep ids in spans");
+}
+
+#[test]
+fn a_killed_worker_does_not_change_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let _c = serve(
+        &dir.path().join("store"),
+        port,
+        &["--lease-secs", "1"],
+        &dir.path().join("serve.log"),
+    );
+    let u = url(port);
+    // Few shards, so each one runs long enough to be killed in the middle.
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--shards",
+        "2",
+        "--name",
+        "k",
+        "--coordinator",
+        &u,
+    ]);
+    let mut w1 = worker(&u, "victim", 1, &[], &dir.path().join("w1.log"));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while status_json(&u, "k")["shards_leased"] == 0 {
+        assert!(Instant::now() < deadline, "worker never leased");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    w1.kill9();
+    let before = status_json(&u, "k");
+    let _w2 = worker(&u, "rescuer", 2, &[], &dir.path().join("w2.log"));
+    let s = wait_done(&u, "k", Duration::from_secs(180));
+    assert_eq!(s["results_stored"], s["shards_total"]);
+    assert_eq!(report(&u, "k", &dir.path().join("out")), reference(8));
+    eprintln!("killed with {} shard(s) done", before["shards_done"]);
+}
+
+#[test]
+fn a_killed_coordinator_resumes_on_the_same_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let port = free_port();
+    let u = url(port);
+    let mut c = serve(
+        &store,
+        port,
+        &["--lease-secs", "2"],
+        &dir.path().join("serve1.log"),
+    );
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--shards",
+        "64",
+        "--name",
+        "r",
+        "--coordinator",
+        &u,
+    ]);
+    let _w = worker(&u, "w", 1, &[], &dir.path().join("w.log"));
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut done_before = 0;
+    while done_before < 3 {
+        assert!(Instant::now() < deadline, "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+        done_before = status_json(&u, "r")["shards_done"].as_u64().unwrap();
+    }
+    c.kill9();
+    // The worker keeps computing and retries its submits until the coordinator is back.
+    std::thread::sleep(Duration::from_millis(500));
+    let _c2 = serve(
+        &store,
+        port,
+        &["--lease-secs", "2"],
+        &dir.path().join("serve2.log"),
+    );
+    let s = wait_done(&u, "r", Duration::from_secs(180));
+    assert!(s["shards_done"].as_u64().unwrap() >= done_before);
+    assert_eq!(
+        s["results_stored"], s["shards_total"],
+        "nothing counted twice"
+    );
+    let kind = sweep::find("uvg").unwrap();
+    let params = sweep::resolve_params(kind, &[("max_n".to_string(), 8)].into()).unwrap();
+    assert_eq!(s["shards_total"], kind.plan(&params, 64).unwrap().len());
+    assert_eq!(report(&u, "r", &dir.path().join("out")), reference(8));
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn lease(
+    rt: &tokio::runtime::Runtime,
+    c: &mut gamesweep_proto::Client,
+    worker: &str,
+    version: &str,
+    max: u32,
+) -> Result<Vec<pb::Lease>, tonic::Status> {
+    rt.block_on(c.lease(pb::LeaseRequest {
+        worker_id: worker.into(),
+        solver_version: version.into(),
+        max_shards: max,
+    }))
+    .map(|r| r.into_inner().leases)
+}
+
+fn run_lease(l: &pb::Lease) -> sweep::SweepResult {
+    let kind = sweep::find(&l.kind).unwrap();
+    let params: Params = convert::params_from_proto(&l.params).unwrap();
+    let shard = convert::opt_shard_from_proto(l.shard.clone()).unwrap();
+    kind.run_shard(&params, &shard, &sweep::ShardCtx::detached())
+        .unwrap()
+}
+
+fn submit(
+    rt: &tokio::runtime::Runtime,
+    c: &mut gamesweep_proto::Client,
+    worker: &str,
+    version: &str,
+    l: &pb::Lease,
+    r: &sweep::SweepResult,
+) -> Result<bool, tonic::Status> {
+    rt.block_on(c.submit(pb::SubmitRequest {
+        worker_id: worker.into(),
+        solver_version: version.into(),
+        sweep_id: l.sweep_id.clone(),
+        index: l.shard.as_ref().unwrap().index,
+        attempt: l.attempt,
+        result: Some(convert::result_to_proto(r)),
+    }))
+    .map(|r| r.into_inner().accepted)
+}
+
+#[test]
+fn duplicate_late_and_foreign_submits_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let token_file = dir.path().join("token");
+    std::fs::write(&token_file, "s3cret-token\n").unwrap();
+    let tf = token_file.to_str().unwrap();
+    let _c = serve(
+        &dir.path().join("store"),
+        port,
+        &["--token-file", tf, "--lease-secs", "60"],
+        &dir.path().join("serve.log"),
+    );
+    let u = url(port);
+    let rt = rt();
+    let v = gamesweep_proto::solver_version();
+
+    // Wrong or missing token: refused, and nothing is created.
+    for t in [None, Some("wrong")] {
+        let mut bad = {
+            let _g = rt.enter();
+            gamesweep_proto::connect_lazy(&u, t).unwrap()
+        };
+        let e = rt
+            .block_on(bad.launch(pb::LaunchRequest {
+                kind: "uvg".into(),
+                params: vec![pb::Param {
+                    name: "max_n".into(),
+                    value: 5,
+                }],
+                name: "intruder".into(),
+                target_shards: 0,
+                resume_existing: false,
+            }))
+            .unwrap_err();
+        assert_eq!(e.code(), tonic::Code::Unauthenticated);
+    }
+    let o = gs(&["status", "--coordinator", &u]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("token"));
+
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "6",
+        "--shards",
+        "4",
+        "--name",
+        "d",
+        "--coordinator",
+        &u,
+        "--token-file",
+        tf,
+    ]);
+    let mut c = {
+        let _g = rt.enter();
+        gamesweep_proto::connect_lazy(&u, Some("s3cret-token")).unwrap()
+    };
+
+    // A worker of another solver build is refused at lease and at submit.
+    let e = lease(&rt, &mut c, "old", "0.0.0+0000", 1).unwrap_err();
+    assert_eq!(e.code(), tonic::Code::FailedPrecondition);
+    assert!(
+        e.message().contains("solver version mismatch"),
+        "{}",
+        e.message()
+    );
+
+    let leases = lease(&rt, &mut c, "w1", &v, 2).unwrap();
+    assert_eq!(leases.len(), 2);
+    let (a, b) = (&leases[0], &leases[1]);
+    let ra = run_lease(a);
+    let e = submit(&rt, &mut c, "old", "0.0.0+0000", a, &ra).unwrap_err();
+    assert_eq!(e.code(), tonic::Code::FailedPrecondition);
+
+    // First result accepted; a duplicate of it ignored.
+    assert!(submit(&rt, &mut c, "w1", &v, a, &ra).unwrap());
+    assert!(!submit(&rt, &mut c, "w1", &v, a, &ra).unwrap());
+    // A late result from a worker that does not hold the shard: accepted
+    // while the shard is not done; the holder's second result is then ignored.
+    let rb = run_lease(b);
+    assert!(submit(&rt, &mut c, "late", &v, b, &rb).unwrap());
+    // A tampered duplicate must not be merged either.
+    let mut tampered = rb.clone();
+    tampered.work += 1000;
+    assert!(!submit(&rt, &mut c, "w1", &v, b, &tampered).unwrap());
+
+    // Finish the sweep with this client.
+    loop {
+        let ls = lease(&rt, &mut c, "w1", &v, 4).unwrap();
+        if ls.is_empty() {
+            break;
+        }
+        for l in &ls {
+            assert!(submit(&rt, &mut c, "w1", &v, l, &run_lease(l)).unwrap());
+        }
+    }
+    let st = rt
+        .block_on(c.status(pb::StatusRequest {
+            sweep_id: "d".into(),
+        }))
+        .unwrap()
+        .into_inner();
+    let s = &st.sweeps[0];
+    assert_eq!(s.state, "done");
+    assert_eq!(s.duplicates_ignored, 2);
+    assert_eq!(s.results_stored, s.shards_total);
+    let r = rt
+        .block_on(c.get_result(pb::GetResultRequest {
+            sweep_id: "d".into(),
+        }))
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.results_json, reference(6));
+
+    // A worker process of another build exits with a clear error once there
+    // is unfinished work it would otherwise take.
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "5",
+        "--name",
+        "d2",
+        "--coordinator",
+        &u,
+        "--token-file",
+        tf,
+    ]);
+    let o = Command::new(BIN)
+        .args([
+            "worker",
+            "--coordinator",
+            &u,
+            "--token-file",
+            tf,
+            "--fake-solver-version",
+            "0.0.0+0000",
+        ])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("solver version mismatch"));
+}
+
+/// Exit non-zero with a single line on stderr that contains `hint`.
+fn one_line_error(args: &[&str], hint: &str) {
+    let o = gs(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{args:?} succeeded");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: not one line: {err}"
+    );
+    assert!(err.contains(hint), "{args:?}: `{hint}` not in: {err}");
+}
+
+#[test]
+fn bad_inputs_give_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |p: &str| dir.path().join(p).to_str().unwrap().to_string();
+    let dead = url(free_port());
+    one_line_error(
+        &["launch", "nosuchkind", "--coordinator", &dead],
+        "unknown sweep kind",
+    );
+    one_line_error(
+        &["launch", "uvg", "--max-n", "99", "--coordinator", &dead],
+        "out of range",
+    );
+    one_line_error(&["run", "uvg", "--max-n", "99"], "out of range");
+    one_line_error(
+        &["status", "--coordinator", &dead],
+        "cannot reach the coordinator",
+    );
+    one_line_error(
+        &["report", "x", "--coordinator", "not a url"],
+        "bad coordinator URL",
+    );
+    // A foreign directory and a corrupt store.
+    std::fs::create_dir_all(d("foreign")).unwrap();
+    std::fs::write(dir.path().join("foreign/notes.txt"), "mine").unwrap();
+    one_line_error(
+        &["serve", "--listen", "127.0.0.1:0", "--store", &d("foreign")],
+        "not a gamesweep store",
+    );
+    std::fs::create_dir_all(d("corrupt")).unwrap();
+    std::fs::write(dir.path().join("corrupt/conf"), "garbage\x00\x01").unwrap();
+    std::fs::write(dir.path().join("corrupt/db"), vec![0xAB; 4096]).unwrap();
+    one_line_error(
+        &["serve", "--listen", "127.0.0.1:0", "--store", &d("corrupt")],
+        "store",
+    );
+    // Non-loopback without a token.
+    one_line_error(
+        &["serve", "--listen", "0.0.0.0:0", "--store", &d("s")],
+        "--token-file",
+    );
+}
+
+fn run_out(out: &Path, extra: &[&str]) -> Output {
+    Command::new(BIN)
+        .args([
+            "run",
+            "uvg",
+            "--max-n",
+            "8",
+            "-q",
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn run_resumes_after_kill9_with_identical_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let out: PathBuf = dir.path().join("r");
+    let mut child = Proc(
+        Command::new(BIN)
+            .args([
+                "run",
+                "uvg",
+                "--max-n",
+                "8",
+                "-q",
+                "--threads",
+                "1",
+                "--shards",
+                "64",
+                "--out",
+            ])
+            .arg(&out)
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    // Wait until the run has a store, then a little more, then kill -9.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !out.join("store").join("db").exists() {
+        assert!(Instant::now() < deadline);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    let finished_early = child.0.try_wait().unwrap().is_some();
+    child.kill9();
+    let o = run_out(&out, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    if !finished_early {
+        assert!(err.contains("resuming"), "{err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.json")).unwrap(),
+        reference(8)
+    );
+}
+
+#[test]
+fn run_refuses_to_mix_solver_builds_and_fresh_starts_over() {
+    use gamesweep_coordinator::store::{SledStore, Store, SweepRecord, SweepState};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    {
+        // A store left by an older build of the solver.
+        let store = SledStore::open(&out.join("store")).unwrap();
+        let kind = sweep::find("uvg").unwrap();
+        let params = sweep::resolve_params(kind, &[("max_n".to_string(), 8)].into()).unwrap();
+        let plan = kind.plan(&params, 0).unwrap();
+        let rec = SweepRecord {
+            id: "run".into(),
+            kind: "uvg".into(),
+            params,
+            solver_version: "0.0.0+0000".into(),
+            target_shards: 0,
+            seq: 1,
+            state: SweepState::Running,
+        };
+        store.create_sweep(&rec, &plan).unwrap();
+    }
+    let o = run_out(&out, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("solver changed") && err.contains("--fresh"),
+        "{err}"
+    );
+    let o = run_out(&out, &["--fresh"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.json")).unwrap(),
+        reference(8)
+    );
+}
