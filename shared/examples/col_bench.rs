@@ -54,7 +54,14 @@ fn main() {
     let variants: Vec<&str> = if args.len() > 2 {
         args[2..].iter().map(String::as_str).collect()
     } else {
-        vec!["tree-canonical", "full", "labelled", "no-drop", "no-components", "bare"]
+        vec![
+            "tree-canonical",
+            "full",
+            "labelled",
+            "no-drop",
+            "no-components",
+            "bare",
+        ]
     };
     for v in variants {
         let mut s = Solver::new(options(v));
