@@ -14,7 +14,8 @@
 //! let up_star = e.add(up, star);
 //! assert_eq!(e.display(up_star), "^*");
 //! let half = e.number_q(1, 1);
-//! let g = e.game(&[e.zero()], &[e.one()]);
+//! let (zero, one) = (e.zero(), e.one());
+//! let g = e.game(&[zero], &[one]);
 //! assert_eq!(g, half); // {0|1} = 1/2
 //! assert_eq!(e.outcome(star).to_string(), "N");
 //! ```
