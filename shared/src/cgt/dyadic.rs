@@ -71,11 +71,11 @@ impl Dyadic {
     /// The simplest number strictly between `lo` and `hi` (`None` = unbounded), which
     /// is the value of `{lo | hi}` when `lo < hi` (the simplicity theorem). `lo < hi` required.
     pub fn simplest_between(lo: Option<Dyadic>, hi: Option<Dyadic>) -> Dyadic {
-        match (lo, hi) {
-            (Some(a), Some(b)) => debug_assert!(a < b),
-            _ => {}
+        if let (Some(a), Some(b)) = (lo, hi) {
+            debug_assert!(a < b);
         }
-        let zero_fits = lo.is_none_or(|a| a < Dyadic::ZERO) && hi.is_none_or(|b| b > Dyadic::ZERO);
+        let zero_fits = !matches!(lo, Some(a) if a >= Dyadic::ZERO)
+            && !matches!(hi, Some(b) if b <= Dyadic::ZERO);
         if zero_fits {
             return Dyadic::ZERO;
         }

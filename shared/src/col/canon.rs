@@ -121,42 +121,63 @@ pub fn labelled_code(c: &Compact) -> Code {
 /// A code shared by all components isomorphic to `c` (except when the
 /// canonical search exceeds [`LEAF_CAP`], where the labelled code is returned).
 pub fn canonical_code(c: &Compact) -> Code {
-    let k = c.k;
-    let mut inn = [0u32; 32];
-    let mut arcs = 0;
-    for u in 0..k {
-        arcs += c.out[u].count_ones();
-        for w in members(c.out[u]) {
-            inn[w] |= 1 << u;
-        }
+    if let Some(code) = tree_code(c) {
+        return code;
     }
-    if k <= 30 && connected(c, &inn) {
-        if arcs as usize == k - 1 {
-            // Out-tree: one root, every other vertex has exactly one in-arc.
-            let roots: Vec<usize> = (0..k).filter(|&v| inn[v] == 0).collect();
-            if roots.len() == 1 && (0..k).all(|v| inn[v].count_ones() <= 1) {
-                let (bits, _) = ahu(c, roots[0], usize::MAX, &|u| c.out[u]);
-                return Code::Small(TAG_OUT_TREE << 125 | bits);
-            }
-        }
-        let symmetric = (0..k).all(|v| c.out[v] == inn[v]);
-        if symmetric && arcs as usize == 2 * (k - 1) {
-            let centres = centres(c);
-            let best = centres
-                .iter()
-                .map(|&r| ahu(c, r, usize::MAX, &|u| c.out[u]))
-                .min_by_key(|&(bits, len)| (len, bits))
-                .expect("a tree has a centre");
-            return Code::Small(TAG_TREE << 125 | best.0);
-        }
-    }
+    let inn = in_rows(c);
     let mut best: Option<Code> = None;
     let mut leaves = 0u32;
-    let colours: Vec<u32> = (0..k).map(|v| c.label[v] as u32).collect();
+    let colours: Vec<u32> = (0..c.k).map(|v| c.label[v] as u32).collect();
     if search(c, &inn, colours, &mut best, &mut leaves) {
         return labelled_code(c);
     }
     best.expect("the search reaches at least one leaf")
+}
+
+fn in_rows(c: &Compact) -> [u32; 32] {
+    let mut inn = [0u32; 32];
+    for u in 0..c.k {
+        for w in members(c.out[u]) {
+            inn[w] |= 1 << u;
+        }
+    }
+    inn
+}
+
+/// The AHU code when the component is an out-tree or an undirected tree
+/// (at most 30 vertices), else `None`. Linear time.
+pub fn tree_code(c: &Compact) -> Option<Code> {
+    let k = c.k;
+    if k > 30 {
+        return None;
+    }
+    let arcs: usize = (0..k).map(|u| c.out[u].count_ones() as usize).sum();
+    if arcs != k - 1 && arcs != 2 * (k - 1) {
+        return None;
+    }
+    let inn = in_rows(c);
+    if !connected(c, &inn) {
+        return None;
+    }
+    if arcs == k - 1 {
+        // Out-tree: one root, every other vertex has exactly one in-arc.
+        let roots: Vec<usize> = (0..k).filter(|&v| inn[v] == 0).collect();
+        if roots.len() == 1 && (0..k).all(|v| inn[v].count_ones() <= 1) {
+            let (bits, _) = ahu(c, roots[0], usize::MAX, &|u| c.out[u]);
+            return Some(Code::Small(TAG_OUT_TREE << 125 | bits));
+        }
+        return None;
+    }
+    let symmetric = (0..k).all(|v| c.out[v] == inn[v]);
+    if symmetric {
+        let best = centres(c)
+            .iter()
+            .map(|&r| ahu(c, r, usize::MAX, &|u| c.out[u]))
+            .min_by_key(|&(bits, len)| (len, bits))
+            .expect("a tree has a centre");
+        return Some(Code::Small(TAG_TREE << 125 | best.0));
+    }
+    None
 }
 
 fn connected(c: &Compact, inn: &[u32; 32]) -> bool {
@@ -281,8 +302,9 @@ fn search(
             perm[colours[v] as usize] = v;
         }
         let code = ordered_code(c, &perm, TAG_CANON);
-        if best.as_ref().is_none_or(|b| code < *b) {
-            *best = Some(code);
+        match best {
+            Some(b) if *b <= code => {}
+            _ => *best = Some(code),
         }
         *leaves += 1;
         return *leaves > LEAF_CAP;

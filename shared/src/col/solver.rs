@@ -15,9 +15,13 @@ pub enum MemoMode {
     Labelled,
     /// Labelled code first, then the canonical code (isomorphic components share).
     Canonical,
+    /// Labelled code first, then the AHU code for components that are trees
+    /// (cheap); other components only by labelled code.
+    TreeCanonical,
 }
 
-/// Which reductions the solver applies (all on by default; the others exist to
+/// Which reductions the solver applies (components, dropped arcs and the
+/// labelled + tree-canonical memo by default; the other settings exist to
 /// measure what each one is worth).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolverOptions {
@@ -34,7 +38,10 @@ impl Default for SolverOptions {
         SolverOptions {
             components: true,
             drop_arcs: true,
-            memo: MemoMode::Canonical,
+            // Measured (runs/bench-col.md): full canonical labelling of general
+            // components costs more than the sharing it buys at these sizes;
+            // AHU codes for tree components are cheap and pay on trees.
+            memo: MemoMode::TreeCanonical,
         }
     }
 }
@@ -138,8 +145,12 @@ impl Solver {
             self.stats.labelled_hits += 1;
             return g;
         }
-        if self.opts.memo == MemoMode::Canonical {
-            let ck = canon::canonical_code(&c);
+        let ck = match self.opts.memo {
+            MemoMode::Canonical => Some(canon::canonical_code(&c)),
+            MemoMode::TreeCanonical => canon::tree_code(&c),
+            _ => None,
+        };
+        if let Some(ck) = ck {
             if let Some(&g) = self.canonical.get(&ck) {
                 self.stats.canonical_hits += 1;
                 self.labelled.insert(lk, g);

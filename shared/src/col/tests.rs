@@ -6,7 +6,12 @@ fn all_options() -> Vec<SolverOptions> {
     let mut v = Vec::new();
     for components in [true, false] {
         for drop_arcs in [true, false] {
-            for memo in [MemoMode::None, MemoMode::Labelled, MemoMode::Canonical] {
+            for memo in [
+                MemoMode::None,
+                MemoMode::Labelled,
+                MemoMode::Canonical,
+                MemoMode::TreeCanonical,
+            ] {
                 v.push(SolverOptions {
                     components,
                     drop_arcs,
@@ -151,6 +156,10 @@ fn engine_matches_naive_on_small_digraphs_with_every_reduction_setting() {
 #[test]
 fn col_engine_matches_naive_on_all_graphs_up_to_5() {
     let mut s = Solver::new(SolverOptions::default());
+    let mut full = Solver::new(SolverOptions {
+        memo: MemoMode::Canonical,
+        ..SolverOptions::default()
+    });
     for n in 1..=5usize {
         let pairs: Vec<(usize, usize)> = (0..n).flat_map(|j| (0..j).map(move |i| (i, j))).collect();
         for mask in 0..1u32 << pairs.len() {
@@ -168,6 +177,8 @@ fn col_engine_matches_naive_on_all_graphs_up_to_5() {
                 let g = s.value(&b, b.position_masks(blue, red));
                 assert_eq!(s.engine.outcome(g), naive::outcome(&b, blue, red));
                 assert!(s.engine.is_cold(g), "Col is cold");
+                let h = full.value(&b, b.position_masks(blue, red));
+                assert_eq!(s.engine.display(g), full.engine.display(h));
             }
         }
     }

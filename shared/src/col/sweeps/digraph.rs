@@ -60,7 +60,7 @@ const PARAMS: &[ParamDef] = &[
 ];
 
 fn uniform(rng: &mut ChaCha8Rng, m: u32) -> u32 {
-    let zone = ((1u64 << 32) / m as u64 * m as u64) as u64;
+    let zone = (1u64 << 32) / m as u64 * m as u64;
     loop {
         let x = rng.next_u32();
         if (x as u64) < zone {

@@ -16,7 +16,7 @@
 use super::*;
 use crate::cgt::Outcome;
 use crate::col::{naive, Board, Solver, SolverOptions};
-use crate::graph::{graph6, members, BitGraph};
+use crate::graph::{graph6, BitGraph};
 use crate::sweep::graphplan;
 use crate::sweep::{param, ParamDef, Params, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind};
 use std::fmt::Write as _;
@@ -411,11 +411,6 @@ impl SweepKind for EngineCheckSweep {
             report_md: md,
         }
     }
-}
-
-#[allow(dead_code)]
-fn _members_used() -> usize {
-    members(0).count()
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 use super::*;
 use crate::col::trees::{RootedTree, TreeCatalogue};
 use crate::col::{Board, Pos, Solver, SolverOptions};
-use crate::graph::members;
+
 use crate::sweep::{param, ParamDef, Params, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind};
 use std::fmt::Write as _;
 
@@ -414,11 +414,6 @@ impl SweepKind for MyopicRootedSweep {
     fn render(&self, params: &Params, merged: &SweepResult) -> Rendered {
         render(Variant::Rooted, params, merged)
     }
-}
-
-#[allow(dead_code)]
-fn unused(_: u32) -> usize {
-    members(0).count()
 }
 
 #[cfg(test)]
