@@ -14,6 +14,23 @@ pub enum SolveCommand {
     /// An explicit game graph from a file (see docs/gamegraph-format.md): outcome labels, Grundy numbers,
     /// a kernel, minimax values, and for a declared sum the pair table.
     Gamegraph(GamegraphArgs),
+    /// Col on a graph (graph6) with a partial colouring: canonical value, outcome class, options.
+    Col(ColArgs),
+    /// Myopic Col on a digraph (digraph6) with a partial colouring: canonical value, outcome class, options.
+    Myopic(ColArgs),
+}
+
+/// Arguments of `solve col` / `solve myopic`.
+#[derive(clap::Args, Debug)]
+pub struct ColArgs {
+    /// The board: graph6 for Col, digraph6 (starts with `&`) for Myopic Col.
+    pub board: String,
+    /// One character per vertex: `.` uncoloured, `L` or `B` blue (Left), `R` red (Right). Default: all uncoloured.
+    #[arg(long, alias = "coloring")]
+    pub colouring: Option<String>,
+    /// Print JSON (fields include `value` in CGSuite notation and `outcome`: L, R, N or P).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `solve gamegraph`.
@@ -177,7 +194,32 @@ pub fn solve(cmd: SolveCommand) -> anyhow::Result<()> {
             Ok(())
         }
         SolveCommand::Gamegraph(a) => solve_gamegraph(a),
+        SolveCommand::Col(a) => solve_col(gamesweep::col::Rules::Col, a),
+        SolveCommand::Myopic(a) => solve_col(gamesweep::col::Rules::Myopic, a),
     }
+}
+
+fn solve_col(rules: gamesweep::col::Rules, a: ColArgs) -> anyhow::Result<()> {
+    let colouring = match a.colouring {
+        Some(c) => c,
+        None => {
+            let n = if a.board.starts_with('&') {
+                graph6::decode_digraph(&a.board).map(|(n, _)| n)
+            } else {
+                graph6::decode(&a.board).map(|(n, _)| n)
+            }
+            .map_err(|e| UsageError(format!("bad board `{}`: {e}", a.board)))?;
+            ".".repeat(n)
+        }
+    };
+    let report = gamesweep::col::solve_position(rules, &a.board, &colouring)
+        .map_err(|e| UsageError(format!("{e}")))?;
+    if a.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print!("{report}");
+    }
+    Ok(())
 }
 
 fn solve_gamegraph(a: GamegraphArgs) -> anyhow::Result<()> {
