@@ -17,7 +17,8 @@ threads=${THREADS:-$(nproc)}
 cargo build --release -q -p gamesweep --example gen_bench
 bin=target/release/examples/gen_bench
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  host: $(nproc) cores  load: $(cut -d' ' -f1-3 /proc/loadavg)"
-t() { /usr/bin/time -f "  $1: user %U s, wall %e s" "${@:2}" 2>&1; }
+# t LABEL CMD...: run CMD with its output discarded, print LABEL with user/wall seconds.
+t() { { /usr/bin/time -f "  $1: user %U s, wall %e s" "${@:2}" >/dev/null; } 2>&1; }
 for n in "${sizes[@]}"; do
   echo "== n = $n (connected)"
   for _ in $(seq "$repeat"); do
@@ -26,8 +27,8 @@ for n in "${sizes[@]}"; do
     else
       echo "  nauty-geng not installed"
     fi
-    t "gamesweep 1 thread  " "$bin" "$n" >/dev/null
-    t "gamesweep $threads threads " "$bin" "$n" --threads "$threads" >/dev/null
+    t "gamesweep 1 thread  " "$bin" "$n"
+    t "gamesweep $threads threads " "$bin" "$n" --threads "$threads"
   done
   "$bin" "$n"
 done

@@ -47,20 +47,30 @@ fn main() -> Result<(), Box<dyn Error>> {
         );
     }
     let s = sum_graph(&nim_heap(120), &nim_heap(120))?;
-    println!("nim120 + nim120: {} positions, {} moves", s.len(), s.move_count());
+    println!(
+        "nim120 + nim120: {} positions, {} moves",
+        s.len(),
+        s.move_count()
+    );
     let topo = best_ms(5, || {
         outcomes_acyclic(&s).expect("acyclic");
     });
     let retro = best_ms(5, || {
         outcomes(&s);
     });
-    println!("outcomes: topological {topo:.2} ms, retrograde {retro:.2} ms, ratio {:.2}", retro / topo);
+    println!(
+        "outcomes: topological {topo:.2} ms, retrograde {retro:.2} ms, ratio {:.2}",
+        retro / topo
+    );
     let greedy = best_ms(5, || {
         kernel_acyclic(&s).expect("acyclic");
     });
     let search = best_ms(5, || {
         find_kernel(&s, 0).expect("no branching on a DAG");
     });
-    println!("kernel: greedy {greedy:.2} ms, exact search {search:.2} ms, ratio {:.2}", search / greedy);
+    println!(
+        "kernel: greedy {greedy:.2} ms, exact search {search:.2} ms, ratio {:.2}",
+        search / greedy
+    );
     Ok(())
 }

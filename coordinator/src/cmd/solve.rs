@@ -11,6 +11,33 @@ use serde::Serialize;
 pub enum SolveCommand {
     /// Undirected vertex geography on a graph given in graph6: Grundy value, winner, winning move per start.
     Uvg(UvgArgs),
+    /// An explicit game graph from a file (see docs/gamegraph-format.md): outcome labels, Grundy numbers,
+    /// a kernel, minimax values, and for a declared sum the pair table.
+    Gamegraph(GamegraphArgs),
+}
+
+/// Arguments of `solve gamegraph`.
+#[derive(clap::Args, Debug)]
+pub struct GamegraphArgs {
+    /// The game file (text format or JSON; `-` reads standard input).
+    pub file: std::path::PathBuf,
+    /// Print JSON instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Input format (default: JSON if the file starts with `{`, else text).
+    #[arg(long, value_enum, default_value_t = GameFormat::Auto)]
+    pub format: GameFormat,
+}
+
+/// Input format of a game file.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum GameFormat {
+    /// Decide from the first character.
+    Auto,
+    /// The line-based text format.
+    Text,
+    /// JSON.
+    Json,
 }
 
 /// Arguments of `solve uvg`.
@@ -149,7 +176,31 @@ pub fn solve(cmd: SolveCommand) -> anyhow::Result<()> {
             }
             Ok(())
         }
+        SolveCommand::Gamegraph(a) => solve_gamegraph(a),
     }
+}
+
+fn solve_gamegraph(a: GamegraphArgs) -> anyhow::Result<()> {
+    use gamesweep::gamegraph::{solve_text, Format};
+    let text = if a.file.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("reading standard input")?
+    } else {
+        std::fs::read_to_string(&a.file)
+            .map_err(|e| UsageError(format!("cannot read {}: {e}", a.file.display())))?
+    };
+    let format = match a.format {
+        GameFormat::Auto => Format::Auto,
+        GameFormat::Text => Format::Text,
+        GameFormat::Json => Format::Json,
+    };
+    let report =
+        solve_text(&text, format).map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{report}");
+    }
+    Ok(())
 }
 
 /// CGSuite-style nimber: 0, *, *2, ...

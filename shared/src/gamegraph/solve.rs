@@ -15,8 +15,12 @@ use super::{GameGraph, GameGraphError, Outcome, SinkLabel};
 use serde::Serialize;
 use std::fmt;
 
-/// Branching budget of the exact kernel search in reports.
-pub const KERNEL_BRANCH_LIMIT: u64 = 1_000_000;
+/// Branching budget of the exact kernel search in reports, for a game with
+/// `positions` positions: a branch costs up to linear time, so the budget
+/// shrinks with the size (1,000,000 for small games, at least 1,000).
+pub fn kernel_branch_limit(positions: usize) -> u64 {
+    (50_000_000 / (positions as u64 + 1)).clamp(1_000, 1_000_000)
+}
 
 /// Widest pair table (columns) that `Display` prints; JSON has all of it.
 pub const DISPLAY_MAX_COLUMNS: usize = 40;
@@ -206,18 +210,14 @@ fn solve_game(g: &GameGraph) -> GameReport {
         let members = names(g, (0..g.len()).filter(|&v| k[v]));
         (KernelReport::Unique { members }, Some(k))
     } else {
-        match find_kernel(g, KERNEL_BRANCH_LIMIT) {
+        let limit = kernel_branch_limit(g.len());
+        match find_kernel(g, limit) {
             Ok(KernelSearch::Found { kernel, branches }) => {
                 let members = names(g, (0..g.len()).filter(|&v| kernel[v]));
                 (KernelReport::Found { members, branches }, Some(kernel))
             }
             Ok(KernelSearch::NoKernel { branches }) => (KernelReport::None { branches }, None),
-            Err(_) => (
-                KernelReport::GaveUp {
-                    branches: KERNEL_BRANCH_LIMIT,
-                },
-                None,
-            ),
+            Err(_) => (KernelReport::GaveUp { branches: limit }, None),
         }
     };
     let (mm, minimax_unavailable) = if g.has_payoffs() {

@@ -11,6 +11,9 @@ use super::{GameGraph, GameGraphError, Outcome};
 /// Largest product graph [`sum_graph`] builds.
 pub const MAX_SUM_POSITIONS: usize = 4_000_000;
 
+/// Most moves a product graph [`sum_graph`] builds may have.
+pub const MAX_SUM_MOVES: usize = 50_000_000;
+
 /// Index of the pair (u, v) in the sum graph: row-major, `u * |G₂| + v`.
 pub fn pair_index(right_len: usize, u: usize, v: usize) -> usize {
     u * right_len + v
@@ -20,7 +23,8 @@ pub fn pair_index(right_len: usize, u: usize, v: usize) -> usize {
 /// [`pair_index`]; the start is the pair of starts if both are declared.
 ///
 /// Errors: a part that is not normal play ([`GameGraphError::NotNormalPlay`]),
-/// a product larger than [`MAX_SUM_POSITIONS`] ([`GameGraphError::TooLarge`]).
+/// a product with more than [`MAX_SUM_POSITIONS`] positions or
+/// [`MAX_SUM_MOVES`] moves ([`GameGraphError::TooLarge`]).
 pub fn sum_graph(left: &GameGraph, right: &GameGraph) -> Result<GameGraph, GameGraphError> {
     for g in [left, right] {
         if let Some(v) = g.first_non_normal_sink() {
@@ -38,6 +42,18 @@ pub fn sum_graph(left: &GameGraph, right: &GameGraph) -> Result<GameGraph, GameG
             what: format!("sum {} + {}", left.name(), right.name()),
             size,
             limit: MAX_SUM_POSITIONS,
+        });
+    }
+    // every move of a part appears once per position of the other part
+    let moves = left
+        .move_count()
+        .saturating_mul(n2)
+        .saturating_add(right.move_count().saturating_mul(n1));
+    if moves > MAX_SUM_MOVES {
+        return Err(GameGraphError::TooLarge {
+            what: format!("sum {} + {} (counting moves)", left.name(), right.name()),
+            size: moves,
+            limit: MAX_SUM_MOVES,
         });
     }
     let mut s = GameGraph::new(format!("{} + {}", left.name(), right.name()));

@@ -538,3 +538,35 @@ proptest! {
         prop_assert_eq!(&parse(&json, Format::Auto).unwrap(), &file);
     }
 }
+
+#[test]
+fn sums_of_cyclic_or_non_normal_games_are_reported_not_failed() {
+    // a cyclic summand: outcomes of the pairs only
+    let text = "game c\na -> b\nb -> a\nb -> s\nend\ngame n\nx -> y\nend\nsum c n\n";
+    let r = solve_text(text, Format::Text).unwrap();
+    let sum = r.sum.as_ref().unwrap();
+    assert!(sum.grundy_table.is_none());
+    assert!(sum.unavailable.as_deref().unwrap().contains("cyclic"));
+    assert_eq!(sum.outcome_table.len(), 3);
+    // (s, y) is the only pair without moves: II; the rest follow by retrograde analysis
+    let s = sum_graph(
+        &parse_text(text).unwrap().games[0],
+        &parse_text(text).unwrap().games[1],
+    )
+    .unwrap();
+    let out = outcomes(&s);
+    assert_eq!(sum.outcome_table[2][1], Outcome::Second);
+    assert_eq!(out[pair_index(2, 2, 1)], Outcome::Second);
+    assert!(r.to_string().contains("outcomes of the pairs"));
+    // a summand that is not normal play: no product graph at all
+    let text = "game d\na -> b\nb = draw\nend\ngame n\nx -> y\nend\nsum d n\n";
+    let r = solve_text(text, Format::Text).unwrap();
+    let sum = r.sum.as_ref().unwrap();
+    assert!(sum.outcome_table.is_empty());
+    assert!(sum
+        .unavailable
+        .as_deref()
+        .unwrap()
+        .contains("not normal play"));
+    assert!(r.to_string().contains("not fully computed"));
+}

@@ -228,6 +228,29 @@ fn leaf_rows(adj: &[VSet; 32], n: usize, lab: &Perm) -> [u32; 32] {
     rows
 }
 
+/// `leaf_rows(adj, n, lab) == rows` on the first `n` rows, stopping at the
+/// first difference.
+#[inline]
+fn leaf_rows_equal(adj: &[VSet; 32], n: usize, lab: &Perm, rows: &[u32; 32]) -> bool {
+    let mut inv = [0u8; 32];
+    for i in 0..n {
+        inv[lab[i] as usize] = i as u8;
+    }
+    for i in 0..n {
+        let mut s = adj[lab[i] as usize];
+        let mut r = 0u32;
+        while s != 0 {
+            let v = s.trailing_zeros() as usize;
+            s &= s - 1;
+            r |= 1 << inv[v];
+        }
+        if r != rows[i] {
+            return false;
+        }
+    }
+    true
+}
+
 #[inline]
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
@@ -396,6 +419,56 @@ pub(crate) fn search(adj: &[VSet; 32], n: usize, p: &Part) -> CanonOut {
         lab: s.best_lab,
         gens: s.gens,
     }
+}
+
+/// Cheap sufficient test that the first cell of the equitable partition `p`
+/// is a single orbit of Aut(graph, p): for each vertex `v` of the cell,
+/// individualise it and follow the leftmost path of the search tree to a
+/// leaf; if all those leaves give the same relabelled graph, the leaf of the
+/// first vertex maps to each other one by an automorphism. `false` means
+/// "not shown", not "no".
+pub(crate) fn first_cell_is_orbit(adj: &[VSet; 32], n: usize, p: &Part) -> bool {
+    let c = p.cells[0];
+    let mut first: Option<[u32; 32]> = None;
+    let mut s = c;
+    while s != 0 {
+        let v = s.trailing_zeros() as usize;
+        s &= s - 1;
+        let mut q = Part {
+            cells: [0; 32],
+            len: p.len + 1,
+        };
+        q.cells[0] = 1 << v;
+        q.cells[1] = c & !(1 << v);
+        q.cells[2..p.len + 1].copy_from_slice(&p.cells[1..p.len]);
+        refine(adj, n, &mut q, 1 << v);
+        while q.len < n {
+            let mut ti = 0;
+            while q.cells[ti] & (q.cells[ti] - 1) == 0 {
+                ti += 1;
+            }
+            let t = q.cells[ti];
+            let w = t & t.wrapping_neg();
+            q.cells.copy_within(ti + 1..q.len, ti + 2);
+            q.cells[ti] = w;
+            q.cells[ti + 1] = t & !w;
+            q.len += 1;
+            refine(adj, n, &mut q, w);
+        }
+        let mut lab = [0u8; 32];
+        for i in 0..n {
+            lab[i] = q.cells[i].trailing_zeros() as u8;
+        }
+        match &first {
+            None => first = Some(leaf_rows(adj, n, &lab)),
+            Some(f) => {
+                if !leaf_rows_equal(adj, n, &lab, f) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// Adjacency rows of `g` in a fixed array (rows `>= n` zero).

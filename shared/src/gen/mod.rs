@@ -16,14 +16,21 @@
 //!    vertices already in; if it is the only vertex of least degree, accept;
 //! 2. among those, the largest sum of neighbour degrees, then the most
 //!    triangles through the vertex, then the largest 2-hop sum of neighbour
-//!    degree sums (all cheap from per-parent
-//!    tables); reject as soon as another vertex beats the new one, accept as
-//!    soon as the new one is alone;
-//! 3. otherwise the ordered partition `[M₃ | rest by degree]` (`M₃` = the
+//!    degree sums (each O(|S|) from per-parent tables); reject as soon as
+//!    another vertex beats the new one, accept as soon as the new one is alone;
+//! 3. otherwise the ordered partition `[M | rest by degree]` (`M` = the
 //!    vertices still tied) is refined towards an equitable one (reject as soon
 //!    as the new vertex leaves the first cell, accept as soon as it is alone
 //!    there), and only then a canonical labelling is searched ([`canon`]):
-//!    `m(H)` is the orbit of the first vertex of the canonical labelling.
+//!    `m(H)` is the orbit of the first vertex of the canonical labelling. At
+//!    the last level (no child group needed) a cheap probe comes first: if the
+//!    leftmost leaves below every vertex of the first cell coincide, that cell
+//!    is one orbit and the child is accepted without the full search.
+//!
+//! Sets `S` are enumerated by size, each size in increasing numeric order; the
+//! representative of an Aut(G)-orbit is its numerically least set, checked
+//! exactly by a breadth-first walk over the orbit (only for accepted sets of
+//! parents with a non-trivial group).
 //!
 //! With `connected_only`, the last level only adds vertices whose neighbourhood
 //! meets every component of the parent (`G + v` is connected iff that holds);
@@ -430,6 +437,11 @@ impl Parent {
         if p.cells[0] == nb {
             return Verdict::Accept(None);
         }
+        if !keep_gens && canon::first_cell_is_orbit(&hadj, n + 1, &p) {
+            // The new vertex is in the orbit of every vertex of the first
+            // cell, the canonical one included.
+            return Verdict::Accept(None);
+        }
         let out = search(&hadj, n + 1, &p);
         let orb = orbits(n + 1, &out.gens);
         if orb[out.lab[0] as usize] & nb != 0 {
@@ -460,6 +472,14 @@ fn child_group(h: &BitGraph) -> Vec<Perm> {
     search(&adj, n, &p).gens
 }
 
+/// The next larger integer with the same number of set bits (Gosper's hack,
+/// division-free form).
+#[inline(always)]
+fn next_combination(c: u64) -> u64 {
+    let t = c | (c - 1);
+    (t + 1) | (((!t & (!t).wrapping_neg()) - 1) >> (c.trailing_zeros() + 1))
+}
+
 /// Call `f` on every `k`-subset of `mask` (Gosper's hack on the compressed
 /// positions).
 #[inline]
@@ -482,6 +502,14 @@ fn for_each_ksubset(mask: VSet, k: u32, mut f: impl FnMut(VSet)) {
     }
     let mut c: u64 = (1u64 << k) - 1;
     let limit = 1u64 << nb;
+    if mask as u64 == limit - 1 {
+        // Contiguous low bits: the compressed subset is the subset.
+        while c < limit {
+            f(c as VSet);
+            c = next_combination(c);
+        }
+        return;
+    }
     while c < limit {
         let mut s = 0u32;
         let mut t = c;
@@ -490,9 +518,7 @@ fn for_each_ksubset(mask: VSet, k: u32, mut f: impl FnMut(VSet)) {
             t &= t - 1;
         }
         f(s);
-        let u = c & c.wrapping_neg();
-        let v = c + u;
-        c = v + (((v ^ c) / u) >> 2);
+        c = next_combination(c);
     }
 }
 
@@ -509,8 +535,8 @@ fn permute_set(s: VSet, g: &Perm) -> VSet {
 }
 
 /// The children of `g` in the generation tree, as neighbourhoods `S` of the
-/// new vertex, one per Aut(g)-orbit (the first of each orbit in enumeration
-/// order), with the child's group when it was computed on the way (only if
+/// new vertex, one per Aut(g)-orbit (the numerically least set of each orbit,
+/// which is also the first enumerated), with the child's group when it was computed on the way (only if
 /// `keep_gens`). With `need_conn`, only children that are connected.
 fn accepted_children(
     g: &BitGraph,
@@ -558,18 +584,16 @@ fn accepted_children(
         }
         for_each_ksubset(all & !forced, d - nf, |t| {
             let s = forced | t;
-            if need_conn && comps.iter().any(|&c| c & s == 0) {
+            // (One component: every non-empty set meets it, and d ≥ 1.)
+            if comps.len() > 1 && comps.iter().any(|&c| c & s == 0) {
                 return;
             }
             if let Verdict::Accept(cg) = par.judge(s, d, keep_gens) {
-                out.push((s, cg));
+                if gens.is_empty() || is_orbit_min(n, s, gens, scratch) {
+                    out.push((s, cg));
+                }
             }
         });
-    }
-    // Keep one set per Aut(g)-orbit. The accepted sets form a union of orbits
-    // (acceptance is invariant under Aut(g)), so every image is in the list.
-    if !gens.is_empty() && out.len() > 1 {
-        dedupe_orbits(n, gens, out, scratch);
     }
 }
 
@@ -580,75 +604,62 @@ type Kid = (VSet, Option<Vec<Perm>>);
 /// Reusable buffers for [`accepted_children`].
 #[derive(Default)]
 struct Scratch {
-    /// `lookup[s]`: index of the set `s` in the child list (`u32::MAX` = none).
-    lookup: Vec<u32>,
-    parent: Vec<u32>,
+    /// `seen[s] == stamp`: set `s` already reached in the current orbit search.
+    seen: Vec<u32>,
+    stamp: u32,
+    queue: Vec<VSet>,
+    /// Fallback for parents too large for the `seen` table.
+    seen_big: std::collections::HashSet<VSet>,
 }
 
 /// Largest parent size for which sets are looked up in a direct table.
 const LOOKUP_MAX_N: usize = 20;
 
-/// Keep the first set of each Aut(g)-orbit in `out` (order preserved).
-fn dedupe_orbits(n: usize, gens: &[Perm], out: &mut Vec<Kid>, scratch: &mut Scratch) {
-    fn find(p: &mut [u32], mut x: usize) -> usize {
-        while p[x] as usize != x {
-            p[x] = p[p[x] as usize];
-            x = p[x] as usize;
-        }
-        x
-    }
-    let len = out.len();
-    scratch.parent.clear();
-    scratch.parent.extend(0..len as u32);
-    let parent = &mut scratch.parent;
-    let mut union = |i: usize, j: usize| {
-        let a = find(parent, i);
-        let b = find(parent, j);
-        if a != b {
-            parent[a.max(b)] = a.min(b) as u32;
-        }
-    };
+/// Is `s` the numerically least set of its orbit under the group generated
+/// by `gens`? (Breadth-first over the orbit, stopping at the first smaller set.)
+/// `n` is the number of vertices the permutations act on.
+fn is_orbit_min(n: usize, s: VSet, gens: &[Perm], scratch: &mut Scratch) -> bool {
+    scratch.queue.clear();
+    scratch.queue.push(s);
     if n <= LOOKUP_MAX_N {
-        if scratch.lookup.len() < 1 << n {
-            scratch.lookup.resize(1 << n, u32::MAX);
+        if scratch.seen.len() < 1 << n {
+            scratch.seen.resize(1 << n, 0);
         }
-        let lookup = &mut scratch.lookup;
-        for (i, &(s, _)) in out.iter().enumerate() {
-            lookup[s as usize] = i as u32;
+        scratch.stamp = scratch.stamp.wrapping_add(1);
+        if scratch.stamp == 0 {
+            scratch.seen.iter_mut().for_each(|x| *x = 0);
+            scratch.stamp = 1;
         }
-        for gp in gens {
-            for i in 0..len {
-                let j = lookup[permute_set(out[i].0, gp) as usize];
-                debug_assert!(j != u32::MAX, "accepted sets not closed under Aut(g)");
-                if j != u32::MAX {
-                    union(i, j as usize);
+        let stamp = scratch.stamp;
+        scratch.seen[s as usize] = stamp;
+        while let Some(x) = scratch.queue.pop() {
+            for gp in gens {
+                let y = permute_set(x, gp);
+                if y < s {
+                    return false;
+                }
+                if scratch.seen[y as usize] != stamp {
+                    scratch.seen[y as usize] = stamp;
+                    scratch.queue.push(y);
                 }
             }
-        }
-        for &(s, _) in out.iter() {
-            lookup[s as usize] = u32::MAX;
         }
     } else {
-        let mut sorted: Vec<(VSet, usize)> =
-            out.iter().enumerate().map(|(i, &(s, _))| (s, i)).collect();
-        sorted.sort_unstable();
-        for gp in gens {
-            for i in 0..len {
-                let img = permute_set(out[i].0, gp);
-                let k = sorted.binary_search_by_key(&img, |&(s, _)| s);
-                debug_assert!(k.is_ok(), "accepted sets not closed under Aut(g)");
-                if let Ok(k) = k {
-                    union(i, sorted[k].1);
+        scratch.seen_big.clear();
+        scratch.seen_big.insert(s);
+        while let Some(x) = scratch.queue.pop() {
+            for gp in gens {
+                let y = permute_set(x, gp);
+                if y < s {
+                    return false;
+                }
+                if scratch.seen_big.insert(y) {
+                    scratch.queue.push(y);
                 }
             }
         }
     }
-    let mut i = 0;
-    out.retain(|_| {
-        let keep = find(&mut scratch.parent, i) == i;
-        i += 1;
-        keep
-    });
+    true
 }
 
 #[cfg(test)]

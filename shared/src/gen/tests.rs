@@ -208,7 +208,7 @@ fn no_isomorphic_pairs_and_full_coverage_brute_force() {
 }
 
 #[test]
-fn matches_nauty_geng_n7() {
+fn matches_nauty_geng_n7_n8() {
     let out = match std::process::Command::new("nauty-geng")
         .args(["-cq", "7"])
         .output()
@@ -240,6 +240,31 @@ fn matches_nauty_geng_n7() {
         },
         &mut |g| {
             ours.insert(brute_canon(g, &perms));
+        },
+    );
+    assert_eq!(ours, theirs);
+    // All graphs on 8 vertices, through our canonical form (itself checked
+    // against brute force in `canon`).
+    let out = std::process::Command::new("nauty-geng")
+        .args(["-q", "8"])
+        .output()
+        .expect("nauty-geng ran above");
+    let text = String::from_utf8(out.stdout).expect("geng prints ASCII");
+    let theirs: HashSet<BitGraph> = text
+        .lines()
+        .map(|l| canon::canonical_form(&graph6::parse_bitgraph(l).expect("geng graph6")))
+        .collect();
+    assert_eq!(theirs.len() as u64, ALL[8]);
+    let mut ours = HashSet::new();
+    walk_filtered(
+        &root(),
+        8,
+        WalkOptions {
+            connected_only: false,
+            min_n: 8,
+        },
+        &mut |g| {
+            ours.insert(canon::canonical_form(g));
         },
     );
     assert_eq!(ours, theirs);

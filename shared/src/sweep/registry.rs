@@ -12,6 +12,12 @@ pub fn registry() -> &'static [&'static dyn SweepKind] {
         &crate::bft::sweeps::ReductionSweep,
         &crate::bft::sweeps::Degree3Sweep,
         &crate::bft::sweeps::StrategySweep,
+        &crate::col::sweeps::MyopicTreeSweep,
+        &crate::col::sweeps::MyopicRootedSweep,
+        &crate::col::sweeps::MyopicDigraphSweep,
+        &crate::col::sweeps::MyopicListSweep,
+        &crate::col::sweeps::ColSweep,
+        &crate::col::sweeps::EngineCheckSweep,
         &crate::gamegraph::SUBTRACTION,
     ]
 }

@@ -2,13 +2,16 @@
 //! a vertex set, and the Gallai–Edmonds set `D(G)` (vertices missed by some
 //! maximum matching) that decides UVG.
 //!
-//! One implementation serves both graph types: [`Blossom`] is generic over a
-//! small [`MatchGraph`] trait (neighbours of a vertex among the alive ones).
+//! [`Blossom`] is generic over a small [`MatchGraph`] trait (neighbours of a
+//! vertex among the alive ones) and serves `GeneralGraph`; the [`BitGraph`]
+//! functions here use a copy specialised to stack arrays and bitmasks
+//! (`smallblossom.rs`), which the tests cross-check against the generic one.
 //! We wrote our own rather than use petgraph's `maximum_matching` because the
 //! hot path needs (a) the alive-set restriction without building a subgraph
 //! and (b) the `D(G)` forest search, which petgraph does not expose
 //! (`runs/bench-uvg.md` has the timings).
 
+use super::smallblossom::SmallBlossom;
 use crate::graph::{members, BitGraph, VSet};
 
 const NONE: u32 = u32::MAX;
@@ -261,23 +264,18 @@ pub(crate) fn mate_options(mate: &[u32]) -> Vec<Option<usize>> {
 
 /// Size of a maximum matching of `g` restricted to `alive`.
 pub fn max_matching(g: &BitGraph, alive: VSet) -> u32 {
-    let view = BitView {
-        g,
-        alive: alive & g.all(),
-    };
-    Blossom::new(&view).maximize()
+    SmallBlossom::new(g, alive).maximize()
 }
 
 /// A maximum matching of `g` restricted to `alive`, as a mate array over all
 /// `g.n()` vertices (`mate[v] = Some(u)`; `None` for unmatched or dead vertices).
 pub fn max_matching_mates(g: &BitGraph, alive: VSet) -> Vec<Option<usize>> {
-    let view = BitView {
-        g,
-        alive: alive & g.all(),
-    };
-    let mut b = Blossom::new(&view);
+    let mut b = SmallBlossom::new(g, alive);
     b.maximize();
-    mate_options(&b.mate)
+    b.mate[..g.n()]
+        .iter()
+        .map(|&m| (m != u8::MAX).then_some(m as usize))
+        .collect()
 }
 
 /// The set of alive vertices covered by every maximum matching of `g[alive]`
@@ -285,15 +283,7 @@ pub fn max_matching_mates(g: &BitGraph, alive: VSet) -> Vec<Option<usize>> {
 /// these are exactly the starts from which the player to move wins.
 pub fn always_matched(g: &BitGraph, alive: VSet) -> VSet {
     let alive = alive & g.all();
-    let view = BitView { g, alive };
-    let mut b = Blossom::new(&view);
+    let mut b = SmallBlossom::new(g, alive);
     b.maximize();
-    let d = b.missable();
-    let mut out = 0;
-    for v in members(alive) {
-        if !d[v] {
-            out |= 1 << v;
-        }
-    }
-    out
+    alive & !b.missable()
 }

@@ -31,37 +31,54 @@ use std::collections::HashMap;
 
 use crate::graph::{members, BitGraph, VSet};
 
+mod bitsliced;
 pub mod degree3;
 pub mod general;
 pub mod matching;
+mod smallblossom;
 
 mod fxhash;
+#[doc(hidden)]
+pub mod variants;
 pub(crate) use fxhash::FxBuildHasher;
 
 /// Largest `n` for which [`grundy_all`] uses the bottom-up subset DP (its
-/// table has `2^n` rows; at 16 that is 2^16 · 17 `u16` ≈ 2.2 MB per thread).
+/// table has `2^n` rows of 1–4 words; at 16 that is at most 2 MB per thread).
 pub const SUBSET_DP_MAX_N: usize = 16;
 
+/// Per-thread scratch of the subset DP (reused across calls: no allocation
+/// on the hot path besides the result).
+struct Scratch {
+    tab: Vec<u64>,
+    reach: Vec<u16>,
+}
+
 thread_local! {
-    static PLANES: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
+    static PLANES: RefCell<Scratch> = const { RefCell::new(Scratch { tab: Vec::new(), reach: Vec::new() }) };
 }
 
 /// Exact Grundy value of every start vertex of a small graph (n ≤ 32, tuned
 /// for n ≤ 12). `out[v]` = value of the position (token on `v`, all vertices
 /// remaining).
 ///
-/// For `n ≤ 16` this is a bottom-up DP over all vertex subsets `S` in
-/// increasing numeric order (so `S − v` is always done before `S`). Row `S`
-/// stores "bit planes": `plane[S][k]` = the set of `u ∈ S` with
-/// `g(u, S) = k`. Then `g(v, S)` is the least `k` with
-/// `plane[S − v][k] ∩ N(v) = ∅` — one AND per candidate value instead of one
-/// lookup per option, and the answer is usually 0 or 1. Positions whose
-/// `S` is disconnected are computed too; that is wasted work but cheaper
-/// than finding components (`runs/bench-uvg.md` compares the variants).
+/// * n ≤ 12: the bit-sliced subset DP (`uvg/bitsliced.rs`): truth tables over
+///   all subsets, updated with 256-bit ORs, iterated to a fixed point.
+/// * n ≤ 16 (and the rare bit-sliced overflow): a per-position subset DP over
+///   "bit planes": `plane[S][k]` = the set of `u ∈ S` with `g(u, S) = k`, so
+///   `g(v, S)` is the least `k` with `plane[S − v][k] ∩ N(v) = ∅`, found
+///   branch-free with SWAR lane tests.
+/// * above: memoised search keyed on (token, token's component).
+///
+/// `runs/bench-uvg.md` compares these with the alternatives in `variants`.
 pub fn grundy_all(g: &BitGraph) -> Vec<u8> {
     let n = g.n();
     if n == 0 {
         return Vec::new();
+    }
+    if n <= 12 {
+        if let Some(vals) = bitsliced::grundy_all_bitsliced(g) {
+            return vals;
+        }
     }
     if n <= SUBSET_DP_MAX_N {
         PLANES.with(|t| planes_dp(g, &mut t.borrow_mut()))
@@ -77,42 +94,138 @@ pub fn grundy_all(g: &BitGraph) -> Vec<u8> {
 }
 
 /// The bit-plane subset DP (see [`grundy_all`]); `tab` is reusable scratch.
-fn planes_dp(g: &BitGraph, tab: &mut Vec<u16>) -> Vec<u8> {
+///
+/// Planes are 16-bit lanes packed four to a `u64` word, `W` words per row
+/// (so values `< 4W`). The least empty plane of `row[S − v] ∩ N(v)` is found
+/// branch-free with a SWAR "lane is non-zero" test and `trailing_zeros`.
+/// Most graphs only ever see values ≤ 3, so we run with `W = 1` first and
+/// redo the graph with more words only if some position needs a fifth plane.
+fn planes_dp(g: &BitGraph, scratch: &mut Scratch) -> Vec<u8> {
+    debug_assert!((1..=16).contains(&g.n()));
+    let tab = &mut scratch.tab;
+    planes_dp_1(g, tab, &mut scratch.reach)
+        .or_else(|| planes_dp_w::<2>(g, tab))
+        .or_else(|| planes_dp_w::<4>(g, tab))
+        .expect("16 planes hold every value of a graph on at most 16 vertices")
+}
+
+const LANE_LO15: u64 = 0x7fff_7fff_7fff_7fff;
+const LANE_HI: u64 = 0x8000_8000_8000_8000;
+const LANE_ONES: u64 = 0x0001_0001_0001_0001;
+
+/// `W = 1` (values ≤ 3), fully branch-free per position: the lowest empty
+/// lane's high bit `2^(16k+15)`, shifted down by 15 and up by `v`, is exactly
+/// bit `v` of plane `k`.
+///
+/// Only positions reachable from some start are evaluated (about half of
+/// all (v, S) at n = 9): a first pass over S in decreasing order pushes
+/// `reach[S − v] |= N(v) ∩ S` for every reachable `v ∈ reach[S]`. A reachable
+/// position's options are reachable, so the planes it reads are complete on
+/// `N(v)`; entries of rows never written are only read under an empty `N(v)`
+/// mask, which zeroes them.
+fn planes_dp_1(g: &BitGraph, tab: &mut Vec<u64>, reach: &mut Vec<u16>) -> Option<Vec<u8>> {
     let n = g.n();
-    debug_assert!((1..=16).contains(&n));
-    // Values never exceed the maximum degree, so planes 0..=maxdeg suffice:
-    // the search for the least empty plane stops at k ≤ |N(v) ∩ S| ≤ maxdeg.
-    let p = g.max_degree() as usize + 1;
     let rows = 1usize << n;
-    if tab.len() < rows * p {
-        tab.resize(rows * p, 0);
+    if tab.len() < rows {
+        tab.resize(rows, 0);
+    }
+    if reach.len() < rows {
+        reach.resize(rows, 0);
     }
     let adj: [u16; 16] = std::array::from_fn(|v| if v < n { g.nbrs(v) as u16 } else { 0 });
-    tab[..p].fill(0);
+    let adjb: [u64; 16] = std::array::from_fn(|v| adj[v] as u64 * LANE_ONES);
+    let reach = &mut reach[..rows];
+    reach.fill(0);
+    reach[rows - 1] = (rows - 1) as u16;
+    for s in (1..rows).rev() {
+        let mut r = reach[s];
+        while r != 0 {
+            let v = r.trailing_zeros() as usize;
+            r &= r - 1;
+            reach[s ^ (1 << v)] |= adj[v] & s as u16;
+        }
+    }
+    tab[0] = 0;
+    let mut bad = false;
     for s in 1..rows {
-        let (done, row) = tab.split_at_mut(s * p);
-        let row = &mut row[..p];
-        row.fill(0);
-        let mut vs = s as u16;
+        let mut vs = reach[s];
+        if vs == 0 {
+            continue;
+        }
+        let sb = s as u64 * LANE_ONES;
+        let mut cur = 0u64;
+        while vs != 0 {
+            let v = vs.trailing_zeros() as usize;
+            vs &= vs - 1;
+            let x = tab[s ^ (1 << v)] & adjb[v] & sb;
+            let nonzero = (x | ((x & LANE_LO15) + LANE_LO15)) & LANE_HI;
+            let empty = nonzero ^ LANE_HI;
+            bad |= empty == 0;
+            cur |= ((empty & empty.wrapping_neg()) >> 15) << v;
+        }
+        tab[s] = cur;
+    }
+    if bad {
+        return None;
+    }
+    let full = tab[rows - 1];
+    Some(
+        (0..n)
+            .map(|v| {
+                (0..4)
+                    .position(|k| full >> (16 * k + v) & 1 == 1)
+                    .expect("has a value") as u8
+            })
+            .collect(),
+    )
+}
+
+#[inline(always)]
+fn planes_dp_w<const W: usize>(g: &BitGraph, tab: &mut Vec<u64>) -> Option<Vec<u8>> {
+    let n = g.n();
+    let rows = 1usize << n;
+    if tab.len() < rows * W {
+        tab.resize(rows * W, 0);
+    }
+    let adj: [u64; 16] = std::array::from_fn(|v| if v < n { g.nbrs(v) as u64 } else { 0 });
+    tab[..W].fill(0);
+    for s in 1..rows {
+        let mut cur = [0u64; W];
+        let mut vs = s as u64;
         while vs != 0 {
             let v = vs.trailing_zeros() as usize;
             vs &= vs - 1;
             let t = s & !(1 << v);
-            let nb = adj[v] & s as u16;
-            let mut k = 0;
-            if nb != 0 {
-                let prev = &done[t * p..t * p + p];
-                while prev[k] & nb != 0 {
-                    k += 1;
+            // N(v) ∩ S broadcast to the four lanes.
+            let nbb = (adj[v] & s as u64) * LANE_ONES;
+            let prev = &tab[t * W..t * W + W];
+            let mut placed = false;
+            for w in 0..W {
+                let x = prev[w] & nbb;
+                let nonzero = (x | ((x & LANE_LO15) + LANE_LO15)) & LANE_HI;
+                let empty = !nonzero & LANE_HI;
+                if empty != 0 {
+                    cur[w] |= (1u64 << v) << (empty.trailing_zeros() - 15);
+                    placed = true;
+                    break;
                 }
             }
-            row[k] |= 1 << v;
+            if !placed {
+                return None;
+            }
         }
+        tab[s * W..s * W + W].copy_from_slice(&cur);
     }
-    let full = &tab[(rows - 1) * p..rows * p];
-    (0..n)
-        .map(|v| full.iter().position(|&pl| pl >> v & 1 == 1).unwrap() as u8)
-        .collect()
+    let full = &tab[(rows - 1) * W..rows * W];
+    Some(
+        (0..n)
+            .map(|v| {
+                (0..4 * W)
+                    .position(|k| full[k / 4] >> (16 * (k % 4) + v) & 1 == 1)
+                    .expect("every vertex has a value") as u8
+            })
+            .collect(),
+    )
 }
 
 /// Memo for the top-down search: key = token | component << 32.
@@ -172,14 +285,12 @@ pub fn first_player_wins(g: &BitGraph, v: usize, alive: VSet) -> bool {
 pub fn winning_move(g: &BitGraph, v: usize, alive: VSet) -> Option<usize> {
     let alive = (alive & g.all()) | 1 << v;
     let comp = g.component(v, alive);
-    let view = matching::BitView { g, alive: comp };
-    let mut b = matching::Blossom::new(&view);
+    let mut b = smallblossom::SmallBlossom::new(g, comp);
     b.maximize();
-    let d = b.missable();
-    if d[v] {
+    if b.missable() >> v & 1 == 1 {
         None
     } else {
-        matching::mate_options(&b.mate)[v]
+        Some(b.mate[v] as usize)
     }
 }
 

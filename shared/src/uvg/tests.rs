@@ -163,7 +163,26 @@ fn max_matching_matches_brute_force() {
         let n = rng.random_range(7..=16);
         let p = rng.random_range(0.1..0.5);
         let g = random_graph(&mut rng, n, p);
-        assert_eq!(matching::max_matching(&g, g.all()), naive_nu(&g, g.all()));
+        let nu = naive_nu(&g, g.all());
+        assert_eq!(matching::max_matching(&g, g.all()), nu);
+        assert_eq!(variants::generic_max_matching(&g, g.all()), nu);
+    }
+    // Larger graphs (no brute force): the stack-array and the generic
+    // blossom implementations agree on ν and on D(G) (and ν(G − v) = ν(G)
+    // exactly for v ∈ D(G)).
+    for _ in 0..300 {
+        let n = rng.random_range(17..=32);
+        let p = rng.random_range(0.03..0.3);
+        let g = random_graph(&mut rng, n, p);
+        let alive = g.all() & !(rng.random::<u32>() & rng.random::<u32>());
+        let nu = matching::max_matching(&g, alive);
+        assert_eq!(variants::generic_max_matching(&g, alive), nu);
+        let am = matching::always_matched(&g, alive);
+        assert_eq!(variants::generic_always_matched(&g, alive), am);
+        for v in members(alive) {
+            let nu_v = matching::max_matching(&g, alive & !(1 << v));
+            assert_eq!(am >> v & 1 == 1, nu_v < nu);
+        }
     }
 }
 

@@ -11,13 +11,14 @@ use super::{nim, parse_range, plan_ranges, record_json, thousands, EXCEPTION_CAP
 use crate::bft::random::{instance_rng, random_degree3_graph};
 use crate::bft::reduction::Position;
 use crate::bft::solve;
-use crate::graph::{graph6, BitGraph};
+use crate::graph::{graph6, members, BitGraph, VSet};
 use crate::sweep::{
     param, ParamDef, Params, Record, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind,
     SweepResult,
 };
 use crate::uvg::degree3::grundy_degree3;
 use serde_json::{json, Value};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 /// The `uvg-degree3` sweep kind.
@@ -134,10 +135,46 @@ impl SweepKind for Degree3Sweep {
     }
 }
 
+/// The game positions (token, token's component) reachable from the starts
+/// `starts` of `g`, every start with all vertices present — the node count of
+/// a plain exact search memoised on (token, component), independent of any
+/// solver's shortcuts. `seen` is shared across calls to count a whole graph
+/// with one memo.
+pub fn reachable_positions(g: &BitGraph, start: usize, seen: &mut HashSet<(usize, VSet)>) -> u64 {
+    let before = seen.len();
+    let first = (start, g.component(start, g.all()));
+    if seen.insert(first) {
+        let mut stack = vec![first];
+        while let Some((v, comp)) = stack.pop() {
+            let rest = comp & !(1 << v);
+            for u in members(g.nbrs(v) & rest) {
+                let next = (u, g.component(u, rest));
+                if seen.insert(next) {
+                    stack.push(next);
+                }
+            }
+        }
+    }
+    (seen.len() - before) as u64
+}
+
 fn check_graph(out: &mut SweepResult, i: u64, g: &BitGraph) {
     let n = g.n();
     let edges: Vec<(usize, usize)> = g.edges().collect();
     out.count(key(n, "graphs"), 1);
+    // One memo for the whole graph (all starts) ...
+    let mut shared = HashSet::new();
+    for v in 0..n {
+        out.count(
+            key(n, "reachable_graph"),
+            reachable_positions(g, v, &mut shared),
+        );
+        // ... and a fresh one per start.
+        let own = reachable_positions(g, v, &mut HashSet::new());
+        out.count(key(n, "reachable_start"), own);
+        out.maximum(key(n, "reachable_start_max"), own);
+    }
+    out.maximum(key(n, "reachable_graph_max"), shared.len() as u64);
     for v in 0..n {
         let exact = solve::value(&Position {
             n,
@@ -200,6 +237,10 @@ fn render(params: &Params, r: &SweepResult) -> Rendered {
             "win_lose_tests_max": r.maxima.get(&key(n, "tests_max")).copied().unwrap_or(0),
             "exact_nodes": r.counter(&key(n, "nodes")),
             "exact_nodes_max": r.maxima.get(&key(n, "nodes_max")).copied().unwrap_or(0),
+            "reachable_positions_per_start": r.counter(&key(n, "reachable_start")),
+            "reachable_positions_per_start_max": r.maxima.get(&key(n, "reachable_start_max")).copied().unwrap_or(0),
+            "reachable_positions_per_graph": r.counter(&key(n, "reachable_graph")),
+            "reachable_positions_per_graph_max": r.maxima.get(&key(n, "reachable_graph_max")).copied().unwrap_or(0),
         }));
     }
     let hist = |prefix: &str| -> serde_json::Map<String, Value> {
@@ -217,6 +258,8 @@ fn render(params: &Params, r: &SweepResult) -> Rendered {
         "kind": "uvg-degree3",
         "params": params,
         "random_model": RANDOM_MODEL,
+        "exact_nodes": "search nodes of the library's exact solver (uvg::general::grundy_general, fresh per start; it skips moves onto leaves and counts each distinct position it evaluates)",
+        "reachable_positions": "distinct (token, component) positions reachable from a start: the node count of a plain search memoised on (token, component), with no shortcuts; per start (fresh memo) and per graph (one memo shared by all starts)",
         "by_n": by_n,
         "values": hist("value="),
         "win_lose_tests_per_start": hist("tests="),
@@ -298,20 +341,25 @@ fn report_md(doc: &Value) -> String {
     let _ = writeln!(s, "## By graph size\n");
     let _ = writeln!(
         s,
-        "| n | graphs | starts | mean tests | max tests | mean exact nodes per start | max exact nodes |\n|---|---|---|---|---|---|---|"
+        "| n | graphs | starts | mean tests | max tests | solver nodes per start (mean / max) | reachable positions per start (mean / max) | reachable positions per graph (mean / max) |\n|---|---|---|---|---|---|---|---|"
     );
     for row in &rows {
         let st = u(&row["starts"]);
+        let gr = u(&row["graphs"]);
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {:.3} | {} | {:.1} | {} |",
+            "| {} | {} | {} | {:.3} | {} | {:.1} / {} | {:.1} / {} | {:.1} / {} |",
             row["n"],
-            thousands(u(&row["graphs"])),
+            thousands(gr),
             thousands(st),
             ratio(u(&row["win_lose_tests"]), st),
             u(&row["win_lose_tests_max"]),
             ratio(u(&row["exact_nodes"]), st),
-            thousands(u(&row["exact_nodes_max"]))
+            thousands(u(&row["exact_nodes_max"])),
+            ratio(u(&row["reachable_positions_per_start"]), st),
+            thousands(u(&row["reachable_positions_per_start_max"])),
+            ratio(u(&row["reachable_positions_per_graph"]), gr),
+            thousands(u(&row["reachable_positions_per_graph_max"]))
         );
     }
     let mut th: Vec<(u64, u64)> = doc["win_lose_tests_per_start"]
@@ -321,6 +369,12 @@ fn report_md(doc: &Value) -> String {
         .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_u64()?)))
         .collect();
     th.sort_unstable();
+    let _ = writeln!(
+        s,
+        "\nSolver nodes: {}. Reachable positions: {}.",
+        doc["exact_nodes"].as_str().unwrap_or(""),
+        doc["reachable_positions"].as_str().unwrap_or("")
+    );
     let _ = writeln!(s, "\n## Win/lose tests per start\n");
     let _ = writeln!(s, "| tests | starts |\n|---|---|");
     for (t, c) in th {
@@ -416,6 +470,22 @@ mod tests {
         for (v, &c) in hist.iter().enumerate() {
             assert_eq!(d["values"][v.to_string()].as_u64().unwrap_or(0), c);
         }
+    }
+
+    #[test]
+    fn reachable_positions_by_hand() {
+        // Path 0-1-2 from 0: (0,{012}), (1,{12}), (2,{2}) = 3; from 1: (1,{012}),
+        // (0,{0}), (2,{2}) = 3, of which (2,{2}) is shared with start 0.
+        let p = BitGraph::from_edges(3, &[(0, 1), (1, 2)]);
+        assert_eq!(reachable_positions(&p, 0, &mut HashSet::new()), 3);
+        assert_eq!(reachable_positions(&p, 1, &mut HashSet::new()), 3);
+        let mut shared = HashSet::new();
+        let total: u64 = (0..3)
+            .map(|v| reachable_positions(&p, v, &mut shared))
+            .sum();
+        // Start 2 adds (2,{012}) and (1,{01}); (0,{0}) is known from start 1.
+        assert_eq!(total, 3 + 2 + 2);
+        assert_eq!(shared.len() as u64, total);
     }
 
     #[test]

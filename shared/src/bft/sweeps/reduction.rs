@@ -475,7 +475,7 @@ fn report_md(doc: &Value) -> String {
     );
     let _ = writeln!(
         s,
-        "- Gadget count: {}. (The seed reported 2,364 gadgets without saying how it counted; this count is ours.)\n",
+        "- Gadget count: {}. (The seed gave its gadget count without a counting rule — see spec/focs-constructions.md; this count is ours.)\n",
         doc["gadget_count"].as_str().unwrap_or("")
     );
     let _ = writeln!(s, "## Checks\n");
