@@ -659,3 +659,55 @@ fn serve_stops_cleanly_on_sigterm_and_keeps_its_sweeps() {
     assert_eq!(s["state"], "running");
     assert_eq!(s["shards_done"], 0);
 }
+
+#[test]
+fn sigterm_makes_a_worker_finish_its_shard_and_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let _c = serve(
+        &dir.path().join("store"),
+        port,
+        &[],
+        &dir.path().join("serve.log"),
+    );
+    let u = url(port);
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--shards",
+        "2",
+        "--name",
+        "dr",
+        "--coordinator",
+        &u,
+    ]);
+    let mut w = worker(&u, "drainer", 1, &[], &dir.path().join("w.log"));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while status_json(&u, "dr")["shards_leased"] == 0 {
+        assert!(Instant::now() < deadline, "worker never leased");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = w.0.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(s) = w.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "worker did not drain");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "exit status {status}");
+    // It finished and submitted the shard it held (nothing abandoned, no lease left behind).
+    let s = status_json(&u, "dr");
+    assert!(s["shards_done"].as_u64().unwrap() >= 1, "{s}");
+    assert_eq!(s["shards_leased"], 0, "{s}");
+    let log = std::fs::read_to_string(dir.path().join("w.log")).unwrap();
+    assert!(log.contains("abandoned=0"), "{log}");
+}
