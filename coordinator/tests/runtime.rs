@@ -377,6 +377,14 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
         gamesweep_proto::connect_lazy(&u, Some("s3cret-token")).unwrap()
     };
 
+    // The refused launches left nothing behind.
+    let all = rt
+        .block_on(c.status(pb::StatusRequest::default()))
+        .unwrap()
+        .into_inner();
+    let ids: Vec<&str> = all.sweeps.iter().map(|s| s.sweep_id.as_str()).collect();
+    assert_eq!(ids, ["d"]);
+
     // A worker of another solver build is refused at lease and at submit.
     let e = lease(&rt, &mut c, "old", "0.0.0+0000", 1).unwrap_err();
     assert_eq!(e.code(), tonic::Code::FailedPrecondition);
