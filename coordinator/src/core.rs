@@ -89,7 +89,6 @@ impl SweepMem {
     fn stats(&self) -> SweepStats {
         SweepStats {
             duplicates_ignored: self.duplicates_ignored,
-            attempts: self.attempts.clone(),
         }
     }
 }
@@ -190,9 +189,18 @@ pub struct WorkerStatus {
     pub alive: bool,
 }
 
+/// Group commit: many submits waiting for durability share one flush.
+#[derive(Default)]
+struct Committer {
+    /// (commit requests so far, requests covered by a finished flush, a flush is running)
+    state: Mutex<(u64, u64, bool)>,
+    cv: std::sync::Condvar,
+}
+
 /// The coordinator.
 pub struct Core {
     store: Arc<dyn Store>,
+    committer: Committer,
     state: Mutex<State>,
     lease_ms: u64,
     version: String,
@@ -232,6 +240,10 @@ impl Core {
                 states[i as usize] = ShardState::Done;
                 merged.merge(r);
             }
+            // Attempt numbers continue from the stored leases (a done shard's
+            // lease is deleted; its attempts no longer matter).
+            let attempts: BTreeMap<u32, u32> =
+                leases.iter().map(|(&i, l)| (i, l.attempt)).collect();
             for (i, l) in leases {
                 if let Some(s @ ShardState::Pending) = states.get_mut(i as usize) {
                     *s = ShardState::Leased(l);
@@ -249,7 +261,7 @@ impl Core {
                     plan,
                     order,
                     states,
-                    attempts: stats.attempts,
+                    attempts,
                     progress: HashMap::new(),
                     merged,
                     results_stored,
@@ -261,6 +273,7 @@ impl Core {
         }
         Ok(Core {
             store,
+            committer: Committer::default(),
             state: Mutex::new(State {
                 sweeps,
                 workers: BTreeMap::new(),
@@ -443,7 +456,6 @@ impl Core {
                     attempt,
                 });
             }
-            self.store.put_stats(&s.record.id, &s.stats())?;
             if out.len() as u32 >= max {
                 break;
             }
@@ -581,9 +593,34 @@ impl Core {
         Ok(true)
     }
 
-    /// Make everything accepted so far durable.
+    /// Make everything accepted so far durable. Concurrent callers share
+    /// flushes: a caller whose writes are covered by a flush that started
+    /// after its request waits for that flush instead of issuing another.
     pub fn flush(&self) -> Result<(), CoreError> {
-        Ok(self.store.flush()?)
+        let c = &self.committer;
+        let mut st = c.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.0 += 1;
+        let mine = st.0;
+        loop {
+            if st.1 >= mine {
+                return Ok(());
+            }
+            if !st.2 {
+                // Lead a flush covering every request made so far (ours included).
+                st.2 = true;
+                let target = st.0;
+                drop(st);
+                let res = self.store.flush();
+                st = c.state.lock().unwrap_or_else(|e| e.into_inner());
+                st.2 = false;
+                if res.is_ok() {
+                    st.1 = st.1.max(target);
+                }
+                c.cv.notify_all();
+                return Ok(res?);
+            }
+            st = c.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
     }
 
     /// Stop handing out a sweep's shards.

@@ -142,6 +142,12 @@ async fn drive(
             resumed_done,
             reply.shards
         );
+    } else {
+        eprintln!(
+            "gamesweep: {} shards planned; progress is saved in {} (interrupt and rerun the same command to resume)",
+            reply.shards,
+            store_dir(&cfg.out).display()
+        );
     }
 
     let (tx, rx) = watch::channel(Shutdown::Running);

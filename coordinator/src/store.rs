@@ -93,8 +93,6 @@ pub struct LeaseRecord {
 pub struct SweepStats {
     /// Submits ignored because the shard already had a result.
     pub duplicates_ignored: u64,
-    /// Leases granted so far (the next attempt numbers derive from the per-shard ones).
-    pub attempts: BTreeMap<u32, u32>,
 }
 
 /// Everything stored about one sweep.

@@ -377,6 +377,14 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
         gamesweep_proto::connect_lazy(&u, Some("s3cret-token")).unwrap()
     };
 
+    // The refused launches left nothing behind.
+    let all = rt
+        .block_on(c.status(pb::StatusRequest::default()))
+        .unwrap()
+        .into_inner();
+    let ids: Vec<&str> = all.sweeps.iter().map(|s| s.sweep_id.as_str()).collect();
+    assert_eq!(ids, ["d"]);
+
     // A worker of another solver build is refused at lease and at submit.
     let e = lease(&rt, &mut c, "old", "0.0.0+0000", 1).unwrap_err();
     assert_eq!(e.code(), tonic::Code::FailedPrecondition);
@@ -539,6 +547,7 @@ fn run_out(out: &Path, extra: &[&str]) -> Output {
 
 #[test]
 fn run_resumes_after_kill9_with_identical_results() {
+    use std::io::BufRead as _;
     let dir = tempfile::tempdir().unwrap();
     let out: PathBuf = dir.path().join("r");
     let mut child = Proc(
@@ -556,24 +565,27 @@ fn run_resumes_after_kill9_with_identical_results() {
                 "--out",
             ])
             .arg(&out)
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap(),
     );
-    // Wait until the run has a store, then a little more, then kill -9.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !out.join("store").join("db").exists() {
-        assert!(Instant::now() < deadline);
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    std::thread::sleep(Duration::from_millis(400));
+    // Wait until the sweep is planned and stored, let it work a little, kill -9.
+    let mut lines = std::io::BufReader::new(child.0.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains("shards planned"), "{first}");
+    std::thread::sleep(Duration::from_millis(300));
     let finished_early = child.0.try_wait().unwrap().is_some();
     child.kill9();
+    // Rerun without --shards: the stored 64-shard plan must be reused.
     let o = run_out(&out, &[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
+    let kind = sweep::find("uvg").unwrap();
+    let params = sweep::resolve_params(kind, &[("max_n".to_string(), 8)].into()).unwrap();
+    let planned = kind.plan(&params, 64).unwrap().len();
     if !finished_early {
         assert!(err.contains("resuming"), "{err}");
+        assert!(err.contains(&format!("done: {planned} shards")), "{err}");
     }
     assert_eq!(
         std::fs::read_to_string(out.join("results.json")).unwrap(),
@@ -616,4 +628,94 @@ fn run_refuses_to_mix_solver_builds_and_fresh_starts_over() {
         std::fs::read_to_string(out.join("results.json")).unwrap(),
         reference(8)
     );
+}
+
+#[test]
+fn serve_stops_cleanly_on_sigterm_and_keeps_its_sweeps() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let port = free_port();
+    let u = url(port);
+    let mut c = serve(&store, port, &[], &dir.path().join("serve1.log"));
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "5",
+        "--name",
+        "keep",
+        "--coordinator",
+        &u,
+    ]);
+    let pid = c.0.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let status = loop {
+        if let Some(s) = c.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "coordinator ignored SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "exit status {status}");
+    let _c2 = serve(&store, port, &[], &dir.path().join("serve2.log"));
+    let s = status_json(&u, "keep");
+    assert_eq!(s["state"], "running");
+    assert_eq!(s["shards_done"], 0);
+}
+
+#[test]
+fn sigterm_makes_a_worker_finish_its_shard_and_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let _c = serve(
+        &dir.path().join("store"),
+        port,
+        &[],
+        &dir.path().join("serve.log"),
+    );
+    let u = url(port);
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--shards",
+        "2",
+        "--name",
+        "dr",
+        "--coordinator",
+        &u,
+    ]);
+    let mut w = worker(&u, "drainer", 1, &[], &dir.path().join("w.log"));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while status_json(&u, "dr")["shards_leased"] == 0 {
+        assert!(Instant::now() < deadline, "worker never leased");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = w.0.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(s) = w.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "worker did not drain");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "exit status {status}");
+    // It finished and submitted the shard it held (nothing abandoned, no lease left behind).
+    let s = status_json(&u, "dr");
+    assert!(s["shards_done"].as_u64().unwrap() >= 1, "{s}");
+    assert_eq!(s["shards_leased"], 0, "{s}");
+    let log = std::fs::read_to_string(dir.path().join("w.log")).unwrap();
+    assert!(log.contains("abandoned=0"), "{log}");
 }
