@@ -294,7 +294,7 @@ impl SweepKind for UvgLocalSearch {
             for (v, x) in rows.into_iter().rev() {
                 let _ = writeln!(
                     s,
-                    "| *{v} | {} | `{}` | {} | {} |",
+                    "| *{v} | {} | `` {} `` | {} | {} |",
                     x["climbs"],
                     x["graph6"].as_str().unwrap_or(""),
                     x["start"],
