@@ -31,11 +31,10 @@
 
 mod display;
 mod dyadic;
-pub mod hash;
 
 pub use dyadic::Dyadic;
 
-use hash::FxHashMap;
+use crate::fxhash::FxHashMap;
 use std::fmt;
 
 /// A game interned in an [`Engine`]; equal ids ⇔ equal games (within one engine).

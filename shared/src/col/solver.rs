@@ -2,8 +2,8 @@
 
 use super::canon::{self, Code};
 use super::{Board, Pos};
-use crate::cgt::hash::FxHashMap;
 use crate::cgt::{Engine, GameId};
+use crate::fxhash::FxHashMap;
 use crate::graph::members;
 
 /// How component values are memoised.

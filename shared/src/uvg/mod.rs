@@ -37,10 +37,9 @@ pub mod general;
 pub mod matching;
 mod smallblossom;
 
-mod fxhash;
 #[doc(hidden)]
 pub mod variants;
-pub(crate) use fxhash::FxBuildHasher;
+pub(crate) use crate::fxhash::FxBuildHasher;
 
 /// Largest `n` for which [`grundy_all`] uses the bottom-up subset DP (its
 /// table has `2^n` rows of 1–4 words; at 16 that is at most 2 MB per thread).

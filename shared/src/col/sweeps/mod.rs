@@ -25,8 +25,8 @@ pub use list::MyopicListSweep;
 
 pub use tree::{MyopicRootedSweep, MyopicTreeSweep};
 
-use crate::cgt::hash::FxHashMap;
 use crate::cgt::{Engine, GameId};
+use crate::fxhash::FxHashMap;
 use crate::sweep::{Record, SweepResult};
 use serde_json::{json, Value};
 

@@ -58,7 +58,9 @@ impl Hasher for FxHasher {
     }
 }
 
-/// `HashMap` with [`FxHasher`].
+/// The `BuildHasher` of [`FxHasher`].
+pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
+/// A `HashMap` hashed with [`FxHasher`].
 pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 /// `HashSet` with [`FxHasher`].
 pub type FxHashSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
