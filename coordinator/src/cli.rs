@@ -99,6 +99,11 @@ pub fn kind_command(
 ) -> clap::Command {
     let mut c = clap::Command::new(kind.name())
         .about(kind.about())
+        .override_usage(format!(
+            "gamesweep run {} [OPTIONS]  (or: gamesweep launch {} [OPTIONS])",
+            kind.name(),
+            kind.name()
+        ))
         .no_binary_name(true);
     for p in kind.params() {
         let long: &'static str = Box::leak(p.name.replace('_', "-").into_boxed_str());

@@ -15,6 +15,7 @@
 pub mod digraph;
 pub mod graphs;
 #[cfg(test)]
+#[path = "headline_test.rs"]
 mod headline;
 pub mod list;
 pub mod tree;
