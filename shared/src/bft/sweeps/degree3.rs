@@ -380,26 +380,7 @@ fn report_md(doc: &Value) -> String {
     for (t, c) in th {
         let _ = writeln!(s, "| {t} | {} |", thousands(c));
     }
-    if u(&doc["exceptions"]) > 0 {
-        let _ = writeln!(
-            s,
-            "\n## Exceptions ({}; this is news)\n",
-            u(&doc["exceptions"])
-        );
-        for e in doc["exception_records"].as_array().into_iter().flatten() {
-            let _ = writeln!(
-                s,
-                "- `{}` ({} vertices, {} edges), {}: {}",
-                e["code"].as_str().unwrap_or(""),
-                e["vertices"],
-                e["edges"],
-                e["detail"].as_str().unwrap_or(""),
-                e["note"].as_str().unwrap_or("")
-            );
-        }
-    }
-    let _ = writeln!(s, "\n## Not covered\n");
-    let _ = writeln!(s, "{}", doc["not_covered"].as_str().unwrap_or(""));
+    super::write_exceptions_and_not_covered(&mut s, doc);
     s
 }
 

@@ -131,3 +131,26 @@ mod tests {
         assert_eq!(nim(1), "*");
     }
 }
+
+/// The closing sections of a report: the exceptions (full records; any is
+/// news) and the line saying what is not covered.
+pub(crate) fn write_exceptions_and_not_covered(s: &mut String, doc: &serde_json::Value) {
+    use std::fmt::Write as _;
+    let exceptions = doc["exceptions"].as_u64().unwrap_or(0);
+    if exceptions > 0 {
+        let _ = writeln!(s, "\n## Exceptions ({exceptions}; this is news)\n");
+        for e in doc["exception_records"].as_array().into_iter().flatten() {
+            let _ = writeln!(
+                s,
+                "- `{}` ({} vertices, {} edges), {}: {}",
+                e["code"].as_str().unwrap_or(""),
+                e["vertices"],
+                e["edges"],
+                e["detail"].as_str().unwrap_or(""),
+                e["note"].as_str().unwrap_or("")
+            );
+        }
+    }
+    let _ = writeln!(s, "\n## Not covered\n");
+    let _ = writeln!(s, "{}", doc["not_covered"].as_str().unwrap_or(""));
+}
