@@ -155,3 +155,59 @@ pub fn parse_kind_args(
     let params = sweep::resolve_params(kind, &given)?;
     Ok((kind, params, matches))
 }
+
+/// Add `--sample F`, `--sample-seed N` and `--project-cores LIST` to a command.
+pub fn sample_options(c: clap::Command) -> clap::Command {
+    c.arg(
+        clap::Arg::new("sample")
+            .long("sample")
+            .value_name("SHARE")
+            .help("Run only a seeded random sample of the shards, about SHARE of the estimated positions (e.g. 0.5% or 0.005), and project the whole sweep's cost from it"),
+    )
+    .arg(
+        clap::Arg::new("sample_seed")
+            .long("sample-seed")
+            .value_name("N")
+            .requires("sample")
+            .help("Seed of the sample's shuffle (recorded with the sample) [default: 1]")
+            .value_parser(clap::value_parser!(u64)),
+    )
+    .arg(
+        clap::Arg::new("project_cores")
+            .long("project-cores")
+            .value_name("LIST")
+            .value_delimiter(',')
+            .help("Core counts to project wall time for [default: this machine's cores and 64 = 4 machines x 16]")
+            .value_parser(clap::value_parser!(u32).range(1..=1_000_000)),
+    )
+}
+
+/// The sample asked for by [`sample_options`], if any.
+pub fn sample_from(m: &clap::ArgMatches) -> anyhow::Result<Option<crate::core::SampleRequest>> {
+    let Some(text) = m.get_one::<String>("sample") else {
+        return Ok(None);
+    };
+    let ppm = crate::sample::parse_fraction(text).map_err(UsageError)?;
+    Ok(Some(crate::core::SampleRequest {
+        ppm,
+        seed: m.get_one::<u64>("sample_seed").copied().unwrap_or(1),
+    }))
+}
+
+/// The core counts asked for by [`sample_options`] (default: [`default_project_cores`]).
+pub fn project_cores_from(m: &clap::ArgMatches) -> Vec<u32> {
+    match m.get_many::<u32>("project_cores") {
+        Some(v) => v.copied().collect(),
+        None => default_project_cores(),
+    }
+}
+
+/// This machine's core count, and 64 (4 machines × 16 cores).
+pub fn default_project_cores() -> Vec<u32> {
+    let here = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let mut v = vec![here];
+    if here != 64 {
+        v.push(64);
+    }
+    v
+}

@@ -3,8 +3,10 @@
 //! acceptance of results, and status. The gRPC service ([`crate::server`])
 //! converts messages and calls into this; so does the embedded `run`.
 
+use crate::projection::{self, Projection, SweepFacts};
 use crate::store::{
-    LeaseRecord, Store, StoreError, StoredSweep, SweepRecord, SweepState, SweepStats,
+    LeaseRecord, SampleRecord, ShardTiming, Store, StoreError, StoredSweep, SweepRecord,
+    SweepState, SweepStats,
 };
 use gamesweep::sweep::{self, Params, ShardSpec, SweepResult};
 use std::collections::{BTreeMap, HashMap};
@@ -66,8 +68,13 @@ struct SweepMem {
     record: SweepRecord,
     plan: Vec<ShardSpec>,
     /// Shard indices in the order they are handed out: largest estimate first,
-    /// so the long shards do not end up last (shorter tail).
+    /// so the long shards do not end up last (shorter tail). While a sample
+    /// limits the sweep, only the sampled shards.
     order: Vec<u32>,
+    /// Positions of each done shard (0 while not done).
+    work: Vec<u64>,
+    /// Worker timings of the accepted results.
+    timings: BTreeMap<u32, ShardTiming>,
     states: Vec<ShardState>,
     attempts: BTreeMap<u32, u32>,
     progress: HashMap<u32, u64>,
@@ -86,11 +93,51 @@ impl SweepMem {
     fn finished(&self) -> bool {
         self.results_stored as usize == self.plan.len()
     }
+    /// The sample, while it limits what is handed out.
+    fn limiting_sample(&self) -> Option<&SampleRecord> {
+        self.record.sample.as_ref().filter(|s| s.limited)
+    }
+    fn sample_done(&self) -> u32 {
+        self.record.sample.as_ref().map_or(0, |smp| {
+            smp.shards
+                .iter()
+                .filter(|&&i| self.states[i as usize] == ShardState::Done)
+                .count() as u32
+        })
+    }
+    /// Has shards a worker may be given now (or later, after leases expire).
+    fn servable(&self) -> bool {
+        self.record.state == SweepState::Running
+            && !self.finished()
+            && !self
+                .limiting_sample()
+                .is_some_and(|smp| self.sample_done() as usize == smp.shards.len())
+    }
     fn stats(&self) -> SweepStats {
         SweepStats {
             duplicates_ignored: self.duplicates_ignored,
         }
     }
+}
+
+/// The lease order for a sweep: largest estimate first, over the sample
+/// while one limits the sweep, else over the whole plan.
+fn lease_order(plan: &[ShardSpec], record: &SweepRecord) -> Vec<u32> {
+    let mut order: Vec<u32> = match record.sample.as_ref().filter(|s| s.limited) {
+        Some(smp) => smp.shards.clone(),
+        None => (0..plan.len() as u32).collect(),
+    };
+    order.sort_by_key(|&i| std::cmp::Reverse(plan[i as usize].estimate));
+    order
+}
+
+/// A sample asked for at launch: millionths of the plan's estimate, and the seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SampleRequest {
+    /// Target share, 1..=1,000,000 millionths.
+    pub ppm: u32,
+    /// Shuffle seed.
+    pub seed: u64,
 }
 
 struct WorkerMem {
@@ -174,6 +221,25 @@ pub struct SweepStatus {
     pub counterexamples: BTreeMap<String, u64>,
     /// Submits ignored because the shard was already done.
     pub duplicates_ignored: u64,
+    /// The sample, for a sampled sweep.
+    pub sample: Option<SampleStatus>,
+}
+
+/// Progress of a sampled sweep's sample.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SampleStatus {
+    /// Target share, millionths of the plan's estimate.
+    pub ppm: u32,
+    /// Shuffle seed.
+    pub seed: u64,
+    /// Sampled shards.
+    pub shards: u32,
+    /// Of which done.
+    pub done: u32,
+    /// Only the sample is handed out.
+    pub limited: bool,
+    /// Sum of the sampled shards' estimates.
+    pub estimate: u64,
 }
 
 /// A worker as the coordinator sees it.
@@ -213,6 +279,20 @@ fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
+/// (resident, peak resident) bytes of this process, from `/proc/self/status` (0 elsewhere).
+fn process_memory() -> (u64, u64) {
+    let Ok(text) = std::fs::read_to_string("/proc/self/status") else {
+        return (0, 0);
+    };
+    let field = |name: &str| -> u64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map_or(0, |kb| kb * 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
 fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 128
@@ -232,13 +312,24 @@ impl Core {
             results,
             leases,
             stats,
+            timings,
         } in store.load_all()?
         {
             let mut states = vec![ShardState::Pending; plan.len()];
+            let mut work = vec![0u64; plan.len()];
             let mut merged = SweepResult::default();
             for (i, r) in results {
                 states[i as usize] = ShardState::Done;
+                work[i as usize] = r.work;
                 merged.merge(r);
+            }
+            if let Some(smp) = &record.sample {
+                if smp.shards.iter().any(|&i| i as usize >= plan.len()) {
+                    return Err(CoreError::Store(StoreError::Corrupt(format!(
+                        "sample of `{}` names a shard beyond its plan",
+                        record.id
+                    ))));
+                }
             }
             // Attempt numbers continue from the stored leases (a done shard's
             // lease is deleted; its attempts no longer matter).
@@ -251,8 +342,7 @@ impl Core {
             }
             let results_stored = states.iter().filter(|s| **s == ShardState::Done).count() as u32;
             info!(sweep = %record.id, done = results_stored, total = plan.len(), "resuming sweep");
-            let mut order: Vec<u32> = (0..plan.len() as u32).collect();
-            order.sort_by_key(|&i| std::cmp::Reverse(plan[i as usize].estimate));
+            let order = lease_order(&plan, &record);
             let base_work = merged.work;
             sweeps.insert(
                 record.id.clone(),
@@ -260,6 +350,8 @@ impl Core {
                     record,
                     plan,
                     order,
+                    work,
+                    timings,
                     states,
                     attempts,
                     progress: HashMap::new(),
@@ -301,6 +393,8 @@ impl Core {
 
     /// Plan and store a new sweep (or, with `resume_existing`, return the
     /// existing one of that name if it has the same kind and params).
+    /// With `sample`, only a seeded random sample of the plan is handed out
+    /// until the sweep is resumed without one (see [`crate::sample`]).
     /// Returns (id, shard count, existing?, the sweep's solver version).
     pub fn launch(
         &self,
@@ -309,19 +403,29 @@ impl Core {
         name: Option<&str>,
         target_shards: u32,
         resume_existing: bool,
+        sample: Option<SampleRequest>,
     ) -> Result<(String, u32, bool, String), CoreError> {
         let kind = sweep::find(kind_name).map_err(|e| CoreError::BadRequest(e.to_string()))?;
         let params =
             sweep::resolve_params(kind, given).map_err(|e| CoreError::BadRequest(e.to_string()))?;
+        if let Some(smp) = sample {
+            if !(1..=1_000_000).contains(&smp.ppm) {
+                return Err(CoreError::BadRequest(format!(
+                    "sample size {} ppm is out of range: 1..=1000000 millionths of the plan",
+                    smp.ppm
+                )));
+            }
+        }
         if let Some(n) = name {
             if !valid_id(n) {
                 return Err(CoreError::BadRequest(format!(
                     "bad sweep name `{n}`: use 1-128 letters, digits, `-`, `_` or `.`"
                 )));
             }
-            let st = self.lock();
-            if let Some(s) = st.sweeps.get(n) {
+            let mut st = self.lock();
+            if let Some(s) = st.sweeps.get_mut(n) {
                 if resume_existing && s.record.kind == kind_name && s.record.params == params {
+                    self.resume_sample(s, sample)?;
                     return Ok((
                         n.to_string(),
                         s.plan.len() as u32,
@@ -368,18 +472,31 @@ impl Core {
             target_shards,
             seq,
             state: SweepState::Running,
+            sample: sample.map(|smp| SampleRecord {
+                ppm: smp.ppm,
+                seed: smp.seed,
+                shards: crate::sample::choose(&plan, smp.ppm, smp.seed),
+                limited: true,
+            }),
         };
         self.store.create_sweep(&record, &plan)?;
-        info!(sweep = %id, kind = kind_name, shards = plan.len(), "launched sweep");
+        info!(
+            sweep = %id,
+            kind = kind_name,
+            shards = plan.len(),
+            sampled = record.sample.as_ref().map_or(0, |s| s.shards.len()),
+            "launched sweep"
+        );
         let n = plan.len();
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(plan[i as usize].estimate));
+        let order = lease_order(&plan, &record);
         st.sweeps.insert(
             id.clone(),
             SweepMem {
                 record,
                 plan,
                 order,
+                work: vec![0; n],
+                timings: BTreeMap::new(),
                 states: vec![ShardState::Pending; n],
                 attempts: BTreeMap::new(),
                 progress: HashMap::new(),
@@ -391,6 +508,36 @@ impl Core {
             },
         );
         Ok((id, n as u32, false, self.version.clone()))
+    }
+
+    /// Reconcile a resumed sweep's sample with the one asked for: the same
+    /// sample resumes; no sample widens a sampled sweep to its whole plan.
+    fn resume_sample(
+        &self,
+        s: &mut SweepMem,
+        asked: Option<SampleRequest>,
+    ) -> Result<(), CoreError> {
+        let id = &s.record.id;
+        match (&mut s.record.sample, asked) {
+            (None, None) => Ok(()),
+            (Some(have), Some(want)) if have.ppm == want.ppm && have.seed == want.seed => Ok(()),
+            (Some(have), None) => {
+                if have.limited {
+                    have.limited = false;
+                    self.store.update_sweep(&s.record)?;
+                    s.order = lease_order(&s.plan, &s.record);
+                    info!(sweep = %id, "sample widened to the whole plan");
+                }
+                Ok(())
+            }
+            (Some(have), Some(want)) => Err(CoreError::BadRequest(format!(
+                "sweep `{id}` was launched with another sample ({} ppm, seed {}); asked for {} ppm, seed {}: resume it without --sample to run the whole plan, or use another name",
+                have.ppm, have.seed, want.ppm, want.seed
+            ))),
+            (None, Some(_)) => Err(CoreError::BadRequest(format!(
+                "sweep `{id}` runs its whole plan already; a sample of it would measure nothing new: use another name for a sampled sweep"
+            ))),
+        }
     }
 
     /// Lease up to `max` shards to `worker`. Expired leases count as pending.
@@ -410,7 +557,7 @@ impl Core {
         let mut unfinished = 0;
         let mut mismatch: Option<(String, String)> = None;
         for s in st.sweeps.values_mut() {
-            if s.record.state != SweepState::Running || s.finished() {
+            if !s.servable() {
                 continue;
             }
             unfinished += 1;
@@ -463,11 +610,10 @@ impl Core {
         if out.is_empty() {
             if let Some((sweep, sweep_version)) = mismatch {
                 // Only refuse if no sweep this worker could ever serve is unfinished.
-                let servable = st.sweeps.values().any(|s| {
-                    s.record.state == SweepState::Running
-                        && !s.finished()
-                        && s.record.solver_version == version
-                });
+                let servable = st
+                    .sweeps
+                    .values()
+                    .any(|s| s.servable() && s.record.solver_version == version);
                 if !servable {
                     return Err(CoreError::VersionMismatch {
                         worker: version.to_string(),
@@ -524,9 +670,11 @@ impl Core {
         Ok(out)
     }
 
-    /// Record shard `index`'s result unless the shard is done already.
-    /// Returns whether it was accepted. The caller must [`Core::flush`]
-    /// before acknowledging an accepted result.
+    /// Record shard `index`'s result (and how long it took, if the worker
+    /// said) unless the shard is done already. Returns whether it was
+    /// accepted. The caller must [`Core::flush`] before acknowledging an
+    /// accepted result.
+    #[allow(clippy::too_many_arguments)]
     pub fn submit(
         &self,
         worker: &str,
@@ -535,6 +683,7 @@ impl Core {
         index: u32,
         attempt: u32,
         result: SweepResult,
+        timing: Option<(u64, u64)>,
     ) -> Result<bool, CoreError> {
         let span = info_span!("submit", sweep = %sweep_id, shard = index, worker = %worker);
         let _g = span.enter();
@@ -566,7 +715,16 @@ impl Core {
                 s.plan.len()
             )));
         };
-        if state == ShardState::Done || !self.store.put_result(sweep_id, index, &result)? {
+        let timing = timing.map(|(wall_us, cpu_us)| ShardTiming {
+            wall_us,
+            cpu_us,
+            worker: worker.to_string(),
+        });
+        if state == ShardState::Done
+            || !self
+                .store
+                .put_result(sweep_id, index, &result, timing.as_ref())?
+        {
             s.duplicates_ignored += 1;
             self.store.put_stats(sweep_id, &s.stats())?;
             info!(attempt, "duplicate or late result ignored");
@@ -580,6 +738,10 @@ impl Core {
         self.store.put_lease(sweep_id, index, None)?;
         s.states[index as usize] = ShardState::Done;
         s.progress.remove(&index);
+        s.work[index as usize] = result.work;
+        if let Some(t) = timing {
+            s.timings.insert(index, t);
+        }
         s.merged.merge(result);
         s.results_stored += 1;
         debug!(
@@ -680,23 +842,45 @@ impl Core {
             }
             let positions_done = s.merged.work + inflight;
             let estimate: u64 = s.plan.iter().map(|p| p.estimate).sum();
+            let sample = s.record.sample.as_ref().map(|smp| SampleStatus {
+                ppm: smp.ppm,
+                seed: smp.seed,
+                shards: smp.shards.len() as u32,
+                done: s.sample_done(),
+                limited: smp.limited,
+                estimate: smp
+                    .shards
+                    .iter()
+                    .map(|&i| s.plan[i as usize].estimate)
+                    .sum(),
+            });
+            // While a sample limits the sweep, progress is toward the sample.
+            let target = match &sample {
+                Some(smp) if smp.limited => smp.estimate,
+                _ => estimate,
+            };
             let secs = s.base_at.elapsed().as_secs_f64();
             let rate = if secs > 0.5 {
                 positions_done.saturating_sub(s.base_work) as f64 / secs
             } else {
                 0.0
             };
+            let sampled = sample
+                .as_ref()
+                .is_some_and(|smp| smp.limited && smp.done == smp.shards);
             let state = if s.finished() {
                 "done"
             } else if s.record.state == SweepState::Cancelled {
                 "cancelled"
+            } else if sampled {
+                "sampled"
             } else {
                 "running"
             };
-            let eta_seconds = if s.finished() {
+            let eta_seconds = if s.finished() || sampled {
                 Some(0.0)
-            } else if estimate > 0 && rate > 0.0 {
-                Some(estimate.saturating_sub(positions_done) as f64 / rate)
+            } else if target > 0 && rate > 0.0 {
+                Some(target.saturating_sub(positions_done) as f64 / rate)
             } else {
                 None
             };
@@ -722,6 +906,7 @@ impl Core {
                     .map(|(k, v)| (k.clone(), v.total))
                     .collect(),
                 duplicates_ignored: s.duplicates_ignored,
+                sample,
             });
         }
         if let Some(id) = sweep_id {
@@ -766,6 +951,44 @@ impl Core {
         ))
     }
 
+    /// Project a sampled sweep's whole cost from its done sampled shards,
+    /// with wall times for each of `cores` (see [`crate::projection`]).
+    pub fn projection(&self, sweep_id: &str, cores: &[u32]) -> Result<Projection, CoreError> {
+        let st = self.lock();
+        let s = st
+            .sweeps
+            .get(sweep_id)
+            .ok_or_else(|| CoreError::NoSuchSweep(sweep_id.to_string()))?;
+        let Some(sample) = &s.record.sample else {
+            return Err(CoreError::BadRequest(format!(
+                "sweep `{sweep_id}` was launched without --sample: a projection needs a random sample of shards (launch one with `--sample 0.5% --sample-seed N`)"
+            )));
+        };
+        let work: BTreeMap<u32, u64> = sample
+            .shards
+            .iter()
+            .filter(|&&i| s.states[i as usize] == ShardState::Done)
+            .map(|&i| (i, s.work[i as usize]))
+            .collect();
+        let facts = SweepFacts {
+            sweep_id,
+            kind: &s.record.kind,
+            params: &s.record.params,
+            plan: &s.plan,
+            sample,
+            work: &work,
+            timings: &s.timings,
+        };
+        projection::project(&facts, cores).map_err(CoreError::BadRequest)
+    }
+
+    /// Bytes of the store on disk, and this process's resident and peak
+    /// resident memory (0 where unknown).
+    pub fn resources(&self) -> (u64, u64, u64) {
+        let (rss, peak) = process_memory();
+        (self.store.size_on_disk(), rss, peak)
+    }
+
     /// The solver version a stored sweep was launched with, if it exists.
     pub fn sweep_version(&self, sweep_id: &str) -> Option<String> {
         self.lock()
@@ -796,7 +1019,7 @@ mod tests {
         let c = core(dir.path(), Duration::from_millis(50));
         let v = solver_version();
         let params: Params = [("max_n".to_string(), 5)].into();
-        let (id, n, existing, _) = c.launch("uvg", &params, Some("s"), 3, false).unwrap();
+        let (id, n, existing, _) = c.launch("uvg", &params, Some("s"), 3, false, None).unwrap();
         assert!(!existing);
         let all = c.lease("a", &v, 100).unwrap().leases;
         assert_eq!(all.len() as u32, n);
@@ -823,11 +1046,11 @@ mod tests {
         assert!(held("b", 2));
         let r = run(&again[0]);
         // a's late result arrives first: accepted (not done yet); b's is a duplicate.
-        assert!(c.submit("a", &v, &id, idx, 1, r.clone()).unwrap());
-        assert!(!c.submit("b", &v, &id, idx, 2, r).unwrap());
+        assert!(c.submit("a", &v, &id, idx, 1, r.clone(), None).unwrap());
+        assert!(!c.submit("b", &v, &id, idx, 2, r, None).unwrap());
         for g in all.iter().filter(|g| g.shard.index != idx) {
             assert!(c
-                .submit("a", &v, &id, g.shard.index, g.attempt, run(g))
+                .submit("a", &v, &id, g.shard.index, g.attempt, run(g), None)
                 .unwrap());
         }
         let (st, _) = c.status(Some(&id)).unwrap();
@@ -847,33 +1070,132 @@ mod tests {
         assert!(c.lease("a", &v, 5).unwrap().idle);
     }
 
+    /// A sampled sweep serves only its sample, projects from it, and widened
+    /// to the whole plan merges exactly the sequential result.
+    #[test]
+    fn sampled_sweeps_serve_the_sample_then_widen() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = core(dir.path(), Duration::from_secs(30));
+        let v = solver_version();
+        let params: Params = [("max_n".to_string(), 8)].into();
+        let smp = SampleRequest {
+            ppm: 100_000,
+            seed: 9,
+        };
+        let (id, n, ..) = c
+            .launch("uvg", &params, Some("s"), 40, false, Some(smp))
+            .unwrap();
+        let (st, _) = c.status(Some(&id)).unwrap();
+        let info = st[0].sample.clone().unwrap();
+        assert!(info.limited && info.shards >= 1 && info.shards < n / 2);
+        assert!(
+            info.estimate * 10 >= st[0].positions_estimate,
+            "≥ 10 % of the estimate"
+        );
+        assert!(
+            matches!(c.projection(&id, &[2]), Err(CoreError::BadRequest(_))),
+            "nothing done yet"
+        );
+        // Only the sample is handed out, however much is asked for.
+        let got = c.lease("w", &v, 1000).unwrap().leases;
+        assert_eq!(got.len() as u32, info.shards);
+        for g in &got {
+            assert!(c
+                .submit(
+                    "w",
+                    &v,
+                    &id,
+                    g.shard.index,
+                    g.attempt,
+                    run(g),
+                    Some((2_000, 1_000))
+                )
+                .unwrap());
+        }
+        let (st, _) = c.status(Some(&id)).unwrap();
+        assert_eq!(st[0].state, "sampled");
+        let out = c.lease("w", &v, 1000).unwrap();
+        assert!(
+            out.leases.is_empty() && out.idle,
+            "a finished sample is idle"
+        );
+        let p = c.projection(&id, &[1, 64]).unwrap();
+        assert_eq!(p.measured.shards, info.shards);
+        assert_eq!(p.measured.positions, st[0].positions_done);
+        assert!((p.measured.cpu_seconds - info.shards as f64 * 1e-3).abs() < 1e-9);
+        // The same sample resumes; another one is refused; none widens.
+        assert!(
+            c.launch("uvg", &params, Some("s"), 0, true, Some(smp))
+                .unwrap()
+                .2
+        );
+        let other = SampleRequest { seed: 10, ..smp };
+        assert!(matches!(
+            c.launch("uvg", &params, Some("s"), 0, true, Some(other)),
+            Err(CoreError::BadRequest(_))
+        ));
+        drop(c);
+        let c = core(dir.path(), Duration::from_secs(30));
+        assert_eq!(
+            c.status(Some(&id)).unwrap().0[0].state,
+            "sampled",
+            "survives a restart"
+        );
+        assert_eq!(
+            c.projection(&id, &[1]).unwrap().measured.shards,
+            info.shards
+        );
+        assert!(
+            c.launch("uvg", &params, Some("s"), 0, true, None)
+                .unwrap()
+                .2
+        );
+        let rest = c.lease("w", &v, 1000).unwrap().leases;
+        assert_eq!(
+            rest.len() as u32,
+            n - info.shards,
+            "widened: the rest of the plan"
+        );
+        for g in &rest {
+            assert!(c
+                .submit("w", &v, &id, g.shard.index, g.attempt, run(g), None)
+                .unwrap());
+        }
+        let kind = sweep::find("uvg").unwrap();
+        let resolved = sweep::resolve_params(kind, &params).unwrap();
+        let want =
+            sweep::run_all_sequential(kind, &resolved, &kind.plan(&resolved, 1).unwrap()).unwrap();
+        assert_eq!(c.merged(&id).unwrap().2, want);
+        assert_eq!(c.status(Some(&id)).unwrap().0[0].state, "done");
+    }
+
     #[test]
     fn launch_rejects_bad_requests() {
         let dir = tempfile::tempdir().unwrap();
         let c = core(dir.path(), Duration::from_secs(1));
         let p: Params = [("max_n".to_string(), 99)].into();
         assert!(matches!(
-            c.launch("uvg", &p, None, 0, false),
+            c.launch("uvg", &p, None, 0, false, None),
             Err(CoreError::BadRequest(_))
         ));
         assert!(matches!(
-            c.launch("nope", &Params::new(), None, 0, false),
+            c.launch("nope", &Params::new(), None, 0, false, None),
             Err(CoreError::BadRequest(_))
         ));
         let p: Params = [("max_n".to_string(), 4)].into();
         assert!(matches!(
-            c.launch("uvg", &p, Some("bad name!"), 0, false),
+            c.launch("uvg", &p, Some("bad name!"), 0, false, None),
             Err(CoreError::BadRequest(_))
         ));
-        let (id, ..) = c.launch("uvg", &p, None, 0, false).unwrap();
+        let (id, ..) = c.launch("uvg", &p, None, 0, false, None).unwrap();
         assert_eq!(id, "uvg-1");
         assert!(matches!(
-            c.launch("uvg", &p, Some("uvg-1"), 0, false),
+            c.launch("uvg", &p, Some("uvg-1"), 0, false, None),
             Err(CoreError::Exists(_))
         ));
-        assert!(c.launch("uvg", &p, Some("uvg-1"), 0, true).unwrap().2);
+        assert!(c.launch("uvg", &p, Some("uvg-1"), 0, true, None).unwrap().2);
         assert!(matches!(
-            c.submit("w", "other", &id, 0, 1, SweepResult::default()),
+            c.submit("w", "other", &id, 0, 1, SweepResult::default(), None),
             Err(CoreError::VersionMismatch { .. })
         ));
     }

@@ -32,6 +32,11 @@ pub struct EmbeddedRun {
     pub progress: bool,
     /// Throw away a stored earlier run of this folder and start over.
     pub fresh: bool,
+    /// Run only this seeded random sample of the plan, then write a
+    /// projection (`projection.md`, `projection.json`) instead of results.
+    pub sample: Option<crate::core::SampleRequest>,
+    /// Core counts the projection gives wall times for.
+    pub project_cores: Vec<u32>,
 }
 
 /// What an embedded run did.
@@ -41,8 +46,10 @@ pub struct RunOutcome {
     pub shards: u32,
     /// Shards already done when this invocation started (resumed).
     pub resumed_done: u32,
-    /// Positions in the merged result.
+    /// Positions in the merged result (in the sample's shards, for a sample).
     pub positions: u64,
+    /// The run stopped after its sample and wrote a projection.
+    pub sampled: bool,
 }
 
 fn store_dir(out: &Path) -> PathBuf {
@@ -122,6 +129,10 @@ async fn drive(
             name: RUN_SWEEP_ID.to_string(),
             target_shards: cfg.shards,
             resume_existing: true,
+            sample: cfg.sample.map(|s| pb::SampleSpec {
+                ppm: s.ppm,
+                seed: s.seed,
+            }),
         })
         .await
         .map_err(|s| match s.code() {
@@ -130,11 +141,29 @@ async fn drive(
                 cfg.out.display()
             ))
             .into(),
+            tonic::Code::InvalidArgument => UsageError(format!(
+                "{} (in {}; --fresh starts over)",
+                s.message(),
+                cfg.out.display()
+            ))
+            .into(),
             _ => crate::remote::rpc_error(url, s),
         })?
         .into_inner();
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
     let resumed_done = st[0].shards_done;
+    let sample_shards = st[0]
+        .sample
+        .as_ref()
+        .filter(|s| s.limited)
+        .map(|s| s.shards);
+    if let Some(k) = sample_shards {
+        eprintln!(
+            "gamesweep: sample: {k} of {} shards (seed {}); a projection is written when they are done, and rerunning without --sample continues with the whole plan",
+            reply.shards,
+            cfg.sample.map_or(0, |s| s.seed)
+        );
+    }
     if reply.existing {
         eprintln!(
             "gamesweep: resuming the run in {}: {}/{} shards already done",
@@ -158,7 +187,7 @@ async fn drive(
     let worker = tokio::spawn(gamesweep_worker::run(wc, rx));
 
     let bar = if cfg.progress {
-        let b = indicatif::ProgressBar::new(reply.shards as u64);
+        let b = indicatif::ProgressBar::new(sample_shards.unwrap_or(reply.shards) as u64);
         b.set_style(
             indicatif::ProgressStyle::with_template(
                 "{spinner} {prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shards, {msg} (eta {eta})",
@@ -166,7 +195,10 @@ async fn drive(
             .expect("valid template"),
         );
         b.set_prefix(kind.name().to_string());
-        b.set_position(resumed_done as u64);
+        b.set_position(match &st[0].sample {
+            Some(s) if s.limited => s.done as u64,
+            _ => resumed_done as u64,
+        });
         b.reset_eta();
         b
     } else {
@@ -178,9 +210,12 @@ async fn drive(
     let finished = loop {
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
         let s = &st[0];
-        bar.set_position(s.shards_done as u64);
+        bar.set_position(match &s.sample {
+            Some(smp) if smp.limited => smp.done as u64,
+            _ => s.shards_done as u64,
+        });
         bar.set_message(format!("{} positions", s.positions_done));
-        if s.state == "done" {
+        if s.state == "done" || s.state == "sampled" {
             break true;
         }
         tokio::select! {
@@ -211,6 +246,24 @@ async fn drive(
             store_dir(&cfg.out).display()
         ));
     }
+    let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
+    if st[0].state == "sampled" {
+        let p = client
+            .get_projection(pb::GetProjectionRequest {
+                sweep_id: RUN_SWEEP_ID.to_string(),
+                cores: cfg.project_cores.clone(),
+            })
+            .await
+            .map_err(|s| crate::remote::rpc_error(url, s))?
+            .into_inner();
+        crate::report::write_projection(&cfg.out, &p.projection_json, &p.projection_md)?;
+        return Ok(RunOutcome {
+            shards: reply.shards,
+            resumed_done,
+            positions: st[0].positions_done,
+            sampled: true,
+        });
+    }
     let r = client
         .get_result(pb::GetResultRequest {
             sweep_id: RUN_SWEEP_ID.to_string(),
@@ -224,5 +277,6 @@ async fn drive(
         shards: reply.shards,
         resumed_done,
         positions: st[0].positions_done,
+        sampled: false,
     })
 }

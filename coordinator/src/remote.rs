@@ -40,6 +40,8 @@ pub enum RuntimeCommand {
     Report(ReportArgs),
     /// Stop handing out a sweep's shards.
     Cancel(CancelArgs),
+    /// Project a sampled sweep's whole cost (launch it with --sample) from the sampled shards done so far.
+    Project(ProjectArgs),
     /// Run a worker that leases shards from the coordinator (same as `gamesweep-worker`).
     Worker(WorkerCmd),
 }
@@ -118,6 +120,24 @@ pub struct ReportArgs {
     pub conn: Conn,
 }
 
+/// `project` options.
+#[derive(clap::Args, Debug)]
+pub struct ProjectArgs {
+    /// Sweep id (launched with `--sample`).
+    pub id: String,
+    /// Core counts to project wall time for [default: this machine's cores and 64 = 4 machines x 16].
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub cores: Vec<u32>,
+    /// Also write projection.json and projection.md into this directory.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the JSON instead of the Markdown.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub conn: Conn,
+}
+
 /// `cancel` options.
 #[derive(clap::Args, Debug)]
 pub struct CancelArgs {
@@ -145,6 +165,7 @@ pub fn dispatch(cmd: RuntimeCommand) -> anyhow::Result<()> {
         RuntimeCommand::Status(a) => status(a),
         RuntimeCommand::Report(a) => report(a),
         RuntimeCommand::Cancel(a) => cancel(a),
+        RuntimeCommand::Project(a) => project(a),
         RuntimeCommand::Worker(a) => {
             gamesweep_worker::cli::init_logging(a.log_format, "info");
             gamesweep_worker::cli::run_process(&a.worker)
@@ -221,7 +242,8 @@ fn serve(a: ServeArgs) -> anyhow::Result<()> {
 
 fn launch(a: LaunchArgs) -> anyhow::Result<()> {
     let (kind, params, m) = parse_kind_args(&a.words, |c| {
-        c.arg(
+        crate::cli::sample_options(c)
+            .arg(
             clap::Arg::new("name")
                 .long("name")
                 .value_name("ID")
@@ -233,6 +255,13 @@ fn launch(a: LaunchArgs) -> anyhow::Result<()> {
                 .value_name("K")
                 .help("Target number of shards (default: the kind's own choice)")
                 .value_parser(clap::value_parser!(u32).range(1..=10_000_000)),
+        )
+        .arg(
+            clap::Arg::new("resume")
+                .long("resume")
+                .help("If a sweep of this --name exists with the same kind and parameters, continue it (without --sample: widen a sampled sweep to its whole plan)")
+                .requires("name")
+                .action(clap::ArgAction::SetTrue),
         )
         .arg(
             clap::Arg::new("coordinator")
@@ -259,13 +288,21 @@ fn launch(a: LaunchArgs) -> anyhow::Result<()> {
         params: convert::params_to_proto(&params),
         name: m.get_one::<String>("name").cloned().unwrap_or_default(),
         target_shards: m.get_one::<u32>("shards").copied().unwrap_or(0),
-        resume_existing: false,
+        resume_existing: m.get_flag("resume"),
+        sample: crate::cli::sample_from(&m)?.map(|s| pb::SampleSpec {
+            ppm: s.ppm,
+            seed: s.seed,
+        }),
     };
     let reply = rt
         .block_on(c.launch(req))
         .map_err(|s| rpc_error(&url, s))?
         .into_inner();
-    eprintln!("launched {} with {} shards", reply.sweep_id, reply.shards);
+    if reply.existing {
+        eprintln!("continuing {} ({} shards)", reply.sweep_id, reply.shards);
+    } else {
+        eprintln!("launched {} with {} shards", reply.sweep_id, reply.shards);
+    }
     println!("{}", reply.sweep_id);
     Ok(())
 }
@@ -291,7 +328,18 @@ pub fn status_json(r: &pb::StatusReply) -> serde_json::Value {
             "eta_seconds": if s.eta_seconds >= 0.0 { json!(s.eta_seconds) } else { json!(null) },
             "counterexamples": s.counterexamples.iter().map(|c| (c.key.clone(), json!(c.total))).collect::<serde_json::Map<_, _>>(),
             "duplicates_ignored": s.duplicates_ignored,
+            "sample": s.sample.as_ref().map(|m| json!({
+                "ppm": m.ppm,
+                "seed": m.seed,
+                "shards": m.shards,
+                "done": m.done,
+                "limited": m.limited,
+                "estimate": m.estimate,
+            })),
         })).collect::<Vec<_>>(),
+        "store_bytes": r.store_bytes,
+        "coordinator_rss_bytes": r.coordinator_rss_bytes,
+        "coordinator_peak_rss_bytes": r.coordinator_peak_rss_bytes,
         "workers": r.workers.iter().map(|w| json!({
             "worker_id": w.worker_id,
             "alive": w.alive,
@@ -351,12 +399,36 @@ pub fn status_text(r: &pb::StatusReply) -> String {
                 .collect();
             out.push_str(&format!("  counterexamples so far: {}\n", c.join(", ")));
         }
+        if let Some(m) = &s.sample {
+            out.push_str(&format!(
+                "  sample: {}/{} shards done (seed {}, {:.4} % of the estimate){}\n",
+                m.done,
+                m.shards,
+                m.seed,
+                m.ppm as f64 / 1e4,
+                if m.limited {
+                    format!("; only the sample is served: `gamesweep project {}` prices the whole sweep", s.sweep_id)
+                } else {
+                    "; widened to the whole plan".into()
+                }
+            ));
+        }
         if s.duplicates_ignored > 0 {
             out.push_str(&format!(
                 "  duplicate/late results ignored: {}\n",
                 s.duplicates_ignored
             ));
         }
+    }
+    if r.store_bytes > 0 || r.coordinator_rss_bytes > 0 {
+        let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
+        out.push_str(&format!(
+            "coordinator: {} store {:.1} MiB on disk, memory {:.1} MiB (peak {:.1} MiB)\n",
+            r.coordinator_version,
+            mib(r.store_bytes),
+            mib(r.coordinator_rss_bytes),
+            mib(r.coordinator_peak_rss_bytes)
+        ));
     }
     if !r.workers.is_empty() {
         out.push_str("workers:\n");
@@ -394,6 +466,7 @@ fn status(a: StatusArgs) -> anyhow::Result<()> {
             print!("{}", status_text(&r));
         }
         let settled = r.sweeps.iter().all(|s| s.state != "running");
+        // ("sampled" counts as settled: nothing more is served until it is widened.)
         if !a.watch || settled {
             return Ok(());
         }
@@ -413,6 +486,33 @@ fn report(a: ReportArgs) -> anyhow::Result<()> {
     let out = a.out.unwrap_or_else(|| PathBuf::from("runs").join(&a.id));
     crate::report::write_texts(&out, &r.results_json, &r.report_md)?;
     eprintln!("wrote {}/results.json and report.md", out.display());
+    Ok(())
+}
+
+fn project(a: ProjectArgs) -> anyhow::Result<()> {
+    let rt = runtime()?;
+    let (mut c, url) = client(&rt, &a.conn)?;
+    let cores = if a.cores.is_empty() {
+        crate::cli::default_project_cores()
+    } else {
+        a.cores.clone()
+    };
+    let r = rt
+        .block_on(c.get_projection(pb::GetProjectionRequest {
+            sweep_id: a.id.clone(),
+            cores,
+        }))
+        .map_err(|s| rpc_error(&url, s))?
+        .into_inner();
+    if let Some(out) = &a.out {
+        crate::report::write_projection(out, &r.projection_json, &r.projection_md)?;
+        eprintln!("wrote {}/projection.json and projection.md", out.display());
+    }
+    if a.json {
+        print!("{}", r.projection_json);
+    } else {
+        print!("{}", r.projection_md);
+    }
     Ok(())
 }
 

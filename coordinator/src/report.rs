@@ -15,11 +15,24 @@ pub fn write_texts(
     results_json: &str,
     report_md: &str,
 ) -> anyhow::Result<()> {
+    write_files(
+        dir,
+        &[("results.json", results_json), ("report.md", report_md)],
+    )
+}
+
+/// Write `projection.json` and `projection.md` (given as text) into `dir`.
+pub fn write_projection(dir: &std::path::Path, json: &str, md: &str) -> anyhow::Result<()> {
+    write_files(dir, &[("projection.json", json), ("projection.md", md)])
+}
+
+/// Create `dir` and write each `(file name, text)` into it.
+fn write_files(dir: &std::path::Path, files: &[(&str, &str)]) -> anyhow::Result<()> {
     use anyhow::Context as _;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    std::fs::write(dir.join("results.json"), results_json)
-        .with_context(|| format!("writing {}/results.json", dir.display()))?;
-    std::fs::write(dir.join("report.md"), report_md)
-        .with_context(|| format!("writing {}/report.md", dir.display()))?;
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text)
+            .with_context(|| format!("writing {}/{name}", dir.display()))?;
+    }
     Ok(())
 }

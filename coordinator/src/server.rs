@@ -2,7 +2,7 @@
 //! types (via `gamesweep_proto::convert`), calls [`Core`], checks the bearer
 //! token, and serves until a shutdown signal.
 
-use crate::core::{Core, CoreError, Held};
+use crate::core::{Core, CoreError, Held, SampleRequest};
 use gamesweep_proto::convert;
 use gamesweep_proto::pb::{self, coordinator_server};
 use std::net::SocketAddr;
@@ -66,6 +66,10 @@ impl coordinator_server::Coordinator for Service {
                 name.as_deref(),
                 r.target_shards,
                 r.resume_existing,
+                r.sample.map(|s| SampleRequest {
+                    ppm: s.ppm,
+                    seed: s.seed,
+                }),
             )
         })
         .await?;
@@ -139,6 +143,7 @@ impl coordinator_server::Coordinator for Service {
                 r.index,
                 r.attempt,
                 result,
+                r.timing.map(|t| (t.wall_us, t.cpu_us)),
             )?;
             // Durable before acknowledged. Concurrent submits share flushes:
             // sled's flush writes everything buffered so far (group commit).
@@ -156,6 +161,7 @@ impl coordinator_server::Coordinator for Service {
         let r = req.into_inner();
         let id = (!r.sweep_id.is_empty()).then_some(r.sweep_id);
         let (sweeps, workers) = self.core.status(id.as_deref())?;
+        let (store_bytes, rss, peak) = self.core.resources();
         Ok(Response::new(pb::StatusReply {
             sweeps: sweeps.into_iter().map(status_to_proto).collect(),
             workers: workers
@@ -168,6 +174,9 @@ impl coordinator_server::Coordinator for Service {
                 })
                 .collect(),
             coordinator_version: self.core.version().to_string(),
+            store_bytes,
+            coordinator_rss_bytes: rss,
+            coordinator_peak_rss_bytes: peak,
         }))
     }
 
@@ -197,6 +206,38 @@ impl coordinator_server::Coordinator for Service {
             params: convert::params_to_proto(&params),
         }))
     }
+
+    async fn get_projection(
+        &self,
+        req: Request<pb::GetProjectionRequest>,
+    ) -> Result<Response<pb::GetProjectionReply>, Status> {
+        Ok(Response::new(self.projection(req.into_inner()).await?))
+    }
+}
+
+impl Service {
+    async fn projection(
+        &self,
+        r: pb::GetProjectionRequest,
+    ) -> Result<pb::GetProjectionReply, Status> {
+        let cores = if r.cores.is_empty() {
+            vec![std::thread::available_parallelism().map_or(1, |n| n.get() as u32)]
+        } else {
+            r.cores
+        };
+        if cores.iter().any(|&c| c == 0 || c > 1_000_000) {
+            return Err(Status::invalid_argument(
+                "core counts must be between 1 and 1000000",
+            ));
+        }
+        let p = self.core.projection(&r.sweep_id, &cores)?;
+        Ok(pb::GetProjectionReply {
+            projection_json: crate::report::results_json_text(
+                &serde_json::to_value(&p).map_err(|e| Status::internal(e.to_string()))?,
+            ),
+            projection_md: crate::projection::render_md(&p),
+        })
+    }
 }
 
 fn status_to_proto(s: crate::core::SweepStatus) -> pb::SweepStatus {
@@ -221,6 +262,14 @@ fn status_to_proto(s: crate::core::SweepStatus) -> pb::SweepStatus {
             .collect(),
         duplicates_ignored: s.duplicates_ignored,
         results_stored: s.results_stored,
+        sample: s.sample.map(|m| pb::SampleStatus {
+            ppm: m.ppm,
+            seed: m.seed,
+            shards: m.shards,
+            done: m.done,
+            limited: m.limited,
+            estimate: m.estimate,
+        }),
     }
 }
 

@@ -75,6 +75,33 @@ pub struct SweepRecord {
     pub seq: u64,
     /// Running or cancelled.
     pub state: SweepState,
+    /// The random sample of shards run first, if the sweep was launched with one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<SampleRecord>,
+}
+
+/// A seeded random sample of a plan (see [`crate::sample`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleRecord {
+    /// Target share of the plan's estimated work, in millionths.
+    pub ppm: u32,
+    /// Seed of the shuffle that picked the shards.
+    pub seed: u64,
+    /// The sampled shard indices, in the order they were picked.
+    pub shards: Vec<u32>,
+    /// While true only the sample is handed out; false once widened to the whole plan.
+    pub limited: bool,
+}
+
+/// How long one accepted shard took on its worker.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardTiming {
+    /// Wall-clock microseconds.
+    pub wall_us: u64,
+    /// CPU microseconds of the thread that ran it (0 if the worker could not tell).
+    pub cpu_us: u64,
+    /// The worker whose result was accepted.
+    pub worker: String,
 }
 
 /// A lease as stored: shard `index` is held by `worker` until `until_ms` (unix ms).
@@ -108,6 +135,9 @@ pub struct StoredSweep {
     pub leases: BTreeMap<u32, LeaseRecord>,
     /// Counters.
     pub stats: SweepStats,
+    /// Timings of the accepted results, by shard index (absent for results
+    /// from workers that sent none).
+    pub timings: BTreeMap<u32, ShardTiming>,
 }
 
 /// The coordinator's durable state.
@@ -122,9 +152,16 @@ pub trait Store: Send + Sync {
     fn next_seq(&self) -> Result<u64, StoreError>;
     /// Every stored sweep, in launch order.
     fn load_all(&self) -> Result<Vec<StoredSweep>, StoreError>;
-    /// Store shard `index`'s result unless it has one; `Ok(false)` if it had
-    /// one already (nothing written). Not flushed: call [`Store::flush`].
-    fn put_result(&self, id: &str, index: u32, result: &SweepResult) -> Result<bool, StoreError>;
+    /// Store shard `index`'s result (and its timing) unless it has one;
+    /// `Ok(false)` if it had one already (nothing written). Not flushed: call
+    /// [`Store::flush`].
+    fn put_result(
+        &self,
+        id: &str,
+        index: u32,
+        result: &SweepResult,
+        timing: Option<&ShardTiming>,
+    ) -> Result<bool, StoreError>;
     /// Set or clear shard `index`'s lease (not flushed).
     fn put_lease(
         &self,
@@ -136,6 +173,8 @@ pub trait Store: Send + Sync {
     fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError>;
     /// Make everything written so far durable.
     fn flush(&self) -> Result<(), StoreError>;
+    /// Bytes on disk (0 if unknown).
+    fn size_on_disk(&self) -> u64;
 }
 
 /// [`Store`] on a sled database in a directory.
@@ -146,6 +185,7 @@ pub struct SledStore {
     results: sled::Tree,
     leases: sled::Tree,
     stats: sled::Tree,
+    timings: sled::Tree,
 }
 
 fn shard_key(id: &str, index: u32) -> Vec<u8> {
@@ -227,6 +267,7 @@ impl SledStore {
             results: db.open_tree("results")?,
             leases: db.open_tree("leases")?,
             stats: db.open_tree("stats")?,
+            timings: db.open_tree("timings")?,
             db,
         })
     }
@@ -254,7 +295,7 @@ impl Store for SledStore {
         self.sweeps.remove(id.as_bytes())?;
         self.plans.remove(id.as_bytes())?;
         self.stats.remove(id.as_bytes())?;
-        for tree in [&self.results, &self.leases] {
+        for tree in [&self.results, &self.leases, &self.timings] {
             for kv in tree.scan_prefix(sweep_prefix(id)) {
                 tree.remove(kv?.0)?;
             }
@@ -310,6 +351,11 @@ impl Store for SledStore {
                 let (k, v) = kv?;
                 leases.insert(index_of(&k)?, dec("lease", &v)?);
             }
+            let mut timings = BTreeMap::new();
+            for kv in self.timings.scan_prefix(sweep_prefix(&record.id)) {
+                let (k, v) = kv?;
+                timings.insert(index_of(&k)?, dec("shard timing", &v)?);
+            }
             let stats = match self.stats.get(k.as_ref())? {
                 Some(s) => dec("stats", &s)?,
                 None => SweepStats::default(),
@@ -320,20 +366,33 @@ impl Store for SledStore {
                 results,
                 leases,
                 stats,
+                timings,
             });
         }
         out.sort_by_key(|s| s.record.seq);
         Ok(out)
     }
 
-    fn put_result(&self, id: &str, index: u32, result: &SweepResult) -> Result<bool, StoreError> {
+    fn put_result(
+        &self,
+        id: &str,
+        index: u32,
+        result: &SweepResult,
+        timing: Option<&ShardTiming>,
+    ) -> Result<bool, StoreError> {
         // Compare-and-swap on an empty slot: a shard's result is written at most once.
-        let swapped = self.results.compare_and_swap(
-            shard_key(id, index),
-            None as Option<&[u8]>,
-            Some(enc(result)),
-        )?;
-        Ok(swapped.is_ok())
+        let key = shard_key(id, index);
+        let swapped = self
+            .results
+            .compare_and_swap(&key, None as Option<&[u8]>, Some(enc(result)))?
+            .is_ok();
+        if swapped {
+            // Only the accepted result's timing is kept; it is flushed with the result.
+            if let Some(t) = timing {
+                self.timings.insert(key, enc(t))?;
+            }
+        }
+        Ok(swapped)
     }
 
     fn put_lease(
@@ -358,6 +417,10 @@ impl Store for SledStore {
         self.db.flush()?;
         Ok(())
     }
+
+    fn size_on_disk(&self) -> u64 {
+        self.db.size_on_disk().unwrap_or(0)
+    }
 }
 
 #[cfg(test)]
@@ -373,6 +436,7 @@ mod tests {
             target_shards: 0,
             seq: 1,
             state: SweepState::Running,
+            sample: None,
         }
     }
 
@@ -401,12 +465,21 @@ mod tests {
                 work: 5,
                 ..Default::default()
             };
-            assert!(s.put_result("a", 1, &r).unwrap());
+            let t = ShardTiming {
+                wall_us: 7,
+                cpu_us: 6,
+                worker: "w".into(),
+            };
+            assert!(s.put_result("a", 1, &r, Some(&t)).unwrap());
             let r2 = SweepResult {
                 work: 6,
                 ..Default::default()
             };
-            assert!(!s.put_result("a", 1, &r2).unwrap());
+            let t2 = ShardTiming {
+                wall_us: 9,
+                ..t.clone()
+            };
+            assert!(!s.put_result("a", 1, &r2, Some(&t2)).unwrap());
             s.flush().unwrap();
         }
         let s = SledStore::open(&path).unwrap();
@@ -415,6 +488,11 @@ mod tests {
         assert_eq!(all[0].plan, plan(3));
         assert_eq!(all[0].results.len(), 1);
         assert_eq!(all[0].results[&1].work, 5);
+        assert_eq!(
+            all[0].timings[&1].wall_us, 7,
+            "the accepted result's timing"
+        );
+        assert_eq!(all[0].timings.len(), 1);
     }
 
     #[test]

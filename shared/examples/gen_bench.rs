@@ -25,6 +25,28 @@ fn main() {
     let threads = opt("--threads", 1);
     let depth = opt("--depth", 6).min(n);
     let t0 = Instant::now();
+    if args.iter().any(|a| a == "--levels") {
+        // Knuth probes per prefix (what shard plans use): the summed level
+        // estimates against the exact counts are the estimator's accuracy.
+        let probes = opt("--probes", 2);
+        let pre = gen::prefixes(depth);
+        let t1 = Instant::now();
+        let mut sum = vec![0f64; n + 1];
+        for (i, p) in pre.iter().enumerate() {
+            let e = gen::estimate_connected_levels(p, n, probes, i as u64);
+            for (m, x) in e.iter().enumerate() {
+                sum[m] += x;
+            }
+        }
+        println!(
+            "levels n={n} depth={depth} prefixes={} probes={probes}: {:?}  (prefixes {:.3} s, estimate {:.3} s)",
+            pre.len(),
+            sum.iter().map(|x| x.round() as u64).collect::<Vec<_>>(),
+            (t1 - t0).as_secs_f64(),
+            t1.elapsed().as_secs_f64()
+        );
+        return;
+    }
     if args.iter().any(|a| a == "--estimate") {
         let pre = gen::prefixes(depth);
         let est: u64 = pre.iter().map(|p| gen::estimate(p, n)).sum();

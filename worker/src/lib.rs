@@ -108,6 +108,26 @@ struct Finished {
     key: Key,
     attempt: u32,
     result: Result<SweepResult, SweepError>,
+    timing: pb::ShardTiming,
+}
+
+/// CPU time of the calling thread in microseconds (0 where unsupported).
+/// Shards run one per blocking thread, so this is the shard's CPU time,
+/// which stays honest when the machine is shared (wall time does not).
+fn thread_cpu_us() -> u64 {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        if rc == 0 {
+            return ts.tv_sec as u64 * 1_000_000 + ts.tv_nsec as u64 / 1_000;
+        }
+    }
+    0
 }
 
 /// Errors that mean "try again later" (coordinator restarting or unreachable).
@@ -256,11 +276,17 @@ async fn run_inner(
                                 tasks.spawn_blocking(move || {
                                     let _g = span.enter();
                                     let ctx = ShardCtx::new(&cancel, &progress);
+                                    let (t0, c0) = (std::time::Instant::now(), thread_cpu_us());
                                     let result = kind.run_shard(&params, &shard, &ctx);
+                                    let cpu = thread_cpu_us();
                                     Finished {
                                         key,
                                         attempt,
                                         result,
+                                        timing: pb::ShardTiming {
+                                            wall_us: t0.elapsed().as_micros() as u64,
+                                            cpu_us: if c0 > 0 { cpu.saturating_sub(c0) } else { 0 },
+                                        },
                                     }
                                 });
                             }
@@ -286,7 +312,7 @@ async fn run_inner(
                 let cancel = running.lock().unwrap_or_else(|e| e.into_inner()).get(&done.key).map(|r| r.cancel.clone());
                 match done.result {
                     Ok(result) => {
-                        match submit(&mut client, &config, &done.key, done.attempt, result, shutdown).await {
+                        match submit(&mut client, &config, &done.key, done.attempt, result, done.timing, shutdown).await {
                             Ok(Some(true)) => summary.accepted += 1,
                             Ok(Some(false)) => summary.duplicates += 1,
                             Ok(None) => summary.abandoned += 1,
@@ -361,12 +387,14 @@ fn start(
 
 /// Submit one result, retrying with backoff while the coordinator is
 /// unreachable. `Ok(None)`: given up because of an abort.
+#[allow(clippy::too_many_arguments)]
 async fn submit(
     client: &mut Client,
     config: &WorkerConfig,
     key: &Key,
     attempt: u32,
     result: SweepResult,
+    timing: pb::ShardTiming,
     shutdown: &mut watch::Receiver<Shutdown>,
 ) -> Result<Option<bool>, WorkerError> {
     let req = pb::SubmitRequest {
@@ -376,6 +404,7 @@ async fn submit(
         index: key.1,
         attempt,
         result: Some(convert::result_to_proto(&result)),
+        timing: Some(timing),
     };
     let mut backoff = Duration::from_millis(100);
     loop {

@@ -22,7 +22,8 @@ pub struct RunArgs {
 
 /// Options every `run` takes besides the kind's own parameters.
 pub fn common_run_options(c: clap::Command) -> clap::Command {
-    c.arg(
+    crate::cli::sample_options(c)
+        .arg(
         clap::Arg::new("threads")
             .long("threads")
             .value_name("T")
@@ -93,6 +94,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         .cloned()
         .unwrap_or_else(|| default_out_dir(kind, &params));
     let quiet = m.get_flag("quiet");
+    let sample = crate::cli::sample_from(&m)?;
+    if sample.is_some() && m.get_flag("in_process") {
+        return Err(crate::cli::UsageError(
+            "--sample needs the embedded coordinator (it records the sample and the shard timings); drop --in-process".into(),
+        )
+        .into());
+    }
 
     let started = std::time::Instant::now();
     if !m.get_flag("in_process") {
@@ -104,8 +112,21 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             shards,
             progress: !quiet,
             fresh: m.get_flag("fresh"),
+            sample,
+            project_cores: crate::cli::project_cores_from(&m),
         };
         let o = crate::embedded::run(kind, &params, &cfg)?;
+        if o.sampled {
+            eprintln!(
+                "gamesweep: {} sample done: {} positions in {:.2} s on {} threads; wrote {}/projection.md and projection.json (rerun without --sample to run the whole plan)",
+                kind.name(),
+                o.positions,
+                started.elapsed().as_secs_f64(),
+                threads,
+                out.display()
+            );
+            return Ok(());
+        }
         write_exports(kind, &params, &out)?;
         eprintln!(
             "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",

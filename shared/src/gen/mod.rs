@@ -206,6 +206,71 @@ pub fn estimate(prefix: &BitGraph, max_n: usize) -> u64 {
     total.round() as u64
 }
 
+/// Knuth's random-probe estimate of the number of **connected** graphs on
+/// each number of vertices `m` in the subtree of `prefix` (index `m` of the
+/// returned vector, `prefix.n() ..= max_n`; lower indices are 0). Each probe
+/// walks one random root-to-leaf path, choosing uniformly among the accepted
+/// children at every level; the product of the branching factors along the
+/// path is an unbiased estimate of the level sizes, and `probes` of them are
+/// averaged. `seed` fixes the random choices, so the result is deterministic.
+/// The cost is `probes × (max_n − prefix.n())` child generations, independent
+/// of the subtree's size.
+pub fn estimate_connected_levels(
+    prefix: &BitGraph,
+    max_n: usize,
+    probes: usize,
+    seed: u64,
+) -> Vec<f64> {
+    use rand::{Rng, SeedableRng};
+    let max_n = max_n.min(BitGraph::MAX_N);
+    let mut est = vec![0f64; max_n + 1];
+    if prefix.n() > max_n {
+        return est;
+    }
+    if prefix.is_connected() {
+        est[prefix.n()] = 1.0;
+    }
+    if prefix.n() == max_n || probes == 0 {
+        return est;
+    }
+    let root_gens = canon::canon_unit(prefix).gens;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut kids = Vec::new();
+    let mut scratch = Scratch::default();
+    let share = 1.0 / probes as f64;
+    for _ in 0..probes {
+        let mut g = *prefix;
+        let mut gens = root_gens.clone();
+        let mut weight = share;
+        while g.n() < max_n {
+            let last = g.n() + 1 == max_n;
+            kids.clear();
+            accepted_children(&g, &gens, last, !last, &mut kids, &mut scratch);
+            if last {
+                est[max_n] += weight * kids.len() as f64;
+                break;
+            }
+            let connected = kids
+                .iter()
+                .filter(|(s, _)| {
+                    let mut h = g;
+                    h.push_vertex(*s);
+                    h.is_connected()
+                })
+                .count();
+            est[g.n() + 1] += weight * connected as f64;
+            if kids.is_empty() {
+                break;
+            }
+            weight *= kids.len() as f64;
+            let (s, cg) = kids.swap_remove(rng.random_range(0..kids.len()));
+            g.push_vertex(s);
+            gens = cg.unwrap_or_else(|| child_group(&g));
+        }
+    }
+    est
+}
+
 struct Walker<'a> {
     max_n: usize,
     opts: WalkOptions,

@@ -281,6 +281,7 @@ impl SweepKind for UvgSweep {
         Ok(graphplan::plan(
             param(params, "max_n") as usize,
             target_shards,
+            graphplan::Work::PerVertex,
         ))
     }
 

@@ -117,3 +117,31 @@ fn bad_payloads_are_errors() {
         );
     }
 }
+
+/// Shard estimates are positions: their sum is close to the exact total the
+/// sweep counts (2,445,437 at n ≤ 9), each shard's is close to its own count,
+/// and the plan (estimates included) is the same on every call.
+#[test]
+fn shard_estimates_track_the_positions_counted() {
+    let p = params(9);
+    let plan = UvgSweep.plan(&p, 16).unwrap();
+    assert_eq!(plan, UvgSweep.plan(&p, 16).unwrap(), "deterministic plan");
+    let mut total = (0u64, 0u64);
+    for s in &plan {
+        let got = UvgSweep
+            .run_shard(&p, s, &ShardCtx::detached())
+            .unwrap()
+            .work;
+        let (e, g) = (s.estimate as f64, got as f64);
+        assert!(
+            (e - g).abs() <= 0.25 * g,
+            "shard {}: estimate {e} vs {g} positions",
+            s.index
+        );
+        total.0 += s.estimate;
+        total.1 += got;
+    }
+    assert_eq!(total.1, 2_445_437);
+    let err = (total.0 as f64 - total.1 as f64).abs() / total.1 as f64;
+    assert!(err < 0.05, "total estimate {} vs {}", total.0, total.1);
+}

@@ -71,6 +71,7 @@ impl SweepKind for ColSweep {
         Ok(graphplan::plan(
             param(params, "max_n") as usize,
             target_shards,
+            graphplan::Work::None,
         ))
     }
     fn run_shard(
