@@ -32,7 +32,7 @@ export GAMESWEEP_COORDINATOR=$URL
 SERVE=$!
 for _ in $(seq 100); do "$G" status >/dev/null 2>&1 && break; sleep 0.1; done
 
-ms() { date +%s%N | awk '{printf "%d", $1 / 1e6}'; }
+ms() { echo $(( $(date +%s%N) / 1000000 )); }
 mib() { awk -v b="$1" 'BEGIN {printf "%.1f", b / 1048576}'; }
 field() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 

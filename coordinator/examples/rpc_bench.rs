@@ -53,6 +53,7 @@ async fn main() {
                         index: l.shard.expect("shard").index,
                         attempt: l.attempt,
                         result: Some(empty.clone()),
+                        timing: None,
                     })
                     .await
                     .expect("submit")

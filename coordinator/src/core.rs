@@ -109,9 +109,9 @@ impl SweepMem {
     fn servable(&self) -> bool {
         self.record.state == SweepState::Running
             && !self.finished()
-            && !self
+            && self
                 .limiting_sample()
-                .is_some_and(|smp| self.sample_done() as usize == smp.shards.len())
+                .is_none_or(|smp| self.sample_done() as usize != smp.shards.len())
     }
     fn stats(&self) -> SweepStats {
         SweepStats {

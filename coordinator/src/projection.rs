@@ -23,7 +23,7 @@
 //!                 "wall": [{"cores", "seconds", "lower_bound_seconds"}...]}}`
 
 use crate::store::{SampleRecord, ShardTiming};
-use gamesweep::sweep::{Params, ShardSpec};
+use gamesweep::sweep::{thousands, Params, ShardSpec};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -320,19 +320,6 @@ fn dur(secs: f64) -> String {
     }
 }
 
-/// Thousands separators.
-fn num(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// The Markdown rendering.
 pub fn render_md(p: &Projection) -> String {
     let params: Vec<String> = p
@@ -364,14 +351,14 @@ pub fn render_md(p: &Projection) -> String {
         m.shards,
         ids.join(", ")
     ));
-    s.push_str(&format!("| positions | {} |\n", num(m.positions)));
+    s.push_str(&format!("| positions | {} |\n", thousands(m.positions)));
     s.push_str(&format!(
         "| CPU time | {:.1} s (wall, summed over shards: {:.1} s) |\n",
         m.cpu_seconds, m.wall_seconds
     ));
     s.push_str(&format!(
         "| positions / s / core | {} |\n",
-        num(m.positions_per_core_second.round() as u64)
+        thousands(m.positions_per_core_second.round() as u64)
     ));
     s.push_str(&format!(
         "| shard time min / median / max | {:.2} / {:.2} / {:.2} s (slowest: shard {}) |\n",
@@ -386,8 +373,8 @@ pub fn render_md(p: &Projection) -> String {
     s.push_str(&format!(
         "Positions: {} (plan estimate {} scaled by the sample's positions per estimated position); \
          the measured shards are {:.3} % of them. CPU: {}.\n\n",
-        num(pr.positions),
-        num(p.estimate_total),
+        thousands(pr.positions),
+        thousands(p.estimate_total),
         100.0 * pr.share_run,
         dur(pr.cpu_seconds)
     ));

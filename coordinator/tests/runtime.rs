@@ -187,12 +187,13 @@ fn a_killed_worker_does_not_change_the_result() {
         &dir.path().join("serve.log"),
     );
     let u = url(port);
-    // Few shards, so each one runs long enough to be killed in the middle.
+    // Few shards of n ≤ 9 (about a second each), so one runs long enough to
+    // be killed in the middle.
     ok(&[
         "launch",
         "uvg",
         "--max-n",
-        "8",
+        "9",
         "--shards",
         "2",
         "--name",
@@ -211,7 +212,7 @@ fn a_killed_worker_does_not_change_the_result() {
     let _w2 = worker(&u, "rescuer", 2, &[], &dir.path().join("w2.log"));
     let s = wait_done(&u, "k", Duration::from_secs(180));
     assert_eq!(s["results_stored"], s["shards_total"]);
-    assert_eq!(report(&u, "k", &dir.path().join("out")), reference(8));
+    assert_eq!(report(&u, "k", &dir.path().join("out")), reference(9));
     eprintln!("killed with {} shard(s) done", before["shards_done"]);
 }
 
@@ -313,6 +314,7 @@ fn submit(
         index: l.shard.as_ref().unwrap().index,
         attempt: l.attempt,
         result: Some(convert::result_to_proto(r)),
+        timing: None,
     }))
     .map(|r| r.into_inner().accepted)
 }
@@ -350,6 +352,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
                 name: "intruder".into(),
                 target_shards: 0,
                 resume_existing: false,
+                sample: None,
             }))
             .unwrap_err();
         assert_eq!(e.code(), tonic::Code::Unauthenticated);
@@ -612,6 +615,7 @@ fn run_refuses_to_mix_solver_builds_and_fresh_starts_over() {
             target_shards: 0,
             seq: 1,
             state: SweepState::Running,
+            sample: None,
         };
         store.create_sweep(&rec, &plan).unwrap();
     }
@@ -718,4 +722,149 @@ fn sigterm_makes_a_worker_finish_its_shard_and_exit() {
     assert_eq!(s["shards_leased"], 0, "{s}");
     let log = std::fs::read_to_string(dir.path().join("w.log")).unwrap();
     assert!(log.contains("abandoned=0"), "{log}");
+}
+
+/// `launch --sample`: a worker runs only the sample and then finds nothing
+/// to do; `project` prices the sweep from the sampled shards' timings;
+/// `launch --resume` without a sample widens it, and the finished sweep
+/// equals the in-process result (the sampled results are kept, not redone).
+#[test]
+fn a_sampled_sweep_projects_then_widens_to_the_exact_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let _c = serve(
+        &dir.path().join("store"),
+        port,
+        &[],
+        &dir.path().join("serve.log"),
+    );
+    let u = url(port);
+    let launch = |extra: &[&str]| {
+        let mut a = vec![
+            "launch", "uvg", "--max-n", "8", "--shards", "24", "--name", "smp",
+        ];
+        a.extend_from_slice(extra);
+        a.extend_from_slice(&["--coordinator", &u]);
+        ok(&a)
+    };
+    launch(&["--sample", "20%", "--sample-seed", "5"]);
+    one_line_error(&["project", "smp", "--coordinator", &u], "none of the");
+    let mut w = worker(
+        &u,
+        "ws",
+        2,
+        &["--exit-when-idle"],
+        &dir.path().join("w.log"),
+    );
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while w.0.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "worker did not go idle after the sample"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let full: serde_json::Value =
+        serde_json::from_str(&ok(&["status", "--json", "--coordinator", &u])).unwrap();
+    let s = &full["sweeps"][0];
+    assert_eq!(s["state"], "sampled", "{s}");
+    let shards = s["sample"]["shards"].as_u64().unwrap();
+    assert_eq!(s["sample"]["done"].as_u64().unwrap(), shards);
+    assert_eq!(
+        s["shards_done"].as_u64().unwrap(),
+        shards,
+        "only the sample ran"
+    );
+    assert!(shards < 24);
+    assert!(full["store_bytes"].as_u64().unwrap() > 0, "{full}");
+    if cfg!(target_os = "linux") {
+        assert!(
+            full["coordinator_rss_bytes"].as_u64().unwrap() > 0,
+            "{full}"
+        );
+    }
+    let out = dir.path().join("proj");
+    let p: serde_json::Value = serde_json::from_str(&ok(&[
+        "project",
+        "smp",
+        "--cores",
+        "1,64",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+        "--coordinator",
+        &u,
+    ]))
+    .unwrap();
+    assert_eq!(p["sample"]["seed"], 5);
+    assert_eq!(p["measured"]["shards"].as_u64().unwrap(), shards);
+    assert_eq!(p["measured"]["positions"], s["positions_done"]);
+    assert!(p["measured"]["positions_per_core_second"].as_f64().unwrap() > 0.0);
+    assert_eq!(p["projected"]["wall"][1]["cores"], 64);
+    assert!(std::fs::read_to_string(out.join("projection.md"))
+        .unwrap()
+        .contains("positions / s / core"));
+    // Widen: the rest of the plan runs; the result is the exact one.
+    launch(&["--resume"]);
+    let _w2 = worker(&u, "ws2", 2, &[], &dir.path().join("w2.log"));
+    let s = wait_done(&u, "smp", Duration::from_secs(180));
+    assert_eq!(s["duplicates_ignored"], 0, "sampled shards are not rerun");
+    assert_eq!(report(&u, "smp", &dir.path().join("out")), reference(8));
+    // A different sample of the same sweep, and bad sizes, are refused.
+    one_line_error(
+        &[
+            "launch",
+            "uvg",
+            "--max-n",
+            "8",
+            "--name",
+            "smp",
+            "--resume",
+            "--sample",
+            "1%",
+            "--coordinator",
+            &u,
+        ],
+        "another sample",
+    );
+    one_line_error(
+        &["launch", "uvg", "--sample", "0%", "--coordinator", &u],
+        "out of range",
+    );
+    one_line_error(
+        &["run", "uvg", "--sample", "1%", "--in-process"],
+        "--sample needs the embedded coordinator",
+    );
+}
+
+/// `run --sample` writes a projection and no results; the same command
+/// without `--sample` finishes the sweep with the exact result.
+#[test]
+fn run_with_a_sample_projects_then_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let o = run_out(
+        &out,
+        &[
+            "--sample",
+            "10%",
+            "--sample-seed",
+            "2",
+            "--project-cores",
+            "2,64",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let p: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("projection.json")).unwrap())
+            .unwrap();
+    assert_eq!(p["sample"]["seed"], 2);
+    assert!(p["sample"]["estimate_share"].as_f64().unwrap() >= 0.1);
+    assert!(!out.join("results.json").exists());
+    let o = run_out(&out, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.json")).unwrap(),
+        reference(8)
+    );
 }

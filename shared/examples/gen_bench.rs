@@ -1,6 +1,6 @@
 //! Benchmark / smoke driver for `gamesweep::gen`.
 //!
-//! `cargo run --release -p gamesweep --example gen_bench -- N [--all] [--threads T] [--depth K] [--estimate] [--per-prefix]`
+//! `cargo run --release -p gamesweep --example gen_bench -- N [--all] [--threads T] [--depth K] [--levels [--probes P]] [--per-prefix]`
 //!
 //! Counts the (connected unless `--all`) graphs on N vertices, single-threaded by
 //! default; with `--threads T` the prefixes at depth K are shared
@@ -44,17 +44,6 @@ fn main() {
             sum.iter().map(|x| x.round() as u64).collect::<Vec<_>>(),
             (t1 - t0).as_secs_f64(),
             t1.elapsed().as_secs_f64()
-        );
-        return;
-    }
-    if args.iter().any(|a| a == "--estimate") {
-        let pre = gen::prefixes(depth);
-        let est: u64 = pre.iter().map(|p| gen::estimate(p, n)).sum();
-        let root = gen::estimate(&BitGraph::new(0), n);
-        println!(
-            "estimate n={n}: root {root}, sum over {} prefixes at depth {depth}: {est}  ({:.3} s)",
-            pre.len(),
-            t0.elapsed().as_secs_f64()
         );
         return;
     }

@@ -255,3 +255,16 @@ pub fn param(params: &Params, name: &str) -> u64 {
         .copied()
         .unwrap_or_else(|| panic!("parameter `{name}` not resolved"))
 }
+
+/// `1234567` → `"1,234,567"`, for reports.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}

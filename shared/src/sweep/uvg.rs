@@ -7,6 +7,7 @@
 //! position of value ≥ `--collect-min-value`.
 
 use super::graphplan::{self, GraphShard};
+use super::thousands;
 use super::{
     param, ParamDef, Params, Record, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind,
     SweepResult,
@@ -481,18 +482,6 @@ fn nim(v: usize) -> String {
         1 => "*".into(),
         k => format!("*{k}"),
     }
-}
-
-fn thousands(x: u64) -> String {
-    let s = x.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// Render report.md from the results.json document only.

@@ -75,18 +75,7 @@ pub(crate) fn nim(v: u64) -> String {
     }
 }
 
-/// `1234567` → `1,234,567`.
-pub(crate) fn thousands(x: u64) -> String {
-    let s = x.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
+pub(crate) use crate::sweep::thousands;
 
 /// A record as JSON (every field, so exceptions are complete).
 pub(crate) fn record_json(r: &Record) -> serde_json::Value {
@@ -98,6 +87,29 @@ pub(crate) fn record_json(r: &Record) -> serde_json::Value {
         "detail": r.detail,
         "note": r.note,
     })
+}
+
+/// The closing sections of a report: the exceptions (full records; any is
+/// news) and the line saying what is not covered.
+pub(crate) fn write_exceptions_and_not_covered(s: &mut String, doc: &serde_json::Value) {
+    use std::fmt::Write as _;
+    let exceptions = doc["exceptions"].as_u64().unwrap_or(0);
+    if exceptions > 0 {
+        let _ = writeln!(s, "\n## Exceptions ({exceptions}; this is news)\n");
+        for e in doc["exception_records"].as_array().into_iter().flatten() {
+            let _ = writeln!(
+                s,
+                "- `{}` ({} vertices, {} edges), {}: {}",
+                e["code"].as_str().unwrap_or(""),
+                e["vertices"],
+                e["edges"],
+                e["detail"].as_str().unwrap_or(""),
+                e["note"].as_str().unwrap_or("")
+            );
+        }
+    }
+    let _ = writeln!(s, "\n## Not covered\n");
+    let _ = writeln!(s, "{}", doc["not_covered"].as_str().unwrap_or(""));
 }
 
 #[cfg(test)]
@@ -130,27 +142,4 @@ mod tests {
         assert_eq!(thousands(1801), "1,801");
         assert_eq!(nim(1), "*");
     }
-}
-
-/// The closing sections of a report: the exceptions (full records; any is
-/// news) and the line saying what is not covered.
-pub(crate) fn write_exceptions_and_not_covered(s: &mut String, doc: &serde_json::Value) {
-    use std::fmt::Write as _;
-    let exceptions = doc["exceptions"].as_u64().unwrap_or(0);
-    if exceptions > 0 {
-        let _ = writeln!(s, "\n## Exceptions ({exceptions}; this is news)\n");
-        for e in doc["exception_records"].as_array().into_iter().flatten() {
-            let _ = writeln!(
-                s,
-                "- `{}` ({} vertices, {} edges), {}: {}",
-                e["code"].as_str().unwrap_or(""),
-                e["vertices"],
-                e["edges"],
-                e["detail"].as_str().unwrap_or(""),
-                e["note"].as_str().unwrap_or("")
-            );
-        }
-    }
-    let _ = writeln!(s, "\n## Not covered\n");
-    let _ = writeln!(s, "{}", doc["not_covered"].as_str().unwrap_or(""));
 }

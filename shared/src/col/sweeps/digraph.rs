@@ -267,10 +267,10 @@ impl SweepKind for MyopicDigraphSweep {
             let _ = writeln!(
                 md,
                 "| {label} | {} | {} | {exc} | {} | {} | {nc} |",
-                fmt_int(c("positions")),
-                fmt_int(c("subjects")),
-                fmt_int(c("watched")),
-                fmt_int(c("watched_broken"))
+                thousands(c("positions")),
+                thousands(c("subjects")),
+                thousands(c("watched")),
+                thousands(c("watched_broken"))
             );
             let smallest = r.witnesses.get(&format!("{part}/smallest_watched_broken"));
             sets.insert(part.into(), json!({

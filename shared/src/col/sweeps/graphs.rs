@@ -160,12 +160,12 @@ impl SweepKind for ColSweep {
             let _ = writeln!(
                 md,
                 "| {n} | {} | {} | {} | {} | {den} | {} | {} | {} |",
-                fmt_int(c(n, "graphs")),
-                fmt_int(c(n, "positions")),
+                thousands(c(n, "graphs")),
+                thousands(c(n, "positions")),
                 c(n, "non_cold"),
                 distinct_in(r, n),
-                fmt_int(c(n, "empty_zero")),
-                fmt_int(c(n, "empty_star")),
+                thousands(c(n, "empty_zero")),
+                thousands(c(n, "empty_star")),
                 c(n, "empty_other")
             );
             rows.push(row);
@@ -178,8 +178,8 @@ impl SweepKind for ColSweep {
         let _ = writeln!(
             md,
             "| total | {} | {} | {tnc} | {} | {den_all} | | | |\n",
-            fmt_int(tg),
-            fmt_int(tp),
+            thousands(tg),
+            thousands(tp),
             values.len()
         );
         if let Some(set) = r.records.get("non_cold") {
@@ -196,7 +196,7 @@ impl SweepKind for ColSweep {
             let _ = writeln!(
                 md,
                 "| {s} | {} | {} |",
-                fmt_int(*cnt),
+                thousands(*cnt),
                 w.map_or(String::new(), |w| format!(
                     "`{}` {} vertices, {}",
                     w.code, w.vertices, w.detail
@@ -396,7 +396,7 @@ impl SweepKind for EngineCheckSweep {
         ] {
             let p = r.counter(&format!("{part}/positions"));
             let d = records_total(r, &format!("{part}/disagreements"));
-            let _ = writeln!(md, "| {label} | {} | {d} |", fmt_int(p));
+            let _ = writeln!(md, "| {label} | {} | {d} |", thousands(p));
             parts.insert(part.into(), json!({"positions": p, "disagreements": d, "records": records_json(r, &format!("{part}/disagreements"))}));
         }
         for part in ["col", "myopic"] {

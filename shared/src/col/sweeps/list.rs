@@ -303,7 +303,7 @@ impl SweepKind for MyopicListSweep {
         let mut md = String::from("# Myopic Col on lists: lemma and corollary\n\n");
         let lemma_exc = records_total(r, "lemma/exceptions");
         let _ = writeln!(md, "| check | positions | exceptions |\n|---|---|---|");
-        let _ = writeln!(md, "| lemma, n = 1..{max_len}, three tails (n·*, (n−1)·* − 1, (n−1)·* + 1) | {} | {lemma_exc} |", fmt_int(r.counter("lemma/checked")));
+        let _ = writeln!(md, "| lemma, n = 1..{max_len}, three tails (n·*, (n−1)·* − 1, (n−1)·* + 1) | {} | {lemma_exc} |", thousands(r.counter("lemma/checked")));
         let ms = param(params, "max_single");
         let mf = param(params, "max_forest");
         let se = records_total(r, "single/exceptions");
@@ -311,12 +311,12 @@ impl SweepKind for MyopicListSweep {
         let _ = writeln!(
             md,
             "| corollary a·* + b − c, single lists of 1..{ms} nodes, all colourings | {} | {se} |",
-            fmt_int(r.counter("single/positions"))
+            thousands(r.counter("single/positions"))
         );
         let _ = writeln!(
             md,
             "| corollary, ordered tuples of 2–4 lists, ≤ {mf} nodes, all colourings | {} | {fe} |",
-            fmt_int(r.counter("forest/positions"))
+            thousands(r.counter("forest/positions"))
         );
         let nc = records_total(r, "non_cold");
         let _ = writeln!(md, "\nNon-cold positions: {nc}.\n");
@@ -356,6 +356,7 @@ mod tests {
     use crate::sweep::{resolve_params, run_all_sequential};
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn segment_values_match_general_solver() {
         let mut s = Solver::new(SolverOptions::default());
         let v = list_values(&mut s.engine, 20);

@@ -178,18 +178,7 @@ pub fn record_md(x: &Record) -> String {
     )
 }
 
-/// Thousands separators for reports.
-pub fn fmt_int(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
+pub(crate) use crate::sweep::thousands;
 
 /// Split `items` (with weights) into `shards` lists, heaviest first onto the
 /// lightest list; deterministic.

@@ -272,7 +272,7 @@ fn render(v: Variant, params: &Params, r: &SweepResult) -> Rendered {
             "nodes": n, "trees": trees, "positions": positions, "distinct_values": distinct,
             "largest_denominator": maxden, "non_cold": non_cold,
         });
-        let mut line = format!("| {n} | {} | {} |", fmt_int(trees), fmt_int(positions));
+        let mut line = format!("| {n} | {} | {} |", thousands(trees), thousands(positions));
         tot[0] += trees;
         tot[1] += positions;
         tot[2] += non_cold;
@@ -280,7 +280,7 @@ fn render(v: Variant, params: &Params, r: &SweepResult) -> Rendered {
             let s = g(format!("n={n:02}/{gname}"));
             let e = g(format!("n={n:02}/{gname}/exceptions"));
             row[*gname] = json!({"subjects": s, "exceptions": e});
-            let _ = write!(line, " {} | {} |", fmt_int(s), fmt_int(e));
+            let _ = write!(line, " {} | {} |", thousands(s), thousands(e));
             tot[3 + 2 * j] += s;
             tot[4 + 2 * j] += e;
         }
@@ -295,8 +295,8 @@ fn render(v: Variant, params: &Params, r: &SweepResult) -> Rendered {
         .unwrap_or(0);
     let mut line = format!(
         "| 1–{max_nodes} | {} | {} |",
-        fmt_int(tot[0]),
-        fmt_int(tot[1])
+        thousands(tot[0]),
+        thousands(tot[1])
     );
     let mut totals = json!({"trees": tot[0], "positions": tot[1], "non_cold": tot[2],
         "distinct_values": values.len(), "largest_denominator": maxden_all});
@@ -304,8 +304,8 @@ fn render(v: Variant, params: &Params, r: &SweepResult) -> Rendered {
         let _ = write!(
             line,
             " {} | {} |",
-            fmt_int(tot[3 + 2 * j]),
-            fmt_int(tot[4 + 2 * j])
+            thousands(tot[3 + 2 * j]),
+            thousands(tot[4 + 2 * j])
         );
         totals[*gname] = json!({"subjects": tot[3 + 2 * j], "exceptions": tot[4 + 2 * j]});
     }
@@ -342,7 +342,7 @@ fn render(v: Variant, params: &Params, r: &SweepResult) -> Rendered {
         let _ = writeln!(
             md,
             "| {s} | {} | {} |",
-            fmt_int(*c),
+            thousands(*c),
             w.map_or(String::new(), |w| format!(
                 "`{}` {} nodes, {}",
                 w.code, w.vertices, w.detail
