@@ -5,8 +5,8 @@
 
 use crate::projection::{self, Projection, SweepFacts};
 use crate::store::{
-    LeaseRecord, SampleRecord, ShardTiming, Store, StoreError, StoredSweep, SweepRecord,
-    SweepState, SweepStats,
+    FailureRecord, LeaseRecord, SampleRecord, ShardTiming, Store, StoreError, StoredSweep,
+    SweepRecord, SweepState, SweepStats,
 };
 use gamesweep::sweep::{self, Params, ShardSpec, SweepResult};
 use std::collections::{BTreeMap, HashMap};
@@ -48,10 +48,32 @@ pub enum CoreError {
         /// All shards.
         total: u32,
     },
+    /// Shards of the sweep failed repeatedly and were set aside.
+    #[error("sweep `{id}` cannot finish: {failed} shard(s) failed {max} times each (shard {first}: {error}); fix the cause, then resume it (`gamesweep launch KIND ... --name {id} --resume`, or rerun the same `gamesweep run`) to try them again")]
+    Failed {
+        /// The sweep.
+        id: String,
+        /// Shards set aside.
+        failed: u32,
+        /// Failures per shard before it is set aside.
+        max: u32,
+        /// The first failed shard.
+        first: u32,
+        /// Its last error.
+        error: String,
+    },
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
 }
+
+/// Failures after which a shard is set aside instead of handed out again
+/// (a deterministic solver fails the same way every time). Resuming the
+/// sweep (`launch --resume`, rerunning `run`) gives failed shards new tries.
+pub const MAX_FAILURES: u32 = 3;
+
+/// Failure records shown in a status (the lowest shard indices).
+const FAILURES_SHOWN: usize = 20;
 
 /// State of one shard in memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +84,8 @@ pub enum ShardState {
     Leased(LeaseRecord),
     /// Has its (one) result.
     Done,
+    /// Failed [`MAX_FAILURES`] times; not handed out until the sweep is resumed.
+    Failed,
 }
 
 struct SweepMem {
@@ -75,6 +99,8 @@ struct SweepMem {
     work: Vec<u64>,
     /// Worker timings of the accepted results.
     timings: BTreeMap<u32, ShardTiming>,
+    /// Reported failures of shards not done.
+    failures: BTreeMap<u32, FailureRecord>,
     states: Vec<ShardState>,
     attempts: BTreeMap<u32, u32>,
     progress: HashMap<u32, u64>,
@@ -93,10 +119,6 @@ impl SweepMem {
     fn finished(&self) -> bool {
         self.results_stored as usize == self.plan.len()
     }
-    /// The sample, while it limits what is handed out.
-    fn limiting_sample(&self) -> Option<&SampleRecord> {
-        self.record.sample.as_ref().filter(|s| s.limited)
-    }
     fn sample_done(&self) -> u32 {
         self.record.sample.as_ref().map_or(0, |smp| {
             smp.shards
@@ -105,13 +127,24 @@ impl SweepMem {
                 .count() as u32
         })
     }
+    /// A shard of the lease order is pending or leased (not done, not failed).
+    fn open(&self) -> bool {
+        self.order.iter().any(|&i| {
+            matches!(
+                self.states[i as usize],
+                ShardState::Pending | ShardState::Leased(_)
+            )
+        })
+    }
     /// Has shards a worker may be given now (or later, after leases expire).
     fn servable(&self) -> bool {
-        self.record.state == SweepState::Running
-            && !self.finished()
-            && self
-                .limiting_sample()
-                .is_none_or(|smp| self.sample_done() as usize != smp.shards.len())
+        self.record.state == SweepState::Running && self.open()
+    }
+    fn failed(&self) -> u32 {
+        self.states
+            .iter()
+            .filter(|s| **s == ShardState::Failed)
+            .count() as u32
     }
     fn stats(&self) -> SweepStats {
         SweepStats {
@@ -223,6 +256,23 @@ pub struct SweepStatus {
     pub duplicates_ignored: u64,
     /// The sample, for a sampled sweep.
     pub sample: Option<SampleStatus>,
+    /// Shards set aside after [`MAX_FAILURES`] failures.
+    pub shards_failed: u32,
+    /// Failure records of shards not done (the lowest indices, at most 20).
+    pub failures: Vec<ShardFailureStatus>,
+}
+
+/// A shard's reported failures.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ShardFailureStatus {
+    /// Shard index.
+    pub index: u32,
+    /// Failures so far.
+    pub count: u32,
+    /// The last error.
+    pub error: String,
+    /// The worker that reported it.
+    pub worker_id: String,
 }
 
 /// Progress of a sampled sweep's sample.
@@ -313,6 +363,7 @@ impl Core {
             leases,
             stats,
             timings,
+            failures,
         } in store.load_all()?
         {
             let mut states = vec![ShardState::Pending; plan.len()];
@@ -340,6 +391,15 @@ impl Core {
                     *s = ShardState::Leased(l);
                 }
             }
+            let failures: BTreeMap<u32, FailureRecord> = failures
+                .into_iter()
+                .filter(|(i, _)| (*i as usize) < plan.len())
+                .collect();
+            for (i, f) in &failures {
+                if f.count >= MAX_FAILURES && states[*i as usize] != ShardState::Done {
+                    states[*i as usize] = ShardState::Failed;
+                }
+            }
             let results_stored = states.iter().filter(|s| **s == ShardState::Done).count() as u32;
             info!(sweep = %record.id, done = results_stored, total = plan.len(), "resuming sweep");
             let order = lease_order(&plan, &record);
@@ -352,6 +412,7 @@ impl Core {
                     order,
                     work,
                     timings,
+                    failures,
                     states,
                     attempts,
                     progress: HashMap::new(),
@@ -426,6 +487,7 @@ impl Core {
             if let Some(s) = st.sweeps.get_mut(n) {
                 if resume_existing && s.record.kind == kind_name && s.record.params == params {
                     self.resume_sample(s, sample)?;
+                    self.retry_failed(s)?;
                     return Ok((
                         n.to_string(),
                         s.plan.len() as u32,
@@ -497,6 +559,7 @@ impl Core {
                 order,
                 work: vec![0; n],
                 timings: BTreeMap::new(),
+                failures: BTreeMap::new(),
                 states: vec![ShardState::Pending; n],
                 attempts: BTreeMap::new(),
                 progress: HashMap::new(),
@@ -540,6 +603,19 @@ impl Core {
         }
     }
 
+    /// Give every failed shard of a resumed sweep new tries.
+    fn retry_failed(&self, s: &mut SweepMem) -> Result<(), CoreError> {
+        for (i, state) in s.states.iter_mut().enumerate() {
+            if *state == ShardState::Failed {
+                *state = ShardState::Pending;
+                s.failures.remove(&(i as u32));
+                self.store.put_failure(&s.record.id, i as u32, None)?;
+                info!(sweep = %s.record.id, shard = i, "failed shard gets new tries");
+            }
+        }
+        Ok(())
+    }
+
     /// Lease up to `max` shards to `worker`. Expired leases count as pending.
     /// A worker whose version matches no unfinished sweep is refused.
     pub fn lease(&self, worker: &str, version: &str, max: u32) -> Result<LeaseOutcome, CoreError> {
@@ -573,7 +649,7 @@ impl Core {
                 let free = match &s.states[i as usize] {
                     ShardState::Pending => true,
                     ShardState::Leased(l) => l.until_ms <= now,
-                    ShardState::Done => false,
+                    ShardState::Done | ShardState::Failed => false,
                 };
                 if !free {
                     continue;
@@ -720,7 +796,7 @@ impl Core {
             cpu_us,
             worker: worker.to_string(),
         });
-        if state == ShardState::Done
+        if matches!(state, ShardState::Done | ShardState::Failed)
             || !self
                 .store
                 .put_result(sweep_id, index, &result, timing.as_ref())?
@@ -738,6 +814,9 @@ impl Core {
         self.store.put_lease(sweep_id, index, None)?;
         s.states[index as usize] = ShardState::Done;
         s.progress.remove(&index);
+        if s.failures.remove(&index).is_some() {
+            self.store.put_failure(sweep_id, index, None)?;
+        }
         s.work[index as usize] = result.work;
         if let Some(t) = timing {
             s.timings.insert(index, t);
@@ -753,6 +832,78 @@ impl Core {
             info!(sweep = %sweep_id, "sweep finished");
         }
         Ok(true)
+    }
+
+    /// Record that `worker` could not run shard `index` (`error`: why).
+    /// The shard goes back to pending, or is set aside after
+    /// [`MAX_FAILURES`] failures. Returns (failures so far, set aside?).
+    #[allow(clippy::too_many_arguments)]
+    pub fn fail(
+        &self,
+        worker: &str,
+        version: &str,
+        sweep_id: &str,
+        index: u32,
+        attempt: u32,
+        error: &str,
+    ) -> Result<(u32, bool), CoreError> {
+        let mut st = self.lock();
+        st.workers.insert(
+            worker.to_string(),
+            WorkerMem {
+                last_seen: Instant::now(),
+            },
+        );
+        let s = st
+            .sweeps
+            .get_mut(sweep_id)
+            .ok_or_else(|| CoreError::NoSuchSweep(sweep_id.to_string()))?;
+        if s.record.solver_version != version {
+            return Err(CoreError::VersionMismatch {
+                worker: version.to_string(),
+                sweep: sweep_id.to_string(),
+                sweep_version: s.record.solver_version.clone(),
+            });
+        }
+        let Some(state) = s.states.get(index as usize).cloned() else {
+            return Err(CoreError::BadRequest(format!(
+                "sweep `{sweep_id}` has no shard {index} (plan has {})",
+                s.plan.len()
+            )));
+        };
+        let count = s.failures.get(&index).map_or(0, |f| f.count);
+        match state {
+            ShardState::Done => return Ok((count, false)),
+            ShardState::Failed => return Ok((count, true)),
+            ShardState::Pending | ShardState::Leased(_) => {}
+        }
+        // One line, bounded: it is stored and shown in status.
+        let mut line: String = error.split_whitespace().collect::<Vec<_>>().join(" ");
+        if line.len() > 500 {
+            let mut cut = 500;
+            while !line.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            line.truncate(cut);
+            line.push('…');
+        }
+        let rec = FailureRecord {
+            count: count + 1,
+            error: line,
+            worker: worker.to_string(),
+        };
+        self.store.put_failure(sweep_id, index, Some(&rec))?;
+        self.store.put_lease(sweep_id, index, None)?;
+        let set_aside = rec.count >= MAX_FAILURES;
+        warn!(sweep = %sweep_id, shard = index, attempt, failures = rec.count, set_aside, error = %rec.error, "shard failed");
+        s.states[index as usize] = if set_aside {
+            ShardState::Failed
+        } else {
+            ShardState::Pending
+        };
+        s.progress.remove(&index);
+        s.failures.insert(index, rec.clone());
+        Ok((rec.count, set_aside))
     }
 
     /// Make everything accepted so far durable. Concurrent callers share
@@ -837,7 +988,7 @@ impl Core {
                         inflight += s.progress.get(&(i as u32)).copied().unwrap_or(0);
                     }
                     ShardState::Leased(_) => pending += 1,
-                    ShardState::Done => {}
+                    ShardState::Done | ShardState::Failed => {}
                 }
             }
             let positions_done = s.merged.work + inflight;
@@ -868,10 +1019,13 @@ impl Core {
             let sampled = sample
                 .as_ref()
                 .is_some_and(|smp| smp.limited && smp.done == smp.shards);
+            let shards_failed = s.failed();
             let state = if s.finished() {
                 "done"
             } else if s.record.state == SweepState::Cancelled {
                 "cancelled"
+            } else if shards_failed > 0 && !s.open() {
+                "failed"
             } else if sampled {
                 "sampled"
             } else {
@@ -907,6 +1061,18 @@ impl Core {
                     .collect(),
                 duplicates_ignored: s.duplicates_ignored,
                 sample,
+                shards_failed,
+                failures: s
+                    .failures
+                    .iter()
+                    .take(FAILURES_SHOWN)
+                    .map(|(&index, f)| ShardFailureStatus {
+                        index,
+                        count: f.count,
+                        error: f.error.clone(),
+                        worker_id: f.worker.clone(),
+                    })
+                    .collect(),
             });
         }
         if let Some(id) = sweep_id {
@@ -937,6 +1103,21 @@ impl Core {
             .sweeps
             .get(sweep_id)
             .ok_or_else(|| CoreError::NoSuchSweep(sweep_id.to_string()))?;
+        if !s.finished() && !s.open() && s.failed() > 0 {
+            let (first, f) = s
+                .failures
+                .iter()
+                .find(|(i, _)| s.states[**i as usize] == ShardState::Failed)
+                .map(|(i, f)| (*i, f.error.clone()))
+                .unwrap_or_default();
+            return Err(CoreError::Failed {
+                id: sweep_id.to_string(),
+                failed: s.failed(),
+                max: MAX_FAILURES,
+                first,
+                error: f,
+            });
+        }
         if !s.finished() {
             return Err(CoreError::NotFinished {
                 id: sweep_id.to_string(),
@@ -1167,6 +1348,74 @@ mod tests {
             sweep::run_all_sequential(kind, &resolved, &kind.plan(&resolved, 1).unwrap()).unwrap();
         assert_eq!(c.merged(&id).unwrap().2, want);
         assert_eq!(c.status(Some(&id)).unwrap().0[0].state, "done");
+    }
+
+    /// A shard that keeps failing is retried, then set aside; the sweep says
+    /// so instead of handing it out forever; resuming gives it new tries.
+    #[test]
+    fn failing_shards_are_set_aside_and_retried_on_resume() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = core(dir.path(), Duration::from_secs(30));
+        let v = solver_version();
+        let params: Params = [("max_n".to_string(), 6)].into();
+        let (id, n, ..) = c.launch("uvg", &params, Some("f"), 3, false, None).unwrap();
+        // Everything but one shard succeeds.
+        let all = c.lease("w", &v, 100).unwrap().leases;
+        let bad = all[0].shard.index;
+        for g in &all[1..] {
+            assert!(c
+                .submit("w", &v, &id, g.shard.index, g.attempt, run(g), None)
+                .unwrap());
+        }
+        let mut attempt = all[0].attempt;
+        for k in 1..=MAX_FAILURES {
+            let (count, aside) = c
+                .fail("w", &v, &id, bad, attempt, "boom\nat line 2")
+                .unwrap();
+            assert_eq!((count, aside), (k, k == MAX_FAILURES));
+            let again = c.lease("w", &v, 100).unwrap();
+            if k < MAX_FAILURES {
+                assert_eq!(again.leases.len(), 1, "retried at once");
+                attempt = again.leases[0].attempt;
+            } else {
+                assert!(
+                    again.leases.is_empty() && again.idle,
+                    "set aside, nothing to serve"
+                );
+            }
+        }
+        let (st, _) = c.status(Some(&id)).unwrap();
+        assert_eq!((st[0].state.as_str(), st[0].shards_failed), ("failed", 1));
+        assert_eq!(st[0].failures[0].error, "boom at line 2", "one line");
+        assert!(matches!(
+            c.merged(&id),
+            Err(CoreError::Failed { failed: 1, .. })
+        ));
+        // A late result for a set-aside shard is not merged.
+        assert!(!c
+            .submit("w", &v, &id, bad, attempt, run(&all[0]), None)
+            .unwrap());
+        drop(c);
+        let c = core(dir.path(), Duration::from_secs(30));
+        assert_eq!(
+            c.status(Some(&id)).unwrap().0[0].state,
+            "failed",
+            "survives a restart"
+        );
+        // Resuming retries it; this time it works.
+        assert!(
+            c.launch("uvg", &params, Some("f"), 0, true, None)
+                .unwrap()
+                .2
+        );
+        let g = c.lease("w", &v, 100).unwrap().leases;
+        assert_eq!(g.len(), 1);
+        assert!(c
+            .submit("w", &v, &id, bad, g[0].attempt, run(&g[0]), None)
+            .unwrap());
+        let (st, _) = c.status(Some(&id)).unwrap();
+        assert_eq!((st[0].state.as_str(), st[0].results_stored), ("done", n));
+        assert!(st[0].failures.is_empty());
     }
 
     #[test]

@@ -215,7 +215,7 @@ async fn drive(
             _ => s.shards_done as u64,
         });
         bar.set_message(format!("{} positions", s.positions_done));
-        if s.state == "done" || s.state == "sampled" {
+        if s.state == "done" || s.state == "sampled" || s.state == "failed" {
             break true;
         }
         tokio::select! {
@@ -247,6 +247,13 @@ async fn drive(
         ));
     }
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
+    if st[0].state == "failed" {
+        // The error names the shard and says how to retry.
+        return Err(core
+            .merged(RUN_SWEEP_ID)
+            .err()
+            .map_or_else(|| anyhow::anyhow!("the sweep failed"), anyhow::Error::new));
+    }
     if st[0].state == "sampled" {
         let p = client
             .get_projection(pb::GetProjectionRequest {

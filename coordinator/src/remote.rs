@@ -336,6 +336,13 @@ pub fn status_json(r: &pb::StatusReply) -> serde_json::Value {
                 "limited": m.limited,
                 "estimate": m.estimate,
             })),
+            "shards_failed": s.shards_failed,
+            "failures": s.failures.iter().map(|f| json!({
+                "index": f.index,
+                "count": f.count,
+                "error": f.error,
+                "worker_id": f.worker_id,
+            })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "store_bytes": r.store_bytes,
         "coordinator_rss_bytes": r.coordinator_rss_bytes,
@@ -412,6 +419,18 @@ pub fn status_text(r: &pb::StatusReply) -> String {
                     "; widened to the whole plan".into()
                 }
             ));
+        }
+        if !s.failures.is_empty() {
+            out.push_str(&format!(
+                "  failed shards (set aside after repeated failures): {}\n",
+                s.shards_failed
+            ));
+            for f in &s.failures {
+                out.push_str(&format!(
+                    "    shard {}: {} failure(s), last on {}: {}\n",
+                    f.index, f.count, f.worker_id, f.error
+                ));
+            }
         }
         if s.duplicates_ignored > 0 {
             out.push_str(&format!(

@@ -18,7 +18,9 @@ impl From<CoreError> for Status {
             CoreError::BadRequest(_) => Status::invalid_argument(msg),
             CoreError::Exists(_) => Status::already_exists(msg),
             CoreError::VersionMismatch { .. } => Status::failed_precondition(msg),
-            CoreError::NotFinished { .. } => Status::failed_precondition(msg),
+            CoreError::NotFinished { .. } | CoreError::Failed { .. } => {
+                Status::failed_precondition(msg)
+            }
             CoreError::Store(_) => Status::internal(msg),
         }
     }
@@ -154,6 +156,28 @@ impl coordinator_server::Coordinator for Service {
         Ok(Response::new(pb::SubmitReply { accepted }))
     }
 
+    async fn fail(&self, req: Request<pb::FailRequest>) -> Result<Response<pb::FailReply>, Status> {
+        let r = req.into_inner();
+        let core = self.core.clone();
+        let (failures, set_aside) = blocking(move || {
+            let out = core.fail(
+                &r.worker_id,
+                &r.solver_version,
+                &r.sweep_id,
+                r.index,
+                r.attempt,
+                &r.error,
+            )?;
+            core.flush()?;
+            Ok(out)
+        })
+        .await?;
+        Ok(Response::new(pb::FailReply {
+            failures,
+            set_aside,
+        }))
+    }
+
     async fn status(
         &self,
         req: Request<pb::StatusRequest>,
@@ -270,6 +294,17 @@ fn status_to_proto(s: crate::core::SweepStatus) -> pb::SweepStatus {
             limited: m.limited,
             estimate: m.estimate,
         }),
+        shards_failed: s.shards_failed,
+        failures: s
+            .failures
+            .into_iter()
+            .map(|f| pb::ShardFailure {
+                index: f.index,
+                count: f.count,
+                error: f.error,
+                worker_id: f.worker_id,
+            })
+            .collect(),
     }
 }
 

@@ -93,6 +93,17 @@ pub struct SampleRecord {
     pub limited: bool,
 }
 
+/// Failures reported for one shard (see [`crate::core::MAX_FAILURES`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailureRecord {
+    /// Failures so far.
+    pub count: u32,
+    /// The last error, one line.
+    pub error: String,
+    /// The worker that reported it.
+    pub worker: String,
+}
+
 /// How long one accepted shard took on its worker.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardTiming {
@@ -138,6 +149,8 @@ pub struct StoredSweep {
     /// Timings of the accepted results, by shard index (absent for results
     /// from workers that sent none).
     pub timings: BTreeMap<u32, ShardTiming>,
+    /// Reported failures, by shard index.
+    pub failures: BTreeMap<u32, FailureRecord>,
 }
 
 /// The coordinator's durable state.
@@ -169,6 +182,13 @@ pub trait Store: Send + Sync {
         index: u32,
         lease: Option<&LeaseRecord>,
     ) -> Result<(), StoreError>;
+    /// Set or clear shard `index`'s failure record (not flushed).
+    fn put_failure(
+        &self,
+        id: &str,
+        index: u32,
+        failure: Option<&FailureRecord>,
+    ) -> Result<(), StoreError>;
     /// Store a sweep's counters (not flushed).
     fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError>;
     /// Make everything written so far durable.
@@ -186,6 +206,7 @@ pub struct SledStore {
     leases: sled::Tree,
     stats: sled::Tree,
     timings: sled::Tree,
+    failures: sled::Tree,
 }
 
 fn shard_key(id: &str, index: u32) -> Vec<u8> {
@@ -268,6 +289,7 @@ impl SledStore {
             leases: db.open_tree("leases")?,
             stats: db.open_tree("stats")?,
             timings: db.open_tree("timings")?,
+            failures: db.open_tree("failures")?,
             db,
         })
     }
@@ -295,7 +317,7 @@ impl Store for SledStore {
         self.sweeps.remove(id.as_bytes())?;
         self.plans.remove(id.as_bytes())?;
         self.stats.remove(id.as_bytes())?;
-        for tree in [&self.results, &self.leases, &self.timings] {
+        for tree in [&self.results, &self.leases, &self.timings, &self.failures] {
             for kv in tree.scan_prefix(sweep_prefix(id)) {
                 tree.remove(kv?.0)?;
             }
@@ -356,6 +378,11 @@ impl Store for SledStore {
                 let (k, v) = kv?;
                 timings.insert(index_of(&k)?, dec("shard timing", &v)?);
             }
+            let mut failures = BTreeMap::new();
+            for kv in self.failures.scan_prefix(sweep_prefix(&record.id)) {
+                let (k, v) = kv?;
+                failures.insert(index_of(&k)?, dec("shard failure", &v)?);
+            }
             let stats = match self.stats.get(k.as_ref())? {
                 Some(s) => dec("stats", &s)?,
                 None => SweepStats::default(),
@@ -367,6 +394,7 @@ impl Store for SledStore {
                 leases,
                 stats,
                 timings,
+                failures,
             });
         }
         out.sort_by_key(|s| s.record.seq);
@@ -404,6 +432,19 @@ impl Store for SledStore {
         match lease {
             Some(l) => self.leases.insert(shard_key(id, index), enc(l))?,
             None => self.leases.remove(shard_key(id, index))?,
+        };
+        Ok(())
+    }
+
+    fn put_failure(
+        &self,
+        id: &str,
+        index: u32,
+        failure: Option<&FailureRecord>,
+    ) -> Result<(), StoreError> {
+        match failure {
+            Some(f) => self.failures.insert(shard_key(id, index), enc(f))?,
+            None => self.failures.remove(shard_key(id, index))?,
         };
         Ok(())
     }

@@ -868,3 +868,53 @@ fn run_with_a_sample_projects_then_finishes() {
         reference(8)
     );
 }
+
+/// A shard the solver cannot run (here: a corrupted payload in the store)
+/// is reported by the worker, retried, then set aside: `run` stops with one
+/// line naming the shard and the cause instead of re-leasing it forever,
+/// and the other shards' results stay stored.
+#[test]
+fn a_shard_that_cannot_run_fails_the_run_with_a_clear_error() {
+    use gamesweep_coordinator::store::{SledStore, Store, SweepRecord, SweepState};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    {
+        let store = SledStore::open(&out.join("store")).unwrap();
+        let kind = sweep::find("uvg").unwrap();
+        let params = sweep::resolve_params(kind, &[("max_n".to_string(), 8)].into()).unwrap();
+        let mut plan = kind.plan(&params, 8).unwrap();
+        plan[2].payload = "prefixes 5 not-graph6!".into();
+        let rec = SweepRecord {
+            id: "run".into(),
+            kind: "uvg".into(),
+            params,
+            solver_version: gamesweep_proto::solver_version(),
+            target_shards: 8,
+            seq: 1,
+            state: SweepState::Running,
+            sample: None,
+        };
+        store.create_sweep(&rec, &plan).unwrap();
+    }
+    let started = Instant::now();
+    let o = run_out(&out, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "no endless retries"
+    );
+    let last = err.trim_end().lines().last().unwrap_or("");
+    assert!(
+        last.contains("shard 2")
+            && last.contains("bad shard payload")
+            && last.contains("failed 3 times"),
+        "{err}"
+    );
+    assert!(!out.join("results.json").exists());
+    // The good shards are stored: status of the store shows them done.
+    let store = SledStore::open(&out.join("store")).unwrap();
+    let swept = store.load_all().unwrap();
+    assert_eq!(swept[0].results.len(), swept[0].plan.len() - 1);
+    assert_eq!(swept[0].failures[&2].count, 3);
+}

@@ -94,6 +94,8 @@ pub struct WorkerSummary {
     pub duplicates: u64,
     /// Shards given up (lease lost, cancelled, or aborted).
     pub abandoned: u64,
+    /// Shards that could not be run (reported to the coordinator).
+    pub failed: u64,
 }
 
 type Key = (String, u32);
@@ -107,8 +109,34 @@ struct Running {
 struct Finished {
     key: Key,
     attempt: u32,
-    result: Result<SweepResult, SweepError>,
+    /// `Err(None)`: cancelled; `Err(Some(why))`: the shard could not be run.
+    result: Result<SweepResult, Option<String>>,
     timing: pb::ShardTiming,
+}
+
+/// Run one shard, turning an error or a panic of the solver into a message
+/// for the coordinator (a panic must not leave the shard held forever).
+fn run_guarded(
+    kind: &'static dyn sweep::SweepKind,
+    params: &sweep::Params,
+    shard: &sweep::ShardSpec,
+    ctx: &ShardCtx<'_>,
+) -> Result<SweepResult, Option<String>> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        kind.run_shard(params, shard, ctx)
+    })) {
+        Ok(Ok(r)) => Ok(r),
+        Ok(Err(SweepError::Cancelled)) => Err(None),
+        Ok(Err(e)) => Err(Some(e.to_string())),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "(no message)".into());
+            Err(Some(format!("the solver panicked: {what}")))
+        }
+    }
 }
 
 /// CPU time of the calling thread in microseconds (0 where unsupported).
@@ -277,7 +305,7 @@ async fn run_inner(
                                     let _g = span.enter();
                                     let ctx = ShardCtx::new(&cancel, &progress);
                                     let (t0, c0) = (std::time::Instant::now(), thread_cpu_us());
-                                    let result = kind.run_shard(&params, &shard, &ctx);
+                                    let result = run_guarded(kind, &params, &shard, &ctx);
                                     let cpu = thread_cpu_us();
                                     Finished {
                                         key,
@@ -308,13 +336,27 @@ async fn run_inner(
 
         tokio::select! {
             Some(done) = tasks.join_next(), if !tasks.is_empty() => {
-                let Ok(done) = done else { continue };
+                let Ok(done) = done else {
+                    // Unreachable in practice (run_guarded catches panics);
+                    // the lease of the lost shard expires and it runs elsewhere.
+                    continue;
+                };
                 let cancel = running.lock().unwrap_or_else(|e| e.into_inner()).get(&done.key).map(|r| r.cancel.clone());
                 match done.result {
                     Ok(result) => {
-                        match submit(&mut client, &config, &done.key, done.attempt, result, done.timing, shutdown).await {
-                            Ok(Some(true)) => summary.accepted += 1,
-                            Ok(Some(false)) => summary.duplicates += 1,
+                        let req = pb::SubmitRequest {
+                            worker_id: config.worker_id.clone(),
+                            solver_version: config.solver_version.clone(),
+                            sweep_id: done.key.0.clone(),
+                            index: done.key.1,
+                            attempt: done.attempt,
+                            result: Some(convert::result_to_proto(&result)),
+                            timing: Some(done.timing),
+                        };
+                        let call = |mut c: Client, r: pb::SubmitRequest| async move { c.submit(r).await };
+                        match with_retry(&client, &config, &done.key, "submit", req, call, shutdown).await {
+                            Ok(Some(r)) if r.accepted => summary.accepted += 1,
+                            Ok(Some(_)) => summary.duplicates += 1,
                             Ok(None) => summary.abandoned += 1,
                             Err(e) => {
                                 running.lock().unwrap_or_else(|e| e.into_inner()).remove(&done.key);
@@ -322,12 +364,25 @@ async fn run_inner(
                             }
                         }
                     }
-                    Err(SweepError::Cancelled) => summary.abandoned += 1,
-                    Err(e) => {
-                        // A kind that cannot run its shard (bad payload): the
-                        // lease expires and the coordinator's status shows it stuck.
-                        warn!(sweep = %done.key.0, shard = done.key.1, error = %e, "shard failed");
-                        summary.abandoned += 1;
+                    Err(None) => summary.abandoned += 1,
+                    Err(Some(why)) => {
+                        // Tell the coordinator, which retries the shard a few
+                        // times and then sets it aside (visible in status).
+                        warn!(sweep = %done.key.0, shard = done.key.1, error = %why, "shard failed");
+                        summary.failed += 1;
+                        let req = pb::FailRequest {
+                            worker_id: config.worker_id.clone(),
+                            solver_version: config.solver_version.clone(),
+                            sweep_id: done.key.0.clone(),
+                            index: done.key.1,
+                            attempt: done.attempt,
+                            error: why,
+                        };
+                        let call = |mut c: Client, r: pb::FailRequest| async move { c.fail(r).await };
+                        if let Err(e) = with_retry(&client, &config, &done.key, "fail", req, call, shutdown).await {
+                            running.lock().unwrap_or_else(|e| e.into_inner()).remove(&done.key);
+                            break Err(e);
+                        }
                     }
                 }
                 let _ = cancel;
@@ -347,6 +402,7 @@ async fn run_inner(
         accepted = summary.accepted,
         duplicates = summary.duplicates,
         abandoned = summary.abandoned,
+        failed = summary.failed,
         "worker stopped"
     );
     result.map(|()| summary)
@@ -385,43 +441,39 @@ fn start(
     Ok((key, lease.attempt, params, shard, kind, cancel, progress))
 }
 
-/// Submit one result, retrying with backoff while the coordinator is
-/// unreachable. `Ok(None)`: given up because of an abort.
+/// Send one request (a submit or a failure report), retrying with backoff
+/// while the coordinator is unreachable. `Ok(None)`: given up (an abort, or
+/// the coordinator rejected the request for good).
 #[allow(clippy::too_many_arguments)]
-async fn submit(
-    client: &mut Client,
+async fn with_retry<Req, Rep, F, Fut>(
+    client: &Client,
     config: &WorkerConfig,
     key: &Key,
-    attempt: u32,
-    result: SweepResult,
-    timing: pb::ShardTiming,
+    what: &str,
+    req: Req,
+    call: F,
     shutdown: &mut watch::Receiver<Shutdown>,
-) -> Result<Option<bool>, WorkerError> {
-    let req = pb::SubmitRequest {
-        worker_id: config.worker_id.clone(),
-        solver_version: config.solver_version.clone(),
-        sweep_id: key.0.clone(),
-        index: key.1,
-        attempt,
-        result: Some(convert::result_to_proto(&result)),
-        timing: Some(timing),
-    };
+) -> Result<Option<Rep>, WorkerError>
+where
+    Req: Clone,
+    F: Fn(Client, Req) -> Fut,
+    Fut: std::future::Future<Output = Result<tonic::Response<Rep>, tonic::Status>>,
+{
     let mut backoff = Duration::from_millis(100);
     loop {
-        match client.submit(req.clone()).await {
+        match call(client.clone(), req.clone()).await {
             Ok(r) => {
-                let accepted = r.into_inner().accepted;
-                debug!(sweep = %key.0, shard = key.1, accepted, "submitted");
-                return Ok(Some(accepted));
+                debug!(sweep = %key.0, shard = key.1, what, "sent");
+                return Ok(Some(r.into_inner()));
             }
             Err(e) if transient(&e) => {
-                warn!(sweep = %key.0, shard = key.1, error = %e.message(), "submit failed; retrying");
+                warn!(sweep = %key.0, shard = key.1, what, error = %e.message(), "failed to reach the coordinator; retrying");
             }
             Err(e) => {
                 if let Some(f) = fatal(&e) {
                     return Err(f);
                 }
-                warn!(sweep = %key.0, shard = key.1, error = %e.message(), "submit rejected; dropping result");
+                warn!(sweep = %key.0, shard = key.1, what, error = %e.message(), "rejected by the coordinator; dropping it");
                 return Ok(None);
             }
         }
