@@ -182,6 +182,50 @@ struct State {
     workers: BTreeMap<String, WorkerMem>,
 }
 
+impl State {
+    /// Note that `worker` was heard from.
+    fn seen(&mut self, worker: &str) {
+        self.workers.insert(
+            worker.to_string(),
+            WorkerMem {
+                last_seen: Instant::now(),
+            },
+        );
+    }
+
+    /// The sweep and the state of its shard `index`, for a result or failure
+    /// sent by a worker of solver `version` (which must be the sweep's).
+    fn shard_of(
+        &mut self,
+        sweep_id: &str,
+        index: u32,
+        version: &str,
+    ) -> Result<(&mut SweepMem, ShardState), CoreError> {
+        let s = self
+            .sweeps
+            .get_mut(sweep_id)
+            .ok_or_else(|| CoreError::NoSuchSweep(sweep_id.to_string()))?;
+        if s.record.solver_version != version {
+            warn!(
+                worker_version = version,
+                "refused a shard report from a different solver build"
+            );
+            return Err(CoreError::VersionMismatch {
+                worker: version.to_string(),
+                sweep: sweep_id.to_string(),
+                sweep_version: s.record.solver_version.clone(),
+            });
+        }
+        let Some(state) = s.states.get(index as usize).cloned() else {
+            return Err(CoreError::BadRequest(format!(
+                "sweep `{sweep_id}` has no shard {index} (plan has {})",
+                s.plan.len()
+            )));
+        };
+        Ok((s, state))
+    }
+}
+
 /// One granted lease.
 #[derive(Clone, Debug)]
 pub struct Granted {
@@ -623,12 +667,7 @@ impl Core {
         let _g = span.enter();
         let now = now_ms();
         let mut st = self.lock();
-        st.workers.insert(
-            worker.to_string(),
-            WorkerMem {
-                last_seen: Instant::now(),
-            },
-        );
+        st.seen(worker);
         let mut out = Vec::new();
         let mut unfinished = 0;
         let mut mismatch: Option<(String, String)> = None;
@@ -711,12 +750,7 @@ impl Core {
     pub fn renew(&self, worker: &str, held: &[Held]) -> Result<Vec<bool>, CoreError> {
         let now = now_ms();
         let mut st = self.lock();
-        st.workers.insert(
-            worker.to_string(),
-            WorkerMem {
-                last_seen: Instant::now(),
-            },
-        );
+        st.seen(worker);
         let mut out = Vec::with_capacity(held.len());
         for h in held {
             let Some(s) = st.sweeps.get_mut(&h.sweep_id) else {
@@ -764,33 +798,8 @@ impl Core {
         let span = info_span!("submit", sweep = %sweep_id, shard = index, worker = %worker);
         let _g = span.enter();
         let mut st = self.lock();
-        st.workers.insert(
-            worker.to_string(),
-            WorkerMem {
-                last_seen: Instant::now(),
-            },
-        );
-        let s = st
-            .sweeps
-            .get_mut(sweep_id)
-            .ok_or_else(|| CoreError::NoSuchSweep(sweep_id.to_string()))?;
-        if s.record.solver_version != version {
-            warn!(
-                worker_version = version,
-                "refused submit from a different solver build"
-            );
-            return Err(CoreError::VersionMismatch {
-                worker: version.to_string(),
-                sweep: sweep_id.to_string(),
-                sweep_version: s.record.solver_version.clone(),
-            });
-        }
-        let Some(state) = s.states.get(index as usize).cloned() else {
-            return Err(CoreError::BadRequest(format!(
-                "sweep `{sweep_id}` has no shard {index} (plan has {})",
-                s.plan.len()
-            )));
-        };
+        st.seen(worker);
+        let (s, state) = st.shard_of(sweep_id, index, version)?;
         let timing = timing.map(|(wall_us, cpu_us)| ShardTiming {
             wall_us,
             cpu_us,
@@ -848,29 +857,8 @@ impl Core {
         error: &str,
     ) -> Result<(u32, bool), CoreError> {
         let mut st = self.lock();
-        st.workers.insert(
-            worker.to_string(),
-            WorkerMem {
-                last_seen: Instant::now(),
-            },
-        );
-        let s = st
-            .sweeps
-            .get_mut(sweep_id)
-            .ok_or_else(|| CoreError::NoSuchSweep(sweep_id.to_string()))?;
-        if s.record.solver_version != version {
-            return Err(CoreError::VersionMismatch {
-                worker: version.to_string(),
-                sweep: sweep_id.to_string(),
-                sweep_version: s.record.solver_version.clone(),
-            });
-        }
-        let Some(state) = s.states.get(index as usize).cloned() else {
-            return Err(CoreError::BadRequest(format!(
-                "sweep `{sweep_id}` has no shard {index} (plan has {})",
-                s.plan.len()
-            )));
-        };
+        st.seen(worker);
+        let (s, state) = st.shard_of(sweep_id, index, version)?;
         let count = s.failures.get(&index).map_or(0, |f| f.count);
         match state {
             ShardState::Done => return Ok((count, false)),

@@ -237,6 +237,19 @@ fn enc<T: Serialize>(v: &T) -> Vec<u8> {
     serde_json::to_vec(v).expect("domain types serialize")
 }
 
+/// Store `value` under `key`, or remove the key for `None`.
+fn put_or_clear<T: Serialize>(
+    tree: &sled::Tree,
+    key: Vec<u8>,
+    value: Option<&T>,
+) -> Result<(), StoreError> {
+    match value {
+        Some(v) => tree.insert(key, enc(v))?,
+        None => tree.remove(key)?,
+    };
+    Ok(())
+}
+
 fn dec<T: for<'de> Deserialize<'de>>(what: &str, bytes: &[u8]) -> Result<T, StoreError> {
     serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
 }
@@ -429,11 +442,7 @@ impl Store for SledStore {
         index: u32,
         lease: Option<&LeaseRecord>,
     ) -> Result<(), StoreError> {
-        match lease {
-            Some(l) => self.leases.insert(shard_key(id, index), enc(l))?,
-            None => self.leases.remove(shard_key(id, index))?,
-        };
-        Ok(())
+        put_or_clear(&self.leases, shard_key(id, index), lease)
     }
 
     fn put_failure(
@@ -442,11 +451,7 @@ impl Store for SledStore {
         index: u32,
         failure: Option<&FailureRecord>,
     ) -> Result<(), StoreError> {
-        match failure {
-            Some(f) => self.failures.insert(shard_key(id, index), enc(f))?,
-            None => self.failures.remove(shard_key(id, index))?,
-        };
-        Ok(())
+        put_or_clear(&self.failures, shard_key(id, index), failure)
     }
 
     fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError> {

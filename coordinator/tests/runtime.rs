@@ -548,6 +548,33 @@ fn run_out(out: &Path, extra: &[&str]) -> Output {
         .unwrap()
 }
 
+/// Write the store of a `run uvg --max-n 8 --out OUT` planned by solver
+/// `version` with `shards` target shards, its plan edited by `edit`.
+fn store_uvg8_run(
+    out: &Path,
+    version: &str,
+    shards: u32,
+    edit: impl FnOnce(&mut Vec<sweep::ShardSpec>),
+) {
+    use gamesweep_coordinator::store::{SledStore, Store, SweepRecord, SweepState};
+    let store = SledStore::open(&out.join("store")).unwrap();
+    let kind = sweep::find("uvg").unwrap();
+    let params = sweep::resolve_params(kind, &[("max_n".to_string(), 8)].into()).unwrap();
+    let mut plan = kind.plan(&params, shards).unwrap();
+    edit(&mut plan);
+    let rec = SweepRecord {
+        id: "run".into(),
+        kind: "uvg".into(),
+        params,
+        solver_version: version.into(),
+        target_shards: shards,
+        seq: 1,
+        state: SweepState::Running,
+        sample: None,
+    };
+    store.create_sweep(&rec, &plan).unwrap();
+}
+
 #[test]
 fn run_resumes_after_kill9_with_identical_results() {
     use std::io::BufRead as _;
@@ -598,27 +625,10 @@ fn run_resumes_after_kill9_with_identical_results() {
 
 #[test]
 fn run_refuses_to_mix_solver_builds_and_fresh_starts_over() {
-    use gamesweep_coordinator::store::{SledStore, Store, SweepRecord, SweepState};
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r");
-    {
-        // A store left by an older build of the solver.
-        let store = SledStore::open(&out.join("store")).unwrap();
-        let kind = sweep::find("uvg").unwrap();
-        let params = sweep::resolve_params(kind, &[("max_n".to_string(), 8)].into()).unwrap();
-        let plan = kind.plan(&params, 0).unwrap();
-        let rec = SweepRecord {
-            id: "run".into(),
-            kind: "uvg".into(),
-            params,
-            solver_version: "0.0.0+0000".into(),
-            target_shards: 0,
-            seq: 1,
-            state: SweepState::Running,
-            sample: None,
-        };
-        store.create_sweep(&rec, &plan).unwrap();
-    }
+    // A store left by an older build of the solver.
+    store_uvg8_run(&out, "0.0.0+0000", 0, |_| {});
     let o = run_out(&out, &[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
@@ -875,27 +885,12 @@ fn run_with_a_sample_projects_then_finishes() {
 /// and the other shards' results stay stored.
 #[test]
 fn a_shard_that_cannot_run_fails_the_run_with_a_clear_error() {
-    use gamesweep_coordinator::store::{SledStore, Store, SweepRecord, SweepState};
+    use gamesweep_coordinator::store::{SledStore, Store};
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r");
-    {
-        let store = SledStore::open(&out.join("store")).unwrap();
-        let kind = sweep::find("uvg").unwrap();
-        let params = sweep::resolve_params(kind, &[("max_n".to_string(), 8)].into()).unwrap();
-        let mut plan = kind.plan(&params, 8).unwrap();
+    store_uvg8_run(&out, &gamesweep_proto::solver_version(), 8, |plan| {
         plan[2].payload = "prefixes 5 not-graph6!".into();
-        let rec = SweepRecord {
-            id: "run".into(),
-            kind: "uvg".into(),
-            params,
-            solver_version: gamesweep_proto::solver_version(),
-            target_shards: 8,
-            seq: 1,
-            state: SweepState::Running,
-            sample: None,
-        };
-        store.create_sweep(&rec, &plan).unwrap();
-    }
+    });
     let started = Instant::now();
     let o = run_out(&out, &[]);
     let err = String::from_utf8_lossy(&o.stderr);
