@@ -105,15 +105,7 @@ pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<ShardSpec> {
             est.round() as u64,
         ));
     }
-    specs
-        .into_iter()
-        .enumerate()
-        .map(|(i, (payload, estimate))| ShardSpec {
-            index: i as u32,
-            payload,
-            estimate,
-        })
-        .collect()
+    super::numbered(specs)
 }
 
 /// Expected positions (one per vertex) in each prefix's subtree, on all cores.

@@ -66,6 +66,19 @@ pub struct ShardSpec {
     pub estimate: u64,
 }
 
+/// A plan from `(payload, estimate)` pairs, numbered `0..` in order.
+pub fn numbered(shards: impl IntoIterator<Item = (String, u64)>) -> Vec<ShardSpec> {
+    shards
+        .into_iter()
+        .enumerate()
+        .map(|(i, (payload, estimate))| ShardSpec {
+            index: i as u32,
+            payload,
+            estimate,
+        })
+        .collect()
+}
+
 /// What a kind renders from a merged result.
 #[derive(Clone, Debug)]
 pub struct Rendered {

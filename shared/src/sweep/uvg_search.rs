@@ -204,16 +204,12 @@ impl SweepKind for UvgLocalSearch {
             (target_shards as u64).min(seeds)
         };
         let per = seeds.div_ceil(shards);
-        Ok((0..shards)
-            .map(|i| (i * per, ((i + 1) * per).min(seeds)))
-            .filter(|(a, b)| a < b)
-            .enumerate()
-            .map(|(i, (a, b))| ShardSpec {
-                index: i as u32,
-                payload: format!("seeds {a}..{b}"),
-                estimate: (b - a) * param(params, "steps"),
-            })
-            .collect())
+        Ok(super::numbered(
+            (0..shards)
+                .map(|i| (i * per, ((i + 1) * per).min(seeds)))
+                .filter(|(a, b)| a < b)
+                .map(|(a, b)| (format!("seeds {a}..{b}"), (b - a) * param(params, "steps"))),
+        ))
     }
     fn run_shard(
         &self,

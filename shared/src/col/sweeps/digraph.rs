@@ -184,15 +184,7 @@ impl SweepKind for MyopicDigraphSweep {
                 payloads.push(format!("rand {} {}", k * p / parts, k * (p + 1) / parts));
             }
         }
-        Ok(payloads
-            .into_iter()
-            .enumerate()
-            .map(|(i, payload)| ShardSpec {
-                index: i as u32,
-                payload,
-                estimate: 0,
-            })
-            .collect())
+        Ok(crate::sweep::numbered(payloads.into_iter().map(|p| (p, 0))))
     }
     fn run_shard(
         &self,

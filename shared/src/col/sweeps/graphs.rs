@@ -309,15 +309,7 @@ impl SweepKind for EngineCheckSweep {
         } else {
             target_shards as u64
         }));
-        Ok(payloads
-            .into_iter()
-            .enumerate()
-            .map(|(i, payload)| ShardSpec {
-                index: i as u32,
-                payload,
-                estimate: 0,
-            })
-            .collect())
+        Ok(crate::sweep::numbered(payloads.into_iter().map(|p| (p, 0))))
     }
     fn run_shard(
         &self,

@@ -205,14 +205,7 @@ impl SweepKind for MyopicListSweep {
                 p.push(format!("forest {k} {first}"));
             }
         }
-        Ok(p.into_iter()
-            .enumerate()
-            .map(|(i, payload)| ShardSpec {
-                index: i as u32,
-                payload,
-                estimate: 0,
-            })
-            .collect())
+        Ok(crate::sweep::numbered(p.into_iter().map(|p| (p, 0))))
     }
     fn run_shard(
         &self,

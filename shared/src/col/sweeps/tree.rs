@@ -71,15 +71,11 @@ fn plan(v: Variant, params: &Params, target: u32) -> Result<Vec<ShardSpec>, Swee
         }
     }
     let shards = if target == 0 { 32 } else { target as usize };
-    Ok(balance(&items, shards)
-        .into_iter()
-        .enumerate()
-        .map(|(i, (list, est))| ShardSpec {
-            index: i as u32,
-            payload: list.join(" "),
-            estimate: est,
-        })
-        .collect())
+    Ok(crate::sweep::numbered(
+        balance(&items, shards)
+            .into_iter()
+            .map(|(list, est)| (list.join(" "), est)),
+    ))
 }
 
 fn parse_items(
