@@ -13,12 +13,14 @@
 #     positions/s per core, shard-time min/median/max, projected wall time
 #     on this machine and on 4 machines x 16 cores, with the shard ids and seed.
 #
-# Usage: bench/n11.sh [SHARE=1%] [SEED=2026] [OUT=runs/uvg-n11-sample] [THREADS=nproc]
+# Usage: [N=11] bench/n11.sh [SHARE=1%] [SEED=2026] [OUT=runs/uvg-nN-sample] [THREADS=nproc]
+# (N=12 prices the n = 12 sweep the same way: `N=12 bench/n11.sh 0.02% 2026`.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+N=${N:-11}
 SHARE=${1:-1%}
 SEED=${2:-2026}
-OUT=${3:-runs/uvg-n11-sample}
+OUT=${3:-runs/uvg-n$N-sample}
 THREADS=${4:-$(nproc)}
 [ -n "${SKIP_BUILD:-}" ] || cargo build --release -q -p gamesweep-coordinator --bin gamesweep
 G=$PWD/target/release/gamesweep
@@ -36,9 +38,9 @@ ms() { echo $(( $(date +%s%N) / 1000000 )); }
 mib() { awk -v b="$1" 'BEGIN {printf "%.1f", b / 1048576}'; }
 field() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
-echo "== $(date -u +%Y-%m-%dT%H:%MZ) $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); sample $SHARE seed $SEED, worker threads $THREADS"
+echo "== uvg --max-n $N: $(date -u +%Y-%m-%dT%H:%MZ) $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); sample $SHARE seed $SEED, worker threads $THREADS"
 t0=$(ms)
-ID=$("$G" launch uvg --max-n 11 --sample "$SHARE" --sample-seed "$SEED" --name uvg-n11 2> "$T/launch.log")
+ID=$("$G" launch uvg --max-n "$N" --sample "$SHARE" --sample-seed "$SEED" --name "uvg-n$N" 2> "$T/launch.log")
 t1=$(ms)
 cat "$T/launch.log"
 echo "launch (plan + store every shard): $((t1 - t0)) ms"

@@ -50,7 +50,9 @@ pub fn default_shards(max_n: usize) -> usize {
         8 => 16,
         9 => 64,
         10 => 256,
-        _ => 4096,
+        11 => 4096,
+        // ~2.5 million graphs (~200 s of CPU) per shard at n = 12.
+        _ => 65536,
     }
 }
 
@@ -93,9 +95,9 @@ pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<ShardSpec> {
         Work::PerVertex => prefix_estimates(&prefixes, max_n),
     };
     let mut lists = vec![(Vec::new(), 0f64); shards];
-    for (i, p) in prefixes.iter().enumerate() {
-        let l = &mut lists[i % shards];
-        l.0.push(graph6::encode_bitgraph(p));
+    for (i, s) in deal(&per_prefix, shards).into_iter().enumerate() {
+        let l = &mut lists[s];
+        l.0.push(graph6::encode_bitgraph(&prefixes[i]));
         l.1 += per_prefix[i];
     }
     for (l, est) in lists {
@@ -106,6 +108,30 @@ pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<ShardSpec> {
         ));
     }
     super::numbered(specs)
+}
+
+/// The shard of each prefix. Without estimates, round-robin (like geng's
+/// res/mod). With them, largest estimate first to the least loaded shard
+/// (ties by index), so shards come out about equally large even when a few
+/// subtrees are much bigger than the rest. Deterministic either way, and every
+/// shard gets at least one prefix when there are at least as many prefixes.
+fn deal(estimates: &[f64], shards: usize) -> Vec<usize> {
+    use std::cmp::Reverse;
+    if estimates.iter().all(|&e| e == 0.0) {
+        return (0..estimates.len()).map(|i| i % shards).collect();
+    }
+    let mut order: Vec<usize> = (0..estimates.len()).collect();
+    order.sort_by(|&a, &b| estimates[b].total_cmp(&estimates[a]).then(a.cmp(&b)));
+    // Loads in whole positions keep the heap's order exact and deterministic.
+    let mut heap: std::collections::BinaryHeap<Reverse<(u64, usize)>> =
+        (0..shards).map(|s| Reverse((0, s))).collect();
+    let mut out = vec![0; estimates.len()];
+    for i in order {
+        let Reverse((load, s)) = heap.pop().expect("at least one shard");
+        out[i] = s;
+        heap.push(Reverse((load + estimates[i].round().max(1.0) as u64, s)));
+    }
+    out
 }
 
 /// Expected positions (one per vertex) in each prefix's subtree, on all cores.

@@ -134,7 +134,7 @@ fn shard_estimates_track_the_positions_counted() {
             .work;
         let (e, g) = (s.estimate as f64, got as f64);
         assert!(
-            (e - g).abs() <= 0.25 * g,
+            (e - g).abs() <= 0.35 * g,
             "shard {}: estimate {e} vs {g} positions",
             s.index
         );
