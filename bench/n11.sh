@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# n = 11 projection from measurement (issue 7): a real coordinator plans the
-# whole `uvg --max-n 11` sweep, serves a seeded random sample of its shards to
-# a worker, and projects the whole sweep from the shards actually run.
+# n = 11 (or N) projection from measurement (issue 7): a real coordinator
+# plans the whole `uvg --max-n N` sweep, serves a seeded random sample of its
+# shards to a worker, and projects the whole sweep from the shards actually run.
 #
-#  1. `gamesweep serve` on a fresh store; `gamesweep launch uvg --max-n 11
+#  1. `gamesweep serve` on a fresh store; `gamesweep launch uvg --max-n N
 #     --sample SHARE --sample-seed SEED` (timed: planning every shard).
 #  2. Coordinator memory (VmRSS / VmHWM) and store size at the full plan,
 #     before any work, from `gamesweep status --json`; status latency.
@@ -15,6 +15,9 @@
 #
 # Usage: [N=11] bench/n11.sh [SHARE=1%] [SEED=2026] [OUT=runs/uvg-nN-sample] [THREADS=nproc]
 # (N=12 prices the n = 12 sweep the same way: `N=12 bench/n11.sh 0.02% 2026`.)
+# KEEP_STORE=DIR keeps the coordinator's store there (it must not exist yet),
+# so `gamesweep serve --store DIR` + `gamesweep project uvg-nN` can redo the
+# projection later without rerunning the sample.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-11}
@@ -27,10 +30,12 @@ G=$PWD/target/release/gamesweep
 T=$(mktemp -d)
 PORT=$((20000 + RANDOM % 20000))
 URL=http://127.0.0.1:$PORT
+STORE=${KEEP_STORE:-$T/store}
+[ -z "${KEEP_STORE:-}" ] || [ ! -e "$KEEP_STORE" ] || { echo "KEEP_STORE=$KEEP_STORE exists already" >&2; exit 2; }
 trap 'kill $SERVE 2>/dev/null || true; rm -rf "$T"' EXIT
 export GAMESWEEP_COORDINATOR=$URL
 
-"$G" serve --store "$T/store" --listen "127.0.0.1:$PORT" 2> "$T/serve.log" &
+"$G" serve --store "$STORE" --listen "127.0.0.1:$PORT" 2> "$T/serve.log" &
 SERVE=$!
 for _ in $(seq 100); do "$G" status >/dev/null 2>&1 && break; sleep 0.1; done
 
@@ -49,7 +54,7 @@ echo "status at the full plan: $((t1 - t0)) ms per call"
 echo "coordinator at the full plan: shards $(field 'd["sweeps"][0]["shards_total"]' < "$T/st0.json"), sampled $(field 'd["sweeps"][0]["sample"]["shards"]' < "$T/st0.json"), \
 estimate $(field 'd["sweeps"][0]["positions_estimate"]' < "$T/st0.json") positions; \
 memory $(mib "$(field 'd["coordinator_rss_bytes"]' < "$T/st0.json")") MiB (peak $(mib "$(field 'd["coordinator_peak_rss_bytes"]' < "$T/st0.json")") MiB), \
-store $(mib "$(field 'd["store_bytes"]' < "$T/st0.json")") MiB (du: $(du -sh "$T/store" | cut -f1))"
+store $(mib "$(field 'd["store_bytes"]' < "$T/st0.json")") MiB (du: $(du -sh "$STORE" | cut -f1))"
 
 w0=$(ms)
 "$G" worker --threads "$THREADS" --exit-when-idle --id bench-worker 2> "$T/worker.log" &
@@ -69,5 +74,5 @@ w1=$(ms)
 "$G" status "$ID" --json > "$T/st1.json"
 echo "sample run: $(( (w1 - w0) / 1000 )) s wall; state $(field 'd["sweeps"][0]["state"]' < "$T/st1.json"); slowest status call while working: $maxlat ms"
 echo "coordinator after the sample: memory $(mib "$(field 'd["coordinator_rss_bytes"]' < "$T/st1.json")") MiB (peak $(mib "$(field 'd["coordinator_peak_rss_bytes"]' < "$T/st1.json")") MiB), \
-store $(mib "$(field 'd["store_bytes"]' < "$T/st1.json")") MiB (du: $(du -sh "$T/store" | cut -f1))"
+store $(mib "$(field 'd["store_bytes"]' < "$T/st1.json")") MiB (du: $(du -sh "$STORE" | cut -f1))"
 "$G" project "$ID" --out "$OUT"
