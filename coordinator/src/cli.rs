@@ -156,9 +156,17 @@ pub fn parse_kind_args(
     Ok((kind, params, matches))
 }
 
-/// Add `--sample F`, `--sample-seed N` and `--project-cores LIST` to a command.
-pub fn sample_options(c: clap::Command) -> clap::Command {
+/// The planning options `run` and `launch` share: `--shards K`, `--sample F`,
+/// `--sample-seed N` and `--project-cores LIST`.
+pub fn plan_options(c: clap::Command) -> clap::Command {
     c.arg(
+        clap::Arg::new("shards")
+            .long("shards")
+            .value_name("K")
+            .help("Target number of shards (default: the kind's own choice)")
+            .value_parser(clap::value_parser!(u32).range(1..=10_000_000)),
+    )
+    .arg(
         clap::Arg::new("sample")
             .long("sample")
             .value_name("SHARE")
@@ -182,7 +190,7 @@ pub fn sample_options(c: clap::Command) -> clap::Command {
     )
 }
 
-/// The sample asked for by [`sample_options`], if any.
+/// The sample asked for by [`plan_options`], if any.
 pub fn sample_from(m: &clap::ArgMatches) -> anyhow::Result<Option<crate::core::SampleRequest>> {
     let Some(text) = m.get_one::<String>("sample") else {
         return Ok(None);
@@ -194,7 +202,7 @@ pub fn sample_from(m: &clap::ArgMatches) -> anyhow::Result<Option<crate::core::S
     }))
 }
 
-/// The core counts asked for by [`sample_options`] (default: [`default_project_cores`]).
+/// The core counts asked for by [`plan_options`] (default: [`default_project_cores`]).
 pub fn project_cores_from(m: &clap::ArgMatches) -> Vec<u32> {
     match m.get_many::<u32>("project_cores") {
         Some(v) => v.copied().collect(),

@@ -242,19 +242,12 @@ fn serve(a: ServeArgs) -> anyhow::Result<()> {
 
 fn launch(a: LaunchArgs) -> anyhow::Result<()> {
     let (kind, params, m) = parse_kind_args(&a.words, |c| {
-        crate::cli::sample_options(c)
+        crate::cli::plan_options(c)
             .arg(
             clap::Arg::new("name")
                 .long("name")
                 .value_name("ID")
                 .help("Sweep id (default: KIND-<number>)"),
-        )
-        .arg(
-            clap::Arg::new("shards")
-                .long("shards")
-                .value_name("K")
-                .help("Target number of shards (default: the kind's own choice)")
-                .value_parser(clap::value_parser!(u32).range(1..=10_000_000)),
         )
         .arg(
             clap::Arg::new("resume")

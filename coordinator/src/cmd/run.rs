@@ -22,20 +22,13 @@ pub struct RunArgs {
 
 /// Options every `run` takes besides the kind's own parameters.
 pub fn common_run_options(c: clap::Command) -> clap::Command {
-    crate::cli::sample_options(c)
+    crate::cli::plan_options(c)
         .arg(
         clap::Arg::new("threads")
             .long("threads")
             .value_name("T")
             .help("Worker threads (default: all cores)")
             .value_parser(clap::value_parser!(u32).range(1..=1024)),
-    )
-    .arg(
-        clap::Arg::new("shards")
-            .long("shards")
-            .value_name("K")
-            .help("Target number of shards (default: the kind's own choice)")
-            .value_parser(clap::value_parser!(u32).range(1..=10_000_000)),
     )
     .arg(
         clap::Arg::new("out")
