@@ -697,7 +697,7 @@ fn sigterm_makes_a_worker_finish_its_shard_and_exit() {
         "launch",
         "uvg",
         "--max-n",
-        "8",
+        "9",
         "--shards",
         "2",
         "--name",
@@ -705,6 +705,7 @@ fn sigterm_makes_a_worker_finish_its_shard_and_exit() {
         "--coordinator",
         &u,
     ]);
+    // Shards of n ≤ 9 take about a second each, so the lease is seen while held.
     let mut w = worker(&u, "drainer", 1, &[], &dir.path().join("w.log"));
     let deadline = Instant::now() + Duration::from_secs(30);
     while status_json(&u, "dr")["shards_leased"] == 0 {
