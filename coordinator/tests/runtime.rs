@@ -176,19 +176,23 @@ fn two_workers_give_the_in_process_result() {
     assert!(log.contains("\"sweep\":\"t1\""), "sweep ids in spans");
 }
 
-#[test]
-fn a_killed_worker_does_not_change_the_result() {
-    let dir = tempfile::tempdir().unwrap();
+/// A coordinator (`serve_extra` options) with sweep `id` = uvg n ≤ 9 in 2
+/// shards (about a second each, so a held lease is seen while it is held),
+/// and a one-thread worker `worker_id` that holds one of them.
+fn a_worker_holding_a_shard(
+    dir: &Path,
+    id: &str,
+    worker_id: &str,
+    serve_extra: &[&str],
+) -> (Proc, String, Proc) {
     let port = free_port();
-    let _c = serve(
-        &dir.path().join("store"),
+    let c = serve(
+        &dir.join("store"),
         port,
-        &["--lease-secs", "1"],
-        &dir.path().join("serve.log"),
+        serve_extra,
+        &dir.join("serve.log"),
     );
     let u = url(port);
-    // Few shards of n ≤ 9 (about a second each), so one runs long enough to
-    // be killed in the middle.
     ok(&[
         "launch",
         "uvg",
@@ -197,16 +201,24 @@ fn a_killed_worker_does_not_change_the_result() {
         "--shards",
         "2",
         "--name",
-        "k",
+        id,
         "--coordinator",
         &u,
     ]);
-    let mut w1 = worker(&u, "victim", 1, &[], &dir.path().join("w1.log"));
+    let w = worker(&u, worker_id, 1, &[], &dir.join(format!("{worker_id}.log")));
     let deadline = Instant::now() + Duration::from_secs(30);
-    while status_json(&u, "k")["shards_leased"] == 0 {
+    while status_json(&u, id)["shards_leased"] == 0 {
         assert!(Instant::now() < deadline, "worker never leased");
         std::thread::sleep(Duration::from_millis(20));
     }
+    (c, u, w)
+}
+
+#[test]
+fn a_killed_worker_does_not_change_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_c, u, mut w1) =
+        a_worker_holding_a_shard(dir.path(), "k", "victim", &["--lease-secs", "1"]);
     w1.kill9();
     let before = status_json(&u, "k");
     let _w2 = worker(&u, "rescuer", 2, &[], &dir.path().join("w2.log"));
@@ -685,33 +697,7 @@ fn serve_stops_cleanly_on_sigterm_and_keeps_its_sweeps() {
 #[test]
 fn sigterm_makes_a_worker_finish_its_shard_and_exit() {
     let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let _c = serve(
-        &dir.path().join("store"),
-        port,
-        &[],
-        &dir.path().join("serve.log"),
-    );
-    let u = url(port);
-    ok(&[
-        "launch",
-        "uvg",
-        "--max-n",
-        "9",
-        "--shards",
-        "2",
-        "--name",
-        "dr",
-        "--coordinator",
-        &u,
-    ]);
-    // Shards of n ≤ 9 take about a second each, so the lease is seen while held.
-    let mut w = worker(&u, "drainer", 1, &[], &dir.path().join("w.log"));
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while status_json(&u, "dr")["shards_leased"] == 0 {
-        assert!(Instant::now() < deadline, "worker never leased");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let (_c, u, mut w) = a_worker_holding_a_shard(dir.path(), "dr", "drainer", &[]);
     let pid = w.0.id().to_string();
     assert!(Command::new("kill")
         .args(["-TERM", &pid])
@@ -731,7 +717,7 @@ fn sigterm_makes_a_worker_finish_its_shard_and_exit() {
     let s = status_json(&u, "dr");
     assert!(s["shards_done"].as_u64().unwrap() >= 1, "{s}");
     assert_eq!(s["shards_leased"], 0, "{s}");
-    let log = std::fs::read_to_string(dir.path().join("w.log")).unwrap();
+    let log = std::fs::read_to_string(dir.path().join("drainer.log")).unwrap();
     assert!(log.contains("abandoned=0"), "{log}");
 }
 
