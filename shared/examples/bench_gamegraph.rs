@@ -33,9 +33,9 @@ fn best_ms(reps: usize, mut f: impl FnMut()) -> f64 {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let kind = sweep::find("subtraction")?;
+    let kind = gamesweep::kinds::find("subtraction")?;
     for m in [12u64, 14, 16] {
-        let params = sweep::resolve_params(kind, &Params::from([("max_element".to_string(), m)]))?;
+        let params = kind.resolve_params(&Params::from([("max_element".to_string(), m)]))?;
         let plan = kind.plan(&params, 0)?;
         let ms = best_ms(3, || {
             sweep::run_all_sequential(kind, &params, &plan).expect("sweep runs");

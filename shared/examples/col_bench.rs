@@ -10,7 +10,7 @@
 //! cargo run --release -p gamesweep --example col_bench -- tree 11 tree-canonical full labelled
 //! ```
 
-use gamesweep::col::sweeps::graphs::proper_colourings;
+use gamesweep::kinds::col::graphs::proper_colourings;
 use gamesweep::col::trees::TreeCatalogue;
 use gamesweep::col::{Board, MemoMode, Solver, SolverOptions};
 use gamesweep::gen::{self, WalkOptions};
@@ -100,7 +100,7 @@ fn main() {
                     let b = Board::myopic(n, &t.arcs());
                     for c in 0..3u64.pow(n as u32 - 1) {
                         let (blue, red) =
-                            gamesweep::col::sweeps::graphs::colouring_from_index(n - 1, c);
+                            gamesweep::kinds::col::graphs::colouring_from_index(n - 1, c);
                         visit(&mut s, &b, blue << 1, red << 1);
                     }
                 }

@@ -13,6 +13,7 @@ pub mod col;
 pub mod fxhash;
 pub mod gamegraph;
 pub mod gen;
+pub mod kinds;
 pub mod graph;
 pub mod sweep;
 pub mod uvg;

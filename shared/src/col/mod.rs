@@ -17,12 +17,11 @@
 //!
 //! [`solve_position`] is the entry point for one position (the CLI's `solve`);
 //! [`naive`] is a plain win/lose search with none of the reductions, for
-//! cross-checking; the sweeps live in [`sweeps`].
+//! cross-checking; the sweeps live in `crate::kinds::col`.
 
 pub mod canon;
 pub mod naive;
 mod solver;
-pub mod sweeps;
 pub mod trees;
 
 pub use solver::{MemoMode, Solver, SolverOptions, SolverStats};

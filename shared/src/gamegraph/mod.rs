@@ -16,7 +16,7 @@
 //! * [`kernel_acyclic`] and [`find_kernel`]: kernels of digraphs.
 //! * [`minimax`]: negamax labels of payoff trees and DAGs.
 //! * [`subtraction`]: subtraction games and their proven periodicity; the
-//!   `subtraction` sweep kind ([`SubtractionSweep`]).
+//!   `subtraction` sweep kind (`crate::kinds::subtraction`).
 //! * [`solve_text`]: everything above for one file, as a [`SolveReport`]
 //!   (`gamesweep solve gamegraph FILE`).
 //!
@@ -36,7 +36,6 @@ pub mod parse;
 pub mod solve;
 pub mod subtraction;
 pub mod sum;
-mod sweep;
 #[cfg(test)]
 mod tests;
 
@@ -47,7 +46,6 @@ pub use minimax::minimax;
 pub use parse::{parse, Format, GameFile, ParseErrorKind};
 pub use solve::{solve, solve_text, GameReport, KernelReport, SolveReport, SumReport};
 pub use sum::{sum_graph, sum_grundy, sum_outcome};
-pub use sweep::{SubtractionSweep, SUBTRACTION};
 
 /// Everything that can go wrong reading or solving a game graph.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -1,28 +1,83 @@
 //! Shard plans for sweeps over all connected graphs on 1..=N vertices, by
 //! canonical-form prefix.
 //!
-//! The generation tree of [`crate::gen`] is cut at depth `k`: shard payload
-//! `top` covers every graph with fewer than `k` vertices (walked from the
-//! root), and every other shard is a list of depth-`k` prefixes (graph6, in
-//! the generator's own labelling) whose subtrees it walks down to `N`. The
-//! prefixes are dealt round-robin (like geng's res/mod), which spreads the
-//! large and small subtrees evenly. Any `k` covers every isomorphism class
+//! The generation tree of [`crate::gen`] is cut at depth `k`: shard
+//! [`GraphShard::Top`] covers every graph with fewer than `k` vertices
+//! (walked from the root), and every other shard is a list of depth-`k`
+//! prefixes (graph6, in the generator's own labelling) whose subtrees it walks
+//! down to `N`. Prefixes are dealt by estimate, largest first, to the least
+//! loaded shard. Any `k` covers every isomorphism class
 //! exactly once, so the merged result does not depend on the plan.
 
-use super::{ShardSpec, SweepError};
+use super::SweepError;
+use serde::{Deserialize, Serialize};
 use crate::gen::{self, WalkOptions};
 use crate::graph::{graph6, BitGraph};
 
-/// One parsed shard of a graph plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One shard of a graph plan, as planned, stored and sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum GraphShard {
     /// Every graph with fewer than `depth` vertices (and at most `max_n`).
     Top {
         /// The plan's prefix depth.
         depth: usize,
     },
-    /// The subtrees of these depth-`k` prefixes.
+    /// The subtrees of these depth-`depth` prefixes (graph6).
+    Prefixes {
+        /// The plan's prefix depth.
+        depth: usize,
+        /// The prefixes, graph6 in the generator's labelling.
+        prefixes: Vec<String>,
+    },
+}
+
+/// A shard checked and decoded, ready to walk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Walk {
+    /// Every graph with fewer than `depth` vertices.
+    Top {
+        /// The plan's prefix depth.
+        depth: usize,
+    },
+    /// The subtrees of these prefixes.
     Prefixes(Vec<BitGraph>),
+}
+
+impl GraphShard {
+    /// Check the shard (depth in range, prefixes valid graph6 of `depth`
+    /// vertices, at least one) and decode its prefixes.
+    pub fn decode(&self, kind: &str) -> Result<Walk, SweepError> {
+        let bad = |reason: String| SweepError::BadShard {
+            kind: kind.into(),
+            reason,
+        };
+        match self {
+            GraphShard::Top { depth } if (2..=12).contains(depth) => Ok(Walk::Top { depth: *depth }),
+            GraphShard::Top { depth } => Err(bad(format!("bad depth {depth} for a top shard"))),
+            GraphShard::Prefixes { depth, prefixes } => {
+                if *depth > 12 {
+                    return Err(bad(format!("bad depth {depth}")));
+                }
+                let mut out = Vec::with_capacity(prefixes.len());
+                for w in prefixes {
+                    let g = graph6::parse_bitgraph(w)
+                        .map_err(|e| bad(format!("prefix `{w:.40}`: {e}")))?;
+                    if g.n() != *depth {
+                        return Err(bad(format!(
+                            "prefix `{w}` has {} vertices, plan depth is {depth}",
+                            g.n()
+                        )));
+                    }
+                    out.push(g);
+                }
+                if out.is_empty() {
+                    return Err(bad("no prefixes".into()));
+                }
+                Ok(Walk::Prefixes(out))
+            }
+        }
+    }
 }
 
 /// The prefix depth for `max_n` and a target shard count (0 = default): the
@@ -76,17 +131,17 @@ const PROBE_BUDGET: usize = 1 << 14;
 /// `top` shard and the first level below the prefixes, a fixed-seed Knuth
 /// probe estimate ([`gen::estimate_connected_levels`]) below that, so the
 /// plan is deterministic.
-pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<ShardSpec> {
+pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<(GraphShard, u64)> {
     let (depth, target) = choose_depth(max_n, target_shards);
     let mut specs = Vec::new();
     if depth > 1 {
         let mut est = 0u64;
         if work == Work::PerVertex {
-            walk_connected(&GraphShard::Top { depth }, max_n, &mut |g| {
+            walk_connected(&Walk::Top { depth }, max_n, &mut |g| {
                 est += g.n() as u64
             });
         }
-        specs.push((format!("top {depth}"), est));
+        specs.push((GraphShard::Top { depth }, est));
     }
     let prefixes = gen::prefixes(depth);
     let shards = target.min(prefixes.len()).max(1);
@@ -101,13 +156,15 @@ pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<ShardSpec> {
         l.1 += per_prefix[i];
     }
     for (l, est) in lists {
-        // graph6 of the empty graph (depth 0) is "?", so lists are never empty strings.
         specs.push((
-            format!("prefixes {depth} {}", l.join(" ")),
+            GraphShard::Prefixes {
+                depth,
+                prefixes: l,
+            },
             est.round() as u64,
         ));
     }
-    super::numbered(specs)
+    specs
 }
 
 /// The shard of each prefix. Without estimates, round-robin (like geng's
@@ -164,46 +221,28 @@ fn prefix_estimates(prefixes: &[BitGraph], max_n: usize) -> Vec<f64> {
     out
 }
 
-/// Parse a payload written by [`plan`].
-pub fn parse(kind: &str, payload: &str) -> Result<GraphShard, SweepError> {
-    let bad = |reason: String| SweepError::BadShard {
+/// TRANSITIONAL (untyped kinds): a JSON payload of [`plan_payloads`], decoded.
+pub fn parse(kind: &str, payload: &str) -> Result<Walk, SweepError> {
+    let s: GraphShard = serde_json::from_str(payload).map_err(|e| SweepError::BadShard {
         kind: kind.into(),
-        reason,
-    };
-    let mut words = payload.split_ascii_whitespace();
-    let tag = words.next().ok_or_else(|| bad("empty payload".into()))?;
-    let depth: usize = words
-        .next()
-        .and_then(|d| d.parse().ok())
-        .filter(|&d| d <= 12)
-        .ok_or_else(|| bad(format!("missing or bad depth in `{payload:.40}`")))?;
-    match tag {
-        "top" => Ok(GraphShard::Top { depth }),
-        "prefixes" => {
-            let mut out = Vec::new();
-            for w in words {
-                let g = graph6::parse_bitgraph(w).map_err(|e| bad(format!("prefix `{w}`: {e}")))?;
-                if g.n() != depth {
-                    return Err(bad(format!(
-                        "prefix `{w}` has {} vertices, plan depth is {depth}",
-                        g.n()
-                    )));
-                }
-                out.push(g);
-            }
-            if out.is_empty() {
-                return Err(bad("no prefixes".into()));
-            }
-            Ok(GraphShard::Prefixes(out))
-        }
-        other => Err(bad(format!("unknown shard tag `{other}`"))),
-    }
+        reason: format!("{e}"),
+    })?;
+    s.decode(kind)
+}
+
+/// TRANSITIONAL (untyped kinds): [`plan`] with JSON payloads.
+pub fn plan_payloads(max_n: usize, target_shards: u32, work: Work) -> Vec<super::ShardSpec> {
+    super::numbered(
+        plan(max_n, target_shards, work)
+            .into_iter()
+            .map(|(s, e)| (serde_json::to_string(&s).expect("serializes"), e)),
+    )
 }
 
 /// Visit every connected graph of the shard with `1..=max_n` vertices.
-pub fn walk_connected(shard: &GraphShard, max_n: usize, visit: &mut dyn FnMut(&BitGraph)) {
+pub fn walk_connected(shard: &Walk, max_n: usize, visit: &mut dyn FnMut(&BitGraph)) {
     match shard {
-        GraphShard::Top { depth } => {
+        Walk::Top { depth } => {
             let hi = (*depth - 1).min(max_n);
             let opts = WalkOptions {
                 connected_only: true,
@@ -211,7 +250,7 @@ pub fn walk_connected(shard: &GraphShard, max_n: usize, visit: &mut dyn FnMut(&B
             };
             gen::walk_filtered(&BitGraph::new(0), hi, opts, visit);
         }
-        GraphShard::Prefixes(ps) => {
+        Walk::Prefixes(ps) => {
             let opts = WalkOptions {
                 connected_only: true,
                 min_n: 1,

@@ -13,7 +13,7 @@ use super::{parse_range, plan_ranges, record_json, thousands, EXCEPTION_CAP, SEC
 use crate::bft::random::{below, instance_rng, random_connected_graph};
 use crate::graph::{graph6, members, BitGraph, VSet};
 use crate::sweep::{
-    param, ParamDef, Params, Record, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind,
+    param, ParamDef, Params, Record, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind,
     SweepResult,
 };
 use crate::uvg;
@@ -119,7 +119,7 @@ pub fn play(seed: u64, i: u64) -> Game {
     }
 }
 
-impl SweepKind for StrategySweep {
+impl UntypedKind for StrategySweep {
     fn name(&self) -> &'static str {
         "uvg-strategy"
     }
@@ -187,7 +187,7 @@ impl SweepKind for StrategySweep {
         Ok(out)
     }
 
-    fn render(&self, params: &Params, merged: &SweepResult) -> Rendered {
+    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
         let by_n: Vec<Value> = (MIN_N..=MAX_N)
             .map(|n| json!({"n": n, "games": merged.counter(&format!("n={n:02}/games"))}))
             .collect();
@@ -210,7 +210,7 @@ impl SweepKind for StrategySweep {
             "not_covered": SECTION5_NOTE,
         });
         let report_md = report_md(&results_json);
-        Rendered {
+        LegacyRendered {
             results_json,
             report_md,
         }
@@ -228,7 +228,7 @@ fn report_md(doc: &Value) -> String {
     );
     let _ = writeln!(
         s,
-        "Reproduce with `gamesweep run uvg-strategy --games {} --seed {}`. Rendered from `results.json`; every number below is computed.\n",
+        "Reproduce with `gamesweep run uvg-strategy --games {} --seed {}`. LegacyRendered from `results.json`; every number below is computed.\n",
         u(&doc["params"]["games"]),
         u(&doc["params"]["seed"])
     );
@@ -270,7 +270,7 @@ fn report_md(doc: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::{resolve_params, run_all_sequential};
+    use crate::sweep::legacy::{resolve_params, run_all_sequential};
 
     fn params(games: u64, seed: u64) -> Params {
         resolve_params(

@@ -16,7 +16,7 @@ use super::*;
 use crate::col::trees::{RootedTree, TreeCatalogue};
 use crate::col::{Board, Pos, Solver, SolverOptions};
 
-use crate::sweep::{param, ParamDef, Params, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind};
+use crate::sweep::{param, ParamDef, Params, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind};
 use std::fmt::Write as _;
 
 /// The `myopic-tree` sweep kind.
@@ -232,7 +232,7 @@ fn groups(v: Variant) -> &'static [&'static str] {
     }
 }
 
-fn render(v: Variant, params: &Params, r: &SweepResult) -> Rendered {
+fn render(v: Variant, params: &Params, r: &SweepResult) -> LegacyRendered {
     let max_nodes = param(params, "max_nodes") as usize;
     let g = |k: String| r.counter(&k);
     let mut rows = Vec::new();
@@ -346,7 +346,7 @@ fn render(v: Variant, params: &Params, r: &SweepResult) -> Rendered {
         );
         vals.push(json!({"value": s, "positions": c, "smallest": w.map(record_json)}));
     }
-    Rendered {
+    LegacyRendered {
         results_json: json!({
             "kind": v.name(),
             "params": {"max_nodes": max_nodes},
@@ -360,7 +360,7 @@ fn render(v: Variant, params: &Params, r: &SweepResult) -> Rendered {
     }
 }
 
-impl SweepKind for MyopicTreeSweep {
+impl UntypedKind for MyopicTreeSweep {
     fn name(&self) -> &'static str {
         "myopic-tree"
     }
@@ -381,12 +381,12 @@ impl SweepKind for MyopicTreeSweep {
     ) -> Result<SweepResult, SweepError> {
         run(Variant::Binary, params, shard, ctx)
     }
-    fn render(&self, params: &Params, merged: &SweepResult) -> Rendered {
+    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
         render(Variant::Binary, params, merged)
     }
 }
 
-impl SweepKind for MyopicRootedSweep {
+impl UntypedKind for MyopicRootedSweep {
     fn name(&self) -> &'static str {
         "myopic-rooted"
     }
@@ -407,7 +407,7 @@ impl SweepKind for MyopicRootedSweep {
     ) -> Result<SweepResult, SweepError> {
         run(Variant::Rooted, params, shard, ctx)
     }
-    fn render(&self, params: &Params, merged: &SweepResult) -> Rendered {
+    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
         render(Variant::Rooted, params, merged)
     }
 }
@@ -415,9 +415,9 @@ impl SweepKind for MyopicRootedSweep {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::{resolve_params, run_all_sequential};
+    use crate::sweep::legacy::{resolve_params, run_all_sequential};
 
-    fn sweep(kind: &dyn SweepKind, max_nodes: u64, shards: u32) -> SweepResult {
+    fn sweep(kind: &dyn UntypedKind, max_nodes: u64, shards: u32) -> SweepResult {
         let params = resolve_params(kind, &[("max_nodes".to_string(), max_nodes)].into()).unwrap();
         let plan = kind.plan(&params, shards).unwrap();
         run_all_sequential(kind, &params, &plan).unwrap()

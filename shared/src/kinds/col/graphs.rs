@@ -18,7 +18,7 @@ use crate::cgt::Outcome;
 use crate::col::{naive, Board, Solver, SolverOptions};
 use crate::graph::{graph6, BitGraph};
 use crate::sweep::graphplan;
-use crate::sweep::{param, ParamDef, Params, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind};
+use crate::sweep::{param, ParamDef, Params, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind};
 use std::fmt::Write as _;
 
 /// The `col` sweep kind.
@@ -57,7 +57,7 @@ fn col_board(g: &BitGraph) -> Board {
     Board::col(g.n(), &g.edges().collect::<Vec<_>>())
 }
 
-impl SweepKind for ColSweep {
+impl UntypedKind for ColSweep {
     fn name(&self) -> &'static str {
         "col"
     }
@@ -68,7 +68,7 @@ impl SweepKind for ColSweep {
         COL_PARAMS
     }
     fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        Ok(graphplan::plan(
+        Ok(graphplan::plan_payloads(
             param(params, "max_n") as usize,
             target_shards,
             graphplan::Work::None,
@@ -133,7 +133,7 @@ impl SweepKind for ColSweep {
         tally.emit(&mut solver.engine, &mut out);
         Ok(out)
     }
-    fn render(&self, params: &Params, r: &SweepResult) -> Rendered {
+    fn render(&self, params: &Params, r: &SweepResult) -> LegacyRendered {
         let max_n = param(params, "max_n") as usize;
         let c = |n: usize, k: &str| r.counter(&format!("n={n:02}/{k}"));
         let mut md = String::new();
@@ -204,7 +204,7 @@ impl SweepKind for ColSweep {
             );
             vals.push(json!({"value": s, "positions": cnt, "smallest": w.map(record_json)}));
         }
-        Rendered {
+        LegacyRendered {
             results_json: json!({
                 "kind": "col",
                 "params": {"max_n": max_n},
@@ -292,7 +292,7 @@ pub fn parse_exh(kind: &str, payload: &str) -> Result<(usize, u64, u64), SweepEr
     Ok((n, lo, hi))
 }
 
-impl SweepKind for EngineCheckSweep {
+impl UntypedKind for EngineCheckSweep {
     fn name(&self) -> &'static str {
         "engine-check"
     }
@@ -373,7 +373,7 @@ impl SweepKind for EngineCheckSweep {
         }
         Ok(out)
     }
-    fn render(&self, _params: &Params, r: &SweepResult) -> Rendered {
+    fn render(&self, _params: &Params, r: &SweepResult) -> LegacyRendered {
         let mut md = String::from("# Engine check: canonical values vs naive win/lose search\n\n| set | positions | disagreements |\n|---|---|---|\n");
         let mut parts = serde_json::Map::new();
         for (part, label) in [
@@ -399,7 +399,7 @@ impl SweepKind for EngineCheckSweep {
                 }
             }
         }
-        Rendered {
+        LegacyRendered {
             results_json: json!({"kind": "engine-check", "params": {}, "sets": parts}),
             report_md: md,
         }
@@ -409,7 +409,7 @@ impl SweepKind for EngineCheckSweep {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::{resolve_params, run_all_sequential};
+    use crate::sweep::legacy::{resolve_params, run_all_sequential};
 
     #[test]
     fn col_small_and_plan_independent() {

@@ -13,8 +13,8 @@
 //! steps in a row, kick the graph with three random toggles. It stops at the
 //! first graph with a start of value ≥ `--value`, or after `--steps` steps.
 
-use super::{
-    param, ParamDef, Params, Record, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind,
+use crate::sweep::{
+    param, ParamDef, Params, Record, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind,
     SweepResult,
 };
 use crate::graph::{graph6, BitGraph};
@@ -186,7 +186,7 @@ fn parse_range(kind: &str, payload: &str) -> Result<(u64, u64), SweepError> {
     Ok((a, b))
 }
 
-impl SweepKind for UvgLocalSearch {
+impl UntypedKind for UvgLocalSearch {
     fn name(&self) -> &'static str {
         "uvg-local-search"
     }
@@ -204,7 +204,7 @@ impl SweepKind for UvgLocalSearch {
             (target_shards as u64).min(seeds)
         };
         let per = seeds.div_ceil(shards);
-        Ok(super::numbered(
+        Ok(crate::sweep::numbered(
             (0..shards)
                 .map(|i| (i * per, ((i + 1) * per).min(seeds)))
                 .filter(|(a, b)| a < b)
@@ -246,7 +246,7 @@ impl SweepKind for UvgLocalSearch {
         }
         Ok(out)
     }
-    fn render(&self, params: &Params, r: &SweepResult) -> Rendered {
+    fn render(&self, params: &Params, r: &SweepResult) -> LegacyRendered {
         let mut best = Map::new();
         for (k, w) in &r.witnesses {
             let v: u64 = k.trim_start_matches("best=").parse().unwrap_or(0);
@@ -298,7 +298,7 @@ impl SweepKind for UvgLocalSearch {
                 );
             }
         }
-        Rendered {
+        LegacyRendered {
             results_json: doc,
             report_md: s,
         }
@@ -308,7 +308,7 @@ impl SweepKind for UvgLocalSearch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::{resolve_params, run_all_sequential};
+    use crate::sweep::legacy::{resolve_params, run_all_sequential};
 
     #[test]
     fn finds_star3_on_six_vertices_reproducibly() {

@@ -26,7 +26,7 @@ use crate::bft::random::{digraph_from_mask, random_digraph4};
 use crate::bft::reduction::{Position, Reduced};
 use crate::bft::solve;
 use crate::sweep::{
-    param, ParamDef, Params, Record, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind,
+    param, ParamDef, Params, Record, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind,
     SweepResult,
 };
 use serde_json::{json, Map, Value};
@@ -350,7 +350,7 @@ fn check_contexts(out: &mut SweepResult, c: &Ctx<'_>) {
     }
 }
 
-impl SweepKind for ReductionSweep {
+impl UntypedKind for ReductionSweep {
     fn name(&self) -> &'static str {
         "uvg-reduction"
     }
@@ -391,7 +391,7 @@ impl SweepKind for ReductionSweep {
         Ok(out)
     }
 
-    fn render(&self, params: &Params, merged: &SweepResult) -> Rendered {
+    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
         render(params, merged)
     }
 }
@@ -457,7 +457,7 @@ fn part_json(r: &SweepResult, parts: &[Part]) -> Value {
     })
 }
 
-fn render(params: &Params, r: &SweepResult) -> Rendered {
+fn render(params: &Params, r: &SweepResult) -> LegacyRendered {
     let examples: Map<String, Value> = r
         .witnesses
         .iter()
@@ -495,7 +495,7 @@ fn render(params: &Params, r: &SweepResult) -> Rendered {
         "not_covered": SECTION5_NOTE,
     });
     let report_md = report_md(&results_json);
-    Rendered {
+    LegacyRendered {
         results_json,
         report_md,
     }
@@ -533,7 +533,7 @@ fn report_md(doc: &Value) -> String {
     );
     let _ = writeln!(
         s,
-        "Reproduce with `gamesweep run uvg-reduction --random {k} --seed {seed}`. Rendered from `results.json`; every number below is computed.\n"
+        "Reproduce with `gamesweep run uvg-reduction --random {k} --seed {seed}`. LegacyRendered from `results.json`; every number below is computed.\n"
     );
     let _ = writeln!(s, "## Instances\n");
     let _ = writeln!(
@@ -683,7 +683,7 @@ fn report_md(doc: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::{resolve_params, run_all_sequential};
+    use crate::sweep::legacy::{resolve_params, run_all_sequential};
 
     #[test]
     fn instance_numbering() {

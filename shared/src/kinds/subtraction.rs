@@ -1,6 +1,6 @@
 //! The `subtraction` sweep: every non-empty S ⊆ {1..M}, its outcome and
 //! Grundy sequences' smallest preperiod and period (proved by the window
-//! argument, see [`super::subtraction`]).
+//! argument, see [`crate::gamegraph::subtraction`]).
 //!
 //! Sets are numbered by bitmask (bit k−1 ↔ element k), 1..2^M; shards are
 //! ranges of masks. Per shard: one record per set (key `sets`), histogram
@@ -8,9 +8,9 @@
 //! set of the smallest sets attaining it, so the extremes and their sets come
 //! out of the merge without knowing them in advance.
 
-use super::subtraction::{analyse, SubtractionAnalysis, SubtractionSet};
+use crate::gamegraph::subtraction::{analyse, SubtractionAnalysis, SubtractionSet};
 use crate::sweep::{
-    param, ParamDef, Params, Record, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind,
+    param, ParamDef, Params, Record, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind,
     SweepResult,
 };
 use serde_json::{json, Value};
@@ -113,7 +113,7 @@ fn quantity_values(a: &SubtractionAnalysis) -> [u64; 5] {
     ]
 }
 
-impl SweepKind for SubtractionSweep {
+impl UntypedKind for SubtractionSweep {
     fn name(&self) -> &'static str {
         "subtraction"
     }
@@ -185,11 +185,11 @@ impl SweepKind for SubtractionSweep {
         Ok(r)
     }
 
-    fn render(&self, params: &Params, merged: &SweepResult) -> Rendered {
+    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
         let m = param(params, "max_element");
         let results_json = results_json(m, merged);
         let report_md = report_md(&results_json);
-        Rendered {
+        LegacyRendered {
             results_json,
             report_md,
         }
@@ -427,9 +427,9 @@ fn report_md(j: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::{resolve_params, run_all_sequential};
+    use crate::sweep::legacy::{resolve_params, run_all_sequential};
 
-    fn run(m: u64, shards: u32) -> (SweepResult, Rendered) {
+    fn run(m: u64, shards: u32) -> (SweepResult, LegacyRendered) {
         let kind = &SUBTRACTION;
         let params = resolve_params(kind, &[("max_element".to_string(), m)].into()).unwrap();
         let plan = kind.plan(&params, shards).unwrap();

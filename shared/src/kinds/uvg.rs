@@ -6,10 +6,10 @@
 //! each value (the smallest position in witness order), and optionally every
 //! position of value ≥ `--collect-min-value`.
 
-use super::graphplan::{self, GraphShard};
-use super::thousands;
-use super::{
-    param, ParamDef, Params, Record, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind,
+use crate::sweep::graphplan::{self, Walk};
+use crate::sweep::thousands;
+use crate::sweep::{
+    param, ParamDef, Params, Record, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind,
     SweepResult,
 };
 use crate::graph::{graph6, BitGraph};
@@ -265,7 +265,7 @@ impl Acc {
     }
 }
 
-impl SweepKind for UvgSweep {
+impl UntypedKind for UvgSweep {
     fn name(&self) -> &'static str {
         "uvg"
     }
@@ -279,7 +279,7 @@ impl SweepKind for UvgSweep {
     }
 
     fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        Ok(graphplan::plan(
+        Ok(graphplan::plan_payloads(
             param(params, "max_n") as usize,
             target_shards,
             graphplan::Work::PerVertex,
@@ -293,7 +293,7 @@ impl SweepKind for UvgSweep {
         ctx: &ShardCtx<'_>,
     ) -> Result<SweepResult, SweepError> {
         let max_n = param(params, "max_n") as usize;
-        let parsed: GraphShard = graphplan::parse(self.name(), &shard.payload)?;
+        let parsed: Walk = graphplan::parse(self.name(), &shard.payload)?;
         let mut acc = Acc::new(max_n, param(params, "collect_min_value") as u8);
         let mut since = 0u64;
         let mut cancelled = false;
@@ -314,11 +314,11 @@ impl SweepKind for UvgSweep {
         Ok(acc.finish())
     }
 
-    fn render(&self, params: &Params, merged: &SweepResult) -> Rendered {
+    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
         render(params, merged)
     }
 
-    fn exports(&self, params: &Params, rendered: &Rendered) -> Vec<(String, String)> {
+    fn exports(&self, params: &Params, rendered: &LegacyRendered) -> Vec<(String, String)> {
         let k = param(params, "collect_min_value");
         if k == 0 {
             return Vec::new();
@@ -358,7 +358,7 @@ fn records_json(r: &SweepResult, k: &str) -> Value {
     }
 }
 
-fn render(params: &Params, r: &SweepResult) -> Rendered {
+fn render(params: &Params, r: &SweepResult) -> LegacyRendered {
     let max_n = param(params, "max_n") as usize;
     let mut by_n = Vec::new();
     let mut max_value = 0usize;
@@ -449,7 +449,7 @@ fn render(params: &Params, r: &SweepResult) -> Rendered {
         "by_n": by_n,
     });
     let report_md = report_md(&results_json, max_value);
-    Rendered {
+    LegacyRendered {
         results_json,
         report_md,
     }

@@ -2,9 +2,10 @@
 //! seconds in release; ignored in debug builds, where they would take minutes).
 
 use super::*;
-use crate::sweep::{resolve_params, run_all_sequential, Params, SweepKind};
+use crate::sweep::legacy::{resolve_params, run_all_sequential};
+use crate::sweep::{Params, UntypedKind};
 
-fn run(kind: &dyn SweepKind, given: &[(&str, u64)]) -> (Params, SweepResult) {
+fn run(kind: &dyn UntypedKind, given: &[(&str, u64)]) -> (Params, SweepResult) {
     let given: Params = given.iter().map(|(k, v)| (k.to_string(), *v)).collect();
     let params = resolve_params(kind, &given).unwrap();
     let plan = kind.plan(&params, 0).unwrap();

@@ -1,7 +1,7 @@
 //! Tests of the `uvg` sweep against the spec's reference numbers.
 
 use super::*;
-use crate::sweep::{resolve_params, run_all_sequential};
+use crate::sweep::legacy::{resolve_params, run_all_sequential};
 
 fn params(max_n: u64) -> Params {
     resolve_params(&UvgSweep, &[("max_n".to_string(), max_n)].into()).unwrap()

@@ -13,7 +13,7 @@ use crate::bft::reduction::Position;
 use crate::bft::solve;
 use crate::graph::{graph6, members, BitGraph, VSet};
 use crate::sweep::{
-    param, ParamDef, Params, Record, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind,
+    param, ParamDef, Params, Record, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind,
     SweepResult,
 };
 use crate::uvg::degree3::grundy_degree3;
@@ -86,7 +86,7 @@ fn key(n: usize, what: &str) -> String {
     format!("n={n:02}/{what}")
 }
 
-impl SweepKind for Degree3Sweep {
+impl UntypedKind for Degree3Sweep {
     fn name(&self) -> &'static str {
         "uvg-degree3"
     }
@@ -130,7 +130,7 @@ impl SweepKind for Degree3Sweep {
         Ok(out)
     }
 
-    fn render(&self, params: &Params, merged: &SweepResult) -> Rendered {
+    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
         render(params, merged)
     }
 }
@@ -220,7 +220,7 @@ fn check_graph(out: &mut SweepResult, i: u64, g: &BitGraph) {
     }
 }
 
-fn render(params: &Params, r: &SweepResult) -> Rendered {
+fn render(params: &Params, r: &SweepResult) -> LegacyRendered {
     let lo = param(params, "min_n") as usize;
     let hi = param(params, "max_n") as usize;
     let mut by_n = Vec::new();
@@ -268,7 +268,7 @@ fn render(params: &Params, r: &SweepResult) -> Rendered {
         "not_covered": SECTION5_NOTE,
     });
     let report_md = report_md(&results_json);
-    Rendered {
+    LegacyRendered {
         results_json,
         report_md,
     }
@@ -295,7 +295,7 @@ fn report_md(doc: &Value) -> String {
     );
     let _ = writeln!(
         s,
-        "Reproduce with `gamesweep run uvg-degree3 --random {} --min-n {} --max-n {} --seed {}`. Rendered from `results.json`; every number below is computed.\n",
+        "Reproduce with `gamesweep run uvg-degree3 --random {} --min-n {} --max-n {} --seed {}`. LegacyRendered from `results.json`; every number below is computed.\n",
         u(&p["random"]),
         u(&p["min_n"]),
         u(&p["max_n"]),
@@ -387,7 +387,7 @@ fn report_md(doc: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::{resolve_params, run_all_sequential};
+    use crate::sweep::legacy::{resolve_params, run_all_sequential};
     use crate::uvg;
 
     fn params(k: u64, lo: u64, hi: u64, seed: u64) -> Params {

@@ -21,7 +21,7 @@ use super::*;
 use crate::cgt::{Dyadic, Engine, GameId};
 use crate::col::{Board, Solver, SolverOptions};
 use crate::graph::members;
-use crate::sweep::{param, ParamDef, Params, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind};
+use crate::sweep::{param, ParamDef, Params, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind};
 use std::fmt::Write as _;
 
 /// The `myopic-list` sweep kind.
@@ -184,7 +184,7 @@ fn check_lists(solver: &mut Solver, out: &mut SweepResult, part: &str, lens: &[u
     }
 }
 
-impl SweepKind for MyopicListSweep {
+impl UntypedKind for MyopicListSweep {
     fn name(&self) -> &'static str {
         "myopic-list"
     }
@@ -291,7 +291,7 @@ impl SweepKind for MyopicListSweep {
         }
         Ok(out)
     }
-    fn render(&self, params: &Params, r: &SweepResult) -> Rendered {
+    fn render(&self, params: &Params, r: &SweepResult) -> LegacyRendered {
         let max_len = param(params, "max_len");
         let mut md = String::from("# Myopic Col on lists: lemma and corollary\n\n");
         let lemma_exc = records_total(r, "lemma/exceptions");
@@ -327,7 +327,7 @@ impl SweepKind for MyopicListSweep {
                 md.push('\n');
             }
         }
-        Rendered {
+        LegacyRendered {
             results_json: json!({
                 "kind": "myopic-list",
                 "params": {"max_len": max_len, "max_single": ms, "max_forest": mf},
@@ -346,7 +346,7 @@ impl SweepKind for MyopicListSweep {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::{resolve_params, run_all_sequential};
+    use crate::sweep::legacy::{resolve_params, run_all_sequential};
 
     #[test]
     #[allow(clippy::needless_range_loop)]

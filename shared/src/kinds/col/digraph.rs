@@ -27,7 +27,7 @@ use super::graphs::{
 use super::*;
 use crate::col::{Board, Pos, Solver, SolverOptions};
 use crate::graph::members;
-use crate::sweep::{param, ParamDef, Params, Rendered, ShardCtx, ShardSpec, SweepError, SweepKind};
+use crate::sweep::{param, ParamDef, Params, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -160,7 +160,7 @@ fn check_position(
     }
 }
 
-impl SweepKind for MyopicDigraphSweep {
+impl UntypedKind for MyopicDigraphSweep {
     fn name(&self) -> &'static str {
         "myopic-digraph"
     }
@@ -229,7 +229,7 @@ impl SweepKind for MyopicDigraphSweep {
         }
         Ok(out)
     }
-    fn render(&self, params: &Params, r: &SweepResult) -> Rendered {
+    fn render(&self, params: &Params, r: &SweepResult) -> LegacyRendered {
         let mut md =
             String::from("# Myopic Col: the unwatched-source rule G = * + G(board − r)\n\n");
         let _ = writeln!(md, "Subject: r uncoloured, ≥ 1 out-neighbour, all out-neighbours uncoloured, no uncoloured in-neighbour (counted per position and r). Watched case: the same with an uncoloured in-neighbour.\n");
@@ -299,7 +299,7 @@ impl SweepKind for MyopicDigraphSweep {
                 }
             }
         }
-        Rendered {
+        LegacyRendered {
             results_json: json!({
                 "kind": "myopic-digraph",
                 "params": {"random": k, "vertices": param(params, "vertices"), "seed": param(params, "seed")},
@@ -313,7 +313,7 @@ impl SweepKind for MyopicDigraphSweep {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::{resolve_params, run_all_sequential};
+    use crate::sweep::legacy::{resolve_params, run_all_sequential};
 
     #[test]
     fn exhaustive_set_matches_spec() {

@@ -1,0 +1,267 @@
+//! The runtime's view of a kind: [`SweepKind`], object-safe, with shards as
+//! JSON text and results as an opaque [`Output`]. Every typed [`Kind`]
+//! implements it; nothing outside `shared` ever sees a kind's own types.
+
+use super::{parse_typed, resolve, Kind, Merge, ParamDef, Params, ShardCtx, ShardSpec, SweepError};
+use serde::Serialize;
+use std::any::Any;
+use std::fmt::Debug;
+
+/// A kind as the runtime (coordinator, workers, `gamesweep run`) sees it.
+pub trait SweepKind: Sync {
+    /// The kind's name on the command line, e.g. `uvg`.
+    fn name(&self) -> &'static str;
+    /// One line describing the sweep.
+    fn about(&self) -> &'static str;
+    /// The parameters the kind takes.
+    fn params(&self) -> &'static [ParamDef];
+    /// Check `given` against the declared parameters, fill in defaults, and
+    /// check that the kind's typed parameters parse.
+    fn resolve_params(&self, given: &Params) -> Result<Params, SweepError>;
+    /// Split the sweep into shards, numbered `0..`. Deterministic in (params, target).
+    fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError>;
+    /// Run one shard.
+    fn run_shard(
+        &self,
+        params: &Params,
+        shard: &ShardSpec,
+        ctx: &ShardCtx<'_>,
+    ) -> Result<Output, SweepError>;
+    /// The empty result (the identity of merge).
+    fn empty(&self) -> Output;
+    /// A result from its encoding ([`Output::encode`]); a clear error for
+    /// bytes that are not this kind's result.
+    fn decode(&self, bytes: &[u8]) -> Result<Output, SweepError>;
+    /// `results.json` (exact text), `report.md` (rendered from that text) and
+    /// the exports, for the merged result of the whole plan.
+    fn render(&self, params: &Params, merged: &Output) -> Result<Rendered, SweepError>;
+    /// `report.md` and the exports again, from a `results.json` text alone
+    /// (its `results_json` is the text as re-written from the typed document).
+    fn render_from_json(&self, params: &Params, results_json: &str)
+        -> Result<Rendered, SweepError>;
+}
+
+/// What a kind renders from a merged result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    /// The exact text of `results.json` (pretty JSON with sorted keys and a
+    /// final newline; no timings: byte-identical across reruns).
+    pub results_json: String,
+    /// The `report.md` text, rendered from `results_json`'s data.
+    pub report_md: String,
+    /// Extra files (name, contents) written next to `results.json`.
+    pub exports: Vec<(String, String)>,
+}
+
+/// The exact `results.json` text of a document: keys sorted (through
+/// `serde_json::Value`), pretty, newline-terminated.
+pub fn json_text<T: Serialize>(doc: &T) -> String {
+    let v = serde_json::to_value(doc).expect("documents serialize to JSON");
+    let mut s = serde_json::to_string_pretty(&v).expect("JSON values serialize");
+    s.push('\n');
+    s
+}
+
+impl<K: Kind> SweepKind for K {
+    fn name(&self) -> &'static str {
+        Kind::name(self)
+    }
+    fn about(&self) -> &'static str {
+        Kind::about(self)
+    }
+    fn params(&self) -> &'static [ParamDef] {
+        self.param_defs()
+    }
+    fn resolve_params(&self, given: &Params) -> Result<Params, SweepError> {
+        let p = resolve(Kind::name(self), self.param_defs(), given)?;
+        parse_typed::<K::Params>(Kind::name(self), &p)?;
+        Ok(p)
+    }
+    fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
+        let p: K::Params = parse_typed(Kind::name(self), params)?;
+        let shards = Kind::plan(self, &p, target_shards)?;
+        Ok(shards
+            .into_iter()
+            .enumerate()
+            .map(|(i, (s, estimate))| ShardSpec {
+                index: i as u32,
+                payload: serde_json::to_string(&s).expect("shards serialize to JSON"),
+                estimate,
+            })
+            .collect())
+    }
+    fn run_shard(
+        &self,
+        params: &Params,
+        shard: &ShardSpec,
+        ctx: &ShardCtx<'_>,
+    ) -> Result<Output, SweepError> {
+        let p: K::Params = parse_typed(Kind::name(self), params)?;
+        let s: K::Shard =
+            serde_json::from_str(&shard.payload).map_err(|e| SweepError::BadShard {
+                kind: Kind::name(self).into(),
+                reason: format!("shard {}: {e}", shard.index),
+            })?;
+        Ok(Output::new(Kind::name(self), self.run(&p, &s, ctx)?))
+    }
+    fn empty(&self) -> Output {
+        Output::new(Kind::name(self), K::Output::default())
+    }
+    fn decode(&self, bytes: &[u8]) -> Result<Output, SweepError> {
+        let out: K::Output = serde_json::from_slice(bytes).map_err(|e| SweepError::BadResult {
+            kind: Kind::name(self).into(),
+            reason: e.to_string(),
+        })?;
+        Ok(Output::new(Kind::name(self), out))
+    }
+    fn render(&self, params: &Params, merged: &Output) -> Result<Rendered, SweepError> {
+        let p: K::Params = parse_typed(Kind::name(self), params)?;
+        let out = merged.get::<K::Output>(Kind::name(self))?;
+        let text = json_text(&self.doc(&p, out));
+        self.render_from_json(params, &text)
+    }
+    fn render_from_json(
+        &self,
+        params: &Params,
+        results_json: &str,
+    ) -> Result<Rendered, SweepError> {
+        let p: K::Params = parse_typed(Kind::name(self), params)?;
+        let doc: K::Doc =
+            serde_json::from_str(results_json).map_err(|e| SweepError::BadResult {
+                kind: Kind::name(self).into(),
+                reason: format!("results.json: {e}"),
+            })?;
+        // Written back from the typed document, so a caller can check that
+        // the text round-trips through the kind's types byte for byte.
+        Ok(Rendered {
+            results_json: json_text(&doc),
+            report_md: self.report(&p, &doc),
+            exports: self.exports(&p, &doc),
+        })
+    }
+}
+
+/// A kind's result with its type erased: what the runtime merges, stores and
+/// sends. Made and read only through the kind ([`SweepKind::run_shard`],
+/// [`SweepKind::decode`]).
+pub struct Output {
+    kind: &'static str,
+    inner: Box<dyn ErasedOutput>,
+}
+
+trait ErasedOutput: Send + Sync + Debug + 'static {
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    fn merge_from(&mut self, other: &dyn Any) -> bool;
+    fn work(&self) -> u64;
+    fn encode(&self) -> Vec<u8>;
+    fn clone_box(&self) -> Box<dyn ErasedOutput>;
+}
+
+impl<T> ErasedOutput for T
+where
+    T: Merge + Serialize + Debug + Clone + PartialEq + Send + Sync + 'static,
+{
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn merge_from(&mut self, other: &dyn Any) -> bool {
+        match other.downcast_ref::<T>() {
+            Some(o) => {
+                Merge::merge(self, o.clone());
+                true
+            }
+            None => false,
+        }
+    }
+    fn work(&self) -> u64 {
+        Merge::work(self)
+    }
+    fn encode(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("results serialize to JSON")
+    }
+    fn clone_box(&self) -> Box<dyn ErasedOutput> {
+        Box::new(self.clone())
+    }
+}
+
+impl Output {
+    fn new<T>(kind: &'static str, value: T) -> Self
+    where
+        T: Merge + Serialize + Debug + Clone + PartialEq + Send + Sync + 'static,
+    {
+        Output {
+            kind,
+            inner: Box::new(value),
+        }
+    }
+
+    /// The kind this result belongs to.
+    pub fn kind(&self) -> &'static str {
+        self.kind
+    }
+
+    /// Positions processed.
+    pub fn work(&self) -> u64 {
+        self.inner.work()
+    }
+
+    /// Fold `other` (a result of the same kind) into `self`.
+    pub fn merge(&mut self, other: Output) -> Result<(), SweepError> {
+        if other.kind != self.kind || !self.inner.merge_from(other.inner.as_any()) {
+            return Err(SweepError::KindMismatch {
+                want: self.kind.into(),
+                got: other.kind.into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The stable encoding (JSON of the kind's typed result), for the store
+    /// and the wire; read back with [`SweepKind::decode`].
+    pub fn encode(&self) -> Vec<u8> {
+        self.inner.encode()
+    }
+
+    /// The typed result, for code that knows the kind (tests, renderers).
+    pub fn get<T: 'static>(&self, kind: &str) -> Result<&T, SweepError> {
+        self.inner
+            .as_any()
+            .downcast_ref::<T>()
+            .ok_or_else(|| SweepError::KindMismatch {
+                want: kind.into(),
+                got: self.kind.into(),
+            })
+    }
+
+    /// The typed result, mutably.
+    pub fn get_mut<T: 'static>(&mut self) -> Option<&mut T> {
+        self.inner.as_any_mut().downcast_mut::<T>()
+    }
+}
+
+impl Clone for Output {
+    fn clone(&self) -> Self {
+        Output {
+            kind: self.kind,
+            inner: self.inner.clone_box(),
+        }
+    }
+}
+
+impl Debug for Output {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Output[{}]({:?})", self.kind, self.inner)
+    }
+}
+
+impl PartialEq for Output {
+    /// Equal when of the same kind with the same encoding.
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind && self.encode() == other.encode()
+    }
+}
+impl Eq for Output {}

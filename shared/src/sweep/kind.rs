@@ -1,0 +1,127 @@
+//! The typed [`Kind`] trait every sweep kind implements, and what a shard
+//! sees while it runs ([`ShardCtx`]).
+
+use super::{Merge, ParamDef, SweepError};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::fmt::Debug;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// A sweep kind, with typed parameters, shards, results and document.
+///
+/// Implementations must be pure and deterministic: `plan` depends only on
+/// (params, target shards) and `run` only on (params, shard): no clock, no
+/// I/O, no global state. The runtime sees a kind only through the erased
+/// [`super::SweepKind`], which every `Kind` implements.
+///
+/// The flow: [`Kind::plan`] → shards → [`Kind::run`] each → `Output`s
+/// merged with [`Merge::merge`] → [`Kind::doc`] (the `results.json`
+/// document) → written as JSON, read back, and rendered by [`Kind::report`]
+/// into `report.md`, so the report is computed from `results.json` alone.
+pub trait Kind: Sync + Send + 'static {
+    /// Typed parameters, parsed once from the resolved [`super::Params`]
+    /// (field names = declared parameter names).
+    type Params: DeserializeOwned + Debug + Clone + Send + Sync;
+    /// One shard's description; stored with the plan as JSON.
+    type Shard: Serialize + DeserializeOwned + Debug + Clone + Send + Sync;
+    /// The result of one shard, or the merge of many.
+    type Output: Merge
+        + Serialize
+        + DeserializeOwned
+        + Default
+        + Debug
+        + Clone
+        + PartialEq
+        + Send
+        + Sync
+        + 'static;
+    /// The `results.json` document.
+    type Doc: Serialize + DeserializeOwned;
+
+    /// The kind's name on the command line, e.g. `uvg`.
+    fn name(&self) -> &'static str;
+    /// One line describing the sweep.
+    fn about(&self) -> &'static str;
+    /// The parameters the kind takes.
+    fn param_defs(&self) -> &'static [ParamDef];
+    /// Split the sweep into shards with their estimated work (positions; 0 if
+    /// unknown). `target_shards` is a hint (0 = the kind's default).
+    fn plan(
+        &self,
+        params: &Self::Params,
+        target_shards: u32,
+    ) -> Result<Vec<(Self::Shard, u64)>, SweepError>;
+    /// Run one shard.
+    fn run(
+        &self,
+        params: &Self::Params,
+        shard: &Self::Shard,
+        ctx: &ShardCtx<'_>,
+    ) -> Result<Self::Output, SweepError>;
+    /// The `results.json` document of the merged result of the whole plan.
+    fn doc(&self, params: &Self::Params, merged: &Self::Output) -> Self::Doc;
+    /// `report.md`, from the document as read back from `results.json`.
+    fn report(&self, params: &Self::Params, doc: &Self::Doc) -> String;
+    /// Extra plain-text files written next to `results.json` (name, contents),
+    /// e.g. collected positions as `GRAPH6 START` lines. None by default.
+    fn exports(&self, _params: &Self::Params, _doc: &Self::Doc) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+/// One unit of work in a plan. Opaque to the runtime except for `index` and `estimate`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ShardSpec {
+    /// Position in the plan, `0..plan.len()`.
+    pub index: u32,
+    /// The kind's typed shard as JSON. Stored verbatim by the coordinator.
+    pub payload: String,
+    /// Estimated work (positions) of the shard, for progress and ETA; 0 if unknown.
+    pub estimate: u64,
+}
+
+/// Run-time context of one shard: a cancellation flag the kind may poll and a
+/// progress counter (positions done so far) it may bump. Both are optional to
+/// honour; a kind that ignores them is still correct.
+pub struct ShardCtx<'a> {
+    cancel: Option<&'a AtomicBool>,
+    progress: Option<&'a AtomicU64>,
+}
+
+impl<'a> ShardCtx<'a> {
+    /// A context wired to the runtime's flag and counter.
+    pub fn new(cancel: &'a AtomicBool, progress: &'a AtomicU64) -> Self {
+        ShardCtx {
+            cancel: Some(cancel),
+            progress: Some(progress),
+        }
+    }
+    /// A context nobody watches (tests, one-off runs).
+    pub fn detached() -> ShardCtx<'static> {
+        ShardCtx {
+            cancel: None,
+            progress: None,
+        }
+    }
+    /// Has the runtime asked this shard to stop?
+    #[inline]
+    pub fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+    /// Report `work` more positions done.
+    #[inline]
+    pub fn add_progress(&self, work: u64) {
+        if let Some(p) = self.progress {
+            p.fetch_add(work, Ordering::Relaxed);
+        }
+    }
+    /// `Err(Cancelled)` if cancelled, for `?` in loops.
+    #[inline]
+    pub fn check(&self) -> Result<(), SweepError> {
+        if self.cancelled() {
+            Err(SweepError::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}

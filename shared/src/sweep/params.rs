@@ -1,0 +1,96 @@
+//! Declared parameters of a sweep kind, their resolution (defaults, ranges)
+//! and their parsing into the kind's typed parameter struct.
+//!
+//! On the command line, in the store and on the wire, parameters are a map
+//! from name to unsigned integer ([`Params`]); a kind sees them once, parsed
+//! into its own `#[derive(Deserialize)]` struct ([`parse_typed`]), so a wrong
+//! name is an error at launch and never a panic deep inside a shard.
+
+use super::SweepError;
+use std::collections::BTreeMap;
+
+/// Resolved sweep parameters as stored and sent: every parameter the kind
+/// declares, by name.
+pub type Params = BTreeMap<String, u64>;
+
+/// One declared parameter of a sweep kind (all parameters are unsigned integers;
+/// flags are 0/1). The CLI builds `--name-with-dashes` options from these.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamDef {
+    /// Name with underscores, e.g. `max_n` (the CLI spells it `--max-n`).
+    pub name: &'static str,
+    /// One line of help text.
+    pub help: &'static str,
+    /// Default value; `None` means the parameter is required.
+    pub default: Option<u64>,
+    /// Smallest accepted value.
+    pub min: u64,
+    /// Largest accepted value.
+    pub max: u64,
+}
+
+/// Check `given` against the declared parameters `defs` of kind `kind` and
+/// fill in defaults.
+pub fn resolve(kind: &str, defs: &[ParamDef], given: &Params) -> Result<Params, SweepError> {
+    for name in given.keys() {
+        if !defs.iter().any(|d| d.name == name) {
+            return Err(SweepError::UnknownParam {
+                kind: kind.into(),
+                param: name.replace('_', "-"),
+            });
+        }
+    }
+    let mut out = Params::new();
+    for d in defs {
+        let value = match (given.get(d.name), d.default) {
+            (Some(&v), _) => v,
+            (None, Some(v)) => v,
+            (None, None) => {
+                return Err(SweepError::MissingParam {
+                    kind: kind.into(),
+                    param: d.name.replace('_', "-"),
+                })
+            }
+        };
+        if value < d.min || value > d.max {
+            return Err(SweepError::OutOfRange {
+                kind: kind.into(),
+                param: d.name.replace('_', "-"),
+                value,
+                min: d.min,
+                max: d.max,
+            });
+        }
+        out.insert(d.name.to_string(), value);
+    }
+    Ok(out)
+}
+
+/// Parse resolved parameters into a kind's typed parameter struct `P`
+/// (field names = parameter names; use `#[serde(deny_unknown_fields)]`).
+/// A mismatch is a [`SweepError::BadParams`], never a panic.
+pub fn parse_typed<P: serde::de::DeserializeOwned>(
+    kind: &str,
+    params: &Params,
+) -> Result<P, SweepError> {
+    let map: serde_json::Map<String, serde_json::Value> = params
+        .iter()
+        .map(|(k, &v)| (k.clone(), serde_json::Value::from(v)))
+        .collect();
+    serde_json::from_value(serde_json::Value::Object(map)).map_err(|e| SweepError::BadParams {
+        kind: kind.into(),
+        reason: e.to_string(),
+    })
+}
+
+/// Serde helper for 0/1 flag parameters read as `bool`:
+/// `#[serde(deserialize_with = "crate::sweep::params::flag")]`.
+pub fn flag<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    match <u64 as serde::Deserialize>::deserialize(d)? {
+        0 => Ok(false),
+        1 => Ok(true),
+        v => Err(serde::de::Error::custom(format!(
+            "flag must be 0 or 1, got {v}"
+        ))),
+    }
+}
