@@ -7,7 +7,7 @@
 //! until the sweep has no pending shard. Prints round trips per second. The
 //! sweep's results are meaningless afterwards: use a throwaway store.
 
-use gamesweep_proto::{convert, pb};
+use gamesweep_proto::pb;
 use std::time::Instant;
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -29,7 +29,7 @@ async fn main() {
         let sweep = sweep.clone();
         tasks.push(tokio::spawn(async move {
             let mut n = 0u64;
-            let empty = convert::result_to_proto(&Default::default());
+            let mut empty = None;
             loop {
                 let leases = c
                     .lease(pb::LeaseRequest {
@@ -45,6 +45,12 @@ async fn main() {
                     break;
                 };
                 assert_eq!(l.sweep_id, sweep);
+                let empty = empty
+                    .get_or_insert_with(|| {
+                        let kind = gamesweep::kinds::find(&l.kind).expect("known kind");
+                        kind.empty().encode()
+                    })
+                    .clone();
                 let accepted = c
                     .submit(pb::SubmitRequest {
                         worker_id: format!("bench-{i}"),
@@ -52,7 +58,7 @@ async fn main() {
                         sweep_id: l.sweep_id,
                         index: l.shard.expect("shard").index,
                         attempt: l.attempt,
-                        result: Some(empty.clone()),
+                        result: empty,
                         timing: None,
                     })
                     .await

@@ -72,7 +72,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
 /// Text listing every kind with its parameters.
 pub fn kinds_help() -> String {
     let mut out = String::new();
-    for k in sweep::registry() {
+    for k in gamesweep::kinds::registry() {
         out.push_str(&format!("{:<16} {}\n", k.name(), k.about()));
         for p in k.params() {
             let default = p
@@ -135,7 +135,7 @@ pub fn parse_kind_args(
         ))
         .into());
     };
-    let kind = sweep::find(name)?;
+    let kind = gamesweep::kinds::find(name)?;
     let matches = match kind_command(kind, common).try_get_matches_from(&words[1..]) {
         Ok(m) => m,
         Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp) => {
@@ -152,7 +152,7 @@ pub fn parse_kind_args(
             );
         }
     }
-    let params = sweep::resolve_params(kind, &given)?;
+    let params = kind.resolve_params(&given)?;
     Ok((kind, params, matches))
 }
 

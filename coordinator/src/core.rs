@@ -8,7 +8,8 @@ use crate::store::{
     FailureRecord, LeaseRecord, SampleRecord, ShardTiming, Store, StoreError, StoredSweep,
     SweepRecord, SweepState, SweepStats,
 };
-use gamesweep::sweep::{self, Params, ShardSpec, SweepResult};
+use gamesweep::kinds;
+use gamesweep::sweep::{self, Output, Params, ShardSpec};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -104,7 +105,7 @@ struct SweepMem {
     states: Vec<ShardState>,
     attempts: BTreeMap<u32, u32>,
     progress: HashMap<u32, u64>,
-    merged: SweepResult,
+    merged: Output,
     results_stored: u32,
     duplicates_ignored: u64,
     /// Positions done when this process first saw the sweep, for the rate.
@@ -410,13 +411,23 @@ impl Core {
             failures,
         } in store.load_all()?
         {
+            let kind = kinds::find(&record.kind).map_err(|e| {
+                CoreError::Store(StoreError::Corrupt(format!("sweep `{}`: {e}", record.id)))
+            })?;
             let mut states = vec![ShardState::Pending; plan.len()];
             let mut work = vec![0u64; plan.len()];
-            let mut merged = SweepResult::default();
-            for (i, r) in results {
+            let mut merged = kind.empty();
+            for (i, bytes) in results {
+                let corrupt = |e: sweep::SweepError| {
+                    CoreError::Store(StoreError::Corrupt(format!(
+                        "result of shard {i} of `{}`: {e}",
+                        record.id
+                    )))
+                };
+                let r = kind.decode(&bytes).map_err(corrupt)?;
                 states[i as usize] = ShardState::Done;
-                work[i as usize] = r.work;
-                merged.merge(r);
+                work[i as usize] = r.work();
+                merged.merge(r).map_err(corrupt)?;
             }
             if let Some(smp) = &record.sample {
                 if smp.shards.iter().any(|&i| i as usize >= plan.len()) {
@@ -447,7 +458,7 @@ impl Core {
             let results_stored = states.iter().filter(|s| **s == ShardState::Done).count() as u32;
             info!(sweep = %record.id, done = results_stored, total = plan.len(), "resuming sweep");
             let order = lease_order(&plan, &record);
-            let base_work = merged.work;
+            let base_work = merged.work();
             sweeps.insert(
                 record.id.clone(),
                 SweepMem {
@@ -510,9 +521,9 @@ impl Core {
         resume_existing: bool,
         sample: Option<SampleRequest>,
     ) -> Result<(String, u32, bool, String), CoreError> {
-        let kind = sweep::find(kind_name).map_err(|e| CoreError::BadRequest(e.to_string()))?;
+        let kind = kinds::find(kind_name).map_err(|e| CoreError::BadRequest(e.to_string()))?;
         let params =
-            sweep::resolve_params(kind, given).map_err(|e| CoreError::BadRequest(e.to_string()))?;
+            kind.resolve_params(given).map_err(|e| CoreError::BadRequest(e.to_string()))?;
         if let Some(smp) = sample {
             if !(1..=1_000_000).contains(&smp.ppm) {
                 return Err(CoreError::BadRequest(format!(
@@ -607,7 +618,7 @@ impl Core {
                 states: vec![ShardState::Pending; n],
                 attempts: BTreeMap::new(),
                 progress: HashMap::new(),
-                merged: SweepResult::default(),
+                merged: kind.empty(),
                 results_stored: 0,
                 duplicates_ignored: 0,
                 base_work: 0,
@@ -792,7 +803,7 @@ impl Core {
         sweep_id: &str,
         index: u32,
         attempt: u32,
-        result: SweepResult,
+        result: Output,
         timing: Option<(u64, u64)>,
     ) -> Result<bool, CoreError> {
         let span = info_span!("submit", sweep = %sweep_id, shard = index, worker = %worker);
@@ -800,6 +811,13 @@ impl Core {
         let mut st = self.lock();
         st.seen(worker);
         let (s, state) = st.shard_of(sweep_id, index, version)?;
+        if result.kind() != s.record.kind {
+            return Err(CoreError::BadRequest(format!(
+                "a `{}` result submitted for sweep `{sweep_id}` of kind `{}`",
+                result.kind(),
+                s.record.kind
+            )));
+        }
         let timing = timing.map(|(wall_us, cpu_us)| ShardTiming {
             wall_us,
             cpu_us,
@@ -808,7 +826,7 @@ impl Core {
         if matches!(state, ShardState::Done | ShardState::Failed)
             || !self
                 .store
-                .put_result(sweep_id, index, &result, timing.as_ref())?
+                .put_result(sweep_id, index, &result.encode(), timing.as_ref())?
         {
             s.duplicates_ignored += 1;
             self.store.put_stats(sweep_id, &s.stats())?;
@@ -826,11 +844,13 @@ impl Core {
         if s.failures.remove(&index).is_some() {
             self.store.put_failure(sweep_id, index, None)?;
         }
-        s.work[index as usize] = result.work;
+        s.work[index as usize] = result.work();
         if let Some(t) = timing {
             s.timings.insert(index, t);
         }
-        s.merged.merge(result);
+        s.merged
+            .merge(result)
+            .map_err(|e| CoreError::BadRequest(e.to_string()))?;
         s.results_stored += 1;
         debug!(
             done = s.results_stored,
@@ -979,7 +999,7 @@ impl Core {
                     ShardState::Done | ShardState::Failed => {}
                 }
             }
-            let positions_done = s.merged.work + inflight;
+            let positions_done = s.merged.work() + inflight;
             let estimate: u64 = s.plan.iter().map(|p| p.estimate).sum();
             let sample = s.record.sample.as_ref().map(|smp| SampleStatus {
                 ppm: smp.ppm,
@@ -1041,12 +1061,7 @@ impl Core {
                 positions_estimate: estimate,
                 rate,
                 eta_seconds,
-                counterexamples: s
-                    .merged
-                    .records
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.total))
-                    .collect(),
+                counterexamples: s.merged.counterexamples().into_iter().collect(),
                 duplicates_ignored: s.duplicates_ignored,
                 sample,
                 shards_failed,
@@ -1084,8 +1099,25 @@ impl Core {
         Ok((out, workers))
     }
 
+    /// Decode a submitted result with the kind of sweep `sweep_id`; bytes
+    /// that are not that kind's result are a bad request.
+    pub fn decode_result(&self, sweep_id: &str, bytes: &[u8]) -> Result<Output, CoreError> {
+        let kind_name = {
+            let st = self.lock();
+            st.sweeps
+                .get(sweep_id)
+                .ok_or_else(|| CoreError::NoSuchSweep(sweep_id.to_string()))?
+                .record
+                .kind
+                .clone()
+        };
+        let kind = kinds::find(&kind_name).map_err(|e| CoreError::BadRequest(e.to_string()))?;
+        kind.decode(bytes)
+            .map_err(|e| CoreError::BadRequest(format!("shard result for `{sweep_id}`: {e}")))
+    }
+
     /// The merged result of a finished sweep, with its kind and params.
-    pub fn merged(&self, sweep_id: &str) -> Result<(String, Params, SweepResult), CoreError> {
+    pub fn merged(&self, sweep_id: &str) -> Result<(String, Params, Output), CoreError> {
         let st = self.lock();
         let s = st
             .sweeps
@@ -1176,8 +1208,8 @@ mod tests {
         Core::open(Arc::new(SledStore::open(dir).unwrap()), lease).unwrap()
     }
 
-    fn run(g: &Granted) -> SweepResult {
-        let kind = sweep::find(&g.kind).unwrap();
+    fn run(g: &Granted) -> Output {
+        let kind = gamesweep::kinds::find(&g.kind).unwrap();
         kind.run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
             .unwrap()
     }
@@ -1227,8 +1259,8 @@ mod tests {
         assert_eq!(st[0].duplicates_ignored, 1);
         assert_eq!(st[0].results_stored, n);
         // The merged result equals the sequential one, and survives a reopen.
-        let kind = sweep::find("uvg").unwrap();
-        let resolved = sweep::resolve_params(kind, &params).unwrap();
+        let kind = gamesweep::kinds::find("uvg").unwrap();
+        let resolved = kind.resolve_params(&params).unwrap();
         let plan = kind.plan(&resolved, 3).unwrap();
         let want = sweep::run_all_sequential(kind, &resolved, &plan).unwrap();
         assert_eq!(c.merged(&id).unwrap().2, want);
@@ -1330,8 +1362,8 @@ mod tests {
                 .submit("w", &v, &id, g.shard.index, g.attempt, run(g), None)
                 .unwrap());
         }
-        let kind = sweep::find("uvg").unwrap();
-        let resolved = sweep::resolve_params(kind, &params).unwrap();
+        let kind = gamesweep::kinds::find("uvg").unwrap();
+        let resolved = kind.resolve_params(&params).unwrap();
         let want =
             sweep::run_all_sequential(kind, &resolved, &kind.plan(&resolved, 1).unwrap()).unwrap();
         assert_eq!(c.merged(&id).unwrap().2, want);
@@ -1432,7 +1464,7 @@ mod tests {
         ));
         assert!(c.launch("uvg", &p, Some("uvg-1"), 0, true, None).unwrap().2);
         assert!(matches!(
-            c.submit("w", "other", &id, 0, 1, SweepResult::default(), None),
+            c.submit("w", "other", &id, 0, 1, kinds::find("uvg").unwrap().empty(), None),
             Err(CoreError::VersionMismatch { .. })
         ));
     }

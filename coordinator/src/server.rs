@@ -135,9 +135,9 @@ impl coordinator_server::Coordinator for Service {
         req: Request<pb::SubmitRequest>,
     ) -> Result<Response<pb::SubmitReply>, Status> {
         let r = req.into_inner();
-        let result = convert::opt_result_from_proto(r.result).map_err(bad)?;
         let core = self.core.clone();
         let accepted = blocking(move || {
+            let result = core.decode_result(&r.sweep_id, &r.result)?;
             let accepted = core.submit(
                 &r.worker_id,
                 &r.solver_version,
@@ -220,11 +220,13 @@ impl coordinator_server::Coordinator for Service {
     ) -> Result<Response<pb::GetResultReply>, Status> {
         let r = req.into_inner();
         let (kind_name, params, merged) = self.core.merged(&r.sweep_id)?;
-        let kind = gamesweep::sweep::find(&kind_name)
+        let kind = gamesweep::kinds::find(&kind_name)
             .map_err(|e| Status::failed_precondition(format!("cannot render: {e}")))?;
-        let rendered = kind.render(&params, &merged);
+        let rendered = kind
+            .render(&params, &merged)
+            .map_err(|e| Status::failed_precondition(format!("cannot render: {e}")))?;
         Ok(Response::new(pb::GetResultReply {
-            results_json: crate::report::results_json_text(&rendered.results_json),
+            results_json: rendered.results_json,
             report_md: rendered.report_md,
             kind: kind_name,
             params: convert::params_to_proto(&params),

@@ -14,13 +14,17 @@
 //! (group commit). Leases and counters are written without a flush: losing
 //! them in a crash only makes a shard run again, never counts it twice.
 
-use gamesweep::sweep::{Params, ShardSpec, SweepResult};
+use gamesweep::sweep::{Params, ShardSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Marker stored in every gamesweep store; a directory without it is foreign.
-const FORMAT: &[u8] = b"gamesweep-store-v1";
+/// The store format. v2: shard results are the kind's typed result as JSON
+/// (v1 stored string-keyed counter maps) and plans carry typed JSON shards.
+const FORMAT: &[u8] = b"gamesweep-store-v2";
+/// Formats this build recognises but cannot read.
+const OLD_FORMATS: &[&[u8]] = &[b"gamesweep-store-v1"];
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +40,16 @@ pub enum StoreError {
     /// A sled database that gamesweep did not create.
     #[error("{0} is a database but not a gamesweep store; point --store at an empty directory or a gamesweep store")]
     Foreign(PathBuf),
+    /// A gamesweep store written by an older, incompatible build.
+    #[error("{dir} is a gamesweep store in format `{found}`, which this build cannot read (it reads `{want}`); finish or report its sweeps with the gamesweep version that wrote it, or point --store at a new directory")]
+    OldFormat {
+        /// The directory.
+        dir: PathBuf,
+        /// The format found.
+        found: String,
+        /// The format this build writes.
+        want: String,
+    },
     /// An I/O or database error after opening.
     #[error("store I/O error: {0}")]
     Db(#[from] sled::Error),
@@ -141,7 +155,9 @@ pub struct StoredSweep {
     /// The plan, indexed by shard index.
     pub plan: Vec<ShardSpec>,
     /// Results by shard index.
-    pub results: BTreeMap<u32, SweepResult>,
+    /// Accepted results, by shard index: the kind's encoded typed result
+    /// (decoded by the core with the sweep's kind).
+    pub results: BTreeMap<u32, Vec<u8>>,
     /// Current leases by shard index.
     pub leases: BTreeMap<u32, LeaseRecord>,
     /// Counters.
@@ -172,7 +188,7 @@ pub trait Store: Send + Sync {
         &self,
         id: &str,
         index: u32,
-        result: &SweepResult,
+        result: &[u8],
         timing: Option<&ShardTiming>,
     ) -> Result<bool, StoreError>;
     /// Set or clear shard `index`'s lease (not flushed).
@@ -283,6 +299,13 @@ impl SledStore {
         let meta = db.open_tree("meta")?;
         match meta.get("format")? {
             Some(f) if f.as_ref() == FORMAT => {}
+            Some(f) if OLD_FORMATS.contains(&f.as_ref()) => {
+                return Err(StoreError::OldFormat {
+                    dir: dir.to_path_buf(),
+                    found: String::from_utf8_lossy(&f).into_owned(),
+                    want: String::from_utf8_lossy(FORMAT).into_owned(),
+                })
+            }
             Some(_) => return Err(StoreError::Foreign(dir.to_path_buf())),
             None => {
                 let is_empty = db.tree_names().iter().all(|n| {
@@ -379,7 +402,7 @@ impl Store for SledStore {
                         record.id
                     )));
                 }
-                results.insert(i, dec("shard result", &v)?);
+                results.insert(i, v.to_vec());
             }
             let mut leases = BTreeMap::new();
             for kv in self.leases.scan_prefix(sweep_prefix(&record.id)) {
@@ -418,14 +441,14 @@ impl Store for SledStore {
         &self,
         id: &str,
         index: u32,
-        result: &SweepResult,
+        result: &[u8],
         timing: Option<&ShardTiming>,
     ) -> Result<bool, StoreError> {
         // Compare-and-swap on an empty slot: a shard's result is written at most once.
         let key = shard_key(id, index);
         let swapped = self
             .results
-            .compare_and_swap(&key, None as Option<&[u8]>, Some(enc(result)))?
+            .compare_and_swap(&key, None as Option<&[u8]>, Some(result))?
             .is_ok();
         if swapped {
             // Only the accepted result's timing is kept; it is flushed with the result.
@@ -507,20 +530,14 @@ mod tests {
                 s.create_sweep(&record("a"), &plan(3)),
                 Err(StoreError::Exists(_))
             ));
-            let r = SweepResult {
-                work: 5,
-                ..Default::default()
-            };
+            let r = br#"{"work":5}"#.to_vec();
             let t = ShardTiming {
                 wall_us: 7,
                 cpu_us: 6,
                 worker: "w".into(),
             };
             assert!(s.put_result("a", 1, &r, Some(&t)).unwrap());
-            let r2 = SweepResult {
-                work: 6,
-                ..Default::default()
-            };
+            let r2 = br#"{"work":6}"#.to_vec();
             let t2 = ShardTiming {
                 wall_us: 9,
                 ..t.clone()
@@ -533,7 +550,7 @@ mod tests {
         assert_eq!(all.len(), 1);
         assert_eq!(all[0].plan, plan(3));
         assert_eq!(all[0].results.len(), 1);
-        assert_eq!(all[0].results[&1].work, 5);
+        assert_eq!(all[0].results[&1], br#"{"work":5}"#.to_vec());
         assert_eq!(
             all[0].timings[&1].wall_us, 7,
             "the accepted result's timing"
@@ -560,5 +577,30 @@ mod tests {
             SledStore::open(&other),
             Err(StoreError::Foreign(_))
         ));
+    }
+
+    #[test]
+    fn older_store_formats_are_refused_with_a_clear_message() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join("old");
+        {
+            let db = sled::open(&old).unwrap();
+            db.open_tree("meta")
+                .unwrap()
+                .insert("format", "gamesweep-store-v1")
+                .unwrap();
+            db.open_tree("results").unwrap().insert("x", "y").unwrap();
+            db.flush().unwrap();
+        }
+        let err = SledStore::open(&old).err().expect("refused");
+        assert!(matches!(err, StoreError::OldFormat { .. }), "{err}");
+        let msg = err.to_string();
+        assert!(msg.contains("gamesweep-store-v1") && msg.contains("cannot read"), "{msg}");
+        // Refusing it changed nothing: the old data is still there.
+        let db = sled::open(&old).unwrap();
+        assert_eq!(
+            db.open_tree("meta").unwrap().get("format").unwrap().unwrap().as_ref(),
+            b"gamesweep-store-v1"
+        );
     }
 }

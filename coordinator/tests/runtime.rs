@@ -114,11 +114,11 @@ fn wait_done(url: &str, id: &str, limit: Duration) -> serde_json::Value {
 
 /// results.json of uvg with `max_n`, computed in-process by the core alone.
 fn reference(max_n: u64) -> String {
-    let kind = sweep::find("uvg").unwrap();
-    let params = sweep::resolve_params(kind, &[("max_n".to_string(), max_n)].into()).unwrap();
+    let kind = gamesweep::kinds::find("uvg").unwrap();
+    let params = kind.resolve_params(&[("max_n".to_string(), max_n)].into()).unwrap();
     let plan = kind.plan(&params, 0).unwrap();
     let merged = sweep::run_all_sequential(kind, &params, &plan).unwrap();
-    gamesweep_coordinator::report::results_json_text(&kind.render(&params, &merged).results_json)
+    kind.render(&params, &merged).unwrap().results_json
 }
 
 fn report(url: &str, id: &str, out: &Path) -> String {
@@ -275,8 +275,8 @@ fn a_killed_coordinator_resumes_on_the_same_store() {
         s["results_stored"], s["shards_total"],
         "nothing counted twice"
     );
-    let kind = sweep::find("uvg").unwrap();
-    let params = sweep::resolve_params(kind, &[("max_n".to_string(), 8)].into()).unwrap();
+    let kind = gamesweep::kinds::find("uvg").unwrap();
+    let params = kind.resolve_params(&[("max_n".to_string(), 8)].into()).unwrap();
     assert_eq!(s["shards_total"], kind.plan(&params, 64).unwrap().len());
     assert_eq!(report(&u, "r", &dir.path().join("out")), reference(8));
 }
@@ -303,8 +303,8 @@ fn lease(
     .map(|r| r.into_inner().leases)
 }
 
-fn run_lease(l: &pb::Lease) -> sweep::SweepResult {
-    let kind = sweep::find(&l.kind).unwrap();
+fn run_lease(l: &pb::Lease) -> sweep::Output {
+    let kind = gamesweep::kinds::find(&l.kind).unwrap();
     let params: Params = convert::params_from_proto(&l.params).unwrap();
     let shard = convert::opt_shard_from_proto(l.shard.clone()).unwrap();
     kind.run_shard(&params, &shard, &sweep::ShardCtx::detached())
@@ -317,7 +317,7 @@ fn submit(
     worker: &str,
     version: &str,
     l: &pb::Lease,
-    r: &sweep::SweepResult,
+    r: &sweep::Output,
 ) -> Result<bool, tonic::Status> {
     rt.block_on(c.submit(pb::SubmitRequest {
         worker_id: worker.into(),
@@ -325,7 +325,7 @@ fn submit(
         sweep_id: l.sweep_id.clone(),
         index: l.shard.as_ref().unwrap().index,
         attempt: l.attempt,
-        result: Some(convert::result_to_proto(r)),
+        result: r.encode(),
         timing: None,
     }))
     .map(|r| r.into_inner().accepted)
@@ -425,8 +425,24 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     assert!(submit(&rt, &mut c, "late", &v, b, &rb).unwrap());
     // A tampered duplicate must not be merged either.
     let mut tampered = rb.clone();
-    tampered.work += 1000;
+    tampered.merge(rb.clone()).unwrap();
     assert!(!submit(&rt, &mut c, "w1", &v, b, &tampered).unwrap());
+    // Bytes that are not the kind's result are refused before anything is stored.
+    for garbage in [&b"not json"[..], br#"{"by_n": 3}"#, b""] {
+        let e = rt
+            .block_on(c.submit(pb::SubmitRequest {
+                worker_id: "w1".into(),
+                solver_version: v.clone(),
+                sweep_id: "d".into(),
+                index: b.shard.as_ref().unwrap().index,
+                attempt: b.attempt,
+                result: garbage.to_vec(),
+                timing: None,
+            }))
+            .unwrap_err();
+        assert_eq!(e.code(), tonic::Code::InvalidArgument, "{}", e.message());
+        assert!(e.message().contains("bad result"), "{}", e.message());
+    }
 
     // Finish the sweep with this client.
     loop {
@@ -570,8 +586,8 @@ fn store_uvg8_run(
 ) {
     use gamesweep_coordinator::store::{SledStore, Store, SweepRecord, SweepState};
     let store = SledStore::open(&out.join("store")).unwrap();
-    let kind = sweep::find("uvg").unwrap();
-    let params = sweep::resolve_params(kind, &[("max_n".to_string(), 8)].into()).unwrap();
+    let kind = gamesweep::kinds::find("uvg").unwrap();
+    let params = kind.resolve_params(&[("max_n".to_string(), 8)].into()).unwrap();
     let mut plan = kind.plan(&params, shards).unwrap();
     edit(&mut plan);
     let rec = SweepRecord {
@@ -622,8 +638,8 @@ fn run_resumes_after_kill9_with_identical_results() {
     let o = run_out(&out, &[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    let kind = sweep::find("uvg").unwrap();
-    let params = sweep::resolve_params(kind, &[("max_n".to_string(), 8)].into()).unwrap();
+    let kind = gamesweep::kinds::find("uvg").unwrap();
+    let params = kind.resolve_params(&[("max_n".to_string(), 8)].into()).unwrap();
     let planned = kind.plan(&params, 64).unwrap().len();
     if !finished_early {
         assert!(err.contains("resuming"), "{err}");

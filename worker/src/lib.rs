@@ -8,7 +8,7 @@
 
 pub mod cli;
 
-use gamesweep::sweep::{self, ShardCtx, SweepError, SweepResult};
+use gamesweep::sweep::{self, Output, ShardCtx, SweepError};
 use gamesweep_proto::{convert, pb, Client};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -110,7 +110,7 @@ struct Finished {
     key: Key,
     attempt: u32,
     /// `Err(None)`: cancelled; `Err(Some(why))`: the shard could not be run.
-    result: Result<SweepResult, Option<String>>,
+    result: Result<Output, Option<String>>,
     timing: pb::ShardTiming,
 }
 
@@ -121,7 +121,7 @@ fn run_guarded(
     params: &sweep::Params,
     shard: &sweep::ShardSpec,
     ctx: &ShardCtx<'_>,
-) -> Result<SweepResult, Option<String>> {
+) -> Result<Output, Option<String>> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         kind.run_shard(params, shard, ctx)
     })) {
@@ -350,7 +350,7 @@ async fn run_inner(
                             sweep_id: done.key.0.clone(),
                             index: done.key.1,
                             attempt: done.attempt,
-                            result: Some(convert::result_to_proto(&result)),
+                            result: result.encode(),
                             timing: Some(done.timing),
                         };
                         let call = |mut c: Client, r: pb::SubmitRequest| async move { c.submit(r).await };
@@ -424,7 +424,7 @@ fn start(
     ),
     String,
 > {
-    let kind = sweep::find(&lease.kind).map_err(|e| format!("cannot run leased shard: {e}"))?;
+    let kind = gamesweep::kinds::find(&lease.kind).map_err(|e| format!("cannot run leased shard: {e}"))?;
     let params = convert::params_from_proto(&lease.params).map_err(|e| e.to_string())?;
     let shard = convert::opt_shard_from_proto(lease.shard).map_err(|e| e.to_string())?;
     let key = (lease.sweep_id, shard.index);

@@ -2,7 +2,7 @@
 
 use crate::cli::parse_kind_args;
 use anyhow::Context as _;
-use gamesweep::sweep::{Params, ShardCtx, ShardSpec, SweepKind, SweepResult};
+use gamesweep::sweep::{Output, Params, ShardCtx, ShardSpec, SweepKind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -136,30 +136,18 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let plan = kind.plan(&params, shards)?;
     let merged = run_plan_in_process(kind, &params, &plan, threads, !quiet)?;
     let elapsed = started.elapsed();
-    let rendered = kind.render(&params, &merged);
-    write_report(&out, &rendered)?;
+    let rendered = kind.render(&params, &merged)?;
+    crate::report::write_texts(&out, &rendered.results_json, &rendered.report_md)?;
     write_exports(kind, &params, &out)?;
     eprintln!(
         "gamesweep: {} done: {} shards, {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",
         kind.name(),
         plan.len(),
-        merged.work,
+        merged.work(),
         elapsed.as_secs_f64(),
         threads,
         out.display()
     );
-    Ok(())
-}
-
-/// Write `results.json` (pretty, newline-terminated) and `report.md` into `dir`.
-pub fn write_report(dir: &Path, rendered: &gamesweep::sweep::Rendered) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut json = serde_json::to_string_pretty(&rendered.results_json)?;
-    json.push('\n');
-    std::fs::write(dir.join("results.json"), json)
-        .with_context(|| format!("writing {}/results.json", dir.display()))?;
-    std::fs::write(dir.join("report.md"), &rendered.report_md)
-        .with_context(|| format!("writing {}/report.md", dir.display()))?;
     Ok(())
 }
 
@@ -168,12 +156,10 @@ pub fn write_exports(kind: &dyn SweepKind, params: &Params, dir: &Path) -> anyho
     let path = dir.join("results.json");
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let rendered = gamesweep::sweep::Rendered {
-        results_json: serde_json::from_str(&text)
-            .with_context(|| format!("parsing {}", path.display()))?,
-        report_md: String::new(),
-    };
-    for (name, contents) in kind.exports(params, &rendered) {
+    let rendered = kind
+        .render_from_json(params, &text)
+        .with_context(|| format!("reading {}", path.display()))?;
+    for (name, contents) in rendered.exports {
         std::fs::write(dir.join(&name), contents)
             .with_context(|| format!("writing {}/{name}", dir.display()))?;
         eprintln!("gamesweep: wrote {}/{name}", dir.display());
@@ -189,11 +175,11 @@ pub fn run_plan_in_process(
     plan: &[ShardSpec],
     threads: usize,
     progress: bool,
-) -> anyhow::Result<SweepResult> {
+) -> anyhow::Result<Output> {
     let next = AtomicUsize::new(0);
     let cancel = AtomicBool::new(false);
     let work = AtomicU64::new(0);
-    let merged = Mutex::new(SweepResult::default());
+    let merged = Mutex::new(kind.empty());
     let first_error = Mutex::new(None);
     let bar = if progress {
         let b = indicatif::ProgressBar::new(plan.len() as u64);
@@ -218,7 +204,12 @@ pub fn run_plan_in_process(
                 let ctx = ShardCtx::new(&cancel, &work);
                 match kind.run_shard(params, &plan[i], &ctx) {
                     Ok(r) => {
-                        merged.lock().expect("no panics while merging").merge(r);
+                        let merge = merged.lock().expect("no panics while merging").merge(r);
+                        if let Err(e) = merge {
+                            cancel.store(true, Ordering::Relaxed);
+                            first_error.lock().expect("error slot").get_or_insert((i, e));
+                            break;
+                        }
                         bar.inc(1);
                         bar.set_message(format!("{} positions", work.load(Ordering::Relaxed)));
                     }

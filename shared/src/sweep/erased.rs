@@ -154,6 +154,7 @@ trait ErasedOutput: Send + Sync + Debug + 'static {
     fn as_any_mut(&mut self) -> &mut dyn Any;
     fn merge_from(&mut self, other: &dyn Any) -> bool;
     fn work(&self) -> u64;
+    fn counterexamples(&self) -> Vec<(String, u64)>;
     fn encode(&self) -> Vec<u8>;
     fn clone_box(&self) -> Box<dyn ErasedOutput>;
 }
@@ -179,6 +180,9 @@ where
     }
     fn work(&self) -> u64 {
         Merge::work(self)
+    }
+    fn counterexamples(&self) -> Vec<(String, u64)> {
+        Merge::counterexamples(self)
     }
     fn encode(&self) -> Vec<u8> {
         serde_json::to_vec(self).expect("results serialize to JSON")
@@ -207,6 +211,11 @@ impl Output {
     /// Positions processed.
     pub fn work(&self) -> u64 {
         self.inner.work()
+    }
+
+    /// Counterexamples found, by name (see [`Merge::counterexamples`]).
+    pub fn counterexamples(&self) -> Vec<(String, u64)> {
+        self.inner.counterexamples()
     }
 
     /// Fold `other` (a result of the same kind) into `self`.

@@ -46,6 +46,9 @@ impl Merge for SweepResult {
     fn work(&self) -> u64 {
         self.work
     }
+    fn counterexamples(&self) -> Vec<(String, u64)> {
+        self.records.iter().map(|(k, v)| (k.clone(), v.total)).collect()
+    }
 }
 
 thread_local! {

@@ -17,6 +17,11 @@ pub trait Merge {
     fn merge(&mut self, other: Self);
     /// Positions processed (drives progress, rate and ETA).
     fn work(&self) -> u64;
+    /// Counterexamples found so far, by name (e.g. `matching_exceptions` →
+    /// 0), for status displays. None by default.
+    fn counterexamples(&self) -> Vec<(String, u64)> {
+        Vec::new()
+    }
 }
 
 /// Add every count of `other` into `into`.
