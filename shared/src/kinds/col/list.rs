@@ -494,7 +494,13 @@ impl Kind for MyopicListSweep {
         let (l, s, f) = (&d.lemma, &d.corollary.single, &d.corollary.forests);
         let p = &d.params;
         let _ = writeln!(md, "| check | positions | exceptions |\n|---|---|---|");
-        let _ = writeln!(md, "| lemma, n = 1..{}, three tails (n·*, (n−1)·* − 1, (n−1)·* + 1) | {} | {} |", l.max_len, thousands(l.checked), l.exceptions);
+        let _ = writeln!(
+            md,
+            "| lemma, n = 1..{}, three tails (n·*, (n−1)·* − 1, (n−1)·* + 1) | {} | {} |",
+            l.max_len,
+            thousands(l.checked),
+            l.exceptions
+        );
         let _ = writeln!(
             md,
             "| corollary a·* + b − c, single lists of 1..{} nodes, all colourings | {} | {} |",

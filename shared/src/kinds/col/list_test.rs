@@ -111,7 +111,9 @@ fn report_reads_the_document() {
     out.non_cold.add(rec("2"));
     let d = kind.doc(&p, &out);
     let md = kind.report(&p, &d);
-    assert!(md.contains("## forest/exceptions: 1\n\n- `1+1` (2 vertices, 1 arcs/edges), colouring RL: value x\n"));
+    assert!(md.contains(
+        "## forest/exceptions: 1\n\n- `1+1` (2 vertices, 1 arcs/edges), colouring RL: value x\n"
+    ));
     assert!(md.contains("## non_cold: 1\n\n- `2` "));
     assert!(!md.contains("## lemma/exceptions"));
 }

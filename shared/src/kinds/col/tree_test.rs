@@ -17,7 +17,11 @@ fn binary_small_table() {
     let r = sweep(&MyopicTreeSweep, 7, 3);
     let row = |n: u32| {
         let c = &r.by_nodes[&n];
-        (c.trees, c.positions, c.groups[&SubjectGroup::Subjects].subjects)
+        (
+            c.trees,
+            c.positions,
+            c.groups[&SubjectGroup::Subjects].subjects,
+        )
     };
     // spec: 3 nodes 2 trees 18 positions 1 subject; 5: 6 / 486 / 27; 7: 23 / 16,767 / 972
     assert_eq!(row(3), (2, 18, 1));
@@ -64,7 +68,9 @@ fn document_round_trips_and_report_reads_it() {
     let back = SweepKind::render_from_json(kind, &params, &r.results_json).unwrap();
     assert_eq!(back, r);
     assert!(r.results_json.contains("\"children>=3\": {"));
-    assert!(r.report_md.contains("| children=1 | exceptions | children=2 |"));
+    assert!(r
+        .report_md
+        .contains("| children=1 | exceptions | children=2 |"));
 }
 
 #[test]

@@ -56,11 +56,7 @@ impl ValueCounter {
         for ((n, g), c) in self.counts {
             let s = name(e, g);
             let group = n as Group;
-            *out.counts
-                .entry(group)
-                .or_default()
-                .entry(s)
-                .or_insert(0) += c;
+            *out.counts.entry(group).or_default().entry(s).or_insert(0) += c;
             if let Some((x, _)) = e.number_nimber(g) {
                 out.max_denominator
                     .entry(group)
@@ -124,7 +120,11 @@ impl ValueTally {
 
     /// Largest denominator over all groups (0 when none).
     pub fn max_denominator_all(&self) -> u64 {
-        self.max_denominator.values().map(|m| m.0).max().unwrap_or(0)
+        self.max_denominator
+            .values()
+            .map(|m| m.0)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Positions per value over all groups, in value-string order.
