@@ -15,13 +15,16 @@
 //!   n = 1..=`--max-single`, and all colourings of ordered tuples of 2–4
 //!   lists with at most `--max-forest` nodes in total.
 //!
-//! Shards: `lemma`, `list n`, `forest k first` (k lists, the first of length `first`).
+//! Shards ([`ListShard`]): the lemma, one single list, or the tuples of `lists`
+//! lists whose first has `first` nodes.
 
-use super::*;
+use super::position_record;
+use super::typed::{check_ranges, PositionDoc, Records};
 use crate::cgt::{Dyadic, Engine, GameId};
 use crate::col::{Board, Solver, SolverOptions};
 use crate::graph::members;
-use crate::sweep::{param, ParamDef, Params, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind};
+use crate::sweep::{thousands, Kind, Merge, ParamDef, Record, ShardCtx, SweepError};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// The `myopic-list` sweep kind.
@@ -148,283 +151,389 @@ fn compositions(k: usize, total: usize, first: usize) -> Vec<Vec<usize>> {
     out
 }
 
-fn check_lists(solver: &mut Solver, out: &mut SweepResult, part: &str, lens: &[usize]) {
+/// Check the corollary on every colouring of the lists `lens`: counts into
+/// `check`, non-cold positions into `non_cold`; returns the positions checked.
+fn check_lists(
+    solver: &mut Solver,
+    check: &mut Check,
+    non_cold: &mut Records,
+    lens: &[usize],
+) -> u64 {
     let b = lists_board(lens);
     let n = b.n();
     let code = lists_code(lens);
-    for c in 0..3u64.pow(n as u32) {
-        let (blue, red) = super::graphs::colouring_from_index(n, c);
+    let total = 3u64.pow(n as u32);
+    for c in 0..total {
+        let (blue, red) = colouring_from_index(n, c);
         let g = solver.value(&b, b.position_masks(blue, red));
         let f = corollary(&mut solver.engine, &b, blue, red);
-        out.count(format!("{part}/positions"), 1);
-        out.work += 1;
         if !solver.engine.is_cold(g) {
             let s = solver.engine.display(g);
-            out.record(
-                "non_cold",
-                RECORD_CAP,
-                position_record(n, b.arc_count(), &code, blue, red, format!("value {s}")),
-            );
+            non_cold.add(position_record(
+                n,
+                b.arc_count(),
+                &code,
+                blue,
+                red,
+                format!("value {s}"),
+            ));
         }
         if f != g {
             let (a, fs) = (solver.engine.display(g), solver.engine.display(f));
-            out.record(
-                format!("{part}/exceptions"),
-                RECORD_CAP,
-                position_record(
-                    n,
-                    b.arc_count(),
-                    &code,
-                    blue,
-                    red,
-                    format!("value {a}, formula {fs}"),
-                ),
-            );
+            check.exceptions.add(position_record(
+                n,
+                b.arc_count(),
+                &code,
+                blue,
+                red,
+                format!("value {a}, formula {fs}"),
+            ));
+        }
+    }
+    check.positions += total;
+    total
+}
+
+/// Colouring with base-3 index `c` (digit of vertex v: 0 uncoloured, 1 blue, 2 red).
+fn colouring_from_index(n: usize, mut c: u64) -> (u32, u32) {
+    let (mut blue, mut red) = (0, 0);
+    for v in 0..n {
+        match c % 3 {
+            1 => blue |= 1 << v,
+            2 => red |= 1 << v,
+            _ => {}
+        }
+        c /= 3;
+    }
+    (blue, red)
+}
+
+/// Parameters of `myopic-list`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListParams {
+    /// Longest list for the lemma.
+    pub max_len: usize,
+    /// Longest single list for the corollary.
+    pub max_single: usize,
+    /// Most nodes in a tuple of 2–4 lists for the corollary.
+    pub max_forest: usize,
+}
+
+/// A shard of `myopic-list`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ListShard {
+    /// The lemma, lists of 1..=`max_len` nodes.
+    Lemma,
+    /// The corollary on every colouring of one list of `nodes` nodes.
+    List {
+        /// Nodes of the list.
+        nodes: usize,
+    },
+    /// The corollary on every ordered tuple of `lists` lists (≤ `max_forest`
+    /// nodes in all) whose first list has `first` nodes.
+    Forest {
+        /// Lists in the tuple (2..=4).
+        lists: usize,
+        /// Nodes of the first list.
+        first: usize,
+    },
+}
+
+/// Positions checked against a claim, and the exceptions.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    /// Positions (or lemma claims) checked.
+    pub positions: u64,
+    /// Where the claim fails.
+    pub exceptions: Records,
+}
+
+impl Check {
+    fn merge(&mut self, o: Check) {
+        self.positions += o.positions;
+        self.exceptions.merge(o.exceptions);
+    }
+    fn doc(&self) -> CheckDoc {
+        CheckDoc {
+            positions: self.positions,
+            exceptions: self.exceptions.total(),
+            records: self.exceptions.docs(),
         }
     }
 }
 
-impl UntypedKind for MyopicListSweep {
+/// The result of a `myopic-list` shard, or the merge of many.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListOutput {
+    /// Positions (and lemma claims) processed.
+    pub work: u64,
+    /// The lemma's claims (three per list length).
+    pub lemma: Check,
+    /// The corollary on single lists.
+    pub single: Check,
+    /// The corollary on tuples of 2–4 lists.
+    pub forest: Check,
+    /// Non-cold positions met by the corollary checks.
+    pub non_cold: Records,
+}
+
+impl Merge for ListOutput {
+    fn merge(&mut self, o: Self) {
+        self.work += o.work;
+        self.lemma.merge(o.lemma);
+        self.single.merge(o.single);
+        self.forest.merge(o.forest);
+        self.non_cold.merge(o.non_cold);
+    }
+    fn work(&self) -> u64 {
+        self.work
+    }
+}
+
+/// The lemma's part of `results.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LemmaDoc {
+    /// Longest list checked.
+    pub max_len: usize,
+    /// Claims checked (three per length).
+    pub checked: u64,
+    /// Claims that failed.
+    pub exceptions: u64,
+    /// The kept failures, smallest first.
+    pub records: Vec<PositionDoc>,
+}
+
+/// One corollary check in `results.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckDoc {
+    /// Positions checked.
+    pub positions: u64,
+    /// Positions where the corollary fails.
+    pub exceptions: u64,
+    /// The kept exceptions, smallest first.
+    pub records: Vec<PositionDoc>,
+}
+
+/// The corollary's part of `results.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorollaryDoc {
+    /// Single lists.
+    pub single: CheckDoc,
+    /// Ordered tuples of 2–4 lists.
+    pub forests: CheckDoc,
+}
+
+/// `results.json` of `myopic-list`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListDoc {
+    /// The kind's name.
+    pub kind: String,
+    /// The parameters.
+    pub params: ListParams,
+    /// The lemma.
+    pub lemma: LemmaDoc,
+    /// The corollary.
+    pub corollary: CorollaryDoc,
+    /// Non-cold positions met.
+    pub non_cold: u64,
+    /// The kept non-cold positions, smallest first (written only when there are any).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub non_cold_records: Vec<PositionDoc>,
+}
+
+impl MyopicListSweep {
+    fn check(&self, p: &ListParams) -> Result<(), SweepError> {
+        check_ranges(
+            Kind::name(self),
+            PARAMS,
+            &[
+                ("max_len", p.max_len as u64),
+                ("max_single", p.max_single as u64),
+                ("max_forest", p.max_forest as u64),
+            ],
+        )
+    }
+
+    fn lemma(&self, solver: &mut Solver, max: usize, out: &mut ListOutput) {
+        let e = &mut solver.engine;
+        let v = list_values(e, max);
+        for (n, row) in v.iter().enumerate().skip(1) {
+            let nn = n as u32;
+            // The lemma's three claims: nothing after the tail, a blue node, a red node.
+            let claims = [
+                ("none", row[BOTH], e.num_nim(Dyadic::ZERO, nn % 2)),
+                (
+                    "blue",
+                    row[RED_ONLY],
+                    e.num_nim(Dyadic::int(-1), (nn - 1) % 2),
+                ),
+                (
+                    "red",
+                    row[BLUE_ONLY],
+                    e.num_nim(Dyadic::int(1), (nn - 1) % 2),
+                ),
+            ];
+            for (tail, got, want) in claims {
+                out.lemma.positions += 1;
+                out.work += 1;
+                if got != want {
+                    let (a, f) = (e.display(got), e.display(want));
+                    out.lemma.exceptions.add(Record {
+                        vertices: n as u32,
+                        edges: n as u32 - 1,
+                        code: format!("list {n}"),
+                        index: 0,
+                        detail: format!("followed by {tail}"),
+                        note: format!("value {a}, lemma {f}"),
+                    });
+                }
+            }
+        }
+    }
+}
+
+impl Kind for MyopicListSweep {
+    type Params = ListParams;
+    type Shard = ListShard;
+    type Output = ListOutput;
+    type Doc = ListDoc;
+
     fn name(&self) -> &'static str {
         "myopic-list"
     }
     fn about(&self) -> &'static str {
         "Myopic Col on lists: the 2016 list lemma and its corollary a·* + b − c"
     }
-    fn params(&self) -> &'static [ParamDef] {
+    fn param_defs(&self) -> &'static [ParamDef] {
         PARAMS
     }
-    fn plan(&self, params: &Params, _target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        let mut p = vec!["lemma".to_string()];
-        for n in 1..=param(params, "max_single") {
-            p.push(format!("list {n}"));
+    fn plan(&self, p: &ListParams, _target: u32) -> Result<Vec<(ListShard, u64)>, SweepError> {
+        self.check(p)?;
+        let mut plan = vec![(ListShard::Lemma, 0)];
+        for nodes in 1..=p.max_single {
+            plan.push((ListShard::List { nodes }, 0));
         }
-        let mf = param(params, "max_forest") as usize;
-        for k in 2..=4usize {
-            for first in 1..=mf.saturating_sub(k - 1) {
-                p.push(format!("forest {k} {first}"));
+        for lists in 2..=4usize {
+            for first in 1..=p.max_forest.saturating_sub(lists - 1) {
+                plan.push((ListShard::Forest { lists, first }, 0));
             }
         }
-        Ok(crate::sweep::numbered(p.into_iter().map(|p| (p, 0))))
+        Ok(plan)
     }
-    fn run_shard(
+    fn run(
         &self,
-        params: &Params,
-        shard: &ShardSpec,
+        p: &ListParams,
+        shard: &ListShard,
         ctx: &ShardCtx<'_>,
-    ) -> Result<SweepResult, SweepError> {
-        let bad = || SweepError::BadShard {
-            kind: self.name().into(),
-            reason: format!("bad payload `{:.60}`", shard.payload),
+    ) -> Result<ListOutput, SweepError> {
+        self.check(p)?;
+        let bad = |reason: String| SweepError::BadShard {
+            kind: Kind::name(self).into(),
+            reason,
         };
-        let w: Vec<&str> = shard.payload.split_ascii_whitespace().collect();
-        let mut out = SweepResult::default();
+        let mut out = ListOutput::default();
         let mut solver = Solver::new(SolverOptions::default());
-        match w.as_slice() {
-            ["lemma"] => {
-                let max = param(params, "max_len") as usize;
-                let e = &mut solver.engine;
-                let v = list_values(e, max);
-                for (n, row) in v.iter().enumerate().skip(1) {
-                    let nn = n as u32;
-                    // The lemma's three claims: nothing after the tail, a blue node, a red node.
-                    let claims = [
-                        ("none", row[BOTH], e.num_nim(Dyadic::ZERO, nn % 2)),
-                        (
-                            "blue",
-                            row[RED_ONLY],
-                            e.num_nim(Dyadic::int(-1), (nn - 1) % 2),
-                        ),
-                        (
-                            "red",
-                            row[BLUE_ONLY],
-                            e.num_nim(Dyadic::int(1), (nn - 1) % 2),
-                        ),
-                    ];
-                    for (tail, got, want) in claims {
-                        out.count("lemma/checked", 1);
-                        out.work += 1;
-                        if got != want {
-                            let (a, f) = (e.display(got), e.display(want));
-                            out.record(
-                                "lemma/exceptions",
-                                RECORD_CAP,
-                                Record {
-                                    vertices: n as u32,
-                                    edges: n as u32 - 1,
-                                    code: format!("list {n}"),
-                                    index: 0,
-                                    detail: format!("followed by {tail}"),
-                                    note: format!("value {a}, lemma {f}"),
-                                },
-                            );
-                        }
-                    }
+        match *shard {
+            ListShard::Lemma => self.lemma(&mut solver, p.max_len, &mut out),
+            ListShard::List { nodes } => {
+                if nodes == 0 || nodes > p.max_single {
+                    return Err(bad(format!(
+                        "list of {nodes} nodes outside 1..={}",
+                        p.max_single
+                    )));
                 }
-                out.maximum("lemma/max_len", max as u64);
+                out.work += check_lists(&mut solver, &mut out.single, &mut out.non_cold, &[nodes]);
             }
-            ["list", n] => {
-                let n: usize = n.parse().map_err(|_| bad())?;
-                if n == 0 || n as u64 > param(params, "max_single") {
-                    return Err(bad());
+            ListShard::Forest { lists, first } => {
+                if !(2..=4).contains(&lists) || first == 0 || first > p.max_forest {
+                    return Err(bad(format!(
+                        "forest of {lists} lists, first of {first} nodes, outside the plan for max_forest {}",
+                        p.max_forest
+                    )));
                 }
-                check_lists(&mut solver, &mut out, "single", &[n]);
-            }
-            ["forest", k, first] => {
-                let k: usize = k.parse().map_err(|_| bad())?;
-                let first: usize = first.parse().map_err(|_| bad())?;
-                let mf = param(params, "max_forest") as usize;
-                if !(2..=4).contains(&k) || first == 0 || first > mf {
-                    return Err(bad());
-                }
-                for total in k..=mf {
-                    for lens in compositions(k, total, first) {
+                for total in lists..=p.max_forest {
+                    for lens in compositions(lists, total, first) {
                         if lens.iter().sum::<usize>() != total {
                             continue;
                         }
                         ctx.check()?;
-                        check_lists(&mut solver, &mut out, "forest", &lens);
+                        out.work +=
+                            check_lists(&mut solver, &mut out.forest, &mut out.non_cold, &lens);
                     }
                 }
             }
-            _ => return Err(bad()),
         }
         Ok(out)
     }
-    fn render(&self, params: &Params, r: &SweepResult) -> LegacyRendered {
-        let max_len = param(params, "max_len");
+    fn doc(&self, p: &ListParams, r: &ListOutput) -> ListDoc {
+        ListDoc {
+            kind: Kind::name(self).into(),
+            params: p.clone(),
+            lemma: LemmaDoc {
+                max_len: p.max_len,
+                checked: r.lemma.positions,
+                exceptions: r.lemma.exceptions.total(),
+                records: r.lemma.exceptions.docs(),
+            },
+            corollary: CorollaryDoc {
+                single: r.single.doc(),
+                forests: r.forest.doc(),
+            },
+            non_cold: r.non_cold.total(),
+            non_cold_records: r.non_cold.docs(),
+        }
+    }
+    fn report(&self, _p: &ListParams, d: &ListDoc) -> String {
         let mut md = String::from("# Myopic Col on lists: lemma and corollary\n\n");
-        let lemma_exc = records_total(r, "lemma/exceptions");
+        let (l, s, f) = (&d.lemma, &d.corollary.single, &d.corollary.forests);
+        let p = &d.params;
         let _ = writeln!(md, "| check | positions | exceptions |\n|---|---|---|");
-        let _ = writeln!(md, "| lemma, n = 1..{max_len}, three tails (n·*, (n−1)·* − 1, (n−1)·* + 1) | {} | {lemma_exc} |", thousands(r.counter("lemma/checked")));
-        let ms = param(params, "max_single");
-        let mf = param(params, "max_forest");
-        let se = records_total(r, "single/exceptions");
-        let fe = records_total(r, "forest/exceptions");
         let _ = writeln!(
             md,
-            "| corollary a·* + b − c, single lists of 1..{ms} nodes, all colourings | {} | {se} |",
-            thousands(r.counter("single/positions"))
+            "| lemma, n = 1..{}, three tails (n·*, (n−1)·* − 1, (n−1)·* + 1) | {} | {} |",
+            l.max_len,
+            thousands(l.checked),
+            l.exceptions
         );
         let _ = writeln!(
             md,
-            "| corollary, ordered tuples of 2–4 lists, ≤ {mf} nodes, all colourings | {} | {fe} |",
-            thousands(r.counter("forest/positions"))
+            "| corollary a·* + b − c, single lists of 1..{} nodes, all colourings | {} | {} |",
+            p.max_single,
+            thousands(s.positions),
+            s.exceptions
         );
-        let nc = records_total(r, "non_cold");
-        let _ = writeln!(md, "\nNon-cold positions: {nc}.\n");
-        for key in [
-            "lemma/exceptions",
-            "single/exceptions",
-            "forest/exceptions",
-            "non_cold",
+        let _ = writeln!(
+            md,
+            "| corollary, ordered tuples of 2–4 lists, ≤ {} nodes, all colourings | {} | {} |",
+            p.max_forest,
+            thousands(f.positions),
+            f.exceptions
+        );
+        let _ = writeln!(md, "\nNon-cold positions: {}.\n", d.non_cold);
+        for (key, total, records) in [
+            ("lemma/exceptions", l.exceptions, &l.records),
+            ("single/exceptions", s.exceptions, &s.records),
+            ("forest/exceptions", f.exceptions, &f.records),
+            ("non_cold", d.non_cold, &d.non_cold_records),
         ] {
-            if let Some(set) = r.records.get(key) {
-                let _ = writeln!(md, "## {key}: {}\n", set.total);
-                for x in &set.kept {
-                    let _ = writeln!(md, "- {}", record_md(x));
+            if total > 0 {
+                let _ = writeln!(md, "## {key}: {total}\n");
+                for x in records {
+                    let _ = writeln!(md, "- {}", x.md());
                 }
                 md.push('\n');
             }
         }
-        LegacyRendered {
-            results_json: json!({
-                "kind": "myopic-list",
-                "params": {"max_len": max_len, "max_single": ms, "max_forest": mf},
-                "lemma": {"max_len": max_len, "checked": r.counter("lemma/checked"), "exceptions": lemma_exc, "records": records_json(r, "lemma/exceptions")},
-                "corollary": {
-                    "single": {"positions": r.counter("single/positions"), "exceptions": se, "records": records_json(r, "single/exceptions")},
-                    "forests": {"positions": r.counter("forest/positions"), "exceptions": fe, "records": records_json(r, "forest/exceptions")},
-                },
-                "non_cold": nc,
-            }),
-            report_md: md,
-        }
+        md
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sweep::legacy::{resolve_params, run_all_sequential};
-
-    #[test]
-    #[allow(clippy::needless_range_loop)]
-    fn segment_values_match_general_solver() {
-        let mut s = Solver::new(SolverOptions::default());
-        let v = list_values(&mut s.engine, 20);
-        for m in 1..=20usize {
-            // the tail's colour set comes from a coloured node after it
-            for (t, follower) in [
-                (BOTH, None),
-                (RED_ONLY, Some(true)),
-                (BLUE_ONLY, Some(false)),
-            ] {
-                let lens = [m + usize::from(follower.is_some())];
-                let b = lists_board(&lens);
-                let (blue, red) = match follower {
-                    Some(true) => (1u32 << m, 0),
-                    Some(false) => (0, 1u32 << m),
-                    None => (0, 0),
-                };
-                let g = s.value(&b, b.position_masks(blue, red));
-                assert_eq!(g, v[m][t], "segment {m} tail {t}");
-            }
-        }
-    }
-
-    #[test]
-    fn small_sweep_and_counts() {
-        let kind = &MyopicListSweep;
-        let params = resolve_params(
-            kind,
-            &[
-                ("max_len".to_string(), 60),
-                ("max_single".to_string(), 8),
-                ("max_forest".to_string(), 6),
-            ]
-            .into(),
-        )
-        .unwrap();
-        let r = run_all_sequential(kind, &params, &kind.plan(&params, 0).unwrap()).unwrap();
-        assert_eq!(r.counter("lemma/checked"), 180);
-        assert_eq!(records_total(&r, "lemma/exceptions"), 0);
-        assert_eq!(
-            r.counter("single/positions"),
-            (1..=8).map(|n| 3u64.pow(n)).sum::<u64>()
-        );
-        // ordered tuples: Σ_k Σ_s C(s−1, k−1) 3^s
-        let binom = |n: u64, k: u64| (0..k).fold(1u64, |a, i| a * (n - i) / (i + 1));
-        let want: u64 = (2..=4u64)
-            .map(|k| {
-                (k..=6u64)
-                    .map(|s| binom(s - 1, k - 1) * 3u64.pow(s as u32))
-                    .sum::<u64>()
-            })
-            .sum();
-        assert_eq!(r.counter("forest/positions"), want);
-        assert_eq!(
-            records_total(&r, "single/exceptions") + records_total(&r, "forest/exceptions"),
-            0
-        );
-    }
-
-    #[test]
-    fn default_counts_match_spec() {
-        // Σ 3^n for n ≤ 13 and the ordered-tuple count for ≤ 9 nodes (counting only).
-        assert_eq!((1..=13).map(|n| 3u64.pow(n)).sum::<u64>(), 2_391_483);
-        let tuples: u64 = (2..=4)
-            .flat_map(|k| {
-                (1..=9).flat_map(move |f| {
-                    (k..=9).flat_map(move |t| {
-                        compositions(k, t, f)
-                            .into_iter()
-                            .filter(move |c| c.iter().sum::<usize>() == t)
-                    })
-                })
-            })
-            .map(|c| 3u64.pow(c.iter().sum::<usize>() as u32))
-            .sum();
-        assert_eq!(tuples, 2_336_130);
-    }
-}
+#[path = "list_test.rs"]
+mod tests;

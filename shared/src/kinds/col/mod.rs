@@ -19,6 +19,7 @@ pub mod graphs;
 mod headline;
 pub mod list;
 pub mod tree;
+pub mod typed;
 
 pub use digraph::MyopicDigraphSweep;
 pub use graphs::{ColSweep, EngineCheckSweep};

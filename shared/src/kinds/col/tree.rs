@@ -1,5 +1,6 @@
 //! `myopic-tree` (unordered binary trees, the 2016 conjecture) and
-//! `myopic-rooted` (rooted trees, the child-count generalisation).
+//! `myopic-rooted` (rooted trees, the child-count generalisation): one kind,
+//! [`MyopicTrees`], with two instances differing only in their [`Shape`].
 //!
 //! Positions: every tree shape up to `--max-nodes`, arcs parent → child, root
 //! uncoloured, each of the `3^(k−1)` colourings of the other nodes.
@@ -9,20 +10,46 @@
 //!   children are uncoloured; claim `G(T) = * + Σ G(child subtree)`, grouped
 //!   by the root's child count (1, 2, ≥3).
 //!
-//! Shards are lists of tree shapes (`n:i`, the `i`-th shape with `n` nodes in
-//! [`TreeCatalogue`] order), balanced by position count.
+//! Shards are lists of tree shapes ([`TreeId`]: the `index`-th shape with
+//! `nodes` nodes in [`TreeCatalogue`] order), balanced by position count.
 
-use super::*;
+use super::typed::{check_ranges, PositionDoc, Records, ValueCounter, ValueRow, ValueTally};
+use super::{balance, position_record};
 use crate::col::trees::{RootedTree, TreeCatalogue};
-use crate::col::{Board, Pos, Solver, SolverOptions};
-
-use crate::sweep::{param, ParamDef, Params, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind};
+use crate::col::{Board, Solver, SolverOptions};
+use crate::sweep::merge::merge_maps;
+use crate::sweep::{thousands, Kind, Merge, ParamDef, ShardCtx, SweepError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// The `myopic-tree` sweep kind.
-pub struct MyopicTreeSweep;
+/// Which trees a [`MyopicTrees`] sweep covers; everything else follows from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Unordered binary trees (0–2 children per node): `myopic-tree`.
+    Binary,
+    /// Rooted trees (any number of children): `myopic-rooted`.
+    Rooted,
+}
+
+/// Myopic Col on trees of one [`Shape`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MyopicTrees {
+    /// The trees swept.
+    pub shape: Shape,
+}
+
+/// The `myopic-tree` sweep kind (named like a unit struct so it reads as one
+/// where kinds are listed).
+#[allow(non_upper_case_globals)]
+pub const MyopicTreeSweep: MyopicTrees = MyopicTrees {
+    shape: Shape::Binary,
+};
 /// The `myopic-rooted` sweep kind.
-pub struct MyopicRootedSweep;
+#[allow(non_upper_case_globals)]
+pub const MyopicRootedSweep: MyopicTrees = MyopicTrees {
+    shape: Shape::Rooted,
+};
 
 const TREE_PARAMS: &[ParamDef] = &[ParamDef {
     name: "max_nodes",
@@ -40,65 +67,243 @@ const ROOTED_PARAMS: &[ParamDef] = &[ParamDef {
     max: 12,
 }];
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Variant {
-    Binary,
-    Rooted,
+/// A group of subjects (positions the claimed formula applies to).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum SubjectGroup {
+    /// `myopic-tree`: the root has two uncoloured children.
+    #[serde(rename = "subjects")]
+    Subjects,
+    /// `myopic-rooted`: the root has one child, uncoloured.
+    #[serde(rename = "children=1")]
+    Children1,
+    /// `myopic-rooted`: the root has two children, uncoloured.
+    #[serde(rename = "children=2")]
+    Children2,
+    /// `myopic-rooted`: the root has three or more children, all uncoloured.
+    #[serde(rename = "children>=3")]
+    Children3Plus,
 }
 
-impl Variant {
+impl SubjectGroup {
+    /// The group's name in reports (and as a JSON key).
+    pub fn label(self) -> &'static str {
+        match self {
+            SubjectGroup::Subjects => "subjects",
+            SubjectGroup::Children1 => "children=1",
+            SubjectGroup::Children2 => "children=2",
+            SubjectGroup::Children3Plus => "children>=3",
+        }
+    }
+}
+
+impl Shape {
     fn name(self) -> &'static str {
         match self {
-            Variant::Binary => "myopic-tree",
-            Variant::Rooted => "myopic-rooted",
+            Shape::Binary => "myopic-tree",
+            Shape::Rooted => "myopic-rooted",
+        }
+    }
+    fn about(self) -> &'static str {
+        match self {
+            Shape::Binary => {
+                "Myopic Col on unordered binary trees: the 2016 conjecture G(T) = * + G(T1) + G(T2)"
+            }
+            Shape::Rooted => {
+                "Myopic Col on rooted trees: G = * + sum of child subtrees when the root's children are uncoloured"
+            }
+        }
+    }
+    fn param_defs(self) -> &'static [ParamDef] {
+        match self {
+            Shape::Binary => TREE_PARAMS,
+            Shape::Rooted => ROOTED_PARAMS,
+        }
+    }
+    fn title(self) -> &'static str {
+        match self {
+            Shape::Binary => "Myopic Col on unordered binary trees: G(T) = * + G(T1) + G(T2)",
+            Shape::Rooted => "Myopic Col on rooted trees: G(T) = * + Σ G(child subtrees)",
         }
     }
     fn catalogue(self, max_nodes: usize) -> TreeCatalogue {
         match self {
-            Variant::Binary => TreeCatalogue::new(max_nodes, 2),
-            Variant::Rooted => TreeCatalogue::new(max_nodes, usize::MAX),
+            Shape::Binary => TreeCatalogue::new(max_nodes, 2),
+            Shape::Rooted => TreeCatalogue::new(max_nodes, usize::MAX),
+        }
+    }
+    /// The subject group of a tree whose root has `kids` children.
+    fn group_of(self, kids: usize) -> Option<SubjectGroup> {
+        match (self, kids) {
+            (Shape::Binary, 2) => Some(SubjectGroup::Subjects),
+            (Shape::Binary, _) => None,
+            (Shape::Rooted, 0) => None,
+            (Shape::Rooted, 1) => Some(SubjectGroup::Children1),
+            (Shape::Rooted, 2) => Some(SubjectGroup::Children2),
+            (Shape::Rooted, _) => Some(SubjectGroup::Children3Plus),
+        }
+    }
+    /// Every subject group of the shape, in report order.
+    fn groups(self) -> &'static [SubjectGroup] {
+        match self {
+            Shape::Binary => &[SubjectGroup::Subjects],
+            Shape::Rooted => &[
+                SubjectGroup::Children1,
+                SubjectGroup::Children2,
+                SubjectGroup::Children3Plus,
+            ],
         }
     }
 }
 
-fn plan(v: Variant, params: &Params, target: u32) -> Result<Vec<ShardSpec>, SweepError> {
-    let max_nodes = param(params, "max_nodes") as usize;
-    let cat = v.catalogue(max_nodes);
-    let mut items = Vec::new();
-    for n in 1..=max_nodes {
-        for i in 0..cat.count(n) {
-            items.push((format!("{n}:{i}"), 3u64.pow(n as u32 - 1)));
-        }
-    }
-    let shards = if target == 0 { 32 } else { target as usize };
-    Ok(crate::sweep::numbered(
-        balance(&items, shards)
-            .into_iter()
-            .map(|(list, est)| (list.join(" "), est)),
-    ))
+/// Parameters of both tree kinds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeParams {
+    /// Largest node count.
+    pub max_nodes: usize,
 }
 
-fn parse_items(
-    v: Variant,
-    payload: &str,
-    cat: &TreeCatalogue,
-) -> Result<Vec<(usize, usize)>, SweepError> {
-    let bad = |reason: String| SweepError::BadShard {
-        kind: v.name().into(),
-        reason,
-    };
-    let mut out = Vec::new();
-    for w in payload.split_ascii_whitespace() {
-        let (n, i) = w
-            .split_once(':')
-            .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
-            .ok_or_else(|| bad(format!("bad tree item `{w}`")))?;
-        if n == 0 || i >= cat.count(n) {
-            return Err(bad(format!("no tree `{w}` within --max-nodes")));
-        }
-        out.push((n, i));
+/// One tree shape: the `index`-th tree with `nodes` nodes in catalogue order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeId {
+    /// Node count.
+    pub nodes: usize,
+    /// Index among the trees with that many nodes.
+    pub index: usize,
+}
+
+/// A shard: tree shapes, each run over all its colourings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeShard {
+    /// The shapes.
+    pub trees: Vec<TreeId>,
+}
+
+/// Subjects and exceptions of one group.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupCounts {
+    /// Positions the formula applies to.
+    pub subjects: u64,
+    /// Of those, positions where it fails.
+    pub exceptions: u64,
+}
+
+impl GroupCounts {
+    fn add(&mut self, o: GroupCounts) {
+        self.subjects += o.subjects;
+        self.exceptions += o.exceptions;
     }
-    Ok(out)
+}
+
+/// Counts for one node count.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeCounts {
+    /// Tree shapes.
+    pub trees: u64,
+    /// Positions (shapes × colourings).
+    pub positions: u64,
+    /// Positions whose value is not cold.
+    pub non_cold: u64,
+    /// Subjects and exceptions per group.
+    pub groups: BTreeMap<SubjectGroup, GroupCounts>,
+}
+
+impl NodeCounts {
+    fn merge(&mut self, o: NodeCounts) {
+        self.trees += o.trees;
+        self.positions += o.positions;
+        self.non_cold += o.non_cold;
+        merge_maps(&mut self.groups, o.groups, GroupCounts::add);
+    }
+}
+
+/// The result of a tree shard, or the merge of many.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TreeOutput {
+    /// Positions processed.
+    pub work: u64,
+    /// Counts by node count.
+    pub by_nodes: BTreeMap<u32, NodeCounts>,
+    /// Values by node count, with the smallest position of each.
+    pub values: ValueTally,
+    /// Non-cold positions.
+    pub non_cold: Records,
+    /// Exceptions to the formula, per group.
+    pub exceptions: BTreeMap<SubjectGroup, Records>,
+}
+
+impl Merge for TreeOutput {
+    fn merge(&mut self, o: Self) {
+        self.work += o.work;
+        merge_maps(&mut self.by_nodes, o.by_nodes, NodeCounts::merge);
+        self.values.merge(o.values);
+        self.non_cold.merge(o.non_cold);
+        merge_maps(&mut self.exceptions, o.exceptions, Records::merge);
+    }
+    fn work(&self) -> u64 {
+        self.work
+    }
+}
+
+/// One row of the `by_nodes` table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeRow {
+    /// Node count.
+    pub nodes: usize,
+    /// Tree shapes.
+    pub trees: u64,
+    /// Positions.
+    pub positions: u64,
+    /// Distinct values.
+    pub distinct_values: usize,
+    /// Largest denominator of a value (0 if none is a number).
+    pub largest_denominator: u64,
+    /// Non-cold positions.
+    pub non_cold: u64,
+    /// Subjects and exceptions per group (keys: the group names).
+    #[serde(flatten)]
+    pub groups: BTreeMap<SubjectGroup, GroupCounts>,
+}
+
+/// The `totals` row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TotalsRow {
+    /// Tree shapes.
+    pub trees: u64,
+    /// Positions.
+    pub positions: u64,
+    /// Non-cold positions.
+    pub non_cold: u64,
+    /// Distinct values over all node counts.
+    pub distinct_values: usize,
+    /// Largest denominator over all node counts.
+    pub largest_denominator: u64,
+    /// Subjects and exceptions per group (keys: the group names).
+    #[serde(flatten)]
+    pub groups: BTreeMap<SubjectGroup, GroupCounts>,
+}
+
+/// `results.json` of `myopic-tree` and `myopic-rooted`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeDoc {
+    /// The kind's name.
+    pub kind: String,
+    /// The parameters.
+    pub params: TreeParams,
+    /// One row per node count `1..=max_nodes`.
+    pub by_nodes: Vec<NodeRow>,
+    /// Totals over all node counts.
+    pub totals: TotalsRow,
+    /// The kept exceptions per group (smallest first).
+    pub exceptions: BTreeMap<SubjectGroup, Vec<PositionDoc>>,
+    /// The kept non-cold positions (smallest first).
+    pub non_cold: Vec<PositionDoc>,
+    /// Every value found, with its positions and its smallest position.
+    pub values: Vec<ValueRow>,
 }
 
 /// Bitmask of the subtree below each node.
@@ -113,47 +318,35 @@ fn subtree_masks(t: &RootedTree) -> Vec<u32> {
     m
 }
 
-fn group_of(v: Variant, kids: usize) -> Option<&'static str> {
-    match (v, kids) {
-        (Variant::Binary, 2) => Some("subjects"),
-        (Variant::Binary, _) => None,
-        (Variant::Rooted, 0) => None,
-        (Variant::Rooted, 1) => Some("children=1"),
-        (Variant::Rooted, 2) => Some("children=2"),
-        (Variant::Rooted, _) => Some("children>=3"),
+impl MyopicTrees {
+    fn check(&self, p: &TreeParams) -> Result<(), SweepError> {
+        check_ranges(
+            self.shape.name(),
+            self.shape.param_defs(),
+            &[("max_nodes", p.max_nodes as u64)],
+        )
     }
-}
 
-fn run(
-    v: Variant,
-    params: &Params,
-    shard: &ShardSpec,
-    ctx: &ShardCtx<'_>,
-) -> Result<SweepResult, SweepError> {
-    let max_nodes = param(params, "max_nodes") as usize;
-    let cat = v.catalogue(max_nodes);
-    let items = parse_items(v, &shard.payload, &cat)?;
-    let mut solver = Solver::new(SolverOptions::default());
-    let star = solver.engine.star();
-    let mut out = SweepResult::default();
-    let mut tally = ValueTally::default();
-    for (n, i) in items {
-        ctx.check()?;
-        let t = cat.tree(n, i);
+    /// Run one tree shape over all its colourings into `out`.
+    fn run_tree(
+        &self,
+        solver: &mut Solver,
+        t: &RootedTree,
+        tally: &mut ValueCounter,
+        out: &mut TreeOutput,
+    ) {
+        let n = t.n();
+        let star = solver.engine.star();
         let board = Board::myopic(n, &t.arcs());
         let code = t.digraph6();
         let kids = t.children(0);
-        let sub = subtree_masks(&t);
+        let sub = subtree_masks(t);
         let kid_mask: u32 = kids.iter().map(|&k| 1u32 << k).sum();
-        let group = group_of(v, kids.len());
+        let group = self.shape.group_of(kids.len());
         let edges = n - 1;
         let total = 3u64.pow(n as u32 - 1);
-        out.count(format!("n={n:02}/trees"), 1);
-        out.count(format!("n={n:02}/positions"), total);
-        out.work += total;
         let (mut blue, mut red) = (0u32, 0u32);
-        let mut subjects = 0u64;
-        let mut non_cold = 0u64;
+        let (mut subjects, mut exceptions, mut non_cold) = (0u64, 0u64, 0u64);
         for _ in 0..total {
             let pos = board.position_masks(blue, red);
             let g = solver.value(&board, pos);
@@ -161,35 +354,34 @@ fn run(
             if !solver.engine.is_cold(g) {
                 non_cold += 1;
                 let s = solver.engine.display(g);
-                out.record(
-                    "non_cold",
-                    RECORD_CAP,
-                    position_record(n, edges, &code, blue, red, format!("value {s}")),
-                );
+                out.non_cold.add(position_record(
+                    n,
+                    edges,
+                    &code,
+                    blue,
+                    red,
+                    format!("value {s}"),
+                ));
             }
             if let Some(grp) = group {
                 if (blue | red) & kid_mask == 0 {
                     subjects += 1;
                     let mut f = star;
                     for &k in &kids {
-                        let gk = solver.value(&board, restrict(pos, sub[k]));
+                        let gk = solver.value(&board, pos.restrict(sub[k]));
                         f = solver.engine.add(f, gk);
                     }
                     if f != g {
+                        exceptions += 1;
                         let (a, b) = (solver.engine.display(g), solver.engine.display(f));
-                        out.record(
-                            format!("{grp}/exceptions"),
-                            RECORD_CAP,
-                            position_record(
-                                n,
-                                edges,
-                                &code,
-                                blue,
-                                red,
-                                format!("value {a}, formula {b}"),
-                            ),
-                        );
-                        out.count(format!("n={n:02}/{grp}/exceptions"), 1);
+                        out.exceptions.entry(grp).or_default().add(position_record(
+                            n,
+                            edges,
+                            &code,
+                            blue,
+                            red,
+                            format!("value {a}, formula {b}"),
+                        ));
                     }
                 }
             }
@@ -210,261 +402,223 @@ fn run(
                 }
             }
         }
+        let row = out.by_nodes.entry(n as u32).or_default();
+        row.trees += 1;
+        row.positions += total;
+        row.non_cold += non_cold;
         if let Some(grp) = group {
-            out.count(format!("n={n:02}/{grp}"), subjects);
+            row.groups.entry(grp).or_default().add(GroupCounts {
+                subjects,
+                exceptions,
+            });
         }
-        out.count(format!("n={n:02}/non_cold"), non_cold);
-        ctx.add_progress(total);
-    }
-    tally.emit(&mut solver.engine, &mut out);
-    Ok(out)
-}
-
-#[inline]
-fn restrict(p: Pos, s: u32) -> Pos {
-    p.restrict(s)
-}
-
-fn groups(v: Variant) -> &'static [&'static str] {
-    match v {
-        Variant::Binary => &["subjects"],
-        Variant::Rooted => &["children=1", "children=2", "children>=3"],
+        out.work += total;
     }
 }
 
-fn render(v: Variant, params: &Params, r: &SweepResult) -> LegacyRendered {
-    let max_nodes = param(params, "max_nodes") as usize;
-    let g = |k: String| r.counter(&k);
-    let mut rows = Vec::new();
-    let mut md = String::new();
-    let title = match v {
-        Variant::Binary => "Myopic Col on unordered binary trees: G(T) = * + G(T1) + G(T2)",
-        Variant::Rooted => "Myopic Col on rooted trees: G(T) = * + Σ G(child subtrees)",
-    };
-    let _ = writeln!(md, "# {title}\n");
-    let _ = writeln!(md, "Trees up to {max_nodes} nodes, arcs parent → child, root uncoloured, every colouring of the other nodes.\n");
-    let grs = groups(v);
-    let mut header = "| nodes | trees | positions |".to_string();
-    let mut sep = "|---|---|---|".to_string();
-    for gname in grs {
-        let _ = write!(header, " {gname} | exceptions |");
-        sep.push_str("---|---|");
+impl Kind for MyopicTrees {
+    type Params = TreeParams;
+    type Shard = TreeShard;
+    type Output = TreeOutput;
+    type Doc = TreeDoc;
+
+    fn name(&self) -> &'static str {
+        self.shape.name()
     }
-    header.push_str(" distinct values | largest denominator | non-cold |");
-    sep.push_str("---|---|---|");
-    let _ = writeln!(md, "{header}\n{sep}");
-    let mut tot = vec![0u64; 3 + 2 * grs.len()];
-    for n in 1..=max_nodes {
-        let trees = g(format!("n={n:02}/trees"));
-        let positions = g(format!("n={n:02}/positions"));
-        let non_cold = g(format!("n={n:02}/non_cold"));
-        let maxden = r
-            .maxima
-            .get(&format!("n={n:02}/max_denominator"))
-            .copied()
-            .unwrap_or(0);
-        let distinct = distinct_in(r, n);
-        let mut row = json!({
-            "nodes": n, "trees": trees, "positions": positions, "distinct_values": distinct,
-            "largest_denominator": maxden, "non_cold": non_cold,
-        });
-        let mut line = format!("| {n} | {} | {} |", thousands(trees), thousands(positions));
-        tot[0] += trees;
-        tot[1] += positions;
-        tot[2] += non_cold;
-        for (j, gname) in grs.iter().enumerate() {
-            let s = g(format!("n={n:02}/{gname}"));
-            let e = g(format!("n={n:02}/{gname}/exceptions"));
-            row[*gname] = json!({"subjects": s, "exceptions": e});
-            let _ = write!(line, " {} | {} |", thousands(s), thousands(e));
-            tot[3 + 2 * j] += s;
-            tot[4 + 2 * j] += e;
+    fn about(&self) -> &'static str {
+        self.shape.about()
+    }
+    fn param_defs(&self) -> &'static [ParamDef] {
+        self.shape.param_defs()
+    }
+
+    fn plan(&self, p: &TreeParams, target: u32) -> Result<Vec<(TreeShard, u64)>, SweepError> {
+        self.check(p)?;
+        let cat = self.shape.catalogue(p.max_nodes);
+        let mut items = Vec::new();
+        for nodes in 1..=p.max_nodes {
+            for index in 0..cat.count(nodes) {
+                items.push((TreeId { nodes, index }, 3u64.pow(nodes as u32 - 1)));
+            }
         }
-        let _ = write!(line, " {distinct} | {maxden} | {non_cold} |");
-        let _ = writeln!(md, "{line}");
-        rows.push(row);
+        let shards = if target == 0 { 32 } else { target as usize };
+        Ok(balance(&items, shards)
+            .into_iter()
+            .map(|(trees, est)| (TreeShard { trees }, est))
+            .collect())
     }
-    let values = value_table(r);
-    let maxden_all = (1..=max_nodes)
-        .filter_map(|n| r.maxima.get(&format!("n={n:02}/max_denominator")).copied())
-        .max()
-        .unwrap_or(0);
-    let mut line = format!(
-        "| 1–{max_nodes} | {} | {} |",
-        thousands(tot[0]),
-        thousands(tot[1])
-    );
-    let mut totals = json!({"trees": tot[0], "positions": tot[1], "non_cold": tot[2],
-        "distinct_values": values.len(), "largest_denominator": maxden_all});
-    for (j, gname) in grs.iter().enumerate() {
+
+    fn run(
+        &self,
+        p: &TreeParams,
+        shard: &TreeShard,
+        ctx: &ShardCtx<'_>,
+    ) -> Result<TreeOutput, SweepError> {
+        self.check(p)?;
+        let cat = self.shape.catalogue(p.max_nodes);
+        if let Some(t) = shard
+            .trees
+            .iter()
+            .find(|t| t.nodes == 0 || t.index >= cat.count(t.nodes))
+        {
+            return Err(SweepError::BadShard {
+                kind: self.name().into(),
+                reason: format!(
+                    "no tree {}:{} within max_nodes {}",
+                    t.nodes, t.index, p.max_nodes
+                ),
+            });
+        }
+        let mut solver = Solver::new(SolverOptions::default());
+        let mut out = TreeOutput::default();
+        let mut tally = ValueCounter::default();
+        for t in &shard.trees {
+            ctx.check()?;
+            let tree = cat.tree(t.nodes, t.index);
+            self.run_tree(&mut solver, &tree, &mut tally, &mut out);
+            ctx.add_progress(3u64.pow(t.nodes as u32 - 1));
+        }
+        out.values = tally.finish(&mut solver.engine);
+        Ok(out)
+    }
+
+    fn doc(&self, p: &TreeParams, r: &TreeOutput) -> TreeDoc {
+        let grs = self.shape.groups();
+        let zero = NodeCounts::default();
+        let mut by_nodes = Vec::new();
+        let mut tot = NodeCounts::default();
+        for nodes in 1..=p.max_nodes {
+            let c = r.by_nodes.get(&(nodes as u32)).unwrap_or(&zero);
+            let groups: BTreeMap<SubjectGroup, GroupCounts> = grs
+                .iter()
+                .map(|&g| (g, c.groups.get(&g).copied().unwrap_or_default()))
+                .collect();
+            tot.merge(NodeCounts {
+                groups: groups.clone(),
+                ..c.clone()
+            });
+            by_nodes.push(NodeRow {
+                nodes,
+                trees: c.trees,
+                positions: c.positions,
+                distinct_values: r.values.distinct_in(nodes as u32),
+                largest_denominator: r.values.max_denominator_in(nodes as u32),
+                non_cold: c.non_cold,
+                groups,
+            });
+        }
+        let values = r.values.rows();
+        TreeDoc {
+            kind: self.name().into(),
+            params: p.clone(),
+            by_nodes,
+            totals: TotalsRow {
+                trees: tot.trees,
+                positions: tot.positions,
+                non_cold: tot.non_cold,
+                distinct_values: values.len(),
+                largest_denominator: r.values.max_denominator_all(),
+                groups: tot.groups,
+            },
+            exceptions: grs
+                .iter()
+                .map(|&g| (g, r.exceptions.get(&g).map_or_else(Vec::new, Records::docs)))
+                .collect(),
+            non_cold: r.non_cold.docs(),
+            values,
+        }
+    }
+
+    fn report(&self, _p: &TreeParams, d: &TreeDoc) -> String {
+        let max_nodes = d.params.max_nodes;
+        let mut md = String::new();
+        let _ = writeln!(md, "# {}\n", self.shape.title());
+        let _ = writeln!(md, "Trees up to {max_nodes} nodes, arcs parent → child, root uncoloured, every colouring of the other nodes.\n");
+        let mut header = "| nodes | trees | positions |".to_string();
+        let mut sep = "|---|---|---|".to_string();
+        for g in d.totals.groups.keys() {
+            let _ = write!(header, " {} | exceptions |", g.label());
+            sep.push_str("---|---|");
+        }
+        header.push_str(" distinct values | largest denominator | non-cold |");
+        sep.push_str("---|---|---|");
+        let _ = writeln!(md, "{header}\n{sep}");
+        let group_cells = |line: &mut String, groups: &BTreeMap<SubjectGroup, GroupCounts>| {
+            for c in groups.values() {
+                let _ = write!(
+                    line,
+                    " {} | {} |",
+                    thousands(c.subjects),
+                    thousands(c.exceptions)
+                );
+            }
+        };
+        for row in &d.by_nodes {
+            let mut line = format!(
+                "| {} | {} | {} |",
+                row.nodes,
+                thousands(row.trees),
+                thousands(row.positions)
+            );
+            group_cells(&mut line, &row.groups);
+            let _ = write!(
+                line,
+                " {} | {} | {} |",
+                row.distinct_values, row.largest_denominator, row.non_cold
+            );
+            let _ = writeln!(md, "{line}");
+        }
+        let t = &d.totals;
+        let mut line = format!(
+            "| 1–{max_nodes} | {} | {} |",
+            thousands(t.trees),
+            thousands(t.positions)
+        );
+        group_cells(&mut line, &t.groups);
         let _ = write!(
             line,
-            " {} | {} |",
-            thousands(tot[3 + 2 * j]),
-            thousands(tot[4 + 2 * j])
+            " {} | {} | {} |",
+            t.distinct_values, t.largest_denominator, t.non_cold
         );
-        totals[*gname] = json!({"subjects": tot[3 + 2 * j], "exceptions": tot[4 + 2 * j]});
-    }
-    let _ = write!(line, " {} | {maxden_all} | {} |", values.len(), tot[2]);
-    let _ = writeln!(md, "{line}\n");
-    let mut exceptions = serde_json::Map::new();
-    for gname in grs {
-        let key = format!("{gname}/exceptions");
-        exceptions.insert(gname.to_string(), records_json(r, &key));
-        if let Some(set) = r.records.get(&key) {
-            let _ = writeln!(md, "## Exceptions ({gname}): {}\n", set.total);
-            for x in &set.kept {
-                let _ = writeln!(md, "- {}", record_md(x));
+        let _ = writeln!(md, "{line}\n");
+        for (g, c) in &t.groups {
+            if c.exceptions > 0 {
+                let _ = writeln!(md, "## Exceptions ({}): {}\n", g.label(), c.exceptions);
+                for x in d.exceptions.get(g).into_iter().flatten() {
+                    let _ = writeln!(md, "- {}", x.md());
+                }
+                md.push('\n');
+            }
+        }
+        if t.non_cold > 0 {
+            let _ = writeln!(md, "## Non-cold positions: {}\n", t.non_cold);
+            for x in &d.non_cold {
+                let _ = writeln!(md, "- {}", x.md());
             }
             md.push('\n');
         }
-    }
-    if let Some(set) = r.records.get("non_cold") {
-        let _ = writeln!(md, "## Non-cold positions: {}\n", set.total);
-        for x in &set.kept {
-            let _ = writeln!(md, "- {}", record_md(x));
-        }
-        md.push('\n');
-    }
-    let _ = writeln!(md, "## Values ({} distinct)\n", values.len());
-    let _ = writeln!(md, "Smallest position of each value (fewest nodes, then digraph6, then colouring index; colouring: `.` uncoloured, `L` blue, `R` red; node 0 is the root).\n");
-    let _ = writeln!(
-        md,
-        "| value | positions | smallest position |\n|---|---|---|"
-    );
-    let mut vals = Vec::new();
-    for (s, c) in &values {
-        let w = r.witnesses.get(&format!("value={s}"));
+        let _ = writeln!(md, "## Values ({} distinct)\n", d.values.len());
+        let _ = writeln!(md, "Smallest position of each value (fewest nodes, then digraph6, then colouring index; colouring: `.` uncoloured, `L` blue, `R` red; node 0 is the root).\n");
         let _ = writeln!(
             md,
-            "| {s} | {} | {} |",
-            thousands(*c),
-            w.map_or(String::new(), |w| format!(
-                "`{}` {} nodes, {}",
-                w.code, w.vertices, w.detail
-            ))
+            "| value | positions | smallest position |\n|---|---|---|"
         );
-        vals.push(json!({"value": s, "positions": c, "smallest": w.map(record_json)}));
-    }
-    LegacyRendered {
-        results_json: json!({
-            "kind": v.name(),
-            "params": {"max_nodes": max_nodes},
-            "by_nodes": rows,
-            "totals": totals,
-            "exceptions": exceptions,
-            "non_cold": records_json(r, "non_cold"),
-            "values": vals,
-        }),
-        report_md: md,
-    }
-}
-
-impl UntypedKind for MyopicTreeSweep {
-    fn name(&self) -> &'static str {
-        "myopic-tree"
-    }
-    fn about(&self) -> &'static str {
-        "Myopic Col on unordered binary trees: the 2016 conjecture G(T) = * + G(T1) + G(T2)"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        TREE_PARAMS
-    }
-    fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        plan(Variant::Binary, params, target_shards)
-    }
-    fn run_shard(
-        &self,
-        params: &Params,
-        shard: &ShardSpec,
-        ctx: &ShardCtx<'_>,
-    ) -> Result<SweepResult, SweepError> {
-        run(Variant::Binary, params, shard, ctx)
-    }
-    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
-        render(Variant::Binary, params, merged)
-    }
-}
-
-impl UntypedKind for MyopicRootedSweep {
-    fn name(&self) -> &'static str {
-        "myopic-rooted"
-    }
-    fn about(&self) -> &'static str {
-        "Myopic Col on rooted trees: G = * + sum of child subtrees when the root's children are uncoloured"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        ROOTED_PARAMS
-    }
-    fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        plan(Variant::Rooted, params, target_shards)
-    }
-    fn run_shard(
-        &self,
-        params: &Params,
-        shard: &ShardSpec,
-        ctx: &ShardCtx<'_>,
-    ) -> Result<SweepResult, SweepError> {
-        run(Variant::Rooted, params, shard, ctx)
-    }
-    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
-        render(Variant::Rooted, params, merged)
+        for v in &d.values {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} |",
+                v.value,
+                thousands(v.positions),
+                v.smallest.as_ref().map_or(String::new(), |w| format!(
+                    "`{}` {} nodes, {}",
+                    w.code, w.vertices, w.detail
+                ))
+            );
+        }
+        md
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sweep::legacy::{resolve_params, run_all_sequential};
-
-    fn sweep(kind: &dyn UntypedKind, max_nodes: u64, shards: u32) -> SweepResult {
-        let params = resolve_params(kind, &[("max_nodes".to_string(), max_nodes)].into()).unwrap();
-        let plan = kind.plan(&params, shards).unwrap();
-        run_all_sequential(kind, &params, &plan).unwrap()
-    }
-
-    #[test]
-    fn binary_small_table() {
-        let r = sweep(&MyopicTreeSweep, 7, 3);
-        let c = |k: &str| r.counter(k);
-        // spec: 3 nodes 2 trees 18 positions 1 subject; 5: 6 / 486 / 27; 7: 23 / 16,767 / 972
-        assert_eq!(
-            (c("n=03/trees"), c("n=03/positions"), c("n=03/subjects")),
-            (2, 18, 1)
-        );
-        assert_eq!(
-            (c("n=05/trees"), c("n=05/positions"), c("n=05/subjects")),
-            (6, 486, 27)
-        );
-        assert_eq!(
-            (c("n=07/trees"), c("n=07/positions"), c("n=07/subjects")),
-            (23, 16_767, 972)
-        );
-        assert_eq!(records_total(&r, "subjects/exceptions"), 0);
-        assert_eq!(records_total(&r, "non_cold"), 0);
-        // smallest −1/2: 3 nodes; −3/4: 5 nodes; 1/4: 7 nodes
-        assert_eq!(r.witnesses["value=-1/2"].vertices, 3);
-        assert_eq!(r.witnesses["value=-3/4"].vertices, 5);
-        assert_eq!(r.witnesses["value=1/4"].vertices, 7);
-        // the plan does not change the result
-        assert_eq!(sweep(&MyopicTreeSweep, 7, 1), r);
-        let params =
-            resolve_params(&MyopicTreeSweep, &[("max_nodes".to_string(), 7)].into()).unwrap();
-        let out = MyopicTreeSweep.render(&params, &r);
-        assert_eq!(out.results_json["by_nodes"][2]["positions"], 18);
-        assert!(out.report_md.contains("| 7 | 23 | 16,767 | 972 | 0 |"));
-    }
-
-    #[test]
-    fn rooted_small_counts() {
-        let r = sweep(&MyopicRootedSweep, 6, 2);
-        let total: u64 = (1..=6)
-            .map(|n| r.counter(&format!("n={n:02}/positions")))
-            .sum();
-        // A000081 trees × 3^(k−1): 1 + 3 + 2·9 + 4·27 + 9·81 + 20·243
-        assert_eq!(total, 1 + 3 + 18 + 108 + 729 + 4860);
-        for g in groups(Variant::Rooted) {
-            assert_eq!(records_total(&r, &format!("{g}/exceptions")), 0);
-        }
-    }
-}
+#[path = "tree_test.rs"]
+mod tests;
