@@ -10,9 +10,10 @@
 //! cargo run --release -p gamesweep --example col_bench -- tree 11 tree-canonical full labelled
 //! ```
 
-use gamesweep::kinds::col::graphs::proper_colourings;
 use gamesweep::col::trees::TreeCatalogue;
-use gamesweep::col::{Board, MemoMode, Solver, SolverOptions};
+use gamesweep::col::{
+    colouring_from_index, proper_colourings, Board, MemoMode, Solver, SolverOptions,
+};
 use gamesweep::gen::{self, WalkOptions};
 use gamesweep::graph::BitGraph;
 
@@ -99,8 +100,7 @@ fn main() {
                     let t = cat.tree(n, i);
                     let b = Board::myopic(n, &t.arcs());
                     for c in 0..3u64.pow(n as u32 - 1) {
-                        let (blue, red) =
-                            gamesweep::kinds::col::graphs::colouring_from_index(n - 1, c);
+                        let (blue, red) = colouring_from_index(n - 1, c);
                         visit(&mut s, &b, blue << 1, red << 1);
                     }
                 }

@@ -28,7 +28,7 @@ pub use solver::{MemoMode, Solver, SolverOptions, SolverStats};
 
 use crate::cgt::Outcome;
 use crate::graph::graph6::{self, Graph6Error};
-use crate::graph::{members, VSet};
+use crate::graph::{members, BitGraph, VSet};
 use std::fmt;
 
 /// Which game: the look-lists of the board.
@@ -145,6 +145,41 @@ impl Board {
         }
         Pos { l, r }
     }
+}
+
+/// Call `f(blue, red)` for every colouring of `g` without a same-colour edge
+/// (the Col positions of `g`), in a fixed order.
+pub fn proper_colourings(g: &BitGraph, f: &mut dyn FnMut(VSet, VSet)) {
+    fn rec(g: &BitGraph, v: usize, blue: VSet, red: VSet, f: &mut dyn FnMut(VSet, VSet)) {
+        if v == g.n() {
+            f(blue, red);
+            return;
+        }
+        rec(g, v + 1, blue, red, f);
+        let nb = g.nbrs(v);
+        if nb & blue == 0 {
+            rec(g, v + 1, blue | 1 << v, red, f);
+        }
+        if nb & red == 0 {
+            rec(g, v + 1, blue, red | 1 << v, f);
+        }
+    }
+    rec(g, 0, 0, 0, f);
+}
+
+/// Colouring number `c` of `n` vertices (base 3, vertex 0 least significant;
+/// digit 0 uncoloured, 1 blue, 2 red) as blue/red masks.
+pub fn colouring_from_index(n: usize, mut c: u64) -> (VSet, VSet) {
+    let (mut blue, mut red) = (0, 0);
+    for v in 0..n {
+        match c % 3 {
+            1 => blue |= 1 << v,
+            2 => red |= 1 << v,
+            _ => {}
+        }
+        c /= 3;
+    }
+    (blue, red)
 }
 
 /// A vertex's state in a colouring.

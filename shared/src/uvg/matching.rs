@@ -31,14 +31,18 @@ pub(crate) trait MatchGraph {
     fn nbrs(&self, v: usize) -> Self::Nbrs<'_>;
 }
 
-/// [`BitGraph`] restricted to `alive`.
+/// [`BitGraph`] restricted to `alive` (the generic matcher's view, used by the
+/// baseline variants).
+#[cfg(any(test, feature = "bench-variants"))]
 pub(crate) struct BitView<'g> {
     pub g: &'g BitGraph,
     pub alive: VSet,
 }
 
 /// Iterator over a [`VSet`].
+#[cfg(any(test, feature = "bench-variants"))]
 pub(crate) struct SetIter(VSet);
+#[cfg(any(test, feature = "bench-variants"))]
 impl Iterator for SetIter {
     type Item = usize;
     #[inline]
@@ -52,6 +56,7 @@ impl Iterator for SetIter {
     }
 }
 
+#[cfg(any(test, feature = "bench-variants"))]
 impl MatchGraph for BitView<'_> {
     type Nbrs<'a>
         = SetIter

@@ -37,6 +37,9 @@ pub mod general;
 pub mod matching;
 mod smallblossom;
 
+/// Alternative DP and matching kernels kept as benchmark baselines and test
+/// oracles only (`--features bench-variants`, or in tests).
+#[cfg(any(test, feature = "bench-variants"))]
 #[doc(hidden)]
 pub mod variants;
 pub(crate) use crate::fxhash::FxBuildHasher;

@@ -9,9 +9,9 @@
 //! Subjects are counted per (position, r).
 //!
 //! Sets: every labelled digraph on 2..4 vertices (each pair none, →, ←, both)
-//! with every colouring (shards `exh n lo hi`, digraph index ranges), and with
-//! `--random K`, K random digraphs on `--vertices V` vertices (shards
-//! `rand lo hi`, sample index ranges).
+//! with every colouring (shards [`DigraphShard::Exhaustive`], digraph index
+//! ranges), and with `--random K`, K random digraphs on `--vertices V`
+//! vertices (shards [`DigraphShard::Random`], sample index ranges).
 //!
 //! **Random stream** (portable, independent of the shard plan): sample `i`
 //! uses `ChaCha8Rng::seed_from_u64(S)` with `set_stream(i)`; it draws, for
@@ -21,13 +21,11 @@
 //! (0–1 uncoloured, 2 blue, 3 red). A uniform integer below `m` is the first
 //! `next_u32()` value below `m·⌊2^32/m⌋`, taken mod `m`.
 
-use super::graphs::{
-    board_digraph6, colouring_from_index, digraph_from_index, digraph_shards, parse_exh,
-};
+use super::graphs::{board_digraph6, digraph_ranges, DigraphRange};
 use super::*;
 use crate::col::{Board, Pos, Solver, SolverOptions};
 use crate::graph::members;
-use crate::sweep::{param, ParamDef, Params, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind};
+use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, Smallest, SweepError};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -58,6 +56,33 @@ const PARAMS: &[ParamDef] = &[
         max: u64::MAX,
     },
 ];
+
+/// Parameters of `myopic-digraph`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DigraphParams {
+    /// Number of random digraphs (0 = the exhaustive set only).
+    pub random: u64,
+    /// Vertices of each random digraph.
+    pub vertices: usize,
+    /// Seed of the random stream.
+    pub seed: u64,
+}
+
+/// One shard of `myopic-digraph`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum DigraphShard {
+    /// A range of the exhaustive labelled digraphs, every colouring.
+    Exhaustive(DigraphRange),
+    /// Random samples `lo..hi` of the documented stream.
+    Random {
+        /// First sample index.
+        lo: u64,
+        /// One past the last sample index.
+        hi: u64,
+    },
+}
 
 fn uniform(rng: &mut ChaCha8Rng, m: u32) -> u32 {
     let zone = (1u64 << 32) / m as u64 * m as u64;
@@ -98,12 +123,126 @@ pub fn random_position(seed: u64, i: u64, n: usize) -> (Board, u32, u32) {
     (Board::myopic(n, &arcs), blue, red)
 }
 
-/// Check every subject / watched case of one position; returns nothing, counts into `out` under `part`.
-#[allow(clippy::too_many_arguments)]
+/// Counts of one set (exhaustive or random) of `myopic-digraph`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleCounts {
+    /// Positions valued.
+    pub positions: u64,
+    /// Unwatched-source subjects (per position and r).
+    pub subjects: u64,
+    /// Subjects where `G = * + G(board − r)` fails.
+    pub exceptions: Records,
+    /// Watched cases.
+    pub watched: u64,
+    /// Watched cases where the formula fails.
+    pub watched_broken: u64,
+    /// The smallest broken watched case.
+    pub smallest_watched_broken: Smallest<Record>,
+    /// Positions whose value is not cold.
+    pub non_cold: Records,
+}
+
+impl RuleCounts {
+    fn merge(&mut self, o: RuleCounts) {
+        self.positions += o.positions;
+        self.subjects += o.subjects;
+        self.exceptions.merge(o.exceptions);
+        self.watched += o.watched;
+        self.watched_broken += o.watched_broken;
+        self.smallest_watched_broken
+            .merge(o.smallest_watched_broken);
+        self.non_cold.merge(o.non_cold);
+    }
+}
+
+/// The result of `myopic-digraph` shards.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DigraphOutput {
+    /// The exhaustive set.
+    pub exhaustive: RuleCounts,
+    /// The random set.
+    pub random: RuleCounts,
+}
+
+impl Merge for DigraphOutput {
+    fn merge(&mut self, other: Self) {
+        self.exhaustive.merge(other.exhaustive);
+        self.random.merge(other.random);
+    }
+    fn work(&self) -> u64 {
+        self.exhaustive.positions + self.random.positions
+    }
+}
+
+/// One set of the `myopic-digraph` document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSetDoc {
+    /// Positions valued.
+    pub positions: u64,
+    /// Unwatched-source subjects.
+    pub subjects: u64,
+    /// Subjects where the formula fails.
+    pub exceptions: u64,
+    /// The kept exceptions.
+    pub exception_records: Vec<PositionJson>,
+    /// Watched cases.
+    pub watched: u64,
+    /// Watched cases where the formula fails.
+    pub watched_broken: u64,
+    /// The smallest broken watched case.
+    pub smallest_watched_broken: Option<PositionJson>,
+    /// Non-cold positions.
+    pub non_cold: u64,
+    /// The kept non-cold positions.
+    pub non_cold_records: Vec<PositionJson>,
+}
+
+impl From<&RuleCounts> for RuleSetDoc {
+    fn from(c: &RuleCounts) -> Self {
+        RuleSetDoc {
+            positions: c.positions,
+            subjects: c.subjects,
+            exceptions: c.exceptions.total(),
+            exception_records: c.exceptions.to_json(),
+            watched: c.watched,
+            watched_broken: c.watched_broken,
+            smallest_watched_broken: c.smallest_watched_broken.0.as_ref().map(PositionJson::from),
+            non_cold: c.non_cold.total(),
+            non_cold_records: c.non_cold.to_json(),
+        }
+    }
+}
+
+/// The sets of the `myopic-digraph` document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSets {
+    /// Labelled digraphs on 2..4 vertices.
+    pub exhaustive: RuleSetDoc,
+    /// The random digraphs (absent when `--random 0`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random: Option<RuleSetDoc>,
+}
+
+/// The `results.json` of `myopic-digraph`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DigraphDoc {
+    /// Always `myopic-digraph`.
+    pub kind: String,
+    /// The parameters.
+    pub params: DigraphParams,
+    /// The sets.
+    pub sets: RuleSets,
+}
+
+/// Check every subject / watched case of one position, counting into `out`.
 fn check_position(
     solver: &mut Solver,
-    out: &mut SweepResult,
-    part: &str,
+    out: &mut RuleCounts,
     b: &Board,
     code: &str,
     blue: u32,
@@ -114,15 +253,17 @@ fn check_position(
     let unc = all & !(blue | red);
     let pos = b.position_masks(blue, red);
     let g = solver.value(b, pos);
-    out.count(format!("{part}/positions"), 1);
-    out.work += 1;
+    out.positions += 1;
     if !solver.engine.is_cold(g) {
         let s = solver.engine.display(g);
-        out.record(
-            format!("{part}/non_cold"),
-            RECORD_CAP,
-            position_record(n, b.arc_count(), code, blue, red, format!("value {s}")),
-        );
+        out.non_cold.add(position_record(
+            n,
+            b.arc_count(),
+            code,
+            blue,
+            red,
+            format!("value {s}"),
+        ));
     }
     for r in members(unc) {
         let look = b.look(r);
@@ -137,10 +278,12 @@ fn check_position(
         let gr = solver.value(b, rest);
         let star = solver.engine.star();
         let f = solver.engine.add(star, gr);
-        let broken = f != g;
-        let what = if watched { "watched" } else { "subjects" };
-        out.count(format!("{part}/{what}"), 1);
-        if broken {
+        if watched {
+            out.watched += 1;
+        } else {
+            out.subjects += 1;
+        }
+        if f != g {
             let (a, fs) = (solver.engine.display(g), solver.engine.display(f));
             let rec = position_record(
                 n,
@@ -151,131 +294,145 @@ fn check_position(
                 format!("r = {r}: value {a}, formula {fs}"),
             );
             if watched {
-                out.count(format!("{part}/watched_broken"), 1);
-                out.witness(format!("{part}/smallest_watched_broken"), rec);
+                out.watched_broken += 1;
+                out.smallest_watched_broken.offer(rec);
             } else {
-                out.record(format!("{part}/exceptions"), RECORD_CAP, rec);
+                out.exceptions.add(rec);
             }
         }
     }
 }
 
-impl UntypedKind for MyopicDigraphSweep {
+impl Kind for MyopicDigraphSweep {
+    type Params = DigraphParams;
+    type Shard = DigraphShard;
+    type Output = DigraphOutput;
+    type Doc = DigraphDoc;
+
     fn name(&self) -> &'static str {
         "myopic-digraph"
     }
     fn about(&self) -> &'static str {
         "Myopic Col on digraphs: the unwatched-source rule G = * + G(board − r), exhaustive ≤ 4 vertices plus random"
     }
-    fn params(&self) -> &'static [ParamDef] {
+    fn param_defs(&self) -> &'static [ParamDef] {
         PARAMS
     }
-    fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        let k = param(params, "random");
+    fn plan(
+        &self,
+        p: &DigraphParams,
+        target_shards: u32,
+    ) -> Result<Vec<(DigraphShard, u64)>, SweepError> {
+        let k = p.random;
         let target = if target_shards == 0 {
             16
         } else {
             target_shards as u64
         };
-        let mut payloads = digraph_shards(target.min(16));
+        let mut shards: Vec<(DigraphShard, u64)> = digraph_ranges(target.min(16))
+            .into_iter()
+            .map(|r| (DigraphShard::Exhaustive(r), 0))
+            .collect();
         if k > 0 {
             let parts = target.min(k);
-            for p in 0..parts {
-                payloads.push(format!("rand {} {}", k * p / parts, k * (p + 1) / parts));
+            for i in 0..parts {
+                shards.push((
+                    DigraphShard::Random {
+                        lo: k * i / parts,
+                        hi: k * (i + 1) / parts,
+                    },
+                    0,
+                ));
             }
         }
-        Ok(crate::sweep::numbered(payloads.into_iter().map(|p| (p, 0))))
+        Ok(shards)
     }
-    fn run_shard(
+    fn run(
         &self,
-        params: &Params,
-        shard: &ShardSpec,
+        p: &DigraphParams,
+        shard: &DigraphShard,
         ctx: &ShardCtx<'_>,
-    ) -> Result<SweepResult, SweepError> {
+    ) -> Result<DigraphOutput, SweepError> {
         let mut solver = Solver::new(SolverOptions::default());
-        let mut out = SweepResult::default();
-        if let Some(rest) = shard.payload.strip_prefix("rand ") {
-            let bad = || SweepError::BadShard {
-                kind: self.name().into(),
-                reason: format!("bad payload `{:.60}`", shard.payload),
-            };
-            let (lo, hi) = rest.split_once(' ').ok_or_else(bad)?;
-            let lo: u64 = lo.parse().map_err(|_| bad())?;
-            let hi: u64 = hi.parse().map_err(|_| bad())?;
-            if lo > hi || hi > param(params, "random") {
-                return Err(bad());
-            }
-            let (seed, v) = (param(params, "seed"), param(params, "vertices") as usize);
-            for i in lo..hi {
-                if i % 1024 == 0 {
-                    ctx.check()?;
+        let mut out = DigraphOutput::default();
+        match *shard {
+            DigraphShard::Random { lo, hi } => {
+                if lo > hi || hi > p.random {
+                    return Err(SweepError::BadShard {
+                        kind: self.name().into(),
+                        reason: format!("random samples {lo}..{hi} outside 0..{}", p.random),
+                    });
                 }
-                let (b, blue, red) = random_position(seed, i, v);
-                let code = board_digraph6(&b);
-                check_position(&mut solver, &mut out, "random", &b, &code, blue, red);
-            }
-            ctx.add_progress(hi - lo);
-        } else {
-            let (n, lo, hi) = parse_exh(self.name(), &shard.payload)?;
-            for idx in lo..hi {
-                ctx.check()?;
-                let b = Board::myopic(n, &digraph_from_index(n, idx));
-                let code = board_digraph6(&b);
-                for c in 0..3u64.pow(n as u32) {
-                    let (blue, red) = colouring_from_index(n, c);
-                    check_position(&mut solver, &mut out, "exhaustive", &b, &code, blue, red);
+                if !(2..=20).contains(&p.vertices) {
+                    return Err(SweepError::BadParams {
+                        kind: self.name().into(),
+                        reason: format!("vertices {} out of 2..=20", p.vertices),
+                    });
                 }
+                for i in lo..hi {
+                    if i % 1024 == 0 {
+                        ctx.check()?;
+                    }
+                    let (b, blue, red) = random_position(p.seed, i, p.vertices);
+                    let code = board_digraph6(&b);
+                    check_position(&mut solver, &mut out.random, &b, &code, blue, red);
+                }
+                ctx.add_progress(hi - lo);
+            }
+            DigraphShard::Exhaustive(range) => {
+                let set = &mut out.exhaustive;
+                range.for_each(self.name(), ctx, &mut |b, code, blue, red| {
+                    check_position(&mut solver, set, b, code, blue, red)
+                })?;
             }
         }
         Ok(out)
     }
-    fn render(&self, params: &Params, r: &SweepResult) -> LegacyRendered {
+    fn doc(&self, p: &DigraphParams, r: &DigraphOutput) -> DigraphDoc {
+        DigraphDoc {
+            kind: "myopic-digraph".into(),
+            params: p.clone(),
+            sets: RuleSets {
+                exhaustive: (&r.exhaustive).into(),
+                random: (p.random > 0).then(|| (&r.random).into()),
+            },
+        }
+    }
+    fn report(&self, p: &DigraphParams, d: &DigraphDoc) -> String {
         let mut md =
             String::from("# Myopic Col: the unwatched-source rule G = * + G(board − r)\n\n");
         let _ = writeln!(md, "Subject: r uncoloured, ≥ 1 out-neighbour, all out-neighbours uncoloured, no uncoloured in-neighbour (counted per position and r). Watched case: the same with an uncoloured in-neighbour.\n");
         let _ = writeln!(md, "| set | positions | subjects | exceptions | watched cases | watched broken | non-cold |\n|---|---|---|---|---|---|---|");
-        let mut sets = serde_json::Map::new();
-        let k = param(params, "random");
-        for (part, label) in [
-            (
-                "exhaustive",
-                "labelled digraphs on 2..4 vertices, all colourings".to_string(),
-            ),
-            (
+        let mut sets = vec![(
+            "exhaustive",
+            "labelled digraphs on 2..4 vertices, all colourings".to_string(),
+            &d.sets.exhaustive,
+        )];
+        if let Some(r) = &d.sets.random {
+            sets.push((
                 "random",
                 format!(
-                    "{k} random digraphs on {} vertices, seed {}",
-                    param(params, "vertices"),
-                    param(params, "seed")
+                    "{} random digraphs on {} vertices, seed {}",
+                    p.random, p.vertices, p.seed
                 ),
-            ),
-        ] {
-            if part == "random" && k == 0 {
-                continue;
-            }
-            let c = |x: &str| r.counter(&format!("{part}/{x}"));
-            let exc = records_total(r, &format!("{part}/exceptions"));
-            let nc = records_total(r, &format!("{part}/non_cold"));
+                r,
+            ));
+        }
+        for (_, label, s) in &sets {
             let _ = writeln!(
                 md,
-                "| {label} | {} | {} | {exc} | {} | {} | {nc} |",
-                thousands(c("positions")),
-                thousands(c("subjects")),
-                thousands(c("watched")),
-                thousands(c("watched_broken"))
+                "| {label} | {} | {} | {} | {} | {} | {} |",
+                thousands(s.positions),
+                thousands(s.subjects),
+                s.exceptions,
+                thousands(s.watched),
+                thousands(s.watched_broken),
+                s.non_cold
             );
-            let smallest = r.witnesses.get(&format!("{part}/smallest_watched_broken"));
-            sets.insert(part.into(), json!({
-                "positions": c("positions"), "subjects": c("subjects"), "exceptions": exc,
-                "exception_records": records_json(r, &format!("{part}/exceptions")),
-                "watched": c("watched"), "watched_broken": c("watched_broken"),
-                "smallest_watched_broken": smallest.map(record_json),
-                "non_cold": nc, "non_cold_records": records_json(r, &format!("{part}/non_cold")),
-            }));
         }
         md.push('\n');
-        for part in ["exhaustive", "random"] {
-            if let Some(w) = r.witnesses.get(&format!("{part}/smallest_watched_broken")) {
+        for (part, _, s) in &sets {
+            if let Some(w) = &s.smallest_watched_broken {
                 let arcs: Vec<String> = crate::graph::graph6::decode_digraph(&w.code)
                     .map(|(_, a)| a.iter().map(|(u, v)| format!("{u}→{v}")).collect())
                     .unwrap_or_default();
@@ -289,48 +446,52 @@ impl UntypedKind for MyopicDigraphSweep {
                     w.note
                 );
             }
-            for key in [format!("{part}/exceptions"), format!("{part}/non_cold")] {
-                if let Some(set) = r.records.get(&key) {
-                    let _ = writeln!(md, "## {key}: {}\n", set.total);
-                    for x in &set.kept {
-                        let _ = writeln!(md, "- {}", record_md(x));
-                    }
+            // Every exception and non-cold position is recorded, so a
+            // section appears exactly when one was found.
+            for (what, total, records) in [
+                ("exceptions", s.exceptions, &s.exception_records),
+                ("non_cold", s.non_cold, &s.non_cold_records),
+            ] {
+                if total > 0 {
+                    let _ = writeln!(md, "## {part}/{what}: {total}\n");
+                    records_md(&mut md, records);
                     md.push('\n');
                 }
             }
         }
-        LegacyRendered {
-            results_json: json!({
-                "kind": "myopic-digraph",
-                "params": {"random": k, "vertices": param(params, "vertices"), "seed": param(params, "seed")},
-                "sets": sets,
-            }),
-            report_md: md,
-        }
+        md
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::legacy::{resolve_params, run_all_sequential};
+    use crate::sweep::{run_typed, ShardSpec, SweepKind};
+
+    fn params(random: u64) -> DigraphParams {
+        DigraphParams {
+            random,
+            vertices: 8,
+            seed: 1,
+        }
+    }
 
     #[test]
     fn exhaustive_set_matches_spec() {
-        let kind = &MyopicDigraphSweep;
-        let params = resolve_params(kind, &[("random".to_string(), 300)].into()).unwrap();
-        let r = run_all_sequential(kind, &params, &kind.plan(&params, 4).unwrap()).unwrap();
-        assert_eq!(r.counter("exhaustive/positions"), 333_540);
-        assert_eq!(r.counter("exhaustive/subjects"), 23_430);
-        assert_eq!(records_total(&r, "exhaustive/exceptions"), 0);
-        assert_eq!(r.counter("exhaustive/watched"), 52_686);
-        assert_eq!(r.counter("exhaustive/watched_broken"), 34_960);
-        assert_eq!(records_total(&r, "exhaustive/non_cold"), 0);
-        let w = &r.witnesses["exhaustive/smallest_watched_broken"];
+        let p = params(300);
+        let r = run_typed(&MyopicDigraphSweep, &p, 4).unwrap();
+        let e = &r.exhaustive;
+        assert_eq!(e.positions, 333_540);
+        assert_eq!(e.subjects, 23_430);
+        assert_eq!(e.exceptions.total(), 0);
+        assert_eq!(e.watched, 52_686);
+        assert_eq!(e.watched_broken, 34_960);
+        assert_eq!(e.non_cold.total(), 0);
+        let w = e.smallest_watched_broken.0.as_ref().unwrap();
         assert_eq!((w.vertices, w.edges), (3, 3));
-        assert_eq!(r.counter("random/positions"), 300);
+        assert_eq!(r.random.positions, 300);
         // plan independence of the random part
-        let r2 = run_all_sequential(kind, &params, &kind.plan(&params, 7).unwrap()).unwrap();
+        let r2 = run_typed(&MyopicDigraphSweep, &p, 7).unwrap();
         assert_eq!(r, r2);
     }
 
@@ -340,5 +501,36 @@ mod tests {
         let (b2, bl2, rd2) = random_position(7, 12345, 8);
         assert_eq!((b1, bl1, rd1), (b2, bl2, rd2));
         assert_ne!(random_position(7, 12346, 8).0, b1);
+    }
+
+    #[test]
+    fn bad_shards_are_errors() {
+        let kind = &MyopicDigraphSweep;
+        let given = [("random".to_string(), 10)].into();
+        let params = SweepKind::resolve_params(kind, &given).unwrap();
+        let ctx = ShardCtx::detached();
+        for payload in [
+            "\"rand 0 5\"",
+            "{\"random\":{\"lo\":0,\"hi\":11}}",
+            "{\"random\":{\"lo\":5,\"hi\":4}}",
+            "{\"exhaustive\":{\"n\":1,\"lo\":0,\"hi\":1}}",
+            "{\"exhaustive\":{\"n\":2,\"lo\":0,\"hi\":5}}",
+            "{\"exhaustive\":{\"n\":2,\"lo\":0}}",
+        ] {
+            let shard = ShardSpec {
+                index: 0,
+                payload: payload.into(),
+                estimate: 0,
+            };
+            assert!(
+                matches!(
+                    kind.run_shard(&params, &shard, &ctx),
+                    Err(SweepError::BadShard { .. })
+                ),
+                "{payload}"
+            );
+        }
+        assert!(SweepKind::resolve_params(kind, &[("vertices".into(), 1)].into()).is_err());
+        assert!(SweepKind::resolve_params(kind, &[("max_n".into(), 1)].into()).is_err());
     }
 }

@@ -17,9 +17,12 @@ use super::*;
 use crate::cgt::Outcome;
 use crate::col::{naive, Board, Solver, SolverOptions};
 use crate::graph::{graph6, BitGraph};
-use crate::sweep::graphplan;
-use crate::sweep::{param, ParamDef, Params, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind};
+use crate::sweep::graphplan::{self, GraphShard};
+use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, SweepError};
 use std::fmt::Write as _;
+
+// TRANSITIONAL: `list.rs` still imports `colouring_from_index` from here.
+pub use crate::col::{colouring_from_index, proper_colourings};
 
 /// The `col` sweep kind.
 pub struct ColSweep;
@@ -34,61 +37,179 @@ const COL_PARAMS: &[ParamDef] = &[ParamDef {
     max: 10,
 }];
 
-/// Call `f(blue, red)` for every colouring of `g` without a same-colour edge.
-pub fn proper_colourings(g: &BitGraph, f: &mut dyn FnMut(u32, u32)) {
-    fn rec(g: &BitGraph, v: usize, blue: u32, red: u32, f: &mut dyn FnMut(u32, u32)) {
-        if v == g.n() {
-            f(blue, red);
-            return;
-        }
-        rec(g, v + 1, blue, red, f);
-        let nb = g.nbrs(v);
-        if nb & blue == 0 {
-            rec(g, v + 1, blue | 1 << v, red, f);
-        }
-        if nb & red == 0 {
-            rec(g, v + 1, blue, red | 1 << v, f);
-        }
-    }
-    rec(g, 0, 0, 0, f);
+/// Parameters of `col`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColParams {
+    /// Largest vertex count.
+    pub max_n: usize,
 }
 
 fn col_board(g: &BitGraph) -> Board {
     Board::col(g.n(), &g.edges().collect::<Vec<_>>())
 }
 
-impl UntypedKind for ColSweep {
+/// Counts of one vertex count `n` in `col`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColCounts {
+    /// Connected graphs (isomorphism classes).
+    pub graphs: u64,
+    /// Positions (colourings without a same-colour edge).
+    pub positions: u64,
+    /// Positions whose value is not cold.
+    pub non_cold: u64,
+    /// Empty boards of value 0.
+    pub empty_zero: u64,
+    /// Empty boards of value *.
+    pub empty_star: u64,
+    /// Empty boards of any other value.
+    pub empty_other: u64,
+}
+
+impl ColCounts {
+    fn add(&mut self, o: &ColCounts) {
+        self.graphs += o.graphs;
+        self.positions += o.positions;
+        self.non_cold += o.non_cold;
+        self.empty_zero += o.empty_zero;
+        self.empty_star += o.empty_star;
+        self.empty_other += o.empty_other;
+    }
+}
+
+/// The result of `col` shards.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColOutput {
+    /// Positions valued.
+    pub work: u64,
+    /// Counts per vertex count.
+    pub by_n: BTreeMap<u32, ColCounts>,
+    /// Value distribution per vertex count, with witnesses.
+    pub values: ValueStats,
+    /// The non-cold positions.
+    pub non_cold: Records,
+}
+
+impl Merge for ColOutput {
+    fn merge(&mut self, other: Self) {
+        self.work += other.work;
+        merge_maps(&mut self.by_n, other.by_n, |a, b| a.add(&b));
+        self.values.merge(other.values);
+        self.non_cold.merge(other.non_cold);
+    }
+    fn work(&self) -> u64 {
+        self.work
+    }
+}
+
+/// One row of the `col` table (one vertex count).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColRow {
+    /// Vertices.
+    pub n: usize,
+    /// Connected graphs.
+    pub graphs: u64,
+    /// Positions.
+    pub positions: u64,
+    /// Non-cold positions.
+    pub non_cold: u64,
+    /// Distinct values among the positions on `n` vertices.
+    pub distinct_values: usize,
+    /// Largest denominator of a value on `n` vertices.
+    pub largest_denominator: u64,
+    /// Empty boards of value 0.
+    pub empty_zero: u64,
+    /// Empty boards of value *.
+    pub empty_star: u64,
+    /// Empty boards of another value.
+    pub empty_other: u64,
+}
+
+/// Totals over every vertex count of `col`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColTotals {
+    /// Connected graphs.
+    pub graphs: u64,
+    /// Positions.
+    pub positions: u64,
+    /// Non-cold positions.
+    pub non_cold: u64,
+    /// Distinct values.
+    pub distinct_values: usize,
+    /// Largest denominator.
+    pub largest_denominator: u64,
+}
+
+/// The `results.json` of `col`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColDoc {
+    /// Always `col`.
+    pub kind: String,
+    /// The parameters.
+    pub params: ColParams,
+    /// One row per vertex count 1..=max_n.
+    pub by_n: Vec<ColRow>,
+    /// Totals.
+    pub totals: ColTotals,
+    /// The kept non-cold positions (count in `totals.non_cold`).
+    pub non_cold: Vec<PositionJson>,
+    /// Every value, in value-string order.
+    pub values: Vec<ValueRow>,
+}
+
+impl Kind for ColSweep {
+    type Params = ColParams;
+    type Shard = GraphShard;
+    type Output = ColOutput;
+    type Doc = ColDoc;
+
     fn name(&self) -> &'static str {
         "col"
     }
     fn about(&self) -> &'static str {
         "Col on every connected graph and colouring: values, cold check (ONAG), empty boards"
     }
-    fn params(&self) -> &'static [ParamDef] {
+    fn param_defs(&self) -> &'static [ParamDef] {
         COL_PARAMS
     }
-    fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        Ok(graphplan::plan_payloads(
-            param(params, "max_n") as usize,
+    fn plan(
+        &self,
+        p: &ColParams,
+        target_shards: u32,
+    ) -> Result<Vec<(GraphShard, u64)>, SweepError> {
+        Ok(graphplan::plan(
+            p.max_n,
             target_shards,
             graphplan::Work::None,
         ))
     }
-    fn run_shard(
+    fn run(
         &self,
-        params: &Params,
-        shard: &ShardSpec,
+        p: &ColParams,
+        shard: &GraphShard,
         ctx: &ShardCtx<'_>,
-    ) -> Result<SweepResult, SweepError> {
-        let max_n = param(params, "max_n") as usize;
-        let gs = graphplan::parse(self.name(), &shard.payload)?;
+    ) -> Result<ColOutput, SweepError> {
+        let max_n = p.max_n;
+        if !(1..=10).contains(&max_n) {
+            return Err(SweepError::BadParams {
+                kind: "col".into(),
+                reason: format!("max_n {max_n} out of 1..=10"),
+            });
+        }
+        let walk = shard.decode("col")?;
         let mut solver = Solver::new(SolverOptions::default());
         let zero = solver.engine.zero();
         let star = solver.engine.star();
-        let mut out = SweepResult::default();
+        let mut out = ColOutput::default();
+        let mut counts = vec![ColCounts::default(); max_n + 1];
         let mut tally = ValueTally::default();
         let mut cancelled = false;
-        graphplan::walk_connected(&gs, max_n, &mut |g| {
+        graphplan::walk_connected(&walk, max_n, &mut |g| {
             if cancelled || ctx.cancelled() {
                 cancelled = true;
                 return;
@@ -97,124 +218,137 @@ impl UntypedKind for ColSweep {
             let b = col_board(g);
             let code = graph6::encode_bitgraph(g);
             let edges = g.edge_count();
-            let mut positions = 0u64;
+            let c = &mut counts[n];
+            let before = c.positions;
             proper_colourings(g, &mut |blue, red| {
-                positions += 1;
+                c.positions += 1;
                 let v = solver.value(&b, b.position_masks(blue, red));
                 tally.add(n, v, edges, &code, blue, red);
                 if !solver.engine.is_cold(v) {
                     let s = solver.engine.display(v);
-                    out.record(
-                        "non_cold",
-                        RECORD_CAP,
-                        position_record(n, edges, &code, blue, red, format!("value {s}")),
-                    );
-                    out.count(format!("n={n:02}/non_cold"), 1);
+                    out.non_cold.add(position_record(
+                        n,
+                        edges,
+                        &code,
+                        blue,
+                        red,
+                        format!("value {s}"),
+                    ));
+                    c.non_cold += 1;
                 }
                 if blue | red == 0 {
-                    let which = if v == zero {
-                        "empty_zero"
+                    if v == zero {
+                        c.empty_zero += 1;
                     } else if v == star {
-                        "empty_star"
+                        c.empty_star += 1;
                     } else {
-                        "empty_other"
-                    };
-                    out.count(format!("n={n:02}/{which}"), 1);
+                        c.empty_other += 1;
+                    }
                 }
             });
-            out.count(format!("n={n:02}/graphs"), 1);
-            out.count(format!("n={n:02}/positions"), positions);
+            c.graphs += 1;
+            let positions = c.positions - before;
             out.work += positions;
             ctx.add_progress(positions);
         });
         if cancelled {
             return Err(SweepError::Cancelled);
         }
-        tally.emit(&mut solver.engine, &mut out);
+        out.by_n = counts
+            .into_iter()
+            .enumerate()
+            .filter(|(_, c)| *c != ColCounts::default())
+            .map(|(n, c)| (n as u32, c))
+            .collect();
+        out.values = tally.into_stats(&mut solver.engine);
         Ok(out)
     }
-    fn render(&self, params: &Params, r: &SweepResult) -> LegacyRendered {
-        let max_n = param(params, "max_n") as usize;
-        let c = |n: usize, k: &str| r.counter(&format!("n={n:02}/{k}"));
+    fn doc(&self, p: &ColParams, r: &ColOutput) -> ColDoc {
+        let mut by_n = Vec::new();
+        let mut tot = ColCounts::default();
+        for n in 1..=p.max_n {
+            let c = r.by_n.get(&(n as u32)).copied().unwrap_or_default();
+            tot.add(&c);
+            by_n.push(ColRow {
+                n,
+                graphs: c.graphs,
+                positions: c.positions,
+                non_cold: c.non_cold,
+                distinct_values: r.values.distinct_in(n as u32),
+                largest_denominator: r.values.denominator_in(n as u32),
+                empty_zero: c.empty_zero,
+                empty_star: c.empty_star,
+                empty_other: c.empty_other,
+            });
+        }
+        let values = r.values.rows();
+        ColDoc {
+            kind: "col".into(),
+            params: p.clone(),
+            by_n,
+            totals: ColTotals {
+                graphs: tot.graphs,
+                positions: tot.positions,
+                non_cold: tot.non_cold,
+                distinct_values: values.len(),
+                largest_denominator: r.values.denominator_max(),
+            },
+            non_cold: r.non_cold.to_json(),
+            values,
+        }
+    }
+    fn report(&self, p: &ColParams, d: &ColDoc) -> String {
+        let max_n = p.max_n;
+        let t = &d.totals;
         let mut md = String::new();
         let _ = writeln!(md, "# Col on connected graphs: every value is cold\n");
         let _ = writeln!(md, "Connected graphs on 1..={max_n} vertices (one per isomorphism class), every colouring without a same-colour edge. Cold = a number x or x + *.\n");
         let _ = writeln!(md, "| n | graphs | positions | non-cold | distinct values | largest denominator | empty board 0 | empty board * | empty other |\n|---|---|---|---|---|---|---|---|---|");
-        let mut rows = Vec::new();
-        let (mut tg, mut tp, mut tnc) = (0, 0, 0);
-        for n in 1..=max_n {
-            let den = r
-                .maxima
-                .get(&format!("n={n:02}/max_denominator"))
-                .copied()
-                .unwrap_or(0);
-            let row = json!({
-                "n": n, "graphs": c(n, "graphs"), "positions": c(n, "positions"),
-                "non_cold": c(n, "non_cold"), "distinct_values": distinct_in(r, n),
-                "largest_denominator": den, "empty_zero": c(n, "empty_zero"),
-                "empty_star": c(n, "empty_star"), "empty_other": c(n, "empty_other"),
-            });
-            tg += c(n, "graphs");
-            tp += c(n, "positions");
-            tnc += c(n, "non_cold");
+        for row in &d.by_n {
             let _ = writeln!(
                 md,
-                "| {n} | {} | {} | {} | {} | {den} | {} | {} | {} |",
-                thousands(c(n, "graphs")),
-                thousands(c(n, "positions")),
-                c(n, "non_cold"),
-                distinct_in(r, n),
-                thousands(c(n, "empty_zero")),
-                thousands(c(n, "empty_star")),
-                c(n, "empty_other")
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                row.n,
+                thousands(row.graphs),
+                thousands(row.positions),
+                row.non_cold,
+                row.distinct_values,
+                row.largest_denominator,
+                thousands(row.empty_zero),
+                thousands(row.empty_star),
+                row.empty_other
             );
-            rows.push(row);
         }
-        let values = value_table(r);
-        let den_all = (1..=max_n)
-            .filter_map(|n| r.maxima.get(&format!("n={n:02}/max_denominator")).copied())
-            .max()
-            .unwrap_or(0);
         let _ = writeln!(
             md,
-            "| total | {} | {} | {tnc} | {} | {den_all} | | | |\n",
-            thousands(tg),
-            thousands(tp),
-            values.len()
+            "| total | {} | {} | {} | {} | {} | | | |\n",
+            thousands(t.graphs),
+            thousands(t.positions),
+            t.non_cold,
+            t.distinct_values,
+            t.largest_denominator
         );
-        if let Some(set) = r.records.get("non_cold") {
-            let _ = writeln!(md, "## Non-cold positions: {}\n", set.total);
-            for x in &set.kept {
-                let _ = writeln!(md, "- {}", record_md(x));
-            }
+        // Every non-cold position is both counted and recorded, so the
+        // section appears exactly when one was found.
+        if t.non_cold > 0 {
+            let _ = writeln!(md, "## Non-cold positions: {}\n", t.non_cold);
+            records_md(&mut md, &d.non_cold);
             md.push('\n');
         }
-        let _ = writeln!(md, "## Values ({} distinct)\n\nSmallest position of each value (witness order: vertices, edges, graph6, colouring index; `.` uncoloured, `L` blue, `R` red).\n\n| value | positions | smallest position |\n|---|---|---|", values.len());
-        let mut vals = Vec::new();
-        for (s, cnt) in &values {
-            let w = r.witnesses.get(&format!("value={s}"));
+        let _ = writeln!(md, "## Values ({} distinct)\n\nSmallest position of each value (witness order: vertices, edges, graph6, colouring index; `.` uncoloured, `L` blue, `R` red).\n\n| value | positions | smallest position |\n|---|---|---|", d.values.len());
+        for v in &d.values {
             let _ = writeln!(
                 md,
-                "| {s} | {} | {} |",
-                thousands(*cnt),
-                w.map_or(String::new(), |w| format!(
+                "| {} | {} | {} |",
+                v.value,
+                thousands(v.positions),
+                v.smallest.as_ref().map_or(String::new(), |w| format!(
                     "`{}` {} vertices, {}",
                     w.code, w.vertices, w.detail
                 ))
             );
-            vals.push(json!({"value": s, "positions": cnt, "smallest": w.map(record_json)}));
         }
-        LegacyRendered {
-            results_json: json!({
-                "kind": "col",
-                "params": {"max_n": max_n},
-                "by_n": rows,
-                "totals": {"graphs": tg, "positions": tp, "non_cold": tnc, "distinct_values": values.len(), "largest_denominator": den_all},
-                "non_cold": records_json(r, "non_cold"),
-                "values": vals,
-            }),
-            report_md: md,
-        }
+        md
     }
 }
 
@@ -245,205 +379,402 @@ pub fn board_digraph6(b: &Board) -> String {
     graph6::encode_digraph_with(b.n(), |i, j| b.look(i) >> j & 1 == 1)
 }
 
-/// Colouring number `c` (base 3, vertex 0 least significant) as blue/red masks.
-pub fn colouring_from_index(n: usize, mut c: u64) -> (u32, u32) {
-    let (mut blue, mut red) = (0, 0);
-    for v in 0..n {
-        match c % 3 {
-            1 => blue |= 1 << v,
-            2 => red |= 1 << v,
-            _ => {}
-        }
-        c /= 3;
-    }
-    (blue, red)
+/// A range `lo..hi` of labelled digraphs on `n` vertices ([`digraph_from_index`]),
+/// each with every colouring: one shard of the exhaustive digraph set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DigraphRange {
+    /// Vertices, 2..=4.
+    pub n: usize,
+    /// First digraph index.
+    pub lo: u64,
+    /// One past the last digraph index.
+    pub hi: u64,
 }
 
-/// Shards of the exhaustive labelled-digraph set on 2..=4 vertices: `exh n lo hi` (digraph index range).
-pub fn digraph_shards(parts_for_4: u64) -> Vec<String> {
-    let mut v = vec!["exh 2 0 4".to_string(), "exh 3 0 64".to_string()];
+impl DigraphRange {
+    /// Check the range (`n` in 2..=4, `lo <= hi <= 4^(n(n-1)/2)`).
+    pub fn check(&self, kind: &str) -> Result<(), SweepError> {
+        let DigraphRange { n, lo, hi } = *self;
+        if !(2..=4).contains(&n) || lo > hi || hi > 4u64.pow((n * (n - 1) / 2) as u32) {
+            return Err(SweepError::BadShard {
+                kind: kind.into(),
+                reason: format!("bad digraph range n = {n}, {lo}..{hi}"),
+            });
+        }
+        Ok(())
+    }
+
+    /// Call `f(board, digraph6, blue, red)` for every digraph of the range
+    /// and every colouring, checking `ctx` for cancellation per digraph.
+    pub fn for_each(
+        &self,
+        kind: &str,
+        ctx: &ShardCtx<'_>,
+        f: &mut dyn FnMut(&Board, &str, u32, u32),
+    ) -> Result<(), SweepError> {
+        self.check(kind)?;
+        let n = self.n;
+        let colourings = 3u64.pow(n as u32);
+        for idx in self.lo..self.hi {
+            ctx.check()?;
+            let b = Board::myopic(n, &digraph_from_index(n, idx));
+            let code = board_digraph6(&b);
+            for c in 0..colourings {
+                let (blue, red) = colouring_from_index(n, c);
+                f(&b, &code, blue, red);
+            }
+            ctx.add_progress(colourings);
+        }
+        Ok(())
+    }
+}
+
+/// The exhaustive labelled-digraph set on 2..=4 vertices, as digraph index
+/// ranges: all of n = 2 and n = 3, n = 4 in `parts_for_4` parts.
+pub fn digraph_ranges(parts_for_4: u64) -> Vec<DigraphRange> {
+    let mut v = vec![
+        DigraphRange { n: 2, lo: 0, hi: 4 },
+        DigraphRange {
+            n: 3,
+            lo: 0,
+            hi: 64,
+        },
+    ];
     let parts = parts_for_4.max(1);
     for p in 0..parts {
-        v.push(format!(
-            "exh 4 {} {}",
-            4096 * p / parts,
-            4096 * (p + 1) / parts
-        ));
+        v.push(DigraphRange {
+            n: 4,
+            lo: 4096 * p / parts,
+            hi: 4096 * (p + 1) / parts,
+        });
     }
     v
 }
 
-/// Parse `exh n lo hi`.
-pub fn parse_exh(kind: &str, payload: &str) -> Result<(usize, u64, u64), SweepError> {
-    let w: Vec<&str> = payload.split_ascii_whitespace().collect();
-    let bad = || SweepError::BadShard {
-        kind: kind.into(),
-        reason: format!("bad payload `{payload:.60}`"),
-    };
-    if w.len() != 4 || w[0] != "exh" {
-        return Err(bad());
-    }
-    let n: usize = w[1].parse().map_err(|_| bad())?;
-    let lo: u64 = w[2].parse().map_err(|_| bad())?;
-    let hi: u64 = w[3].parse().map_err(|_| bad())?;
-    if !(2..=4).contains(&n) || lo > hi || hi > 4u64.pow((n * (n - 1) / 2) as u32) {
-        return Err(bad());
-    }
-    Ok((n, lo, hi))
+/// Parameters of `engine-check` (none).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
+/// One shard of `engine-check`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum EngineCheckShard {
+    /// Every Col position of a connected graph with at most 6 vertices.
+    Col,
+    /// Every Myopic position of a range of labelled digraphs.
+    Myopic(DigraphRange),
 }
 
-impl UntypedKind for EngineCheckSweep {
+/// Positions checked and disagreements found in one set of `engine-check`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckCounts {
+    /// Positions checked.
+    pub positions: u64,
+    /// Positions where the solver's outcome differs from the naive search.
+    pub disagreements: Records,
+}
+
+impl CheckCounts {
+    fn merge(&mut self, o: CheckCounts) {
+        self.positions += o.positions;
+        self.disagreements.merge(o.disagreements);
+    }
+}
+
+/// The result of `engine-check` shards.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineCheckOutput {
+    /// The Col set.
+    pub col: CheckCounts,
+    /// The Myopic set.
+    pub myopic: CheckCounts,
+}
+
+impl Merge for EngineCheckOutput {
+    fn merge(&mut self, other: Self) {
+        self.col.merge(other.col);
+        self.myopic.merge(other.myopic);
+    }
+    fn work(&self) -> u64 {
+        self.col.positions + self.myopic.positions
+    }
+}
+
+/// One set of the `engine-check` document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckSetDoc {
+    /// Positions checked.
+    pub positions: u64,
+    /// Disagreements found.
+    pub disagreements: u64,
+    /// The kept disagreements.
+    pub records: Vec<PositionJson>,
+}
+
+impl From<&CheckCounts> for CheckSetDoc {
+    fn from(c: &CheckCounts) -> Self {
+        CheckSetDoc {
+            positions: c.positions,
+            disagreements: c.disagreements.total(),
+            records: c.disagreements.to_json(),
+        }
+    }
+}
+
+/// The sets of the `engine-check` document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckSets {
+    /// Col, connected graphs ≤ 6 vertices.
+    pub col: CheckSetDoc,
+    /// Myopic Col, labelled digraphs on 2..4 vertices.
+    pub myopic: CheckSetDoc,
+}
+
+/// The `results.json` of `engine-check`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineCheckDoc {
+    /// Always `engine-check`.
+    pub kind: String,
+    /// The parameters (none).
+    pub params: NoParams,
+    /// The two sets.
+    pub sets: CheckSets,
+}
+
+impl Kind for EngineCheckSweep {
+    type Params = NoParams;
+    type Shard = EngineCheckShard;
+    type Output = EngineCheckOutput;
+    type Doc = EngineCheckDoc;
+
     fn name(&self) -> &'static str {
         "engine-check"
     }
     fn about(&self) -> &'static str {
         "the canonical-value solver against a naive win/lose search: Col ≤ 6 vertices, Myopic digraphs ≤ 4"
     }
-    fn params(&self) -> &'static [ParamDef] {
+    fn param_defs(&self) -> &'static [ParamDef] {
         &[]
     }
-    fn plan(&self, _params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        let mut payloads = vec!["col".to_string()];
-        payloads.extend(digraph_shards(if target_shards == 0 {
+    fn plan(
+        &self,
+        _p: &NoParams,
+        target_shards: u32,
+    ) -> Result<Vec<(EngineCheckShard, u64)>, SweepError> {
+        let parts = if target_shards == 0 {
             8
         } else {
             target_shards as u64
-        }));
-        Ok(crate::sweep::numbered(payloads.into_iter().map(|p| (p, 0))))
+        };
+        let mut shards = vec![(EngineCheckShard::Col, 0)];
+        shards.extend(
+            digraph_ranges(parts)
+                .into_iter()
+                .map(|r| (EngineCheckShard::Myopic(r), 0)),
+        );
+        Ok(shards)
     }
-    fn run_shard(
+    fn run(
         &self,
-        _params: &Params,
-        shard: &ShardSpec,
+        _p: &NoParams,
+        shard: &EngineCheckShard,
         ctx: &ShardCtx<'_>,
-    ) -> Result<SweepResult, SweepError> {
+    ) -> Result<EngineCheckOutput, SweepError> {
         let mut solver = Solver::new(SolverOptions::default());
-        let mut out = SweepResult::default();
-        let mut check = |out: &mut SweepResult,
-                         part: &str,
-                         b: &Board,
-                         code: &str,
-                         edges: usize,
-                         blue: u32,
-                         red: u32| {
-            let g = solver.value(b, b.position_masks(blue, red));
-            let o = solver.engine.outcome(g);
-            let want: Outcome = naive::outcome(b, blue, red);
-            out.count(format!("{part}/positions"), 1);
-            out.work += 1;
-            if o != want {
-                let s = solver.engine.display(g);
-                out.record(
-                    format!("{part}/disagreements"),
-                    RECORD_CAP,
-                    position_record(
+        let mut out = EngineCheckOutput::default();
+        let mut check =
+            |set: &mut CheckCounts, b: &Board, code: &str, edges: usize, blue: u32, red: u32| {
+                let g = solver.value(b, b.position_masks(blue, red));
+                let o = solver.engine.outcome(g);
+                let want: Outcome = naive::outcome(b, blue, red);
+                set.positions += 1;
+                if o != want {
+                    let s = solver.engine.display(g);
+                    set.disagreements.add(position_record(
                         b.n(),
                         edges,
                         code,
                         blue,
                         red,
                         format!("value {s} outcome {o}, naive {want}"),
-                    ),
-                );
-            }
-        };
-        if shard.payload == "col" {
-            let opts = crate::gen::WalkOptions {
-                connected_only: true,
-                min_n: 1,
-            };
-            crate::gen::walk_filtered(&BitGraph::new(0), 6, opts, &mut |g| {
-                let b = col_board(g);
-                let code = graph6::encode_bitgraph(g);
-                proper_colourings(g, &mut |blue, red| {
-                    check(&mut out, "col", &b, &code, g.edge_count(), blue, red)
-                });
-            });
-        } else {
-            let (n, lo, hi) = parse_exh(self.name(), &shard.payload)?;
-            for idx in lo..hi {
-                ctx.check()?;
-                let b = Board::myopic(n, &digraph_from_index(n, idx));
-                let code = board_digraph6(&b);
-                for c in 0..3u64.pow(n as u32) {
-                    let (blue, red) = colouring_from_index(n, c);
-                    check(&mut out, "myopic", &b, &code, b.arc_count(), blue, red);
+                    ));
                 }
+            };
+        match shard {
+            EngineCheckShard::Col => {
+                let opts = crate::gen::WalkOptions {
+                    connected_only: true,
+                    min_n: 1,
+                };
+                let set = &mut out.col;
+                let mut cancelled = false;
+                crate::gen::walk_filtered(&BitGraph::new(0), 6, opts, &mut |g| {
+                    if cancelled || ctx.cancelled() {
+                        cancelled = true;
+                        return;
+                    }
+                    let b = col_board(g);
+                    let code = graph6::encode_bitgraph(g);
+                    let before = set.positions;
+                    proper_colourings(g, &mut |blue, red| {
+                        check(set, &b, &code, g.edge_count(), blue, red)
+                    });
+                    ctx.add_progress(set.positions - before);
+                });
+                if cancelled {
+                    return Err(SweepError::Cancelled);
+                }
+            }
+            EngineCheckShard::Myopic(range) => {
+                let set = &mut out.myopic;
+                range.for_each("engine-check", ctx, &mut |b, code, blue, red| {
+                    check(set, b, code, b.arc_count(), blue, red)
+                })?;
             }
         }
         Ok(out)
     }
-    fn render(&self, _params: &Params, r: &SweepResult) -> LegacyRendered {
+    fn doc(&self, _p: &NoParams, r: &EngineCheckOutput) -> EngineCheckDoc {
+        EngineCheckDoc {
+            kind: "engine-check".into(),
+            params: NoParams {},
+            sets: CheckSets {
+                col: (&r.col).into(),
+                myopic: (&r.myopic).into(),
+            },
+        }
+    }
+    fn report(&self, _p: &NoParams, d: &EngineCheckDoc) -> String {
         let mut md = String::from("# Engine check: canonical values vs naive win/lose search\n\n| set | positions | disagreements |\n|---|---|---|\n");
-        let mut parts = serde_json::Map::new();
-        for (part, label) in [
+        let sets = [
             (
                 "col",
                 "Col, connected graphs ≤ 6 vertices, colourings without a same-colour edge",
+                &d.sets.col,
             ),
             (
                 "myopic",
                 "Myopic Col, labelled digraphs on 2..4 vertices, all colourings",
+                &d.sets.myopic,
             ),
-        ] {
-            let p = r.counter(&format!("{part}/positions"));
-            let d = records_total(r, &format!("{part}/disagreements"));
-            let _ = writeln!(md, "| {label} | {} | {d} |", thousands(p));
-            parts.insert(part.into(), json!({"positions": p, "disagreements": d, "records": records_json(r, &format!("{part}/disagreements"))}));
+        ];
+        for (_, label, s) in &sets {
+            let _ = writeln!(
+                md,
+                "| {label} | {} | {} |",
+                thousands(s.positions),
+                s.disagreements
+            );
         }
-        for part in ["col", "myopic"] {
-            if let Some(set) = r.records.get(&format!("{part}/disagreements")) {
+        for (part, _, s) in &sets {
+            if s.disagreements > 0 {
                 let _ = writeln!(md, "\n## Disagreements ({part})\n");
-                for x in &set.kept {
-                    let _ = writeln!(md, "- {}", record_md(x));
-                }
+                records_md(&mut md, &s.records);
             }
         }
-        LegacyRendered {
-            results_json: json!({"kind": "engine-check", "params": {}, "sets": parts}),
-            report_md: md,
-        }
+        md
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::legacy::{resolve_params, run_all_sequential};
+    use crate::sweep::{run_typed, ShardSpec, SweepKind};
 
     #[test]
     fn col_small_and_plan_independent() {
-        let kind = &ColSweep;
-        let params = resolve_params(kind, &[("max_n".to_string(), 6)].into()).unwrap();
-        let a = run_all_sequential(kind, &params, &kind.plan(&params, 1).unwrap()).unwrap();
-        let b = run_all_sequential(kind, &params, &kind.plan(&params, 5).unwrap()).unwrap();
+        let p = ColParams { max_n: 6 };
+        let a = run_typed(&ColSweep, &p, 1).unwrap();
+        let b = run_typed(&ColSweep, &p, 5).unwrap();
         assert_eq!(a, b);
-        let total: u64 = (1..=6)
-            .map(|n| a.counter(&format!("n={n:02}/positions")))
-            .sum();
+        let total: u64 = a.by_n.values().map(|c| c.positions).sum();
         // the engine-check Col set is exactly these positions
         assert_eq!(total, 18_037);
-        assert_eq!(records_total(&a, "non_cold"), 0);
-        let graphs: Vec<u64> = (1..=6)
-            .map(|n| a.counter(&format!("n={n:02}/graphs")))
-            .collect();
+        assert_eq!(a.work, 18_037);
+        assert_eq!(a.non_cold.total(), 0);
+        let graphs: Vec<u64> = (1..=6).map(|n| a.by_n[&n].graphs).collect();
         assert_eq!(graphs, vec![1, 1, 2, 6, 21, 112]);
         // empty boards are 0 or * (symmetric); each graph has one
-        for n in 1..=6 {
-            let c = |k: &str| a.counter(&format!("n={n:02}/{k}"));
-            assert_eq!(c("empty_zero") + c("empty_star"), c("graphs"));
-            assert_eq!(c("empty_other"), 0);
+        for c in a.by_n.values() {
+            assert_eq!(c.empty_zero + c.empty_star, c.graphs);
+            assert_eq!(c.empty_other, 0);
         }
+        let d = ColSweep.doc(&p, &a);
+        assert_eq!(d.totals.positions, 18_037);
+        assert_eq!(d.by_n.len(), 6);
+        assert_eq!(d.values.len(), d.totals.distinct_values);
+    }
+
+    #[test]
+    fn outputs_round_trip_through_their_encoding() {
+        let params = SweepKind::resolve_params(&ColSweep, &[("max_n".into(), 5)].into()).unwrap();
+        let plan = SweepKind::plan(&ColSweep, &params, 3).unwrap();
+        let mut merged = ColSweep.empty();
+        for shard in &plan {
+            let out = ColSweep
+                .run_shard(&params, shard, &ShardCtx::detached())
+                .unwrap();
+            let back = ColSweep.decode(&out.encode()).unwrap();
+            assert_eq!(back, out);
+            merged.merge(back).unwrap();
+        }
+        let r: &ColOutput = merged.get("col").unwrap();
+        assert_eq!(r.work, 3 + 7 + 30 + 200 + 1481);
     }
 
     #[test]
     fn engine_check_full() {
-        let kind = &EngineCheckSweep;
-        let params = resolve_params(kind, &Default::default()).unwrap();
-        let r = run_all_sequential(kind, &params, &kind.plan(&params, 3).unwrap()).unwrap();
-        assert_eq!(r.counter("col/positions"), 18_037);
-        assert_eq!(r.counter("myopic/positions"), 333_540);
-        assert_eq!(records_total(&r, "col/disagreements"), 0);
-        assert_eq!(records_total(&r, "myopic/disagreements"), 0);
+        let r = run_typed(&EngineCheckSweep, &NoParams {}, 3).unwrap();
+        assert_eq!(r.col.positions, 18_037);
+        assert_eq!(r.myopic.positions, 333_540);
+        assert_eq!(r.col.disagreements.total(), 0);
+        assert_eq!(r.myopic.disagreements.total(), 0);
+    }
+
+    #[test]
+    fn bad_shards_and_params_are_errors() {
+        let params = SweepKind::resolve_params(&EngineCheckSweep, &Default::default()).unwrap();
+        let ctx = ShardCtx::detached();
+        for payload in [
+            "\"exh 4 0 5000\"",
+            "{\"myopic\":{\"n\":4,\"lo\":0,\"hi\":5000}}",
+            "{\"myopic\":{\"n\":5,\"lo\":0,\"hi\":1}}",
+            "{\"myopic\":{\"n\":3,\"lo\":9,\"hi\":1}}",
+            "\"rand\"",
+        ] {
+            let shard = ShardSpec {
+                index: 0,
+                payload: payload.into(),
+                estimate: 0,
+            };
+            assert!(
+                matches!(
+                    EngineCheckSweep.run_shard(&params, &shard, &ctx),
+                    Err(SweepError::BadShard { .. })
+                ),
+                "{payload}"
+            );
+        }
+        // an unknown parameter, and a bad graph shard for col
+        assert!(
+            SweepKind::resolve_params(&EngineCheckSweep, &[("max_n".into(), 3)].into()).is_err()
+        );
+        let params = SweepKind::resolve_params(&ColSweep, &[("max_n".into(), 4)].into()).unwrap();
+        let shard = ShardSpec {
+            index: 0,
+            payload: "{\"top\":{\"depth\":40}}".into(),
+            estimate: 0,
+        };
+        assert!(matches!(
+            ColSweep.run_shard(&params, &shard, &ctx),
+            Err(SweepError::BadShard { .. })
+        ));
     }
 }

@@ -29,8 +29,11 @@ pub use tree::{MyopicRootedSweep, MyopicTreeSweep};
 
 use crate::cgt::{Engine, GameId};
 use crate::fxhash::FxHashMap;
-use crate::sweep::{Record, SweepResult};
+use crate::sweep::merge::{add_counts, merge_maps};
+use crate::sweep::{Record, RecordSet, SweepResult};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// Records kept per counterexample list (all are counted).
 pub const RECORD_CAP: u64 = 200;
@@ -106,8 +109,31 @@ impl ValueTally {
         }
     }
 
-    /// Emit into `out`: counters `n=NN/value=V`, maxima `n=NN/max_denominator`,
-    /// witnesses `value=V`.
+    /// The typed tallies, with values as display strings (once per shard).
+    pub fn into_stats(self, e: &mut Engine) -> ValueStats {
+        let mut names: FxHashMap<GameId, String> = FxHashMap::default();
+        let mut name =
+            |e: &mut Engine, g: GameId| names.entry(g).or_insert_with(|| e.display(g)).clone();
+        let mut out = ValueStats::default();
+        for ((n, g), c) in self.counts {
+            let s = name(e, g);
+            let group = n as u32;
+            *out.counts.entry(group).or_default().entry(s).or_insert(0) += c;
+            if let Some((x, _)) = e.number_nimber(g) {
+                let d = out.max_denominator.entry(group).or_insert(0);
+                *d = (*d).max(x.denominator());
+            }
+        }
+        for (g, (n, edges, code, _, blue, red)) in self.best {
+            let s = name(e, g);
+            let r = position_record(n, edges, &code, blue, red, format!("value {s}"));
+            out.offer_smallest(s, r);
+        }
+        out
+    }
+
+    /// TRANSITIONAL (untyped kinds): emit into `out`: counters
+    /// `n=NN/value=V`, maxima `n=NN/max_denominator`, witnesses `value=V`.
     pub fn emit(self, e: &mut Engine, out: &mut SweepResult) {
         let mut names: FxHashMap<GameId, String> = FxHashMap::default();
         let mut name =
@@ -129,7 +155,178 @@ impl ValueTally {
     }
 }
 
-/// Distinct values and their counts from `n=NN/value=V` counters (all n).
+/// Values of positions, typed: counts per (group, value), the largest
+/// denominator of a number-valued position per group, and the smallest
+/// position (witness order) of each value. Groups are vertex or node counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValueStats {
+    /// Positions per group and value (value in display notation).
+    pub counts: BTreeMap<u32, BTreeMap<String, u64>>,
+    /// Largest denominator of a number (or number plus nimber) value per
+    /// group; absent for a group without one.
+    pub max_denominator: BTreeMap<u32, u64>,
+    /// The smallest position of each value.
+    pub smallest: BTreeMap<String, Record>,
+}
+
+impl ValueStats {
+    fn offer_smallest(&mut self, value: String, r: Record) {
+        match self.smallest.get_mut(&value) {
+            Some(old) if *old <= r => {}
+            Some(old) => *old = r,
+            None => {
+                self.smallest.insert(value, r);
+            }
+        }
+    }
+
+    /// Fold `other` in (associative and commutative).
+    pub fn merge(&mut self, other: ValueStats) {
+        merge_maps(&mut self.counts, other.counts, add_counts);
+        merge_maps(&mut self.max_denominator, other.max_denominator, |a, b| {
+            *a = (*a).max(b)
+        });
+        for (v, r) in other.smallest {
+            self.offer_smallest(v, r);
+        }
+    }
+
+    /// Distinct values and their position counts over all groups, in value-string order.
+    pub fn table(&self) -> Vec<(String, u64)> {
+        let mut m: BTreeMap<String, u64> = BTreeMap::new();
+        for per in self.counts.values() {
+            for (v, &c) in per {
+                *m.entry(v.clone()).or_insert(0) += c;
+            }
+        }
+        m.into_iter().collect()
+    }
+
+    /// Number of distinct values in `group`.
+    pub fn distinct_in(&self, group: u32) -> usize {
+        self.counts.get(&group).map_or(0, |m| m.len())
+    }
+
+    /// The largest denominator in `group` (0 when it has no number value).
+    pub fn denominator_in(&self, group: u32) -> u64 {
+        self.max_denominator.get(&group).copied().unwrap_or(0)
+    }
+
+    /// The largest denominator over all groups (0 when none).
+    pub fn denominator_max(&self) -> u64 {
+        self.max_denominator.values().copied().max().unwrap_or(0)
+    }
+
+    /// The `values` rows of a document: each value, its count and smallest position.
+    pub fn rows(&self) -> Vec<ValueRow> {
+        self.table()
+            .into_iter()
+            .map(|(value, positions)| ValueRow {
+                smallest: self.smallest.get(&value).map(PositionJson::from),
+                value,
+                positions,
+            })
+            .collect()
+    }
+}
+
+/// One value in a document: its notation, how many positions have it, and
+/// the smallest of them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValueRow {
+    /// The value in display notation.
+    pub value: String,
+    /// Positions with this value.
+    pub positions: u64,
+    /// The smallest such position (witness order).
+    pub smallest: Option<PositionJson>,
+}
+
+/// A recorded Col position as written in `results.json` (a [`Record`] with
+/// its index named `colouring_index`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionJson {
+    /// The structure: graph6, digraph6, or tree code.
+    pub code: String,
+    /// Vertices (nodes).
+    pub vertices: u32,
+    /// Edges (arcs).
+    pub edges: u32,
+    /// Base-3 colouring index ([`colouring_index`]).
+    pub colouring_index: u64,
+    /// `colouring L.R.`-style text.
+    pub detail: String,
+    /// What was found, e.g. `value 1/2`.
+    pub note: String,
+}
+
+impl From<&Record> for PositionJson {
+    fn from(x: &Record) -> Self {
+        PositionJson {
+            code: x.code.clone(),
+            vertices: x.vertices,
+            edges: x.edges,
+            colouring_index: x.index,
+            detail: x.detail.clone(),
+            note: x.note.clone(),
+        }
+    }
+}
+
+impl PositionJson {
+    /// One Markdown line (without the list bullet).
+    pub fn md(&self) -> String {
+        format!(
+            "`{}` ({} vertices, {} arcs/edges), {}: {}",
+            self.code, self.vertices, self.edges, self.detail, self.note
+        )
+    }
+}
+
+/// A set of recorded positions (counterexamples, non-cold positions): the
+/// [`RECORD_CAP`] smallest are kept, all are counted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Records(pub RecordSet);
+
+impl Default for Records {
+    fn default() -> Self {
+        Records(RecordSet::new(RECORD_CAP))
+    }
+}
+
+impl Records {
+    /// Add one record.
+    pub fn add(&mut self, r: Record) {
+        self.0.add(r)
+    }
+    /// Merge another set of disjoint records.
+    pub fn merge(&mut self, other: Records) {
+        self.0.merge(other.0)
+    }
+    /// How many were found in all.
+    pub fn total(&self) -> u64 {
+        self.0.total
+    }
+    /// The kept records, smallest first, as written in `results.json`.
+    pub fn to_json(&self) -> Vec<PositionJson> {
+        self.0.kept.iter().map(PositionJson::from).collect()
+    }
+}
+
+/// Markdown list lines (`- …`) of recorded positions.
+pub fn records_md(md: &mut String, records: &[PositionJson]) {
+    for x in records {
+        md.push_str("- ");
+        md.push_str(&x.md());
+        md.push('\n');
+    }
+}
+
+/// TRANSITIONAL (untyped kinds): distinct values and their counts from `n=NN/value=V` counters (all n).
 pub fn value_table(r: &SweepResult) -> Vec<(String, u64)> {
     let mut m: std::collections::BTreeMap<String, u64> = Default::default();
     for (k, &c) in &r.counters {
@@ -140,13 +337,13 @@ pub fn value_table(r: &SweepResult) -> Vec<(String, u64)> {
     m.into_iter().collect()
 }
 
-/// Number of distinct values in group `n`.
+/// TRANSITIONAL (untyped kinds): number of distinct values in group `n`.
 pub fn distinct_in(r: &SweepResult, n: usize) -> usize {
     let prefix = format!("n={n:02}/value=");
     r.counters.keys().filter(|k| k.starts_with(&prefix)).count()
 }
 
-/// JSON list of a record set.
+/// TRANSITIONAL (untyped kinds): JSON list of a record set.
 pub fn records_json(r: &SweepResult, key: &str) -> Value {
     match r.records.get(key) {
         None => json!([]),
@@ -154,12 +351,12 @@ pub fn records_json(r: &SweepResult, key: &str) -> Value {
     }
 }
 
-/// Total count of a record set.
+/// TRANSITIONAL (untyped kinds): total count of a record set.
 pub fn records_total(r: &SweepResult, key: &str) -> u64 {
     r.records.get(key).map_or(0, |s| s.total)
 }
 
-/// One record as JSON.
+/// TRANSITIONAL (untyped kinds): one record as JSON.
 pub fn record_json(x: &Record) -> Value {
     json!({
         "code": x.code,
@@ -171,7 +368,7 @@ pub fn record_json(x: &Record) -> Value {
     })
 }
 
-/// One record as a Markdown line.
+/// TRANSITIONAL (untyped kinds): one record as a Markdown line.
 pub fn record_md(x: &Record) -> String {
     format!(
         "`{}` ({} vertices, {} arcs/edges), {}: {}",
