@@ -12,7 +12,7 @@
 //! (`runs/bench-uvg.md` has the timings).
 
 use super::smallblossom::SmallBlossom;
-use crate::graph::{members, BitGraph, VSet};
+use crate::graph::{BitGraph, VSet};
 
 const NONE: u32 = u32::MAX;
 
@@ -66,7 +66,7 @@ impl MatchGraph for BitView<'_> {
         self.g.n()
     }
     fn vertices(&self) -> Vec<usize> {
-        members(self.alive).collect()
+        crate::graph::members(self.alive).collect()
     }
     #[inline]
     fn nbrs(&self, v: usize) -> SetIter {
