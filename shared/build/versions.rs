@@ -575,8 +575,7 @@ struct Refs {
 /// (segments, glob) each; stops at anything that is not `seg ::`.
 fn paths_at(toks: &[Tok], mut i: usize) -> Vec<(Vec<String>, bool)> {
     let mut prefix = Vec::new();
-    loop {
-        let Some(t) = toks.get(i) else { break };
+    while let Some(t) = toks.get(i) {
         if t.is("{") {
             let mut out = Vec::new();
             let mut j = i + 1;
