@@ -1,19 +1,19 @@
-//! Computes `GAMESWEEP_BUILD_ID`: a deterministic hash of the solver sources
-//! (`src/**` and `Cargo.toml`). Rebuilding identical code gives the same id,
-//! so a coordinator accepts workers built elsewhere from the same sources,
-//! while any change to the core gives a new id and one sweep's numbers never
-//! mix two solver builds.
+//! Build-time solver ids.
+//!
+//! * `$OUT_DIR/kind_versions.rs`: the solver version id of every source file
+//!   (relative to `src/`), i.e. of the unit holding it and everything that
+//!   unit depends on, with comments, tests and unrelated modules left out.
+//!   A kind's version ([`gamesweep::sweep::SweepKind::version`]) is looked up
+//!   here by its `source_file()`. How it is computed, and why a change that
+//!   can alter a kind's results always changes it: `build/versions.rs`.
+//! * `GAMESWEEP_BUILD_ID`: a hash of everything under `src/` and `Cargo.toml`
+//!   (tests and comments included). For display, and the version of kinds
+//!   not yet typed; never used to decide whether a sweep may be resumed by
+//!   a typed kind.
 use std::path::{Path, PathBuf};
 
-/// FNV-1a, 64 bit: tiny, stable across Rust versions and platforms (std's
-/// `DefaultHasher` is not guaranteed to be).
-fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
+#[path = "build/versions.rs"]
+mod versions;
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -29,10 +29,8 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn main() {
-    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    println!("cargo:rerun-if-changed=src");
-    println!("cargo:rerun-if-changed=Cargo.toml");
+/// The whole-crate id (see the module docs).
+fn build_id(root: &Path) -> String {
     let mut files = vec![root.join("Cargo.toml")];
     collect(&root.join("src"), &mut files);
     // Relative, '/'-separated, sorted paths: the id does not depend on where
@@ -41,7 +39,7 @@ fn main() {
         .into_iter()
         .map(|p| {
             let r = p
-                .strip_prefix(&root)
+                .strip_prefix(root)
                 .unwrap_or(&p)
                 .to_string_lossy()
                 .replace('\\', "/");
@@ -49,19 +47,31 @@ fn main() {
         })
         .collect();
     rel.sort();
-    // Two differently seeded FNV streams → 128 bits, ample against accidental collisions.
-    let (mut a, mut b) = (0xcbf2_9ce4_8422_2325u64, 0x6c62_272e_07bb_0142u64);
+    let mut h = versions::Fnv128::default();
     for (name, path) in &rel {
-        let data = std::fs::read(path).unwrap_or_default();
-        for chunk in [
-            name.as_bytes(),
-            &[0],
-            &(data.len() as u64).to_le_bytes(),
-            &data,
-        ] {
-            a = fnv(a, chunk);
-            b = fnv(b, chunk);
-        }
+        h.put(name.as_bytes());
+        h.put(&std::fs::read(path).unwrap_or_default());
     }
-    println!("cargo:rustc-env=GAMESWEEP_BUILD_ID={a:016x}{b:016x}");
+    h.hex()
+}
+
+fn main() {
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    for p in [
+        "src",
+        "build",
+        "Cargo.toml",
+        "../Cargo.toml",
+        "../Cargo.lock",
+    ] {
+        println!("cargo:rerun-if-changed={p}");
+    }
+    println!("cargo:rustc-env=GAMESWEEP_BUILD_ID={}", build_id(&root));
+
+    let inputs = versions::read_inputs(&root, "gamesweep");
+    let table = versions::file_versions(&root.join("src"), &inputs)
+        .unwrap_or_else(|e| panic!("solver versions: {e}"));
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
+    std::fs::write(out.join("kind_versions.rs"), versions::render_table(&table))
+        .expect("OUT_DIR is writable");
 }

@@ -3,24 +3,26 @@
 //! argument, see [`crate::gamegraph::subtraction`]).
 //!
 //! Sets are numbered by bitmask (bit k−1 ↔ element k), 1..2^M; shards are
-//! ranges of masks. Per shard: one record per set (key `sets`), histogram
-//! counters (`outcome/period=000003`, ...) and, per histogram entry, a record
-//! set of the smallest sets attaining it, so the extremes and their sets come
-//! out of the merge without knowing them in advance.
+//! ranges of masks ([`MaskRange`]). Per shard ([`SubtractionOutput`]): the
+//! number of sets, one histogram per quantity, per quantity the largest value
+//! with the smallest sets attaining it, the per-set rows (the smallest
+//! [`PER_SET_CAP`]) and two consistency counters; all merge field by field.
 
 use crate::gamegraph::subtraction::{analyse, SubtractionAnalysis, SubtractionSet};
-use crate::sweep::{
-    param, ParamDef, Params, Record, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind,
-    SweepResult,
-};
-use serde_json::{json, Value};
+use crate::sweep::merge::add_counts;
+use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, SweepError};
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// The `subtraction` sweep kind.
 pub struct SubtractionSweep;
 
-/// The instance registered in [`crate::sweep::registry`].
+/// The instance registered in [`crate::kinds::registry`].
 pub const SUBTRACTION: SubtractionSweep = SubtractionSweep;
+
+const NAME: &str = "subtraction";
 
 const PARAMS: &[ParamDef] = &[ParamDef {
     name: "max_element",
@@ -30,169 +32,115 @@ const PARAMS: &[ParamDef] = &[ParamDef {
     max: 20,
 }];
 
-/// Per-set records kept in results.json: complete for M ≤ 16.
-pub const PER_SET_CAP: u64 = (1 << 16) - 1;
+/// Per-set rows kept in results.json: complete for M ≤ 16.
+pub const PER_SET_CAP: usize = (1 << 16) - 1;
 
-/// Sets kept per histogram entry (the smallest ones), so that the sets
-/// attaining each extreme can be listed without knowing the extremes in advance.
-pub const EXTREME_CAP: u64 = 10;
+/// Sets kept per extreme (the smallest ones).
+pub const EXTREME_CAP: usize = 10;
 
 /// Shards when the runtime gives no hint.
 const DEFAULT_SHARDS: u64 = 64;
 
-/// The histogrammed quantities: (counter/record-set prefix, JSON name, heading).
-const QUANTITIES: [(&str, &str, &str); 5] = [
-    ("outcome/period", "outcome_period", "outcome period"),
-    (
-        "outcome/preperiod",
-        "outcome_preperiod",
-        "outcome preperiod",
-    ),
-    ("grundy/period", "grundy_period", "Grundy period"),
-    ("grundy/preperiod", "grundy_preperiod", "Grundy preperiod"),
-    ("grundy/max", "max_grundy", "largest Grundy value"),
-];
+/// Layout of the compact per-set rows (one line each in results.json).
+const PER_SET_FORMAT: &str =
+    "{S}: outcome PREPERIOD+PERIOD, grundy PREPERIOD+PERIOD, max LARGEST_GRUNDY_VALUE";
 
-const CHECK_DIVIDES: &str = "check/outcome_period_not_dividing_grundy_period";
-const CHECK_PREPERIOD: &str = "check/outcome_preperiod_above_grundy_preperiod";
+/// Typed parameters.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubtractionParams {
+    /// M: every non-empty S ⊆ {1..M}.
+    pub max_element: u64,
+}
 
-fn bad_shard(reason: impl Into<String>) -> SweepError {
-    SweepError::BadShard {
-        kind: "subtraction".into(),
-        reason: reason.into(),
+impl SubtractionParams {
+    /// 2^M − 1, the number of sets (and the largest mask).
+    fn sets(&self) -> u64 {
+        (1u64 << self.max_element) - 1
     }
 }
 
-fn parse_payload(payload: &str, limit: u64) -> Result<(u64, u64), SweepError> {
-    let range = payload
-        .strip_prefix("masks ")
-        .ok_or_else(|| bad_shard(format!("expected `masks LO..HI`, got `{payload}`")))?;
-    let (lo, hi) = range
-        .split_once("..")
-        .ok_or_else(|| bad_shard(format!("expected `LO..HI`, got `{range}`")))?;
-    let num = |s: &str| {
-        s.parse::<u64>()
-            .map_err(|_| bad_shard(format!("`{s}` is not a number")))
-    };
-    let (lo, hi) = (num(lo)?, num(hi)?);
-    if lo == 0 || lo >= hi || hi > limit {
-        return Err(bad_shard(format!(
-            "mask range {lo}..{hi} is not inside 1..{limit}"
-        )));
-    }
-    Ok((lo, hi))
+/// One shard: the sets with masks `lo..hi` (1 ≤ lo < hi ≤ 2^M).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaskRange {
+    /// First mask.
+    pub lo: u64,
+    /// One past the last mask.
+    pub hi: u64,
 }
 
-fn set_record(mask: u64, a: &SubtractionAnalysis) -> Record {
-    let e = a.set.elements();
-    Record {
-        vertices: a.set.max_element() as u32,
-        edges: e.len() as u32,
-        code: a.set.to_string_braced(),
-        index: mask,
-        detail: format!(
-            "outcome: preperiod {} period {}; Grundy: preperiod {} period {}",
-            a.outcome.preperiod, a.outcome.period, a.grundy.preperiod, a.grundy.period
-        ),
-        // machine-readable for render: the QUANTITIES values in order
-        note: quantity_values(a)
-            .iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(" "),
-    }
+/// Preperiod and period of a sequence.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seq {
+    /// Smallest preperiod.
+    pub preperiod: u64,
+    /// Smallest period.
+    pub period: u64,
 }
 
-fn quantity_values(a: &SubtractionAnalysis) -> [u64; 5] {
-    [
-        a.outcome.period as u64,
-        a.outcome.preperiod as u64,
-        a.grundy.period as u64,
-        a.grundy.preperiod as u64,
-        a.max_grundy as u64,
-    ]
+/// One analysed set.
+///
+/// Ordered in witness order, as the sweep always listed sets: larger max(S)
+/// last, then larger |S|, then the text `{a,b,..}`, then the mask.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetStats {
+    /// The set as a bitmask (bit k−1 ↔ element k).
+    pub mask: u64,
+    /// The outcome (P/N) sequence.
+    pub outcome: Seq,
+    /// The Grundy sequence.
+    pub grundy: Seq,
+    /// The largest Grundy value.
+    pub max_grundy: u64,
 }
 
-impl UntypedKind for SubtractionSweep {
-    fn name(&self) -> &'static str {
-        "subtraction"
-    }
-
-    fn about(&self) -> &'static str {
-        "subtraction games S ⊆ {1..M}: proven preperiod and period of the outcome and Grundy sequences"
-    }
-
-    fn params(&self) -> &'static [ParamDef] {
-        PARAMS
-    }
-
-    fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        let m = param(params, "max_element");
-        let sets = (1u64 << m) - 1;
-        let k = if target_shards == 0 {
-            DEFAULT_SHARDS
-        } else {
-            target_shards as u64
+impl SetStats {
+    fn new(mask: u64, a: &SubtractionAnalysis) -> Self {
+        SetStats {
+            mask,
+            outcome: Seq {
+                preperiod: a.outcome.preperiod as u64,
+                period: a.outcome.period as u64,
+            },
+            grundy: Seq {
+                preperiod: a.grundy.preperiod as u64,
+                period: a.grundy.period as u64,
+            },
+            max_grundy: a.max_grundy as u64,
         }
-        .min(sets);
-        Ok((0..k)
-            .map(|i| {
-                let lo = 1 + i * sets / k;
-                let hi = 1 + (i + 1) * sets / k;
-                ShardSpec {
-                    index: i as u32,
-                    payload: format!("masks {lo}..{hi}"),
-                    estimate: hi - lo,
-                }
-            })
-            .collect())
     }
 
-    fn run_shard(
-        &self,
-        params: &Params,
-        shard: &ShardSpec,
-        ctx: &ShardCtx<'_>,
-    ) -> Result<SweepResult, SweepError> {
-        let m = param(params, "max_element");
-        let (lo, hi) = parse_payload(&shard.payload, 1 << m)?;
-        let mut r = SweepResult::default();
-        for mask in lo..hi {
-            if mask % 256 == 0 {
-                ctx.check()?;
-            }
-            let set = SubtractionSet::from_mask(mask).map_err(|e| bad_shard(e.to_string()))?;
-            let a = analyse(&set);
-            let rec = set_record(mask, &a);
-            r.count("sets", 1);
-            for ((prefix, _, _), value) in QUANTITIES.iter().zip(quantity_values(&a)) {
-                let key = format!("{prefix}={value:06}");
-                r.count(key.clone(), 1);
-                r.record(key, EXTREME_CAP, rec.clone());
-            }
-            // `is_multiple_of` would need Rust 1.87; the workspace supports 1.80
-            #[allow(clippy::manual_is_multiple_of)]
-            if a.grundy.period % a.outcome.period != 0 {
-                r.count(CHECK_DIVIDES, 1);
-            }
-            if a.outcome.preperiod > a.grundy.preperiod {
-                r.count(CHECK_PREPERIOD, 1);
-            }
-            r.record("sets", PER_SET_CAP, rec);
-            r.work += 1;
-            ctx.add_progress(1);
-        }
-        Ok(r)
+    /// The elements, ascending.
+    pub fn elements(&self) -> Vec<u64> {
+        elements_of(self.mask)
     }
 
-    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
-        let m = param(params, "max_element");
-        let results_json = results_json(m, merged);
-        let report_md = report_md(&results_json);
-        LegacyRendered {
-            results_json,
-            report_md,
+    /// The histogrammed quantities, in [`QUANTITIES`] order.
+    fn values(&self) -> PerQuantity<u64> {
+        PerQuantity {
+            outcome_period: self.outcome.period,
+            outcome_preperiod: self.outcome.preperiod,
+            grundy_period: self.grundy.period,
+            grundy_preperiod: self.grundy.preperiod,
+            max_grundy: self.max_grundy,
         }
+    }
+
+    /// The compact row, see [`PER_SET_FORMAT`].
+    fn row(&self) -> String {
+        let (o, g) = (self.outcome, self.grundy);
+        format!(
+            "{}: outcome {}+{}, grundy {}+{}, max {}",
+            fmt_set(&self.elements()),
+            o.preperiod,
+            o.period,
+            g.preperiod,
+            g.period,
+            self.max_grundy
+        )
     }
 }
 
@@ -203,116 +151,515 @@ fn elements_of(mask: u64) -> Vec<u64> {
         .collect()
 }
 
-/// Histogram of one quantity: `[[value, sets], ...]` ascending.
-fn histogram(merged: &SweepResult, prefix: &str) -> Vec<(u64, u64)> {
-    let start = format!("{prefix}=");
-    merged
-        .counters
-        .range(start.clone()..)
-        .take_while(|(k, _)| k.starts_with(&start))
-        .filter_map(|(k, &c)| Some((k[start.len()..].parse().ok()?, c)))
-        .collect()
-}
-
-/// The QUANTITIES values stored in a per-set record's note.
-fn note_values(r: &Record) -> Option<[u64; 5]> {
-    let nums: Vec<u64> = r
-        .note
-        .split(' ')
-        .map(|x| x.parse().ok())
-        .collect::<Option<_>>()?;
-    nums.try_into().ok()
-}
-
-/// One set as an object (the extremes).
-fn set_entry(r: &Record) -> Value {
-    match note_values(r) {
-        Some([o_per, o_pre, g_per, g_pre, g_max]) => json!({
-            "set": elements_of(r.index),
-            "outcome": { "preperiod": o_pre, "period": o_per },
-            "grundy": { "preperiod": g_pre, "period": g_per },
-            "max_grundy": g_max,
-        }),
-        None => json!({ "set": elements_of(r.index), "unreadable_note": r.note }),
-    }
-}
-
-/// Layout of the compact per-set rows (one line each in results.json).
-const PER_SET_FORMAT: &str =
-    "{S}: outcome PREPERIOD+PERIOD, grundy PREPERIOD+PERIOD, max LARGEST_GRUNDY_VALUE";
-
-/// One set as a compact row, see [`PER_SET_FORMAT`].
-fn set_row(r: &Record) -> String {
-    match note_values(r) {
-        Some([o_per, o_pre, g_per, g_pre, g_max]) => format!(
-            "{}: outcome {o_pre}+{o_per}, grundy {g_pre}+{g_per}, max {g_max}",
-            r.code
-        ),
-        None => format!("{}: unreadable record `{}`", r.code, r.note),
-    }
-}
-
-fn results_json(m: u64, merged: &SweepResult) -> Value {
-    let sets = merged.counter("sets");
-    let mut hist = serde_json::Map::new();
-    let mut extremes = serde_json::Map::new();
-    let per_set_records = merged.records.get("sets");
-    let complete = per_set_records.is_some_and(|s| s.total == s.kept.len() as u64);
-    for (prefix, name, _) in QUANTITIES {
-        let h = histogram(merged, prefix);
-        hist.insert(
-            name.into(),
-            json!(h.iter().map(|&(v, c)| [v, c]).collect::<Vec<_>>()),
-        );
-        if let Some(&(value, count)) = h.last() {
-            let key = format!("{prefix}={value:06}");
-            let kept: Vec<&Record> = merged
-                .records
-                .get(&key)
-                .map(|s| s.kept.iter().collect())
-                .unwrap_or_default();
-            let e = json!({
-                "value": value,
-                "sets": count,
-                "smallest_set": kept.first().map(|r| set_entry(r)),
-                // the smallest ones by (max element, size, elements)
-                "listed_sets": kept.iter().map(|r| elements_of(r.index)).collect::<Vec<_>>(),
-            });
-            extremes.insert(format!("largest_{name}"), e);
+/// Compare the decimal texts of `a` and `b` (as strings: "10" < "9").
+fn decimal_cmp(a: u64, b: u64) -> Ordering {
+    fn digits(mut x: u64, buf: &mut [u8; 20]) -> &[u8] {
+        let mut i = buf.len();
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (x % 10) as u8;
+            x /= 10;
+            if x == 0 {
+                return &buf[i..];
+            }
         }
     }
-    let mut per_set: Vec<&Record> = per_set_records
-        .map(|s| s.kept.iter().collect())
-        .unwrap_or_default();
-    per_set.sort_by_key(|r| r.index);
-    json!({
-        "kind": "subtraction",
-        "params": { "max_element": m },
-        "sets": sets,
-        "expected_sets": (1u64 << m) - 1,
-        "checks": {
-            "outcome_period_not_dividing_grundy_period": merged.counter(CHECK_DIVIDES),
-            "outcome_preperiod_above_grundy_preperiod": merged.counter(CHECK_PREPERIOD),
-        },
-        "histograms": hist,
-        "extremes": extremes,
-        "per_set_complete": complete,
-        "per_set_format": PER_SET_FORMAT,
-        "per_set": per_set.into_iter().map(set_row).collect::<Vec<_>>(),
+    let (mut x, mut y) = ([0u8; 20], [0u8; 20]);
+    digits(a, &mut x).cmp(digits(b, &mut y))
+}
+
+impl Ord for SetStats {
+    fn cmp(&self, other: &Self) -> Ordering {
+        let (a, b) = (self.mask, other.mask);
+        let top = |m: u64| 64 - m.leading_zeros();
+        top(a)
+            .cmp(&top(b))
+            .then(a.count_ones().cmp(&b.count_ones()))
+            // The text `{a,b,..}`: with equal max and size the first differing
+            // element is followed by `,` in both, so comparing the elements'
+            // decimal texts in turn is comparing the texts.
+            .then_with(|| {
+                let (ea, eb) = (elements_of(a), elements_of(b));
+                ea.iter()
+                    .zip(&eb)
+                    .map(|(&x, &y)| decimal_cmp(x, y))
+                    .find(|o| o.is_ne())
+                    .unwrap_or(Ordering::Equal)
+            })
+            .then(a.cmp(&b))
+            .then_with(|| {
+                (self.outcome, self.grundy, self.max_grundy).cmp(&(
+                    other.outcome,
+                    other.grundy,
+                    other.max_grundy,
+                ))
+            })
+    }
+}
+
+impl PartialOrd for SetStats {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// The `CAP` smallest items offered, and how many were offered in all.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Capped<T: Ord, const CAP: usize> {
+    /// Items offered in all (kept or not).
+    pub total: u64,
+    /// The kept items, smallest first.
+    pub kept: BTreeSet<T>,
+}
+
+impl<T: Ord, const CAP: usize> Default for Capped<T, CAP> {
+    fn default() -> Self {
+        Capped {
+            total: 0,
+            kept: BTreeSet::new(),
+        }
+    }
+}
+
+impl<T: Ord, const CAP: usize> Capped<T, CAP> {
+    /// Offer one item.
+    pub fn offer(&mut self, x: T) {
+        self.total += 1;
+        if self.kept.len() < CAP || self.kept.last().is_some_and(|l| x < *l) {
+            self.kept.insert(x);
+            self.trim();
+        }
+    }
+    fn trim(&mut self) {
+        while self.kept.len() > CAP {
+            self.kept.pop_last();
+        }
+    }
+    /// Merge another set of (disjoint) items.
+    pub fn merge(&mut self, other: Self) {
+        self.total += other.total;
+        self.kept.extend(other.kept);
+        self.trim();
+    }
+    /// Were all offered items kept?
+    pub fn complete(&self) -> bool {
+        self.total == self.kept.len() as u64
+    }
+}
+
+/// The largest value of a quantity and the smallest sets attaining it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Largest {
+    /// The largest value seen (meaningless while `sets.total` is 0).
+    pub value: u64,
+    /// The sets attaining it.
+    pub sets: Capped<SetStats, EXTREME_CAP>,
+}
+
+impl Largest {
+    fn offer(&mut self, value: u64, set: &SetStats) {
+        if self.sets.total == 0 || value > self.value {
+            *self = Largest {
+                value,
+                sets: Capped::default(),
+            };
+        }
+        if value == self.value {
+            self.sets.offer(set.clone());
+        }
+    }
+    fn merge(&mut self, other: Self) {
+        if other.sets.total == 0 {
+            return;
+        }
+        if self.sets.total == 0 || other.value > self.value {
+            *self = other;
+        } else if other.value == self.value {
+            self.sets.merge(other.sets);
+        }
+    }
+}
+
+/// One value per histogrammed quantity.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerQuantity<T> {
+    /// Period of the outcome sequence.
+    pub outcome_period: T,
+    /// Preperiod of the outcome sequence.
+    pub outcome_preperiod: T,
+    /// Period of the Grundy sequence.
+    pub grundy_period: T,
+    /// Preperiod of the Grundy sequence.
+    pub grundy_preperiod: T,
+    /// Largest Grundy value.
+    pub max_grundy: T,
+}
+
+/// The quantities' headings, in [`PerQuantity::all`] order.
+const QUANTITIES: [&str; 5] = [
+    "outcome period",
+    "outcome preperiod",
+    "Grundy period",
+    "Grundy preperiod",
+    "largest Grundy value",
+];
+
+impl<T> PerQuantity<T> {
+    /// The five values, in [`QUANTITIES`] order.
+    pub fn all(&self) -> [&T; 5] {
+        [
+            &self.outcome_period,
+            &self.outcome_preperiod,
+            &self.grundy_period,
+            &self.grundy_preperiod,
+            &self.max_grundy,
+        ]
+    }
+    fn all_mut(&mut self) -> [&mut T; 5] {
+        [
+            &mut self.outcome_period,
+            &mut self.outcome_preperiod,
+            &mut self.grundy_period,
+            &mut self.grundy_preperiod,
+            &mut self.max_grundy,
+        ]
+    }
+    fn into_all(self) -> [T; 5] {
+        [
+            self.outcome_period,
+            self.outcome_preperiod,
+            self.grundy_period,
+            self.grundy_preperiod,
+            self.max_grundy,
+        ]
+    }
+}
+
+/// The result of a shard, or of the merge of many.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubtractionOutput {
+    /// Sets analysed.
+    pub sets: u64,
+    /// Per quantity: value → number of sets.
+    pub histograms: PerQuantity<BTreeMap<u64, u64>>,
+    /// Per quantity: the largest value and the smallest sets attaining it.
+    pub largest: PerQuantity<Largest>,
+    /// Every set (the smallest [`PER_SET_CAP`] in witness order).
+    pub per_set: Capped<SetStats, PER_SET_CAP>,
+    /// Sets whose outcome period does not divide their Grundy period (expected 0).
+    pub outcome_period_not_dividing_grundy_period: u64,
+    /// Sets whose outcome preperiod exceeds their Grundy preperiod (expected 0).
+    pub outcome_preperiod_above_grundy_preperiod: u64,
+}
+
+impl Merge for SubtractionOutput {
+    fn merge(&mut self, other: Self) {
+        self.sets += other.sets;
+        for (h, o) in self
+            .histograms
+            .all_mut()
+            .into_iter()
+            .zip(other.histograms.into_all())
+        {
+            add_counts(h, o);
+        }
+        for (l, o) in self
+            .largest
+            .all_mut()
+            .into_iter()
+            .zip(other.largest.into_all())
+        {
+            l.merge(o);
+        }
+        self.per_set.merge(other.per_set);
+        self.outcome_period_not_dividing_grundy_period +=
+            other.outcome_period_not_dividing_grundy_period;
+        self.outcome_preperiod_above_grundy_preperiod +=
+            other.outcome_preperiod_above_grundy_preperiod;
+    }
+    fn work(&self) -> u64 {
+        self.sets
+    }
+}
+
+/// `params` of results.json.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DocParams {
+    /// M.
+    pub max_element: u64,
+}
+
+/// `checks` of results.json (both expected 0).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Checks {
+    /// Sets whose outcome period does not divide their Grundy period.
+    pub outcome_period_not_dividing_grundy_period: u64,
+    /// Sets whose outcome preperiod exceeds their Grundy preperiod.
+    pub outcome_preperiod_above_grundy_preperiod: u64,
+}
+
+/// One set with its numbers (the smallest set of an extreme).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetEntry {
+    /// The elements.
+    pub set: Vec<u64>,
+    /// The outcome sequence.
+    pub outcome: Seq,
+    /// The Grundy sequence.
+    pub grundy: Seq,
+    /// The largest Grundy value.
+    pub max_grundy: u64,
+}
+
+/// The largest value of one quantity.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Extreme {
+    /// The largest value.
+    pub value: u64,
+    /// Sets attaining it.
+    pub sets: u64,
+    /// The smallest of them, in witness order.
+    pub smallest_set: Option<SetEntry>,
+    /// The smallest [`EXTREME_CAP`] of them (by max element, size, elements).
+    pub listed_sets: Vec<Vec<u64>>,
+}
+
+/// `extremes` of results.json: one entry per quantity (absent if no set).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Extremes {
+    /// Outcome period.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub largest_outcome_period: Option<Extreme>,
+    /// Outcome preperiod.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub largest_outcome_preperiod: Option<Extreme>,
+    /// Grundy period.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub largest_grundy_period: Option<Extreme>,
+    /// Grundy preperiod.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub largest_grundy_preperiod: Option<Extreme>,
+    /// Largest Grundy value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub largest_max_grundy: Option<Extreme>,
+}
+
+impl Extremes {
+    /// The five entries, in [`QUANTITIES`] order.
+    pub fn all(&self) -> [&Option<Extreme>; 5] {
+        [
+            &self.largest_outcome_period,
+            &self.largest_outcome_preperiod,
+            &self.largest_grundy_period,
+            &self.largest_grundy_preperiod,
+            &self.largest_max_grundy,
+        ]
+    }
+}
+
+/// The `results.json` document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubtractionDoc {
+    /// `subtraction`.
+    pub kind: String,
+    /// The parameters.
+    pub params: DocParams,
+    /// Sets analysed.
+    pub sets: u64,
+    /// 2^M − 1.
+    pub expected_sets: u64,
+    /// Consistency counters.
+    pub checks: Checks,
+    /// Per quantity: `[value, sets]` ascending.
+    pub histograms: PerQuantity<Vec<(u64, u64)>>,
+    /// Per quantity: the largest value.
+    pub extremes: Extremes,
+    /// Does `per_set` list every set?
+    pub per_set_complete: bool,
+    /// The layout of the `per_set` rows.
+    pub per_set_format: String,
+    /// One row per set, by mask.
+    pub per_set: Vec<String>,
+}
+
+fn bad_shard(reason: impl Into<String>) -> SweepError {
+    SweepError::BadShard {
+        kind: NAME.into(),
+        reason: reason.into(),
+    }
+}
+
+fn extreme(largest: &Largest, histogram: &BTreeMap<u64, u64>) -> Option<Extreme> {
+    let (&value, &sets) = histogram.last_key_value()?;
+    // `largest` holds the sets of the histogram's last value (both see every set).
+    let kept: Vec<&SetStats> = if largest.value == value {
+        largest.sets.kept.iter().collect()
+    } else {
+        Vec::new()
+    };
+    Some(Extreme {
+        value,
+        sets,
+        smallest_set: kept.first().map(|s| SetEntry {
+            set: s.elements(),
+            outcome: s.outcome,
+            grundy: s.grundy,
+            max_grundy: s.max_grundy,
+        }),
+        listed_sets: kept.iter().map(|s| s.elements()).collect(),
     })
 }
 
-fn fmt_set(v: &Value) -> String {
-    let e: Vec<String> = v
-        .as_array()
-        .map(|a| a.iter().map(|x| x.to_string()).collect())
-        .unwrap_or_default();
+impl Kind for SubtractionSweep {
+    type Params = SubtractionParams;
+    type Shard = MaskRange;
+    type Output = SubtractionOutput;
+    type Doc = SubtractionDoc;
+
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn about(&self) -> &'static str {
+        "subtraction games S ⊆ {1..M}: proven preperiod and period of the outcome and Grundy sequences"
+    }
+
+    fn param_defs(&self) -> &'static [ParamDef] {
+        PARAMS
+    }
+
+    fn source_file(&self) -> &'static str {
+        file!()
+    }
+
+    fn plan(
+        &self,
+        params: &SubtractionParams,
+        target_shards: u32,
+    ) -> Result<Vec<(MaskRange, u64)>, SweepError> {
+        let sets = params.sets();
+        let k = if target_shards == 0 {
+            DEFAULT_SHARDS
+        } else {
+            target_shards as u64
+        }
+        .min(sets);
+        Ok((0..k)
+            .map(|i| {
+                let lo = 1 + i * sets / k;
+                let hi = 1 + (i + 1) * sets / k;
+                (MaskRange { lo, hi }, hi - lo)
+            })
+            .collect())
+    }
+
+    fn run(
+        &self,
+        params: &SubtractionParams,
+        shard: &MaskRange,
+        ctx: &ShardCtx<'_>,
+    ) -> Result<SubtractionOutput, SweepError> {
+        let MaskRange { lo, hi } = *shard;
+        let limit = params.sets() + 1;
+        if lo == 0 || lo >= hi || hi > limit {
+            return Err(bad_shard(format!(
+                "mask range {lo}..{hi} is not inside 1..{limit}"
+            )));
+        }
+        let mut r = SubtractionOutput::default();
+        for mask in lo..hi {
+            if mask % 256 == 0 {
+                ctx.check()?;
+            }
+            let set = SubtractionSet::from_mask(mask).map_err(|e| bad_shard(e.to_string()))?;
+            let s = SetStats::new(mask, &analyse(&set));
+            r.sets += 1;
+            for ((h, l), v) in r
+                .histograms
+                .all_mut()
+                .into_iter()
+                .zip(r.largest.all_mut())
+                .zip(s.values().into_all())
+            {
+                *h.entry(v).or_insert(0) += 1;
+                l.offer(v, &s);
+            }
+            // `is_multiple_of` would need Rust 1.87; the workspace supports 1.80
+            #[allow(clippy::manual_is_multiple_of)]
+            if s.grundy.period % s.outcome.period != 0 {
+                r.outcome_period_not_dividing_grundy_period += 1;
+            }
+            if s.outcome.preperiod > s.grundy.preperiod {
+                r.outcome_preperiod_above_grundy_preperiod += 1;
+            }
+            r.per_set.offer(s);
+            ctx.add_progress(1);
+        }
+        Ok(r)
+    }
+
+    fn doc(&self, params: &SubtractionParams, merged: &SubtractionOutput) -> SubtractionDoc {
+        let h = &merged.histograms;
+        let l = &merged.largest;
+        let mut per_set: Vec<&SetStats> = merged.per_set.kept.iter().collect();
+        per_set.sort_by_key(|s| s.mask);
+        SubtractionDoc {
+            kind: NAME.into(),
+            params: DocParams {
+                max_element: params.max_element,
+            },
+            sets: merged.sets,
+            expected_sets: params.sets(),
+            checks: Checks {
+                outcome_period_not_dividing_grundy_period: merged
+                    .outcome_period_not_dividing_grundy_period,
+                outcome_preperiod_above_grundy_preperiod: merged
+                    .outcome_preperiod_above_grundy_preperiod,
+            },
+            histograms: PerQuantity {
+                outcome_period: h.outcome_period.iter().map(|(&v, &c)| (v, c)).collect(),
+                outcome_preperiod: h.outcome_preperiod.iter().map(|(&v, &c)| (v, c)).collect(),
+                grundy_period: h.grundy_period.iter().map(|(&v, &c)| (v, c)).collect(),
+                grundy_preperiod: h.grundy_preperiod.iter().map(|(&v, &c)| (v, c)).collect(),
+                max_grundy: h.max_grundy.iter().map(|(&v, &c)| (v, c)).collect(),
+            },
+            extremes: Extremes {
+                largest_outcome_period: extreme(&l.outcome_period, &h.outcome_period),
+                largest_outcome_preperiod: extreme(&l.outcome_preperiod, &h.outcome_preperiod),
+                largest_grundy_period: extreme(&l.grundy_period, &h.grundy_period),
+                largest_grundy_preperiod: extreme(&l.grundy_preperiod, &h.grundy_preperiod),
+                largest_max_grundy: extreme(&l.max_grundy, &h.max_grundy),
+            },
+            per_set_complete: merged.per_set.complete(),
+            per_set_format: PER_SET_FORMAT.into(),
+            per_set: per_set.into_iter().map(SetStats::row).collect(),
+        }
+    }
+
+    fn report(&self, _params: &SubtractionParams, doc: &SubtractionDoc) -> String {
+        report_md(doc)
+    }
+}
+
+/// `{2,4,7}`.
+fn fmt_set(elements: &[u64]) -> String {
+    let e: Vec<String> = elements.iter().map(u64::to_string).collect();
     format!("{{{}}}", e.join(","))
 }
 
-fn report_md(j: &Value) -> String {
+fn report_md(d: &SubtractionDoc) -> String {
     let mut s = String::new();
-    let m = &j["params"]["max_element"];
+    let m = d.params.max_element;
     let _ = writeln!(s, "# Subtraction games: every non-empty S ⊆ {{1..{m}}}\n");
     let _ = writeln!(
         s,
@@ -325,99 +672,77 @@ fn report_md(j: &Value) -> String {
     let _ = writeln!(
         s,
         "- sets analysed: {} (expected 2^{m} − 1 = {})",
-        j["sets"], j["expected_sets"]
+        d.sets, d.expected_sets
     );
     let _ = writeln!(
         s,
         "- consistency (outcome = [Grundy = 0], so its period divides the Grundy period and its \
          preperiod is not longer): {} sets where the outcome period does not divide the Grundy \
          period, {} where the outcome preperiod is longer",
-        j["checks"]["outcome_period_not_dividing_grundy_period"],
-        j["checks"]["outcome_preperiod_above_grundy_preperiod"]
+        d.checks.outcome_period_not_dividing_grundy_period,
+        d.checks.outcome_preperiod_above_grundy_preperiod
     );
     let _ = writeln!(
         s,
         "- per-set table in results.json: {}\n",
-        if j["per_set_complete"] == json!(true) {
+        if d.per_set_complete {
             "complete"
         } else {
             "partial (the smallest sets by (max, size, elements))"
         }
     );
-    if let Some(row) = j["per_set"].as_array().and_then(|a| {
-        a.iter()
-            .filter_map(Value::as_str)
-            .find(|r| r.starts_with("{2,4,7}:"))
-    }) {
+    if let Some(row) = d.per_set.iter().find(|r| r.starts_with("{2,4,7}:")) {
         let _ = writeln!(s, "Course example: `{row}` (preperiod+period).\n");
     }
     let _ = writeln!(s, "## Extremes\n");
     let _ = writeln!(s, "| quantity | largest value | sets attaining it | smallest such set (outcome pre/per, Grundy pre/per) |");
     let _ = writeln!(s, "|---|---:|---:|---|");
-    for (_, name, heading) in QUANTITIES {
-        let e = &j["extremes"][format!("largest_{name}")];
-        if e.is_null() {
-            continue;
-        }
-        let w = &e["smallest_set"];
+    for (heading, e) in QUANTITIES.iter().zip(d.extremes.all()) {
+        let Some(e) = e else { continue };
+        let smallest = match &e.smallest_set {
+            Some(w) => format!(
+                "{} ({}/{}, {}/{})",
+                fmt_set(&w.set),
+                w.outcome.preperiod,
+                w.outcome.period,
+                w.grundy.preperiod,
+                w.grundy.period
+            ),
+            None => "{} (null/null, null/null)".into(),
+        };
+        let _ = writeln!(s, "| {heading} | {} | {} | {smallest} |", e.value, e.sets);
+    }
+    let _ = writeln!(s);
+    for (heading, e) in QUANTITIES.iter().zip(d.extremes.all()).take(4) {
+        let Some(e) = e else { continue };
+        let sets: Vec<String> = e.listed_sets.iter().map(|x| fmt_set(x)).collect();
+        let more = e.sets.saturating_sub(e.listed_sets.len() as u64);
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            "| {heading} | {} | {} | {} ({}/{}, {}/{}) |",
-            e["value"],
-            e["sets"],
-            fmt_set(&w["set"]),
-            w["outcome"]["preperiod"],
-            w["outcome"]["period"],
-            w["grundy"]["preperiod"],
-            w["grundy"]["period"]
+            "Sets with the largest {heading}: {}{more}",
+            sets.join(", ")
         );
     }
     let _ = writeln!(s);
-    for (_, name, heading) in QUANTITIES.iter().take(4) {
-        let e = &j["extremes"][format!("largest_{name}")];
-        if let Some(all) = e["listed_sets"].as_array() {
-            let sets: Vec<String> = all.iter().map(fmt_set).collect();
-            let more = e["sets"]
-                .as_u64()
-                .unwrap_or(0)
-                .saturating_sub(all.len() as u64);
-            let more = if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                s,
-                "Sets with the largest {heading}: {}{more}",
-                sets.join(", ")
-            );
-        }
-    }
-    let _ = writeln!(s);
+    let h = &d.histograms;
     for (title, a, b) in [
-        ("Periods", "outcome_period", "grundy_period"),
-        ("Preperiods", "outcome_preperiod", "grundy_preperiod"),
+        ("Periods", &h.outcome_period, &h.grundy_period),
+        ("Preperiods", &h.outcome_preperiod, &h.grundy_preperiod),
     ] {
         let _ = writeln!(s, "## {title}: number of sets\n");
         let _ = writeln!(s, "| value | outcome sequence | Grundy sequence |");
         let _ = writeln!(s, "|---:|---:|---:|");
-        let get = |name: &str| -> Vec<(u64, u64)> {
-            j["histograms"][name]
-                .as_array()
-                .map(|h| {
-                    h.iter()
-                        .filter_map(|p| Some((p[0].as_u64()?, p[1].as_u64()?)))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let (ha, hb) = (get(a), get(b));
-        let mut values: Vec<u64> = ha.iter().chain(hb.iter()).map(|p| p.0).collect();
+        let mut values: Vec<u64> = a.iter().chain(b.iter()).map(|p| p.0).collect();
         values.sort_unstable();
         values.dedup();
         for v in values {
             let find = |h: &[(u64, u64)]| h.iter().find(|p| p.0 == v).map_or(0, |p| p.1);
-            let _ = writeln!(s, "| {v} | {} | {} |", find(&ha), find(&hb));
+            let _ = writeln!(s, "| {v} | {} | {} |", find(a), find(b));
         }
         let _ = writeln!(s);
     }
@@ -427,94 +752,61 @@ fn report_md(j: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::legacy::{resolve_params, run_all_sequential};
+    use crate::sweep::{run_typed, ShardSpec, SweepKind};
 
-    fn run(m: u64, shards: u32) -> (SweepResult, LegacyRendered) {
-        let kind = &SUBTRACTION;
-        let params = resolve_params(kind, &[("max_element".to_string(), m)].into()).unwrap();
-        let plan = kind.plan(&params, shards).unwrap();
-        let merged = run_all_sequential(kind, &params, &plan).unwrap();
-        let rendered = kind.render(&params, &merged);
-        (merged, rendered)
-    }
-
-    /// Parse a compact row back: (elements, [o_pre, o_per, g_pre, g_per, max]).
-    fn parse_row(row: &Value) -> (Vec<u32>, Vec<u64>) {
-        let row = row.as_str().unwrap();
-        let (set, rest) = row.split_once(": ").unwrap();
-        let elems = set
-            .trim_matches(|c| c == '{' || c == '}')
-            .split(',')
-            .map(|x| x.parse().unwrap())
-            .collect();
-        let nums = rest
-            .split(|c: char| !c.is_ascii_digit())
-            .filter(|x| !x.is_empty())
-            .map(|x| x.parse().unwrap())
-            .collect();
-        (elems, nums)
+    fn run(m: u64, shards: u32) -> (SubtractionOutput, SubtractionDoc, String) {
+        let params = SubtractionParams { max_element: m };
+        let merged = run_typed(&SUBTRACTION, &params, shards).unwrap();
+        let doc = SUBTRACTION.doc(&params, &merged);
+        let md = SUBTRACTION.report(&params, &doc);
+        (merged, doc, md)
     }
 
     /// The headline: M = 12, all 4,095 sets, deterministic across plans.
     #[test]
     fn m12_all_sets_deterministic() {
-        let (merged, r) = run(12, 0);
-        assert_eq!(merged.counter("sets"), 4095);
-        assert_eq!(merged.work, 4095);
-        let j = &r.results_json;
-        assert_eq!(j["per_set_complete"], json!(true));
-        let rows = j["per_set"].as_array().unwrap();
-        assert_eq!(rows.len(), 4095);
-        assert_eq!(j["checks"]["outcome_period_not_dividing_grundy_period"], 0);
-        assert_eq!(j["checks"]["outcome_preperiod_above_grundy_preperiod"], 0);
-        let row = rows.iter().find(|r| parse_row(r).0 == [2, 4, 7]).unwrap();
-        assert_eq!(parse_row(row).1[..2], [4, 3], "{row}");
-        // histograms count every set once
-        for (_, name, _) in QUANTITIES {
-            let total: u64 = j["histograms"][name]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| p[1].as_u64().unwrap())
-                .sum();
-            assert_eq!(total, 4095, "{name}");
-        }
-        // rows agree with a direct analysis (independent of records and merge)
-        for row in rows.iter().step_by(37) {
-            let (e, nums) = parse_row(row);
-            let a = analyse(&SubtractionSet::new(&e).unwrap());
-            let direct = [
-                a.outcome.preperiod as u64,
-                a.outcome.period as u64,
-                a.grundy.preperiod as u64,
-                a.grundy.period as u64,
-                a.max_grundy as u64,
-            ];
-            assert_eq!(nums, direct, "{row}");
-        }
-        // the extremes agree with the rows
-        for (k, (_, name, _)) in QUANTITIES.iter().enumerate() {
-            let col = [1, 0, 3, 2, 4][k];
-            let max = rows.iter().map(|r| parse_row(r).1[col]).max().unwrap();
-            let e = &j["extremes"][format!("largest_{name}")];
-            assert_eq!(e["value"], max, "{name}");
-            let n = rows.iter().filter(|r| parse_row(r).1[col] == max).count();
-            assert_eq!(e["sets"], n as u64, "{name}");
-            assert_eq!(
-                e["listed_sets"].as_array().unwrap().len(),
-                n.min(10),
-                "{name}"
-            );
-        }
-        // another shard plan gives byte-identical output
-        let (merged7, r7) = run(12, 7);
-        assert_eq!(merged7, merged);
+        let (merged, d, md) = run(12, 0);
+        assert_eq!(merged.sets, 4095);
+        assert_eq!(merged.work(), 4095);
+        assert!(d.per_set_complete);
+        assert_eq!(d.per_set.len(), 4095);
+        assert_eq!(d.checks.outcome_period_not_dividing_grundy_period, 0);
+        assert_eq!(d.checks.outcome_preperiod_above_grundy_preperiod, 0);
+        let sets: Vec<&SetStats> = merged.per_set.kept.iter().collect();
+        let s247 = sets.iter().find(|s| s.elements() == [2, 4, 7]).unwrap();
         assert_eq!(
-            serde_json::to_string(&r7.results_json).unwrap(),
-            serde_json::to_string(&r.results_json).unwrap()
+            s247.outcome,
+            Seq {
+                preperiod: 4,
+                period: 3
+            }
         );
-        assert_eq!(r7.report_md, r.report_md);
-        assert!(r.report_md.contains("{2,4,7}: outcome 4+3"));
+        // histograms count every set once
+        for h in d.histograms.all() {
+            assert_eq!(h.iter().map(|p| p.1).sum::<u64>(), 4095);
+        }
+        // the sets agree with a direct analysis (independent of the merge)
+        for s in sets.iter().step_by(37) {
+            let e: Vec<u32> = s.elements().iter().map(|&x| x as u32).collect();
+            let a = analyse(&SubtractionSet::new(&e).unwrap());
+            assert_eq!(**s, SetStats::new(s.mask, &a));
+        }
+        // the extremes agree with the sets
+        for (k, e) in d.extremes.all().into_iter().enumerate() {
+            let e = e.as_ref().unwrap();
+            let value = |s: &SetStats| *s.values().all()[k];
+            let max = sets.iter().map(|s| value(s)).max().unwrap();
+            assert_eq!(e.value, max, "{k}");
+            let n = sets.iter().filter(|s| value(s) == max).count();
+            assert_eq!(e.sets, n as u64, "{k}");
+            assert_eq!(e.listed_sets.len(), n.min(EXTREME_CAP), "{k}");
+        }
+        // another shard plan gives the same result and byte-identical output
+        let (merged7, d7, md7) = run(12, 7);
+        assert_eq!(merged7, merged);
+        assert_eq!(crate::sweep::json_text(&d7), crate::sweep::json_text(&d));
+        assert_eq!(md7, md);
+        assert!(md.contains("{2,4,7}: outcome 4+3"));
     }
 
     /// M = 3 by hand: the 7 sets and their outcome periods.
@@ -523,15 +815,12 @@ mod tests {
     /// {1,2,3}: PNNN period 4.
     #[test]
     fn m3_by_hand() {
-        let (_, r) = run(3, 3);
-        let periods: Vec<(Vec<u32>, u64)> = r.results_json["per_set"]
-            .as_array()
-            .unwrap()
+        let (merged, d, _) = run(3, 3);
+        let mut sets: Vec<&SetStats> = merged.per_set.kept.iter().collect();
+        sets.sort_by_key(|s| s.mask);
+        let periods: Vec<(Vec<u64>, u64)> = sets
             .iter()
-            .map(|row| {
-                let (e, nums) = parse_row(row);
-                (e, nums[1])
-            })
+            .map(|s| (s.elements(), s.outcome.period))
             .collect();
         assert_eq!(
             periods,
@@ -545,33 +834,116 @@ mod tests {
                 (vec![1, 2, 3], 4)
             ]
         );
-        let e = &r.results_json["extremes"]["largest_outcome_period"];
-        assert_eq!(e["value"], 6);
-        assert_eq!(e["smallest_set"]["set"], json!([3]));
+        let e = d.extremes.largest_outcome_period.as_ref().unwrap();
+        assert_eq!(e.value, 6);
+        assert_eq!(e.smallest_set.as_ref().unwrap().set, vec![3]);
+    }
+
+    /// Witness order is the order of the old records: (max, size, text, mask).
+    #[test]
+    fn witness_order_is_text_order() {
+        let set = |e: &[u32]| {
+            let s = SubtractionSet::new(e).unwrap();
+            let mask = e.iter().fold(0u64, |m, &x| m | 1 << (x - 1));
+            (SetStats::new(mask, &analyse(&s)), s.to_string_braced())
+        };
+        let mut all: Vec<(SetStats, String)> = (1u64..1 << 12)
+            .step_by(5)
+            .map(|m| set(&elements_of(m).iter().map(|&x| x as u32).collect::<Vec<_>>()))
+            .collect();
+        let mut by_text = all.clone();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        by_text.sort_by(|a, b| {
+            let key = |x: &(SetStats, String)| {
+                (
+                    64 - x.0.mask.leading_zeros(),
+                    x.0.mask.count_ones(),
+                    x.1.clone(),
+                )
+            };
+            key(a).cmp(&key(b))
+        });
+        assert_eq!(all, by_text);
+        assert_eq!(decimal_cmp(10, 9), Ordering::Less);
+        assert_eq!(decimal_cmp(1, 12), Ordering::Less);
+        assert_eq!(decimal_cmp(0, 0), Ordering::Equal);
     }
 
     #[test]
-    fn bad_payloads_are_errors() {
-        let params =
-            resolve_params(&SUBTRACTION, &[("max_element".to_string(), 4)].into()).unwrap();
+    fn bad_shards_and_params_are_errors() {
+        let kind: &dyn SweepKind = &SUBTRACTION;
+        let params = kind
+            .resolve_params(&[("max_element".to_string(), 4)].into())
+            .unwrap();
         for payload in [
             "",
-            "masks 0..3",
-            "masks 3..3",
-            "masks 1..17",
-            "masks a..b",
-            "masks 5",
+            "masks 1..3",
+            r#"{"lo":0,"hi":3}"#,
+            r#"{"lo":3,"hi":3}"#,
+            r#"{"lo":1,"hi":17}"#,
+            r#"{"lo":1}"#,
+            r#"{"lo":1,"hi":3,"extra":1}"#,
+            r#"{"lo":-1,"hi":3}"#,
         ] {
             let shard = ShardSpec {
                 index: 0,
                 payload: payload.into(),
                 estimate: 0,
             };
-            assert!(matches!(
-                SUBTRACTION.run_shard(&params, &shard, &ShardCtx::detached()),
-                Err(SweepError::BadShard { .. })
-            ));
+            assert!(
+                matches!(
+                    kind.run_shard(&params, &shard, &ShardCtx::detached()),
+                    Err(SweepError::BadShard { .. })
+                ),
+                "{payload}"
+            );
         }
-        assert!(resolve_params(&SUBTRACTION, &[("max_element".to_string(), 21)].into()).is_err());
+        let ok = ShardSpec {
+            index: 0,
+            payload: r#"{"lo":1,"hi":16}"#.into(),
+            estimate: 0,
+        };
+        assert_eq!(
+            kind.run_shard(&params, &ok, &ShardCtx::detached())
+                .unwrap()
+                .work(),
+            15
+        );
+        assert!(kind
+            .resolve_params(&[("max_element".to_string(), 21)].into())
+            .is_err());
+        assert!(kind
+            .resolve_params(&[("max_n".to_string(), 3)].into())
+            .is_err());
+        // parameters that skipped resolve are an error too, not a panic
+        let raw: crate::sweep::Params = [("max_elements".to_string(), 3)].into();
+        assert!(matches!(
+            kind.plan(&raw, 0),
+            Err(SweepError::BadParams { .. })
+        ));
+    }
+
+    /// Merging is order independent, including the capped sets.
+    #[test]
+    fn merge_is_order_independent() {
+        let params = SubtractionParams { max_element: 8 };
+        let shards = Kind::plan(&SUBTRACTION, &params, 9).unwrap();
+        let outs: Vec<SubtractionOutput> = shards
+            .iter()
+            .map(|(s, _)| SUBTRACTION.run(&params, s, &ShardCtx::detached()).unwrap())
+            .collect();
+        let mut fwd = SubtractionOutput::default();
+        for o in outs.iter().cloned() {
+            fwd.merge(o);
+        }
+        let mut rev = SubtractionOutput::default();
+        for o in outs.iter().rev().cloned() {
+            rev.merge(o);
+        }
+        assert_eq!(fwd, rev);
+        // and through the stored encoding
+        let text = serde_json::to_string(&fwd).unwrap();
+        let back: SubtractionOutput = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, fwd);
     }
 }

@@ -15,6 +15,15 @@ pub trait SweepKind: Sync {
     fn about(&self) -> &'static str;
     /// The parameters the kind takes.
     fn params(&self) -> &'static [ParamDef];
+    /// The file implementing the kind ([`Kind::source_file`]).
+    fn source_file(&self) -> &'static str;
+    /// The kind's solver version, `{CRATE_VERSION}+{id}`: results computed
+    /// under one version may be merged with each other and with no other.
+    /// It changes with every change that can alter the kind's results (its
+    /// code, the code it uses, the locked versions of the crates that code
+    /// uses) and with nothing else: not with tests, comments, the CLI or
+    /// other kinds. See [`crate::kind_version`].
+    fn version(&self) -> String;
     /// Check `given` against the declared parameters, fill in defaults, and
     /// check that the kind's typed parameters parse.
     fn resolve_params(&self, given: &Params) -> Result<Params, SweepError>;
@@ -71,6 +80,12 @@ impl<K: Kind> SweepKind for K {
     }
     fn params(&self) -> &'static [ParamDef] {
         self.param_defs()
+    }
+    fn source_file(&self) -> &'static str {
+        Kind::source_file(self)
+    }
+    fn version(&self) -> String {
+        crate::kind_version(Kind::source_file(self), Kind::name(self))
     }
     fn resolve_params(&self, given: &Params) -> Result<Params, SweepError> {
         let p = resolve(Kind::name(self), self.param_defs(), given)?;

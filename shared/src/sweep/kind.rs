@@ -44,6 +44,13 @@ pub trait Kind: Sync + Send + 'static {
     fn about(&self) -> &'static str;
     /// The parameters the kind takes.
     fn param_defs(&self) -> &'static [ParamDef];
+    /// The source file that implements the kind: always `file!()`, i.e.
+    /// `fn source_file(&self) -> &'static str { file!() }` in the file holding
+    /// the `impl Kind`. It selects the kind's solver version
+    /// ([`super::SweepKind::version`]): the hash of that file (or of its
+    /// folder, for a kind in `kinds/<name>/`) and of everything it uses,
+    /// computed by `build.rs` (see `shared/build/versions.rs`).
+    fn source_file(&self) -> &'static str;
     /// Split the sweep into shards with their estimated work (positions; 0 if
     /// unknown). `target_shards` is a hint (0 = the kind's default).
     fn plan(

@@ -76,6 +76,10 @@ impl<'de> serde::Deserialize<'de> for LegacyDoc {
     }
 }
 
+/// The `source_file` of every untyped kind: in no version table, so they
+/// all fall back to the whole-crate version.
+pub const LEGACY_SOURCE: &str = "<untyped kind>";
+
 impl<T: UntypedKind> Kind for T {
     type Params = Params;
     type Shard = String;
@@ -89,6 +93,11 @@ impl<T: UntypedKind> Kind for T {
     }
     fn param_defs(&self) -> &'static [ParamDef] {
         UntypedKind::params(self)
+    }
+    /// Not a source file: untyped kinds get the whole-crate version
+    /// (`{CRATE_VERSION}+{BUILD_ID}`, see [`crate::kind_version`]).
+    fn source_file(&self) -> &'static str {
+        LEGACY_SOURCE
     }
     fn plan(&self, params: &Params, target: u32) -> Result<Vec<(String, u64)>, SweepError> {
         Ok(UntypedKind::plan(self, params, target)?
