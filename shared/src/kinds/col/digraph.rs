@@ -308,6 +308,9 @@ impl Kind for MyopicDigraphSweep {
     type Shard = DigraphShard;
     type Output = DigraphOutput;
     type Doc = DigraphDoc;
+    fn source_file(&self) -> &'static str {
+        file!()
+    }
 
     fn name(&self) -> &'static str {
         "myopic-digraph"

@@ -167,6 +167,9 @@ impl Kind for ColSweep {
     type Shard = GraphShard;
     type Output = ColOutput;
     type Doc = ColDoc;
+    fn source_file(&self) -> &'static str {
+        file!()
+    }
 
     fn name(&self) -> &'static str {
         "col"
@@ -553,6 +556,9 @@ impl Kind for EngineCheckSweep {
     type Shard = EngineCheckShard;
     type Output = EngineCheckOutput;
     type Doc = EngineCheckDoc;
+    fn source_file(&self) -> &'static str {
+        file!()
+    }
 
     fn name(&self) -> &'static str {
         "engine-check"

@@ -403,6 +403,9 @@ impl Kind for MyopicListSweep {
     type Shard = ListShard;
     type Output = ListOutput;
     type Doc = ListDoc;
+    fn source_file(&self) -> &'static str {
+        file!()
+    }
 
     fn name(&self) -> &'static str {
         "myopic-list"

@@ -421,6 +421,9 @@ impl Kind for MyopicTrees {
     type Shard = TreeShard;
     type Output = TreeOutput;
     type Doc = TreeDoc;
+    fn source_file(&self) -> &'static str {
+        file!()
+    }
 
     fn name(&self) -> &'static str {
         self.shape.name()
