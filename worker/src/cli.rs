@@ -171,3 +171,108 @@ pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn parse(args: &[&str]) -> Result<WorkerArgs, String> {
+        Cli::try_parse_from(std::iter::once("gamesweep-worker").chain(args.iter().copied()))
+            .map(|c| c.worker)
+            .map_err(|e| e.to_string())
+    }
+
+    fn config_of(args: &[&str]) -> Result<WorkerConfig, String> {
+        config(&parse(args)?).map_err(|e| format!("{e:#}"))
+    }
+
+    /// A file in the temp dir with `text`, removed on drop.
+    struct TempFile(PathBuf);
+    impl TempFile {
+        fn new(name: &str, text: &str) -> Self {
+            let path = std::env::temp_dir()
+                .join(format!("gamesweep-worker-{}-{name}", std::process::id()));
+            std::fs::write(&path, text).unwrap();
+            TempFile(path)
+        }
+        fn arg(&self) -> &str {
+            self.0.to_str().unwrap()
+        }
+    }
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+
+    #[test]
+    fn options_become_settings() {
+        let token = TempFile::new("token", "s3cret\nignored\n");
+        let c = config_of(&[
+            "--coordinator",
+            "http://coord:7461",
+            "--threads",
+            "3",
+            "--id",
+            "w7",
+            "--token-file",
+            token.arg(),
+            "--exit-when-idle",
+        ])
+        .unwrap();
+        assert_eq!(c.coordinator, "http://coord:7461");
+        assert_eq!((c.threads, c.worker_id.as_str()), (3, "w7"));
+        assert_eq!(c.token.as_deref(), Some("s3cret"));
+        assert!(c.exit_when_idle);
+        assert_eq!(c.solver_version, gamesweep_proto::solver_version());
+    }
+
+    #[test]
+    fn zero_threads_is_refused_clearly() {
+        assert_eq!(
+            config_of(&["--threads", "0"]).unwrap_err(),
+            "--threads must be at least 1"
+        );
+    }
+
+    #[test]
+    fn a_bad_token_file_is_named_in_the_error() {
+        let missing = std::env::temp_dir().join("gamesweep-worker-no-such-token");
+        let err = config_of(&["--token-file", missing.to_str().unwrap()]).unwrap_err();
+        assert!(
+            err.starts_with(&format!("cannot read token file {}: ", missing.display())),
+            "{err}"
+        );
+        let empty = TempFile::new("empty-token", "\n");
+        let err = config_of(&["--token-file", empty.arg()]).unwrap_err();
+        assert!(err.contains("is empty"), "{err}");
+    }
+
+    #[test]
+    fn malformed_options_are_usage_errors() {
+        let err = parse(&["--threads", "many"]).unwrap_err();
+        assert!(err.contains("invalid value 'many' for '--threads"), "{err}");
+        let err = parse(&["--thread", "2"]).unwrap_err();
+        assert!(err.contains("unexpected argument '--thread'"), "{err}");
+        let args = |a: &[&str]| {
+            a.iter()
+                .map(Into::into)
+                .collect::<Vec<std::ffi::OsString>>()
+        };
+        assert_eq!(main_with(args(&["gamesweep-worker", "--bogus"])), 2);
+        assert_eq!(main_with(args(&["gamesweep-worker", "--version"])), 0);
+    }
+
+    #[tokio::test]
+    async fn a_bad_coordinator_url_is_refused_before_any_work() {
+        let (_tx, rx) = watch::channel(Shutdown::Running);
+        let err = crate::run(WorkerConfig::new("coord:7461"), rx)
+            .await
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "bad coordinator URL `coord:7461`: expected e.g. http://127.0.0.1:7461"
+        );
+    }
+}

@@ -1,0 +1,197 @@
+//! The shards this worker holds, and the heartbeat that keeps their leases:
+//! every held lease is renewed at a third of the lease period, and a shard
+//! whose lease the coordinator no longer grants is asked to stop.
+
+use crate::shard::{ShardFlags, ShardKey};
+use crate::wire::Coordinator;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tracing::{debug, info};
+
+/// The lease period assumed until the coordinator says otherwise.
+const DEFAULT_LEASE_MS: u64 = 10_000;
+/// Lease periods shorter than this are treated as this (renewals must have
+/// time to arrive).
+const MIN_LEASE_MS: u64 = 150;
+/// Renewals are never closer together than this.
+const MIN_RENEW_PERIOD: Duration = Duration::from_millis(50);
+
+/// The held shards, shared by the main loop (which adds and releases them)
+/// and the heartbeat (which renews them). A std mutex: it is never held
+/// across an await.
+pub(crate) struct HeldShards {
+    /// Held shard → its attempt and run-time flags.
+    shards: Mutex<HashMap<ShardKey, Held>>,
+    /// The coordinator's lease period, as last announced.
+    lease_ms: AtomicU64,
+}
+
+/// One held shard.
+struct Held {
+    /// The attempt it was granted as.
+    attempt: u32,
+    /// Its cancel flag and progress counter.
+    flags: ShardFlags,
+}
+
+/// A held shard as renewed: which one, and how far it got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct HeldShard {
+    /// Which shard.
+    pub key: ShardKey,
+    /// The attempt it was granted as.
+    pub attempt: u32,
+    /// Positions done so far.
+    pub progress: u64,
+}
+
+impl Default for HeldShards {
+    fn default() -> Self {
+        HeldShards {
+            shards: Mutex::default(),
+            lease_ms: AtomicU64::new(DEFAULT_LEASE_MS),
+        }
+    }
+}
+
+impl HeldShards {
+    fn lock(&self) -> MutexGuard<'_, HashMap<ShardKey, Held>> {
+        // A panic elsewhere cannot leave the map half-updated: keep using it.
+        self.shards.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Start holding `key`; returns the flags the shard runs with.
+    pub fn hold(&self, key: ShardKey, attempt: u32) -> ShardFlags {
+        let flags = ShardFlags::default();
+        let held = Held {
+            attempt,
+            flags: flags.clone(),
+        };
+        self.lock().insert(key, held);
+        flags
+    }
+
+    /// Stop holding `key` (its result was sent, or it is given up).
+    pub fn release(&self, key: &ShardKey) {
+        self.lock().remove(key);
+    }
+
+    /// Ask every held shard to stop.
+    pub fn cancel_all(&self) {
+        for held in self.lock().values() {
+            held.flags.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The held shards, for a renewal.
+    pub fn snapshot(&self) -> Vec<HeldShard> {
+        self.lock()
+            .iter()
+            .map(|(key, held)| HeldShard {
+                key: key.clone(),
+                attempt: held.attempt,
+                progress: held.flags.progress.load(Ordering::Relaxed),
+            })
+            .collect()
+    }
+
+    /// Stop the shards of `renewed` whose lease is gone (`still_held` is
+    /// parallel to `renewed`; a missing answer counts as still held).
+    pub fn cancel_lost(&self, renewed: &[HeldShard], still_held: &[bool]) {
+        let shards = self.lock();
+        for (h, &keep) in renewed.iter().zip(still_held) {
+            if keep {
+                continue;
+            }
+            if let Some(held) = shards.get(&h.key) {
+                info!(sweep = %h.key.sweep_id, shard = h.key.index, "lease lost; stopping shard");
+                held.flags.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Record the coordinator's lease period.
+    pub fn set_lease_ms(&self, lease_ms: u64) {
+        self.lease_ms
+            .store(lease_ms.max(MIN_LEASE_MS), Ordering::Relaxed);
+    }
+
+    /// How long to wait between renewals: a third of the lease period.
+    pub fn renew_period(&self) -> Duration {
+        Duration::from_millis(self.lease_ms.load(Ordering::Relaxed) / 3).max(MIN_RENEW_PERIOD)
+    }
+}
+
+/// The heartbeat: renew the held leases forever (the caller aborts it).
+/// A failed renewal is retried at the next period.
+pub(crate) async fn renew_forever(held: Arc<HeldShards>, coordinator: Coordinator) {
+    loop {
+        tokio::time::sleep(held.renew_period()).await;
+        let renewed = held.snapshot();
+        if renewed.is_empty() {
+            continue;
+        }
+        match coordinator.renew(&renewed).await {
+            Ok(reply) => {
+                held.set_lease_ms(reply.lease_ms);
+                held.cancel_lost(&renewed, &reply.still_held);
+            }
+            Err(e) => debug!(error = %e, "renew failed; will retry"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(index: u32) -> ShardKey {
+        ShardKey {
+            sweep_id: "s".into(),
+            index,
+        }
+    }
+
+    #[test]
+    fn lost_leases_are_cancelled_and_kept_ones_are_not() {
+        let held = HeldShards::default();
+        let a = held.hold(key(0), 1);
+        let b = held.hold(key(1), 2);
+        let c = held.hold(key(2), 1);
+        b.progress.store(40, Ordering::Relaxed);
+        let mut renewed = held.snapshot();
+        renewed.sort_by_key(|h| h.key.index);
+        assert_eq!(
+            renewed[1],
+            HeldShard {
+                key: key(1),
+                attempt: 2,
+                progress: 40
+            }
+        );
+        // Shard 0 kept, shard 1 lost, shard 2 not answered (kept).
+        held.cancel_lost(&renewed, &[true, false]);
+        let cancelled = |f: &ShardFlags| f.cancel.load(Ordering::Relaxed);
+        assert_eq!(
+            (cancelled(&a), cancelled(&b), cancelled(&c)),
+            (false, true, false)
+        );
+
+        held.release(&key(1));
+        assert_eq!(held.snapshot().len(), 2);
+        held.cancel_all();
+        assert!(cancelled(&a) && cancelled(&c));
+    }
+
+    #[test]
+    fn renewals_come_at_a_third_of_the_lease_period_within_bounds() {
+        let held = HeldShards::default();
+        assert_eq!(held.renew_period(), Duration::from_millis(3_333));
+        held.set_lease_ms(3_000);
+        assert_eq!(held.renew_period(), Duration::from_secs(1));
+        held.set_lease_ms(0);
+        assert_eq!(held.renew_period(), MIN_RENEW_PERIOD);
+    }
+}
