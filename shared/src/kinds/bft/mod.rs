@@ -253,4 +253,27 @@ mod tests {
 \n## Not covered\n\nnothing\n"
         );
     }
+
+    /// Shard results survive the store and the wire (encode, decode) as is.
+    #[test]
+    fn outputs_decode_to_themselves() {
+        use crate::sweep::{ShardCtx, SweepKind};
+        let kinds: [(&dyn SweepKind, &[(&str, u64)]); 3] = [
+            (&ReductionSweep, &[("random", 3)]),
+            (&Degree3Sweep, &[("random", 3), ("min_n", 8), ("max_n", 10)]),
+            (&StrategySweep, &[("games", 3)]),
+        ];
+        for (kind, given) in kinds {
+            let given = given.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+            let params = kind.resolve_params(&given).unwrap();
+            for shard in kind.plan(&params, 2).unwrap() {
+                let out = kind
+                    .run_shard(&params, &shard, &ShardCtx::detached())
+                    .unwrap();
+                assert!(out.work() > 0, "{}", kind.name());
+                assert_eq!(kind.decode(&out.encode()).unwrap(), out, "{}", kind.name());
+            }
+            assert!(kind.decode(b"{}").is_err(), "{}", kind.name());
+        }
+    }
 }
