@@ -258,13 +258,16 @@ mod tests {
     #[test]
     fn outputs_decode_to_themselves() {
         use crate::sweep::{ShardCtx, SweepKind};
-        let kinds: [(&dyn SweepKind, &[(&str, u64)]); 3] = [
-            (&ReductionSweep, &[("random", 3)]),
-            (&Degree3Sweep, &[("random", 3), ("min_n", 8), ("max_n", 10)]),
-            (&StrategySweep, &[("games", 3)]),
+        let reduction: &dyn SweepKind = &ReductionSweep;
+        let degree3: &dyn SweepKind = &Degree3Sweep;
+        let strategy: &dyn SweepKind = &StrategySweep;
+        let kinds = [
+            (reduction, vec![("random", 3)]),
+            (degree3, vec![("random", 3), ("min_n", 8), ("max_n", 10)]),
+            (strategy, vec![("games", 3)]),
         ];
         for (kind, given) in kinds {
-            let given = given.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+            let given = given.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
             let params = kind.resolve_params(&given).unwrap();
             for shard in kind.plan(&params, 2).unwrap() {
                 let out = kind
