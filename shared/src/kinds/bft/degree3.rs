@@ -7,18 +7,20 @@
 //! tests, the exact value and the exact search's node count (a fresh search
 //! per start, memo on token + component).
 
-use super::{nim, parse_range, plan_ranges, record_json, thousands, EXCEPTION_CAP, SECTION5_NOTE};
+use super::{
+    plan_ranges, values_line, write_exceptions_and_not_covered, ExceptionLine, Exceptions,
+    RangeShard, ValueCounts, SECTION5_NOTE,
+};
 use crate::bft::random::{instance_rng, random_degree3_graph};
 use crate::bft::reduction::Position;
 use crate::bft::solve;
 use crate::graph::{graph6, members, BitGraph, VSet};
-use crate::sweep::{
-    param, ParamDef, Params, Record, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind,
-    SweepResult,
-};
+use crate::sweep::merge::merge_maps;
+use crate::sweep::report::{nim, thousands};
+use crate::sweep::{Kind, Max, Merge, ParamDef, Record, ShardCtx, SweepError};
 use crate::uvg::degree3::grundy_degree3;
-use serde_json::{json, Value};
-use std::collections::HashSet;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
 /// The `uvg-degree3` sweep kind.
@@ -61,19 +63,34 @@ ChaCha8Rng::seed_from_u64(seed) with set_stream(i): a random tree (vertex v = 1,
 earlier vertex of degree < 3), then n attempts at an extra edge between a uniform pair (u, w), added iff \
 u ≠ w, not adjacent, both of degree < 3; connected, maximum degree ≤ 3";
 
-fn sizes(params: &Params) -> Result<(usize, usize), SweepError> {
-    let lo = param(params, "min_n");
-    let hi = param(params, "max_n");
-    if lo > hi {
-        return Err(SweepError::OutOfRange {
-            kind: "uvg-degree3".into(),
-            param: "min-n".into(),
-            value: lo,
-            min: 1,
-            max: hi,
-        });
+/// The parameters of `uvg-degree3`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Degree3Params {
+    /// Number of random graphs.
+    pub random: u64,
+    /// Smallest vertex count.
+    pub min_n: u64,
+    /// Largest vertex count.
+    pub max_n: u64,
+    /// Seed of the random graphs.
+    pub seed: u64,
+}
+
+impl Degree3Params {
+    /// `(min_n, max_n)`, checked to be in order.
+    fn sizes(&self) -> Result<(usize, usize), SweepError> {
+        if self.min_n > self.max_n {
+            return Err(SweepError::OutOfRange {
+                kind: "uvg-degree3".into(),
+                param: "min-n".into(),
+                value: self.min_n,
+                min: 1,
+                max: self.max_n,
+            });
+        }
+        Ok((self.min_n as usize, self.max_n as usize))
     }
-    Ok((lo as usize, hi as usize))
 }
 
 /// Graph `i` of the sweep.
@@ -82,11 +99,140 @@ pub fn instance(seed: u64, min_n: usize, max_n: usize, i: u64) -> BitGraph {
     random_degree3_graph(&mut instance_rng(seed, i), n)
 }
 
-fn key(n: usize, what: &str) -> String {
-    format!("n={n:02}/{what}")
+/// Tallies of the graphs of one size.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SizeStats {
+    /// Graphs.
+    pub graphs: u64,
+    /// Starts (graphs × n).
+    pub starts: u64,
+    /// Win/lose tests of the degree-3 algorithm, all starts.
+    pub tests: u64,
+    /// The most tests of one start.
+    pub tests_max: Max,
+    /// Exact-search nodes, all starts.
+    pub nodes: u64,
+    /// The most exact-search nodes of one start.
+    pub nodes_max: Max,
+    /// Reachable positions per start (fresh memo), summed.
+    pub reachable_start: u64,
+    /// The most reachable positions of one start.
+    pub reachable_start_max: Max,
+    /// Reachable positions per graph (one memo for all starts), summed.
+    pub reachable_graph: u64,
+    /// The most reachable positions of one graph.
+    pub reachable_graph_max: Max,
 }
 
-impl UntypedKind for Degree3Sweep {
+impl SizeStats {
+    fn merge(&mut self, o: SizeStats) {
+        self.graphs += o.graphs;
+        self.starts += o.starts;
+        self.tests += o.tests;
+        self.tests_max.merge(o.tests_max);
+        self.nodes += o.nodes;
+        self.nodes_max.merge(o.nodes_max);
+        self.reachable_start += o.reachable_start;
+        self.reachable_start_max.merge(o.reachable_start_max);
+        self.reachable_graph += o.reachable_graph;
+        self.reachable_graph_max.merge(o.reachable_graph_max);
+    }
+}
+
+/// The merged result of graphs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Degree3Output {
+    /// Positions processed (starts).
+    pub work: u64,
+    /// Tallies by vertex count.
+    pub by_n: BTreeMap<u64, SizeStats>,
+    /// Exact values over all starts.
+    pub values: ValueCounts,
+    /// Win/lose tests per start, over the starts the algorithm answered.
+    pub tests_per_start: ValueCounts,
+    /// Disagreements with exact search, and graphs the algorithm declined.
+    pub exceptions: Exceptions,
+}
+
+impl Merge for Degree3Output {
+    fn merge(&mut self, o: Self) {
+        self.work += o.work;
+        merge_maps(&mut self.by_n, o.by_n, SizeStats::merge);
+        self.values.merge(o.values);
+        self.tests_per_start.merge(o.tests_per_start);
+        self.exceptions.merge(o.exceptions);
+    }
+    fn work(&self) -> u64 {
+        self.work
+    }
+}
+
+/// One row of `by_n` in results.json.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SizeRow {
+    /// Vertex count.
+    pub n: u64,
+    /// Graphs.
+    pub graphs: u64,
+    /// Starts.
+    pub starts: u64,
+    /// Win/lose tests, all starts.
+    pub win_lose_tests: u64,
+    /// The most tests of one start.
+    pub win_lose_tests_max: u64,
+    /// Exact-search nodes, all starts.
+    pub exact_nodes: u64,
+    /// The most exact-search nodes of one start.
+    pub exact_nodes_max: u64,
+    /// Reachable positions per start, summed.
+    pub reachable_positions_per_start: u64,
+    /// The most reachable positions of one start.
+    pub reachable_positions_per_start_max: u64,
+    /// Reachable positions per graph, summed.
+    pub reachable_positions_per_graph: u64,
+    /// The most reachable positions of one graph.
+    pub reachable_positions_per_graph_max: u64,
+}
+
+/// `results.json` of `uvg-degree3`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Degree3Doc {
+    /// `uvg-degree3`.
+    pub kind: String,
+    /// The parameters.
+    pub params: Degree3Params,
+    /// [`RANDOM_MODEL`].
+    pub random_model: String,
+    /// What the exact-search node count counts.
+    pub exact_nodes: String,
+    /// What the reachable-position count counts.
+    pub reachable_positions: String,
+    /// Tallies by vertex count (sizes with graphs only).
+    pub by_n: Vec<SizeRow>,
+    /// `{value: starts}`.
+    pub values: BTreeMap<u64, u64>,
+    /// `{tests: starts}`.
+    pub win_lose_tests_per_start: BTreeMap<u64, u64>,
+    /// Exceptions in all.
+    pub exceptions: u64,
+    /// The kept exceptions, smallest first.
+    pub exception_records: Vec<Record>,
+    /// [`SECTION5_NOTE`].
+    pub not_covered: String,
+}
+
+const EXACT_NODES: &str = "search nodes of the library's exact solver (uvg::general::grundy_general, fresh per start; it skips moves onto leaves and counts each distinct position it evaluates)";
+
+const REACHABLE_POSITIONS: &str = "distinct (token, component) positions reachable from a start: the node count of a plain search memoised on (token, component), with no shortcuts; per start (fresh memo) and per graph (one memo shared by all starts)";
+
+impl Kind for Degree3Sweep {
+    type Params = Degree3Params;
+    type Shard = RangeShard;
+    type Output = Degree3Output;
+    type Doc = Degree3Doc;
+
     fn name(&self) -> &'static str {
         "uvg-degree3"
     }
@@ -95,34 +241,33 @@ impl UntypedKind for Degree3Sweep {
         "Burke-Ferland-Teng degree-3 algorithm vs exact search on seeded random connected graphs of max degree <= 3"
     }
 
-    fn params(&self) -> &'static [ParamDef] {
+    fn param_defs(&self) -> &'static [ParamDef] {
         PARAMS
     }
 
-    fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        let (lo, hi) = sizes(params)?;
+    fn plan(
+        &self,
+        params: &Degree3Params,
+        target_shards: u32,
+    ) -> Result<Vec<(RangeShard, u64)>, SweepError> {
+        let (lo, hi) = params.sizes()?;
         let span = (hi - lo + 1) as u64;
-        Ok(plan_ranges(
-            param(params, "random"),
-            target_shards,
-            8,
-            |a, b| (a..b).map(|i| lo as u64 + i % span).sum(),
-        ))
+        Ok(plan_ranges(params.random, target_shards, 8, |a, b| {
+            (a..b).map(|i| lo as u64 + i % span).sum()
+        }))
     }
 
-    fn run_shard(
+    fn run(
         &self,
-        params: &Params,
-        shard: &ShardSpec,
+        params: &Degree3Params,
+        shard: &RangeShard,
         ctx: &ShardCtx<'_>,
-    ) -> Result<SweepResult, SweepError> {
-        let (lo, hi) = sizes(params)?;
-        let (a, b) = parse_range(self.name(), &shard.payload, param(params, "random"))?;
-        let seed = param(params, "seed");
-        let mut out = SweepResult::default();
-        for i in a..b {
+    ) -> Result<Degree3Output, SweepError> {
+        let (lo, hi) = params.sizes()?;
+        let mut out = Degree3Output::default();
+        for i in shard.instances(Kind::name(self), params.random)? {
             ctx.check()?;
-            let g = instance(seed, lo, hi, i);
+            let g = instance(params.seed, lo, hi, i);
             check_graph(&mut out, i, &g);
             out.work += g.n() as u64;
             ctx.add_progress(g.n() as u64);
@@ -130,8 +275,41 @@ impl UntypedKind for Degree3Sweep {
         Ok(out)
     }
 
-    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
-        render(params, merged)
+    fn doc(&self, params: &Degree3Params, r: &Degree3Output) -> Degree3Doc {
+        Degree3Doc {
+            kind: Kind::name(self).into(),
+            params: params.clone(),
+            random_model: RANDOM_MODEL.into(),
+            exact_nodes: EXACT_NODES.into(),
+            reachable_positions: REACHABLE_POSITIONS.into(),
+            by_n: r
+                .by_n
+                .iter()
+                .filter(|(_, t)| t.starts > 0)
+                .map(|(&n, t)| SizeRow {
+                    n,
+                    graphs: t.graphs,
+                    starts: t.starts,
+                    win_lose_tests: t.tests,
+                    win_lose_tests_max: t.tests_max.0,
+                    exact_nodes: t.nodes,
+                    exact_nodes_max: t.nodes_max.0,
+                    reachable_positions_per_start: t.reachable_start,
+                    reachable_positions_per_start_max: t.reachable_start_max.0,
+                    reachable_positions_per_graph: t.reachable_graph,
+                    reachable_positions_per_graph_max: t.reachable_graph_max.0,
+                })
+                .collect(),
+            values: r.values.to_map(),
+            win_lose_tests_per_start: r.tests_per_start.to_map(),
+            exceptions: r.exceptions.count(),
+            exception_records: r.exceptions.records(),
+            not_covered: SECTION5_NOTE.into(),
+        }
+    }
+
+    fn report(&self, _params: &Degree3Params, doc: &Degree3Doc) -> String {
+        report_md(doc)
     }
 }
 
@@ -158,23 +336,21 @@ pub fn reachable_positions(g: &BitGraph, start: usize, seen: &mut HashSet<(usize
     (seen.len() - before) as u64
 }
 
-fn check_graph(out: &mut SweepResult, i: u64, g: &BitGraph) {
+fn check_graph(out: &mut Degree3Output, i: u64, g: &BitGraph) {
     let n = g.n();
     let edges: Vec<(usize, usize)> = g.edges().collect();
-    out.count(key(n, "graphs"), 1);
+    let t = out.by_n.entry(n as u64).or_default();
+    t.graphs += 1;
     // One memo for the whole graph (all starts) ...
     let mut shared = HashSet::new();
     for v in 0..n {
-        out.count(
-            key(n, "reachable_graph"),
-            reachable_positions(g, v, &mut shared),
-        );
+        t.reachable_graph += reachable_positions(g, v, &mut shared);
         // ... and a fresh one per start.
         let own = reachable_positions(g, v, &mut HashSet::new());
-        out.count(key(n, "reachable_start"), own);
-        out.maximum(key(n, "reachable_start_max"), own);
+        t.reachable_start += own;
+        t.reachable_start_max.offer(own);
     }
-    out.maximum(key(n, "reachable_graph_max"), shared.len() as u64);
+    t.reachable_graph_max.offer(shared.len() as u64);
     for v in 0..n {
         let exact = solve::value(&Position {
             n,
@@ -182,10 +358,11 @@ fn check_graph(out: &mut SweepResult, i: u64, g: &BitGraph) {
             deleted: Vec::new(),
             token: v,
         });
-        out.count(key(n, "starts"), 1);
-        out.count(key(n, "nodes"), exact.nodes);
-        out.maximum(key(n, "nodes_max"), exact.nodes);
-        out.count(format!("value={:02}", exact.value), 1);
+        let t = out.by_n.entry(n as u64).or_default();
+        t.starts += 1;
+        t.nodes += exact.nodes;
+        t.nodes_max.offer(exact.nodes);
+        out.values.add(exact.value);
         let record = |note: String| Record {
             vertices: n as u32,
             edges: edges.len() as u32,
@@ -196,96 +373,35 @@ fn check_graph(out: &mut SweepResult, i: u64, g: &BitGraph) {
         };
         match grundy_degree3(g, v, g.all()) {
             Some((d, tests)) => {
-                out.count(key(n, "tests"), tests as u64);
-                out.maximum(key(n, "tests_max"), tests as u64);
-                out.count(format!("tests={tests:03}"), 1);
+                t.tests += tests as u64;
+                t.tests_max.offer(tests as u64);
+                out.tests_per_start.add(tests);
                 if d as u32 != exact.value {
-                    out.record(
-                        "exceptions",
-                        EXCEPTION_CAP,
-                        record(format!(
-                            "exact={} degree3={}",
-                            nim(exact.value as u64),
-                            nim(d as u64)
-                        )),
-                    );
+                    out.exceptions.add(record(format!(
+                        "exact={} degree3={}",
+                        nim(exact.value as u64),
+                        nim(d as u64)
+                    )));
                 }
             }
-            None => out.record(
-                "exceptions",
-                EXCEPTION_CAP,
-                record("degree-3 algorithm declined a graph of max degree ≤ 3".into()),
-            ),
+            None => out.exceptions.add(record(
+                "degree-3 algorithm declined a graph of max degree ≤ 3".into(),
+            )),
         }
-    }
-}
-
-fn render(params: &Params, r: &SweepResult) -> LegacyRendered {
-    let lo = param(params, "min_n") as usize;
-    let hi = param(params, "max_n") as usize;
-    let mut by_n = Vec::new();
-    for n in lo..=hi.max(lo) {
-        let starts = r.counter(&key(n, "starts"));
-        if starts == 0 {
-            continue;
-        }
-        by_n.push(json!({
-            "n": n,
-            "graphs": r.counter(&key(n, "graphs")),
-            "starts": starts,
-            "win_lose_tests": r.counter(&key(n, "tests")),
-            "win_lose_tests_max": r.maxima.get(&key(n, "tests_max")).copied().unwrap_or(0),
-            "exact_nodes": r.counter(&key(n, "nodes")),
-            "exact_nodes_max": r.maxima.get(&key(n, "nodes_max")).copied().unwrap_or(0),
-            "reachable_positions_per_start": r.counter(&key(n, "reachable_start")),
-            "reachable_positions_per_start_max": r.maxima.get(&key(n, "reachable_start_max")).copied().unwrap_or(0),
-            "reachable_positions_per_graph": r.counter(&key(n, "reachable_graph")),
-            "reachable_positions_per_graph_max": r.maxima.get(&key(n, "reachable_graph_max")).copied().unwrap_or(0),
-        }));
-    }
-    let hist = |prefix: &str| -> serde_json::Map<String, Value> {
-        r.counters
-            .iter()
-            .filter_map(|(k, &c)| {
-                k.strip_prefix(prefix)
-                    .and_then(|v| v.parse::<u64>().ok())
-                    .map(|v| (v.to_string(), json!(c)))
-            })
-            .collect()
-    };
-    let exc = r.records.get("exceptions");
-    let results_json = json!({
-        "kind": "uvg-degree3",
-        "params": params,
-        "random_model": RANDOM_MODEL,
-        "exact_nodes": "search nodes of the library's exact solver (uvg::general::grundy_general, fresh per start; it skips moves onto leaves and counts each distinct position it evaluates)",
-        "reachable_positions": "distinct (token, component) positions reachable from a start: the node count of a plain search memoised on (token, component), with no shortcuts; per start (fresh memo) and per graph (one memo shared by all starts)",
-        "by_n": by_n,
-        "values": hist("value="),
-        "win_lose_tests_per_start": hist("tests="),
-        "exceptions": exc.map(|s| s.total).unwrap_or(0),
-        "exception_records": exc.map(|s| s.kept.iter().map(record_json).collect::<Vec<_>>()).unwrap_or_default(),
-        "not_covered": SECTION5_NOTE,
-    });
-    let report_md = report_md(&results_json);
-    LegacyRendered {
-        results_json,
-        report_md,
     }
 }
 
 /// Render report.md from the results.json document only.
-fn report_md(doc: &Value) -> String {
-    let u = |v: &Value| v.as_u64().unwrap_or(0);
-    let p = &doc["params"];
-    let rows = doc["by_n"].as_array().cloned().unwrap_or_default();
+fn report_md(doc: &Degree3Doc) -> String {
+    let p = &doc.params;
+    let rows = &doc.by_n;
     let (mut graphs, mut starts, mut tests, mut tmax, mut nodes) = (0, 0, 0, 0, 0);
-    for row in &rows {
-        graphs += u(&row["graphs"]);
-        starts += u(&row["starts"]);
-        tests += u(&row["win_lose_tests"]);
-        tmax = tmax.max(u(&row["win_lose_tests_max"]));
-        nodes += u(&row["exact_nodes"]);
+    for row in rows {
+        graphs += row.graphs;
+        starts += row.starts;
+        tests += row.win_lose_tests;
+        tmax = tmax.max(row.win_lose_tests_max);
+        nodes += row.exact_nodes;
     }
     let ratio = |a: u64, b: u64| if b > 0 { a as f64 / b as f64 } else { 0.0 };
     let mut s = String::new();
@@ -295,25 +411,22 @@ fn report_md(doc: &Value) -> String {
     );
     let _ = writeln!(
         s,
-        "Reproduce with `gamesweep run uvg-degree3 --random {} --min-n {} --max-n {} --seed {}`. LegacyRendered from `results.json`; every number below is computed.\n",
-        u(&p["random"]),
-        u(&p["min_n"]),
-        u(&p["max_n"]),
-        u(&p["seed"])
+        "Reproduce with `gamesweep run uvg-degree3 --random {} --min-n {} --max-n {} --seed {}`. Rendered from `results.json`; every number below is computed.\n",
+        p.random, p.min_n, p.max_n, p.seed
     );
     let _ = writeln!(
         s,
         "- Graphs: {} random connected graphs of maximum degree ≤ 3 on {}–{} vertices, {} starts. Model: {}.",
         thousands(graphs),
-        u(&p["min_n"]),
-        u(&p["max_n"]),
+        p.min_n,
+        p.max_n,
         thousands(starts),
-        doc["random_model"].as_str().unwrap_or("")
+        doc.random_model
     );
     let _ = writeln!(
         s,
         "- Degree-3 algorithm (values from win/lose tests only) vs exact search (memo on token + component), every start: **{} exceptions**.",
-        u(&doc["exceptions"])
+        doc.exceptions
     );
     let _ = writeln!(
         s,
@@ -324,107 +437,87 @@ fn report_md(doc: &Value) -> String {
         ratio(nodes, starts),
         thousands(nodes)
     );
-    let values = doc["values"].as_object().cloned().unwrap_or_default();
-    let mut vs: Vec<(u64, u64)> = values
-        .iter()
-        .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_u64()?)))
-        .collect();
-    vs.sort_unstable();
     let _ = writeln!(
         s,
         "- Values over all starts: {}.\n",
-        vs.iter()
-            .map(|(v, c)| format!("{} ×{}", nim(*v), thousands(*c)))
-            .collect::<Vec<_>>()
-            .join(", ")
+        values_line(&doc.values)
     );
     let _ = writeln!(s, "## By graph size\n");
     let _ = writeln!(
         s,
         "| n | graphs | starts | mean tests | max tests | solver nodes per start (mean / max) | reachable positions per start (mean / max) | reachable positions per graph (mean / max) |\n|---|---|---|---|---|---|---|---|"
     );
-    for row in &rows {
-        let st = u(&row["starts"]);
-        let gr = u(&row["graphs"]);
+    for row in rows {
+        let (st, gr) = (row.starts, row.graphs);
         let _ = writeln!(
             s,
             "| {} | {} | {} | {:.3} | {} | {:.1} / {} | {:.1} / {} | {:.1} / {} |",
-            row["n"],
+            row.n,
             thousands(gr),
             thousands(st),
-            ratio(u(&row["win_lose_tests"]), st),
-            u(&row["win_lose_tests_max"]),
-            ratio(u(&row["exact_nodes"]), st),
-            thousands(u(&row["exact_nodes_max"])),
-            ratio(u(&row["reachable_positions_per_start"]), st),
-            thousands(u(&row["reachable_positions_per_start_max"])),
-            ratio(u(&row["reachable_positions_per_graph"]), gr),
-            thousands(u(&row["reachable_positions_per_graph_max"]))
+            ratio(row.win_lose_tests, st),
+            row.win_lose_tests_max,
+            ratio(row.exact_nodes, st),
+            thousands(row.exact_nodes_max),
+            ratio(row.reachable_positions_per_start, st),
+            thousands(row.reachable_positions_per_start_max),
+            ratio(row.reachable_positions_per_graph, gr),
+            thousands(row.reachable_positions_per_graph_max)
         );
     }
-    let mut th: Vec<(u64, u64)> = doc["win_lose_tests_per_start"]
-        .as_object()
-        .into_iter()
-        .flatten()
-        .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_u64()?)))
-        .collect();
-    th.sort_unstable();
     let _ = writeln!(
         s,
         "\nSolver nodes: {}. Reachable positions: {}.",
-        doc["exact_nodes"].as_str().unwrap_or(""),
-        doc["reachable_positions"].as_str().unwrap_or("")
+        doc.exact_nodes, doc.reachable_positions
     );
     let _ = writeln!(s, "\n## Win/lose tests per start\n");
     let _ = writeln!(s, "| tests | starts |\n|---|---|");
-    for (t, c) in th {
-        let _ = writeln!(s, "| {t} | {} |", thousands(c));
+    for (t, c) in &doc.win_lose_tests_per_start {
+        let _ = writeln!(s, "| {t} | {} |", thousands(*c));
     }
-    super::write_exceptions_and_not_covered(&mut s, doc);
+    write_exceptions_and_not_covered(
+        &mut s,
+        doc.exceptions,
+        doc.exception_records.iter().map(|record| ExceptionLine {
+            label: String::new(),
+            record,
+        }),
+        "edges",
+        &doc.not_covered,
+    );
     s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::legacy::{resolve_params, run_all_sequential};
+    use crate::sweep::{run_typed, SweepKind};
     use crate::uvg;
 
-    fn params(k: u64, lo: u64, hi: u64, seed: u64) -> Params {
-        resolve_params(
-            &Degree3Sweep,
-            &[
-                ("random".to_string(), k),
-                ("min_n".to_string(), lo),
-                ("max_n".to_string(), hi),
-                ("seed".to_string(), seed),
-            ]
-            .into(),
-        )
-        .unwrap()
+    fn params(random: u64, min_n: u64, max_n: u64, seed: u64) -> Degree3Params {
+        Degree3Params {
+            random,
+            min_n,
+            max_n,
+            seed,
+        }
     }
 
-    fn doc(p: &Params, shards: u32) -> Value {
-        let plan = Degree3Sweep.plan(p, shards).unwrap();
-        let merged = run_all_sequential(&Degree3Sweep, p, &plan).unwrap();
-        Degree3Sweep.render(p, &merged).results_json
+    fn run(p: &Degree3Params, shards: u32) -> Degree3Output {
+        run_typed(&Degree3Sweep, p, shards).unwrap()
     }
 
     #[test]
     fn no_exceptions_and_plan_independent() {
         let p = params(40, 10, 22, 5);
-        let a = doc(&p, 1);
-        assert_eq!(a["exceptions"], 0);
-        let starts: u64 = a["by_n"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["starts"].as_u64().unwrap())
-            .sum();
+        let a = run(&p, 1);
+        assert_eq!(a.exceptions.count(), 0);
+        let starts: u64 = a.by_n.values().map(|t| t.starts).sum();
         let want: u64 = (0..40).map(|i| instance(5, 10, 22, i).n() as u64).sum();
         assert_eq!(starts, want);
+        assert_eq!(a.work, want);
         for shards in [3, 40, 500] {
-            assert_eq!(a, doc(&p, shards));
+            assert_eq!(a, run(&p, shards));
         }
     }
 
@@ -447,9 +540,9 @@ mod tests {
             }
         }
         let p = params(30, 8, 18, 2);
-        let d = doc(&p, 0);
+        let d = Degree3Sweep.doc(&p, &run(&p, 0));
         for (v, &c) in hist.iter().enumerate() {
-            assert_eq!(d["values"][v.to_string()].as_u64().unwrap_or(0), c);
+            assert_eq!(d.values.get(&(v as u64)).copied().unwrap_or(0), c);
         }
     }
 
@@ -473,8 +566,43 @@ mod tests {
     fn min_above_max_is_an_error() {
         let p = params(5, 20, 12, 1);
         assert!(matches!(
-            Degree3Sweep.plan(&p, 0),
+            Kind::plan(&Degree3Sweep, &p, 0),
             Err(SweepError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            Degree3Sweep.run(&p, &RangeShard { start: 0, end: 1 }, &ShardCtx::detached()),
+            Err(SweepError::OutOfRange { .. })
+        ));
+    }
+
+    #[test]
+    fn bad_shards_and_params_are_errors() {
+        let p = Degree3Sweep
+            .resolve_params(&[("random".to_string(), 5)].into())
+            .unwrap();
+        for payload in [
+            "range 0 5",
+            r#"{"start":0,"end":6}"#,
+            r#"{"start":0,"end":1,"x":2}"#,
+        ] {
+            let shard = crate::sweep::ShardSpec {
+                index: 0,
+                payload: payload.into(),
+                estimate: 0,
+            };
+            assert!(
+                matches!(
+                    SweepKind::run_shard(&Degree3Sweep, &p, &shard, &ShardCtx::detached()),
+                    Err(SweepError::BadShard { .. })
+                ),
+                "{payload:?}"
+            );
+        }
+        let mut bad = p.clone();
+        bad.remove("seed");
+        assert!(matches!(
+            SweepKind::plan(&Degree3Sweep, &bad, 0),
+            Err(SweepError::BadParams { .. })
         ));
     }
 }

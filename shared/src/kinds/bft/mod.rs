@@ -1,8 +1,8 @@
 //! The sweep kinds of the Burke–Ferland–Teng checks. All three are random or
 //! small-exhaustive sweeps over a list of instances numbered `0..total`, so
-//! they share one plan shape: shard payload `range A B` covers instances
-//! `A..B`. Instance `i` depends only on (params, i), so any plan gives the
-//! same merged result.
+//! they share one plan shape: shard [`RangeShard`] `{start, end}` covers instances
+//! `start..end`. Instance `i` depends only on (params, i), so any plan gives
+//! the same merged result.
 
 pub mod degree3;
 pub mod reduction;
@@ -12,7 +12,12 @@ pub use degree3::Degree3Sweep;
 pub use reduction::ReductionSweep;
 pub use strategy::StrategySweep;
 
-use crate::sweep::{Record, ShardSpec, SweepError};
+use crate::sweep::merge::add_vecs;
+use crate::sweep::report::{nim, thousands};
+use crate::sweep::{Record, RecordSet, SweepError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 /// The sentence every report carries about the part of the paper we leave out.
 pub const SECTION5_NOTE: &str =
@@ -23,6 +28,33 @@ so it cannot be rebuilt without the paper text; nothing here checks it.";
 /// Kept exception records per list (all are counted).
 pub(crate) const EXCEPTION_CAP: u64 = 1000;
 
+/// One shard of a BFT sweep: instances `start..end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RangeShard {
+    /// First instance.
+    pub start: u64,
+    /// One past the last instance.
+    pub end: u64,
+}
+
+impl RangeShard {
+    /// The instances of the shard, checked to lie inside `0..total`.
+    pub(crate) fn instances(
+        self,
+        kind: &str,
+        total: u64,
+    ) -> Result<std::ops::Range<u64>, SweepError> {
+        if self.start > self.end || self.end > total {
+            return Err(SweepError::BadShard {
+                kind: kind.into(),
+                reason: format!("range {}..{} not inside 0..{total}", self.start, self.end),
+            });
+        }
+        Ok(self.start..self.end)
+    }
+}
+
 /// Split `0..total` into about `target` (0 = `default`) contiguous ranges;
 /// `estimate(a, b)` gives each shard's estimated work.
 pub(crate) fn plan_ranges(
@@ -30,86 +62,122 @@ pub(crate) fn plan_ranges(
     target: u32,
     default: u32,
     estimate: impl Fn(u64, u64) -> u64,
-) -> Vec<ShardSpec> {
+) -> Vec<(RangeShard, u64)> {
     let want = if target == 0 { default } else { target } as u64;
     let shards = want.clamp(1, total.max(1));
     (0..shards)
         .map(|k| {
-            let a = total * k / shards;
-            let b = total * (k + 1) / shards;
-            ShardSpec {
-                index: k as u32,
-                payload: format!("range {a} {b}"),
-                estimate: estimate(a, b),
-            }
+            let start = total * k / shards;
+            let end = total * (k + 1) / shards;
+            (RangeShard { start, end }, estimate(start, end))
         })
         .collect()
 }
 
-/// Parse a `range A B` payload and check `A ≤ B ≤ total`.
-pub(crate) fn parse_range(kind: &str, payload: &str, total: u64) -> Result<(u64, u64), SweepError> {
-    let bad = |reason: String| SweepError::BadShard {
-        kind: kind.into(),
-        reason,
-    };
-    let words: Vec<&str> = payload.split_ascii_whitespace().collect();
-    match words.as_slice() {
-        ["range", a, b] => {
-            let a: u64 = a.parse().map_err(|_| bad(format!("bad start `{a}`")))?;
-            let b: u64 = b.parse().map_err(|_| bad(format!("bad end `{b}`")))?;
-            if a > b || b > total {
-                return Err(bad(format!("range {a}..{b} not inside 0..{total}")));
-            }
-            Ok((a, b))
+/// Exceptions of one check: all counted, the [`EXCEPTION_CAP`] smallest kept.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Exceptions(pub RecordSet);
+
+impl Default for Exceptions {
+    fn default() -> Self {
+        Exceptions(RecordSet::new(EXCEPTION_CAP))
+    }
+}
+
+impl Exceptions {
+    /// Add one exception.
+    pub fn add(&mut self, r: Record) {
+        self.0.add(r);
+    }
+    /// Merge another shard's exceptions.
+    pub fn merge(&mut self, other: Exceptions) {
+        self.0.merge(other.0);
+    }
+    /// How many were found in all.
+    pub fn count(&self) -> u64 {
+        self.0.total
+    }
+    /// The kept records, smallest first.
+    pub fn records(&self) -> Vec<Record> {
+        self.0.kept.iter().cloned().collect()
+    }
+}
+
+/// Counts by a small value (index = value): a histogram of Grundy values or
+/// test counts, grown as needed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ValueCounts(pub Vec<u64>);
+
+impl ValueCounts {
+    /// Count `value` once.
+    #[inline]
+    pub fn add(&mut self, value: u32) {
+        let i = value as usize;
+        if self.0.len() <= i {
+            self.0.resize(i + 1, 0);
         }
-        _ => Err(bad(format!("expected `range A B`, got `{payload:.40}`"))),
+        self.0[i] += 1;
+    }
+    /// Merge another histogram.
+    pub fn merge(&mut self, other: ValueCounts) {
+        add_vecs(&mut self.0, other.0);
+    }
+    /// `{value: count}` of the values that occur, for results.json.
+    pub fn to_map(&self) -> BTreeMap<u64, u64> {
+        self.0
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(v, &c)| (v as u64, c))
+            .collect()
     }
 }
 
-/// Nimber notation: 0, *, *2, …
-pub(crate) fn nim(v: u64) -> String {
-    match v {
-        0 => "0".into(),
-        1 => "*".into(),
-        k => format!("*{k}"),
-    }
+/// How many were counted in a `{value: count}` histogram.
+pub(crate) fn total(h: &BTreeMap<u64, u64>) -> u64 {
+    h.values().sum()
 }
 
-pub(crate) use crate::sweep::thousands;
-
-/// A record as JSON (every field, so exceptions are complete).
-pub(crate) fn record_json(r: &Record) -> serde_json::Value {
-    serde_json::json!({
-        "vertices": r.vertices,
-        "edges": r.edges,
-        "code": r.code,
-        "index": r.index,
-        "detail": r.detail,
-        "note": r.note,
-    })
+/// `*2 ×1,138, *3 ×1,479`: a `{value: count}` histogram in nimber notation.
+pub(crate) fn values_line(h: &BTreeMap<u64, u64>) -> String {
+    h.iter()
+        .map(|(&v, &c)| format!("{} ×{}", nim(v), thousands(c)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-/// The closing sections of a report: the exceptions (full records; any is
-/// news) and the line saying what is not covered.
-pub(crate) fn write_exceptions_and_not_covered(s: &mut String, doc: &serde_json::Value) {
-    use std::fmt::Write as _;
-    let exceptions = doc["exceptions"].as_u64().unwrap_or(0);
-    if exceptions > 0 {
-        let _ = writeln!(s, "\n## Exceptions ({exceptions}; this is news)\n");
-        for e in doc["exception_records"].as_array().into_iter().flatten() {
+/// One exception line of a report.
+pub(crate) struct ExceptionLine<'a> {
+    /// Text before the code, e.g. `main: digraph ` (empty for none).
+    pub label: String,
+    /// The record.
+    pub record: &'a Record,
+}
+
+/// The closing sections of every BFT report: the exceptions (`count` in all,
+/// the kept records in full — any is news), then what is not covered.
+/// `edge_word` names the records' `edges` (`edges` or `arcs`).
+pub(crate) fn write_exceptions_and_not_covered<'a>(
+    s: &mut String,
+    count: u64,
+    lines: impl IntoIterator<Item = ExceptionLine<'a>>,
+    edge_word: &str,
+    not_covered: &str,
+) {
+    if count > 0 {
+        let _ = writeln!(s, "\n## Exceptions ({count}; this is news)\n");
+        for ExceptionLine { label, record: e } in lines {
             let _ = writeln!(
                 s,
-                "- `{}` ({} vertices, {} edges), {}: {}",
-                e["code"].as_str().unwrap_or(""),
-                e["vertices"],
-                e["edges"],
-                e["detail"].as_str().unwrap_or(""),
-                e["note"].as_str().unwrap_or("")
+                "- {label}`{}` ({} vertices, {} {edge_word}), {}: {}",
+                e.code, e.vertices, e.edges, e.detail, e.note
             );
         }
     }
     let _ = writeln!(s, "\n## Not covered\n");
-    let _ = writeln!(s, "{}", doc["not_covered"].as_str().unwrap_or(""));
+    let _ = writeln!(s, "{not_covered}");
 }
 
 #[cfg(test)]
@@ -117,29 +185,98 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ranges_partition_and_parse_back() {
+    fn ranges_partition_and_bad_ranges_are_errors() {
         for (total, target) in [(0u64, 0u32), (1, 5), (69, 4), (469, 16), (10, 100)] {
             let plan = plan_ranges(total, target, 8, |a, b| b - a);
             let mut next = 0;
-            for s in &plan {
-                let (a, b) = parse_range("k", &s.payload, total).unwrap();
-                assert_eq!(a, next);
-                next = b;
+            for (s, est) in &plan {
+                let r = s.instances("k", total).unwrap();
+                assert_eq!(r.start, next);
+                assert_eq!(*est, r.end - r.start);
+                next = r.end;
             }
             assert_eq!(next, total);
         }
-        for bad in [
-            "",
-            "range",
-            "range 1",
-            "range 2 1",
-            "range 0 11",
-            "range x 1",
-            "top 1 2",
-        ] {
-            assert!(parse_range("k", bad, 10).is_err(), "{bad:?}");
+        for (start, end) in [(2, 1), (0, 11), (11, 12)] {
+            assert!(matches!(
+                RangeShard { start, end }.instances("k", 10),
+                Err(SweepError::BadShard { .. })
+            ));
         }
         assert_eq!(thousands(1801), "1,801");
         assert_eq!(nim(1), "*");
+    }
+
+    #[test]
+    fn value_counts_merge_and_map() {
+        let mut a = ValueCounts::default();
+        a.add(3);
+        a.add(1);
+        let mut b = ValueCounts::default();
+        b.add(1);
+        a.merge(b);
+        assert_eq!(a.to_map(), BTreeMap::from([(1, 2), (3, 1)]));
+        assert_eq!(total(&a.to_map()), 3);
+        assert_eq!(values_line(&a.to_map()), "* ×2, *3 ×1");
+    }
+
+    #[test]
+    fn exceptions_section_lists_every_record() {
+        let r = Record {
+            vertices: 3,
+            edges: 2,
+            code: "&B?o".into(),
+            index: 1,
+            detail: "start 1".into(),
+            note: "exact=0 degree3=*".into(),
+        };
+        let mut s = String::new();
+        write_exceptions_and_not_covered(&mut s, 0, [], "edges", "nothing");
+        assert_eq!(s, "\n## Not covered\n\nnothing\n");
+        let mut s = String::new();
+        let lines = [
+            ExceptionLine {
+                label: String::new(),
+                record: &r,
+            },
+            ExceptionLine {
+                label: "main: digraph ".into(),
+                record: &r,
+            },
+        ];
+        write_exceptions_and_not_covered(&mut s, 5, lines, "arcs", "nothing");
+        assert_eq!(
+            s,
+            "\n## Exceptions (5; this is news)\n\n\
+- `&B?o` (3 vertices, 2 arcs), start 1: exact=0 degree3=*\n\
+- main: digraph `&B?o` (3 vertices, 2 arcs), start 1: exact=0 degree3=*\n\
+\n## Not covered\n\nnothing\n"
+        );
+    }
+
+    /// Shard results survive the store and the wire (encode, decode) as is.
+    #[test]
+    fn outputs_decode_to_themselves() {
+        use crate::sweep::{ShardCtx, SweepKind};
+        let reduction: &dyn SweepKind = &ReductionSweep;
+        let degree3: &dyn SweepKind = &Degree3Sweep;
+        let strategy: &dyn SweepKind = &StrategySweep;
+        let kinds = [
+            (reduction, vec![("random", 3)]),
+            (degree3, vec![("random", 3), ("min_n", 8), ("max_n", 10)]),
+            (strategy, vec![("games", 3)]),
+        ];
+        for (kind, given) in kinds {
+            let given = given.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            let params = kind.resolve_params(&given).unwrap();
+            for shard in kind.plan(&params, 2).unwrap() {
+                let out = kind
+                    .run_shard(&params, &shard, &ShardCtx::detached())
+                    .unwrap();
+                assert!(out.work() > 0, "{}", kind.name());
+                assert_eq!(kind.decode(&out.encode()).unwrap(), out, "{}", kind.name());
+            }
+            assert!(kind.decode(b"{}").is_err(), "{}", kind.name());
+        }
     }
 }

@@ -20,16 +20,19 @@
 //! the start vertex, because every gadget position above is fixed by the
 //! gadget and the path through it.
 
-use super::{nim, parse_range, plan_ranges, record_json, thousands, EXCEPTION_CAP, SECTION5_NOTE};
+use super::{
+    plan_ranges, total, values_line, write_exceptions_and_not_covered, ExceptionLine, Exceptions,
+    RangeShard, ValueCounts, SECTION5_NOTE,
+};
 use crate::bft::digraph::Digraph;
 use crate::bft::random::{digraph_from_mask, random_digraph4};
 use crate::bft::reduction::{Position, Reduced};
 use crate::bft::solve;
-use crate::sweep::{
-    param, ParamDef, Params, Record, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind,
-    SweepResult,
-};
-use serde_json::{json, Map, Value};
+use crate::sweep::merge::merge_maps;
+use crate::sweep::report::{nim, thousands};
+use crate::sweep::{Kind, Max, Merge, ParamDef, Record, ShardCtx, SweepError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The `uvg-reduction` sweep kind.
@@ -81,6 +84,7 @@ pub enum Part {
 }
 
 impl Part {
+    /// `exhaustive` or `random`, as in the records' details.
     fn key(self) -> &'static str {
         match self {
             Part::Exhaustive => "exhaustive",
@@ -102,8 +106,8 @@ pub fn instance(seed: u64, idx: u64) -> (Part, u64, Digraph) {
     (Part::Random, rest, random_digraph4(seed, rest))
 }
 
-fn total_instances(params: &Params) -> u64 {
-    exhaustive_digraphs() + param(params, "random")
+fn total_instances(params: &ReductionParams) -> u64 {
+    exhaustive_digraphs() + params.random
 }
 
 /// Positions (digraph, start) of instances `a..b`.
@@ -123,8 +127,295 @@ fn positions_in(a: u64, b: u64) -> u64 {
     p + b.max(ex).saturating_sub(a.max(ex)) * 4
 }
 
-fn vkey(part: Part, what: &str, v: u32) -> String {
-    format!("{}/{what}/value={v:02}", part.key())
+/// The parameters of `uvg-reduction`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReductionParams {
+    /// Number of seeded random 4-vertex digraphs.
+    pub random: u64,
+    /// Seed of the random digraphs.
+    pub seed: u64,
+}
+
+/// Tallies of one part of the sweep (or of both: [`PartStats::merge`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartStats {
+    /// Digraphs checked.
+    pub digraphs: u64,
+    /// Positions (digraph, start).
+    pub positions: u64,
+    /// Gadgets (digraph, arc).
+    pub gadgets: u64,
+    /// Largest reduced graph (vertices).
+    pub reduced_vertices_max: Max,
+    /// Largest reduced graph with the prefix gadget (vertices).
+    pub prefixed_vertices_max: Max,
+    /// UVG values of the P-positions of directed geography.
+    pub main_p: ValueCounts,
+    /// UVG values of the N-positions of directed geography.
+    pub main_n: ValueCounts,
+    /// Values of the prefix-gadget starts.
+    pub prefix: ValueCounts,
+    /// Wrong Way values.
+    pub wrong_way: ValueCounts,
+    /// Correct Way values after x → a.
+    pub correct_way_entry: ValueCounts,
+    /// Correct Way values after d → y via c.
+    pub correct_way_exit_via_c: ValueCounts,
+    /// Correct Way values after d → y via f.
+    pub correct_way_exit_via_f: ValueCounts,
+    /// Play contexts (token on a digraph vertex).
+    pub context_states: u64,
+    /// Correct Way entered in a context.
+    pub context_correct_way_entries: u64,
+    /// ... of them with y remaining (both exits checked).
+    pub context_correct_way_with_exit: u64,
+    /// Wrong Way values in contexts.
+    pub context_wrong_way: ValueCounts,
+    /// Digraphs whose contexts were not enumerated (reduced graph too big).
+    pub context_skipped_digraphs: u64,
+    /// Exact-search nodes.
+    pub search_nodes: u64,
+    /// The most exact-search nodes of one position.
+    pub search_nodes_max: Max,
+}
+
+impl PartStats {
+    /// Add another part's (or shard's) tallies.
+    pub fn merge(&mut self, o: PartStats) {
+        self.digraphs += o.digraphs;
+        self.positions += o.positions;
+        self.gadgets += o.gadgets;
+        self.reduced_vertices_max.merge(o.reduced_vertices_max);
+        self.prefixed_vertices_max.merge(o.prefixed_vertices_max);
+        self.main_p.merge(o.main_p);
+        self.main_n.merge(o.main_n);
+        self.prefix.merge(o.prefix);
+        self.wrong_way.merge(o.wrong_way);
+        self.correct_way_entry.merge(o.correct_way_entry);
+        self.correct_way_exit_via_c.merge(o.correct_way_exit_via_c);
+        self.correct_way_exit_via_f.merge(o.correct_way_exit_via_f);
+        self.context_states += o.context_states;
+        self.context_correct_way_entries += o.context_correct_way_entries;
+        self.context_correct_way_with_exit += o.context_correct_way_with_exit;
+        self.context_wrong_way.merge(o.context_wrong_way);
+        self.context_skipped_digraphs += o.context_skipped_digraphs;
+        self.search_nodes += o.search_nodes;
+        self.search_nodes_max.merge(o.search_nodes_max);
+    }
+
+    /// Solve `pos`, adding its search nodes to the tallies.
+    fn solved(&mut self, pos: &Position) -> u32 {
+        let s = solve::value(pos);
+        self.search_nodes += s.nodes;
+        self.search_nodes_max.offer(s.nodes);
+        s.value
+    }
+
+    fn doc(&self) -> PartDoc {
+        PartDoc {
+            digraphs: self.digraphs,
+            positions: self.positions,
+            gadgets: self.gadgets,
+            reduced_vertices_max: self.reduced_vertices_max.0,
+            prefixed_vertices_max: self.prefixed_vertices_max.0,
+            main_p_values: self.main_p.to_map(),
+            main_n_values: self.main_n.to_map(),
+            prefix_values: self.prefix.to_map(),
+            wrong_way_values: self.wrong_way.to_map(),
+            correct_way_entry_values: self.correct_way_entry.to_map(),
+            correct_way_exit_via_c_values: self.correct_way_exit_via_c.to_map(),
+            correct_way_exit_via_f_values: self.correct_way_exit_via_f.to_map(),
+            context_states: self.context_states,
+            context_correct_way_entries: self.context_correct_way_entries,
+            context_correct_way_with_exit: self.context_correct_way_with_exit,
+            context_wrong_way_values: self.context_wrong_way.to_map(),
+            context_skipped_digraphs: self.context_skipped_digraphs,
+            search_nodes: self.search_nodes,
+            search_nodes_max_one_position: self.search_nodes_max.0,
+        }
+    }
+}
+
+/// One `T` per check: the exceptions while running ([`Exceptions`]), their
+/// listing in results.json ([`ExceptionList`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Checks<T> {
+    /// The main claim (P ⇒ *, N ⇒ not 0 and not *).
+    pub main: T,
+    /// The prefix gadget.
+    pub prefix: T,
+    /// Wrong Way.
+    pub wrong_way: T,
+    /// Correct Way.
+    pub correct_way: T,
+    /// Wrong Way in play contexts.
+    pub context_wrong_way: T,
+    /// Correct Way in play contexts.
+    pub context_correct_way: T,
+}
+
+impl<T> Checks<T> {
+    /// The checks in report order, with their names.
+    pub fn in_report_order(&self) -> [(&'static str, &T); 6] {
+        [
+            ("main", &self.main),
+            ("wrong_way", &self.wrong_way),
+            ("correct_way", &self.correct_way),
+            ("prefix", &self.prefix),
+            ("context_wrong_way", &self.context_wrong_way),
+            ("context_correct_way", &self.context_correct_way),
+        ]
+    }
+}
+
+/// The merged result of digraphs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReductionOutput {
+    /// All labelled digraphs on 1..=3 vertices.
+    pub exhaustive: PartStats,
+    /// The random 4-vertex digraphs.
+    pub random: PartStats,
+    /// The smallest Wrong Way position (witness order) by value (2 and 3).
+    pub wrong_way_examples: BTreeMap<u32, Record>,
+    /// The exceptions of every check.
+    pub exceptions: Checks<Exceptions>,
+}
+
+impl Merge for ReductionOutput {
+    fn merge(&mut self, o: Self) {
+        self.exhaustive.merge(o.exhaustive);
+        self.random.merge(o.random);
+        merge_maps(
+            &mut self.wrong_way_examples,
+            o.wrong_way_examples,
+            |a, b| {
+                if b < *a {
+                    *a = b;
+                }
+            },
+        );
+        let (e, f) = (&mut self.exceptions, o.exceptions);
+        e.main.merge(f.main);
+        e.prefix.merge(f.prefix);
+        e.wrong_way.merge(f.wrong_way);
+        e.correct_way.merge(f.correct_way);
+        e.context_wrong_way.merge(f.context_wrong_way);
+        e.context_correct_way.merge(f.context_correct_way);
+    }
+    fn work(&self) -> u64 {
+        self.exhaustive.positions + self.random.positions
+    }
+}
+
+/// One part's tallies in results.json.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartDoc {
+    /// Digraphs checked.
+    pub digraphs: u64,
+    /// Positions (digraph, start).
+    pub positions: u64,
+    /// Gadgets (digraph, arc).
+    pub gadgets: u64,
+    /// Largest reduced graph (vertices).
+    pub reduced_vertices_max: u64,
+    /// Largest reduced graph with the prefix gadget (vertices).
+    pub prefixed_vertices_max: u64,
+    /// `{value: count}` of the P-positions.
+    pub main_p_values: BTreeMap<u64, u64>,
+    /// `{value: count}` of the N-positions.
+    pub main_n_values: BTreeMap<u64, u64>,
+    /// `{value: count}` of the prefix-gadget starts.
+    pub prefix_values: BTreeMap<u64, u64>,
+    /// `{value: count}` of Wrong Way.
+    pub wrong_way_values: BTreeMap<u64, u64>,
+    /// `{value: count}` after x → a.
+    pub correct_way_entry_values: BTreeMap<u64, u64>,
+    /// `{value: count}` after d → y via c.
+    pub correct_way_exit_via_c_values: BTreeMap<u64, u64>,
+    /// `{value: count}` after d → y via f.
+    pub correct_way_exit_via_f_values: BTreeMap<u64, u64>,
+    /// Play contexts.
+    pub context_states: u64,
+    /// Correct Way entered in a context.
+    pub context_correct_way_entries: u64,
+    /// ... with y remaining.
+    pub context_correct_way_with_exit: u64,
+    /// `{value: count}` of Wrong Way in contexts.
+    pub context_wrong_way_values: BTreeMap<u64, u64>,
+    /// Digraphs whose contexts were not enumerated.
+    pub context_skipped_digraphs: u64,
+    /// Exact-search nodes.
+    pub search_nodes: u64,
+    /// The most exact-search nodes of one position.
+    pub search_nodes_max_one_position: u64,
+}
+
+/// One check's exceptions in results.json.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExceptionList {
+    /// Exceptions in all.
+    pub count: u64,
+    /// The kept ones, smallest first.
+    pub records: Vec<Record>,
+}
+
+impl From<&Exceptions> for ExceptionList {
+    fn from(e: &Exceptions) -> Self {
+        ExceptionList {
+            count: e.count(),
+            records: e.records(),
+        }
+    }
+}
+
+/// The positions of the Correct Way checks, stated in results.json.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorrectWayPositions {
+    /// After x → a.
+    pub entry: String,
+    /// After d → y via c.
+    pub exit_via_c: String,
+    /// After d → y via f.
+    pub exit_via_f: String,
+}
+
+/// `results.json` of `uvg-reduction`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReductionDoc {
+    /// `uvg-reduction`.
+    pub kind: String,
+    /// The parameters.
+    pub params: ReductionParams,
+    /// What the exhaustive part covers.
+    pub exhaustive_model: String,
+    /// [`RANDOM_MODEL`].
+    pub random_model: String,
+    /// How gadgets are counted.
+    pub gadget_count: String,
+    /// The Wrong Way position.
+    pub wrong_way_position: String,
+    /// The Correct Way positions.
+    pub correct_way_positions: CorrectWayPositions,
+    /// The exhaustive part.
+    pub exhaustive: PartDoc,
+    /// The random part.
+    pub random: PartDoc,
+    /// Both parts.
+    pub total: PartDoc,
+    /// The smallest Wrong Way position by value.
+    pub wrong_way_examples: BTreeMap<u64, Record>,
+    /// The exceptions of every check.
+    pub exceptions: Checks<ExceptionList>,
+    /// What the play contexts are.
+    pub contexts: String,
+    /// [`SECTION5_NOTE`].
+    pub not_covered: String,
 }
 
 struct Ctx<'a> {
@@ -156,15 +447,7 @@ impl Ctx<'_> {
     }
 }
 
-/// Solve `pos`, adding its search nodes to the shard's tallies.
-fn solved(out: &mut SweepResult, part: Part, pos: &Position) -> u32 {
-    let s = solve::value(pos);
-    out.count(format!("{}/search_nodes", part.key()), s.nodes);
-    out.maximum(format!("{}/search_nodes_max", part.key()), s.nodes);
-    s.value
-}
-
-fn check_digraph(out: &mut SweepResult, part: Part, number: u64, d: &Digraph) {
+fn check_digraph(out: &mut ReductionOutput, part: Part, number: u64, d: &Digraph) {
     let u = Reduced::new(d);
     let c = Ctx {
         part,
@@ -173,99 +456,103 @@ fn check_digraph(out: &mut SweepResult, part: Part, number: u64, d: &Digraph) {
         code: d.to_digraph6(),
         u: &u,
     };
-    let p = part.key();
-    out.count(format!("{p}/digraphs"), 1);
-    out.count(format!("{p}/positions"), d.n() as u64);
-    out.count(format!("{p}/gadgets"), d.arc_count() as u64);
-    out.maximum(format!("{p}/reduced_vertices_max"), u.vertices() as u64);
-    out.maximum(
-        format!("{p}/prefixed_vertices_max"),
-        u.vertices() as u64 + 4,
-    );
+    let ReductionOutput {
+        exhaustive,
+        random,
+        wrong_way_examples,
+        exceptions,
+    } = out;
+    let st = match part {
+        Part::Exhaustive => exhaustive,
+        Part::Random => random,
+    };
+    st.digraphs += 1;
+    st.positions += d.n() as u64;
+    st.gadgets += d.arc_count() as u64;
+    st.reduced_vertices_max.offer(u.vertices() as u64);
+    st.prefixed_vertices_max.offer(u.vertices() as u64 + 4);
     for (s, wins) in d.first_player_wins_all().into_iter().enumerate() {
-        let value = solved(out, part, &u.start(s));
+        let value = st.solved(&u.start(s));
         let class = if wins { "N" } else { "P" };
-        out.count(vkey(part, &format!("main/{class}"), value), 1);
+        if wins {
+            st.main_n.add(value);
+        } else {
+            st.main_p.add(value);
+        }
         let ok = if wins {
             value != 0 && value != 1
         } else {
             value == 1
         };
         if !ok {
-            out.record(
-                "exceptions/main",
-                EXCEPTION_CAP,
-                c.record(
-                    s as u64,
-                    format!("start {s}, reduced graph on {} vertices", u.vertices()),
-                    format!(
-                        "geography={class} uvg_value={} (claim: P ⇒ *, N ⇒ not 0 and not *)",
-                        nim(value as u64)
-                    ),
+            exceptions.main.add(c.record(
+                s as u64,
+                format!("start {s}, reduced graph on {} vertices", u.vertices()),
+                format!(
+                    "geography={class} uvg_value={} (claim: P ⇒ *, N ⇒ not 0 and not *)",
+                    nim(value as u64)
                 ),
-            );
+            ));
         }
         let pg = u.prefixed(s);
-        let pv = solved(out, part, &pg.position);
-        out.count(vkey(part, "prefix", pv), 1);
+        let pv = st.solved(&pg.position);
+        st.prefix.add(pv);
         let want = if value == 1 { 1 } else { 2 };
         if pv != want {
-            out.record(
-                "exceptions/prefix",
-                EXCEPTION_CAP,
-                c.record(
-                    s as u64,
-                    format!(
-                        "start {s}, prefix gadget start={} start0={} p={} p0={}",
-                        pg.start, pg.start0, pg.p, pg.p0
-                    ),
-                    format!(
-                        "value(s)={} value(start)={} expected {}",
-                        nim(value as u64),
-                        nim(pv as u64),
-                        nim(want as u64)
-                    ),
+            exceptions.prefix.add(c.record(
+                s as u64,
+                format!(
+                    "start {s}, prefix gadget start={} start0={} p={} p0={}",
+                    pg.start, pg.start0, pg.p, pg.p0
                 ),
-            );
+                format!(
+                    "value(s)={} value(start)={} expected {}",
+                    nim(value as u64),
+                    nim(pv as u64),
+                    nim(want as u64)
+                ),
+            ));
         }
     }
-    check_contexts(out, &c);
+    check_contexts(st, exceptions, &c);
     for (i, g) in u.gadgets().iter().enumerate() {
         let what = format!("arc {}→{} (gadget {i})", g.x, g.y);
         let ww = u.wrong_way(g);
-        let w = solved(out, part, &ww);
-        out.count(vkey(part, "wrong_way", w), 1);
+        let w = st.solved(&ww);
+        st.wrong_way.add(w);
         let rec = c.record(
             i as u64,
             format!("{what}: token on d, deleted {}", c.deleted(&ww)),
             format!("wrong_way_value={}", nim(w as u64)),
         );
         if w == 2 || w == 3 {
-            out.witness(format!("wrong_way_example/value={w:02}"), rec);
+            match wrong_way_examples.get_mut(&w) {
+                Some(old) if *old <= rec => {}
+                Some(old) => *old = rec,
+                None => {
+                    wrong_way_examples.insert(w, rec);
+                }
+            }
         } else {
-            out.record("exceptions/wrong_way", EXCEPTION_CAP, rec);
+            exceptions.wrong_way.add(rec);
         }
-        let entry = solved(out, part, &u.correct_way_entry(g));
-        let via_c = solved(out, part, &u.correct_way_exit_via_c(g));
-        let via_f = solved(out, part, &u.correct_way_exit_via_f(g));
-        out.count(vkey(part, "correct_way/entry", entry), 1);
-        out.count(vkey(part, "correct_way/exit_via_c", via_c), 1);
-        out.count(vkey(part, "correct_way/exit_via_f", via_f), 1);
+        let entry = st.solved(&u.correct_way_entry(g));
+        let via_c = st.solved(&u.correct_way_exit_via_c(g));
+        let via_f = st.solved(&u.correct_way_exit_via_f(g));
+        st.correct_way_entry.add(entry);
+        st.correct_way_exit_via_c.add(via_c);
+        st.correct_way_exit_via_f.add(via_f);
         for (route, exit) in [("c", via_c), ("f", via_f)] {
             if (entry == 1) != (exit == 1) {
-                out.record(
-                    "exceptions/correct_way",
-                    EXCEPTION_CAP,
-                    c.record(
-                        i as u64,
-                        format!("{what}: exit via {route}"),
-                        format!(
-                            "after x→a: {}; after d→y via {route}: {}",
-                            nim(entry as u64),
-                            nim(exit as u64)
-                        ),
+                exceptions.correct_way.add(c.record(
+                    i as u64,
+                    format!("{what}: exit via {route}"),
+                    format!(
+                        "after x→a: {}; after d→y via {route}: {}",
+                        nim(entry as u64),
+                        nim(exit as u64)
                     ),
-                );
+                ));
             }
         }
     }
@@ -277,16 +564,15 @@ fn check_digraph(out: &mut SweepResult, part: Part, number: u64, d: &Digraph) {
 /// from there with its interior untouched — forwards from x (a remaining):
 /// Correct Way, with both exits when y remains; backwards from y (d
 /// remaining): Wrong Way.
-fn check_contexts(out: &mut SweepResult, c: &Ctx<'_>) {
-    let (part, u) = (c.part, c.u);
-    let p = part.key();
+fn check_contexts(st: &mut PartStats, exceptions: &mut Checks<Exceptions>, c: &Ctx<'_>) {
+    let u = c.u;
     let Some(contexts) = u.digraph_vertex_contexts() else {
-        out.count(format!("{p}/context/skipped_digraphs"), 1);
+        st.context_skipped_digraphs += 1;
         return;
     };
     let has = |set: u128, v: usize| set >> v & 1 == 1;
     for (tok, comp) in contexts {
-        out.count(format!("{p}/context/states"), 1);
+        st.context_states += 1;
         for (i, g) in u.gadgets().iter().enumerate() {
             let what = || {
                 format!(
@@ -298,59 +584,50 @@ fn check_contexts(out: &mut SweepResult, c: &Ctx<'_>) {
                 )
             };
             if g.x == tok && has(comp, g.a) {
-                let entry = solved(out, part, &u.context_position(g.a, comp, &[g.x]));
-                out.count(format!("{p}/context/correct_way_entries"), 1);
+                let entry = st.solved(&u.context_position(g.a, comp, &[g.x]));
+                st.context_correct_way_entries += 1;
                 if has(comp, g.y) {
-                    out.count(format!("{p}/context/correct_way"), 1);
-                    let via_c = solved(
-                        out,
-                        part,
-                        &u.context_position(g.y, comp, &[g.x, g.a, g.b, g.c, g.d]),
-                    );
-                    let via_f = solved(
-                        out,
-                        part,
-                        &u.context_position(g.y, comp, &[g.x, g.a, g.b, g.f, g.d]),
-                    );
+                    st.context_correct_way_with_exit += 1;
+                    let via_c =
+                        st.solved(&u.context_position(g.y, comp, &[g.x, g.a, g.b, g.c, g.d]));
+                    let via_f =
+                        st.solved(&u.context_position(g.y, comp, &[g.x, g.a, g.b, g.f, g.d]));
                     for (route, exit) in [("c", via_c), ("f", via_f)] {
                         if (entry == 1) != (exit == 1) {
-                            out.record(
-                                "exceptions/context_correct_way",
-                                EXCEPTION_CAP,
-                                c.record(
-                                    i as u64,
-                                    format!("{}: exit via {route}", what()),
-                                    format!(
-                                        "after x→a: {}; after d→y via {route}: {}",
-                                        nim(entry as u64),
-                                        nim(exit as u64)
-                                    ),
+                            exceptions.context_correct_way.add(c.record(
+                                i as u64,
+                                format!("{}: exit via {route}", what()),
+                                format!(
+                                    "after x→a: {}; after d→y via {route}: {}",
+                                    nim(entry as u64),
+                                    nim(exit as u64)
                                 ),
-                            );
+                            ));
                         }
                     }
                 }
             }
             if g.y == tok && has(comp, g.d) {
-                let w = solved(out, part, &u.context_position(g.d, comp, &[g.y]));
-                out.count(vkey(part, "context/wrong_way", w), 1);
+                let w = st.solved(&u.context_position(g.d, comp, &[g.y]));
+                st.context_wrong_way.add(w);
                 if w != 2 && w != 3 {
-                    out.record(
-                        "exceptions/context_wrong_way",
-                        EXCEPTION_CAP,
-                        c.record(
-                            i as u64,
-                            what(),
-                            format!("wrong_way_value={}", nim(w as u64)),
-                        ),
-                    );
+                    exceptions.context_wrong_way.add(c.record(
+                        i as u64,
+                        what(),
+                        format!("wrong_way_value={}", nim(w as u64)),
+                    ));
                 }
             }
         }
     }
 }
 
-impl UntypedKind for ReductionSweep {
+impl Kind for ReductionSweep {
+    type Params = ReductionParams;
+    type Shard = RangeShard;
+    type Output = ReductionOutput;
+    type Doc = ReductionDoc;
+
     fn name(&self) -> &'static str {
         "uvg-reduction"
     }
@@ -359,11 +636,15 @@ impl UntypedKind for ReductionSweep {
         "Burke-Ferland-Teng reduction: all digraphs on 1..3 vertices + random 4-vertex digraphs, every start; main claim, Wrong/Correct Way lemmas, prefix gadget"
     }
 
-    fn params(&self) -> &'static [ParamDef] {
+    fn param_defs(&self) -> &'static [ParamDef] {
         PARAMS
     }
 
-    fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
+    fn plan(
+        &self,
+        params: &ReductionParams,
+        target_shards: u32,
+    ) -> Result<Vec<(RangeShard, u64)>, SweepError> {
         Ok(plan_ranges(
             total_instances(params),
             target_shards,
@@ -372,160 +653,70 @@ impl UntypedKind for ReductionSweep {
         ))
     }
 
-    fn run_shard(
+    fn run(
         &self,
-        params: &Params,
-        shard: &ShardSpec,
+        params: &ReductionParams,
+        shard: &RangeShard,
         ctx: &ShardCtx<'_>,
-    ) -> Result<SweepResult, SweepError> {
-        let (a, b) = parse_range(self.name(), &shard.payload, total_instances(params))?;
-        let seed = param(params, "seed");
-        let mut out = SweepResult::default();
-        for idx in a..b {
+    ) -> Result<ReductionOutput, SweepError> {
+        let mut out = ReductionOutput::default();
+        for idx in shard.instances(Kind::name(self), total_instances(params))? {
             ctx.check()?;
-            let (part, number, d) = instance(seed, idx);
+            let (part, number, d) = instance(params.seed, idx);
             check_digraph(&mut out, part, number, &d);
-            out.work += d.n() as u64;
             ctx.add_progress(d.n() as u64);
         }
         Ok(out)
     }
 
-    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
-        render(params, merged)
-    }
-}
-
-/// `{value: count}` of counters `{part}/{what}/value=VV`, summed over `parts`.
-fn histogram(r: &SweepResult, parts: &[Part], what: &str) -> Map<String, Value> {
-    let mut m = Map::new();
-    for v in 0..64u32 {
-        let c: u64 = parts.iter().map(|&p| r.counter(&vkey(p, what, v))).sum();
-        if c > 0 {
-            m.insert(v.to_string(), json!(c));
+    fn doc(&self, params: &ReductionParams, r: &ReductionOutput) -> ReductionDoc {
+        let mut total = r.exhaustive.clone();
+        total.merge(r.random.clone());
+        let e = &r.exceptions;
+        ReductionDoc {
+            kind: Kind::name(self).into(),
+            params: params.clone(),
+            exhaustive_model: "every labelled loop-free digraph on 1, 2, 3 vertices (2^(n(n-1)) each), every start".into(),
+            random_model: RANDOM_MODEL.into(),
+            gadget_count: "one gadget per (digraph, arc); its lemma checks do not depend on the start".into(),
+            wrong_way_position: "token on d, deleted: y".into(),
+            correct_way_positions: CorrectWayPositions {
+                entry: "token on a, deleted: x".into(),
+                exit_via_c: "token on y, deleted: x, a, b, c, d".into(),
+                exit_via_f: "token on y, deleted: x, a, b, f, d".into(),
+            },
+            exhaustive: r.exhaustive.doc(),
+            random: r.random.doc(),
+            total: total.doc(),
+            wrong_way_examples: r
+                .wrong_way_examples
+                .iter()
+                .map(|(&v, rec)| (v as u64, rec.clone()))
+                .collect(),
+            exceptions: Checks {
+                main: (&e.main).into(),
+                prefix: (&e.prefix).into(),
+                wrong_way: (&e.wrong_way).into(),
+                correct_way: (&e.correct_way).into(),
+                context_wrong_way: (&e.context_wrong_way).into(),
+                context_correct_way: (&e.context_correct_way).into(),
+            },
+            contexts: "every position reachable in play on U from any start with the token on a digraph vertex, counted once per digraph; in each, every gadget entered forwards from x with a remaining (Correct Way; both exits when y remains) and every gadget entered backwards from y with d remaining (Wrong Way)".into(),
+            not_covered: SECTION5_NOTE.into(),
         }
     }
-    m
-}
 
-fn hist_total(h: &Map<String, Value>) -> u64 {
-    h.values().filter_map(Value::as_u64).sum()
-}
-
-fn exceptions_json(r: &SweepResult, key: &str) -> Value {
-    let set = r.records.get(key);
-    json!({
-        "count": set.map(|s| s.total).unwrap_or(0),
-        "records": set.map(|s| s.kept.iter().map(record_json).collect::<Vec<_>>()).unwrap_or_default(),
-    })
-}
-
-fn part_json(r: &SweepResult, parts: &[Part]) -> Value {
-    let sum = |what: &str| -> u64 {
-        parts
-            .iter()
-            .map(|p| r.counter(&format!("{}/{what}", p.key())))
-            .sum()
-    };
-    let max = |what: &str| -> u64 {
-        parts
-            .iter()
-            .filter_map(|p| r.maxima.get(&format!("{}/{what}", p.key())).copied())
-            .max()
-            .unwrap_or(0)
-    };
-    json!({
-        "digraphs": sum("digraphs"),
-        "positions": sum("positions"),
-        "gadgets": sum("gadgets"),
-        "reduced_vertices_max": max("reduced_vertices_max"),
-        "prefixed_vertices_max": max("prefixed_vertices_max"),
-        "main_p_values": histogram(r, parts, "main/P"),
-        "main_n_values": histogram(r, parts, "main/N"),
-        "prefix_values": histogram(r, parts, "prefix"),
-        "wrong_way_values": histogram(r, parts, "wrong_way"),
-        "correct_way_entry_values": histogram(r, parts, "correct_way/entry"),
-        "correct_way_exit_via_c_values": histogram(r, parts, "correct_way/exit_via_c"),
-        "correct_way_exit_via_f_values": histogram(r, parts, "correct_way/exit_via_f"),
-        "context_states": sum("context/states"),
-        "context_correct_way_entries": sum("context/correct_way_entries"),
-        "context_correct_way_with_exit": sum("context/correct_way"),
-        "context_wrong_way_values": histogram(r, parts, "context/wrong_way"),
-        "context_skipped_digraphs": sum("context/skipped_digraphs"),
-        "search_nodes": sum("search_nodes"),
-        "search_nodes_max_one_position": max("search_nodes_max"),
-    })
-}
-
-fn render(params: &Params, r: &SweepResult) -> LegacyRendered {
-    let examples: Map<String, Value> = r
-        .witnesses
-        .iter()
-        .filter_map(|(k, w)| {
-            k.strip_prefix("wrong_way_example/value=")
-                .and_then(|v| v.parse::<u64>().ok())
-                .map(|v| (v.to_string(), record_json(w)))
-        })
-        .collect();
-    let results_json = json!({
-        "kind": "uvg-reduction",
-        "params": params,
-        "exhaustive_model": "every labelled loop-free digraph on 1, 2, 3 vertices (2^(n(n-1)) each), every start",
-        "random_model": RANDOM_MODEL,
-        "gadget_count": "one gadget per (digraph, arc); its lemma checks do not depend on the start",
-        "wrong_way_position": "token on d, deleted: y",
-        "correct_way_positions": {
-            "entry": "token on a, deleted: x",
-            "exit_via_c": "token on y, deleted: x, a, b, c, d",
-            "exit_via_f": "token on y, deleted: x, a, b, f, d",
-        },
-        "exhaustive": part_json(r, &[Part::Exhaustive]),
-        "random": part_json(r, &[Part::Random]),
-        "total": part_json(r, &[Part::Exhaustive, Part::Random]),
-        "wrong_way_examples": examples,
-        "exceptions": {
-            "main": exceptions_json(r, "exceptions/main"),
-            "prefix": exceptions_json(r, "exceptions/prefix"),
-            "wrong_way": exceptions_json(r, "exceptions/wrong_way"),
-            "correct_way": exceptions_json(r, "exceptions/correct_way"),
-            "context_wrong_way": exceptions_json(r, "exceptions/context_wrong_way"),
-            "context_correct_way": exceptions_json(r, "exceptions/context_correct_way"),
-        },
-        "contexts": "every position reachable in play on U from any start with the token on a digraph vertex, counted once per digraph; in each, every gadget entered forwards from x with a remaining (Correct Way; both exits when y remains) and every gadget entered backwards from y with d remaining (Wrong Way)",
-        "not_covered": SECTION5_NOTE,
-    });
-    let report_md = report_md(&results_json);
-    LegacyRendered {
-        results_json,
-        report_md,
+    fn report(&self, _params: &ReductionParams, doc: &ReductionDoc) -> String {
+        report_md(doc)
     }
-}
-
-fn values_line(h: &Value) -> String {
-    let Some(m) = h.as_object() else {
-        return String::new();
-    };
-    let mut items: Vec<(u64, u64)> = m
-        .iter()
-        .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_u64()?)))
-        .collect();
-    items.sort_unstable();
-    items
-        .iter()
-        .map(|(v, c)| format!("{} ×{}", nim(*v), thousands(*c)))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Render report.md from the results.json document only.
-fn report_md(doc: &Value) -> String {
-    let u = |v: &Value| v.as_u64().unwrap_or(0);
-    let t = &doc["total"];
-    let ex = &doc["exhaustive"];
-    let rn = &doc["random"];
-    let exc = |k: &str| u(&doc["exceptions"][k]["count"]);
-    let k = u(&doc["params"]["random"]);
-    let seed = u(&doc["params"]["seed"]);
+fn report_md(doc: &ReductionDoc) -> String {
+    let (t, ex, rn) = (&doc.total, &doc.exhaustive, &doc.random);
+    let exc = &doc.exceptions;
+    let k = doc.params.random;
+    let seed = doc.params.seed;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -533,157 +724,126 @@ fn report_md(doc: &Value) -> String {
     );
     let _ = writeln!(
         s,
-        "Reproduce with `gamesweep run uvg-reduction --random {k} --seed {seed}`. LegacyRendered from `results.json`; every number below is computed.\n"
+        "Reproduce with `gamesweep run uvg-reduction --random {k} --seed {seed}`. Rendered from `results.json`; every number below is computed.\n"
     );
     let _ = writeln!(s, "## Instances\n");
     let _ = writeln!(
         s,
         "- Exhaustive: every labelled digraph on 1–3 vertices ({} digraphs), every start: **{} positions**, {} gadgets.",
-        thousands(u(&ex["digraphs"])),
-        thousands(u(&ex["positions"])),
-        thousands(u(&ex["gadgets"]))
+        thousands(ex.digraphs),
+        thousands(ex.positions),
+        thousands(ex.gadgets)
     );
     let _ = writeln!(
         s,
         "- Random: {} digraphs on 4 vertices, seed {seed}, every start: **{} positions**, {} gadgets. Model: {}.",
-        thousands(u(&rn["digraphs"])),
-        thousands(u(&rn["positions"])),
-        thousands(u(&rn["gadgets"])),
-        doc["random_model"].as_str().unwrap_or("")
+        thousands(rn.digraphs),
+        thousands(rn.positions),
+        thousands(rn.gadgets),
+        doc.random_model
     );
     let _ = writeln!(
         s,
         "- In all: **{} positions**, **{} gadgets**; reduced graphs up to {} vertices ({} with the prefix gadget); {} exact-search nodes in all, at most {} for one position.",
-        thousands(u(&t["positions"])),
-        thousands(u(&t["gadgets"])),
-        u(&t["reduced_vertices_max"]),
-        u(&t["prefixed_vertices_max"]),
-        thousands(u(&t["search_nodes"])),
-        thousands(u(&t["search_nodes_max_one_position"]))
+        thousands(t.positions),
+        thousands(t.gadgets),
+        t.reduced_vertices_max,
+        t.prefixed_vertices_max,
+        thousands(t.search_nodes),
+        thousands(t.search_nodes_max_one_position)
     );
     let _ = writeln!(
         s,
         "- Gadget count: {}. (The seed gave its gadget count without a counting rule — see spec/focs-constructions.md; this count is ours.)\n",
-        doc["gadget_count"].as_str().unwrap_or("")
+        doc.gadget_count
     );
     let _ = writeln!(s, "## Checks\n");
-    let p_total = hist_total(t["main_p_values"].as_object().unwrap_or(&Map::new()));
-    let n_total = hist_total(t["main_n_values"].as_object().unwrap_or(&Map::new()));
     let _ = writeln!(
         s,
         "- Main claim (P-position of directed geography ⇒ UVG value exactly *; N-position ⇒ neither 0 nor *): {} positions, **{} exceptions**. P-positions: {} (values: {}); N-positions: {} (values: {}).",
-        thousands(u(&t["positions"])),
-        exc("main"),
-        thousands(p_total),
-        values_line(&t["main_p_values"]),
-        thousands(n_total),
-        values_line(&t["main_n_values"])
+        thousands(t.positions),
+        exc.main.count,
+        thousands(total(&t.main_p_values)),
+        values_line(&t.main_p_values),
+        thousands(total(&t.main_n_values)),
+        values_line(&t.main_n_values)
     );
     let _ = writeln!(
         s,
         "- Wrong Way (token enters a gadget backwards: {}; value *2 or *3): {} gadgets, **{} exceptions**; values: {}.",
-        doc["wrong_way_position"].as_str().unwrap_or(""),
-        thousands(u(&t["gadgets"])),
-        exc("wrong_way"),
-        values_line(&t["wrong_way_values"])
+        doc.wrong_way_position,
+        thousands(t.gadgets),
+        exc.wrong_way.count,
+        values_line(&t.wrong_way_values)
     );
-    let ww = &t["wrong_way_values"];
-    let both = u(&ww["2"]) > 0 && u(&ww["3"]) > 0;
+    let occurs = |v: u64| t.wrong_way_values.get(&v).is_some_and(|&c| c > 0);
     let _ = writeln!(
         s,
         "  Both *2 and *3 occur: **{}**.",
-        if both { "yes" } else { "no" }
+        if occurs(2) && occurs(3) { "yes" } else { "no" }
     );
-    for v in ["2", "3"] {
-        if let Some(e) = doc["wrong_way_examples"].get(v) {
+    for v in [2, 3] {
+        if let Some(e) = doc.wrong_way_examples.get(&v) {
             let _ = writeln!(
                 s,
                 "  Smallest *{v} (witness order): digraph `{}`, {}.",
-                e["code"].as_str().unwrap_or(""),
-                e["detail"].as_str().unwrap_or("")
+                e.code, e.detail
             );
         }
     }
-    let cw = &doc["correct_way_positions"];
+    let cw = &doc.correct_way_positions;
     let _ = writeln!(
         s,
         "- Correct Way (after x → a [{}] the value is * ⇔ after d → y it is *): {} gadgets, both routes checked, **{} exceptions**. When the token reaches y, the deleted vertices are, via c: {}; via f: {}. Values after x → a: {}; after d → y via c: {}; via f: {}.",
-        cw["entry"].as_str().unwrap_or(""),
-        thousands(u(&t["gadgets"])),
-        exc("correct_way"),
-        cw["exit_via_c"].as_str().unwrap_or("").trim_start_matches("token on y, deleted: "),
-        cw["exit_via_f"].as_str().unwrap_or("").trim_start_matches("token on y, deleted: "),
-        values_line(&t["correct_way_entry_values"]),
-        values_line(&t["correct_way_exit_via_c_values"]),
-        values_line(&t["correct_way_exit_via_f_values"])
+        cw.entry,
+        thousands(t.gadgets),
+        exc.correct_way.count,
+        cw.exit_via_c.trim_start_matches("token on y, deleted: "),
+        cw.exit_via_f.trim_start_matches("token on y, deleted: "),
+        values_line(&t.correct_way_entry_values),
+        values_line(&t.correct_way_exit_via_c_values),
+        values_line(&t.correct_way_exit_via_f_values)
     );
     let _ = writeln!(
         s,
         "- Prefix gadget (start–start0, start–p, p–p0, p–s, token on start: value * if (U, s) is *, else *2): {} positions, **{} exceptions**; values: {}.",
-        thousands(hist_total(t["prefix_values"].as_object().unwrap_or(&Map::new()))),
-        exc("prefix"),
-        values_line(&t["prefix_values"])
-    );
-    let ctx_ww = hist_total(
-        t["context_wrong_way_values"]
-            .as_object()
-            .unwrap_or(&Map::new()),
+        thousands(total(&t.prefix_values)),
+        exc.prefix.count,
+        values_line(&t.prefix_values)
     );
     let _ = writeln!(
         s,
         "- The two lemmas in play contexts ({}): {} contexts (positions with the token on a digraph vertex); Wrong Way entered {} times, **{} exceptions**, values: {}; Correct Way entered {} times, {} of them with y remaining (both exits checked), **{} exceptions**. Digraphs skipped (reduced graph over 128 vertices): {}.",
-        doc["contexts"].as_str().unwrap_or(""),
-        thousands(u(&t["context_states"])),
-        thousands(ctx_ww),
-        exc("context_wrong_way"),
-        values_line(&t["context_wrong_way_values"]),
-        thousands(u(&t["context_correct_way_entries"])),
-        thousands(u(&t["context_correct_way_with_exit"])),
-        exc("context_correct_way"),
-        u(&t["context_skipped_digraphs"])
+        doc.contexts,
+        thousands(t.context_states),
+        thousands(total(&t.context_wrong_way_values)),
+        exc.context_wrong_way.count,
+        values_line(&t.context_wrong_way_values),
+        thousands(t.context_correct_way_entries),
+        thousands(t.context_correct_way_with_exit),
+        exc.context_correct_way.count,
+        t.context_skipped_digraphs
     );
-    let all = exc("main")
-        + exc("wrong_way")
-        + exc("correct_way")
-        + exc("prefix")
-        + exc("context_wrong_way")
-        + exc("context_correct_way");
-    if all > 0 {
-        let _ = writeln!(s, "\n## Exceptions ({all}; this is news)\n");
-        for key in [
-            "main",
-            "wrong_way",
-            "correct_way",
-            "prefix",
-            "context_wrong_way",
-            "context_correct_way",
-        ] {
-            for e in doc["exceptions"][key]["records"]
-                .as_array()
-                .into_iter()
-                .flatten()
-            {
-                let _ = writeln!(
-                    s,
-                    "- {key}: digraph `{}` ({} vertices, {} arcs), {}: {}",
-                    e["code"].as_str().unwrap_or(""),
-                    e["vertices"],
-                    e["edges"],
-                    e["detail"].as_str().unwrap_or(""),
-                    e["note"].as_str().unwrap_or("")
-                );
-            }
-        }
-    }
-    let _ = writeln!(s, "\n## Not covered\n");
-    let _ = writeln!(s, "{}", doc["not_covered"].as_str().unwrap_or(""));
+    let checks = exc.in_report_order();
+    write_exceptions_and_not_covered(
+        &mut s,
+        checks.iter().map(|(_, l)| l.count).sum(),
+        checks.iter().flat_map(|(key, l)| {
+            l.records.iter().map(move |record| ExceptionLine {
+                label: format!("{key}: digraph "),
+                record,
+            })
+        }),
+        "arcs",
+        &doc.not_covered,
+    );
     s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::legacy::{resolve_params, run_all_sequential};
+    use crate::sweep::{run_typed, ShardSpec, SweepKind};
 
     #[test]
     fn instance_numbering() {
@@ -703,18 +863,16 @@ mod tests {
         assert_eq!(positions_in(3, 70), positions_in(3, 69) + 4);
     }
 
-    fn params(random: u64, seed: u64) -> Params {
-        resolve_params(
-            &ReductionSweep,
-            &[("random".to_string(), random), ("seed".to_string(), seed)].into(),
-        )
-        .unwrap()
+    fn params(random: u64, seed: u64) -> ReductionParams {
+        ReductionParams { random, seed }
     }
 
-    fn doc(p: &Params, shards: u32) -> Value {
-        let plan = ReductionSweep.plan(p, shards).unwrap();
-        let merged = run_all_sequential(&ReductionSweep, p, &plan).unwrap();
-        ReductionSweep.render(p, &merged).results_json
+    fn run(p: &ReductionParams, shards: u32) -> ReductionOutput {
+        run_typed(&ReductionSweep, p, shards).unwrap()
+    }
+
+    fn doc(p: &ReductionParams, shards: u32) -> ReductionDoc {
+        ReductionSweep.doc(p, &run(p, shards))
     }
 
     /// The headline run: `--random 400` gives exactly 1,801 positions (201
@@ -724,47 +882,25 @@ mod tests {
     fn headline_run_has_1801_positions_and_no_exceptions() {
         let p = params(400, 1);
         let d = doc(&p, 0);
-        assert_eq!(d["exhaustive"]["positions"], 201);
-        assert_eq!(d["random"]["positions"], 1600);
-        assert_eq!(d["total"]["positions"], 1801);
+        assert_eq!(d.exhaustive.positions, 201);
+        assert_eq!(d.random.positions, 1600);
+        assert_eq!(d.total.positions, 1801);
         let arcs: u64 = (0..exhaustive_digraphs() + 400)
             .map(|i| instance(1, i).2.arc_count() as u64)
             .sum();
-        assert_eq!(d["total"]["gadgets"], arcs);
-        assert_eq!(d["exhaustive"]["gadgets"], 2 * 2 + 6 * 32);
-        for k in [
-            "main",
-            "prefix",
-            "wrong_way",
-            "correct_way",
-            "context_wrong_way",
-            "context_correct_way",
-        ] {
-            assert_eq!(d["exceptions"][k]["count"], 0, "{k}");
+        assert_eq!(d.total.gadgets, arcs);
+        assert_eq!(d.exhaustive.gadgets, 2 * 2 + 6 * 32);
+        for (k, e) in d.exceptions.in_report_order() {
+            assert_eq!(e.count, 0, "{k}");
         }
         // The play contexts include every start, so they cover the
         // context-free checks: at least one Wrong Way / Correct Way per gadget.
-        let ctx_ww: u64 = d["total"]["context_wrong_way_values"]
-            .as_object()
-            .unwrap()
-            .values()
-            .map(|v| v.as_u64().unwrap())
-            .sum();
-        assert!(ctx_ww >= arcs);
-        assert!(
-            d["total"]["context_correct_way_with_exit"]
-                .as_u64()
-                .unwrap()
-                >= arcs
-        );
-        assert_eq!(d["total"]["context_skipped_digraphs"], 0);
-        let ww = &d["total"]["wrong_way_values"];
-        assert!(ww["2"].as_u64().unwrap() > 0 && ww["3"].as_u64().unwrap() > 0);
-        assert_eq!(
-            ww["2"].as_u64().unwrap() + ww["3"].as_u64().unwrap(),
-            arcs,
-            "every Wrong Way value is *2 or *3"
-        );
+        assert!(super::total(&d.total.context_wrong_way_values) >= arcs);
+        assert!(d.total.context_correct_way_with_exit >= arcs);
+        assert_eq!(d.total.context_skipped_digraphs, 0);
+        let ww = &d.total.wrong_way_values;
+        assert!(ww[&2] > 0 && ww[&3] > 0);
+        assert_eq!(ww[&2] + ww[&3], arcs, "every Wrong Way value is *2 or *3");
         // P/N split agrees with directed geography, recomputed here.
         let p_count: u64 = (0..exhaustive_digraphs() + 400)
             .map(|i| {
@@ -772,23 +908,21 @@ mod tests {
                 g.first_player_wins_all().iter().filter(|w| !**w).count() as u64
             })
             .sum();
-        assert_eq!(d["total"]["main_p_values"]["1"], p_count);
-        let report = ReductionSweep.render(&p, &{
-            let plan = ReductionSweep.plan(&p, 3).unwrap();
-            run_all_sequential(&ReductionSweep, &p, &plan).unwrap()
-        });
-        assert!(report.report_md.contains("**1,801 positions**"));
-        assert!(report.report_md.contains("Section 5"));
+        assert_eq!(d.total.main_p_values[&1], p_count);
+        let report = ReductionSweep.report(&p, &doc(&p, 3));
+        assert!(report.contains("**1,801 positions**"));
+        assert!(report.contains("Section 5"));
     }
 
     #[test]
     fn result_does_not_depend_on_the_plan() {
         let p = params(30, 7);
-        let a = doc(&p, 1);
+        let a = run(&p, 1);
+        assert_eq!(a.work(), a.exhaustive.positions + a.random.positions);
         for shards in [2, 5, 99, 1000] {
-            assert_eq!(a, doc(&p, shards), "shards = {shards}");
+            assert_eq!(a, run(&p, shards), "shards = {shards}");
         }
-        assert_ne!(a, doc(&params(30, 8), 1), "the seed matters");
+        assert_ne!(a, run(&params(30, 8), 1), "the seed matters");
     }
 
     /// The complete digraph on 4 vertices: the largest reduced graph
@@ -796,21 +930,33 @@ mod tests {
     #[test]
     fn complete_digraph_on_four_vertices() {
         let d = digraph_from_mask(4, 0xfff);
-        let mut out = SweepResult::default();
+        let mut out = ReductionOutput::default();
         check_digraph(&mut out, Part::Random, 0, &d);
-        assert_eq!(out.maxima["random/reduced_vertices_max"], 104);
-        assert!(out.records.is_empty(), "{:?}", out.records);
+        assert_eq!(out.random.reduced_vertices_max, Max(104));
+        for (k, e) in out.exceptions.in_report_order() {
+            assert_eq!(e.count(), 0, "{k}: {e:?}");
+        }
         // Complete digraph on 4 vertices: the token walks a Hamiltonian path,
         // 3 moves, so the first player wins from every start.
         assert_eq!(d.first_player_wins_all(), vec![true; 4]);
-        assert_eq!(out.counter("random/positions"), 4);
-        assert_eq!(out.counter("random/gadgets"), 12);
+        assert_eq!(out.random.positions, 4);
+        assert_eq!(out.random.gadgets, 12);
+        assert_eq!(out.exhaustive, PartStats::default());
     }
 
     #[test]
     fn bad_payloads_are_errors() {
-        let p = params(10, 1);
-        for payload in ["", "range 0", "range 5 4", "range 0 80", "prefixes 1 A"] {
+        let p = ReductionSweep
+            .resolve_params(&[("random".to_string(), 10)].into())
+            .unwrap();
+        for payload in [
+            "",
+            "range 0 5",
+            r#"{"start":5,"end":4}"#,
+            r#"{"start":0,"end":80}"#,
+            r#"{"start":0}"#,
+            r#"{"top":{"depth":1}}"#,
+        ] {
             let shard = ShardSpec {
                 index: 0,
                 payload: payload.into(),
@@ -818,11 +964,68 @@ mod tests {
             };
             assert!(
                 matches!(
-                    ReductionSweep.run_shard(&p, &shard, &ShardCtx::detached()),
+                    SweepKind::run_shard(&ReductionSweep, &p, &shard, &ShardCtx::detached()),
                     Err(SweepError::BadShard { .. })
                 ),
                 "{payload:?}"
             );
         }
+        let good = ShardSpec {
+            index: 0,
+            payload: r#"{"start":0,"end":79}"#.into(),
+            estimate: 0,
+        };
+        assert!(SweepKind::run_shard(&ReductionSweep, &p, &good, &ShardCtx::detached()).is_ok());
+    }
+
+    #[test]
+    fn bad_params_are_errors() {
+        let bad = crate::sweep::Params::from([("random".to_string(), 10)]);
+        assert!(matches!(
+            SweepKind::plan(&ReductionSweep, &bad, 0),
+            Err(SweepError::BadParams { .. })
+        ));
+        let unknown = crate::sweep::Params::from([("randoms".to_string(), 10)]);
+        assert!(ReductionSweep.resolve_params(&unknown).is_err());
+    }
+
+    /// A document with exceptions and examples goes through results.json
+    /// unchanged, and the report lists every kept exception under its check.
+    #[test]
+    fn exceptions_round_trip_and_are_reported() {
+        let p = params(0, 1);
+        let mut out = run(&p, 1);
+        let rec = |i: u64| Record {
+            vertices: 2,
+            edges: 1,
+            code: "&AG".into(),
+            index: i,
+            detail: format!("exhaustive digraph #{i}: made up"),
+            note: "made up".into(),
+        };
+        out.exceptions.main.add(rec(1));
+        out.exceptions.context_correct_way.add(rec(2));
+        out.exceptions.context_correct_way.add(rec(3));
+        let doc = ReductionSweep.doc(&p, &out);
+        let text = crate::sweep::json_text(&doc);
+        let back: ReductionDoc = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, doc);
+        assert_eq!(crate::sweep::json_text(&back), text);
+        let md = ReductionSweep.report(&p, &back);
+        assert!(md.contains("## Exceptions (3; this is news)"));
+        assert!(md.contains(
+            "- main: digraph `&AG` (2 vertices, 1 arcs), exhaustive digraph #1: made up: made up\n"
+        ));
+        assert!(md.contains(
+            "- context_correct_way: digraph `&AG` (2 vertices, 1 arcs), exhaustive digraph #3"
+        ));
+        let rendered = SweepKind::render_from_json(
+            &ReductionSweep,
+            &[("random".to_string(), 0), ("seed".to_string(), 1)].into(),
+            &text,
+        )
+        .unwrap();
+        assert_eq!(rendered.results_json, text);
+        assert_eq!(rendered.report_md, md);
     }
 }

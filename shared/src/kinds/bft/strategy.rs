@@ -9,15 +9,16 @@
 //! mover picks a uniform remaining neighbour. After every strategy move the
 //! exact value of the opponent's position is also computed (it must be 0).
 
-use super::{parse_range, plan_ranges, record_json, thousands, EXCEPTION_CAP, SECTION5_NOTE};
+use super::{
+    plan_ranges, write_exceptions_and_not_covered, ExceptionLine, Exceptions, RangeShard,
+    SECTION5_NOTE,
+};
 use crate::bft::random::{below, instance_rng, random_connected_graph};
 use crate::graph::{graph6, members, BitGraph, VSet};
-use crate::sweep::{
-    param, ParamDef, Params, Record, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind,
-    SweepResult,
-};
+use crate::sweep::report::thousands;
+use crate::sweep::{Kind, Max, Merge, ParamDef, Record, ShardCtx, SweepError};
 use crate::uvg;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// The `uvg-strategy` sweep kind.
@@ -119,7 +120,116 @@ pub fn play(seed: u64, i: u64) -> Game {
     }
 }
 
-impl UntypedKind for StrategySweep {
+/// Number of graph sizes, `MIN_N..=MAX_N`.
+const SIZES: usize = MAX_N - MIN_N + 1;
+
+/// The parameters of `uvg-strategy`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrategyParams {
+    /// Number of games.
+    pub games: u64,
+    /// Seed of the graphs and the random mover.
+    pub seed: u64,
+}
+
+/// The merged result of games.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StrategyOutput {
+    /// Games played.
+    pub games: u64,
+    /// Games by vertex count (index `n − MIN_N`).
+    pub games_by_n: [u64; SIZES],
+    /// Graphs redrawn because no start was winning.
+    pub redraws: u64,
+    /// Moves in all.
+    pub moves: u64,
+    /// Moves by the strategy.
+    pub strategy_moves: u64,
+    /// Moves by the random mover.
+    pub random_moves: u64,
+    /// The longest game (moves).
+    pub moves_max: Max,
+    /// Games the strategy won.
+    pub strategy_wins: u64,
+    /// Strategy moves after which the opponent's position had a non-zero value.
+    pub bad_moves: u64,
+    /// Games lost or with a bad move.
+    pub exceptions: Exceptions,
+}
+
+impl Merge for StrategyOutput {
+    fn merge(&mut self, o: Self) {
+        self.games += o.games;
+        for (a, b) in self.games_by_n.iter_mut().zip(o.games_by_n) {
+            *a += b;
+        }
+        self.redraws += o.redraws;
+        self.moves += o.moves;
+        self.strategy_moves += o.strategy_moves;
+        self.random_moves += o.random_moves;
+        self.moves_max.merge(o.moves_max);
+        self.strategy_wins += o.strategy_wins;
+        self.bad_moves += o.bad_moves;
+        self.exceptions.merge(o.exceptions);
+    }
+    fn work(&self) -> u64 {
+        self.games
+    }
+}
+
+/// Games on graphs of one size.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GamesAtN {
+    /// Vertex count.
+    pub n: u64,
+    /// Games.
+    pub games: u64,
+}
+
+/// `results.json` of `uvg-strategy`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrategyDoc {
+    /// `uvg-strategy`.
+    pub kind: String,
+    /// The parameters.
+    pub params: StrategyParams,
+    /// [`RANDOM_MODEL`].
+    pub random_model: String,
+    /// Games played.
+    pub games: u64,
+    /// Games the strategy won.
+    pub strategy_wins: u64,
+    /// Moves in all.
+    pub moves: u64,
+    /// Moves by the strategy.
+    pub strategy_moves: u64,
+    /// Moves by the random mover.
+    pub random_moves: u64,
+    /// The longest game (moves).
+    pub moves_max: u64,
+    /// Strategy moves after which the opponent's position had a non-zero value.
+    pub strategy_moves_to_nonzero_value: u64,
+    /// Graphs redrawn because no start was winning.
+    pub graphs_redrawn_without_winning_start: u64,
+    /// Games by vertex count, every size.
+    pub games_by_n: Vec<GamesAtN>,
+    /// Exceptions in all.
+    pub exceptions: u64,
+    /// The kept exceptions, smallest first.
+    pub exception_records: Vec<Record>,
+    /// [`SECTION5_NOTE`].
+    pub not_covered: String,
+}
+
+impl Kind for StrategySweep {
+    type Params = StrategyParams;
+    type Shard = RangeShard;
+    type Output = StrategyOutput;
+    type Doc = StrategyDoc;
+
     fn name(&self) -> &'static str {
         "uvg-strategy"
     }
@@ -128,99 +238,89 @@ impl UntypedKind for StrategySweep {
         "matching strategy vs a random mover from winning starts on seeded random graphs of 8-17 vertices"
     }
 
-    fn params(&self) -> &'static [ParamDef] {
+    fn param_defs(&self) -> &'static [ParamDef] {
         PARAMS
     }
 
-    fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        Ok(plan_ranges(
-            param(params, "games"),
-            target_shards,
-            8,
-            |a, b| b - a,
-        ))
+    fn plan(
+        &self,
+        params: &StrategyParams,
+        target_shards: u32,
+    ) -> Result<Vec<(RangeShard, u64)>, SweepError> {
+        Ok(plan_ranges(params.games, target_shards, 8, |a, b| b - a))
     }
 
-    fn run_shard(
+    fn run(
         &self,
-        params: &Params,
-        shard: &ShardSpec,
+        params: &StrategyParams,
+        shard: &RangeShard,
         ctx: &ShardCtx<'_>,
-    ) -> Result<SweepResult, SweepError> {
-        let (a, b) = parse_range(self.name(), &shard.payload, param(params, "games"))?;
-        let seed = param(params, "seed");
-        let mut out = SweepResult::default();
-        for i in a..b {
+    ) -> Result<StrategyOutput, SweepError> {
+        let mut out = StrategyOutput::default();
+        for i in shard.instances(Kind::name(self), params.games)? {
             ctx.check()?;
-            let g = play(seed, i);
+            let g = play(params.seed, i);
             let moves = g.path.len() as u64 - 1;
             let n = g.graph.n();
-            out.work += 1;
-            out.count("games", 1);
-            out.count(format!("n={n:02}/games"), 1);
-            out.count("redraws", g.redraws);
-            out.count("moves", moves);
-            out.count("strategy_moves", moves.div_ceil(2));
-            out.count("random_moves", moves / 2);
-            out.maximum("moves_max", moves);
-            out.count("strategy_wins", g.strategy_won as u64);
-            out.count("bad_moves", g.bad_moves);
+            out.games += 1;
+            out.games_by_n[n - MIN_N] += 1;
+            out.redraws += g.redraws;
+            out.moves += moves;
+            out.strategy_moves += moves.div_ceil(2);
+            out.random_moves += moves / 2;
+            out.moves_max.offer(moves);
+            out.strategy_wins += g.strategy_won as u64;
+            out.bad_moves += g.bad_moves;
             if !g.strategy_won || g.bad_moves > 0 {
-                out.record(
-                    "exceptions",
-                    EXCEPTION_CAP,
-                    Record {
-                        vertices: n as u32,
-                        edges: g.graph.edge_count() as u32,
-                        code: graph6::encode_bitgraph(&g.graph),
-                        index: g.start as u64,
-                        detail: format!("game #{i}, start {}, path {:?}", g.start, g.path),
-                        note: format!(
-                            "strategy_won={} moves_to_nonzero={}",
-                            g.strategy_won, g.bad_moves
-                        ),
-                    },
-                );
+                out.exceptions.add(Record {
+                    vertices: n as u32,
+                    edges: g.graph.edge_count() as u32,
+                    code: graph6::encode_bitgraph(&g.graph),
+                    index: g.start as u64,
+                    detail: format!("game #{i}, start {}, path {:?}", g.start, g.path),
+                    note: format!(
+                        "strategy_won={} moves_to_nonzero={}",
+                        g.strategy_won, g.bad_moves
+                    ),
+                });
             }
             ctx.add_progress(1);
         }
         Ok(out)
     }
 
-    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
-        let by_n: Vec<Value> = (MIN_N..=MAX_N)
-            .map(|n| json!({"n": n, "games": merged.counter(&format!("n={n:02}/games"))}))
-            .collect();
-        let exc = merged.records.get("exceptions");
-        let results_json = json!({
-            "kind": "uvg-strategy",
-            "params": params,
-            "random_model": RANDOM_MODEL,
-            "games": merged.counter("games"),
-            "strategy_wins": merged.counter("strategy_wins"),
-            "moves": merged.counter("moves"),
-            "strategy_moves": merged.counter("strategy_moves"),
-            "random_moves": merged.counter("random_moves"),
-            "moves_max": merged.maxima.get("moves_max").copied().unwrap_or(0),
-            "strategy_moves_to_nonzero_value": merged.counter("bad_moves"),
-            "graphs_redrawn_without_winning_start": merged.counter("redraws"),
-            "games_by_n": by_n,
-            "exceptions": exc.map(|s| s.total).unwrap_or(0),
-            "exception_records": exc.map(|s| s.kept.iter().map(record_json).collect::<Vec<_>>()).unwrap_or_default(),
-            "not_covered": SECTION5_NOTE,
-        });
-        let report_md = report_md(&results_json);
-        LegacyRendered {
-            results_json,
-            report_md,
+    fn doc(&self, params: &StrategyParams, r: &StrategyOutput) -> StrategyDoc {
+        StrategyDoc {
+            kind: Kind::name(self).into(),
+            params: params.clone(),
+            random_model: RANDOM_MODEL.into(),
+            games: r.games,
+            strategy_wins: r.strategy_wins,
+            moves: r.moves,
+            strategy_moves: r.strategy_moves,
+            random_moves: r.random_moves,
+            moves_max: r.moves_max.0,
+            strategy_moves_to_nonzero_value: r.bad_moves,
+            graphs_redrawn_without_winning_start: r.redraws,
+            games_by_n: (MIN_N..=MAX_N)
+                .zip(r.games_by_n)
+                .map(|(n, games)| GamesAtN { n: n as u64, games })
+                .collect(),
+            exceptions: r.exceptions.count(),
+            exception_records: r.exceptions.records(),
+            not_covered: SECTION5_NOTE.into(),
         }
+    }
+
+    fn report(&self, _params: &StrategyParams, doc: &StrategyDoc) -> String {
+        report_md(doc)
     }
 }
 
 /// Render report.md from the results.json document only.
-fn report_md(doc: &Value) -> String {
-    let u = |v: &Value| v.as_u64().unwrap_or(0);
-    let games = u(&doc["games"]);
+fn report_md(doc: &StrategyDoc) -> String {
+    let p = &doc.params;
+    let games = doc.games;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -228,72 +328,104 @@ fn report_md(doc: &Value) -> String {
     );
     let _ = writeln!(
         s,
-        "Reproduce with `gamesweep run uvg-strategy --games {} --seed {}`. LegacyRendered from `results.json`; every number below is computed.\n",
-        u(&doc["params"]["games"]),
-        u(&doc["params"]["seed"])
+        "Reproduce with `gamesweep run uvg-strategy --games {} --seed {}`. Rendered from `results.json`; every number below is computed.\n",
+        p.games, p.seed
     );
     let _ = writeln!(
         s,
         "- Games: {} on random connected graphs of {MIN_N}–{MAX_N} vertices, from winning starts. Model: {}.",
         thousands(games),
-        doc["random_model"].as_str().unwrap_or("")
+        doc.random_model
     );
     let _ = writeln!(
         s,
         "- The strategy (move to the token's mate in a maximum matching) won **{} of {} games**; exceptions: **{}**.",
-        thousands(u(&doc["strategy_wins"])),
+        thousands(doc.strategy_wins),
         thousands(games),
-        u(&doc["exceptions"])
+        doc.exceptions
     );
     let _ = writeln!(
         s,
         "- Moves: {} in all ({} by the strategy, {} by the random mover), longest game {} moves. After every strategy move the exact Grundy value of the opponent's position was computed: {} moves led to a non-zero value.",
-        thousands(u(&doc["moves"])),
-        thousands(u(&doc["strategy_moves"])),
-        thousands(u(&doc["random_moves"])),
-        u(&doc["moves_max"]),
-        u(&doc["strategy_moves_to_nonzero_value"])
+        thousands(doc.moves),
+        thousands(doc.strategy_moves),
+        thousands(doc.random_moves),
+        doc.moves_max,
+        doc.strategy_moves_to_nonzero_value
     );
     let _ = writeln!(
         s,
         "- Graphs redrawn because no start was winning: {}.\n",
-        thousands(u(&doc["graphs_redrawn_without_winning_start"]))
+        thousands(doc.graphs_redrawn_without_winning_start)
     );
     let _ = writeln!(s, "| n | games |\n|---|---|");
-    for row in doc["games_by_n"].as_array().into_iter().flatten() {
-        let _ = writeln!(s, "| {} | {} |", row["n"], thousands(u(&row["games"])));
+    for row in &doc.games_by_n {
+        let _ = writeln!(s, "| {} | {} |", row.n, thousands(row.games));
     }
-    super::write_exceptions_and_not_covered(&mut s, doc);
+    write_exceptions_and_not_covered(
+        &mut s,
+        doc.exceptions,
+        doc.exception_records.iter().map(|record| ExceptionLine {
+            label: String::new(),
+            record,
+        }),
+        "edges",
+        &doc.not_covered,
+    );
     s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::legacy::{resolve_params, run_all_sequential};
+    use crate::sweep::{run_typed, SweepKind};
 
-    fn params(games: u64, seed: u64) -> Params {
-        resolve_params(
-            &StrategySweep,
-            &[("games".to_string(), games), ("seed".to_string(), seed)].into(),
-        )
-        .unwrap()
+    fn params(games: u64, seed: u64) -> StrategyParams {
+        StrategyParams { games, seed }
     }
 
     #[test]
     fn strategy_wins_every_game_and_plan_does_not_matter() {
         let p = params(120, 3);
-        let run = |shards| {
-            let plan = StrategySweep.plan(&p, shards).unwrap();
-            let merged = run_all_sequential(&StrategySweep, &p, &plan).unwrap();
-            StrategySweep.render(&p, &merged).results_json
-        };
+        let run = |shards| run_typed(&StrategySweep, &p, shards).unwrap();
         let a = run(1);
-        assert_eq!(a["games"], 120);
-        assert_eq!(a["strategy_wins"], 120);
-        assert_eq!(a["exceptions"], 0);
-        assert_eq!(a["strategy_moves_to_nonzero_value"], 0);
+        assert_eq!(a.games, 120);
+        assert_eq!(a.strategy_wins, 120);
+        assert_eq!(a.exceptions.count(), 0);
+        assert_eq!(a.bad_moves, 0);
+        assert_eq!(a.games_by_n.iter().sum::<u64>(), 120);
         assert_eq!(a, run(7));
+    }
+
+    #[test]
+    fn bad_shards_and_params_are_errors() {
+        let p = crate::sweep::Params::from([("games".to_string(), 10), ("seed".to_string(), 1)]);
+        for payload in [
+            "",
+            "range 0 5",
+            r#"{"start":5,"end":4}"#,
+            r#"{"start":0,"end":11}"#,
+            r#"{"start":0}"#,
+        ] {
+            let shard = crate::sweep::ShardSpec {
+                index: 0,
+                payload: payload.into(),
+                estimate: 0,
+            };
+            assert!(
+                matches!(
+                    SweepKind::run_shard(&StrategySweep, &p, &shard, &ShardCtx::detached()),
+                    Err(SweepError::BadShard { .. })
+                ),
+                "{payload:?}"
+            );
+        }
+        let bad = crate::sweep::Params::from([("games".to_string(), 10), ("seeds".to_string(), 1)]);
+        assert!(StrategySweep.resolve_params(&bad).is_err());
+        assert!(matches!(
+            SweepKind::plan(&StrategySweep, &bad, 0),
+            Err(SweepError::BadParams { .. })
+        ));
     }
 
     #[test]
