@@ -403,6 +403,7 @@ pub async fn serve(
         .add_service(svc)
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
+    // The server has stopped: nothing else waits on this thread.
     core.flush()?;
     info!("coordinator stopped; store flushed");
     Ok(())
