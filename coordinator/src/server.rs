@@ -1,8 +1,14 @@
 //! The gRPC face of the coordinator: converts protobuf messages to domain
 //! types (via `gamesweep_proto::convert`), calls [`Core`], checks the bearer
 //! token, and serves until a shutdown signal.
+//!
+//! Every handler that locks the core or touches the store runs on a
+//! blocking thread (`spawn_blocking`): the core's lock is a std mutex and
+//! the store writes to disk, neither of which may stall the async runtime.
 
-use crate::core::{Core, CoreError, Held, SampleRequest};
+use crate::core::{
+    Core, CoreError, FailureReport, Held, LaunchRequest, SampleRequest, Submission, Timing,
+};
 use gamesweep_proto::convert;
 use gamesweep_proto::pb::{self, coordinator_server};
 use std::net::SocketAddr;
@@ -18,7 +24,7 @@ impl From<CoreError> for Status {
             CoreError::BadRequest(_) => Status::invalid_argument(msg),
             CoreError::Exists(_) => Status::already_exists(msg),
             CoreError::VersionMismatch { .. } => Status::failed_precondition(msg),
-            CoreError::NotFinished { .. } | CoreError::Failed { .. } => {
+            CoreError::NotFinished { .. } | CoreError::Failed { .. } | CoreError::Render(_) => {
                 Status::failed_precondition(msg)
             }
             CoreError::Store(_) => Status::internal(msg),
@@ -58,28 +64,24 @@ impl coordinator_server::Coordinator for Service {
         req: Request<pb::LaunchRequest>,
     ) -> Result<Response<pb::LaunchReply>, Status> {
         let r = req.into_inner();
-        let params = convert::params_from_proto(&r.params).map_err(bad)?;
+        let launch = LaunchRequest {
+            params: convert::params_from_proto(&r.params).map_err(bad)?,
+            kind: r.kind,
+            name: (!r.name.is_empty()).then_some(r.name),
+            target_shards: r.target_shards,
+            resume_existing: r.resume_existing,
+            sample: r.sample.map(|s| SampleRequest {
+                ppm: s.ppm,
+                seed: s.seed,
+            }),
+        };
         let core = self.core.clone();
-        let name = (!r.name.is_empty()).then_some(r.name);
-        let (sweep_id, shards, existing, solver_version) = blocking(move || {
-            core.launch(
-                &r.kind,
-                &params,
-                name.as_deref(),
-                r.target_shards,
-                r.resume_existing,
-                r.sample.map(|s| SampleRequest {
-                    ppm: s.ppm,
-                    seed: s.seed,
-                }),
-            )
-        })
-        .await?;
+        let l = blocking(move || core.launch(&launch)).await?;
         Ok(Response::new(pb::LaunchReply {
-            sweep_id,
-            shards,
-            existing,
-            solver_version,
+            sweep_id: l.sweep_id,
+            shards: l.shards,
+            existing: l.existing,
+            solver_version: l.solver_version,
         }))
     }
 
@@ -88,9 +90,9 @@ impl coordinator_server::Coordinator for Service {
         req: Request<pb::LeaseRequest>,
     ) -> Result<Response<pb::LeaseReply>, Status> {
         let r = req.into_inner();
-        let out = self
-            .core
-            .lease(&r.worker_id, &r.solver_version, r.max_shards)?;
+        let core = self.core.clone();
+        let out =
+            blocking(move || core.lease(&r.worker_id, &r.solver_version, r.max_shards)).await?;
         Ok(Response::new(pb::LeaseReply {
             leases: out
                 .leases
@@ -123,7 +125,9 @@ impl coordinator_server::Coordinator for Service {
                 progress: h.progress,
             })
             .collect();
-        let still_held = self.core.renew(&r.worker_id, &held)?;
+        let core = self.core.clone();
+        let worker = r.worker_id;
+        let still_held = blocking(move || core.renew(&worker, &held)).await?;
         Ok(Response::new(pb::RenewReply {
             still_held,
             lease_ms: self.core.lease_ms(),
@@ -138,17 +142,20 @@ impl coordinator_server::Coordinator for Service {
         let core = self.core.clone();
         let accepted = blocking(move || {
             let result = core.decode_result(&r.sweep_id, &r.result)?;
-            let accepted = core.submit(
-                &r.worker_id,
-                &r.solver_version,
-                &r.sweep_id,
-                r.index,
-                r.attempt,
+            let accepted = core.submit(Submission {
+                worker: r.worker_id,
+                version: r.solver_version,
+                sweep_id: r.sweep_id,
+                index: r.index,
+                attempt: r.attempt,
                 result,
-                r.timing.map(|t| (t.wall_us, t.cpu_us)),
-            )?;
-            // Durable before acknowledged. Concurrent submits share flushes:
-            // sled's flush writes everything buffered so far (group commit).
+                timing: r.timing.map(|t| Timing {
+                    wall_us: t.wall_us,
+                    cpu_us: t.cpu_us,
+                }),
+            })?;
+            // Durable before acknowledged. Concurrent submits share flushes
+            // (group commit, see `core::commit`).
             core.flush()?;
             Ok(accepted)
         })
@@ -158,23 +165,24 @@ impl coordinator_server::Coordinator for Service {
 
     async fn fail(&self, req: Request<pb::FailRequest>) -> Result<Response<pb::FailReply>, Status> {
         let r = req.into_inner();
+        let report = FailureReport {
+            worker: r.worker_id,
+            version: r.solver_version,
+            sweep_id: r.sweep_id,
+            index: r.index,
+            attempt: r.attempt,
+            error: r.error,
+        };
         let core = self.core.clone();
-        let (failures, set_aside) = blocking(move || {
-            let out = core.fail(
-                &r.worker_id,
-                &r.solver_version,
-                &r.sweep_id,
-                r.index,
-                r.attempt,
-                &r.error,
-            )?;
+        let out = blocking(move || {
+            let out = core.fail(&report)?;
             core.flush()?;
             Ok(out)
         })
         .await?;
         Ok(Response::new(pb::FailReply {
-            failures,
-            set_aside,
+            failures: out.failures,
+            set_aside: out.set_aside,
         }))
     }
 
@@ -184,8 +192,9 @@ impl coordinator_server::Coordinator for Service {
     ) -> Result<Response<pb::StatusReply>, Status> {
         let r = req.into_inner();
         let id = (!r.sweep_id.is_empty()).then_some(r.sweep_id);
-        let (sweeps, workers) = self.core.status(id.as_deref())?;
-        let (store_bytes, rss, peak) = self.core.resources();
+        let core = self.core.clone();
+        let ((sweeps, workers), res) =
+            blocking(move || Ok((core.status(id.as_deref())?, core.resources()))).await?;
         Ok(Response::new(pb::StatusReply {
             sweeps: sweeps.into_iter().map(status_to_proto).collect(),
             workers: workers
@@ -198,9 +207,9 @@ impl coordinator_server::Coordinator for Service {
                 })
                 .collect(),
             coordinator_version: self.core.version().to_string(),
-            store_bytes,
-            coordinator_rss_bytes: rss,
-            coordinator_peak_rss_bytes: peak,
+            store_bytes: res.store_bytes,
+            coordinator_rss_bytes: res.memory.resident,
+            coordinator_peak_rss_bytes: res.memory.peak,
         }))
     }
 
@@ -219,17 +228,14 @@ impl coordinator_server::Coordinator for Service {
         req: Request<pb::GetResultRequest>,
     ) -> Result<Response<pb::GetResultReply>, Status> {
         let r = req.into_inner();
-        let (kind_name, params, merged) = self.core.merged(&r.sweep_id)?;
-        let kind = gamesweep::kinds::find(&kind_name)
-            .map_err(|e| Status::failed_precondition(format!("cannot render: {e}")))?;
-        let rendered = kind
-            .render(&params, &merged)
-            .map_err(|e| Status::failed_precondition(format!("cannot render: {e}")))?;
+        let core = self.core.clone();
+        // Rendered once per finished sweep (the core caches it).
+        let out = blocking(move || core.rendered(&r.sweep_id)).await?;
         Ok(Response::new(pb::GetResultReply {
-            results_json: rendered.results_json,
-            report_md: rendered.report_md,
-            kind: kind_name,
-            params: convert::params_to_proto(&params),
+            results_json: out.rendered.results_json.clone(),
+            report_md: out.rendered.report_md.clone(),
+            kind: out.kind.clone(),
+            params: convert::params_to_proto(&out.params),
         }))
     }
 
@@ -237,15 +243,7 @@ impl coordinator_server::Coordinator for Service {
         &self,
         req: Request<pb::GetProjectionRequest>,
     ) -> Result<Response<pb::GetProjectionReply>, Status> {
-        Ok(Response::new(self.projection(req.into_inner()).await?))
-    }
-}
-
-impl Service {
-    async fn projection(
-        &self,
-        r: pb::GetProjectionRequest,
-    ) -> Result<pb::GetProjectionReply, Status> {
+        let r = req.into_inner();
         let cores = if r.cores.is_empty() {
             vec![std::thread::available_parallelism().map_or(1, |n| n.get() as u32)]
         } else {
@@ -256,13 +254,14 @@ impl Service {
                 "core counts must be between 1 and 1000000",
             ));
         }
-        let p = self.core.projection(&r.sweep_id, &cores)?;
-        Ok(pb::GetProjectionReply {
+        let core = self.core.clone();
+        let p = blocking(move || core.projection(&r.sweep_id, &cores)).await?;
+        Ok(Response::new(pb::GetProjectionReply {
             projection_json: crate::report::results_json_text(
                 &serde_json::to_value(&p).map_err(|e| Status::internal(e.to_string()))?,
             ),
             projection_md: crate::projection::render_md(&p),
-        })
+        }))
     }
 }
 
@@ -404,6 +403,7 @@ pub async fn serve(
         .add_service(svc)
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
+    // The server has stopped: nothing else waits on this thread.
     core.flush()?;
     info!("coordinator stopped; store flushed");
     Ok(())

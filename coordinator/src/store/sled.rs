@@ -1,23 +1,13 @@
-//! Durable state of the coordinator, behind a small trait ([`Store`]) with a
-//! sled implementation ([`SledStore`]).
-//!
-//! What is stored: per sweep its [`SweepRecord`] (kind, params, solver
-//! version, state) and its plan (written once at launch, never re-planned),
-//! one result per shard (written at most once: compare-and-swap on an empty
-//! slot), the current lease of each leased shard, and a few counters. The
-//! merged result is never stored: it is derived from the per-shard results, so
-//! it cannot disagree with them.
-//!
-//! Durability: [`Store::put_result`] does not flush; the caller flushes
-//! ([`Store::flush`]) before acknowledging a submit, so every acknowledged
-//! result is on disk, and one flush covers all results written before it
-//! (group commit). Leases and counters are written without a flush: losing
-//! them in a crash only makes a shard run again, never counts it twice.
+//! [`Store`] on a sled database in a directory.
 
-use gamesweep::sweep::{Params, ShardSpec};
+use super::{
+    FailureRecord, LeaseRecord, ShardTiming, Store, StoreError, StoredSweep, SweepRecord,
+    SweepStats,
+};
+use gamesweep::sweep::ShardSpec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Marker stored in every gamesweep store; a directory without it is foreign.
 /// The store format. v2: shard results are the kind's typed result as JSON
@@ -25,193 +15,6 @@ use std::path::{Path, PathBuf};
 const FORMAT: &[u8] = b"gamesweep-store-v2";
 /// Formats this build recognises but cannot read.
 const OLD_FORMATS: &[&[u8]] = &[b"gamesweep-store-v1"];
-
-/// Errors of the store.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// The directory is not a sled database (corrupt, or some other data).
-    #[error("cannot open store {path}: {reason}; point --store at an empty directory or a gamesweep store (or move the directory away)")]
-    Open {
-        /// The directory.
-        path: PathBuf,
-        /// What sled said.
-        reason: String,
-    },
-    /// A sled database that gamesweep did not create.
-    #[error("{0} is a database but not a gamesweep store; point --store at an empty directory or a gamesweep store")]
-    Foreign(PathBuf),
-    /// A gamesweep store written by an older, incompatible build.
-    #[error("{dir} is a gamesweep store in format `{found}`, which this build cannot read (it reads `{want}`); finish or report its sweeps with the gamesweep version that wrote it, or point --store at a new directory")]
-    OldFormat {
-        /// The directory.
-        dir: PathBuf,
-        /// The format found.
-        found: String,
-        /// The format this build writes.
-        want: String,
-    },
-    /// An I/O or database error after opening.
-    #[error("store I/O error: {0}")]
-    Db(#[from] sled::Error),
-    /// A stored value that does not decode (corruption).
-    #[error("store is corrupt: {0}")]
-    Corrupt(String),
-    /// A sweep id that is already taken.
-    #[error("a sweep named `{0}` already exists")]
-    Exists(String),
-}
-
-/// Lifecycle of a sweep as stored (done-ness is derived: all shards have results).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SweepState {
-    /// Shards are handed out.
-    Running,
-    /// Cancelled by the user: no more shards are handed out.
-    Cancelled,
-}
-
-/// A sweep as stored.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SweepRecord {
-    /// The sweep id.
-    pub id: String,
-    /// The kind's name.
-    pub kind: String,
-    /// Resolved parameters.
-    pub params: Params,
-    /// `CRATE_VERSION+BUILD_ID` of the solver that planned it; only workers of
-    /// the same version may run its shards.
-    pub solver_version: String,
-    /// The target shard count asked for at launch (0 = the kind's default).
-    pub target_shards: u32,
-    /// Launch order (the store's sequence number), so sweeps are served first-come first-served.
-    pub seq: u64,
-    /// Running or cancelled.
-    pub state: SweepState,
-    /// The random sample of shards run first, if the sweep was launched with one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sample: Option<SampleRecord>,
-}
-
-/// A seeded random sample of a plan (see [`crate::sample`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SampleRecord {
-    /// Target share of the plan's estimated work, in millionths.
-    pub ppm: u32,
-    /// Seed of the shuffle that picked the shards.
-    pub seed: u64,
-    /// The sampled shard indices, in the order they were picked.
-    pub shards: Vec<u32>,
-    /// While true only the sample is handed out; false once widened to the whole plan.
-    pub limited: bool,
-}
-
-/// Failures reported for one shard (see [`crate::core::MAX_FAILURES`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FailureRecord {
-    /// Failures so far.
-    pub count: u32,
-    /// The last error, one line.
-    pub error: String,
-    /// The worker that reported it.
-    pub worker: String,
-}
-
-/// How long one accepted shard took on its worker.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ShardTiming {
-    /// Wall-clock microseconds.
-    pub wall_us: u64,
-    /// CPU microseconds of the thread that ran it (0 if the worker could not tell).
-    pub cpu_us: u64,
-    /// The worker whose result was accepted.
-    pub worker: String,
-}
-
-/// A lease as stored: shard `index` is held by `worker` until `until_ms` (unix ms).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LeaseRecord {
-    /// The worker's id.
-    pub worker: String,
-    /// Expiry, milliseconds since the Unix epoch.
-    pub until_ms: u64,
-    /// 1 for the first lease of the shard, 2 for the second, ...
-    pub attempt: u32,
-}
-
-/// Counters kept per sweep.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SweepStats {
-    /// Submits ignored because the shard already had a result.
-    pub duplicates_ignored: u64,
-}
-
-/// Everything stored about one sweep.
-#[derive(Clone, Debug)]
-pub struct StoredSweep {
-    /// The record.
-    pub record: SweepRecord,
-    /// The plan, indexed by shard index.
-    pub plan: Vec<ShardSpec>,
-    /// Results by shard index.
-    /// Accepted results, by shard index: the kind's encoded typed result
-    /// (decoded by the core with the sweep's kind).
-    pub results: BTreeMap<u32, Vec<u8>>,
-    /// Current leases by shard index.
-    pub leases: BTreeMap<u32, LeaseRecord>,
-    /// Counters.
-    pub stats: SweepStats,
-    /// Timings of the accepted results, by shard index (absent for results
-    /// from workers that sent none).
-    pub timings: BTreeMap<u32, ShardTiming>,
-    /// Reported failures, by shard index.
-    pub failures: BTreeMap<u32, FailureRecord>,
-}
-
-/// The coordinator's durable state.
-pub trait Store: Send + Sync {
-    /// Store a new sweep and its plan, durably. Fails if the id exists.
-    fn create_sweep(&self, record: &SweepRecord, plan: &[ShardSpec]) -> Result<(), StoreError>;
-    /// Overwrite a sweep's record (state changes), durably.
-    fn update_sweep(&self, record: &SweepRecord) -> Result<(), StoreError>;
-    /// Delete a sweep and all it owns, durably.
-    fn delete_sweep(&self, id: &str) -> Result<(), StoreError>;
-    /// The next launch sequence number.
-    fn next_seq(&self) -> Result<u64, StoreError>;
-    /// Every stored sweep, in launch order.
-    fn load_all(&self) -> Result<Vec<StoredSweep>, StoreError>;
-    /// Store shard `index`'s result (and its timing) unless it has one;
-    /// `Ok(false)` if it had one already (nothing written). Not flushed: call
-    /// [`Store::flush`].
-    fn put_result(
-        &self,
-        id: &str,
-        index: u32,
-        result: &[u8],
-        timing: Option<&ShardTiming>,
-    ) -> Result<bool, StoreError>;
-    /// Set or clear shard `index`'s lease (not flushed).
-    fn put_lease(
-        &self,
-        id: &str,
-        index: u32,
-        lease: Option<&LeaseRecord>,
-    ) -> Result<(), StoreError>;
-    /// Set or clear shard `index`'s failure record (not flushed).
-    fn put_failure(
-        &self,
-        id: &str,
-        index: u32,
-        failure: Option<&FailureRecord>,
-    ) -> Result<(), StoreError>;
-    /// Store a sweep's counters (not flushed).
-    fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError>;
-    /// Make everything written so far durable.
-    fn flush(&self) -> Result<(), StoreError>;
-    /// Bytes on disk (0 if unknown).
-    fn size_on_disk(&self) -> u64;
-}
 
 /// [`Store`] on a sled database in a directory.
 pub struct SledStore {
@@ -495,6 +298,7 @@ impl Store for SledStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::SweepState;
 
     fn record(id: &str) -> SweepRecord {
         SweepRecord {
@@ -595,11 +399,19 @@ mod tests {
         let err = SledStore::open(&old).err().expect("refused");
         assert!(matches!(err, StoreError::OldFormat { .. }), "{err}");
         let msg = err.to_string();
-        assert!(msg.contains("gamesweep-store-v1") && msg.contains("cannot read"), "{msg}");
+        assert!(
+            msg.contains("gamesweep-store-v1") && msg.contains("cannot read"),
+            "{msg}"
+        );
         // Refusing it changed nothing: the old data is still there.
         let db = sled::open(&old).unwrap();
         assert_eq!(
-            db.open_tree("meta").unwrap().get("format").unwrap().unwrap().as_ref(),
+            db.open_tree("meta")
+                .unwrap()
+                .get("format")
+                .unwrap()
+                .unwrap()
+                .as_ref(),
             b"gamesweep-store-v1"
         );
     }

@@ -1,0 +1,220 @@
+//! Launching a sweep (planning it, choosing its sample) and resuming one
+//! launched before (widening its sample, retrying its failed shards).
+
+use super::model::{lease_order, CoreError, ShardState, Sweep};
+use super::Core;
+use crate::store::{SampleRecord, SweepRecord, SweepState};
+use gamesweep::kinds;
+use gamesweep::sweep::Params;
+use tracing::info;
+
+/// A sample asked for at launch: millionths of the plan's estimate, and the seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SampleRequest {
+    /// Target share, 1..=1,000,000 millionths.
+    pub ppm: u32,
+    /// Shuffle seed.
+    pub seed: u64,
+}
+
+/// What to launch.
+#[derive(Clone, Debug)]
+pub struct LaunchRequest {
+    /// The kind's name.
+    pub kind: String,
+    /// Parameters as given (defaults are filled in).
+    pub params: Params,
+    /// The sweep's id; `None` picks `KIND-N`.
+    pub name: Option<String>,
+    /// Shards to plan (0: the kind's default).
+    pub target_shards: u32,
+    /// Return the existing sweep of that name if it has the same kind and
+    /// params (and resume it: widen its sample, retry its failed shards).
+    pub resume_existing: bool,
+    /// Hand out only a seeded random sample of the plan until the sweep is
+    /// resumed without one (see [`crate::sample`]).
+    pub sample: Option<SampleRequest>,
+}
+
+/// A launched (or resumed) sweep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launched {
+    /// Its id.
+    pub sweep_id: String,
+    /// Shards in its plan.
+    pub shards: u32,
+    /// It existed already (resumed).
+    pub existing: bool,
+    /// The solver version it was launched with.
+    pub solver_version: String,
+}
+
+/// A sweep id: 1-128 letters, digits, `-`, `_` or `.`.
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+impl Core {
+    /// Plan and store a new sweep (or, with `resume_existing`, resume the
+    /// existing one of that name if it has the same kind and params).
+    pub fn launch(&self, req: &LaunchRequest) -> Result<Launched, CoreError> {
+        let kind_name = req.kind.as_str();
+        let kind = kinds::find(kind_name).map_err(|e| CoreError::BadRequest(e.to_string()))?;
+        let params = kind
+            .resolve_params(&req.params)
+            .map_err(|e| CoreError::BadRequest(e.to_string()))?;
+        if let Some(smp) = req.sample {
+            if !(1..=1_000_000).contains(&smp.ppm) {
+                return Err(CoreError::BadRequest(format!(
+                    "sample size {} ppm is out of range: 1..=1000000 millionths of the plan",
+                    smp.ppm
+                )));
+            }
+        }
+        if let Some(n) = req.name.as_deref() {
+            if !valid_id(n) {
+                return Err(CoreError::BadRequest(format!(
+                    "bad sweep name `{n}`: use 1-128 letters, digits, `-`, `_` or `.`"
+                )));
+            }
+            let mut st = self.lock();
+            if let Some(s) = st.sweeps.get_mut(n) {
+                if req.resume_existing && s.record.kind == kind_name && s.record.params == params {
+                    self.resume_sample(s, req.sample)?;
+                    self.retry_failed(s)?;
+                    return Ok(Launched {
+                        sweep_id: n.to_string(),
+                        shards: s.plan.len() as u32,
+                        existing: true,
+                        solver_version: s.record.solver_version.clone(),
+                    });
+                }
+                return Err(CoreError::Exists(n.to_string()));
+            }
+        }
+        // Planning may take a moment; do it outside the lock.
+        let plan = kind
+            .plan(&params, req.target_shards)
+            .map_err(|e| CoreError::BadRequest(e.to_string()))?;
+        if plan.is_empty() || plan.iter().enumerate().any(|(i, s)| s.index as usize != i) {
+            return Err(CoreError::BadRequest(format!(
+                "sweep kind `{kind_name}` produced an invalid plan ({} shards)",
+                plan.len()
+            )));
+        }
+        let mut st = self.lock();
+        let seq = self.store.next_seq()?;
+        let id = match req.name.as_deref() {
+            Some(n) => n.to_string(),
+            None => {
+                let mut i = st.sweeps.len() + 1;
+                loop {
+                    let cand = format!("{kind_name}-{i}");
+                    if !st.sweeps.contains_key(&cand) {
+                        break cand;
+                    }
+                    i += 1;
+                }
+            }
+        };
+        if st.sweeps.contains_key(&id) {
+            return Err(CoreError::Exists(id));
+        }
+        let record = SweepRecord {
+            id: id.clone(),
+            kind: kind_name.to_string(),
+            params,
+            solver_version: self.version.clone(),
+            target_shards: req.target_shards,
+            seq,
+            state: SweepState::Running,
+            sample: req.sample.map(|smp| SampleRecord {
+                ppm: smp.ppm,
+                seed: smp.seed,
+                shards: crate::sample::choose(&plan, smp.ppm, smp.seed),
+                limited: true,
+            }),
+        };
+        self.store.create_sweep(&record, &plan)?;
+        info!(
+            sweep = %id,
+            kind = kind_name,
+            shards = plan.len(),
+            sampled = record.sample.as_ref().map_or(0, |s| s.shards.len()),
+            "launched sweep"
+        );
+        let shards = plan.len() as u32;
+        st.sweeps.insert(
+            id.clone(),
+            Sweep::new(record, plan, kind.empty(), self.clock.now()),
+        );
+        Ok(Launched {
+            sweep_id: id,
+            shards,
+            existing: false,
+            solver_version: self.version.clone(),
+        })
+    }
+
+    /// Reconcile a resumed sweep's sample with the one asked for: the same
+    /// sample resumes; no sample widens a sampled sweep to its whole plan.
+    fn resume_sample(&self, s: &mut Sweep, asked: Option<SampleRequest>) -> Result<(), CoreError> {
+        let id = &s.record.id;
+        match (&mut s.record.sample, asked) {
+            (None, None) => Ok(()),
+            (Some(have), Some(want)) if have.ppm == want.ppm && have.seed == want.seed => Ok(()),
+            (Some(have), None) => {
+                if have.limited {
+                    have.limited = false;
+                    self.store.update_sweep(&s.record)?;
+                    s.order = lease_order(&s.plan, &s.record);
+                    info!(sweep = %id, "sample widened to the whole plan");
+                }
+                Ok(())
+            }
+            (Some(have), Some(want)) => Err(CoreError::BadRequest(format!(
+                "sweep `{id}` was launched with another sample ({} ppm, seed {}); asked for {} ppm, seed {}: resume it without --sample to run the whole plan, or use another name",
+                have.ppm, have.seed, want.ppm, want.seed
+            ))),
+            (None, Some(_)) => Err(CoreError::BadRequest(format!(
+                "sweep `{id}` runs its whole plan already; a sample of it would measure nothing new: use another name for a sampled sweep"
+            ))),
+        }
+    }
+
+    /// Give every failed shard of a resumed sweep new tries.
+    fn retry_failed(&self, s: &mut Sweep) -> Result<(), CoreError> {
+        for (i, state) in s.states.iter_mut().enumerate() {
+            if *state == ShardState::Failed {
+                *state = ShardState::Pending;
+                s.failures.remove(&(i as u32));
+                self.store.put_failure(&s.record.id, i as u32, None)?;
+                info!(sweep = %s.record.id, shard = i, "failed shard gets new tries");
+            }
+        }
+        Ok(())
+    }
+
+    /// Stop handing out a sweep's shards.
+    pub fn cancel(&self, sweep_id: &str) -> Result<(), CoreError> {
+        let mut st = self.lock();
+        let s = st.sweep_mut(sweep_id)?;
+        s.record.state = SweepState::Cancelled;
+        self.store.update_sweep(&s.record)?;
+        info!(sweep = %sweep_id, "cancelled");
+        Ok(())
+    }
+
+    /// Forget a sweep entirely (used by `run --fresh`).
+    pub fn delete(&self, sweep_id: &str) -> Result<(), CoreError> {
+        let mut st = self.lock();
+        st.sweeps.remove(sweep_id);
+        self.store.delete_sweep(sweep_id)?;
+        self.forget_render(sweep_id);
+        Ok(())
+    }
+}

@@ -1,0 +1,145 @@
+//! Leases: handing shards to workers, renewing them, and taking back the
+//! expired ones (an expired lease counts as pending; its shard is re-issued
+//! under the next attempt number).
+
+use super::model::CoreError;
+use super::Core;
+use crate::store::LeaseRecord;
+use gamesweep::sweep::{Params, ShardSpec};
+use tracing::{debug, info_span};
+
+/// One granted lease.
+#[derive(Clone, Debug)]
+pub struct Granted {
+    /// The sweep.
+    pub sweep_id: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its params.
+    pub params: Params,
+    /// The shard.
+    pub shard: ShardSpec,
+    /// Attempt number of this lease.
+    pub attempt: u32,
+}
+
+/// Result of a lease request.
+#[derive(Clone, Debug)]
+pub struct LeaseOutcome {
+    /// Leases granted (possibly none).
+    pub leases: Vec<Granted>,
+    /// No unfinished sweep exists.
+    pub idle: bool,
+}
+
+/// A shard a worker says it holds.
+#[derive(Clone, Debug)]
+pub struct Held {
+    /// The sweep.
+    pub sweep_id: String,
+    /// Shard index.
+    pub index: u32,
+    /// Attempt of the lease.
+    pub attempt: u32,
+    /// Positions done so far.
+    pub progress: u64,
+}
+
+impl Core {
+    /// Lease up to `max` shards to `worker`. Expired leases count as pending.
+    /// A worker whose version matches no unfinished sweep is refused.
+    pub fn lease(&self, worker: &str, version: &str, max: u32) -> Result<LeaseOutcome, CoreError> {
+        let span = info_span!("lease", worker = %worker);
+        let _g = span.enter();
+        let now = self.clock.now();
+        let now_ms = self.epoch.unix_ms(now);
+        let until_ms = now_ms + self.lease_ms;
+        let mut st = self.lock();
+        st.seen(worker, now);
+        let mut out = Vec::new();
+        let mut unfinished = 0;
+        let mut mismatch: Option<(String, String)> = None;
+        for s in st.sweeps.values_mut() {
+            if !s.servable() {
+                continue;
+            }
+            unfinished += 1;
+            if s.record.solver_version != version {
+                mismatch.get_or_insert((s.record.id.clone(), s.record.solver_version.clone()));
+                continue;
+            }
+            for oi in 0..s.order.len() {
+                if out.len() as u32 >= max {
+                    break;
+                }
+                let i = s.order[oi];
+                if !s.states[i as usize].free(now_ms) {
+                    continue;
+                }
+                let lease = s.grant(i, worker, until_ms);
+                self.store.put_lease(&s.record.id, i, Some(&lease))?;
+                debug!(sweep = %s.record.id, shard = i, attempt = lease.attempt, "leased");
+                out.push(Granted {
+                    sweep_id: s.record.id.clone(),
+                    kind: s.record.kind.clone(),
+                    params: s.record.params.clone(),
+                    shard: s.plan[i as usize].clone(),
+                    attempt: lease.attempt,
+                });
+            }
+            if out.len() as u32 >= max {
+                break;
+            }
+        }
+        if out.is_empty() {
+            if let Some((sweep, sweep_version)) = mismatch {
+                // Only refuse if no sweep this worker could ever serve is unfinished.
+                let servable = st
+                    .sweeps
+                    .values()
+                    .any(|s| s.servable() && s.record.solver_version == version);
+                if !servable {
+                    return Err(CoreError::VersionMismatch {
+                        worker: version.to_string(),
+                        sweep,
+                        sweep_version,
+                    });
+                }
+            }
+        }
+        Ok(LeaseOutcome {
+            leases: out,
+            idle: unfinished == 0,
+        })
+    }
+
+    /// Extend the leases `worker` holds; returns, per held shard, whether it
+    /// is still the worker's. A shard that went back to pending (e.g. its
+    /// lease record was lost in a coordinator crash) is granted back.
+    pub fn renew(&self, worker: &str, held: &[Held]) -> Result<Vec<bool>, CoreError> {
+        let now = self.clock.now();
+        let until_ms = self.epoch.unix_ms(now) + self.lease_ms;
+        let mut st = self.lock();
+        st.seen(worker, now);
+        let mut out = Vec::with_capacity(held.len());
+        for h in held {
+            let Some(s) = st.sweeps.get_mut(&h.sweep_id) else {
+                out.push(false);
+                continue;
+            };
+            let keep = s.may_keep(h.index, worker, h.attempt);
+            if keep {
+                let lease = LeaseRecord {
+                    worker: worker.to_string(),
+                    until_ms,
+                    attempt: h.attempt,
+                };
+                self.store.put_lease(&h.sweep_id, h.index, Some(&lease))?;
+                s.states[h.index as usize] = super::ShardState::Leased(lease);
+                s.progress.insert(h.index, h.progress);
+            }
+            out.push(keep);
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,115 @@
+//! The coordinator's state machine, independent of gRPC: sweeps, their
+//! shards' states (pending / leased / done / failed), leases that expire,
+//! exactly-once acceptance of results, and status. The gRPC service
+//! ([`crate::server`]) converts messages and calls into this; so does the
+//! embedded `run`.
+//!
+//! By concern: [`model`] (errors, shard and sweep state), `recovery`
+//! (loading the store at startup), [`launch`] (planning, samples, resume,
+//! cancel), [`leases`] (lease, renew, expiry), [`acceptance`] (submit, fail,
+//! flush), [`commit`] (group commit), [`status`], [`results`] (merged
+//! result, cached render, projection), [`memory`] (`/proc`), [`clock`].
+//!
+//! Time comes from an injected [`Clock`]: every transition reads it once and
+//! works with that `now`, so tests drive lease expiry with a [`ManualClock`]
+//! instead of sleeping.
+
+pub mod acceptance;
+pub mod clock;
+pub mod commit;
+pub mod launch;
+pub mod leases;
+pub mod memory;
+pub mod model;
+mod recovery;
+pub mod results;
+pub mod status;
+#[cfg(test)]
+mod tests;
+
+pub use acceptance::{FailOutcome, FailureReport, Submission, Timing};
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use commit::GroupCommit;
+pub use gamesweep_proto::solver_version;
+pub use launch::{LaunchRequest, Launched, SampleRequest};
+pub use leases::{Granted, Held, LeaseOutcome};
+pub use memory::ProcessMemory;
+pub use model::{CoreError, ShardState, MAX_FAILURES};
+pub use results::{Merged, RenderedResult};
+pub use status::{Resources, SampleStatus, ShardFailureStatus, SweepStatus, WorkerStatus};
+
+use crate::store::Store;
+use clock::Epoch;
+use model::State;
+use results::RenderCache;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// The coordinator.
+pub struct Core {
+    /// Where everything durable goes.
+    store: Arc<dyn Store>,
+    /// Shares store flushes between concurrent submits.
+    commit: GroupCommit,
+    /// Sweeps and workers. A std mutex, never held across an await: every
+    /// method holding it runs on a blocking thread (see [`crate::server`]).
+    state: Mutex<State>,
+    /// Renders of finished sweeps.
+    renders: RenderCache,
+    /// The time.
+    clock: Arc<dyn Clock>,
+    /// Converts the clock's instants to the Unix milliseconds of lease records.
+    epoch: Epoch,
+    /// Lease length in milliseconds.
+    lease_ms: u64,
+    /// This build's solver version.
+    version: String,
+}
+
+impl Core {
+    /// Load every sweep from `store` and resume them, on the system clock.
+    pub fn open(store: Arc<dyn Store>, lease: Duration) -> Result<Self, CoreError> {
+        Self::open_with_clock(store, lease, Arc::new(SystemClock))
+    }
+
+    /// [`Core::open`] with time from `clock`. Leases stored at crash time
+    /// stay valid until they expire, so live workers keep their shards.
+    pub fn open_with_clock(
+        store: Arc<dyn Store>,
+        lease: Duration,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self, CoreError> {
+        let now = clock.now();
+        let sweeps = recovery::recover(store.as_ref(), now)?;
+        Ok(Core {
+            store,
+            commit: GroupCommit::default(),
+            state: Mutex::new(State {
+                sweeps,
+                workers: BTreeMap::new(),
+            }),
+            renders: RenderCache::default(),
+            epoch: Epoch::anchor(clock.as_ref()),
+            clock,
+            lease_ms: lease.as_millis().max(1) as u64,
+            version: solver_version(),
+        })
+    }
+
+    /// Lease length in milliseconds.
+    pub fn lease_ms(&self) -> u64 {
+        self.lease_ms
+    }
+
+    /// This coordinator's solver version.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock would be a bug; keep serving the
+        // state as it is rather than poisoning every later request.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

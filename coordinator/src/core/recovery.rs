@@ -1,0 +1,104 @@
+//! Startup: every stored sweep back in memory, its results decoded and
+//! merged again, its leases and failures as they were.
+
+use super::model::{lease_order, CoreError, ShardState, Sweep, MAX_FAILURES};
+use crate::store::{FailureRecord, Store, StoreError, StoredSweep};
+use gamesweep::kinds;
+use gamesweep::sweep::SweepError;
+use std::collections::{BTreeMap, HashMap};
+use std::time::Instant;
+use tracing::info;
+
+/// Every sweep in `store`, in memory as of `now`. Leases stored at crash
+/// time stay valid until they expire, so live workers keep their shards.
+pub(crate) fn recover(
+    store: &dyn Store,
+    now: Instant,
+) -> Result<BTreeMap<String, Sweep>, CoreError> {
+    let mut sweeps = BTreeMap::new();
+    for stored in store.load_all()? {
+        let s = resume(stored, now)?;
+        sweeps.insert(s.record.id.clone(), s);
+    }
+    Ok(sweeps)
+}
+
+fn corrupt(what: String) -> CoreError {
+    CoreError::Store(StoreError::Corrupt(what))
+}
+
+/// One stored sweep in memory.
+fn resume(stored: StoredSweep, now: Instant) -> Result<Sweep, CoreError> {
+    let StoredSweep {
+        record,
+        plan,
+        results,
+        leases,
+        stats,
+        timings,
+        failures,
+    } = stored;
+    let kind =
+        kinds::find(&record.kind).map_err(|e| corrupt(format!("sweep `{}`: {e}", record.id)))?;
+    let mut states = vec![ShardState::Pending; plan.len()];
+    let mut work = vec![0u64; plan.len()];
+    let mut merged = kind.empty();
+    for (i, bytes) in results {
+        let bad = |e: SweepError| corrupt(format!("result of shard {i} of `{}`: {e}", record.id));
+        let (Some(state), Some(w)) = (states.get_mut(i as usize), work.get_mut(i as usize)) else {
+            return Err(corrupt(format!(
+                "result for shard {i} beyond the plan of `{}`",
+                record.id
+            )));
+        };
+        let r = kind.decode(&bytes).map_err(bad)?;
+        *state = ShardState::Done;
+        *w = r.work();
+        merged.merge(r).map_err(bad)?;
+    }
+    if let Some(smp) = &record.sample {
+        if smp.shards.iter().any(|&i| i as usize >= plan.len()) {
+            return Err(corrupt(format!(
+                "sample of `{}` names a shard beyond its plan",
+                record.id
+            )));
+        }
+    }
+    // Attempt numbers continue from the stored leases (a done shard's
+    // lease is deleted; its attempts no longer matter).
+    let attempts: BTreeMap<u32, u32> = leases.iter().map(|(&i, l)| (i, l.attempt)).collect();
+    for (i, l) in leases {
+        if let Some(s @ ShardState::Pending) = states.get_mut(i as usize) {
+            *s = ShardState::Leased(l);
+        }
+    }
+    let failures: BTreeMap<u32, FailureRecord> = failures
+        .into_iter()
+        .filter(|(i, _)| (*i as usize) < plan.len())
+        .collect();
+    for (i, f) in &failures {
+        if f.count >= MAX_FAILURES && states[*i as usize] != ShardState::Done {
+            states[*i as usize] = ShardState::Failed;
+        }
+    }
+    let results_stored = states.iter().filter(|s| **s == ShardState::Done).count() as u32;
+    info!(sweep = %record.id, done = results_stored, total = plan.len(), "resuming sweep");
+    let order = lease_order(&plan, &record);
+    let base_work = merged.work();
+    Ok(Sweep {
+        record,
+        plan,
+        order,
+        work,
+        timings,
+        failures,
+        states,
+        attempts,
+        progress: HashMap::new(),
+        merged,
+        results_stored,
+        duplicates_ignored: stats.duplicates_ignored,
+        base_work,
+        base_at: now,
+    })
+}

@@ -1,0 +1,253 @@
+//! Status: what `gamesweep status` shows about sweeps, workers and the
+//! coordinator process, computed from the state at one instant.
+
+use super::memory::ProcessMemory;
+use super::model::{CoreError, ShardState, State, Sweep};
+use super::Core;
+use gamesweep::sweep::Params;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Failure records shown in a status (the lowest shard indices).
+const FAILURES_SHOWN: usize = 20;
+
+/// Status of one sweep (see `gamesweep status --json`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SweepStatus {
+    /// Sweep id.
+    pub sweep_id: String,
+    /// Kind name.
+    pub kind: String,
+    /// Resolved params.
+    pub params: Params,
+    /// Solver version recorded at launch.
+    pub solver_version: String,
+    /// `running`, `done` or `cancelled`.
+    pub state: String,
+    /// Plan size.
+    pub shards_total: u32,
+    /// Shards waiting for a worker (including expired leases).
+    pub shards_pending: u32,
+    /// Shards held by a worker under an unexpired lease.
+    pub shards_leased: u32,
+    /// Shards with a result.
+    pub shards_done: u32,
+    /// Stored per-shard results (equals `shards_done`; a result is never counted twice).
+    pub results_stored: u32,
+    /// Positions in done shards plus progress of leased ones.
+    pub positions_done: u64,
+    /// Sum of the plan's estimates (0 if the kind gives none).
+    pub positions_estimate: u64,
+    /// Positions per second since this coordinator process started.
+    pub rate: f64,
+    /// Seconds left at `rate`; `None` if unknown.
+    pub eta_seconds: Option<f64>,
+    /// Counterexample / record-set totals so far, by key.
+    pub counterexamples: BTreeMap<String, u64>,
+    /// Submits ignored because the shard was already done.
+    pub duplicates_ignored: u64,
+    /// The sample, for a sampled sweep.
+    pub sample: Option<SampleStatus>,
+    /// Shards set aside after [`super::MAX_FAILURES`] failures.
+    pub shards_failed: u32,
+    /// Failure records of shards not done (the lowest indices, at most 20).
+    pub failures: Vec<ShardFailureStatus>,
+}
+
+/// A shard's reported failures.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ShardFailureStatus {
+    /// Shard index.
+    pub index: u32,
+    /// Failures so far.
+    pub count: u32,
+    /// The last error.
+    pub error: String,
+    /// The worker that reported it.
+    pub worker_id: String,
+}
+
+/// Progress of a sampled sweep's sample.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SampleStatus {
+    /// Target share, millionths of the plan's estimate.
+    pub ppm: u32,
+    /// Shuffle seed.
+    pub seed: u64,
+    /// Sampled shards.
+    pub shards: u32,
+    /// Of which done.
+    pub done: u32,
+    /// Only the sample is handed out.
+    pub limited: bool,
+    /// Sum of the sampled shards' estimates.
+    pub estimate: u64,
+}
+
+/// A worker as the coordinator sees it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct WorkerStatus {
+    /// Worker id.
+    pub worker_id: String,
+    /// Milliseconds since the coordinator last heard from it.
+    pub last_seen_ms_ago: u64,
+    /// Unexpired leases it holds.
+    pub shards_held: u32,
+    /// Heard from within three lease periods.
+    pub alive: bool,
+}
+
+/// What the coordinator process uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resources {
+    /// Bytes of the store on disk (0 if unknown).
+    pub store_bytes: u64,
+    /// This process's memory.
+    pub memory: ProcessMemory,
+}
+
+/// Status of sweep `s` at `now` (`now_ms` in Unix milliseconds).
+fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
+    let (mut pending, mut leased, mut inflight) = (0u32, 0u32, 0u64);
+    for (i, state) in s.states.iter().enumerate() {
+        match state {
+            ShardState::Pending => pending += 1,
+            ShardState::Leased(l) if l.until_ms > now_ms => {
+                leased += 1;
+                inflight += s.progress.get(&(i as u32)).copied().unwrap_or(0);
+            }
+            ShardState::Leased(_) => pending += 1,
+            ShardState::Done | ShardState::Failed => {}
+        }
+    }
+    let positions_done = s.merged.work() + inflight;
+    let estimate: u64 = s.plan.iter().map(|p| p.estimate).sum();
+    let sample = s.record.sample.as_ref().map(|smp| SampleStatus {
+        ppm: smp.ppm,
+        seed: smp.seed,
+        shards: smp.shards.len() as u32,
+        done: s.sample_done(),
+        limited: smp.limited,
+        estimate: smp
+            .shards
+            .iter()
+            .map(|&i| s.plan[i as usize].estimate)
+            .sum(),
+    });
+    // While a sample limits the sweep, progress is toward the sample.
+    let target = match &sample {
+        Some(smp) if smp.limited => smp.estimate,
+        _ => estimate,
+    };
+    let secs = now.saturating_duration_since(s.base_at).as_secs_f64();
+    let rate = if secs > 0.5 {
+        positions_done.saturating_sub(s.base_work) as f64 / secs
+    } else {
+        0.0
+    };
+    let sampled = sample
+        .as_ref()
+        .is_some_and(|smp| smp.limited && smp.done == smp.shards);
+    let shards_failed = s.failed();
+    let state = if s.finished() {
+        "done"
+    } else if s.record.state == crate::store::SweepState::Cancelled {
+        "cancelled"
+    } else if shards_failed > 0 && !s.open() {
+        "failed"
+    } else if sampled {
+        "sampled"
+    } else {
+        "running"
+    };
+    let eta_seconds = if s.finished() || sampled {
+        Some(0.0)
+    } else if target > 0 && rate > 0.0 {
+        Some(target.saturating_sub(positions_done) as f64 / rate)
+    } else {
+        None
+    };
+    SweepStatus {
+        sweep_id: s.record.id.clone(),
+        kind: s.record.kind.clone(),
+        params: s.record.params.clone(),
+        solver_version: s.record.solver_version.clone(),
+        state: state.to_string(),
+        shards_total: s.plan.len() as u32,
+        shards_pending: pending,
+        shards_leased: leased,
+        shards_done: s.done(),
+        results_stored: s.results_stored,
+        positions_done,
+        positions_estimate: estimate,
+        rate,
+        eta_seconds,
+        counterexamples: s.merged.counterexamples().into_iter().collect(),
+        duplicates_ignored: s.duplicates_ignored,
+        sample,
+        shards_failed,
+        failures: s
+            .failures
+            .iter()
+            .take(FAILURES_SHOWN)
+            .map(|(&index, f)| ShardFailureStatus {
+                index,
+                count: f.count,
+                error: f.error.clone(),
+                worker_id: f.worker.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// The workers `st` has heard from, at `now`: alive if heard from within
+/// three lease periods of `lease_ms`.
+fn worker_statuses(st: &State, now: Instant, now_ms: u64, lease_ms: u64) -> Vec<WorkerStatus> {
+    let mut held_by: BTreeMap<&str, u32> = BTreeMap::new();
+    for s in st.sweeps.values() {
+        for l in s.states.iter().filter_map(|state| state.held(now_ms)) {
+            *held_by.entry(l.worker.as_str()).or_insert(0) += 1;
+        }
+    }
+    st.workers
+        .iter()
+        .map(|(id, w)| {
+            let ago = now.saturating_duration_since(w.last_seen).as_millis() as u64;
+            WorkerStatus {
+                worker_id: id.clone(),
+                last_seen_ms_ago: ago,
+                shards_held: held_by.get(id.as_str()).copied().unwrap_or(0),
+                alive: ago < 3 * lease_ms,
+            }
+        })
+        .collect()
+}
+
+impl Core {
+    /// Status of one sweep or all, and the workers seen.
+    pub fn status(
+        &self,
+        sweep_id: Option<&str>,
+    ) -> Result<(Vec<SweepStatus>, Vec<WorkerStatus>), CoreError> {
+        let now = self.clock.now();
+        let now_ms = self.epoch.unix_ms(now);
+        let st = self.lock();
+        let sweeps = match sweep_id {
+            Some(id) => vec![sweep_status(st.sweep(id)?, now, now_ms)],
+            None => st
+                .sweeps
+                .values()
+                .map(|s| sweep_status(s, now, now_ms))
+                .collect(),
+        };
+        Ok((sweeps, worker_statuses(&st, now, now_ms, self.lease_ms)))
+    }
+
+    /// The store's size on disk and this process's memory.
+    pub fn resources(&self) -> Resources {
+        Resources {
+            store_bytes: self.store.size_on_disk(),
+            memory: ProcessMemory::read(),
+        }
+    }
+}

@@ -1,0 +1,548 @@
+//! The core driven step by step on a manual clock (no test waits for real
+//! time to pass), on an in-memory store except where persistence across a
+//! reopen is the point.
+
+use super::*;
+use crate::store::{MemStore, SledStore};
+use gamesweep::kinds;
+use gamesweep::sweep::{self, Output, Params};
+
+const V: fn() -> String = solver_version;
+
+/// A core on a fresh [`MemStore`] and its manual clock.
+fn mem_core(lease: Duration) -> (Core, Arc<ManualClock>) {
+    let clock = Arc::new(ManualClock::new());
+    let core = Core::open_with_clock(Arc::new(MemStore::new()), lease, clock.clone()).unwrap();
+    (core, clock)
+}
+
+/// A core on the sled store in `dir`, and its manual clock.
+fn sled_core(dir: &std::path::Path, lease: Duration) -> (Core, Arc<ManualClock>) {
+    let clock = Arc::new(ManualClock::new());
+    let store = Arc::new(SledStore::open(dir).unwrap());
+    let core = Core::open_with_clock(store, lease, clock.clone()).unwrap();
+    (core, clock)
+}
+
+/// Launch `uvg` with `max_n` as `name` in about `shards` shards.
+fn uvg(max_n: u64, name: &str, shards: u32) -> LaunchRequest {
+    LaunchRequest {
+        kind: "uvg".into(),
+        params: [("max_n".to_string(), max_n)].into(),
+        name: Some(name.into()),
+        target_shards: shards,
+        resume_existing: false,
+        sample: None,
+    }
+}
+
+/// `req` as a resume of the existing sweep.
+fn resuming(req: &LaunchRequest) -> LaunchRequest {
+    LaunchRequest {
+        resume_existing: true,
+        target_shards: 0,
+        ..req.clone()
+    }
+}
+
+fn run(g: &Granted) -> Output {
+    let kind = kinds::find(&g.kind).unwrap();
+    kind.run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+        .unwrap()
+}
+
+/// `worker`'s submission of `result` for the shard of lease `g`.
+fn submission(worker: &str, g: &Granted, result: Output) -> Submission {
+    Submission {
+        worker: worker.into(),
+        version: V(),
+        sweep_id: g.sweep_id.clone(),
+        index: g.shard.index,
+        attempt: g.attempt,
+        result,
+        timing: None,
+    }
+}
+
+/// Run the shard of `g` and submit it as `worker`: accepted?
+fn run_and_submit(c: &Core, worker: &str, g: &Granted) -> bool {
+    c.submit(submission(worker, g, run(g))).unwrap()
+}
+
+/// The sequential merge of the whole plan.
+fn sequential(params: &Params, shards: u32) -> Output {
+    let kind = kinds::find("uvg").unwrap();
+    let resolved = kind.resolve_params(params).unwrap();
+    let plan = kind.plan(&resolved, shards).unwrap();
+    sweep::run_all_sequential(kind, &resolved, &plan).unwrap()
+}
+
+fn held(sweep_id: &str, g: &Granted) -> Held {
+    Held {
+        sweep_id: sweep_id.into(),
+        index: g.shard.index,
+        attempt: g.attempt,
+        progress: 0,
+    }
+}
+
+#[test]
+fn expired_leases_are_reissued_and_results_accepted_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (c, clock) = sled_core(dir.path(), Duration::from_millis(50));
+    let req = uvg(5, "s", 3);
+    let l = c.launch(&req).unwrap();
+    assert!(!l.existing);
+    let (id, n) = (l.sweep_id, l.shards);
+    let all = c.lease("a", &V(), 100).unwrap().leases;
+    assert_eq!(all.len() as u32, n);
+    assert!(
+        c.lease("b", &V(), 1).unwrap().leases.is_empty(),
+        "all leased"
+    );
+    // a's leases expire: b gets the first one again, with attempt 2.
+    clock.advance(Duration::from_millis(80));
+    let again = c.lease("b", &V(), 1).unwrap().leases;
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].attempt, 2);
+    let idx = again[0].shard.index;
+    let renew = |w: &str, attempt: u32| {
+        let h = Held {
+            sweep_id: id.clone(),
+            index: idx,
+            attempt,
+            progress: 0,
+        };
+        c.renew(w, &[h]).unwrap()[0]
+    };
+    assert!(!renew("a", 1), "a lost the shard to b");
+    assert!(renew("b", 2));
+    let r = run(&again[0]);
+    // a's late result arrives first: accepted (not done yet); b's is a duplicate.
+    let late = Submission {
+        worker: "a".into(),
+        attempt: 1,
+        ..submission("a", &again[0], r.clone())
+    };
+    assert!(c.submit(late).unwrap());
+    assert!(!c.submit(submission("b", &again[0], r)).unwrap());
+    for g in all.iter().filter(|g| g.shard.index != idx) {
+        assert!(run_and_submit(&c, "a", g));
+    }
+    let (st, _) = c.status(Some(&id)).unwrap();
+    assert_eq!(st[0].state, "done");
+    assert_eq!(st[0].duplicates_ignored, 1);
+    assert_eq!(st[0].results_stored, n);
+    // The merged result equals the sequential one, and survives a reopen.
+    let want = sequential(&req.params, 3);
+    assert_eq!(c.merged(&id).unwrap().output, want);
+    c.flush().unwrap();
+    drop(c);
+    let (c, _) = sled_core(dir.path(), Duration::from_millis(50));
+    assert_eq!(c.merged(&id).unwrap().output, want);
+    assert_eq!(c.status(Some(&id)).unwrap().0[0].duplicates_ignored, 1);
+    assert!(c.lease("a", &V(), 5).unwrap().idle);
+}
+
+/// A sampled sweep serves only its sample, projects from it, and widened
+/// to the whole plan merges exactly the sequential result.
+#[test]
+fn sampled_sweeps_serve_the_sample_then_widen() {
+    let dir = tempfile::tempdir().unwrap();
+    let (c, _) = sled_core(dir.path(), Duration::from_secs(30));
+    let smp = SampleRequest {
+        ppm: 100_000,
+        seed: 9,
+    };
+    let req = LaunchRequest {
+        sample: Some(smp),
+        ..uvg(8, "s", 40)
+    };
+    let l = c.launch(&req).unwrap();
+    let (id, n) = (l.sweep_id, l.shards);
+    let (st, _) = c.status(Some(&id)).unwrap();
+    let info = st[0].sample.clone().unwrap();
+    assert!(info.limited && info.shards >= 1 && info.shards < n / 2);
+    assert!(
+        info.estimate * 10 >= st[0].positions_estimate,
+        "≥ 10 % of the estimate"
+    );
+    assert!(
+        matches!(c.projection(&id, &[2]), Err(CoreError::BadRequest(_))),
+        "nothing done yet"
+    );
+    // Only the sample is handed out, however much is asked for.
+    let got = c.lease("w", &V(), 1000).unwrap().leases;
+    assert_eq!(got.len() as u32, info.shards);
+    for g in &got {
+        let timed = Submission {
+            timing: Some(Timing {
+                wall_us: 2_000,
+                cpu_us: 1_000,
+            }),
+            ..submission("w", g, run(g))
+        };
+        assert!(c.submit(timed).unwrap());
+    }
+    let (st, _) = c.status(Some(&id)).unwrap();
+    assert_eq!(st[0].state, "sampled");
+    let out = c.lease("w", &V(), 1000).unwrap();
+    assert!(
+        out.leases.is_empty() && out.idle,
+        "a finished sample is idle"
+    );
+    assert!(
+        matches!(c.rendered(&id), Err(CoreError::NotFinished { .. })),
+        "a sample is not the result"
+    );
+    let p = c.projection(&id, &[1, 64]).unwrap();
+    assert_eq!(p.measured.shards, info.shards);
+    assert_eq!(p.measured.positions, st[0].positions_done);
+    assert!((p.measured.cpu_seconds - info.shards as f64 * 1e-3).abs() < 1e-9);
+    // The same sample resumes; another one is refused; none widens.
+    assert!(c.launch(&resuming(&req)).unwrap().existing);
+    let other = LaunchRequest {
+        sample: Some(SampleRequest { seed: 10, ..smp }),
+        ..resuming(&req)
+    };
+    assert!(matches!(c.launch(&other), Err(CoreError::BadRequest(_))));
+    drop(c);
+    let (c, _) = sled_core(dir.path(), Duration::from_secs(30));
+    assert_eq!(
+        c.status(Some(&id)).unwrap().0[0].state,
+        "sampled",
+        "survives a restart"
+    );
+    assert_eq!(
+        c.projection(&id, &[1]).unwrap().measured.shards,
+        info.shards
+    );
+    let widen = LaunchRequest {
+        sample: None,
+        ..resuming(&req)
+    };
+    assert!(c.launch(&widen).unwrap().existing);
+    let rest = c.lease("w", &V(), 1000).unwrap().leases;
+    assert_eq!(
+        rest.len() as u32,
+        n - info.shards,
+        "widened: the rest of the plan"
+    );
+    for g in &rest {
+        assert!(run_and_submit(&c, "w", g));
+    }
+    assert_eq!(c.merged(&id).unwrap().output, sequential(&req.params, 1));
+    assert_eq!(c.status(Some(&id)).unwrap().0[0].state, "done");
+}
+
+/// A shard that keeps failing is retried, then set aside; the sweep says
+/// so instead of handing it out forever; resuming gives it new tries.
+#[test]
+fn failing_shards_are_set_aside_and_retried_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let (c, _) = sled_core(dir.path(), Duration::from_secs(30));
+    let req = uvg(6, "f", 3);
+    let l = c.launch(&req).unwrap();
+    let (id, n) = (l.sweep_id, l.shards);
+    // Everything but one shard succeeds.
+    let all = c.lease("w", &V(), 100).unwrap().leases;
+    let bad = all[0].shard.index;
+    for g in &all[1..] {
+        assert!(run_and_submit(&c, "w", g));
+    }
+    let mut attempt = all[0].attempt;
+    for k in 1..=MAX_FAILURES {
+        let out = c
+            .fail(&FailureReport {
+                worker: "w".into(),
+                version: V(),
+                sweep_id: id.clone(),
+                index: bad,
+                attempt,
+                error: "boom\nat line 2".into(),
+            })
+            .unwrap();
+        assert_eq!(
+            out,
+            FailOutcome {
+                failures: k,
+                set_aside: k == MAX_FAILURES
+            }
+        );
+        let again = c.lease("w", &V(), 100).unwrap();
+        if k < MAX_FAILURES {
+            assert_eq!(again.leases.len(), 1, "retried at once");
+            attempt = again.leases[0].attempt;
+        } else {
+            assert!(
+                again.leases.is_empty() && again.idle,
+                "set aside, nothing to serve"
+            );
+        }
+    }
+    let (st, _) = c.status(Some(&id)).unwrap();
+    assert_eq!((st[0].state.as_str(), st[0].shards_failed), ("failed", 1));
+    assert_eq!(st[0].failures[0].error, "boom at line 2", "one line");
+    assert!(matches!(
+        c.merged(&id),
+        Err(CoreError::Failed { failed: 1, .. })
+    ));
+    // A late result for a set-aside shard is not merged.
+    let late = Submission {
+        attempt,
+        ..submission("w", &all[0], run(&all[0]))
+    };
+    assert!(!c.submit(late).unwrap());
+    drop(c);
+    let (c, _) = sled_core(dir.path(), Duration::from_secs(30));
+    assert_eq!(
+        c.status(Some(&id)).unwrap().0[0].state,
+        "failed",
+        "survives a restart"
+    );
+    // Resuming retries it; this time it works.
+    assert!(c.launch(&resuming(&req)).unwrap().existing);
+    let g = c.lease("w", &V(), 100).unwrap().leases;
+    assert_eq!(g.len(), 1);
+    assert!(run_and_submit(&c, "w", &g[0]));
+    let (st, _) = c.status(Some(&id)).unwrap();
+    assert_eq!((st[0].state.as_str(), st[0].results_stored), ("done", n));
+    assert!(st[0].failures.is_empty());
+}
+
+#[test]
+fn launch_rejects_bad_requests() {
+    let (c, _) = mem_core(Duration::from_secs(1));
+    assert!(matches!(
+        c.launch(&LaunchRequest {
+            name: None,
+            ..uvg(99, "", 0)
+        }),
+        Err(CoreError::BadRequest(_))
+    ));
+    assert!(matches!(
+        c.launch(&LaunchRequest {
+            kind: "nope".into(),
+            params: Params::new(),
+            name: None,
+            ..uvg(4, "", 0)
+        }),
+        Err(CoreError::BadRequest(_))
+    ));
+    assert!(matches!(
+        c.launch(&uvg(4, "bad name!", 0)),
+        Err(CoreError::BadRequest(_))
+    ));
+    let bad_sample = LaunchRequest {
+        sample: Some(SampleRequest { ppm: 0, seed: 1 }),
+        ..uvg(4, "x", 0)
+    };
+    assert!(matches!(
+        c.launch(&bad_sample),
+        Err(CoreError::BadRequest(_))
+    ));
+    let first = LaunchRequest {
+        name: None,
+        ..uvg(4, "", 0)
+    };
+    let id = c.launch(&first).unwrap().sweep_id;
+    assert_eq!(id, "uvg-1");
+    assert!(matches!(
+        c.launch(&uvg(4, "uvg-1", 0)),
+        Err(CoreError::Exists(_))
+    ));
+    assert!(c.launch(&resuming(&uvg(4, "uvg-1", 0))).unwrap().existing);
+    let wrong_build = Submission {
+        worker: "w".into(),
+        version: "other".into(),
+        sweep_id: id.clone(),
+        index: 0,
+        attempt: 1,
+        result: kinds::find("uvg").unwrap().empty(),
+        timing: None,
+    };
+    assert!(matches!(
+        c.submit(wrong_build.clone()),
+        Err(CoreError::VersionMismatch { .. })
+    ));
+    let no_shard = Submission {
+        version: V(),
+        index: 10_000,
+        ..wrong_build.clone()
+    };
+    assert!(matches!(c.submit(no_shard), Err(CoreError::BadRequest(_))));
+    let elsewhere = Submission {
+        version: V(),
+        sweep_id: "nope".into(),
+        ..wrong_build
+    };
+    assert!(matches!(
+        c.submit(elsewhere),
+        Err(CoreError::NoSuchSweep(_))
+    ));
+    assert!(matches!(
+        c.decode_result(&id, b"not json"),
+        Err(CoreError::BadRequest(_))
+    ));
+}
+
+/// Expiry is decided by the clock alone: a lease holds until its end,
+/// renewing moves the end, and only then is the shard re-issued, under the
+/// next attempt; the holder's renewal then fails.
+#[test]
+fn leases_expire_and_are_reissued_by_the_clock() {
+    let lease = Duration::from_secs(10);
+    let (c, clock) = mem_core(lease);
+    let id = c.launch(&uvg(5, "e", 1)).unwrap().sweep_id;
+    let first = c.lease("a", &V(), 1).unwrap().leases;
+    assert_eq!((first.len(), first[0].attempt), (1, 1));
+    let idx = first[0].shard.index;
+    let taken = |c: &Core| {
+        c.lease("b", &V(), 100)
+            .unwrap()
+            .leases
+            .into_iter()
+            .filter(|g| g.shard.index == idx)
+            .collect::<Vec<_>>()
+    };
+    clock.advance(lease - Duration::from_millis(1));
+    assert!(
+        taken(&c).is_empty(),
+        "not expired a millisecond before its end"
+    );
+    let (st, workers) = c.status(Some(&id)).unwrap();
+    assert_eq!(st[0].shards_leased, st[0].shards_total, "a's and b's");
+    assert_eq!(
+        workers
+            .iter()
+            .find(|w| w.worker_id == "a")
+            .unwrap()
+            .shards_held,
+        1
+    );
+    // Renewing moves the end: another almost-lease later it still holds.
+    assert_eq!(c.renew("a", &[held(&id, &first[0])]).unwrap(), [true]);
+    clock.advance(lease - Duration::from_millis(1));
+    assert!(taken(&c).is_empty(), "renewed");
+    clock.advance(Duration::from_millis(1));
+    let (st, _) = c.status(Some(&id)).unwrap();
+    assert!(
+        st[0].shards_pending >= 1,
+        "an expired lease counts as pending"
+    );
+    let again = taken(&c);
+    assert_eq!(again.len(), 1, "re-issued once expired");
+    assert_eq!(again[0].attempt, 2);
+    assert_eq!(c.renew("a", &[held(&id, &first[0])]).unwrap(), [false]);
+    assert_eq!(c.renew("b", &[held(&id, &again[0])]).unwrap(), [true]);
+    // Liveness follows the same clock: three lease periods of silence.
+    clock.advance(3 * lease);
+    let (_, workers) = c.status(None).unwrap();
+    let a = workers.iter().find(|w| w.worker_id == "a").unwrap();
+    assert!(!a.alive && a.shards_held == 0);
+    assert_eq!(
+        a.last_seen_ms_ago,
+        3 * 10_000,
+        "since its last (refused) renewal"
+    );
+}
+
+/// A result for a shard that is done already is counted, stored as a
+/// counter, and not merged: the merge equals the sequential one.
+#[test]
+fn duplicate_and_late_submits_are_counted_not_merged() {
+    let (c, clock) = mem_core(Duration::from_secs(5));
+    let req = uvg(5, "d", 2);
+    let id = c.launch(&req).unwrap().sweep_id;
+    let all = c.lease("a", &V(), 100).unwrap().leases;
+    let g = &all[0];
+    let r = run(g);
+    assert!(c.submit(submission("a", g, r.clone())).unwrap());
+    let work_once = c.status(Some(&id)).unwrap().0[0].positions_done;
+    assert!(work_once > 0);
+    // The same worker again, and a late one after expiry and re-lease: both dropped.
+    assert!(!c.submit(submission("a", g, r.clone())).unwrap());
+    clock.advance(Duration::from_secs(6));
+    let stale = Submission {
+        worker: "b".into(),
+        attempt: 7,
+        ..submission("b", g, r)
+    };
+    assert!(!c.submit(stale).unwrap());
+    let (st, _) = c.status(Some(&id)).unwrap();
+    assert_eq!(st[0].duplicates_ignored, 2);
+    assert_eq!(st[0].results_stored, 1);
+    assert_eq!(st[0].positions_done, work_once, "not merged twice");
+    // A failure reported for a done shard changes nothing.
+    let late_failure = FailureReport {
+        worker: "b".into(),
+        version: V(),
+        sweep_id: id.clone(),
+        index: g.shard.index,
+        attempt: 1,
+        error: "too late".into(),
+    };
+    assert!(!c.fail(&late_failure).unwrap().set_aside);
+    assert_eq!(c.status(Some(&id)).unwrap().0[0].shards_done, 1);
+    for g in &c.lease("c", &V(), 100).unwrap().leases {
+        assert!(run_and_submit(&c, "c", g));
+    }
+    assert_eq!(c.merged(&id).unwrap().output, sequential(&req.params, 2));
+    assert_eq!(c.status(Some(&id)).unwrap().0[0].duplicates_ignored, 2);
+}
+
+/// A finished sweep renders once; a sweep deleted and launched again
+/// under the same id (other params) is rendered afresh, not from the cache.
+#[test]
+fn renders_are_cached_per_finished_sweep() {
+    let (c, _) = mem_core(Duration::from_secs(5));
+    let finish = |c: &Core, req: &LaunchRequest| {
+        c.launch(req).unwrap();
+        for g in &c.lease("w", &V(), 100).unwrap().leases {
+            assert!(run_and_submit(c, "w", g));
+        }
+    };
+    finish(&c, &uvg(4, "r", 1));
+    let a = c.rendered("r").unwrap();
+    assert!(
+        Arc::ptr_eq(&a, &c.rendered("r").unwrap()),
+        "served from the cache"
+    );
+    assert_eq!(a.kind, "uvg");
+    let kind = kinds::find("uvg").unwrap();
+    let want = kind
+        .render(&a.params, &c.merged("r").unwrap().output)
+        .unwrap();
+    assert_eq!(a.rendered, want);
+    c.delete("r").unwrap();
+    assert!(matches!(c.rendered("r"), Err(CoreError::NoSuchSweep(_))));
+    finish(&c, &uvg(5, "r", 1));
+    let b = c.rendered("r").unwrap();
+    assert_ne!(a.rendered.results_json, b.rendered.results_json);
+    assert_eq!(b.params, c.merged("r").unwrap().params);
+}
+
+/// Launch, lease and a result survive a restart on a `MemStore` shared
+/// between two cores, like on disk; a lease stored before the restart still
+/// holds until it expires.
+#[test]
+fn a_reopened_core_resumes_from_its_store() {
+    let store: Arc<dyn crate::store::Store> = Arc::new(MemStore::new());
+    let clock = Arc::new(ManualClock::new());
+    let lease = Duration::from_secs(10);
+    let c = Core::open_with_clock(store.clone(), lease, clock.clone()).unwrap();
+    let id = c.launch(&uvg(5, "m", 2)).unwrap().sweep_id;
+    let all = c.lease("a", &V(), 100).unwrap().leases;
+    assert!(run_and_submit(&c, "a", &all[0]));
+    drop(c);
+    let c = Core::open_with_clock(store, lease, clock.clone()).unwrap();
+    let (st, _) = c.status(Some(&id)).unwrap();
+    assert_eq!(st[0].shards_done, 1);
+    assert_eq!(
+        st[0].shards_leased as usize,
+        all.len() - 1,
+        "stored leases hold"
+    );
+    assert!(c.lease("b", &V(), 100).unwrap().leases.is_empty());
+    assert_eq!(c.renew("a", &[held(&id, &all[1])]).unwrap(), [true]);
+}

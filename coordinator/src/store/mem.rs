@@ -1,0 +1,186 @@
+//! [`Store`] in memory: the same contract as the sled store (write-once
+//! results, launch order, orphaned writes invisible), durable only as long
+//! as the process. For tests and for coordinators whose state may be lost.
+
+use super::{
+    FailureRecord, LeaseRecord, ShardTiming, Store, StoreError, StoredSweep, SweepRecord,
+    SweepStats,
+};
+use gamesweep::sweep::ShardSpec;
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard};
+
+/// A per-shard table: (sweep id, shard index) to a value.
+type ShardTable<T> = BTreeMap<(String, u32), T>;
+
+/// The tables, like the sled store's trees.
+#[derive(Default)]
+struct Tables {
+    /// Sweep records by id.
+    sweeps: BTreeMap<String, SweepRecord>,
+    /// Plans by sweep id.
+    plans: BTreeMap<String, Vec<ShardSpec>>,
+    /// Encoded results.
+    results: ShardTable<Vec<u8>>,
+    /// Current leases.
+    leases: ShardTable<LeaseRecord>,
+    /// Timings of accepted results.
+    timings: ShardTable<ShardTiming>,
+    /// Failure records.
+    failures: ShardTable<FailureRecord>,
+    /// Counters by sweep id.
+    stats: BTreeMap<String, SweepStats>,
+    /// The last sequence number handed out.
+    seq: u64,
+}
+
+/// [`Store`] in memory.
+#[derive(Default)]
+pub struct MemStore {
+    /// Everything stored.
+    tables: Mutex<Tables>,
+}
+
+impl MemStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Tables> {
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The entries of sweep `id` in `table`, by shard index.
+fn of_sweep<T: Clone>(table: &ShardTable<T>, id: &str) -> BTreeMap<u32, T> {
+    table
+        .range((id.to_string(), 0)..=(id.to_string(), u32::MAX))
+        .map(|((_, i), v)| (*i, v.clone()))
+        .collect()
+}
+
+/// Set or clear `key` in `table`.
+fn put_or_clear<T: Clone>(table: &mut ShardTable<T>, key: (String, u32), value: Option<&T>) {
+    match value {
+        Some(v) => table.insert(key, v.clone()),
+        None => table.remove(&key),
+    };
+}
+
+impl Store for MemStore {
+    fn create_sweep(&self, record: &SweepRecord, plan: &[ShardSpec]) -> Result<(), StoreError> {
+        let mut t = self.lock();
+        if t.sweeps.contains_key(&record.id) {
+            return Err(StoreError::Exists(record.id.clone()));
+        }
+        t.plans.insert(record.id.clone(), plan.to_vec());
+        t.sweeps.insert(record.id.clone(), record.clone());
+        Ok(())
+    }
+
+    fn update_sweep(&self, record: &SweepRecord) -> Result<(), StoreError> {
+        self.lock().sweeps.insert(record.id.clone(), record.clone());
+        Ok(())
+    }
+
+    fn delete_sweep(&self, id: &str) -> Result<(), StoreError> {
+        let mut t = self.lock();
+        t.sweeps.remove(id);
+        t.plans.remove(id);
+        t.stats.remove(id);
+        t.results.retain(|(s, _), _| s != id);
+        t.leases.retain(|(s, _), _| s != id);
+        t.timings.retain(|(s, _), _| s != id);
+        t.failures.retain(|(s, _), _| s != id);
+        Ok(())
+    }
+
+    fn next_seq(&self) -> Result<u64, StoreError> {
+        let mut t = self.lock();
+        let seq = t.seq;
+        t.seq += 1;
+        Ok(seq)
+    }
+
+    fn load_all(&self) -> Result<Vec<StoredSweep>, StoreError> {
+        let t = self.lock();
+        let mut out = Vec::new();
+        for (id, record) in &t.sweeps {
+            let plan = t
+                .plans
+                .get(id)
+                .ok_or_else(|| StoreError::Corrupt(format!("sweep `{id}` has no plan")))?
+                .clone();
+            let results = of_sweep(&t.results, id);
+            if let Some(i) = results.keys().find(|&&i| i as usize >= plan.len()) {
+                return Err(StoreError::Corrupt(format!(
+                    "result for shard {i} beyond the plan of `{id}`"
+                )));
+            }
+            out.push(StoredSweep {
+                record: record.clone(),
+                plan,
+                results,
+                leases: of_sweep(&t.leases, id),
+                stats: t.stats.get(id).cloned().unwrap_or_default(),
+                timings: of_sweep(&t.timings, id),
+                failures: of_sweep(&t.failures, id),
+            });
+        }
+        out.sort_by_key(|s| s.record.seq);
+        Ok(out)
+    }
+
+    fn put_result(
+        &self,
+        id: &str,
+        index: u32,
+        result: &[u8],
+        timing: Option<&ShardTiming>,
+    ) -> Result<bool, StoreError> {
+        let mut t = self.lock();
+        let key = (id.to_string(), index);
+        if t.results.contains_key(&key) {
+            return Ok(false);
+        }
+        t.results.insert(key.clone(), result.to_vec());
+        if let Some(timing) = timing {
+            t.timings.insert(key, timing.clone());
+        }
+        Ok(true)
+    }
+
+    fn put_lease(
+        &self,
+        id: &str,
+        index: u32,
+        lease: Option<&LeaseRecord>,
+    ) -> Result<(), StoreError> {
+        put_or_clear(&mut self.lock().leases, (id.to_string(), index), lease);
+        Ok(())
+    }
+
+    fn put_failure(
+        &self,
+        id: &str,
+        index: u32,
+        failure: Option<&FailureRecord>,
+    ) -> Result<(), StoreError> {
+        put_or_clear(&mut self.lock().failures, (id.to_string(), index), failure);
+        Ok(())
+    }
+
+    fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError> {
+        self.lock().stats.insert(id.to_string(), stats.clone());
+        Ok(())
+    }
+
+    fn flush(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    fn size_on_disk(&self) -> u64 {
+        0
+    }
+}

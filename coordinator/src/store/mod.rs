@@ -1,0 +1,335 @@
+//! Durable state of the coordinator, behind a small trait ([`Store`]) with a
+//! sled implementation ([`SledStore`], on disk) and an in-memory one
+//! ([`MemStore`], for tests and throw-away coordinators).
+//!
+//! What is stored: per sweep its [`SweepRecord`] (kind, params, solver
+//! version, state) and its plan (written once at launch, never re-planned),
+//! one result per shard (written at most once: compare-and-swap on an empty
+//! slot), the current lease of each leased shard, and a few counters. The
+//! merged result is never stored: it is derived from the per-shard results, so
+//! it cannot disagree with them.
+//!
+//! Durability: [`Store::put_result`] does not flush; the caller flushes
+//! ([`Store::flush`]) before acknowledging a submit, so every acknowledged
+//! result is on disk, and one flush covers all results written before it
+//! (group commit). Leases and counters are written without a flush: losing
+//! them in a crash only makes a shard run again, never counts it twice.
+
+use gamesweep::sweep::{Params, ShardSpec};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+mod mem;
+mod sled;
+
+pub use self::sled::SledStore;
+pub use mem::MemStore;
+
+/// Errors of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The directory is not a sled database (corrupt, or some other data).
+    #[error("cannot open store {path}: {reason}; point --store at an empty directory or a gamesweep store (or move the directory away)")]
+    Open {
+        /// The directory.
+        path: PathBuf,
+        /// What sled said.
+        reason: String,
+    },
+    /// A sled database that gamesweep did not create.
+    #[error("{0} is a database but not a gamesweep store; point --store at an empty directory or a gamesweep store")]
+    Foreign(PathBuf),
+    /// A gamesweep store written by an older, incompatible build.
+    #[error("{dir} is a gamesweep store in format `{found}`, which this build cannot read (it reads `{want}`); finish or report its sweeps with the gamesweep version that wrote it, or point --store at a new directory")]
+    OldFormat {
+        /// The directory.
+        dir: PathBuf,
+        /// The format found.
+        found: String,
+        /// The format this build writes.
+        want: String,
+    },
+    /// An I/O or database error after opening.
+    #[error("store I/O error: {0}")]
+    Db(#[from] ::sled::Error),
+    /// A stored value that does not decode (corruption).
+    #[error("store is corrupt: {0}")]
+    Corrupt(String),
+    /// A sweep id that is already taken.
+    #[error("a sweep named `{0}` already exists")]
+    Exists(String),
+}
+
+/// Lifecycle of a sweep as stored (done-ness is derived: all shards have results).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SweepState {
+    /// Shards are handed out.
+    Running,
+    /// Cancelled by the user: no more shards are handed out.
+    Cancelled,
+}
+
+/// A sweep as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SweepRecord {
+    /// The sweep id.
+    pub id: String,
+    /// The kind's name.
+    pub kind: String,
+    /// Resolved parameters.
+    pub params: Params,
+    /// `CRATE_VERSION+BUILD_ID` of the solver that planned it; only workers of
+    /// the same version may run its shards.
+    pub solver_version: String,
+    /// The target shard count asked for at launch (0 = the kind's default).
+    pub target_shards: u32,
+    /// Launch order (the store's sequence number), so sweeps are served first-come first-served.
+    pub seq: u64,
+    /// Running or cancelled.
+    pub state: SweepState,
+    /// The random sample of shards run first, if the sweep was launched with one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<SampleRecord>,
+}
+
+/// A seeded random sample of a plan (see [`crate::sample`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleRecord {
+    /// Target share of the plan's estimated work, in millionths.
+    pub ppm: u32,
+    /// Seed of the shuffle that picked the shards.
+    pub seed: u64,
+    /// The sampled shard indices, in the order they were picked.
+    pub shards: Vec<u32>,
+    /// While true only the sample is handed out; false once widened to the whole plan.
+    pub limited: bool,
+}
+
+/// Failures reported for one shard (see [`crate::core::MAX_FAILURES`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailureRecord {
+    /// Failures so far.
+    pub count: u32,
+    /// The last error, one line.
+    pub error: String,
+    /// The worker that reported it.
+    pub worker: String,
+}
+
+/// How long one accepted shard took on its worker.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardTiming {
+    /// Wall-clock microseconds.
+    pub wall_us: u64,
+    /// CPU microseconds of the thread that ran it (0 if the worker could not tell).
+    pub cpu_us: u64,
+    /// The worker whose result was accepted.
+    pub worker: String,
+}
+
+/// A lease as stored: shard `index` is held by `worker` until `until_ms` (unix ms).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaseRecord {
+    /// The worker's id.
+    pub worker: String,
+    /// Expiry, milliseconds since the Unix epoch.
+    pub until_ms: u64,
+    /// 1 for the first lease of the shard, 2 for the second, ...
+    pub attempt: u32,
+}
+
+/// Counters kept per sweep.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SweepStats {
+    /// Submits ignored because the shard already had a result.
+    pub duplicates_ignored: u64,
+}
+
+/// Everything stored about one sweep.
+#[derive(Clone, Debug)]
+pub struct StoredSweep {
+    /// The record.
+    pub record: SweepRecord,
+    /// The plan, indexed by shard index.
+    pub plan: Vec<ShardSpec>,
+    /// Results by shard index.
+    /// Accepted results, by shard index: the kind's encoded typed result
+    /// (decoded by the core with the sweep's kind).
+    pub results: BTreeMap<u32, Vec<u8>>,
+    /// Current leases by shard index.
+    pub leases: BTreeMap<u32, LeaseRecord>,
+    /// Counters.
+    pub stats: SweepStats,
+    /// Timings of the accepted results, by shard index (absent for results
+    /// from workers that sent none).
+    pub timings: BTreeMap<u32, ShardTiming>,
+    /// Reported failures, by shard index.
+    pub failures: BTreeMap<u32, FailureRecord>,
+}
+
+/// The coordinator's durable state.
+pub trait Store: Send + Sync {
+    /// Store a new sweep and its plan, durably. Fails if the id exists.
+    fn create_sweep(&self, record: &SweepRecord, plan: &[ShardSpec]) -> Result<(), StoreError>;
+    /// Overwrite a sweep's record (state changes), durably.
+    fn update_sweep(&self, record: &SweepRecord) -> Result<(), StoreError>;
+    /// Delete a sweep and all it owns, durably.
+    fn delete_sweep(&self, id: &str) -> Result<(), StoreError>;
+    /// The next launch sequence number.
+    fn next_seq(&self) -> Result<u64, StoreError>;
+    /// Every stored sweep, in launch order.
+    fn load_all(&self) -> Result<Vec<StoredSweep>, StoreError>;
+    /// Store shard `index`'s result (and its timing) unless it has one;
+    /// `Ok(false)` if it had one already (nothing written). Not flushed: call
+    /// [`Store::flush`].
+    fn put_result(
+        &self,
+        id: &str,
+        index: u32,
+        result: &[u8],
+        timing: Option<&ShardTiming>,
+    ) -> Result<bool, StoreError>;
+    /// Set or clear shard `index`'s lease (not flushed).
+    fn put_lease(
+        &self,
+        id: &str,
+        index: u32,
+        lease: Option<&LeaseRecord>,
+    ) -> Result<(), StoreError>;
+    /// Set or clear shard `index`'s failure record (not flushed).
+    fn put_failure(
+        &self,
+        id: &str,
+        index: u32,
+        failure: Option<&FailureRecord>,
+    ) -> Result<(), StoreError>;
+    /// Store a sweep's counters (not flushed).
+    fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError>;
+    /// Make everything written so far durable.
+    fn flush(&self) -> Result<(), StoreError>;
+    /// Bytes on disk (0 if unknown).
+    fn size_on_disk(&self) -> u64;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: &str, seq: u64) -> SweepRecord {
+        SweepRecord {
+            id: id.into(),
+            kind: "k".into(),
+            params: [("max_n".to_string(), 3)].into(),
+            solver_version: "v".into(),
+            target_shards: 0,
+            seq,
+            state: SweepState::Running,
+            sample: None,
+        }
+    }
+
+    fn plan(n: u32) -> Vec<ShardSpec> {
+        (0..n)
+            .map(|i| ShardSpec {
+                index: i,
+                payload: format!("p{i}"),
+                estimate: i as u64,
+            })
+            .collect()
+    }
+
+    /// A small script of everything the core does to a store; returns what
+    /// the store loads afterwards (sequence numbers blanked: each backend
+    /// counts from its own start).
+    fn scenario(s: &dyn Store) -> Vec<StoredSweep> {
+        let (first, second) = (s.next_seq().unwrap(), s.next_seq().unwrap());
+        assert!(second > first, "sequence numbers increase");
+        // Launched in the other order than their ids sort.
+        s.create_sweep(&record("b", first), &plan(2)).unwrap();
+        s.create_sweep(&record("a", second), &plan(3)).unwrap();
+        assert!(matches!(
+            s.create_sweep(&record("a", 9), &plan(1)),
+            Err(StoreError::Exists(_))
+        ));
+        let t = ShardTiming {
+            wall_us: 7,
+            cpu_us: 6,
+            worker: "w".into(),
+        };
+        assert!(s.put_result("a", 0, b"{\"work\":1}", Some(&t)).unwrap());
+        let t2 = ShardTiming {
+            wall_us: 99,
+            ..t.clone()
+        };
+        assert!(
+            !s.put_result("a", 0, b"{\"work\":2}", Some(&t2)).unwrap(),
+            "written once"
+        );
+        assert!(s.put_result("a", 2, b"{\"work\":3}", None).unwrap());
+        let lease = |attempt| LeaseRecord {
+            worker: "w".into(),
+            until_ms: 1000,
+            attempt,
+        };
+        s.put_lease("a", 1, Some(&lease(2))).unwrap();
+        s.put_lease("a", 0, Some(&lease(1))).unwrap();
+        s.put_lease("a", 0, None).unwrap();
+        let failure = FailureRecord {
+            count: 1,
+            error: "boom".into(),
+            worker: "w".into(),
+        };
+        s.put_failure("a", 1, Some(&failure)).unwrap();
+        s.put_failure("b", 0, Some(&failure)).unwrap();
+        s.put_failure("b", 0, None).unwrap();
+        s.put_stats(
+            "a",
+            &SweepStats {
+                duplicates_ignored: 1,
+            },
+        )
+        .unwrap();
+        // Writes for a sweep that does not exist are never loaded.
+        assert!(s.put_result("ghost", 0, b"{}", None).unwrap());
+        let mut cancelled = record("a", second);
+        cancelled.state = SweepState::Cancelled;
+        s.update_sweep(&cancelled).unwrap();
+        // A deleted sweep leaves nothing behind, even under its id reused.
+        s.create_sweep(&record("c", s.next_seq().unwrap()), &plan(1))
+            .unwrap();
+        s.put_result("c", 0, b"{}", None).unwrap();
+        s.put_lease("c", 0, Some(&lease(1))).unwrap();
+        s.delete_sweep("c").unwrap();
+        s.create_sweep(&record("c", s.next_seq().unwrap()), &plan(1))
+            .unwrap();
+        s.flush().unwrap();
+        let mut all = s.load_all().unwrap();
+        for x in &mut all {
+            x.record.seq = 0;
+        }
+        all
+    }
+
+    #[test]
+    fn mem_and_sled_stores_behave_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let sled = scenario(&SledStore::open(dir.path()).unwrap());
+        let mem = scenario(&MemStore::new());
+        assert_eq!(format!("{sled:#?}"), format!("{mem:#?}"));
+        let ids: Vec<&str> = mem.iter().map(|s| s.record.id.as_str()).collect();
+        assert_eq!(ids, ["b", "a", "c"], "launch order");
+        let a = &mem[1];
+        assert_eq!(a.record.state, SweepState::Cancelled);
+        assert_eq!(a.results.keys().copied().collect::<Vec<_>>(), [0, 2]);
+        assert_eq!(a.results[&0], b"{\"work\":1}".to_vec(), "the first result");
+        assert_eq!(a.timings[&0].wall_us, 7, "the accepted result's timing");
+        assert_eq!(a.leases.keys().copied().collect::<Vec<_>>(), [1]);
+        assert_eq!(a.failures[&1].error, "boom");
+        assert_eq!(a.stats.duplicates_ignored, 1);
+        assert!(
+            mem[0].failures.is_empty() && mem[2].results.is_empty() && mem[2].leases.is_empty()
+        );
+    }
+}
