@@ -232,6 +232,9 @@ impl Kind for Degree3Sweep {
     type Shard = RangeShard;
     type Output = Degree3Output;
     type Doc = Degree3Doc;
+    fn source_file(&self) -> &'static str {
+        file!()
+    }
 
     fn name(&self) -> &'static str {
         "uvg-degree3"

@@ -627,6 +627,9 @@ impl Kind for ReductionSweep {
     type Shard = RangeShard;
     type Output = ReductionOutput;
     type Doc = ReductionDoc;
+    fn source_file(&self) -> &'static str {
+        file!()
+    }
 
     fn name(&self) -> &'static str {
         "uvg-reduction"

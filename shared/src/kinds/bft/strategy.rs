@@ -229,6 +229,9 @@ impl Kind for StrategySweep {
     type Shard = RangeShard;
     type Output = StrategyOutput;
     type Doc = StrategyDoc;
+    fn source_file(&self) -> &'static str {
+        file!()
+    }
 
     fn name(&self) -> &'static str {
         "uvg-strategy"
