@@ -1,6 +1,6 @@
 //! The coordinator's state machine, independent of gRPC: sweeps, their
-//! shards' states (pending / leased / done), leases that expire, exactly-once
-//! acceptance of results, and status. The gRPC service ([`crate::server`])
+//! shards' states (pending / leased / done / failed), leases that expire,
+//! exactly-once acceptance of results, and status. The gRPC service ([`crate::server`])
 //! converts messages and calls into this; so does the embedded `run`.
 
 use crate::projection::{self, Projection, SweepFacts};
@@ -15,6 +15,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tracing::{debug, info, info_span, warn};
 
+pub use gamesweep_proto::domain::{
+    SampleRequest, SampleStatus, ShardFailureStatus, SweepStatus, WorkerStatus,
+};
 pub use gamesweep_proto::solver_version;
 
 /// Errors the coordinator returns to its clients.
@@ -165,15 +168,6 @@ fn lease_order(plan: &[ShardSpec], record: &SweepRecord) -> Vec<u32> {
     order
 }
 
-/// A sample asked for at launch: millionths of the plan's estimate, and the seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SampleRequest {
-    /// Target share, 1..=1,000,000 millionths.
-    pub ppm: u32,
-    /// Shuffle seed.
-    pub seed: u64,
-}
-
 struct WorkerMem {
     last_seen: Instant,
 }
@@ -262,92 +256,6 @@ pub struct Held {
     pub attempt: u32,
     /// Positions done so far.
     pub progress: u64,
-}
-
-/// Status of one sweep (see `gamesweep status --json`).
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct SweepStatus {
-    /// Sweep id.
-    pub sweep_id: String,
-    /// Kind name.
-    pub kind: String,
-    /// Resolved params.
-    pub params: Params,
-    /// Solver version recorded at launch.
-    pub solver_version: String,
-    /// `running`, `done` or `cancelled`.
-    pub state: String,
-    /// Plan size.
-    pub shards_total: u32,
-    /// Shards waiting for a worker (including expired leases).
-    pub shards_pending: u32,
-    /// Shards held by a worker under an unexpired lease.
-    pub shards_leased: u32,
-    /// Shards with a result.
-    pub shards_done: u32,
-    /// Stored per-shard results (equals `shards_done`; a result is never counted twice).
-    pub results_stored: u32,
-    /// Positions in done shards plus progress of leased ones.
-    pub positions_done: u64,
-    /// Sum of the plan's estimates (0 if the kind gives none).
-    pub positions_estimate: u64,
-    /// Positions per second since this coordinator process started.
-    pub rate: f64,
-    /// Seconds left at `rate`; `None` if unknown.
-    pub eta_seconds: Option<f64>,
-    /// Counterexample / record-set totals so far, by key.
-    pub counterexamples: BTreeMap<String, u64>,
-    /// Submits ignored because the shard was already done.
-    pub duplicates_ignored: u64,
-    /// The sample, for a sampled sweep.
-    pub sample: Option<SampleStatus>,
-    /// Shards set aside after [`MAX_FAILURES`] failures.
-    pub shards_failed: u32,
-    /// Failure records of shards not done (the lowest indices, at most 20).
-    pub failures: Vec<ShardFailureStatus>,
-}
-
-/// A shard's reported failures.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct ShardFailureStatus {
-    /// Shard index.
-    pub index: u32,
-    /// Failures so far.
-    pub count: u32,
-    /// The last error.
-    pub error: String,
-    /// The worker that reported it.
-    pub worker_id: String,
-}
-
-/// Progress of a sampled sweep's sample.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct SampleStatus {
-    /// Target share, millionths of the plan's estimate.
-    pub ppm: u32,
-    /// Shuffle seed.
-    pub seed: u64,
-    /// Sampled shards.
-    pub shards: u32,
-    /// Of which done.
-    pub done: u32,
-    /// Only the sample is handed out.
-    pub limited: bool,
-    /// Sum of the sampled shards' estimates.
-    pub estimate: u64,
-}
-
-/// A worker as the coordinator sees it.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct WorkerStatus {
-    /// Worker id.
-    pub worker_id: String,
-    /// Milliseconds since the coordinator last heard from it.
-    pub last_seen_ms_ago: u64,
-    /// Unexpired leases it holds.
-    pub shards_held: u32,
-    /// Heard from within three lease periods.
-    pub alive: bool,
 }
 
 /// Group commit: many submits waiting for durability share one flush.
@@ -1028,16 +936,17 @@ impl Core {
                 .as_ref()
                 .is_some_and(|smp| smp.limited && smp.done == smp.shards);
             let shards_failed = s.failed();
+            use gamesweep_proto::domain::SweepState as Shown;
             let state = if s.finished() {
-                "done"
+                Shown::Done
             } else if s.record.state == SweepState::Cancelled {
-                "cancelled"
+                Shown::Cancelled
             } else if shards_failed > 0 && !s.open() {
-                "failed"
+                Shown::Failed
             } else if sampled {
-                "sampled"
+                Shown::Sampled
             } else {
-                "running"
+                Shown::Running
             };
             let eta_seconds = if s.finished() || sampled {
                 Some(0.0)
@@ -1051,7 +960,7 @@ impl Core {
                 kind: s.record.kind.clone(),
                 params: s.record.params.clone(),
                 solver_version: s.record.solver_version.clone(),
-                state: state.to_string(),
+                state,
                 shards_total: s.plan.len() as u32,
                 shards_pending: pending,
                 shards_leased: leased,
@@ -1203,6 +1112,7 @@ impl Core {
 mod tests {
     use super::*;
     use crate::store::SledStore;
+    use gamesweep_proto::domain::SweepState as Shown;
 
     fn core(dir: &std::path::Path, lease: Duration) -> Core {
         Core::open(Arc::new(SledStore::open(dir).unwrap()), lease).unwrap()
@@ -1255,7 +1165,7 @@ mod tests {
                 .unwrap());
         }
         let (st, _) = c.status(Some(&id)).unwrap();
-        assert_eq!(st[0].state, "done");
+        assert_eq!(st[0].state, Shown::Done);
         assert_eq!(st[0].duplicates_ignored, 1);
         assert_eq!(st[0].results_stored, n);
         // The merged result equals the sequential one, and survives a reopen.
@@ -1314,7 +1224,7 @@ mod tests {
                 .unwrap());
         }
         let (st, _) = c.status(Some(&id)).unwrap();
-        assert_eq!(st[0].state, "sampled");
+        assert_eq!(st[0].state, Shown::Sampled);
         let out = c.lease("w", &v, 1000).unwrap();
         assert!(
             out.leases.is_empty() && out.idle,
@@ -1339,7 +1249,7 @@ mod tests {
         let c = core(dir.path(), Duration::from_secs(30));
         assert_eq!(
             c.status(Some(&id)).unwrap().0[0].state,
-            "sampled",
+            Shown::Sampled,
             "survives a restart"
         );
         assert_eq!(
@@ -1367,7 +1277,7 @@ mod tests {
         let want =
             sweep::run_all_sequential(kind, &resolved, &kind.plan(&resolved, 1).unwrap()).unwrap();
         assert_eq!(c.merged(&id).unwrap().2, want);
-        assert_eq!(c.status(Some(&id)).unwrap().0[0].state, "done");
+        assert_eq!(c.status(Some(&id)).unwrap().0[0].state, Shown::Done);
     }
 
     /// A shard that keeps failing is retried, then set aside; the sweep says
@@ -1405,7 +1315,7 @@ mod tests {
             }
         }
         let (st, _) = c.status(Some(&id)).unwrap();
-        assert_eq!((st[0].state.as_str(), st[0].shards_failed), ("failed", 1));
+        assert_eq!((st[0].state, st[0].shards_failed), (Shown::Failed, 1));
         assert_eq!(st[0].failures[0].error, "boom at line 2", "one line");
         assert!(matches!(
             c.merged(&id),
@@ -1419,7 +1329,7 @@ mod tests {
         let c = core(dir.path(), Duration::from_secs(30));
         assert_eq!(
             c.status(Some(&id)).unwrap().0[0].state,
-            "failed",
+            Shown::Failed,
             "survives a restart"
         );
         // Resuming retries it; this time it works.
@@ -1434,7 +1344,7 @@ mod tests {
             .submit("w", &v, &id, bad, g[0].attempt, run(&g[0]), None)
             .unwrap());
         let (st, _) = c.status(Some(&id)).unwrap();
-        assert_eq!((st[0].state.as_str(), st[0].results_stored), ("done", n));
+        assert_eq!((st[0].state, st[0].results_stored), (Shown::Done, n));
         assert!(st[0].failures.is_empty());
     }
 
