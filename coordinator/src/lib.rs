@@ -1,19 +1,22 @@
 //! The `gamesweep` command line and the coordinator.
 //!
-//! Modules in layers; a module uses only modules of lower layers (and
-//! `error` anywhere), so there is no import cycle:
+//! Modules in layers; a module uses only modules of lower layers, so there
+//! is no import cycle:
 //!
-//! 1. `error` (usage errors, exit codes); `report` (the files a sweep
-//!    writes); `sample`, `projection`; `store`.
-//! 2. `core` (the coordinator's state machine: store, sample, projection).
-//! 3. `server` (the gRPC face of `core`; `report` for projection text).
-//! 4. CLI helpers: `args` (kind parameters, planning options, thread and
-//!    core defaults), `connect` (connection options, runtime, typed
-//!    client), `progress` (the progress bar), `status_text` (status tables).
-//! 5. `embedded` (`run`'s coordinator on loopback + local workers: `core`,
-//!    `server`, `connect`, `progress`).
-//! 6. `cmd::*`, one module per command; no command module uses another.
-//! 7. `cli` (the clap definition and dispatch), then the binary's `main`.
+//! 1. Leaves: `error` (usage errors, exit codes), `report` (the files a
+//!    sweep writes), `sample`, `progress` (the progress bar), `status_text`
+//!    (status tables, from domain types only).
+//! 2. `store` (the `Store` trait, sled), then `projection` (store's timings).
+//! 3. `core` (the coordinator's state machine: store, sample, projection).
+//! 4. `server` (the gRPC face of `core`; projection, report).
+//! 5. CLI helpers: `args` (kind parameters, planning options, thread and
+//!    core defaults: error, sample) and `connect` (connection options,
+//!    runtime, typed client: error).
+//! 6. `embedded` (`run`'s coordinator on loopback + local workers: core,
+//!    server, store, connect, progress, error).
+//! 7. `cmd::*`, one module per command, over layers 1-6; no command module
+//!    uses another.
+//! 8. `cli` (the clap definition and dispatch to `cmd`), then `main`.
 //!
 //! Protobuf messages appear only in `server` (the tonic service); everything
 //! else speaks `gamesweep_proto::domain` types through the typed client.

@@ -1,7 +1,7 @@
 //! The text tables of `gamesweep status`: one block per sweep (state,
 //! shards, positions, rate and ETA, counterexamples, sample, failures), the
 //! coordinator's store and memory, and the workers. Rendering only: the
-//! status comes from [`crate::connect`]'s client as a domain value.
+//! status comes from the typed client as a domain value.
 
 use gamesweep_proto::domain::StatusReport;
 
