@@ -4,12 +4,15 @@
 //! running the same command again resumes: finished shards are on disk and
 //! the stored plan is reused, so the final numbers are the same.
 
-use crate::cli::UsageError;
 use crate::core::Core;
+use crate::error::UsageError;
+use crate::progress::ShardBar;
 use crate::server;
 use crate::store::SledStore;
-use gamesweep::sweep::{Params, SweepKind};
-use gamesweep_proto::{convert, pb};
+use gamesweep::sweep::{Params, Rendered, SweepKind};
+use gamesweep_proto::domain::{LaunchSpec, ProjectionText, SampleRequest, SweepState};
+use gamesweep_proto::logging::{self, LogFormat};
+use gamesweep_proto::{Coordinator, RpcError};
 use gamesweep_worker::{Shutdown, WorkerConfig};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -34,7 +37,7 @@ pub struct EmbeddedRun {
     pub fresh: bool,
     /// Run only this seeded random sample of the plan, then write a
     /// projection (`projection.md`, `projection.json`) instead of results.
-    pub sample: Option<crate::core::SampleRequest>,
+    pub sample: Option<SampleRequest>,
     /// Core counts the projection gives wall times for.
     pub project_cores: Vec<u32>,
 }
@@ -48,8 +51,17 @@ pub struct RunOutcome {
     pub resumed_done: u32,
     /// Positions in the merged result (in the sample's shards, for a sample).
     pub positions: u64,
-    /// The run stopped after its sample and wrote a projection.
-    pub sampled: bool,
+    /// What the run produced (the caller writes it into the output folder).
+    pub end: RunEnd,
+}
+
+/// What an embedded run produced.
+#[derive(Clone, Debug)]
+pub enum RunEnd {
+    /// The whole plan ran: the rendered result, with the kind's exports.
+    Results(Rendered),
+    /// The run stopped after its sample: the projection of the whole sweep.
+    Sampled(ProjectionText),
 }
 
 fn store_dir(out: &Path) -> PathBuf {
@@ -62,7 +74,7 @@ pub fn run(
     params: &Params,
     cfg: &EmbeddedRun,
 ) -> anyhow::Result<RunOutcome> {
-    gamesweep_worker::cli::init_logging(gamesweep_worker::cli::LogFormat::Text, "warn,sled=off");
+    logging::init(LogFormat::Text, "warn,sled=off");
     let dir = store_dir(&cfg.out);
     let store = SledStore::open(&dir).map_err(|e| UsageError(e.to_string()))?;
     let core = Arc::new(Core::open(Arc::new(store), Duration::from_secs(10))?);
@@ -86,10 +98,7 @@ pub fn run(
             .map(|_| format!("{:x}", rng.random_range(0..16u8)))
             .collect()
     };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+    let rt = crate::connect::runtime()?;
     rt.block_on(async {
         let listener = server::bind(([127, 0, 0, 1], 0).into()).await?;
         let url = format!("http://{}", listener.local_addr()?);
@@ -121,35 +130,32 @@ async fn drive(
     url: &str,
     token: &str,
 ) -> anyhow::Result<RunOutcome> {
-    let mut client = gamesweep_proto::connect_lazy(url, Some(token))?;
+    let mut client = Coordinator::connect_lazy(url, Some(token))?;
     let reply = client
-        .launch(pb::LaunchRequest {
+        .launch(LaunchSpec {
             kind: kind.name().to_string(),
-            params: convert::params_to_proto(params),
-            name: RUN_SWEEP_ID.to_string(),
+            params: params.clone(),
+            name: Some(RUN_SWEEP_ID.to_string()),
             target_shards: cfg.shards,
             resume_existing: true,
-            sample: cfg.sample.map(|s| pb::SampleSpec {
-                ppm: s.ppm,
-                seed: s.seed,
-            }),
+            sample: cfg.sample,
         })
         .await
-        .map_err(|s| match s.code() {
-            tonic::Code::AlreadyExists => UsageError(format!(
-                "{} holds a different sweep (another kind or other parameters); use another --out or --fresh",
-                cfg.out.display()
-            ))
-            .into(),
-            tonic::Code::InvalidArgument => UsageError(format!(
-                "{} (in {}; --fresh starts over)",
-                s.message(),
-                cfg.out.display()
-            ))
-            .into(),
-            _ => crate::remote::rpc_error(url, s),
-        })?
-        .into_inner();
+        .map_err(|e| -> anyhow::Error {
+            match e {
+                RpcError::AlreadyExists(_) => UsageError(format!(
+                    "{} holds a different sweep (another kind or other parameters); use another --out or --fresh",
+                    cfg.out.display()
+                ))
+                .into(),
+                RpcError::InvalidArgument(msg) => UsageError(format!(
+                    "{msg} (in {}; --fresh starts over)",
+                    cfg.out.display()
+                ))
+                .into(),
+                e => e.into(),
+            }
+        })?;
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
     let resumed_done = st[0].shards_done;
     let sample_shards = st[0]
@@ -186,36 +192,29 @@ async fn drive(
     wc.worker_id = format!("local-{}", std::process::id());
     let worker = tokio::spawn(gamesweep_worker::run(wc, rx));
 
-    let bar = if cfg.progress {
-        let b = indicatif::ProgressBar::new(sample_shards.unwrap_or(reply.shards) as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} {prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shards, {msg} (eta {eta})",
-            )
-            .expect("valid template"),
-        );
-        b.set_prefix(kind.name().to_string());
-        b.set_position(match &st[0].sample {
+    let bar = ShardBar::new(
+        kind.name(),
+        sample_shards.unwrap_or(reply.shards) as u64,
+        match &st[0].sample {
             Some(s) if s.limited => s.done as u64,
             _ => resumed_done as u64,
-        });
-        b.reset_eta();
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+        },
+        cfg.progress,
+    );
     let started = Instant::now();
     let mut interrupted = std::pin::pin!(tokio::signal::ctrl_c());
     let mut worker = worker;
     let finished = loop {
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
         let s = &st[0];
-        bar.set_position(match &s.sample {
-            Some(smp) if smp.limited => smp.done as u64,
-            _ => s.shards_done as u64,
-        });
-        bar.set_message(format!("{} positions", s.positions_done));
-        if s.state == "done" || s.state == "sampled" || s.state == "failed" {
+        bar.set(
+            match &s.sample {
+                Some(smp) if smp.limited => smp.done as u64,
+                _ => s.shards_done as u64,
+            },
+            s.positions_done,
+        );
+        if s.state != SweepState::Running {
             break true;
         }
         tokio::select! {
@@ -223,7 +222,7 @@ async fn drive(
             _ = &mut interrupted => break false,
             w = &mut worker => {
                 // The worker stopped on its own: only an error makes it do that here.
-                bar.finish_and_clear();
+                bar.finish();
                 return match w {
                     Ok(Err(e)) => Err(e.into()),
                     Ok(Ok(_)) => Err(anyhow::anyhow!("the local worker stopped unexpectedly")),
@@ -234,7 +233,7 @@ async fn drive(
     };
     let _ = tx.send(Shutdown::Abort);
     let _ = tokio::time::timeout(Duration::from_secs(2), &mut worker).await;
-    bar.finish_and_clear();
+    bar.finish();
     if !finished {
         core.flush()?;
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
@@ -247,43 +246,44 @@ async fn drive(
         ));
     }
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
-    if st[0].state == "failed" {
-        // The error names the shard and says how to retry.
-        return Err(core
-            .merged(RUN_SWEEP_ID)
-            .err()
-            .map_or_else(|| anyhow::anyhow!("the sweep failed"), anyhow::Error::new));
-    }
-    if st[0].state == "sampled" {
-        let p = client
-            .get_projection(pb::GetProjectionRequest {
-                sweep_id: RUN_SWEEP_ID.to_string(),
-                cores: cfg.project_cores.clone(),
+    let end = match st[0].state {
+        SweepState::Failed => {
+            // The error names the shard and says how to retry.
+            return Err(core
+                .merged(RUN_SWEEP_ID)
+                .err()
+                .map_or_else(|| anyhow::anyhow!("the sweep failed"), anyhow::Error::new));
+        }
+        // Neither happens (the loop above waits for a settled state, and nobody
+        // else holds this coordinator's token to cancel), but say so if it does.
+        state @ (SweepState::Cancelled | SweepState::Running) => {
+            return Err(anyhow::anyhow!("the run stopped while {state}"))
+        }
+        SweepState::Sampled => RunEnd::Sampled(
+            client
+                .projection(RUN_SWEEP_ID, cfg.project_cores.clone())
+                .await?,
+        ),
+        SweepState::Done => {
+            let r = client.result(RUN_SWEEP_ID).await?;
+            let exports = kind
+                .render_from_json(params, &r.results_json)
+                .map_err(|e| {
+                    anyhow::Error::new(e).context("rendering the exports of results.json")
+                })?
+                .exports;
+            RunEnd::Results(Rendered {
+                results_json: r.results_json,
+                report_md: r.report_md,
+                exports,
             })
-            .await
-            .map_err(|s| crate::remote::rpc_error(url, s))?
-            .into_inner();
-        crate::report::write_projection(&cfg.out, &p.projection_json, &p.projection_md)?;
-        return Ok(RunOutcome {
-            shards: reply.shards,
-            resumed_done,
-            positions: st[0].positions_done,
-            sampled: true,
-        });
-    }
-    let r = client
-        .get_result(pb::GetResultRequest {
-            sweep_id: RUN_SWEEP_ID.to_string(),
-        })
-        .await
-        .map_err(|s| crate::remote::rpc_error(url, s))?
-        .into_inner();
-    crate::report::write_texts(&cfg.out, &r.results_json, &r.report_md)?;
+        }
+    };
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
     Ok(RunOutcome {
         shards: reply.shards,
         resumed_done,
         positions: st[0].positions_done,
-        sampled: false,
+        end,
     })
 }

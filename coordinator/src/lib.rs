@@ -1,13 +1,36 @@
 //! The `gamesweep` command line and the coordinator.
 //!
-//! `cli` defines the commands; `cmd` holds one module per command family.
+//! Modules in layers; a module uses only modules of lower layers, so there
+//! is no import cycle:
+//!
+//! 1. Leaves: `error` (usage errors, exit codes), `report` (the files a
+//!    sweep writes), `sample`, `progress` (the progress bar), `status_text`
+//!    (status tables, from domain types only).
+//! 2. `store` (the `Store` trait, sled), then `projection` (store's timings).
+//! 3. `core` (the coordinator's state machine: store, sample, projection).
+//! 4. `server` (the gRPC face of `core`; projection, report).
+//! 5. CLI helpers: `args` (kind parameters, planning options, thread and
+//!    core defaults: error, sample) and `connect` (connection options,
+//!    runtime, typed client: error).
+//! 6. `embedded` (`run`'s coordinator on loopback + local workers: core,
+//!    server, store, connect, progress, error).
+//! 7. `cmd::*`, one module per command, over layers 1-6; no command module
+//!    uses another.
+//! 8. `cli` (the clap definition and dispatch to `cmd`), then `main`.
+//!
+//! Protobuf messages appear only in `server` (the tonic service); everything
+//! else speaks `gamesweep_proto::domain` types through the typed client.
+pub mod args;
 pub mod cli;
 pub mod cmd;
+pub mod connect;
 pub mod core;
 pub mod embedded;
+pub mod error;
+pub mod progress;
 pub mod projection;
-pub mod remote;
 pub mod report;
 pub mod sample;
 pub mod server;
+pub mod status_text;
 pub mod store;

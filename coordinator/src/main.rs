@@ -5,6 +5,6 @@ fn main() {
     let cli = gamesweep_coordinator::cli::Cli::parse();
     if let Err(err) = gamesweep_coordinator::cli::dispatch(cli) {
         eprintln!("gamesweep: {err:#}");
-        std::process::exit(gamesweep_coordinator::cli::exit_code(&err));
+        std::process::exit(gamesweep_coordinator::error::exit_code(&err));
     }
 }

@@ -10,6 +10,7 @@ use crate::core::{
     Core, CoreError, FailureReport, Held, LaunchRequest, SampleRequest, Submission, Timing,
 };
 use gamesweep_proto::convert;
+use gamesweep_proto::domain::StatusReport;
 use gamesweep_proto::pb::{self, coordinator_server};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -195,22 +196,17 @@ impl coordinator_server::Coordinator for Service {
         let core = self.core.clone();
         let ((sweeps, workers), res) =
             blocking(move || Ok((core.status(id.as_deref())?, core.resources()))).await?;
-        Ok(Response::new(pb::StatusReply {
-            sweeps: sweeps.into_iter().map(status_to_proto).collect(),
-            workers: workers
-                .into_iter()
-                .map(|w| pb::WorkerInfo {
-                    worker_id: w.worker_id,
-                    last_seen_ms_ago: w.last_seen_ms_ago,
-                    shards_held: w.shards_held,
-                    alive: w.alive,
-                })
-                .collect(),
-            coordinator_version: self.core.version().to_string(),
-            store_bytes: res.store_bytes,
-            coordinator_rss_bytes: res.memory.resident,
-            coordinator_peak_rss_bytes: res.memory.peak,
-        }))
+        Ok(Response::new(
+            StatusReport {
+                sweeps,
+                workers,
+                coordinator_version: self.core.version().to_string(),
+                store_bytes: res.store_bytes,
+                coordinator_rss_bytes: res.memory.resident,
+                coordinator_peak_rss_bytes: res.memory.peak,
+            }
+            .into(),
+        ))
     }
 
     async fn cancel(
@@ -262,50 +258,6 @@ impl coordinator_server::Coordinator for Service {
             ),
             projection_md: crate::projection::render_md(&p),
         }))
-    }
-}
-
-fn status_to_proto(s: crate::core::SweepStatus) -> pb::SweepStatus {
-    pb::SweepStatus {
-        sweep_id: s.sweep_id,
-        kind: s.kind,
-        params: convert::params_to_proto(&s.params),
-        solver_version: s.solver_version,
-        state: s.state,
-        shards_total: s.shards_total,
-        shards_pending: s.shards_pending,
-        shards_leased: s.shards_leased,
-        shards_done: s.shards_done,
-        positions_done: s.positions_done,
-        positions_estimate: s.positions_estimate,
-        rate: s.rate,
-        eta_seconds: s.eta_seconds.unwrap_or(-1.0),
-        counterexamples: s
-            .counterexamples
-            .into_iter()
-            .map(|(key, total)| pb::CounterexampleCount { key, total })
-            .collect(),
-        duplicates_ignored: s.duplicates_ignored,
-        results_stored: s.results_stored,
-        sample: s.sample.map(|m| pb::SampleStatus {
-            ppm: m.ppm,
-            seed: m.seed,
-            shards: m.shards,
-            done: m.done,
-            limited: m.limited,
-            estimate: m.estimate,
-        }),
-        shards_failed: s.shards_failed,
-        failures: s
-            .failures
-            .into_iter()
-            .map(|f| pb::ShardFailure {
-                index: f.index,
-                count: f.count,
-                error: f.error,
-                worker_id: f.worker_id,
-            })
-            .collect(),
     }
 }
 

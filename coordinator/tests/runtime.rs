@@ -5,6 +5,7 @@
 //! bounds every wait.
 
 use gamesweep::sweep::{self, Params};
+use gamesweep_proto::domain::{StatusReport, SweepState};
 use gamesweep_proto::{convert, pb};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -94,9 +95,14 @@ fn ok(args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
+/// `status ID --json`'s one sweep, as JSON; the output also parses as the
+/// documented domain type, whose state is one of the five.
 fn status_json(url: &str, id: &str) -> serde_json::Value {
     let out = ok(&["status", id, "--json", "--coordinator", url]);
+    let typed: StatusReport = serde_json::from_str(&out).unwrap();
+    assert_eq!(typed.sweeps.len(), 1, "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["sweeps"][0]["state"], typed.sweeps[0].state.as_str());
     v["sweeps"][0].clone()
 }
 
@@ -461,7 +467,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
         .unwrap()
         .into_inner();
     let s = &st.sweeps[0];
-    assert_eq!(s.state, "done");
+    assert_eq!(s.state(), pb::SweepState::Done);
     assert_eq!(s.duplicates_ignored, 2);
     assert_eq!(s.results_stored, s.shards_total);
     let r = rt
@@ -777,8 +783,10 @@ fn a_sampled_sweep_projects_then_widens_to_the_exact_result() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    let full: serde_json::Value =
-        serde_json::from_str(&ok(&["status", "--json", "--coordinator", &u])).unwrap();
+    let text = ok(&["status", "--json", "--coordinator", &u]);
+    let typed: StatusReport = serde_json::from_str(&text).unwrap();
+    assert_eq!(typed.sweeps[0].state, SweepState::Sampled, "{text}");
+    let full: serde_json::Value = serde_json::from_str(&text).unwrap();
     let s = &full["sweeps"][0];
     assert_eq!(s["state"], "sampled", "{s}");
     let shards = s["sample"]["shards"].as_u64().unwrap();

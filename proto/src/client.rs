@@ -1,6 +1,11 @@
 //! Client side of the protocol: a channel to a coordinator with the bearer
-//! token attached to every request.
+//! token attached to every request ([`Client`], the generated client), and
+//! [`Coordinator`], the typed client for the user-facing RPCs: it takes and
+//! returns [`crate::domain`] types and maps tonic's errors to [`RpcError`].
 
+use crate::convert::ConvertError;
+use crate::domain::{LaunchSpec, Launched, ProjectionText, StatusReport, SweepReport};
+use crate::pb;
 use crate::pb::coordinator_client::CoordinatorClient;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::service::interceptor::InterceptedService;
@@ -57,6 +62,156 @@ pub fn connect_lazy(url: &str, token: Option<&str>) -> Result<Client, ClientErro
             .max_decoding_message_size(256 << 20)
             .max_encoding_message_size(256 << 20),
     )
+}
+
+/// A failed call of the [`Coordinator`] client, by what the caller can do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum RpcError {
+    /// Nothing answered at the URL (or not in time).
+    #[error("cannot reach the coordinator at {url} ({message}); start one with `gamesweep serve --store DIR` or point --coordinator / GAMESWEEP_COORDINATOR at it")]
+    Unreachable {
+        /// The coordinator URL.
+        url: String,
+        /// What the transport said.
+        message: String,
+    },
+    /// The request names a sweep that does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// The request would create a sweep that exists already.
+    #[error("{0}")]
+    AlreadyExists(String),
+    /// The coordinator refused the request's contents.
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// Any other refusal or failure on the coordinator's side.
+    #[error("{message}")]
+    Failed {
+        /// The gRPC status code.
+        code: tonic::Code,
+        /// The coordinator's message.
+        message: String,
+    },
+    /// The reply does not describe a valid domain value.
+    #[error("the coordinator at {url} sent a malformed reply: {source}")]
+    Malformed {
+        /// The coordinator URL.
+        url: String,
+        /// What is wrong with it.
+        source: ConvertError,
+    },
+}
+
+impl RpcError {
+    /// The request itself was wrong (a missing or existing sweep, bad
+    /// parameters): the user's input, not a failure while running.
+    pub fn is_rejection(&self) -> bool {
+        matches!(
+            self,
+            RpcError::NotFound(_) | RpcError::AlreadyExists(_) | RpcError::InvalidArgument(_)
+        )
+    }
+
+    fn from_status(url: &str, s: tonic::Status) -> Self {
+        // One line: the coordinator's messages may span several.
+        let message = s.message().replace('\n', " ");
+        match s.code() {
+            tonic::Code::Unavailable | tonic::Code::DeadlineExceeded => RpcError::Unreachable {
+                url: url.to_string(),
+                message,
+            },
+            tonic::Code::NotFound => RpcError::NotFound(message),
+            tonic::Code::AlreadyExists => RpcError::AlreadyExists(message),
+            tonic::Code::InvalidArgument => RpcError::InvalidArgument(message),
+            code => RpcError::Failed { code, message },
+        }
+    }
+}
+
+/// The typed client of a coordinator's user-facing RPCs (launch, status,
+/// cancel, result, projection): domain types in, domain types out.
+#[derive(Clone)]
+pub struct Coordinator {
+    client: Client,
+    url: String,
+}
+
+impl Coordinator {
+    /// A client for `url` sending `token` (see [`connect_lazy`]); call within
+    /// a tokio runtime.
+    pub fn connect_lazy(url: &str, token: Option<&str>) -> Result<Self, ClientError> {
+        Ok(Coordinator {
+            client: connect_lazy(url, token)?,
+            url: url.to_string(),
+        })
+    }
+
+    /// The coordinator's URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    fn rpc(&self, s: tonic::Status) -> RpcError {
+        RpcError::from_status(&self.url, s)
+    }
+
+    fn malformed(&self, source: ConvertError) -> RpcError {
+        RpcError::Malformed {
+            url: self.url.clone(),
+            source,
+        }
+    }
+
+    /// Plan a sweep (or return the existing one, per `spec.resume_existing`).
+    pub async fn launch(&mut self, spec: LaunchSpec) -> Result<Launched, RpcError> {
+        let reply = self.client.launch(pb::LaunchRequest::from(spec)).await;
+        Ok(reply.map_err(|s| self.rpc(s))?.into_inner().into())
+    }
+
+    /// Status of sweep `sweep_id`, or of all sweeps.
+    pub async fn status(&mut self, sweep_id: Option<&str>) -> Result<StatusReport, RpcError> {
+        let req = pb::StatusRequest {
+            sweep_id: sweep_id.unwrap_or_default().to_string(),
+        };
+        let reply = self.client.status(req).await.map_err(|s| self.rpc(s))?;
+        StatusReport::try_from(reply.into_inner()).map_err(|e| self.malformed(e))
+    }
+
+    /// Stop handing out a sweep's shards.
+    pub async fn cancel(&mut self, sweep_id: &str) -> Result<(), RpcError> {
+        let req = pb::CancelRequest {
+            sweep_id: sweep_id.to_string(),
+        };
+        self.client.cancel(req).await.map_err(|s| self.rpc(s))?;
+        Ok(())
+    }
+
+    /// A finished sweep's rendered result.
+    pub async fn result(&mut self, sweep_id: &str) -> Result<SweepReport, RpcError> {
+        let req = pb::GetResultRequest {
+            sweep_id: sweep_id.to_string(),
+        };
+        let reply = self.client.get_result(req).await.map_err(|s| self.rpc(s))?;
+        SweepReport::try_from(reply.into_inner()).map_err(|e| self.malformed(e))
+    }
+
+    /// A sampled sweep's projection for `cores` (empty: the coordinator's own).
+    pub async fn projection(
+        &mut self,
+        sweep_id: &str,
+        cores: Vec<u32>,
+    ) -> Result<ProjectionText, RpcError> {
+        let req = pb::GetProjectionRequest {
+            sweep_id: sweep_id.to_string(),
+            cores,
+        };
+        let reply = self
+            .client
+            .get_projection(req)
+            .await
+            .map_err(|s| self.rpc(s))?;
+        Ok(reply.into_inner().into())
+    }
 }
 
 /// The solver version of this build: crate version plus the deterministic

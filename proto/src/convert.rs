@@ -4,8 +4,13 @@
 //! rather than guessed at. Shard results travel as the kind's typed result
 //! encoded as JSON bytes; only the kind can decode them (`SweepKind::decode`).
 
+use crate::domain::{
+    LaunchSpec, Launched, ProjectionText, SampleRequest, SampleStatus, ShardFailureStatus,
+    StatusReport, SweepReport, SweepState, SweepStatus, WorkerStatus,
+};
 use crate::pb;
 use gamesweep::sweep::{Params, ShardSpec};
+use std::collections::BTreeMap;
 
 /// A protobuf message that does not describe a valid domain value.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -16,6 +21,20 @@ pub enum ConvertError {
     /// A parameter name given twice.
     #[error("malformed message: parameter `{0}` given twice")]
     DuplicateParam(String),
+    /// A counterexample key given twice.
+    #[error("malformed message: counterexample key `{0}` given twice")]
+    DuplicateKey(String),
+    /// A sweep state this build does not know (or the unspecified 0).
+    #[error("malformed message: unknown sweep state {0}")]
+    UnknownState(i32),
+    /// A number that cannot be what the field says (e.g. a negative ETA).
+    #[error("malformed message: `{field}` is {value}")]
+    BadNumber {
+        /// The field.
+        field: &'static str,
+        /// Its value, as text.
+        value: String,
+    },
 }
 
 /// Domain params → wire params (sorted by name, as `Params` is).
@@ -64,9 +83,485 @@ pub fn opt_shard_from_proto(s: Option<pb::ShardSpec>) -> Result<ShardSpec, Conve
         .ok_or(ConvertError::Missing("shard"))
 }
 
+impl From<SweepState> for pb::SweepState {
+    fn from(s: SweepState) -> Self {
+        match s {
+            SweepState::Running => pb::SweepState::Running,
+            SweepState::Done => pb::SweepState::Done,
+            SweepState::Cancelled => pb::SweepState::Cancelled,
+            SweepState::Failed => pb::SweepState::Failed,
+            SweepState::Sampled => pb::SweepState::Sampled,
+        }
+    }
+}
+
+/// The wire's `SweepState` field (an `i32`, as prost keeps open enums).
+impl TryFrom<i32> for SweepState {
+    type Error = ConvertError;
+    fn try_from(v: i32) -> Result<Self, ConvertError> {
+        match pb::SweepState::try_from(v) {
+            Ok(pb::SweepState::Running) => Ok(SweepState::Running),
+            Ok(pb::SweepState::Done) => Ok(SweepState::Done),
+            Ok(pb::SweepState::Cancelled) => Ok(SweepState::Cancelled),
+            Ok(pb::SweepState::Failed) => Ok(SweepState::Failed),
+            Ok(pb::SweepState::Sampled) => Ok(SweepState::Sampled),
+            Ok(pb::SweepState::Unspecified) | Err(_) => Err(ConvertError::UnknownState(v)),
+        }
+    }
+}
+
+impl From<SampleRequest> for pb::SampleSpec {
+    fn from(s: SampleRequest) -> Self {
+        pb::SampleSpec {
+            ppm: s.ppm,
+            seed: s.seed,
+        }
+    }
+}
+
+impl From<pb::SampleSpec> for SampleRequest {
+    fn from(s: pb::SampleSpec) -> Self {
+        SampleRequest {
+            ppm: s.ppm,
+            seed: s.seed,
+        }
+    }
+}
+
+impl From<LaunchSpec> for pb::LaunchRequest {
+    fn from(l: LaunchSpec) -> Self {
+        pb::LaunchRequest {
+            kind: l.kind,
+            params: params_to_proto(&l.params),
+            name: l.name.unwrap_or_default(),
+            target_shards: l.target_shards,
+            resume_existing: l.resume_existing,
+            sample: l.sample.map(Into::into),
+        }
+    }
+}
+
+impl TryFrom<pb::LaunchRequest> for LaunchSpec {
+    type Error = ConvertError;
+    fn try_from(r: pb::LaunchRequest) -> Result<Self, ConvertError> {
+        Ok(LaunchSpec {
+            params: params_from_proto(&r.params)?,
+            kind: r.kind,
+            name: (!r.name.is_empty()).then_some(r.name),
+            target_shards: r.target_shards,
+            resume_existing: r.resume_existing,
+            sample: r.sample.map(Into::into),
+        })
+    }
+}
+
+impl From<Launched> for pb::LaunchReply {
+    fn from(l: Launched) -> Self {
+        pb::LaunchReply {
+            sweep_id: l.sweep_id,
+            shards: l.shards,
+            existing: l.existing,
+            solver_version: l.solver_version,
+        }
+    }
+}
+
+impl From<pb::LaunchReply> for Launched {
+    fn from(r: pb::LaunchReply) -> Self {
+        Launched {
+            sweep_id: r.sweep_id,
+            shards: r.shards,
+            existing: r.existing,
+            solver_version: r.solver_version,
+        }
+    }
+}
+
+impl From<SweepStatus> for pb::SweepStatus {
+    fn from(s: SweepStatus) -> Self {
+        pb::SweepStatus {
+            sweep_id: s.sweep_id,
+            kind: s.kind,
+            params: params_to_proto(&s.params),
+            solver_version: s.solver_version,
+            state: pb::SweepState::from(s.state).into(),
+            shards_total: s.shards_total,
+            shards_pending: s.shards_pending,
+            shards_leased: s.shards_leased,
+            shards_done: s.shards_done,
+            positions_done: s.positions_done,
+            positions_estimate: s.positions_estimate,
+            rate: s.rate,
+            eta_seconds: s.eta_seconds,
+            counterexamples: s
+                .counterexamples
+                .into_iter()
+                .map(|(key, total)| pb::CounterexampleCount { key, total })
+                .collect(),
+            duplicates_ignored: s.duplicates_ignored,
+            results_stored: s.results_stored,
+            sample: s.sample.map(|m| pb::SampleStatus {
+                ppm: m.ppm,
+                seed: m.seed,
+                shards: m.shards,
+                done: m.done,
+                limited: m.limited,
+                estimate: m.estimate,
+            }),
+            shards_failed: s.shards_failed,
+            failures: s
+                .failures
+                .into_iter()
+                .map(|f| pb::ShardFailure {
+                    index: f.index,
+                    count: f.count,
+                    error: f.error,
+                    worker_id: f.worker_id,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl TryFrom<pb::SweepStatus> for SweepStatus {
+    type Error = ConvertError;
+    fn try_from(s: pb::SweepStatus) -> Result<Self, ConvertError> {
+        if let Some(eta) = s.eta_seconds.filter(|e| !(e.is_finite() && *e >= 0.0)) {
+            return Err(ConvertError::BadNumber {
+                field: "eta_seconds",
+                value: eta.to_string(),
+            });
+        }
+        if !(s.rate.is_finite() && s.rate >= 0.0) {
+            return Err(ConvertError::BadNumber {
+                field: "rate",
+                value: s.rate.to_string(),
+            });
+        }
+        let mut counterexamples = BTreeMap::new();
+        for c in s.counterexamples {
+            if counterexamples.contains_key(&c.key) {
+                return Err(ConvertError::DuplicateKey(c.key));
+            }
+            counterexamples.insert(c.key, c.total);
+        }
+        Ok(SweepStatus {
+            params: params_from_proto(&s.params)?,
+            state: SweepState::try_from(s.state)?,
+            sweep_id: s.sweep_id,
+            kind: s.kind,
+            solver_version: s.solver_version,
+            shards_total: s.shards_total,
+            shards_pending: s.shards_pending,
+            shards_leased: s.shards_leased,
+            shards_done: s.shards_done,
+            results_stored: s.results_stored,
+            positions_done: s.positions_done,
+            positions_estimate: s.positions_estimate,
+            rate: s.rate,
+            eta_seconds: s.eta_seconds,
+            counterexamples,
+            duplicates_ignored: s.duplicates_ignored,
+            sample: s.sample.map(|m| SampleStatus {
+                ppm: m.ppm,
+                seed: m.seed,
+                shards: m.shards,
+                done: m.done,
+                limited: m.limited,
+                estimate: m.estimate,
+            }),
+            shards_failed: s.shards_failed,
+            failures: s
+                .failures
+                .into_iter()
+                .map(|f| ShardFailureStatus {
+                    index: f.index,
+                    count: f.count,
+                    error: f.error,
+                    worker_id: f.worker_id,
+                })
+                .collect(),
+        })
+    }
+}
+
+impl From<WorkerStatus> for pb::WorkerInfo {
+    fn from(w: WorkerStatus) -> Self {
+        pb::WorkerInfo {
+            worker_id: w.worker_id,
+            last_seen_ms_ago: w.last_seen_ms_ago,
+            shards_held: w.shards_held,
+            alive: w.alive,
+        }
+    }
+}
+
+impl From<pb::WorkerInfo> for WorkerStatus {
+    fn from(w: pb::WorkerInfo) -> Self {
+        WorkerStatus {
+            worker_id: w.worker_id,
+            last_seen_ms_ago: w.last_seen_ms_ago,
+            shards_held: w.shards_held,
+            alive: w.alive,
+        }
+    }
+}
+
+impl From<StatusReport> for pb::StatusReply {
+    fn from(r: StatusReport) -> Self {
+        pb::StatusReply {
+            sweeps: r.sweeps.into_iter().map(Into::into).collect(),
+            workers: r.workers.into_iter().map(Into::into).collect(),
+            coordinator_version: r.coordinator_version,
+            store_bytes: r.store_bytes,
+            coordinator_rss_bytes: r.coordinator_rss_bytes,
+            coordinator_peak_rss_bytes: r.coordinator_peak_rss_bytes,
+        }
+    }
+}
+
+impl TryFrom<pb::StatusReply> for StatusReport {
+    type Error = ConvertError;
+    fn try_from(r: pb::StatusReply) -> Result<Self, ConvertError> {
+        Ok(StatusReport {
+            sweeps: r
+                .sweeps
+                .into_iter()
+                .map(SweepStatus::try_from)
+                .collect::<Result<_, _>>()?,
+            workers: r.workers.into_iter().map(Into::into).collect(),
+            coordinator_version: r.coordinator_version,
+            store_bytes: r.store_bytes,
+            coordinator_rss_bytes: r.coordinator_rss_bytes,
+            coordinator_peak_rss_bytes: r.coordinator_peak_rss_bytes,
+        })
+    }
+}
+
+impl From<SweepReport> for pb::GetResultReply {
+    fn from(r: SweepReport) -> Self {
+        pb::GetResultReply {
+            results_json: r.results_json,
+            report_md: r.report_md,
+            kind: r.kind,
+            params: params_to_proto(&r.params),
+        }
+    }
+}
+
+impl TryFrom<pb::GetResultReply> for SweepReport {
+    type Error = ConvertError;
+    fn try_from(r: pb::GetResultReply) -> Result<Self, ConvertError> {
+        Ok(SweepReport {
+            params: params_from_proto(&r.params)?,
+            kind: r.kind,
+            results_json: r.results_json,
+            report_md: r.report_md,
+        })
+    }
+}
+
+impl From<ProjectionText> for pb::GetProjectionReply {
+    fn from(p: ProjectionText) -> Self {
+        pb::GetProjectionReply {
+            projection_json: p.json,
+            projection_md: p.md,
+        }
+    }
+}
+
+impl From<pb::GetProjectionReply> for ProjectionText {
+    fn from(p: pb::GetProjectionReply) -> Self {
+        ProjectionText {
+            json: p.projection_json,
+            md: p.projection_md,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sweep_status(state: SweepState, eta_seconds: Option<f64>) -> SweepStatus {
+        let mut params = Params::new();
+        params.insert("max_n".into(), 7);
+        SweepStatus {
+            sweep_id: "s".into(),
+            kind: "uvg".into(),
+            params,
+            solver_version: "0.1.0+abc".into(),
+            state,
+            shards_total: 10,
+            shards_pending: 3,
+            shards_leased: 2,
+            shards_done: 5,
+            results_stored: 5,
+            positions_done: 1234,
+            positions_estimate: 5000,
+            rate: 12.5,
+            eta_seconds,
+            counterexamples: [("bad".to_string(), 2u64)].into_iter().collect(),
+            duplicates_ignored: 1,
+            sample: Some(SampleStatus {
+                ppm: 10_000,
+                seed: 7,
+                shards: 4,
+                done: 4,
+                limited: true,
+                estimate: 300,
+            }),
+            shards_failed: 1,
+            failures: vec![ShardFailureStatus {
+                index: 3,
+                count: 3,
+                error: "boom".into(),
+                worker_id: "w".into(),
+            }],
+        }
+    }
+
+    fn report() -> StatusReport {
+        StatusReport {
+            coordinator_version: "0.1.0+abc".into(),
+            sweeps: SweepState::ALL
+                .iter()
+                .map(|&s| sweep_status(s, Some(3.5)))
+                .collect(),
+            workers: vec![WorkerStatus {
+                worker_id: "w".into(),
+                last_seen_ms_ago: 12,
+                shards_held: 2,
+                alive: true,
+            }],
+            store_bytes: 1,
+            coordinator_rss_bytes: 2,
+            coordinator_peak_rss_bytes: 3,
+        }
+    }
+
+    #[test]
+    fn status_round_trips_through_the_wire() {
+        let r = report();
+        assert_eq!(
+            StatusReport::try_from(pb::StatusReply::from(r.clone())),
+            Ok(r)
+        );
+    }
+
+    #[test]
+    fn every_state_round_trips_and_unknown_states_are_refused() {
+        for s in SweepState::ALL {
+            let wire: i32 = pb::SweepState::from(s).into();
+            assert_eq!(SweepState::try_from(wire), Ok(s));
+        }
+        assert_eq!(SweepState::try_from(0), Err(ConvertError::UnknownState(0)));
+        assert_eq!(
+            SweepState::try_from(99),
+            Err(ConvertError::UnknownState(99))
+        );
+    }
+
+    #[test]
+    fn no_eta_is_absent_on_the_wire_and_none_after() {
+        let wire = pb::SweepStatus::from(sweep_status(SweepState::Running, None));
+        assert_eq!(wire.eta_seconds, None);
+        assert_eq!(SweepStatus::try_from(wire).unwrap().eta_seconds, None);
+    }
+
+    #[test]
+    fn malformed_status_is_refused() {
+        let good = pb::SweepStatus::from(sweep_status(SweepState::Done, Some(0.0)));
+        let mut negative_eta = good.clone();
+        negative_eta.eta_seconds = Some(-1.0);
+        assert!(matches!(
+            SweepStatus::try_from(negative_eta),
+            Err(ConvertError::BadNumber {
+                field: "eta_seconds",
+                ..
+            })
+        ));
+        let mut nan_rate = good.clone();
+        nan_rate.rate = f64::NAN;
+        assert!(matches!(
+            SweepStatus::try_from(nan_rate),
+            Err(ConvertError::BadNumber { field: "rate", .. })
+        ));
+        let mut no_state = good.clone();
+        no_state.state = 0;
+        assert_eq!(
+            SweepStatus::try_from(no_state),
+            Err(ConvertError::UnknownState(0))
+        );
+        let mut dup = good.clone();
+        dup.counterexamples.push(dup.counterexamples[0].clone());
+        assert_eq!(
+            SweepStatus::try_from(dup),
+            Err(ConvertError::DuplicateKey("bad".into()))
+        );
+        let mut dup_param = good;
+        dup_param.params.push(dup_param.params[0].clone());
+        assert_eq!(
+            SweepStatus::try_from(dup_param),
+            Err(ConvertError::DuplicateParam("max_n".into()))
+        );
+    }
+
+    #[test]
+    fn launch_round_trips_and_empty_name_means_none() {
+        let mut params = Params::new();
+        params.insert("max_n".into(), 9);
+        let spec = LaunchSpec {
+            kind: "uvg".into(),
+            params,
+            name: None,
+            target_shards: 64,
+            resume_existing: true,
+            sample: Some(SampleRequest { ppm: 5000, seed: 3 }),
+        };
+        let wire = pb::LaunchRequest::from(spec.clone());
+        assert_eq!(wire.name, "");
+        assert_eq!(LaunchSpec::try_from(wire), Ok(spec.clone()));
+        let named = LaunchSpec {
+            name: Some("n".into()),
+            ..spec
+        };
+        assert_eq!(
+            LaunchSpec::try_from(pb::LaunchRequest::from(named.clone())),
+            Ok(named)
+        );
+        let l = Launched {
+            sweep_id: "n".into(),
+            shards: 3,
+            existing: true,
+            solver_version: "v".into(),
+        };
+        assert_eq!(Launched::from(pb::LaunchReply::from(l.clone())), l);
+    }
+
+    #[test]
+    fn result_and_projection_round_trip() {
+        let mut params = Params::new();
+        params.insert("max_n".into(), 5);
+        let r = SweepReport {
+            kind: "uvg".into(),
+            params,
+            results_json: "{}\n".into(),
+            report_md: "# r\n".into(),
+        };
+        assert_eq!(
+            SweepReport::try_from(pb::GetResultReply::from(r.clone())),
+            Ok(r)
+        );
+        let p = ProjectionText {
+            json: "{}".into(),
+            md: "p".into(),
+        };
+        assert_eq!(
+            ProjectionText::from(pb::GetProjectionReply::from(p.clone())),
+            p
+        );
+    }
 
     #[test]
     fn params_round_trip() {

@@ -2,6 +2,7 @@
 //! `gamesweep worker`.
 
 use crate::{Shutdown, WorkerConfig};
+use gamesweep_proto::logging::{self, LogFormat};
 use std::path::PathBuf;
 use tokio::sync::watch;
 
@@ -26,38 +27,6 @@ pub struct WorkerArgs {
     /// Pretend to be another solver build (for testing the version check only).
     #[arg(long, hide = true)]
     pub fake_solver_version: Option<String>,
-}
-
-/// Log output format.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum LogFormat {
-    /// Human-readable lines.
-    #[default]
-    Text,
-    /// One JSON object per line, with span fields (sweep, shard, worker ids).
-    Json,
-}
-
-/// Send `tracing` output to stderr in `format`; the level comes from
-/// `RUST_LOG` (default `default_level`).
-pub fn init_logging(format: LogFormat, default_level: &str) {
-    use tracing_subscriber::EnvFilter;
-    let filter =
-        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_level));
-    use std::io::IsTerminal as _;
-    // Colours only on a terminal: log files and journald get plain text.
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_writer(std::io::stderr);
-    let _ = match format {
-        LogFormat::Text => builder.try_init(),
-        LogFormat::Json => builder
-            .json()
-            .with_current_span(true)
-            .with_span_list(true)
-            .try_init(),
-    };
 }
 
 /// Build the worker's settings from its options.
@@ -162,7 +131,7 @@ pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    init_logging(cli.log_format, "info");
+    logging::init(cli.log_format, "info");
     match run_process(&cli.worker) {
         Ok(()) => 0,
         Err(e) => {

@@ -1,7 +1,7 @@
 //! `gamesweep graphs N`: graphs on N vertices by canonical augmentation, as graph6
 //! lines (one per isomorphism class), in the spirit of nauty's `geng`.
 
-use crate::cli::UsageError;
+use crate::error::UsageError;
 use gamesweep::gen::{self, WalkOptions};
 use gamesweep::graph::{graph6, BitGraph};
 use rayon::prelude::*;
@@ -51,7 +51,7 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize), UsageError> {
 }
 
 /// Run `graphs`.
-pub fn graphs(args: GraphsArgs) -> anyhow::Result<()> {
+pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
     let n = args.n as usize;
     let depth = split_depth(n);
     let prefixes: Vec<BitGraph> = match &args.shard {

@@ -1,4 +1,14 @@
-//! One module per command family.
+//! One module per command, each with its arguments and an `exec`. No command
+//! module uses another: what several share lives in the layers below
+//! (`args`, `connect`, `progress`, `report`, `status_text`, `embedded`).
+pub mod cancel;
 pub mod graphs;
+pub mod kinds;
+pub mod launch;
+pub mod project;
+pub mod report;
 pub mod run;
+pub mod serve;
 pub mod solve;
+pub mod status;
+pub mod worker;

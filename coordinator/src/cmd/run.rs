@@ -1,7 +1,10 @@
 //! `gamesweep run KIND [params]`: plan, run every shard on a local thread pool, merge, render.
 
-use crate::cli::parse_kind_args;
-use anyhow::Context as _;
+use crate::args::{self, parse_kind_args};
+use crate::embedded::{self, EmbeddedRun, RunEnd};
+use crate::error::UsageError;
+use crate::progress::ShardBar;
+use crate::report;
 use gamesweep::sweep::{Output, Params, ShardCtx, ShardSpec, SweepKind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -22,7 +25,7 @@ pub struct RunArgs {
 
 /// Options every `run` takes besides the kind's own parameters.
 pub fn common_run_options(c: clap::Command) -> clap::Command {
-    crate::cli::plan_options(c)
+    args::plan_options(c)
         .arg(
         clap::Arg::new("threads")
             .long("threads")
@@ -71,25 +74,20 @@ pub fn default_out_dir(kind: &dyn SweepKind, params: &Params) -> PathBuf {
 }
 
 /// Run the `run` command.
-pub fn run(args: RunArgs) -> anyhow::Result<()> {
-    let (kind, params, m) = parse_kind_args(&args.words, common_run_options)?;
+pub fn exec(a: RunArgs) -> anyhow::Result<()> {
+    let (kind, params, m) = parse_kind_args(&a.words, common_run_options)?;
     let threads = m
         .get_one::<u32>("threads")
-        .map(|&t| t as usize)
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        });
+        .map_or_else(args::default_threads, |&t| t as usize);
     let shards = m.get_one::<u32>("shards").copied().unwrap_or(0);
     let out = m
         .get_one::<PathBuf>("out")
         .cloned()
         .unwrap_or_else(|| default_out_dir(kind, &params));
     let quiet = m.get_flag("quiet");
-    let sample = crate::cli::sample_from(&m)?;
+    let sample = args::sample_from(&m)?;
     if sample.is_some() && m.get_flag("in_process") {
-        return Err(crate::cli::UsageError(
+        return Err(UsageError(
             "--sample needs the embedded coordinator (it records the sample and the shard timings); drop --in-process".into(),
         )
         .into());
@@ -99,46 +97,49 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     if !m.get_flag("in_process") {
         // The default: embedded coordinator + local workers over gRPC, with a
         // store under `out`, so an interrupted run resumes.
-        let cfg = crate::embedded::EmbeddedRun {
+        let cfg = EmbeddedRun {
             out: out.clone(),
             threads,
             shards,
             progress: !quiet,
             fresh: m.get_flag("fresh"),
             sample,
-            project_cores: crate::cli::project_cores_from(&m),
+            project_cores: args::project_cores_from(&m),
         };
-        let o = crate::embedded::run(kind, &params, &cfg)?;
-        if o.sampled {
-            eprintln!(
-                "gamesweep: {} sample done: {} positions in {:.2} s on {} threads; wrote {}/projection.md and projection.json (rerun without --sample to run the whole plan)",
-                kind.name(),
-                o.positions,
-                started.elapsed().as_secs_f64(),
-                threads,
-                out.display()
-            );
-            return Ok(());
+        let o = embedded::run(kind, &params, &cfg)?;
+        match &o.end {
+            RunEnd::Sampled(projection) => {
+                report::write_projection(&out, projection)?;
+                eprintln!(
+                    "gamesweep: {} sample done: {} positions in {:.2} s on {} threads; wrote {}/projection.md and projection.json (rerun without --sample to run the whole plan)",
+                    kind.name(),
+                    o.positions,
+                    started.elapsed().as_secs_f64(),
+                    threads,
+                    out.display()
+                );
+            }
+            RunEnd::Results(rendered) => {
+                report::write_results(&out, rendered)?;
+                eprintln!(
+                    "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",
+                    kind.name(),
+                    o.shards,
+                    o.resumed_done,
+                    o.positions,
+                    started.elapsed().as_secs_f64(),
+                    threads,
+                    out.display()
+                );
+            }
         }
-        write_exports(kind, &params, &out)?;
-        eprintln!(
-            "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",
-            kind.name(),
-            o.shards,
-            o.resumed_done,
-            o.positions,
-            started.elapsed().as_secs_f64(),
-            threads,
-            out.display()
-        );
         return Ok(());
     }
     let plan = kind.plan(&params, shards)?;
     let merged = run_plan_in_process(kind, &params, &plan, threads, !quiet)?;
     let elapsed = started.elapsed();
     let rendered = kind.render(&params, &merged)?;
-    crate::report::write_texts(&out, &rendered.results_json, &rendered.report_md)?;
-    write_exports(kind, &params, &out)?;
+    report::write_results(&out, &rendered)?;
     eprintln!(
         "gamesweep: {} done: {} shards, {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",
         kind.name(),
@@ -148,22 +149,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         threads,
         out.display()
     );
-    Ok(())
-}
-
-/// Write the kind's plain-text exports (e.g. collected positions) next to `dir/results.json`.
-pub fn write_exports(kind: &dyn SweepKind, params: &Params, dir: &Path) -> anyhow::Result<()> {
-    let path = dir.join("results.json");
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let rendered = kind
-        .render_from_json(params, &text)
-        .with_context(|| format!("reading {}", path.display()))?;
-    for (name, contents) in rendered.exports {
-        std::fs::write(dir.join(&name), contents)
-            .with_context(|| format!("writing {}/{name}", dir.display()))?;
-        eprintln!("gamesweep: wrote {}/{name}", dir.display());
-    }
     Ok(())
 }
 
@@ -181,19 +166,7 @@ pub fn run_plan_in_process(
     let work = AtomicU64::new(0);
     let merged = Mutex::new(kind.empty());
     let first_error = Mutex::new(None);
-    let bar = if progress {
-        let b = indicatif::ProgressBar::new(plan.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} {prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shards, {msg} (eta {eta})",
-            )
-            .expect("valid template"),
-        );
-        b.set_prefix(kind.name().to_string());
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = ShardBar::new(kind.name(), plan.len() as u64, 0, progress);
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
             s.spawn(|| loop {
@@ -207,11 +180,13 @@ pub fn run_plan_in_process(
                         let merge = merged.lock().expect("no panics while merging").merge(r);
                         if let Err(e) = merge {
                             cancel.store(true, Ordering::Relaxed);
-                            first_error.lock().expect("error slot").get_or_insert((i, e));
+                            first_error
+                                .lock()
+                                .expect("error slot")
+                                .get_or_insert((i, e));
                             break;
                         }
-                        bar.inc(1);
-                        bar.set_message(format!("{} positions", work.load(Ordering::Relaxed)));
+                        bar.inc(work.load(Ordering::Relaxed));
                     }
                     Err(e) => {
                         cancel.store(true, Ordering::Relaxed);
@@ -224,7 +199,7 @@ pub fn run_plan_in_process(
             });
         }
     });
-    bar.finish_and_clear();
+    bar.finish();
     if let Some((i, e)) = first_error.into_inner().expect("error slot") {
         return Err(anyhow::Error::new(e).context(format!("shard {i} of {}", plan.len())));
     }

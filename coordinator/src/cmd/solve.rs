@@ -1,6 +1,6 @@
 //! `gamesweep solve ...`: the exact value of a single position.
 
-use crate::cli::UsageError;
+use crate::error::UsageError;
 use anyhow::Context as _;
 use gamesweep::graph::{general::GeneralGraph, graph6, BitGraph};
 use gamesweep::uvg;
@@ -162,7 +162,7 @@ pub fn solve_uvg(
 }
 
 /// Run `solve`.
-pub fn solve(cmd: SolveCommand) -> anyhow::Result<()> {
+pub fn exec(cmd: SolveCommand) -> anyhow::Result<()> {
     match cmd {
         SolveCommand::Uvg(a) => {
             let ans = solve_uvg(&a.graph6, a.start, a.budget)?;

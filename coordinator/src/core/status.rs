@@ -4,98 +4,16 @@
 use super::memory::ProcessMemory;
 use super::model::{CoreError, ShardState, State, Sweep};
 use super::Core;
-use gamesweep::sweep::Params;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Failure records shown in a status (the lowest shard indices).
 const FAILURES_SHOWN: usize = 20;
 
-/// Status of one sweep (see `gamesweep status --json`).
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct SweepStatus {
-    /// Sweep id.
-    pub sweep_id: String,
-    /// Kind name.
-    pub kind: String,
-    /// Resolved params.
-    pub params: Params,
-    /// Solver version recorded at launch.
-    pub solver_version: String,
-    /// `running`, `done` or `cancelled`.
-    pub state: String,
-    /// Plan size.
-    pub shards_total: u32,
-    /// Shards waiting for a worker (including expired leases).
-    pub shards_pending: u32,
-    /// Shards held by a worker under an unexpired lease.
-    pub shards_leased: u32,
-    /// Shards with a result.
-    pub shards_done: u32,
-    /// Stored per-shard results (equals `shards_done`; a result is never counted twice).
-    pub results_stored: u32,
-    /// Positions in done shards plus progress of leased ones.
-    pub positions_done: u64,
-    /// Sum of the plan's estimates (0 if the kind gives none).
-    pub positions_estimate: u64,
-    /// Positions per second since this coordinator process started.
-    pub rate: f64,
-    /// Seconds left at `rate`; `None` if unknown.
-    pub eta_seconds: Option<f64>,
-    /// Counterexample / record-set totals so far, by key.
-    pub counterexamples: BTreeMap<String, u64>,
-    /// Submits ignored because the shard was already done.
-    pub duplicates_ignored: u64,
-    /// The sample, for a sampled sweep.
-    pub sample: Option<SampleStatus>,
-    /// Shards set aside after [`super::MAX_FAILURES`] failures.
-    pub shards_failed: u32,
-    /// Failure records of shards not done (the lowest indices, at most 20).
-    pub failures: Vec<ShardFailureStatus>,
-}
+pub use gamesweep_proto::domain::{
+    SampleStatus, ShardFailureStatus, SweepState as ShownState, SweepStatus, WorkerStatus,
+};
 
-/// A shard's reported failures.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct ShardFailureStatus {
-    /// Shard index.
-    pub index: u32,
-    /// Failures so far.
-    pub count: u32,
-    /// The last error.
-    pub error: String,
-    /// The worker that reported it.
-    pub worker_id: String,
-}
-
-/// Progress of a sampled sweep's sample.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct SampleStatus {
-    /// Target share, millionths of the plan's estimate.
-    pub ppm: u32,
-    /// Shuffle seed.
-    pub seed: u64,
-    /// Sampled shards.
-    pub shards: u32,
-    /// Of which done.
-    pub done: u32,
-    /// Only the sample is handed out.
-    pub limited: bool,
-    /// Sum of the sampled shards' estimates.
-    pub estimate: u64,
-}
-
-/// A worker as the coordinator sees it.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct WorkerStatus {
-    /// Worker id.
-    pub worker_id: String,
-    /// Milliseconds since the coordinator last heard from it.
-    pub last_seen_ms_ago: u64,
-    /// Unexpired leases it holds.
-    pub shards_held: u32,
-    /// Heard from within three lease periods.
-    pub alive: bool,
-}
 
 /// What the coordinator process uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -150,15 +68,15 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
         .is_some_and(|smp| smp.limited && smp.done == smp.shards);
     let shards_failed = s.failed();
     let state = if s.finished() {
-        "done"
+        ShownState::Done
     } else if s.record.state == crate::store::SweepState::Cancelled {
-        "cancelled"
+        ShownState::Cancelled
     } else if shards_failed > 0 && !s.open() {
-        "failed"
+        ShownState::Failed
     } else if sampled {
-        "sampled"
+        ShownState::Sampled
     } else {
-        "running"
+        ShownState::Running
     };
     let eta_seconds = if s.finished() || sampled {
         Some(0.0)
@@ -172,7 +90,7 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
         kind: s.record.kind.clone(),
         params: s.record.params.clone(),
         solver_version: s.record.solver_version.clone(),
-        state: state.to_string(),
+        state,
         shards_total: s.plan.len() as u32,
         shards_pending: pending,
         shards_leased: leased,

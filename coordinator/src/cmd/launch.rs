@@ -1,0 +1,60 @@
+//! `gamesweep launch KIND [params]`: plan a sweep on a coordinator and print its id.
+
+use crate::args::{self, parse_kind_args};
+use crate::connect::{self, Conn};
+use gamesweep_proto::domain::LaunchSpec;
+
+/// `launch` arguments: the kind, its parameters, and launch options.
+#[derive(clap::Args, Debug)]
+pub struct LaunchArgs {
+    /// KIND followed by its parameters and `--name ID`, `--shards K`,
+    /// `--coordinator URL`, `--token-file F`.
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "KIND [OPTIONS]"
+    )]
+    pub words: Vec<String>,
+}
+
+/// The options `launch` takes besides the kind's parameters.
+fn launch_options(c: clap::Command) -> clap::Command {
+    let c = args::plan_options(c)
+        .arg(
+            clap::Arg::new("name")
+                .long("name")
+                .value_name("ID")
+                .help("Sweep id (default: KIND-<number>)"),
+        )
+        .arg(
+            clap::Arg::new("resume")
+                .long("resume")
+                .help("If a sweep of this --name exists with the same kind and parameters, continue it (without --sample: widen a sampled sweep to its whole plan)")
+                .requires("name")
+                .action(clap::ArgAction::SetTrue),
+        );
+    Conn::args(c)
+}
+
+/// Run `launch`.
+pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
+    let (kind, params, m) = parse_kind_args(&a.words, launch_options)?;
+    let spec = LaunchSpec {
+        kind: kind.name().to_string(),
+        params,
+        name: m.get_one::<String>("name").cloned(),
+        target_shards: m.get_one::<u32>("shards").copied().unwrap_or(0),
+        resume_existing: m.get_flag("resume"),
+        sample: args::sample_from(&m)?,
+    };
+    let rt = connect::runtime()?;
+    let mut c = connect::connect(&rt, &Conn::from_matches(&m))?;
+    let reply = rt.block_on(c.launch(spec))?;
+    if reply.existing {
+        eprintln!("continuing {} ({} shards)", reply.sweep_id, reply.shards);
+    } else {
+        eprintln!("launched {} with {} shards", reply.sweep_id, reply.shards);
+    }
+    println!("{}", reply.sweep_id);
+    Ok(())
+}

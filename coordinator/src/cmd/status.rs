@@ -1,0 +1,116 @@
+//! `gamesweep status [ID] [--json] [--watch]`: where the coordinator's
+//! sweeps stand.
+//!
+//! `--json` prints one object per call, [`StatusReport`] serialized with
+//! serde (keys sorted):
+//! `{"coordinator_version": S, "sweeps": [SWEEP...], "workers": [WORKER...],
+//! "store_bytes", "coordinator_rss_bytes", "coordinator_peak_rss_bytes"}` with
+//! SWEEP = `{"sweep_id", "kind", "params": {name: u64}, "solver_version",
+//! "state": "running"|"done"|"cancelled"|"failed"|"sampled", "shards_total",
+//! "shards_pending", "shards_leased", "shards_done", "results_stored",
+//! "positions_done", "positions_estimate", "rate" (positions/s),
+//! "eta_seconds" (number or null), "counterexamples": {key: total},
+//! "duplicates_ignored", "sample" (null or {"ppm", "seed", "shards", "done",
+//! "limited", "estimate"}), "shards_failed", "failures": [{"index", "count",
+//! "error", "worker_id"}]}` and WORKER = `{"worker_id", "alive",
+//! "last_seen_ms_ago", "shards_held"}`. The states are
+//! [`gamesweep_proto::domain::SweepState`]'s; `deploy/README.md` explains them.
+
+use crate::connect::{self, Conn};
+use crate::status_text;
+use gamesweep_proto::domain::{StatusReport, SweepState};
+use std::time::Duration;
+
+/// `status` options.
+#[derive(clap::Args, Debug)]
+pub struct StatusArgs {
+    /// Sweep id (default: all sweeps).
+    pub id: Option<String>,
+    /// Print JSON: one object per call; every sweep's "state" is one of
+    /// running, done, cancelled, failed, sampled (format: deploy/README.md).
+    #[arg(long)]
+    pub json: bool,
+    /// Refresh every 2 seconds until the sweeps shown are no longer running.
+    #[arg(long)]
+    pub watch: bool,
+    #[command(flatten)]
+    pub conn: Conn,
+}
+
+/// The `status --json` text of `r` (one line, keys sorted).
+pub fn json(r: &StatusReport) -> anyhow::Result<String> {
+    // Through `serde_json::Value`, whose maps sort their keys.
+    Ok(serde_json::to_value(r)?.to_string())
+}
+
+/// Run `status`.
+pub fn exec(a: StatusArgs) -> anyhow::Result<()> {
+    let rt = connect::runtime()?;
+    let mut c = connect::connect(&rt, &a.conn)?;
+    loop {
+        let r = rt.block_on(c.status(a.id.as_deref()))?;
+        if a.json {
+            println!("{}", json(&r)?);
+        } else {
+            if a.watch {
+                // Clear the screen and go home, like `watch`.
+                print!("\x1b[2J\x1b[H");
+            }
+            print!("{}", status_text::render(&r));
+        }
+        // Sampled, failed, done and cancelled sweeps are settled: nothing
+        // more happens to them without a new command.
+        let settled = r.sweeps.iter().all(|s| s.state != SweepState::Running);
+        if !a.watch || settled {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_secs(2));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gamesweep_proto::domain::SweepStatus;
+
+    #[test]
+    fn json_has_sorted_keys_and_parses_back() {
+        let r = StatusReport {
+            coordinator_version: "v".into(),
+            sweeps: vec![SweepStatus {
+                sweep_id: "s".into(),
+                kind: "uvg".into(),
+                params: [("max_n".to_string(), 5u64)].into_iter().collect(),
+                solver_version: "v".into(),
+                state: SweepState::Sampled,
+                shards_total: 1,
+                shards_pending: 0,
+                shards_leased: 0,
+                shards_done: 1,
+                results_stored: 1,
+                positions_done: 10,
+                positions_estimate: 10,
+                rate: 0.0,
+                eta_seconds: None,
+                counterexamples: Default::default(),
+                duplicates_ignored: 0,
+                sample: None,
+                shards_failed: 0,
+                failures: vec![],
+            }],
+            workers: vec![],
+            store_bytes: 0,
+            coordinator_rss_bytes: 0,
+            coordinator_peak_rss_bytes: 0,
+        };
+        let text = json(&r).unwrap();
+        assert!(
+            text.starts_with(r#"{"coordinator_peak_rss_bytes":0,"#),
+            "{text}"
+        );
+        assert!(text.contains(r#""eta_seconds":null"#), "{text}");
+        assert!(text.contains(r#""state":"sampled""#), "{text}");
+        let back: StatusReport = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, r);
+    }
+}

@@ -1,0 +1,21 @@
+//! `gamesweep worker`: a worker that leases shards from the coordinator
+//! (the same as `gamesweep-worker`).
+
+use gamesweep_proto::logging::{self, LogFormat};
+use gamesweep_worker::cli::WorkerArgs;
+
+/// `worker` options.
+#[derive(clap::Args, Debug)]
+pub struct WorkerCmd {
+    #[command(flatten)]
+    pub worker: WorkerArgs,
+    /// Log format.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// Run `worker` until it is drained or aborted by a signal.
+pub fn exec(a: WorkerCmd) -> anyhow::Result<()> {
+    logging::init(a.log_format, "info");
+    gamesweep_worker::cli::run_process(&a.worker)
+}

@@ -1,0 +1,76 @@
+//! Talking to a coordinator from the command line: the connection options
+//! (`--coordinator URL`, default `$GAMESWEEP_COORDINATOR`, else
+//! `http://127.0.0.1:7461`; `--token-file F`), the token, the client runtime,
+//! and the typed client ([`gamesweep_proto::Coordinator`]). Nothing here
+//! renders anything.
+
+use crate::error::UsageError;
+use gamesweep_proto::Coordinator;
+use std::path::PathBuf;
+
+/// Where the coordinator is and how to authenticate.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Conn {
+    /// Coordinator URL [default: $GAMESWEEP_COORDINATOR or http://127.0.0.1:7461].
+    #[arg(long)]
+    pub coordinator: Option<String>,
+    /// File holding the coordinator's bearer token (first line).
+    #[arg(long)]
+    pub token_file: Option<PathBuf>,
+}
+
+impl Conn {
+    /// The same options as clap arguments, for commands that build their
+    /// command line at run time (`launch KIND ...`).
+    pub fn args(c: clap::Command) -> clap::Command {
+        c.arg(
+            clap::Arg::new("coordinator")
+                .long("coordinator")
+                .value_name("URL")
+                .help("Coordinator URL [default: $GAMESWEEP_COORDINATOR or http://127.0.0.1:7461]"),
+        )
+        .arg(
+            clap::Arg::new("token_file")
+                .long("token-file")
+                .value_name("FILE")
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("File holding the bearer token"),
+        )
+    }
+
+    /// The options [`Conn::args`] parsed.
+    pub fn from_matches(m: &clap::ArgMatches) -> Self {
+        Conn {
+            coordinator: m.get_one::<String>("coordinator").cloned(),
+            token_file: m.get_one::<PathBuf>("token_file").cloned(),
+        }
+    }
+}
+
+/// The tokio runtime the client commands (and `serve`) run on.
+pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?)
+}
+
+/// Read `--token-file` if given.
+pub fn token(path: Option<&PathBuf>) -> anyhow::Result<Option<String>> {
+    path.map(|p| {
+        gamesweep_proto::read_token_file(p)
+            .map_err(|e| UsageError(format!("cannot read token file {}: {e}", p.display())).into())
+    })
+    .transpose()
+}
+
+/// The typed client for `conn` (connecting lazily, on `rt`).
+pub fn connect(rt: &tokio::runtime::Runtime, conn: &Conn) -> anyhow::Result<Coordinator> {
+    let _in_rt = rt.enter();
+    let url = conn
+        .coordinator
+        .clone()
+        .unwrap_or_else(gamesweep_proto::default_url);
+    let token = token(conn.token_file.as_ref())?;
+    Coordinator::connect_lazy(&url, token.as_deref()).map_err(|e| UsageError(e.to_string()).into())
+}

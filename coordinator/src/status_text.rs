@@ -1,0 +1,185 @@
+//! The text tables of `gamesweep status`: one block per sweep (state,
+//! shards, positions, rate and ETA, counterexamples, sample, failures), the
+//! coordinator's store and memory, and the workers. Rendering only: the
+//! status comes from the typed client as a domain value.
+
+use gamesweep_proto::domain::StatusReport;
+
+fn hms(secs: f64) -> String {
+    let s = secs.round() as u64;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// The text `gamesweep status` prints for `r`.
+pub fn render(r: &StatusReport) -> String {
+    let mut out = String::new();
+    if r.sweeps.is_empty() {
+        out.push_str("no sweeps (start one with `gamesweep launch KIND ...`)\n");
+    }
+    for s in &r.sweeps {
+        let params: Vec<String> = s
+            .params
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        out.push_str(&format!(
+            "{}  {} {}  [{}]\n",
+            s.sweep_id,
+            s.kind,
+            params.join(" "),
+            s.state
+        ));
+        out.push_str(&format!(
+            "  shards: {} done, {} leased, {} pending of {}\n",
+            s.shards_done, s.shards_leased, s.shards_pending, s.shards_total
+        ));
+        let est = if s.positions_estimate > 0 {
+            format!(" of ~{}", s.positions_estimate)
+        } else {
+            String::new()
+        };
+        let eta = s.eta_seconds.map_or_else(|| "unknown".into(), hms);
+        out.push_str(&format!(
+            "  positions: {}{est}  rate: {:.0}/s  ETA: {eta}\n",
+            s.positions_done, s.rate
+        ));
+        if !s.counterexamples.is_empty() {
+            let c: Vec<String> = s
+                .counterexamples
+                .iter()
+                .map(|(key, total)| format!("{key}={total}"))
+                .collect();
+            out.push_str(&format!("  counterexamples so far: {}\n", c.join(", ")));
+        }
+        if let Some(m) = &s.sample {
+            out.push_str(&format!(
+                "  sample: {}/{} shards done (seed {}, {:.4} % of the estimate){}\n",
+                m.done,
+                m.shards,
+                m.seed,
+                m.ppm as f64 / 1e4,
+                if m.limited {
+                    format!("; only the sample is served: `gamesweep project {}` prices the whole sweep", s.sweep_id)
+                } else {
+                    "; widened to the whole plan".into()
+                }
+            ));
+        }
+        if !s.failures.is_empty() {
+            out.push_str(&format!(
+                "  failed shards (set aside after repeated failures): {}\n",
+                s.shards_failed
+            ));
+            for f in &s.failures {
+                out.push_str(&format!(
+                    "    shard {}: {} failure(s), last on {}: {}\n",
+                    f.index, f.count, f.worker_id, f.error
+                ));
+            }
+        }
+        if s.duplicates_ignored > 0 {
+            out.push_str(&format!(
+                "  duplicate/late results ignored: {}\n",
+                s.duplicates_ignored
+            ));
+        }
+    }
+    if r.store_bytes > 0 || r.coordinator_rss_bytes > 0 {
+        let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
+        out.push_str(&format!(
+            "coordinator: {} store {:.1} MiB on disk, memory {:.1} MiB (peak {:.1} MiB)\n",
+            r.coordinator_version,
+            mib(r.store_bytes),
+            mib(r.coordinator_rss_bytes),
+            mib(r.coordinator_peak_rss_bytes)
+        ));
+    }
+    if !r.workers.is_empty() {
+        out.push_str("workers:\n");
+        for w in &r.workers {
+            out.push_str(&format!(
+                "  {}  {}  {} shards  last seen {:.1} s ago\n",
+                w.worker_id,
+                if w.alive { "alive" } else { "gone" },
+                w.shards_held,
+                w.last_seen_ms_ago as f64 / 1000.0
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gamesweep_proto::domain::{SweepState, SweepStatus, WorkerStatus};
+
+    fn sweep(state: SweepState, eta_seconds: Option<f64>) -> SweepStatus {
+        SweepStatus {
+            sweep_id: "s1".into(),
+            kind: "uvg".into(),
+            params: [("max_n".to_string(), 7u64)].into_iter().collect(),
+            solver_version: "v".into(),
+            state,
+            shards_total: 8,
+            shards_pending: 2,
+            shards_leased: 1,
+            shards_done: 5,
+            results_stored: 5,
+            positions_done: 100,
+            positions_estimate: 400,
+            rate: 10.0,
+            eta_seconds,
+            counterexamples: [("bad".to_string(), 3u64)].into_iter().collect(),
+            duplicates_ignored: 0,
+            sample: None,
+            shards_failed: 0,
+            failures: vec![],
+        }
+    }
+
+    #[test]
+    fn every_state_and_eta_shown() {
+        for state in SweepState::ALL {
+            let r = StatusReport {
+                coordinator_version: "v".into(),
+                sweeps: vec![sweep(state, Some(3725.0))],
+                workers: vec![WorkerStatus {
+                    worker_id: "w1".into(),
+                    last_seen_ms_ago: 1500,
+                    shards_held: 1,
+                    alive: true,
+                }],
+                store_bytes: 0,
+                coordinator_rss_bytes: 0,
+                coordinator_peak_rss_bytes: 0,
+            };
+            let text = render(&r);
+            assert!(
+                text.starts_with(&format!("s1  uvg max_n=7  [{state}]\n")),
+                "{text}"
+            );
+            assert!(text.contains("ETA: 1:02:05"), "{text}");
+            assert!(text.contains("counterexamples so far: bad=3"), "{text}");
+            assert!(
+                text.contains("  w1  alive  1 shards  last seen 1.5 s ago"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_eta_is_unknown_and_no_sweeps_says_how_to_start() {
+        let mut r = StatusReport {
+            coordinator_version: "v".into(),
+            sweeps: vec![],
+            workers: vec![],
+            store_bytes: 0,
+            coordinator_rss_bytes: 0,
+            coordinator_peak_rss_bytes: 0,
+        };
+        assert!(render(&r).starts_with("no sweeps"));
+        r.sweeps.push(sweep(SweepState::Running, None));
+        assert!(render(&r).contains("ETA: unknown"));
+    }
+}

@@ -1,0 +1,225 @@
+//! The plain data the coordinator's users exchange with it: what to launch,
+//! what a launch answered, where sweeps stand (`status`), a finished sweep's
+//! rendered result and a projection. Serde structs without logic, here
+//! rather than in the coordinator so that both sides of the wire (the
+//! coordinator's core and the typed [`crate::client::Coordinator`]) speak
+//! them; [`crate::convert`] maps them to and from protobuf messages.
+//!
+//! [`StatusReport`] serialized with serde is the documented `gamesweep status
+//! --json` format (`deploy/README.md`).
+
+use gamesweep::sweep::Params;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Where a sweep stands. These five are every state a status reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SweepState {
+    /// Shards are being handed out (or will be, once leases expire).
+    Running,
+    /// Every shard has its result.
+    Done,
+    /// Cancelled: no more shards are handed out.
+    Cancelled,
+    /// Nothing left to hand out, but some shards were set aside after
+    /// repeated failures (resuming the sweep retries them).
+    Failed,
+    /// Launched with a sample and every sampled shard is done; nothing more
+    /// is handed out until the sweep is widened to its whole plan.
+    Sampled,
+}
+
+impl SweepState {
+    /// Every state, in declaration order.
+    pub const ALL: [SweepState; 5] = [
+        SweepState::Running,
+        SweepState::Done,
+        SweepState::Cancelled,
+        SweepState::Failed,
+        SweepState::Sampled,
+    ];
+
+    /// The state's name, as in `status --json` and the status text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SweepState::Running => "running",
+            SweepState::Done => "done",
+            SweepState::Cancelled => "cancelled",
+            SweepState::Failed => "failed",
+            SweepState::Sampled => "sampled",
+        }
+    }
+}
+
+impl std::fmt::Display for SweepState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A seeded random sample of a plan: millionths of the plan's estimate, and
+/// the shuffle seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleRequest {
+    /// Target share, 1..=1,000,000 millionths.
+    pub ppm: u32,
+    /// Shuffle seed.
+    pub seed: u64,
+}
+
+/// What to launch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaunchSpec {
+    /// Kind name.
+    pub kind: String,
+    /// The kind's parameters.
+    pub params: Params,
+    /// Sweep id (`None`: the coordinator picks one).
+    pub name: Option<String>,
+    /// Target shard count (0: the kind's default).
+    pub target_shards: u32,
+    /// Return an existing sweep of this name, kind and parameters instead of
+    /// refusing (without a sample: widen a sampled sweep to its whole plan).
+    pub resume_existing: bool,
+    /// Run only this sample of the plan first.
+    pub sample: Option<SampleRequest>,
+}
+
+/// What a launch answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launched {
+    /// The sweep's id.
+    pub sweep_id: String,
+    /// Shards in its plan.
+    pub shards: u32,
+    /// An existing sweep was returned (`resume_existing`).
+    pub existing: bool,
+    /// Solver version recorded with the sweep.
+    pub solver_version: String,
+}
+
+/// Status of one sweep (an element of `status --json`'s `sweeps`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepStatus {
+    /// Sweep id.
+    pub sweep_id: String,
+    /// Kind name.
+    pub kind: String,
+    /// Resolved params.
+    pub params: Params,
+    /// Solver version recorded at launch.
+    pub solver_version: String,
+    /// Where the sweep stands.
+    pub state: SweepState,
+    /// Plan size.
+    pub shards_total: u32,
+    /// Shards waiting for a worker (including expired leases).
+    pub shards_pending: u32,
+    /// Shards held by a worker under an unexpired lease.
+    pub shards_leased: u32,
+    /// Shards with a result.
+    pub shards_done: u32,
+    /// Stored per-shard results (equals `shards_done`; a result is never counted twice).
+    pub results_stored: u32,
+    /// Positions in done shards plus progress of leased ones.
+    pub positions_done: u64,
+    /// Sum of the plan's estimates (0 if the kind gives none).
+    pub positions_estimate: u64,
+    /// Positions per second since this coordinator process started.
+    pub rate: f64,
+    /// Seconds left at `rate`; `None` if unknown.
+    pub eta_seconds: Option<f64>,
+    /// Counterexample / record-set totals so far, by key.
+    pub counterexamples: BTreeMap<String, u64>,
+    /// Submits ignored because the shard was already done.
+    pub duplicates_ignored: u64,
+    /// The sample, for a sampled sweep.
+    pub sample: Option<SampleStatus>,
+    /// Shards set aside after repeated failures.
+    pub shards_failed: u32,
+    /// Failure records of shards not done (the lowest indices, at most 20).
+    pub failures: Vec<ShardFailureStatus>,
+}
+
+/// A shard's reported failures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardFailureStatus {
+    /// Shard index.
+    pub index: u32,
+    /// Failures so far.
+    pub count: u32,
+    /// The last error.
+    pub error: String,
+    /// The worker that reported it.
+    pub worker_id: String,
+}
+
+/// Progress of a sampled sweep's sample.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleStatus {
+    /// Target share, millionths of the plan's estimate.
+    pub ppm: u32,
+    /// Shuffle seed.
+    pub seed: u64,
+    /// Sampled shards.
+    pub shards: u32,
+    /// Of which done.
+    pub done: u32,
+    /// Only the sample is handed out.
+    pub limited: bool,
+    /// Sum of the sampled shards' estimates.
+    pub estimate: u64,
+}
+
+/// A worker as the coordinator sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkerStatus {
+    /// Worker id.
+    pub worker_id: String,
+    /// Milliseconds since the coordinator last heard from it.
+    pub last_seen_ms_ago: u64,
+    /// Unexpired leases it holds.
+    pub shards_held: u32,
+    /// Heard from within three lease periods.
+    pub alive: bool,
+}
+
+/// A coordinator's whole status: `gamesweep status --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatusReport {
+    /// The coordinator's solver version.
+    pub coordinator_version: String,
+    /// The sweeps asked for (one, or all).
+    pub sweeps: Vec<SweepStatus>,
+    /// The workers seen.
+    pub workers: Vec<WorkerStatus>,
+    /// Bytes the store occupies on disk (0 where unknown).
+    pub store_bytes: u64,
+    /// The coordinator's resident memory (0 where the platform does not say).
+    pub coordinator_rss_bytes: u64,
+    /// Its peak resident memory so far.
+    pub coordinator_peak_rss_bytes: u64,
+}
+
+/// A finished sweep's rendered result, as the coordinator sends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SweepReport {
+    /// Kind name.
+    pub kind: String,
+    /// Its parameters.
+    pub params: Params,
+    /// The exact text of `results.json`.
+    pub results_json: String,
+    /// The text of `report.md`.
+    pub report_md: String,
+}
+
+/// A sampled sweep's projection, as the coordinator sends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProjectionText {
+    /// `projection.json` (stable JSON).
+    pub json: String,
+    /// `projection.md`.
+    pub md: String,
+}
