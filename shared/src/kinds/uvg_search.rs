@@ -455,6 +455,28 @@ mod tests {
             3,
             "witness re-verified"
         );
+        let spec = crate::sweep::ShardSpec {
+            index: 0,
+            payload: r#"{"start":0,"end":2}"#.into(),
+            estimate: 0,
+        };
+        let given = [
+            ("value", 3),
+            ("vertices", 6),
+            ("seeds", 8),
+            ("steps", 3000),
+            ("seed", 7),
+        ]
+        .map(|(k, v)| (k.to_string(), v))
+        .into();
+        let resolved = UvgLocalSearch.resolve_params(&given).unwrap();
+        let out =
+            SweepKind::run_shard(&UvgLocalSearch, &resolved, &spec, &ShardCtx::detached()).unwrap();
+        assert_eq!(
+            UvgLocalSearch.decode(&out.encode()).unwrap(),
+            out,
+            "encoding round trip"
+        );
         let doc = UvgLocalSearch.doc(&p, &a);
         assert_eq!(doc.best_values[&3].climbs, best.climbs);
         assert_eq!(doc.climbs, 8);

@@ -212,3 +212,25 @@ fn shard_estimates_track_the_positions_counted() {
     let err = (total.0 as f64 - total.1 as f64).abs() / total.1 as f64;
     assert!(err < 0.05, "total estimate {} vs {}", total.0, total.1);
 }
+
+/// A shard's result survives the store's encoding (JSON with integer map keys).
+#[test]
+fn results_round_trip_through_their_encoding() {
+    let p = UvgSweep
+        .resolve_params(
+            &[
+                ("max_n".to_string(), 6),
+                ("collect_min_value".to_string(), 2),
+            ]
+            .into(),
+        )
+        .unwrap();
+    let plan = SweepKind::plan(&UvgSweep, &p, 2).unwrap();
+    let out = SweepKind::run_shard(&UvgSweep, &p, &plan[0], &ShardCtx::detached()).unwrap();
+    assert!(out.work() > 0);
+    assert_eq!(UvgSweep.decode(&out.encode()).unwrap(), out);
+    assert!(matches!(
+        UvgSweep.decode(b"{\"counters\":{}}"),
+        Err(SweepError::BadResult { .. })
+    ));
+}
