@@ -2,9 +2,7 @@
 
 use crate::error::UsageError;
 use anyhow::Context as _;
-use gamesweep::graph::{general::GeneralGraph, graph6, BitGraph};
-use gamesweep::uvg;
-use serde::Serialize;
+use gamesweep::graph::graph6;
 
 /// Which game to solve.
 #[derive(clap::Subcommand, Debug)]
@@ -74,122 +72,19 @@ pub struct UvgArgs {
     pub budget: Option<u64>,
 }
 
-/// One start vertex's answer.
-#[derive(Debug, Serialize)]
-pub struct StartAnswer {
-    /// The start vertex.
-    pub start: usize,
-    /// Exact Grundy value, or null when the budget ran out.
-    pub grundy: Option<u32>,
-    /// Matching theorem: does the player to move win?
-    pub first_player_wins: bool,
-    /// A winning move (partner in a maximum matching), or null.
-    pub winning_move: Option<usize>,
-    /// Search nodes used by the exact search (general solver only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<u64>,
-}
-
-/// `solve uvg` output.
-#[derive(Debug, Serialize)]
-pub struct UvgAnswer {
-    /// Number of vertices.
-    pub n: usize,
-    /// Per start vertex.
-    pub starts: Vec<StartAnswer>,
-}
-
-/// Largest graph solved with the dense bitset solver (its memo is indexed by vertex subsets).
-const DENSE_LIMIT: usize = 14;
-
-/// Solve UVG for the requested starts.
-pub fn solve_uvg(
-    text: &str,
-    start: Option<usize>,
-    budget: Option<u64>,
-) -> anyhow::Result<UvgAnswer> {
-    let (n, edges) =
-        graph6::decode(text.trim()).map_err(|e| UsageError(format!("bad graph6 `{text}`: {e}")))?;
-    if n == 0 {
-        return Err(
-            UsageError("the graph has no vertices: there is no start vertex".into()).into(),
-        );
-    }
-    let starts: Vec<usize> = match start {
-        Some(s) if s >= n => {
-            return Err(UsageError(format!(
-                "--start {s} is not a vertex (the graph has vertices 0..{})",
-                n - 1
-            ))
-            .into())
-        }
-        Some(s) => vec![s],
-        None => (0..n).collect(),
-    };
-    let mut out = Vec::with_capacity(starts.len());
-    if n <= DENSE_LIMIT && budget.is_none() {
-        let g = BitGraph::from_edges(n, &edges);
-        let all = g.all();
-        let values = uvg::grundy_all(&g);
-        for s in starts {
-            out.push(StartAnswer {
-                start: s,
-                grundy: Some(values[s] as u32),
-                first_player_wins: uvg::first_player_wins(&g, s, all),
-                winning_move: uvg::winning_move(&g, s, all),
-                nodes: None,
-            });
-        }
-    } else {
-        let g = GeneralGraph::from_edges(n, &edges)
-            .map_err(|e| UsageError(format!("bad graph: {e}")))?;
-        let all = g.all();
-        for s in starts {
-            let (grundy, nodes) = match uvg::general::grundy_general(&g, s, budget) {
-                Ok(o) => (Some(o.value), o.nodes),
-                Err(e) => (None, e.nodes),
-            };
-            out.push(StartAnswer {
-                start: s,
-                grundy,
-                first_player_wins: uvg::general::first_player_wins_general(&g, s, &all),
-                winning_move: uvg::general::winning_move_general(&g, s, &all),
-                nodes: Some(nodes),
-            });
-        }
-    }
-    Ok(UvgAnswer { n, starts: out })
-}
-
 /// Run `solve`.
 pub fn exec(cmd: SolveCommand) -> anyhow::Result<()> {
     match cmd {
         SolveCommand::Uvg(a) => {
-            let ans = solve_uvg(&a.graph6, a.start, a.budget)?;
+            use gamesweep::uvg::position::{solve_position, PositionError};
+            let report = solve_position(&a.graph6, a.start, a.budget).map_err(|e| match e {
+                PositionError::StartOutOfRange { .. } => UsageError(format!("--{e}")),
+                e => UsageError(e.to_string()),
+            })?;
             if a.json {
-                println!("{}", serde_json::to_string(&ans).context("json")?);
+                println!("{}", serde_json::to_string(&report).context("json")?);
             } else {
-                println!("UVG on {} vertices", ans.n);
-                println!(
-                    "{:>6}  {:>7}  {:>8}  {:>12}",
-                    "start", "grundy", "winner", "winning move"
-                );
-                for s in &ans.starts {
-                    let g = s
-                        .grundy
-                        .map(nimber)
-                        .unwrap_or_else(|| "unknown (budget)".into());
-                    let w = if s.first_player_wins {
-                        "first"
-                    } else {
-                        "second"
-                    };
-                    let m = s
-                        .winning_move
-                        .map(|u| u.to_string())
-                        .unwrap_or_else(|| "-".into());
-                    println!("{:>6}  {:>7}  {:>8}  {:>12}", s.start, g, w, m);
-                }
+                print!("{report}");
             }
             Ok(())
         }
@@ -243,13 +138,4 @@ fn solve_gamegraph(a: GamegraphArgs) -> anyhow::Result<()> {
         print!("{report}");
     }
     Ok(())
-}
-
-/// CGSuite-style nimber: 0, *, *2, ...
-pub fn nimber(v: u32) -> String {
-    match v {
-        0 => "0".into(),
-        1 => "*".into(),
-        k => format!("*{k}"),
-    }
 }

@@ -6,15 +6,16 @@
 //! each value (the smallest position in witness order), and optionally every
 //! position of value ≥ `--collect-min-value`.
 
-use crate::sweep::graphplan::{self, Walk};
-use crate::sweep::thousands;
-use crate::sweep::{
-    param, ParamDef, Params, Record, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind,
-    SweepResult,
-};
 use crate::graph::{graph6, BitGraph};
+use crate::sweep::graphplan::{self, GraphShard};
+use crate::sweep::merge::{add_counts, merge_maps};
+use crate::sweep::report::nim;
+use crate::sweep::{
+    thousands, Kind, Max, Merge, ParamDef, Record, RecordSet, ShardCtx, Smallest, SweepError,
+};
 use crate::uvg;
-use serde_json::{json, Map, Value};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Largest n the `uvg` sweep accepts (the bitset solver's memo grows as n·2^n).
@@ -22,6 +23,9 @@ pub const UVG_MAX_N: u64 = 12;
 
 /// Counterexample records kept per list (all are counted).
 const EXCEPTION_CAP: u64 = 1000;
+
+/// Start values are below this (they index a `u32` bit mask).
+const VALUES: usize = 32;
 
 /// The `uvg` sweep kind.
 pub struct UvgSweep;
@@ -43,8 +47,152 @@ const PARAMS: &[ParamDef] = &[
     },
 ];
 
-fn key(n: usize, what: &str) -> String {
-    format!("n={n:02}/{what}")
+/// Parameters of the `uvg` sweep.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UvgParams {
+    /// Largest vertex count (1..=[`UVG_MAX_N`]).
+    pub max_n: usize,
+    /// List every position of at least this Grundy value (0 = off).
+    pub collect_min_value: u8,
+}
+
+impl UvgParams {
+    fn check(&self) -> Result<(), SweepError> {
+        if self.max_n == 0
+            || self.max_n as u64 > UVG_MAX_N
+            || self.collect_min_value as usize >= VALUES
+        {
+            return Err(SweepError::BadParams {
+                kind: "uvg".into(),
+                reason: format!(
+                    "{self:?} out of range (max_n 1..={UVG_MAX_N}, collect_min_value 0..=31)"
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A start witness: the smallest position of a value on n vertices, in
+/// witness order (n is fixed by where it is kept: edges, graph6, start).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct StartWitness {
+    /// Edges of the graph.
+    pub edges: u32,
+    /// The graph (graph6).
+    pub graph6: String,
+    /// The start vertex.
+    pub start: u32,
+}
+
+/// A graph witness (edges, then graph6).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct GraphWitness {
+    /// Edges of the graph.
+    pub edges: u32,
+    /// The graph (graph6).
+    pub graph6: String,
+}
+
+/// The max-degree-≤3 subset of one vertex count, checked against the
+/// Burke–Ferland–Teng degree-3 algorithm.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Degree3Counts {
+    /// Graphs of maximum degree ≤ 3.
+    pub graphs: u64,
+    /// Their (graph, start) positions.
+    pub positions: u64,
+    /// Win/lose tests the algorithm made, in all.
+    pub win_lose_tests: u64,
+    /// Most win/lose tests for one start.
+    pub max_win_lose_tests: Max,
+}
+
+/// Everything counted for the connected graphs on one vertex count.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UvgCounts {
+    /// Connected graphs.
+    pub graphs: u64,
+    /// (graph, start) positions.
+    pub positions: u64,
+    /// Positions by exact Grundy value.
+    pub grundy: BTreeMap<u8, u64>,
+    /// Positions the matching theorem says the first player wins.
+    pub first_player_wins: u64,
+    /// The max-degree-≤3 subset.
+    pub degree3: Degree3Counts,
+    /// Graphs by `t`: their start values include every one of 0..t-1 but not t.
+    pub cover: BTreeMap<u8, u64>,
+    /// Smallest graph whose start values include 0..k-1, by k (k ≥ 3 only).
+    pub cover_witnesses: BTreeMap<u8, Smallest<GraphWitness>>,
+    /// Smallest position of each value.
+    pub witnesses: BTreeMap<u8, Smallest<StartWitness>>,
+    /// Positions where exact value 0 and the matching test disagree.
+    pub matching_exceptions: RecordSet,
+    /// Max-degree-≤3 positions where the degree-3 algorithm and the exact value disagree.
+    pub degree3_exceptions: RecordSet,
+    /// Positions of value ≥ `collect_min_value` (when on).
+    pub collected: RecordSet,
+}
+
+impl Default for UvgCounts {
+    fn default() -> Self {
+        UvgCounts {
+            graphs: 0,
+            positions: 0,
+            grundy: BTreeMap::new(),
+            first_player_wins: 0,
+            degree3: Degree3Counts::default(),
+            cover: BTreeMap::new(),
+            cover_witnesses: BTreeMap::new(),
+            witnesses: BTreeMap::new(),
+            matching_exceptions: RecordSet::new(EXCEPTION_CAP),
+            degree3_exceptions: RecordSet::new(EXCEPTION_CAP),
+            collected: RecordSet::new(u64::MAX),
+        }
+    }
+}
+
+impl UvgCounts {
+    fn merge(&mut self, o: UvgCounts) {
+        self.graphs += o.graphs;
+        self.positions += o.positions;
+        add_counts(&mut self.grundy, o.grundy);
+        self.first_player_wins += o.first_player_wins;
+        self.degree3.graphs += o.degree3.graphs;
+        self.degree3.positions += o.degree3.positions;
+        self.degree3.win_lose_tests += o.degree3.win_lose_tests;
+        self.degree3
+            .max_win_lose_tests
+            .merge(o.degree3.max_win_lose_tests);
+        add_counts(&mut self.cover, o.cover);
+        merge_maps(
+            &mut self.cover_witnesses,
+            o.cover_witnesses,
+            Smallest::merge,
+        );
+        merge_maps(&mut self.witnesses, o.witnesses, Smallest::merge);
+        self.matching_exceptions.merge(o.matching_exceptions);
+        self.degree3_exceptions.merge(o.degree3_exceptions);
+        self.collected.merge(o.collected);
+    }
+}
+
+/// The result of a `uvg` shard, or of many merged: counts per vertex count.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UvgOutput {
+    /// By vertex count (only counts that had graphs in the shard).
+    pub by_n: BTreeMap<usize, UvgCounts>,
+}
+
+impl Merge for UvgOutput {
+    fn merge(&mut self, other: Self) {
+        merge_maps(&mut self.by_n, other.by_n, UvgCounts::merge);
+    }
+    fn work(&self) -> u64 {
+        self.by_n.values().map(|c| c.positions).sum()
+    }
 }
 
 fn record(g: &BitGraph, code: String, start: usize, note: String) -> Record {
@@ -59,25 +207,27 @@ fn record(g: &BitGraph, code: String, start: usize, note: String) -> Record {
 }
 
 /// Per-shard accumulator: plain arrays on the hot path, turned into a
-/// [`SweepResult`] once at the end.
+/// [`UvgOutput`] once at the end.
 struct Acc {
     max_n: usize,
     collect: u8,
     graphs: Vec<u64>,
     positions: Vec<u64>,
-    grundy: Vec<[u64; 32]>,
+    grundy: Vec<[u64; VALUES]>,
     fpw: Vec<u64>,
     d3_graphs: Vec<u64>,
     d3_positions: Vec<u64>,
     d3_tests: Vec<u64>,
     d3_max_tests: Vec<u64>,
     /// Best witness (edges, graph6, start) per (n, value).
-    witness: Vec<[Option<(usize, String, usize)>; 32]>,
+    witness: Vec<[Option<(usize, String, usize)>; VALUES]>,
     /// Graphs whose start values include every one of 0..t-1 but not t, per (n, t).
-    cover: Vec<[u64; 33]>,
+    cover: Vec<[u64; VALUES + 1]>,
     /// Smallest graph (edges, graph6) whose start values include 0..k-1, per (n, k).
-    cover_witness: Vec<[Option<(usize, String)>; 33]>,
-    out: SweepResult,
+    cover_witness: Vec<[Option<(usize, String)>; VALUES + 1]>,
+    matching_exceptions: Vec<RecordSet>,
+    degree3_exceptions: Vec<RecordSet>,
+    collected: Vec<RecordSet>,
 }
 
 impl Acc {
@@ -88,16 +238,18 @@ impl Acc {
             collect,
             graphs: vec![0; z],
             positions: vec![0; z],
-            grundy: vec![[0; 32]; z],
+            grundy: vec![[0; VALUES]; z],
             fpw: vec![0; z],
             d3_graphs: vec![0; z],
             d3_positions: vec![0; z],
             d3_tests: vec![0; z],
             d3_max_tests: vec![0; z],
             witness: vec![std::array::from_fn(|_| None); z],
-            cover: vec![[0; 33]; z],
+            cover: vec![[0; VALUES + 1]; z],
             cover_witness: vec![std::array::from_fn(|_| None); z],
-            out: SweepResult::default(),
+            matching_exceptions: vec![RecordSet::new(EXCEPTION_CAP); z],
+            degree3_exceptions: vec![RecordSet::new(EXCEPTION_CAP); z],
+            collected: vec![RecordSet::new(u64::MAX); z],
         }
     }
 
@@ -149,11 +301,7 @@ impl Acc {
                     .get_or_insert_with(|| graph6::encode_bitgraph(g))
                     .clone();
                 let note = format!("exact={} matching_says_first_player_wins={wins}", val);
-                self.out.record(
-                    key(n, "matching_exceptions"),
-                    EXCEPTION_CAP,
-                    record(g, c, v, note),
-                );
+                self.matching_exceptions[n].add(record(g, c, v, note));
             }
             if deg3 {
                 match uvg::degree3::grundy_degree3(g, v, all) {
@@ -165,11 +313,7 @@ impl Acc {
                                 .get_or_insert_with(|| graph6::encode_bitgraph(g))
                                 .clone();
                             let note = format!("exact={val} degree3={d}");
-                            self.out.record(
-                                key(n, "degree3_exceptions"),
-                                EXCEPTION_CAP,
-                                record(g, c, v, note),
-                            );
+                            self.degree3_exceptions[n].add(record(g, c, v, note));
                         }
                     }
                     None => unreachable!("max degree checked above"),
@@ -196,76 +340,220 @@ impl Acc {
                 let c = code
                     .get_or_insert_with(|| graph6::encode_bitgraph(g))
                     .clone();
-                self.out.record(
-                    key(n, "collected"),
-                    u64::MAX,
-                    record(g, c, v, format!("grundy={val}")),
-                );
+                self.collected[n].add(record(g, c, v, format!("grundy={val}")));
             }
         }
     }
 
-    fn finish(mut self) -> SweepResult {
-        for n in 1..=self.max_n {
-            if self.graphs[n] == 0 {
+    fn finish(self) -> UvgOutput {
+        let mut out = UvgOutput::default();
+        let parts = self
+            .matching_exceptions
+            .into_iter()
+            .zip(self.degree3_exceptions)
+            .zip(self.collected)
+            .enumerate();
+        for (n, ((mexc, dexc), collected)) in parts {
+            if n == 0 || n > self.max_n || self.graphs[n] == 0 {
                 continue;
             }
-            let r = &mut self.out;
-            r.work += self.positions[n];
-            r.count(key(n, "graphs"), self.graphs[n]);
-            r.count(key(n, "positions"), self.positions[n]);
-            r.count(key(n, "first_player_wins"), self.fpw[n]);
-            for (val, &c) in self.grundy[n].iter().enumerate() {
-                if c > 0 {
-                    r.count(key(n, &format!("grundy={val:02}")), c);
-                }
-            }
-            r.count(key(n, "degree3/graphs"), self.d3_graphs[n]);
-            r.count(key(n, "degree3/positions"), self.d3_positions[n]);
-            r.count(key(n, "degree3/win_lose_tests"), self.d3_tests[n]);
-            for (t, &c) in self.cover[n].iter().enumerate() {
-                if c > 0 {
-                    r.count(key(n, &format!("cover={t:02}")), c);
-                }
-            }
-            for (k, w) in self.cover_witness[n].iter().enumerate() {
-                if let Some((m, code)) = w {
-                    let rec = Record {
-                        vertices: n as u32,
+            let nonzero = |a: &[u64]| -> BTreeMap<u8, u64> {
+                a.iter()
+                    .enumerate()
+                    .filter(|(_, &c)| c > 0)
+                    .map(|(v, &c)| (v as u8, c))
+                    .collect()
+            };
+            let cover_witnesses = self.cover_witness[n]
+                .iter()
+                .enumerate()
+                .filter_map(|(k, w)| {
+                    let (m, code) = w.as_ref()?;
+                    let w = GraphWitness {
                         edges: *m as u32,
-                        code: code.clone(),
-                        index: 0,
-                        detail: String::new(),
-                        note: format!("values include 0..{}", k - 1),
+                        graph6: code.clone(),
                     };
-                    r.witness(key(n, &format!("cover_witness={k:02}")), rec);
-                }
-            }
-            for (val, w) in self.witness[n].iter().enumerate() {
-                if let Some((m, code, s)) = w {
-                    let rec = Record {
-                        vertices: n as u32,
+                    Some((k as u8, Smallest(Some(w))))
+                })
+                .collect();
+            let witnesses = self.witness[n]
+                .iter()
+                .enumerate()
+                .filter_map(|(val, w)| {
+                    let (m, code, s) = w.as_ref()?;
+                    let w = StartWitness {
                         edges: *m as u32,
-                        code: code.clone(),
-                        index: *s as u64,
-                        detail: format!("start {s}"),
-                        note: format!("grundy={val}"),
+                        graph6: code.clone(),
+                        start: *s as u32,
                     };
-                    r.witness(key(n, &format!("witness={val:02}")), rec);
-                }
-            }
+                    Some((val as u8, Smallest(Some(w))))
+                })
+                .collect();
+            let counts = UvgCounts {
+                graphs: self.graphs[n],
+                positions: self.positions[n],
+                grundy: nonzero(&self.grundy[n]),
+                first_player_wins: self.fpw[n],
+                degree3: Degree3Counts {
+                    graphs: self.d3_graphs[n],
+                    positions: self.d3_positions[n],
+                    win_lose_tests: self.d3_tests[n],
+                    max_win_lose_tests: Max(self.d3_max_tests[n]),
+                },
+                cover: nonzero(&self.cover[n]),
+                cover_witnesses,
+                witnesses,
+                matching_exceptions: mexc,
+                degree3_exceptions: dexc,
+                collected,
+            };
+            out.by_n.insert(n, counts);
         }
-        for n in 1..=self.max_n {
-            if self.d3_max_tests[n] > 0 {
-                self.out
-                    .maximum(key(n, "degree3/max_win_lose_tests"), self.d3_max_tests[n]);
-            }
-        }
-        self.out
+        out
     }
 }
 
-impl UntypedKind for UvgSweep {
+/// `results.json` of the `uvg` sweep.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UvgDoc {
+    /// Always `uvg`.
+    pub kind: String,
+    /// The parameters.
+    pub params: UvgParams,
+    /// One row per vertex count 1..=max_n.
+    pub by_n: Vec<UvgRow>,
+}
+
+/// One vertex count's row of `results.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UvgRow {
+    /// Vertex count.
+    pub n: usize,
+    /// Connected graphs.
+    pub graphs: u64,
+    /// (graph, start) positions.
+    pub positions: u64,
+    /// Positions by Grundy value (values that occur).
+    pub grundy: BTreeMap<u8, u64>,
+    /// Positions the first player wins.
+    pub first_player_wins: u64,
+    /// Matching-theorem exceptions (count).
+    pub matching_exceptions: u64,
+    /// The first of them in witness order.
+    pub matching_exception_records: Vec<ExceptionRow>,
+    /// The max-degree-≤3 subset.
+    pub maxdeg3: MaxDeg3Row,
+    /// Smallest position of each value that occurs.
+    pub witnesses: BTreeMap<u8, WitnessRow>,
+    /// The extension step, by k ≥ 3: graphs whose starts have every value 0..k-1.
+    pub extensions: BTreeMap<u8, Extension>,
+    /// Positions of value ≥ `collect_min_value` (only when collecting).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collected: Option<Collected>,
+}
+
+/// A counterexample position in `results.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExceptionRow {
+    /// The graph.
+    pub graph6: String,
+    /// The start vertex.
+    pub start: u64,
+    /// Vertices.
+    pub vertices: u32,
+    /// Edges.
+    pub edges: u32,
+    /// The disagreeing values, e.g. `exact=1 degree3=0`.
+    pub values: String,
+}
+
+impl ExceptionRow {
+    fn from_set(set: &RecordSet) -> Vec<ExceptionRow> {
+        set.kept
+            .iter()
+            .map(|r| ExceptionRow {
+                graph6: r.code.clone(),
+                start: r.index,
+                vertices: r.vertices,
+                edges: r.edges,
+                values: r.note.clone(),
+            })
+            .collect()
+    }
+}
+
+/// The max-degree-≤3 subset in `results.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaxDeg3Row {
+    /// Graphs.
+    pub graphs: u64,
+    /// Starts.
+    pub positions: u64,
+    /// Disagreements with the exact value (count).
+    pub exceptions: u64,
+    /// The first of them in witness order.
+    pub exception_records: Vec<ExceptionRow>,
+    /// Win/lose tests in all.
+    pub win_lose_tests: u64,
+    /// Most tests for one start.
+    pub max_win_lose_tests: u64,
+}
+
+/// The smallest position of a value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WitnessRow {
+    /// The graph.
+    pub graph6: String,
+    /// The start vertex.
+    pub start: u32,
+    /// Edges.
+    pub edges: u32,
+}
+
+/// Graphs on n vertices whose starts have every value 0..k-1, and the
+/// (n+1)-vertex position of value *k built from the smallest of them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Extension {
+    /// How many such graphs.
+    pub graphs: u64,
+    /// The smallest of them (graph6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smallest_base: Option<String>,
+    /// It plus a vertex joined to one start of each value 0..k-1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extended_graph6: Option<String>,
+    /// The new vertex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extended_start: Option<usize>,
+    /// Its exact value (k when the construction is right).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extended_value: Option<u8>,
+}
+
+/// Collected positions of one vertex count.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Collected {
+    /// The `collect_min_value` parameter.
+    pub min_value: u8,
+    /// How many positions.
+    pub count: u64,
+    /// `GRAPH6 START`, in witness order.
+    pub positions: Vec<String>,
+}
+
+impl Kind for UvgSweep {
+    type Params = UvgParams;
+    type Shard = GraphShard;
+    type Output = UvgOutput;
+    type Doc = UvgDoc;
+
     fn name(&self) -> &'static str {
         "uvg"
     }
@@ -274,30 +562,36 @@ impl UntypedKind for UvgSweep {
         "undirected vertex geography on every connected graph with <= max-n vertices, every start"
     }
 
-    fn params(&self) -> &'static [ParamDef] {
+    fn param_defs(&self) -> &'static [ParamDef] {
         PARAMS
     }
 
-    fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        Ok(graphplan::plan_payloads(
-            param(params, "max_n") as usize,
+    fn plan(
+        &self,
+        params: &UvgParams,
+        target_shards: u32,
+    ) -> Result<Vec<(GraphShard, u64)>, SweepError> {
+        params.check()?;
+        Ok(graphplan::plan(
+            params.max_n,
             target_shards,
             graphplan::Work::PerVertex,
         ))
     }
 
-    fn run_shard(
+    fn run(
         &self,
-        params: &Params,
-        shard: &ShardSpec,
+        params: &UvgParams,
+        shard: &GraphShard,
         ctx: &ShardCtx<'_>,
-    ) -> Result<SweepResult, SweepError> {
-        let max_n = param(params, "max_n") as usize;
-        let parsed: Walk = graphplan::parse(self.name(), &shard.payload)?;
-        let mut acc = Acc::new(max_n, param(params, "collect_min_value") as u8);
+    ) -> Result<UvgOutput, SweepError> {
+        params.check()?;
+        let max_n = params.max_n;
+        let walk = shard.decode(Kind::name(self))?;
+        let mut acc = Acc::new(max_n, params.collect_min_value);
         let mut since = 0u64;
         let mut cancelled = false;
-        graphplan::walk_connected(&parsed, max_n, &mut |g| {
+        graphplan::walk_connected(&walk, max_n, &mut |g| {
             if cancelled {
                 return;
             }
@@ -314,27 +608,31 @@ impl UntypedKind for UvgSweep {
         Ok(acc.finish())
     }
 
-    fn render(&self, params: &Params, merged: &SweepResult) -> LegacyRendered {
-        render(params, merged)
+    fn doc(&self, params: &UvgParams, merged: &UvgOutput) -> UvgDoc {
+        let empty = UvgCounts::default();
+        let by_n = (1..=params.max_n)
+            .map(|n| row(params, n, merged.by_n.get(&n).unwrap_or(&empty)))
+            .collect();
+        UvgDoc {
+            kind: Kind::name(self).into(),
+            params: params.clone(),
+            by_n,
+        }
     }
 
-    fn exports(&self, params: &Params, rendered: &LegacyRendered) -> Vec<(String, String)> {
-        let k = param(params, "collect_min_value");
+    fn report(&self, _params: &UvgParams, doc: &UvgDoc) -> String {
+        report_md(doc)
+    }
+
+    fn exports(&self, params: &UvgParams, doc: &UvgDoc) -> Vec<(String, String)> {
+        let k = params.collect_min_value;
         if k == 0 {
             return Vec::new();
         }
         let mut text = String::new();
-        for row in rendered.results_json["by_n"]
-            .as_array()
-            .into_iter()
-            .flatten()
-        {
-            for p in row["collected"]["positions"]
-                .as_array()
-                .into_iter()
-                .flatten()
-            {
-                text.push_str(p.as_str().unwrap_or_default());
+        for c in doc.by_n.iter().filter_map(|r| r.collected.as_ref()) {
+            for p in &c.positions {
+                text.push_str(p);
                 text.push('\n');
             }
         }
@@ -342,116 +640,71 @@ impl UntypedKind for UvgSweep {
     }
 }
 
-fn get(r: &SweepResult, n: usize, what: &str) -> u64 {
-    r.counter(&key(n, what))
-}
-
-fn records_json(r: &SweepResult, k: &str) -> Value {
-    match r.records.get(k) {
-        None => json!([]),
-        Some(set) => Value::Array(
-            set.kept
-                .iter()
-                .map(|x| json!({"graph6": x.code, "start": x.index, "vertices": x.vertices, "edges": x.edges, "values": x.note}))
-                .collect(),
-        ),
-    }
-}
-
-fn render(params: &Params, r: &SweepResult) -> LegacyRendered {
-    let max_n = param(params, "max_n") as usize;
-    let mut by_n = Vec::new();
-    let mut max_value = 0usize;
-    for n in 1..=max_n {
-        let mut grundy = Map::new();
-        for v in 0..32 {
-            let c = get(r, n, &format!("grundy={v:02}"));
-            if c > 0 {
-                grundy.insert(v.to_string(), json!(c));
-                max_value = max_value.max(v);
-            }
+/// The row of vertex count `n` from its merged counts.
+fn row(params: &UvgParams, n: usize, c: &UvgCounts) -> UvgRow {
+    let witnesses = c
+        .witnesses
+        .iter()
+        .filter_map(|(&v, w)| {
+            let w = w.0.as_ref()?;
+            Some((
+                v,
+                WitnessRow {
+                    graph6: w.graph6.clone(),
+                    start: w.start,
+                    edges: w.edges,
+                },
+            ))
+        })
+        .collect();
+    let mut extensions = BTreeMap::new();
+    for k in 3..=VALUES as u8 {
+        let graphs: u64 = c.cover.range(k..).map(|(_, &g)| g).sum();
+        if graphs == 0 {
+            continue;
         }
-        let mut witnesses = Map::new();
-        for v in 0..32 {
-            if let Some(w) = r.witnesses.get(&key(n, &format!("witness={v:02}"))) {
-                witnesses.insert(
-                    v.to_string(),
-                    json!({"graph6": w.code, "start": w.index, "edges": w.edges}),
-                );
-            }
-        }
-        let d3_pos = get(r, n, "degree3/positions");
-        let d3_tests = get(r, n, "degree3/win_lose_tests");
-        let d3_max = r
-            .maxima
-            .get(&key(n, "degree3/max_win_lose_tests"))
-            .copied()
-            .unwrap_or(0);
-        let mexc = r
-            .records
-            .get(&key(n, "matching_exceptions"))
-            .map(|s| s.total)
-            .unwrap_or(0);
-        let dexc = r
-            .records
-            .get(&key(n, "degree3_exceptions"))
-            .map(|s| s.total)
-            .unwrap_or(0);
-        let mut row = json!({
-            "n": n,
-            "graphs": get(r, n, "graphs"),
-            "positions": get(r, n, "positions"),
-            "grundy": grundy,
-            "first_player_wins": get(r, n, "first_player_wins"),
-            "matching_exceptions": mexc,
-            "matching_exception_records": records_json(r, &key(n, "matching_exceptions")),
-            "maxdeg3": {
-                "graphs": get(r, n, "degree3/graphs"),
-                "positions": d3_pos,
-                "exceptions": dexc,
-                "exception_records": records_json(r, &key(n, "degree3_exceptions")),
-                "win_lose_tests": d3_tests,
-                "max_win_lose_tests": d3_max,
+        let base = c.cover_witnesses.get(&k).and_then(|w| w.0.as_ref());
+        let ext = base.and_then(|w| extend(&w.graph6, k as usize));
+        extensions.insert(
+            k,
+            Extension {
+                graphs,
+                smallest_base: base.map(|w| w.graph6.clone()),
+                extended_graph6: ext.as_ref().map(|e| e.0.clone()),
+                extended_start: ext.as_ref().map(|e| e.1),
+                extended_value: ext.as_ref().map(|e| e.2),
             },
-            "witnesses": witnesses,
-        });
-        let mut extensions = Map::new();
-        for k in 3..=32usize {
-            let graphs: u64 = (k..=32).map(|t| get(r, n, &format!("cover={t:02}"))).sum();
-            if graphs == 0 {
-                continue;
-            }
-            let mut e = json!({"graphs": graphs});
-            if let Some(w) = r.witnesses.get(&key(n, &format!("cover_witness={k:02}"))) {
-                e["smallest_base"] = json!(w.code);
-                if let Some((code, start, value)) = extend(&w.code, k) {
-                    e["extended_graph6"] = json!(code);
-                    e["extended_start"] = json!(start);
-                    e["extended_value"] = json!(value);
-                }
-            }
-            extensions.insert(k.to_string(), e);
-        }
-        row["extensions"] = Value::Object(extensions);
-        if param(params, "collect_min_value") > 0 {
-            let c = r.records.get(&key(n, "collected"));
-            row["collected"] = json!({
-                "min_value": param(params, "collect_min_value"),
-                "count": c.map(|s| s.total).unwrap_or(0),
-                "positions": c.map(|s| s.kept.iter().map(|x| format!("{} {}", x.code, x.index)).collect::<Vec<_>>()).unwrap_or_default(),
-            });
-        }
-        by_n.push(row);
+        );
     }
-    let results_json = json!({
-        "kind": "uvg",
-        "params": params,
-        "by_n": by_n,
+    let collected = (params.collect_min_value > 0).then(|| Collected {
+        min_value: params.collect_min_value,
+        count: c.collected.total,
+        positions: c
+            .collected
+            .kept
+            .iter()
+            .map(|x| format!("{} {}", x.code, x.index))
+            .collect(),
     });
-    let report_md = report_md(&results_json, max_value);
-    LegacyRendered {
-        results_json,
-        report_md,
+    UvgRow {
+        n,
+        graphs: c.graphs,
+        positions: c.positions,
+        grundy: c.grundy.clone(),
+        first_player_wins: c.first_player_wins,
+        matching_exceptions: c.matching_exceptions.total,
+        matching_exception_records: ExceptionRow::from_set(&c.matching_exceptions),
+        maxdeg3: MaxDeg3Row {
+            graphs: c.degree3.graphs,
+            positions: c.degree3.positions,
+            exceptions: c.degree3_exceptions.total,
+            exception_records: ExceptionRow::from_set(&c.degree3_exceptions),
+            win_lose_tests: c.degree3.win_lose_tests,
+            max_win_lose_tests: c.degree3.max_win_lose_tests.0,
+        },
+        witnesses,
+        extensions,
+        collected,
     }
 }
 
@@ -476,20 +729,22 @@ fn extend(base: &str, k: usize) -> Option<(String, usize, u8)> {
     Some((graph6::encode_bitgraph(&g), s, value))
 }
 
-fn nim(v: usize) -> String {
-    match v {
-        0 => "0".into(),
-        1 => "*".into(),
-        k => format!("*{k}"),
-    }
-}
-
 /// Render report.md from the results.json document only.
-fn report_md(doc: &Value, max_value: usize) -> String {
-    let rows = doc["by_n"].as_array().cloned().unwrap_or_default();
-    let u = |v: &Value| v.as_u64().unwrap_or(0);
+fn report_md(doc: &UvgDoc) -> String {
+    let rows = &doc.by_n;
+    let max_n = doc.params.max_n;
+    let max_value = rows
+        .iter()
+        .filter_map(|r| {
+            r.grundy
+                .iter()
+                .filter(|(_, &c)| c > 0)
+                .map(|(&v, _)| v)
+                .max()
+        })
+        .max()
+        .unwrap_or(0);
     let mut s = String::new();
-    let max_n = doc["params"]["max_n"].as_u64().unwrap_or(0);
     let _ = writeln!(
         s,
         "# Undirected vertex geography: every connected graph on ≤ {max_n} vertices, every start\n"
@@ -499,38 +754,36 @@ fn report_md(doc: &Value, max_value: usize) -> String {
     let mut head = "| n | graphs | pairs |".to_string();
     let mut sep = "|---|---|---|".to_string();
     for v in 0..=max_value {
-        head.push_str(&format!(" {} |", nim(v)));
+        head.push_str(&format!(" {} |", nim(v as u64)));
         sep.push_str("---|");
     }
     let _ = writeln!(s, "{head}\n{sep}");
     let (mut tg, mut tp, mut tf, mut tme) = (0, 0, 0, 0);
     let (mut dg, mut dp, mut de, mut dt, mut dmax) = (0, 0, 0, 0, 0);
-    for row in &rows {
+    for row in rows {
         let mut line = format!(
             "| {} | {} | {} |",
-            row["n"],
-            thousands(u(&row["graphs"])),
-            thousands(u(&row["positions"]))
+            row.n,
+            thousands(row.graphs),
+            thousands(row.positions)
         );
         for v in 0..=max_value {
-            let c = u(&row["grundy"][v.to_string()]);
-            line.push_str(&if c == 0 {
-                " |".to_string()
-            } else {
-                format!(" {} |", thousands(c))
-            });
+            match row.grundy.get(&v) {
+                Some(&c) if c > 0 => line.push_str(&format!(" {} |", thousands(c))),
+                _ => line.push_str(" |"),
+            }
         }
         let _ = writeln!(s, "{line}");
-        tg += u(&row["graphs"]);
-        tp += u(&row["positions"]);
-        tf += u(&row["first_player_wins"]);
-        tme += u(&row["matching_exceptions"]);
-        let d = &row["maxdeg3"];
-        dg += u(&d["graphs"]);
-        dp += u(&d["positions"]);
-        de += u(&d["exceptions"]);
-        dt += u(&d["win_lose_tests"]);
-        dmax = dmax.max(u(&d["max_win_lose_tests"]));
+        tg += row.graphs;
+        tp += row.positions;
+        tf += row.first_player_wins;
+        tme += row.matching_exceptions;
+        let d = &row.maxdeg3;
+        dg += d.graphs;
+        dp += d.positions;
+        de += d.exceptions;
+        dt += d.win_lose_tests;
+        dmax = dmax.max(d.max_win_lose_tests);
     }
     let _ = writeln!(
         s,
@@ -546,19 +799,12 @@ fn report_md(doc: &Value, max_value: usize) -> String {
         thousands(tp),
         thousands(tme)
     );
-    for row in &rows {
-        for e in row["matching_exception_records"]
-            .as_array()
-            .into_iter()
-            .flatten()
-        {
+    for row in rows {
+        for e in &row.matching_exception_records {
             let _ = writeln!(
                 s,
                 "- n = {}: `` {} `` start {} ({})",
-                row["n"],
-                e["graph6"].as_str().unwrap_or(""),
-                e["start"],
-                e["values"].as_str().unwrap_or("")
+                row.n, e.graph6, e.start, e.values
             );
         }
     }
@@ -581,21 +827,20 @@ fn report_md(doc: &Value, max_value: usize) -> String {
         s,
         "| n | graphs | starts | exceptions | mean tests |\n|---|---|---|---|---|"
     );
-    for row in &rows {
-        let d = &row["maxdeg3"];
-        let p = u(&d["positions"]);
-        let m = if p > 0 {
-            u(&d["win_lose_tests"]) as f64 / p as f64
+    for row in rows {
+        let d = &row.maxdeg3;
+        let m = if d.positions > 0 {
+            d.win_lose_tests as f64 / d.positions as f64
         } else {
             0.0
         };
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} | {:.3} |",
-            row["n"],
-            thousands(u(&d["graphs"])),
-            thousands(p),
-            u(&d["exceptions"]),
+            row.n,
+            thousands(d.graphs),
+            thousands(d.positions),
+            d.exceptions,
             m
         );
     }
@@ -608,20 +853,21 @@ fn report_md(doc: &Value, max_value: usize) -> String {
         s,
         "| value | vertices | edges | graph6 | start |\n|---|---|---|---|---|"
     );
+    // The first row (fewest vertices) with a position of value `v`, and that position.
+    let smallest = |v: u8| {
+        rows.iter()
+            .find_map(|row| row.witnesses.get(&v).map(|w| (row, w)))
+    };
     for v in 0..=max_value {
-        if let Some(row) = rows
-            .iter()
-            .find(|row| row["witnesses"].get(v.to_string()).is_some())
-        {
-            let w = &row["witnesses"][v.to_string()];
+        if let Some((row, w)) = smallest(v) {
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | `` {} `` | {} |",
-                nim(v),
-                row["n"],
-                w["edges"],
-                w["graph6"].as_str().unwrap_or(""),
-                w["start"]
+                nim(v as u64),
+                row.n,
+                w.edges,
+                w.graph6,
+                w.start
             );
         }
     }
@@ -633,51 +879,57 @@ If *(k−1) needs at least a vertices, a *k on a + 1 vertices must therefore be 
 plus s joined to some of H's vertices; its value is the mex of H's start values at s's neighbours. So *k exists on a + 1 vertices \
 exactly when some connected a-vertex graph has starts of every value 0, …, k−1 (then join s to one start of each).\n"
     );
-    let smallest = |v: usize| {
-        rows.iter()
-            .find(|row| row["witnesses"].get(v.to_string()).is_some())
-            .and_then(|r| r["n"].as_u64())
-    };
     for k in 1..=max_value + 1 {
-        let Some(a) = smallest(k - 1) else { break };
-        let Some(row) = rows.iter().find(|r| r["n"].as_u64() == Some(a)) else {
+        let Some((row, _)) = smallest(k - 1) else {
             break;
         };
-        let ext = &row["extensions"][k.to_string()];
-        let graphs = u(&ext["graphs"]);
-        if k >= 3 {
-            if graphs > 0 {
+        let a = row.n;
+        if k < 3 {
+            continue;
+        }
+        match row.extensions.get(&k).filter(|e| e.graphs > 0) {
+            Some(ext) => {
                 let _ = writeln!(
                     s,
                     "- *{k}: the smallest *{} has {a} vertices; {} connected {a}-vertex graphs have starts of every value 0..{}; so the smallest *{k} has exactly **{} vertices**: `` {} `` start {} (value {}).",
-                    k - 1, thousands(graphs), k - 1, a + 1,
-                    ext["extended_graph6"].as_str().unwrap_or("?"), ext["extended_start"], nim(u(&ext["extended_value"]) as usize)
+                    k - 1,
+                    thousands(ext.graphs),
+                    k - 1,
+                    a + 1,
+                    ext.extended_graph6.as_deref().unwrap_or("?"),
+                    ext.extended_start.map_or("?".into(), |s| s.to_string()),
+                    ext.extended_value.map_or("?".into(), |v| nim(v as u64))
                 );
-            } else if a < max_n {
+            }
+            None if a < max_n => {
                 let _ = writeln!(s, "- *{k}: the smallest *{} has {a} vertices and no connected {a}-vertex graph has starts of every value 0..{}: the smallest *{k} has **at least {} vertices**.", k - 1, k - 1, a + 2);
-            } else {
+            }
+            None => {
                 let _ = writeln!(
                     s,
                     "- *{k}: the smallest *{} has {a} vertices; none of the {} connected {a}-vertex graphs has starts of every value 0..{}, so **no *{k} exists on {} vertices**: the smallest *{k} has at least {} vertices.",
-                    k - 1, thousands(u(&row["graphs"])), k - 1, a + 1, a + 2
+                    k - 1,
+                    thousands(row.graphs),
+                    k - 1,
+                    a + 1,
+                    a + 2
                 );
             }
         }
     }
-    let none_above = max_value + 1;
     let _ = writeln!(
         s,
         "\nNo position of value {} or more on ≤ {max_n} vertices.",
-        nim(none_above)
+        nim(max_value as u64 + 1)
     );
-    for row in &rows {
-        if let Some(c) = row.get("collected").filter(|c| u(&c["count"]) > 0) {
+    for row in rows {
+        if let Some(c) = row.collected.as_ref().filter(|c| c.count > 0) {
             let _ = writeln!(
                 s,
                 "\nn = {}: {} positions of value ≥ {} (listed in results.json).",
-                row["n"],
-                thousands(u(&c["count"])),
-                nim(u(&c["min_value"]) as usize)
+                row.n,
+                thousands(c.count),
+                nim(c.min_value as u64)
             );
         }
     }

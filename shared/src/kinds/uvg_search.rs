@@ -13,15 +13,14 @@
 //! steps in a row, kick the graph with three random toggles. It stops at the
 //! first graph with a start of value ≥ `--value`, or after `--steps` steps.
 
-use crate::sweep::{
-    param, ParamDef, Params, Record, LegacyRendered, ShardCtx, ShardSpec, SweepError, UntypedKind,
-    SweepResult,
-};
 use crate::graph::{graph6, BitGraph};
+use crate::sweep::merge::merge_maps;
+use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, Smallest, SweepError};
 use crate::uvg;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::{json, Map, Value};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The `uvg-local-search` sweep kind.
@@ -64,6 +63,129 @@ const PARAMS: &[ParamDef] = &[
         max: u64::MAX,
     },
 ];
+
+/// Parameters of the `uvg-local-search` sweep.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchParams {
+    /// Target nimber k: a climb stops at the first start of value ≥ *k.
+    pub value: u8,
+    /// Vertices of the graphs searched.
+    pub vertices: usize,
+    /// Independent climbs (seed indices `0..seeds`).
+    pub seeds: u64,
+    /// Edge toggles per climb at most.
+    pub steps: u64,
+    /// Base random seed (ChaCha8).
+    pub seed: u64,
+}
+
+impl SearchParams {
+    fn check(&self) -> Result<(), SweepError> {
+        if !(2..=16).contains(&self.vertices) || self.value == 0 || self.seeds == 0 {
+            return Err(SweepError::BadParams {
+                kind: "uvg-local-search".into(),
+                reason: format!("{self:?} out of range (vertices 2..=16, value >= 1, seeds >= 1)"),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// One shard: the climbs of seed indices `start..end`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeedRange {
+    /// First seed index.
+    pub start: u64,
+    /// One past the last seed index.
+    pub end: u64,
+}
+
+/// The best position of a climb, ordered as witnesses are (vertices are
+/// fixed by the parameters: edges, graph6, start, then the seed index).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ClimbWitness {
+    /// Edges of the graph.
+    pub edges: u32,
+    /// The graph (graph6).
+    pub graph6: String,
+    /// A start of the climb's best value.
+    pub start: u32,
+    /// The seed index of the climb that found it.
+    pub seed_index: u64,
+}
+
+/// The climbs whose best value was one value.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BestValue {
+    /// How many climbs.
+    pub climbs: u64,
+    /// The smallest of their best positions.
+    pub witness: Smallest<ClimbWitness>,
+}
+
+/// The result of some climbs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchOutput {
+    /// Climbs run.
+    pub climbs: u64,
+    /// Edge toggles tried, in all.
+    pub steps: u64,
+    /// Grundy evaluations (one per connected graph visited).
+    pub evaluations: u64,
+    /// By the best value a climb reached.
+    pub best: BTreeMap<u8, BestValue>,
+}
+
+impl Merge for SearchOutput {
+    fn merge(&mut self, other: Self) {
+        self.climbs += other.climbs;
+        self.steps += other.steps;
+        self.evaluations += other.evaluations;
+        merge_maps(&mut self.best, other.best, |a, b| {
+            a.climbs += b.climbs;
+            a.witness.merge(b.witness);
+        });
+    }
+    fn work(&self) -> u64 {
+        self.steps
+    }
+}
+
+/// `results.json` of the `uvg-local-search` sweep.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchDoc {
+    /// Always `uvg-local-search`.
+    pub kind: String,
+    /// The parameters.
+    pub params: SearchParams,
+    /// Climbs run.
+    pub climbs: u64,
+    /// Edge toggles tried.
+    pub steps: u64,
+    /// Grundy evaluations.
+    pub evaluations: u64,
+    /// By the best value a climb reached.
+    pub best_values: BTreeMap<u8, BestRow>,
+}
+
+/// The climbs that reached one best value, and the smallest position found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BestRow {
+    /// How many climbs.
+    pub climbs: u64,
+    /// The graph (graph6).
+    pub graph6: String,
+    /// A start of that value.
+    pub start: u32,
+    /// Edges.
+    pub edges: u32,
+    /// `seed index I`: the climb that found it.
+    pub found_by: String,
+}
 
 /// Rejected steps in a row before a climb is kicked.
 const STALL: u32 = 400;
@@ -172,99 +294,109 @@ fn climb(n: usize, target: u8, steps: u64, seed: u64, index: u64) -> Climb {
     }
 }
 
-fn parse_range(kind: &str, payload: &str) -> Result<(u64, u64), SweepError> {
-    let bad = || SweepError::BadShard {
-        kind: kind.into(),
-        reason: format!("expected `seeds A..B`, got `{payload:.40}`"),
-    };
-    let r = payload.strip_prefix("seeds ").ok_or_else(bad)?;
-    let (a, b) = r.split_once("..").ok_or_else(bad)?;
-    let (a, b): (u64, u64) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
-    if a >= b {
-        return Err(bad());
-    }
-    Ok((a, b))
-}
+impl Kind for UvgLocalSearch {
+    type Params = SearchParams;
+    type Shard = SeedRange;
+    type Output = SearchOutput;
+    type Doc = SearchDoc;
 
-impl UntypedKind for UvgLocalSearch {
     fn name(&self) -> &'static str {
         "uvg-local-search"
     }
     fn about(&self) -> &'static str {
         "seeded hill climbing for UVG starts of value >= *k on n vertices (upper bounds), sharded by seed"
     }
-    fn params(&self) -> &'static [ParamDef] {
+    fn param_defs(&self) -> &'static [ParamDef] {
         PARAMS
     }
-    fn plan(&self, params: &Params, target_shards: u32) -> Result<Vec<ShardSpec>, SweepError> {
-        let seeds = param(params, "seeds");
+    fn plan(
+        &self,
+        params: &SearchParams,
+        target_shards: u32,
+    ) -> Result<Vec<(SeedRange, u64)>, SweepError> {
+        params.check()?;
+        let seeds = params.seeds;
         let shards = if target_shards == 0 {
             seeds.min(256)
         } else {
             (target_shards as u64).min(seeds)
         };
         let per = seeds.div_ceil(shards);
-        Ok(crate::sweep::numbered(
-            (0..shards)
-                .map(|i| (i * per, ((i + 1) * per).min(seeds)))
-                .filter(|(a, b)| a < b)
-                .map(|(a, b)| (format!("seeds {a}..{b}"), (b - a) * param(params, "steps"))),
-        ))
+        Ok((0..shards)
+            .map(|i| (i * per, ((i + 1) * per).min(seeds)))
+            .filter(|(a, b)| a < b)
+            .map(|(start, end)| {
+                let estimate = (end - start).saturating_mul(params.steps);
+                (SeedRange { start, end }, estimate)
+            })
+            .collect())
     }
-    fn run_shard(
+    fn run(
         &self,
-        params: &Params,
-        shard: &ShardSpec,
+        params: &SearchParams,
+        shard: &SeedRange,
         ctx: &ShardCtx<'_>,
-    ) -> Result<SweepResult, SweepError> {
-        let (a, b) = parse_range(self.name(), &shard.payload)?;
-        let n = param(params, "vertices") as usize;
-        let target = param(params, "value").min(255) as u8;
-        let mut out = SweepResult::default();
-        for i in a..b {
+    ) -> Result<SearchOutput, SweepError> {
+        params.check()?;
+        if shard.start >= shard.end {
+            return Err(SweepError::BadShard {
+                kind: Kind::name(self).into(),
+                reason: format!("empty seed range {}..{}", shard.start, shard.end),
+            });
+        }
+        let n = params.vertices;
+        let mut out = SearchOutput::default();
+        for i in shard.start..shard.end {
             ctx.check()?;
-            let c = climb(n, target, param(params, "steps"), param(params, "seed"), i);
+            let c = climb(n, params.value, params.steps, params.seed, i);
             let max = *c.best_values.iter().max().unwrap_or(&0);
-            out.work += c.steps;
             ctx.add_progress(c.steps);
-            out.count("climbs", 1);
-            out.count("steps", c.steps);
-            out.count("evaluations", c.evaluations);
-            out.count(format!("best={max:02}"), 1);
+            out.climbs += 1;
+            out.steps += c.steps;
+            out.evaluations += c.evaluations;
             let start = c.best_values.iter().position(|&v| v == max).unwrap_or(0);
-            out.witness(
-                format!("best={max:02}"),
-                Record {
-                    vertices: n as u32,
-                    edges: c.best.edge_count() as u32,
-                    code: graph6::encode_bitgraph(&c.best),
-                    index: start as u64,
-                    detail: format!("seed index {i}"),
-                    note: format!("grundy={max}"),
-                },
-            );
+            let best = out.best.entry(max).or_default();
+            best.climbs += 1;
+            best.witness.offer(ClimbWitness {
+                edges: c.best.edge_count() as u32,
+                graph6: graph6::encode_bitgraph(&c.best),
+                start: start as u32,
+                seed_index: i,
+            });
         }
         Ok(out)
     }
-    fn render(&self, params: &Params, r: &SweepResult) -> LegacyRendered {
-        let mut best = Map::new();
-        for (k, w) in &r.witnesses {
-            let v: u64 = k.trim_start_matches("best=").parse().unwrap_or(0);
-            best.insert(
-                v.to_string(),
-                json!({"climbs": r.counter(k), "graph6": w.code, "start": w.index, "edges": w.edges, "found_by": w.detail}),
-            );
+    fn doc(&self, params: &SearchParams, r: &SearchOutput) -> SearchDoc {
+        let best_values = r
+            .best
+            .iter()
+            .filter_map(|(&v, b)| {
+                let w = b.witness.0.as_ref()?;
+                Some((
+                    v,
+                    BestRow {
+                        climbs: b.climbs,
+                        graph6: w.graph6.clone(),
+                        start: w.start,
+                        edges: w.edges,
+                        found_by: format!("seed index {}", w.seed_index),
+                    },
+                ))
+            })
+            .collect();
+        SearchDoc {
+            kind: Kind::name(self).into(),
+            params: params.clone(),
+            climbs: r.climbs,
+            steps: r.steps,
+            evaluations: r.evaluations,
+            best_values,
         }
-        let doc = json!({
-            "kind": self.name(),
-            "params": params,
-            "climbs": r.counter("climbs"),
-            "steps": r.counter("steps"),
-            "evaluations": r.counter("evaluations"),
-            "best_values": best,
-        });
+    }
+    fn report(&self, _params: &SearchParams, doc: &SearchDoc) -> String {
+        let p = &doc.params;
         let mut s = String::new();
-        let (k, n) = (param(params, "value"), param(params, "vertices"));
+        let (k, n) = (p.value, p.vertices);
         let _ = writeln!(
             s,
             "# UVG local search: a start of value ≥ *{k} on {n} vertices\n"
@@ -272,46 +404,62 @@ impl UntypedKind for UvgLocalSearch {
         let _ = writeln!(
             s,
             "Generated by `gamesweep run uvg-local-search --value {k} --vertices {n} --seeds {} --steps {} --seed {}`. Upper bounds only: a found position proves \"smallest ≤ {n} vertices\", a miss proves nothing.\n",
-            param(params, "seeds"),
-            param(params, "steps"),
-            param(params, "seed")
+            p.seeds, p.steps, p.seed
         );
         let _ = writeln!(
             s,
             "{} climbs, {} steps, {} Grundy evaluations.\n",
-            r.counter("climbs"),
-            r.counter("steps"),
-            r.counter("evaluations")
+            doc.climbs, doc.steps, doc.evaluations
         );
         let _ = writeln!(s, "| best value of a climb | climbs | smallest witness (graph6) | start | edges |\n|---|---|---|---|---|");
-        if let Value::Object(m) = &doc["best_values"] {
-            let mut rows: Vec<_> = m.iter().collect();
-            rows.sort_by_key(|(k, _)| k.parse::<u64>().unwrap_or(0));
-            for (v, x) in rows.into_iter().rev() {
-                let _ = writeln!(
-                    s,
-                    "| *{v} | {} | `` {} `` | {} | {} |",
-                    x["climbs"],
-                    x["graph6"].as_str().unwrap_or(""),
-                    x["start"],
-                    x["edges"]
-                );
-            }
+        for (v, x) in doc.best_values.iter().rev() {
+            let _ = writeln!(
+                s,
+                "| *{v} | {} | `` {} `` | {} | {} |",
+                x.climbs, x.graph6, x.start, x.edges
+            );
         }
-        LegacyRendered {
-            results_json: doc,
-            report_md: s,
-        }
+        s
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::legacy::{resolve_params, run_all_sequential};
+    use crate::sweep::{run_typed, ShardSpec, SweepKind};
+
+    fn params() -> SearchParams {
+        SearchParams {
+            value: 3,
+            vertices: 6,
+            seeds: 8,
+            steps: 3000,
+            seed: 7,
+        }
+    }
 
     #[test]
     fn finds_star3_on_six_vertices_reproducibly() {
+        let p = params();
+        let a = run_typed(&UvgLocalSearch, &p, 3).unwrap();
+        let b = run_typed(&UvgLocalSearch, &p, 8).unwrap();
+        assert_eq!(a, b, "plan-independent");
+        assert_eq!(a.climbs, 8);
+        let best = &a.best[&3];
+        assert!(best.climbs > 0);
+        let w = best.witness.0.as_ref().unwrap();
+        let g = graph6::parse_bitgraph(&w.graph6).unwrap();
+        assert_eq!(g.n(), 6);
+        assert_eq!(
+            uvg::grundy_all(&g)[w.start as usize],
+            3,
+            "witness re-verified"
+        );
+        let spec = crate::sweep::ShardSpec {
+            index: 0,
+            payload: r#"{"start":0,"end":2}"#.into(),
+            estimate: 0,
+        };
         let given = [
             ("value", 3),
             ("vertices", 6),
@@ -319,22 +467,76 @@ mod tests {
             ("steps", 3000),
             ("seed", 7),
         ]
-        .into_iter()
         .map(|(k, v)| (k.to_string(), v))
-        .collect();
-        let p = resolve_params(&UvgLocalSearch, &given).unwrap();
-        let a =
-            run_all_sequential(&UvgLocalSearch, &p, &UvgLocalSearch.plan(&p, 3).unwrap()).unwrap();
-        let b =
-            run_all_sequential(&UvgLocalSearch, &p, &UvgLocalSearch.plan(&p, 8).unwrap()).unwrap();
-        assert_eq!(a, b, "plan-independent");
-        let w = &a.witnesses["best=03"];
-        let g = graph6::parse_bitgraph(&w.code).unwrap();
+        .into();
+        let resolved = UvgLocalSearch.resolve_params(&given).unwrap();
+        let out =
+            SweepKind::run_shard(&UvgLocalSearch, &resolved, &spec, &ShardCtx::detached()).unwrap();
         assert_eq!(
-            uvg::grundy_all(&g)[w.index as usize],
-            3,
-            "witness re-verified"
+            UvgLocalSearch.decode(&out.encode()).unwrap(),
+            out,
+            "encoding round trip"
         );
-        assert!(a.counter("best=03") > 0);
+        let doc = UvgLocalSearch.doc(&p, &a);
+        assert_eq!(doc.best_values[&3].climbs, best.climbs);
+        assert_eq!(doc.climbs, 8);
+    }
+
+    #[test]
+    fn plan_covers_every_seed_once() {
+        let p = SearchParams {
+            seeds: 10,
+            ..params()
+        };
+        for target in [0, 1, 3, 4, 10, 50] {
+            let plan = Kind::plan(&UvgLocalSearch, &p, target).unwrap();
+            let mut next = 0;
+            for (r, est) in &plan {
+                assert_eq!(r.start, next, "target {target}");
+                assert!(r.end > r.start);
+                assert_eq!(*est, (r.end - r.start) * p.steps);
+                next = r.end;
+            }
+            assert_eq!(next, 10, "target {target}");
+        }
+    }
+
+    #[test]
+    fn bad_shards_and_params_are_errors() {
+        let p = UvgLocalSearch
+            .resolve_params(&[("vertices".to_string(), 6)].into())
+            .unwrap();
+        for payload in [
+            "",
+            "seeds 0..4",
+            r#"{"start":4,"end":4}"#,
+            r#"{"start":5,"end":2}"#,
+            r#"{"start":0}"#,
+            r#"{"start":0,"end":2,"extra":1}"#,
+        ] {
+            let shard = ShardSpec {
+                index: 0,
+                payload: payload.into(),
+                estimate: 0,
+            };
+            assert!(
+                matches!(
+                    SweepKind::run_shard(&UvgLocalSearch, &p, &shard, &ShardCtx::detached()),
+                    Err(SweepError::BadShard { .. })
+                ),
+                "{payload:?}"
+            );
+        }
+        assert!(UvgLocalSearch
+            .resolve_params(&[("vertices".to_string(), 17)].into())
+            .is_err());
+        let bad = SearchParams {
+            vertices: 1,
+            ..params()
+        };
+        assert!(matches!(
+            UvgLocalSearch.run(&bad, &SeedRange { start: 0, end: 1 }, &ShardCtx::detached()),
+            Err(SweepError::BadParams { .. })
+        ));
     }
 }

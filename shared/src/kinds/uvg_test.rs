@@ -1,17 +1,18 @@
 //! Tests of the `uvg` sweep against the spec's reference numbers.
 
 use super::*;
-use crate::sweep::legacy::{resolve_params, run_all_sequential};
+use crate::sweep::{run_typed, ShardSpec, SweepKind};
 
-fn params(max_n: u64) -> Params {
-    resolve_params(&UvgSweep, &[("max_n".to_string(), max_n)].into()).unwrap()
+fn params(max_n: usize) -> UvgParams {
+    UvgParams {
+        max_n,
+        collect_min_value: 0,
+    }
 }
 
-fn table(max_n: u64, shards: u32) -> Value {
+fn table(max_n: usize, shards: u32) -> UvgDoc {
     let p = params(max_n);
-    let plan = UvgSweep.plan(&p, shards).unwrap();
-    let merged = run_all_sequential(&UvgSweep, &p, &plan).unwrap();
-    UvgSweep.render(&p, &merged).results_json
+    UvgSweep.doc(&p, &run_typed(&UvgSweep, &p, shards).unwrap())
 }
 
 /// The spec's UVG table for n ≤ 8 (MISSION.md), row by row: graphs, pairs, Grundy histogram.
@@ -29,79 +30,124 @@ fn reproduces_spec_table_up_to_8() {
     ];
     let doc = table(8, 0);
     for (i, (graphs, pairs, hist)) in want.iter().enumerate() {
-        let row = &doc["by_n"][i];
-        assert_eq!(row["graphs"], *graphs, "n = {}", i + 1);
-        assert_eq!(row["positions"], *pairs, "n = {}", i + 1);
+        let row = &doc.by_n[i];
+        assert_eq!(row.n, i + 1);
+        assert_eq!(row.graphs, *graphs, "n = {}", i + 1);
+        assert_eq!(row.positions, *pairs, "n = {}", i + 1);
         for (v, &c) in hist.iter().enumerate() {
-            assert_eq!(
-                row["grundy"][v.to_string()].as_u64().unwrap_or(0),
-                c,
-                "n = {} value {v}",
-                i + 1
-            );
+            let got = row.grundy.get(&(v as u8)).copied().unwrap_or(0);
+            assert_eq!(got, c, "n = {} value {v}", i + 1);
         }
-        assert_eq!(row["matching_exceptions"], 0);
-        assert_eq!(row["maxdeg3"]["exceptions"], 0);
+        assert_eq!(row.matching_exceptions, 0);
+        assert_eq!(row.maxdeg3.exceptions, 0);
     }
     // Smallest vertex counts for *0..*4: 1, 2, 4, 6, 8.
-    for (v, n) in [(0, 1), (1, 2), (2, 4), (3, 6), (4, 8)] {
-        let first = doc["by_n"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["witnesses"].get(v.to_string()).is_some());
-        assert_eq!(first.unwrap()["n"], n, "smallest *{v}");
+    for (v, n) in [(0u8, 1), (1, 2), (2, 4), (3, 6), (4, 8)] {
+        let first = doc.by_n.iter().find(|r| r.witnesses.contains_key(&v));
+        assert_eq!(first.unwrap().n, n, "smallest *{v}");
     }
     // The smallest *3 has 6 vertices and 6 edges.
-    assert_eq!(doc["by_n"][5]["witnesses"]["3"]["edges"], 6);
+    assert_eq!(doc.by_n[5].witnesses[&3].edges, 6);
 }
 
 /// The n = 9 row, the matching theorem over all 2,445,437 pairs and the degree-3 subset (release-mode test).
 #[test]
 fn reproduces_spec_n9() {
     let doc = table(9, 0);
-    let row = &doc["by_n"][8];
-    assert_eq!(row["graphs"], 261_080);
-    assert_eq!(row["positions"], 2_349_720);
+    let row = &doc.by_n[8];
+    assert_eq!(row.graphs, 261_080);
+    assert_eq!(row.positions, 2_349_720);
     for (v, c) in [2_155_288u64, 98_997, 67_971, 26_483, 981]
         .into_iter()
         .enumerate()
     {
-        assert_eq!(row["grundy"][v.to_string()], c, "value {v}");
+        assert_eq!(row.grundy[&(v as u8)], c, "value {v}");
     }
-    assert!(row["grundy"].get("5").is_none(), "no *5 on 9 vertices");
-    let rows = doc["by_n"].as_array().unwrap();
-    let sum = |f: &dyn Fn(&Value) -> u64| rows.iter().map(f).sum::<u64>();
-    assert_eq!(sum(&|r| r["positions"].as_u64().unwrap()), 2_445_437);
-    assert_eq!(sum(&|r| r["matching_exceptions"].as_u64().unwrap()), 0);
-    assert_eq!(sum(&|r| r["maxdeg3"]["graphs"].as_u64().unwrap()), 838);
-    assert_eq!(sum(&|r| r["maxdeg3"]["positions"].as_u64().unwrap()), 7_036);
-    assert_eq!(sum(&|r| r["maxdeg3"]["exceptions"].as_u64().unwrap()), 0);
-    assert_eq!(doc["by_n"][7]["witnesses"]["4"]["edges"], 10);
+    assert!(!row.grundy.contains_key(&5), "no *5 on 9 vertices");
+    let rows = &doc.by_n;
+    let sum = |f: &dyn Fn(&UvgRow) -> u64| rows.iter().map(f).sum::<u64>();
+    assert_eq!(sum(&|r| r.positions), 2_445_437);
+    assert_eq!(sum(&|r| r.matching_exceptions), 0);
+    assert_eq!(sum(&|r| r.maxdeg3.graphs), 838);
+    assert_eq!(sum(&|r| r.maxdeg3.positions), 7_036);
+    assert_eq!(sum(&|r| r.maxdeg3.exceptions), 0);
+    assert_eq!(doc.by_n[7].witnesses[&4].edges, 10);
     assert!(
-        doc["by_n"][7]["extensions"].get("5").is_none(),
+        !doc.by_n[7].extensions.contains_key(&5),
         "no 8-vertex graph has all of 0..*4"
     );
 }
 
 #[test]
 fn merged_result_is_independent_of_the_plan() {
-    let a = table(7, 1);
+    let p = params(7);
+    let a = run_typed(&UvgSweep, &p, 1).unwrap();
     for shards in [2, 5, 17, 300] {
-        assert_eq!(a, table(7, shards), "shards = {shards}");
+        assert_eq!(
+            a,
+            run_typed(&UvgSweep, &p, shards).unwrap(),
+            "shards = {shards}"
+        );
     }
+    // Merging in another order and grouping gives the same result.
+    let parts: Vec<UvgOutput> = Kind::plan(&UvgSweep, &p, 17)
+        .unwrap()
+        .iter()
+        .map(|(s, _)| UvgSweep.run(&p, s, &ShardCtx::detached()).unwrap())
+        .collect();
+    let mut rev = UvgOutput::default();
+    for x in parts.iter().rev().cloned() {
+        rev.merge(x);
+    }
+    assert_eq!(a, rev);
+}
+
+/// The extension step and the collected positions: the smallest *3 (6
+/// vertices) is built from the 5-vertex graph with starts 0, *, *2.
+#[test]
+fn extensions_and_collected_positions() {
+    let p = UvgParams {
+        max_n: 6,
+        collect_min_value: 3,
+    };
+    let doc = UvgSweep.doc(&p, &run_typed(&UvgSweep, &p, 3).unwrap());
+    let ext = &doc.by_n[4].extensions[&3];
+    assert_eq!(ext.graphs, 1);
+    assert_eq!(ext.extended_value, Some(3));
+    assert_eq!(ext.extended_start, Some(5));
+    let c = doc.by_n[5].collected.as_ref().unwrap();
+    assert_eq!(c.count, doc.by_n[5].grundy[&3]);
+    assert_eq!(c.positions.len() as u64, c.count);
+    for line in &c.positions {
+        let (code, start) = line.split_once(' ').unwrap();
+        let g = graph6::parse_bitgraph(code).unwrap();
+        assert_eq!(uvg::grundy_all(&g)[start.parse::<usize>().unwrap()], 3);
+    }
+    assert_eq!(doc.by_n[0].collected.as_ref().unwrap().count, 0);
+    let exports = UvgSweep.exports(&p, &doc);
+    assert_eq!(exports.len(), 1);
+    assert_eq!(exports[0].0, "collected-min-value-3.txt");
+    assert_eq!(exports[0].1.lines().count() as u64, c.count);
+    // Without collecting there is no `collected` field and no export.
+    let off = table(6, 3);
+    assert!(off.by_n.iter().all(|r| r.collected.is_none()));
+    assert!(UvgSweep.exports(&params(6), &off).is_empty());
 }
 
 #[test]
-fn bad_payloads_are_errors() {
-    let p = params(5);
+fn bad_shards_and_params_are_errors() {
+    let p = UvgSweep
+        .resolve_params(&[("max_n".to_string(), 5)].into())
+        .unwrap();
     for payload in [
         "",
         "top",
-        "prefixes 3",
         "prefixes 3 Bw?",
-        "prefixes 2 Bw",
-        "frobnicate 2",
+        r#"{"top":{"depth":1}}"#,
+        r#"{"prefixes":{"depth":3,"prefixes":[]}}"#,
+        r#"{"prefixes":{"depth":3,"prefixes":["Bw?"]}}"#,
+        r#"{"prefixes":{"depth":2,"prefixes":["Bw"]}}"#,
+        r#"{"frobnicate":{"depth":2}}"#,
     ] {
         let shard = ShardSpec {
             index: 0,
@@ -110,12 +156,33 @@ fn bad_payloads_are_errors() {
         };
         assert!(
             matches!(
-                UvgSweep.run_shard(&p, &shard, &ShardCtx::detached()),
+                SweepKind::run_shard(&UvgSweep, &p, &shard, &ShardCtx::detached()),
                 Err(SweepError::BadShard { .. })
             ),
             "{payload:?}"
         );
     }
+    for (name, value) in [("max_n", 13), ("max_n", 0), ("collect_min_value", 32)] {
+        assert!(
+            UvgSweep
+                .resolve_params(&[(name.to_string(), value)].into())
+                .is_err(),
+            "{name} = {value}"
+        );
+    }
+    let big = UvgParams {
+        max_n: 40,
+        collect_min_value: 0,
+    };
+    assert!(matches!(
+        Kind::plan(&UvgSweep, &big, 1),
+        Err(SweepError::BadParams { .. })
+    ));
+    let top = GraphShard::Top { depth: 3 };
+    assert!(matches!(
+        UvgSweep.run(&big, &top, &ShardCtx::detached()),
+        Err(SweepError::BadParams { .. })
+    ));
 }
 
 /// Shard estimates are positions: their sum is close to the exact total the
@@ -124,24 +191,46 @@ fn bad_payloads_are_errors() {
 #[test]
 fn shard_estimates_track_the_positions_counted() {
     let p = params(9);
-    let plan = UvgSweep.plan(&p, 16).unwrap();
-    assert_eq!(plan, UvgSweep.plan(&p, 16).unwrap(), "deterministic plan");
+    let plan = Kind::plan(&UvgSweep, &p, 16).unwrap();
+    assert_eq!(
+        plan,
+        Kind::plan(&UvgSweep, &p, 16).unwrap(),
+        "deterministic plan"
+    );
     let mut total = (0u64, 0u64);
-    for s in &plan {
-        let got = UvgSweep
-            .run_shard(&p, s, &ShardCtx::detached())
-            .unwrap()
-            .work;
-        let (e, g) = (s.estimate as f64, got as f64);
+    for (i, (s, estimate)) in plan.iter().enumerate() {
+        let got = UvgSweep.run(&p, s, &ShardCtx::detached()).unwrap().work();
+        let (e, g) = (*estimate as f64, got as f64);
         assert!(
             (e - g).abs() <= 0.35 * g,
-            "shard {}: estimate {e} vs {g} positions",
-            s.index
+            "shard {i}: estimate {e} vs {g} positions"
         );
-        total.0 += s.estimate;
+        total.0 += estimate;
         total.1 += got;
     }
     assert_eq!(total.1, 2_445_437);
     let err = (total.0 as f64 - total.1 as f64).abs() / total.1 as f64;
     assert!(err < 0.05, "total estimate {} vs {}", total.0, total.1);
+}
+
+/// A shard's result survives the store's encoding (JSON with integer map keys).
+#[test]
+fn results_round_trip_through_their_encoding() {
+    let p = UvgSweep
+        .resolve_params(
+            &[
+                ("max_n".to_string(), 6),
+                ("collect_min_value".to_string(), 2),
+            ]
+            .into(),
+        )
+        .unwrap();
+    let plan = SweepKind::plan(&UvgSweep, &p, 2).unwrap();
+    let out = SweepKind::run_shard(&UvgSweep, &p, &plan[0], &ShardCtx::detached()).unwrap();
+    assert!(out.work() > 0);
+    assert_eq!(UvgSweep.decode(&out.encode()).unwrap(), out);
+    assert!(matches!(
+        UvgSweep.decode(b"{\"counters\":{}}"),
+        Err(SweepError::BadResult { .. })
+    ));
 }

@@ -15,6 +15,8 @@
 //! * [`degree3`]: the Burke–Ferland–Teng algorithm for max degree ≤ 3.
 //! * [`general`]: the same on [`GeneralGraph`](crate::graph::general::GeneralGraph)
 //!   for instances of hundreds of vertices.
+//! * [`position`]: one position solved for `gamesweep solve uvg` (value,
+//!   winner and winning move of every start, with an optional budget).
 //!
 //! ```
 //! use gamesweep::graph::BitGraph;
@@ -35,6 +37,7 @@ mod bitsliced;
 pub mod degree3;
 pub mod general;
 pub mod matching;
+pub mod position;
 mod smallblossom;
 
 /// Alternative DP and matching kernels kept as benchmark baselines and test

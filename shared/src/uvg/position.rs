@@ -1,0 +1,320 @@
+//! One UVG position solved for `gamesweep solve uvg`: the exact Grundy value,
+//! the winner (matching theorem) and a winning move of every start (or one),
+//! with an optional search budget. Graphs of up to [`DENSE_LIMIT`] vertices
+//! without a budget use the bitset solver; larger graphs, or any graph with a
+//! budget, use the general-graph solver ([`super::general`]), which also
+//! reports the search nodes it used.
+//!
+//! ```
+//! use gamesweep::uvg::position::solve_position;
+//! // The path on 3 vertices, 0 - 1 - 2 (graph6 `Bg`).
+//! let rep = solve_position("Bg", None, None).unwrap();
+//! let values: Vec<_> = rep.starts.iter().map(|s| s.grundy).collect();
+//! assert_eq!(values, [Some(0), Some(1), Some(0)]);
+//! assert!(rep.starts[1].first_player_wins);
+//! ```
+
+use super::general::{first_player_wins_general, grundy_general, winning_move_general};
+use super::{first_player_wins, grundy_all, winning_move};
+use crate::graph::general::{GeneralGraph, GraphError};
+use crate::graph::graph6::{self, Graph6Error};
+use crate::graph::BitGraph;
+use serde::Serialize;
+use std::fmt;
+
+/// Largest graph solved with the dense bitset solver (its memo is indexed by vertex subsets).
+pub const DENSE_LIMIT: usize = 14;
+
+/// Why a position could not be solved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// The graph6 text does not parse.
+    #[error("bad graph6 `{text}`: {source}")]
+    Graph6 {
+        /// The text as given.
+        text: String,
+        /// What was wrong.
+        source: Graph6Error,
+    },
+    /// The graph has no vertices, so no start.
+    #[error("the graph has no vertices: there is no start vertex")]
+    NoVertices,
+    /// The requested start is not a vertex.
+    #[error("start {start} is not a vertex (the graph has vertices 0..{last})")]
+    StartOutOfRange {
+        /// The start asked for.
+        start: usize,
+        /// The largest vertex.
+        last: usize,
+    },
+    /// The graph is not simple.
+    #[error("bad graph: {0}")]
+    Graph(#[from] GraphError),
+}
+
+/// One start vertex's answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StartReport {
+    /// The start vertex.
+    pub start: usize,
+    /// Exact Grundy value, or null when the budget ran out.
+    pub grundy: Option<u32>,
+    /// Matching theorem: does the player to move win?
+    pub first_player_wins: bool,
+    /// A winning move (partner in a maximum matching), or null.
+    pub winning_move: Option<usize>,
+    /// Search nodes used by the exact search (general solver only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+}
+
+/// The answer for a graph: `{"n": .., "starts": [..]}` as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PositionReport {
+    /// Number of vertices.
+    pub n: usize,
+    /// Per start vertex asked for, in order.
+    pub starts: Vec<StartReport>,
+}
+
+/// Solve UVG on the graph `text` (graph6) from `start` (default: every
+/// vertex). With a `budget`, the exact search of each start gives up after
+/// that many search nodes (its `grundy` is then `None`; the winner and a
+/// winning move, from the matching theorem, are always given).
+pub fn solve_position(
+    text: &str,
+    start: Option<usize>,
+    budget: Option<u64>,
+) -> Result<PositionReport, PositionError> {
+    let (n, edges) = graph6::decode(text.trim()).map_err(|source| PositionError::Graph6 {
+        text: text.to_string(),
+        source,
+    })?;
+    if n == 0 {
+        return Err(PositionError::NoVertices);
+    }
+    let starts: Vec<usize> = match start {
+        Some(s) if s >= n => {
+            return Err(PositionError::StartOutOfRange {
+                start: s,
+                last: n - 1,
+            })
+        }
+        Some(s) => vec![s],
+        None => (0..n).collect(),
+    };
+    let mut out = Vec::with_capacity(starts.len());
+    if n <= DENSE_LIMIT && budget.is_none() {
+        let g = BitGraph::from_edges(n, &edges);
+        let all = g.all();
+        let values = grundy_all(&g);
+        for s in starts {
+            out.push(StartReport {
+                start: s,
+                grundy: Some(values[s] as u32),
+                first_player_wins: first_player_wins(&g, s, all),
+                winning_move: winning_move(&g, s, all),
+                nodes: None,
+            });
+        }
+    } else {
+        let g = GeneralGraph::from_edges(n, &edges)?;
+        let all = g.all();
+        for s in starts {
+            let (grundy, nodes) = match grundy_general(&g, s, budget) {
+                Ok(o) => (Some(o.value), o.nodes),
+                Err(e) => (None, e.nodes),
+            };
+            out.push(StartReport {
+                start: s,
+                grundy,
+                first_player_wins: first_player_wins_general(&g, s, &all),
+                winning_move: winning_move_general(&g, s, &all),
+                nodes: Some(nodes),
+            });
+        }
+    }
+    Ok(PositionReport { n, starts: out })
+}
+
+/// CGSuite-style nimber: `0`, `*`, `*2`, …
+pub fn nimber(v: u32) -> String {
+    match v {
+        0 => "0".into(),
+        1 => "*".into(),
+        k => format!("*{k}"),
+    }
+}
+
+impl fmt::Display for PositionReport {
+    /// The table `gamesweep solve uvg` prints: start, Grundy value, winner, winning move.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "UVG on {} vertices", self.n)?;
+        writeln!(
+            f,
+            "{:>6}  {:>7}  {:>8}  {:>12}",
+            "start", "grundy", "winner", "winning move"
+        )?;
+        for s in &self.starts {
+            let g = s
+                .grundy
+                .map(nimber)
+                .unwrap_or_else(|| "unknown (budget)".into());
+            let w = if s.first_player_wins {
+                "first"
+            } else {
+                "second"
+            };
+            let m = s
+                .winning_move
+                .map(|u| u.to_string())
+                .unwrap_or_else(|| "-".into());
+            writeln!(f, "{:>6}  {:>7}  {:>8}  {:>12}", s.start, g, w, m)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::graph6::encode_bitgraph;
+    use crate::uvg::grundy;
+
+    fn path(n: usize) -> String {
+        graph6::encode_with(n, |u, v| u.abs_diff(v) == 1)
+    }
+
+    /// A winning move leads to a position of value 0 (a loss for the mover's opponent).
+    fn check_moves(text: &str, rep: &PositionReport) {
+        let (n, edges) = graph6::decode(text).unwrap();
+        let g = BitGraph::from_edges(n, &edges);
+        for s in &rep.starts {
+            assert_eq!(
+                s.winning_move.is_some(),
+                s.first_player_wins,
+                "start {}",
+                s.start
+            );
+            if let Some(g0) = s.grundy {
+                assert_eq!(g0 != 0, s.first_player_wins, "start {}", s.start);
+            }
+            if let Some(m) = s.winning_move {
+                assert!(g.has_edge(s.start, m));
+                assert_eq!(grundy(&g, m, g.all() & !(1 << s.start)), 0);
+            }
+        }
+    }
+
+    #[test]
+    fn path_on_three_vertices() {
+        let p3 = path(3);
+        assert_eq!(p3, "Bg");
+        let rep = solve_position(&p3, None, None).unwrap();
+        assert_eq!(rep.n, 3);
+        let values: Vec<_> = rep.starts.iter().map(|s| s.grundy).collect();
+        assert_eq!(values, [Some(0), Some(1), Some(0)]);
+        assert_eq!(rep.starts[0].winning_move, None);
+        assert!(rep.starts.iter().all(|s| s.nodes.is_none()));
+        check_moves(&p3, &rep);
+        let json = serde_json::to_string(&rep.starts[0]).unwrap();
+        assert_eq!(
+            json,
+            r#"{"start":0,"grundy":0,"first_player_wins":false,"winning_move":null}"#
+        );
+        let one = solve_position(&p3, Some(1), None).unwrap();
+        assert_eq!(one.starts, vec![rep.starts[1].clone()]);
+    }
+
+    #[test]
+    fn dense_and_general_solvers_agree() {
+        // Every connected graph on up to 6 vertices, via a budget large enough
+        // to force the general solver to finish.
+        let mut texts = Vec::new();
+        for n in 1..=6 {
+            crate::gen::walk_filtered(
+                &BitGraph::new(0),
+                n,
+                crate::gen::WalkOptions {
+                    connected_only: true,
+                    min_n: n,
+                },
+                &mut |g| texts.push(encode_bitgraph(g)),
+            );
+        }
+        assert_eq!(texts.len(), 1 + 1 + 2 + 6 + 21 + 112);
+        for t in &texts {
+            let dense = solve_position(t, None, None).unwrap();
+            let general = solve_position(t, None, Some(u64::MAX)).unwrap();
+            check_moves(t, &dense);
+            check_moves(t, &general);
+            for (d, g) in dense.starts.iter().zip(&general.starts) {
+                assert_eq!(
+                    (d.grundy, d.first_player_wins),
+                    (g.grundy, g.first_player_wins),
+                    "{t}"
+                );
+                assert!(g.nodes.is_some());
+            }
+        }
+    }
+
+    #[test]
+    fn large_graphs_and_budgets() {
+        // A path on 40 vertices: from an end every move is forced, 39 of them.
+        let p40 = path(40);
+        let rep = solve_position(&p40, Some(0), None).unwrap();
+        assert_eq!(rep.n, 40);
+        assert_eq!(rep.starts[0].grundy, Some(1));
+        assert!(rep.starts[0].first_player_wins);
+        assert_eq!(rep.starts[0].winning_move, Some(1));
+        assert!(rep.starts[0].nodes.is_some());
+        // A budget of one node is not enough, but the winner is still known.
+        let k5 = encode_bitgraph(&BitGraph::from_edges(
+            5,
+            &[
+                (0, 1),
+                (0, 2),
+                (0, 3),
+                (0, 4),
+                (1, 2),
+                (1, 3),
+                (1, 4),
+                (2, 3),
+                (2, 4),
+                (3, 4),
+            ],
+        ));
+        let rep = solve_position(&k5, Some(2), Some(1)).unwrap();
+        let s = &rep.starts[0];
+        assert_eq!((s.start, s.grundy, s.first_player_wins), (2, None, false));
+        assert!(rep.to_string().contains("unknown (budget)"));
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        assert!(matches!(
+            solve_position("not graph6 at all", None, None),
+            Err(PositionError::Graph6 { .. })
+        ));
+        assert_eq!(
+            solve_position("?", None, None),
+            Err(PositionError::NoVertices)
+        );
+        assert_eq!(
+            solve_position("Bg", Some(3), None),
+            Err(PositionError::StartOutOfRange { start: 3, last: 2 })
+        );
+    }
+
+    #[test]
+    fn table_text() {
+        let rep = solve_position("Bg", None, None).unwrap();
+        let want = "UVG on 3 vertices\n start   grundy    winner  winning move\n     0        0    second             -\n";
+        assert!(rep.to_string().starts_with(want), "{rep}");
+        assert_eq!(rep.to_string().lines().count(), 5);
+        assert_eq!(nimber(0), "0");
+        assert_eq!(nimber(1), "*");
+        assert_eq!(nimber(7), "*7");
+    }
+}
