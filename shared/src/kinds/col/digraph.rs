@@ -22,12 +22,13 @@
 //! `next_u32()` value below `m·⌊2^32/m⌋`, taken mod `m`.
 
 use super::graphs::{board_digraph6, digraph_ranges, DigraphRange};
-use super::*;
+use super::{position_record, records_md, PositionDoc, Records};
 use crate::col::{Board, Pos, Solver, SolverOptions};
 use crate::graph::members;
-use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, Smallest, SweepError};
+use crate::sweep::{thousands, Kind, Merge, ParamDef, Record, ShardCtx, Smallest, SweepError};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// The `myopic-digraph` sweep kind.
@@ -187,17 +188,17 @@ pub struct RuleSetDoc {
     /// Subjects where the formula fails.
     pub exceptions: u64,
     /// The kept exceptions.
-    pub exception_records: Vec<PositionJson>,
+    pub exception_records: Vec<PositionDoc>,
     /// Watched cases.
     pub watched: u64,
     /// Watched cases where the formula fails.
     pub watched_broken: u64,
     /// The smallest broken watched case.
-    pub smallest_watched_broken: Option<PositionJson>,
+    pub smallest_watched_broken: Option<PositionDoc>,
     /// Non-cold positions.
     pub non_cold: u64,
     /// The kept non-cold positions.
-    pub non_cold_records: Vec<PositionJson>,
+    pub non_cold_records: Vec<PositionDoc>,
 }
 
 impl From<&RuleCounts> for RuleSetDoc {
@@ -206,12 +207,12 @@ impl From<&RuleCounts> for RuleSetDoc {
             positions: c.positions,
             subjects: c.subjects,
             exceptions: c.exceptions.total(),
-            exception_records: c.exceptions.to_json(),
+            exception_records: c.exceptions.docs(),
             watched: c.watched,
             watched_broken: c.watched_broken,
-            smallest_watched_broken: c.smallest_watched_broken.0.as_ref().map(PositionJson::from),
+            smallest_watched_broken: c.smallest_watched_broken.0.as_ref().map(PositionDoc::from),
             non_cold: c.non_cold.total(),
-            non_cold_records: c.non_cold.to_json(),
+            non_cold_records: c.non_cold.docs(),
         }
     }
 }

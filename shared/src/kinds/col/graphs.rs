@@ -13,16 +13,19 @@
 //! [`crate::col::naive`] on every Col position of a connected graph with ≤ 6
 //! vertices and every Myopic position of a labelled digraph on 2..4 vertices.
 
-use super::*;
+use super::{
+    position_record, records_md, values_md, PositionDoc, Records, ValueCounter, ValueRow,
+    ValueStats,
+};
 use crate::cgt::Outcome;
-use crate::col::{naive, Board, Solver, SolverOptions};
+use crate::col::{colouring_from_index, naive, proper_colourings, Board, Solver, SolverOptions};
 use crate::graph::{graph6, BitGraph};
 use crate::sweep::graphplan::{self, GraphShard};
-use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, SweepError};
+use crate::sweep::merge::merge_maps;
+use crate::sweep::{thousands, Kind, Merge, ParamDef, ShardCtx, SweepError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
-
-// TRANSITIONAL: `list.rs` still imports `colouring_from_index` from here.
-pub use crate::col::{colouring_from_index, proper_colourings};
 
 /// The `col` sweep kind.
 pub struct ColSweep;
@@ -157,7 +160,7 @@ pub struct ColDoc {
     /// Totals.
     pub totals: ColTotals,
     /// The kept non-cold positions (count in `totals.non_cold`).
-    pub non_cold: Vec<PositionJson>,
+    pub non_cold: Vec<PositionDoc>,
     /// Every value, in value-string order.
     pub values: Vec<ValueRow>,
 }
@@ -210,7 +213,7 @@ impl Kind for ColSweep {
         let star = solver.engine.star();
         let mut out = ColOutput::default();
         let mut counts = vec![ColCounts::default(); max_n + 1];
-        let mut tally = ValueTally::default();
+        let mut tally = ValueCounter::default();
         let mut cancelled = false;
         graphplan::walk_connected(&walk, max_n, &mut |g| {
             if cancelled || ctx.cancelled() {
@@ -263,7 +266,7 @@ impl Kind for ColSweep {
             .filter(|(_, c)| *c != ColCounts::default())
             .map(|(n, c)| (n as u32, c))
             .collect();
-        out.values = tally.into_stats(&mut solver.engine);
+        out.values = tally.finish(&mut solver.engine);
         Ok(out)
     }
     fn doc(&self, p: &ColParams, r: &ColOutput) -> ColDoc {
@@ -278,7 +281,7 @@ impl Kind for ColSweep {
                 positions: c.positions,
                 non_cold: c.non_cold,
                 distinct_values: r.values.distinct_in(n as u32),
-                largest_denominator: r.values.denominator_in(n as u32),
+                largest_denominator: r.values.max_denominator_in(n as u32),
                 empty_zero: c.empty_zero,
                 empty_star: c.empty_star,
                 empty_other: c.empty_other,
@@ -294,9 +297,9 @@ impl Kind for ColSweep {
                 positions: tot.positions,
                 non_cold: tot.non_cold,
                 distinct_values: values.len(),
-                largest_denominator: r.values.denominator_max(),
+                largest_denominator: r.values.max_denominator_all(),
             },
-            non_cold: r.non_cold.to_json(),
+            non_cold: r.non_cold.docs(),
             values,
         }
     }
@@ -339,18 +342,7 @@ impl Kind for ColSweep {
             md.push('\n');
         }
         let _ = writeln!(md, "## Values ({} distinct)\n\nSmallest position of each value (witness order: vertices, edges, graph6, colouring index; `.` uncoloured, `L` blue, `R` red).\n\n| value | positions | smallest position |\n|---|---|---|", d.values.len());
-        for v in &d.values {
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} |",
-                v.value,
-                thousands(v.positions),
-                v.smallest.as_ref().map_or(String::new(), |w| format!(
-                    "`{}` {} vertices, {}",
-                    w.code, w.vertices, w.detail
-                ))
-            );
-        }
+        values_md(&mut md, &d.values, "vertices");
         md
     }
 }
@@ -516,7 +508,7 @@ pub struct CheckSetDoc {
     /// Disagreements found.
     pub disagreements: u64,
     /// The kept disagreements.
-    pub records: Vec<PositionJson>,
+    pub records: Vec<PositionDoc>,
 }
 
 impl From<&CheckCounts> for CheckSetDoc {
@@ -524,7 +516,7 @@ impl From<&CheckCounts> for CheckSetDoc {
         CheckSetDoc {
             positions: c.positions,
             disagreements: c.disagreements.total(),
-            records: c.disagreements.to_json(),
+            records: c.disagreements.docs(),
         }
     }
 }

@@ -18,10 +18,9 @@
 //! Shards ([`ListShard`]): the lemma, one single list, or the tuples of `lists`
 //! lists whose first has `first` nodes.
 
-use super::position_record;
-use super::typed::{check_ranges, PositionDoc, Records};
+use super::{check_ranges, position_record, records_md, PositionDoc, Records};
 use crate::cgt::{Dyadic, Engine, GameId};
-use crate::col::{Board, Solver, SolverOptions};
+use crate::col::{colouring_from_index, Board, Solver, SolverOptions};
 use crate::graph::members;
 use crate::sweep::{thousands, Kind, Merge, ParamDef, Record, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
@@ -192,20 +191,6 @@ fn check_lists(
     }
     check.positions += total;
     total
-}
-
-/// Colouring with base-3 index `c` (digit of vertex v: 0 uncoloured, 1 blue, 2 red).
-fn colouring_from_index(n: usize, mut c: u64) -> (u32, u32) {
-    let (mut blue, mut red) = (0, 0);
-    for v in 0..n {
-        match c % 3 {
-            1 => blue |= 1 << v,
-            2 => red |= 1 << v,
-            _ => {}
-        }
-        c /= 3;
-    }
-    (blue, red)
 }
 
 /// Parameters of `myopic-list`.
@@ -527,9 +512,7 @@ impl Kind for MyopicListSweep {
         ] {
             if total > 0 {
                 let _ = writeln!(md, "## {key}: {total}\n");
-                for x in records {
-                    let _ = writeln!(md, "- {}", x.md());
-                }
+                records_md(&mut md, records);
                 md.push('\n');
             }
         }

@@ -13,8 +13,10 @@
 //! Shards are lists of tree shapes ([`TreeId`]: the `index`-th shape with
 //! `nodes` nodes in [`TreeCatalogue`] order), balanced by position count.
 
-use super::typed::{check_ranges, PositionDoc, Records, ValueCounter, ValueRow, ValueTally};
-use super::{balance, position_record};
+use super::{
+    balance, check_ranges, position_record, records_md, values_md, PositionDoc, Records,
+    ValueCounter, ValueRow, ValueStats,
+};
 use crate::col::trees::{RootedTree, TreeCatalogue};
 use crate::col::{Board, Solver, SolverOptions};
 use crate::sweep::merge::merge_maps;
@@ -228,7 +230,7 @@ pub struct TreeOutput {
     /// Counts by node count.
     pub by_nodes: BTreeMap<u32, NodeCounts>,
     /// Values by node count, with the smallest position of each.
-    pub values: ValueTally,
+    pub values: ValueStats,
     /// Non-cold positions.
     pub non_cold: Records,
     /// Exceptions to the formula, per group.
@@ -587,17 +589,13 @@ impl Kind for MyopicTrees {
         for (g, c) in &t.groups {
             if c.exceptions > 0 {
                 let _ = writeln!(md, "## Exceptions ({}): {}\n", g.label(), c.exceptions);
-                for x in d.exceptions.get(g).into_iter().flatten() {
-                    let _ = writeln!(md, "- {}", x.md());
-                }
+                records_md(&mut md, d.exceptions.get(g).map_or(&[], Vec::as_slice));
                 md.push('\n');
             }
         }
         if t.non_cold > 0 {
             let _ = writeln!(md, "## Non-cold positions: {}\n", t.non_cold);
-            for x in &d.non_cold {
-                let _ = writeln!(md, "- {}", x.md());
-            }
+            records_md(&mut md, &d.non_cold);
             md.push('\n');
         }
         let _ = writeln!(md, "## Values ({} distinct)\n", d.values.len());
@@ -606,18 +604,7 @@ impl Kind for MyopicTrees {
             md,
             "| value | positions | smallest position |\n|---|---|---|"
         );
-        for v in &d.values {
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} |",
-                v.value,
-                thousands(v.positions),
-                v.smallest.as_ref().map_or(String::new(), |w| format!(
-                    "`{}` {} nodes, {}",
-                    w.code, w.vertices, w.detail
-                ))
-            );
-        }
+        values_md(&mut md, &d.values, "nodes");
         md
     }
 }

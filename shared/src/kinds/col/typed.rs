@@ -1,25 +1,25 @@
-//! Typed building blocks for the Col kinds' results and documents: a value
-//! tally ([`ValueCounter`] on the hot path, [`ValueTally`] as the mergeable
-//! result), capped record lists ([`Records`]), the `results.json` form of a
-//! position ([`PositionDoc`]) and a parameter range check.
-//!
-//! Written for `myopic-tree`, `myopic-rooted` and `myopic-list`; usable by
-//! the other Col kinds (groups are vertex counts, values are display strings).
+//! Typed building blocks shared by the Col kinds' results and documents: a
+//! value tally ([`ValueCounter`] on the hot path, [`ValueStats`] as the
+//! mergeable result, [`ValueRow`] in documents), capped record lists
+//! ([`Records`]), the `results.json` form of a position ([`PositionDoc`]),
+//! the Markdown renderers ([`records_md`], [`values_md`]) and a parameter
+//! range check. Groups are vertex (node) counts, values display strings.
 
-use super::{position_record, RECORD_CAP};
+use super::{colouring_index, position_record, RECORD_CAP};
 use crate::cgt::{Engine, GameId};
 use crate::fxhash::FxHashMap;
 use crate::sweep::merge::{add_counts, merge_maps};
-use crate::sweep::{Max, ParamDef, Record, RecordSet, SweepError};
+use crate::sweep::{thousands, Max, ParamDef, Record, RecordSet, SweepError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 /// A group of positions in a value tally: the vertex (node) count.
 pub type Group = u32;
 
 /// Per-shard value tally on the hot path: counts per (group, value) and the
 /// smallest position per value, kept as engine ids; turned into a typed
-/// [`ValueTally`] once per shard by [`ValueCounter::finish`].
+/// [`ValueStats`] once per shard by [`ValueCounter::finish`].
 #[derive(Default)]
 pub struct ValueCounter {
     counts: FxHashMap<(usize, GameId), u64>,
@@ -33,7 +33,7 @@ impl ValueCounter {
     #[inline]
     pub fn add(&mut self, n: usize, g: GameId, edges: usize, code: &str, blue: u32, red: u32) {
         *self.counts.entry((n, g)).or_insert(0) += 1;
-        let idx = super::colouring_index(n, blue, red);
+        let idx = colouring_index(n, blue, red);
         match self.best.get_mut(&g) {
             Some(b) => {
                 if (n, edges, code, idx) < (b.0, b.1, b.2.as_str(), b.3) {
@@ -47,12 +47,12 @@ impl ValueCounter {
         }
     }
 
-    /// The typed tally, with values written out by `e`.
-    pub fn finish(self, e: &mut Engine) -> ValueTally {
+    /// The typed tally, with values written out by `e` (once per shard).
+    pub fn finish(self, e: &mut Engine) -> ValueStats {
         let mut names: FxHashMap<GameId, String> = FxHashMap::default();
         let mut name =
             |e: &mut Engine, g: GameId| names.entry(g).or_insert_with(|| e.display(g)).clone();
-        let mut out = ValueTally::default();
+        let mut out = ValueStats::default();
         for ((n, g), c) in self.counts {
             let s = name(e, g);
             let group = n as Group;
@@ -76,8 +76,9 @@ impl ValueCounter {
 /// Values found, by group: how many positions of each value, the largest
 /// denominator of a number (or number plus nimber) value, and the smallest
 /// position of each value in witness order.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ValueTally {
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValueStats {
     /// Positions per group and value (the value's display string).
     pub counts: BTreeMap<Group, BTreeMap<String, u64>>,
     /// Largest denominator per group (absent: no number values).
@@ -86,7 +87,7 @@ pub struct ValueTally {
     pub smallest: BTreeMap<String, Record>,
 }
 
-impl ValueTally {
+impl ValueStats {
     fn offer_smallest(&mut self, value: String, r: Record) {
         match self.smallest.get_mut(&value) {
             Some(old) if *old <= r => {}
@@ -98,7 +99,7 @@ impl ValueTally {
     }
 
     /// Fold `other` in (associative and commutative).
-    pub fn merge(&mut self, other: ValueTally) {
+    pub fn merge(&mut self, other: ValueStats) {
         merge_maps(&mut self.counts, other.counts, add_counts);
         merge_maps(&mut self.max_denominator, other.max_denominator, |a, b| {
             a.merge(b)
@@ -153,7 +154,7 @@ impl ValueTally {
 }
 
 /// One row of a document's `values` table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ValueRow {
     /// The value (display string).
@@ -166,7 +167,7 @@ pub struct ValueRow {
 
 /// Records of one list (counterexamples, non-cold positions): the
 /// [`RECORD_CAP`] smallest kept, all counted.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Records(pub RecordSet);
 
@@ -196,7 +197,8 @@ impl Records {
     }
 }
 
-/// A position as written in `results.json`.
+/// A recorded position as written in `results.json` (a [`Record`] with its
+/// index named `colouring_index`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PositionDoc {
@@ -206,11 +208,11 @@ pub struct PositionDoc {
     pub vertices: u32,
     /// Edges (arcs).
     pub edges: u32,
-    /// Base-3 colouring index (see [`super::colouring_index`]).
+    /// Base-3 colouring index (see [`colouring_index`]).
     pub colouring_index: u64,
-    /// The colouring or other detail.
+    /// `colouring L.R.`-style text or other detail.
     pub detail: String,
-    /// Values found.
+    /// What was found, e.g. `value 1/2`.
     pub note: String,
 }
 
@@ -227,13 +229,27 @@ impl From<&Record> for PositionDoc {
     }
 }
 
-impl PositionDoc {
-    /// One Markdown line (without the list bullet).
-    pub fn md(&self) -> String {
-        format!(
-            "`{}` ({} vertices, {} arcs/edges), {}: {}",
-            self.code, self.vertices, self.edges, self.detail, self.note
-        )
+/// Markdown list lines (`- …`, one per position) of recorded positions.
+pub fn records_md(md: &mut String, records: &[PositionDoc]) {
+    for x in records {
+        let _ = writeln!(
+            md,
+            "- `{}` ({} vertices, {} arcs/edges), {}: {}",
+            x.code, x.vertices, x.edges, x.detail, x.note
+        );
+    }
+}
+
+/// Markdown table rows (`| value | positions | smallest position |`) of a
+/// document's `values`; `unit` names the smallest position's vertices
+/// (`vertices`, `nodes`).
+pub fn values_md(md: &mut String, rows: &[ValueRow], unit: &str) {
+    for v in rows {
+        let _ = write!(md, "| {} | {} | ", v.value, thousands(v.positions));
+        if let Some(w) = &v.smallest {
+            let _ = write!(md, "`{}` {} {unit}, {}", w.code, w.vertices, w.detail);
+        }
+        md.push_str(" |\n");
     }
 }
 
@@ -279,11 +295,11 @@ mod tests {
 
     #[test]
     fn tally_merge_is_order_independent() {
-        let mut a = ValueTally::default();
+        let mut a = ValueStats::default();
         a.counts.entry(2).or_default().insert("*".into(), 3);
         a.max_denominator.insert(2, Max(2));
         a.offer_smallest("*".into(), rec(2, "B"));
-        let mut b = ValueTally::default();
+        let mut b = ValueStats::default();
         b.counts.entry(2).or_default().insert("*".into(), 1);
         b.counts.entry(3).or_default().insert("0".into(), 5);
         b.max_denominator.insert(2, Max(4));
@@ -300,7 +316,7 @@ mod tests {
         assert_eq!(ab.distinct_in(2), 1);
         // the tally round-trips through its JSON encoding (integer map keys)
         let text = serde_json::to_string(&ab).unwrap();
-        assert_eq!(serde_json::from_str::<ValueTally>(&text).unwrap(), ab);
+        assert_eq!(serde_json::from_str::<ValueStats>(&text).unwrap(), ab);
     }
 
     #[test]
