@@ -81,11 +81,12 @@ pub fn run(
     if let Some(v) = core.sweep_version(RUN_SWEEP_ID) {
         if cfg.fresh {
             core.delete(RUN_SWEEP_ID)?;
-        } else if v != core.version() {
+        } else if v != kind.version() {
             return Err(UsageError(format!(
-                "the solver changed since this run started in {} (stored {v}, this build {}); resuming would mix two solver builds: rerun with --fresh to start over",
+                "the `{}` solver changed since this run started in {} (stored {v}, this build {}); resuming would mix two solver builds: rerun with --fresh to start over",
+                kind.name(),
                 cfg.out.display(),
-                core.version()
+                kind.version()
             ))
             .into());
         }

@@ -121,7 +121,9 @@ fn wait_done(url: &str, id: &str, limit: Duration) -> serde_json::Value {
 /// results.json of uvg with `max_n`, computed in-process by the core alone.
 fn reference(max_n: u64) -> String {
     let kind = gamesweep::kinds::find("uvg").unwrap();
-    let params = kind.resolve_params(&[("max_n".to_string(), max_n)].into()).unwrap();
+    let params = kind
+        .resolve_params(&[("max_n".to_string(), max_n)].into())
+        .unwrap();
     let plan = kind.plan(&params, 0).unwrap();
     let merged = sweep::run_all_sequential(kind, &params, &plan).unwrap();
     kind.render(&params, &merged).unwrap().results_json
@@ -282,7 +284,9 @@ fn a_killed_coordinator_resumes_on_the_same_store() {
         "nothing counted twice"
     );
     let kind = gamesweep::kinds::find("uvg").unwrap();
-    let params = kind.resolve_params(&[("max_n".to_string(), 8)].into()).unwrap();
+    let params = kind
+        .resolve_params(&[("max_n".to_string(), 8)].into())
+        .unwrap();
     assert_eq!(s["shards_total"], kind.plan(&params, 64).unwrap().len());
     assert_eq!(report(&u, "r", &dir.path().join("out")), reference(8));
 }
@@ -593,7 +597,9 @@ fn store_uvg8_run(
     use gamesweep_coordinator::store::{SledStore, Store, SweepRecord, SweepState};
     let store = SledStore::open(&out.join("store")).unwrap();
     let kind = gamesweep::kinds::find("uvg").unwrap();
-    let params = kind.resolve_params(&[("max_n".to_string(), 8)].into()).unwrap();
+    let params = kind
+        .resolve_params(&[("max_n".to_string(), 8)].into())
+        .unwrap();
     let mut plan = kind.plan(&params, shards).unwrap();
     edit(&mut plan);
     let rec = SweepRecord {
@@ -645,7 +651,9 @@ fn run_resumes_after_kill9_with_identical_results() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
     let kind = gamesweep::kinds::find("uvg").unwrap();
-    let params = kind.resolve_params(&[("max_n".to_string(), 8)].into()).unwrap();
+    let params = kind
+        .resolve_params(&[("max_n".to_string(), 8)].into())
+        .unwrap();
     let planned = kind.plan(&params, 64).unwrap().len();
     if !finished_early {
         assert!(err.contains("resuming"), "{err}");

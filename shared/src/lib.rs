@@ -13,8 +13,8 @@ pub mod col;
 pub mod fxhash;
 pub mod gamegraph;
 pub mod gen;
-pub mod kinds;
 pub mod graph;
+pub mod kinds;
 pub mod sweep;
 pub mod uvg;
 

@@ -225,7 +225,7 @@ fn every_kind_has_its_own_version() {
             "{}: {v}",
             k.name()
         );
-        if k.source_file() != gamesweep::sweep::legacy::LEGACY_SOURCE {
+        {
             assert!(
                 gamesweep::source_version(k.source_file()).is_some(),
                 "{}: {} is not in the table",

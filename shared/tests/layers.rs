@@ -167,7 +167,8 @@ fn graph(crate_name: &str) -> BTreeMap<String, BTreeSet<String>> {
                 full.extend(p.into_iter().filter(|s| s != "self"));
                 let target = unit(crate_name, &full);
                 // A folder's own `mod.rs` re-exporting its children is not an import.
-                if target != me && !(full.starts_with(&me_path) && !me_path.is_empty()) {
+                let inside_me = !me_path.is_empty() && full.starts_with(&me_path);
+                if target != me && !inside_me {
                     entry.insert(target);
                 }
             }

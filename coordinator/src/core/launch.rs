@@ -128,7 +128,7 @@ impl Core {
             id: id.clone(),
             kind: kind_name.to_string(),
             params,
-            solver_version: self.version.clone(),
+            solver_version: kind.version(),
             target_shards: req.target_shards,
             seq,
             state: SweepState::Running,
@@ -156,7 +156,7 @@ impl Core {
             sweep_id: id,
             shards,
             existing: false,
-            solver_version: self.version.clone(),
+            solver_version: st.sweeps[&id].record.solver_version.clone(),
         })
     }
 

@@ -64,7 +64,7 @@ impl Core {
                 continue;
             }
             unfinished += 1;
-            if s.record.solver_version != version {
+            if !s.served_by(version) {
                 mismatch.get_or_insert((s.record.id.clone(), s.record.solver_version.clone()));
                 continue;
             }
@@ -93,14 +93,18 @@ impl Core {
         }
         if out.is_empty() {
             if let Some((sweep, sweep_version)) = mismatch {
+                let kind = st.sweeps.get(&sweep).map(|s| s.record.kind.clone());
                 // Only refuse if no sweep this worker could ever serve is unfinished.
                 let servable = st
                     .sweeps
                     .values()
-                    .any(|s| s.servable() && s.record.solver_version == version);
+                    .any(|s| s.servable() && s.served_by(version));
                 if !servable {
                     return Err(CoreError::VersionMismatch {
-                        worker: version.to_string(),
+                        worker: kind
+                            .and_then(|k| gamesweep_proto::version_for(version, &k))
+                            .unwrap_or("none")
+                            .to_string(),
                         sweep,
                         sweep_version,
                     });

@@ -63,7 +63,8 @@ pub struct Core {
     epoch: Epoch,
     /// Lease length in milliseconds.
     lease_ms: u64,
-    /// This build's solver version.
+    /// This build's id (crate version + hash of all sources), for display;
+    /// compatibility is decided per kind (`SweepKind::version`).
     version: String,
 }
 
@@ -93,7 +94,7 @@ impl Core {
             epoch: Epoch::anchor(clock.as_ref()),
             clock,
             lease_ms: lease.as_millis().max(1) as u64,
-            version: solver_version(),
+            version: format!("{}+{}", gamesweep::CRATE_VERSION, gamesweep::BUILD_ID),
         })
     }
 
@@ -102,7 +103,7 @@ impl Core {
         self.lease_ms
     }
 
-    /// This coordinator's solver version.
+    /// This coordinator's build id (display only).
     pub fn version(&self) -> &str {
         &self.version
     }

@@ -22,7 +22,7 @@ pub enum CoreError {
     #[error("a sweep named `{0}` already exists; pick another --name")]
     Exists(String),
     /// A worker whose solver build differs from the sweep's.
-    #[error("solver version mismatch: worker has {worker}, sweep `{sweep}` was launched with {sweep_version}; rebuild the worker from the same gamesweep sources as the coordinator")]
+    #[error("solver version mismatch: the worker's version of this kind is {worker}, sweep `{sweep}` was launched with {sweep_version}; rebuild the worker from the same gamesweep sources as the coordinator")]
     VersionMismatch {
         /// The worker's version.
         worker: String,
@@ -188,6 +188,12 @@ impl Sweep {
             )
         })
     }
+    /// May a worker with these solver versions (`kind=version,…`) run this
+    /// sweep's shards: its version of the sweep's kind is the recorded one.
+    pub(crate) fn served_by(&self, versions: &str) -> bool {
+        gamesweep_proto::version_for(versions, &self.record.kind)
+            == Some(self.record.solver_version.as_str())
+    }
     /// Has shards a worker may be given now (or later, after leases expire).
     pub(crate) fn servable(&self) -> bool {
         self.record.state == SweepState::Running && self.open()
@@ -320,13 +326,14 @@ impl State {
         version: &str,
     ) -> Result<(&mut Sweep, ShardState), CoreError> {
         let s = self.sweep_mut(sweep_id)?;
-        if s.record.solver_version != version {
+        if !s.served_by(version) {
+            let worker = gamesweep_proto::version_for(version, &s.record.kind).unwrap_or("none");
             warn!(
-                worker_version = version,
+                worker_version = worker,
                 "refused a shard report from a different solver build"
             );
             return Err(CoreError::VersionMismatch {
-                worker: version.to_string(),
+                worker: worker.to_string(),
                 sweep: sweep_id.to_string(),
                 sweep_version: s.record.solver_version.clone(),
             });

@@ -14,7 +14,6 @@ pub use gamesweep_proto::domain::{
     SampleStatus, ShardFailureStatus, SweepState as ShownState, SweepStatus, WorkerStatus,
 };
 
-
 /// What the coordinator process uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Resources {

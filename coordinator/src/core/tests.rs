@@ -2,6 +2,7 @@
 //! time to pass), on an in-memory store except where persistence across a
 //! reopen is the point.
 
+use super::status::ShownState;
 use super::*;
 use crate::store::{MemStore, SledStore};
 use gamesweep::kinds;
@@ -130,7 +131,7 @@ fn expired_leases_are_reissued_and_results_accepted_once() {
         assert!(run_and_submit(&c, "a", g));
     }
     let (st, _) = c.status(Some(&id)).unwrap();
-    assert_eq!(st[0].state, "done");
+    assert_eq!(st[0].state, ShownState::Done);
     assert_eq!(st[0].duplicates_ignored, 1);
     assert_eq!(st[0].results_stored, n);
     // The merged result equals the sequential one, and survives a reopen.
@@ -185,7 +186,7 @@ fn sampled_sweeps_serve_the_sample_then_widen() {
         assert!(c.submit(timed).unwrap());
     }
     let (st, _) = c.status(Some(&id)).unwrap();
-    assert_eq!(st[0].state, "sampled");
+    assert_eq!(st[0].state, ShownState::Sampled);
     let out = c.lease("w", &V(), 1000).unwrap();
     assert!(
         out.leases.is_empty() && out.idle,
@@ -210,7 +211,7 @@ fn sampled_sweeps_serve_the_sample_then_widen() {
     let (c, _) = sled_core(dir.path(), Duration::from_secs(30));
     assert_eq!(
         c.status(Some(&id)).unwrap().0[0].state,
-        "sampled",
+        ShownState::Sampled,
         "survives a restart"
     );
     assert_eq!(
@@ -232,7 +233,7 @@ fn sampled_sweeps_serve_the_sample_then_widen() {
         assert!(run_and_submit(&c, "w", g));
     }
     assert_eq!(c.merged(&id).unwrap().output, sequential(&req.params, 1));
-    assert_eq!(c.status(Some(&id)).unwrap().0[0].state, "done");
+    assert_eq!(c.status(Some(&id)).unwrap().0[0].state, ShownState::Done);
 }
 
 /// A shard that keeps failing is retried, then set aside; the sweep says
@@ -297,7 +298,7 @@ fn failing_shards_are_set_aside_and_retried_on_resume() {
     let (c, _) = sled_core(dir.path(), Duration::from_secs(30));
     assert_eq!(
         c.status(Some(&id)).unwrap().0[0].state,
-        "failed",
+        ShownState::Failed,
         "survives a restart"
     );
     // Resuming retries it; this time it works.

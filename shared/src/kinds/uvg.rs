@@ -553,6 +553,9 @@ impl Kind for UvgSweep {
     type Shard = GraphShard;
     type Output = UvgOutput;
     type Doc = UvgDoc;
+    fn source_file(&self) -> &'static str {
+        file!()
+    }
 
     fn name(&self) -> &'static str {
         "uvg"

@@ -299,6 +299,9 @@ impl Kind for UvgLocalSearch {
     type Shard = SeedRange;
     type Output = SearchOutput;
     type Doc = SearchDoc;
+    fn source_file(&self) -> &'static str {
+        file!()
+    }
 
     fn name(&self) -> &'static str {
         "uvg-local-search"

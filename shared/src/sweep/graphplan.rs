@@ -10,9 +10,9 @@
 //! exactly once, so the merged result does not depend on the plan.
 
 use super::SweepError;
-use serde::{Deserialize, Serialize};
 use crate::gen::{self, WalkOptions};
 use crate::graph::{graph6, BitGraph};
+use serde::{Deserialize, Serialize};
 
 /// One shard of a graph plan, as planned, stored and sent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,7 +53,9 @@ impl GraphShard {
             reason,
         };
         match self {
-            GraphShard::Top { depth } if (2..=12).contains(depth) => Ok(Walk::Top { depth: *depth }),
+            GraphShard::Top { depth } if (2..=12).contains(depth) => {
+                Ok(Walk::Top { depth: *depth })
+            }
             GraphShard::Top { depth } => Err(bad(format!("bad depth {depth} for a top shard"))),
             GraphShard::Prefixes { depth, prefixes } => {
                 if *depth > 12 {
@@ -137,9 +139,7 @@ pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<(GraphShard, u6
     if depth > 1 {
         let mut est = 0u64;
         if work == Work::PerVertex {
-            walk_connected(&Walk::Top { depth }, max_n, &mut |g| {
-                est += g.n() as u64
-            });
+            walk_connected(&Walk::Top { depth }, max_n, &mut |g| est += g.n() as u64);
         }
         specs.push((GraphShard::Top { depth }, est));
     }
@@ -157,10 +157,7 @@ pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<(GraphShard, u6
     }
     for (l, est) in lists {
         specs.push((
-            GraphShard::Prefixes {
-                depth,
-                prefixes: l,
-            },
+            GraphShard::Prefixes { depth, prefixes: l },
             est.round() as u64,
         ));
     }
@@ -219,24 +216,6 @@ fn prefix_estimates(prefixes: &[BitGraph], max_n: usize) -> Vec<f64> {
         }
     });
     out
-}
-
-/// TRANSITIONAL (untyped kinds): a JSON payload of [`plan_payloads`], decoded.
-pub fn parse(kind: &str, payload: &str) -> Result<Walk, SweepError> {
-    let s: GraphShard = serde_json::from_str(payload).map_err(|e| SweepError::BadShard {
-        kind: kind.into(),
-        reason: format!("{e}"),
-    })?;
-    s.decode(kind)
-}
-
-/// TRANSITIONAL (untyped kinds): [`plan`] with JSON payloads.
-pub fn plan_payloads(max_n: usize, target_shards: u32, work: Work) -> Vec<super::ShardSpec> {
-    super::numbered(
-        plan(max_n, target_shards, work)
-            .into_iter()
-            .map(|(s, e)| (serde_json::to_string(&s).expect("serializes"), e)),
-    )
 }
 
 /// Visit every connected graph of the shard with `1..=max_n` vertices.

@@ -24,7 +24,6 @@
 mod erased;
 pub mod graphplan;
 mod kind;
-pub mod legacy;
 pub mod merge;
 pub mod params;
 pub mod report;
@@ -35,8 +34,7 @@ pub use kind::{Kind, ShardCtx, ShardSpec};
 pub use merge::{Max, Merge, Smallest};
 pub use params::{parse_typed, resolve, ParamDef, Params};
 pub use report::thousands;
-pub use legacy::{numbered, LegacyRendered, UntypedKind};
-pub use result::{Record, RecordSet, SweepResult};
+pub use result::{Record, RecordSet};
 
 /// Errors of planning or running a sweep.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -111,7 +109,6 @@ pub enum SweepError {
     Cancelled,
 }
 
-
 /// Run a whole plan in this thread and merge (tests and small sweeps).
 pub fn run_all_sequential(
     kind: &dyn SweepKind,
@@ -136,12 +133,4 @@ pub fn run_typed<K: Kind>(
         merged.merge(kind.run(params, &shard, &ShardCtx::detached())?);
     }
     Ok(merged)
-}
-
-/// TRANSITIONAL (untyped kinds only): a parameter's value.
-pub fn param(params: &Params, name: &str) -> u64 {
-    params
-        .get(name)
-        .copied()
-        .unwrap_or_else(|| panic!("parameter `{name}` not resolved"))
 }

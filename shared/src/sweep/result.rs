@@ -1,7 +1,8 @@
-//! Shard results and their merge.
+//! Records (witnesses, counterexamples, collected positions) and bounded
+//! record sets: typed building blocks of the kinds' results.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// One position worth keeping: a witness, a counterexample, or a collected position.
 ///
@@ -69,86 +70,6 @@ impl RecordSet {
     }
 }
 
-/// The result of one shard, or the merge of many.
-///
-/// Merging adds `work` and counters, keeps the smallest witness per key, and
-/// unions record sets; it is associative and commutative, so a sweep's merged
-/// result is independent of how its plan was split and scheduled.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SweepResult {
-    /// Positions processed (drives progress, rate and ETA).
-    pub work: u64,
-    /// Named counts, e.g. `n=9/grundy=3`.
-    pub counters: BTreeMap<String, u64>,
-    /// The smallest record seen per key, e.g. `n=9/witness=4`.
-    pub witnesses: BTreeMap<String, Record>,
-    /// Counterexamples and collections per key.
-    pub records: BTreeMap<String, RecordSet>,
-    /// Named maxima (merge keeps the larger), e.g. the most win/lose tests of one start.
-    pub maxima: BTreeMap<String, u64>,
-}
-
-impl SweepResult {
-    /// Add `by` to counter `key`.
-    #[inline]
-    pub fn count(&mut self, key: impl Into<String>, by: u64) {
-        *self.counters.entry(key.into()).or_insert(0) += by;
-    }
-
-    /// The value of counter `key` (0 if absent).
-    pub fn counter(&self, key: &str) -> u64 {
-        self.counters.get(key).copied().unwrap_or(0)
-    }
-
-    /// Raise maximum `key` to at least `value`.
-    #[inline]
-    pub fn maximum(&mut self, key: impl Into<String>, value: u64) {
-        let slot = self.maxima.entry(key.into()).or_insert(value);
-        *slot = (*slot).max(value);
-    }
-
-    /// Offer `r` as the witness for `key`; kept if smaller than the current one.
-    pub fn witness(&mut self, key: impl Into<String>, r: Record) {
-        let key = key.into();
-        match self.witnesses.get(&key) {
-            Some(old) if *old <= r => {}
-            _ => {
-                self.witnesses.insert(key, r);
-            }
-        }
-    }
-
-    /// Add a record to the set `key`, created with capacity `cap` if new.
-    pub fn record(&mut self, key: impl Into<String>, cap: u64, r: Record) {
-        self.records
-            .entry(key.into())
-            .or_insert_with(|| RecordSet::new(cap))
-            .add(r);
-    }
-
-    /// Fold another result into this one.
-    pub fn merge(&mut self, other: SweepResult) {
-        self.work += other.work;
-        for (k, v) in other.counters {
-            *self.counters.entry(k).or_insert(0) += v;
-        }
-        for (k, v) in other.maxima {
-            self.maximum(k, v);
-        }
-        for (k, r) in other.witnesses {
-            self.witness(k, r);
-        }
-        for (k, set) in other.records {
-            match self.records.get_mut(&k) {
-                Some(mine) => mine.merge(set),
-                None => {
-                    self.records.insert(k, set);
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,33 +85,25 @@ mod tests {
         }
     }
 
-    fn sample(seed: u64) -> SweepResult {
-        let mut r = SweepResult {
-            work: seed,
-            ..Default::default()
-        };
-        r.count("a", seed);
-        r.count(format!("b{}", seed % 3), 1);
-        r.witness("w", rec((seed % 5) as u32 + 1, "X", seed));
-        r.record("ex", 3, rec(seed as u32, "Y", seed));
-        r.maximum("m", seed * 7 % 11);
-        r
-    }
-
     #[test]
-    fn merge_is_order_independent() {
-        let parts: Vec<_> = (1..=7).map(sample).collect();
-        let mut fwd = SweepResult::default();
+    fn record_sets_merge_order_independently() {
+        let parts: Vec<RecordSet> = (1..=7u64)
+            .map(|seed| {
+                let mut r = RecordSet::new(3);
+                r.add(rec(seed as u32, "Y", seed));
+                r
+            })
+            .collect();
+        let mut fwd = RecordSet::new(3);
         for p in parts.iter().cloned() {
             fwd.merge(p);
         }
-        let mut rev = SweepResult::default();
+        let mut rev = RecordSet::new(3);
         for p in parts.iter().rev().cloned() {
             rev.merge(p);
         }
         // grouped: (1..3) + (4..7)
-        let mut left = SweepResult::default();
-        let mut right = SweepResult::default();
+        let (mut left, mut right) = (RecordSet::new(3), RecordSet::new(3));
         for (i, p) in parts.into_iter().enumerate() {
             if i < 3 {
                 left.merge(p)
@@ -201,14 +114,9 @@ mod tests {
         right.merge(left);
         assert_eq!(fwd, rev);
         assert_eq!(fwd, right);
-        assert_eq!(fwd.counter("a"), 28);
-        assert_eq!(fwd.witnesses["w"].vertices, 1);
-        assert_eq!(fwd.maxima["m"], 10);
-        assert_eq!(fwd.witnesses["w"].index, 5);
-        let ex = &fwd.records["ex"];
-        assert_eq!(ex.total, 7);
+        assert_eq!(fwd.total, 7);
         assert_eq!(
-            ex.kept.iter().map(|r| r.index).collect::<Vec<_>>(),
+            fwd.kept.iter().map(|r| r.index).collect::<Vec<_>>(),
             vec![1, 2, 3]
         );
     }
