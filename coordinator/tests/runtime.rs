@@ -907,9 +907,14 @@ fn a_shard_that_cannot_run_fails_the_run_with_a_clear_error() {
     use gamesweep_coordinator::store::{SledStore, Store};
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r");
-    store_uvg8_run(&out, &gamesweep_proto::solver_version(), 8, |plan| {
-        plan[2].payload = "prefixes 5 not-graph6!".into();
-    });
+    store_uvg8_run(
+        &out,
+        &gamesweep::kinds::find("uvg").unwrap().version(),
+        8,
+        |plan| {
+            plan[2].payload = "prefixes 5 not-graph6!".into();
+        },
+    );
     let started = Instant::now();
     let o = run_out(&out, &[]);
     let err = String::from_utf8_lossy(&o.stderr);

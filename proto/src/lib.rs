@@ -20,7 +20,9 @@ pub mod convert;
 pub mod domain;
 pub mod logging;
 
-pub use client::{connect_lazy, read_token_file, solver_version, Client, Coordinator, RpcError};
+pub use client::{
+    connect_lazy, read_token_file, solver_version, version_for, Client, Coordinator, RpcError,
+};
 pub use convert::ConvertError;
 
 /// The coordinator's default port.

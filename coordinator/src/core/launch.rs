@@ -148,6 +148,7 @@ impl Core {
             "launched sweep"
         );
         let shards = plan.len() as u32;
+        let solver_version = record.solver_version.clone();
         st.sweeps.insert(
             id.clone(),
             Sweep::new(record, plan, kind.empty(), self.clock.now()),
@@ -156,7 +157,7 @@ impl Core {
             sweep_id: id,
             shards,
             existing: false,
-            solver_version: st.sweeps[&id].record.solver_version.clone(),
+            solver_version,
         })
     }
 

@@ -366,6 +366,29 @@ fn launch_rejects_bad_requests() {
         c.submit(wrong_build.clone()),
         Err(CoreError::VersionMismatch { .. })
     ));
+    // Versions are per kind: a worker whose `col` solver differs still
+    // serves a `uvg` sweep, one whose `uvg` solver differs does not.
+    let other_kind_changed: String = V()
+        .split(',')
+        .map(|kv| match kv.split_once('=') {
+            Some(("col", _)) => "col=0.0.0+changed".to_string(),
+            _ => kv.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(",");
+    let this_kind_changed = V().replace(
+        &format!("uvg={}", kinds::find("uvg").unwrap().version()),
+        "uvg=0.0.0+changed",
+    );
+    assert_ne!(this_kind_changed, V());
+    assert!(matches!(
+        c.lease("w2", &this_kind_changed, 1),
+        Err(CoreError::VersionMismatch { .. })
+    ));
+    assert_eq!(
+        c.lease("w2", &other_kind_changed, 1).unwrap().leases.len(),
+        1
+    );
     let no_shard = Submission {
         version: V(),
         index: 10_000,
