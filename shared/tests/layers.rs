@@ -19,7 +19,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     (
         "shared",
         &[
-            &["fxhash", "graph"],
+            &["fxhash", "graph", "version"],
             &["gen", "cgt", "uvg"],
             &["col", "gamegraph", "bft"],
             &["sweep"],
@@ -27,7 +27,43 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["kinds", "<root>"],
         ],
     ),
-    ("proto", &[&["pb"], &["convert", "client"], &["<root>"]]),
+    (
+        "proto",
+        &[
+            &["pb", "domain", "logging"],
+            &["convert"],
+            &["client"],
+            &["<root>"],
+        ],
+    ),
+    (
+        "coordinator",
+        &[
+            &["error", "report", "sample", "progress", "status_text"],
+            &["store"],
+            &["projection"],
+            &["core"],
+            &["server"],
+            &["args", "connect"],
+            &["embedded"],
+            &["cmd::*"],
+            &["cmd"],
+            &["cli"],
+            &["<root>"],
+        ],
+    ),
+    (
+        "worker",
+        &[
+            &["config"],
+            &["shard", "policy"],
+            &["wire"],
+            &["held", "retry"],
+            &["worker_loop"],
+            &["<root>"],
+            &["cli"],
+        ],
+    ),
 ];
 
 fn workspace() -> PathBuf {
@@ -143,6 +179,24 @@ fn graph(crate_name: &str) -> BTreeMap<String, BTreeSet<String>> {
     let src = workspace().join(crate_name).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
+    // Top-level modules; a path whose first segment is none of them names
+    // an item of the crate root (`crate::run`, `crate::Config`).
+    let mut modules: BTreeSet<String> = files
+        .iter()
+        .filter_map(|f| module_path(&src, f).into_iter().next())
+        .collect();
+    // Inline modules of the crate root (`pub mod pb { … }`).
+    for root in ["lib.rs", "main.rs"] {
+        let text = std::fs::read_to_string(src.join(root)).unwrap_or_default();
+        for line in text.lines() {
+            let t = line.trim_start().trim_start_matches("pub ");
+            if let Some(rest) = t.strip_prefix("mod ") {
+                if let Some(name) = rest.strip_suffix(" {") {
+                    modules.insert(name.trim().to_string());
+                }
+            }
+        }
+    }
     let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in files {
         let name = f.file_name().unwrap().to_string_lossy();
@@ -165,6 +219,9 @@ fn graph(crate_name: &str) -> BTreeMap<String, BTreeSet<String>> {
             for p in imported(&code, prefix) {
                 let mut full = base.clone();
                 full.extend(p.into_iter().filter(|s| s != "self"));
+                if full.first().is_some_and(|m| !modules.contains(m)) {
+                    full.clear();
+                }
                 let target = unit(crate_name, &full);
                 // A folder's own `mod.rs` re-exporting its children is not an import.
                 let inside_me = !me_path.is_empty() && full.starts_with(&me_path);

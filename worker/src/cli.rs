@@ -1,7 +1,7 @@
 //! Command-line face of the worker, shared by `gamesweep-worker` and
 //! `gamesweep worker`.
 
-use crate::{Shutdown, WorkerConfig};
+use crate::config::{Shutdown, WorkerConfig};
 use gamesweep_proto::logging::{self, LogFormat};
 use std::path::PathBuf;
 use tokio::sync::watch;

@@ -2,7 +2,7 @@
 //! every held lease is renewed at a third of the lease period, and a shard
 //! whose lease the coordinator no longer grants is asked to stop.
 
-use crate::shard::{ShardFlags, ShardKey};
+use crate::shard::{HeldShard, ShardFlags, ShardKey};
 use crate::wire::Coordinator;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,17 +34,6 @@ struct Held {
     attempt: u32,
     /// Its cancel flag and progress counter.
     flags: ShardFlags,
-}
-
-/// A held shard as renewed: which one, and how far it got.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct HeldShard {
-    /// Which shard.
-    pub key: ShardKey,
-    /// The attempt it was granted as.
-    pub attempt: u32,
-    /// Positions done so far.
-    pub progress: u64,
 }
 
 impl Default for HeldShards {

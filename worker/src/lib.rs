@@ -15,6 +15,7 @@
 //! sees protobuf messages.
 
 pub mod cli;
+mod config;
 mod held;
 mod policy;
 mod retry;
@@ -22,88 +23,9 @@ mod shard;
 mod wire;
 mod worker_loop;
 
-use std::time::Duration;
+pub use config::{Shutdown, WorkerConfig, WorkerError, WorkerSummary};
 use tokio::sync::watch;
 use tracing::{info_span, Instrument};
-
-/// How a worker is asked to stop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shutdown {
-    /// Keep working.
-    Running,
-    /// Stop leasing; finish and submit the shards in hand, then return.
-    Drain,
-    /// Stop now: cancel the shards in hand (their leases expire and they run elsewhere).
-    Abort,
-}
-
-/// Worker settings.
-#[derive(Clone, Debug)]
-pub struct WorkerConfig {
-    /// Coordinator URL, e.g. `http://127.0.0.1:7461`.
-    pub coordinator: String,
-    /// Bearer token, if the coordinator wants one.
-    pub token: Option<String>,
-    /// Shards run at once (one blocking thread each).
-    pub threads: usize,
-    /// This worker's id as the coordinator shows it.
-    pub worker_id: String,
-    /// Solver version sent with leases and submits (normally
-    /// [`gamesweep_proto::solver_version`]).
-    pub solver_version: String,
-    /// Longest wait between attempts to reach an unreachable coordinator.
-    pub max_backoff: Duration,
-    /// Return (instead of polling) when the coordinator has no unfinished sweep.
-    pub exit_when_idle: bool,
-}
-
-impl WorkerConfig {
-    /// Settings for `coordinator` with this build's solver version, one
-    /// thread per core and an id from the host name and process id.
-    pub fn new(coordinator: impl Into<String>) -> Self {
-        let host = std::env::var("HOSTNAME")
-            .ok()
-            .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
-            .map(|h| h.trim().to_string())
-            .filter(|h| !h.is_empty())
-            .unwrap_or_else(|| "worker".into());
-        WorkerConfig {
-            coordinator: coordinator.into(),
-            token: None,
-            threads: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1),
-            worker_id: format!("{host}-{}", std::process::id()),
-            solver_version: gamesweep_proto::solver_version(),
-            max_backoff: Duration::from_secs(10),
-            exit_when_idle: false,
-        }
-    }
-}
-
-/// Why a worker stopped with an error.
-#[derive(Debug, thiserror::Error)]
-pub enum WorkerError {
-    /// Bad URL or token.
-    #[error(transparent)]
-    Client(#[from] gamesweep_proto::client::ClientError),
-    /// The coordinator refused this worker (different solver version, wrong token).
-    #[error("coordinator refused this worker: {0}")]
-    Refused(String),
-}
-
-/// What a worker did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WorkerSummary {
-    /// Shards whose result the coordinator accepted.
-    pub accepted: u64,
-    /// Shards whose result the coordinator already had.
-    pub duplicates: u64,
-    /// Shards given up (lease lost, cancelled, or aborted).
-    pub abandoned: u64,
-    /// Shards that could not be run (reported to the coordinator).
-    pub failed: u64,
-}
 
 /// Run a worker until `shutdown` says stop (or, with `exit_when_idle`, until
 /// the coordinator has nothing left).

@@ -8,7 +8,7 @@
 //! in hand: they are cancelled and not submitted, pending retries give up,
 //! their leases expire and the coordinator hands them to other workers.
 
-use crate::Shutdown;
+use crate::config::Shutdown;
 use std::time::Duration;
 
 /// Poll interval while no sweep is unfinished anywhere.

@@ -1,10 +1,10 @@
 //! Waiting out an unreachable coordinator: the backoff schedule, and sending
 //! one request until it gets an answer.
 
+use crate::config::{Shutdown, WorkerError};
 use crate::policy;
 use crate::shard::ShardKey;
 use crate::wire::CallError;
-use crate::{Shutdown, WorkerError};
 use std::future::Future;
 use std::time::Duration;
 use tokio::sync::watch;

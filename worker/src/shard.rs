@@ -15,6 +15,17 @@ pub(crate) struct ShardKey {
     pub index: u32,
 }
 
+/// A held shard as renewed: which one, and how far it got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct HeldShard {
+    /// Which shard.
+    pub key: ShardKey,
+    /// The attempt it was granted as.
+    pub attempt: u32,
+    /// Positions done so far.
+    pub progress: u64,
+}
+
 /// A shard this worker was granted, ready to run.
 pub(crate) struct LeasedShard {
     /// Which shard.

@@ -2,9 +2,8 @@
 //! it builds the requests from domain values and reads the replies back into
 //! domain values, and sorts gRPC errors into what the worker does about them.
 
-use crate::held::HeldShard;
-use crate::shard::{LeasedShard, ShardKey, Timing};
-use crate::WorkerConfig;
+use crate::config::WorkerConfig;
+use crate::shard::{HeldShard, LeasedShard, ShardKey, Timing};
 use gamesweep_proto::client::ClientError;
 use gamesweep_proto::{convert, pb, Client};
 use tonic::Code;

@@ -2,12 +2,12 @@
 //! blocking threads, submit what they return, and stop when told to (see
 //! [`crate::policy`] for the decisions, [`crate::held`] for the heartbeat).
 
+use crate::config::{Shutdown, WorkerConfig, WorkerError, WorkerSummary};
 use crate::held::{self, HeldShards};
 use crate::policy::{self, NoShards, Step};
 use crate::retry::{self, Backoff};
 use crate::shard::{self, Finished, LeasedShard, Outcome};
 use crate::wire::{CallError, Coordinator, Submitted};
-use crate::{Shutdown, WorkerConfig, WorkerError, WorkerSummary};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use tokio::sync::watch;

@@ -22,7 +22,7 @@ pub trait SweepKind: Sync {
     /// It changes with every change that can alter the kind's results (its
     /// code, the code it uses, the locked versions of the crates that code
     /// uses) and with nothing else: not with tests, comments, the CLI or
-    /// other kinds. See [`crate::kind_version`].
+    /// other kinds. See [`crate::version::kind_version`].
     fn version(&self) -> String;
     /// Check `given` against the declared parameters, fill in defaults, and
     /// check that the kind's typed parameters parse.
@@ -85,7 +85,7 @@ impl<K: Kind> SweepKind for K {
         Kind::source_file(self)
     }
     fn version(&self) -> String {
-        crate::kind_version(Kind::source_file(self), Kind::name(self))
+        crate::version::kind_version(Kind::source_file(self), Kind::name(self))
     }
     fn resolve_params(&self, given: &Params) -> Result<Params, SweepError> {
         let p = resolve(Kind::name(self), self.param_defs(), given)?;
