@@ -39,10 +39,9 @@ fn wrong_parameters_are_errors() {
             "{}: plan accepted an unknown parameter",
             kind.name()
         );
-        let mut missing = defaults(*kind);
-        let first = kind.params()[0].name;
-        missing.remove(first);
-        if !kind.params().is_empty() {
+        if let Some(first) = kind.params().first() {
+            let mut missing = defaults(*kind);
+            missing.remove(first.name);
             assert!(kind.plan(&missing, 1).is_err(), "{}", kind.name());
         }
     }
@@ -150,7 +149,6 @@ fn kinds_are_typed_all_the_way() {
             "serde_json::Value",
             "json!(",
             ".as_u64()",
-            ".as_str()",
             "split_once(\"/",
         ] {
             assert!(
