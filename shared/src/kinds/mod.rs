@@ -5,6 +5,7 @@
 
 pub mod bft;
 pub mod col;
+pub mod octal;
 pub mod subtraction;
 pub mod uvg;
 pub mod uvg_search;
@@ -27,6 +28,7 @@ pub fn registry() -> &'static [&'static dyn SweepKind] {
         &col::ColSweep,
         &col::EngineCheckSweep,
         &subtraction::SubtractionSweep,
+        &octal::OctalSweep,
     ]
 }
 
