@@ -74,6 +74,22 @@ pub fn parse_kind_args(
         ))
         .into());
     };
+    if matches!(name.as_str(), "--help" | "-h" | "help") {
+        // Help without a kind: the options every kind takes, then the kinds.
+        let mut c = common(
+            clap::Command::new("KIND")
+                .override_usage(
+                    "gamesweep run KIND [OPTIONS]  (or: gamesweep launch KIND [OPTIONS])",
+                )
+                .no_binary_name(true)
+                .after_help(format!(
+                    "Kinds and their own options (`gamesweep run KIND --help` for one):\n{}",
+                    kinds_help()
+                )),
+        );
+        c.print_help()?;
+        std::process::exit(0);
+    }
     let kind = gamesweep::kinds::find(name)?;
     let matches = match kind_command(kind, common).try_get_matches_from(&words[1..]) {
         Ok(m) => m,

@@ -937,3 +937,19 @@ fn a_shard_that_cannot_run_fails_the_run_with_a_clear_error() {
     assert_eq!(swept[0].results.len(), swept[0].plan.len() - 1);
     assert_eq!(swept[0].failures[&2].count, 3);
 }
+
+/// `run --help` / `launch --help` without a kind print the shared options and
+/// every kind (they used to fail with "unknown sweep kind `--help`").
+#[test]
+fn help_without_a_kind_lists_the_options_and_kinds() {
+    for verb in ["run", "launch"] {
+        let out = ok(&[verb, "--help"]);
+        assert!(out.contains("--shards"), "{verb}: {out}");
+        for k in gamesweep::kinds::registry() {
+            assert!(out.contains(k.name()), "{verb}: {} missing", k.name());
+        }
+    }
+    let o = gs(&["run", "nope"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown sweep kind `nope`"));
+}

@@ -145,12 +145,7 @@ fn kinds_are_typed_all_the_way() {
         }
         let text = std::fs::read_to_string(&f).unwrap();
         let code = text.split("#[cfg(test)]").next().unwrap();
-        for banned in [
-            "serde_json::Value",
-            "json!(",
-            ".as_u64()",
-            "split_once(\"/",
-        ] {
+        for banned in ["serde_json::Value", "json!(", ".as_u64()", "split_once(\"/"] {
             assert!(
                 !code.contains(banned),
                 "{}: `{banned}` in non-test kind code",
