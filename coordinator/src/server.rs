@@ -6,9 +6,7 @@
 //! blocking thread (`spawn_blocking`): the core's lock is a std mutex and
 //! the store writes to disk, neither of which may stall the async runtime.
 
-use crate::core::{
-    Core, CoreError, FailureReport, Held, LaunchRequest, SampleRequest, Submission, Timing,
-};
+use crate::core::{Core, CoreError, FailureReport, Held, LaunchSpec, Submission, Timing};
 use gamesweep_proto::convert;
 use gamesweep_proto::domain::StatusReport;
 use gamesweep_proto::pb::{self, coordinator_server};
@@ -64,26 +62,10 @@ impl coordinator_server::Coordinator for Service {
         &self,
         req: Request<pb::LaunchRequest>,
     ) -> Result<Response<pb::LaunchReply>, Status> {
-        let r = req.into_inner();
-        let launch = LaunchRequest {
-            params: convert::params_from_proto(&r.params).map_err(bad)?,
-            kind: r.kind,
-            name: (!r.name.is_empty()).then_some(r.name),
-            target_shards: r.target_shards,
-            resume_existing: r.resume_existing,
-            sample: r.sample.map(|s| SampleRequest {
-                ppm: s.ppm,
-                seed: s.seed,
-            }),
-        };
+        let launch = LaunchSpec::try_from(req.into_inner()).map_err(bad)?;
         let core = self.core.clone();
         let l = blocking(move || core.launch(&launch)).await?;
-        Ok(Response::new(pb::LaunchReply {
-            sweep_id: l.sweep_id,
-            shards: l.shards,
-            existing: l.existing,
-            solver_version: l.solver_version,
-        }))
+        Ok(Response::new(l.into()))
     }
 
     async fn lease(

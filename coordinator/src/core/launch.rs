@@ -5,49 +5,9 @@ use super::model::{lease_order, CoreError, ShardState, Sweep};
 use super::Core;
 use crate::store::{SampleRecord, SweepRecord, SweepState};
 use gamesweep::kinds;
-use gamesweep::sweep::Params;
 use tracing::info;
 
-/// A sample asked for at launch: millionths of the plan's estimate, and the seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SampleRequest {
-    /// Target share, 1..=1,000,000 millionths.
-    pub ppm: u32,
-    /// Shuffle seed.
-    pub seed: u64,
-}
-
-/// What to launch.
-#[derive(Clone, Debug)]
-pub struct LaunchRequest {
-    /// The kind's name.
-    pub kind: String,
-    /// Parameters as given (defaults are filled in).
-    pub params: Params,
-    /// The sweep's id; `None` picks `KIND-N`.
-    pub name: Option<String>,
-    /// Shards to plan (0: the kind's default).
-    pub target_shards: u32,
-    /// Return the existing sweep of that name if it has the same kind and
-    /// params (and resume it: widen its sample, retry its failed shards).
-    pub resume_existing: bool,
-    /// Hand out only a seeded random sample of the plan until the sweep is
-    /// resumed without one (see [`crate::sample`]).
-    pub sample: Option<SampleRequest>,
-}
-
-/// A launched (or resumed) sweep.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Launched {
-    /// Its id.
-    pub sweep_id: String,
-    /// Shards in its plan.
-    pub shards: u32,
-    /// It existed already (resumed).
-    pub existing: bool,
-    /// The solver version it was launched with.
-    pub solver_version: String,
-}
+pub use gamesweep_proto::domain::{LaunchSpec, Launched, SampleRequest};
 
 /// A sweep id: 1-128 letters, digits, `-`, `_` or `.`.
 fn valid_id(id: &str) -> bool {
@@ -61,7 +21,7 @@ fn valid_id(id: &str) -> bool {
 impl Core {
     /// Plan and store a new sweep (or, with `resume_existing`, resume the
     /// existing one of that name if it has the same kind and params).
-    pub fn launch(&self, req: &LaunchRequest) -> Result<Launched, CoreError> {
+    pub fn launch(&self, req: &LaunchSpec) -> Result<Launched, CoreError> {
         let kind_name = req.kind.as_str();
         let kind = kinds::find(kind_name).map_err(|e| CoreError::BadRequest(e.to_string()))?;
         let params = kind

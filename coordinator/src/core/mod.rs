@@ -31,7 +31,7 @@ pub use acceptance::{FailOutcome, FailureReport, Submission, Timing};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use commit::GroupCommit;
 pub use gamesweep_proto::solver_version;
-pub use launch::{LaunchRequest, Launched, SampleRequest};
+pub use launch::{LaunchSpec, Launched, SampleRequest};
 pub use leases::{Granted, Held, LeaseOutcome};
 pub use memory::ProcessMemory;
 pub use model::{CoreError, ShardState, MAX_FAILURES};

@@ -38,8 +38,8 @@ fn sled_core(dir: &std::path::Path, lease: Duration) -> (Core, Arc<ManualClock>)
 }
 
 /// Launch `uvg` with `max_n` as `name` in about `shards` shards.
-fn uvg(max_n: u64, name: &str, shards: u32) -> LaunchRequest {
-    LaunchRequest {
+fn uvg(max_n: u64, name: &str, shards: u32) -> LaunchSpec {
+    LaunchSpec {
         kind: "uvg".into(),
         params: [("max_n".to_string(), max_n)].into(),
         name: Some(name.into()),
@@ -50,8 +50,8 @@ fn uvg(max_n: u64, name: &str, shards: u32) -> LaunchRequest {
 }
 
 /// `req` as a resume of the existing sweep.
-fn resuming(req: &LaunchRequest) -> LaunchRequest {
-    LaunchRequest {
+fn resuming(req: &LaunchSpec) -> LaunchSpec {
+    LaunchSpec {
         resume_existing: true,
         target_shards: 0,
         ..req.clone()
@@ -167,7 +167,7 @@ fn sampled_sweeps_serve_the_sample_then_widen() {
         ppm: 100_000,
         seed: 9,
     };
-    let req = LaunchRequest {
+    let req = LaunchSpec {
         sample: Some(smp),
         ..uvg(8, "s", 40)
     };
@@ -214,7 +214,7 @@ fn sampled_sweeps_serve_the_sample_then_widen() {
     assert!((p.measured.cpu_seconds - info.shards as f64 * 1e-3).abs() < 1e-9);
     // The same sample resumes; another one is refused; none widens.
     assert!(c.launch(&resuming(&req)).unwrap().existing);
-    let other = LaunchRequest {
+    let other = LaunchSpec {
         sample: Some(SampleRequest { seed: 10, ..smp }),
         ..resuming(&req)
     };
@@ -230,7 +230,7 @@ fn sampled_sweeps_serve_the_sample_then_widen() {
         c.projection(&id, &[1]).unwrap().measured.shards,
         info.shards
     );
-    let widen = LaunchRequest {
+    let widen = LaunchSpec {
         sample: None,
         ..resuming(&req)
     };
@@ -327,14 +327,14 @@ fn failing_shards_are_set_aside_and_retried_on_resume() {
 fn launch_rejects_bad_requests() {
     let (c, _) = mem_core(Duration::from_secs(1));
     assert!(matches!(
-        c.launch(&LaunchRequest {
+        c.launch(&LaunchSpec {
             name: None,
             ..uvg(99, "", 0)
         }),
         Err(CoreError::BadRequest(_))
     ));
     assert!(matches!(
-        c.launch(&LaunchRequest {
+        c.launch(&LaunchSpec {
             kind: "nope".into(),
             params: Params::new(),
             name: None,
@@ -346,7 +346,7 @@ fn launch_rejects_bad_requests() {
         c.launch(&uvg(4, "bad name!", 0)),
         Err(CoreError::BadRequest(_))
     ));
-    let bad_sample = LaunchRequest {
+    let bad_sample = LaunchSpec {
         sample: Some(SampleRequest { ppm: 0, seed: 1 }),
         ..uvg(4, "x", 0)
     };
@@ -354,7 +354,7 @@ fn launch_rejects_bad_requests() {
         c.launch(&bad_sample),
         Err(CoreError::BadRequest(_))
     ));
-    let first = LaunchRequest {
+    let first = LaunchSpec {
         name: None,
         ..uvg(4, "", 0)
     };
@@ -532,7 +532,7 @@ fn duplicate_and_late_submits_are_counted_not_merged() {
 #[test]
 fn renders_are_cached_per_finished_sweep() {
     let (c, _) = mem_core(Duration::from_secs(5));
-    let finish = |c: &Core, req: &LaunchRequest| {
+    let finish = |c: &Core, req: &LaunchSpec| {
         c.launch(req).unwrap();
         for g in &c.lease("w", &V(), 100).unwrap().leases {
             assert!(run_and_submit(c, "w", g));
