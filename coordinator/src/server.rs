@@ -318,6 +318,17 @@ pub async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener, ServeErro
         .map_err(|source| ServeError::Bind { addr, source })
 }
 
+/// The connections accepted on `listener`, with TCP_NODELAY set.
+///
+/// `Server::tcp_nodelay` cannot do this: tonic ignores it when it is given
+/// the listener (`serve_with_incoming*`). Without it a gRPC reply whose
+/// trailers go out in a second small write waits (Nagle) until the client
+/// acknowledges the first one, and a client with nothing to send (a worker
+/// whose leased shard is running) delays that ACK by about 40 ms on Linux.
+fn incoming(listener: tokio::net::TcpListener) -> tonic::transport::server::TcpIncoming {
+    tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true))
+}
+
 /// Serve `core` on `listener` until `shutdown` resolves; then stop accepting,
 /// finish in-flight requests and flush the store.
 pub async fn serve(
@@ -331,11 +342,9 @@ pub async fn serve(
         .max_decoding_message_size(256 << 20)
         .max_encoding_message_size(256 << 20);
     let svc = tonic::service::interceptor::InterceptedService::new(inner, auth);
-    let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
     tonic::transport::Server::builder()
-        .tcp_nodelay(true)
         .add_service(svc)
-        .serve_with_incoming_shutdown(incoming, shutdown)
+        .serve_with_incoming_shutdown(incoming(listener), shutdown)
         .await?;
     // The server has stopped: nothing else waits on this thread.
     core.flush()?;
@@ -367,7 +376,21 @@ pub async fn shutdown_signal() {
 
 #[cfg(test)]
 mod tests {
-    use super::ct_eq;
+    use super::{ct_eq, incoming};
+    use tokio_stream::StreamExt as _;
+
+    #[tokio::test]
+    async fn accepted_connections_have_nodelay() {
+        let listener = super::bind(([127, 0, 0, 1], 0).into()).await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut accepted = incoming(listener);
+        let _client = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let conn = accepted.next().await.unwrap().unwrap();
+        assert!(
+            conn.nodelay().unwrap(),
+            "replies must not wait for delayed ACKs"
+        );
+    }
 
     #[test]
     fn constant_time_compare_is_equality() {
