@@ -167,7 +167,8 @@ pub struct Output {
 trait ErasedOutput: Send + Sync + Debug + 'static {
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
-    fn merge_from(&mut self, other: &dyn Any) -> bool;
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
+    fn merge_from(&mut self, other: Box<dyn Any>) -> Result<(), Box<dyn Any>>;
     fn work(&self) -> u64;
     fn counterexamples(&self) -> Vec<(String, u64)>;
     fn encode(&self) -> Vec<u8>;
@@ -184,14 +185,12 @@ where
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
-    fn merge_from(&mut self, other: &dyn Any) -> bool {
-        match other.downcast_ref::<T>() {
-            Some(o) => {
-                Merge::merge(self, o.clone());
-                true
-            }
-            None => false,
-        }
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+    fn merge_from(&mut self, other: Box<dyn Any>) -> Result<(), Box<dyn Any>> {
+        Merge::merge(self, *other.downcast::<T>()?);
+        Ok(())
     }
     fn work(&self) -> u64 {
         Merge::work(self)
@@ -235,13 +234,17 @@ impl Output {
 
     /// Fold `other` (a result of the same kind) into `self`.
     pub fn merge(&mut self, other: Output) -> Result<(), SweepError> {
-        if other.kind != self.kind || !self.inner.merge_from(other.inner.as_any()) {
-            return Err(SweepError::KindMismatch {
-                want: self.kind.into(),
-                got: other.kind.into(),
-            });
+        let mismatch = SweepError::KindMismatch {
+            want: self.kind.into(),
+            got: other.kind.into(),
+        };
+        if other.kind != self.kind {
+            return Err(mismatch);
         }
-        Ok(())
+        // By value: the other result is moved in, never cloned.
+        self.inner
+            .merge_from(other.inner.into_any())
+            .map_err(|_| mismatch)
     }
 
     /// The stable encoding (JSON of the kind's typed result), for the store

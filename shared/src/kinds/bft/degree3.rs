@@ -8,8 +8,8 @@
 //! per start, memo on token + component).
 
 use super::{
-    plan_ranges, values_line, write_exceptions_and_not_covered, ExceptionLine, Exceptions,
-    RangeShard, ValueCounts, SECTION5_NOTE,
+    plan_ranges, values_line, write_graph_exceptions, Exceptions, RangeShard, ValueCounts,
+    SECTION5_NOTE,
 };
 use crate::bft::random::{instance_rng, random_degree3_graph};
 use crate::bft::reduction::Position;
@@ -478,14 +478,10 @@ fn report_md(doc: &Degree3Doc) -> String {
     for (t, c) in &doc.win_lose_tests_per_start {
         let _ = writeln!(s, "| {t} | {} |", thousands(*c));
     }
-    write_exceptions_and_not_covered(
+    write_graph_exceptions(
         &mut s,
         doc.exceptions,
-        doc.exception_records.iter().map(|record| ExceptionLine {
-            label: String::new(),
-            record,
-        }),
-        "edges",
+        &doc.exception_records,
         &doc.not_covered,
     );
     s

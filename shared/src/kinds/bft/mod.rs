@@ -180,6 +180,21 @@ pub(crate) fn write_exceptions_and_not_covered<'a>(
     let _ = writeln!(s, "{not_covered}");
 }
 
+/// [`write_exceptions_and_not_covered`] for records of graphs (`edges`)
+/// listed without a label.
+pub(crate) fn write_graph_exceptions(
+    s: &mut String,
+    count: u64,
+    records: &[Record],
+    not_covered: &str,
+) {
+    let lines = records.iter().map(|record| ExceptionLine {
+        label: String::new(),
+        record,
+    });
+    write_exceptions_and_not_covered(s, count, lines, "edges", not_covered);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

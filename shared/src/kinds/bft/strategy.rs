@@ -9,10 +9,7 @@
 //! mover picks a uniform remaining neighbour. After every strategy move the
 //! exact value of the opponent's position is also computed (it must be 0).
 
-use super::{
-    plan_ranges, write_exceptions_and_not_covered, ExceptionLine, Exceptions, RangeShard,
-    SECTION5_NOTE,
-};
+use super::{plan_ranges, write_graph_exceptions, Exceptions, RangeShard, SECTION5_NOTE};
 use crate::bft::random::{below, instance_rng, random_connected_graph};
 use crate::graph::{graph6, members, BitGraph, VSet};
 use crate::sweep::report::thousands;
@@ -365,14 +362,10 @@ fn report_md(doc: &StrategyDoc) -> String {
     for row in &doc.games_by_n {
         let _ = writeln!(s, "| {} | {} |", row.n, thousands(row.games));
     }
-    write_exceptions_and_not_covered(
+    write_graph_exceptions(
         &mut s,
         doc.exceptions,
-        doc.exception_records.iter().map(|record| ExceptionLine {
-            label: String::new(),
-            record,
-        }),
-        "edges",
+        &doc.exception_records,
         &doc.not_covered,
     );
     s
