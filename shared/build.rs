@@ -7,9 +7,8 @@
 //!   here by its `source_file()`. How it is computed, and why a change that
 //!   can alter a kind's results always changes it: `build/versions.rs`.
 //! * `GAMESWEEP_BUILD_ID`: a hash of everything under `src/` and `Cargo.toml`
-//!   (tests and comments included). For display, and the version of kinds
-//!   not yet typed; never used to decide whether a sweep may be resumed by
-//!   a typed kind.
+//!   (tests and comments included). For display; never used to decide
+//!   whether a sweep may be resumed.
 use std::path::{Path, PathBuf};
 
 #[path = "build/versions.rs"]

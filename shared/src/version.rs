@@ -7,7 +7,7 @@ pub const CRATE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Deterministic id of all the crate's sources (a hash of `shared/src/**`,
 /// tests and comments included, and `shared/Cargo.toml`, computed by
-/// `build.rs`). For display and for kinds not yet typed; whether a sweep may
+/// `build.rs`). For display (`gamesweep status`); whether a sweep may
 /// be resumed or a worker accepted is decided by the kind's own version
 /// ([`sweep::SweepKind::version`]), never by this id.
 pub const BUILD_ID: &str = env!("GAMESWEEP_BUILD_ID");
@@ -42,7 +42,9 @@ pub fn source_version(file: &str) -> Option<&'static str> {
 /// The solver version of the kind `name` implemented in `source_file`:
 /// `{CRATE_VERSION}+{id}`, where `id` hashes the kind's name with
 /// [`source_version`] (so two kinds in one folder still differ). A file not
-/// in the table (kinds not yet typed) gets the whole-crate `{CRATE_VERSION}+{BUILD_ID}`.
+/// in the table (a wrong `source_file`, which `tests/kind_version.rs` rules
+/// out for every registered kind) gets the whole-crate `{CRATE_VERSION}+{BUILD_ID}`,
+/// which changes with any edit: safe, never too lenient.
 pub fn kind_version(source_file: &str, name: &str) -> String {
     match source_version(source_file) {
         Some(id) => {

@@ -152,8 +152,8 @@ fn real_tree_closures() {
         assert!(a.closure(k).contains("sweep"), "{k}");
     }
     // solvers never depend on a kind (they may appear to depend on the
-    // framework: `impl<T: UntypedKind> Kind for T` in `sweep` counts for
-    // every unit defining a `Kind`, `cgt` included; names are not resolved)
+    // framework: names are not resolved, so a trait named `Kind` in `sweep`
+    // can link any unit that mentions a `Kind`, `cgt` included)
     for u in [
         "graph",
         "gen",
