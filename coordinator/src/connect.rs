@@ -1,6 +1,7 @@
 //! Talking to a coordinator from the command line: the connection options
 //! (`--coordinator URL`, default `$GAMESWEEP_COORDINATOR`, else
-//! `http://127.0.0.1:7461`; `--token-file F`), the token, the client runtime,
+//! `http://127.0.0.1:7461`; `--token-file F`, default `$GAMESWEEP_TOKEN_FILE`,
+//! else `~/.gamesweep/token` if it exists), the token, the client runtime,
 //! and the typed client ([`gamesweep_proto::Coordinator`]). Nothing here
 //! renders anything.
 
@@ -11,11 +12,11 @@ use std::path::PathBuf;
 /// Where the coordinator is and how to authenticate.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct Conn {
-    /// Coordinator URL [default: $GAMESWEEP_COORDINATOR or http://127.0.0.1:7461].
-    #[arg(long)]
+    /// Coordinator URL [default: http://127.0.0.1:7461].
+    #[arg(long, env = "GAMESWEEP_COORDINATOR", value_name = "URL")]
     pub coordinator: Option<String>,
-    /// File holding the coordinator's bearer token (first line).
-    #[arg(long)]
+    /// File holding the coordinator's bearer token (first line) [default: ~/.gamesweep/token if it exists].
+    #[arg(long, env = "GAMESWEEP_TOKEN_FILE", value_name = "FILE")]
     pub token_file: Option<PathBuf>,
 }
 
@@ -27,14 +28,16 @@ impl Conn {
             clap::Arg::new("coordinator")
                 .long("coordinator")
                 .value_name("URL")
-                .help("Coordinator URL [default: $GAMESWEEP_COORDINATOR or http://127.0.0.1:7461]"),
+                .env(gamesweep_proto::ENV_COORDINATOR)
+                .help("Coordinator URL [default: http://127.0.0.1:7461]"),
         )
         .arg(
             clap::Arg::new("token_file")
                 .long("token-file")
                 .value_name("FILE")
                 .value_parser(clap::value_parser!(PathBuf))
-                .help("File holding the bearer token"),
+                .env(gamesweep_proto::ENV_TOKEN_FILE)
+                .help("File holding the bearer token [default: ~/.gamesweep/token if it exists]"),
         )
     }
 
@@ -55,13 +58,16 @@ pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .build()?)
 }
 
-/// Read `--token-file` if given.
+/// Read the token: `--token-file` (or `$GAMESWEEP_TOKEN_FILE`) if given,
+/// else `~/.gamesweep/token` if it exists, else none.
 pub fn token(path: Option<&PathBuf>) -> anyhow::Result<Option<String>> {
-    path.map(|p| {
-        gamesweep_proto::read_token_file(p)
-            .map_err(|e| UsageError(format!("cannot read token file {}: {e}", p.display())).into())
-    })
-    .transpose()
+    gamesweep_proto::token_file(path.map(PathBuf::as_path))
+        .map(|p| {
+            gamesweep_proto::read_token_file(&p).map_err(|e| {
+                UsageError(format!("cannot read token file {}: {e}", p.display())).into()
+            })
+        })
+        .transpose()
 }
 
 /// The typed client for `conn` (connecting lazily, on `rt`).

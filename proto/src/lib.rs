@@ -28,11 +28,33 @@ pub use convert::ConvertError;
 /// The coordinator's default port.
 pub const DEFAULT_PORT: u16 = 7461;
 
+/// Environment variable: the coordinator URL (`--coordinator`).
+pub const ENV_COORDINATOR: &str = "GAMESWEEP_COORDINATOR";
+/// Environment variable: the file holding the bearer token (`--token-file`).
+pub const ENV_TOKEN_FILE: &str = "GAMESWEEP_TOKEN_FILE";
+
 /// The default coordinator URL: `$GAMESWEEP_COORDINATOR`, else
 /// `http://127.0.0.1:<DEFAULT_PORT>`.
 pub fn default_url() -> String {
-    std::env::var("GAMESWEEP_COORDINATOR")
+    std::env::var(ENV_COORDINATOR)
         .ok()
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| format!("http://127.0.0.1:{DEFAULT_PORT}"))
+}
+
+/// The default token file, `$HOME/.gamesweep/token` (used when no
+/// `--token-file` or `$GAMESWEEP_TOKEN_FILE` is given and the file exists).
+pub fn default_token_file() -> Option<std::path::PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| std::path::PathBuf::from(h).join(".gamesweep").join("token"))
+}
+
+/// The token file to use: `explicit` (from `--token-file` or
+/// `$GAMESWEEP_TOKEN_FILE`) if given, else [`default_token_file`] if it exists.
+pub fn token_file(explicit: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
+    match explicit {
+        Some(p) => Some(p.to_path_buf()),
+        None => default_token_file().filter(|p| p.exists()),
+    }
 }

@@ -9,14 +9,14 @@ use tokio::sync::watch;
 /// Options of a worker process.
 #[derive(clap::Args, Debug, Clone)]
 pub struct WorkerArgs {
-    /// Coordinator URL [default: $GAMESWEEP_COORDINATOR or http://127.0.0.1:7461].
-    #[arg(long)]
+    /// Coordinator URL [default: http://127.0.0.1:7461].
+    #[arg(long, env = "GAMESWEEP_COORDINATOR", value_name = "URL")]
     pub coordinator: Option<String>,
     /// Shards to run at once [default: number of cores].
     #[arg(long)]
     pub threads: Option<usize>,
-    /// File holding the coordinator's bearer token (first line).
-    #[arg(long)]
+    /// File holding the coordinator's bearer token (first line) [default: ~/.gamesweep/token if it exists].
+    #[arg(long, env = "GAMESWEEP_TOKEN_FILE", value_name = "FILE")]
     pub token_file: Option<PathBuf>,
     /// Worker id shown by `status` [default: HOST-PID].
     #[arg(long)]
@@ -40,9 +40,9 @@ pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
         anyhow::ensure!(t >= 1, "--threads must be at least 1");
         c.threads = t;
     }
-    if let Some(p) = &args.token_file {
+    if let Some(p) = gamesweep_proto::token_file(args.token_file.as_deref()) {
         c.token = Some(
-            gamesweep_proto::read_token_file(p)
+            gamesweep_proto::read_token_file(&p)
                 .map_err(|e| anyhow::anyhow!("cannot read token file {}: {e}", p.display()))?,
         );
     }

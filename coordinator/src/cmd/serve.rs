@@ -21,8 +21,8 @@ pub struct ServeArgs {
     /// Directory of the sled store (created if missing; reused to resume).
     #[arg(long)]
     pub store: PathBuf,
-    /// File holding the bearer token every client must send (first line).
-    #[arg(long)]
+    /// File holding the bearer token every client must send (first line) [default: ~/.gamesweep/token if it exists].
+    #[arg(long, env = "GAMESWEEP_TOKEN_FILE", value_name = "FILE")]
     pub token_file: Option<PathBuf>,
     /// Allow a non-loopback listen address without a token.
     #[arg(long)]
