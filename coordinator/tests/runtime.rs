@@ -13,6 +13,9 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
+/// Built by the same package (the workspace's default member), so the
+/// documented `cargo build --release` makes it too.
+const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -39,27 +42,70 @@ impl Proc {
     }
 }
 
-fn serve(store: &Path, port: u16, extra: &[&str], log: &Path) -> Proc {
+/// Start `gamesweep serve` on 127.0.0.1:`port` (0: any free port, chosen by
+/// the coordinator itself, so no other process can take it in between);
+/// returns the process and its URL, read from its `--address-file`.
+fn serve(store: &Path, port: u16, extra: &[&str], log: &Path) -> (Proc, String) {
+    serve_publishing(store, port, extra, log, &log.with_extension("url"))
+}
+
+/// [`serve`], publishing the URL in `address_file`.
+fn serve_publishing(
+    store: &Path,
+    port: u16,
+    extra: &[&str],
+    log: &Path,
+    address_file: &Path,
+) -> (Proc, String) {
     let listen = format!("127.0.0.1:{port}");
-    let child = Command::new(BIN)
-        .args(["serve", "--listen", &listen, "--store"])
-        .arg(store)
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(log).unwrap())
-        .spawn()
-        .unwrap();
+    let _ = std::fs::remove_file(address_file);
+    let mut child = Proc(
+        isolated(Command::new(BIN))
+            .args(["serve", "--listen", &listen, "--store"])
+            .arg(store)
+            .arg("--address-file")
+            .arg(address_file)
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
     let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(&listen).is_err() {
+    loop {
+        if let Ok(url) = std::fs::read_to_string(address_file) {
+            return (child, url.trim().to_string());
+        }
+        if let Some(status) = child.0.try_wait().unwrap() {
+            panic!(
+                "coordinator exited with {status}: {}",
+                std::fs::read_to_string(log).unwrap_or_default()
+            );
+        }
         assert!(Instant::now() < deadline, "coordinator did not come up");
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(20));
     }
-    Proc(child)
+}
+
+/// The port of a `http://127.0.0.1:PORT` URL.
+fn port_of(url: &str) -> u16 {
+    url.rsplit(':').next().unwrap().parse().unwrap()
+}
+
+/// `cmd` cut off from the user's coordinator settings: no
+/// `GAMESWEEP_COORDINATOR`/`GAMESWEEP_TOKEN_FILE`, and a home without a
+/// default token file.
+fn isolated(mut cmd: Command) -> Command {
+    cmd.env_remove("GAMESWEEP_COORDINATOR")
+        .env_remove("GAMESWEEP_TOKEN_FILE")
+        .env_remove("GAMESWEEP_COORDINATOR_FILE")
+        .env("HOME", "/nonexistent/gamesweep-test-home");
+    cmd
 }
 
 fn worker(url: &str, id: &str, threads: u32, extra: &[&str], log: &Path) -> Proc {
     Proc(
-        Command::new(BIN)
+        isolated(Command::new(BIN))
             .args([
                 "worker",
                 "--coordinator",
@@ -78,11 +124,7 @@ fn worker(url: &str, id: &str, threads: u32, extra: &[&str], log: &Path) -> Proc
 }
 
 fn gs(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env_remove("GAMESWEEP_COORDINATOR")
-        .output()
-        .unwrap()
+    isolated(Command::new(BIN)).args(args).output().unwrap()
 }
 
 fn ok(args: &[&str]) -> String {
@@ -148,14 +190,12 @@ fn url(port: u16) -> String {
 #[test]
 fn two_workers_give_the_in_process_result() {
     let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let _c = serve(
+    let (_c, u) = serve(
         &dir.path().join("store"),
-        port,
+        0,
         &["--log-format", "json"],
         &dir.path().join("serve.log"),
     );
-    let u = url(port);
     let id = ok(&[
         "launch",
         "uvg",
@@ -193,14 +233,7 @@ fn a_worker_holding_a_shard(
     worker_id: &str,
     serve_extra: &[&str],
 ) -> (Proc, String, Proc) {
-    let port = free_port();
-    let c = serve(
-        &dir.join("store"),
-        port,
-        serve_extra,
-        &dir.join("serve.log"),
-    );
-    let u = url(port);
+    let (c, u) = serve(&dir.join("store"), 0, serve_extra, &dir.join("serve.log"));
     ok(&[
         "launch",
         "uvg",
@@ -240,14 +273,13 @@ fn a_killed_worker_does_not_change_the_result() {
 fn a_killed_coordinator_resumes_on_the_same_store() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
-    let port = free_port();
-    let u = url(port);
-    let mut c = serve(
+    let (mut c, u) = serve(
         &store,
-        port,
+        0,
         &["--lease-secs", "2"],
         &dir.path().join("serve1.log"),
     );
+    let port = port_of(&u);
     ok(&[
         "launch",
         "uvg",
@@ -271,7 +303,7 @@ fn a_killed_coordinator_resumes_on_the_same_store() {
     c.kill9();
     // The worker keeps computing and retries its submits until the coordinator is back.
     std::thread::sleep(Duration::from_millis(500));
-    let _c2 = serve(
+    let (_c2, _) = serve(
         &store,
         port,
         &["--lease-secs", "2"],
@@ -344,17 +376,15 @@ fn submit(
 #[test]
 fn duplicate_late_and_foreign_submits_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
     let token_file = dir.path().join("token");
     std::fs::write(&token_file, "s3cret-token\n").unwrap();
     let tf = token_file.to_str().unwrap();
-    let _c = serve(
+    let (_c, u) = serve(
         &dir.path().join("store"),
-        port,
+        0,
         &["--token-file", tf, "--lease-secs", "60"],
         &dir.path().join("serve.log"),
     );
-    let u = url(port);
     let rt = rt();
     let v = gamesweep_proto::solver_version();
 
@@ -690,9 +720,8 @@ fn run_refuses_to_mix_solver_builds_and_fresh_starts_over() {
 fn serve_stops_cleanly_on_sigterm_and_keeps_its_sweeps() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
-    let port = free_port();
-    let u = url(port);
-    let mut c = serve(&store, port, &[], &dir.path().join("serve1.log"));
+    let (mut c, u) = serve(&store, 0, &[], &dir.path().join("serve1.log"));
+    let port = port_of(&u);
     ok(&[
         "launch",
         "uvg",
@@ -718,7 +747,7 @@ fn serve_stops_cleanly_on_sigterm_and_keeps_its_sweeps() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert!(status.success(), "exit status {status}");
-    let _c2 = serve(&store, port, &[], &dir.path().join("serve2.log"));
+    let (_c2, _) = serve(&store, port, &[], &dir.path().join("serve2.log"));
     let s = status_json(&u, "keep");
     assert_eq!(s["state"], "running");
     assert_eq!(s["shards_done"], 0);
@@ -758,14 +787,12 @@ fn sigterm_makes_a_worker_finish_its_shard_and_exit() {
 #[test]
 fn a_sampled_sweep_projects_then_widens_to_the_exact_result() {
     let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let _c = serve(
+    let (_c, u) = serve(
         &dir.path().join("store"),
-        port,
+        0,
         &[],
         &dir.path().join("serve.log"),
     );
-    let u = url(port);
     let launch = |extra: &[&str]| {
         let mut a = vec![
             "launch", "uvg", "--max-n", "8", "--shards", "24", "--name", "smp",
@@ -952,4 +979,189 @@ fn help_without_a_kind_lists_the_options_and_kinds() {
     let o = gs(&["run", "nope"]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown sweep kind `nope`"));
+}
+
+#[test]
+fn the_documented_build_makes_both_binaries() {
+    // `cargo build --release` builds the default members; the package that
+    // holds both binaries must be one of them.
+    let manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.toml")).unwrap();
+    let line = manifest
+        .lines()
+        .find(|l| l.starts_with("default-members"))
+        .expect("default-members in the workspace manifest");
+    assert!(line.contains("\"coordinator\""), "{line}");
+    for (bin, name) in [(BIN, "gamesweep"), (WORKER_BIN, "gamesweep-worker")] {
+        let o = isolated(Command::new(bin))
+            .arg("--version")
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        let version = String::from_utf8(o.stdout).unwrap();
+        assert!(version.starts_with(&format!("{name} ")), "{version}");
+    }
+}
+
+#[test]
+fn the_token_and_coordinator_come_from_the_environment_for_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let token = dir.path().join("token");
+    std::fs::write(&token, "env-token\n").unwrap();
+    let (_c, u) = serve(
+        &dir.path().join("store"),
+        0,
+        &["--token-file", token.to_str().unwrap()],
+        &dir.path().join("serve.log"),
+    );
+    // Only environment variables: launch, a worker (the worker binary), status, report.
+    let with_env = |bin: &str| {
+        let mut c = isolated(Command::new(bin));
+        c.env("GAMESWEEP_COORDINATOR", &u)
+            .env("GAMESWEEP_TOKEN_FILE", &token);
+        c
+    };
+    let o = with_env(BIN)
+        .args(["launch", "uvg", "--max-n", "6", "--name", "e"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let w = with_env(WORKER_BIN)
+        .args(["--threads", "1", "--exit-when-idle", "--id", "env-worker"])
+        .stderr(std::fs::File::create(dir.path().join("w.log")).unwrap())
+        .status()
+        .unwrap();
+    assert!(w.success(), "the worker failed: see w.log");
+    let o = with_env(BIN)
+        .args(["status", "e", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let st: StatusReport = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(st.sweeps[0].state, SweepState::Done);
+    let out = dir.path().join("out");
+    let o = with_env(BIN)
+        .args(["report", "e", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.json")).unwrap(),
+        reference(6)
+    );
+    // Without the token the same command is refused...
+    let o = isolated(Command::new(BIN))
+        .args(["status", "e", "--coordinator", &u])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("token"));
+    // ...and with the token at the one default path, ~/.gamesweep/token, it is not.
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(home.join(".gamesweep")).unwrap();
+    std::fs::copy(&token, home.join(".gamesweep/token")).unwrap();
+    let o = isolated(Command::new(BIN))
+        .env("HOME", &home)
+        .args(["status", "e", "--coordinator", &u])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn a_worker_follows_its_coordinator_to_a_new_address() {
+    // A coordinator under a batch system is requeued onto another node: it
+    // comes back from the same store at a new address, published in the
+    // same file, and the workers find it there.
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let address = dir.path().join("coordinator.url");
+    let (mut c1, u1) = serve_publishing(
+        &store,
+        0,
+        &["--lease-secs", "2"],
+        &dir.path().join("serve1.log"),
+        &address,
+    );
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--shards",
+        "64",
+        "--name",
+        "m",
+        "--coordinator",
+        &u1,
+    ]);
+    let _w = Proc(
+        isolated(Command::new(WORKER_BIN))
+            .arg("--coordinator-file")
+            .arg(&address)
+            .args(["--threads", "1", "--exit-when-idle", "--id", "mover"])
+            .stderr(std::fs::File::create(dir.path().join("w.log")).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while status_json(&u1, "m")["shards_done"].as_u64().unwrap() < 3 {
+        assert!(Instant::now() < deadline, "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // A clean stop removes the published address.
+    let pid = c1.0.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let stopped = c1.0.wait().unwrap();
+    assert!(stopped.success(), "{stopped}");
+    assert!(
+        !address.exists(),
+        "the stopped coordinator's address is withdrawn"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let (_c2, u2) = serve_publishing(
+        &store,
+        0,
+        &["--lease-secs", "2"],
+        &dir.path().join("serve2.log"),
+        &address,
+    );
+    assert_ne!(u1, u2, "a new address");
+    let s = wait_done(&u2, "m", Duration::from_secs(180));
+    assert_eq!(s["shards_done"], s["shards_total"]);
+    assert_eq!(report(&u2, "m", &dir.path().join("out")), reference(8));
+    let log = std::fs::read_to_string(dir.path().join("w.log")).unwrap();
+    assert!(
+        log.contains(&format!("coordinator address read url={u2}"))
+            || log.contains(&format!("new={u2}")),
+        "the worker did not say where it found the coordinator: {log}"
+    );
+}
+
+#[test]
+fn a_worker_gives_up_on_a_coordinator_that_never_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    // An address file nobody writes: the coordinator never appears.
+    let missing = dir.path().join("coordinator.url");
+    let t0 = Instant::now();
+    let o = isolated(Command::new(WORKER_BIN))
+        .arg("--coordinator-file")
+        .arg(&missing)
+        .args(["--give-up-after", "1", "--log-format", "json"])
+        .output()
+        .unwrap();
+    assert!(t0.elapsed() < Duration::from_secs(30));
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let last = err.trim_end().lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("gamesweep-worker: the coordinator at the address in ")
+            && last.ends_with("has not answered for 1 s; giving up (--give-up-after)"),
+        "{err}"
+    );
 }
