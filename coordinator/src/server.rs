@@ -346,18 +346,38 @@ fn incoming(listener: tokio::net::TcpListener) -> tonic::transport::server::TcpI
 
 /// Serve `core` on `listener` until `shutdown` resolves; then stop accepting,
 /// finish in-flight requests and flush the store.
+///
+/// Beside the gamesweep service the server answers the standard
+/// `grpc.health.v1.Health` service, without the token (Kubernetes' gRPC
+/// probes cannot send one): SERVING for the server ("") and for
+/// `gamesweep.v1.Coordinator` until `shutdown` resolves, then NOT_SERVING.
 pub async fn serve(
     core: Arc<Core>,
     listener: tokio::net::TcpListener,
     token: Option<String>,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
+    type Coordinator = coordinator_server::CoordinatorServer<Service>;
     let auth = AuthCheck(token.map(|t| Arc::new(t.into_bytes())));
-    let inner = coordinator_server::CoordinatorServer::new(Service::new(core.clone()))
+    let inner = Coordinator::new(Service::new(core.clone()))
         .max_decoding_message_size(256 << 20)
         .max_encoding_message_size(256 << 20);
     let svc = tonic::service::interceptor::InterceptedService::new(inner, auth);
+    let (mut health, health_svc) = tonic_health::server::health_reporter();
+    health.set_serving::<Coordinator>().await;
+    let shutdown = async move {
+        shutdown.await;
+        for name in ["", <Coordinator as tonic::server::NamedService>::NAME] {
+            health
+                .set_service_status(name, tonic_health::ServingStatus::NotServing)
+                .await;
+            // Ends open Watch streams (after their NOT_SERVING), which the
+            // drain would otherwise wait for forever.
+            health.clear_service_status(name).await;
+        }
+    };
     tonic::transport::Server::builder()
+        .add_service(health_svc)
         .add_service(svc)
         .serve_with_incoming_shutdown(incoming(listener), shutdown)
         .await?;

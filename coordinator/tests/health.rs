@@ -1,0 +1,202 @@
+//! The coordinator's standard gRPC health service (`grpc.health.v1.Health`),
+//! checked against a real `gamesweep serve` on 127.0.0.1 started with a
+//! token: the health service answers without the token (Kubernetes' gRPC
+//! probes cannot send one), the gamesweep service still refuses a client
+//! without it, and on SIGTERM the health status turns NOT_SERVING and an
+//! open Watch stream does not keep the coordinator from stopping.
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
+use tonic_health::pb::HealthCheckRequest;
+
+const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
+const SERVICE: &str = "gamesweep.v1.Coordinator";
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Kills the child on drop, so a failing test leaves no process behind.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `gamesweep serve` on 127.0.0.1:`port` with a token file in `dir`.
+fn serve(dir: &Path, port: u16) -> Proc {
+    let listen = format!("127.0.0.1:{port}");
+    let token_file = dir.join("token");
+    std::fs::write(&token_file, "s3cret-token\n").unwrap();
+    let child = Command::new(BIN)
+        .args(["serve", "--listen", &listen, "--store"])
+        .arg(dir.join("store"))
+        .arg("--token-file")
+        .arg(&token_file)
+        .env("HOME", dir)
+        .env_remove("GAMESWEEP_TOKEN_FILE")
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(dir.join("serve.log")).unwrap())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(&listen).is_err() {
+        assert!(Instant::now() < deadline, "coordinator did not come up");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Proc(child)
+}
+
+/// A `gamesweep` client command with no token from the environment or from
+/// `~/.gamesweep/token` (HOME is the test's directory).
+fn gs(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env("HOME", dir)
+        .env_remove("GAMESWEEP_COORDINATOR")
+        .env_remove("GAMESWEEP_TOKEN_FILE")
+        .output()
+        .unwrap()
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A health client without any token.
+async fn health_client(url: &str) -> HealthClient<tonic::transport::Channel> {
+    let channel = tonic::transport::Endpoint::from_shared(url.to_string())
+        .unwrap()
+        .connect_timeout(Duration::from_secs(5))
+        .timeout(Duration::from_secs(10))
+        .connect()
+        .await
+        .unwrap();
+    HealthClient::new(channel)
+}
+
+async fn check(
+    client: &mut HealthClient<tonic::transport::Channel>,
+    service: &str,
+) -> Result<ServingStatus, tonic::Status> {
+    let r = client
+        .check(HealthCheckRequest {
+            service: service.into(),
+        })
+        .await?;
+    Ok(r.into_inner().status())
+}
+
+#[test]
+fn health_answers_without_the_token_and_the_service_still_needs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let _c = serve(dir.path(), port);
+    let url = format!("http://127.0.0.1:{port}");
+
+    rt().block_on(async {
+        let mut h = health_client(&url).await;
+        assert_eq!(check(&mut h, "").await.unwrap(), ServingStatus::Serving);
+        assert_eq!(
+            check(&mut h, SERVICE).await.unwrap(),
+            ServingStatus::Serving
+        );
+        let e = check(&mut h, "no.such.Service").await.unwrap_err();
+        assert_eq!(e.code(), tonic::Code::NotFound, "{e:?}");
+    });
+
+    // The gamesweep service itself still refuses a client without the token.
+    let o = gs(dir.path(), &["status", "--coordinator", &url]);
+    assert!(!o.status.success(), "status without the token was accepted");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("token"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // ... and accepts one with it.
+    let tf = dir.path().join("token");
+    let o = gs(
+        dir.path(),
+        &[
+            "status",
+            "--coordinator",
+            &url,
+            "--token-file",
+            tf.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        o.status.success(),
+        "status with the token failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_turns_health_not_serving_and_an_open_watch_does_not_block_shutdown() {
+    use tokio_stream::StreamExt as _;
+
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut c = serve(dir.path(), port);
+    let url = format!("http://127.0.0.1:{port}");
+
+    let rt = rt();
+    let mut h = rt.block_on(health_client(&url));
+    let mut watch = rt
+        .block_on(h.watch(HealthCheckRequest {
+            service: String::new(),
+        }))
+        .unwrap()
+        .into_inner();
+    let first = rt.block_on(watch.next()).unwrap().unwrap();
+    assert_eq!(first.status(), ServingStatus::Serving);
+
+    let killed = Command::new("kill")
+        .args(["-TERM", &c.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+
+    // The open Watch stream reports NOT_SERVING, then ends.
+    let next = rt
+        .block_on(async { tokio::time::timeout(Duration::from_secs(10), watch.next()).await })
+        .expect("no health update after SIGTERM");
+    let next = next.expect("Watch ended without NOT_SERVING").unwrap();
+    assert_eq!(next.status(), ServingStatus::NotServing);
+    let end = rt
+        .block_on(async { tokio::time::timeout(Duration::from_secs(10), watch.next()).await })
+        .expect("Watch stream still open after shutdown");
+    assert!(!matches!(end, Some(Ok(_))), "{end:?}");
+
+    // The coordinator stops (and flushes) despite the client still being
+    // connected.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = c.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "coordinator did not stop after SIGTERM with a Watch open"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "serve exited with {status}");
+    drop(h);
+}
