@@ -185,6 +185,7 @@ impl Net {
         c.args(["netns", "exec", &self.ns[i], program])
             .env("GAMESWEEP_TOKEN_FILE", token)
             .env_remove("GAMESWEEP_COORDINATOR")
+            .env_remove("GAMESWEEP_GIVE_UP_AFTER")
             .stdin(Stdio::null());
         c
     }
