@@ -1,9 +1,13 @@
 //! Separate hosts, simulated with Linux network namespaces (needs root).
 //!
-//! Three namespaces joined by two veth pairs: the coordinator's
-//! (10.251.1.1/24 towards worker 1, 10.251.2.1/24 towards worker 2) and one
-//! per worker (10.251.1.2/24, 10.251.2.2/24); `lo` up in each. Nothing is
-//! routed out of them. The coordinator (`gamesweep serve` on 0.0.0.0 with a
+//! Three namespaces joined by two links: the coordinator's (10.251.1.1
+//! towards worker 1, 10.251.2.1 towards worker 2) and one per worker
+//! (10.251.1.2, 10.251.2.2); `lo` up in each. Nothing is routed out of them.
+//! The links are veth pairs (/24), or, for the bad network, point-to-point
+//! TUN links forwarded by the test process itself ([`tun_link`]), which adds
+//! the delay and loss in userspace (this VM's kernel, like CI's, has no
+//! `sch_netem`; one path everywhere also keeps the seeded loss
+//! reproducible). The coordinator (`gamesweep serve` on 0.0.0.0 with a
 //! token) and the CLI calls run in the coordinator's namespace, each
 //! `gamesweep-worker` in its own.
 //!
@@ -13,19 +17,26 @@
 //!   link heals, of the two results for it only one is merged and the other
 //!   is counted as a duplicate. The sweep's results.json equals the golden.
 //! * `a_slow_lossy_network_gives_the_same_result`: the same sweep on a clean
-//!   network and with `netem delay 300ms loss 5%` on every veth end; both
-//!   results equal the golden; wall times and their ratio are printed.
+//!   network and with 300 ms delay and 5 % loss each way on both links (the
+//!   same TUN links, first unimpaired); both results equal the golden; wall
+//!   times, their ratio and the forwarder's packet counts are printed, and a
+//!   TCP connect + echo across an impaired link is checked to take at least
+//!   two 600 ms round trips.
 //!
-//! Not root, or namespaces / veth / netem unavailable: the test prints
+//! Not root, or namespaces / veth / TUN unavailable: the test prints
 //! `SKIP: netns test: <why>` and passes, unless `GAMESWEEP_REQUIRE_CLUSTER=1`
 //! (CI), where it fails. The two tests never run at the same time (a static
 //! lock), so the timings are not skewed by each other. Every wait is bounded;
 //! processes are killed by PID and namespaces deleted on drop, also on panic.
 
+#[path = "support/tun_link.rs"]
+mod tun_link;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tun_link::{Counts, End, TunLink};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
@@ -77,16 +88,30 @@ fn run(program: &str, args: &[&str]) -> Result<(), String> {
     }
 }
 
-/// The three namespaces and two veth pairs; deleted on drop.
+/// How the namespaces are joined.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Links {
+    /// veth pairs, 10.251.W.1/24 ↔ 10.251.W.2/24.
+    Veth,
+    /// TUN links forwarded by this process, 10.251.W.1 peer 10.251.W.2.
+    Tun,
+}
+
+/// The three namespaces and their two links; deleted on drop.
 struct Net {
     /// Coordinator, worker 1, worker 2.
     ns: Vec<String>,
+    /// With [`Links::Tun`]: worker 1's and worker 2's link.
+    tuns: Vec<TunLink>,
 }
 
 impl Net {
-    fn new(tag: &str) -> Result<Net, String> {
+    fn new(tag: &str, links: Links) -> Result<Net, String> {
         let pid = std::process::id();
-        let mut net = Net { ns: Vec::new() };
+        let mut net = Net {
+            ns: Vec::new(),
+            tuns: Vec::new(),
+        };
         for role in ["c", "w1", "w2"] {
             let name = format!("gsweep-{tag}-{pid}-{role}");
             run("ip", &["netns", "add", &name])?;
@@ -97,6 +122,22 @@ impl Net {
         }
         for w in 1..=2usize {
             let (c_end, w_end) = Net::ends(w);
+            if links == Links::Tun {
+                let (c_addr, w_addr) = (format!("10.251.{w}.1"), format!("10.251.{w}.2"));
+                let c = End {
+                    ns: &net.ns[0],
+                    dev: c_end,
+                    addr: &c_addr,
+                };
+                let e = End {
+                    ns: &net.ns[w],
+                    dev: w_end,
+                    addr: &w_addr,
+                };
+                let link = TunLink::new(c, e, w as u64)?;
+                net.tuns.push(link);
+                continue;
+            }
             run(
                 "ip",
                 &[
@@ -121,23 +162,14 @@ impl Net {
         Ok(net)
     }
 
-    /// The device names of worker `w`'s link: (coordinator's end, worker's end).
+    /// The device names of worker `w`'s link (veth or TUN): (coordinator's
+    /// end, worker's end).
     fn ends(w: usize) -> (&'static str, &'static str) {
         match w {
             1 => ("vc1", "vw1"),
             2 => ("vc2", "vw2"),
             _ => unreachable!(),
         }
-    }
-
-    /// Every veth end, as (namespace, device).
-    fn all_ends(&self) -> Vec<(&str, &'static str)> {
-        (1..=2)
-            .flat_map(|w| {
-                let (c, e) = Net::ends(w);
-                [(self.ns[0].as_str(), c), (self.ns[w].as_str(), e)]
-            })
-            .collect()
     }
 
     /// Bring both ends of worker `w`'s link up or down.
@@ -148,17 +180,7 @@ impl Net {
         run("ip", &["-n", &self.ns[w], "link", "set", e, state])
     }
 
-    /// `tc qdisc add dev X root netem SPEC…` on every veth end.
-    fn netem_everywhere(&self, spec: &[&str]) -> Result<(), String> {
-        for (ns, dev) in self.all_ends() {
-            let mut args = vec!["-n", ns, "qdisc", "add", "dev", dev, "root", "netem"];
-            args.extend_from_slice(spec);
-            run("tc", &args)?;
-        }
-        Ok(())
-    }
-
-    /// Whether netem can be installed here (tried on one end, then removed).
+    /// Whether this kernel has netem (tried on one end, then removed).
     fn netem_works(&self) -> Result<(), String> {
         let (c, _) = Net::ends(1);
         run(
@@ -179,6 +201,20 @@ impl Net {
         run("tc", &["-n", &self.ns[0], "qdisc", "del", "dev", c, "root"])
     }
 
+    /// Delay and loss on every TUN link, each way, from now on.
+    fn impair(&self, delay: Duration, loss_percent: f64) {
+        for t in &self.tuns {
+            t.impair(delay, loss_percent);
+        }
+    }
+
+    /// The TUN links' packet counts so far, summed.
+    fn counts(&self) -> Counts {
+        self.tuns
+            .iter()
+            .fold(Counts::default(), |sum, t| sum + t.counts())
+    }
+
     /// `PROGRAM` run inside namespace `i` (0: coordinator, 1, 2: workers).
     fn exec(&self, i: usize, program: &str, token: &Path) -> Command {
         let mut c = Command::new("ip");
@@ -193,6 +229,8 @@ impl Net {
 
 impl Drop for Net {
     fn drop(&mut self) {
+        // Stop the forwarders and close their devices first.
+        self.tuns.clear();
         for ns in &self.ns {
             if let Err(e) = run("ip", &["netns", "del", ns]) {
                 eprintln!("cleanup: {e}");
@@ -225,15 +263,19 @@ struct Cluster {
 
 impl Cluster {
     /// The namespaces, or the reason they cannot be made (after skipping).
-    fn net(tag: &str) -> Option<Cluster> {
+    fn net(tag: &str, links: Links) -> Option<Cluster> {
         if !is_root() {
             skip("not root (network namespaces need CAP_SYS_ADMIN)");
             return None;
         }
-        let net = match Net::new(tag) {
+        let net = match Net::new(tag, links) {
             Ok(n) => n,
             Err(e) => {
-                skip(&format!("cannot make namespaces and veth pairs: {e}"));
+                let kind = match links {
+                    Links::Veth => "veth pairs",
+                    Links::Tun => "TUN links",
+                };
+                skip(&format!("cannot make namespaces and {kind}: {e}"));
                 return None;
             }
         };
@@ -488,7 +530,7 @@ const CUT: Duration = Duration::from_secs(10);
 #[test]
 fn a_partitioned_worker_is_replaced_and_its_late_result_ignored() {
     let _serial = serial();
-    let Some(mut cl) = Cluster::net("p") else {
+    let Some(mut cl) = Cluster::net("p", Links::Veth) else {
         return;
     };
     let started = Instant::now();
@@ -645,20 +687,35 @@ fn a_partitioned_worker_is_replaced_and_its_late_result_ignored() {
 /// take minutes longer; the result does not depend on the plan.
 const BAD_NET_SHARDS: u32 = 32;
 
+/// The bad network: added to each packet, each way, on both links.
+const DELAY: Duration = Duration::from_millis(300);
+const LOSS_PERCENT: f64 = 5.0;
+/// Where the TCP echo check listens (coordinator's end of worker 1's link).
+const ECHO_ADDR: &str = "10.251.1.1:7462";
+
 #[test]
 fn a_slow_lossy_network_gives_the_same_result() {
     let _serial = serial();
-    let Some(mut cl) = Cluster::net("n") else {
+    let Some(mut cl) = Cluster::net("n", Links::Tun) else {
         return;
     };
-    if let Err(e) = cl.net.netem_works() {
-        skip(&format!("tc netem unavailable (sch_netem module?): {e}"));
-        return;
-    }
+    let started = Instant::now();
+    let why = match cl.net.netem_works() {
+        Ok(()) => "sch_netem is available here too, but the forwarder is the one path everywhere",
+        Err(_) => "this kernel has no sch_netem",
+    };
+    eprintln!("bad network: delay and loss by the test's own TUN forwarder: {why}");
+    let (ns_c, ns_w1) = (cl.net.ns[0].clone(), cl.net.ns[1].clone());
+    let echo = || tun_link::tcp_echo_time(&ns_c, &ns_w1, ECHO_ADDR).unwrap();
+    eprintln!(
+        "bad network: TCP connect + 1-byte echo over the clean TUN link: {:.1} ms",
+        echo().as_secs_f64() * 1e3
+    );
     cl.serve(10);
     let expected = golden();
 
-    // Clean network.
+    // Clean network: the same TUN links, no delay, no loss.
+    let before = cl.net.counts();
     cl.launch("clean", BAD_NET_SHARDS);
     let t = Instant::now();
     cl.worker(1, "clean-w1.log");
@@ -672,29 +729,55 @@ fn a_slow_lossy_network_gives_the_same_result() {
     );
     cl.wait_workers_exit(Duration::from_secs(120));
     cl.workers.clear();
+    let clean_counts = cl.net.counts() - before;
 
-    // 300 ms more each way and 5 % loss, on every veth end.
-    cl.net
-        .netem_everywhere(&["delay", "300ms", "loss", "5%"])
-        .unwrap();
+    // 300 ms more each way and 5 % loss, on both links. A TCP connect and
+    // echo is two round trips: at least 4 × 300 ms.
+    cl.net.impair(DELAY, LOSS_PERCENT);
+    let took = echo();
+    eprintln!(
+        "bad network: TCP connect + 1-byte echo over an impaired link: {:.1} ms",
+        took.as_secs_f64() * 1e3
+    );
+    assert!(took >= DELAY * 4, "the forwarder does not delay: {took:?}");
+    let before = cl.net.counts();
     cl.launch("lossy", BAD_NET_SHARDS);
     let t = Instant::now();
     cl.worker(1, "lossy-w1.log");
     cl.worker(2, "lossy-w2.log");
     let s = cl.wait_done("lossy", Duration::from_secs(420));
     let lossy = t.elapsed();
+    let lossy_counts = cl.net.counts() - before;
     assert_eq!(s["results_stored"], s["shards_total"], "{s}");
     assert!(
         cl.results("lossy") == expected,
         "300 ms / 5 % loss: results.json differs from {GOLDEN}"
     );
+    let seen = lossy_counts.forwarded + lossy_counts.dropped;
     eprintln!(
-        "bad network: uvg n<=10, {} shards, 2 workers x 1 thread: clean {:.1} s, netem delay 300ms loss 5% {:.1} s, ratio {:.2} (duplicates_ignored {}, leases_expired {})",
+        "bad network: uvg n<=10, {} shards, 2 workers x 1 thread: clean {:.1} s, delay {} ms loss {LOSS_PERCENT}% each way {:.1} s, ratio {:.2} (duplicates_ignored {}, leases_expired {})",
         s["shards_total"],
         clean.as_secs_f64(),
+        DELAY.as_millis(),
         lossy.as_secs_f64(),
         lossy.as_secs_f64() / clean.as_secs_f64(),
         s["duplicates_ignored"],
         s["leases_expired"],
+    );
+    eprintln!(
+        "bad network: forwarder packets, clean sweep: {} forwarded, {} dropped, {} write errors; impaired sweep: {} forwarded, {} dropped ({:.1} %), {} write errors",
+        clean_counts.forwarded,
+        clean_counts.dropped,
+        clean_counts.write_errors,
+        lossy_counts.forwarded,
+        lossy_counts.dropped,
+        100.0 * lossy_counts.dropped as f64 / seen.max(1) as f64,
+        lossy_counts.write_errors,
+    );
+    assert_eq!(clean_counts.dropped, 0, "{clean_counts:?}");
+    assert!(lossy_counts.dropped > 0, "{lossy_counts:?}");
+    eprintln!(
+        "bad network: test took {:.1} s",
+        started.elapsed().as_secs_f64()
     );
 }
