@@ -219,7 +219,8 @@ fn ip(args: &[&str]) -> Result<(), String> {
     }
 }
 
-/// Wait up to [`TICK`] for `fd` to be readable.
+/// Wait up to [`TICK`] for `fd` to be readable (about [`TICK`] too when
+/// `poll` fails or reports only an error, so no caller loop spins).
 fn readable(fd: RawFd) -> bool {
     let mut p = libc::pollfd {
         fd,
@@ -228,7 +229,13 @@ fn readable(fd: RawFd) -> bool {
     };
     // SAFETY: one valid pollfd.
     let n = unsafe { libc::poll(&mut p, 1, TICK.as_millis() as libc::c_int) };
-    n > 0 && p.revents & libc::POLLIN != 0
+    if n > 0 && p.revents & libc::POLLIN != 0 {
+        return true;
+    }
+    if n != 0 {
+        std::thread::sleep(TICK);
+    }
+    false
 }
 
 /// One direction's reader: read, maybe drop, timestamp, queue.
