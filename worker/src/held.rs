@@ -87,7 +87,10 @@ impl HeldShards {
     }
 
     /// Stop the shards of `renewed` whose lease is gone (`still_held` is
-    /// parallel to `renewed`; a missing answer counts as still held).
+    /// parallel to `renewed`; a missing answer counts as still held). A
+    /// shard whose run has ended is left alone: it may just have been
+    /// submitted and accepted (the coordinator then no longer holds it for
+    /// us), and there is nothing to stop anyway.
     pub fn cancel_lost(&self, renewed: &[HeldShard], still_held: &[bool]) {
         let shards = self.lock();
         for (h, &keep) in renewed.iter().zip(still_held) {
@@ -95,6 +98,9 @@ impl HeldShards {
                 continue;
             }
             if let Some(held) = shards.get(&h.key) {
+                if held.flags.finished.load(Ordering::Relaxed) {
+                    continue;
+                }
                 info!(sweep = %h.key.sweep_id, shard = h.key.index, "lease lost; stopping shard");
                 held.flags.cancel.store(true, Ordering::Relaxed);
             }
@@ -172,6 +178,22 @@ mod tests {
         assert_eq!(held.snapshot().len(), 2);
         held.cancel_all();
         assert!(cancelled(&a) && cancelled(&c));
+    }
+
+    #[test]
+    fn a_finished_shard_reported_lost_is_left_alone() {
+        // A renewal asked about shard 0 while it ran; by the time the answer
+        // (not held: it was just submitted and accepted) arrives, its run has
+        // ended. Shard 1, still running, is stopped.
+        let held = HeldShards::default();
+        let done = held.hold(key(0), 1);
+        let running = held.hold(key(1), 1);
+        let mut renewed = held.snapshot();
+        renewed.sort_by_key(|h| h.key.index);
+        done.finished.store(true, Ordering::Relaxed);
+        held.cancel_lost(&renewed, &[false, false]);
+        assert!(!done.cancel.load(Ordering::Relaxed));
+        assert!(running.cancel.load(Ordering::Relaxed));
     }
 
     #[test]

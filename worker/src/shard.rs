@@ -2,7 +2,7 @@
 //! guarded against errors and panics, and the shard's wall and CPU time.
 
 use gamesweep::sweep::{Output, Params, ShardCtx, ShardSpec, SweepError, SweepKind};
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -41,13 +41,16 @@ pub(crate) struct LeasedShard {
 }
 
 /// The run-time flags shared between a running shard and the worker: the
-/// worker raises `cancel` (lease lost, abort), the shard bumps `progress`.
+/// worker raises `cancel` (lease lost, abort), the shard bumps `progress`,
+/// and `finished` is raised when its run ends (before its result is sent).
 #[derive(Clone, Default)]
 pub(crate) struct ShardFlags {
     /// Set to ask the shard to stop.
     pub cancel: Arc<AtomicBool>,
     /// Positions done so far.
     pub progress: Arc<AtomicU64>,
+    /// Set once the run has ended, however: there is nothing left to stop.
+    pub finished: Arc<AtomicBool>,
 }
 
 /// How running a shard ended.
@@ -88,6 +91,7 @@ pub(crate) fn execute(leased: LeasedShard, flags: &ShardFlags) -> Finished {
     let (t0, cpu0) = (Instant::now(), thread_cpu_us());
     let outcome = run_guarded(|| leased.kind.run_shard(&leased.params, &leased.shard, &ctx));
     let cpu1 = thread_cpu_us();
+    flags.finished.store(true, Ordering::Relaxed);
     Finished {
         key: leased.key,
         attempt: leased.attempt,
@@ -205,7 +209,9 @@ mod tests {
             params,
             shard,
         };
-        let done = execute(leased, &ShardFlags::default());
+        let flags = ShardFlags::default();
+        let done = execute(leased, &flags);
+        assert!(flags.finished.load(Ordering::Relaxed), "run over: finished");
         assert_eq!((done.key.sweep_id.as_str(), done.attempt), ("s", 3));
         let Outcome::Done(output) = done.outcome else {
             panic!("expected a result")
