@@ -98,6 +98,8 @@ up() {
 	# DIR itself searchable by munge.
 	id munge >/dev/null 2>&1 || die "no user 'munge' (is the munge package installed?)"
 	chmod o+x "$dir"
+	runuser -u munge -- test -x "$dir" ||
+		die "user munge cannot reach $dir (a parent directory is not searchable by others): use another DIR"
 	mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/log"
 	chown munge:munge "$dir/munge"
 	chmod 0755 "$dir/munge"
