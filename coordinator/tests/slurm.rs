@@ -99,9 +99,9 @@ impl Cluster {
         String::from_utf8(o.stdout).unwrap()
     }
 
-    /// `JobState` and `ExitCode` of a job (finished jobs are kept for
-    /// MinJobAge, 300 s by default), or None once Slurm forgot it.
-    fn job_state(&self, job: &str) -> Option<(String, String)> {
+    /// Fields of `scontrol show job` (finished jobs are kept for MinJobAge,
+    /// 300 s by default), or None once Slurm forgot the job.
+    fn job_fields(&self, job: &str, names: &[&str]) -> Option<Vec<String>> {
         let o = self
             .cmd("scontrol")
             .args(["show", "job", job])
@@ -113,11 +113,17 @@ impl Cluster {
         let out = String::from_utf8_lossy(&o.stdout);
         let field = |name: &str| {
             out.split_whitespace()
-                .find_map(|w| w.strip_prefix(name))
+                .find_map(|w| w.strip_prefix(name)?.strip_prefix('='))
                 .unwrap_or("?")
                 .to_string()
         };
-        Some((field("JobState="), field("ExitCode=")))
+        Some(names.iter().map(|n| field(n)).collect())
+    }
+
+    /// `JobState` and `ExitCode` of a job.
+    fn job_state(&self, job: &str) -> Option<(String, String)> {
+        self.job_fields(job, &["JobState", "ExitCode"])
+            .map(|f| (f[0].clone(), f[1].clone()))
     }
 
     /// Job ids (`JOB` or `JOB_TASK`) still queued or running.
@@ -431,7 +437,11 @@ fn workers_under_slurm_survive_preemption_and_time_limits() {
             std::fs::read_to_string(log).unwrap_or_default()
         );
         let accepted = assert_drained(log);
-        eprintln!("slurm test: {job} drained after submitting {accepted} shards");
+        let f = cluster.job_fields(job, &["RunTime", "TimeLimit"]).unwrap();
+        eprintln!(
+            "slurm test: {job} drained after submitting {accepted} shards (ran {} of limit {})",
+            f[0], f[1]
+        );
     }
     assert!(
         assert_drained(&tasks[0].1) >= 1,
