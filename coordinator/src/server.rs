@@ -98,16 +98,7 @@ impl coordinator_server::Coordinator for Service {
         req: Request<pb::RenewRequest>,
     ) -> Result<Response<pb::RenewReply>, Status> {
         let r = req.into_inner();
-        let held: Vec<Held> = r
-            .held
-            .into_iter()
-            .map(|h| Held {
-                sweep_id: h.sweep_id,
-                index: h.index,
-                attempt: h.attempt,
-                progress: h.progress,
-            })
-            .collect();
+        let held = held_shards(r.held);
         let core = self.core.clone();
         let worker = r.worker_id;
         let still_held = blocking(move || core.renew(&worker, &held)).await?;
@@ -115,6 +106,18 @@ impl coordinator_server::Coordinator for Service {
             still_held,
             lease_ms: self.core.lease_ms(),
         }))
+    }
+
+    async fn release(
+        &self,
+        req: Request<pb::ReleaseRequest>,
+    ) -> Result<Response<pb::ReleaseReply>, Status> {
+        let r = req.into_inner();
+        let held = held_shards(r.held);
+        let core = self.core.clone();
+        let worker = r.worker_id;
+        let released = blocking(move || core.release(&worker, &held)).await?;
+        Ok(Response::new(pb::ReleaseReply { released }))
     }
 
     async fn submit(
@@ -253,6 +256,18 @@ pub fn ct_eq(a: &[u8], b: &[u8]) -> bool {
         diff |= (x ^ y) as u64;
     }
     std::hint::black_box(diff) == 0
+}
+
+/// The held shards of a renewal or release, as the core takes them.
+fn held_shards(held: Vec<pb::HeldShard>) -> Vec<Held> {
+    held.into_iter()
+        .map(|h| Held {
+            sweep_id: h.sweep_id,
+            index: h.index,
+            attempt: h.attempt,
+            progress: h.progress,
+        })
+        .collect()
 }
 
 /// Checks `authorization: Bearer <token>` on every request.

@@ -83,6 +83,12 @@ pub fn render(r: &StatusReport) -> String {
                 s.duplicates_ignored
             ));
         }
+        if s.leases_expired > 0 || s.leases_released > 0 {
+            out.push_str(&format!(
+                "  leases expired and re-issued: {}, given back early: {}\n",
+                s.leases_expired, s.leases_released
+            ));
+        }
     }
     if r.store_bytes > 0 || r.coordinator_rss_bytes > 0 {
         let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
@@ -132,6 +138,8 @@ mod tests {
             eta_seconds,
             counterexamples: [("bad".to_string(), 3u64)].into_iter().collect(),
             duplicates_ignored: 0,
+            leases_expired: 0,
+            leases_released: 0,
             sample: None,
             shards_failed: 0,
             failures: vec![],

@@ -199,6 +199,8 @@ impl From<SweepStatus> for pb::SweepStatus {
                 .map(|(key, total)| pb::CounterexampleCount { key, total })
                 .collect(),
             duplicates_ignored: s.duplicates_ignored,
+            leases_expired: s.leases_expired,
+            leases_released: s.leases_released,
             results_stored: s.results_stored,
             sample: s.sample.map(|m| pb::SampleStatus {
                 ppm: m.ppm,
@@ -262,6 +264,8 @@ impl TryFrom<pb::SweepStatus> for SweepStatus {
             eta_seconds: s.eta_seconds,
             counterexamples,
             duplicates_ignored: s.duplicates_ignored,
+            leases_expired: s.leases_expired,
+            leases_released: s.leases_released,
             sample: s.sample.map(|m| SampleStatus {
                 ppm: m.ppm,
                 seed: m.seed,
@@ -403,6 +407,8 @@ mod tests {
             eta_seconds,
             counterexamples: [("bad".to_string(), 2u64)].into_iter().collect(),
             duplicates_ignored: 1,
+            leases_expired: 2,
+            leases_released: 3,
             sample: Some(SampleStatus {
                 ppm: 10_000,
                 seed: 7,

@@ -134,6 +134,11 @@ pub struct SweepStatus {
     pub counterexamples: BTreeMap<String, u64>,
     /// Submits ignored because the shard was already done.
     pub duplicates_ignored: u64,
+    /// Leases that expired and whose shard was handed out again (each is a
+    /// shard that waited for its lease to run out).
+    pub leases_expired: u64,
+    /// Leases their workers gave back early (aborting workers).
+    pub leases_released: u64,
     /// The sample, for a sampled sweep.
     pub sample: Option<SampleStatus>,
     /// Shards set aside after repeated failures.

@@ -12,8 +12,11 @@ pub struct WorkerArgs {
     /// Coordinator URL [default: http://127.0.0.1:7461].
     #[arg(long, env = "GAMESWEEP_COORDINATOR", value_name = "URL")]
     pub coordinator: Option<String>,
+    /// File whose first line is the coordinator URL (e.g. written by `gamesweep serve --address-file` on a shared filesystem); read again whenever the coordinator cannot be reached, so a coordinator that moved to another host is found. Takes precedence over --coordinator.
+    #[arg(long, env = "GAMESWEEP_COORDINATOR_FILE", value_name = "FILE")]
+    pub coordinator_file: Option<PathBuf>,
     /// Shards to run at once [default: number of cores].
-    #[arg(long)]
+    #[arg(long, env = "GAMESWEEP_THREADS", value_name = "N")]
     pub threads: Option<usize>,
     /// File holding the coordinator's bearer token (first line) [default: ~/.gamesweep/token if it exists].
     #[arg(long, env = "GAMESWEEP_TOKEN_FILE", value_name = "FILE")]
@@ -21,9 +24,20 @@ pub struct WorkerArgs {
     /// Worker id shown by `status` [default: HOST-PID].
     #[arg(long)]
     pub id: Option<String>,
-    /// Exit when the coordinator has no unfinished sweep (instead of waiting for one).
+    /// Exit when the coordinator has no unfinished sweep (instead of waiting for one). A worker that has not yet seen a sweep first waits --idle-grace for one to be launched.
     #[arg(long)]
     pub exit_when_idle: bool,
+    /// With --exit-when-idle: how long a worker started before any sweep waits for one, in seconds.
+    #[arg(
+        long,
+        env = "GAMESWEEP_IDLE_GRACE",
+        value_name = "SECS",
+        default_value_t = 60.0
+    )]
+    pub idle_grace: f64,
+    /// Exit with an error once the coordinator has not answered for this many seconds (so a batch allocation is not burnt waiting) [default: wait forever].
+    #[arg(long, env = "GAMESWEEP_GIVE_UP_AFTER", value_name = "SECS")]
+    pub give_up_after: Option<f64>,
     /// Pretend to be another solver build (for testing the version check only).
     #[arg(long, hide = true)]
     pub fake_solver_version: Option<String>,
@@ -36,6 +50,12 @@ pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
         .clone()
         .unwrap_or_else(gamesweep_proto::default_url);
     let mut c = WorkerConfig::new(url);
+    c.coordinator_file = args.coordinator_file.clone();
+    c.idle_grace = seconds("--idle-grace", args.idle_grace)?;
+    c.give_up_after = args
+        .give_up_after
+        .map(|s| seconds("--give-up-after", s))
+        .transpose()?;
     if let Some(t) = args.threads {
         anyhow::ensure!(t >= 1, "--threads must be at least 1");
         c.threads = t;
@@ -56,6 +76,15 @@ pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
     Ok(c)
 }
 
+/// A duration option given in seconds: finite and not negative.
+fn seconds(option: &str, secs: f64) -> anyhow::Result<std::time::Duration> {
+    anyhow::ensure!(
+        secs.is_finite() && secs >= 0.0,
+        "{option} must be a number of seconds, at least 0 (got {secs})"
+    );
+    Ok(std::time::Duration::from_secs_f64(secs))
+}
+
 /// Run a worker process: the first SIGINT/SIGTERM drains (no new leases, the
 /// shards in hand finish and are submitted), a second one aborts.
 pub fn run_process(args: &WorkerArgs) -> anyhow::Result<()> {
@@ -74,7 +103,11 @@ pub fn run_process(args: &WorkerArgs) -> anyhow::Result<()> {
                 let _ = tx.send(next);
             }
         });
-        tracing::info!(coordinator = %config.coordinator, threads = config.threads, worker = %config.worker_id, "worker starting");
+        let coordinator = match &config.coordinator_file {
+            Some(f) => format!("(address in {})", f.display()),
+            None => config.coordinator.clone(),
+        };
+        tracing::info!(%coordinator, threads = config.threads, worker = %config.worker_id, "worker starting");
         crate::run(config, rx).await?;
         Ok(())
     })
@@ -195,6 +228,38 @@ mod tests {
         assert_eq!(c.token.as_deref(), Some("s3cret"));
         assert!(c.exit_when_idle);
         assert_eq!(c.solver_version, gamesweep_proto::solver_version());
+    }
+
+    #[test]
+    fn slurm_options_become_settings() {
+        let c = config_of(&[
+            "--coordinator-file",
+            "/shared/coordinator.url",
+            "--idle-grace",
+            "2.5",
+            "--give-up-after",
+            "600",
+        ])
+        .unwrap();
+        assert_eq!(
+            c.coordinator_file.as_deref(),
+            Some(std::path::Path::new("/shared/coordinator.url"))
+        );
+        assert_eq!(c.idle_grace, std::time::Duration::from_millis(2500));
+        assert_eq!(c.give_up_after, Some(std::time::Duration::from_secs(600)));
+        let d = config_of(&[]).unwrap();
+        assert_eq!(
+            (d.idle_grace.as_secs(), d.give_up_after),
+            (60, None),
+            "defaults"
+        );
+        let err = config_of(&["--give-up-after=-1"]).unwrap_err();
+        assert_eq!(
+            err,
+            "--give-up-after must be a number of seconds, at least 0 (got -1)"
+        );
+        let err = config_of(&["--idle-grace", "inf"]).unwrap_err();
+        assert!(err.starts_with("--idle-grace must be"), "{err}");
     }
 
     #[test]

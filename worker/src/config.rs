@@ -17,8 +17,12 @@ pub enum Shutdown {
 /// Worker settings.
 #[derive(Clone, Debug)]
 pub struct WorkerConfig {
-    /// Coordinator URL, e.g. `http://127.0.0.1:7461`.
+    /// Coordinator URL, e.g. `http://127.0.0.1:7461` (unused with `coordinator_file`).
     pub coordinator: String,
+    /// A file whose first line is the coordinator URL, read at start and
+    /// again whenever the coordinator cannot be reached (a requeued
+    /// coordinator may come back on another host).
+    pub coordinator_file: Option<std::path::PathBuf>,
     /// Bearer token, if the coordinator wants one.
     pub token: Option<String>,
     /// Shards run at once (one blocking thread each).
@@ -32,6 +36,12 @@ pub struct WorkerConfig {
     pub max_backoff: Duration,
     /// Return (instead of polling) when the coordinator has no unfinished sweep.
     pub exit_when_idle: bool,
+    /// With `exit_when_idle`: a worker that has not yet seen an unfinished
+    /// sweep waits this long after its start for one to be launched.
+    pub idle_grace: Duration,
+    /// Give up (return [`WorkerError::Unreachable`]) once the coordinator
+    /// has not answered for this long; `None`: never.
+    pub give_up_after: Option<Duration>,
 }
 
 impl WorkerConfig {
@@ -54,6 +64,9 @@ impl WorkerConfig {
             solver_version: gamesweep_proto::solver_version(),
             max_backoff: Duration::from_secs(10),
             exit_when_idle: false,
+            idle_grace: Duration::from_secs(60),
+            give_up_after: None,
+            coordinator_file: None,
         }
     }
 }
@@ -67,6 +80,14 @@ pub enum WorkerError {
     /// The coordinator refused this worker (different solver version, wrong token).
     #[error("coordinator refused this worker: {0}")]
     Refused(String),
+    /// The coordinator did not answer for longer than `give_up_after`.
+    #[error("the coordinator at {coordinator} has not answered for {secs} s; giving up (--give-up-after)")]
+    Unreachable {
+        /// Its URL, or where the URL was to be read.
+        coordinator: String,
+        /// How long it had not answered.
+        secs: u64,
+    },
 }
 
 /// What a worker did.

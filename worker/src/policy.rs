@@ -57,13 +57,32 @@ pub(crate) enum NoShards {
 }
 
 /// After an empty lease reply: `idle` (no unfinished sweep anywhere),
-/// `exit_when_idle` (the worker's setting), `in_hand` shards running.
-pub(crate) fn no_shards(idle: bool, exit_when_idle: bool, in_hand: usize) -> NoShards {
-    match (idle, exit_when_idle && in_hand == 0) {
+/// `exit_when_idle` (the worker's setting), `in_hand` shards running,
+/// `waited` (the worker has seen a sweep, or waited its grace period for
+/// one: a worker started before `launch` does not quit at once).
+pub(crate) fn no_shards(
+    idle: bool,
+    exit_when_idle: bool,
+    in_hand: usize,
+    waited: bool,
+) -> NoShards {
+    match (idle, exit_when_idle && in_hand == 0 && waited) {
         (true, true) => NoShards::Stop,
         (true, false) => NoShards::PollAgainIn(IDLE_POLL),
         (false, _) => NoShards::PollAgainIn(BUSY_POLL),
     }
+}
+
+/// Whether an idle worker has waited long enough to exit: it has `seen_work`
+/// (an unfinished sweep), or `since_start` reached the `grace` period.
+pub(crate) fn waited(seen_work: bool, since_start: Duration, grace: Duration) -> bool {
+    seen_work || since_start >= grace
+}
+
+/// Whether a worker whose coordinator has not answered for `down_for`
+/// gives up, with the `give_up_after` setting.
+pub(crate) fn gives_up(down_for: Duration, give_up_after: Option<Duration>) -> bool {
+    give_up_after.is_some_and(|limit| down_for >= limit)
 }
 
 /// Whether a request that could not reach the coordinator is tried again
@@ -100,10 +119,45 @@ mod tests {
 
     #[test]
     fn an_empty_lease_reply_stops_only_an_idle_worker_that_wants_to_exit() {
-        assert_eq!(no_shards(true, true, 0), NoShards::Stop);
-        assert_eq!(no_shards(true, true, 1), NoShards::PollAgainIn(IDLE_POLL));
-        assert_eq!(no_shards(true, false, 0), NoShards::PollAgainIn(IDLE_POLL));
-        assert_eq!(no_shards(false, true, 0), NoShards::PollAgainIn(BUSY_POLL));
+        assert_eq!(no_shards(true, true, 0, true), NoShards::Stop);
+        assert_eq!(
+            no_shards(true, true, 1, true),
+            NoShards::PollAgainIn(IDLE_POLL)
+        );
+        assert_eq!(
+            no_shards(true, false, 0, true),
+            NoShards::PollAgainIn(IDLE_POLL)
+        );
+        assert_eq!(
+            no_shards(false, true, 0, true),
+            NoShards::PollAgainIn(BUSY_POLL)
+        );
+    }
+
+    #[test]
+    fn a_worker_started_before_launch_waits_out_its_grace_period() {
+        // Idle, wants to exit, nothing in hand, but has neither seen a
+        // sweep nor waited long enough: poll again.
+        assert_eq!(
+            no_shards(true, true, 0, false),
+            NoShards::PollAgainIn(IDLE_POLL)
+        );
+    }
+
+    #[test]
+    fn the_grace_period_ends_once_a_sweep_was_seen_or_the_time_is_up() {
+        let grace = Duration::from_secs(60);
+        assert!(!waited(false, Duration::from_secs(59), grace));
+        assert!(waited(false, Duration::from_secs(60), grace));
+        assert!(waited(true, Duration::ZERO, grace));
+    }
+
+    #[test]
+    fn a_worker_gives_up_only_when_told_to_and_only_after_the_set_time() {
+        let s = Duration::from_secs;
+        assert!(!gives_up(s(3600), None));
+        assert!(!gives_up(s(59), Some(s(60))));
+        assert!(gives_up(s(60), Some(s(60))));
     }
 
     #[test]

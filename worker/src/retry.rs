@@ -47,12 +47,14 @@ impl Backoff {
 /// Send one request (`what`, about shard `key`) with `call`, retrying with
 /// backoff while the coordinator is unreachable. `Ok(None)`: given up (the
 /// worker is aborting, or the coordinator rejected the request for good);
-/// `Err`: the coordinator refuses this worker.
+/// `Err`: the coordinator refuses this worker, or `give_up` (asked after
+/// each failure to reach it) says it has been unreachable for too long.
 pub(crate) async fn until_answered<T, F, Fut>(
     what: &str,
     key: &ShardKey,
     mut backoff: Backoff,
     shutdown: &mut watch::Receiver<Shutdown>,
+    give_up: impl Fn() -> Option<WorkerError>,
     mut call: F,
 ) -> Result<Option<T>, WorkerError>
 where
@@ -66,6 +68,9 @@ where
                 return Ok(Some(reply));
             }
             Err(CallError::Unreachable(e)) => {
+                if let Some(err) = give_up() {
+                    return Err(err);
+                }
                 warn!(sweep = %key.sweep_id, shard = key.index, what, error = %e, "failed to reach the coordinator; retrying");
             }
             Err(CallError::Refused(e)) => return Err(WorkerError::Refused(e)),
@@ -129,10 +134,17 @@ mod tests {
         let calls = Cell::new(0);
         let mut replies = replies.into_iter();
         let fast = Backoff::new(Duration::from_millis(1));
-        let got = until_answered("submit", &key(), fast, &mut rx, || {
-            calls.set(calls.get() + 1);
-            std::future::ready(replies.next().expect("no more replies"))
-        })
+        let got = until_answered(
+            "submit",
+            &key(),
+            fast,
+            &mut rx,
+            || None,
+            || {
+                calls.set(calls.get() + 1);
+                std::future::ready(replies.next().expect("no more replies"))
+            },
+        )
         .await;
         (got, calls.get())
     }
@@ -158,6 +170,29 @@ mod tests {
         )
         .await;
         assert!(matches!(got, Err(WorkerError::Refused(why)) if why == "version"));
+    }
+
+    #[tokio::test]
+    async fn an_unreachable_coordinator_is_given_up_when_the_check_says_so() {
+        let (_tx, mut rx) = watch::channel(Shutdown::Running);
+        let calls = Cell::new(0);
+        let fast = Backoff::new(Duration::from_millis(1));
+        let give_up = || {
+            (calls.get() >= 3).then(|| WorkerError::Unreachable {
+                coordinator: "http://c:1".into(),
+                secs: 60,
+            })
+        };
+        let got = until_answered("submit", &key(), fast, &mut rx, give_up, || {
+            calls.set(calls.get() + 1);
+            std::future::ready(Err::<u32, _>(CallError::Unreachable("down".into())))
+        })
+        .await;
+        assert!(matches!(
+            got,
+            Err(WorkerError::Unreachable { secs: 60, .. })
+        ));
+        assert_eq!(calls.get(), 3);
     }
 
     #[tokio::test]

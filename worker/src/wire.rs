@@ -6,18 +6,121 @@ use crate::config::WorkerConfig;
 use crate::shard::{HeldShard, LeasedShard, ShardKey, Timing};
 use gamesweep_proto::client::ClientError;
 use gamesweep_proto::{convert, pb, Client};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 use tonic::Code;
+use tracing::{info, warn};
 
 /// The coordinator as this worker talks to it: a client plus the worker's
 /// id and solver version, which go with every request.
 #[derive(Clone)]
 pub(crate) struct Coordinator {
-    /// The gRPC client (cheap to clone; clones share the connection).
-    client: Client,
+    /// Where the coordinator is, and the client for it (shared by clones).
+    link: Arc<Link>,
     /// This worker's id.
     worker_id: String,
     /// The solver version sent with leases, submits and failure reports.
     solver_version: String,
+}
+
+/// The coordinator's address, the client connected to it, and since when
+/// it has not answered. With an address file, the file is read again after
+/// every call that could not reach the coordinator (a restarted coordinator
+/// may be on another host and publish a new address).
+struct Link {
+    /// The file holding the URL, if the address comes from one.
+    file: Option<PathBuf>,
+    /// The bearer token.
+    token: Option<String>,
+    /// The mutable part.
+    state: Mutex<LinkState>,
+}
+
+/// The current address and reachability.
+struct LinkState {
+    /// The URL in use and its client; `None` while the address file is
+    /// missing or holds no usable URL (the error says why).
+    current: Result<(String, Client), String>,
+    /// When the coordinator stopped answering (`None`: it answered last time).
+    down_since: Option<Instant>,
+}
+
+impl Link {
+    fn lock(&self) -> MutexGuard<'_, LinkState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The client to call with, or why there is none.
+    fn client(&self) -> Result<Client, CallError> {
+        let st = self.lock();
+        match &st.current {
+            Ok((_, client)) => Ok(client.clone()),
+            Err(why) => Err(CallError::Unreachable(why.clone())),
+        }
+    }
+
+    /// Note how a call went; after a failure to reach the coordinator,
+    /// read the address file again.
+    fn note<T>(&self, result: &Result<T, CallError>) {
+        let unreachable = matches!(result, Err(CallError::Unreachable(_)));
+        let mut st = self.lock();
+        if !unreachable {
+            st.down_since = None;
+            return;
+        }
+        st.down_since.get_or_insert_with(Instant::now);
+        if let Some(file) = &self.file {
+            let was = st.current.as_ref().ok().map(|(url, _)| url.clone());
+            let next = read_address(file, self.token.as_deref());
+            match (&was, &next) {
+                (Some(old), Ok((new, _))) if old != new => {
+                    info!(old = %old, new = %new, file = %file.display(), "coordinator address changed")
+                }
+                (None, Ok((new, _))) => {
+                    info!(url = %new, file = %file.display(), "coordinator address read")
+                }
+                (_, Err(why)) if was.is_some() => warn!("{why}"),
+                _ => {}
+            }
+            // Keep the old client (and its connection state) if the URL is the same.
+            if was.as_ref() != next.as_ref().ok().map(|(url, _)| url) {
+                st.current = next;
+            }
+        }
+    }
+
+    /// How long the coordinator has not answered (zero if it answered last).
+    fn down_for(&self) -> Duration {
+        self.lock()
+            .down_since
+            .map_or(Duration::ZERO, |t| t.elapsed())
+    }
+
+    /// The URL in use, or where it comes from.
+    fn describe(&self) -> String {
+        match (&self.lock().current, &self.file) {
+            (Ok((url, _)), _) => url.clone(),
+            (Err(_), Some(file)) => format!("the address in {}", file.display()),
+            (Err(why), None) => why.clone(),
+        }
+    }
+}
+
+/// Read the coordinator URL from the first line of `file` and make a client for it.
+fn read_address(file: &std::path::Path, token: Option<&str>) -> Result<(String, Client), String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("coordinator address file {}: {e}", file.display()))?;
+    let url = text.lines().next().unwrap_or("").trim().to_string();
+    if url.is_empty() {
+        return Err(format!(
+            "coordinator address file {} is empty",
+            file.display()
+        ));
+    }
+    let client = gamesweep_proto::connect_lazy(&url, token)
+        .map_err(|e| format!("coordinator address file {}: {e}", file.display()))?;
+    Ok((url, client))
 }
 
 /// A failed call, by what the worker should do about it.
@@ -79,13 +182,55 @@ pub(crate) enum Submitted {
 }
 
 impl Coordinator {
-    /// A lazily connecting client for `config`'s coordinator.
+    /// A lazily connecting client for `config`'s coordinator. A bad URL is
+    /// an error at once; with an address file, a missing or bad file only
+    /// makes the coordinator unreachable until the file is right.
     pub fn connect(config: &WorkerConfig) -> Result<Self, ClientError> {
+        let token = config.token.clone();
+        let current = match &config.coordinator_file {
+            Some(file) => read_address(file, token.as_deref()),
+            None => {
+                let client = gamesweep_proto::connect_lazy(&config.coordinator, token.as_deref())?;
+                Ok((config.coordinator.clone(), client))
+            }
+        };
+        if let (Err(why), Some(_)) = (&current, &config.coordinator_file) {
+            warn!("{why}; waiting for it");
+        }
+        let down_since = current.is_err().then(Instant::now);
         Ok(Coordinator {
-            client: gamesweep_proto::connect_lazy(&config.coordinator, config.token.as_deref())?,
+            link: Arc::new(Link {
+                file: config.coordinator_file.clone(),
+                token,
+                state: Mutex::new(LinkState {
+                    current,
+                    down_since,
+                }),
+            }),
             worker_id: config.worker_id.clone(),
             solver_version: config.solver_version.clone(),
         })
+    }
+
+    /// How long the coordinator has not answered (zero if it answered last).
+    pub fn down_for(&self) -> Duration {
+        self.link.down_for()
+    }
+
+    /// The coordinator's URL (or where it is to be read from), for messages.
+    pub fn describe(&self) -> String {
+        self.link.describe()
+    }
+
+    /// The client to call with (an error if there is no address yet).
+    fn client(&self) -> Result<Client, CallError> {
+        self.link.client()
+    }
+
+    /// Record how a call went (see [`Link::note`]) and pass its result on.
+    fn noted<T>(&self, result: Result<T, CallError>) -> Result<T, CallError> {
+        self.link.note(&result);
+        result
     }
 
     /// Ask for up to `max_shards` shards.
@@ -95,7 +240,7 @@ impl Coordinator {
             solver_version: self.solver_version.clone(),
             max_shards: max_shards as u32,
         };
-        let reply = self.client.clone().lease(req).await?.into_inner();
+        let reply = self.noted(self.call(|mut c| async move { c.lease(req).await }).await)?;
         Ok(LeaseBatch {
             shards: reply.leases.into_iter().map(leased_shard).collect(),
             lease_ms: reply.lease_ms,
@@ -107,17 +252,9 @@ impl Coordinator {
     pub async fn renew(&self, held: &[HeldShard]) -> Result<Renewal, CallError> {
         let req = pb::RenewRequest {
             worker_id: self.worker_id.clone(),
-            held: held
-                .iter()
-                .map(|h| pb::HeldShard {
-                    sweep_id: h.key.sweep_id.clone(),
-                    index: h.key.index,
-                    attempt: h.attempt,
-                    progress: h.progress,
-                })
-                .collect(),
+            held: held.iter().map(held_shard).collect(),
         };
-        let reply = self.client.clone().renew(req).await?.into_inner();
+        let reply = self.noted(self.call(|mut c| async move { c.renew(req).await }).await)?;
         Ok(Renewal {
             still_held: reply.still_held,
             lease_ms: reply.lease_ms,
@@ -144,7 +281,7 @@ impl Coordinator {
                 cpu_us: timing.cpu_us,
             }),
         };
-        let reply = self.client.clone().submit(req).await?.into_inner();
+        let reply = self.noted(self.call(|mut c| async move { c.submit(req).await }).await)?;
         Ok(if reply.accepted {
             Submitted::Accepted
         } else {
@@ -162,8 +299,38 @@ impl Coordinator {
             attempt,
             error: error.to_string(),
         };
-        self.client.clone().fail(req).await?;
+        self.noted(self.call(|mut c| async move { c.fail(req).await }).await)?;
         Ok(())
+    }
+
+    /// Give back the leases of `held` (an aborting worker); returns how
+    /// many the coordinator took back.
+    pub async fn release(&self, held: &[HeldShard]) -> Result<usize, CallError> {
+        let req = pb::ReleaseRequest {
+            worker_id: self.worker_id.clone(),
+            held: held.iter().map(held_shard).collect(),
+        };
+        let reply = self.noted(self.call(|mut c| async move { c.release(req).await }).await)?;
+        Ok(reply.released.iter().filter(|&&r| r).count())
+    }
+
+    /// Make one call with the current client.
+    async fn call<R, F, Fut>(&self, rpc: F) -> Result<R, CallError>
+    where
+        F: FnOnce(Client) -> Fut,
+        Fut: std::future::Future<Output = Result<tonic::Response<R>, tonic::Status>>,
+    {
+        Ok(rpc(self.client()?).await?.into_inner())
+    }
+}
+
+/// A held shard as the protocol sends it.
+fn held_shard(h: &HeldShard) -> pb::HeldShard {
+    pb::HeldShard {
+        sweep_id: h.key.sweep_id.clone(),
+        index: h.key.index,
+        attempt: h.attempt,
+        progress: h.progress,
     }
 }
 

@@ -34,6 +34,10 @@ struct Worker {
     lease_backoff: Backoff,
     /// No lease request before this.
     next_poll: Instant,
+    /// When the worker started (for the idle grace period).
+    started: Instant,
+    /// The coordinator has had an unfinished sweep at some point.
+    seen_work: bool,
     /// Running, draining or aborting.
     shutdown: watch::Receiver<Shutdown>,
 }
@@ -56,6 +60,8 @@ pub(crate) async fn run(
         running: JoinSet::new(),
         summary: WorkerSummary::default(),
         next_poll: Instant::now(),
+        started: Instant::now(),
+        seen_work: false,
         shutdown,
     };
     let stopped = worker.work().await;
@@ -80,7 +86,7 @@ impl Worker {
             let poll_due = Instant::now() >= self.next_poll;
             let flow = match policy::next_step(mode, self.running.len(), threads, poll_due) {
                 Step::Abort => {
-                    self.abort();
+                    self.abort().await;
                     return Ok(());
                 }
                 Step::Stop => return Ok(()),
@@ -99,9 +105,16 @@ impl Worker {
             Ok(batch) => {
                 self.lease_backoff.reset();
                 self.held.set_lease_ms(batch.lease_ms);
+                self.seen_work |= !batch.idle;
                 if batch.shards.is_empty() {
                     let in_hand = self.running.len();
-                    match policy::no_shards(batch.idle, self.config.exit_when_idle, in_hand) {
+                    let waited = policy::waited(
+                        self.seen_work,
+                        self.started.elapsed(),
+                        self.config.idle_grace,
+                    );
+                    match policy::no_shards(batch.idle, self.config.exit_when_idle, in_hand, waited)
+                    {
                         NoShards::Stop => return Ok(ControlFlow::Break(())),
                         NoShards::PollAgainIn(wait) => self.next_poll = Instant::now() + wait,
                     }
@@ -115,6 +128,9 @@ impl Worker {
             }
             Err(CallError::Refused(why)) => return Err(WorkerError::Refused(why)),
             Err(CallError::Unreachable(e) | CallError::Rejected(e)) => {
+                if let Some(err) = self.gave_up() {
+                    return Err(err);
+                }
                 let wait = self.lease_backoff.next_wait();
                 warn!(error = %e, retry_in_ms = wait.as_millis() as u64, "cannot lease; coordinator unreachable?");
                 self.next_poll = Instant::now() + wait;
@@ -167,11 +183,12 @@ impl Worker {
         } = finished;
         let backoff = Backoff::new(self.config.max_backoff);
         let coordinator = &self.coordinator;
+        let give_up = || give_up(coordinator, self.config.give_up_after);
         let sent = match outcome {
             Outcome::Done(output) => {
                 let result = output.encode();
                 let submit = || coordinator.submit(&key, attempt, &result, timing);
-                retry::until_answered("submit", &key, backoff, &mut self.shutdown, submit)
+                retry::until_answered("submit", &key, backoff, &mut self.shutdown, give_up, submit)
                     .await
                     .map(|reply| match reply {
                         Some(Submitted::Accepted) => self.summary.accepted += 1,
@@ -185,7 +202,7 @@ impl Worker {
                 warn!(sweep = %key.sweep_id, shard = key.index, error = %why, "shard failed");
                 self.summary.failed += 1;
                 let report = || coordinator.fail(&key, attempt, &why);
-                retry::until_answered("fail", &key, backoff, &mut self.shutdown, report)
+                retry::until_answered("fail", &key, backoff, &mut self.shutdown, give_up, report)
                     .await
                     .map(|_| ())
             }
@@ -198,9 +215,46 @@ impl Worker {
         sent
     }
 
-    /// Cancel every shard in hand and give them up.
-    fn abort(&mut self) {
+    /// Cancel every shard in hand and give them up: their leases go back
+    /// to the coordinator at once (one try, bounded in time; if it does not
+    /// answer, the leases expire and the shards are re-issued then).
+    async fn abort(&mut self) {
         self.held.cancel_all();
         self.summary.abandoned += self.running.len() as u64;
+        let held = self.held.snapshot();
+        if held.is_empty() {
+            return;
+        }
+        let release = self.coordinator.release(&held);
+        match tokio::time::timeout(RELEASE_TIMEOUT, release).await {
+            Ok(Ok(n)) => info!(given_back = n, held = held.len(), "leases given back"),
+            Ok(Err(e)) => warn!(error = %e, "could not give the leases back; they will expire"),
+            Err(_) => {
+                warn!("the coordinator did not take the leases back in time; they will expire")
+            }
+        }
     }
+
+    /// The error to stop with if the coordinator has not answered for
+    /// longer than `--give-up-after`.
+    fn gave_up(&self) -> Option<WorkerError> {
+        give_up(&self.coordinator, self.config.give_up_after)
+    }
+}
+
+/// How long an aborting worker waits for the coordinator to take its
+/// leases back.
+const RELEASE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// [`WorkerError::Unreachable`] if `coordinator` has not answered for
+/// `give_up_after` or longer.
+fn give_up(
+    coordinator: &Coordinator,
+    give_up_after: Option<std::time::Duration>,
+) -> Option<WorkerError> {
+    let down = coordinator.down_for();
+    policy::gives_up(down, give_up_after).then(|| WorkerError::Unreachable {
+        coordinator: coordinator.describe(),
+        secs: down.as_secs(),
+    })
 }

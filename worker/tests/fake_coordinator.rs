@@ -1,7 +1,10 @@
 //! The worker against a minimal in-process coordinator (lease, renew,
-//! submit, fail) on loopback: it leases the shards of a tiny sweep, submits
-//! results that decode as the kind's, reports shards it cannot run, stops
-//! when refused, and exits when the coordinator is idle.
+//! submit, fail, release) on loopback: it leases the shards of a tiny sweep,
+//! submits results that decode as the kind's, reports shards it cannot run,
+//! stops when refused, exits when the coordinator is idle (after a grace
+//! period if it never saw work), gives up on an unreachable coordinator
+//! when told to, finds the coordinator through an address file, and gives
+//! its leases back when aborted.
 
 use gamesweep::{kinds, sweep};
 use gamesweep_proto::pb::coordinator_server::{Coordinator, CoordinatorServer};
@@ -25,6 +28,8 @@ struct State {
     failed: Vec<pb::FailRequest>,
     /// Refuse every lease with this message.
     refuse: Option<String>,
+    /// Leases given back.
+    released: Vec<pb::HeldShard>,
 }
 
 #[derive(Default)]
@@ -82,6 +87,17 @@ impl Coordinator for Fake {
             set_aside: true,
         }))
     }
+    async fn release(
+        &self,
+        req: Request<pb::ReleaseRequest>,
+    ) -> Result<Response<pb::ReleaseReply>, Status> {
+        let mut s = self.state();
+        let held = req.into_inner().held;
+        s.outstanding -= held.len();
+        let released = vec![true; held.len()];
+        s.released.extend(held);
+        Ok(Response::new(pb::ReleaseReply { released }))
+    }
     async fn launch(
         &self,
         _: Request<pb::LaunchRequest>,
@@ -128,9 +144,8 @@ fn leases(params: &sweep::Params, shards: &[sweep::ShardSpec]) -> Vec<pb::Lease>
         .collect()
 }
 
-/// Serve `fake` on an ephemeral loopback port; run a two-thread worker that
-/// exits when idle against it, for at most 60 s.
-async fn run_worker(fake: Arc<Fake>) -> Result<WorkerSummary, WorkerError> {
+/// Serve `fake` on an ephemeral loopback port; returns its URL.
+async fn serve(fake: Arc<Fake>) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(
@@ -138,14 +153,43 @@ async fn run_worker(fake: Arc<Fake>) -> Result<WorkerSummary, WorkerError> {
             .add_service(CoordinatorServer::from_arc(fake))
             .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
     );
+    url
+}
+
+/// A two-thread worker for `url` that exits when idle.
+fn config(url: &str) -> WorkerConfig {
     let mut config = WorkerConfig::new(url);
     config.threads = 2;
     config.worker_id = "test-worker".into();
     config.exit_when_idle = true;
+    config
+}
+
+/// Run a worker with `config` for at most 60 s.
+async fn run_with(config: WorkerConfig) -> Result<WorkerSummary, WorkerError> {
     let (_tx, rx) = watch::channel(Shutdown::Running);
     tokio::time::timeout(Duration::from_secs(60), gamesweep_worker::run(config, rx))
         .await
         .expect("the worker did not exit when idle")
+}
+
+/// Serve `fake` on an ephemeral loopback port; run a two-thread worker that
+/// exits when idle against it, for at most 60 s.
+async fn run_worker(fake: Arc<Fake>) -> Result<WorkerSummary, WorkerError> {
+    let url = serve(fake).await;
+    run_with(config(&url)).await
+}
+
+/// A fake holding the shards of a tiny uvg sweep (n ≤ 4); the plan.
+fn tiny_sweep() -> (Arc<Fake>, Vec<sweep::ShardSpec>) {
+    let uvg = kinds::find("uvg").unwrap();
+    let params = uvg
+        .resolve_params(&[("max_n".to_string(), 4)].into())
+        .unwrap();
+    let plan = uvg.plan(&params, 2).unwrap();
+    let fake = Arc::new(Fake::default());
+    fake.state().pending = leases(&params, &plan);
+    (fake, plan)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -221,4 +265,129 @@ async fn a_refused_worker_stops_with_the_coordinators_reason() {
         ),
         other => panic!("expected a refusal, got {other:?}"),
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_started_before_launch_waits_its_grace_period_for_work() {
+    // Nothing to do at first (idle); the sweep arrives after 0.5 s.
+    let fake = Arc::new(Fake::default());
+    let url = serve(fake.clone()).await;
+    let mut c = config(&url);
+    c.idle_grace = Duration::from_secs(30);
+    let worker = tokio::spawn(run_with(c));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (_, plan) = tiny_sweep();
+    {
+        let (later, _) = tiny_sweep();
+        let pending = std::mem::take(&mut later.state().pending);
+        fake.state().pending = pending;
+    }
+    let summary = worker.await.unwrap().unwrap();
+    assert_eq!(summary.accepted, plan.len() as u64, "it ran the late sweep");
+
+    // With no sweep ever, it exits once the grace period is over, not before.
+    let idle = Arc::new(Fake::default());
+    let url = serve(idle).await;
+    let mut c = config(&url);
+    c.idle_grace = Duration::from_millis(1500);
+    let t0 = std::time::Instant::now();
+    let summary = run_with(c).await.unwrap();
+    let waited = t0.elapsed();
+    assert_eq!(summary, WorkerSummary::default());
+    assert!(
+        waited >= Duration::from_millis(1500) && waited < Duration::from_secs(20),
+        "exited after {waited:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_gives_up_on_an_unreachable_coordinator_when_told_to() {
+    // A port nothing listens on (bound, then closed).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let mut c = config(&url);
+    c.give_up_after = Some(Duration::from_secs(1));
+    c.max_backoff = Duration::from_millis(200);
+    let t0 = std::time::Instant::now();
+    let err = run_with(c).await.unwrap_err();
+    assert!(t0.elapsed() >= Duration::from_secs(1));
+    match &err {
+        WorkerError::Unreachable { coordinator, secs } => {
+            assert_eq!((coordinator.as_str(), *secs >= 1), (url.as_str(), true))
+        }
+        other => panic!("expected giving up, got {other:?}"),
+    }
+    assert!(
+        err.to_string().ends_with("; giving up (--give-up-after)"),
+        "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_finds_the_coordinator_through_its_address_file_and_follows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("coordinator.url");
+    let (fake, plan) = tiny_sweep();
+    let url = serve(fake.clone()).await;
+    // At first the file is missing, then it names a dead port (a coordinator
+    // that has gone), then the live one: the worker follows each change.
+    let mut c = config("http://unused.invalid:1");
+    c.coordinator_file = Some(file.clone());
+    c.max_backoff = Duration::from_millis(100);
+    c.give_up_after = Some(Duration::from_secs(30));
+    let worker = tokio::spawn(run_with(c));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let dead = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    std::fs::write(&file, format!("http://127.0.0.1:{dead}\n")).unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(fake.state().submitted.is_empty());
+    std::fs::write(&file, format!("{url}\n")).unwrap();
+    let summary = worker.await.unwrap().unwrap();
+    assert_eq!(summary.accepted, plan.len() as u64);
+    assert_eq!(fake.state().submitted.len(), plan.len());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_aborted_worker_gives_its_leases_back() {
+    // One long shard (the largest of uvg n <= 10 in a few pieces), held, then abort.
+    let uvg = kinds::find("uvg").unwrap();
+    let params = uvg
+        .resolve_params(&[("max_n".to_string(), 10)].into())
+        .unwrap();
+    let mut plan = uvg.plan(&params, 2).unwrap();
+    plan.sort_by_key(|s| std::cmp::Reverse(s.estimate));
+    let fake = Arc::new(Fake::default());
+    fake.state().pending = leases(&params, &plan[..1]);
+    let url = serve(fake.clone()).await;
+    let (tx, rx) = watch::channel(Shutdown::Running);
+    let worker = tokio::spawn(gamesweep_worker::run(config(&url), rx));
+    for _ in 0..100 {
+        if fake.state().outstanding == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(fake.state().outstanding, 1, "the worker holds the shard");
+    tx.send(Shutdown::Abort).unwrap();
+    let summary = tokio::time::timeout(Duration::from_secs(30), worker)
+        .await
+        .expect("the aborted worker did not stop")
+        .unwrap()
+        .unwrap();
+    assert_eq!((summary.accepted, summary.abandoned), (0, 1));
+    let s = fake.state();
+    assert_eq!(s.released.len(), 1, "the lease was given back");
+    assert_eq!(
+        (s.released[0].index, s.released[0].attempt),
+        (plan[0].index, 1)
+    );
+    assert!(s.submitted.is_empty());
 }

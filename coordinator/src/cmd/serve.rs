@@ -30,6 +30,12 @@ pub struct ServeArgs {
     /// Lease length in seconds (workers renew at a third of it).
     #[arg(long, default_value_t = 30.0)]
     pub lease_secs: f64,
+    /// Once listening, write the URL workers should use (`http://HOST:PORT`) to this file, replacing it atomically; removed again on a clean exit. Workers given `--coordinator-file FILE` find the coordinator through it, also after it moved to another host.
+    #[arg(long, value_name = "FILE")]
+    pub address_file: Option<PathBuf>,
+    /// The host name or address written to --address-file [default: this host's name when listening on all interfaces, else the listen address].
+    #[arg(long, value_name = "HOST", requires = "address_file")]
+    pub advertise_host: Option<String>,
     /// Log format.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
@@ -56,7 +62,103 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         let listener = server::bind(a.listen).await?;
         let addr = listener.local_addr()?;
         tracing::info!(%addr, store = %a.store.display(), version = core.version(), "coordinator listening");
+        let published = match &a.address_file {
+            Some(file) => {
+                let url = advertised_url(addr, a.advertise_host.as_deref());
+                publish(file, &url)?;
+                tracing::info!(%url, file = %file.display(), "address published");
+                Some((file.clone(), url))
+            }
+            None => None,
+        };
         server::serve(core, listener, token, server::shutdown_signal()).await?;
+        if let Some((file, url)) = published {
+            // Only our own address: a coordinator started since may have replaced it.
+            if std::fs::read_to_string(&file).is_ok_and(|t| t.trim() == url) {
+                let _ = std::fs::remove_file(&file);
+            }
+        }
         Ok(())
     })
+}
+
+/// The URL workers reach a coordinator listening on `addr` at: `host` if
+/// given, else this host's name for a wildcard address, else the address.
+fn advertised_url(addr: SocketAddr, host: Option<&str>) -> String {
+    let host = match host {
+        Some(h) => h.to_string(),
+        None if addr.ip().is_unspecified() => host_name(),
+        None => match addr.ip() {
+            std::net::IpAddr::V6(ip) => format!("[{ip}]"),
+            ip => ip.to_string(),
+        },
+    };
+    format!("http://{host}:{}", addr.port())
+}
+
+/// This machine's host name (`localhost` if it cannot be told).
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".into())
+}
+
+/// Write `url` to `file` atomically (a reader sees the old or the new
+/// content, never half of it).
+fn publish(file: &std::path::Path, url: &str) -> anyhow::Result<()> {
+    let name = file
+        .file_name()
+        .map_or_else(|| "address".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = file.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, format!("{url}\n"))
+        .and_then(|()| std::fs::rename(&tmp, file))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            UsageError(format!(
+                "cannot write --address-file {}: {e}",
+                file.display()
+            ))
+            .into()
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_advertised_url_names_a_reachable_host() {
+        let at = |s: &str| s.parse::<SocketAddr>().unwrap();
+        assert_eq!(
+            advertised_url(at("10.1.2.3:7461"), None),
+            "http://10.1.2.3:7461"
+        );
+        assert_eq!(advertised_url(at("[::1]:80"), None), "http://[::1]:80");
+        assert_eq!(
+            advertised_url(at("0.0.0.0:7461"), Some("node17")),
+            "http://node17:7461"
+        );
+        let wildcard = advertised_url(at("0.0.0.0:9"), None);
+        assert_eq!(wildcard, format!("http://{}:9", host_name()));
+        assert!(!wildcard.contains("0.0.0.0"), "{wildcard}");
+    }
+
+    #[test]
+    fn the_address_file_is_replaced_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("coordinator.url");
+        std::fs::write(&file, "http://old:1\n").unwrap();
+        publish(&file, "http://new:2").unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "http://new:2\n");
+        let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 1, "no temporary file left behind");
+        let err = publish(&dir.path().join("no/such/dir/f"), "http://x:1").unwrap_err();
+        assert!(
+            err.to_string().starts_with("cannot write --address-file "),
+            "{err}"
+        );
+    }
 }

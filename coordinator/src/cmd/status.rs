@@ -10,7 +10,7 @@
 //! "shards_pending", "shards_leased", "shards_done", "results_stored",
 //! "positions_done", "positions_estimate", "rate" (positions/s),
 //! "eta_seconds" (number or null), "counterexamples": {key: total},
-//! "duplicates_ignored", "sample" (null or {"ppm", "seed", "shards", "done",
+//! "duplicates_ignored", "leases_expired", "leases_released", "sample" (null or {"ppm", "seed", "shards", "done",
 //! "limited", "estimate"}), "shards_failed", "failures": [{"index", "count",
 //! "error", "worker_id"}]}` and WORKER = `{"worker_id", "alive",
 //! "last_seen_ms_ago", "shards_held"}`. The states are
@@ -94,6 +94,8 @@ mod tests {
                 eta_seconds: None,
                 counterexamples: Default::default(),
                 duplicates_ignored: 0,
+                leases_expired: 2,
+                leases_released: 1,
                 sample: None,
                 shards_failed: 0,
                 failures: vec![],

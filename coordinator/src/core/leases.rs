@@ -68,6 +68,7 @@ impl Core {
                 mismatch.get_or_insert((s.record.id.clone(), s.record.solver_version.clone()));
                 continue;
             }
+            let expired_before = s.leases_expired;
             for oi in 0..s.order.len() {
                 if out.len() as u32 >= max {
                     break;
@@ -86,6 +87,9 @@ impl Core {
                     shard: s.plan[i as usize].clone(),
                     attempt: lease.attempt,
                 });
+            }
+            if s.leases_expired != expired_before {
+                self.store.put_stats(&s.record.id, &s.stats())?;
             }
             if out.len() as u32 >= max {
                 break;
@@ -143,6 +147,37 @@ impl Core {
                 s.progress.insert(h.index, h.progress);
             }
             out.push(keep);
+        }
+        Ok(out)
+    }
+
+    /// Give back leases `worker` holds before they run out (an aborting
+    /// worker): each shard whose current lease is that worker's, under that
+    /// attempt, is pending again at once. Returns, per shard, whether its
+    /// lease was given back (false: not this worker's lease any more, or
+    /// unknown).
+    pub fn release(&self, worker: &str, held: &[Held]) -> Result<Vec<bool>, CoreError> {
+        let mut st = self.lock();
+        st.seen(worker, self.clock.now());
+        let mut out = Vec::with_capacity(held.len());
+        for h in held {
+            let Some(s) = st.sweeps.get_mut(&h.sweep_id) else {
+                out.push(false);
+                continue;
+            };
+            let mine = matches!(
+                s.states.get(h.index as usize),
+                Some(super::ShardState::Leased(l)) if l.worker == worker && l.attempt == h.attempt
+            );
+            if mine {
+                self.store.put_lease(&h.sweep_id, h.index, None)?;
+                s.states[h.index as usize] = super::ShardState::Pending;
+                s.progress.remove(&h.index);
+                s.leases_released += 1;
+                self.store.put_stats(&h.sweep_id, &s.stats())?;
+                debug!(sweep = %h.sweep_id, shard = h.index, attempt = h.attempt, "lease given back");
+            }
+            out.push(mine);
         }
         Ok(out)
     }

@@ -128,6 +128,10 @@ pub(crate) struct Sweep {
     pub(crate) results_stored: u32,
     /// Submits ignored because the shard was done or set aside.
     pub(crate) duplicates_ignored: u64,
+    /// Leases re-issued after they expired.
+    pub(crate) leases_expired: u64,
+    /// Leases given back early by their workers.
+    pub(crate) leases_released: u64,
     /// Positions done when this process first saw the sweep, for the rate.
     pub(crate) base_work: u64,
     /// When this process first saw the sweep.
@@ -157,6 +161,8 @@ impl Sweep {
             merged: empty,
             results_stored: 0,
             duplicates_ignored: 0,
+            leases_expired: 0,
+            leases_released: 0,
             base_work: 0,
             base_at: now,
         }
@@ -209,6 +215,8 @@ impl Sweep {
     pub(crate) fn stats(&self) -> SweepStats {
         SweepStats {
             duplicates_ignored: self.duplicates_ignored,
+            leases_expired: self.leases_expired,
+            leases_released: self.leases_released,
         }
     }
 
@@ -226,6 +234,7 @@ impl Sweep {
         };
         if let ShardState::Leased(old) = &self.states[index as usize] {
             warn!(sweep = %self.record.id, shard = index, old_worker = %old.worker, "lease expired; re-issuing");
+            self.leases_expired += 1;
         }
         self.states[index as usize] = ShardState::Leased(lease.clone());
         self.progress.remove(&index);

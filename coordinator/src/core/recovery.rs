@@ -98,6 +98,8 @@ fn resume(stored: StoredSweep, now: Instant) -> Result<Sweep, CoreError> {
         merged,
         results_stored,
         duplicates_ignored: stats.duplicates_ignored,
+        leases_expired: stats.leases_expired,
+        leases_released: stats.leases_released,
         base_work,
         base_at: now,
     })

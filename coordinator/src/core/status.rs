@@ -101,6 +101,8 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
         eta_seconds,
         counterexamples: s.merged.counterexamples().into_iter().collect(),
         duplicates_ignored: s.duplicates_ignored,
+        leases_expired: s.leases_expired,
+        leases_released: s.leases_released,
         sample,
         shards_failed,
         failures: s

@@ -145,6 +145,11 @@ fn expired_leases_are_reissued_and_results_accepted_once() {
     let (st, _) = c.status(Some(&id)).unwrap();
     assert_eq!(st[0].state, ShownState::Done);
     assert_eq!(st[0].duplicates_ignored, 1);
+    assert_eq!(
+        (st[0].leases_expired, st[0].leases_released),
+        (1, 0),
+        "one shard waited for its lease to expire"
+    );
     assert_eq!(st[0].results_stored, n);
     // The merged result equals the sequential one, and survives a reopen.
     let want = sequential(&req.params, 3);
@@ -153,8 +158,75 @@ fn expired_leases_are_reissued_and_results_accepted_once() {
     drop(c);
     let (c, _) = sled_core(dir.path(), Duration::from_millis(50));
     assert_eq!(c.merged(&id).unwrap().output, want);
-    assert_eq!(c.status(Some(&id)).unwrap().0[0].duplicates_ignored, 1);
+    let st = c.status(Some(&id)).unwrap().0;
+    assert_eq!((st[0].duplicates_ignored, st[0].leases_expired), (1, 1));
     assert!(c.lease("a", &V(), 5).unwrap().idle);
+}
+
+#[test]
+fn given_back_leases_are_handed_out_again_at_once_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let (c, clock) = sled_core(dir.path(), Duration::from_secs(60));
+    let req = uvg(5, "g", 3);
+    let id = c.launch(&req).unwrap().sweep_id;
+    let all = c.lease("a", &V(), 100).unwrap().leases;
+    assert!(all.len() >= 2);
+    let (first, second) = (&all[0], &all[1]);
+    // Only the holder's own lease, under its attempt, can be given back.
+    let wrong_attempt = Held {
+        attempt: first.attempt + 1,
+        ..held(&id, first)
+    };
+    let unknown = Held {
+        sweep_id: "no-such-sweep".into(),
+        ..held(&id, first)
+    };
+    assert_eq!(
+        c.release("b", &[held(&id, first)]).unwrap(),
+        [false],
+        "not b's lease"
+    );
+    assert_eq!(
+        c.release("a", &[wrong_attempt, unknown]).unwrap(),
+        [false, false]
+    );
+    assert_eq!(c.release("a", &[held(&id, first)]).unwrap(), [true]);
+    assert_eq!(
+        c.release("a", &[held(&id, first)]).unwrap(),
+        [false],
+        "a second release changes nothing"
+    );
+    // No time passes, yet b gets the shard at once, as attempt 2; a's
+    // renewal of it is refused.
+    let again = c.lease("b", &V(), 5).unwrap().leases;
+    assert_eq!(again.len(), 1);
+    assert_eq!(
+        (again[0].shard.index, again[0].attempt),
+        (first.shard.index, 2)
+    );
+    assert_eq!(
+        c.renew("a", &[held(&id, first), held(&id, second)])
+            .unwrap(),
+        [false, true]
+    );
+    clock.advance(Duration::from_secs(1));
+    let st = c.status(Some(&id)).unwrap().0;
+    assert_eq!(
+        (st[0].leases_released, st[0].leases_expired),
+        (1, 0),
+        "given back, not expired"
+    );
+    // Finish: the result is the sequential one; the counter survives a reopen.
+    assert!(run_and_submit(&c, "b", &again[0]));
+    for g in all.iter().skip(1) {
+        assert!(run_and_submit(&c, "a", g));
+    }
+    assert_eq!(c.merged(&id).unwrap().output, sequential(&req.params, 3));
+    c.flush().unwrap();
+    drop(c);
+    let (c, _) = sled_core(dir.path(), Duration::from_secs(60));
+    let st = c.status(Some(&id)).unwrap().0;
+    assert_eq!((st[0].leases_released, st[0].leases_expired), (1, 0));
 }
 
 /// A sampled sweep serves only its sample, projects from it, and widened

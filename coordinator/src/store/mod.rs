@@ -145,6 +145,14 @@ pub struct LeaseRecord {
 pub struct SweepStats {
     /// Submits ignored because the shard already had a result.
     pub duplicates_ignored: u64,
+    /// Leases that ran out and whose shard was handed to a worker again
+    /// (a shard that waited for its lease to expire). Absent in stores
+    /// written before it was counted.
+    #[serde(default)]
+    pub leases_expired: u64,
+    /// Leases a worker gave back before they ran out (an aborting worker).
+    #[serde(default)]
+    pub leases_released: u64,
 }
 
 /// Everything stored about one sweep.
@@ -288,6 +296,8 @@ mod tests {
             "a",
             &SweepStats {
                 duplicates_ignored: 1,
+                leases_expired: 2,
+                leases_released: 3,
             },
         )
         .unwrap();
@@ -327,7 +337,14 @@ mod tests {
         assert_eq!(a.timings[&0].wall_us, 7, "the accepted result's timing");
         assert_eq!(a.leases.keys().copied().collect::<Vec<_>>(), [1]);
         assert_eq!(a.failures[&1].error, "boom");
-        assert_eq!(a.stats.duplicates_ignored, 1);
+        assert_eq!(
+            (
+                a.stats.duplicates_ignored,
+                a.stats.leases_expired,
+                a.stats.leases_released
+            ),
+            (1, 2, 3)
+        );
         assert!(
             mem[0].failures.is_empty() && mem[2].results.is_empty() && mem[2].leases.is_empty()
         );

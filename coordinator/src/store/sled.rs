@@ -324,6 +324,23 @@ mod tests {
     }
 
     #[test]
+    fn counters_stored_before_the_lease_counters_existed_still_load() {
+        // Stats as a store written before `leases_expired`/`leases_released`
+        // holds them: the new counters read as 0.
+        let old: SweepStats = dec("stats", br#"{"duplicates_ignored":4}"#).unwrap();
+        assert_eq!(
+            old,
+            SweepStats {
+                duplicates_ignored: 4,
+                leases_expired: 0,
+                leases_released: 0
+            }
+        );
+        let err = dec::<SweepStats>("stats", b"{").unwrap_err();
+        assert!(err.to_string().contains("stats: "), "{err}");
+    }
+
+    #[test]
     fn results_are_written_once_and_survive_reopen() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("store");
