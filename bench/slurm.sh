@@ -34,8 +34,8 @@ export SLURM_CONF
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$T/token"
 export GAMESWEEP_TOKEN_FILE=$T/token GAMESWEEP_WORKER_BIN=$W GAMESWEEP_THREADS=1
 unset GAMESWEEP_COORDINATOR_FILE
-EXTRA=()
-if "$W" --help | grep -q -- --idle-grace; then EXTRA=(--idle-grace 1); fi
+# Workers that see no sweep at start wait 1 s, not 60.
+EXTRA=(--idle-grace 1)
 
 now() { date +%s.%N; }
 
@@ -53,10 +53,10 @@ one_run() {
   job=$(sbatch --parsable --array=0-$((workers - 1)) --cpus-per-task=1 \
     --output="$T/$name-%A_%a.log" "$SCRIPT" "${EXTRA[@]}")
   job=${job%%;*}
-  until "$G" status "$name" --json | grep -q '"state":"done"'; do
+  until [[ $("$G" status "$name" --json) == *'"state":"done"'* ]]; do
     sleep 0.2
     if [ -z "$(squeue -h -j "$job" -o %i 2>/dev/null)" ] &&
-      ! "$G" status "$name" --json | grep -q '"state":"done"'; then
+      [[ $("$G" status "$name" --json) != *'"state":"done"'* ]]; then
       echo "bench/slurm.sh: workers of job $job ended before the sweep was done:" >&2
       tail -n 5 "$T/$name"-*.log >&2
       exit 1
