@@ -57,13 +57,14 @@ struct Cluster {
 }
 
 impl Cluster {
-    fn up(dir: &Path) -> Result<Cluster, String> {
+    fn up(dir: &Path, cred_expire: u32) -> Result<Cluster, String> {
         let o = Command::new("bash")
             .arg(script("local-cluster.sh"))
             .args(["up", dir.to_str().unwrap()])
             // Four CPUs on a two-core machine: three workers of one CPU run
             // at once (the coordinator and Slurm itself need little).
             .env("LOCAL_SLURM_CPUS", "4")
+            .env("LOCAL_SLURM_CRED_EXPIRE", cred_expire.to_string())
             .env_remove("SLURM_CONF")
             .output()
             .map_err(|e| format!("cannot run local-cluster.sh: {e}"))?;
@@ -219,10 +220,24 @@ fn workers(st: &serde_json::Value) -> Vec<String> {
 }
 
 /// Poll until `done` says so, at most `limit`.
-fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+fn wait_for(what: &str, limit: Duration, done: impl FnMut() -> bool) {
+    wait_or(what, limit, done, String::new)
+}
+
+/// `wait_for`, with `context()` in the failure message.
+fn wait_or(
+    what: &str,
+    limit: Duration,
+    mut done: impl FnMut() -> bool,
+    context: impl Fn() -> String,
+) {
     let deadline = Instant::now() + limit;
     while !done() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}\n{}",
+            context()
+        );
         std::thread::sleep(Duration::from_millis(500));
     }
 }
@@ -244,15 +259,18 @@ fn assert_drained(log: &Path) -> u64 {
     }
 }
 
-#[test]
-fn workers_under_slurm_survive_preemption_and_time_limits() {
-    let started = Instant::now();
+/// The tests take turns: each brings up its own cluster and wants the CPUs.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A temporary directory with a running local cluster in it, or the reason
+/// there is none (the caller skips). `cred_expire`: see local-cluster.sh.
+fn cluster(cred_expire: u32) -> Result<(tempfile::TempDir, Cluster), String> {
     let root = Command::new("id")
         .arg("-u")
         .output()
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
     if !root {
-        return skip("not root (local-cluster.sh must start slurmd and munged)");
+        return Err("not root (local-cluster.sh must start slurmd and munged)".into());
     }
     let tmp = tempfile::tempdir().unwrap();
     // munged (user munge) must reach the cluster directory inside.
@@ -260,11 +278,76 @@ fn workers_under_slurm_survive_preemption_and_time_limits() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
     }
-    let dir = tmp.path();
-    let cluster = match Cluster::up(&dir.join("slurm")) {
+    let cluster = Cluster::up(&tmp.path().join("slurm"), cred_expire)?;
+    Ok((tmp, cluster))
+}
+
+const LAUNCH_N10: [&str; 10] = [
+    "launch",
+    "uvg",
+    "--max-n",
+    "10",
+    "--collect-min-value",
+    "5",
+    "--shards",
+    "256",
+    "--name",
+    "n10",
+];
+
+/// Submit the workers script with `opts`, the address in `addr_file`, one
+/// CPU and one thread per worker; returns the job id.
+fn submit_workers(
+    cluster: &Cluster,
+    opts: &[&str],
+    log: &Path,
+    addr_file: &Path,
+    token: &Path,
+) -> String {
+    let o = cluster
+        .cmd("sbatch")
+        .args(["--parsable", "--cpus-per-task=1"])
+        .args(opts)
+        .arg(format!("--output={}", log.display()))
+        .arg(script("gamesweep-workers.sbatch"))
+        // A worker that starts after the sweep is done waits 3 s, not 60.
+        .args(["--idle-grace", "3"])
+        .env_remove("GAMESWEEP_COORDINATOR")
+        .env("GAMESWEEP_COORDINATOR_FILE", addr_file)
+        .env("GAMESWEEP_TOKEN_FILE", token)
+        .env("GAMESWEEP_WORKER_BIN", WORKER)
+        .env("GAMESWEEP_THREADS", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "sbatch {opts:?}: {}", text(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    out.trim().split(';').next().unwrap().to_string()
+}
+
+fn assert_committed_result(url: &str, token: &Path, dir: &Path) {
+    let out = dir.join("report");
+    gs(
+        url,
+        token,
+        &["report", "n10", "--out", out.to_str().unwrap()],
+    );
+    let got = std::fs::read(out.join("results.json")).unwrap();
+    let want = std::fs::read(repo().join("runs/uvg-n10/results.json")).unwrap();
+    assert!(
+        got == want,
+        "results.json differs from runs/uvg-n10/results.json"
+    );
+}
+
+#[test]
+fn workers_under_slurm_survive_preemption_and_time_limits() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let started = Instant::now();
+    let (tmp, cluster) = match cluster(120) {
         Ok(c) => c,
         Err(why) => return skip(&why),
     };
+    let dir = tmp.path();
     eprintln!("slurm test: cluster up after {:.1?}", started.elapsed());
 
     // The bad input case first: no coordinator address, nothing runs.
@@ -293,45 +376,12 @@ fn workers_under_slurm_survive_preemption_and_time_limits() {
     std::fs::write(&token, "slurm-test-token\n").unwrap();
     let addr_file = dir.join("coordinator.url");
     let (_coordinator, url) = serve(dir, &token, &addr_file);
-    let id = gs(
-        &url,
-        &token,
-        &[
-            "launch",
-            "uvg",
-            "--max-n",
-            "10",
-            "--collect-min-value",
-            "5",
-            "--shards",
-            "256",
-            "--name",
-            "n10",
-        ],
-    );
+    let id = gs(&url, &token, &LAUNCH_N10);
     assert_eq!(id.trim(), "n10");
 
     // Workers: one CPU, one thread each, the address from the file.
-    // A worker that starts after the sweep is done waits 3 s, not 60.
-    let worker_args = ["--idle-grace", "3"];
-    let sbatch = |opts: &[&str], log: &str| -> String {
-        let o = cluster
-            .cmd("sbatch")
-            .args(["--parsable", "--cpus-per-task=1"])
-            .args(opts)
-            .arg(format!("--output={}", dir.join(log).display()))
-            .arg(script("gamesweep-workers.sbatch"))
-            .args(&worker_args)
-            .env_remove("GAMESWEEP_COORDINATOR")
-            .env("GAMESWEEP_COORDINATOR_FILE", &addr_file)
-            .env("GAMESWEEP_TOKEN_FILE", &token)
-            .env("GAMESWEEP_WORKER_BIN", WORKER)
-            .env("GAMESWEEP_THREADS", "1")
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "sbatch {opts:?}: {}", text(&o));
-        let out = String::from_utf8(o.stdout).unwrap();
-        out.trim().split(';').next().unwrap().to_string()
+    let sbatch = |opts: &[&str], log: &str| {
+        submit_workers(&cluster, opts, &dir.join(log), &addr_file, &token)
     };
     let sweep_start = Instant::now();
     let a = sbatch(&["--array=0-1"], "a-%A_%a.log");
@@ -372,18 +422,7 @@ fn workers_under_slurm_survive_preemption_and_time_limits() {
     });
 
     // The result is the committed one.
-    let out = dir.join("report");
-    gs(
-        &url,
-        &token,
-        &["report", "n10", "--out", out.to_str().unwrap()],
-    );
-    let got = std::fs::read(out.join("results.json")).unwrap();
-    let want = std::fs::read(repo().join("runs/uvg-n10/results.json")).unwrap();
-    assert!(
-        got == want,
-        "results.json differs from runs/uvg-n10/results.json"
-    );
+    assert_committed_result(&url, &token, dir);
 
     // No shard waited for a lease to expire, nothing was computed twice.
     let s = &last["sweeps"][0];
@@ -425,5 +464,145 @@ fn workers_under_slurm_survive_preemption_and_time_limits() {
             "{job}"
         );
     }
+    eprintln!("slurm test: passed in {:.1?}", started.elapsed());
+}
+
+/// `status --json` at the URL in `addr_file`, or None while the
+/// coordinator is away (no file, or not answering yet).
+fn try_status(addr_file: &Path, token: &Path) -> Option<serde_json::Value> {
+    let url = std::fs::read_to_string(addr_file).ok()?;
+    let url = url.lines().next()?;
+    let o = Command::new(GS)
+        .args(["status", "--json", "--coordinator", url])
+        .arg("--token-file")
+        .arg(token)
+        .output()
+        .ok()?;
+    if !o.status.success() {
+        return None;
+    }
+    serde_json::from_slice(&o.stdout).ok()
+}
+
+/// The coordinator itself as a Slurm job (gamesweep-coordinator.sbatch) with
+/// a two-minute limit: it is signalled, exits cleanly, requeues itself,
+/// comes back on the same store and republishes its address; the workers
+/// (job array) ride out the outage through the address file and finish the
+/// sweep, which gives the committed result.
+#[test]
+fn a_requeued_coordinator_job_resumes_and_its_workers_follow() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let started = Instant::now();
+    // A requeued job may start again after cred_expire + 1 s (default 121 s).
+    let (tmp, cluster) = match cluster(20) {
+        Ok(c) => c,
+        Err(why) => return skip(&why),
+    };
+    let dir = tmp.path();
+    let token = dir.join("token");
+    std::fs::write(&token, "slurm-test-token\n").unwrap();
+    let addr_file = dir.join("coordinator.url");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let o = cluster
+        .cmd("sbatch")
+        .args(["--parsable", "--cpus-per-task=1", "--time=2"])
+        .arg(format!(
+            "--output={}",
+            dir.join("coordinator.log").display()
+        ))
+        .arg(script("gamesweep-coordinator.sbatch"))
+        .env("GAMESWEEP_STORE", dir.join("store"))
+        .env("GAMESWEEP_COORDINATOR_FILE", &addr_file)
+        .env("GAMESWEEP_TOKEN_FILE", &token)
+        .env("GAMESWEEP_BIN", GS)
+        .env("GAMESWEEP_PORT", port.to_string())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "sbatch coordinator: {}", text(&o));
+    let coordinator = String::from_utf8(o.stdout).unwrap().trim().to_string();
+    let log = || {
+        let mut s = std::fs::read_to_string(dir.join("coordinator.log")).unwrap_or_default();
+        for args in [
+            vec!["squeue"],
+            vec!["scontrol", "show", "job", &coordinator],
+        ] {
+            if let Ok(o) = cluster.cmd(args[0]).args(&args[1..]).output() {
+                s.push_str(&String::from_utf8_lossy(&o.stdout));
+            }
+        }
+        s
+    };
+    let mut url = String::new();
+    wait_or(
+        "the coordinator job's address",
+        Duration::from_secs(60),
+        || {
+            url = std::fs::read_to_string(&addr_file).unwrap_or_default();
+            url = url.trim().to_string();
+            !url.is_empty() && try_status(&addr_file, &token).is_some()
+        },
+        log,
+    );
+    assert!(url.ends_with(&format!(":{port}")), "{url}");
+    gs(&url, &token, &LAUNCH_N10);
+    let workers = submit_workers(
+        &cluster,
+        &["--array=0-1"],
+        &dir.join("w-%A_%a.log"),
+        &addr_file,
+        &token,
+    );
+    let restarts = || {
+        cluster.job_fields(&coordinator, &["Restarts"]).unwrap()[0]
+            .parse::<u32>()
+            .unwrap_or(0)
+    };
+    wait_or(
+        "the coordinator job to be requeued",
+        Duration::from_secs(120),
+        || restarts() >= 1,
+        log,
+    );
+    eprintln!(
+        "slurm test: coordinator requeued {:.1?} after start",
+        started.elapsed()
+    );
+    let mut last = None;
+    wait_or(
+        "the sweep to finish",
+        Duration::from_secs(300),
+        || {
+            last = try_status(&addr_file, &token);
+            last.as_ref()
+                .is_some_and(|s| s["sweeps"][0]["state"] == "done")
+        },
+        log,
+    );
+    let last = last.unwrap();
+    eprintln!(
+        "slurm test: sweep done across {} coordinator restart(s) after {:.1?}: {}",
+        restarts(),
+        started.elapsed(),
+        last["sweeps"][0]
+    );
+    wait_for("the workers to exit", Duration::from_secs(90), || {
+        !cluster.queued().iter().any(|j| j.starts_with(&workers))
+    });
+    for task in ["0", "1"] {
+        let job = format!("{workers}_{task}");
+        assert_eq!(
+            cluster.job_state(&job),
+            Some(("COMPLETED".to_string(), "0:0".to_string())),
+            "{job}"
+        );
+    }
+    let url = std::fs::read_to_string(&addr_file).unwrap();
+    assert_committed_result(url.trim(), &token, dir);
+    let log = std::fs::read_to_string(dir.join("coordinator.log")).unwrap();
+    assert!(log.contains("requeueing job"), "{log}");
     eprintln!("slurm test: passed in {:.1?}", started.elapsed());
 }

@@ -16,7 +16,9 @@
 #
 # Environment: LOCAL_SLURM_CPUS (CPUs the node offers; default: this
 # machine's cores; more than the real count is allowed and oversubscribes),
-# LOCAL_SLURM_WAIT (seconds `up` waits for the node, default 60).
+# LOCAL_SLURM_WAIT (seconds `up` waits for the node, default 60),
+# LOCAL_SLURM_CRED_EXPIRE (AuthInfo cred_expire, default 120 s as in Slurm;
+# a requeued job waits that long + 1 s before it may start again).
 set -euo pipefail
 
 die() {
@@ -25,7 +27,7 @@ die() {
 }
 
 usage() {
-	sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 # Is PID (a number) alive?
@@ -91,7 +93,9 @@ up() {
 	install_packages
 
 	local cpus=${LOCAL_SLURM_CPUS:-$(nproc)} wait=${LOCAL_SLURM_WAIT:-60}
+	local cred_expire=${LOCAL_SLURM_CRED_EXPIRE:-120}
 	[[ $cpus =~ ^[1-9][0-9]*$ ]] || die "LOCAL_SLURM_CPUS must be a positive number, not '$cpus'"
+	[[ $cred_expire =~ ^[1-9][0-9]*$ ]] || die "LOCAL_SLURM_CRED_EXPIRE must be a positive number, not '$cred_expire'"
 
 	# munged refuses to run as root, and checks that its directories belong
 	# to it and are not writable by others: DIR/munge, owned by munge, and
@@ -127,7 +131,8 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$dir/munge/munge.socket
+# cred_expire + 1 s is also how long Slurm holds a requeued job back.
+AuthInfo=socket=$dir/munge/munge.socket,cred_expire=$cred_expire
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
 SlurmctldPidFile=$dir/slurmctld.pid
