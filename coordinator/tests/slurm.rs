@@ -1,0 +1,608 @@
+//! The Slurm path end to end, on a real single-node Slurm cluster brought up
+//! by `deploy/slurm/local-cluster.sh` (as root; it installs Debian's
+//! slurm-wlm and munge with apt-get if they are missing).
+//!
+//! A coordinator runs directly (not under Slurm); the workers run as Slurm
+//! jobs through `deploy/slurm/gamesweep-workers.sbatch`. During the uvg
+//! n ≤ 10 sweep one array task is pre-empted with `scancel --signal=TERM`,
+//! one job reaches its time limit (`--time=1 --signal=TERM@20`), and a later
+//! array finishes the sweep. The result must equal the committed
+//! `runs/uvg-n10/results.json`, no shard may have waited for a lease to
+//! expire, and both signalled jobs must have drained and ended COMPLETED 0:0.
+//!
+//! Without root, apt-get or a working cluster the test prints
+//! `SKIP: slurm test: ...` and passes, unless GAMESWEEP_REQUIRE_CLUSTER=1
+//! (CI), where it fails. Every wait is bounded; the cluster's daemons and
+//! the coordinator are stopped by PID on every exit path.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const GS: &str = env!("CARGO_BIN_EXE_gamesweep");
+const WORKER: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn script(name: &str) -> PathBuf {
+    repo().join("deploy/slurm").join(name)
+}
+
+/// No cluster: skip visibly, or fail under GAMESWEEP_REQUIRE_CLUSTER=1.
+fn skip(why: &str) {
+    if std::env::var("GAMESWEEP_REQUIRE_CLUSTER").as_deref() == Ok("1") {
+        panic!("slurm test: {why} (GAMESWEEP_REQUIRE_CLUSTER=1)");
+    }
+    eprintln!("SKIP: slurm test: {why}");
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {}\nstdout: {}\nstderr: {}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The local cluster; `down` (kills exactly the recorded PIDs) on drop.
+struct Cluster {
+    dir: PathBuf,
+    conf: PathBuf,
+}
+
+impl Cluster {
+    fn up(dir: &Path, cred_expire: u32) -> Result<Cluster, String> {
+        let o = Command::new("bash")
+            .arg(script("local-cluster.sh"))
+            .args(["up", dir.to_str().unwrap()])
+            // Four CPUs on a two-core machine: three workers of one CPU run
+            // at once (the coordinator and Slurm itself need little).
+            .env("LOCAL_SLURM_CPUS", "4")
+            .env("LOCAL_SLURM_CRED_EXPIRE", cred_expire.to_string())
+            .env_remove("SLURM_CONF")
+            .output()
+            .map_err(|e| format!("cannot run local-cluster.sh: {e}"))?;
+        // Tear down whatever `up` started, even if it failed half-way.
+        let cluster = Cluster {
+            dir: dir.to_path_buf(),
+            conf: dir.join("slurm.conf"),
+        };
+        if !o.status.success() {
+            let err = String::from_utf8_lossy(&o.stderr);
+            let last = err.lines().last().unwrap_or("no output").to_string();
+            return Err(format!("local cluster did not start: {last}"));
+        }
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            stdout.contains(&format!("export SLURM_CONF={}", cluster.conf.display())),
+            "{stdout}"
+        );
+        Ok(cluster)
+    }
+
+    /// A Slurm command against this cluster.
+    fn cmd(&self, program: &str) -> Command {
+        let mut c = Command::new(program);
+        c.env("SLURM_CONF", &self.conf);
+        c
+    }
+
+    fn run(&self, program: &str, args: &[&str]) -> String {
+        let o = self.cmd(program).args(args).output().unwrap();
+        assert!(o.status.success(), "{program} {args:?}: {}", text(&o));
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    /// Fields of `scontrol show job` (finished jobs are kept for MinJobAge,
+    /// 300 s by default), or None once Slurm forgot the job.
+    fn job_fields(&self, job: &str, names: &[&str]) -> Option<Vec<String>> {
+        let o = self
+            .cmd("scontrol")
+            .args(["show", "job", job])
+            .output()
+            .unwrap();
+        if !o.status.success() {
+            return None;
+        }
+        let out = String::from_utf8_lossy(&o.stdout);
+        let field = |name: &str| {
+            out.split_whitespace()
+                .find_map(|w| w.strip_prefix(name)?.strip_prefix('='))
+                .unwrap_or("?")
+                .to_string()
+        };
+        Some(names.iter().map(|n| field(n)).collect())
+    }
+
+    /// `JobState` and `ExitCode` of a job.
+    fn job_state(&self, job: &str) -> Option<(String, String)> {
+        self.job_fields(job, &["JobState", "ExitCode"])
+            .map(|f| (f[0].clone(), f[1].clone()))
+    }
+
+    /// Job ids (`JOB` or `JOB_TASK`) still queued or running.
+    fn queued(&self) -> Vec<String> {
+        self.run("squeue", &["-h", "-o", "%i"])
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let o = Command::new("bash")
+            .arg(script("local-cluster.sh"))
+            .args(["down", self.dir.to_str().unwrap()])
+            .output();
+        match o {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => eprintln!("local-cluster.sh down: {}", text(&o)),
+            Err(e) => eprintln!("local-cluster.sh down: {e}"),
+        }
+    }
+}
+
+/// Kills the child on drop, so a failing test leaves no process behind.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A coordinator on 127.0.0.1 (port 0) that publishes its URL in `addr_file`.
+fn serve(dir: &Path, token: &Path, addr_file: &Path) -> (Proc, String) {
+    let child = Command::new(GS)
+        .args(["serve", "--listen", "127.0.0.1:0", "--store"])
+        .arg(dir.join("store"))
+        .arg("--token-file")
+        .arg(token)
+        .args(["--lease-secs", "10", "--log-format", "json"])
+        .arg("--address-file")
+        .arg(addr_file)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(dir.join("serve.log")).unwrap())
+        .spawn()
+        .unwrap();
+    let proc = Proc(child);
+    let mut url = String::new();
+    wait_for(
+        "the coordinator's address file",
+        Duration::from_secs(20),
+        || {
+            let s = std::fs::read_to_string(addr_file).unwrap_or_default();
+            url = s.lines().next().unwrap_or("").to_string();
+            !url.is_empty()
+        },
+    );
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    (proc, url)
+}
+
+/// A user command against the coordinator.
+fn gs(url: &str, token: &Path, args: &[&str]) -> String {
+    let o = Command::new(GS)
+        .args(args)
+        .arg("--coordinator")
+        .arg(url)
+        .arg("--token-file")
+        .arg(token)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "gamesweep {args:?}: {}", text(&o));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn status(url: &str, token: &Path, id: &str) -> serde_json::Value {
+    let out = gs(url, token, &["status", id, "--json"]);
+    serde_json::from_str(&out).unwrap()
+}
+
+/// Worker ids that the coordinator has seen.
+fn workers(st: &serde_json::Value) -> Vec<String> {
+    st["workers"]
+        .as_array()
+        .map(|ws| {
+            ws.iter()
+                .filter_map(|w| w["worker_id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Poll until `done` says so, at most `limit`.
+fn wait_for(what: &str, limit: Duration, done: impl FnMut() -> bool) {
+    wait_or(what, limit, done, String::new)
+}
+
+/// `wait_for`, with `context()` in the failure message.
+fn wait_or(
+    what: &str,
+    limit: Duration,
+    mut done: impl FnMut() -> bool,
+    context: impl Fn() -> String,
+) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}\n{}",
+            context()
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+/// The worker log of a job shows a drain: "signal received", then
+/// "worker stopped". Returns the stopped line's `accepted` count.
+fn assert_drained(log: &Path) -> u64 {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let msg = |v: &serde_json::Value| v["fields"]["message"].as_str().unwrap_or("").to_string();
+    let signal = lines.iter().position(|v| msg(v) == "signal received");
+    let stopped = lines.iter().position(|v| msg(v) == "worker stopped");
+    match (signal, stopped) {
+        (Some(s), Some(e)) if s < e => lines[e]["fields"]["accepted"].as_u64().unwrap_or(0),
+        _ => panic!("{} shows no drain:\n{text}", log.display()),
+    }
+}
+
+/// The tests take turns: each brings up its own cluster and wants the CPUs.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A temporary directory with a running local cluster in it, or the reason
+/// there is none (the caller skips). `cred_expire`: see local-cluster.sh.
+fn cluster(cred_expire: u32) -> Result<(tempfile::TempDir, Cluster), String> {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if !root {
+        return Err("not root (local-cluster.sh must start slurmd and munged)".into());
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    // munged (user munge) must reach the cluster directory inside.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    }
+    let cluster = Cluster::up(&tmp.path().join("slurm"), cred_expire)?;
+    Ok((tmp, cluster))
+}
+
+const LAUNCH_N10: [&str; 10] = [
+    "launch",
+    "uvg",
+    "--max-n",
+    "10",
+    "--collect-min-value",
+    "5",
+    "--shards",
+    "256",
+    "--name",
+    "n10",
+];
+
+/// Submit the workers script with `opts`, the address in `addr_file`, one
+/// CPU and one thread per worker; returns the job id.
+fn submit_workers(
+    cluster: &Cluster,
+    opts: &[&str],
+    log: &Path,
+    addr_file: &Path,
+    token: &Path,
+) -> String {
+    let o = cluster
+        .cmd("sbatch")
+        .args(["--parsable", "--cpus-per-task=1"])
+        .args(opts)
+        .arg(format!("--output={}", log.display()))
+        .arg(script("gamesweep-workers.sbatch"))
+        // A worker that starts after the sweep is done waits 3 s, not 60.
+        .args(["--idle-grace", "3"])
+        .env_remove("GAMESWEEP_COORDINATOR")
+        .env("GAMESWEEP_COORDINATOR_FILE", addr_file)
+        .env("GAMESWEEP_TOKEN_FILE", token)
+        .env("GAMESWEEP_WORKER_BIN", WORKER)
+        .env("GAMESWEEP_THREADS", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "sbatch {opts:?}: {}", text(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    out.trim().split(';').next().unwrap().to_string()
+}
+
+fn assert_committed_result(url: &str, token: &Path, dir: &Path) {
+    let out = dir.join("report");
+    gs(
+        url,
+        token,
+        &["report", "n10", "--out", out.to_str().unwrap()],
+    );
+    let got = std::fs::read(out.join("results.json")).unwrap();
+    let want = std::fs::read(repo().join("runs/uvg-n10/results.json")).unwrap();
+    assert!(
+        got == want,
+        "results.json differs from runs/uvg-n10/results.json"
+    );
+}
+
+#[test]
+fn workers_under_slurm_survive_preemption_and_time_limits() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let started = Instant::now();
+    let (tmp, cluster) = match cluster(120) {
+        Ok(c) => c,
+        Err(why) => return skip(&why),
+    };
+    let dir = tmp.path();
+    eprintln!("slurm test: cluster up after {:.1?}", started.elapsed());
+
+    // The bad input case first: no coordinator address, nothing runs.
+    let o = Command::new("bash")
+        .arg(script("gamesweep-workers.sbatch"))
+        .env_clear()
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert_eq!(err.lines().count(), 1, "{}", text(&o));
+    assert!(err.contains("no coordinator address"), "{err}");
+    let o = Command::new("bash")
+        .arg(script("gamesweep-workers.sbatch"))
+        .env_clear()
+        .env("GAMESWEEP_COORDINATOR", "http://127.0.0.1:1")
+        .env("GAMESWEEP_TOKEN_FILE", dir.join("no-such-token"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert_eq!(err.lines().count(), 1, "{}", text(&o));
+    assert!(err.contains("token"), "{err}");
+
+    let token = dir.join("token");
+    std::fs::write(&token, "slurm-test-token\n").unwrap();
+    let addr_file = dir.join("coordinator.url");
+    let (_coordinator, url) = serve(dir, &token, &addr_file);
+    let id = gs(&url, &token, &LAUNCH_N10);
+    assert_eq!(id.trim(), "n10");
+
+    // Workers: one CPU, one thread each, the address from the file.
+    let sbatch = |opts: &[&str], log: &str| {
+        submit_workers(&cluster, opts, &dir.join(log), &addr_file, &token)
+    };
+    let sweep_start = Instant::now();
+    let a = sbatch(&["--array=0-1"], "a-%A_%a.log");
+    // The time-limited job: SIGTERM 20 s before its one-minute limit (Slurm
+    // checks time limits about every 30 s, so 10–40 s after its start).
+    let t = sbatch(&["--time=1", "--signal=TERM@20"], "t-%j.log");
+    let a0 = format!("{a}_0");
+
+    // Pre-empt a0 once it has been working for a while.
+    let mut a0_seen = None;
+    wait_for("worker a0 to run shards", Duration::from_secs(90), || {
+        let st = status(&url, &token, "n10");
+        if a0_seen.is_none() && workers(&st).iter().any(|w| w.starts_with(&a0)) {
+            a0_seen = Some(Instant::now());
+        }
+        a0_seen.is_some_and(|t| t.elapsed() > Duration::from_secs(15))
+            && st["sweeps"][0]["shards_done"].as_u64().unwrap_or(0) >= 5
+    });
+    cluster.run("scancel", &["--signal=TERM", &a0]);
+    eprintln!(
+        "slurm test: {a0} pre-empted {:.1?} after sbatch",
+        sweep_start.elapsed()
+    );
+    // A later array finishes the sweep with a1.
+    let b = sbatch(&["--array=0-1"], "b-%A_%a.log");
+
+    let deadline = Duration::from_secs(240);
+    let mut last = serde_json::Value::Null;
+    wait_for("the sweep to finish", deadline, || {
+        last = status(&url, &token, "n10");
+        last["sweeps"][0]["state"] == "done"
+    });
+    let sweep_wall = sweep_start.elapsed();
+    eprintln!("slurm test: sweep done {sweep_wall:.1?} after the first sbatch");
+    // Workers leave by themselves once idle.
+    wait_for("the workers to exit", Duration::from_secs(90), || {
+        cluster.queued().is_empty()
+    });
+
+    // The result is the committed one.
+    assert_committed_result(&url, &token, dir);
+
+    // No shard waited for a lease to expire, nothing was computed twice.
+    let s = &last["sweeps"][0];
+    assert_eq!(s["duplicates_ignored"], 0, "{last}");
+    assert_eq!(s["leases_expired"], 0, "{last}");
+    eprintln!(
+        "slurm test: leases_expired 0, duplicates_ignored 0, leases_released {}",
+        s["leases_released"]
+    );
+
+    // Both signalled jobs drained and ended cleanly; so did every other task.
+    let tasks = [
+        (a0.clone(), dir.join(format!("a-{a}_0.log"))),
+        (t.clone(), dir.join(format!("t-{t}.log"))),
+    ];
+    for (job, log) in &tasks {
+        let state = cluster.job_state(job);
+        assert_eq!(
+            state,
+            Some(("COMPLETED".to_string(), "0:0".to_string())),
+            "{job}: {}",
+            std::fs::read_to_string(log).unwrap_or_default()
+        );
+        let accepted = assert_drained(log);
+        let f = cluster.job_fields(job, &["RunTime", "TimeLimit"]).unwrap();
+        eprintln!(
+            "slurm test: {job} drained after submitting {accepted} shards (ran {} of limit {})",
+            f[0], f[1]
+        );
+    }
+    assert!(
+        assert_drained(&tasks[0].1) >= 1,
+        "the pre-empted worker had submitted shards"
+    );
+    for job in [format!("{a}_1"), format!("{b}_0"), format!("{b}_1")] {
+        assert_eq!(
+            cluster.job_state(&job),
+            Some(("COMPLETED".to_string(), "0:0".to_string())),
+            "{job}"
+        );
+    }
+    eprintln!("slurm test: passed in {:.1?}", started.elapsed());
+}
+
+/// `status --json` at the URL in `addr_file`, or None while the
+/// coordinator is away (no file, or not answering yet).
+fn try_status(addr_file: &Path, token: &Path) -> Option<serde_json::Value> {
+    let url = std::fs::read_to_string(addr_file).ok()?;
+    let url = url.lines().next()?;
+    let o = Command::new(GS)
+        .args(["status", "--json", "--coordinator", url])
+        .arg("--token-file")
+        .arg(token)
+        .output()
+        .ok()?;
+    if !o.status.success() {
+        return None;
+    }
+    serde_json::from_slice(&o.stdout).ok()
+}
+
+/// The coordinator itself as a Slurm job (gamesweep-coordinator.sbatch) with
+/// a two-minute limit: it is signalled, exits cleanly, requeues itself,
+/// comes back on the same store and republishes its address; the workers
+/// (job array) ride out the outage through the address file and finish the
+/// sweep, which gives the committed result.
+#[test]
+fn a_requeued_coordinator_job_resumes_and_its_workers_follow() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let started = Instant::now();
+    // A requeued job may start again after cred_expire + 1 s (default 121 s).
+    let (tmp, cluster) = match cluster(20) {
+        Ok(c) => c,
+        Err(why) => return skip(&why),
+    };
+    let dir = tmp.path();
+    let token = dir.join("token");
+    std::fs::write(&token, "slurm-test-token\n").unwrap();
+    let addr_file = dir.join("coordinator.url");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let o = cluster
+        .cmd("sbatch")
+        .args(["--parsable", "--cpus-per-task=1", "--time=2"])
+        .arg(format!(
+            "--output={}",
+            dir.join("coordinator.log").display()
+        ))
+        .arg(script("gamesweep-coordinator.sbatch"))
+        .env("GAMESWEEP_STORE", dir.join("store"))
+        .env("GAMESWEEP_COORDINATOR_FILE", &addr_file)
+        .env("GAMESWEEP_TOKEN_FILE", &token)
+        .env("GAMESWEEP_BIN", GS)
+        .env("GAMESWEEP_PORT", port.to_string())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "sbatch coordinator: {}", text(&o));
+    let coordinator = String::from_utf8(o.stdout).unwrap().trim().to_string();
+    let log = || {
+        let mut s = std::fs::read_to_string(dir.join("coordinator.log")).unwrap_or_default();
+        for args in [
+            vec!["squeue"],
+            vec!["scontrol", "show", "job", &coordinator],
+        ] {
+            if let Ok(o) = cluster.cmd(args[0]).args(&args[1..]).output() {
+                s.push_str(&String::from_utf8_lossy(&o.stdout));
+            }
+        }
+        s
+    };
+    let mut url = String::new();
+    wait_or(
+        "the coordinator job's address",
+        Duration::from_secs(60),
+        || {
+            url = std::fs::read_to_string(&addr_file).unwrap_or_default();
+            url = url.trim().to_string();
+            !url.is_empty() && try_status(&addr_file, &token).is_some()
+        },
+        log,
+    );
+    assert!(url.ends_with(&format!(":{port}")), "{url}");
+    gs(&url, &token, &LAUNCH_N10);
+    let workers = submit_workers(
+        &cluster,
+        &["--array=0-1"],
+        &dir.join("w-%A_%a.log"),
+        &addr_file,
+        &token,
+    );
+    let restarts = || {
+        cluster.job_fields(&coordinator, &["Restarts"]).unwrap()[0]
+            .parse::<u32>()
+            .unwrap_or(0)
+    };
+    wait_or(
+        "the coordinator job to be requeued",
+        Duration::from_secs(120),
+        || restarts() >= 1,
+        log,
+    );
+    eprintln!(
+        "slurm test: coordinator requeued {:.1?} after start",
+        started.elapsed()
+    );
+    let mut last = None;
+    wait_or(
+        "the sweep to finish",
+        Duration::from_secs(300),
+        || {
+            last = try_status(&addr_file, &token);
+            last.as_ref()
+                .is_some_and(|s| s["sweeps"][0]["state"] == "done")
+        },
+        log,
+    );
+    let last = last.unwrap();
+    eprintln!(
+        "slurm test: sweep done across {} coordinator restart(s) after {:.1?}: {}",
+        restarts(),
+        started.elapsed(),
+        last["sweeps"][0]
+    );
+    wait_for("the workers to exit", Duration::from_secs(90), || {
+        !cluster.queued().iter().any(|j| j.starts_with(&workers))
+    });
+    for task in ["0", "1"] {
+        let job = format!("{workers}_{task}");
+        assert_eq!(
+            cluster.job_state(&job),
+            Some(("COMPLETED".to_string(), "0:0".to_string())),
+            "{job}"
+        );
+    }
+    let url = std::fs::read_to_string(&addr_file).unwrap();
+    assert_committed_result(url.trim(), &token, dir);
+    let log = std::fs::read_to_string(dir.join("coordinator.log")).unwrap();
+    assert!(log.contains("requeueing job"), "{log}");
+    eprintln!("slurm test: passed in {:.1?}", started.elapsed());
+}
