@@ -49,7 +49,9 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["cmd::*"],
             &["cmd"],
             &["cli"],
-            &["<root>"],
+            // `bin/` holds the second binary's entry point (`gamesweep-worker`),
+            // a crate root of its own like `main.rs`.
+            &["<root>", "bin"],
         ],
     ),
     (
