@@ -596,6 +596,21 @@ fn bad_inputs_give_one_line_errors() {
         &["serve", "--listen", "0.0.0.0:0", "--store", &d("s")],
         "--token-file",
     );
+    // A lease too long for a Duration (panicked), too short, or not a number.
+    for lease in ["1e30", "86401", "0.1", "NaN", "inf"] {
+        one_line_error(
+            &[
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--store",
+                &d("s"),
+                "--lease-secs",
+                lease,
+            ],
+            "--lease-secs must be between 0.2 and 86400",
+        );
+    }
 }
 
 fn run_out(out: &Path, extra: &[&str]) -> Output {
