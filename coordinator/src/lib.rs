@@ -3,7 +3,8 @@
 //! Modules in layers; a module uses only modules of lower layers, so there
 //! is no import cycle:
 //!
-//! 1. Leaves: `error` (usage errors, exit codes), `report` (the files a
+//! 1. Leaves: `error` (usage errors, exit codes), `output` (stdout that
+//!    a closed pipe does not break), `report` (the files a
 //!    sweep writes), `sample`, `progress` (the progress bar), `status_text`
 //!    (status tables, from domain types only).
 //! 2. `store` (the `Store` trait, sled), then `projection` (store's timings).
@@ -27,6 +28,7 @@ pub mod connect;
 pub mod core;
 pub mod embedded;
 pub mod error;
+pub mod output;
 pub mod progress;
 pub mod projection;
 pub mod report;

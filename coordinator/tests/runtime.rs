@@ -596,6 +596,39 @@ fn bad_inputs_give_one_line_errors() {
         &["serve", "--listen", "0.0.0.0:0", "--store", &d("s")],
         "--token-file",
     );
+    // A "coordinator" that accepts and drops every connection: the error
+    // says what happened to it, not just "transport error".
+    let dropper = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let dropping = url(dropper.local_addr().unwrap().port());
+    std::thread::spawn(move || {
+        for c in dropper.incoming() {
+            drop(c);
+        }
+    });
+    let o = gs(&["status", "--coordinator", &dropping]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // Was the bare "gamesweep: transport error".
+    assert!(
+        err.contains("transport error: connection"),
+        "no cause in: {err}"
+    );
+    // A lease too long for a Duration (panicked), too short, or not a number.
+    for lease in ["1e30", "86401", "0.1", "NaN", "inf"] {
+        one_line_error(
+            &[
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--store",
+                &d("s"),
+                "--lease-secs",
+                lease,
+            ],
+            "--lease-secs must be between 0.2 and 86400",
+        );
+    }
 }
 
 fn run_out(out: &Path, extra: &[&str]) -> Output {

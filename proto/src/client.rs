@@ -113,8 +113,7 @@ impl RpcError {
     }
 
     fn from_status(url: &str, s: tonic::Status) -> Self {
-        // One line: the coordinator's messages may span several.
-        let message = s.message().replace('\n', " ");
+        let message = status_message(&s);
         match s.code() {
             tonic::Code::Unavailable | tonic::Code::DeadlineExceeded => RpcError::Unreachable {
                 url: url.to_string(),
@@ -126,6 +125,24 @@ impl RpcError {
             code => RpcError::Failed { code, message },
         }
     }
+}
+
+/// A status's message on one line (the coordinator's messages may span
+/// several), followed by the chain of errors that caused it: a bare
+/// "transport error" then says what happened to the connection (e.g.
+/// "connection closed before message completed").
+pub fn status_message(s: &tonic::Status) -> String {
+    let mut message = s.message().to_string();
+    let mut cause = std::error::Error::source(s);
+    while let Some(e) = cause {
+        let text = e.to_string();
+        // hyper and tonic often repeat their source's text in their own.
+        if !text.is_empty() && !message.contains(&text) {
+            message = format!("{message}: {text}");
+        }
+        cause = e.source();
+    }
+    message.replace('\n', " ")
 }
 
 /// The typed client of a coordinator's user-facing RPCs (launch, status,
@@ -249,4 +266,31 @@ pub fn read_token_file(path: &std::path::Path) -> Result<String, std::io::Error>
         ));
     }
     Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_transport_error_says_what_happened() {
+        let mut s = tonic::Status::unavailable("transport error");
+        let cause = std::io::Error::new(
+            std::io::ErrorKind::ConnectionReset,
+            "connection closed before message completed",
+        );
+        s.set_source(Arc::new(cause));
+        let e = RpcError::from_status("http://h:1", s);
+        assert_eq!(
+            e.to_string(),
+            "cannot reach the coordinator at http://h:1 (transport error: connection closed \
+             before message completed); start one with `gamesweep serve --store DIR` or point \
+             --coordinator / GAMESWEEP_COORDINATOR at it"
+        );
+        // A cause repeating the message adds nothing; lines are joined.
+        let mut s = tonic::Status::internal("boom\nbang");
+        s.set_source(Arc::new(std::io::Error::other("boom")));
+        assert_eq!(status_message(&s), "boom bang");
+    }
 }

@@ -139,7 +139,8 @@ pub(crate) enum CallError {
 
 impl From<tonic::Status> for CallError {
     fn from(s: tonic::Status) -> Self {
-        let message = s.message().to_string();
+        // With its causes: not just "transport error".
+        let message = gamesweep_proto::client::status_message(&s);
         match s.code() {
             Code::Unavailable
             | Code::Unknown

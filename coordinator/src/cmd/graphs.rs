@@ -75,7 +75,7 @@ pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
                 .map(|p| gen::count(p, n, args.connected))
                 .sum()
         });
-        println!("{total}");
+        crate::output::print(format_args!("{total}\n"))?;
         return Ok(());
     }
     let stdout = std::io::stdout();

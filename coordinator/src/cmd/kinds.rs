@@ -2,6 +2,6 @@
 
 /// Run `kinds`.
 pub fn exec() -> anyhow::Result<()> {
-    print!("{}", crate::args::kinds_help());
+    crate::output::print(crate::args::kinds_help())?;
     Ok(())
 }

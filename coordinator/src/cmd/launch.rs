@@ -55,6 +55,6 @@ pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
     } else {
         eprintln!("launched {} with {} shards", reply.sweep_id, reply.shards);
     }
-    println!("{}", reply.sweep_id);
+    crate::output::print(format_args!("{}\n", reply.sweep_id))?;
     Ok(())
 }

@@ -38,10 +38,6 @@ pub fn exec(a: ProjectArgs) -> anyhow::Result<()> {
         report::write_projection(out, &p)?;
         eprintln!("wrote {}/projection.json and projection.md", out.display());
     }
-    if a.json {
-        print!("{}", p.json);
-    } else {
-        print!("{}", p.md);
-    }
+    crate::output::print(if a.json { &p.json } else { &p.md })?;
     Ok(())
 }

@@ -41,6 +41,10 @@ pub struct ServeArgs {
     pub log_format: LogFormat,
 }
 
+/// The longest lease `--lease-secs` accepts: a day (much longer would
+/// overflow the deadlines computed from it).
+const MAX_LEASE_SECS: f64 = 86_400.0;
+
 /// Run `serve` until SIGINT or SIGTERM.
 pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
     // sled reports a corrupt store itself through `log`; our error says it in one line.
@@ -49,8 +53,11 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
     server::check_listen(a.listen, token.is_some(), a.insecure)
         .map_err(|e| UsageError(e.to_string()))?;
     anyhow::ensure!(
-        a.lease_secs.is_finite() && a.lease_secs >= 0.2,
-        UsageError("--lease-secs must be at least 0.2".into())
+        (0.2..=MAX_LEASE_SECS).contains(&a.lease_secs),
+        UsageError(format!(
+            "--lease-secs must be between 0.2 and {MAX_LEASE_SECS} (got {})",
+            a.lease_secs
+        ))
     );
     let store = SledStore::open(&a.store).map_err(|e| UsageError(e.to_string()))?;
     let core = Arc::new(Core::open(

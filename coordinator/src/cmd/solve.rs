@@ -1,6 +1,7 @@
 //! `gamesweep solve ...`: the exact value of a single position.
 
 use crate::error::UsageError;
+use crate::output;
 use anyhow::Context as _;
 use gamesweep::graph::graph6;
 
@@ -82,9 +83,12 @@ pub fn exec(cmd: SolveCommand) -> anyhow::Result<()> {
                 e => UsageError(e.to_string()),
             })?;
             if a.json {
-                println!("{}", serde_json::to_string(&report).context("json")?);
+                output::print(format_args!(
+                    "{}\n",
+                    serde_json::to_string(&report).context("json")?
+                ))?;
             } else {
-                print!("{report}");
+                output::print(&report)?;
             }
             Ok(())
         }
@@ -110,21 +114,53 @@ fn solve_col(rules: gamesweep::col::Rules, a: ColArgs) -> anyhow::Result<()> {
     let report = gamesweep::col::solve_position(rules, &a.board, &colouring)
         .map_err(|e| UsageError(format!("{e}")))?;
     if a.json {
-        println!("{}", serde_json::to_string(&report)?);
+        output::print(format_args!("{}\n", serde_json::to_string(&report)?))?;
     } else {
-        print!("{report}");
+        output::print(&report)?;
     }
     Ok(())
 }
 
+/// The largest game file `solve gamegraph` reads, in bytes.
+pub const MAX_GAME_FILE_BYTES: u64 = 64 << 20;
+
+/// The text of `file` (`-`: standard input), at most
+/// [`MAX_GAME_FILE_BYTES`] of it: a larger file (or `/dev/zero`) is an error
+/// rather than memory growing without end.
+fn read_game_file(file: &std::path::Path) -> anyhow::Result<String> {
+    use std::io::Read as _;
+    let name = file.display();
+    let source: Box<dyn std::io::Read> = if file.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(
+            std::fs::File::open(file)
+                .map_err(|e| UsageError(format!("cannot read {name}: {e}")))?,
+        )
+    };
+    let mut bytes = Vec::new();
+    source
+        .take(MAX_GAME_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| UsageError(format!("cannot read {name}: {e}")))?;
+    if bytes.len() as u64 > MAX_GAME_FILE_BYTES {
+        return Err(UsageError(format!(
+            "{name}: game file larger than {MAX_GAME_FILE_BYTES} bytes (64 MiB)"
+        ))
+        .into());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        UsageError(format!(
+            "{name}: not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+        .into()
+    })
+}
+
 fn solve_gamegraph(a: GamegraphArgs) -> anyhow::Result<()> {
     use gamesweep::gamegraph::{solve_text, Format};
-    let text = if a.file.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin()).context("reading standard input")?
-    } else {
-        std::fs::read_to_string(&a.file)
-            .map_err(|e| UsageError(format!("cannot read {}: {e}", a.file.display())))?
-    };
+    let text = read_game_file(&a.file)?;
     let format = match a.format {
         GameFormat::Auto => Format::Auto,
         GameFormat::Text => Format::Text,
@@ -133,9 +169,9 @@ fn solve_gamegraph(a: GamegraphArgs) -> anyhow::Result<()> {
     let report =
         solve_text(&text, format).map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        output::print(format_args!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
-        print!("{report}");
+        output::print(&report)?;
     }
     Ok(())
 }

@@ -49,14 +49,16 @@ pub fn exec(a: StatusArgs) -> anyhow::Result<()> {
     let mut c = connect::connect(&rt, &a.conn)?;
     loop {
         let r = rt.block_on(c.status(a.id.as_deref()))?;
-        if a.json {
-            println!("{}", json(&r)?);
+        let text = if a.json {
+            format!("{}\n", json(&r)?)
+        } else if a.watch {
+            // Clear the screen and go home, like `watch`.
+            format!("\x1b[2J\x1b[H{}", status_text::render(&r))
         } else {
-            if a.watch {
-                // Clear the screen and go home, like `watch`.
-                print!("\x1b[2J\x1b[H");
-            }
-            print!("{}", status_text::render(&r));
+            status_text::render(&r)
+        };
+        if !crate::output::print(text)? {
+            return Ok(()); // the reader has gone
         }
         // Sampled, failed, done and cancelled sweeps are settled: nothing
         // more happens to them without a new command.

@@ -51,7 +51,7 @@ pub enum StoreError {
         want: String,
     },
     /// An I/O or database error after opening.
-    #[error("store I/O error: {0}")]
+    #[error("store I/O error: {}", sled_message(.0))]
     Db(#[from] ::sled::Error),
     /// A stored value that does not decode (corruption).
     #[error("store is corrupt: {0}")]
@@ -59,6 +59,17 @@ pub enum StoreError {
     /// A sweep id that is already taken.
     #[error("a sweep named `{0}` already exists")]
     Exists(String),
+}
+
+/// What sled said, without the `backtrace ()` its corruption error appends.
+pub fn sled_message(e: &::sled::Error) -> String {
+    match e {
+        ::sled::Error::Corruption { at: Some(at), .. } => {
+            format!("corrupted data at file offset {at:?}")
+        }
+        ::sled::Error::Corruption { at: None, .. } => "corrupted data".into(),
+        e => e.to_string(),
+    }
 }
 
 /// Lifecycle of a sweep as stored (done-ness is derived: all shards have results).
@@ -320,6 +331,15 @@ mod tests {
             x.record.seq = 0;
         }
         all
+    }
+
+    #[test]
+    fn sled_errors_read_without_a_backtrace() {
+        let e = StoreError::from(::sled::Error::Corruption { at: None, bt: () });
+        assert_eq!(e.to_string(), "store I/O error: corrupted data");
+        let io = std::io::Error::other("disk on fire");
+        let e = StoreError::from(::sled::Error::Io(io));
+        assert_eq!(e.to_string(), "store I/O error: IO error: disk on fire");
     }
 
     #[test]

@@ -98,7 +98,7 @@ impl SledStore {
         let db = sled::Config::new()
             .path(dir)
             .open()
-            .map_err(|e| open_err(e.to_string().replace(" backtrace ()", "")))?;
+            .map_err(|e| open_err(super::sled_message(&e)))?;
         let meta = db.open_tree("meta")?;
         match meta.get("format")? {
             Some(f) if f.as_ref() == FORMAT => {}

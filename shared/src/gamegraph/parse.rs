@@ -39,6 +39,14 @@ pub enum ParseErrorKind {
         "bad name `{0}`: names are non-empty and contain no whitespace, `,`, `#`, `=` or `->`"
     )]
     BadName(String),
+    /// A position or game name longer than [`MAX_NAME_BYTES`].
+    #[error("name `{start}...` is {len} bytes long; names are at most {MAX_NAME_BYTES} bytes")]
+    NameTooLong {
+        /// Its first characters.
+        start: String,
+        /// Its length in bytes.
+        len: usize,
+    },
     /// `-> b` with nothing on the left.
     #[error("a move needs exactly one position before `->`, got `{0}`")]
     BadMoveSource(String),
@@ -131,7 +139,16 @@ pub enum Format {
 /// The default name of the single game of a file without blocks.
 pub const DEFAULT_GAME_NAME: &str = "G";
 
+/// The longest position or game name accepted, in bytes.
+pub const MAX_NAME_BYTES: usize = 4096;
+
 fn check_name(name: &str) -> Result<(), ParseErrorKind> {
+    if name.len() > MAX_NAME_BYTES {
+        return Err(ParseErrorKind::NameTooLong {
+            start: name.chars().take(20).collect(),
+            len: name.len(),
+        });
+    }
     let bad = name.is_empty()
         || name.contains("->")
         || name

@@ -336,7 +336,12 @@ fn write_table(f: &mut fmt::Formatter<'_>, rows: &[Vec<String>]) -> fmt::Result 
         let mut line = String::new();
         for (c, cell) in row.iter().enumerate() {
             if c + 1 < row.len() {
-                line += &format!("{cell:<w$}  ", w = width[c]);
+                // Padded by hand: a `{:<w$}` width over u16::MAX panics.
+                line += cell;
+                line.extend(std::iter::repeat_n(
+                    ' ',
+                    width[c] - cell.chars().count() + 2,
+                ));
             } else {
                 line += cell;
             }

@@ -15,19 +15,26 @@ use super::BitGraph;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Graph6Error {
     /// Nothing to parse.
-    #[error("empty graph6 string")]
-    Empty,
+    #[error("empty {format} string")]
+    Empty {
+        /// `graph6` or `digraph6`.
+        format: &'static str,
+    },
     /// A byte outside the printable range 63..=126.
-    #[error("byte {byte:#04x} at position {pos} is not a graph6 character (allowed: '?'..='~')")]
+    #[error("byte {byte:#04x} at position {pos} is not a {format} character (allowed: '?'..='~')")]
     BadByte {
+        /// `graph6` or `digraph6`.
+        format: &'static str,
         /// Offset of the byte.
         pos: usize,
         /// The byte.
         byte: u8,
     },
     /// The string ended inside the vertex count or the adjacency bits.
-    #[error("graph6 string too short: {n} vertices need {expected} bytes, got {got}")]
+    #[error("{format} string too short: {n} vertices need {expected} bytes, got {got}")]
     TooShort {
+        /// `graph6` or `digraph6`.
+        format: &'static str,
         /// Vertex count read from the header.
         n: usize,
         /// Bytes the whole string needs.
@@ -36,8 +43,10 @@ pub enum Graph6Error {
         got: usize,
     },
     /// Bytes after the last adjacency byte.
-    #[error("graph6 string too long: {n} vertices need {expected} bytes, got {got}")]
+    #[error("{format} string too long: {n} vertices need {expected} bytes, got {got}")]
     TooLong {
+        /// `graph6` or `digraph6`.
+        format: &'static str,
         /// Vertex count read from the header.
         n: usize,
         /// Bytes the whole string needs.
@@ -46,8 +55,11 @@ pub enum Graph6Error {
         got: usize,
     },
     /// Non-zero padding bits in the last byte.
-    #[error("non-zero padding bits in the last byte of the graph6 string")]
-    BadPadding,
+    #[error("non-zero padding bits in the last byte of the {format} string")]
+    BadPadding {
+        /// `graph6` or `digraph6`.
+        format: &'static str,
+    },
     /// The vertex count is larger than the target type holds.
     #[error("graph has {n} vertices; at most {max} are supported here")]
     TooManyVertices {
@@ -67,10 +79,11 @@ pub enum Graph6Error {
 /// Largest vertex count we accept when decoding (guards memory on hostile input).
 pub const MAX_DECODE_N: usize = 1 << 16;
 
-fn check_bytes(s: &[u8], offset: usize) -> Result<(), Graph6Error> {
+fn check_bytes(s: &[u8], offset: usize, format: &'static str) -> Result<(), Graph6Error> {
     for (i, &b) in s.iter().enumerate() {
         if !(63..=126).contains(&b) {
             return Err(Graph6Error::BadByte {
+                format,
                 pos: i + offset,
                 byte: b,
             });
@@ -80,9 +93,9 @@ fn check_bytes(s: &[u8], offset: usize) -> Result<(), Graph6Error> {
 }
 
 /// Read N(n); returns (n, header length).
-fn read_n(s: &[u8]) -> Result<(usize, usize), Graph6Error> {
+fn read_n(s: &[u8], format: &'static str) -> Result<(usize, usize), Graph6Error> {
     let Some(&b0) = s.first() else {
-        return Err(Graph6Error::Empty);
+        return Err(Graph6Error::Empty { format });
     };
     if b0 != 126 {
         return Ok(((b0 - 63) as usize, 1));
@@ -95,6 +108,7 @@ fn read_n(s: &[u8]) -> Result<(usize, usize), Graph6Error> {
     if s.get(1) == Some(&126) {
         if s.len() < 8 {
             return Err(Graph6Error::TooShort {
+                format,
                 n: 0,
                 expected: 8,
                 got: s.len(),
@@ -104,6 +118,7 @@ fn read_n(s: &[u8]) -> Result<(usize, usize), Graph6Error> {
     } else {
         if s.len() < 4 {
             return Err(Graph6Error::TooShort {
+                format,
                 n: 0,
                 expected: 4,
                 got: s.len(),
@@ -168,8 +183,8 @@ pub fn decode(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Error> {
             "sparse6 (starts with ':') is not supported; use graph6",
         ));
     }
-    check_bytes(s, 0)?;
-    let (n, h) = read_n(s)?;
+    check_bytes(s, 0, G6)?;
+    let (n, h) = read_n(s, G6)?;
     if n > MAX_DECODE_N {
         return Err(Graph6Error::TooManyVertices {
             n,
@@ -180,6 +195,7 @@ pub fn decode(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Error> {
     let expected = h + nbits.div_ceil(6);
     if s.len() < expected {
         return Err(Graph6Error::TooShort {
+            format: G6,
             n,
             expected,
             got: s.len(),
@@ -187,6 +203,7 @@ pub fn decode(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Error> {
     }
     if s.len() > expected {
         return Err(Graph6Error::TooLong {
+            format: G6,
             n,
             expected,
             got: s.len(),
@@ -205,10 +222,13 @@ pub fn decode(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Error> {
         }
     }
     if nbits % 6 != 0 && (nbits..nbits.div_ceil(6) * 6).any(bit) {
-        return Err(Graph6Error::BadPadding);
+        return Err(Graph6Error::BadPadding { format: G6 });
     }
     Ok((n, edges))
 }
+
+const G6: &str = "graph6";
+const D6: &str = "digraph6";
 
 /// Encode an undirected graph given by its vertex count and an adjacency test.
 pub fn encode_with(n: usize, adj: impl Fn(usize, usize) -> bool) -> String {
@@ -246,8 +266,8 @@ pub fn decode_digraph(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Err
     let Some(rest) = s.strip_prefix(b"&") else {
         return Err(Graph6Error::WrongFormat("digraph6 must start with '&'"));
     };
-    check_bytes(rest, 1)?;
-    let (n, h) = read_n(rest)?;
+    check_bytes(rest, 1, D6)?;
+    let (n, h) = read_n(rest, D6)?;
     if n > MAX_DECODE_N {
         return Err(Graph6Error::TooManyVertices {
             n,
@@ -258,6 +278,7 @@ pub fn decode_digraph(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Err
     let expected = h + nbits.div_ceil(6);
     if rest.len() < expected {
         return Err(Graph6Error::TooShort {
+            format: D6,
             n,
             expected: expected + 1,
             got: s.len(),
@@ -265,6 +286,7 @@ pub fn decode_digraph(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Err
     }
     if rest.len() > expected {
         return Err(Graph6Error::TooLong {
+            format: D6,
             n,
             expected: expected + 1,
             got: s.len(),
@@ -284,7 +306,7 @@ pub fn decode_digraph(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Err
         }
     }
     if nbits % 6 != 0 && (nbits..nbits.div_ceil(6) * 6).any(bit) {
-        return Err(Graph6Error::BadPadding);
+        return Err(Graph6Error::BadPadding { format: D6 });
     }
     Ok((n, arcs))
 }
@@ -354,7 +376,7 @@ mod tests {
 
     #[test]
     fn malformed_inputs_are_typed_errors() {
-        assert_eq!(decode(""), Err(Graph6Error::Empty));
+        assert_eq!(decode(""), Err(Graph6Error::Empty { format: "graph6" }));
         assert!(matches!(
             decode("C"),
             Err(Graph6Error::TooShort { n: 4, .. })
@@ -362,9 +384,16 @@ mod tests {
         assert!(matches!(decode("Bgg"), Err(Graph6Error::TooLong { .. })));
         assert!(matches!(
             decode("B h"),
-            Err(Graph6Error::BadByte { pos: 1, byte: b' ' })
+            Err(Graph6Error::BadByte {
+                format: "graph6",
+                pos: 1,
+                byte: b' '
+            })
         ));
-        assert_eq!(decode("Bh"), Err(Graph6Error::BadPadding));
+        assert_eq!(
+            decode("Bh"),
+            Err(Graph6Error::BadPadding { format: "graph6" })
+        );
         assert!(matches!(decode("&Bg"), Err(Graph6Error::WrongFormat(_))));
         assert!(matches!(decode("~"), Err(Graph6Error::TooShort { .. })));
         assert!(matches!(
@@ -373,7 +402,7 @@ mod tests {
         ));
         assert!(matches!(
             decode_digraph("&A~"),
-            Err(Graph6Error::Loop(_)) | Err(Graph6Error::BadPadding)
+            Err(Graph6Error::Loop(_)) | Err(Graph6Error::BadPadding { .. })
         ));
         assert!(matches!(
             decode_digraph("Bg"),
@@ -385,6 +414,20 @@ mod tests {
             Err(Graph6Error::TooManyVertices { n: 40, max: 32 })
         ));
         assert_eq!(decode(">>graph6<<Bg\n").unwrap().1, vec![(0, 1), (1, 2)]);
+    }
+
+    #[test]
+    fn digraph6_errors_say_digraph6() {
+        for bad in ["&", "&B", "&B?~", "&B h", "&A_"] {
+            let msg = decode_digraph(bad).unwrap_err().to_string();
+            assert!(msg.contains("digraph6"), "{bad}: {msg}");
+            assert!(
+                !msg.replace("digraph6", "").contains("graph6"),
+                "{bad}: {msg}"
+            );
+        }
+        let msg = decode("B").unwrap_err().to_string();
+        assert!(msg.starts_with("graph6 string too short"), "{msg}");
     }
 
     proptest::proptest! {
