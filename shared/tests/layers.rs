@@ -39,7 +39,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     (
         "coordinator",
         &[
-            &["error", "report", "sample", "progress", "status_text"],
+            &["error", "output", "report", "sample", "progress", "status_text"],
             &["store"],
             &["projection"],
             &["core"],
