@@ -7,7 +7,7 @@
 
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
@@ -24,15 +24,9 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// Kills the child on drop, so a failing test leaves no process behind.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+#[path = "support/proc.rs"]
+mod proc;
+use proc::Proc;
 
 /// `gamesweep serve` on 127.0.0.1:`port` with a token file in `dir`.
 fn serve(dir: &Path, port: u16) -> Proc {

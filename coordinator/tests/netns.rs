@@ -33,7 +33,7 @@
 mod tun_link;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tun_link::{Counts, End, TunLink};
@@ -53,10 +53,7 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 
 /// Not able to run here: skip visibly, or fail where the cluster is required.
 fn skip(why: &str) {
-    if std::env::var("GAMESWEEP_REQUIRE_CLUSTER").as_deref() == Ok("1") {
-        panic!("netns test cannot run (GAMESWEEP_REQUIRE_CLUSTER=1): {why}");
-    }
-    eprintln!("SKIP: netns test: {why}");
+    proc::skip("netns test", why)
 }
 
 fn is_root() -> bool {
@@ -239,16 +236,9 @@ impl Drop for Net {
     }
 }
 
-/// Kills the child by PID on drop (`ip netns exec` execs the program, so the
-/// child's PID is the program's).
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+#[path = "support/proc.rs"]
+mod proc;
+use proc::Proc;
 
 /// A coordinator in its namespace, the workers started so far, and their
 /// directory. Fields drop in order: processes first, then the namespaces,

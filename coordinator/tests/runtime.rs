@@ -9,7 +9,7 @@ use gamesweep_proto::domain::{StatusReport, SweepState};
 use gamesweep_proto::{convert, pb};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
@@ -25,22 +25,9 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// Kills the child on drop, so a failing test leaves no process behind.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-impl Proc {
-    fn kill9(&mut self) {
-        self.0.kill().unwrap(); // SIGKILL on Unix
-        self.0.wait().unwrap();
-    }
-}
+#[path = "support/proc.rs"]
+mod proc;
+use proc::Proc;
 
 /// Start `gamesweep serve` on 127.0.0.1:`port` (0: any free port, chosen by
 /// the coordinator itself, so no other process can take it in between);

@@ -16,7 +16,7 @@
 //! the coordinator are stopped by PID on every exit path.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const GS: &str = env!("CARGO_BIN_EXE_gamesweep");
@@ -35,10 +35,7 @@ fn script(name: &str) -> PathBuf {
 
 /// No cluster: skip visibly, or fail under GAMESWEEP_REQUIRE_CLUSTER=1.
 fn skip(why: &str) {
-    if std::env::var("GAMESWEEP_REQUIRE_CLUSTER").as_deref() == Ok("1") {
-        panic!("slurm test: {why} (GAMESWEEP_REQUIRE_CLUSTER=1)");
-    }
-    eprintln!("SKIP: slurm test: {why}");
+    proc::skip("slurm test", why)
 }
 
 fn text(o: &Output) -> String {
@@ -149,15 +146,9 @@ impl Drop for Cluster {
     }
 }
 
-/// Kills the child on drop, so a failing test leaves no process behind.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+#[path = "support/proc.rs"]
+mod proc;
+use proc::Proc;
 
 /// A coordinator on 127.0.0.1 (port 0) that publishes its URL in `addr_file`.
 fn serve(dir: &Path, token: &Path, addr_file: &Path) -> (Proc, String) {

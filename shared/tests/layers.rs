@@ -39,7 +39,14 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     (
         "coordinator",
         &[
-            &["error", "output", "report", "sample", "progress", "status_text"],
+            &[
+                "error",
+                "output",
+                "report",
+                "sample",
+                "progress",
+                "status_text",
+            ],
             &["store"],
             &["projection"],
             &["core"],

@@ -1,0 +1,36 @@
+//! Shared by the process-level tests (`runtime`, `health`, `netns`, `slurm`):
+//! a child process that is killed on drop, and the visible skip of a test
+//! whose system component (Slurm, network namespaces) cannot start here.
+#![allow(dead_code)] // each test file uses what it needs
+
+use std::process::Child;
+
+/// Kills the child (by its PID) on drop, so a failing test leaves no process
+/// behind. (Under `ip netns exec` the program is exec'd, so the child's PID
+/// is the program's.)
+pub struct Proc(pub Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Proc {
+    /// SIGKILL the child now and reap it.
+    pub fn kill9(&mut self) {
+        self.0.kill().unwrap(); // SIGKILL on Unix
+        self.0.wait().unwrap();
+    }
+}
+
+/// `test` cannot run here because of `why`: say so on stderr and return,
+/// or fail where the component is required (`GAMESWEEP_REQUIRE_CLUSTER=1`,
+/// set by `.ci/run` where Slurm and namespaces can run).
+pub fn skip(test: &str, why: &str) {
+    if std::env::var("GAMESWEEP_REQUIRE_CLUSTER").as_deref() == Ok("1") {
+        panic!("{test} cannot run (GAMESWEEP_REQUIRE_CLUSTER=1): {why}");
+    }
+    eprintln!("SKIP: {test}: {why}");
+}
