@@ -365,6 +365,7 @@ pub async fn serve(
     let svc = tonic::service::interceptor::InterceptedService::new(inner, auth);
     let (mut health, health_svc) = tonic_health::server::health_reporter();
     health.set_serving::<Coordinator>().await;
+    let (draining, drain_started) = tokio::sync::oneshot::channel::<()>();
     let shutdown = async move {
         shutdown.await;
         for name in ["", <Coordinator as tonic::server::NamedService>::NAME] {
@@ -375,17 +376,39 @@ pub async fn serve(
             // drain would otherwise wait for forever.
             health.clear_service_status(name).await;
         }
+        let _ = draining.send(());
     };
-    tonic::transport::Server::builder()
+    let server = tonic::transport::Server::builder()
         .add_service(health_svc)
         .add_service(svc)
-        .serve_with_incoming_shutdown(incoming(listener), shutdown)
-        .await?;
+        .serve_with_incoming_shutdown(incoming(listener), shutdown);
+    // The drain (in-flight requests finish, connections close) is bounded:
+    // a client that keeps its connection open cannot keep the coordinator
+    // from stopping. Cutting a request off loses nothing: a result is
+    // acknowledged only once it is on disk, and workers resend what was
+    // not acknowledged.
+    let drain_limit = async {
+        if drain_started.await.is_ok() {
+            tokio::time::sleep(DRAIN_LIMIT).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        served = server => served?,
+        () = drain_limit => {
+            tracing::warn!(secs = DRAIN_LIMIT.as_secs(), "connections still open after the shutdown grace period; stopping anyway");
+        }
+    }
     // The server has stopped: nothing else waits on this thread.
     core.flush()?;
     info!("coordinator stopped; store flushed");
     Ok(())
 }
+
+/// How long a stopping coordinator waits for in-flight requests and open
+/// connections before it stops anyway.
+const DRAIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Resolves on SIGINT or SIGTERM.
 pub async fn shutdown_signal() {
