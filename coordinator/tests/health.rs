@@ -5,7 +5,6 @@
 //! without it, and on SIGTERM the health status turns NOT_SERVING and an
 //! open Watch stream does not keep the coordinator from stopping.
 
-use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -16,17 +15,9 @@ use tonic_health::pb::HealthCheckRequest;
 const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 const SERVICE: &str = "gamesweep.v1.Coordinator";
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 #[path = "support/proc.rs"]
 mod proc;
-use proc::Proc;
+use proc::{free_port, Proc};
 
 /// `gamesweep serve` on 127.0.0.1:`port` with a token file in `dir`.
 fn serve(dir: &Path, port: u16) -> Proc {

@@ -7,7 +7,6 @@
 use gamesweep::sweep::{self, Params};
 use gamesweep_proto::domain::{StatusReport, SweepState};
 use gamesweep_proto::{convert, pb};
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -17,17 +16,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 /// documented `cargo build --release` makes it too.
 const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 #[path = "support/proc.rs"]
 mod proc;
-use proc::Proc;
+use proc::{free_port, Proc};
 
 /// Start `gamesweep serve` on 127.0.0.1:`port` (0: any free port, chosen by
 /// the coordinator itself, so no other process can take it in between);

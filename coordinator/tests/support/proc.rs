@@ -3,6 +3,7 @@
 //! whose system component (Slurm, network namespaces) cannot start here.
 #![allow(dead_code)] // each test file uses what it needs
 
+use std::net::TcpListener;
 use std::process::Child;
 
 /// Kills the child (by its PID) on drop, so a failing test leaves no process
@@ -33,4 +34,14 @@ pub fn skip(test: &str, why: &str) {
         panic!("{test} cannot run (GAMESWEEP_REQUIRE_CLUSTER=1): {why}");
     }
     eprintln!("SKIP: {test}: {why}");
+}
+
+/// A loopback port nothing listened on a moment ago (for "nothing answers
+/// here" cases, or a server started with a fixed port).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
