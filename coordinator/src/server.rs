@@ -26,6 +26,7 @@ impl From<CoreError> for Status {
             CoreError::NotFinished { .. } | CoreError::Failed { .. } | CoreError::Render(_) => {
                 Status::failed_precondition(msg)
             }
+            CoreError::Denied(_) => Status::permission_denied(msg),
             CoreError::Store(_) => Status::internal(msg),
         }
     }
@@ -86,6 +87,7 @@ impl coordinator_server::Coordinator for Service {
                     params: convert::params_to_proto(&g.params),
                     shard: Some(convert::shard_to_proto(&g.shard)),
                     attempt: g.attempt,
+                    lease_token: g.token,
                 })
                 .collect(),
             lease_ms: self.core.lease_ms(),
@@ -134,6 +136,7 @@ impl coordinator_server::Coordinator for Service {
                 sweep_id: r.sweep_id,
                 index: r.index,
                 attempt: r.attempt,
+                token: r.lease_token,
                 result,
                 timing: r.timing.map(|t| Timing {
                     wall_us: t.wall_us,
@@ -157,6 +160,7 @@ impl coordinator_server::Coordinator for Service {
             sweep_id: r.sweep_id,
             index: r.index,
             attempt: r.attempt,
+            token: r.lease_token,
             error: r.error,
         };
         let core = self.core.clone();
@@ -179,8 +183,14 @@ impl coordinator_server::Coordinator for Service {
         let r = req.into_inner();
         let id = (!r.sweep_id.is_empty()).then_some(r.sweep_id);
         let core = self.core.clone();
-        let ((sweeps, workers), res) =
-            blocking(move || Ok((core.status(id.as_deref())?, core.resources()))).await?;
+        let ((sweeps, workers), res, workers_pruned) = blocking(move || {
+            Ok((
+                core.status(id.as_deref())?,
+                core.resources(),
+                core.workers_pruned(),
+            ))
+        })
+        .await?;
         Ok(Response::new(
             StatusReport {
                 sweeps,
@@ -189,6 +199,7 @@ impl coordinator_server::Coordinator for Service {
                 store_bytes: res.store_bytes,
                 coordinator_rss_bytes: res.memory.resident,
                 coordinator_peak_rss_bytes: res.memory.peak,
+                workers_pruned,
             }
             .into(),
         ))
@@ -230,11 +241,8 @@ impl coordinator_server::Coordinator for Service {
         } else {
             r.cores
         };
-        if cores.iter().any(|&c| c == 0 || c > 1_000_000) {
-            return Err(Status::invalid_argument(
-                "core counts must be between 1 and 1000000",
-            ));
-        }
+        // Checked here, before the request waits for a blocking thread.
+        crate::core::results::check_cores(&cores)?;
         let core = self.core.clone();
         let p = blocking(move || core.projection(&r.sweep_id, &cores)).await?;
         Ok(Response::new(pb::GetProjectionReply {
@@ -265,6 +273,7 @@ fn held_shards(held: Vec<pb::HeldShard>) -> Vec<Held> {
             sweep_id: h.sweep_id,
             index: h.index,
             attempt: h.attempt,
+            token: h.lease_token,
             progress: h.progress,
         })
         .collect()

@@ -89,6 +89,19 @@ pub fn render(r: &StatusReport) -> String {
                 s.leases_expired, s.leases_released
             ));
         }
+        let refused = [s.refused_submits, s.refused_renewals, s.refused_fails];
+        if refused.iter().any(|&n| n > 0) {
+            out.push_str(&format!(
+                "  refused without a valid lease token: {} result(s), {} renewal(s)/release(s), {} failure report(s)\n",
+                s.refused_submits, s.refused_renewals, s.refused_fails
+            ));
+        }
+        if s.results_invalid > 0 {
+            out.push_str(&format!(
+                "  results refused as invalid: {}\n",
+                s.results_invalid
+            ));
+        }
     }
     if r.store_bytes > 0 || r.coordinator_rss_bytes > 0 {
         let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
@@ -98,6 +111,12 @@ pub fn render(r: &StatusReport) -> String {
             mib(r.store_bytes),
             mib(r.coordinator_rss_bytes),
             mib(r.coordinator_peak_rss_bytes)
+        ));
+    }
+    if r.workers_pruned > 0 {
+        out.push_str(&format!(
+            "workers forgotten (unheard of for long, or too many): {}\n",
+            r.workers_pruned
         ));
     }
     if !r.workers.is_empty() {
@@ -140,6 +159,10 @@ mod tests {
             duplicates_ignored: 0,
             leases_expired: 0,
             leases_released: 0,
+            refused_submits: 0,
+            refused_renewals: 0,
+            refused_fails: 0,
+            results_invalid: 0,
             sample: None,
             shards_failed: 0,
             failures: vec![],
@@ -161,6 +184,7 @@ mod tests {
                 store_bytes: 0,
                 coordinator_rss_bytes: 0,
                 coordinator_peak_rss_bytes: 0,
+                workers_pruned: 0,
             };
             let text = render(&r);
             assert!(
@@ -185,9 +209,25 @@ mod tests {
             store_bytes: 0,
             coordinator_rss_bytes: 0,
             coordinator_peak_rss_bytes: 0,
+            workers_pruned: 0,
         };
         assert!(render(&r).starts_with("no sweeps"));
         r.sweeps.push(sweep(SweepState::Running, None));
         assert!(render(&r).contains("ETA: unknown"));
+        assert!(!render(&r).contains("refused"));
+        r.sweeps[0].refused_submits = 1;
+        r.sweeps[0].refused_fails = 3;
+        r.sweeps[0].results_invalid = 4;
+        r.workers_pruned = 5;
+        let text = render(&r);
+        assert!(
+            text.contains("  refused without a valid lease token: 1 result(s), 0 renewal(s)/release(s), 3 failure report(s)\n"),
+            "{text}"
+        );
+        assert!(text.contains("  results refused as invalid: 4\n"), "{text}");
+        assert!(
+            text.contains("workers forgotten (unheard of for long, or too many): 5\n"),
+            "{text}"
+        );
     }
 }

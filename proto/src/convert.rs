@@ -201,6 +201,10 @@ impl From<SweepStatus> for pb::SweepStatus {
             duplicates_ignored: s.duplicates_ignored,
             leases_expired: s.leases_expired,
             leases_released: s.leases_released,
+            refused_submits: s.refused_submits,
+            refused_renewals: s.refused_renewals,
+            refused_fails: s.refused_fails,
+            results_invalid: s.results_invalid,
             results_stored: s.results_stored,
             sample: s.sample.map(|m| pb::SampleStatus {
                 ppm: m.ppm,
@@ -266,6 +270,10 @@ impl TryFrom<pb::SweepStatus> for SweepStatus {
             duplicates_ignored: s.duplicates_ignored,
             leases_expired: s.leases_expired,
             leases_released: s.leases_released,
+            refused_submits: s.refused_submits,
+            refused_renewals: s.refused_renewals,
+            refused_fails: s.refused_fails,
+            results_invalid: s.results_invalid,
             sample: s.sample.map(|m| SampleStatus {
                 ppm: m.ppm,
                 seed: m.seed,
@@ -320,6 +328,7 @@ impl From<StatusReport> for pb::StatusReply {
             store_bytes: r.store_bytes,
             coordinator_rss_bytes: r.coordinator_rss_bytes,
             coordinator_peak_rss_bytes: r.coordinator_peak_rss_bytes,
+            workers_pruned: r.workers_pruned,
         }
     }
 }
@@ -338,6 +347,7 @@ impl TryFrom<pb::StatusReply> for StatusReport {
             store_bytes: r.store_bytes,
             coordinator_rss_bytes: r.coordinator_rss_bytes,
             coordinator_peak_rss_bytes: r.coordinator_peak_rss_bytes,
+            workers_pruned: r.workers_pruned,
         })
     }
 }
@@ -409,6 +419,10 @@ mod tests {
             duplicates_ignored: 1,
             leases_expired: 2,
             leases_released: 3,
+            refused_submits: 4,
+            refused_renewals: 5,
+            refused_fails: 6,
+            results_invalid: 7,
             sample: Some(SampleStatus {
                 ppm: 10_000,
                 seed: 7,
@@ -443,6 +457,7 @@ mod tests {
             store_bytes: 1,
             coordinator_rss_bytes: 2,
             coordinator_peak_rss_bytes: 3,
+            workers_pruned: 4,
         }
     }
 

@@ -139,6 +139,18 @@ pub struct SweepStatus {
     pub leases_expired: u64,
     /// Leases their workers gave back early (aborting workers).
     pub leases_released: u64,
+    /// Submits refused for want of a valid lease token.
+    #[serde(default)]
+    pub refused_submits: u64,
+    /// Renewals and releases refused for want of a valid lease token.
+    #[serde(default)]
+    pub refused_renewals: u64,
+    /// Failure reports refused for want of a valid lease token.
+    #[serde(default)]
+    pub refused_fails: u64,
+    /// Submits whose bytes were not a valid result of the sweep's kind.
+    #[serde(default)]
+    pub results_invalid: u64,
     /// The sample, for a sampled sweep.
     pub sample: Option<SampleStatus>,
     /// Shards set aside after repeated failures.
@@ -205,6 +217,9 @@ pub struct StatusReport {
     pub coordinator_rss_bytes: u64,
     /// Its peak resident memory so far.
     pub coordinator_peak_rss_bytes: u64,
+    /// Workers the coordinator forgot (unheard of for long, or too many).
+    #[serde(default)]
+    pub workers_pruned: u64,
 }
 
 /// A finished sweep's rendered result, as the coordinator sends it.

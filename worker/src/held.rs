@@ -32,6 +32,8 @@ pub(crate) struct HeldShards {
 struct Held {
     /// The attempt it was granted as.
     attempt: u32,
+    /// Its lease's token.
+    token: String,
     /// Its cancel flag and progress counter.
     flags: ShardFlags,
 }
@@ -51,11 +53,13 @@ impl HeldShards {
         self.shards.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Start holding `key`; returns the flags the shard runs with.
-    pub fn hold(&self, key: ShardKey, attempt: u32) -> ShardFlags {
+    /// Start holding `key` (leased as `attempt` with `token`); returns the
+    /// flags the shard runs with.
+    pub fn hold(&self, key: ShardKey, attempt: u32, token: String) -> ShardFlags {
         let flags = ShardFlags::default();
         let held = Held {
             attempt,
+            token,
             flags: flags.clone(),
         };
         self.lock().insert(key, held);
@@ -81,6 +85,7 @@ impl HeldShards {
             .map(|(key, held)| HeldShard {
                 key: key.clone(),
                 attempt: held.attempt,
+                token: held.token.clone(),
                 progress: held.flags.progress.load(Ordering::Relaxed),
             })
             .collect()

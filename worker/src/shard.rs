@@ -22,6 +22,8 @@ pub(crate) struct HeldShard {
     pub key: ShardKey,
     /// The attempt it was granted as.
     pub attempt: u32,
+    /// The lease's token, sent back with the renewal.
+    pub token: String,
     /// Positions done so far.
     pub progress: u64,
 }
@@ -32,6 +34,8 @@ pub(crate) struct LeasedShard {
     pub key: ShardKey,
     /// The coordinator's attempt number, sent back with renewals and results.
     pub attempt: u32,
+    /// The lease's token, sent back with renewals, the result or a failure.
+    pub token: String,
     /// The sweep kind that runs it.
     pub kind: &'static dyn SweepKind,
     /// The sweep's parameters.
@@ -79,6 +83,8 @@ pub(crate) struct Finished {
     pub key: ShardKey,
     /// The attempt it ran as.
     pub attempt: u32,
+    /// Its lease's token.
+    pub token: String,
     /// What came of it.
     pub outcome: Outcome,
     /// How long it took.
@@ -95,6 +101,7 @@ pub(crate) fn execute(leased: LeasedShard, flags: &ShardFlags) -> Finished {
     Finished {
         key: leased.key,
         attempt: leased.attempt,
+        token: leased.token,
         outcome,
         timing: Timing {
             wall_us: t0.elapsed().as_micros() as u64,

@@ -147,9 +147,10 @@ impl From<tonic::Status> for CallError {
             | Code::DeadlineExceeded
             | Code::Internal
             | Code::Cancelled => CallError::Unreachable(message),
-            Code::FailedPrecondition | Code::Unauthenticated | Code::PermissionDenied => {
-                CallError::Refused(message)
-            }
+            Code::FailedPrecondition | Code::Unauthenticated => CallError::Refused(message),
+            // A result or failure report without a valid lease token (e.g.
+            // its lease was lost to a coordinator that forgot it): that one
+            // request is dropped, the worker goes on.
             _ => CallError::Rejected(message),
         }
     }
@@ -267,6 +268,7 @@ impl Coordinator {
         &self,
         key: &ShardKey,
         attempt: u32,
+        token: &str,
         result: &[u8],
         timing: Timing,
     ) -> Result<Submitted, CallError> {
@@ -276,6 +278,7 @@ impl Coordinator {
             sweep_id: key.sweep_id.clone(),
             index: key.index,
             attempt,
+            lease_token: token.to_string(),
             result: result.to_vec(),
             timing: Some(pb::ShardTiming {
                 wall_us: timing.wall_us,
@@ -291,13 +294,20 @@ impl Coordinator {
     }
 
     /// Report that a shard could not be run.
-    pub async fn fail(&self, key: &ShardKey, attempt: u32, error: &str) -> Result<(), CallError> {
+    pub async fn fail(
+        &self,
+        key: &ShardKey,
+        attempt: u32,
+        token: &str,
+        error: &str,
+    ) -> Result<(), CallError> {
         let req = pb::FailRequest {
             worker_id: self.worker_id.clone(),
             solver_version: self.solver_version.clone(),
             sweep_id: key.sweep_id.clone(),
             index: key.index,
             attempt,
+            lease_token: token.to_string(),
             error: error.to_string(),
         };
         self.noted(self.call(|mut c| async move { c.fail(req).await }).await)?;
@@ -331,6 +341,7 @@ fn held_shard(h: &HeldShard) -> pb::HeldShard {
         sweep_id: h.key.sweep_id.clone(),
         index: h.key.index,
         attempt: h.attempt,
+        lease_token: h.token.clone(),
         progress: h.progress,
     }
 }
@@ -347,6 +358,7 @@ fn leased_shard(lease: pb::Lease) -> Result<LeasedShard, String> {
             index: shard.index,
         },
         attempt: lease.attempt,
+        token: lease.lease_token,
         kind,
         params,
         shard,
@@ -367,6 +379,7 @@ mod tests {
             CallError::Refused("why".into())
         );
         assert_eq!(e(Code::Unauthenticated), CallError::Refused("why".into()));
+        assert_eq!(e(Code::PermissionDenied), CallError::Rejected("why".into()));
         assert_eq!(e(Code::NotFound), CallError::Rejected("why".into()));
         assert_eq!(e(Code::InvalidArgument), CallError::Rejected("why".into()));
     }

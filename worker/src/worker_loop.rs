@@ -141,7 +141,9 @@ impl Worker {
 
     /// Hold `leased` and run it on a blocking thread.
     fn start(&mut self, leased: LeasedShard) {
-        let flags = self.held.hold(leased.key.clone(), leased.attempt);
+        let flags = self
+            .held
+            .hold(leased.key.clone(), leased.attempt, leased.token.clone());
         let span = info_span!("shard", sweep = %leased.key.sweep_id, shard = leased.key.index, attempt = leased.attempt);
         self.running.spawn_blocking(move || {
             let _in_span = span.enter();
@@ -178,6 +180,7 @@ impl Worker {
         let Finished {
             key,
             attempt,
+            token,
             outcome,
             timing,
         } = finished;
@@ -187,7 +190,7 @@ impl Worker {
         let sent = match outcome {
             Outcome::Done(output) => {
                 let result = output.encode();
-                let submit = || coordinator.submit(&key, attempt, &result, timing);
+                let submit = || coordinator.submit(&key, attempt, &token, &result, timing);
                 retry::until_answered("submit", &key, backoff, &mut self.shutdown, give_up, submit)
                     .await
                     .map(|reply| match reply {
@@ -201,7 +204,7 @@ impl Worker {
                 // it aside (visible in status).
                 warn!(sweep = %key.sweep_id, shard = key.index, error = %why, "shard failed");
                 self.summary.failed += 1;
-                let report = || coordinator.fail(&key, attempt, &why);
+                let report = || coordinator.fail(&key, attempt, &token, &why);
                 retry::until_answered("fail", &key, backoff, &mut self.shutdown, give_up, report)
                     .await
                     .map(|_| ())

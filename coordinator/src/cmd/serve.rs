@@ -2,7 +2,7 @@
 //! keeping its state in a sled store.
 
 use crate::connect;
-use crate::core::Core;
+use crate::core::{Core, Limits};
 use crate::error::UsageError;
 use crate::server;
 use crate::store::SledStore;
@@ -30,6 +30,12 @@ pub struct ServeArgs {
     /// Lease length in seconds (workers renew at a third of it).
     #[arg(long, default_value_t = 30.0)]
     pub lease_secs: f64,
+    /// Most unexpired leases one worker may hold at once; a lease request for more gets what is left under it.
+    #[arg(long, default_value_t = Limits::default().max_shards_per_worker, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_shards_per_worker: u32,
+    /// Longest a lease may be held, renewals included (e.g. `2h`, `90m`, `600s`, `600`); then it is not renewed and its shard is handed out again. Keep it far above the longest shard.
+    #[arg(long, value_name = "DURATION", default_value = "2h", value_parser = parse_duration)]
+    pub max_lease_total: Duration,
     /// Once listening, write the URL workers should use (`http://HOST:PORT`) to this file, replacing it atomically; removed again on a clean exit. Workers given `--coordinator-file FILE` find the coordinator through it, also after it moved to another host.
     #[arg(long, value_name = "FILE")]
     pub address_file: Option<PathBuf>,
@@ -60,10 +66,20 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         ))
     );
     let store = SledStore::open(&a.store).map_err(|e| UsageError(e.to_string()))?;
-    let core = Arc::new(Core::open(
-        Arc::new(store),
-        Duration::from_secs_f64(a.lease_secs),
-    )?);
+    anyhow::ensure!(
+        a.max_lease_total.as_secs_f64() >= a.lease_secs,
+        UsageError(format!(
+            "--max-lease-total ({} s) must be at least --lease-secs ({} s)",
+            a.max_lease_total.as_secs_f64(),
+            a.lease_secs
+        ))
+    );
+    let core = Arc::new(
+        Core::open(Arc::new(store), Duration::from_secs_f64(a.lease_secs))?.with_limits(Limits {
+            max_shards_per_worker: a.max_shards_per_worker,
+            max_lease_total: a.max_lease_total,
+        }),
+    );
     let rt = connect::runtime()?;
     rt.block_on(async move {
         let listener = server::bind(a.listen).await?;
@@ -87,6 +103,34 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         }
         Ok(())
     })
+}
+
+/// The longest `--max-lease-total`: a year.
+const MAX_LEASE_TOTAL_SECS: u64 = 365 * 86_400;
+
+/// A duration: a whole number with an optional unit `s`, `m`, `h` or `d`
+/// (seconds without one), between 1 s and a year.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => t.split_at(i),
+        None => (t, "s"),
+    };
+    let scale = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3_600,
+        "d" => 86_400,
+        _ => return Err(format!("`{text}` is not a duration: use a whole number with s, m, h or d (e.g. 2h)")),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration: use a whole number with s, m, h or d (e.g. 2h)"))?;
+    let secs = n.saturating_mul(scale);
+    if !(1..=MAX_LEASE_TOTAL_SECS).contains(&secs) {
+        return Err(format!("`{text}` is out of range: 1 s to 365 d"));
+    }
+    Ok(Duration::from_secs(secs))
 }
 
 /// The URL workers reach a coordinator listening on `addr` at: `host` if
@@ -135,6 +179,20 @@ fn publish(file: &std::path::Path, url: &str) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_read_with_units_and_bad_ones_say_why() {
+        let secs = |t: &str| parse_duration(t).map(|d| d.as_secs());
+        assert_eq!(secs("2h"), Ok(7_200));
+        assert_eq!(secs("90m"), Ok(5_400));
+        assert_eq!(secs("600s"), Ok(600));
+        assert_eq!(secs("600"), Ok(600));
+        assert_eq!(secs("1d"), Ok(86_400));
+        for bad in ["", "h", "2x", "-1h", "1.5h", "0", "366d", "99999999999999999999"] {
+            let e = secs(bad).unwrap_err();
+            assert!(e.contains(&format!("`{bad}`")), "{bad}: {e}");
+        }
+    }
 
     #[test]
     fn the_advertised_url_names_a_reachable_host() {

@@ -4,13 +4,16 @@
 //! `--json` prints one object per call, [`StatusReport`] serialized with
 //! serde (keys sorted):
 //! `{"coordinator_version": S, "sweeps": [SWEEP...], "workers": [WORKER...],
-//! "store_bytes", "coordinator_rss_bytes", "coordinator_peak_rss_bytes"}` with
+//! "store_bytes", "coordinator_rss_bytes", "coordinator_peak_rss_bytes",
+//! "workers_pruned"}` with
 //! SWEEP = `{"sweep_id", "kind", "params": {name: u64}, "solver_version",
 //! "state": "running"|"done"|"cancelled"|"failed"|"sampled", "shards_total",
 //! "shards_pending", "shards_leased", "shards_done", "results_stored",
 //! "positions_done", "positions_estimate", "rate" (positions/s),
 //! "eta_seconds" (number or null), "counterexamples": {key: total},
-//! "duplicates_ignored", "leases_expired", "leases_released", "sample" (null or {"ppm", "seed", "shards", "done",
+//! "duplicates_ignored", "leases_expired", "leases_released",
+//! "refused_submits", "refused_renewals", "refused_fails", "results_invalid",
+//! "sample" (null or {"ppm", "seed", "shards", "done",
 //! "limited", "estimate"}), "shards_failed", "failures": [{"index", "count",
 //! "error", "worker_id"}]}` and WORKER = `{"worker_id", "alive",
 //! "last_seen_ms_ago", "shards_held"}`. The states are
@@ -98,6 +101,10 @@ mod tests {
                 duplicates_ignored: 0,
                 leases_expired: 2,
                 leases_released: 1,
+                refused_submits: 3,
+                refused_renewals: 4,
+                refused_fails: 5,
+                results_invalid: 6,
                 sample: None,
                 shards_failed: 0,
                 failures: vec![],
@@ -106,8 +113,11 @@ mod tests {
             store_bytes: 0,
             coordinator_rss_bytes: 0,
             coordinator_peak_rss_bytes: 0,
+            workers_pruned: 7,
         };
         let text = json(&r).unwrap();
+        assert!(text.contains(r#""refused_submits":3"#), "{text}");
+        assert!(text.contains(r#""workers_pruned":7"#), "{text}");
         assert!(
             text.starts_with(r#"{"coordinator_peak_rss_bytes":0,"#),
             "{text}"

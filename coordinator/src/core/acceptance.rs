@@ -1,11 +1,14 @@
 //! Results and failures from workers: exactly-once acceptance (a shard is
 //! merged at most once; duplicates and late results are counted and
 //! dropped), failures that set a shard aside, and durability before an
-//! acknowledgement ([`Core::flush`]).
+//! acknowledgement ([`Core::flush`]). A result or failure report is taken
+//! only with the token of one of the shard's leases (the current one or an
+//! earlier one: a slow but honest earlier holder's result still counts);
+//! anything else is refused ([`CoreError::Denied`]) and counted.
 
-use super::model::{CoreError, ShardState, MAX_FAILURES};
+use super::model::{CoreError, ShardState, Sweep, MAX_FAILURES};
 use super::Core;
-use crate::store::{FailureRecord, ShardTiming};
+use crate::store::{FailureRecord, ShardTiming, FAILING_WORKERS_KEPT};
 use gamesweep::kinds;
 use gamesweep::sweep::Output;
 use tracing::{debug, info, info_span, warn};
@@ -32,6 +35,8 @@ pub struct Submission {
     pub index: u32,
     /// The attempt of the lease it ran under.
     pub attempt: u32,
+    /// That lease's token.
+    pub token: String,
     /// The result.
     pub result: Output,
     /// How long it took, if the worker said.
@@ -51,6 +56,8 @@ pub struct FailureReport {
     pub index: u32,
     /// The attempt of the lease it ran under.
     pub attempt: u32,
+    /// That lease's token.
+    pub token: String,
     /// Why (any text; stored as one bounded line).
     pub error: String,
 }
@@ -62,6 +69,15 @@ pub struct FailOutcome {
     pub failures: u32,
     /// The shard is set aside (after [`MAX_FAILURES`] failures).
     pub set_aside: bool,
+}
+
+/// The refusal of a `what` (submit, failure report) for shard `index` of
+/// sweep `s` without a valid token of one of its leases.
+fn denied(s: &Sweep, index: u32, attempt: u32, what: &str) -> CoreError {
+    CoreError::Denied(format!(
+        "{what} for shard {index} of sweep `{}` refused: no valid lease token for attempt {attempt} (only the holder of one of the shard's leases may send it)",
+        s.record.id
+    ))
 }
 
 /// `error` as one line of at most about 500 bytes: it is stored and shown in status.
@@ -81,17 +97,40 @@ fn one_line(error: &str) -> String {
 impl Core {
     /// Decode a submitted result with the kind of sweep `sweep_id`; bytes
     /// that are not that kind's result are a bad request.
+    /// (counted in the sweep's `results_invalid`).
     pub fn decode_result(&self, sweep_id: &str, bytes: &[u8]) -> Result<Output, CoreError> {
         let kind_name = self.lock().sweep(sweep_id)?.record.kind.clone();
         let kind = kinds::find(&kind_name).map_err(|e| CoreError::BadRequest(e.to_string()))?;
-        kind.decode(bytes)
-            .map_err(|e| CoreError::BadRequest(format!("shard result for `{sweep_id}`: {e}")))
+        let decoded = kind
+            .decode(bytes)
+            .map_err(|e| CoreError::BadRequest(format!("shard result for `{sweep_id}`: {e}")));
+        if decoded.is_err() {
+            self.count_invalid(sweep_id)?;
+        }
+        decoded
+    }
+
+    /// Count a submit whose bytes were not a result of sweep `sweep_id`.
+    fn count_invalid(&self, sweep_id: &str) -> Result<(), CoreError> {
+        let mut st = self.lock();
+        if let Some(s) = st.sweeps.get_mut(sweep_id) {
+            s.results_invalid = s.results_invalid.saturating_add(1);
+            self.store.put_stats(sweep_id, &s.stats())?;
+        }
+        Ok(())
+    }
+
+    /// Whether `token` is the token of lease `attempt` of shard `index` of `s`.
+    fn signed(&self, s: &Sweep, index: u32, attempt: u32, token: &str) -> bool {
+        self.key
+            .verify(&s.record.id, s.record.seq, index, attempt, token)
     }
 
     /// Record a shard's result (and how long it took, if the worker said)
     /// unless the shard is done already or set aside. Returns whether it was
-    /// accepted. The caller must [`Core::flush`] before acknowledging an
-    /// accepted result.
+    /// accepted; a submission without a valid token of one of the shard's
+    /// leases is refused ([`CoreError::Denied`], counted). The caller must
+    /// [`Core::flush`] before acknowledging an accepted result.
     pub fn submit(&self, sub: Submission) -> Result<bool, CoreError> {
         let Submission {
             worker,
@@ -99,14 +138,22 @@ impl Core {
             sweep_id,
             index,
             attempt,
+            token,
             result,
             timing,
         } = sub;
+        super::model::check_worker(&worker)?;
         let span = info_span!("submit", sweep = %sweep_id, shard = index, worker = %worker);
         let _g = span.enter();
         let mut st = self.lock();
-        st.seen(&worker, self.clock.now());
+        st.seen(&worker, self.clock.now(), self.lease_ms);
         let (s, state) = st.shard_of(&sweep_id, index, &version)?;
+        if !self.signed(s, index, attempt, &token) {
+            s.refused_submits = s.refused_submits.saturating_add(1);
+            self.store.put_stats(&sweep_id, &s.stats())?;
+            warn!(attempt, "result without a valid lease token refused");
+            return Err(denied(s, index, attempt, "a result"));
+        }
         if result.kind() != s.record.kind {
             return Err(CoreError::BadRequest(format!(
                 "a `{}` result submitted for sweep `{sweep_id}` of kind `{}`",
@@ -124,7 +171,7 @@ impl Core {
                 .store
                 .put_result(&sweep_id, index, &result.encode(), timing.as_ref())?
         {
-            s.duplicates_ignored += 1;
+            s.duplicates_ignored = s.duplicates_ignored.saturating_add(1);
             self.store.put_stats(&sweep_id, &s.stats())?;
             info!(attempt, "duplicate or late result ignored");
             return Ok(false);
@@ -159,8 +206,11 @@ impl Core {
         Ok(true)
     }
 
-    /// Record that a worker could not run a shard. The shard goes back to
-    /// pending, or is set aside after [`MAX_FAILURES`] failures.
+    /// Record that a worker could not run a shard, under the token of one
+    /// of its leases (else refused and counted). The shard goes back to
+    /// pending (unless another attempt holds it now), or is set aside after
+    /// [`MAX_FAILURES`] failures reported by at least two distinct workers,
+    /// or by one worker while no other is alive (a single-worker sweep).
     pub fn fail(&self, report: &FailureReport) -> Result<FailOutcome, CoreError> {
         let FailureReport {
             worker,
@@ -168,12 +218,22 @@ impl Core {
             sweep_id,
             index,
             attempt,
+            token,
             error,
         } = report;
         let index = *index;
+        super::model::check_worker(worker)?;
+        let now = self.clock.now();
         let mut st = self.lock();
-        st.seen(worker, self.clock.now());
+        st.seen(worker, now, self.lease_ms);
+        let alone = !st.others_alive(worker, now, self.lease_ms);
         let (s, state) = st.shard_of(sweep_id, index, version)?;
+        if !self.signed(s, index, *attempt, token) {
+            s.refused_fails = s.refused_fails.saturating_add(1);
+            self.store.put_stats(sweep_id, &s.stats())?;
+            warn!(sweep = %sweep_id, shard = index, attempt, worker = %worker, "failure report without a valid lease token refused");
+            return Err(denied(s, index, *attempt, "a failure report"));
+        }
         let count = s.failures.get(&index).map_or(0, |f| f.count);
         match state {
             ShardState::Done => {
@@ -190,21 +250,38 @@ impl Core {
             }
             ShardState::Pending | ShardState::Leased(_) => {}
         }
+        let mut workers = s
+            .failures
+            .get(&index)
+            .map(|f| f.workers.clone())
+            .unwrap_or_default();
+        if !workers.contains(worker) && workers.len() < FAILING_WORKERS_KEPT {
+            workers.push(worker.clone());
+        }
+        let set_aside = count.saturating_add(1) >= MAX_FAILURES && (workers.len() >= 2 || alone);
         let rec = FailureRecord {
-            count: count + 1,
+            count: count.saturating_add(1),
             error: one_line(error),
             worker: worker.clone(),
+            workers,
+            set_aside: Some(set_aside),
         };
         self.store.put_failure(sweep_id, index, Some(&rec))?;
-        self.store.put_lease(sweep_id, index, None)?;
-        let set_aside = rec.count >= MAX_FAILURES;
         warn!(sweep = %sweep_id, shard = index, attempt, failures = rec.count, set_aside, error = %rec.error, "shard failed");
-        s.states[index as usize] = if set_aside {
-            ShardState::Failed
-        } else {
-            ShardState::Pending
-        };
-        s.progress.remove(&index);
+        // Another attempt holding the shard now keeps it (unless set aside).
+        let held_by_another =
+            matches!(&state, ShardState::Leased(l) if l.attempt != *attempt && !set_aside);
+        if !held_by_another {
+            self.store.put_lease(sweep_id, index, None)?;
+            s.states[index as usize] = if set_aside {
+                ShardState::Failed
+            } else {
+                ShardState::Pending
+            };
+            s.progress.remove(&index);
+        }
+        let retired = s.retired.entry(index).or_insert(0);
+        *retired = (*retired).max(*attempt);
         let failures = rec.count;
         s.failures.insert(index, rec);
         Ok(FailOutcome {

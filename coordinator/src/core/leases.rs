@@ -1,12 +1,15 @@
 //! Leases: handing shards to workers, renewing them, and taking back the
 //! expired ones (an expired lease counts as pending; its shard is re-issued
-//! under the next attempt number).
+//! under the next attempt number). Every lease carries a token (see
+//! `tokens`); renewals and releases without the lease's token are refused
+//! and counted. One worker holds at most `Limits::max_shards_per_worker`
+//! leases, and a lease is not renewed past `Limits::max_lease_total`.
 
-use super::model::CoreError;
+use super::model::{check_worker, CoreError, ShardState, State, MAX_FAILURES};
 use super::Core;
 use crate::store::LeaseRecord;
 use gamesweep::sweep::{Params, ShardSpec};
-use tracing::{debug, info_span};
+use tracing::{debug, info, info_span, warn};
 
 /// One granted lease.
 #[derive(Clone, Debug)]
@@ -21,6 +24,8 @@ pub struct Granted {
     pub shard: ShardSpec,
     /// Attempt number of this lease.
     pub attempt: u32,
+    /// The lease's token, to send back with renewals, the result or a failure.
+    pub token: String,
 }
 
 /// Result of a lease request.
@@ -41,21 +46,46 @@ pub struct Held {
     pub index: u32,
     /// Attempt of the lease.
     pub attempt: u32,
+    /// The lease's token.
+    pub token: String,
     /// Positions done so far.
     pub progress: u64,
+}
+
+/// Unexpired leases `worker` holds at `now_ms`, over every sweep.
+fn held_by(st: &State, worker: &str, now_ms: u64) -> u32 {
+    let mut n = 0u32;
+    for s in st.sweeps.values() {
+        for state in &s.states {
+            if let ShardState::Leased(l) = state {
+                if l.until_ms > now_ms && l.worker == worker {
+                    n = n.saturating_add(1);
+                }
+            }
+        }
+    }
+    n
 }
 
 impl Core {
     /// Lease up to `max` shards to `worker`. Expired leases count as pending.
     /// A worker whose version matches no unfinished sweep is refused.
+    /// At most `Limits::max_shards_per_worker` leases are held by one
+    /// worker: a request for more gets what is left under the cap. A shard
+    /// this worker has failed [`MAX_FAILURES`] times is left to the other
+    /// workers while any is alive.
     pub fn lease(&self, worker: &str, version: &str, max: u32) -> Result<LeaseOutcome, CoreError> {
+        check_worker(worker)?;
         let span = info_span!("lease", worker = %worker);
         let _g = span.enter();
         let now = self.clock.now();
         let now_ms = self.epoch.unix_ms(now);
-        let until_ms = now_ms + self.lease_ms;
+        let until_ms = now_ms.saturating_add(self.lease_ms);
         let mut st = self.lock();
-        st.seen(worker, now);
+        st.seen(worker, now, self.lease_ms);
+        let held = held_by(&st, worker, now_ms);
+        let max = max.min(self.limits.max_shards_per_worker.saturating_sub(held));
+        let others_alive = st.others_alive(worker, now, self.lease_ms);
         let mut out = Vec::new();
         let mut unfinished = 0;
         let mut mismatch: Option<(String, String)> = None;
@@ -77,7 +107,13 @@ impl Core {
                 if !s.states[i as usize].free(now_ms) {
                     continue;
                 }
-                let lease = s.grant(i, worker, until_ms);
+                let failed_here = s.failures.get(&i).is_some_and(|f| {
+                    f.count >= MAX_FAILURES && f.workers.iter().any(|w| w == worker)
+                });
+                if failed_here && others_alive {
+                    continue;
+                }
+                let lease = s.grant(i, worker, now_ms, until_ms);
                 self.store.put_lease(&s.record.id, i, Some(&lease))?;
                 debug!(sweep = %s.record.id, shard = i, attempt = lease.attempt, "leased");
                 out.push(Granted {
@@ -86,6 +122,9 @@ impl Core {
                     params: s.record.params.clone(),
                     shard: s.plan[i as usize].clone(),
                     attempt: lease.attempt,
+                    token: self
+                        .key
+                        .token(&s.record.id, s.record.seq, i, lease.attempt),
                 });
             }
             if s.leases_expired != expired_before {
@@ -122,63 +161,150 @@ impl Core {
     }
 
     /// Extend the leases `worker` holds; returns, per held shard, whether it
-    /// is still the worker's. A shard that went back to pending (e.g. its
-    /// lease record was lost in a coordinator crash) is granted back.
+    /// is still the worker's. Only a shard named with its lease's token is
+    /// renewed (others are refused and counted). A lease is extended while
+    /// it is this worker's (expired or not: nobody else took it), but never
+    /// past `Limits::max_lease_total` after its grant: then it is ended
+    /// (false) and the shard handed out again (counted in `leases_expired`
+    /// when it is). A shard that went back to pending because its lease
+    /// record was lost in a coordinator crash is granted back to the holder
+    /// of its latest attempt's token.
     pub fn renew(&self, worker: &str, held: &[Held]) -> Result<Vec<bool>, CoreError> {
+        check_worker(worker)?;
         let now = self.clock.now();
-        let until_ms = self.epoch.unix_ms(now) + self.lease_ms;
+        let now_ms = self.epoch.unix_ms(now);
+        let max_total = self.limits.max_lease_total.as_millis() as u64;
         let mut st = self.lock();
-        st.seen(worker, now);
+        st.seen(worker, now, self.lease_ms);
         let mut out = Vec::with_capacity(held.len());
+        let mut refused: Vec<String> = Vec::new();
         for h in held {
             let Some(s) = st.sweeps.get_mut(&h.sweep_id) else {
                 out.push(false);
                 continue;
             };
-            let keep = s.may_keep(h.index, worker, h.attempt);
-            if keep {
-                let lease = LeaseRecord {
-                    worker: worker.to_string(),
-                    until_ms,
-                    attempt: h.attempt,
-                };
-                self.store.put_lease(&h.sweep_id, h.index, Some(&lease))?;
-                s.states[h.index as usize] = super::ShardState::Leased(lease);
-                s.progress.insert(h.index, h.progress);
+            let signed = (h.index as usize) < s.states.len()
+                && self
+                    .key
+                    .verify(&s.record.id, s.record.seq, h.index, h.attempt, &h.token);
+            if !signed {
+                s.refused_renewals = s.refused_renewals.saturating_add(1);
+                refused.push(h.sweep_id.clone());
+                out.push(false);
+                continue;
             }
-            out.push(keep);
+            let running = s.record.state == crate::store::SweepState::Running;
+            let granted_ms = match &s.states[h.index as usize] {
+                ShardState::Leased(l) if l.worker == worker && l.attempt == h.attempt => {
+                    Some(l.granted_ms)
+                }
+                ShardState::Pending => {
+                    let latest = s.attempts.get(&h.index).copied().unwrap_or(0);
+                    let retired = s.retired.get(&h.index).copied().unwrap_or(0);
+                    (h.attempt >= latest && h.attempt > retired).then_some(now_ms)
+                }
+                _ => None,
+            };
+            let Some(granted_ms) = granted_ms.filter(|_| running) else {
+                out.push(false);
+                continue;
+            };
+            let end_ms = granted_ms.saturating_add(max_total);
+            if now_ms >= end_ms {
+                // Over its total: ended now, so the shard is handed out again.
+                if let ShardState::Leased(l) = &mut s.states[h.index as usize] {
+                    l.until_ms = l.until_ms.min(now_ms);
+                    let l = l.clone();
+                    self.store.put_lease(&h.sweep_id, h.index, Some(&l))?;
+                }
+                info!(sweep = %h.sweep_id, shard = h.index, attempt = h.attempt, "lease reached its maximum total; not renewed");
+                out.push(false);
+                continue;
+            }
+            let lease = LeaseRecord {
+                worker: worker.to_string(),
+                until_ms: now_ms.saturating_add(self.lease_ms).min(end_ms),
+                attempt: h.attempt,
+                granted_ms,
+            };
+            self.store.put_lease(&h.sweep_id, h.index, Some(&lease))?;
+            s.states[h.index as usize] = ShardState::Leased(lease);
+            let a = s.attempts.entry(h.index).or_insert(0);
+            *a = (*a).max(h.attempt);
+            let progress = h.progress.min(s.progress_cap(h.index));
+            s.progress.insert(h.index, progress);
+            out.push(true);
         }
+        self.put_refused(&st, refused, worker, "renewal")?;
         Ok(out)
+    }
+
+    /// Store the counters of the sweeps in `ids` (whose requests were just
+    /// refused) and log the refusal once.
+    pub(crate) fn put_refused(
+        &self,
+        st: &State,
+        mut ids: Vec<String>,
+        worker: &str,
+        what: &str,
+    ) -> Result<(), CoreError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        warn!(worker = %worker, refused = ids.len(), "{what} without a valid lease token refused");
+        ids.sort();
+        ids.dedup();
+        for id in ids {
+            if let Some(s) = st.sweeps.get(&id) {
+                self.store.put_stats(&id, &s.stats())?;
+            }
+        }
+        Ok(())
     }
 
     /// Give back leases `worker` holds before they run out (an aborting
     /// worker): each shard whose current lease is that worker's, under that
-    /// attempt, is pending again at once. Returns, per shard, whether its
-    /// lease was given back (false: not this worker's lease any more, or
-    /// unknown).
+    /// attempt and with its token, is pending again at once. Returns, per
+    /// shard, whether its lease was given back (false: not this worker's
+    /// lease any more, or unknown; without the lease's token, refused and
+    /// counted with the refused renewals).
     pub fn release(&self, worker: &str, held: &[Held]) -> Result<Vec<bool>, CoreError> {
+        check_worker(worker)?;
         let mut st = self.lock();
-        st.seen(worker, self.clock.now());
+        st.seen(worker, self.clock.now(), self.lease_ms);
         let mut out = Vec::with_capacity(held.len());
+        let mut refused: Vec<String> = Vec::new();
         for h in held {
             let Some(s) = st.sweeps.get_mut(&h.sweep_id) else {
                 out.push(false);
                 continue;
             };
+            let signed = (h.index as usize) < s.states.len()
+                && self
+                    .key
+                    .verify(&s.record.id, s.record.seq, h.index, h.attempt, &h.token);
+            if !signed {
+                s.refused_renewals = s.refused_renewals.saturating_add(1);
+                refused.push(h.sweep_id.clone());
+                out.push(false);
+                continue;
+            }
             let mine = matches!(
                 s.states.get(h.index as usize),
-                Some(super::ShardState::Leased(l)) if l.worker == worker && l.attempt == h.attempt
+                Some(ShardState::Leased(l)) if l.worker == worker && l.attempt == h.attempt
             );
             if mine {
                 self.store.put_lease(&h.sweep_id, h.index, None)?;
-                s.states[h.index as usize] = super::ShardState::Pending;
+                s.states[h.index as usize] = ShardState::Pending;
                 s.progress.remove(&h.index);
-                s.leases_released += 1;
+                s.retired.insert(h.index, h.attempt);
+                s.leases_released = s.leases_released.saturating_add(1);
                 self.store.put_stats(&h.sweep_id, &s.stats())?;
                 debug!(sweep = %h.sweep_id, shard = h.index, attempt = h.attempt, "lease given back");
             }
             out.push(mine);
         }
+        self.put_refused(&st, refused, worker, "release")?;
         Ok(out)
     }
 }

@@ -6,7 +6,8 @@ use crate::store::{
 };
 use gamesweep::sweep::{Output, ShardSpec};
 use std::collections::{BTreeMap, HashMap};
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tracing::warn;
 
 /// Errors the coordinator returns to its clients.
@@ -55,6 +56,9 @@ pub enum CoreError {
         /// Its last error.
         error: String,
     },
+    /// A request about a shard without a valid lease token for it.
+    #[error("{0}")]
+    Denied(String),
     /// A finished sweep's result could not be rendered.
     #[error("cannot render: {0}")]
     Render(String),
@@ -104,8 +108,9 @@ impl ShardState {
 pub(crate) struct Sweep {
     /// As stored.
     pub(crate) record: SweepRecord,
-    /// The plan, indexed by shard.
-    pub(crate) plan: Vec<ShardSpec>,
+    /// The plan, indexed by shard (shared, so a projection can read it
+    /// outside the core's lock).
+    pub(crate) plan: Arc<Vec<ShardSpec>>,
     /// Shard indices in the order they are handed out: largest estimate first,
     /// so the long shards do not end up last (shorter tail). While a sample
     /// limits the sweep, only the sampled shards.
@@ -132,6 +137,18 @@ pub(crate) struct Sweep {
     pub(crate) leases_expired: u64,
     /// Leases given back early by their workers.
     pub(crate) leases_released: u64,
+    /// Submits refused for want of a valid lease token.
+    pub(crate) refused_submits: u64,
+    /// Renewals and releases refused for want of a valid lease token.
+    pub(crate) refused_renewals: u64,
+    /// Failure reports refused for want of a valid lease token.
+    pub(crate) refused_fails: u64,
+    /// Submits whose bytes did not decode as this sweep's result.
+    pub(crate) results_invalid: u64,
+    /// Per shard, the latest attempt given back or reported failed: a
+    /// renewal of it cannot take the shard back (in memory only; after a
+    /// restart such a renewal may, within the per-worker cap).
+    pub(crate) retired: HashMap<u32, u32>,
     /// Positions done when this process first saw the sweep, for the rate.
     pub(crate) base_work: u64,
     /// When this process first saw the sweep.
@@ -150,7 +167,7 @@ impl Sweep {
         let order = lease_order(&plan, &record);
         Sweep {
             record,
-            plan,
+            plan: Arc::new(plan),
             order,
             work: vec![0; n],
             timings: BTreeMap::new(),
@@ -163,6 +180,11 @@ impl Sweep {
             duplicates_ignored: 0,
             leases_expired: 0,
             leases_released: 0,
+            refused_submits: 0,
+            refused_renewals: 0,
+            refused_fails: 0,
+            results_invalid: 0,
+            retired: HashMap::new(),
             base_work: 0,
             base_at: now,
         }
@@ -217,40 +239,51 @@ impl Sweep {
             duplicates_ignored: self.duplicates_ignored,
             leases_expired: self.leases_expired,
             leases_released: self.leases_released,
+            refused_submits: self.refused_submits,
+            refused_renewals: self.refused_renewals,
+            refused_fails: self.refused_fails,
+            results_invalid: self.results_invalid,
         }
     }
 
-    /// Lease shard `index` to `worker` until `until_ms`, as its next attempt.
-    pub(crate) fn grant(&mut self, index: u32, worker: &str, until_ms: u64) -> LeaseRecord {
+    /// The largest in-flight progress a holder of shard `index` may report:
+    /// four times its estimate (estimates are rough, but a shard is not
+    /// orders of magnitude off), or 2^32 positions for a shard without one;
+    /// so a worker cannot make the status's sum of positions meaningless.
+    pub(crate) fn progress_cap(&self, index: u32) -> u64 {
+        match self.plan.get(index as usize).map_or(0, |p| p.estimate) {
+            0 => 1 << 32,
+            e => e.saturating_mul(4),
+        }
+    }
+
+    /// Lease shard `index` to `worker` at `now_ms` until `until_ms`, as its
+    /// next attempt.
+    pub(crate) fn grant(
+        &mut self,
+        index: u32,
+        worker: &str,
+        now_ms: u64,
+        until_ms: u64,
+    ) -> LeaseRecord {
         let attempt = {
             let a = self.attempts.entry(index).or_insert(0);
-            *a += 1;
+            *a = a.saturating_add(1);
             *a
         };
         let lease = LeaseRecord {
             worker: worker.to_string(),
             until_ms,
             attempt,
+            granted_ms: now_ms,
         };
         if let ShardState::Leased(old) = &self.states[index as usize] {
             warn!(sweep = %self.record.id, shard = index, old_worker = %old.worker, "lease expired; re-issuing");
-            self.leases_expired += 1;
+            self.leases_expired = self.leases_expired.saturating_add(1);
         }
         self.states[index as usize] = ShardState::Leased(lease.clone());
         self.progress.remove(&index);
         lease
-    }
-
-    /// Whether `worker` may keep shard `index` under lease `attempt`: it
-    /// holds that lease (expired or not: nobody else took it), or the shard
-    /// went back to pending (e.g. its lease record was lost in a crash).
-    pub(crate) fn may_keep(&self, index: u32, worker: &str, attempt: u32) -> bool {
-        let running = self.record.state == SweepState::Running;
-        match self.states.get(index as usize) {
-            Some(ShardState::Leased(l)) => running && l.worker == worker && l.attempt == attempt,
-            Some(ShardState::Pending) => running,
-            _ => false,
-        }
     }
 
     /// The error of a sweep that cannot finish because shards were set
@@ -297,19 +330,90 @@ pub(crate) struct WorkerSeen {
     pub(crate) last_seen: Instant,
 }
 
+/// Workers remembered at most (the longest unheard of are forgotten first).
+pub const MAX_WORKERS: usize = 10_000;
+
+/// The longest worker id accepted, in bytes.
+pub const MAX_WORKER_ID: usize = 256;
+
+/// Workers unheard of for this many lease periods (and at least
+/// [`FORGET_MIN`]) are forgotten.
+const FORGET_LEASES: u32 = 10;
+
+/// The shortest time after which an unheard-of worker is forgotten.
+const FORGET_MIN: Duration = Duration::from_secs(600);
+
+/// How often the worker list is swept for workers to forget.
+const PRUNE_EVERY: Duration = Duration::from_secs(10);
+
 /// Everything the core's lock guards.
 pub(crate) struct State {
     /// Sweeps by id.
     pub(crate) sweeps: BTreeMap<String, Sweep>,
-    /// Workers by id.
+    /// Workers by id (at most [`MAX_WORKERS`]).
     pub(crate) workers: BTreeMap<String, WorkerSeen>,
+    /// Workers forgotten so far by this process (unheard of for long, or
+    /// the list was full).
+    pub(crate) workers_pruned: u64,
+    /// When the worker list was last swept.
+    pub(crate) pruned_at: Option<Instant>,
+}
+
+/// `worker` if it is a worker id the core accepts.
+pub(crate) fn check_worker(worker: &str) -> Result<(), CoreError> {
+    if worker.len() > MAX_WORKER_ID {
+        return Err(CoreError::BadRequest(format!(
+            "worker id of {} bytes is too long (at most {MAX_WORKER_ID})",
+            worker.len()
+        )));
+    }
+    Ok(())
 }
 
 impl State {
-    /// Note that `worker` was heard from at `now`.
-    pub(crate) fn seen(&mut self, worker: &str, now: Instant) {
+    /// Note that `worker` was heard from at `now` (leases last `lease_ms`);
+    /// forget workers unheard of for long, and the longest unheard of if
+    /// the list is full.
+    pub(crate) fn seen(&mut self, worker: &str, now: Instant, lease_ms: u64) {
+        let forget_after = Duration::from_millis(lease_ms.saturating_mul(FORGET_LEASES as u64))
+            .max(FORGET_MIN);
+        if self
+            .pruned_at
+            .is_none_or(|at| now.saturating_duration_since(at) >= PRUNE_EVERY)
+        {
+            self.pruned_at = Some(now);
+            let before = self.workers.len();
+            self.workers
+                .retain(|_, w| now.saturating_duration_since(w.last_seen) < forget_after);
+            self.workers_pruned = self
+                .workers_pruned
+                .saturating_add((before - self.workers.len()) as u64);
+        }
+        if let Some(w) = self.workers.get_mut(worker) {
+            w.last_seen = now;
+            return;
+        }
+        while self.workers.len() >= MAX_WORKERS {
+            let oldest = self
+                .workers
+                .iter()
+                .min_by_key(|(_, w)| w.last_seen)
+                .map(|(id, _)| id.clone());
+            let Some(oldest) = oldest else { break };
+            self.workers.remove(&oldest);
+            self.workers_pruned = self.workers_pruned.saturating_add(1);
+        }
         self.workers
             .insert(worker.to_string(), WorkerSeen { last_seen: now });
+    }
+
+    /// Whether a worker other than `worker` was heard from within the last
+    /// three lease periods of `lease_ms` (as status calls a worker alive).
+    pub(crate) fn others_alive(&self, worker: &str, now: Instant, lease_ms: u64) -> bool {
+        let alive = Duration::from_millis(lease_ms.saturating_mul(3));
+        self.workers
+            .iter()
+            .any(|(id, w)| id != worker && now.saturating_duration_since(w.last_seen) < alive)
     }
 
     /// The sweep `sweep_id`.

@@ -9,15 +9,17 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 use tracing::info;
 
-/// Every sweep in `store`, in memory as of `now`. Leases stored at crash
-/// time stay valid until they expire, so live workers keep their shards.
+/// Every sweep in `store`, in memory as of `now` (`now_ms` in Unix
+/// milliseconds). Leases stored at crash time stay valid until they expire,
+/// so live workers keep their shards.
 pub(crate) fn recover(
     store: &dyn Store,
     now: Instant,
+    now_ms: u64,
 ) -> Result<BTreeMap<String, Sweep>, CoreError> {
     let mut sweeps = BTreeMap::new();
     for stored in store.load_all()? {
-        let s = resume(stored, now)?;
+        let s = resume(stored, now, now_ms)?;
         sweeps.insert(s.record.id.clone(), s);
     }
     Ok(sweeps)
@@ -28,7 +30,7 @@ fn corrupt(what: String) -> CoreError {
 }
 
 /// One stored sweep in memory.
-fn resume(stored: StoredSweep, now: Instant) -> Result<Sweep, CoreError> {
+fn resume(stored: StoredSweep, now: Instant, now_ms: u64) -> Result<Sweep, CoreError> {
     let StoredSweep {
         record,
         plan,
@@ -67,8 +69,12 @@ fn resume(stored: StoredSweep, now: Instant) -> Result<Sweep, CoreError> {
     // Attempt numbers continue from the stored leases (a done shard's
     // lease is deleted; its attempts no longer matter).
     let attempts: BTreeMap<u32, u32> = leases.iter().map(|(&i, l)| (i, l.attempt)).collect();
-    for (i, l) in leases {
+    for (i, mut l) in leases {
         if let Some(s @ ShardState::Pending) = states.get_mut(i as usize) {
+            // A lease from a store that kept no grant times counts from now.
+            if l.granted_ms == 0 {
+                l.granted_ms = now_ms;
+            }
             *s = ShardState::Leased(l);
         }
     }
@@ -77,7 +83,8 @@ fn resume(stored: StoredSweep, now: Instant) -> Result<Sweep, CoreError> {
         .filter(|(i, _)| (*i as usize) < plan.len())
         .collect();
     for (i, f) in &failures {
-        if f.count >= MAX_FAILURES && states[*i as usize] != ShardState::Done {
+        let set_aside = f.set_aside.unwrap_or(f.count >= MAX_FAILURES);
+        if set_aside && states[*i as usize] != ShardState::Done {
             states[*i as usize] = ShardState::Failed;
         }
     }
@@ -87,7 +94,7 @@ fn resume(stored: StoredSweep, now: Instant) -> Result<Sweep, CoreError> {
     let base_work = merged.work();
     Ok(Sweep {
         record,
-        plan,
+        plan: std::sync::Arc::new(plan),
         order,
         work,
         timings,
@@ -100,6 +107,11 @@ fn resume(stored: StoredSweep, now: Instant) -> Result<Sweep, CoreError> {
         duplicates_ignored: stats.duplicates_ignored,
         leases_expired: stats.leases_expired,
         leases_released: stats.leases_released,
+        refused_submits: stats.refused_submits,
+        refused_renewals: stats.refused_renewals,
+        refused_fails: stats.refused_fails,
+        results_invalid: stats.results_invalid,
+        retired: HashMap::new(),
         base_work,
         base_at: now,
     })

@@ -4,10 +4,35 @@
 use super::model::{CoreError, ShardState};
 use super::Core;
 use crate::projection::{self, Projection, SweepFacts};
+use crate::store::ShardTiming;
 use gamesweep::kinds;
 use gamesweep::sweep::{Output, Params, Rendered};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
+
+/// Distinct core counts one projection may ask for.
+pub const MAX_PROJECTION_CORES: usize = 64;
+
+/// The largest core count a projection may ask for.
+pub const MAX_CORES: u32 = 1_000_000;
+
+/// `cores` if a projection may be asked for them: 1 to [`MAX_CORES`]
+/// each, at most [`MAX_PROJECTION_CORES`] distinct.
+pub fn check_cores(cores: &[u32]) -> Result<(), CoreError> {
+    if let Some(c) = cores.iter().find(|&&c| c == 0 || c > MAX_CORES) {
+        return Err(CoreError::BadRequest(format!(
+            "core count {c} is out of range: core counts must be between 1 and {MAX_CORES}"
+        )));
+    }
+    let distinct: std::collections::BTreeSet<u32> = cores.iter().copied().collect();
+    if distinct.len() > MAX_PROJECTION_CORES {
+        return Err(CoreError::BadRequest(format!(
+            "{} distinct core counts asked for; a projection takes at most {MAX_PROJECTION_CORES}",
+            distinct.len()
+        )));
+    }
+    Ok(())
+}
 
 /// The merged result of a finished sweep.
 #[derive(Clone, Debug)]
@@ -123,29 +148,47 @@ impl Core {
     }
 
     /// Project a sampled sweep's whole cost from its done sampled shards,
-    /// with wall times for each of `cores` (see [`crate::projection`]).
+    /// with wall times for each of `cores` (at most [`MAX_PROJECTION_CORES`]
+    /// distinct counts; see [`crate::projection`]). Only the sample's facts
+    /// are copied under the core's lock; the schedules, whose cost grows
+    /// with the plan and the core counts, are computed outside it.
     pub fn projection(&self, sweep_id: &str, cores: &[u32]) -> Result<Projection, CoreError> {
-        let st = self.lock();
-        let s = st.sweep(sweep_id)?;
-        let Some(sample) = &s.record.sample else {
-            return Err(CoreError::BadRequest(format!(
-                "sweep `{sweep_id}` was launched without --sample: a projection needs a random sample of shards (launch one with `--sample 0.5% --sample-seed N`)"
-            )));
+        check_cores(cores)?;
+        let (kind, params, plan, sample, work, timings) = {
+            let st = self.lock();
+            let s = st.sweep(sweep_id)?;
+            let Some(sample) = s.record.sample.clone() else {
+                return Err(CoreError::BadRequest(format!(
+                    "sweep `{sweep_id}` was launched without --sample: a projection needs a random sample of shards (launch one with `--sample 0.5% --sample-seed N`)"
+                )));
+            };
+            let work: BTreeMap<u32, u64> = sample
+                .shards
+                .iter()
+                .filter(|&&i| s.states[i as usize] == ShardState::Done)
+                .map(|&i| (i, s.work[i as usize]))
+                .collect();
+            let timings: BTreeMap<u32, ShardTiming> = work
+                .keys()
+                .filter_map(|i| Some((*i, s.timings.get(i)?.clone())))
+                .collect();
+            (
+                s.record.kind.clone(),
+                s.record.params.clone(),
+                s.plan.clone(),
+                sample,
+                work,
+                timings,
+            )
         };
-        let work: BTreeMap<u32, u64> = sample
-            .shards
-            .iter()
-            .filter(|&&i| s.states[i as usize] == ShardState::Done)
-            .map(|&i| (i, s.work[i as usize]))
-            .collect();
         let facts = SweepFacts {
             sweep_id,
-            kind: &s.record.kind,
-            params: &s.record.params,
-            plan: &s.plan,
-            sample,
+            kind: &kind,
+            params: &params,
+            plan: &plan,
+            sample: &sample,
             work: &work,
-            timings: &s.timings,
+            timings: &timings,
         };
         projection::project(&facts, cores).map_err(CoreError::BadRequest)
     }

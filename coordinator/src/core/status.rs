@@ -31,14 +31,18 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
             ShardState::Pending => pending += 1,
             ShardState::Leased(l) if l.until_ms > now_ms => {
                 leased += 1;
-                inflight += s.progress.get(&(i as u32)).copied().unwrap_or(0);
+                inflight = inflight
+                    .saturating_add(s.progress.get(&(i as u32)).copied().unwrap_or(0));
             }
             ShardState::Leased(_) => pending += 1,
             ShardState::Done | ShardState::Failed => {}
         }
     }
-    let positions_done = s.merged.work() + inflight;
-    let estimate: u64 = s.plan.iter().map(|p| p.estimate).sum();
+    let positions_done = s.merged.work().saturating_add(inflight);
+    let estimate = s
+        .plan
+        .iter()
+        .fold(0u64, |sum, p| sum.saturating_add(p.estimate));
     let sample = s.record.sample.as_ref().map(|smp| SampleStatus {
         ppm: smp.ppm,
         seed: smp.seed,
@@ -48,8 +52,7 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
         estimate: smp
             .shards
             .iter()
-            .map(|&i| s.plan[i as usize].estimate)
-            .sum(),
+            .fold(0u64, |sum, &i| sum.saturating_add(s.plan[i as usize].estimate)),
     });
     // While a sample limits the sweep, progress is toward the sample.
     let target = match &sample {
@@ -103,6 +106,10 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
         duplicates_ignored: s.duplicates_ignored,
         leases_expired: s.leases_expired,
         leases_released: s.leases_released,
+        refused_submits: s.refused_submits,
+        refused_renewals: s.refused_renewals,
+        refused_fails: s.refused_fails,
+        results_invalid: s.results_invalid,
         sample,
         shards_failed,
         failures: s
@@ -160,6 +167,11 @@ impl Core {
                 .collect(),
         };
         Ok((sweeps, worker_statuses(&st, now, now_ms, self.lease_ms)))
+    }
+
+    /// Workers this process has forgotten (see `State::seen`).
+    pub fn workers_pruned(&self) -> u64 {
+        self.lock().workers_pruned
     }
 
     /// The store's size on disk and this process's memory.

@@ -35,16 +35,40 @@ struct Tables {
 }
 
 /// [`Store`] in memory.
-#[derive(Default)]
 pub struct MemStore {
     /// Everything stored.
     tables: Mutex<Tables>,
+    /// The lease-token key, random per store.
+    lease_key: [u8; 32],
+}
+
+impl Default for MemStore {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl MemStore {
     /// An empty store.
     pub fn new() -> Self {
-        Self::default()
+        // Without a system random source (never seen on the platforms we
+        // run on) a store for tests and throw-away coordinators falls back
+        // to a key from the process's hasher seed, still not guessable from
+        // outside.
+        let lease_key = super::random_key().unwrap_or_else(|_| {
+            use std::hash::{BuildHasher, Hasher};
+            let mut key = [0u8; 32];
+            for chunk in key.chunks_mut(8) {
+                let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+                h.write_u64(0);
+                chunk.copy_from_slice(&h.finish().to_le_bytes());
+            }
+            key
+        });
+        MemStore {
+            tables: Mutex::default(),
+            lease_key,
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, Tables> {
@@ -182,5 +206,9 @@ impl Store for MemStore {
 
     fn size_on_disk(&self) -> u64 {
         0
+    }
+
+    fn lease_key(&self) -> [u8; 32] {
+        self.lease_key
     }
 }

@@ -127,7 +127,19 @@ pub struct FailureRecord {
     pub error: String,
     /// The worker that reported it.
     pub worker: String,
+    /// The distinct workers that reported failures of this shard (at most
+    /// [`FAILING_WORKERS_KEPT`]; absent in stores written before it was kept).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub workers: Vec<String>,
+    /// Whether the shard is set aside. Absent in stores written before
+    /// failures were counted per worker: then set aside after
+    /// [`crate::core::MAX_FAILURES`] failures, as those builds did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_aside: Option<bool>,
 }
+
+/// Distinct failing workers kept per shard (enough to tell one from several).
+pub const FAILING_WORKERS_KEPT: usize = 8;
 
 /// How long one accepted shard took on its worker.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,6 +161,11 @@ pub struct LeaseRecord {
     pub until_ms: u64,
     /// 1 for the first lease of the shard, 2 for the second, ...
     pub attempt: u32,
+    /// When the lease was granted, milliseconds since the Unix epoch (a
+    /// lease is not renewed past `--max-lease-total` after it). 0 in stores
+    /// written before it was kept: the coordinator then counts from its start.
+    #[serde(default)]
+    pub granted_ms: u64,
 }
 
 /// Counters kept per sweep.
@@ -164,6 +181,18 @@ pub struct SweepStats {
     /// Leases a worker gave back before they ran out (an aborting worker).
     #[serde(default)]
     pub leases_released: u64,
+    /// Submits refused for want of a valid lease token.
+    #[serde(default)]
+    pub refused_submits: u64,
+    /// Renewals and releases refused for want of a valid lease token.
+    #[serde(default)]
+    pub refused_renewals: u64,
+    /// Failure reports refused for want of a valid lease token.
+    #[serde(default)]
+    pub refused_fails: u64,
+    /// Submits whose bytes did not decode as the sweep's result.
+    #[serde(default)]
+    pub results_invalid: u64,
 }
 
 /// Everything stored about one sweep.
@@ -230,6 +259,20 @@ pub trait Store: Send + Sync {
     fn flush(&self) -> Result<(), StoreError>;
     /// Bytes on disk (0 if unknown).
     fn size_on_disk(&self) -> u64;
+    /// The key lease tokens are signed with: 32 random bytes made once, when
+    /// the store is created (or first opened by a build that signs leases),
+    /// and kept, so tokens stay valid across coordinator restarts.
+    fn lease_key(&self) -> [u8; 32];
+}
+
+/// 32 bytes from the operating system's random source.
+pub(crate) fn random_key() -> Result<[u8; 32], String> {
+    use rand::TryRngCore as _;
+    let mut key = [0u8; 32];
+    rand::rngs::OsRng
+        .try_fill_bytes(&mut key)
+        .map_err(|e| format!("cannot read the system's random source: {e}"))?;
+    Ok(key)
 }
 
 #[cfg(test)]
@@ -291,6 +334,7 @@ mod tests {
             worker: "w".into(),
             until_ms: 1000,
             attempt,
+            granted_ms: 900,
         };
         s.put_lease("a", 1, Some(&lease(2))).unwrap();
         s.put_lease("a", 0, Some(&lease(1))).unwrap();
@@ -299,6 +343,8 @@ mod tests {
             count: 1,
             error: "boom".into(),
             worker: "w".into(),
+            workers: vec!["w".into()],
+            set_aside: Some(false),
         };
         s.put_failure("a", 1, Some(&failure)).unwrap();
         s.put_failure("b", 0, Some(&failure)).unwrap();
@@ -309,6 +355,8 @@ mod tests {
                 duplicates_ignored: 1,
                 leases_expired: 2,
                 leases_released: 3,
+                refused_submits: 4,
+                ..SweepStats::default()
             },
         )
         .unwrap();

@@ -13,6 +13,8 @@ use std::path::Path;
 /// The store format. v2: shard results are the kind's typed result as JSON
 /// (v1 stored string-keyed counter maps) and plans carry typed JSON shards.
 const FORMAT: &[u8] = b"gamesweep-store-v2";
+/// The `meta` key of the lease-token key.
+const LEASE_KEY: &str = "lease_key";
 /// Formats this build recognises but cannot read.
 const OLD_FORMATS: &[&[u8]] = &[b"gamesweep-store-v1"];
 
@@ -26,6 +28,8 @@ pub struct SledStore {
     stats: sled::Tree,
     timings: sled::Tree,
     failures: sled::Tree,
+    /// The lease-token key (kept in the `meta` tree).
+    lease_key: [u8; 32],
 }
 
 fn shard_key(id: &str, index: u32) -> Vec<u8> {
@@ -121,7 +125,22 @@ impl SledStore {
                 db.flush()?;
             }
         }
+        let lease_key = match meta.get(LEASE_KEY)? {
+            Some(k) => k.as_ref().try_into().map_err(|_| {
+                StoreError::Corrupt(format!("lease key is {} bytes, not 32", k.len()))
+            })?,
+            None => {
+                let key = super::random_key().map_err(|reason| StoreError::Open {
+                    path: dir.to_path_buf(),
+                    reason,
+                })?;
+                meta.insert(LEASE_KEY, &key[..])?;
+                db.flush()?;
+                key
+            }
+        };
         Ok(SledStore {
+            lease_key,
             sweeps: db.open_tree("sweeps")?,
             plans: db.open_tree("plans")?,
             results: db.open_tree("results")?,
@@ -293,6 +312,10 @@ impl Store for SledStore {
     fn size_on_disk(&self) -> u64 {
         self.db.size_on_disk().unwrap_or(0)
     }
+
+    fn lease_key(&self) -> [u8; 32] {
+        self.lease_key
+    }
 }
 
 #[cfg(test)]
@@ -333,11 +356,28 @@ mod tests {
             SweepStats {
                 duplicates_ignored: 4,
                 leases_expired: 0,
-                leases_released: 0
+                ..SweepStats::default()
             }
         );
         let err = dec::<SweepStats>("stats", b"{").unwrap_err();
         assert!(err.to_string().contains("stats: "), "{err}");
+    }
+
+    #[test]
+    fn the_lease_key_is_kept_and_old_records_still_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store");
+        let key = SledStore::open(&path).unwrap().lease_key();
+        assert_eq!(SledStore::open(&path).unwrap().lease_key(), key, "kept");
+        let other = tempfile::tempdir().unwrap();
+        assert_ne!(SledStore::open(other.path()).unwrap().lease_key(), key);
+        // Records written before grant times and failing workers were kept.
+        let old: LeaseRecord =
+            dec("lease", br#"{"worker":"w","until_ms":5,"attempt":2}"#).unwrap();
+        assert_eq!((old.attempt, old.granted_ms), (2, 0));
+        let old: FailureRecord =
+            dec("failure", br#"{"count":3,"error":"e","worker":"w"}"#).unwrap();
+        assert_eq!((old.count, old.workers.len(), old.set_aside), (3, 0, None));
     }
 
     #[test]
