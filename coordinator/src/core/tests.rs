@@ -72,6 +72,7 @@ fn submission(worker: &str, g: &Granted, result: Output) -> Submission {
         sweep_id: g.sweep_id.clone(),
         index: g.shard.index,
         attempt: g.attempt,
+        token: g.token.clone(),
         result,
         timing: None,
     }
@@ -95,6 +96,7 @@ fn held(sweep_id: &str, g: &Granted) -> Held {
         sweep_id: sweep_id.into(),
         index: g.shard.index,
         attempt: g.attempt,
+        token: g.token.clone(),
         progress: 0,
     }
 }
@@ -119,25 +121,13 @@ fn expired_leases_are_reissued_and_results_accepted_once() {
     assert_eq!(again.len(), 1);
     assert_eq!(again[0].attempt, 2);
     let idx = again[0].shard.index;
-    let renew = |w: &str, attempt: u32| {
-        let h = Held {
-            sweep_id: id.clone(),
-            index: idx,
-            attempt,
-            progress: 0,
-        };
-        c.renew(w, &[h]).unwrap()[0]
-    };
-    assert!(!renew("a", 1), "a lost the shard to b");
-    assert!(renew("b", 2));
+    let first = all.iter().find(|g| g.shard.index == idx).unwrap();
+    assert_eq!(first.attempt, 1);
+    assert!(!c.renew("a", &[held(&id, first)]).unwrap()[0], "a lost the shard to b");
+    assert!(c.renew("b", &[held(&id, &again[0])]).unwrap()[0]);
     let r = run(&again[0]);
     // a's late result arrives first: accepted (not done yet); b's is a duplicate.
-    let late = Submission {
-        worker: "a".into(),
-        attempt: 1,
-        ..submission("a", &again[0], r.clone())
-    };
-    assert!(c.submit(late).unwrap());
+    assert!(c.submit(submission("a", first, r.clone())).unwrap());
     assert!(!c.submit(submission("b", &again[0], r)).unwrap());
     for g in all.iter().filter(|g| g.shard.index != idx) {
         assert!(run_and_submit(&c, "a", g));
@@ -336,6 +326,7 @@ fn failing_shards_are_set_aside_and_retried_on_resume() {
         assert!(run_and_submit(&c, "w", g));
     }
     let mut attempt = all[0].attempt;
+    let mut token = all[0].token.clone();
     for k in 1..=MAX_FAILURES {
         let out = c
             .fail(&FailureReport {
@@ -344,6 +335,7 @@ fn failing_shards_are_set_aside_and_retried_on_resume() {
                 sweep_id: id.clone(),
                 index: bad,
                 attempt,
+                token: token.clone(),
                 error: "boom\nat line 2".into(),
             })
             .unwrap();
@@ -358,6 +350,7 @@ fn failing_shards_are_set_aside_and_retried_on_resume() {
         if k < MAX_FAILURES {
             assert_eq!(again.leases.len(), 1, "retried at once");
             attempt = again.leases[0].attempt;
+            token = again.leases[0].token.clone();
         } else {
             assert!(
                 again.leases.is_empty() && again.idle,
@@ -375,6 +368,7 @@ fn failing_shards_are_set_aside_and_retried_on_resume() {
     // A late result for a set-aside shard is not merged.
     let late = Submission {
         attempt,
+        token,
         ..submission("w", &all[0], run(&all[0]))
     };
     assert!(!c.submit(late).unwrap());
@@ -443,6 +437,7 @@ fn launch_rejects_bad_requests() {
         sweep_id: id.clone(),
         index: 0,
         attempt: 1,
+        token: String::new(),
         result: kinds::find("uvg").unwrap().empty(),
         timing: None,
     };
@@ -571,12 +566,14 @@ fn duplicate_and_late_submits_are_counted_not_merged() {
     // The same worker again, and a late one after expiry and re-lease: both dropped.
     assert!(!c.submit(submission("a", g, r.clone())).unwrap());
     clock.advance(Duration::from_secs(6));
-    let stale = Submission {
-        worker: "b".into(),
+    let stale = submission("b", g, r.clone());
+    assert!(!c.submit(stale).unwrap());
+    // An attempt never leased, without its token: refused, not a duplicate.
+    let forged = Submission {
         attempt: 7,
         ..submission("b", g, r)
     };
-    assert!(!c.submit(stale).unwrap());
+    assert!(matches!(c.submit(forged), Err(CoreError::Denied(_))));
     let (st, _) = c.status(Some(&id)).unwrap();
     assert_eq!(st[0].duplicates_ignored, 2);
     assert_eq!(st[0].results_stored, 1);
@@ -587,7 +584,8 @@ fn duplicate_and_late_submits_are_counted_not_merged() {
         version: V(),
         sweep_id: id.clone(),
         index: g.shard.index,
-        attempt: 1,
+        attempt: g.attempt,
+        token: g.token.clone(),
         error: "too late".into(),
     };
     assert!(!c.fail(&late_failure).unwrap().set_aside);
@@ -653,4 +651,384 @@ fn a_reopened_core_resumes_from_its_store() {
     );
     assert!(c.lease("b", &V(), 100).unwrap().leases.is_empty());
     assert_eq!(c.renew("a", &[held(&id, &all[1])]).unwrap(), [true]);
+}
+
+/// A core on a fresh [`MemStore`] with `limits`, and its manual clock.
+fn limited_core(lease: Duration, limits: Limits) -> (Core, Arc<ManualClock>) {
+    let (c, clock) = mem_core(lease);
+    (c.with_limits(limits), clock)
+}
+
+/// The status of sweep `id`.
+fn status_of(c: &Core, id: &str) -> SweepStatus {
+    c.status(Some(id)).unwrap().0.remove(0)
+}
+
+/// A submit without a lease (no token, or another shard's or attempt's
+/// token) is refused, counted, and not merged.
+#[test]
+fn results_without_a_valid_lease_token_are_refused_and_counted() {
+    let (c, _) = mem_core(Duration::from_secs(30));
+    let req = uvg(5, "t", 3);
+    let id = c.launch(&req).unwrap().sweep_id;
+    // A forger who never leased anything: shard 0 of a fresh sweep.
+    let kind = kinds::find("uvg").unwrap();
+    let params = kind.resolve_params(&req.params).unwrap();
+    let plan = kind.plan(&params, 3).unwrap();
+    let forged_result = kind
+        .run_shard(&params, &plan[0], &sweep::ShardCtx::detached())
+        .unwrap();
+    let forged = Submission {
+        worker: "mallory".into(),
+        version: V(),
+        sweep_id: id.clone(),
+        index: 0,
+        attempt: 1,
+        token: String::new(),
+        result: forged_result.clone(),
+        timing: None,
+    };
+    let e = c.submit(forged.clone()).unwrap_err();
+    assert!(matches!(e, CoreError::Denied(_)), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!("a result for shard 0 of sweep `{id}` refused: no valid lease token for attempt 1 (only the holder of one of the shard's leases may send it)")
+    );
+    // Leased now: another shard's token, the next attempt's, a made-up one.
+    let all = c.lease("w", &V(), 100).unwrap().leases;
+    let g0 = all.iter().find(|g| g.shard.index == 0).unwrap();
+    let g1 = all.iter().find(|g| g.shard.index == 1).unwrap();
+    for (attempt, token) in [
+        (g1.attempt, g1.token.clone()),
+        (2, g0.token.clone()),
+        (1, "0".repeat(64)),
+        (1, format!("{}x", &g0.token[..63])),
+    ] {
+        let sub = Submission {
+            attempt,
+            token,
+            ..forged.clone()
+        };
+        assert!(matches!(c.submit(sub), Err(CoreError::Denied(_))));
+    }
+    let st = status_of(&c, &id);
+    assert_eq!((st.refused_submits, st.shards_done), (5, 0));
+    // The lease's own token works, once.
+    assert!(run_and_submit(&c, "w", g0));
+    assert_eq!(status_of(&c, &id).positions_done, run(g0).work());
+    // A forged result for a done shard is still refused, not a duplicate.
+    assert!(matches!(c.submit(forged), Err(CoreError::Denied(_))));
+    let st = status_of(&c, &id);
+    assert_eq!((st.refused_submits, st.duplicates_ignored), (6, 0));
+    // Bytes that are no result are refused and counted.
+    assert!(matches!(
+        c.decode_result(&id, b"{not json"),
+        Err(CoreError::BadRequest(_))
+    ));
+    assert_eq!(status_of(&c, &id).results_invalid, 1);
+    for g in all.iter().filter(|g| g.shard.index != 0) {
+        assert!(run_and_submit(&c, "w", g));
+    }
+    assert_eq!(c.merged(&id).unwrap().output, sequential(&req.params, 3));
+}
+
+/// Renewing or releasing a shard needs its lease's token and its holder;
+/// a pending shard is never granted to a worker without one.
+#[test]
+fn renewals_and_releases_need_the_lease_token() {
+    let (c, clock) = mem_core(Duration::from_secs(10));
+    let id = c.launch(&uvg(5, "r", 3)).unwrap().sweep_id;
+    let a = c.lease("a", &V(), 1).unwrap().leases;
+    let mine = held(&id, &a[0]);
+    // b names a's shard without a token, with a's attempt, or a pending one.
+    let pending = (0..3u32).find(|&i| i != a[0].shard.index).unwrap();
+    let forged = [
+        Held {
+            token: String::new(),
+            ..mine.clone()
+        },
+        Held {
+            index: pending,
+            attempt: 1,
+            token: String::new(),
+            ..mine.clone()
+        },
+        Held {
+            index: pending,
+            ..mine.clone()
+        },
+    ];
+    assert_eq!(c.renew("b", &forged).unwrap(), [false, false, false]);
+    assert_eq!(c.release("b", &forged[..1]).unwrap(), [false]);
+    // a's token in b's hands: not b's lease, so not renewed (not refused:
+    // the token is genuine).
+    assert_eq!(c.renew("b", &[mine.clone()]).unwrap(), [false]);
+    let st = status_of(&c, &id);
+    assert_eq!(st.refused_renewals, 4);
+    assert_eq!(
+        (st.shards_leased, st.shards_pending),
+        (1, st.shards_total - 1),
+        "nothing granted"
+    );
+    let (_, workers) = c.status(None).unwrap();
+    let b = workers.iter().find(|w| w.worker_id == "b").unwrap();
+    assert_eq!(b.shards_held, 0);
+    // a renews and keeps it; after giving it back, renewing cannot take it back.
+    clock.advance(Duration::from_secs(8));
+    assert_eq!(c.renew("a", &[mine.clone()]).unwrap(), [true]);
+    assert_eq!(c.release("a", &[mine.clone()]).unwrap(), [true]);
+    assert_eq!(c.renew("a", &[mine]).unwrap(), [false]);
+    let st = status_of(&c, &id);
+    assert_eq!(st.shards_pending, st.shards_total);
+}
+
+/// A lease request for 2^32 − 1 shards gets at most the per-worker cap,
+/// less what the worker holds; an expired lease no longer counts.
+#[test]
+fn a_worker_holds_at_most_the_cap() {
+    let limits = Limits {
+        max_shards_per_worker: 5,
+        ..Limits::default()
+    };
+    let (c, clock) = limited_core(Duration::from_secs(10), limits);
+    let id = c.launch(&uvg(7, "cap", 20)).unwrap().sweep_id;
+    let shards = status_of(&c, &id).shards_total;
+    assert!(shards > 12, "{shards} shards");
+    assert_eq!(c.lease("a", &V(), u32::MAX).unwrap().leases.len(), 5);
+    assert_eq!(c.lease("a", &V(), u32::MAX).unwrap().leases.len(), 0);
+    assert_eq!(c.lease("b", &V(), 3).unwrap().leases.len(), 3);
+    assert_eq!(c.lease("b", &V(), u32::MAX).unwrap().leases.len(), 2);
+    clock.advance(Duration::from_secs(11));
+    assert_eq!(c.lease("a", &V(), u32::MAX).unwrap().leases.len(), 5);
+    // The default cap: 256.
+    let (c, _) = mem_core(Duration::from_secs(10));
+    c.launch(&uvg(8, "big", 400)).unwrap();
+    let big = status_of(&c, "big").shards_total;
+    assert!(big > 256, "{big} shards");
+    assert_eq!(c.lease("a", &V(), u32::MAX).unwrap().leases.len(), 256);
+}
+
+/// Renewals cannot keep a lease past the maximum total: then the renewal
+/// says false and the shard is handed out again (counted as expired); the
+/// first holder's late result still counts.
+#[test]
+fn a_lease_is_not_renewed_past_its_maximum_total() {
+    let limits = Limits {
+        max_lease_total: Duration::from_secs(25),
+        ..Limits::default()
+    };
+    let (c, clock) = limited_core(Duration::from_secs(10), limits);
+    let id = c.launch(&uvg(5, "m", 1)).unwrap().sweep_id;
+    let a = c.lease("a", &V(), 1).unwrap().leases;
+    let h = held(&id, &a[0]);
+    for _ in 0..3 {
+        clock.advance(Duration::from_secs(8));
+        assert_eq!(c.renew("a", &[h.clone()]).unwrap(), [true]);
+    }
+    // Renewed at 24 s, the lease runs to 25 s, not 34 s.
+    clock.advance(Duration::from_millis(1_500));
+    assert_eq!(status_of(&c, &id).shards_leased, 0, "expired at 25 s");
+    assert_eq!(c.renew("a", &[h.clone()]).unwrap(), [false]);
+    assert_eq!(c.renew("a", &[h]).unwrap(), [false], "for good");
+    let b = c.lease("b", &V(), 1).unwrap().leases;
+    assert_eq!((b.len(), b[0].attempt), (1, 2));
+    assert_eq!(status_of(&c, &id).leases_expired, 1);
+    assert!(run_and_submit(&c, "a", &a[0]), "a's late result");
+    assert!(!run_and_submit(&c, "b", &b[0]));
+}
+
+/// Three failures from one worker set a shard aside only if no other
+/// worker is alive; the failing worker is not handed it again meanwhile;
+/// a failure from a second worker sets it aside.
+#[test]
+fn failures_count_per_worker() {
+    let (c, clock) = mem_core(Duration::from_secs(10));
+    let id = c.launch(&uvg(6, "f", 4)).unwrap().sweep_id;
+    let fail = |worker: &str, g: &Granted| {
+        c.fail(&FailureReport {
+            worker: worker.into(),
+            version: V(),
+            sweep_id: id.clone(),
+            index: g.shard.index,
+            attempt: g.attempt,
+            token: g.token.clone(),
+            error: "boom".into(),
+        })
+        .unwrap()
+    };
+    // b is alive (it holds a shard).
+    let b_first = c.lease("b", &V(), 1).unwrap().leases;
+    let mut g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
+    let bad = g.shard.index;
+    for k in 1..=MAX_FAILURES + 1 {
+        let out = fail("a", &g);
+        assert_eq!(out, FailOutcome { failures: k, set_aside: false }, "failure {k}");
+        if k < MAX_FAILURES {
+            g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
+            assert_eq!(g.shard.index, bad, "retried");
+        }
+    }
+    // a is now given other shards; b gets the bad one.
+    let others = c.lease("a", &V(), 100).unwrap().leases;
+    assert!(!others.is_empty() && others.iter().all(|o| o.shard.index != bad));
+    let b = c.lease("b", &V(), 100).unwrap().leases;
+    let gb = b.iter().find(|x| x.shard.index == bad).unwrap();
+    assert_eq!(fail("b", gb), FailOutcome { failures: MAX_FAILURES + 2, set_aside: true });
+    let st = status_of(&c, &id);
+    assert_eq!(st.shards_failed, 1);
+    // A fail from anyone without a token is refused and counted.
+    let forged = FailureReport {
+        worker: "m".into(),
+        version: V(),
+        sweep_id: id.clone(),
+        index: b_first[0].shard.index,
+        attempt: 1,
+        token: String::new(),
+        error: "x".into(),
+    };
+    for _ in 0..MAX_FAILURES {
+        assert!(matches!(c.fail(&forged), Err(CoreError::Denied(_))));
+    }
+    let st = status_of(&c, &id);
+    assert_eq!((st.refused_fails, st.shards_failed), (3, 1));
+    // Once b is silent for three lease periods, a alone sets a shard aside.
+    let id2 = c.launch(&uvg(5, "g", 2)).unwrap().sweep_id;
+    clock.advance(Duration::from_secs(31));
+    let mut g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
+    assert_eq!(g.sweep_id, id, "first sweep first");
+    for _ in 0..100 {
+        if g.sweep_id == id2 {
+            break;
+        }
+        run_and_submit(&c, "a", &g);
+        g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
+    }
+    assert_eq!(g.sweep_id, id2);
+    let mut out = FailOutcome { failures: 0, set_aside: false };
+    for _ in 0..MAX_FAILURES {
+        out = c
+            .fail(&FailureReport {
+                worker: "a".into(),
+                version: V(),
+                sweep_id: id2.clone(),
+                index: g.shard.index,
+                attempt: g.attempt,
+                token: g.token.clone(),
+                error: "boom".into(),
+            })
+            .unwrap();
+        if !out.set_aside {
+            g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
+        }
+    }
+    assert_eq!(out, FailOutcome { failures: MAX_FAILURES, set_aside: true });
+}
+
+/// In-flight progress is clamped per shard and summed without wrapping.
+#[test]
+fn huge_progress_does_not_wrap() {
+    let (c, _) = mem_core(Duration::from_secs(10));
+    let id = c.launch(&uvg(6, "p", 4)).unwrap().sweep_id;
+    let all = c.lease("a", &V(), 2).unwrap().leases;
+    let hs: Vec<Held> = all
+        .iter()
+        .map(|g| Held {
+            progress: 1 << 63,
+            ..held(&id, g)
+        })
+        .collect();
+    assert_eq!(c.renew("a", &hs).unwrap(), [true, true]);
+    let caps: u64 = all.iter().map(|g| g.shard.estimate * 4).sum();
+    assert!(caps > 0);
+    assert_eq!(status_of(&c, &id).positions_done, caps);
+}
+
+/// Tokens are signed with a key kept in the store: valid after a restart.
+#[test]
+fn tokens_stay_valid_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (c, _) = sled_core(dir.path(), Duration::from_secs(30));
+    let req = uvg(5, "k", 2);
+    let id = c.launch(&req).unwrap().sweep_id;
+    let all = c.lease("a", &V(), 100).unwrap().leases;
+    c.flush().unwrap();
+    drop(c);
+    let (c, _) = sled_core(dir.path(), Duration::from_secs(30));
+    assert_eq!(c.renew("a", &[held(&id, &all[0])]).unwrap(), [true]);
+    for g in &all {
+        assert!(run_and_submit(&c, "a", g));
+    }
+    assert_eq!(c.merged(&id).unwrap().output, sequential(&req.params, 2));
+    // A sweep deleted and launched again under its name: old tokens are void.
+    c.delete(&id).unwrap();
+    c.launch(&req).unwrap();
+    assert!(matches!(
+        c.submit(submission("a", &all[0], run(&all[0]))),
+        Err(CoreError::Denied(_))
+    ));
+}
+
+/// Workers unheard of for ten lease periods (at least ten minutes) are
+/// forgotten, and at most `MAX_WORKERS` are remembered.
+#[test]
+fn dead_workers_are_forgotten_and_the_list_is_bounded() {
+    let (c, clock) = mem_core(Duration::from_secs(1));
+    for w in ["a", "b", "c"] {
+        c.lease(w, &V(), 1).unwrap();
+    }
+    clock.advance(Duration::from_secs(599));
+    c.lease("d", &V(), 1).unwrap();
+    assert_eq!((c.status(None).unwrap().1.len(), c.workers_pruned()), (4, 0));
+    // The list is swept at most every 10 s.
+    clock.advance(Duration::from_secs(11));
+    c.lease("d", &V(), 1).unwrap();
+    let (_, workers) = c.status(None).unwrap();
+    assert_eq!(workers.len(), 1);
+    assert_eq!((workers[0].worker_id.as_str(), c.workers_pruned()), ("d", 3));
+    // 10,050 more distinct ids: the list stays at the cap, oldest dropped.
+    for i in 0..model::MAX_WORKERS + 50 {
+        clock.advance(Duration::from_micros(1));
+        c.lease(&format!("w{i}"), &V(), 1).unwrap();
+    }
+    let (_, workers) = c.status(None).unwrap();
+    assert_eq!(workers.len(), model::MAX_WORKERS);
+    assert!(!workers.iter().any(|w| w.worker_id == "d" || w.worker_id == "w0"));
+    assert!(workers.iter().any(|w| w.worker_id == "w10049"));
+    assert_eq!(c.workers_pruned(), 3 + 51);
+    // A worker id of more than 256 bytes is refused.
+    assert!(matches!(
+        c.lease(&"x".repeat(257), &V(), 1),
+        Err(CoreError::BadRequest(_))
+    ));
+}
+
+/// A projection takes at most 64 distinct core counts.
+#[test]
+fn projections_take_a_bounded_list_of_core_counts() {
+    let (c, _) = mem_core(Duration::from_secs(10));
+    let id = c
+        .launch(&LaunchSpec {
+            sample: Some(SampleRequest { ppm: 500_000, seed: 1 }),
+            ..uvg(5, "pr", 4)
+        })
+        .unwrap()
+        .sweep_id;
+    for g in &c.lease("a", &V(), 100).unwrap().leases {
+        let s = Submission {
+            timing: Some(Timing { wall_us: 10, cpu_us: 9 }),
+            ..submission("a", g, run(g))
+        };
+        assert!(c.submit(s).unwrap());
+    }
+    let many: Vec<u32> = (1..=20_000).collect();
+    let t = std::time::Instant::now();
+    let e = c.projection(&id, &many).unwrap_err();
+    assert!(t.elapsed() < Duration::from_millis(100), "{:?}", t.elapsed());
+    assert_eq!(
+        e.to_string(),
+        "20000 distinct core counts asked for; a projection takes at most 64"
+    );
+    let ok: Vec<u32> = (1..=64).chain(1..=64).collect();
+    assert_eq!(c.projection(&id, &ok).unwrap().projected.wall.len(), 128);
+    assert!(matches!(c.projection(&id, &[0]), Err(CoreError::BadRequest(_))));
 }
