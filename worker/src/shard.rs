@@ -212,6 +212,7 @@ mod tests {
                 index: shard.index,
             },
             attempt: 3,
+            token: "tok".into(),
             kind: uvg,
             params,
             shard,
@@ -219,7 +220,10 @@ mod tests {
         let flags = ShardFlags::default();
         let done = execute(leased, &flags);
         assert!(flags.finished.load(Ordering::Relaxed), "run over: finished");
-        assert_eq!((done.key.sweep_id.as_str(), done.attempt), ("s", 3));
+        assert_eq!(
+            (done.key.sweep_id.as_str(), done.attempt, done.token.as_str()),
+            ("s", 3, "tok")
+        );
         let Outcome::Done(output) = done.outcome else {
             panic!("expected a result")
         };

@@ -395,6 +395,7 @@ mod tests {
             }],
             shard,
             attempt: 2,
+            lease_token: "tok".into(),
         };
         let spec = pb::ShardSpec {
             index: 5,
@@ -410,8 +411,8 @@ mod tests {
             }
         );
         assert_eq!(
-            (ok.attempt, ok.kind.name(), ok.params["max_n"]),
-            (2, "uvg", 4)
+            (ok.attempt, ok.token.as_str(), ok.kind.name(), ok.params["max_n"]),
+            (2, "tok", "uvg", 4)
         );
         assert_eq!((ok.shard.payload.as_str(), ok.shard.estimate), ("{}", 9));
 

@@ -3,8 +3,10 @@
 //! submits results that decode as the kind's, reports shards it cannot run,
 //! stops when refused, exits when the coordinator is idle (after a grace
 //! period if it never saw work), gives up on an unreachable coordinator
-//! when told to, finds the coordinator through an address file, and gives
-//! its leases back when aborted.
+//! when told to, finds the coordinator through an address file, gives
+//! its leases back when aborted, sends each lease's token back with every
+//! request about it, and drops a result the coordinator refuses
+//! (PERMISSION_DENIED) instead of retrying it.
 
 use gamesweep::{kinds, sweep};
 use gamesweep_proto::pb::coordinator_server::{Coordinator, CoordinatorServer};
@@ -30,6 +32,8 @@ struct State {
     refuse: Option<String>,
     /// Leases given back.
     released: Vec<pb::HeldShard>,
+    /// Refuse every submit with PERMISSION_DENIED.
+    deny_submits: bool,
 }
 
 #[derive(Default)]
@@ -76,6 +80,9 @@ impl Coordinator for Fake {
         let mut s = self.state();
         s.outstanding -= 1;
         s.submitted.push(req.into_inner());
+        if s.deny_submits {
+            return Err(Status::permission_denied("no valid lease token"));
+        }
         Ok(Response::new(pb::SubmitReply { accepted: true }))
     }
     async fn fail(&self, req: Request<pb::FailRequest>) -> Result<Response<pb::FailReply>, Status> {
@@ -130,6 +137,11 @@ impl Coordinator for Fake {
     }
 }
 
+/// The fake's lease token for shard `index`.
+fn token(index: u32) -> String {
+    format!("token-{index}")
+}
+
 /// Leases of `shards` of a `uvg` sweep with `params`.
 fn leases(params: &sweep::Params, shards: &[sweep::ShardSpec]) -> Vec<pb::Lease> {
     shards
@@ -140,6 +152,7 @@ fn leases(params: &sweep::Params, shards: &[sweep::ShardSpec]) -> Vec<pb::Lease>
             params: convert::params_to_proto(params),
             shard: Some(convert::shard_to_proto(s)),
             attempt: 1,
+            lease_token: token(s.index),
         })
         .collect()
 }
@@ -220,6 +233,7 @@ async fn a_worker_runs_a_tiny_sweep_and_exits_when_idle() {
             (r.worker_id.as_str(), r.sweep_id.as_str(), r.attempt),
             ("test-worker", "fake", 1)
         );
+        assert_eq!(r.lease_token, token(r.index), "the lease's token");
         assert_eq!(r.solver_version, gamesweep_proto::solver_version());
         assert!(r.timing.is_some_and(|t| t.wall_us > 0));
         merged.merge(uvg.decode(&r.result).unwrap()).unwrap();
@@ -247,6 +261,7 @@ async fn a_shard_that_cannot_run_is_reported_failed() {
     assert_eq!((summary.accepted, summary.failed), (0, 1));
     let s = fake.state();
     assert_eq!(s.failed.len(), 1);
+    assert_eq!(s.failed[0].lease_token, token(0));
     assert!(
         s.failed[0].error.contains("bad shard payload"),
         "{}",
@@ -389,5 +404,20 @@ async fn an_aborted_worker_gives_its_leases_back() {
         (s.released[0].index, s.released[0].attempt),
         (plan[0].index, 1)
     );
+    assert_eq!(s.released[0].lease_token, token(plan[0].index));
     assert!(s.submitted.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_refused_for_its_token_is_dropped_not_retried() {
+    let (fake, plan) = tiny_sweep();
+    fake.state().deny_submits = true;
+    let summary = run_worker(fake.clone()).await.unwrap();
+    // Each result sent once, refused, dropped; the worker went on and
+    // exited when idle.
+    assert_eq!(
+        (summary.accepted, summary.abandoned),
+        (0, plan.len() as u64)
+    );
+    assert_eq!(fake.state().submitted.len(), plan.len());
 }
