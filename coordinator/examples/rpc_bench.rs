@@ -58,6 +58,7 @@ async fn main() {
                         sweep_id: l.sweep_id,
                         index: l.shard.expect("shard").index,
                         attempt: l.attempt,
+                        lease_token: l.lease_token,
                         result: empty,
                         timing: None,
                     })

@@ -345,6 +345,7 @@ fn submit(
         sweep_id: l.sweep_id.clone(),
         index: l.shard.as_ref().unwrap().index,
         attempt: l.attempt,
+        lease_token: l.lease_token.clone(),
         result: r.encode(),
         timing: None,
     }))
@@ -454,6 +455,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
                 sweep_id: "d".into(),
                 index: b.shard.as_ref().unwrap().index,
                 attempt: b.attempt,
+                lease_token: b.lease_token.clone(),
                 result: garbage.to_vec(),
                 timing: None,
             }))

@@ -221,7 +221,11 @@ mod tests {
         let done = execute(leased, &flags);
         assert!(flags.finished.load(Ordering::Relaxed), "run over: finished");
         assert_eq!(
-            (done.key.sweep_id.as_str(), done.attempt, done.token.as_str()),
+            (
+                done.key.sweep_id.as_str(),
+                done.attempt,
+                done.token.as_str()
+            ),
             ("s", 3, "tok")
         );
         let Outcome::Done(output) = done.outcome else {

@@ -411,7 +411,12 @@ mod tests {
             }
         );
         assert_eq!(
-            (ok.attempt, ok.token.as_str(), ok.kind.name(), ok.params["max_n"]),
+            (
+                ok.attempt,
+                ok.token.as_str(),
+                ok.kind.name(),
+                ok.params["max_n"]
+            ),
             (2, "tok", "uvg", 4)
         );
         assert_eq!((ok.shard.payload.as_str(), ok.shard.estimate), ("{}", 9));

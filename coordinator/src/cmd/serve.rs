@@ -121,11 +121,15 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
         "m" => 60,
         "h" => 3_600,
         "d" => 86_400,
-        _ => return Err(format!("`{text}` is not a duration: use a whole number with s, m, h or d (e.g. 2h)")),
+        _ => {
+            return Err(format!(
+                "`{text}` is not a duration: use a whole number with s, m, h or d (e.g. 2h)"
+            ))
+        }
     };
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("`{text}` is not a duration: use a whole number with s, m, h or d (e.g. 2h)"))?;
+    let n: u64 = digits.parse().map_err(|_| {
+        format!("`{text}` is not a duration: use a whole number with s, m, h or d (e.g. 2h)")
+    })?;
     let secs = n.saturating_mul(scale);
     if !(1..=MAX_LEASE_TOTAL_SECS).contains(&secs) {
         return Err(format!("`{text}` is out of range: 1 s to 365 d"));
@@ -188,7 +192,16 @@ mod tests {
         assert_eq!(secs("600s"), Ok(600));
         assert_eq!(secs("600"), Ok(600));
         assert_eq!(secs("1d"), Ok(86_400));
-        for bad in ["", "h", "2x", "-1h", "1.5h", "0", "366d", "99999999999999999999"] {
+        for bad in [
+            "",
+            "h",
+            "2x",
+            "-1h",
+            "1.5h",
+            "0",
+            "366d",
+            "99999999999999999999",
+        ] {
             let e = secs(bad).unwrap_err();
             assert!(e.contains(&format!("`{bad}`")), "{bad}: {e}");
         }

@@ -122,9 +122,7 @@ impl Core {
                     params: s.record.params.clone(),
                     shard: s.plan[i as usize].clone(),
                     attempt: lease.attempt,
-                    token: self
-                        .key
-                        .token(&s.record.id, s.record.seq, i, lease.attempt),
+                    token: self.key.token(&s.record.id, s.record.seq, i, lease.attempt),
                 });
             }
             if s.leases_expired != expired_before {

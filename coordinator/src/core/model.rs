@@ -375,8 +375,8 @@ impl State {
     /// forget workers unheard of for long, and the longest unheard of if
     /// the list is full.
     pub(crate) fn seen(&mut self, worker: &str, now: Instant, lease_ms: u64) {
-        let forget_after = Duration::from_millis(lease_ms.saturating_mul(FORGET_LEASES as u64))
-            .max(FORGET_MIN);
+        let forget_after =
+            Duration::from_millis(lease_ms.saturating_mul(FORGET_LEASES as u64)).max(FORGET_MIN);
         if self
             .pruned_at
             .is_none_or(|at| now.saturating_duration_since(at) >= PRUNE_EVERY)

@@ -31,8 +31,8 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
             ShardState::Pending => pending += 1,
             ShardState::Leased(l) if l.until_ms > now_ms => {
                 leased += 1;
-                inflight = inflight
-                    .saturating_add(s.progress.get(&(i as u32)).copied().unwrap_or(0));
+                inflight =
+                    inflight.saturating_add(s.progress.get(&(i as u32)).copied().unwrap_or(0));
             }
             ShardState::Leased(_) => pending += 1,
             ShardState::Done | ShardState::Failed => {}
@@ -49,10 +49,9 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
         shards: smp.shards.len() as u32,
         done: s.sample_done(),
         limited: smp.limited,
-        estimate: smp
-            .shards
-            .iter()
-            .fold(0u64, |sum, &i| sum.saturating_add(s.plan[i as usize].estimate)),
+        estimate: smp.shards.iter().fold(0u64, |sum, &i| {
+            sum.saturating_add(s.plan[i as usize].estimate)
+        }),
     });
     // While a sample limits the sweep, progress is toward the sample.
     let target = match &sample {

@@ -123,7 +123,10 @@ fn expired_leases_are_reissued_and_results_accepted_once() {
     let idx = again[0].shard.index;
     let first = all.iter().find(|g| g.shard.index == idx).unwrap();
     assert_eq!(first.attempt, 1);
-    assert!(!c.renew("a", &[held(&id, first)]).unwrap()[0], "a lost the shard to b");
+    assert!(
+        !c.renew("a", &[held(&id, first)]).unwrap()[0],
+        "a lost the shard to b"
+    );
     assert!(c.renew("b", &[held(&id, &again[0])]).unwrap()[0]);
     let r = run(&again[0]);
     // a's late result arrives first: accepted (not done yet); b's is a duplicate.
@@ -862,7 +865,14 @@ fn failures_count_per_worker() {
     let bad = g.shard.index;
     for k in 1..=MAX_FAILURES + 1 {
         let out = fail("a", &g);
-        assert_eq!(out, FailOutcome { failures: k, set_aside: false }, "failure {k}");
+        assert_eq!(
+            out,
+            FailOutcome {
+                failures: k,
+                set_aside: false
+            },
+            "failure {k}"
+        );
         if k < MAX_FAILURES {
             g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
             assert_eq!(g.shard.index, bad, "retried");
@@ -873,7 +883,13 @@ fn failures_count_per_worker() {
     assert!(!others.is_empty() && others.iter().all(|o| o.shard.index != bad));
     let b = c.lease("b", &V(), 100).unwrap().leases;
     let gb = b.iter().find(|x| x.shard.index == bad).unwrap();
-    assert_eq!(fail("b", gb), FailOutcome { failures: MAX_FAILURES + 2, set_aside: true });
+    assert_eq!(
+        fail("b", gb),
+        FailOutcome {
+            failures: MAX_FAILURES + 2,
+            set_aside: true
+        }
+    );
     let st = status_of(&c, &id);
     assert_eq!(st.shards_failed, 1);
     // A fail from anyone without a token is refused and counted.
@@ -904,7 +920,10 @@ fn failures_count_per_worker() {
         g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
     }
     assert_eq!(g.sweep_id, id2);
-    let mut out = FailOutcome { failures: 0, set_aside: false };
+    let mut out = FailOutcome {
+        failures: 0,
+        set_aside: false,
+    };
     for _ in 0..MAX_FAILURES {
         out = c
             .fail(&FailureReport {
@@ -921,7 +940,13 @@ fn failures_count_per_worker() {
             g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
         }
     }
-    assert_eq!(out, FailOutcome { failures: MAX_FAILURES, set_aside: true });
+    assert_eq!(
+        out,
+        FailOutcome {
+            failures: MAX_FAILURES,
+            set_aside: true
+        }
+    );
 }
 
 /// In-flight progress is clamped per shard and summed without wrapping.
@@ -978,13 +1003,19 @@ fn dead_workers_are_forgotten_and_the_list_is_bounded() {
     }
     clock.advance(Duration::from_secs(599));
     c.lease("d", &V(), 1).unwrap();
-    assert_eq!((c.status(None).unwrap().1.len(), c.workers_pruned()), (4, 0));
+    assert_eq!(
+        (c.status(None).unwrap().1.len(), c.workers_pruned()),
+        (4, 0)
+    );
     // The list is swept at most every 10 s.
     clock.advance(Duration::from_secs(11));
     c.lease("d", &V(), 1).unwrap();
     let (_, workers) = c.status(None).unwrap();
     assert_eq!(workers.len(), 1);
-    assert_eq!((workers[0].worker_id.as_str(), c.workers_pruned()), ("d", 3));
+    assert_eq!(
+        (workers[0].worker_id.as_str(), c.workers_pruned()),
+        ("d", 3)
+    );
     // 10,050 more distinct ids: the list stays at the cap, oldest dropped.
     for i in 0..model::MAX_WORKERS + 50 {
         clock.advance(Duration::from_micros(1));
@@ -992,7 +1023,9 @@ fn dead_workers_are_forgotten_and_the_list_is_bounded() {
     }
     let (_, workers) = c.status(None).unwrap();
     assert_eq!(workers.len(), model::MAX_WORKERS);
-    assert!(!workers.iter().any(|w| w.worker_id == "d" || w.worker_id == "w0"));
+    assert!(!workers
+        .iter()
+        .any(|w| w.worker_id == "d" || w.worker_id == "w0"));
     assert!(workers.iter().any(|w| w.worker_id == "w10049"));
     assert_eq!(c.workers_pruned(), 3 + 51);
     // A worker id of more than 256 bytes is refused.
@@ -1008,14 +1041,20 @@ fn projections_take_a_bounded_list_of_core_counts() {
     let (c, _) = mem_core(Duration::from_secs(10));
     let id = c
         .launch(&LaunchSpec {
-            sample: Some(SampleRequest { ppm: 500_000, seed: 1 }),
+            sample: Some(SampleRequest {
+                ppm: 500_000,
+                seed: 1,
+            }),
             ..uvg(5, "pr", 4)
         })
         .unwrap()
         .sweep_id;
     for g in &c.lease("a", &V(), 100).unwrap().leases {
         let s = Submission {
-            timing: Some(Timing { wall_us: 10, cpu_us: 9 }),
+            timing: Some(Timing {
+                wall_us: 10,
+                cpu_us: 9,
+            }),
             ..submission("a", g, run(g))
         };
         assert!(c.submit(s).unwrap());
@@ -1023,12 +1062,19 @@ fn projections_take_a_bounded_list_of_core_counts() {
     let many: Vec<u32> = (1..=20_000).collect();
     let t = std::time::Instant::now();
     let e = c.projection(&id, &many).unwrap_err();
-    assert!(t.elapsed() < Duration::from_millis(100), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(100),
+        "{:?}",
+        t.elapsed()
+    );
     assert_eq!(
         e.to_string(),
         "20000 distinct core counts asked for; a projection takes at most 64"
     );
     let ok: Vec<u32> = (1..=64).chain(1..=64).collect();
     assert_eq!(c.projection(&id, &ok).unwrap().projected.wall.len(), 128);
-    assert!(matches!(c.projection(&id, &[0]), Err(CoreError::BadRequest(_))));
+    assert!(matches!(
+        c.projection(&id, &[0]),
+        Err(CoreError::BadRequest(_))
+    ));
 }

@@ -37,7 +37,10 @@ impl LeaseKey {
     /// The token of attempt `attempt` at shard `index` of the sweep
     /// `sweep_id` launched as `seq`: 64 lowercase hex digits.
     pub(crate) fn token(&self, sweep_id: &str, seq: u64, index: u32, attempt: u32) -> String {
-        let tag = self.mac(sweep_id, seq, index, attempt).finalize().into_bytes();
+        let tag = self
+            .mac(sweep_id, seq, index, attempt)
+            .finalize()
+            .into_bytes();
         tag.iter().map(|b| format!("{b:02x}")).collect()
     }
 
@@ -81,11 +84,28 @@ mod tests {
         assert_eq!(t.len(), 64);
         assert!(k.verify("s", 1, 2, 3, &t));
         assert!(k.verify("s", 1, 2, 3, &t.to_uppercase()), "hex in any case");
-        for (id, seq, index, attempt) in [("t", 1, 2, 3), ("s", 2, 2, 3), ("s", 1, 3, 3), ("s", 1, 2, 4)] {
-            assert!(!k.verify(id, seq, index, attempt, &t), "{id} {seq} {index} {attempt}");
+        for (id, seq, index, attempt) in [
+            ("t", 1, 2, 3),
+            ("s", 2, 2, 3),
+            ("s", 1, 3, 3),
+            ("s", 1, 2, 4),
+        ] {
+            assert!(
+                !k.verify(id, seq, index, attempt, &t),
+                "{id} {seq} {index} {attempt}"
+            );
         }
-        assert!(!LeaseKey::new([8; 32]).verify("s", 1, 2, 3, &t), "another key");
-        for bad in ["", "00", &t[..62], &format!("{t}00"), &format!("{}zz", &t[..62])] {
+        assert!(
+            !LeaseKey::new([8; 32]).verify("s", 1, 2, 3, &t),
+            "another key"
+        );
+        for bad in [
+            "",
+            "00",
+            &t[..62],
+            &format!("{t}00"),
+            &format!("{}zz", &t[..62]),
+        ] {
             assert!(!k.verify("s", 1, 2, 3, bad), "{bad:?}");
         }
         // Multi-byte characters of the right byte length are not hex.

@@ -372,8 +372,7 @@ mod tests {
         let other = tempfile::tempdir().unwrap();
         assert_ne!(SledStore::open(other.path()).unwrap().lease_key(), key);
         // Records written before grant times and failing workers were kept.
-        let old: LeaseRecord =
-            dec("lease", br#"{"worker":"w","until_ms":5,"attempt":2}"#).unwrap();
+        let old: LeaseRecord = dec("lease", br#"{"worker":"w","until_ms":5,"attempt":2}"#).unwrap();
         assert_eq!((old.attempt, old.granted_ms), (2, 0));
         let old: FailureRecord =
             dec("failure", br#"{"count":3,"error":"e","worker":"w"}"#).unwrap();
