@@ -7,7 +7,7 @@
 //! coordinator keeps serving.
 
 use gamesweep::sweep::{self, Params};
-use gamesweep_proto::{convert, pb};
+use gamesweep_proto::pb;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

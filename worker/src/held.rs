@@ -157,9 +157,9 @@ mod tests {
     #[test]
     fn lost_leases_are_cancelled_and_kept_ones_are_not() {
         let held = HeldShards::default();
-        let a = held.hold(key(0), 1, format!("t0"));
-        let b = held.hold(key(1), 2, format!("t1"));
-        let c = held.hold(key(2), 1, format!("t2"));
+        let a = held.hold(key(0), 1, "t0".to_string());
+        let b = held.hold(key(1), 2, "t1".to_string());
+        let c = held.hold(key(2), 1, "t2".to_string());
         b.progress.store(40, Ordering::Relaxed);
         let mut renewed = held.snapshot();
         renewed.sort_by_key(|h| h.key.index);
@@ -192,8 +192,8 @@ mod tests {
         // (not held: it was just submitted and accepted) arrives, its run has
         // ended. Shard 1, still running, is stopped.
         let held = HeldShards::default();
-        let done = held.hold(key(0), 1, format!("t0"));
-        let running = held.hold(key(1), 1, format!("t1"));
+        let done = held.hold(key(0), 1, "t0".to_string());
+        let running = held.hold(key(1), 1, "t1".to_string());
         let mut renewed = held.snapshot();
         renewed.sort_by_key(|h| h.key.index);
         done.finished.store(true, Ordering::Relaxed);

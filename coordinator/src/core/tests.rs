@@ -765,7 +765,7 @@ fn renewals_and_releases_need_the_lease_token() {
     assert_eq!(c.release("b", &forged[..1]).unwrap(), [false]);
     // a's token in b's hands: not b's lease, so not renewed (not refused:
     // the token is genuine).
-    assert_eq!(c.renew("b", &[mine.clone()]).unwrap(), [false]);
+    assert_eq!(c.renew("b", std::slice::from_ref(&mine)).unwrap(), [false]);
     let st = status_of(&c, &id);
     assert_eq!(st.refused_renewals, 4);
     assert_eq!(
@@ -778,8 +778,8 @@ fn renewals_and_releases_need_the_lease_token() {
     assert_eq!(b.shards_held, 0);
     // a renews and keeps it; after giving it back, renewing cannot take it back.
     clock.advance(Duration::from_secs(8));
-    assert_eq!(c.renew("a", &[mine.clone()]).unwrap(), [true]);
-    assert_eq!(c.release("a", &[mine.clone()]).unwrap(), [true]);
+    assert_eq!(c.renew("a", std::slice::from_ref(&mine)).unwrap(), [true]);
+    assert_eq!(c.release("a", std::slice::from_ref(&mine)).unwrap(), [true]);
     assert_eq!(c.renew("a", &[mine]).unwrap(), [false]);
     let st = status_of(&c, &id);
     assert_eq!(st.shards_pending, st.shards_total);
@@ -826,12 +826,12 @@ fn a_lease_is_not_renewed_past_its_maximum_total() {
     let h = held(&id, &a[0]);
     for _ in 0..3 {
         clock.advance(Duration::from_secs(8));
-        assert_eq!(c.renew("a", &[h.clone()]).unwrap(), [true]);
+        assert_eq!(c.renew("a", std::slice::from_ref(&h)).unwrap(), [true]);
     }
     // Renewed at 24 s, the lease runs to 25 s, not 34 s.
     clock.advance(Duration::from_millis(1_500));
     assert_eq!(status_of(&c, &id).shards_leased, 0, "expired at 25 s");
-    assert_eq!(c.renew("a", &[h.clone()]).unwrap(), [false]);
+    assert_eq!(c.renew("a", std::slice::from_ref(&h)).unwrap(), [false]);
     assert_eq!(c.renew("a", &[h]).unwrap(), [false], "for good");
     let b = c.lease("b", &V(), 1).unwrap().leases;
     assert_eq!((b.len(), b[0].attempt), (1, 2));
