@@ -106,6 +106,18 @@ impl Core {
         let _g = span.enter();
         let mut st = self.lock();
         st.seen(&worker, self.clock.now());
+        // Replicated validation (core/verify.rs): a verification run, or a quarantined worker.
+        let run = super::verify::Run {
+            worker: &worker,
+            version: &version,
+            sweep_id: &sweep_id,
+            index,
+            attempt,
+            result: &result,
+        };
+        if let Some(accepted) = self.verify_submit(&mut st, &run)? {
+            return Ok(accepted);
+        }
         let (s, state) = st.shard_of(&sweep_id, index, &version)?;
         if result.kind() != s.record.kind {
             return Err(CoreError::BadRequest(format!(
@@ -141,6 +153,8 @@ impl Core {
             self.store.put_failure(&sweep_id, index, None)?;
         }
         s.work[index as usize] = result.work();
+        // Replicated validation (core/verify.rs): origin, and a verification if selected.
+        self.verify_accepted(s, index, &worker, attempt, &result)?;
         if let Some(t) = timing {
             s.timings.insert(index, t);
         }

@@ -56,6 +56,10 @@ impl Core {
         let until_ms = now_ms + self.lease_ms;
         let mut st = self.lock();
         st.seen(worker, now);
+        // Replicated validation (core/verify.rs): a quarantined worker gets nothing.
+        if st.quarantine.workers.contains_key(worker) {
+            return Ok(LeaseOutcome { leases: Vec::new(), idle: false });
+        }
         let mut out = Vec::new();
         let mut unfinished = 0;
         let mut mismatch: Option<(String, String)> = None;
@@ -95,6 +99,9 @@ impl Core {
                 break;
             }
         }
+        // Replicated validation (core/verify.rs): verification copies.
+        let room = (max as usize).saturating_sub(out.len());
+        out.extend(self.lease_copies(&mut st, worker, version, room, now, until_ms)?);
         if out.is_empty() {
             if let Some((sweep, sweep_version)) = mismatch {
                 let kind = st.sweeps.get(&sweep).map(|s| s.record.kind.clone());
@@ -136,6 +143,11 @@ impl Core {
                 continue;
             };
             let keep = s.may_keep(h.index, worker, h.attempt);
+            // Replicated validation (core/verify.rs): a verification copy.
+            if !keep && self.renew_copy(s, h, worker, until_ms)? {
+                out.push(true);
+                continue;
+            }
             if keep {
                 let lease = LeaseRecord {
                     worker: worker.to_string(),
@@ -169,6 +181,11 @@ impl Core {
                 s.states.get(h.index as usize),
                 Some(super::ShardState::Leased(l)) if l.worker == worker && l.attempt == h.attempt
             );
+            // Replicated validation (core/verify.rs): a verification copy.
+            if !mine && self.release_copy(s, h, worker)? {
+                out.push(true);
+                continue;
+            }
             if mine {
                 self.store.put_lease(&h.sweep_id, h.index, None)?;
                 s.states[h.index as usize] = super::ShardState::Pending;

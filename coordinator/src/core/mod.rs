@@ -21,9 +21,11 @@ pub mod launch;
 pub mod leases;
 pub mod memory;
 pub mod model;
+pub mod provenance;
 mod recovery;
 pub mod results;
 pub mod status;
+pub mod verify;
 #[cfg(test)]
 mod tests;
 
@@ -35,8 +37,10 @@ pub use launch::{LaunchSpec, Launched, SampleRequest};
 pub use leases::{Granted, Held, LeaseOutcome};
 pub use memory::ProcessMemory;
 pub use model::{CoreError, ShardState, MAX_FAILURES};
+pub use provenance::Provenance;
 pub use results::{Merged, RenderedResult};
 pub use status::{Resources, SampleStatus, ShardFailureStatus, SweepStatus, WorkerStatus};
+pub use verify::VerifyStatus;
 
 use crate::store::Store;
 use clock::Epoch;
@@ -83,12 +87,23 @@ impl Core {
     ) -> Result<Self, CoreError> {
         let now = clock.now();
         let sweeps = recovery::recover(store.as_ref(), now)?;
+        // Replicated validation (core/verify.rs): quarantined workers.
+        let quarantined = store
+            .load_quarantine()?
+            .into_iter()
+            .map(|q| (q.worker.clone(), q))
+            .collect();
         Ok(Core {
             store,
             commit: GroupCommit::default(),
             state: Mutex::new(State {
                 sweeps,
                 workers: BTreeMap::new(),
+                // Replicated validation (core/verify.rs): quarantined workers.
+                quarantine: verify::Quarantine {
+                    on_mismatch: false,
+                    workers: quarantined,
+                },
             }),
             renders: RenderCache::default(),
             epoch: Epoch::anchor(clock.as_ref()),

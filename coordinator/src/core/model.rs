@@ -4,6 +4,7 @@
 use crate::store::{
     FailureRecord, LeaseRecord, ShardTiming, StoreError, SweepRecord, SweepState, SweepStats,
 };
+use super::verify::{Quarantine, Verification};
 use gamesweep::sweep::{Output, ShardSpec};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
@@ -136,6 +137,8 @@ pub(crate) struct Sweep {
     pub(crate) base_work: u64,
     /// When this process first saw the sweep.
     pub(crate) base_at: Instant,
+    /// Replicated validation (core/verify.rs).
+    pub(crate) verify: Verification,
 }
 
 impl Sweep {
@@ -148,6 +151,7 @@ impl Sweep {
     ) -> Self {
         let n = plan.len();
         let order = lease_order(&plan, &record);
+        let verify = Verification::new(&record, n);
         Sweep {
             record,
             plan,
@@ -165,6 +169,7 @@ impl Sweep {
             leases_released: 0,
             base_work: 0,
             base_at: now,
+            verify,
         }
     }
 
@@ -172,9 +177,10 @@ impl Sweep {
     pub(crate) fn done(&self) -> u32 {
         self.results_stored
     }
-    /// Every shard of the plan is done.
+    /// Every shard of the plan is done (and, replicated validation, every
+    /// verification of a selected shard resolved).
     pub(crate) fn finished(&self) -> bool {
-        self.results_stored as usize == self.plan.len()
+        self.results_stored as usize == self.plan.len() && !self.verify.pending()
     }
     /// Sampled shards done (0 without a sample).
     pub(crate) fn sample_done(&self) -> u32 {
@@ -192,7 +198,7 @@ impl Sweep {
                 self.states[i as usize],
                 ShardState::Pending | ShardState::Leased(_)
             )
-        })
+        }) || self.verify.pending() // replicated validation: copies to hand out
     }
     /// May a worker with these solver versions (`kind=version,…`) run this
     /// sweep's shards: its version of the sweep's kind is the recorded one.
@@ -303,6 +309,8 @@ pub(crate) struct State {
     pub(crate) sweeps: BTreeMap<String, Sweep>,
     /// Workers by id.
     pub(crate) workers: BTreeMap<String, WorkerSeen>,
+    /// Replicated validation (core/verify.rs): quarantined workers.
+    pub(crate) quarantine: Quarantine,
 }
 
 impl State {

@@ -2,6 +2,7 @@
 //! merged again, its leases and failures as they were.
 
 use super::model::{lease_order, CoreError, ShardState, Sweep, MAX_FAILURES};
+use super::verify::Verification;
 use crate::store::{FailureRecord, Store, StoreError, StoredSweep};
 use gamesweep::kinds;
 use gamesweep::sweep::SweepError;
@@ -37,7 +38,11 @@ fn resume(stored: StoredSweep, now: Instant) -> Result<Sweep, CoreError> {
         stats,
         timings,
         failures,
+        verify,
+        origins,
     } = stored;
+    // Replicated validation (core/verify.rs).
+    let unrecorded = Verification::unrecorded(&record, &verify, &results);
     let kind =
         kinds::find(&record.kind).map_err(|e| corrupt(format!("sweep `{}`: {e}", record.id)))?;
     let mut states = vec![ShardState::Pending; plan.len()];
@@ -66,7 +71,7 @@ fn resume(stored: StoredSweep, now: Instant) -> Result<Sweep, CoreError> {
     }
     // Attempt numbers continue from the stored leases (a done shard's
     // lease is deleted; its attempts no longer matter).
-    let attempts: BTreeMap<u32, u32> = leases.iter().map(|(&i, l)| (i, l.attempt)).collect();
+    let mut attempts: BTreeMap<u32, u32> = leases.iter().map(|(&i, l)| (i, l.attempt)).collect();
     for (i, l) in leases {
         if let Some(s @ ShardState::Pending) = states.get_mut(i as usize) {
             *s = ShardState::Leased(l);
@@ -85,6 +90,14 @@ fn resume(stored: StoredSweep, now: Instant) -> Result<Sweep, CoreError> {
     info!(sweep = %record.id, done = results_stored, total = plan.len(), "resuming sweep");
     let order = lease_order(&plan, &record);
     let base_work = merged.work();
+    let verify = Verification::restore(
+        &record,
+        plan.len(),
+        verify,
+        origins,
+        unrecorded,
+        &mut attempts,
+    );
     Ok(Sweep {
         record,
         plan,
@@ -102,5 +115,6 @@ fn resume(stored: StoredSweep, now: Instant) -> Result<Sweep, CoreError> {
         leases_released: stats.leases_released,
         base_work,
         base_at: now,
+        verify,
     })
 }
