@@ -652,6 +652,8 @@ fn store_uvg8_run(
         seq: 1,
         state: SweepState::Running,
         sample: None,
+        verify_ppm: 0,
+        verify_seed: 0,
     };
     store.create_sweep(&rec, &plan).unwrap();
 }
