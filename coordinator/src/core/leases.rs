@@ -60,7 +60,9 @@ impl Core {
         if st.quarantine.workers.contains_key(worker) {
             return Ok(LeaseOutcome { leases: Vec::new(), idle: false });
         }
-        let mut out = Vec::new();
+        // Replicated validation (core/verify.rs): verification copies first,
+        // so that they do not all wait for the end of the sweep.
+        let mut out = self.lease_copies(&mut st, worker, version, max as usize, now, until_ms)?;
         let mut unfinished = 0;
         let mut mismatch: Option<(String, String)> = None;
         for s in st.sweeps.values_mut() {
@@ -99,9 +101,6 @@ impl Core {
                 break;
             }
         }
-        // Replicated validation (core/verify.rs): verification copies.
-        let room = (max as usize).saturating_sub(out.len());
-        out.extend(self.lease_copies(&mut st, worker, version, room, now, until_ms)?);
         if out.is_empty() {
             if let Some((sweep, sweep_version)) = mismatch {
                 let kind = st.sweeps.get(&sweep).map(|s| s.record.kind.clone());
