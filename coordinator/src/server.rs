@@ -218,10 +218,9 @@ impl coordinator_server::Coordinator for Service {
         let r = req.into_inner();
         let core = self.core.clone();
         // Rendered once per finished sweep (the core caches it).
-        let (out, provenance) = blocking(move || {
-            Ok((core.rendered(&r.sweep_id)?, core.provenance(&r.sweep_id)?))
-        })
-        .await?;
+        let (out, provenance) =
+            blocking(move || Ok((core.rendered(&r.sweep_id)?, core.provenance(&r.sweep_id)?)))
+                .await?;
         Ok(Response::new(pb::GetResultReply {
             provenance_json: provenance.to_json(),
             results_json: out.rendered.results_json.clone(),

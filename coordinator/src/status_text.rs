@@ -256,7 +256,13 @@ mod tests {
         };
         let text = render(&r);
         assert!(text.contains("  verification: 3 selected (1.0000 % of the shards, seed 5) + 2 rechecked (quarantined worker): 2 verified, 1 mismatched (1 replaced by the majority), 1 unverifiable (no other worker), 1 pending\n"), "{text}");
-        assert!(text.contains("  disagreeing workers (out-voted): liar\n"), "{text}");
-        assert!(text.contains("quarantined workers (out-voted; no more leases): liar\n"), "{text}");
+        assert!(
+            text.contains("  disagreeing workers (out-voted): liar\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("quarantined workers (out-voted; no more leases): liar\n"),
+            "{text}"
+        );
     }
 }

@@ -187,8 +187,16 @@ fn a_lying_worker_is_outvoted_quarantined_and_named() {
     let v = &s["verification"];
     assert_eq!(v["selected"], total, "{s}");
     assert_eq!(v["verified"], total - 1, "{s}");
-    assert_eq!((&v["mismatched"], &v["replaced"]), (&1.into(), &1.into()), "{s}");
-    assert_eq!((&v["pending"], &v["unverifiable"]), (&0.into(), &0.into()), "{s}");
+    assert_eq!(
+        (&v["mismatched"], &v["replaced"]),
+        (&1.into(), &1.into()),
+        "{s}"
+    );
+    assert_eq!(
+        (&v["pending"], &v["unverifiable"]),
+        (&0.into(), &0.into()),
+        "{s}"
+    );
     assert_eq!(v["disagreeing_workers"], serde_json::json!(["liar"]));
     assert_eq!(report.quarantined_workers, ["liar"]);
 
@@ -236,7 +244,10 @@ fn a_lying_worker_is_outvoted_quarantined_and_named() {
     let contributors = prov["contributors"].as_object().unwrap();
     assert!(!contributors.contains_key("liar"), "{prov}");
     assert_eq!(
-        contributors.values().map(|n| n.as_u64().unwrap()).sum::<u64>(),
+        contributors
+            .values()
+            .map(|n| n.as_u64().unwrap())
+            .sum::<u64>(),
         total
     );
     assert_eq!(prov["plan_digest"].as_str().unwrap().len(), 64);

@@ -822,7 +822,16 @@ fn a_sampled_sweep_projects_then_widens_to_the_exact_result() {
     );
     let launch = |extra: &[&str]| {
         let mut a = vec![
-            "launch", "uvg", "--verify-fraction", "0", "--max-n", "8", "--shards", "24", "--name", "smp",
+            "launch",
+            "uvg",
+            "--verify-fraction",
+            "0",
+            "--max-n",
+            "8",
+            "--shards",
+            "24",
+            "--name",
+            "smp",
         ];
         a.extend_from_slice(extra);
         a.extend_from_slice(&["--coordinator", &u]);
@@ -1051,7 +1060,16 @@ fn the_token_and_coordinator_come_from_the_environment_for_every_command() {
         c
     };
     let o = with_env(BIN)
-        .args(["launch", "uvg", "--verify-fraction", "0", "--max-n", "6", "--name", "e"])
+        .args([
+            "launch",
+            "uvg",
+            "--verify-fraction",
+            "0",
+            "--max-n",
+            "6",
+            "--name",
+            "e",
+        ])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

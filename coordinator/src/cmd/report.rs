@@ -35,7 +35,10 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
     )?;
     report::write_provenance(&out, &r.provenance_json)?;
     if r.provenance_json.is_empty() {
-        eprintln!("wrote {}/results.json and report.md (the coordinator sent no provenance)", out.display());
+        eprintln!(
+            "wrote {}/results.json and report.md (the coordinator sent no provenance)",
+            out.display()
+        );
     } else {
         eprintln!(
             "wrote {}/results.json, report.md and provenance.json",

@@ -58,7 +58,10 @@ impl Core {
         st.seen(worker, now);
         // Replicated validation (core/verify.rs): a quarantined worker gets nothing.
         if st.quarantine.workers.contains_key(worker) {
-            return Ok(LeaseOutcome { leases: Vec::new(), idle: false });
+            return Ok(LeaseOutcome {
+                leases: Vec::new(),
+                idle: false,
+            });
         }
         // Replicated validation (core/verify.rs): verification copies first,
         // so that they do not all wait for the end of the sweep.

@@ -25,9 +25,9 @@ pub mod provenance;
 mod recovery;
 pub mod results;
 pub mod status;
-pub mod verify;
 #[cfg(test)]
 mod tests;
+pub mod verify;
 #[cfg(test)]
 mod verify_tests;
 

@@ -1,10 +1,10 @@
 //! The core's in-memory model: errors, a shard's state, a sweep's state and
 //! the few transitions on it that need no store (they take `now` explicitly).
 
+use super::verify::{Quarantine, Verification};
 use crate::store::{
     FailureRecord, LeaseRecord, ShardTiming, StoreError, SweepRecord, SweepState, SweepStats,
 };
-use super::verify::{Quarantine, Verification};
 use gamesweep::sweep::{Output, ShardSpec};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;

@@ -459,11 +459,7 @@ impl Core {
                 CoreError::BadRequest(format!("shard result is not UTF-8 JSON: {e}"))
             })?),
         });
-        if rec
-            .lease
-            .as_ref()
-            .is_some_and(|l| l.worker == run.worker)
-        {
+        if rec.lease.as_ref().is_some_and(|l| l.worker == run.worker) {
             rec.lease = None;
         }
         let losers = self.settle(s, run.index, now)?;
@@ -575,8 +571,7 @@ impl Core {
             st.quarantine.workers.insert(w.clone(), rec);
             warn!(worker = %w, "worker quarantined: its results are verified again");
             for s in st.sweeps.values_mut() {
-                if s.record.state != SweepState::Running || (s.finished() && s.record.id != sweep)
-                {
+                if s.record.state != SweepState::Running || (s.finished() && s.record.id != sweep) {
                     continue;
                 }
                 let id = s.record.id.clone();
@@ -611,7 +606,9 @@ impl Core {
                             r.clone()
                         }
                         None => {
-                            let Some(bytes) = stored.get(&i) else { continue };
+                            let Some(bytes) = stored.get(&i) else {
+                                continue;
+                            };
                             let mut r = first_run(w.clone(), 0, digest(bytes));
                             r.purpose = VerifyPurpose::Recheck;
                             r

@@ -71,7 +71,11 @@ fn submit(c: &Core, worker: &str, g: &Granted, result: Output) -> bool {
 fn work(c: &Core, worker: &str) -> Vec<Granted> {
     let got = c.lease(worker, &V(), 1000).unwrap().leases;
     for g in &got {
-        assert!(submit(c, worker, g, run(g)), "{worker} shard {}", g.shard.index);
+        assert!(
+            submit(c, worker, g, run(g)),
+            "{worker} shard {}",
+            g.shard.index
+        );
     }
     got
 }
@@ -408,7 +412,10 @@ fn verification_state_survives_a_restart() {
     // Attempt numbers continue.
     let third = c.lease("a", &V(), 100).unwrap().leases;
     assert_eq!(third.len(), 1);
-    assert_eq!((third[0].shard.index, third[0].attempt), (lie.shard.index, 3));
+    assert_eq!(
+        (third[0].shard.index, third[0].attempt),
+        (lie.shard.index, 3)
+    );
     assert!(submit(&c, "a", &third[0], run(&third[0])));
     c.flush().unwrap();
     assert_eq!(c.quarantined(), ["x"]);
@@ -417,7 +424,10 @@ fn verification_state_survives_a_restart() {
     assert_eq!(c.quarantined(), ["x"], "quarantine is durable");
     let (state, v) = vstatus(&c, "s");
     assert_eq!(state, ShownState::Done);
-    assert_eq!((v.replaced, v.disagreeing_workers), (1, vec!["x".to_string()]));
+    assert_eq!(
+        (v.replaced, v.disagreeing_workers),
+        (1, vec!["x".to_string()])
+    );
     assert_eq!(c.merged("s").unwrap().output, sequential(&req));
     assert!(c.lease("x", &V(), 1).unwrap().leases.is_empty());
 }
