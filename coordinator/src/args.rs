@@ -179,3 +179,76 @@ pub fn default_project_cores() -> Vec<u32> {
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
+
+/// `launch`'s default verification share: one shard in a hundred runs again
+/// on another worker (several workers; see `core::verify`).
+pub const LAUNCH_VERIFY_FRACTION: &str = "0.01";
+
+/// `run`'s default verification share: none (its one local worker process
+/// has one worker identity, so no copy could run on another worker).
+pub const RUN_VERIFY_FRACTION: &str = "0";
+
+/// Add `--verify-fraction F` (default `default`) and `--verify-seed N`.
+pub fn verify_options(c: clap::Command, default: &'static str) -> clap::Command {
+    c.arg(
+        clap::Arg::new("verify_fraction")
+            .long("verify-fraction")
+            .value_name("F")
+            .default_value(default)
+            .help("Share of the shards (0..1, or a percentage such as 1%) whose accepted result is run again by another worker and compared; a mismatch is settled by a third run"),
+    )
+    .arg(
+        clap::Arg::new("verify_seed")
+            .long("verify-seed")
+            .value_name("N")
+            .help("Key of the hash selecting the verified shards [default: the coordinator picks one at random]")
+            .value_parser(clap::value_parser!(u64)),
+    )
+}
+
+/// A verification share as millionths: `0.01` or `1%`; 0 to 1.
+pub fn parse_verify_fraction(text: &str) -> Result<u32, String> {
+    let t = text.trim();
+    let (num, scale) = match t.strip_suffix('%') {
+        Some(n) => (n.trim(), 0.01),
+        None => (t, 1.0),
+    };
+    let v: f64 = num.parse().map_err(|_| {
+        format!("bad --verify-fraction `{text}`: give a share such as `0.01` or `1%`")
+    })?;
+    let f = v * scale;
+    if !f.is_finite() || !(0.0..=1.0).contains(&f) {
+        return Err(format!(
+            "--verify-fraction `{text}` is out of range: it must be between 0 and 1 (100%)"
+        ));
+    }
+    Ok((f * 1e6).round() as u32)
+}
+
+/// The verification share (millionths) and key asked for by [`verify_options`].
+pub fn verify_from(m: &clap::ArgMatches) -> anyhow::Result<(u32, Option<u64>)> {
+    let text = m
+        .get_one::<String>("verify_fraction")
+        .map_or("0", String::as_str);
+    let ppm = parse_verify_fraction(text).map_err(UsageError)?;
+    Ok((ppm, m.get_one::<u64>("verify_seed").copied()))
+}
+
+#[cfg(test)]
+mod verify_tests {
+    use super::parse_verify_fraction;
+
+    #[test]
+    fn verify_fractions_parse_and_bad_ones_are_named() {
+        assert_eq!(parse_verify_fraction("0"), Ok(0));
+        assert_eq!(parse_verify_fraction("0.01"), Ok(10_000));
+        assert_eq!(parse_verify_fraction("1%"), Ok(10_000));
+        assert_eq!(parse_verify_fraction("1"), Ok(1_000_000));
+        for bad in ["1.5", "-0.1", "NaN", "inf"] {
+            let e = parse_verify_fraction(bad).unwrap_err();
+            assert!(e.contains("out of range") && e.contains(bad), "{e}");
+        }
+        let e = parse_verify_fraction("lots").unwrap_err();
+        assert!(e.starts_with("bad --verify-fraction `lots`"), "{e}");
+    }
+}

@@ -40,6 +40,13 @@ pub struct EmbeddedRun {
     pub sample: Option<SampleRequest>,
     /// Core counts the projection gives wall times for.
     pub project_cores: Vec<u32>,
+    /// Share of the shards verified by another worker, millionths. The
+    /// run's local worker is one worker identity, so a copy is never run and
+    /// every selected shard is skipped as unverifiable after three lease
+    /// periods (10 s each); `run`'s default is 0.
+    pub verify_ppm: u32,
+    /// Key of the hash selecting them (`None`: random).
+    pub verify_seed: Option<u64>,
 }
 
 /// What an embedded run did.
@@ -58,8 +65,9 @@ pub struct RunOutcome {
 /// What an embedded run produced.
 #[derive(Clone, Debug)]
 pub enum RunEnd {
-    /// The whole plan ran: the rendered result, with the kind's exports.
-    Results(Rendered),
+    /// The whole plan ran: the rendered result, with the kind's exports,
+    /// and `provenance.json`.
+    Results(Rendered, String),
     /// The run stopped after its sample: the projection of the whole sweep.
     Sampled(ProjectionText),
 }
@@ -140,6 +148,8 @@ async fn drive(
             target_shards: cfg.shards,
             resume_existing: true,
             sample: cfg.sample,
+            verify_ppm: cfg.verify_ppm,
+            verify_seed: cfg.verify_seed,
         })
         .await
         .map_err(|e| -> anyhow::Error {
@@ -273,11 +283,14 @@ async fn drive(
                     anyhow::Error::new(e).context("rendering the exports of results.json")
                 })?
                 .exports;
-            RunEnd::Results(Rendered {
-                results_json: r.results_json,
-                report_md: r.report_md,
-                exports,
-            })
+            RunEnd::Results(
+                Rendered {
+                    results_json: r.results_json,
+                    report_md: r.report_md,
+                    exports,
+                },
+                r.provenance_json,
+            )
         }
     };
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;

@@ -33,6 +33,15 @@ pub fn write_results(dir: &Path, rendered: &Rendered) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Write `provenance.json` into `dir` (nothing for an empty text: a
+/// coordinator that sends none).
+pub fn write_provenance(dir: &Path, provenance_json: &str) -> anyhow::Result<()> {
+    if provenance_json.is_empty() {
+        return Ok(());
+    }
+    write_files(dir, &[("provenance.json", provenance_json)])
+}
+
 /// Write `projection.json` and `projection.md` into `dir`.
 pub fn write_projection(dir: &Path, p: &ProjectionText) -> anyhow::Result<()> {
     write_files(

@@ -183,11 +183,12 @@ impl coordinator_server::Coordinator for Service {
         let r = req.into_inner();
         let id = (!r.sweep_id.is_empty()).then_some(r.sweep_id);
         let core = self.core.clone();
-        let ((sweeps, workers), res, workers_pruned) = blocking(move || {
+        let ((sweeps, workers), res, workers_pruned, quarantined_workers) = blocking(move || {
             Ok((
                 core.status(id.as_deref())?,
                 core.resources(),
                 core.workers_pruned(),
+                core.quarantined(),
             ))
         })
         .await?;
@@ -200,6 +201,7 @@ impl coordinator_server::Coordinator for Service {
                 coordinator_rss_bytes: res.memory.resident,
                 coordinator_peak_rss_bytes: res.memory.peak,
                 workers_pruned,
+                quarantined_workers,
             }
             .into(),
         ))
@@ -222,8 +224,11 @@ impl coordinator_server::Coordinator for Service {
         let r = req.into_inner();
         let core = self.core.clone();
         // Rendered once per finished sweep (the core caches it).
-        let out = blocking(move || core.rendered(&r.sweep_id)).await?;
+        let (out, provenance) =
+            blocking(move || Ok((core.rendered(&r.sweep_id)?, core.provenance(&r.sweep_id)?)))
+                .await?;
         Ok(Response::new(pb::GetResultReply {
+            provenance_json: provenance.to_json(),
             results_json: out.rendered.results_json.clone(),
             report_md: out.rendered.report_md.clone(),
             kind: out.kind.clone(),

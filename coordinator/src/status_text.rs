@@ -3,7 +3,7 @@
 //! coordinator's store and memory, and the workers. Rendering only: the
 //! status comes from the typed client as a domain value.
 
-use gamesweep_proto::domain::StatusReport;
+use gamesweep_proto::domain::{StatusReport, VerifyStatus};
 
 fn hms(secs: f64) -> String {
     let s = secs.round() as u64;
@@ -102,6 +102,9 @@ pub fn render(r: &StatusReport) -> String {
                 s.results_invalid
             ));
         }
+        if let Some(v) = &s.verification {
+            out.push_str(&verification_text(v));
+        }
     }
     if r.store_bytes > 0 || r.coordinator_rss_bytes > 0 {
         let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
@@ -119,6 +122,12 @@ pub fn render(r: &StatusReport) -> String {
             r.workers_pruned
         ));
     }
+    if !r.quarantined_workers.is_empty() {
+        out.push_str(&format!(
+            "quarantined workers (out-voted; no more leases): {}\n",
+            r.quarantined_workers.join(", ")
+        ));
+    }
     if !r.workers.is_empty() {
         out.push_str("workers:\n");
         for w in &r.workers {
@@ -130,6 +139,33 @@ pub fn render(r: &StatusReport) -> String {
                 w.last_seen_ms_ago as f64 / 1000.0
             ));
         }
+    }
+    out
+}
+
+/// The verification lines of a sweep's block.
+fn verification_text(v: &VerifyStatus) -> String {
+    let mut out = format!(
+        "  verification: {} selected ({:.4} % of the shards, seed {}){}: {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other worker), {} pending\n",
+        v.selected,
+        v.ppm as f64 / 1e4,
+        v.seed,
+        if v.rechecks > 0 {
+            format!(" + {} rechecked (quarantined worker)", v.rechecks)
+        } else {
+            String::new()
+        },
+        v.verified,
+        v.mismatched,
+        v.replaced,
+        v.unverifiable,
+        v.pending
+    );
+    if !v.disagreeing_workers.is_empty() {
+        out.push_str(&format!(
+            "  disagreeing workers (out-voted): {}\n",
+            v.disagreeing_workers.join(", ")
+        ));
     }
     out
 }
@@ -166,6 +202,7 @@ mod tests {
             sample: None,
             shards_failed: 0,
             failures: vec![],
+            verification: None,
         }
     }
 
@@ -185,6 +222,7 @@ mod tests {
                 coordinator_rss_bytes: 0,
                 coordinator_peak_rss_bytes: 0,
                 workers_pruned: 0,
+                quarantined_workers: vec![],
             };
             let text = render(&r);
             assert!(
@@ -210,6 +248,7 @@ mod tests {
             coordinator_rss_bytes: 0,
             coordinator_peak_rss_bytes: 0,
             workers_pruned: 0,
+            quarantined_workers: vec![],
         };
         assert!(render(&r).starts_with("no sweeps"));
         r.sweeps.push(sweep(SweepState::Running, None));
@@ -227,6 +266,43 @@ mod tests {
         assert!(text.contains("  results refused as invalid: 4\n"), "{text}");
         assert!(
             text.contains("workers forgotten (unheard of for long, or too many): 5\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn verification_and_quarantine_shown() {
+        let mut s = sweep(SweepState::Running, None);
+        s.verification = Some(VerifyStatus {
+            ppm: 10_000,
+            seed: 5,
+            selected: 3,
+            rechecks: 2,
+            pending: 1,
+            verified: 2,
+            mismatched: 1,
+            replaced: 1,
+            unverifiable: 1,
+            disagreeing_workers: vec!["liar".into()],
+        });
+        let r = StatusReport {
+            coordinator_version: "v".into(),
+            sweeps: vec![s],
+            workers: vec![],
+            store_bytes: 0,
+            coordinator_rss_bytes: 0,
+            coordinator_peak_rss_bytes: 0,
+            workers_pruned: 0,
+            quarantined_workers: vec!["liar".into()],
+        };
+        let text = render(&r);
+        assert!(text.contains("  verification: 3 selected (1.0000 % of the shards, seed 5) + 2 rechecked (quarantined worker): 2 verified, 1 mismatched (1 replaced by the majority), 1 unverifiable (no other worker), 1 pending\n"), "{text}");
+        assert!(
+            text.contains("  disagreeing workers (out-voted): liar\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("quarantined workers (out-voted; no more leases): liar\n"),
             "{text}"
         );
     }

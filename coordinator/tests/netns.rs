@@ -349,6 +349,8 @@ impl Cluster {
         let id = self.ok(&[
             "launch",
             "uvg",
+            "--verify-fraction",
+            "0",
             "--max-n",
             "10",
             "--collect-min-value",

@@ -177,6 +177,8 @@ fn two_workers_give_the_in_process_result() {
     let id = ok(&[
         "launch",
         "uvg",
+        "--verify-fraction",
+        "0",
         "--max-n",
         "8",
         "--shards",
@@ -215,6 +217,8 @@ fn a_worker_holding_a_shard(
     ok(&[
         "launch",
         "uvg",
+        "--verify-fraction",
+        "0",
         "--max-n",
         "9",
         "--shards",
@@ -261,6 +265,8 @@ fn a_killed_coordinator_resumes_on_the_same_store() {
     ok(&[
         "launch",
         "uvg",
+        "--verify-fraction",
+        "0",
         "--max-n",
         "8",
         "--shards",
@@ -384,6 +390,8 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
                 target_shards: 0,
                 resume_existing: false,
                 sample: None,
+                verify_ppm: 0,
+                verify_seed: None,
             }))
             .unwrap_err();
         assert_eq!(e.code(), tonic::Code::Unauthenticated);
@@ -395,6 +403,8 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     ok(&[
         "launch",
         "uvg",
+        "--verify-fraction",
+        "0",
         "--max-n",
         "6",
         "--shards",
@@ -497,6 +507,8 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     ok(&[
         "launch",
         "uvg",
+        "--verify-fraction",
+        "0",
         "--max-n",
         "5",
         "--name",
@@ -654,6 +666,8 @@ fn store_uvg8_run(
         seq: 1,
         state: SweepState::Running,
         sample: None,
+        verify_ppm: 0,
+        verify_seed: 0,
     };
     store.create_sweep(&rec, &plan).unwrap();
 }
@@ -738,6 +752,8 @@ fn serve_stops_cleanly_on_sigterm_and_keeps_its_sweeps() {
     ok(&[
         "launch",
         "uvg",
+        "--verify-fraction",
+        "0",
         "--max-n",
         "5",
         "--name",
@@ -808,7 +824,16 @@ fn a_sampled_sweep_projects_then_widens_to_the_exact_result() {
     );
     let launch = |extra: &[&str]| {
         let mut a = vec![
-            "launch", "uvg", "--max-n", "8", "--shards", "24", "--name", "smp",
+            "launch",
+            "uvg",
+            "--verify-fraction",
+            "0",
+            "--max-n",
+            "8",
+            "--shards",
+            "24",
+            "--name",
+            "smp",
         ];
         a.extend_from_slice(extra);
         a.extend_from_slice(&["--coordinator", &u]);
@@ -884,6 +909,8 @@ fn a_sampled_sweep_projects_then_widens_to_the_exact_result() {
         &[
             "launch",
             "uvg",
+            "--verify-fraction",
+            "0",
             "--max-n",
             "8",
             "--name",
@@ -1035,7 +1062,16 @@ fn the_token_and_coordinator_come_from_the_environment_for_every_command() {
         c
     };
     let o = with_env(BIN)
-        .args(["launch", "uvg", "--max-n", "6", "--name", "e"])
+        .args([
+            "launch",
+            "uvg",
+            "--verify-fraction",
+            "0",
+            "--max-n",
+            "6",
+            "--name",
+            "e",
+        ])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -1100,6 +1136,8 @@ fn a_worker_follows_its_coordinator_to_a_new_address() {
     ok(&[
         "launch",
         "uvg",
+        "--verify-fraction",
+        "0",
         "--max-n",
         "8",
         "--shards",

@@ -273,9 +273,11 @@ fn cluster(cred_expire: u32) -> Result<(tempfile::TempDir, Cluster), String> {
     Ok((tmp, cluster))
 }
 
-const LAUNCH_N10: [&str; 10] = [
+const LAUNCH_N10: [&str; 12] = [
     "launch",
     "uvg",
+    "--verify-fraction",
+    "0",
     "--max-n",
     "10",
     "--collect-min-value",

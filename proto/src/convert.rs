@@ -6,7 +6,7 @@
 
 use crate::domain::{
     LaunchSpec, Launched, ProjectionText, SampleRequest, SampleStatus, ShardFailureStatus,
-    StatusReport, SweepReport, SweepState, SweepStatus, WorkerStatus,
+    StatusReport, SweepReport, SweepState, SweepStatus, VerifyStatus, WorkerStatus,
 };
 use crate::pb;
 use gamesweep::sweep::{Params, ShardSpec};
@@ -137,6 +137,8 @@ impl From<LaunchSpec> for pb::LaunchRequest {
             target_shards: l.target_shards,
             resume_existing: l.resume_existing,
             sample: l.sample.map(Into::into),
+            verify_ppm: l.verify_ppm,
+            verify_seed: l.verify_seed,
         }
     }
 }
@@ -151,6 +153,8 @@ impl TryFrom<pb::LaunchRequest> for LaunchSpec {
             target_shards: r.target_shards,
             resume_existing: r.resume_existing,
             sample: r.sample.map(Into::into),
+            verify_ppm: r.verify_ppm,
+            verify_seed: r.verify_seed,
         })
     }
 }
@@ -225,6 +229,41 @@ impl From<SweepStatus> for pb::SweepStatus {
                     worker_id: f.worker_id,
                 })
                 .collect(),
+            verification: s.verification.map(Into::into),
+        }
+    }
+}
+
+impl From<VerifyStatus> for pb::VerifyStatus {
+    fn from(v: VerifyStatus) -> Self {
+        pb::VerifyStatus {
+            ppm: v.ppm,
+            seed: v.seed,
+            selected: v.selected,
+            rechecks: v.rechecks,
+            pending: v.pending,
+            verified: v.verified,
+            mismatched: v.mismatched,
+            replaced: v.replaced,
+            unverifiable: v.unverifiable,
+            disagreeing_workers: v.disagreeing_workers,
+        }
+    }
+}
+
+impl From<pb::VerifyStatus> for VerifyStatus {
+    fn from(v: pb::VerifyStatus) -> Self {
+        VerifyStatus {
+            ppm: v.ppm,
+            seed: v.seed,
+            selected: v.selected,
+            rechecks: v.rechecks,
+            pending: v.pending,
+            verified: v.verified,
+            mismatched: v.mismatched,
+            replaced: v.replaced,
+            unverifiable: v.unverifiable,
+            disagreeing_workers: v.disagreeing_workers,
         }
     }
 }
@@ -293,6 +332,7 @@ impl TryFrom<pb::SweepStatus> for SweepStatus {
                     worker_id: f.worker_id,
                 })
                 .collect(),
+            verification: s.verification.map(Into::into),
         })
     }
 }
@@ -329,6 +369,7 @@ impl From<StatusReport> for pb::StatusReply {
             coordinator_rss_bytes: r.coordinator_rss_bytes,
             coordinator_peak_rss_bytes: r.coordinator_peak_rss_bytes,
             workers_pruned: r.workers_pruned,
+            quarantined_workers: r.quarantined_workers,
         }
     }
 }
@@ -348,6 +389,7 @@ impl TryFrom<pb::StatusReply> for StatusReport {
             coordinator_rss_bytes: r.coordinator_rss_bytes,
             coordinator_peak_rss_bytes: r.coordinator_peak_rss_bytes,
             workers_pruned: r.workers_pruned,
+            quarantined_workers: r.quarantined_workers,
         })
     }
 }
@@ -359,6 +401,7 @@ impl From<SweepReport> for pb::GetResultReply {
             report_md: r.report_md,
             kind: r.kind,
             params: params_to_proto(&r.params),
+            provenance_json: r.provenance_json,
         }
     }
 }
@@ -371,6 +414,7 @@ impl TryFrom<pb::GetResultReply> for SweepReport {
             kind: r.kind,
             results_json: r.results_json,
             report_md: r.report_md,
+            provenance_json: r.provenance_json,
         })
     }
 }
@@ -438,6 +482,18 @@ mod tests {
                 error: "boom".into(),
                 worker_id: "w".into(),
             }],
+            verification: Some(VerifyStatus {
+                ppm: 10_000,
+                seed: 9,
+                selected: 4,
+                rechecks: 1,
+                pending: 1,
+                verified: 2,
+                mismatched: 1,
+                replaced: 1,
+                unverifiable: 1,
+                disagreeing_workers: vec!["liar".into()],
+            }),
         }
     }
 
@@ -458,6 +514,7 @@ mod tests {
             coordinator_rss_bytes: 2,
             coordinator_peak_rss_bytes: 3,
             workers_pruned: 4,
+            quarantined_workers: vec!["liar".into()],
         }
     }
 
@@ -539,6 +596,8 @@ mod tests {
             target_shards: 64,
             resume_existing: true,
             sample: Some(SampleRequest { ppm: 5000, seed: 3 }),
+            verify_ppm: 10_000,
+            verify_seed: Some(11),
         };
         let wire = pb::LaunchRequest::from(spec.clone());
         assert_eq!(wire.name, "");
@@ -569,6 +628,7 @@ mod tests {
             params,
             results_json: "{}\n".into(),
             report_md: "# r\n".into(),
+            provenance_json: "{\"shards_total\": 1}\n".into(),
         };
         assert_eq!(
             SweepReport::try_from(pb::GetResultReply::from(r.clone())),

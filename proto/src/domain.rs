@@ -84,6 +84,10 @@ pub struct LaunchSpec {
     pub resume_existing: bool,
     /// Run only this sample of the plan first.
     pub sample: Option<SampleRequest>,
+    /// Share of the shards run again by another worker, millionths (0: none).
+    pub verify_ppm: u32,
+    /// Key of the hash selecting them (`None`: the coordinator picks one).
+    pub verify_seed: Option<u64>,
 }
 
 /// What a launch answered.
@@ -157,6 +161,35 @@ pub struct SweepStatus {
     pub shards_failed: u32,
     /// Failure records of shards not done (the lowest indices, at most 20).
     pub failures: Vec<ShardFailureStatus>,
+    /// Replicated validation, for a sweep launched with a verification share
+    /// (or with results being verified again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verification: Option<VerifyStatus>,
+}
+
+/// Replicated validation of a sweep (see `coordinator/src/core/verify.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerifyStatus {
+    /// Share of the shards selected, millionths.
+    pub ppm: u32,
+    /// Selection key.
+    pub seed: u64,
+    /// Shards selected by the share.
+    pub selected: u32,
+    /// Shards verified again because their worker was quarantined.
+    pub rechecks: u32,
+    /// Verifications waiting for a run.
+    pub pending: u32,
+    /// Verifications whose runs agreed.
+    pub verified: u32,
+    /// Verifications whose runs disagreed.
+    pub mismatched: u32,
+    /// Of those, settled against the accepted result (the stored result was replaced).
+    pub replaced: u32,
+    /// Verifications skipped: no other worker was seen for several lease periods.
+    pub unverifiable: u32,
+    /// Workers out-voted on some shard.
+    pub disagreeing_workers: Vec<String>,
 }
 
 /// A shard's reported failures.
@@ -220,6 +253,9 @@ pub struct StatusReport {
     /// Workers the coordinator forgot (unheard of for long, or too many).
     #[serde(default)]
     pub workers_pruned: u64,
+    /// Workers quarantined after being out-voted (replicated validation).
+    #[serde(default)]
+    pub quarantined_workers: Vec<String>,
 }
 
 /// A finished sweep's rendered result, as the coordinator sends it.
@@ -233,6 +269,8 @@ pub struct SweepReport {
     pub results_json: String,
     /// The text of `report.md`.
     pub report_md: String,
+    /// `provenance.json` (empty from a coordinator that sends none).
+    pub provenance_json: String,
 }
 
 /// A sampled sweep's projection, as the coordinator sends it.

@@ -33,12 +33,13 @@ fn launch_options(c: clap::Command) -> clap::Command {
                 .requires("name")
                 .action(clap::ArgAction::SetTrue),
         );
-    Conn::args(c)
+    Conn::args(args::verify_options(c, args::LAUNCH_VERIFY_FRACTION))
 }
 
 /// Run `launch`.
 pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
     let (kind, params, m) = parse_kind_args(&a.words, launch_options)?;
+    let (verify_ppm, verify_seed) = args::verify_from(&m)?;
     let spec = LaunchSpec {
         kind: kind.name().to_string(),
         params,
@@ -46,6 +47,8 @@ pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
         target_shards: m.get_one::<u32>("shards").copied().unwrap_or(0),
         resume_existing: m.get_flag("resume"),
         sample: args::sample_from(&m)?,
+        verify_ppm,
+        verify_seed,
     };
     let rt = connect::runtime()?;
     let mut c = connect::connect(&rt, &Conn::from_matches(&m))?;

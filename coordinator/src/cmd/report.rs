@@ -2,6 +2,7 @@
 //! `results.json` and `report.md` from the coordinator.
 
 use crate::connect::{self, Conn};
+use crate::core::Provenance;
 use crate::report;
 use gamesweep::sweep::Rendered;
 use std::path::PathBuf;
@@ -32,6 +33,58 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
             exports: Vec::new(),
         },
     )?;
-    eprintln!("wrote {}/results.json and report.md", out.display());
+    report::write_provenance(&out, &r.provenance_json)?;
+    if r.provenance_json.is_empty() {
+        eprintln!(
+            "wrote {}/results.json and report.md (the coordinator sent no provenance)",
+            out.display()
+        );
+    } else {
+        eprintln!(
+            "wrote {}/results.json, report.md and provenance.json",
+            out.display()
+        );
+    }
+    print_verification(&r.provenance_json);
     Ok(())
+}
+
+/// Say on stderr what the verification found (from `provenance.json`).
+fn print_verification(provenance_json: &str) {
+    if let Some(text) = verification_summary(provenance_json) {
+        eprintln!("{text}");
+    }
+}
+
+/// The one-paragraph summary of a provenance's verification (`None`: no
+/// provenance, or nothing was verified).
+fn verification_summary(provenance_json: &str) -> Option<String> {
+    let p: Provenance = serde_json::from_str(provenance_json).ok()?;
+    if p.verify_ppm == 0 && p.shards_rechecked == 0 {
+        return None;
+    }
+    let mut out = format!(
+        "verification: {} of {} shards selected ({} %), {} rechecked: {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other worker)",
+        p.shards_selected,
+        p.shards_total,
+        p.verify_fraction * 100.0,
+        p.shards_rechecked,
+        p.shards_verified,
+        p.shards_mismatched,
+        p.shards_replaced,
+        p.shards_unverifiable
+    );
+    if !p.disagreeing_workers.is_empty() {
+        out.push_str(&format!(
+            "\ndisagreeing workers (out-voted): {}",
+            p.disagreeing_workers.join(", ")
+        ));
+    }
+    if !p.quarantined_workers.is_empty() {
+        out.push_str(&format!(
+            "\nquarantined workers: {}",
+            p.quarantined_workers.join(", ")
+        ));
+    }
+    Some(out)
 }

@@ -25,7 +25,7 @@ pub struct RunArgs {
 
 /// Options every `run` takes besides the kind's own parameters.
 pub fn common_run_options(c: clap::Command) -> clap::Command {
-    args::plan_options(c)
+    args::verify_options(args::plan_options(c), args::RUN_VERIFY_FRACTION)
         .arg(
         clap::Arg::new("threads")
             .long("threads")
@@ -86,6 +86,13 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
         .unwrap_or_else(|| default_out_dir(kind, &params));
     let quiet = m.get_flag("quiet");
     let sample = args::sample_from(&m)?;
+    let (verify_ppm, verify_seed) = args::verify_from(&m)?;
+    if verify_ppm > 0 && m.get_flag("in_process") {
+        return Err(UsageError(
+            "--verify-fraction needs the embedded coordinator (it records and compares the runs); drop --in-process".into(),
+        )
+        .into());
+    }
     if sample.is_some() && m.get_flag("in_process") {
         return Err(UsageError(
             "--sample needs the embedded coordinator (it records the sample and the shard timings); drop --in-process".into(),
@@ -105,6 +112,8 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
             fresh: m.get_flag("fresh"),
             sample,
             project_cores: args::project_cores_from(&m),
+            verify_ppm,
+            verify_seed,
         };
         let o = embedded::run(kind, &params, &cfg)?;
         match &o.end {
@@ -119,8 +128,9 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
                     out.display()
                 );
             }
-            RunEnd::Results(rendered) => {
+            RunEnd::Results(rendered, provenance) => {
                 report::write_results(&out, rendered)?;
+                report::write_provenance(&out, provenance)?;
                 eprintln!(
                     "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",
                     kind.name(),

@@ -45,6 +45,9 @@ pub struct ServeArgs {
     /// Log format.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    /// Quarantine a worker out-voted on a verified shard: it gets no more leases, and every result already accepted from it (in sweeps not finished) is run again by other workers before its sweep can finish.
+    #[arg(long)]
+    pub quarantine_on_mismatch: bool,
 }
 
 /// The longest lease `--lease-secs` accepts: a day (much longer would
@@ -80,6 +83,7 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             max_lease_total: a.max_lease_total,
         }),
     );
+    core.set_quarantine_on_mismatch(a.quarantine_on_mismatch);
     let rt = connect::runtime()?;
     rt.block_on(async move {
         let listener = server::bind(a.listen).await?;

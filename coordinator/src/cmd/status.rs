@@ -108,12 +108,20 @@ mod tests {
                 sample: None,
                 shards_failed: 0,
                 failures: vec![],
+                verification: Some(gamesweep_proto::domain::VerifyStatus {
+                    ppm: 1_000_000,
+                    selected: 1,
+                    mismatched: 1,
+                    disagreeing_workers: vec!["liar".into()],
+                    ..Default::default()
+                }),
             }],
             workers: vec![],
             store_bytes: 0,
             coordinator_rss_bytes: 0,
             coordinator_peak_rss_bytes: 0,
             workers_pruned: 7,
+            quarantined_workers: vec!["liar".into()],
         };
         let text = json(&r).unwrap();
         assert!(text.contains(r#""refused_submits":3"#), "{text}");
@@ -124,6 +132,11 @@ mod tests {
         );
         assert!(text.contains(r#""eta_seconds":null"#), "{text}");
         assert!(text.contains(r#""state":"sampled""#), "{text}");
+        assert!(
+            text.contains(r#""disagreeing_workers":["liar"]"#)
+                && text.contains(r#""quarantined_workers":["liar"]"#),
+            "{text}"
+        );
         let back: StatusReport = serde_json::from_str(&text).unwrap();
         assert_eq!(back, r);
     }

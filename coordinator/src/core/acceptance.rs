@@ -147,13 +147,26 @@ impl Core {
         let _g = span.enter();
         let mut st = self.lock();
         st.seen(&worker, self.clock.now(), self.lease_ms);
-        let (s, state) = st.shard_of(&sweep_id, index, &version)?;
+        let (s, _) = st.shard_of(&sweep_id, index, &version)?;
         if !self.signed(s, index, attempt, &token) {
             s.refused_submits = s.refused_submits.saturating_add(1);
             self.store.put_stats(&sweep_id, &s.stats())?;
             warn!(attempt, "result without a valid lease token refused");
             return Err(denied(s, index, attempt, "a result"));
         }
+        // Replicated validation (core/verify.rs): a verification run, or a quarantined worker.
+        let run = super::verify::Run {
+            worker: &worker,
+            version: &version,
+            sweep_id: &sweep_id,
+            index,
+            attempt,
+            result: &result,
+        };
+        if let Some(accepted) = self.verify_submit(&mut st, &run)? {
+            return Ok(accepted);
+        }
+        let (s, state) = st.shard_of(&sweep_id, index, &version)?;
         if result.kind() != s.record.kind {
             return Err(CoreError::BadRequest(format!(
                 "a `{}` result submitted for sweep `{sweep_id}` of kind `{}`",
@@ -188,6 +201,8 @@ impl Core {
             self.store.put_failure(&sweep_id, index, None)?;
         }
         s.work[index as usize] = result.work();
+        // Replicated validation (core/verify.rs): origin, and a verification if selected.
+        self.verify_accepted(s, index, &worker, attempt, &result)?;
         if let Some(t) = timing {
             s.timings.insert(index, t);
         }

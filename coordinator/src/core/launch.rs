@@ -35,6 +35,8 @@ impl Core {
                 )));
             }
         }
+        // Replicated validation (core/verify.rs): the share is a fraction.
+        super::verify::check_share(req.verify_ppm)?;
         if let Some(n) = req.name.as_deref() {
             if !valid_id(n) {
                 return Err(CoreError::BadRequest(format!(
@@ -44,6 +46,7 @@ impl Core {
             let mut st = self.lock();
             if let Some(s) = st.sweeps.get_mut(n) {
                 if req.resume_existing && s.record.kind == kind_name && s.record.params == params {
+                    super::verify::check_resume(s, req)?; // replicated validation
                     self.resume_sample(s, req.sample)?;
                     self.retry_failed(s)?;
                     return Ok(Launched {
@@ -98,6 +101,9 @@ impl Core {
                 shards: crate::sample::choose(&plan, smp.ppm, smp.seed),
                 limited: true,
             }),
+            // Replicated validation (core/verify.rs).
+            verify_ppm: req.verify_ppm,
+            verify_seed: req.verify_seed.unwrap_or_else(rand::random),
         };
         self.store.create_sweep(&record, &plan)?;
         info!(

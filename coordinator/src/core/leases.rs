@@ -83,10 +83,19 @@ impl Core {
         let until_ms = now_ms.saturating_add(self.lease_ms);
         let mut st = self.lock();
         st.seen(worker, now, self.lease_ms);
+        // Replicated validation (core/verify.rs): a quarantined worker gets nothing.
+        if st.quarantine.workers.contains_key(worker) {
+            return Ok(LeaseOutcome {
+                leases: Vec::new(),
+                idle: false,
+            });
+        }
         let held = held_by(&st, worker, now_ms);
         let max = max.min(self.limits.max_shards_per_worker.saturating_sub(held));
         let others_alive = st.others_alive(worker, now, self.lease_ms);
-        let mut out = Vec::new();
+        // Replicated validation (core/verify.rs): verification copies first,
+        // so that they do not all wait for the end of the sweep.
+        let mut out = self.lease_copies(&mut st, worker, version, max as usize, now, until_ms)?;
         let mut unfinished = 0;
         let mut mismatch: Option<(String, String)> = None;
         for s in st.sweeps.values_mut() {
@@ -191,6 +200,11 @@ impl Core {
                 out.push(false);
                 continue;
             }
+            // Replicated validation (core/verify.rs): a verification copy.
+            if self.renew_copy(s, h, worker, now_ms.saturating_add(self.lease_ms))? {
+                out.push(true);
+                continue;
+            }
             let running = s.record.state == crate::store::SweepState::Running;
             let granted_ms = match &s.states[h.index as usize] {
                 ShardState::Leased(l) if l.worker == worker && l.attempt == h.attempt => {
@@ -291,6 +305,11 @@ impl Core {
                 s.states.get(h.index as usize),
                 Some(ShardState::Leased(l)) if l.worker == worker && l.attempt == h.attempt
             );
+            // Replicated validation (core/verify.rs): a verification copy.
+            if !mine && self.release_copy(s, h, worker)? {
+                out.push(true);
+                continue;
+            }
             if mine {
                 self.store.put_lease(&h.sweep_id, h.index, None)?;
                 s.states[h.index as usize] = ShardState::Pending;

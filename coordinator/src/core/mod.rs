@@ -23,12 +23,16 @@ pub mod launch;
 pub mod leases;
 pub mod memory;
 pub mod model;
+pub mod provenance;
 mod recovery;
 pub mod results;
 pub mod status;
 #[cfg(test)]
 mod tests;
 mod tokens;
+pub mod verify;
+#[cfg(test)]
+mod verify_tests;
 
 pub use acceptance::{FailOutcome, FailureReport, Submission, Timing};
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -38,8 +42,10 @@ pub use launch::{LaunchSpec, Launched, SampleRequest};
 pub use leases::{Granted, Held, LeaseOutcome};
 pub use memory::ProcessMemory;
 pub use model::{CoreError, ShardState, MAX_FAILURES};
+pub use provenance::Provenance;
 pub use results::{Merged, RenderedResult};
 pub use status::{Resources, SampleStatus, ShardFailureStatus, SweepStatus, WorkerStatus};
+pub use verify::VerifyStatus;
 
 use crate::store::Store;
 use clock::Epoch;
@@ -113,6 +119,12 @@ impl Core {
         let now = clock.now();
         let epoch = Epoch::anchor(clock.as_ref());
         let sweeps = recovery::recover(store.as_ref(), now, epoch.unix_ms(now))?;
+        // Replicated validation (core/verify.rs): quarantined workers.
+        let quarantined = store
+            .load_quarantine()?
+            .into_iter()
+            .map(|q| (q.worker.clone(), q))
+            .collect();
         Ok(Core {
             key: LeaseKey::new(store.lease_key()),
             store,
@@ -122,6 +134,11 @@ impl Core {
                 workers: BTreeMap::new(),
                 workers_pruned: 0,
                 pruned_at: None,
+                // Replicated validation (core/verify.rs): quarantined workers.
+                quarantine: verify::Quarantine {
+                    on_mismatch: false,
+                    workers: quarantined,
+                },
             }),
             renders: RenderCache::default(),
             epoch,

@@ -1,6 +1,7 @@
 //! The core's in-memory model: errors, a shard's state, a sweep's state and
 //! the few transitions on it that need no store (they take `now` explicitly).
 
+use super::verify::{Quarantine, Verification};
 use crate::store::{
     FailureRecord, LeaseRecord, ShardTiming, StoreError, SweepRecord, SweepState, SweepStats,
 };
@@ -153,6 +154,8 @@ pub(crate) struct Sweep {
     pub(crate) base_work: u64,
     /// When this process first saw the sweep.
     pub(crate) base_at: Instant,
+    /// Replicated validation (core/verify.rs).
+    pub(crate) verify: Verification,
 }
 
 impl Sweep {
@@ -165,6 +168,7 @@ impl Sweep {
     ) -> Self {
         let n = plan.len();
         let order = lease_order(&plan, &record);
+        let verify = Verification::new(&record, n);
         Sweep {
             record,
             plan: Arc::new(plan),
@@ -187,6 +191,7 @@ impl Sweep {
             retired: HashMap::new(),
             base_work: 0,
             base_at: now,
+            verify,
         }
     }
 
@@ -194,9 +199,10 @@ impl Sweep {
     pub(crate) fn done(&self) -> u32 {
         self.results_stored
     }
-    /// Every shard of the plan is done.
+    /// Every shard of the plan is done (and, replicated validation, every
+    /// verification of a selected shard resolved).
     pub(crate) fn finished(&self) -> bool {
-        self.results_stored as usize == self.plan.len()
+        self.results_stored as usize == self.plan.len() && !self.verify.pending()
     }
     /// Sampled shards done (0 without a sample).
     pub(crate) fn sample_done(&self) -> u32 {
@@ -214,7 +220,7 @@ impl Sweep {
                 self.states[i as usize],
                 ShardState::Pending | ShardState::Leased(_)
             )
-        })
+        }) || self.verify.pending() // replicated validation: copies to hand out
     }
     /// May a worker with these solver versions (`kind=version,…`) run this
     /// sweep's shards: its version of the sweep's kind is the recorded one.
@@ -357,6 +363,8 @@ pub(crate) struct State {
     pub(crate) workers_pruned: u64,
     /// When the worker list was last swept.
     pub(crate) pruned_at: Option<Instant>,
+    /// Replicated validation (core/verify.rs): quarantined workers.
+    pub(crate) quarantine: Quarantine,
 }
 
 /// `worker` if it is a worker id the core accepts.

@@ -2,6 +2,7 @@
 //! merged again, its leases and failures as they were.
 
 use super::model::{lease_order, CoreError, ShardState, Sweep, MAX_FAILURES};
+use super::verify::Verification;
 use crate::store::{FailureRecord, Store, StoreError, StoredSweep};
 use gamesweep::kinds;
 use gamesweep::sweep::SweepError;
@@ -39,7 +40,11 @@ fn resume(stored: StoredSweep, now: Instant, now_ms: u64) -> Result<Sweep, CoreE
         stats,
         timings,
         failures,
+        verify,
+        origins,
     } = stored;
+    // Replicated validation (core/verify.rs).
+    let unrecorded = Verification::unrecorded(&record, &verify, &results);
     let kind =
         kinds::find(&record.kind).map_err(|e| corrupt(format!("sweep `{}`: {e}", record.id)))?;
     let mut states = vec![ShardState::Pending; plan.len()];
@@ -68,7 +73,7 @@ fn resume(stored: StoredSweep, now: Instant, now_ms: u64) -> Result<Sweep, CoreE
     }
     // Attempt numbers continue from the stored leases (a done shard's
     // lease is deleted; its attempts no longer matter).
-    let attempts: BTreeMap<u32, u32> = leases.iter().map(|(&i, l)| (i, l.attempt)).collect();
+    let mut attempts: BTreeMap<u32, u32> = leases.iter().map(|(&i, l)| (i, l.attempt)).collect();
     for (i, mut l) in leases {
         if let Some(s @ ShardState::Pending) = states.get_mut(i as usize) {
             // A lease from a store that kept no grant times counts from now.
@@ -92,6 +97,14 @@ fn resume(stored: StoredSweep, now: Instant, now_ms: u64) -> Result<Sweep, CoreE
     info!(sweep = %record.id, done = results_stored, total = plan.len(), "resuming sweep");
     let order = lease_order(&plan, &record);
     let base_work = merged.work();
+    let verify = Verification::restore(
+        &record,
+        plan.len(),
+        verify,
+        origins,
+        unrecorded,
+        &mut attempts,
+    );
     Ok(Sweep {
         record,
         plan: std::sync::Arc::new(plan),
@@ -114,5 +127,6 @@ fn resume(stored: StoredSweep, now: Instant, now_ms: u64) -> Result<Sweep, CoreE
         retired: HashMap::new(),
         base_work,
         base_at: now,
+        verify,
     })
 }

@@ -122,6 +122,8 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
                 worker_id: f.worker.clone(),
             })
             .collect(),
+        // Replicated validation (core/verify.rs).
+        verification: s.verify.status(),
     }
 }
 

@@ -46,6 +46,8 @@ fn uvg(max_n: u64, name: &str, shards: u32) -> LaunchSpec {
         target_shards: shards,
         resume_existing: false,
         sample: None,
+        verify_ppm: 0,
+        verify_seed: None,
     }
 }
 

@@ -3,8 +3,8 @@
 //! as the process. For tests and for coordinators whose state may be lost.
 
 use super::{
-    FailureRecord, LeaseRecord, ShardTiming, Store, StoreError, StoredSweep, SweepRecord,
-    SweepStats,
+    FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store, StoreError, StoredSweep,
+    SweepRecord, SweepStats, VerifyRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use std::collections::BTreeMap;
@@ -30,6 +30,12 @@ struct Tables {
     failures: ShardTable<FailureRecord>,
     /// Counters by sweep id.
     stats: BTreeMap<String, SweepStats>,
+    /// Verification records.
+    verify: ShardTable<VerifyRecord>,
+    /// The worker of each accepted result.
+    origins: ShardTable<String>,
+    /// Quarantined workers by id.
+    quarantine: BTreeMap<String, QuarantineRecord>,
     /// The last sequence number handed out.
     seq: u64,
 }
@@ -117,6 +123,8 @@ impl Store for MemStore {
         t.leases.retain(|(s, _), _| s != id);
         t.timings.retain(|(s, _), _| s != id);
         t.failures.retain(|(s, _), _| s != id);
+        t.verify.retain(|(s, _), _| s != id);
+        t.origins.retain(|(s, _), _| s != id);
         Ok(())
     }
 
@@ -150,6 +158,8 @@ impl Store for MemStore {
                 stats: t.stats.get(id).cloned().unwrap_or_default(),
                 timings: of_sweep(&t.timings, id),
                 failures: of_sweep(&t.failures, id),
+                verify: of_sweep(&t.verify, id),
+                origins: of_sweep(&t.origins, id),
             });
         }
         out.sort_by_key(|s| s.record.seq);
@@ -198,6 +208,53 @@ impl Store for MemStore {
     fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError> {
         self.lock().stats.insert(id.to_string(), stats.clone());
         Ok(())
+    }
+
+    fn put_verify(
+        &self,
+        id: &str,
+        index: u32,
+        record: Option<&VerifyRecord>,
+    ) -> Result<(), StoreError> {
+        put_or_clear(&mut self.lock().verify, (id.to_string(), index), record);
+        Ok(())
+    }
+
+    fn put_origin(&self, id: &str, index: u32, worker: &str) -> Result<(), StoreError> {
+        self.lock()
+            .origins
+            .insert((id.to_string(), index), worker.to_string());
+        Ok(())
+    }
+
+    fn replace_result(
+        &self,
+        id: &str,
+        index: u32,
+        result: &[u8],
+        worker: &str,
+    ) -> Result<(), StoreError> {
+        let mut t = self.lock();
+        let key = (id.to_string(), index);
+        t.results.insert(key.clone(), result.to_vec());
+        t.timings.remove(&key);
+        t.origins.insert(key, worker.to_string());
+        Ok(())
+    }
+
+    fn results_of(&self, id: &str) -> Result<BTreeMap<u32, Vec<u8>>, StoreError> {
+        Ok(of_sweep(&self.lock().results, id))
+    }
+
+    fn put_quarantine(&self, record: &QuarantineRecord) -> Result<(), StoreError> {
+        self.lock()
+            .quarantine
+            .insert(record.worker.clone(), record.clone());
+        Ok(())
+    }
+
+    fn load_quarantine(&self) -> Result<Vec<QuarantineRecord>, StoreError> {
+        Ok(self.lock().quarantine.values().cloned().collect())
     }
 
     fn flush(&self) -> Result<(), StoreError> {

@@ -22,9 +22,11 @@ use std::path::PathBuf;
 
 mod mem;
 mod sled;
+mod verify;
 
 pub use self::sled::SledStore;
 pub use mem::MemStore;
+pub use verify::{QuarantineRecord, Verdict, VerifyPurpose, VerifyRecord, VerifyRun};
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]
@@ -103,6 +105,13 @@ pub struct SweepRecord {
     /// The random sample of shards run first, if the sweep was launched with one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample: Option<SampleRecord>,
+    /// Share of the shards run a second time by another worker, in
+    /// millionths (0: none; records written before verification read as 0).
+    #[serde(default)]
+    pub verify_ppm: u32,
+    /// Key of the hash that selects those shards (see [`crate::core::verify`]).
+    #[serde(default)]
+    pub verify_seed: u64,
 }
 
 /// A seeded random sample of a plan (see [`crate::sample`]).
@@ -215,6 +224,11 @@ pub struct StoredSweep {
     pub timings: BTreeMap<u32, ShardTiming>,
     /// Reported failures, by shard index.
     pub failures: BTreeMap<u32, FailureRecord>,
+    /// Verification records, by shard index.
+    pub verify: BTreeMap<u32, VerifyRecord>,
+    /// The worker each accepted result came from, by shard index (absent
+    /// for results accepted before this was recorded).
+    pub origins: BTreeMap<u32, String>,
 }
 
 /// The coordinator's durable state.
@@ -255,6 +269,30 @@ pub trait Store: Send + Sync {
     ) -> Result<(), StoreError>;
     /// Store a sweep's counters (not flushed).
     fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError>;
+    /// Set or clear shard `index`'s verification record (not flushed).
+    fn put_verify(
+        &self,
+        id: &str,
+        index: u32,
+        record: Option<&VerifyRecord>,
+    ) -> Result<(), StoreError>;
+    /// Record the worker shard `index`'s accepted result came from (not flushed).
+    fn put_origin(&self, id: &str, index: u32, worker: &str) -> Result<(), StoreError>;
+    /// Overwrite shard `index`'s stored result (and its timing and origin):
+    /// only a verification majority does this (not flushed).
+    fn replace_result(
+        &self,
+        id: &str,
+        index: u32,
+        result: &[u8],
+        worker: &str,
+    ) -> Result<(), StoreError>;
+    /// The stored results of sweep `id`, by shard index.
+    fn results_of(&self, id: &str) -> Result<BTreeMap<u32, Vec<u8>>, StoreError>;
+    /// Quarantine a worker, durably.
+    fn put_quarantine(&self, record: &QuarantineRecord) -> Result<(), StoreError>;
+    /// The quarantined workers.
+    fn load_quarantine(&self) -> Result<Vec<QuarantineRecord>, StoreError>;
     /// Make everything written so far durable.
     fn flush(&self) -> Result<(), StoreError>;
     /// Bytes on disk (0 if unknown).
@@ -289,6 +327,8 @@ mod tests {
             seq,
             state: SweepState::Running,
             sample: None,
+            verify_ppm: 0,
+            verify_seed: 0,
         }
     }
 

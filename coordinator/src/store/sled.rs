@@ -1,8 +1,8 @@
 //! [`Store`] on a sled database in a directory.
 
 use super::{
-    FailureRecord, LeaseRecord, ShardTiming, Store, StoreError, StoredSweep, SweepRecord,
-    SweepStats,
+    FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store, StoreError, StoredSweep,
+    SweepRecord, SweepStats, VerifyRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use serde::{Deserialize, Serialize};
@@ -30,6 +30,12 @@ pub struct SledStore {
     failures: sled::Tree,
     /// The lease-token key (kept in the `meta` tree).
     lease_key: [u8; 32],
+    /// Verification records (replicated validation), by shard.
+    verify: sled::Tree,
+    /// The worker of each accepted result, by shard.
+    origins: sled::Tree,
+    /// Quarantined workers, by worker id.
+    quarantine: sled::Tree,
 }
 
 fn shard_key(id: &str, index: u32) -> Vec<u8> {
@@ -148,6 +154,9 @@ impl SledStore {
             stats: db.open_tree("stats")?,
             timings: db.open_tree("timings")?,
             failures: db.open_tree("failures")?,
+            verify: db.open_tree("verify")?,
+            origins: db.open_tree("origins")?,
+            quarantine: db.open_tree("quarantine")?,
             db,
         })
     }
@@ -175,7 +184,14 @@ impl Store for SledStore {
         self.sweeps.remove(id.as_bytes())?;
         self.plans.remove(id.as_bytes())?;
         self.stats.remove(id.as_bytes())?;
-        for tree in [&self.results, &self.leases, &self.timings, &self.failures] {
+        for tree in [
+            &self.results,
+            &self.leases,
+            &self.timings,
+            &self.failures,
+            &self.verify,
+            &self.origins,
+        ] {
             for kv in tree.scan_prefix(sweep_prefix(id)) {
                 tree.remove(kv?.0)?;
             }
@@ -241,6 +257,16 @@ impl Store for SledStore {
                 let (k, v) = kv?;
                 failures.insert(index_of(&k)?, dec("shard failure", &v)?);
             }
+            let mut verify = BTreeMap::new();
+            for kv in self.verify.scan_prefix(sweep_prefix(&record.id)) {
+                let (k, v) = kv?;
+                verify.insert(index_of(&k)?, dec("verification record", &v)?);
+            }
+            let mut origins = BTreeMap::new();
+            for kv in self.origins.scan_prefix(sweep_prefix(&record.id)) {
+                let (k, v) = kv?;
+                origins.insert(index_of(&k)?, dec("result origin", &v)?);
+            }
             let stats = match self.stats.get(k.as_ref())? {
                 Some(s) => dec("stats", &s)?,
                 None => SweepStats::default(),
@@ -253,6 +279,8 @@ impl Store for SledStore {
                 stats,
                 timings,
                 failures,
+                verify,
+                origins,
             });
         }
         out.sort_by_key(|s| s.record.seq);
@@ -304,6 +332,58 @@ impl Store for SledStore {
         Ok(())
     }
 
+    fn put_verify(
+        &self,
+        id: &str,
+        index: u32,
+        record: Option<&VerifyRecord>,
+    ) -> Result<(), StoreError> {
+        put_or_clear(&self.verify, shard_key(id, index), record)
+    }
+
+    fn put_origin(&self, id: &str, index: u32, worker: &str) -> Result<(), StoreError> {
+        self.origins.insert(shard_key(id, index), enc(&worker))?;
+        Ok(())
+    }
+
+    fn replace_result(
+        &self,
+        id: &str,
+        index: u32,
+        result: &[u8],
+        worker: &str,
+    ) -> Result<(), StoreError> {
+        let key = shard_key(id, index);
+        self.results.insert(key.clone(), result)?;
+        // The replaced result's timing was another run's.
+        self.timings.remove(key.clone())?;
+        self.origins.insert(key, enc(&worker))?;
+        Ok(())
+    }
+
+    fn results_of(&self, id: &str) -> Result<BTreeMap<u32, Vec<u8>>, StoreError> {
+        let mut out = BTreeMap::new();
+        for kv in self.results.scan_prefix(sweep_prefix(id)) {
+            let (k, v) = kv?;
+            out.insert(index_of(&k)?, v.to_vec());
+        }
+        Ok(out)
+    }
+
+    fn put_quarantine(&self, record: &QuarantineRecord) -> Result<(), StoreError> {
+        self.quarantine
+            .insert(record.worker.as_bytes(), enc(record))?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    fn load_quarantine(&self) -> Result<Vec<QuarantineRecord>, StoreError> {
+        self.quarantine
+            .iter()
+            .map(|kv| dec("quarantine record", &kv?.1))
+            .collect()
+    }
+
     fn flush(&self) -> Result<(), StoreError> {
         self.db.flush()?;
         Ok(())
@@ -333,6 +413,8 @@ mod tests {
             seq: 1,
             state: SweepState::Running,
             sample: None,
+            verify_ppm: 0,
+            verify_seed: 0,
         }
     }
 

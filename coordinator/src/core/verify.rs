@@ -1,0 +1,635 @@
+//! Replicated validation, sampled (BOINC's idea): a seeded share of each
+//! sweep's shards runs a second time, on another worker, and the two results
+//! are compared by digest.
+//!
+//! - **Selection**: shard `i` of a sweep with verification share `ppm`
+//!   (millionths) and key `seed` is selected when the first 8 bytes of
+//!   SHA-256(`"gamesweep-verify"`, seed, i) taken modulo 10⁶ fall below
+//!   `ppm`: deterministic, independent of submission order, about `ppm`
+//!   millionths of the plan.
+//! - Once a selected shard's result is accepted from worker A it gets a
+//!   [`VerifyRecord`] with that run; a **verification copy** is then leased
+//!   (its own attempt number) only to a worker that has not run the shard
+//!   and is not quarantined. Its result is compared with the stored one by
+//!   SHA-256 of [`Output::encode`] (canonical JSON of the typed result).
+//!   Equal: verified. Different: another run on a third worker; the digest
+//!   of at least two runs and more than any other wins (if the accepted
+//!   result lost, the stored result is replaced and the merged result is
+//!   rebuilt from the stored results). The losers are named.
+//! - With quarantine on (`serve --quarantine-on-mismatch`), an out-voted
+//!   worker gets no more leases, its later submits are ignored (counted as
+//!   duplicates), shards it holds go back to pending, and every result
+//!   already accepted from it in a sweep not yet finished gets a
+//!   [`VerifyPurpose::Recheck`] record and is verified the same way.
+//! - A sweep is finished only when no record is open. A record no eligible
+//!   worker can take — none has been heard from for [`SKIP_PERIODS`] lease
+//!   periods since the record last changed — is skipped as
+//!   [`Verdict::Unverifiable`] (counted), so a single-worker sweep finishes.
+//!
+//! Everything is in the store (`verify`, `origins`, `quarantine` trees):
+//! a restarted coordinator continues where it stopped; a run from a worker
+//! that already ran the shard (a replayed submit) is counted as a duplicate.
+
+use super::leases::{Granted, Held};
+use super::model::{CoreError, ShardState, State, Sweep};
+use super::Core;
+use crate::store::{
+    LeaseRecord, QuarantineRecord, SweepRecord, SweepState, Verdict, VerifyPurpose, VerifyRecord,
+    VerifyRun,
+};
+use gamesweep::kinds;
+use gamesweep::sweep::Output;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::time::{Duration, Instant};
+use tracing::{info, warn};
+
+pub use gamesweep_proto::domain::VerifyStatus;
+
+/// Lease periods without any eligible worker after which an open
+/// verification is skipped as unverifiable.
+pub const SKIP_PERIODS: u32 = 3;
+
+/// Millionths: the unit of `verify_ppm`.
+const PPM: u64 = 1_000_000;
+
+/// Whether shard `index` is selected for verification under `seed` at `ppm`.
+pub fn selected(seed: u64, index: u32, ppm: u32) -> bool {
+    if ppm == 0 {
+        return false;
+    }
+    let mut h = Sha256::new();
+    h.update(b"gamesweep-verify");
+    h.update(seed.to_le_bytes());
+    h.update(index.to_le_bytes());
+    let d = h.finalize();
+    let x = u64::from_le_bytes(d[..8].try_into().expect("8 bytes"));
+    x % PPM < u64::from(ppm)
+}
+
+/// SHA-256 of `bytes`, in lowercase hex.
+pub fn digest(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A verification share (millionths) must be at most the whole plan.
+pub(crate) fn check_share(ppm: u32) -> Result<(), CoreError> {
+    if ppm as u64 > PPM {
+        return Err(CoreError::BadRequest(format!(
+            "verification share {ppm} ppm is out of range: 0..=1000000 millionths of the shards (--verify-fraction 0..1)"
+        )));
+    }
+    Ok(())
+}
+
+/// A resumed sweep keeps its verification share and key: asking for
+/// others is refused.
+pub(crate) fn check_resume(s: &Sweep, req: &super::LaunchSpec) -> Result<(), CoreError> {
+    let r = &s.record;
+    if req.verify_ppm != r.verify_ppm || req.verify_seed.is_some_and(|k| k != r.verify_seed) {
+        return Err(CoreError::BadRequest(format!(
+            "sweep `{}` was launched with verification share {} ppm (seed {}); asked for {} ppm{}: resume it with --verify-fraction {}, or use another name",
+            r.id,
+            r.verify_ppm,
+            r.verify_seed,
+            req.verify_ppm,
+            req.verify_seed.map_or(String::new(), |k| format!(" (seed {k})")),
+            r.verify_ppm as f64 / PPM as f64
+        )));
+    }
+    Ok(())
+}
+
+/// Quarantine state shared by every sweep (in the core's [`State`]).
+#[derive(Debug, Default)]
+pub(crate) struct Quarantine {
+    /// Quarantine workers caught disagreeing (`serve --quarantine-on-mismatch`).
+    pub(crate) on_mismatch: bool,
+    /// Quarantined workers by id.
+    pub(crate) workers: BTreeMap<String, QuarantineRecord>,
+}
+
+/// One sweep's verification state in memory.
+#[derive(Debug, Default)]
+pub(crate) struct Verification {
+    /// Share selected, millionths.
+    pub(crate) ppm: u32,
+    /// Selection key.
+    pub(crate) seed: u64,
+    /// Shards selected by the sample.
+    pub(crate) selected: BTreeSet<u32>,
+    /// Records, by shard.
+    pub(crate) records: BTreeMap<u32, VerifyRecord>,
+    /// The worker each accepted result came from.
+    pub(crate) origins: BTreeMap<u32, String>,
+    /// When each open record last changed (in this process).
+    since: HashMap<u32, Instant>,
+}
+
+impl Verification {
+    /// The verification of a new sweep of `shards` shards.
+    pub(crate) fn new(record: &SweepRecord, shards: usize) -> Self {
+        Verification {
+            ppm: record.verify_ppm,
+            seed: record.verify_seed,
+            selected: (0..shards as u32)
+                .filter(|&i| selected(record.verify_seed, i, record.verify_ppm))
+                .collect(),
+            ..Self::default()
+        }
+    }
+
+    /// A stored sweep's verification: `records` and `origins` as stored,
+    /// `unrecorded` the (shard, digest) of selected done shards without a
+    /// record (written just before a crash). Attempt numbers continue after
+    /// every run and copy lease.
+    pub(crate) fn restore(
+        record: &SweepRecord,
+        shards: usize,
+        records: BTreeMap<u32, VerifyRecord>,
+        origins: BTreeMap<u32, String>,
+        unrecorded: Vec<(u32, String)>,
+        attempts: &mut BTreeMap<u32, u32>,
+    ) -> Self {
+        let mut v = Self::new(record, shards);
+        v.records = records;
+        for (i, digest) in unrecorded {
+            let worker = origins.get(&i).cloned().unwrap_or_default();
+            v.records.insert(i, first_run(worker, 0, digest));
+        }
+        for (&i, r) in &v.records {
+            let top = r
+                .runs
+                .iter()
+                .map(|x| x.attempt)
+                .chain(r.lease.iter().map(|l| l.attempt))
+                .max()
+                .unwrap_or(0);
+            let a = attempts.entry(i).or_insert(0);
+            *a = (*a).max(top);
+        }
+        v.origins = origins;
+        v
+    }
+
+    /// The (shard, digest) of selected done shards without a record, from
+    /// the stored results (see [`Verification::restore`]).
+    pub(crate) fn unrecorded(
+        record: &SweepRecord,
+        records: &BTreeMap<u32, VerifyRecord>,
+        results: &BTreeMap<u32, Vec<u8>>,
+    ) -> Vec<(u32, String)> {
+        results
+            .iter()
+            .filter(|(i, _)| {
+                !records.contains_key(i) && selected(record.verify_seed, **i, record.verify_ppm)
+            })
+            .map(|(i, b)| (*i, digest(b)))
+            .collect()
+    }
+
+    /// A record is open: the sweep is not finished.
+    pub(crate) fn pending(&self) -> bool {
+        self.records.values().any(VerifyRecord::open)
+    }
+
+    /// What status shows (`None` for a sweep without verification).
+    pub(crate) fn status(&self) -> Option<VerifyStatus> {
+        if self.ppm == 0 && self.records.is_empty() {
+            return None;
+        }
+        let count = |f: &dyn Fn(&VerifyRecord) -> bool| {
+            self.records.values().filter(|r| f(r)).count() as u32
+        };
+        Some(VerifyStatus {
+            ppm: self.ppm,
+            seed: self.seed,
+            selected: self.selected.len() as u32,
+            rechecks: count(&|r| r.purpose == VerifyPurpose::Recheck),
+            pending: count(&|r| r.open()),
+            verified: count(&|r| r.verdict == Verdict::Verified),
+            mismatched: count(&|r| r.mismatched()),
+            replaced: count(&|r| matches!(r.verdict, Verdict::Majority { replaced: true, .. })),
+            unverifiable: count(&|r| r.verdict == Verdict::Unverifiable),
+            disagreeing_workers: self.disagreeing().into_iter().collect(),
+        })
+    }
+
+    /// Workers out-voted on some shard.
+    pub(crate) fn disagreeing(&self) -> BTreeSet<String> {
+        self.records
+            .values()
+            .filter_map(|r| match &r.verdict {
+                Verdict::Majority { disagreeing, .. } => Some(disagreeing.iter().cloned()),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    }
+}
+
+/// A new open record whose first run is the accepted result's.
+fn first_run(worker: String, attempt: u32, digest: String) -> VerifyRecord {
+    VerifyRecord {
+        purpose: VerifyPurpose::Sampled,
+        runs: vec![VerifyRun {
+            worker,
+            attempt,
+            digest,
+            result: None,
+        }],
+        lease: None,
+        verdict: Verdict::Open,
+    }
+}
+
+/// The borrowed parts of a submission the verification looks at.
+pub(crate) struct Run<'a> {
+    /// The worker.
+    pub(crate) worker: &'a str,
+    /// Its solver versions.
+    pub(crate) version: &'a str,
+    /// The sweep.
+    pub(crate) sweep_id: &'a str,
+    /// The shard.
+    pub(crate) index: u32,
+    /// The lease attempt.
+    pub(crate) attempt: u32,
+    /// The result.
+    pub(crate) result: &'a Output,
+}
+
+impl Core {
+    /// Quarantine workers caught disagreeing (`serve --quarantine-on-mismatch`).
+    pub fn set_quarantine_on_mismatch(&self, on: bool) {
+        self.lock().quarantine.on_mismatch = on;
+    }
+
+    /// The quarantined workers, by id.
+    pub fn quarantined(&self) -> Vec<String> {
+        self.lock().quarantine.workers.keys().cloned().collect()
+    }
+
+    /// Leases of verification copies for `worker`, at most `room`; skips
+    /// open verifications no eligible worker has been seen for.
+    pub(crate) fn lease_copies(
+        &self,
+        st: &mut State,
+        worker: &str,
+        version: &str,
+        room: usize,
+        now: Instant,
+        until_ms: u64,
+    ) -> Result<Vec<Granted>, CoreError> {
+        let now_ms = until_ms - self.lease_ms;
+        let window = Duration::from_millis(u64::from(SKIP_PERIODS) * self.lease_ms);
+        let State {
+            sweeps,
+            workers,
+            quarantine,
+            ..
+        } = st;
+        let mut out = Vec::new();
+        for s in sweeps.values_mut() {
+            if s.record.state != SweepState::Running || !s.verify.pending() {
+                continue;
+            }
+            let served = s.served_by(version);
+            let open: Vec<u32> = s
+                .verify
+                .records
+                .iter()
+                .filter(|(_, r)| r.open())
+                .map(|(i, _)| *i)
+                .collect();
+            for i in open {
+                let rec = s.verify.records.get_mut(&i).expect("listed above");
+                if rec.lease.as_ref().is_some_and(|l| l.until_ms > now_ms) {
+                    continue;
+                }
+                let eligible =
+                    |w: &str| !w.is_empty() && !rec.ran(w) && !quarantine.workers.contains_key(w);
+                if served && out.len() < room && eligible(worker) {
+                    let attempt = {
+                        let a = s.attempts.entry(i).or_insert(0);
+                        *a += 1;
+                        *a
+                    };
+                    if rec.lease.is_some() {
+                        s.leases_expired += 1;
+                    }
+                    rec.lease = Some(LeaseRecord {
+                        worker: worker.to_string(),
+                        until_ms,
+                        attempt,
+                        granted_ms: now_ms,
+                    });
+                    self.store.put_verify(&s.record.id, i, Some(rec))?;
+                    info!(sweep = %s.record.id, shard = i, attempt, "verification copy leased");
+                    out.push(Granted {
+                        sweep_id: s.record.id.clone(),
+                        kind: s.record.kind.clone(),
+                        params: s.record.params.clone(),
+                        shard: s.plan[i as usize].clone(),
+                        attempt,
+                        token: self.key.token(&s.record.id, s.record.seq, i, attempt),
+                    });
+                    continue;
+                }
+                let since = *s.verify.since.entry(i).or_insert(now);
+                let someone = workers.iter().any(|(id, w)| {
+                    eligible(id) && now.saturating_duration_since(w.last_seen) < window
+                });
+                if !someone && now.saturating_duration_since(since) >= window {
+                    rec.verdict = Verdict::Unverifiable;
+                    rec.lease = None;
+                    self.store.put_verify(&s.record.id, i, Some(rec))?;
+                    warn!(sweep = %s.record.id, shard = i, "no other worker to verify this shard; skipped as unverifiable");
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Renew `worker`'s verification copy `h`; whether it is still its.
+    pub(crate) fn renew_copy(
+        &self,
+        s: &mut Sweep,
+        h: &Held,
+        worker: &str,
+        until_ms: u64,
+    ) -> Result<bool, CoreError> {
+        let Some(rec) = s.verify.records.get_mut(&h.index) else {
+            return Ok(false);
+        };
+        let mine = rec.open()
+            && s.record.state == SweepState::Running
+            && rec
+                .lease
+                .as_ref()
+                .is_some_and(|l| l.worker == worker && l.attempt == h.attempt);
+        if mine {
+            let granted_ms = rec.lease.as_ref().map_or(0, |l| l.granted_ms);
+            rec.lease = Some(LeaseRecord {
+                worker: worker.to_string(),
+                until_ms,
+                attempt: h.attempt,
+                granted_ms,
+            });
+            self.store.put_verify(&s.record.id, h.index, Some(rec))?;
+        }
+        Ok(mine)
+    }
+
+    /// Give back `worker`'s verification copy `h`; whether it was its.
+    pub(crate) fn release_copy(
+        &self,
+        s: &mut Sweep,
+        h: &Held,
+        worker: &str,
+    ) -> Result<bool, CoreError> {
+        let Some(rec) = s.verify.records.get_mut(&h.index) else {
+            return Ok(false);
+        };
+        let mine = rec
+            .lease
+            .as_ref()
+            .is_some_and(|l| l.worker == worker && l.attempt == h.attempt);
+        if mine {
+            rec.lease = None;
+            self.store.put_verify(&s.record.id, h.index, Some(rec))?;
+            s.leases_released += 1;
+            self.store.put_stats(&s.record.id, &s.stats())?;
+        }
+        Ok(mine)
+    }
+
+    /// After a result of shard `index` was accepted from `worker`: record
+    /// where it came from, and open its verification if it is selected.
+    pub(crate) fn verify_accepted(
+        &self,
+        s: &mut Sweep,
+        index: u32,
+        worker: &str,
+        attempt: u32,
+        result: &Output,
+    ) -> Result<(), CoreError> {
+        self.store.put_origin(&s.record.id, index, worker)?;
+        s.verify.origins.insert(index, worker.to_string());
+        if s.verify.selected.contains(&index) && !s.verify.records.contains_key(&index) {
+            let rec = first_run(worker.to_string(), attempt, digest(&result.encode()));
+            self.store.put_verify(&s.record.id, index, Some(&rec))?;
+            s.verify.records.insert(index, rec);
+            s.verify.since.insert(index, self.clock.now());
+        }
+        Ok(())
+    }
+
+    /// Before the ordinary acceptance of a submit: `Some(accepted)` if
+    /// verification handled it (a verification run, or a quarantined
+    /// worker's submit, ignored), `None` to accept it the ordinary way.
+    pub(crate) fn verify_submit(
+        &self,
+        st: &mut State,
+        run: &Run<'_>,
+    ) -> Result<Option<bool>, CoreError> {
+        let now = self.clock.now();
+        let quarantined = st.quarantine.workers.contains_key(run.worker);
+        let (s, state) = st.shard_of(run.sweep_id, run.index, run.version)?;
+        if quarantined {
+            s.duplicates_ignored += 1;
+            self.store.put_stats(run.sweep_id, &s.stats())?;
+            warn!(worker = %run.worker, shard = run.index, "result from a quarantined worker ignored");
+            return Ok(Some(false));
+        }
+        let Some(rec) = s.verify.records.get_mut(&run.index) else {
+            return Ok(None);
+        };
+        if state != ShardState::Done || !rec.open() || rec.ran(run.worker) {
+            return Ok(None);
+        }
+        if run.result.kind() != s.record.kind {
+            return Ok(None); // refused by the ordinary path, with its message
+        }
+        let bytes = run.result.encode();
+        let digest = digest(&bytes);
+        rec.runs.push(VerifyRun {
+            worker: run.worker.to_string(),
+            attempt: run.attempt,
+            digest,
+            result: Some(String::from_utf8(bytes).map_err(|e| {
+                CoreError::BadRequest(format!("shard result is not UTF-8 JSON: {e}"))
+            })?),
+        });
+        if rec.lease.as_ref().is_some_and(|l| l.worker == run.worker) {
+            rec.lease = None;
+        }
+        let losers = self.settle(s, run.index, now)?;
+        if !losers.is_empty() && st.quarantine.on_mismatch {
+            self.quarantine(st, &losers, run.sweep_id, run.index)?;
+        }
+        Ok(Some(true))
+    }
+
+    /// Decide shard `index`'s verification from its runs; returns the
+    /// workers out-voted by this decision.
+    fn settle(&self, s: &mut Sweep, index: u32, now: Instant) -> Result<Vec<String>, CoreError> {
+        let id = s.record.id.clone();
+        let rec = s.verify.records.get_mut(&index).expect("caller checked");
+        let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
+        for r in &rec.runs {
+            *votes.entry(r.digest.as_str()).or_insert(0) += 1;
+        }
+        let top = votes.values().copied().max().unwrap_or(0);
+        let leaders: Vec<&str> = votes
+            .iter()
+            .filter(|(_, &n)| n == top)
+            .map(|(d, _)| *d)
+            .collect();
+        let mut losers = Vec::new();
+        let mut replacement = None;
+        if votes.len() == 1 && rec.runs.len() >= 2 {
+            rec.verdict = Verdict::Verified;
+            info!(sweep = %id, shard = index, runs = rec.runs.len(), "verified");
+        } else if top >= 2 && leaders.len() == 1 {
+            let winner = leaders[0].to_string();
+            losers = rec
+                .runs
+                .iter()
+                .filter(|r| r.digest != winner)
+                .map(|r| r.worker.clone())
+                .collect();
+            let replaced = rec.runs[0].digest != winner;
+            if replaced {
+                let w = rec
+                    .runs
+                    .iter()
+                    .find(|r| r.digest == winner && r.result.is_some())
+                    .expect("the winner has two runs, so one besides the first");
+                replacement = Some((w.result.clone().unwrap_or_default(), w.worker.clone()));
+            }
+            warn!(sweep = %id, shard = index, disagreeing = ?losers, replaced, "verification mismatch settled by majority");
+            rec.verdict = Verdict::Majority {
+                disagreeing: losers.clone(),
+                replaced,
+            };
+            rec.lease = None;
+        } else {
+            s.verify.since.insert(index, now);
+            if votes.len() > 1 {
+                warn!(sweep = %id, shard = index, "verification mismatch: the shard runs again on another worker");
+            }
+        }
+        let rec = s.verify.records.get(&index).expect("still there");
+        self.store.put_verify(&id, index, Some(rec))?;
+        if let Some((bytes, worker)) = replacement {
+            self.store
+                .replace_result(&id, index, bytes.as_bytes(), &worker)?;
+            s.verify.origins.insert(index, worker);
+            s.timings.remove(&index);
+            self.rebuild(s)?;
+        }
+        Ok(losers)
+    }
+
+    /// Merge the stored results of `s` again (one was replaced).
+    fn rebuild(&self, s: &mut Sweep) -> Result<(), CoreError> {
+        let bad = |e: gamesweep::sweep::SweepError| CoreError::Render(e.to_string());
+        let kind = kinds::find(&s.record.kind).map_err(bad)?;
+        let mut merged = kind.empty();
+        for (i, bytes) in self.store.results_of(&s.record.id)? {
+            if s.states.get(i as usize) != Some(&ShardState::Done) {
+                continue;
+            }
+            let r = kind.decode(&bytes).map_err(bad)?;
+            s.work[i as usize] = r.work();
+            merged.merge(r).map_err(bad)?;
+        }
+        s.merged = merged;
+        Ok(())
+    }
+
+    /// Quarantine `workers` (out-voted on shard `shard` of `sweep`): no more
+    /// leases; shards they hold go back to pending; each result accepted
+    /// from them in an unfinished sweep (and in `sweep`) is verified again.
+    fn quarantine(
+        &self,
+        st: &mut State,
+        workers: &[String],
+        sweep: &str,
+        shard: u32,
+    ) -> Result<(), CoreError> {
+        let now = self.clock.now();
+        for w in workers {
+            if st.quarantine.workers.contains_key(w) || w.is_empty() {
+                continue;
+            }
+            let rec = QuarantineRecord {
+                worker: w.clone(),
+                sweep: sweep.to_string(),
+                shard,
+            };
+            self.store.put_quarantine(&rec)?;
+            st.quarantine.workers.insert(w.clone(), rec);
+            warn!(worker = %w, "worker quarantined: its results are verified again");
+            for s in st.sweeps.values_mut() {
+                if s.record.state != SweepState::Running || (s.finished() && s.record.id != sweep) {
+                    continue;
+                }
+                let id = s.record.id.clone();
+                for i in 0..s.states.len() {
+                    if matches!(&s.states[i], ShardState::Leased(l) if &l.worker == w) {
+                        s.states[i] = ShardState::Pending;
+                        s.progress.remove(&(i as u32));
+                        self.store.put_lease(&id, i as u32, None)?;
+                    }
+                }
+                let theirs: Vec<u32> = s
+                    .verify
+                    .origins
+                    .iter()
+                    .filter(|(i, o)| {
+                        *o == w && s.states.get(**i as usize) == Some(&ShardState::Done)
+                    })
+                    .map(|(i, _)| *i)
+                    .collect();
+                let stored = if theirs.is_empty() {
+                    BTreeMap::new()
+                } else {
+                    self.store.results_of(&id)?
+                };
+                for i in theirs {
+                    let rec = match s.verify.records.get_mut(&i) {
+                        // Already being verified, or verified by others.
+                        Some(r) if r.verdict != Verdict::Unverifiable => continue,
+                        Some(r) => {
+                            r.verdict = Verdict::Open;
+                            r.purpose = VerifyPurpose::Recheck;
+                            r.clone()
+                        }
+                        None => {
+                            let Some(bytes) = stored.get(&i) else {
+                                continue;
+                            };
+                            let mut r = first_run(w.clone(), 0, digest(bytes));
+                            r.purpose = VerifyPurpose::Recheck;
+                            r
+                        }
+                    };
+                    self.store.put_verify(&id, i, Some(&rec))?;
+                    s.verify.records.insert(i, rec);
+                    s.verify.since.insert(i, now);
+                }
+                for r in s.verify.records.values_mut() {
+                    if r.lease.as_ref().is_some_and(|l| &l.worker == w) {
+                        r.lease = None;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

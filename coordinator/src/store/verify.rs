@@ -1,0 +1,99 @@
+//! What the store keeps for replicated validation (see
+//! [`crate::core::verify`]): per shard under verification its
+//! [`VerifyRecord`] (every run's worker and result digest, the copy's lease,
+//! the verdict), per accepted shard the worker it came from, and the
+//! quarantined workers. Stores written before replicated validation have
+//! none of these and load with none.
+
+use super::LeaseRecord;
+use serde::{Deserialize, Serialize};
+
+/// Why a shard is run more than once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VerifyPurpose {
+    /// Selected by the sweep's seeded verification sample.
+    Sampled,
+    /// Its result came from a worker quarantined afterwards.
+    Recheck,
+}
+
+/// One run of a shard under verification.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerifyRun {
+    /// The worker that ran it.
+    pub worker: String,
+    /// The lease attempt it ran under.
+    pub attempt: u32,
+    /// SHA-256 (hex) of the encoded result.
+    pub digest: String,
+    /// The encoded result, kept for runs other than the accepted one (it
+    /// replaces the stored result if a majority agrees with it); `None` for
+    /// the run whose result is in the results table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+}
+
+/// Where a shard's verification stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", tag = "verdict")]
+pub enum Verdict {
+    /// Waiting for a run by another worker.
+    Open,
+    /// Two or more runs, all with the same digest.
+    Verified,
+    /// The runs disagreed; the digest of at least two runs and more than any
+    /// other won. `disagreeing`: the workers of the other runs; `replaced`:
+    /// the accepted result lost and was replaced by the winner.
+    Majority {
+        /// Workers whose runs lost.
+        disagreeing: Vec<String>,
+        /// The stored result was replaced.
+        replaced: bool,
+    },
+    /// No other worker was seen for several lease periods; skipped.
+    Unverifiable,
+}
+
+/// Verification state of one shard.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerifyRecord {
+    /// Why it is verified.
+    pub purpose: VerifyPurpose,
+    /// The runs so far, the accepted one first.
+    pub runs: Vec<VerifyRun>,
+    /// The current verification copy's lease, if one is out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease: Option<LeaseRecord>,
+    /// Where it stands.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+}
+
+impl VerifyRecord {
+    /// Still waiting for a run.
+    pub fn open(&self) -> bool {
+        self.verdict == Verdict::Open
+    }
+
+    /// `worker` ran this shard already.
+    pub fn ran(&self, worker: &str) -> bool {
+        self.runs.iter().any(|r| r.worker == worker)
+    }
+
+    /// The runs disagree (two or more digests).
+    pub fn mismatched(&self) -> bool {
+        self.runs.iter().any(|r| r.digest != self.runs[0].digest)
+    }
+}
+
+/// A quarantined worker.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuarantineRecord {
+    /// The worker.
+    pub worker: String,
+    /// The sweep and shard where it was out-voted.
+    pub sweep: String,
+    /// The shard.
+    pub shard: u32,
+}
