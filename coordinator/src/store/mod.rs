@@ -23,7 +23,7 @@ use std::path::PathBuf;
 mod mem;
 mod sled;
 
-pub use self::sled::SledStore;
+pub use self::sled::{decode_any, SledStore};
 pub use mem::MemStore;
 
 /// Errors of the store.
