@@ -92,12 +92,12 @@ fn stops_at_budget(args: &[&str], budget: u64, secs: u64) {
     let (head, tail) = err
         .split_once(" s; ")
         .unwrap_or_else(|| panic!("{args:?}: {err}"));
-    let secs = head
+    let took = head
         .strip_prefix(&format!(
             "gamesweep: search budget of {budget} positions exceeded after "
         ))
         .unwrap_or_else(|| panic!("{args:?}: {err}"));
-    assert!(secs.parse::<f64>().is_ok(), "{args:?}: {err}");
+    assert!(took.parse::<f64>().is_ok(), "{args:?}: {err}");
     assert_eq!(
         tail.trim_end(),
         format!(
