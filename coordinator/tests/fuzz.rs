@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Inputs per target in the normal test run.
-const QUICK_ITERS: u64 = 3000;
+const QUICK_ITERS: u64 = 10_000;
 /// An input taking longer than this counts as a hang.
 const SLOW: Duration = Duration::from_secs(2);
 
