@@ -256,3 +256,54 @@ fn every_solve_and_listing_survives_a_closed_stdout() {
     closed_stdout(&["graphs", "7"]);
     closed_stdout(&["kinds"]);
 }
+
+#[test]
+fn gamegraph_kernel_search_takes_a_budget() {
+    // Three disjoint 10-cycles of moves: a kernel exists (every other vertex
+    // of each cycle) but the exact search has to branch in each cycle.
+    // Unlimited and default agree; one decision fewer than it needs gives
+    // up, says so on stderr and names --budget.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("cycles.game");
+    let mut text = String::new();
+    for c in 0..3 {
+        for i in 0..10 {
+            text.push_str(&format!("c{c}_{i} -> c{c}_{}\n", (i + 1) % 10));
+        }
+    }
+    std::fs::write(&f, text).unwrap();
+    let f = f.to_str().unwrap();
+    let full = stdout_of(&["solve", "gamegraph", "--budget", "0", f]);
+    assert_eq!(stdout_of(&["solve", "gamegraph", f]), full);
+    let line = full
+        .lines()
+        .find(|l| l.contains("branching decisions"))
+        .unwrap_or_else(|| panic!("{full}"));
+    let n: u64 = line
+        .split(['(', ' '])
+        .filter_map(|w| w.parse().ok())
+        .next()
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(n >= 2, "{line}");
+    let o = gs(&["solve", "gamegraph", "--budget", &n.to_string(), f]);
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), full);
+    assert!(o.stderr.is_empty());
+    let o = gs(&["solve", "gamegraph", "--budget", &(n - 1).to_string(), f]);
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    let gave_up = format!(
+        "kernel: unknown (search gave up after {} branching decisions)",
+        n - 1
+    );
+    assert!(out.contains(&gave_up), "{out}");
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "gamesweep: game G: the kernel search gave up after {} branching decisions; \
+             pass --budget {} to allow more, --budget 0 for unlimited",
+            n - 1,
+            (n - 1) * 10
+        )
+    );
+}

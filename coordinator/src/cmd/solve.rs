@@ -71,6 +71,14 @@ pub struct GamegraphArgs {
     /// Input format (default: JSON if the file starts with `{`, else text).
     #[arg(long, value_enum, default_value_t = GameFormat::Auto)]
     pub format: GameFormat,
+    /// Branching decisions allowed to the exact kernel search of each cyclic
+    /// game (default: 50,000,000 / positions, between 1,000 and 1,000,000);
+    /// 0: unlimited. A search that runs out reports the kernel as unknown
+    /// and says so on standard error. Everything else `solve gamegraph`
+    /// computes is bounded by the input (at most 64 MiB) and the size limits
+    /// of a sum (4,000,000 positions, 50,000,000 moves).
+    #[arg(long, value_name = "BRANCHES")]
+    pub budget: Option<u64>,
 }
 
 /// Input format of a game file.
@@ -201,15 +209,26 @@ fn read_game_file(file: &std::path::Path) -> anyhow::Result<String> {
 }
 
 fn solve_gamegraph(a: GamegraphArgs) -> anyhow::Result<()> {
-    use gamesweep::gamegraph::{solve_text, Format};
+    use gamesweep::gamegraph::{solve_text_with, Format, KernelReport};
     let text = read_game_file(&a.file)?;
     let format = match a.format {
         GameFormat::Auto => Format::Auto,
         GameFormat::Text => Format::Text,
         GameFormat::Json => Format::Json,
     };
-    let report =
-        solve_text(&text, format).map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?;
+    let branches = a.budget.map(|b| if b == 0 { u64::MAX } else { b });
+    let report = solve_text_with(&text, format, branches)
+        .map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?;
+    for g in &report.games {
+        if let KernelReport::GaveUp { branches } = g.kernel {
+            eprintln!(
+                "gamesweep: game {}: the kernel search gave up after {branches} branching decisions; \
+                 pass --budget {} to allow more, --budget 0 for unlimited",
+                g.name,
+                branches.saturating_mul(10)
+            );
+        }
+    }
     if a.json {
         output::print(format_args!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
