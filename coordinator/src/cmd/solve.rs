@@ -30,6 +30,34 @@ pub struct ColArgs {
     /// Print JSON (fields include `value` in CGSuite notation and `outcome`: L, R, N or P).
     #[arg(long)]
     pub json: bool,
+    /// Stop with an error after this much solver work (components expanded
+    /// plus game values held; memory grows with it, about 250 bytes a unit,
+    /// time about 10 µs a unit); 0: unlimited.
+    #[arg(long, value_name = "WORK", default_value_t = DEFAULT_COL_BUDGET)]
+    pub budget: u64,
+}
+
+/// Default `--budget` of `solve col` / `solve myopic`: about ten seconds and
+/// 250 MB at most.
+pub const DEFAULT_COL_BUDGET: u64 = 1_000_000;
+
+/// Default `--budget` of `solve uvg`: search nodes of all starts together
+/// (about ten seconds and 200 MB at most).
+pub const DEFAULT_UVG_BUDGET: u64 = 5_000_000;
+
+/// `--budget` as the solvers take it: 0 is unlimited.
+fn budget(b: u64) -> Option<u64> {
+    (b > 0).then_some(b)
+}
+
+/// The one-line error when a budget ran out: what ran out, after how long,
+/// and the option to raise it.
+fn over_budget(what: impl std::fmt::Display, budget: u64, since: std::time::Instant) -> UsageError {
+    UsageError(format!(
+        "{what} after {:.1} s; pass --budget {} to allow more, --budget 0 for unlimited",
+        since.elapsed().as_secs_f64(),
+        budget.saturating_mul(10)
+    ))
 }
 
 /// Arguments of `solve gamegraph`.
@@ -43,6 +71,14 @@ pub struct GamegraphArgs {
     /// Input format (default: JSON if the file starts with `{`, else text).
     #[arg(long, value_enum, default_value_t = GameFormat::Auto)]
     pub format: GameFormat,
+    /// Branching decisions allowed to the exact kernel search of each cyclic
+    /// game (default: 50,000,000 / positions, between 1,000 and 1,000,000);
+    /// 0: unlimited. A search that runs out reports the kernel as unknown
+    /// and says so on standard error. Everything else `solve gamegraph`
+    /// computes is bounded by the input (at most 64 MiB) and the size limits
+    /// of a sum (4,000,000 positions, 50,000,000 moves).
+    #[arg(long, value_name = "BRANCHES")]
+    pub budget: Option<u64>,
 }
 
 /// Input format of a game file.
@@ -67,21 +103,28 @@ pub struct UvgArgs {
     /// Print JSON: {"n": .., "starts": [{"start", "grundy", "first_player_wins", "winning_move"}]}.
     #[arg(long)]
     pub json: bool,
-    /// Give up the exact Grundy search after this many search nodes per start
-    /// (the winner and winning move, from the matching theorem, are still printed).
-    #[arg(long, value_name = "NODES")]
-    pub budget: Option<u64>,
+    /// Stop with an error after this many search nodes (positions evaluated)
+    /// of the exact search, all starts together (memory grows with them,
+    /// about 40 bytes a node on graphs of up to 64 vertices, time about 2 µs
+    /// a node); 0: unlimited. Graphs of at
+    /// most 14 vertices are solved by a fixed-size subset DP and never run out.
+    #[arg(long, value_name = "NODES", default_value_t = DEFAULT_UVG_BUDGET)]
+    pub budget: u64,
 }
 
 /// Run `solve`.
 pub fn exec(cmd: SolveCommand) -> anyhow::Result<()> {
     match cmd {
         SolveCommand::Uvg(a) => {
-            use gamesweep::uvg::position::{solve_position, PositionError};
-            let report = solve_position(&a.graph6, a.start, a.budget).map_err(|e| match e {
-                PositionError::StartOutOfRange { .. } => UsageError(format!("--{e}")),
-                e => UsageError(e.to_string()),
-            })?;
+            use gamesweep::uvg::position::{solve_position_within, PositionError};
+            let since = std::time::Instant::now();
+            let report = solve_position_within(&a.graph6, a.start, budget(a.budget)).map_err(
+                |e| match e {
+                    PositionError::StartOutOfRange { .. } => UsageError(format!("--{e}")),
+                    PositionError::BudgetExceeded { budget, .. } => over_budget(e, budget, since),
+                    e => UsageError(e.to_string()),
+                },
+            )?;
             if a.json {
                 output::print(format_args!(
                     "{}\n",
@@ -111,8 +154,15 @@ fn solve_col(rules: gamesweep::col::Rules, a: ColArgs) -> anyhow::Result<()> {
             ".".repeat(n)
         }
     };
-    let report = gamesweep::col::solve_position(rules, &a.board, &colouring)
-        .map_err(|e| UsageError(format!("{e}")))?;
+    let since = std::time::Instant::now();
+    let report =
+        gamesweep::col::solve_position_within(rules, &a.board, &colouring, budget(a.budget))
+            .map_err(|e| match e {
+                gamesweep::col::ColError::BudgetExceeded { budget } => {
+                    over_budget(e, budget, since)
+                }
+                e => UsageError(format!("{e}")),
+            })?;
     if a.json {
         output::print(format_args!("{}\n", serde_json::to_string(&report)?))?;
     } else {
@@ -159,15 +209,26 @@ fn read_game_file(file: &std::path::Path) -> anyhow::Result<String> {
 }
 
 fn solve_gamegraph(a: GamegraphArgs) -> anyhow::Result<()> {
-    use gamesweep::gamegraph::{solve_text, Format};
+    use gamesweep::gamegraph::{solve_text_with, Format, KernelReport};
     let text = read_game_file(&a.file)?;
     let format = match a.format {
         GameFormat::Auto => Format::Auto,
         GameFormat::Text => Format::Text,
         GameFormat::Json => Format::Json,
     };
-    let report =
-        solve_text(&text, format).map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?;
+    let branches = a.budget.map(|b| if b == 0 { u64::MAX } else { b });
+    let report = solve_text_with(&text, format, branches)
+        .map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?;
+    for g in &report.games {
+        if let KernelReport::GaveUp { branches } = g.kernel {
+            eprintln!(
+                "gamesweep: game {}: the kernel search gave up after {branches} branching decisions; \
+                 pass --budget {} to allow more, --budget 0 for unlimited",
+                g.name,
+                branches.saturating_mul(10)
+            );
+        }
+    }
     if a.json {
         output::print(format_args!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {

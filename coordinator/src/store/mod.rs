@@ -24,7 +24,7 @@ mod mem;
 mod sled;
 mod verify;
 
-pub use self::sled::SledStore;
+pub use self::sled::{decode_any, SledStore};
 pub use mem::MemStore;
 pub use verify::{QuarantineRecord, Verdict, VerifyPurpose, VerifyRecord, VerifyRun};
 

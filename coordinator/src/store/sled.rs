@@ -83,6 +83,29 @@ fn dec<T: for<'de> Deserialize<'de>>(what: &str, bytes: &[u8]) -> Result<T, Stor
     serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
 }
 
+/// Decode one stored entry (`key`, `bytes`) of the tree named `tree` with
+/// the types and checks [`Store::load_all`] uses (`results`: the key only,
+/// a result's bytes are its kind's to decode). For the fuzz harness
+/// (`coordinator/tests/fuzz.rs`): bad bytes must be an error, never a panic.
+pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError> {
+    match tree {
+        "sweeps" => dec::<SweepRecord>("sweep record", bytes).map(drop),
+        "plans" => {
+            let plan: Vec<ShardSpec> = dec("plan", bytes)?;
+            match plan.iter().enumerate().any(|(i, s)| s.index as usize != i) {
+                true => Err(StoreError::Corrupt("plan is not indexed 0..n".into())),
+                false => Ok(()),
+            }
+        }
+        "results" => index_of(key).map(drop),
+        "leases" => index_of(key).and(dec::<LeaseRecord>("lease", bytes).map(drop)),
+        "timings" => index_of(key).and(dec::<ShardTiming>("shard timing", bytes).map(drop)),
+        "failures" => index_of(key).and(dec::<FailureRecord>("shard failure", bytes).map(drop)),
+        "stats" => dec::<SweepStats>("stats", bytes).map(drop),
+        _ => Err(StoreError::Corrupt(format!("no tree `{tree}`"))),
+    }
+}
+
 impl SledStore {
     /// Open (or create) the store in `dir`. A directory holding anything but
     /// a gamesweep store is refused.

@@ -298,6 +298,13 @@ pub enum ColError {
         /// The character.
         ch: char,
     },
+    /// [`solve_position_within`]: the solver's work reached the budget.
+    #[error("search budget of {budget} positions exceeded")]
+    BudgetExceeded {
+        /// The budget (work units of [`Solver::work`]: components expanded
+        /// plus games held).
+        budget: u64,
+    },
     /// Col forbids two adjacent vertices of the same colour.
     #[error("vertices {u} and {v} are adjacent and have the same colour, which Col never allows")]
     SameColourEdge {
@@ -416,6 +423,30 @@ impl fmt::Display for SolveReport {
 /// assert_eq!(rep.outcome.to_string(), "R");
 /// ```
 pub fn solve_position(rules: Rules, text: &str, colouring: &str) -> Result<SolveReport, ColError> {
+    solve_position_within(rules, text, colouring, None)
+}
+
+/// [`solve_position`] with at most `budget` units of solver work
+/// ([`Solver::work`]: components expanded plus games held; `None`:
+/// unlimited), which bounds its time and memory: more is
+/// [`ColError::BudgetExceeded`].
+///
+/// ```
+/// use gamesweep::col::{solve_position_within, ColError, Rules};
+/// let p3 = solve_position_within(Rules::Col, "Bg", "...", Some(1000)).unwrap();
+/// assert_eq!(p3.value, "0");
+/// let p20 = gamesweep::graph::graph6::encode_with(20, |i, j| j == i + 1);
+/// assert_eq!(
+///     solve_position_within(Rules::Col, &p20, &".".repeat(20), Some(50)),
+///     Err(ColError::BudgetExceeded { budget: 50 })
+/// );
+/// ```
+pub fn solve_position_within(
+    rules: Rules,
+    text: &str,
+    colouring: &str,
+    budget: Option<u64>,
+) -> Result<SolveReport, ColError> {
     let board = parse_board(rules, text)?;
     let cols = parse_colouring(colouring, board.n())?;
     if rules == Rules::Col {
@@ -428,8 +459,13 @@ pub fn solve_position(rules: Rules, text: &str, colouring: &str) -> Result<Solve
         }
     }
     let pos = board.position(&cols);
-    let mut solver = Solver::new(SolverOptions::default());
+    let mut solver = Solver::with_budget(SolverOptions::default(), budget);
+    let over = |solver: &Solver| match budget {
+        Some(budget) if solver.budget_exceeded() => Err(ColError::BudgetExceeded { budget }),
+        _ => Ok(()),
+    };
     let g = solver.value(&board, pos);
+    over(&solver)?;
     let value = solver.engine.display(g);
     let outcome = solver.engine.outcome(g);
     let cold = solver.engine.is_cold(g);
@@ -449,6 +485,7 @@ pub fn solve_position(rules: Rules, text: &str, colouring: &str) -> Result<Solve
             value: solver.engine.display(c),
         });
     }
+    over(&solver)?;
     Ok(SolveReport {
         rules,
         board: text.trim().to_string(),

@@ -70,6 +70,10 @@ pub struct Solver {
     one: GameId,
     minus_one: GameId,
     star: GameId,
+    /// Most work units ([`Solver::work`]) allowed; `None`: unlimited.
+    budget: Option<u64>,
+    /// Set once the budget ran out (values from then on are meaningless).
+    exceeded: bool,
 }
 
 impl Solver {
@@ -88,7 +92,32 @@ impl Solver {
             one,
             minus_one,
             star,
+            budget: None,
+            exceeded: false,
         }
+    }
+
+    /// A solver that stops expanding once its work ([`Solver::work`])
+    /// reaches `budget` (`None`: unlimited, as [`Solver::new`]). Its memory
+    /// grows with the work, so the budget bounds both. After the budget ran
+    /// out ([`Solver::budget_exceeded`]) every value it returns is
+    /// meaningless and the solver should be dropped.
+    pub fn with_budget(opts: SolverOptions, budget: Option<u64>) -> Self {
+        Solver {
+            budget,
+            ..Solver::new(opts)
+        }
+    }
+
+    /// Work done so far: components expanded plus games held by the engine
+    /// (what a budget counts).
+    pub fn work(&self) -> u64 {
+        self.stats.expanded + self.engine.len() as u64
+    }
+
+    /// Did the work reach the budget of [`Solver::with_budget`]?
+    pub fn budget_exceeded(&self) -> bool {
+        self.exceeded
     }
 
     /// The value of a position: sum of its components' values.
@@ -168,6 +197,13 @@ impl Solver {
     }
 
     fn expand(&mut self, b: &Board, p: Pos) -> GameId {
+        if let Some(budget) = self.budget {
+            if self.exceeded || self.work() >= budget {
+                // Unwind without expanding: the caller checks `exceeded`.
+                self.exceeded = true;
+                return self.engine.zero();
+            }
+        }
         self.stats.expanded += 1;
         let mut lo = Vec::with_capacity(p.l.count_ones() as usize);
         for u in members(p.l) {

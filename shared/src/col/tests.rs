@@ -258,3 +258,40 @@ fn canonical_codes_are_relabelling_invariant() {
         }
     }
 }
+
+#[test]
+fn a_budget_gives_the_same_answer_or_stops() {
+    // Small known positions: a budget that suffices changes nothing.
+    let g = graph6::encode_with(4, |i, j| j == i + 1);
+    let free = solve_position(Rules::Col, &g, "B..B").unwrap();
+    assert_eq!(free.value, "-1");
+    assert_eq!(
+        solve_position_within(Rules::Col, &g, "B..B", Some(1000)).unwrap(),
+        free
+    );
+    let d = graph6::encode_digraph_with(3, |i, j| i == 0 && j > 0);
+    let free = solve_position(Rules::Myopic, &d, ".L.").unwrap();
+    assert_eq!(free.value, "-1/2");
+    assert_eq!(
+        solve_position_within(Rules::Myopic, &d, ".L.", Some(1000)).unwrap(),
+        free
+    );
+    // 30-vertex circulant boards stop at the budget instead of growing
+    // without end.
+    let c30 = graph6::encode_with(30, |i, j| [1, 5, 11, 19, 25, 29].contains(&(j - i)));
+    let t = std::time::Instant::now();
+    assert_eq!(
+        solve_position_within(Rules::Col, &c30, &".".repeat(30), Some(100_000)),
+        Err(ColError::BudgetExceeded { budget: 100_000 })
+    );
+    let d30 = graph6::encode_digraph_with(30, |i, j| j == (i + 1) % 30 || j == (i + 7) % 30);
+    assert_eq!(
+        solve_position_within(Rules::Myopic, &d30, &".".repeat(30), Some(100_000)),
+        Err(ColError::BudgetExceeded { budget: 100_000 })
+    );
+    assert!(t.elapsed().as_secs() < 60, "{:?}", t.elapsed());
+    assert_eq!(
+        ColError::BudgetExceeded { budget: 5 }.to_string(),
+        "search budget of 5 positions exceeded"
+    );
+}

@@ -44,7 +44,10 @@ pub use kernel::{find_kernel, is_kernel, kernel_acyclic, KernelSearch};
 pub use label::{grundy, mex, outcomes, outcomes_acyclic, reverse_topological_order};
 pub use minimax::minimax;
 pub use parse::{parse, Format, GameFile, ParseErrorKind};
-pub use solve::{solve, solve_text, GameReport, KernelReport, SolveReport, SumReport};
+pub use solve::{
+    solve, solve_text, solve_text_with, solve_with, GameReport, KernelReport, SolveReport,
+    SumReport,
+};
 pub use sum::{sum_graph, sum_grundy, sum_outcome};
 
 /// Everything that can go wrong reading or solving a game graph.

@@ -179,10 +179,31 @@ pub fn solve_text(text: &str, format: Format) -> Result<SolveReport, GameGraphEr
     Ok(solve(&parse(text, format)?))
 }
 
+/// [`solve_text`] with the exact kernel search of each cyclic game allowed
+/// `kernel_branches` branching decisions (`None`: [`kernel_branch_limit`] of
+/// its size); a search that needs more is reported as
+/// [`KernelReport::GaveUp`].
+pub fn solve_text_with(
+    text: &str,
+    format: Format,
+    kernel_branches: Option<u64>,
+) -> Result<SolveReport, GameGraphError> {
+    Ok(solve_with(&parse(text, format)?, kernel_branches))
+}
+
 /// Solve a parsed game file.
 pub fn solve(file: &GameFile) -> SolveReport {
+    solve_with(file, None)
+}
+
+/// [`solve`] with a kernel search budget (see [`solve_text_with`]).
+pub fn solve_with(file: &GameFile, kernel_branches: Option<u64>) -> SolveReport {
     SolveReport {
-        games: file.games.iter().map(solve_game).collect(),
+        games: file
+            .games
+            .iter()
+            .map(|g| solve_game(g, kernel_branches))
+            .collect(),
         sum: file
             .sum
             .map(|(a, b)| solve_sum(&file.games[a], &file.games[b])),
@@ -193,7 +214,7 @@ fn names(g: &GameGraph, vs: impl IntoIterator<Item = usize>) -> Vec<String> {
     vs.into_iter().map(|v| g.name_of(v).to_string()).collect()
 }
 
-fn solve_game(g: &GameGraph) -> GameReport {
+fn solve_game(g: &GameGraph, kernel_branches: Option<u64>) -> GameReport {
     let cycle = reverse_topological_order(g).err().map(|c| names(g, c));
     let acyclic = cycle.is_none();
     let out = if acyclic {
@@ -210,7 +231,7 @@ fn solve_game(g: &GameGraph) -> GameReport {
         let members = names(g, (0..g.len()).filter(|&v| k[v]));
         (KernelReport::Unique { members }, Some(k))
     } else {
-        let limit = kernel_branch_limit(g.len());
+        let limit = kernel_branches.unwrap_or_else(|| kernel_branch_limit(g.len()));
         match find_kernel(g, limit) {
             Ok(KernelSearch::Found { kernel, branches }) => {
                 let members = names(g, (0..g.len()).filter(|&v| kernel[v]));

@@ -1,9 +1,11 @@
 //! One UVG position solved for `gamesweep solve uvg`: the exact Grundy value,
 //! the winner (matching theorem) and a winning move of every start (or one),
 //! with an optional search budget. Graphs of up to [`DENSE_LIMIT`] vertices
-//! without a budget use the bitset solver; larger graphs, or any graph with a
-//! budget, use the general-graph solver ([`super::general`]), which also
-//! reports the search nodes it used.
+//! use the bitset subset DP, whose work is small and fixed (a budget does not
+//! apply to it); larger graphs use the general-graph solver
+//! ([`super::general`]), which counts the search nodes it uses.
+//! [`solve_position_within`] bounds the nodes of all starts together (what
+//! `solve uvg` uses); [`solve_position`] bounds each start separately.
 //!
 //! ```
 //! use gamesweep::uvg::position::solve_position;
@@ -50,6 +52,15 @@ pub enum PositionError {
     /// The graph is not simple.
     #[error("bad graph: {0}")]
     Graph(#[from] GraphError),
+    /// [`solve_position_within`]: the starts together needed more search
+    /// nodes than the budget.
+    #[error("search budget of {budget} positions exceeded")]
+    BudgetExceeded {
+        /// The budget (search nodes of all starts together).
+        budget: u64,
+        /// Nodes used when the search stopped (more than `budget`).
+        nodes: u64,
+    },
 }
 
 /// One start vertex's answer.
@@ -80,11 +91,49 @@ pub struct PositionReport {
 /// Solve UVG on the graph `text` (graph6) from `start` (default: every
 /// vertex). With a `budget`, the exact search of each start gives up after
 /// that many search nodes (its `grundy` is then `None`; the winner and a
-/// winning move, from the matching theorem, are always given).
+/// winning move, from the matching theorem, are always given). Graphs of at
+/// most [`DENSE_LIMIT`] vertices are always solved exactly.
 pub fn solve_position(
     text: &str,
     start: Option<usize>,
     budget: Option<u64>,
+) -> Result<PositionReport, PositionError> {
+    solve(text, start, budget, false)
+}
+
+/// Solve UVG on the graph `text` (graph6) from `start` (default: every
+/// vertex) with at most `budget` search nodes for all starts together
+/// (`None`: unlimited). Every `grundy` of the answer is known; a search that
+/// needs more nodes stops at once with [`PositionError::BudgetExceeded`].
+/// The search's memory is bounded by the nodes it evaluates. Graphs of at
+/// most [`DENSE_LIMIT`] vertices use the bitset subset DP whatever the budget
+/// (its work is fixed and small).
+///
+/// ```
+/// use gamesweep::uvg::position::{solve_position_within, PositionError};
+/// // K20: the exact search needs far more than 1000 positions.
+/// let k20 = gamesweep::graph::graph6::encode_with(20, |_, _| true);
+/// assert!(matches!(
+///     solve_position_within(&k20, None, Some(1000)),
+///     Err(PositionError::BudgetExceeded { budget: 1000, .. })
+/// ));
+/// ```
+pub fn solve_position_within(
+    text: &str,
+    start: Option<usize>,
+    budget: Option<u64>,
+) -> Result<PositionReport, PositionError> {
+    solve(text, start, budget, true)
+}
+
+/// [`solve_position`] (`total == false`: `budget` per start, unknown values
+/// allowed) or [`solve_position_within`] (`total`: one budget, exceeded is an
+/// error).
+fn solve(
+    text: &str,
+    start: Option<usize>,
+    budget: Option<u64>,
+    total: bool,
 ) -> Result<PositionReport, PositionError> {
     let (n, edges) = graph6::decode(text.trim()).map_err(|source| PositionError::Graph6 {
         text: text.to_string(),
@@ -104,7 +153,7 @@ pub fn solve_position(
         None => (0..n).collect(),
     };
     let mut out = Vec::with_capacity(starts.len());
-    if n <= DENSE_LIMIT && budget.is_none() {
+    if n <= DENSE_LIMIT {
         let g = BitGraph::from_edges(n, &edges);
         let all = g.all();
         let values = grundy_all(&g);
@@ -120,11 +169,23 @@ pub fn solve_position(
     } else {
         let g = GeneralGraph::from_edges(n, &edges)?;
         let all = g.all();
+        let mut used = 0u64;
         for s in starts {
-            let (grundy, nodes) = match grundy_general(&g, s, budget) {
+            let left = match (budget, total) {
+                (Some(b), true) => Some(b.saturating_sub(used)),
+                (b, _) => b,
+            };
+            let (grundy, nodes) = match grundy_general(&g, s, left) {
                 Ok(o) => (Some(o.value), o.nodes),
+                Err(e) if total => {
+                    return Err(PositionError::BudgetExceeded {
+                        budget: budget.unwrap_or(u64::MAX),
+                        nodes: used.saturating_add(e.nodes),
+                    })
+                }
                 Err(e) => (None, e.nodes),
             };
+            used = used.saturating_add(nodes);
             out.push(StartReport {
                 start: s,
                 grundy,
@@ -245,17 +306,25 @@ mod tests {
         assert_eq!(texts.len(), 1 + 1 + 2 + 6 + 21 + 112);
         for t in &texts {
             let dense = solve_position(t, None, None).unwrap();
-            let general = solve_position(t, None, Some(u64::MAX)).unwrap();
             check_moves(t, &dense);
-            check_moves(t, &general);
-            for (d, g) in dense.starts.iter().zip(&general.starts) {
+            let (n, edges) = graph6::decode(t).unwrap();
+            let g = GeneralGraph::from_edges(n, &edges).unwrap();
+            for d in &dense.starts {
+                let general = grundy_general(&g, d.start, None).unwrap();
+                assert_eq!(d.grundy, Some(general.value), "{t}");
                 assert_eq!(
-                    (d.grundy, d.first_player_wins),
-                    (g.grundy, g.first_player_wins),
+                    d.first_player_wins,
+                    first_player_wins_general(&g, d.start, &g.all()),
                     "{t}"
                 );
-                assert!(g.nodes.is_some());
             }
+            // A budget keeps small graphs on the dense solver: same answer.
+            assert_eq!(solve_position(t, None, Some(1)).unwrap(), dense, "{t}");
+            assert_eq!(
+                solve_position_within(t, None, Some(1)).unwrap(),
+                dense,
+                "{t}"
+            );
         }
     }
 
@@ -269,26 +338,65 @@ mod tests {
         assert!(rep.starts[0].first_player_wins);
         assert_eq!(rep.starts[0].winning_move, Some(1));
         assert!(rep.starts[0].nodes.is_some());
-        // A budget of one node is not enough, but the winner is still known.
-        let k5 = encode_bitgraph(&BitGraph::from_edges(
-            5,
-            &[
-                (0, 1),
-                (0, 2),
-                (0, 3),
-                (0, 4),
-                (1, 2),
-                (1, 3),
-                (1, 4),
-                (2, 3),
-                (2, 4),
-                (3, 4),
-            ],
-        ));
-        let rep = solve_position(&k5, Some(2), Some(1)).unwrap();
+        // On K16 a budget of one node is not enough, but the winner is still
+        // known (K16 has a perfect matching: the mover wins).
+        let k16 = graph6::encode_with(16, |_, _| true);
+        let rep = solve_position(&k16, Some(2), Some(1)).unwrap();
         let s = &rep.starts[0];
-        assert_eq!((s.start, s.grundy, s.first_player_wins), (2, None, false));
+        assert_eq!((s.start, s.grundy, s.first_player_wins), (2, None, true));
         assert!(rep.to_string().contains("unknown (budget)"));
+        assert_eq!(
+            solve_position_within(&k16, Some(2), Some(1)),
+            Err(PositionError::BudgetExceeded {
+                budget: 1,
+                nodes: 2
+            })
+        );
+    }
+
+    #[test]
+    fn a_total_budget_bounds_all_starts_together() {
+        // The path on 40 vertices: every start is cheap, but their nodes add up.
+        let p40 = path(40);
+        let full = solve_position_within(&p40, None, None).unwrap();
+        let total: u64 = full.starts.iter().map(|s| s.nodes.unwrap()).sum();
+        let most = full.starts.iter().map(|s| s.nodes.unwrap()).max().unwrap();
+        assert!(most < total);
+        // Exactly enough for all: the same answer as without a budget.
+        assert_eq!(
+            solve_position_within(&p40, None, Some(total)).unwrap(),
+            full
+        );
+        // Enough for any one start but not for all: an error, where the
+        // per-start budget of `solve_position` would go on.
+        assert!(matches!(
+            solve_position_within(&p40, None, Some(most)),
+            Err(PositionError::BudgetExceeded { budget, nodes }) if budget == most && nodes > most
+        ));
+        let per_start = solve_position(&p40, None, Some(most)).unwrap();
+        assert!(per_start.starts.iter().all(|s| s.grundy.is_some()));
+        assert_eq!(
+            PositionError::BudgetExceeded {
+                budget: 7,
+                nodes: 8
+            }
+            .to_string(),
+            "search budget of 7 positions exceeded"
+        );
+    }
+
+    #[test]
+    fn k40_stops_within_a_budget() {
+        // Before the hash fix (fxhash.rs) and the total budget, this ran for
+        // minutes: the memo's keys all fell in a few buckets.
+        let k40 = graph6::encode_with(40, |_, _| true);
+        let t = std::time::Instant::now();
+        let e = solve_position_within(&k40, None, Some(200_000)).unwrap_err();
+        assert!(
+            matches!(e, PositionError::BudgetExceeded { budget: 200_000, nodes } if nodes > 200_000),
+            "{e:?}"
+        );
+        assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
     }
 
     #[test]

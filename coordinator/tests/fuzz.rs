@@ -1,0 +1,834 @@
+//! Seeded random-input fuzzing of every parser and decoder that reads
+//! untrusted bytes: graph6 and digraph6, colouring strings (and the Col /
+//! Myopic position they make, under a small budget), game-graph files (text
+//! and JSON), every protobuf → domain conversion of `gamesweep-proto`, every
+//! stored record of the coordinator's store, and every kind's result
+//! decoding. Inputs are pure random bytes or mutations (bit flips,
+//! truncations, splices, insertions, interesting values) of valid seeds:
+//! real graph6 from `runs/`, the game files of `docs/examples/`, encoded
+//! messages and records. The property: no panic, every input finishes
+//! within [`SLOW`]; errors are errors.
+//!
+//! The normal test run does a few thousand inputs per target (seeded, the
+//! same every run). `GAMESWEEP_FUZZ_ITERS=N` runs `N` per target and
+//! `GAMESWEEP_FUZZ_SEED=S` changes the seed (`bench/fuzz.sh` does both and
+//! prints the per-target lines). Inputs that once crashed live in
+//! `tests/fuzz_corpus/<target>/` and run in `corpus_inputs_are_errors`.
+
+use gamesweep::sweep::{Params, ShardSpec};
+use gamesweep_coordinator::store::{
+    decode_any, FailureRecord, LeaseRecord, SampleRecord, ShardTiming, SweepRecord, SweepState,
+    SweepStats,
+};
+use gamesweep_proto::convert::{opt_shard_from_proto, params_from_proto};
+use gamesweep_proto::domain as d;
+use gamesweep_proto::pb;
+use prost::Message as _;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Inputs per target in the normal test run.
+const QUICK_ITERS: u64 = 10_000;
+/// An input taking longer than this counts as a hang.
+const SLOW: Duration = Duration::from_secs(2);
+
+/// One fuzz target: its seeds and the function under test.
+struct Target {
+    name: &'static str,
+    seeds: Vec<Vec<u8>>,
+    run: fn(&[u8]),
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+// ---------------------------------------------------------------- targets
+
+fn graph6_target(input: &[u8]) {
+    if let Ok(s) = std::str::from_utf8(input) {
+        if let Ok((n, edges)) = gamesweep::graph::graph6::decode(s) {
+            assert!(edges.iter().all(|&(u, v)| u < v && v < n), "{s}");
+        }
+        let _ = gamesweep::graph::graph6::parse_bitgraph(s);
+    }
+}
+
+fn digraph6_target(input: &[u8]) {
+    if let Ok(s) = std::str::from_utf8(input) {
+        if let Ok((n, arcs)) = gamesweep::graph::graph6::decode_digraph(s) {
+            assert!(arcs.iter().all(|&(u, v)| u < n && v < n), "{s}");
+        }
+    }
+}
+
+/// `rules byte, board, '\n', colouring`: the colouring parsed alone (for
+/// every board size up to 40) and the whole position solved with a small
+/// budget (100 work units, well under a millisecond), as `solve col` /
+/// `solve myopic` do.
+fn colouring_target(input: &[u8]) {
+    let Some((&first, rest)) = input.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let (board, colouring) = text.split_once('\n').unwrap_or((&text, ""));
+    let n = first as usize % 41;
+    if let Ok(cols) = gamesweep::col::parse_colouring(colouring, n) {
+        assert_eq!(cols.len(), n);
+    }
+    let rules = if first & 0x80 == 0 {
+        gamesweep::col::Rules::Col
+    } else {
+        gamesweep::col::Rules::Myopic
+    };
+    let _ = gamesweep::col::solve_position_within(rules, board, colouring, Some(100))
+        .map(|r| r.to_string());
+}
+
+fn gamegraph_target(input: &[u8], format: gamesweep::gamegraph::Format) {
+    if let Ok(s) = std::str::from_utf8(input) {
+        if let Ok(report) = gamesweep::gamegraph::solve_text(s, format) {
+            let _ = report.to_string();
+            let _ = serde_json::to_string(&report).unwrap();
+        }
+    }
+}
+
+fn gamegraph_text_target(input: &[u8]) {
+    gamegraph_target(input, gamesweep::gamegraph::Format::Text)
+}
+
+fn gamegraph_json_target(input: &[u8]) {
+    gamegraph_target(input, gamesweep::gamegraph::Format::Json)
+}
+
+/// The protobuf messages with a conversion to a domain type, in the order
+/// the first input byte picks them.
+const PROTO_KINDS: u8 = 10;
+
+/// `message byte, encoded message`: decode with prost, then convert.
+fn proto_target(input: &[u8]) {
+    let Some((&which, bytes)) = input.split_first() else {
+        return;
+    };
+    match which % PROTO_KINDS {
+        0 => {
+            if let Ok(m) = pb::LaunchRequest::decode(bytes) {
+                let _ = d::LaunchSpec::try_from(m);
+            }
+        }
+        1 => {
+            if let Ok(m) = pb::LaunchReply::decode(bytes) {
+                let _ = d::Launched::from(m);
+            }
+        }
+        2 => {
+            if let Ok(m) = pb::StatusReply::decode(bytes) {
+                let _ = d::StatusReport::try_from(m);
+            }
+        }
+        3 => {
+            if let Ok(m) = pb::SweepStatus::decode(bytes) {
+                let _ = d::SweepStatus::try_from(m);
+            }
+        }
+        4 => {
+            if let Ok(m) = pb::WorkerInfo::decode(bytes) {
+                let _ = d::WorkerStatus::from(m);
+            }
+        }
+        5 => {
+            if let Ok(m) = pb::GetResultReply::decode(bytes) {
+                let _ = d::SweepReport::try_from(m);
+            }
+        }
+        6 => {
+            if let Ok(m) = pb::GetProjectionReply::decode(bytes) {
+                let _ = d::ProjectionText::from(m);
+            }
+        }
+        7 => {
+            if let Ok(m) = pb::SampleSpec::decode(bytes) {
+                let _ = d::SampleRequest::from(m);
+            }
+        }
+        8 => {
+            if let Ok(m) = pb::LeaseReply::decode(bytes) {
+                for l in m.leases {
+                    let _ = params_from_proto(&l.params);
+                    let _ = opt_shard_from_proto(l.shard);
+                }
+            }
+        }
+        _ => {
+            if let Ok(m) = pb::SweepStatus::decode(bytes) {
+                let _ = d::SweepState::try_from(m.state);
+            }
+        }
+    }
+}
+
+const TREES: [&str; 7] = [
+    "sweeps", "plans", "results", "leases", "timings", "failures", "stats",
+];
+
+/// `tree byte, key length byte, key, value`.
+fn store_target(input: &[u8]) {
+    let [t, k, rest @ ..] = input else {
+        return;
+    };
+    let key_len = (*k as usize % 24).min(rest.len());
+    let (key, value) = rest.split_at(key_len);
+    let _ = decode_any(TREES[*t as usize % TREES.len()], key, value);
+}
+
+/// `kind byte, encoded result`: every kind's result decoding (what the
+/// coordinator does to a stored or submitted result).
+fn kind_result_target(input: &[u8]) {
+    let Some((&which, bytes)) = input.split_first() else {
+        return;
+    };
+    let kinds = gamesweep::kinds::registry();
+    let kind = kinds[which as usize % kinds.len()];
+    if let Ok(out) = kind.decode(bytes) {
+        // What decodes re-encodes and decodes to the same encoding.
+        let again = out.encode();
+        assert_eq!(kind.decode(&again).unwrap().encode(), again);
+    }
+}
+
+// ---------------------------------------------------------------- seeds
+
+/// Every string in the committed runs' `results.json` files that `keep` accepts.
+fn run_strings(keep: &dyn Fn(&str) -> bool) -> Vec<Vec<u8>> {
+    fn walk(v: &serde_json::Value, keep: &dyn Fn(&str) -> bool, out: &mut Vec<Vec<u8>>) {
+        match v {
+            serde_json::Value::String(s) if keep(s) => out.push(s.as_bytes().to_vec()),
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, keep, out)),
+            serde_json::Value::Object(o) => o.values().for_each(|x| walk(x, keep, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let mut dirs: Vec<_> = std::fs::read_dir(root().join("runs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let Ok(text) = std::fs::read_to_string(dir.join("results.json")) else {
+            continue;
+        };
+        walk(&serde_json::from_str(&text).unwrap(), keep, &mut out);
+    }
+    out.sort();
+    out.dedup();
+    out.truncate(500);
+    out
+}
+
+fn graph6_seeds() -> Vec<Vec<u8>> {
+    use gamesweep::graph::graph6;
+    let mut seeds = run_strings(&|s| !s.starts_with('&') && graph6::decode(s).is_ok());
+    assert!(
+        seeds.len() >= 10,
+        "graph6 seeds from runs/: {}",
+        seeds.len()
+    );
+    for n in [0, 1, 2, 7, 30, 62, 63, 64, 100, 258] {
+        seeds.push(graph6::encode_with(n, |i, j| (i * 7 + j * 3) % 5 == 0).into_bytes());
+    }
+    seeds
+}
+
+fn digraph6_seeds() -> Vec<Vec<u8>> {
+    use gamesweep::graph::graph6;
+    let mut seeds = run_strings(&|s| s.starts_with('&') && graph6::decode_digraph(s).is_ok());
+    for n in [0, 1, 2, 5, 12, 30, 62, 63, 100] {
+        seeds.push(graph6::encode_digraph_with(n, |i, j| (i * 5 + j) % 3 == 1).into_bytes());
+    }
+    seeds
+}
+
+fn colouring_seeds() -> Vec<Vec<u8>> {
+    use gamesweep::graph::graph6;
+    let mut seeds = Vec::new();
+    for n in [1usize, 2, 3, 4, 6, 9] {
+        let col = graph6::encode_with(n, |i, j| j == i + 1 || (i == 0 && j + 1 == n));
+        let myo = graph6::encode_digraph_with(n, |i, j| j == (i + 1) % n && n > 1);
+        let colouring: String = (0..n).map(|i| ['.', 'L', '.', 'R', 'B'][i % 5]).collect();
+        let plain = ".".repeat(n);
+        for c in [&colouring, &plain] {
+            let mut s = vec![n as u8];
+            s.extend_from_slice(format!("{col}\n{c}").as_bytes());
+            seeds.push(s);
+            let mut s = vec![0x80 | n as u8];
+            s.extend_from_slice(format!("{myo}\n{c}").as_bytes());
+            seeds.push(s);
+        }
+    }
+    seeds
+}
+
+fn game_files(ext: &str) -> Vec<Vec<u8>> {
+    let mut files: Vec<_> = std::fs::read_dir(root().join("docs/examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    files.sort();
+    files.iter().map(|p| std::fs::read(p).unwrap()).collect()
+}
+
+fn gamegraph_text_seeds() -> Vec<Vec<u8>> {
+    let seeds = game_files("game");
+    assert!(seeds.len() >= 4, "{} .game files", seeds.len());
+    seeds
+}
+
+fn gamegraph_json_seeds() -> Vec<Vec<u8>> {
+    let mut seeds = game_files("json");
+    for text in game_files("game") {
+        let file = gamesweep::gamegraph::parse(
+            std::str::from_utf8(&text).unwrap(),
+            gamesweep::gamegraph::Format::Text,
+        )
+        .unwrap();
+        seeds.push(serde_json::to_vec(&file.to_json()).unwrap());
+    }
+    seeds
+}
+
+fn params() -> Params {
+    [("max_n".to_string(), 7u64), ("prefix".to_string(), 2)]
+        .into_iter()
+        .collect()
+}
+
+fn sweep_status(state: d::SweepState) -> d::SweepStatus {
+    d::SweepStatus {
+        sweep_id: "uvg-7".into(),
+        kind: "uvg".into(),
+        params: params(),
+        solver_version: "0.1.0+abc".into(),
+        state,
+        shards_total: 10,
+        shards_pending: 3,
+        shards_leased: 2,
+        shards_done: 5,
+        results_stored: 5,
+        positions_done: 1234,
+        positions_estimate: 5000,
+        rate: 12.5,
+        eta_seconds: Some(3.5),
+        counterexamples: [("bad".to_string(), 2u64)].into_iter().collect(),
+        duplicates_ignored: 1,
+        leases_expired: 2,
+        leases_released: 3,
+        sample: Some(d::SampleStatus {
+            ppm: 10_000,
+            seed: 7,
+            shards: 4,
+            done: 4,
+            limited: true,
+            estimate: 300,
+        }),
+        shards_failed: 1,
+        failures: vec![d::ShardFailureStatus {
+            index: 3,
+            count: 3,
+            error: "boom".into(),
+            worker_id: "w".into(),
+        }],
+    }
+}
+
+fn tagged(tag: u8, bytes: Vec<u8>) -> Vec<u8> {
+    let mut v = vec![tag];
+    v.extend(bytes);
+    v
+}
+
+fn proto_seeds() -> Vec<Vec<u8>> {
+    let shard = ShardSpec {
+        index: 2,
+        payload: r#"{"prefix":[1,2]}"#.into(),
+        estimate: 99,
+    };
+    let launch = d::LaunchSpec {
+        kind: "uvg".into(),
+        params: params(),
+        name: Some("n".into()),
+        target_shards: 64,
+        resume_existing: true,
+        sample: Some(d::SampleRequest { ppm: 5000, seed: 3 }),
+    };
+    let status = d::StatusReport {
+        coordinator_version: "0.1.0+abc".into(),
+        sweeps: d::SweepState::ALL
+            .iter()
+            .map(|&s| sweep_status(s))
+            .collect(),
+        workers: vec![d::WorkerStatus {
+            worker_id: "w".into(),
+            last_seen_ms_ago: 12,
+            shards_held: 2,
+            alive: true,
+        }],
+        store_bytes: 1,
+        coordinator_rss_bytes: 2,
+        coordinator_peak_rss_bytes: 3,
+    };
+    let lease = pb::LeaseReply {
+        leases: vec![pb::Lease {
+            sweep_id: "uvg-7".into(),
+            kind: "uvg".into(),
+            params: gamesweep_proto::convert::params_to_proto(&params()),
+            shard: Some(gamesweep_proto::convert::shard_to_proto(&shard)),
+            attempt: 1,
+        }],
+        lease_ms: 30_000,
+        idle: false,
+    };
+    vec![
+        tagged(0, pb::LaunchRequest::from(launch.clone()).encode_to_vec()),
+        tagged(
+            0,
+            pb::LaunchRequest::from(d::LaunchSpec {
+                name: None,
+                sample: None,
+                ..launch
+            })
+            .encode_to_vec(),
+        ),
+        tagged(
+            1,
+            pb::LaunchReply::from(d::Launched {
+                sweep_id: "n".into(),
+                shards: 3,
+                existing: true,
+                solver_version: "v".into(),
+            })
+            .encode_to_vec(),
+        ),
+        tagged(2, pb::StatusReply::from(status.clone()).encode_to_vec()),
+        tagged(
+            3,
+            pb::SweepStatus::from(status.sweeps[0].clone()).encode_to_vec(),
+        ),
+        tagged(
+            4,
+            pb::WorkerInfo::from(status.workers[0].clone()).encode_to_vec(),
+        ),
+        tagged(
+            5,
+            pb::GetResultReply::from(d::SweepReport {
+                kind: "uvg".into(),
+                params: params(),
+                results_json: "{}\n".into(),
+                report_md: "# r\n".into(),
+            })
+            .encode_to_vec(),
+        ),
+        tagged(
+            6,
+            pb::GetProjectionReply::from(d::ProjectionText {
+                json: "{}".into(),
+                md: "p".into(),
+            })
+            .encode_to_vec(),
+        ),
+        tagged(
+            7,
+            pb::SampleSpec::from(d::SampleRequest { ppm: 1, seed: 2 }).encode_to_vec(),
+        ),
+        tagged(8, lease.encode_to_vec()),
+        tagged(
+            9,
+            pb::SweepStatus::from(status.sweeps[2].clone()).encode_to_vec(),
+        ),
+    ]
+}
+
+fn store_entry(tree: &str, key: &[u8], value: Vec<u8>) -> Vec<u8> {
+    let t = TREES.iter().position(|&x| x == tree).unwrap() as u8;
+    let mut v = vec![t, key.len() as u8];
+    v.extend_from_slice(key);
+    v.extend(value);
+    v
+}
+
+fn store_seeds() -> Vec<Vec<u8>> {
+    let record = SweepRecord {
+        id: "uvg-7".into(),
+        kind: "uvg".into(),
+        params: params(),
+        solver_version: "0.1.0+abc".into(),
+        target_shards: 64,
+        seq: 3,
+        state: SweepState::Running,
+        sample: Some(SampleRecord {
+            ppm: 100,
+            seed: 9,
+            shards: vec![0, 5],
+            limited: false,
+        }),
+    };
+    let plan: Vec<ShardSpec> = (0..3)
+        .map(|index| ShardSpec {
+            index,
+            payload: format!(r#"{{"prefix":{index}}}"#),
+            estimate: 10,
+        })
+        .collect();
+    let key = b"uvg-7\0\0\0\0\x02";
+    vec![
+        store_entry("sweeps", b"uvg-7", j(&record)),
+        store_entry("plans", b"uvg-7", j(&plan)),
+        store_entry("results", key, b"{}".to_vec()),
+        store_entry(
+            "leases",
+            key,
+            j(&LeaseRecord {
+                worker: "w".into(),
+                until_ms: 5,
+                attempt: 2,
+            }),
+        ),
+        store_entry(
+            "timings",
+            key,
+            j(&ShardTiming {
+                wall_us: 1,
+                cpu_us: 2,
+                worker: "w".into(),
+            }),
+        ),
+        store_entry(
+            "failures",
+            key,
+            j(&FailureRecord {
+                count: 1,
+                error: "boom".into(),
+                worker: "w".into(),
+            }),
+        ),
+        store_entry(
+            "stats",
+            b"uvg-7",
+            j(&SweepStats {
+                duplicates_ignored: 1,
+                leases_expired: 2,
+                leases_released: 3,
+            }),
+        ),
+    ]
+}
+
+/// JSON of a seed record.
+fn j<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    serde_json::to_vec(v).unwrap()
+}
+
+fn kind_result_seeds() -> Vec<Vec<u8>> {
+    gamesweep::kinds::registry()
+        .iter()
+        .enumerate()
+        .map(|(i, k)| tagged(i as u8, k.empty().encode()))
+        .collect()
+}
+
+fn targets() -> Vec<Target> {
+    vec![
+        Target {
+            name: "graph6",
+            seeds: graph6_seeds(),
+            run: graph6_target,
+        },
+        Target {
+            name: "digraph6",
+            seeds: digraph6_seeds(),
+            run: digraph6_target,
+        },
+        Target {
+            name: "colouring",
+            seeds: colouring_seeds(),
+            run: colouring_target,
+        },
+        Target {
+            name: "gamegraph-text",
+            seeds: gamegraph_text_seeds(),
+            run: gamegraph_text_target,
+        },
+        Target {
+            name: "gamegraph-json",
+            seeds: gamegraph_json_seeds(),
+            run: gamegraph_json_target,
+        },
+        Target {
+            name: "proto",
+            seeds: proto_seeds(),
+            run: proto_target,
+        },
+        Target {
+            name: "store",
+            seeds: store_seeds(),
+            run: store_target,
+        },
+        Target {
+            name: "kind-result",
+            seeds: kind_result_seeds(),
+            run: kind_result_target,
+        },
+    ]
+}
+
+// ---------------------------------------------------------------- inputs
+
+const INTERESTING: &[&[u8]] = &[
+    b"\0",
+    b"\x01",
+    b"\x7f",
+    b"\x80",
+    b"\xff",
+    b"?",
+    b"~",
+    b"~~",
+    b"&",
+    b"\n",
+    b" ",
+    b"->",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b"\"",
+    b":",
+    b",",
+    b"0",
+    b"-1",
+    b"1e999",
+    b"4294967296",
+    b"18446744073709551616",
+    b"\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
+    b"\xff\xff\xff\xff\x0f",
+    b"L",
+    b"R",
+    b".",
+    b"game",
+    b"end",
+    b"sum",
+    b"start",
+    b"\xc3\xa9",
+];
+
+fn pick<'a>(rng: &mut ChaCha8Rng, seeds: &'a [Vec<u8>]) -> &'a [u8] {
+    &seeds[rng.random_range(0..seeds.len())]
+}
+
+/// One input: random bytes (a fifth of the time) or a mutated seed.
+fn input(rng: &mut ChaCha8Rng, seeds: &[Vec<u8>]) -> Vec<u8> {
+    if rng.random_range(0..5) == 0 {
+        let len = if rng.random_bool(0.8) {
+            rng.random_range(0..64)
+        } else {
+            rng.random_range(0..2048)
+        };
+        // Mostly bytes of the seeds' alphabet, some anything.
+        let donor = pick(rng, seeds);
+        return (0..len)
+            .map(|_| {
+                if !donor.is_empty() && rng.random_bool(0.7) {
+                    donor[rng.random_range(0..donor.len())]
+                } else {
+                    rng.random()
+                }
+            })
+            .collect();
+    }
+    let mut v = pick(rng, seeds).to_vec();
+    for _ in 0..rng.random_range(1..=4) {
+        mutate(rng, &mut v, seeds);
+    }
+    v
+}
+
+fn mutate(rng: &mut ChaCha8Rng, v: &mut Vec<u8>, seeds: &[Vec<u8>]) {
+    let at = |rng: &mut ChaCha8Rng, v: &Vec<u8>| rng.random_range(0..=v.len());
+    match rng.random_range(0..9) {
+        0 if !v.is_empty() => {
+            let i = rng.random_range(0..v.len());
+            v[i] ^= 1 << rng.random_range(0..8);
+        }
+        1 if !v.is_empty() => {
+            let i = rng.random_range(0..v.len());
+            v[i] = rng.random();
+        }
+        2 => {
+            let i = at(rng, v);
+            let x = INTERESTING[rng.random_range(0..INTERESTING.len())];
+            if rng.random_bool(0.5) && i + x.len() <= v.len() {
+                v[i..i + x.len()].copy_from_slice(x);
+            } else {
+                v.splice(i..i, x.iter().copied());
+            }
+        }
+        3 => {
+            let n = at(rng, v);
+            v.truncate(n);
+        }
+        4 => {
+            let i = at(rng, v);
+            let k = rng.random_range(1..=8);
+            let bytes: Vec<u8> = (0..k).map(|_| rng.random()).collect();
+            v.splice(i..i, bytes);
+        }
+        5 => {
+            let i = at(rng, v);
+            let j = rng.random_range(i..=v.len());
+            v.drain(i..j);
+        }
+        6 => {
+            let other = pick(rng, seeds);
+            let i = at(rng, v);
+            let j = rng.random_range(0..=other.len());
+            v.truncate(i);
+            v.extend_from_slice(&other[j..]);
+        }
+        7 if v.len() < 1 << 16 => {
+            let i = at(rng, v);
+            let j = rng.random_range(i..=v.len().min(i + 256));
+            let chunk = v[i..j].to_vec();
+            let k = at(rng, v);
+            for _ in 0..rng.random_range(1..=4) {
+                v.splice(k..k, chunk.iter().copied());
+            }
+        }
+        _ if !v.is_empty() => {
+            // Small arithmetic on one byte (varints, lengths, digits).
+            let i = rng.random_range(0..v.len());
+            v[i] = v[i].wrapping_add(rng.random_range(1..=4)).wrapping_sub(2);
+        }
+        _ => {}
+    }
+}
+
+// ---------------------------------------------------------------- driver
+
+/// What a run of one target found.
+struct Found {
+    inputs: u64,
+    secs: f64,
+    crashes: Vec<(Vec<u8>, String)>,
+    slow: Vec<(Vec<u8>, Duration)>,
+}
+
+fn run_target(t: &Target, iters: u64, seed: u64) -> Found {
+    for s in &t.seeds {
+        run_one(t, s).unwrap_or_else(|m| panic!("{}: a seed panics: {m}", t.name));
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ fxhash(t.name));
+    let start = Instant::now();
+    let mut found = Found {
+        inputs: 0,
+        secs: 0.0,
+        crashes: Vec::new(),
+        slow: Vec::new(),
+    };
+    for _ in 0..iters {
+        let x = input(&mut rng, &t.seeds);
+        let t0 = Instant::now();
+        if let Err(m) = run_one(t, &x) {
+            found.crashes.push((x.clone(), m));
+        }
+        let took = t0.elapsed();
+        if took > SLOW {
+            found.slow.push((x, took));
+        }
+        found.inputs += 1;
+    }
+    found.secs = start.elapsed().as_secs_f64();
+    found
+}
+
+fn run_one(t: &Target, x: &[u8]) -> Result<(), String> {
+    catch_unwind(AssertUnwindSafe(|| (t.run)(x))).map_err(|p| {
+        p.downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default()
+    })
+}
+
+/// A stable per-target seed offset.
+fn fxhash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().map(|v| {
+        v.parse()
+            .unwrap_or_else(|_| panic!("{name}={v}: not a number"))
+    })
+}
+
+fn escaped(x: &[u8]) -> String {
+    x.iter()
+        .flat_map(|&b| std::ascii::escape_default(b))
+        .map(char::from)
+        .collect()
+}
+
+#[test]
+fn fuzz_every_parser_and_decoder() {
+    let iters = env_u64("GAMESWEEP_FUZZ_ITERS").unwrap_or(QUICK_ITERS);
+    let seed = env_u64("GAMESWEEP_FUZZ_SEED").unwrap_or(0x5eed);
+    let mut bad = Vec::new();
+    for t in targets() {
+        let f = run_target(&t, iters, seed);
+        // The line `bench/fuzz.sh` collects.
+        eprintln!(
+            "fuzz {:<15} inputs {:>9}  seconds {:>8.2}  inputs/s {:>9.0}  crashes {}  slow {}",
+            t.name,
+            f.inputs,
+            f.secs,
+            f.inputs as f64 / f.secs.max(1e-9),
+            f.crashes.len(),
+            f.slow.len()
+        );
+        for (x, m) in f.crashes.iter().take(5) {
+            bad.push(format!("{}: panic `{m}` on b\"{}\"", t.name, escaped(x)));
+        }
+        for (x, took) in f.slow.iter().take(5) {
+            bad.push(format!("{}: {took:?} on b\"{}\"", t.name, escaped(x)));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn corpus_inputs_are_errors() {
+    // Inputs that once crashed a target, one file each under
+    // tests/fuzz_corpus/<target>/.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_corpus");
+    let mut ran = 0;
+    for t in targets() {
+        let Ok(entries) = std::fs::read_dir(dir.join(t.name)) else {
+            continue;
+        };
+        for e in entries {
+            let p = e.unwrap().path();
+            let x = std::fs::read(&p).unwrap();
+            let t0 = Instant::now();
+            run_one(&t, &x).unwrap_or_else(|m| panic!("{}: {m}", p.display()));
+            assert!(t0.elapsed() < SLOW, "{}: {:?}", p.display(), t0.elapsed());
+            ran += 1;
+        }
+    }
+    eprintln!("{ran} corpus inputs");
+}
