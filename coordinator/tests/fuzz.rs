@@ -17,8 +17,8 @@
 
 use gamesweep::sweep::{Params, ShardSpec};
 use gamesweep_coordinator::store::{
-    decode_any, FailureRecord, LeaseRecord, SampleRecord, ShardTiming, SweepRecord, SweepState,
-    SweepStats,
+    decode_any, FailureRecord, LeaseRecord, QuarantineRecord, SampleRecord, ShardTiming,
+    SweepRecord, SweepState, SweepStats,
 };
 use gamesweep_proto::convert::{opt_shard_from_proto, params_from_proto};
 use gamesweep_proto::domain as d;
@@ -171,8 +171,17 @@ fn proto_target(input: &[u8]) {
     }
 }
 
-const TREES: [&str; 7] = [
-    "sweeps", "plans", "results", "leases", "timings", "failures", "stats",
+const TREES: [&str; 10] = [
+    "sweeps",
+    "plans",
+    "results",
+    "leases",
+    "timings",
+    "failures",
+    "stats",
+    "verify",
+    "origins",
+    "quarantine",
 ];
 
 /// `tree byte, key length byte, key, value`.
@@ -343,6 +352,22 @@ fn sweep_status(state: d::SweepState) -> d::SweepStatus {
             error: "boom".into(),
             worker_id: "w".into(),
         }],
+        refused_submits: 4,
+        refused_renewals: 5,
+        refused_fails: 6,
+        results_invalid: 7,
+        verification: Some(d::VerifyStatus {
+            ppm: 10_000,
+            seed: 5,
+            selected: 3,
+            rechecks: 1,
+            pending: 1,
+            verified: 1,
+            mismatched: 1,
+            replaced: 1,
+            unverifiable: 0,
+            disagreeing_workers: vec!["liar".into()],
+        }),
     }
 }
 
@@ -365,6 +390,8 @@ fn proto_seeds() -> Vec<Vec<u8>> {
         target_shards: 64,
         resume_existing: true,
         sample: Some(d::SampleRequest { ppm: 5000, seed: 3 }),
+        verify_ppm: 10_000,
+        verify_seed: Some(8),
     };
     let status = d::StatusReport {
         coordinator_version: "0.1.0+abc".into(),
@@ -381,6 +408,8 @@ fn proto_seeds() -> Vec<Vec<u8>> {
         store_bytes: 1,
         coordinator_rss_bytes: 2,
         coordinator_peak_rss_bytes: 3,
+        workers_pruned: 4,
+        quarantined_workers: vec!["liar".into()],
     };
     let lease = pb::LeaseReply {
         leases: vec![pb::Lease {
@@ -389,6 +418,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
             params: gamesweep_proto::convert::params_to_proto(&params()),
             shard: Some(gamesweep_proto::convert::shard_to_proto(&shard)),
             attempt: 1,
+            lease_token: "ab".repeat(32),
         }],
         lease_ms: 30_000,
         idle: false,
@@ -430,6 +460,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
                 params: params(),
                 results_json: "{}\n".into(),
                 report_md: "# r\n".into(),
+                provenance_json: "{}\n".into(),
             })
             .encode_to_vec(),
         ),
@@ -476,6 +507,8 @@ fn store_seeds() -> Vec<Vec<u8>> {
             shards: vec![0, 5],
             limited: false,
         }),
+        verify_ppm: 10_000,
+        verify_seed: 77,
     };
     let plan: Vec<ShardSpec> = (0..3)
         .map(|index| ShardSpec {
@@ -496,6 +529,7 @@ fn store_seeds() -> Vec<Vec<u8>> {
                 worker: "w".into(),
                 until_ms: 5,
                 attempt: 2,
+                granted_ms: 3,
             }),
         ),
         store_entry(
@@ -514,6 +548,8 @@ fn store_seeds() -> Vec<Vec<u8>> {
                 count: 1,
                 error: "boom".into(),
                 worker: "w".into(),
+                workers: vec!["w".into(), "v".into()],
+                set_aside: Some(false),
             }),
         ),
         store_entry(
@@ -523,6 +559,18 @@ fn store_seeds() -> Vec<Vec<u8>> {
                 duplicates_ignored: 1,
                 leases_expired: 2,
                 leases_released: 3,
+                refused_submits: 4,
+                ..Default::default()
+            }),
+        ),
+        store_entry("origins", key, j(&"w")),
+        store_entry(
+            "quarantine",
+            b"w",
+            j(&QuarantineRecord {
+                worker: "w".into(),
+                sweep: "uvg-7".into(),
+                shard: 3,
             }),
         ),
     ]

@@ -102,6 +102,9 @@ pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError
         "timings" => index_of(key).and(dec::<ShardTiming>("shard timing", bytes).map(drop)),
         "failures" => index_of(key).and(dec::<FailureRecord>("shard failure", bytes).map(drop)),
         "stats" => dec::<SweepStats>("stats", bytes).map(drop),
+        "verify" => index_of(key).and(dec::<VerifyRecord>("verification record", bytes).map(drop)),
+        "origins" => index_of(key).and(dec::<String>("result origin", bytes).map(drop)),
+        "quarantine" => dec::<QuarantineRecord>("quarantine record", bytes).map(drop),
         _ => Err(StoreError::Corrupt(format!("no tree `{tree}`"))),
     }
 }
