@@ -16,7 +16,7 @@
 //! Codes are numbered by rank 0..7·8^(k−1) in increasing order of their digit
 //! string; shards are ranges of ranks ([`CodeRange`]).
 
-use crate::sweep::merge::add_counts;
+use crate::sweep::merge::{add, add_counts, MergeError};
 use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -212,22 +212,24 @@ pub struct Largest {
 
 impl Largest {
     fn offer(&mut self, value: u64, code: u64) {
-        self.merge(Largest {
+        // One code more than the codes of a shard: never overflows.
+        let _ = self.merge(Largest {
             value,
             codes: 1,
             smallest: code,
         });
     }
-    fn merge(&mut self, other: Self) {
+    fn merge(&mut self, other: Self) -> Result<(), MergeError> {
         if other.codes == 0 {
-            return;
+            return Ok(());
         }
         if self.codes == 0 || other.value > self.value {
             *self = other;
         } else if other.value == self.value {
-            self.codes += other.codes;
+            add(&mut self.codes, other.codes, "codes")?;
             self.smallest = self.smallest.min(other.smallest);
         }
+        Ok(())
     }
 }
 
@@ -258,18 +260,22 @@ pub struct OctalOutput {
 }
 
 impl Merge for OctalOutput {
-    fn merge(&mut self, other: Self) {
-        self.codes += other.codes;
-        self.proven += other.proven;
-        self.not_proven += other.not_proven;
-        add_counts(&mut self.period_histogram, other.period_histogram);
-        add_counts(&mut self.preperiod_histogram, other.preperiod_histogram);
-        add_counts(&mut self.max_grundy_histogram, other.max_grundy_histogram);
-        self.largest_period.merge(other.largest_period);
-        self.largest_preperiod.merge(other.largest_preperiod);
-        self.largest_max_grundy.merge(other.largest_max_grundy);
+    fn merge(&mut self, other: Self) -> Result<(), MergeError> {
+        add(&mut self.codes, other.codes, "codes")?;
+        add(&mut self.proven, other.proven, "proven")?;
+        add(&mut self.not_proven, other.not_proven, "not_proven")?;
+        let o = other;
+        add_counts(&mut self.period_histogram, o.period_histogram, "period_histogram")?;
+        add_counts(&mut self.preperiod_histogram, o.preperiod_histogram, "preperiod_histogram")?;
+        add_counts(&mut self.max_grundy_histogram, o.max_grundy_histogram, "max_grundy_histogram")?;
+        (self.largest_period.merge(o.largest_period)).map_err(|e| e.within("largest_period"))?;
+        (self.largest_preperiod.merge(o.largest_preperiod))
+            .map_err(|e| e.within("largest_preperiod"))?;
+        (self.largest_max_grundy.merge(o.largest_max_grundy))
+            .map_err(|e| e.within("largest_max_grundy"))?;
         // Shards cover disjoint codes, and a code's row depends on the code only.
-        self.per_code.extend(other.per_code);
+        self.per_code.extend(o.per_code);
+        Ok(())
     }
     fn work(&self) -> u64 {
         self.codes

@@ -294,20 +294,20 @@ fn merge_is_order_independent() {
         .collect();
     let mut fwd = OctalOutput::default();
     for o in outs.iter().cloned() {
-        fwd.merge(o);
+        fwd.merge(o).unwrap();
     }
     let mut rev = OctalOutput::default();
     for o in outs.iter().rev().cloned() {
-        rev.merge(o);
+        rev.merge(o).unwrap();
     }
     assert_eq!(fwd, rev);
     // grouped differently: (a ∪ b) ∪ (c ∪ …)
     let mut left = OctalOutput::default();
     let mut right = OctalOutput::default();
     for (i, o) in outs.iter().cloned().enumerate() {
-        if i % 2 == 0 { &mut left } else { &mut right }.merge(o);
+        if i % 2 == 0 { &mut left } else { &mut right }.merge(o).unwrap();
     }
-    right.merge(left);
+    right.merge(left).unwrap();
     assert_eq!(right, fwd);
     let text = serde_json::to_string(&fwd).unwrap();
     let back: OctalOutput = serde_json::from_str(&text).unwrap();
