@@ -707,8 +707,12 @@ fn forged_results_are_refused_before_they_are_stored() {
 #[test]
 fn a_merge_that_would_overflow_is_refused_and_changes_nothing() {
     let store = Arc::new(MemStore::new());
-    let c = Core::open_with_clock(store.clone(), Duration::from_secs(60), Arc::new(ManualClock::new()))
-        .unwrap();
+    let c = Core::open_with_clock(
+        store.clone(),
+        Duration::from_secs(60),
+        Arc::new(ManualClock::new()),
+    )
+    .unwrap();
     let id = c.launch(&uvg(5, "o", 1)).unwrap().sweep_id;
     let all = c.lease("w", &V(), 100).unwrap().leases;
     assert_eq!(all.len(), 2);
@@ -724,7 +728,8 @@ fn a_merge_that_would_overflow_is_refused_and_changes_nothing() {
     // overflow. Put the second at the first's n by hand.
     let (n0, first) = huge(&all[0]);
     let mut j: serde_json::Value = serde_json::from_slice(&run(&all[1]).encode()).unwrap();
-    j["by_n"][&n0] = serde_json::from_slice::<serde_json::Value>(&first.encode()).unwrap()["by_n"][&n0].clone();
+    j["by_n"][&n0] =
+        serde_json::from_slice::<serde_json::Value>(&first.encode()).unwrap()["by_n"][&n0].clone();
     let second = kind.decode(&serde_json::to_vec(&j).unwrap()).unwrap();
     assert!(c.submit(submission("w", &all[0], first)).unwrap());
     let before = c.lock().sweep(&id).unwrap().merged.clone();
@@ -732,16 +737,26 @@ fn a_merge_that_would_overflow_is_refused_and_changes_nothing() {
     match c.submit(submission("w", &all[1], second)) {
         Err(CoreError::BadRequest(m)) => assert!(
             m.contains(&format!("the result of shard {index}"))
-                && m.contains(&format!("counter `by_n[{n0}].first_player_wins` overflows u64")),
+                && m.contains(&format!(
+                    "counter `by_n[{n0}].first_player_wins` overflows u64"
+                )),
             "{m}"
         ),
         other => panic!("overflow not refused: {other:?}"),
     }
-    assert_eq!(c.lock().sweep(&id).unwrap().merged.clone(), before, "merged result untouched");
+    assert_eq!(
+        c.lock().sweep(&id).unwrap().merged.clone(),
+        before,
+        "merged result untouched"
+    );
     let (st, _) = c.status(Some(&id)).unwrap();
     assert_eq!((st[0].shards_done, st[0].results_stored), (1, 1));
     use crate::store::Store;
-    assert_eq!(store.load_all().unwrap()[0].results.len(), 1, "nothing stored");
+    assert_eq!(
+        store.load_all().unwrap()[0].results.len(),
+        1,
+        "nothing stored"
+    );
 }
 
 /// Defect 3: one stored `uvg` result whose cover witness has 31 vertices made
@@ -782,7 +797,10 @@ fn a_poisoned_stored_witness_does_not_hang_status_or_results() {
         .recv_timeout(Duration::from_secs(10))
         .expect("rendering answered within 10 s")
         .unwrap();
-    assert!(r.results_json.contains(&big), "the stored witness is shown as stored");
+    assert!(
+        r.results_json.contains(&big),
+        "the stored witness is shown as stored"
+    );
     let doc: serde_json::Value = serde_json::from_str(&r.results_json).unwrap();
     let ext = &doc["by_n"][4]["extensions"]["3"];
     assert_eq!(ext["smallest_base"], big.as_str());
@@ -790,11 +808,19 @@ fn a_poisoned_stored_witness_does_not_hang_status_or_results() {
     let (st, _) = c.status(Some(&id)).unwrap();
     assert_eq!(st[0].state, ShownState::Done);
     // Submitted rather than stored, the same result is refused.
-    let c3 = Core::open_with_clock(Arc::new(MemStore::new()), lease, Arc::new(ManualClock::new())).unwrap();
+    let c3 = Core::open_with_clock(
+        Arc::new(MemStore::new()),
+        lease,
+        Arc::new(ManualClock::new()),
+    )
+    .unwrap();
     let (id3, all3, i3, _) = uvg5(&c3, "p");
     match c3.decode_result(&id3, all3[i3].shard.index, &bytes) {
         Err(CoreError::BadRequest(m)) => {
-            assert!(m.contains("witness on 31 vertices exceeds the validation budget"), "{m}")
+            assert!(
+                m.contains("witness on 31 vertices exceeds the validation budget"),
+                "{m}"
+            )
         }
         other => panic!("poisoned result not refused: {other:?}"),
     }

@@ -265,9 +265,21 @@ impl Merge for OctalOutput {
         add(&mut self.proven, other.proven, "proven")?;
         add(&mut self.not_proven, other.not_proven, "not_proven")?;
         let o = other;
-        add_counts(&mut self.period_histogram, o.period_histogram, "period_histogram")?;
-        add_counts(&mut self.preperiod_histogram, o.preperiod_histogram, "preperiod_histogram")?;
-        add_counts(&mut self.max_grundy_histogram, o.max_grundy_histogram, "max_grundy_histogram")?;
+        add_counts(
+            &mut self.period_histogram,
+            o.period_histogram,
+            "period_histogram",
+        )?;
+        add_counts(
+            &mut self.preperiod_histogram,
+            o.preperiod_histogram,
+            "preperiod_histogram",
+        )?;
+        add_counts(
+            &mut self.max_grundy_histogram,
+            o.max_grundy_histogram,
+            "max_grundy_histogram",
+        )?;
         (self.largest_period.merge(o.largest_period)).map_err(|e| e.within("largest_period"))?;
         (self.largest_preperiod.merge(o.largest_preperiod))
             .map_err(|e| e.within("largest_preperiod"))?;

@@ -305,7 +305,9 @@ fn merge_is_order_independent() {
     let mut left = OctalOutput::default();
     let mut right = OctalOutput::default();
     for (i, o) in outs.iter().cloned().enumerate() {
-        if i % 2 == 0 { &mut left } else { &mut right }.merge(o).unwrap();
+        if i % 2 == 0 { &mut left } else { &mut right }
+            .merge(o)
+            .unwrap();
     }
     right.merge(left).unwrap();
     assert_eq!(right, fwd);

@@ -386,9 +386,12 @@ impl Merge for SubtractionOutput {
             .zip(other.largest.into_all())
             .zip(FIELDS)
         {
-            l.merge(o).map_err(|e| e.within(format_args!("largest.{name}")))?;
+            l.merge(o)
+                .map_err(|e| e.within(format_args!("largest.{name}")))?;
         }
-        self.per_set.merge(other.per_set).map_err(|e| e.within("per_set"))?;
+        self.per_set
+            .merge(other.per_set)
+            .map_err(|e| e.within("per_set"))?;
         add(
             &mut self.outcome_period_not_dividing_grundy_period,
             other.outcome_period_not_dividing_grundy_period,

@@ -891,7 +891,12 @@ fn validate(params: &UvgParams, shard: &GraphShard, out: &UvgOutput) -> Result<(
                 c.positions
             ));
         }
-        check_set(&at("matching_exceptions"), &c.matching_exceptions, EXCEPTION_CAP, c.positions)?;
+        check_set(
+            &at("matching_exceptions"),
+            &c.matching_exceptions,
+            EXCEPTION_CAP,
+            c.positions,
+        )?;
         // The matching test and value ≠ 0 agree except at the exceptions.
         let nonzero = c.positions - c.grundy.get(&0).copied().unwrap_or(0);
         if c.first_player_wins.abs_diff(nonzero) > c.matching_exceptions.total {
@@ -921,7 +926,12 @@ fn validate(params: &UvgParams, shard: &GraphShard, out: &UvgOutput) -> Result<(
                 d.positions
             ));
         }
-        check_set(&at("degree3_exceptions"), &c.degree3_exceptions, EXCEPTION_CAP, d.positions)?;
+        check_set(
+            &at("degree3_exceptions"),
+            &c.degree3_exceptions,
+            EXCEPTION_CAP,
+            d.positions,
+        )?;
         let collected: u64 = match params.collect_min_value {
             0 => 0,
             k => c.grundy.range(k..).map(|(_, &x)| x).sum(),
@@ -1013,12 +1023,14 @@ fn validate(params: &UvgParams, shard: &GraphShard, out: &UvgOutput) -> Result<(
                 let ok = match name {
                     "matching_exceptions" => {
                         wins != (val != 0)
-                            && r.note == format!("exact={val} matching_says_first_player_wins={wins}")
+                            && r.note
+                                == format!("exact={val} matching_says_first_player_wins={wins}")
                     }
                     "degree3_exceptions" => {
                         g.max_degree() <= 3
-                            && uvg::degree3::grundy_degree3(&g, s, g.all())
-                                .is_some_and(|(d, _)| d != val && r.note == format!("exact={val} degree3={d}"))
+                            && uvg::degree3::grundy_degree3(&g, s, g.all()).is_some_and(|(d, _)| {
+                                d != val && r.note == format!("exact={val} degree3={d}")
+                            })
                     }
                     _ => val >= params.collect_min_value && r.note == format!("grundy={val}"),
                 };

@@ -284,8 +284,14 @@ fn forged_uvg_results_are_refused_naming_the_field() {
         },
         "by_n[5].graphs is 1021",
     );
-    refused(|o| o.by_n.get_mut(&5).unwrap().graphs -= 1, "by_n[5].positions is 105, not 5 × 20");
-    refused(|o| o.by_n.get_mut(&5).unwrap().positions += 5, "by_n[5].positions");
+    refused(
+        |o| o.by_n.get_mut(&5).unwrap().graphs -= 1,
+        "by_n[5].positions is 105, not 5 × 20",
+    );
+    refused(
+        |o| o.by_n.get_mut(&5).unwrap().positions += 5,
+        "by_n[5].positions",
+    );
     refused(
         |o| {
             o.by_n.get_mut(&5).unwrap().grundy.insert(7, 1);
@@ -297,7 +303,15 @@ fn forged_uvg_results_are_refused_naming_the_field() {
         "by_n[5].grundy sums",
     );
     refused(
-        |o| *o.by_n.get_mut(&4).unwrap().cover.values_mut().next().unwrap() += 1,
+        |o| {
+            *o.by_n
+                .get_mut(&4)
+                .unwrap()
+                .cover
+                .values_mut()
+                .next()
+                .unwrap() += 1
+        },
         "by_n[4].cover sums",
     );
     refused(
@@ -348,7 +362,13 @@ fn forged_uvg_results_are_refused_naming_the_field() {
     ));
     refused(
         |o| {
-            let w = o.by_n.get_mut(&5).unwrap().cover_witnesses.get_mut(&3).unwrap();
+            let w = o
+                .by_n
+                .get_mut(&5)
+                .unwrap()
+                .cover_witnesses
+                .get_mut(&3)
+                .unwrap();
             w.0.as_mut().unwrap().graph6 = big;
         },
         "by_n[5].cover_witnesses[3]: witness on 31 vertices exceeds the validation budget",
@@ -366,7 +386,13 @@ fn witnesses_must_lie_in_their_shard() {
         .map(|(s, _)| UvgSweep.run(&p, s, &ShardCtx::detached()).unwrap())
         .collect();
     // Two prefix shards with a witness of value 0 on 7 vertices each.
-    let with = |i: usize| outs[i].by_n.get(&7).and_then(|c| c.witnesses.get(&0)).cloned();
+    let with = |i: usize| {
+        outs[i]
+            .by_n
+            .get(&7)
+            .and_then(|c| c.witnesses.get(&0))
+            .cloned()
+    };
     let idx: Vec<usize> = (1..plan.len()).filter(|&i| with(i).is_some()).collect();
     assert!(idx.len() >= 2);
     let (a, b) = (idx[0], idx[1]);
@@ -405,7 +431,13 @@ fn rendering_a_huge_cover_witness_is_bounded() {
         &(0..30).map(|i| (i, i + 1)).collect::<Vec<_>>(),
     ));
     let c = out.by_n.get_mut(&5).unwrap();
-    c.cover_witnesses.get_mut(&3).unwrap().0.as_mut().unwrap().graph6 = big.clone();
+    c.cover_witnesses
+        .get_mut(&3)
+        .unwrap()
+        .0
+        .as_mut()
+        .unwrap()
+        .graph6 = big.clone();
     let t = std::time::Instant::now();
     let doc = UvgSweep.doc(&p, &out);
     assert!(t.elapsed() < std::time::Duration::from_secs(5));

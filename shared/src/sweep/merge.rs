@@ -189,7 +189,11 @@ mod tests {
         let e = add(&mut x, u64::MAX, "graphs").unwrap_err();
         assert_eq!(
             e.to_string(),
-            format!("counter `graphs` overflows u64 when merged ({} + {})", u64::MAX, u64::MAX)
+            format!(
+                "counter `graphs` overflows u64 when merged ({} + {})",
+                u64::MAX,
+                u64::MAX
+            )
         );
         let mut a = BTreeMap::from([(3u8, u64::MAX)]);
         let e = add_counts(&mut a, BTreeMap::from([(3u8, 1)]), "grundy").unwrap_err();

@@ -132,9 +132,17 @@ impl SizeStats {
         self.tests_max.merge(o.tests_max);
         add(&mut self.nodes, o.nodes, "nodes")?;
         self.nodes_max.merge(o.nodes_max);
-        add(&mut self.reachable_start, o.reachable_start, "reachable_start")?;
+        add(
+            &mut self.reachable_start,
+            o.reachable_start,
+            "reachable_start",
+        )?;
         self.reachable_start_max.merge(o.reachable_start_max);
-        add(&mut self.reachable_graph, o.reachable_graph, "reachable_graph")?;
+        add(
+            &mut self.reachable_graph,
+            o.reachable_graph,
+            "reachable_graph",
+        )?;
         self.reachable_graph_max.merge(o.reachable_graph_max);
         Ok(())
     }
@@ -159,9 +167,15 @@ impl Merge for Degree3Output {
     fn merge(&mut self, o: Self) -> Result<(), MergeError> {
         add(&mut self.work, o.work, "work")?;
         merge_maps(&mut self.by_n, o.by_n, "by_n", SizeStats::merge)?;
-        self.values.merge(o.values).map_err(|e| e.within("values"))?;
-        self.tests_per_start.merge(o.tests_per_start).map_err(|e| e.within("tests_per_start"))?;
-        self.exceptions.merge(o.exceptions).map_err(|e| e.within("exceptions"))?;
+        self.values
+            .merge(o.values)
+            .map_err(|e| e.within("values"))?;
+        self.tests_per_start
+            .merge(o.tests_per_start)
+            .map_err(|e| e.within("tests_per_start"))?;
+        self.exceptions
+            .merge(o.exceptions)
+            .map_err(|e| e.within("exceptions"))?;
         Ok(())
     }
     fn work(&self) -> u64 {

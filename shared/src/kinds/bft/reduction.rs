@@ -188,18 +188,46 @@ impl PartStats {
         add(&mut self.gadgets, o.gadgets, "gadgets")?;
         self.reduced_vertices_max.merge(o.reduced_vertices_max);
         self.prefixed_vertices_max.merge(o.prefixed_vertices_max);
-        self.main_p.merge(o.main_p).map_err(|e| e.within("main_p"))?;
-        self.main_n.merge(o.main_n).map_err(|e| e.within("main_n"))?;
-        self.prefix.merge(o.prefix).map_err(|e| e.within("prefix"))?;
-        self.wrong_way.merge(o.wrong_way).map_err(|e| e.within("wrong_way"))?;
-        self.correct_way_entry.merge(o.correct_way_entry).map_err(|e| e.within("correct_way_entry"))?;
-        self.correct_way_exit_via_c.merge(o.correct_way_exit_via_c).map_err(|e| e.within("correct_way_exit_via_c"))?;
-        self.correct_way_exit_via_f.merge(o.correct_way_exit_via_f).map_err(|e| e.within("correct_way_exit_via_f"))?;
+        self.main_p
+            .merge(o.main_p)
+            .map_err(|e| e.within("main_p"))?;
+        self.main_n
+            .merge(o.main_n)
+            .map_err(|e| e.within("main_n"))?;
+        self.prefix
+            .merge(o.prefix)
+            .map_err(|e| e.within("prefix"))?;
+        self.wrong_way
+            .merge(o.wrong_way)
+            .map_err(|e| e.within("wrong_way"))?;
+        self.correct_way_entry
+            .merge(o.correct_way_entry)
+            .map_err(|e| e.within("correct_way_entry"))?;
+        self.correct_way_exit_via_c
+            .merge(o.correct_way_exit_via_c)
+            .map_err(|e| e.within("correct_way_exit_via_c"))?;
+        self.correct_way_exit_via_f
+            .merge(o.correct_way_exit_via_f)
+            .map_err(|e| e.within("correct_way_exit_via_f"))?;
         add(&mut self.context_states, o.context_states, "context_states")?;
-        add(&mut self.context_correct_way_entries, o.context_correct_way_entries, "context_correct_way_entries")?;
-        add(&mut self.context_correct_way_with_exit, o.context_correct_way_with_exit, "context_correct_way_with_exit")?;
-        self.context_wrong_way.merge(o.context_wrong_way).map_err(|e| e.within("context_wrong_way"))?;
-        add(&mut self.context_skipped_digraphs, o.context_skipped_digraphs, "context_skipped_digraphs")?;
+        add(
+            &mut self.context_correct_way_entries,
+            o.context_correct_way_entries,
+            "context_correct_way_entries",
+        )?;
+        add(
+            &mut self.context_correct_way_with_exit,
+            o.context_correct_way_with_exit,
+            "context_correct_way_with_exit",
+        )?;
+        self.context_wrong_way
+            .merge(o.context_wrong_way)
+            .map_err(|e| e.within("context_wrong_way"))?;
+        add(
+            &mut self.context_skipped_digraphs,
+            o.context_skipped_digraphs,
+            "context_skipped_digraphs",
+        )?;
         add(&mut self.search_nodes, o.search_nodes, "search_nodes")?;
         self.search_nodes_max.merge(o.search_nodes_max);
         Ok(())
@@ -286,8 +314,12 @@ pub struct ReductionOutput {
 
 impl Merge for ReductionOutput {
     fn merge(&mut self, o: Self) -> Result<(), MergeError> {
-        self.exhaustive.merge(o.exhaustive).map_err(|e| e.within("exhaustive"))?;
-        self.random.merge(o.random).map_err(|e| e.within("random"))?;
+        self.exhaustive
+            .merge(o.exhaustive)
+            .map_err(|e| e.within("exhaustive"))?;
+        self.random
+            .merge(o.random)
+            .map_err(|e| e.within("random"))?;
         merge_maps(
             &mut self.wrong_way_examples,
             o.wrong_way_examples,
@@ -300,13 +332,17 @@ impl Merge for ReductionOutput {
             },
         )?;
         let (e, f) = (&mut self.exceptions, o.exceptions);
-        let field = |name: &'static str| move |e: MergeError| e.within(format_args!("exceptions.{name}"));
+        let field =
+            |name: &'static str| move |e: MergeError| e.within(format_args!("exceptions.{name}"));
         e.main.merge(f.main).map_err(field("main"))?;
         e.prefix.merge(f.prefix).map_err(field("prefix"))?;
         e.wrong_way.merge(f.wrong_way).map_err(field("wrong_way"))?;
-        e.correct_way.merge(f.correct_way).map_err(field("correct_way"))?;
+        e.correct_way
+            .merge(f.correct_way)
+            .map_err(field("correct_way"))?;
         (e.context_wrong_way.merge(f.context_wrong_way)).map_err(field("context_wrong_way"))?;
-        (e.context_correct_way.merge(f.context_correct_way)).map_err(field("context_correct_way"))?;
+        (e.context_correct_way.merge(f.context_correct_way))
+            .map_err(field("context_correct_way"))?;
         Ok(())
     }
     fn work(&self) -> u64 {

@@ -172,7 +172,9 @@ impl Merge for StrategyOutput {
         self.moves_max.merge(o.moves_max);
         add(&mut self.strategy_wins, o.strategy_wins, "strategy_wins")?;
         add(&mut self.bad_moves, o.bad_moves, "bad_moves")?;
-        self.exceptions.merge(o.exceptions).map_err(|e| e.within("exceptions"))?;
+        self.exceptions
+            .merge(o.exceptions)
+            .map_err(|e| e.within("exceptions"))?;
         Ok(())
     }
     fn work(&self) -> u64 {

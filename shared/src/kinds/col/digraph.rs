@@ -25,10 +25,10 @@ use super::graphs::{board_digraph6, digraph_ranges, DigraphRange};
 use super::{position_record, records_md, PositionDoc, Records};
 use crate::col::{Board, Pos, Solver, SolverOptions};
 use crate::graph::members;
+use crate::sweep::merge::{add, MergeError};
 use crate::sweep::{thousands, Kind, Merge, ParamDef, Record, ShardCtx, Smallest, SweepError};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use crate::sweep::merge::{add, MergeError};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
@@ -149,12 +149,16 @@ impl RuleCounts {
     fn merge(&mut self, o: RuleCounts) -> Result<(), MergeError> {
         add(&mut self.positions, o.positions, "positions")?;
         add(&mut self.subjects, o.subjects, "subjects")?;
-        self.exceptions.merge(o.exceptions).map_err(|e| e.within("exceptions"))?;
+        self.exceptions
+            .merge(o.exceptions)
+            .map_err(|e| e.within("exceptions"))?;
         add(&mut self.watched, o.watched, "watched")?;
         add(&mut self.watched_broken, o.watched_broken, "watched_broken")?;
         self.smallest_watched_broken
             .merge(o.smallest_watched_broken);
-        self.non_cold.merge(o.non_cold).map_err(|e| e.within("non_cold"))?;
+        self.non_cold
+            .merge(o.non_cold)
+            .map_err(|e| e.within("non_cold"))?;
         Ok(())
     }
 }
@@ -171,8 +175,12 @@ pub struct DigraphOutput {
 
 impl Merge for DigraphOutput {
     fn merge(&mut self, other: Self) -> Result<(), MergeError> {
-        self.exhaustive.merge(other.exhaustive).map_err(|e| e.within("exhaustive"))?;
-        self.random.merge(other.random).map_err(|e| e.within("random"))?;
+        self.exhaustive
+            .merge(other.exhaustive)
+            .map_err(|e| e.within("exhaustive"))?;
+        self.random
+            .merge(other.random)
+            .map_err(|e| e.within("random"))?;
         Ok(())
     }
     fn work(&self) -> u64 {

@@ -100,8 +100,12 @@ impl Merge for ColOutput {
     fn merge(&mut self, other: Self) -> Result<(), MergeError> {
         add(&mut self.work, other.work, "work")?;
         merge_maps(&mut self.by_n, other.by_n, "by_n", |a, b| a.add(&b))?;
-        self.values.merge(other.values).map_err(|e| e.within("values"))?;
-        self.non_cold.merge(other.non_cold).map_err(|e| e.within("non_cold"))?;
+        self.values
+            .merge(other.values)
+            .map_err(|e| e.within("values"))?;
+        self.non_cold
+            .merge(other.non_cold)
+            .map_err(|e| e.within("non_cold"))?;
         Ok(())
     }
     fn work(&self) -> u64 {
@@ -479,7 +483,9 @@ pub struct CheckCounts {
 impl CheckCounts {
     fn merge(&mut self, o: CheckCounts) -> Result<(), MergeError> {
         add(&mut self.positions, o.positions, "positions")?;
-        self.disagreements.merge(o.disagreements).map_err(|e| e.within("disagreements"))?;
+        self.disagreements
+            .merge(o.disagreements)
+            .map_err(|e| e.within("disagreements"))?;
         Ok(())
     }
 }
@@ -497,7 +503,9 @@ pub struct EngineCheckOutput {
 impl Merge for EngineCheckOutput {
     fn merge(&mut self, other: Self) -> Result<(), MergeError> {
         self.col.merge(other.col).map_err(|e| e.within("col"))?;
-        self.myopic.merge(other.myopic).map_err(|e| e.within("myopic"))?;
+        self.myopic
+            .merge(other.myopic)
+            .map_err(|e| e.within("myopic"))?;
         Ok(())
     }
     fn work(&self) -> u64 {

@@ -22,8 +22,8 @@ use super::{check_ranges, position_record, records_md, PositionDoc, Records};
 use crate::cgt::{Dyadic, Engine, GameId};
 use crate::col::{colouring_from_index, Board, Solver, SolverOptions};
 use crate::graph::members;
-use crate::sweep::{thousands, Kind, Merge, ParamDef, Record, ShardCtx, SweepError};
 use crate::sweep::merge::{add, MergeError};
+use crate::sweep::{thousands, Kind, Merge, ParamDef, Record, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
@@ -239,7 +239,9 @@ pub struct Check {
 impl Check {
     fn merge(&mut self, o: Check) -> Result<(), MergeError> {
         add(&mut self.positions, o.positions, "positions")?;
-        self.exceptions.merge(o.exceptions).map_err(|e| e.within("exceptions"))?;
+        self.exceptions
+            .merge(o.exceptions)
+            .map_err(|e| e.within("exceptions"))?;
         Ok(())
     }
     fn doc(&self) -> CheckDoc {
@@ -270,9 +272,15 @@ impl Merge for ListOutput {
     fn merge(&mut self, o: Self) -> Result<(), MergeError> {
         add(&mut self.work, o.work, "work")?;
         self.lemma.merge(o.lemma).map_err(|e| e.within("lemma"))?;
-        self.single.merge(o.single).map_err(|e| e.within("single"))?;
-        self.forest.merge(o.forest).map_err(|e| e.within("forest"))?;
-        self.non_cold.merge(o.non_cold).map_err(|e| e.within("non_cold"))?;
+        self.single
+            .merge(o.single)
+            .map_err(|e| e.within("single"))?;
+        self.forest
+            .merge(o.forest)
+            .map_err(|e| e.within("forest"))?;
+        self.non_cold
+            .merge(o.non_cold)
+            .map_err(|e| e.within("non_cold"))?;
         Ok(())
     }
     fn work(&self) -> u64 {

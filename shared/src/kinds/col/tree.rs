@@ -242,10 +242,24 @@ pub struct TreeOutput {
 impl Merge for TreeOutput {
     fn merge(&mut self, o: Self) -> Result<(), MergeError> {
         add(&mut self.work, o.work, "work")?;
-        merge_maps(&mut self.by_nodes, o.by_nodes, "by_nodes", NodeCounts::merge)?;
-        self.values.merge(o.values).map_err(|e| e.within("values"))?;
-        self.non_cold.merge(o.non_cold).map_err(|e| e.within("non_cold"))?;
-        merge_maps(&mut self.exceptions, o.exceptions, "exceptions", Records::merge)?;
+        merge_maps(
+            &mut self.by_nodes,
+            o.by_nodes,
+            "by_nodes",
+            NodeCounts::merge,
+        )?;
+        self.values
+            .merge(o.values)
+            .map_err(|e| e.within("values"))?;
+        self.non_cold
+            .merge(o.non_cold)
+            .map_err(|e| e.within("non_cold"))?;
+        merge_maps(
+            &mut self.exceptions,
+            o.exceptions,
+            "exceptions",
+            Records::merge,
+        )?;
         Ok(())
     }
     fn work(&self) -> u64 {
