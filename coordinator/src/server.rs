@@ -129,7 +129,7 @@ impl coordinator_server::Coordinator for Service {
         let r = req.into_inner();
         let core = self.core.clone();
         let accepted = blocking(move || {
-            let result = core.decode_result(&r.sweep_id, &r.result)?;
+            let result = core.decode_result(&r.sweep_id, r.index, &r.result)?;
             let accepted = core.submit(Submission {
                 worker: r.worker_id,
                 version: r.solver_version,

@@ -94,20 +94,61 @@ fn one_line(error: &str) -> String {
     line
 }
 
+/// `merged` with `result` (of shard `index`) merged in, or the overflow
+/// that refuses the result.
+fn merge_checked(
+    merged: &Output,
+    result: &Output,
+    sweep_id: &str,
+    index: u32,
+) -> Result<Output, CoreError> {
+    let mut m = merged.clone();
+    m.merge(result.clone()).map_err(|e| {
+        let e = gamesweep::sweep::in_shard(e, index);
+        CoreError::BadRequest(format!("result refused for sweep `{sweep_id}`: {e}"))
+    })?;
+    Ok(m)
+}
+
 impl Core {
-    /// Decode a submitted result with the kind of sweep `sweep_id`; bytes
-    /// that are not that kind's result are a bad request.
-    /// (counted in the sweep's `results_invalid`).
-    pub fn decode_result(&self, sweep_id: &str, bytes: &[u8]) -> Result<Output, CoreError> {
-        let kind_name = self.lock().sweep(sweep_id)?.record.kind.clone();
+    /// Decode a submitted result of shard `index` with the kind of sweep
+    /// `sweep_id` and validate it against the shard
+    /// ([`gamesweep::sweep::SweepKind::validate`]: consistent counts,
+    /// witnesses in the shard and of the value claimed). Bytes that are not
+    /// that kind's result, or a result the shard cannot have produced, are a
+    /// bad request (counted in the sweep's `results_invalid`). The kind,
+    /// params and shard are copied under the core's lock; decoding and
+    /// validating run after it is released (the server calls this on a
+    /// blocking thread).
+    pub fn decode_result(
+        &self,
+        sweep_id: &str,
+        index: u32,
+        bytes: &[u8],
+    ) -> Result<Output, CoreError> {
+        let (kind_name, params, shard) = {
+            let st = self.lock();
+            let s = st.sweep(sweep_id)?;
+            let shard = s.plan.get(index as usize).cloned().ok_or_else(|| {
+                CoreError::BadRequest(format!(
+                    "sweep `{sweep_id}` has no shard {index} (its plan has {})",
+                    s.plan.len()
+                ))
+            })?;
+            (s.record.kind.clone(), s.record.params.clone(), shard)
+        };
         let kind = kinds::find(&kind_name).map_err(|e| CoreError::BadRequest(e.to_string()))?;
-        let decoded = kind
+        let bad = |e: gamesweep::sweep::SweepError| {
+            CoreError::BadRequest(format!("shard {index} result for `{sweep_id}`: {e}"))
+        };
+        let checked = kind
             .decode(bytes)
-            .map_err(|e| CoreError::BadRequest(format!("shard result for `{sweep_id}`: {e}")));
-        if decoded.is_err() {
+            .and_then(|out| kind.validate(&params, &shard, &out).map(|()| out))
+            .map_err(bad);
+        if checked.is_err() {
             self.count_invalid(sweep_id)?;
         }
-        decoded
+        checked
     }
 
     /// Count a submit whose bytes were not a result of sweep `sweep_id`.
@@ -179,6 +220,12 @@ impl Core {
             cpu_us: t.cpu_us,
             worker: worker.clone(),
         });
+        // Merged into a copy before anything is stored: a result that would
+        // overflow a counter is refused and leaves the sweep as it was.
+        let merged = match state {
+            ShardState::Done | ShardState::Failed => None,
+            _ => Some(merge_checked(&s.merged, &result, &sweep_id, index)?),
+        };
         if matches!(state, ShardState::Done | ShardState::Failed)
             || !self
                 .store
@@ -206,9 +253,7 @@ impl Core {
         if let Some(t) = timing {
             s.timings.insert(index, t);
         }
-        s.merged
-            .merge(result)
-            .map_err(|e| CoreError::BadRequest(e.to_string()))?;
+        s.merged = merged.expect("merged above for a shard not done");
         s.results_stored += 1;
         debug!(
             done = s.results_stored,

@@ -489,7 +489,7 @@ fn launch_rejects_bad_requests() {
         Err(CoreError::NoSuchSweep(_))
     ));
     assert!(matches!(
-        c.decode_result(&id, b"not json"),
+        c.decode_result(&id, 0, b"not json"),
         Err(CoreError::BadRequest(_))
     ));
 }
@@ -727,7 +727,7 @@ fn results_without_a_valid_lease_token_are_refused_and_counted() {
     assert_eq!((st.refused_submits, st.duplicates_ignored), (6, 0));
     // Bytes that are no result are refused and counted.
     assert!(matches!(
-        c.decode_result(&id, b"{not json"),
+        c.decode_result(&id, 0, b"{not json"),
         Err(CoreError::BadRequest(_))
     ));
     assert_eq!(status_of(&c, &id).results_invalid, 1);
@@ -1079,4 +1079,175 @@ fn projections_take_a_bounded_list_of_core_counts() {
         c.projection(&id, &[0]),
         Err(CoreError::BadRequest(_))
     ));
+}
+
+/// The prefix shard's (graphs on 3..=5 vertices) lease of a `uvg --max-n 5`
+/// sweep in 1 shard, all leases, and the shard's JSON result.
+fn uvg5(c: &Core, name: &str) -> (String, Vec<Granted>, usize, serde_json::Value) {
+    let id = c.launch(&uvg(5, name, 1)).unwrap().sweep_id;
+    let all = c.lease("w", &V(), 100).unwrap().leases;
+    let i = all
+        .iter()
+        .position(|g| g.shard.payload.contains("prefixes"))
+        .unwrap();
+    let json = serde_json::from_slice(&run(&all[i]).encode()).unwrap();
+    (id, all, i, json)
+}
+
+/// Defect 1: a forged `uvg` result (1,000 graphs too many at n = 5, every
+/// derived count kept consistent) was accepted and merged. Validation
+/// refuses it before anything is stored, naming the field; the true result
+/// is then accepted.
+#[test]
+fn forged_results_are_refused_before_they_are_stored() {
+    let (c, _) = mem_core(Duration::from_secs(60));
+    let (id, all, i, mut forged) = uvg5(&c, "f");
+    let n5 = &mut forged["by_n"]["5"];
+    n5["graphs"] = (n5["graphs"].as_u64().unwrap() + 1000).into();
+    n5["positions"] = (n5["positions"].as_u64().unwrap() + 5000).into();
+    n5["grundy"]["0"] = (n5["grundy"]["0"].as_u64().unwrap() + 5000).into();
+    n5["cover"]["1"] = (n5["cover"]["1"].as_u64().unwrap_or(0) + 1000).into();
+    let bytes = serde_json::to_vec(&forged).unwrap();
+    let index = all[i].shard.index;
+    match c.decode_result(&id, index, &bytes) {
+        Err(CoreError::BadRequest(m)) => assert!(
+            m.contains(&format!("invalid result for shard {index} of sweep `uvg`"))
+                && m.contains("by_n[5].graphs is 1021"),
+            "{m}"
+        ),
+        other => panic!("forged result not refused: {other:?}"),
+    }
+    assert!(matches!(
+        c.decode_result(&id, 99, &bytes),
+        Err(CoreError::BadRequest(m)) if m.contains("has no shard 99")
+    ));
+    assert_eq!(c.status(Some(&id)).unwrap().0[0].results_stored, 0);
+    let good = run(&all[i]);
+    let decoded = c.decode_result(&id, index, &good.encode()).unwrap();
+    assert!(c.submit(submission("w", &all[i], decoded)).unwrap());
+}
+
+/// Defect 2: two results with a counter of 2^64 − 1 merged to 2^64 − 2.
+/// The second is refused naming the shard and the counter; nothing of it is
+/// stored or merged, and its shard stays unfinished.
+#[test]
+fn a_merge_that_would_overflow_is_refused_and_changes_nothing() {
+    let store = Arc::new(MemStore::new());
+    let c = Core::open_with_clock(
+        store.clone(),
+        Duration::from_secs(60),
+        Arc::new(ManualClock::new()),
+    )
+    .unwrap();
+    let id = c.launch(&uvg(5, "o", 1)).unwrap().sweep_id;
+    let all = c.lease("w", &V(), 100).unwrap().leases;
+    assert_eq!(all.len(), 2);
+    let kind = kinds::find("uvg").unwrap();
+    let huge = |g: &Granted| {
+        let mut j: serde_json::Value = serde_json::from_slice(&run(g).encode()).unwrap();
+        let (n, _) = j["by_n"].as_object().unwrap().iter().next().unwrap();
+        let n = n.clone();
+        j["by_n"][&n]["first_player_wins"] = u64::MAX.into();
+        (n, kind.decode(&serde_json::to_vec(&j).unwrap()).unwrap())
+    };
+    // Both shards claim 2^64 − 1 first-player wins, at different n: no
+    // overflow. Put the second at the first's n by hand.
+    let (n0, first) = huge(&all[0]);
+    let mut j: serde_json::Value = serde_json::from_slice(&run(&all[1]).encode()).unwrap();
+    j["by_n"][&n0] =
+        serde_json::from_slice::<serde_json::Value>(&first.encode()).unwrap()["by_n"][&n0].clone();
+    let second = kind.decode(&serde_json::to_vec(&j).unwrap()).unwrap();
+    assert!(c.submit(submission("w", &all[0], first)).unwrap());
+    let before = c.lock().sweep(&id).unwrap().merged.clone();
+    let index = all[1].shard.index;
+    match c.submit(submission("w", &all[1], second)) {
+        Err(CoreError::BadRequest(m)) => assert!(
+            m.contains(&format!("the result of shard {index}"))
+                && m.contains(&format!(
+                    "counter `by_n[{n0}].first_player_wins` overflows u64"
+                )),
+            "{m}"
+        ),
+        other => panic!("overflow not refused: {other:?}"),
+    }
+    assert_eq!(
+        c.lock().sweep(&id).unwrap().merged.clone(),
+        before,
+        "merged result untouched"
+    );
+    let (st, _) = c.status(Some(&id)).unwrap();
+    assert_eq!((st[0].shards_done, st[0].results_stored), (1, 1));
+    use crate::store::Store;
+    assert_eq!(
+        store.load_all().unwrap()[0].results.len(),
+        1,
+        "nothing stored"
+    );
+}
+
+/// Defect 3: one stored `uvg` result whose cover witness has 31 vertices made
+/// rendering spin forever (GetResult, Status and Lease timed out), and again
+/// after every restart. Stored straight into the store, it now renders as
+/// unknown at once, and status answers.
+#[test]
+fn a_poisoned_stored_witness_does_not_hang_status_or_results() {
+    let store: Arc<dyn crate::store::Store> = Arc::new(MemStore::new());
+    let clock = Arc::new(ManualClock::new());
+    let lease = Duration::from_secs(60);
+    let c = Core::open_with_clock(store.clone(), lease, clock.clone()).unwrap();
+    let (id, all, i, mut poisoned) = uvg5(&c, "p");
+    for (j, g) in all.iter().enumerate() {
+        if j != i {
+            assert!(run_and_submit(&c, "w", g));
+        }
+    }
+    drop(c);
+    let big = gamesweep::graph::graph6::encode_bitgraph(&gamesweep::graph::BitGraph::from_edges(
+        31,
+        &(0..30).map(|v| (v, v + 1)).collect::<Vec<_>>(),
+    ));
+    poisoned["by_n"]["5"]["cover_witnesses"]["3"]["graph6"] = big.clone().into();
+    let bytes = serde_json::to_vec(&poisoned).unwrap();
+    store
+        .put_result(&id, all[i].shard.index, &bytes, None)
+        .unwrap();
+    let c = Arc::new(Core::open_with_clock(store, lease, clock).unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let c2 = c.clone();
+    let id2 = id.clone();
+    std::thread::spawn(move || {
+        let r = c2.rendered(&id2).map(|r| r.rendered.clone());
+        let _ = tx.send(r);
+    });
+    let r = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("rendering answered within 10 s")
+        .unwrap();
+    assert!(
+        r.results_json.contains(&big),
+        "the stored witness is shown as stored"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&r.results_json).unwrap();
+    let ext = &doc["by_n"][4]["extensions"]["3"];
+    assert_eq!(ext["smallest_base"], big.as_str());
+    assert!(ext.get("extended_value").is_none(), "not re-solved: {ext}");
+    let (st, _) = c.status(Some(&id)).unwrap();
+    assert_eq!(st[0].state, ShownState::Done);
+    // Submitted rather than stored, the same result is refused.
+    let c3 = Core::open_with_clock(
+        Arc::new(MemStore::new()),
+        lease,
+        Arc::new(ManualClock::new()),
+    )
+    .unwrap();
+    let (id3, all3, i3, _) = uvg5(&c3, "p");
+    match c3.decode_result(&id3, all3[i3].shard.index, &bytes) {
+        Err(CoreError::BadRequest(m)) => {
+            assert!(
+                m.contains("witness on 31 vertices exceeds the validation budget"),
+                "{m}"
+            )
+        }
+        other => panic!("poisoned result not refused: {other:?}"),
+    }
 }

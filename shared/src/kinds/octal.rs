@@ -16,7 +16,7 @@
 //! Codes are numbered by rank 0..7·8^(k−1) in increasing order of their digit
 //! string; shards are ranges of ranks ([`CodeRange`]).
 
-use crate::sweep::merge::add_counts;
+use crate::sweep::merge::{add, add_counts, MergeError};
 use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -212,22 +212,24 @@ pub struct Largest {
 
 impl Largest {
     fn offer(&mut self, value: u64, code: u64) {
-        self.merge(Largest {
+        // One code more than the codes of a shard: never overflows.
+        let _ = self.merge(Largest {
             value,
             codes: 1,
             smallest: code,
         });
     }
-    fn merge(&mut self, other: Self) {
+    fn merge(&mut self, other: Self) -> Result<(), MergeError> {
         if other.codes == 0 {
-            return;
+            return Ok(());
         }
         if self.codes == 0 || other.value > self.value {
             *self = other;
         } else if other.value == self.value {
-            self.codes += other.codes;
+            add(&mut self.codes, other.codes, "codes")?;
             self.smallest = self.smallest.min(other.smallest);
         }
+        Ok(())
     }
 }
 
@@ -258,18 +260,34 @@ pub struct OctalOutput {
 }
 
 impl Merge for OctalOutput {
-    fn merge(&mut self, other: Self) {
-        self.codes += other.codes;
-        self.proven += other.proven;
-        self.not_proven += other.not_proven;
-        add_counts(&mut self.period_histogram, other.period_histogram);
-        add_counts(&mut self.preperiod_histogram, other.preperiod_histogram);
-        add_counts(&mut self.max_grundy_histogram, other.max_grundy_histogram);
-        self.largest_period.merge(other.largest_period);
-        self.largest_preperiod.merge(other.largest_preperiod);
-        self.largest_max_grundy.merge(other.largest_max_grundy);
+    fn merge(&mut self, other: Self) -> Result<(), MergeError> {
+        add(&mut self.codes, other.codes, "codes")?;
+        add(&mut self.proven, other.proven, "proven")?;
+        add(&mut self.not_proven, other.not_proven, "not_proven")?;
+        let o = other;
+        add_counts(
+            &mut self.period_histogram,
+            o.period_histogram,
+            "period_histogram",
+        )?;
+        add_counts(
+            &mut self.preperiod_histogram,
+            o.preperiod_histogram,
+            "preperiod_histogram",
+        )?;
+        add_counts(
+            &mut self.max_grundy_histogram,
+            o.max_grundy_histogram,
+            "max_grundy_histogram",
+        )?;
+        (self.largest_period.merge(o.largest_period)).map_err(|e| e.within("largest_period"))?;
+        (self.largest_preperiod.merge(o.largest_preperiod))
+            .map_err(|e| e.within("largest_preperiod"))?;
+        (self.largest_max_grundy.merge(o.largest_max_grundy))
+            .map_err(|e| e.within("largest_max_grundy"))?;
         // Shards cover disjoint codes, and a code's row depends on the code only.
-        self.per_code.extend(other.per_code);
+        self.per_code.extend(o.per_code);
+        Ok(())
     }
     fn work(&self) -> u64 {
         self.codes
@@ -462,6 +480,96 @@ impl Kind for OctalSweep {
             ctx.add_progress(1);
         }
         Ok(r)
+    }
+
+    /// Every code of the range has its row; the counts, histograms and
+    /// largest values are recomputed from the rows and must agree; the
+    /// codes named as attaining the largest values are solved again (three
+    /// codes, each as cheap as one code of the shard).
+    fn validate(
+        &self,
+        params: &OctalParams,
+        shard: &CodeRange,
+        out: &OctalOutput,
+    ) -> Result<(), String> {
+        params.check().map_err(|e| e.to_string())?;
+        let CodeRange { lo, hi } = *shard;
+        let want: Vec<u64> = (lo..hi.min(params.codes())).map(code_of_rank).collect();
+        if out.per_code.len() != want.len() || !want.iter().all(|c| out.per_code.contains_key(c)) {
+            return Err(format!(
+                "per_code has {} codes, not the shard's {} codes (ranks {lo}..{hi})",
+                out.per_code.len(),
+                want.len()
+            ));
+        }
+        let mut again = OctalOutput::default();
+        for (&code, st) in &out.per_code {
+            again.codes += 1;
+            match st.proven {
+                Some(p) => {
+                    again.proven += 1;
+                    *again.period_histogram.entry(p.period).or_insert(0) += 1;
+                    *again.preperiod_histogram.entry(p.preperiod).or_insert(0) += 1;
+                    again.largest_period.offer(p.period, code);
+                    again.largest_preperiod.offer(p.preperiod, code);
+                }
+                None => again.not_proven += 1,
+            }
+            *again.max_grundy_histogram.entry(st.max_grundy).or_insert(0) += 1;
+            again.largest_max_grundy.offer(st.max_grundy, code);
+        }
+        let fields: [(&str, bool); 9] = [
+            ("codes", again.codes == out.codes),
+            ("proven", again.proven == out.proven),
+            ("not_proven", again.not_proven == out.not_proven),
+            (
+                "period_histogram",
+                again.period_histogram == out.period_histogram,
+            ),
+            (
+                "preperiod_histogram",
+                again.preperiod_histogram == out.preperiod_histogram,
+            ),
+            (
+                "max_grundy_histogram",
+                again.max_grundy_histogram == out.max_grundy_histogram,
+            ),
+            ("largest_period", again.largest_period == out.largest_period),
+            (
+                "largest_preperiod",
+                again.largest_preperiod == out.largest_preperiod,
+            ),
+            (
+                "largest_max_grundy",
+                again.largest_max_grundy == out.largest_max_grundy,
+            ),
+        ];
+        if let Some((f, _)) = fields.iter().find(|(_, ok)| !ok) {
+            return Err(format!("{f} does not agree with the per_code rows"));
+        }
+        let k = params.digits;
+        for l in [
+            &out.largest_period,
+            &out.largest_preperiod,
+            &out.largest_max_grundy,
+        ] {
+            if l.codes == 0 {
+                continue;
+            }
+            let code = l.smallest;
+            let g = grundy_values(&digits_of(code, k), params.max_heap as usize);
+            let row = CodeStats {
+                proven: proven_periodicity(&g, k as usize),
+                max_grundy: g.iter().copied().max().unwrap_or(0) as u64,
+            };
+            if out.per_code.get(&code) != Some(&row) {
+                return Err(format!(
+                    "per_code[{code}] is {:?}, solved again: {row:?}",
+                    out.per_code.get(&code)
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn doc(&self, params: &OctalParams, m: &OctalOutput) -> OctalDoc {

@@ -294,22 +294,79 @@ fn merge_is_order_independent() {
         .collect();
     let mut fwd = OctalOutput::default();
     for o in outs.iter().cloned() {
-        fwd.merge(o);
+        fwd.merge(o).unwrap();
     }
     let mut rev = OctalOutput::default();
     for o in outs.iter().rev().cloned() {
-        rev.merge(o);
+        rev.merge(o).unwrap();
     }
     assert_eq!(fwd, rev);
     // grouped differently: (a ∪ b) ∪ (c ∪ …)
     let mut left = OctalOutput::default();
     let mut right = OctalOutput::default();
     for (i, o) in outs.iter().cloned().enumerate() {
-        if i % 2 == 0 { &mut left } else { &mut right }.merge(o);
+        if i % 2 == 0 { &mut left } else { &mut right }
+            .merge(o)
+            .unwrap();
     }
-    right.merge(left);
+    right.merge(left).unwrap();
     assert_eq!(right, fwd);
     let text = serde_json::to_string(&fwd).unwrap();
     let back: OctalOutput = serde_json::from_str(&text).unwrap();
     assert_eq!(back, fwd);
+}
+
+/// Real shards validate; each tampered field is refused, named.
+#[test]
+fn results_are_validated_against_their_shard() {
+    let params = OctalParams {
+        digits: 2,
+        max_heap: 120,
+    };
+    let shards = Kind::plan(&OctalSweep, &params, 9).unwrap();
+    for (s, _) in &shards {
+        let o = OctalSweep.run(&params, s, &ShardCtx::detached()).unwrap();
+        assert_eq!(Kind::validate(&OctalSweep, &params, s, &o), Ok(()));
+    }
+    let (s, _) = &shards[1];
+    let real = OctalSweep.run(&params, s, &ShardCtx::detached()).unwrap();
+    let refused = |f: &dyn Fn(&mut OctalOutput), want: &str| {
+        let mut o = real.clone();
+        f(&mut o);
+        let e = Kind::validate(&OctalSweep, &params, s, &o).expect_err(want);
+        assert!(e.contains(want), "`{e}` does not contain `{want}`");
+    };
+    refused(&|o| o.codes += 1000, "codes does not agree");
+    refused(&|o| o.not_proven += 1, "not_proven does not agree");
+    refused(
+        &|o| {
+            o.max_grundy_histogram.insert(99, 1);
+        },
+        "max_grundy_histogram does not agree",
+    );
+    refused(
+        &|o| {
+            let (&c, _) = o.per_code.iter().next().unwrap();
+            o.per_code.remove(&c);
+        },
+        "per_code has",
+    );
+    // A row changed consistently everywhere is caught by solving it again.
+    let mut o = real.clone();
+    let code = o.largest_max_grundy.smallest;
+    let v = o.largest_max_grundy.value;
+    o.per_code.get_mut(&code).unwrap().max_grundy = v + 1;
+    let h = o.max_grundy_histogram.get_mut(&v).unwrap();
+    *h -= 1;
+    if *h == 0 {
+        o.max_grundy_histogram.remove(&v);
+    }
+    o.max_grundy_histogram.insert(v + 1, 1);
+    o.largest_max_grundy = Largest {
+        value: v + 1,
+        codes: 1,
+        smallest: code,
+    };
+    let e = Kind::validate(&OctalSweep, &params, s, &o).unwrap_err();
+    assert!(e.starts_with(&format!("per_code[{code}] is")), "{e}");
 }

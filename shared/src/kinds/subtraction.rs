@@ -9,7 +9,7 @@
 //! [`PER_SET_CAP`]) and two consistency counters; all merge field by field.
 
 use crate::gamegraph::subtraction::{analyse, SubtractionAnalysis, SubtractionSet};
-use crate::sweep::merge::add_counts;
+use crate::sweep::merge::{add, add_counts, MergeError};
 use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -237,10 +237,11 @@ impl<T: Ord, const CAP: usize> Capped<T, CAP> {
         }
     }
     /// Merge another set of (disjoint) items.
-    pub fn merge(&mut self, other: Self) {
-        self.total += other.total;
+    pub fn merge(&mut self, other: Self) -> Result<(), MergeError> {
+        add(&mut self.total, other.total, "total")?;
         self.kept.extend(other.kept);
         self.trim();
+        Ok(())
     }
     /// Were all offered items kept?
     pub fn complete(&self) -> bool {
@@ -270,15 +271,16 @@ impl Largest {
             self.sets.offer(set.clone());
         }
     }
-    fn merge(&mut self, other: Self) {
+    fn merge(&mut self, other: Self) -> Result<(), MergeError> {
         if other.sets.total == 0 {
-            return;
+            return Ok(());
         }
         if self.sets.total == 0 || other.value > self.value {
             *self = other;
         } else if other.value == self.value {
-            self.sets.merge(other.sets);
+            self.sets.merge(other.sets).map_err(|e| e.within("sets"))?;
         }
+        Ok(())
     }
 }
 
@@ -297,6 +299,15 @@ pub struct PerQuantity<T> {
     /// Largest Grundy value.
     pub max_grundy: T,
 }
+
+/// The quantities' field names, in [`PerQuantity::all`] order.
+const FIELDS: [&str; 5] = [
+    "outcome_period",
+    "outcome_preperiod",
+    "grundy_period",
+    "grundy_preperiod",
+    "max_grundy",
+];
 
 /// The quantities' headings, in [`PerQuantity::all`] order.
 const QUANTITIES: [&str; 5] = [
@@ -357,29 +368,40 @@ pub struct SubtractionOutput {
 }
 
 impl Merge for SubtractionOutput {
-    fn merge(&mut self, other: Self) {
-        self.sets += other.sets;
-        for (h, o) in self
+    fn merge(&mut self, other: Self) -> Result<(), MergeError> {
+        add(&mut self.sets, other.sets, "sets")?;
+        for ((h, o), name) in self
             .histograms
             .all_mut()
             .into_iter()
             .zip(other.histograms.into_all())
+            .zip(FIELDS)
         {
-            add_counts(h, o);
+            add_counts(h, o, &format!("histograms.{name}"))?;
         }
-        for (l, o) in self
+        for ((l, o), name) in self
             .largest
             .all_mut()
             .into_iter()
             .zip(other.largest.into_all())
+            .zip(FIELDS)
         {
-            l.merge(o);
+            l.merge(o)
+                .map_err(|e| e.within(format_args!("largest.{name}")))?;
         }
-        self.per_set.merge(other.per_set);
-        self.outcome_period_not_dividing_grundy_period +=
-            other.outcome_period_not_dividing_grundy_period;
-        self.outcome_preperiod_above_grundy_preperiod +=
-            other.outcome_preperiod_above_grundy_preperiod;
+        self.per_set
+            .merge(other.per_set)
+            .map_err(|e| e.within("per_set"))?;
+        add(
+            &mut self.outcome_period_not_dividing_grundy_period,
+            other.outcome_period_not_dividing_grundy_period,
+            "outcome_period_not_dividing_grundy_period",
+        )?;
+        add(
+            &mut self.outcome_preperiod_above_grundy_preperiod,
+            other.outcome_preperiod_above_grundy_preperiod,
+            "outcome_preperiod_above_grundy_preperiod",
+        )
     }
     fn work(&self) -> u64 {
         self.sets
@@ -934,11 +956,11 @@ mod tests {
             .collect();
         let mut fwd = SubtractionOutput::default();
         for o in outs.iter().cloned() {
-            fwd.merge(o);
+            fwd.merge(o).unwrap();
         }
         let mut rev = SubtractionOutput::default();
         for o in outs.iter().rev().cloned() {
-            rev.merge(o);
+            rev.merge(o).unwrap();
         }
         assert_eq!(fwd, rev);
         // and through the stored encoding

@@ -14,7 +14,7 @@
 //! first graph with a start of value ≥ `--value`, or after `--steps` steps.
 
 use crate::graph::{graph6, BitGraph};
-use crate::sweep::merge::merge_maps;
+use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, Smallest, SweepError};
 use crate::uvg;
 use rand::{Rng, SeedableRng};
@@ -139,14 +139,15 @@ pub struct SearchOutput {
 }
 
 impl Merge for SearchOutput {
-    fn merge(&mut self, other: Self) {
-        self.climbs += other.climbs;
-        self.steps += other.steps;
-        self.evaluations += other.evaluations;
-        merge_maps(&mut self.best, other.best, |a, b| {
-            a.climbs += b.climbs;
+    fn merge(&mut self, other: Self) -> Result<(), MergeError> {
+        add(&mut self.climbs, other.climbs, "climbs")?;
+        add(&mut self.steps, other.steps, "steps")?;
+        add(&mut self.evaluations, other.evaluations, "evaluations")?;
+        merge_maps(&mut self.best, other.best, "best", |a, b| {
+            add(&mut a.climbs, b.climbs, "climbs")?;
             a.witness.merge(b.witness);
-        });
+            Ok(())
+        })
     }
     fn work(&self) -> u64 {
         self.steps

@@ -97,7 +97,7 @@ fn merged_result_is_independent_of_the_plan() {
         .collect();
     let mut rev = UvgOutput::default();
     for x in parts.iter().rev().cloned() {
-        rev.merge(x);
+        rev.merge(x).unwrap();
     }
     assert_eq!(a, rev);
 }
@@ -233,4 +233,217 @@ fn results_round_trip_through_their_encoding() {
         UvgSweep.decode(b"{\"counters\":{}}"),
         Err(SweepError::BadResult { .. })
     ));
+}
+
+/// Every shard of real plans (with collected positions, so every record set
+/// is exercised) validates.
+#[test]
+fn real_shard_results_validate() {
+    for (max_n, collect, shards) in [(5, 0, 1), (7, 2, 17), (8, 4, 40)] {
+        let p = UvgParams {
+            max_n,
+            collect_min_value: collect,
+        };
+        for (s, _) in Kind::plan(&UvgSweep, &p, shards).unwrap() {
+            let out = UvgSweep.run(&p, &s, &ShardCtx::detached()).unwrap();
+            assert_eq!(validate(&p, &s, &out), Ok(()), "max_n {max_n} shard {s:?}");
+        }
+    }
+}
+
+/// The prefix shard of `--max-n 5` in one shard (graphs on 3..=5 vertices;
+/// the top shard has the rest) and its result, for tampering.
+fn n5() -> (UvgParams, GraphShard, UvgOutput) {
+    let p = params(5);
+    let (s, _) = Kind::plan(&UvgSweep, &p, 1).unwrap().pop().unwrap();
+    assert!(matches!(s, GraphShard::Prefixes { .. }));
+    let out = UvgSweep.run(&p, &s, &ShardCtx::detached()).unwrap();
+    (p, s, out)
+}
+
+/// `f` applied to a real n ≤ 5 result is refused with a message containing `want`.
+fn refused(f: impl FnOnce(&mut UvgOutput), want: &str) {
+    let (p, s, mut out) = n5();
+    f(&mut out);
+    let e = validate(&p, &s, &out).expect_err(want);
+    assert!(e.contains(want), "`{e}` does not contain `{want}`");
+}
+
+/// Defect 1: QA submitted 1,000 extra graphs at n = 5 (1,021; truly 21),
+/// with a *7 column, and they were merged. Each lie is refused on its own.
+#[test]
+fn forged_uvg_results_are_refused_naming_the_field() {
+    // 1,000 extra graphs, positions and histogram kept consistent.
+    refused(
+        |o| {
+            let c = o.by_n.get_mut(&5).unwrap();
+            c.graphs += 1000;
+            c.positions += 5000;
+            *c.grundy.get_mut(&0).unwrap() += 5000;
+            *c.cover.get_mut(&1).unwrap() += 1000;
+        },
+        "by_n[5].graphs is 1021",
+    );
+    refused(
+        |o| o.by_n.get_mut(&5).unwrap().graphs -= 1,
+        "by_n[5].positions is 105, not 5 × 20",
+    );
+    refused(
+        |o| o.by_n.get_mut(&5).unwrap().positions += 5,
+        "by_n[5].positions",
+    );
+    refused(
+        |o| {
+            o.by_n.get_mut(&5).unwrap().grundy.insert(7, 1);
+        },
+        "by_n[5].grundy: value 7",
+    );
+    refused(
+        |o| *o.by_n.get_mut(&5).unwrap().grundy.get_mut(&1).unwrap() += 1,
+        "by_n[5].grundy sums",
+    );
+    refused(
+        |o| {
+            *o.by_n
+                .get_mut(&4)
+                .unwrap()
+                .cover
+                .values_mut()
+                .next()
+                .unwrap() += 1
+        },
+        "by_n[4].cover sums",
+    );
+    refused(
+        |o| o.by_n.get_mut(&5).unwrap().first_player_wins += 1,
+        "by_n[5].first_player_wins",
+    );
+    refused(
+        |o| o.by_n.get_mut(&5).unwrap().first_player_wins = 1_000,
+        "by_n[5].first_player_wins is 1000, above",
+    );
+    refused(
+        |o| o.by_n.get_mut(&5).unwrap().degree3.graphs += 1,
+        "by_n[5].degree3",
+    );
+    refused(
+        |o| o.by_n.get_mut(&3).unwrap().matching_exceptions.total = 1_000,
+        "by_n[3].matching_exceptions.total is 1000",
+    );
+    refused(
+        |o| {
+            o.by_n.insert(6, o.by_n[&5].clone());
+        },
+        "by_n[6]: this shard only has graphs on 3..=5 vertices",
+    );
+    // A witness of the wrong value, one not connected, one of 31 vertices.
+    refused(
+        |o| {
+            let c = o.by_n.get_mut(&5).unwrap();
+            let zero = c.witnesses[&0].clone();
+            c.witnesses.insert(2, zero);
+        },
+        "by_n[5].witnesses[2]: `",
+    );
+    refused(
+        |o| {
+            let w = o.by_n.get_mut(&4).unwrap().witnesses.get_mut(&0).unwrap();
+            *w = Smallest(Some(StartWitness {
+                edges: 0,
+                graph6: "C?".into(),
+                start: 0,
+            }));
+        },
+        "by_n[4].witnesses[0]: `C?` is not connected",
+    );
+    let big = graph6::encode_bitgraph(&BitGraph::from_edges(
+        31,
+        &(0..30).map(|i| (i, i + 1)).collect::<Vec<_>>(),
+    ));
+    refused(
+        |o| {
+            let w = o
+                .by_n
+                .get_mut(&5)
+                .unwrap()
+                .cover_witnesses
+                .get_mut(&3)
+                .unwrap();
+            w.0.as_mut().unwrap().graph6 = big;
+        },
+        "by_n[5].cover_witnesses[3]: witness on 31 vertices exceeds the validation budget",
+    );
+}
+
+/// A witness from another shard's subtree is refused: it is not below any
+/// of this shard's prefixes.
+#[test]
+fn witnesses_must_lie_in_their_shard() {
+    let p = params(7);
+    let plan = Kind::plan(&UvgSweep, &p, 17).unwrap();
+    let outs: Vec<UvgOutput> = plan
+        .iter()
+        .map(|(s, _)| UvgSweep.run(&p, s, &ShardCtx::detached()).unwrap())
+        .collect();
+    // Two prefix shards with a witness of value 0 on 7 vertices each.
+    let with = |i: usize| {
+        outs[i]
+            .by_n
+            .get(&7)
+            .and_then(|c| c.witnesses.get(&0))
+            .cloned()
+    };
+    let idx: Vec<usize> = (1..plan.len()).filter(|&i| with(i).is_some()).collect();
+    assert!(idx.len() >= 2);
+    let (a, b) = (idx[0], idx[1]);
+    let mut forged = outs[a].clone();
+    let theirs = with(b).unwrap();
+    assert_ne!(forged.by_n[&7].witnesses[&0], theirs);
+    forged.by_n.get_mut(&7).unwrap().witnesses.insert(0, theirs);
+    let e = validate(&p, &plan[a].0, &forged).unwrap_err();
+    assert!(e.contains("is not in this shard"), "{e}");
+}
+
+/// Defect 2: two counters of 2^64 − 1 merged to 2^64 − 2. Now an error
+/// naming the counter.
+#[test]
+fn merging_past_u64_is_an_error_not_a_wrap() {
+    let (_, _, mut a) = n5();
+    a.by_n.get_mut(&5).unwrap().graphs = u64::MAX;
+    let b = a.clone();
+    let e = a.merge(b).unwrap_err();
+    assert_eq!(e.field, "by_n[5].graphs");
+    // Through the erased view, as the coordinator merges.
+    let kind: &dyn SweepKind = &UvgSweep;
+    let mut x = kind.decode(&serde_json::to_vec(&a).unwrap()).unwrap();
+    let y = x.clone();
+    let e = x.merge(y).unwrap_err().to_string();
+    assert!(e.contains("counter `by_n[5].graphs` overflows u64"), "{e}");
+}
+
+/// Defect 3: rendering re-solved a stored cover witness with no bound (a
+/// 31-vertex witness spun forever). It now renders as unknown, at once.
+#[test]
+fn rendering_a_huge_cover_witness_is_bounded() {
+    let (p, _, mut out) = n5();
+    let big = graph6::encode_bitgraph(&BitGraph::from_edges(
+        31,
+        &(0..30).map(|i| (i, i + 1)).collect::<Vec<_>>(),
+    ));
+    let c = out.by_n.get_mut(&5).unwrap();
+    c.cover_witnesses
+        .get_mut(&3)
+        .unwrap()
+        .0
+        .as_mut()
+        .unwrap()
+        .graph6 = big.clone();
+    let t = std::time::Instant::now();
+    let doc = UvgSweep.doc(&p, &out);
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
+    let ext = &doc.by_n[4].extensions[&3];
+    assert_eq!(ext.smallest_base.as_deref(), Some(big.as_str()));
+    assert_eq!(ext.extended_value, None);
+    let _ = UvgSweep.report(&p, &doc);
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
 }

@@ -2,6 +2,7 @@
 //! JSON text and results as an opaque [`Output`]. Every typed [`Kind`]
 //! implements it; nothing outside `shared` ever sees a kind's own types.
 
+use super::merge::MergeError;
 use super::{parse_typed, resolve, Kind, Merge, ParamDef, Params, ShardCtx, ShardSpec, SweepError};
 use serde::Serialize;
 use std::any::Any;
@@ -36,6 +37,10 @@ pub trait SweepKind: Sync {
         shard: &ShardSpec,
         ctx: &ShardCtx<'_>,
     ) -> Result<Output, SweepError>;
+    /// Check a decoded result of `shard` before it is stored and merged
+    /// ([`Kind::validate`]): [`SweepError::InvalidResult`] names the shard
+    /// and the field that is wrong.
+    fn validate(&self, params: &Params, shard: &ShardSpec, out: &Output) -> Result<(), SweepError>;
     /// The empty result (the identity of merge).
     fn empty(&self) -> Output;
     /// A result from its encoding ([`Output::encode`]); a clear error for
@@ -119,6 +124,20 @@ impl<K: Kind> SweepKind for K {
             })?;
         Ok(Output::new(Kind::name(self), self.run(&p, &s, ctx)?))
     }
+    fn validate(&self, params: &Params, shard: &ShardSpec, out: &Output) -> Result<(), SweepError> {
+        let p: K::Params = parse_typed(Kind::name(self), params)?;
+        let s: K::Shard =
+            serde_json::from_str(&shard.payload).map_err(|e| SweepError::BadShard {
+                kind: Kind::name(self).into(),
+                reason: format!("shard {}: {e}", shard.index),
+            })?;
+        let o = out.get::<K::Output>(Kind::name(self))?;
+        Kind::validate(self, &p, &s, o).map_err(|reason| SweepError::InvalidResult {
+            kind: Kind::name(self).into(),
+            shard: shard.index,
+            reason,
+        })
+    }
     fn empty(&self) -> Output {
         Output::new(Kind::name(self), K::Output::default())
     }
@@ -168,7 +187,8 @@ trait ErasedOutput: Send + Sync + Debug + 'static {
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
-    fn merge_from(&mut self, other: Box<dyn Any>) -> Result<(), Box<dyn Any>>;
+    /// `Err(())` when `other` is of another type.
+    fn merge_from(&mut self, other: Box<dyn Any>) -> Result<Result<(), MergeError>, ()>;
     fn work(&self) -> u64;
     fn counterexamples(&self) -> Vec<(String, u64)>;
     fn encode(&self) -> Vec<u8>;
@@ -188,9 +208,9 @@ where
     fn into_any(self: Box<Self>) -> Box<dyn Any> {
         self
     }
-    fn merge_from(&mut self, other: Box<dyn Any>) -> Result<(), Box<dyn Any>> {
-        Merge::merge(self, *other.downcast::<T>()?);
-        Ok(())
+    fn merge_from(&mut self, other: Box<dyn Any>) -> Result<Result<(), MergeError>, ()> {
+        let other = other.downcast::<T>().map_err(|_| ())?;
+        Ok(Merge::merge(self, *other))
     }
     fn work(&self) -> u64 {
         Merge::work(self)
@@ -232,7 +252,9 @@ impl Output {
         self.inner.counterexamples()
     }
 
-    /// Fold `other` (a result of the same kind) into `self`.
+    /// Fold `other` (a result of the same kind) into `self`. A counter that
+    /// would overflow is [`SweepError::Overflow`]; `self` may then be partly
+    /// merged (merge into a clone to keep the state).
     pub fn merge(&mut self, other: Output) -> Result<(), SweepError> {
         let mismatch = SweepError::KindMismatch {
             want: self.kind.into(),
@@ -244,7 +266,12 @@ impl Output {
         // By value: the other result is moved in, never cloned.
         self.inner
             .merge_from(other.inner.into_any())
-            .map_err(|_| mismatch)
+            .map_err(|_| mismatch)?
+            .map_err(|error| SweepError::Overflow {
+                kind: self.kind.into(),
+                shard: None,
+                error,
+            })
     }
 
     /// The stable encoding (JSON of the kind's typed result), for the store

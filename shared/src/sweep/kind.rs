@@ -65,6 +65,24 @@ pub trait Kind: Sync + Send + 'static {
         shard: &Self::Shard,
         ctx: &ShardCtx<'_>,
     ) -> Result<Self::Output, SweepError>;
+    /// Check a result submitted for `shard` before it is stored and merged:
+    /// is it something running `shard` under `params` can have produced?
+    /// Internal consistency (totals agree, counters within what the shard
+    /// can hold, only keys the params allow) and witnesses (they decode, lie
+    /// in the shard, and really have the value claimed, re-solved within a
+    /// budget: a witness beyond it is an error, never a long search). The
+    /// error is one line naming the field. Never called on the merged result.
+    ///
+    /// The default accepts every result that decodes: a kind without its own
+    /// checks yet (only `uvg` has them so far).
+    fn validate(
+        &self,
+        _params: &Self::Params,
+        _shard: &Self::Shard,
+        _out: &Self::Output,
+    ) -> Result<(), String> {
+        Ok(())
+    }
     /// The `results.json` document of the merged result of the whole plan.
     fn doc(&self, params: &Self::Params, merged: &Self::Output) -> Self::Doc;
     /// `report.md`, from the document as read back from `results.json`.

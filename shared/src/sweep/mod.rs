@@ -31,7 +31,7 @@ mod result;
 
 pub use erased::{json_text, Output, Rendered, SweepKind};
 pub use kind::{Kind, ShardCtx, ShardSpec};
-pub use merge::{Max, Merge, Smallest};
+pub use merge::{Max, Merge, MergeError, Smallest};
 pub use params::{parse_typed, resolve, ParamDef, Params};
 pub use report::thousands;
 pub use result::{Record, RecordSet};
@@ -104,6 +104,26 @@ pub enum SweepError {
         /// The kind of the other result.
         got: String,
     },
+    /// Merging two results would overflow a counter.
+    #[error("cannot merge {} of sweep `{kind}`: {error}", shard.map_or("a result".to_string(), |s| format!("the result of shard {s}")))]
+    Overflow {
+        /// The kind.
+        kind: String,
+        /// The shard whose result was merged in, when known.
+        shard: Option<u32>,
+        /// The counter that overflowed.
+        error: MergeError,
+    },
+    /// A shard's result that is not what the shard can have produced.
+    #[error("invalid result for shard {shard} of sweep `{kind}`: {reason}")]
+    InvalidResult {
+        /// The kind.
+        kind: String,
+        /// The shard's index in the plan.
+        shard: u32,
+        /// What was wrong, naming the field.
+        reason: String,
+    },
     /// The shard was cancelled through its [`ShardCtx`].
     #[error("shard cancelled")]
     Cancelled,
@@ -117,7 +137,8 @@ pub fn run_all_sequential(
 ) -> Result<Output, SweepError> {
     let mut merged = kind.empty();
     for shard in plan {
-        merged.merge(kind.run_shard(params, shard, &ShardCtx::detached())?)?;
+        let out = kind.run_shard(params, shard, &ShardCtx::detached())?;
+        merged.merge(out).map_err(|e| in_shard(e, shard.index))?;
     }
     Ok(merged)
 }
@@ -129,8 +150,26 @@ pub fn run_typed<K: Kind>(
     target_shards: u32,
 ) -> Result<K::Output, SweepError> {
     let mut merged = K::Output::default();
-    for (shard, _) in kind.plan(params, target_shards)? {
-        merged.merge(kind.run(params, &shard, &ShardCtx::detached())?);
+    for (i, (shard, _)) in kind.plan(params, target_shards)?.into_iter().enumerate() {
+        let out = kind.run(params, &shard, &ShardCtx::detached())?;
+        merged.merge(out).map_err(|error| SweepError::Overflow {
+            kind: kind.name().into(),
+            shard: Some(i as u32),
+            error,
+        })?;
     }
     Ok(merged)
+}
+
+/// `e`, naming `shard` if it is a merge error: the shard whose result could
+/// not be merged in.
+pub fn in_shard(e: SweepError, shard: u32) -> SweepError {
+    match e {
+        SweepError::Overflow { kind, error, .. } => SweepError::Overflow {
+            kind,
+            shard: Some(shard),
+            error,
+        },
+        e => e,
+    }
 }

@@ -1,6 +1,7 @@
 //! Records (witnesses, counterexamples, collected positions) and bounded
 //! record sets: typed building blocks of the kinds' results.
 
+use super::merge::MergeError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -61,12 +62,14 @@ impl RecordSet {
         }
     }
 
-    /// Merge another set of disjoint records into this one.
-    pub fn merge(&mut self, other: RecordSet) {
-        self.total += other.total;
+    /// Merge another set of disjoint records into this one (`total` adds
+    /// with checked arithmetic).
+    pub fn merge(&mut self, other: RecordSet) -> Result<(), MergeError> {
+        super::merge::add(&mut self.total, other.total, "total")?;
         self.cap = self.cap.max(other.cap);
         self.kept.extend(other.kept);
         self.trim();
+        Ok(())
     }
 }
 
@@ -96,22 +99,22 @@ mod tests {
             .collect();
         let mut fwd = RecordSet::new(3);
         for p in parts.iter().cloned() {
-            fwd.merge(p);
+            fwd.merge(p).unwrap();
         }
         let mut rev = RecordSet::new(3);
         for p in parts.iter().rev().cloned() {
-            rev.merge(p);
+            rev.merge(p).unwrap();
         }
         // grouped: (1..3) + (4..7)
         let (mut left, mut right) = (RecordSet::new(3), RecordSet::new(3));
         for (i, p) in parts.into_iter().enumerate() {
             if i < 3 {
-                left.merge(p)
+                left.merge(p).unwrap()
             } else {
-                right.merge(p)
+                right.merge(p).unwrap()
             }
         }
-        right.merge(left);
+        right.merge(left).unwrap();
         assert_eq!(fwd, rev);
         assert_eq!(fwd, right);
         assert_eq!(fwd.total, 7);

@@ -15,7 +15,7 @@ use crate::bft::random::{instance_rng, random_degree3_graph};
 use crate::bft::reduction::Position;
 use crate::bft::solve;
 use crate::graph::{graph6, members, BitGraph, VSet};
-use crate::sweep::merge::merge_maps;
+use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::report::{nim, thousands};
 use crate::sweep::{Kind, Max, Merge, ParamDef, Record, ShardCtx, SweepError};
 use crate::uvg::degree3::grundy_degree3;
@@ -125,17 +125,26 @@ pub struct SizeStats {
 }
 
 impl SizeStats {
-    fn merge(&mut self, o: SizeStats) {
-        self.graphs += o.graphs;
-        self.starts += o.starts;
-        self.tests += o.tests;
+    fn merge(&mut self, o: SizeStats) -> Result<(), MergeError> {
+        add(&mut self.graphs, o.graphs, "graphs")?;
+        add(&mut self.starts, o.starts, "starts")?;
+        add(&mut self.tests, o.tests, "tests")?;
         self.tests_max.merge(o.tests_max);
-        self.nodes += o.nodes;
+        add(&mut self.nodes, o.nodes, "nodes")?;
         self.nodes_max.merge(o.nodes_max);
-        self.reachable_start += o.reachable_start;
+        add(
+            &mut self.reachable_start,
+            o.reachable_start,
+            "reachable_start",
+        )?;
         self.reachable_start_max.merge(o.reachable_start_max);
-        self.reachable_graph += o.reachable_graph;
+        add(
+            &mut self.reachable_graph,
+            o.reachable_graph,
+            "reachable_graph",
+        )?;
         self.reachable_graph_max.merge(o.reachable_graph_max);
+        Ok(())
     }
 }
 
@@ -155,12 +164,19 @@ pub struct Degree3Output {
 }
 
 impl Merge for Degree3Output {
-    fn merge(&mut self, o: Self) {
-        self.work += o.work;
-        merge_maps(&mut self.by_n, o.by_n, SizeStats::merge);
-        self.values.merge(o.values);
-        self.tests_per_start.merge(o.tests_per_start);
-        self.exceptions.merge(o.exceptions);
+    fn merge(&mut self, o: Self) -> Result<(), MergeError> {
+        add(&mut self.work, o.work, "work")?;
+        merge_maps(&mut self.by_n, o.by_n, "by_n", SizeStats::merge)?;
+        self.values
+            .merge(o.values)
+            .map_err(|e| e.within("values"))?;
+        self.tests_per_start
+            .merge(o.tests_per_start)
+            .map_err(|e| e.within("tests_per_start"))?;
+        self.exceptions
+            .merge(o.exceptions)
+            .map_err(|e| e.within("exceptions"))?;
+        Ok(())
     }
     fn work(&self) -> u64 {
         self.work

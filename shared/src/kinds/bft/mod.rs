@@ -12,7 +12,7 @@ pub use degree3::Degree3Sweep;
 pub use reduction::ReductionSweep;
 pub use strategy::StrategySweep;
 
-use crate::sweep::merge::add_vecs;
+use crate::sweep::merge::{add_vecs, MergeError};
 use crate::sweep::report::{nim, thousands};
 use crate::sweep::{Record, RecordSet, SweepError};
 use serde::{Deserialize, Serialize};
@@ -91,8 +91,8 @@ impl Exceptions {
         self.0.add(r);
     }
     /// Merge another shard's exceptions.
-    pub fn merge(&mut self, other: Exceptions) {
-        self.0.merge(other.0);
+    pub fn merge(&mut self, other: Exceptions) -> Result<(), MergeError> {
+        self.0.merge(other.0)
     }
     /// How many were found in all.
     pub fn count(&self) -> u64 {
@@ -121,8 +121,8 @@ impl ValueCounts {
         self.0[i] += 1;
     }
     /// Merge another histogram.
-    pub fn merge(&mut self, other: ValueCounts) {
-        add_vecs(&mut self.0, other.0);
+    pub fn merge(&mut self, other: ValueCounts) -> Result<(), MergeError> {
+        add_vecs(&mut self.0, other.0, "")
     }
     /// `{value: count}` of the values that occur, for results.json.
     pub fn to_map(&self) -> BTreeMap<u64, u64> {
@@ -229,7 +229,7 @@ mod tests {
         a.add(1);
         let mut b = ValueCounts::default();
         b.add(1);
-        a.merge(b);
+        a.merge(b).unwrap();
         assert_eq!(a.to_map(), BTreeMap::from([(1, 2), (3, 1)]));
         assert_eq!(total(&a.to_map()), 3);
         assert_eq!(values_line(&a.to_map()), "* ×2, *3 ×1");

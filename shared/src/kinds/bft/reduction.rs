@@ -28,7 +28,7 @@ use crate::bft::digraph::Digraph;
 use crate::bft::random::{digraph_from_mask, random_digraph4};
 use crate::bft::reduction::{Position, Reduced};
 use crate::bft::solve;
-use crate::sweep::merge::merge_maps;
+use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::report::{nim, thousands};
 use crate::sweep::{Kind, Max, Merge, ParamDef, Record, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
@@ -182,26 +182,55 @@ pub struct PartStats {
 
 impl PartStats {
     /// Add another part's (or shard's) tallies.
-    pub fn merge(&mut self, o: PartStats) {
-        self.digraphs += o.digraphs;
-        self.positions += o.positions;
-        self.gadgets += o.gadgets;
+    pub fn merge(&mut self, o: PartStats) -> Result<(), MergeError> {
+        add(&mut self.digraphs, o.digraphs, "digraphs")?;
+        add(&mut self.positions, o.positions, "positions")?;
+        add(&mut self.gadgets, o.gadgets, "gadgets")?;
         self.reduced_vertices_max.merge(o.reduced_vertices_max);
         self.prefixed_vertices_max.merge(o.prefixed_vertices_max);
-        self.main_p.merge(o.main_p);
-        self.main_n.merge(o.main_n);
-        self.prefix.merge(o.prefix);
-        self.wrong_way.merge(o.wrong_way);
-        self.correct_way_entry.merge(o.correct_way_entry);
-        self.correct_way_exit_via_c.merge(o.correct_way_exit_via_c);
-        self.correct_way_exit_via_f.merge(o.correct_way_exit_via_f);
-        self.context_states += o.context_states;
-        self.context_correct_way_entries += o.context_correct_way_entries;
-        self.context_correct_way_with_exit += o.context_correct_way_with_exit;
-        self.context_wrong_way.merge(o.context_wrong_way);
-        self.context_skipped_digraphs += o.context_skipped_digraphs;
-        self.search_nodes += o.search_nodes;
+        self.main_p
+            .merge(o.main_p)
+            .map_err(|e| e.within("main_p"))?;
+        self.main_n
+            .merge(o.main_n)
+            .map_err(|e| e.within("main_n"))?;
+        self.prefix
+            .merge(o.prefix)
+            .map_err(|e| e.within("prefix"))?;
+        self.wrong_way
+            .merge(o.wrong_way)
+            .map_err(|e| e.within("wrong_way"))?;
+        self.correct_way_entry
+            .merge(o.correct_way_entry)
+            .map_err(|e| e.within("correct_way_entry"))?;
+        self.correct_way_exit_via_c
+            .merge(o.correct_way_exit_via_c)
+            .map_err(|e| e.within("correct_way_exit_via_c"))?;
+        self.correct_way_exit_via_f
+            .merge(o.correct_way_exit_via_f)
+            .map_err(|e| e.within("correct_way_exit_via_f"))?;
+        add(&mut self.context_states, o.context_states, "context_states")?;
+        add(
+            &mut self.context_correct_way_entries,
+            o.context_correct_way_entries,
+            "context_correct_way_entries",
+        )?;
+        add(
+            &mut self.context_correct_way_with_exit,
+            o.context_correct_way_with_exit,
+            "context_correct_way_with_exit",
+        )?;
+        self.context_wrong_way
+            .merge(o.context_wrong_way)
+            .map_err(|e| e.within("context_wrong_way"))?;
+        add(
+            &mut self.context_skipped_digraphs,
+            o.context_skipped_digraphs,
+            "context_skipped_digraphs",
+        )?;
+        add(&mut self.search_nodes, o.search_nodes, "search_nodes")?;
         self.search_nodes_max.merge(o.search_nodes_max);
+        Ok(())
     }
 
     /// Solve `pos`, adding its search nodes to the tallies.
@@ -284,25 +313,37 @@ pub struct ReductionOutput {
 }
 
 impl Merge for ReductionOutput {
-    fn merge(&mut self, o: Self) {
-        self.exhaustive.merge(o.exhaustive);
-        self.random.merge(o.random);
+    fn merge(&mut self, o: Self) -> Result<(), MergeError> {
+        self.exhaustive
+            .merge(o.exhaustive)
+            .map_err(|e| e.within("exhaustive"))?;
+        self.random
+            .merge(o.random)
+            .map_err(|e| e.within("random"))?;
         merge_maps(
             &mut self.wrong_way_examples,
             o.wrong_way_examples,
+            "wrong_way_examples",
             |a, b| {
                 if b < *a {
                     *a = b;
                 }
+                Ok(())
             },
-        );
+        )?;
         let (e, f) = (&mut self.exceptions, o.exceptions);
-        e.main.merge(f.main);
-        e.prefix.merge(f.prefix);
-        e.wrong_way.merge(f.wrong_way);
-        e.correct_way.merge(f.correct_way);
-        e.context_wrong_way.merge(f.context_wrong_way);
-        e.context_correct_way.merge(f.context_correct_way);
+        let field =
+            |name: &'static str| move |e: MergeError| e.within(format_args!("exceptions.{name}"));
+        e.main.merge(f.main).map_err(field("main"))?;
+        e.prefix.merge(f.prefix).map_err(field("prefix"))?;
+        e.wrong_way.merge(f.wrong_way).map_err(field("wrong_way"))?;
+        e.correct_way
+            .merge(f.correct_way)
+            .map_err(field("correct_way"))?;
+        (e.context_wrong_way.merge(f.context_wrong_way)).map_err(field("context_wrong_way"))?;
+        (e.context_correct_way.merge(f.context_correct_way))
+            .map_err(field("context_correct_way"))?;
+        Ok(())
     }
     fn work(&self) -> u64 {
         self.exhaustive.positions + self.random.positions
@@ -674,7 +715,9 @@ impl Kind for ReductionSweep {
 
     fn doc(&self, params: &ReductionParams, r: &ReductionOutput) -> ReductionDoc {
         let mut total = r.exhaustive.clone();
-        total.merge(r.random.clone());
+        // A display total (`doc` cannot fail); the parts were merged with
+        // checked arithmetic, and an overflowing total stays partial.
+        let _ = total.merge(r.random.clone());
         let e = &r.exceptions;
         ReductionDoc {
             kind: Kind::name(self).into(),

@@ -12,6 +12,7 @@
 use super::{plan_ranges, write_graph_exceptions, Exceptions, RangeShard, SECTION5_NOTE};
 use crate::bft::random::{below, instance_rng, random_connected_graph};
 use crate::graph::{graph6, members, BitGraph, VSet};
+use crate::sweep::merge::{add, MergeError};
 use crate::sweep::report::thousands;
 use crate::sweep::{Kind, Max, Merge, ParamDef, Record, ShardCtx, SweepError};
 use crate::uvg;
@@ -156,19 +157,25 @@ pub struct StrategyOutput {
 }
 
 impl Merge for StrategyOutput {
-    fn merge(&mut self, o: Self) {
-        self.games += o.games;
-        for (a, b) in self.games_by_n.iter_mut().zip(o.games_by_n) {
-            *a += b;
+    fn merge(&mut self, o: Self) -> Result<(), MergeError> {
+        add(&mut self.games, o.games, "games")?;
+        for (n, (a, b)) in self.games_by_n.iter_mut().zip(o.games_by_n).enumerate() {
+            add(a, b, "").map_err(|e| MergeError {
+                field: format!("games_by_n[{n}]"),
+                ..e
+            })?;
         }
-        self.redraws += o.redraws;
-        self.moves += o.moves;
-        self.strategy_moves += o.strategy_moves;
-        self.random_moves += o.random_moves;
+        add(&mut self.redraws, o.redraws, "redraws")?;
+        add(&mut self.moves, o.moves, "moves")?;
+        add(&mut self.strategy_moves, o.strategy_moves, "strategy_moves")?;
+        add(&mut self.random_moves, o.random_moves, "random_moves")?;
         self.moves_max.merge(o.moves_max);
-        self.strategy_wins += o.strategy_wins;
-        self.bad_moves += o.bad_moves;
-        self.exceptions.merge(o.exceptions);
+        add(&mut self.strategy_wins, o.strategy_wins, "strategy_wins")?;
+        add(&mut self.bad_moves, o.bad_moves, "bad_moves")?;
+        self.exceptions
+            .merge(o.exceptions)
+            .map_err(|e| e.within("exceptions"))?;
+        Ok(())
     }
     fn work(&self) -> u64 {
         self.games

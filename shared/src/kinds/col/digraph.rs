@@ -25,6 +25,7 @@ use super::graphs::{board_digraph6, digraph_ranges, DigraphRange};
 use super::{position_record, records_md, PositionDoc, Records};
 use crate::col::{Board, Pos, Solver, SolverOptions};
 use crate::graph::members;
+use crate::sweep::merge::{add, MergeError};
 use crate::sweep::{thousands, Kind, Merge, ParamDef, Record, ShardCtx, Smallest, SweepError};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -145,15 +146,20 @@ pub struct RuleCounts {
 }
 
 impl RuleCounts {
-    fn merge(&mut self, o: RuleCounts) {
-        self.positions += o.positions;
-        self.subjects += o.subjects;
-        self.exceptions.merge(o.exceptions);
-        self.watched += o.watched;
-        self.watched_broken += o.watched_broken;
+    fn merge(&mut self, o: RuleCounts) -> Result<(), MergeError> {
+        add(&mut self.positions, o.positions, "positions")?;
+        add(&mut self.subjects, o.subjects, "subjects")?;
+        self.exceptions
+            .merge(o.exceptions)
+            .map_err(|e| e.within("exceptions"))?;
+        add(&mut self.watched, o.watched, "watched")?;
+        add(&mut self.watched_broken, o.watched_broken, "watched_broken")?;
         self.smallest_watched_broken
             .merge(o.smallest_watched_broken);
-        self.non_cold.merge(o.non_cold);
+        self.non_cold
+            .merge(o.non_cold)
+            .map_err(|e| e.within("non_cold"))?;
+        Ok(())
     }
 }
 
@@ -168,9 +174,14 @@ pub struct DigraphOutput {
 }
 
 impl Merge for DigraphOutput {
-    fn merge(&mut self, other: Self) {
-        self.exhaustive.merge(other.exhaustive);
-        self.random.merge(other.random);
+    fn merge(&mut self, other: Self) -> Result<(), MergeError> {
+        self.exhaustive
+            .merge(other.exhaustive)
+            .map_err(|e| e.within("exhaustive"))?;
+        self.random
+            .merge(other.random)
+            .map_err(|e| e.within("random"))?;
+        Ok(())
     }
     fn work(&self) -> u64 {
         self.exhaustive.positions + self.random.positions

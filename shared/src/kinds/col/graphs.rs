@@ -21,7 +21,7 @@ use crate::cgt::Outcome;
 use crate::col::{colouring_from_index, naive, proper_colourings, Board, Solver, SolverOptions};
 use crate::graph::{graph6, BitGraph};
 use crate::sweep::graphplan::{self, GraphShard};
-use crate::sweep::merge::merge_maps;
+use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::{thousands, Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -71,13 +71,14 @@ pub struct ColCounts {
 }
 
 impl ColCounts {
-    fn add(&mut self, o: &ColCounts) {
-        self.graphs += o.graphs;
-        self.positions += o.positions;
-        self.non_cold += o.non_cold;
-        self.empty_zero += o.empty_zero;
-        self.empty_star += o.empty_star;
-        self.empty_other += o.empty_other;
+    fn add(&mut self, o: &ColCounts) -> Result<(), MergeError> {
+        add(&mut self.graphs, o.graphs, "graphs")?;
+        add(&mut self.positions, o.positions, "positions")?;
+        add(&mut self.non_cold, o.non_cold, "non_cold")?;
+        add(&mut self.empty_zero, o.empty_zero, "empty_zero")?;
+        add(&mut self.empty_star, o.empty_star, "empty_star")?;
+        add(&mut self.empty_other, o.empty_other, "empty_other")?;
+        Ok(())
     }
 }
 
@@ -96,11 +97,16 @@ pub struct ColOutput {
 }
 
 impl Merge for ColOutput {
-    fn merge(&mut self, other: Self) {
-        self.work += other.work;
-        merge_maps(&mut self.by_n, other.by_n, |a, b| a.add(&b));
-        self.values.merge(other.values);
-        self.non_cold.merge(other.non_cold);
+    fn merge(&mut self, other: Self) -> Result<(), MergeError> {
+        add(&mut self.work, other.work, "work")?;
+        merge_maps(&mut self.by_n, other.by_n, "by_n", |a, b| a.add(&b))?;
+        self.values
+            .merge(other.values)
+            .map_err(|e| e.within("values"))?;
+        self.non_cold
+            .merge(other.non_cold)
+            .map_err(|e| e.within("non_cold"))?;
+        Ok(())
     }
     fn work(&self) -> u64 {
         self.work
@@ -274,7 +280,9 @@ impl Kind for ColSweep {
         let mut tot = ColCounts::default();
         for n in 1..=p.max_n {
             let c = r.by_n.get(&(n as u32)).copied().unwrap_or_default();
-            tot.add(&c);
+            // A display total (`doc` cannot fail); see `ColOutput::merge`
+            // for the checked counters. An overflowing total stays partial.
+            let _ = tot.add(&c);
             by_n.push(ColRow {
                 n,
                 graphs: c.graphs,
@@ -473,9 +481,12 @@ pub struct CheckCounts {
 }
 
 impl CheckCounts {
-    fn merge(&mut self, o: CheckCounts) {
-        self.positions += o.positions;
-        self.disagreements.merge(o.disagreements);
+    fn merge(&mut self, o: CheckCounts) -> Result<(), MergeError> {
+        add(&mut self.positions, o.positions, "positions")?;
+        self.disagreements
+            .merge(o.disagreements)
+            .map_err(|e| e.within("disagreements"))?;
+        Ok(())
     }
 }
 
@@ -490,9 +501,12 @@ pub struct EngineCheckOutput {
 }
 
 impl Merge for EngineCheckOutput {
-    fn merge(&mut self, other: Self) {
-        self.col.merge(other.col);
-        self.myopic.merge(other.myopic);
+    fn merge(&mut self, other: Self) -> Result<(), MergeError> {
+        self.col.merge(other.col).map_err(|e| e.within("col"))?;
+        self.myopic
+            .merge(other.myopic)
+            .map_err(|e| e.within("myopic"))?;
+        Ok(())
     }
     fn work(&self) -> u64 {
         self.col.positions + self.myopic.positions

@@ -22,6 +22,7 @@ use super::{check_ranges, position_record, records_md, PositionDoc, Records};
 use crate::cgt::{Dyadic, Engine, GameId};
 use crate::col::{colouring_from_index, Board, Solver, SolverOptions};
 use crate::graph::members;
+use crate::sweep::merge::{add, MergeError};
 use crate::sweep::{thousands, Kind, Merge, ParamDef, Record, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -236,9 +237,12 @@ pub struct Check {
 }
 
 impl Check {
-    fn merge(&mut self, o: Check) {
-        self.positions += o.positions;
-        self.exceptions.merge(o.exceptions);
+    fn merge(&mut self, o: Check) -> Result<(), MergeError> {
+        add(&mut self.positions, o.positions, "positions")?;
+        self.exceptions
+            .merge(o.exceptions)
+            .map_err(|e| e.within("exceptions"))?;
+        Ok(())
     }
     fn doc(&self) -> CheckDoc {
         CheckDoc {
@@ -265,12 +269,19 @@ pub struct ListOutput {
 }
 
 impl Merge for ListOutput {
-    fn merge(&mut self, o: Self) {
-        self.work += o.work;
-        self.lemma.merge(o.lemma);
-        self.single.merge(o.single);
-        self.forest.merge(o.forest);
-        self.non_cold.merge(o.non_cold);
+    fn merge(&mut self, o: Self) -> Result<(), MergeError> {
+        add(&mut self.work, o.work, "work")?;
+        self.lemma.merge(o.lemma).map_err(|e| e.within("lemma"))?;
+        self.single
+            .merge(o.single)
+            .map_err(|e| e.within("single"))?;
+        self.forest
+            .merge(o.forest)
+            .map_err(|e| e.within("forest"))?;
+        self.non_cold
+            .merge(o.non_cold)
+            .map_err(|e| e.within("non_cold"))?;
+        Ok(())
     }
     fn work(&self) -> u64 {
         self.work

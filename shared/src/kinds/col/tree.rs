@@ -19,7 +19,7 @@ use super::{
 };
 use crate::col::trees::{RootedTree, TreeCatalogue};
 use crate::col::{Board, Solver, SolverOptions};
-use crate::sweep::merge::merge_maps;
+use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::{thousands, Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -194,9 +194,10 @@ pub struct GroupCounts {
 }
 
 impl GroupCounts {
-    fn add(&mut self, o: GroupCounts) {
-        self.subjects += o.subjects;
-        self.exceptions += o.exceptions;
+    fn add(&mut self, o: GroupCounts) -> Result<(), MergeError> {
+        add(&mut self.subjects, o.subjects, "subjects")?;
+        add(&mut self.exceptions, o.exceptions, "exceptions")?;
+        Ok(())
     }
 }
 
@@ -214,11 +215,12 @@ pub struct NodeCounts {
 }
 
 impl NodeCounts {
-    fn merge(&mut self, o: NodeCounts) {
-        self.trees += o.trees;
-        self.positions += o.positions;
-        self.non_cold += o.non_cold;
-        merge_maps(&mut self.groups, o.groups, GroupCounts::add);
+    fn merge(&mut self, o: NodeCounts) -> Result<(), MergeError> {
+        add(&mut self.trees, o.trees, "trees")?;
+        add(&mut self.positions, o.positions, "positions")?;
+        add(&mut self.non_cold, o.non_cold, "non_cold")?;
+        merge_maps(&mut self.groups, o.groups, "groups", GroupCounts::add)?;
+        Ok(())
     }
 }
 
@@ -238,12 +240,27 @@ pub struct TreeOutput {
 }
 
 impl Merge for TreeOutput {
-    fn merge(&mut self, o: Self) {
-        self.work += o.work;
-        merge_maps(&mut self.by_nodes, o.by_nodes, NodeCounts::merge);
-        self.values.merge(o.values);
-        self.non_cold.merge(o.non_cold);
-        merge_maps(&mut self.exceptions, o.exceptions, Records::merge);
+    fn merge(&mut self, o: Self) -> Result<(), MergeError> {
+        add(&mut self.work, o.work, "work")?;
+        merge_maps(
+            &mut self.by_nodes,
+            o.by_nodes,
+            "by_nodes",
+            NodeCounts::merge,
+        )?;
+        self.values
+            .merge(o.values)
+            .map_err(|e| e.within("values"))?;
+        self.non_cold
+            .merge(o.non_cold)
+            .map_err(|e| e.within("non_cold"))?;
+        merge_maps(
+            &mut self.exceptions,
+            o.exceptions,
+            "exceptions",
+            Records::merge,
+        )?;
+        Ok(())
     }
     fn work(&self) -> u64 {
         self.work
@@ -409,7 +426,8 @@ impl MyopicTrees {
         row.positions += total;
         row.non_cold += non_cold;
         if let Some(grp) = group {
-            row.groups.entry(grp).or_default().add(GroupCounts {
+            // One tree's counts (far below u64::MAX).
+            let _ = row.groups.entry(grp).or_default().add(GroupCounts {
                 subjects,
                 exceptions,
             });
@@ -498,7 +516,8 @@ impl Kind for MyopicTrees {
                 .iter()
                 .map(|&g| (g, c.groups.get(&g).copied().unwrap_or_default()))
                 .collect();
-            tot.merge(NodeCounts {
+            // A display total (`doc` cannot fail); an overflowing total stays partial.
+            let _ = tot.merge(NodeCounts {
                 groups: groups.clone(),
                 ..c.clone()
             });

@@ -8,7 +8,7 @@
 use super::{colouring_index, position_record, RECORD_CAP};
 use crate::cgt::{Engine, GameId};
 use crate::fxhash::FxHashMap;
-use crate::sweep::merge::{add_counts, merge_maps};
+use crate::sweep::merge::{add_counts, merge_maps, MergeError};
 use crate::sweep::{thousands, Max, ParamDef, Record, RecordSet, SweepError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -99,14 +99,23 @@ impl ValueStats {
     }
 
     /// Fold `other` in (associative and commutative).
-    pub fn merge(&mut self, other: ValueStats) {
-        merge_maps(&mut self.counts, other.counts, add_counts);
-        merge_maps(&mut self.max_denominator, other.max_denominator, |a, b| {
-            a.merge(b)
-        });
+    pub fn merge(&mut self, other: ValueStats) -> Result<(), MergeError> {
+        merge_maps(&mut self.counts, other.counts, "counts", |a, b| {
+            add_counts(a, b, "")
+        })?;
+        merge_maps(
+            &mut self.max_denominator,
+            other.max_denominator,
+            "max_denominator",
+            |a, b| {
+                a.merge(b);
+                Ok(())
+            },
+        )?;
         for (v, r) in other.smallest {
             self.offer_smallest(v, r);
         }
+        Ok(())
     }
 
     /// Distinct values in `group`.
@@ -184,8 +193,8 @@ impl Records {
         self.0.add(r);
     }
     /// Fold `other` in.
-    pub fn merge(&mut self, other: Records) {
-        self.0.merge(other.0);
+    pub fn merge(&mut self, other: Records) -> Result<(), MergeError> {
+        self.0.merge(other.0)
     }
     /// How many records were added in all.
     pub fn total(&self) -> u64 {
@@ -305,9 +314,9 @@ mod tests {
         b.max_denominator.insert(2, Max(4));
         b.offer_smallest("*".into(), rec(2, "A"));
         let mut ab = a.clone();
-        ab.merge(b.clone());
+        ab.merge(b.clone()).unwrap();
         let mut ba = b;
-        ba.merge(a);
+        ba.merge(a).unwrap();
         assert_eq!(ab, ba);
         assert_eq!(ab.totals(), BTreeMap::from([("*", 4), ("0", 5)]));
         assert_eq!(ab.smallest["*"].code, "A");
