@@ -50,6 +50,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["store"],
             &["projection"],
             &["core"],
+            &["access", "conns"],
             &["server"],
             &["args", "connect"],
             &["embedded"],
