@@ -244,6 +244,17 @@ impl RpcError {
                 secs: deadline.as_secs(),
             };
         }
+        // A connection that failed, whatever code hyper's error became.
+        let transport = matches!(
+            s.code(),
+            tonic::Code::Unknown | tonic::Code::Cancelled | tonic::Code::Internal
+        ) && (message.contains("transport error") || message.contains("h2 protocol error"));
+        if transport {
+            return RpcError::Unreachable {
+                url: url.to_string(),
+                message: format!("{message}{}", transport_hint(url, &message)),
+            };
+        }
         match s.code() {
             tonic::Code::Unavailable => RpcError::Unreachable {
                 url: url.to_string(),
@@ -266,6 +277,9 @@ impl RpcError {
 fn transport_hint(url: &str, message: &str) -> &'static str {
     let m = message.to_ascii_lowercase();
     if url.starts_with("https://") {
+        if m.contains("certificaterequired") {
+            return "; the coordinator wants a client certificate: pass --tls-cert and --tls-key (or $GAMESWEEP_TLS_CERT, $GAMESWEEP_TLS_KEY)";
+        }
         if m.contains("certificate") || m.contains("unknownissuer") || m.contains("badsignature") {
             return "; the coordinator's certificate is not trusted: pass the CA that signed it with --tls-ca (or $GAMESWEEP_TLS_CA)";
         }
@@ -276,7 +290,8 @@ fn transport_hint(url: &str, message: &str) -> &'static str {
         {
             return "; TLS handshake failed: is the coordinator serving TLS (serve --tls-cert/--tls-key), and does it want a client certificate (--tls-cert/--tls-key)?";
         }
-    } else if m.contains("connection reset")
+    } else if m.ends_with("connection closed")
+        || m.contains("connection reset")
         || m.contains("broken pipe")
         || m.contains("frame with invalid size")
         || m.contains("protocol error")
