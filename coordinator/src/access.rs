@@ -79,6 +79,7 @@ const RULES: &[Rule] = &[
     rule("Status", Role::Read, "read sweep status", SMALL_LIMIT),
     rule("GetResult", Role::Read, "fetch results", SMALL_LIMIT),
     rule("GetProjection", Role::Read, "fetch projections", SMALL_LIMIT),
+    rule("GetAudit", Role::Read, "read the audit log", SMALL_LIMIT),
 ];
 
 const fn rule(method: &'static str, role: Role, does: &'static str, limit: usize) -> Rule {
@@ -92,6 +93,8 @@ const fn rule(method: &'static str, role: Role, does: &'static str, limit: usize
 
 /// The gamesweep service's path prefix.
 const SERVICE: &str = "/gamesweep.v1.Coordinator/";
+/// The audit service's path prefix.
+const AUDIT_SERVICE: &str = "/gamesweep.v1.Audit/";
 /// The health service's path prefix (open).
 const HEALTH: &str = "/grpc.health.v1.Health/";
 
@@ -199,18 +202,40 @@ pub struct Access<S> {
     tokens: Arc<Tokens>,
 }
 
+/// Who made a request, as the audit log records it (a request extension
+/// for the handlers).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Caller {
+    /// The role the token has for this call (`open` without tokens).
+    pub role: &'static str,
+    /// A short hash of the token (never the token); empty without tokens.
+    pub fingerprint: String,
+}
+
+/// A short, stable fingerprint of a token: the first 6 bytes of its SHA-256.
+pub fn fingerprint(token: &[u8]) -> String {
+    let d = ring::digest::digest(&ring::digest::SHA256, token);
+    let hex: String = d.as_ref()[..6].iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
 /// Decide on a request for `path` with `authorization` header value `auth`:
-/// the body limit to apply, or the refusal.
-fn decide(tokens: &Tokens, path: &str, auth: Option<&str>) -> Result<usize, Status> {
+/// the body limit to apply and the caller, or the refusal.
+fn decide(tokens: &Tokens, path: &str, auth: Option<&str>) -> Result<(usize, Caller), Status> {
+    let open = Caller {
+        role: "open",
+        fingerprint: String::new(),
+    };
     if path.starts_with(HEALTH) {
-        return Ok(SMALL_LIMIT);
+        return Ok((SMALL_LIMIT, open));
     }
     let rule = path
         .strip_prefix(SERVICE)
+        .or_else(|| path.strip_prefix(AUDIT_SERVICE))
         .and_then(|m| RULES.iter().find(|r| r.method == m));
     let limit = rule.map_or(SMALL_LIMIT, |r| r.limit);
     if !tokens.any() {
-        return Ok(limit);
+        return Ok((limit, open));
     }
     let given = auth.and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
     let roles = tokens.roles(given.as_bytes());
@@ -220,12 +245,21 @@ fn decide(tokens: &Tokens, path: &str, auth: Option<&str>) -> Result<usize, Stat
             "missing or wrong token: pass the coordinator's token with --token-file",
         ));
     }
+    let caller = |role: Role| Caller {
+        role: role.name(),
+        fingerprint: fingerprint(given.as_bytes()),
+    };
     let Some(rule) = rule else {
         // Unknown methods: any valid token; the router answers UNIMPLEMENTED.
-        return Ok(limit);
+        return Ok((limit, caller(Role::Read)));
     };
     if roles & rule.role.bit() != 0 {
-        return Ok(limit);
+        // Name the strongest role the token has (admin for a lone token).
+        let role = [Role::Admin, Role::Worker, Role::Read]
+            .into_iter()
+            .find(|r| roles & r.bit() != 0)
+            .unwrap_or(rule.role);
+        return Ok((limit, caller(role)));
     }
     tracing::warn!(path, "request with a token of the wrong role refused");
     Err(Status::permission_denied(format!(
@@ -263,8 +297,9 @@ where
         let path = req.uri().path().to_string();
         match decide(&self.tokens, &path, auth) {
             Err(status) => Box::pin(async move { Ok(status.into_http()) }),
-            Ok(limit) => {
-                let req = req.map(|b| Body::new(Capped::new(b, limit, path)));
+            Ok((limit, caller)) => {
+                let mut req = req.map(|b| Body::new(Capped::new(b, limit, path)));
+                req.extensions_mut().insert(caller);
                 // The clone that was made ready is the one called.
                 let clone = self.inner.clone();
                 let mut inner = std::mem::replace(&mut self.inner, clone);
@@ -345,6 +380,7 @@ mod tests {
         let t = Tokens::new(tok("adm"), tok("wrk"), tok("rd")).unwrap();
         let call = |m: &str, token: &str| {
             decide(&t, &format!("{SERVICE}{m}"), Some(&format!("Bearer {token}")))
+                .map(|(limit, _)| limit)
                 .map_err(|s| (s.code(), s.message().to_string()))
         };
         assert_eq!(call("Submit", "wrk"), Ok(SUBMIT_LIMIT));
@@ -371,6 +407,19 @@ mod tests {
         assert_eq!(call("Cancel", "nope").unwrap_err().0, tonic::Code::Unauthenticated);
         // Health is open; no token at all is unauthenticated elsewhere.
         assert!(decide(&t, "/grpc.health.v1.Health/Check", None).is_ok());
+        let (_, who) = decide(&t, "/gamesweep.v1.Coordinator/Launch", Some("Bearer adm")).unwrap();
+        assert_eq!(who.role, "admin");
+        assert_eq!(who.fingerprint, fingerprint(b"adm"));
+        assert!(!who.fingerprint.contains("adm"), "{}", who.fingerprint);
+        assert_eq!(who.fingerprint.len(), "sha256:".len() + 12);
+        let audit = |token: &str| {
+            decide(&t, "/gamesweep.v1.Audit/GetAudit", Some(&format!("Bearer {token}")))
+                .map(|(limit, _)| limit)
+                .map_err(|s| s.code())
+        };
+        assert_eq!(audit("rd"), Ok(SMALL_LIMIT));
+        assert_eq!(audit("adm"), Ok(SMALL_LIMIT));
+        assert_eq!(audit("wrk"), Err(tonic::Code::PermissionDenied));
         assert_eq!(
             decide(&t, "/gamesweep.v1.Coordinator/Status", None).unwrap_err().code(),
             tonic::Code::Unauthenticated

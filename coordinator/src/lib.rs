@@ -11,7 +11,8 @@
 //! 3. `core` (the coordinator's state machine: store, sample, projection).
 //! 4. `access` (token roles and request sizes per method, a tower layer)
 //!    and `conns` (accepted connections: idle timeouts, a cap), then
-//!    `server` (the gRPC face of `core`; projection, report, access, conns).
+//!    `audit` (admin actions logged to the store; access), then `server`
+//!    (the gRPC face of `core`; projection, report, access, conns, audit).
 //! 5. CLI helpers: `args` (kind parameters, planning options, thread and
 //!    core defaults: error, sample) and `connect` (connection options,
 //!    runtime, typed client: error).
@@ -25,6 +26,7 @@
 //! else speaks `gamesweep_proto::domain` types through the typed client.
 pub mod access;
 pub mod args;
+pub mod audit;
 pub mod cli;
 pub mod cmd;
 pub mod conns;

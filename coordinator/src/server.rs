@@ -7,6 +7,7 @@
 //! blocking thread (`spawn_blocking`): the core's lock is a std mutex and
 //! the store writes to disk, neither of which may stall the async runtime.
 
+use crate::audit::{AuditService, Audited};
 use crate::core::{Core, CoreError, FailureReport, Held, LaunchSpec, Submission, Timing};
 use gamesweep_proto::convert;
 use gamesweep_proto::domain::StatusReport;
@@ -307,6 +308,9 @@ pub struct ServeOptions {
     pub tls: Option<tonic::transport::ServerTlsConfig>,
     /// The most connections kept open (lowered to fit the descriptor limit).
     pub max_connections: usize,
+    /// Where the audit log of admin actions goes (the core's store); `None`:
+    /// kept in memory only.
+    pub audit: Option<Arc<dyn crate::store::Store>>,
 }
 
 /// The default of `serve --max-connections`: well below common descriptor
@@ -330,6 +334,7 @@ pub async fn serve(
             .expect("a single admin token is always valid"),
         tls: None,
         max_connections: DEFAULT_MAX_CONNECTIONS,
+        audit: None,
     };
     serve_with(core, listener, opts, shutdown).await
 }
@@ -352,8 +357,12 @@ pub async fn serve_with(
     opts: ServeOptions,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
-    type Coordinator = coordinator_server::CoordinatorServer<Service>;
-    let svc = Coordinator::new(Service::new(core.clone()))
+    type Coordinator = coordinator_server::CoordinatorServer<Audited<Service>>;
+    let log = opts
+        .audit
+        .unwrap_or_else(|| Arc::new(crate::store::MemStore::new()));
+    let audit_svc = gamesweep_proto::pb::audit_server::AuditServer::new(AuditService::new(log.clone()));
+    let svc = Coordinator::new(Audited::new(Service::new(core.clone()), log))
         .max_decoding_message_size(crate::access::SUBMIT_LIMIT)
         .max_encoding_message_size(256 << 20);
     let (mut health, health_svc) = tonic_health::server::health_reporter();
@@ -390,6 +399,7 @@ pub async fn serve_with(
         .layer(crate::access::AccessLayer::new(opts.tokens))
         .add_service(health_svc)
         .add_service(svc)
+        .add_service(audit_svc)
         .serve_with_incoming_shutdown(crate::conns::Incoming::new(listener, cap), shutdown);
     // The drain (in-flight requests finish, connections close) is bounded:
     // a client that keeps its connection open cannot keep the coordinator

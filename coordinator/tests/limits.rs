@@ -332,6 +332,44 @@ fn each_token_does_only_its_roles_calls() {
         "{err}"
     );
 
+    // Admin actions are in the audit log, readable with the read token
+    // (not the worker's).
+    let o = run(&["launch", "uvg", "--max-n", "5", "--name", "gone"], &admin);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&["cancel", "gone"], &admin);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&["audit", "--json"], &read);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let log: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let what: Vec<(&str, &str, &str)> = log
+        .iter()
+        .map(|e| {
+            (
+                e["action"].as_str().unwrap(),
+                e["sweep_id"].as_str().unwrap(),
+                e["detail"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        what,
+        [
+            ("launch", "s", "uvg collect_min_value=0 max_n=6 shards=4"),
+            ("launch", "gone", "uvg collect_min_value=0 max_n=5"),
+            ("cancel", "gone", "")
+        ]
+    );
+    for e in &log {
+        assert_eq!(e["role"], "admin");
+        let fp = e["token_fingerprint"].as_str().unwrap();
+        assert!(fp.starts_with("sha256:") && !fp.contains("admin-token"), "{fp}");
+        assert!(e["peer"].as_str().unwrap().starts_with("127.0.0.1:"), "{e}");
+        assert!(e["unix_ms"].as_u64().unwrap() > 1_700_000_000_000, "{e}");
+    }
+    let o = run(&["audit"], &worker);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("this token may not read the audit log"), "{err}");
+
     // The read token cannot submit; the admin token cannot lease.
     let rt = rt();
     for (t, call) in [("read-token", "submit"), ("admin-token", "lease")] {

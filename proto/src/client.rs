@@ -4,8 +4,9 @@
 //! returns [`crate::domain`] types and maps tonic's errors to [`RpcError`].
 
 use crate::convert::ConvertError;
-use crate::domain::{LaunchSpec, Launched, ProjectionText, StatusReport, SweepReport};
+use crate::domain::{AuditRecord, LaunchSpec, Launched, ProjectionText, StatusReport, SweepReport};
 use crate::pb;
+use crate::pb::audit_client::AuditClient;
 use crate::pb::coordinator_client::CoordinatorClient;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::service::interceptor::InterceptedService;
@@ -102,6 +103,14 @@ pub const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(20);
 /// `opts.tls.ca` or else the webpki roots; every call has a deadline
 /// ([`CALL_DEADLINE`]) and the connection sends HTTP/2 keepalives.
 pub fn connect_lazy(url: &str, opts: &ClientOptions) -> Result<Client, ClientError> {
+    let (channel, auth) = channel(url, opts)?;
+    Ok(CoordinatorClient::with_interceptor(channel, auth)
+        .max_decoding_message_size(256 << 20)
+        .max_encoding_message_size(256 << 20))
+}
+
+/// The lazily connecting channel of [`connect_lazy`] and its bearer token.
+fn channel(url: &str, opts: &ClientOptions) -> Result<(Channel, BearerAuth), ClientError> {
     let mut endpoint = Endpoint::from_shared(url.to_string())
         .map_err(|_| ClientError::BadUrl(url.to_string()))?
         .connect_timeout(Duration::from_secs(3))
@@ -129,12 +138,7 @@ pub fn connect_lazy(url: &str, opts: &ClientOptions) -> Result<Client, ClientErr
         ),
         None => None,
     };
-    let channel = endpoint.connect_lazy();
-    Ok(
-        CoordinatorClient::with_interceptor(channel, BearerAuth(auth))
-            .max_decoding_message_size(256 << 20)
-            .max_encoding_message_size(256 << 20),
-    )
+    Ok((endpoint.connect_lazy(), BearerAuth(auth)))
 }
 
 /// Read a PEM file named by option `option`.
@@ -324,6 +328,7 @@ pub fn status_message(s: &tonic::Status) -> String {
 #[derive(Clone)]
 pub struct Coordinator {
     client: Client,
+    audit: AuditClient<InterceptedService<Channel, BearerAuth>>,
     url: String,
 }
 
@@ -331,8 +336,12 @@ impl Coordinator {
     /// A client for `url` with `opts` (see [`connect_lazy`]); call within
     /// a tokio runtime.
     pub fn connect_lazy(url: &str, opts: &ClientOptions) -> Result<Self, ClientError> {
+        let (channel, auth) = channel(url, opts)?;
         Ok(Coordinator {
-            client: connect_lazy(url, opts)?,
+            client: CoordinatorClient::with_interceptor(channel.clone(), auth.clone())
+                .max_decoding_message_size(256 << 20)
+                .max_encoding_message_size(256 << 20),
+            audit: AuditClient::with_interceptor(channel, auth),
             url: url.to_string(),
         })
     }
@@ -413,6 +422,24 @@ impl Coordinator {
             .await
             .map_err(|s| self.quick_rpc(s))?;
         Ok(reply.into_inner().into())
+    }
+}
+
+impl Coordinator {
+    /// The most recent `limit` entries of the coordinator's audit log (0:
+    /// its default), oldest first.
+    pub async fn audit(&mut self, limit: u32) -> Result<Vec<AuditRecord>, RpcError> {
+        let reply = self
+            .audit
+            .get_audit(quick(pb::GetAuditRequest { limit }))
+            .await
+            .map_err(|s| self.quick_rpc(s))?;
+        Ok(reply
+            .into_inner()
+            .entries
+            .into_iter()
+            .map(AuditRecord::from)
+            .collect())
     }
 }
 

@@ -51,6 +51,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["projection"],
             &["core"],
             &["access", "conns"],
+            &["audit"],
             &["server"],
             &["args", "connect"],
             &["embedded"],

@@ -33,13 +33,13 @@ pub struct ServeArgs {
     #[arg(long, env = "GAMESWEEP_READ_TOKEN_FILE", value_name = "FILE")]
     pub read_token_file: Option<PathBuf>,
     /// Serve TLS with this certificate chain (PEM); clients then use an https:// URL.
-    #[arg(long, env = "GAMESWEEP_TLS_CERT", value_name = "PEM", requires = "tls_key")]
+    #[arg(long, value_name = "PEM", requires = "tls_key")]
     pub tls_cert: Option<PathBuf>,
     /// The private key of --tls-cert (PEM).
-    #[arg(long, env = "GAMESWEEP_TLS_KEY", value_name = "PEM", requires = "tls_cert")]
+    #[arg(long, value_name = "PEM", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
     /// Require a client certificate signed by this CA (PEM) from every client (mutual TLS).
-    #[arg(long, env = "GAMESWEEP_TLS_CLIENT_CA", value_name = "PEM", requires = "tls_cert")]
+    #[arg(long, value_name = "PEM", requires = "tls_cert")]
     pub tls_client_ca: Option<PathBuf>,
     /// The most connections kept open; over it, the connection silent longest is closed. Lowered to fit the open-file limit (less 64).
     #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_CONNECTIONS)]
@@ -95,9 +95,10 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             a.lease_secs
         ))
     );
-    let store = SledStore::open(&a.store).map_err(|e| UsageError(e.to_string()))?;
+    let store: Arc<dyn crate::store::Store> =
+        Arc::new(SledStore::open(&a.store).map_err(|e| UsageError(e.to_string()))?);
     let core = Arc::new(Core::open(
-        Arc::new(store),
+        store.clone(),
         Duration::from_secs_f64(a.lease_secs),
     )?);
     let rt = connect::runtime()?;
@@ -119,6 +120,7 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             tokens,
             tls,
             max_connections: a.max_connections,
+            audit: Some(store),
         };
         tracing::info!(scheme, "serving");
         server::serve_with(core, listener, opts, server::shutdown_signal()).await?;

@@ -3,6 +3,7 @@
 //! as the process. For tests and for coordinators whose state may be lost.
 
 use super::{
+    AuditRecord,
     FailureRecord, LeaseRecord, ShardTiming, Store, StoreError, StoredSweep, SweepRecord,
     SweepStats,
 };
@@ -39,6 +40,8 @@ struct Tables {
 pub struct MemStore {
     /// Everything stored.
     tables: Mutex<Tables>,
+    /// The audit log.
+    audit: Mutex<Vec<AuditRecord>>,
 }
 
 impl MemStore {
@@ -182,5 +185,18 @@ impl Store for MemStore {
 
     fn size_on_disk(&self) -> u64 {
         0
+    }
+
+    fn append_audit(&self, entry: &AuditRecord) -> Result<(), StoreError> {
+        self.audit
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(entry.clone());
+        Ok(())
+    }
+
+    fn audit_tail(&self, n: usize) -> Result<Vec<AuditRecord>, StoreError> {
+        let log = self.audit.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(log[log.len().saturating_sub(n)..].to_vec())
     }
 }

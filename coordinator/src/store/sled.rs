@@ -1,6 +1,7 @@
 //! [`Store`] on a sled database in a directory.
 
 use super::{
+    AuditRecord,
     FailureRecord, LeaseRecord, ShardTiming, Store, StoreError, StoredSweep, SweepRecord,
     SweepStats,
 };
@@ -26,6 +27,8 @@ pub struct SledStore {
     stats: sled::Tree,
     timings: sled::Tree,
     failures: sled::Tree,
+    /// The audit log: big-endian sequence number -> JSON entry.
+    audit: sled::Tree,
 }
 
 fn shard_key(id: &str, index: u32) -> Vec<u8> {
@@ -129,6 +132,7 @@ impl SledStore {
             stats: db.open_tree("stats")?,
             timings: db.open_tree("timings")?,
             failures: db.open_tree("failures")?,
+            audit: db.open_tree("audit")?,
             db,
         })
     }
@@ -292,6 +296,27 @@ impl Store for SledStore {
 
     fn size_on_disk(&self) -> u64 {
         self.db.size_on_disk().unwrap_or(0)
+    }
+
+    fn append_audit(&self, entry: &AuditRecord) -> Result<(), StoreError> {
+        let key = self.db.generate_id()?.to_be_bytes();
+        let value = serde_json::to_vec(entry)
+            .map_err(|e| StoreError::Corrupt(format!("audit entry: {e}")))?;
+        self.audit.insert(key, value)?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    fn audit_tail(&self, n: usize) -> Result<Vec<AuditRecord>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.audit.iter().rev().take(n) {
+            let (k, v) = kv?;
+            out.push(serde_json::from_slice(&v).map_err(|e| {
+                StoreError::Corrupt(format!("audit entry {}: {e}", String::from_utf8_lossy(&k).escape_debug()))
+            })?);
+        }
+        out.reverse();
+        Ok(out)
     }
 }
 
