@@ -78,7 +78,12 @@ const RULES: &[Rule] = &[
     rule("Fail", Role::Worker, "report shard failures", SMALL_LIMIT),
     rule("Status", Role::Read, "read sweep status", SMALL_LIMIT),
     rule("GetResult", Role::Read, "fetch results", SMALL_LIMIT),
-    rule("GetProjection", Role::Read, "fetch projections", SMALL_LIMIT),
+    rule(
+        "GetProjection",
+        Role::Read,
+        "fetch projections",
+        SMALL_LIMIT,
+    ),
     rule("GetAudit", Role::Read, "read the audit log", SMALL_LIMIT),
 ];
 
@@ -116,7 +121,10 @@ impl Tokens {
     ) -> Result<Tokens, String> {
         let Some(admin) = admin else {
             if worker.is_some() || read.is_some() {
-                return Err("--worker-token-file and --read-token-file need --token-file (the admin token)".into());
+                return Err(
+                    "--worker-token-file and --read-token-file need --token-file (the admin token)"
+                        .into(),
+                );
             }
             return Ok(Tokens::default());
         };
@@ -379,9 +387,13 @@ mod tests {
     fn each_role_calls_only_its_methods() {
         let t = Tokens::new(tok("adm"), tok("wrk"), tok("rd")).unwrap();
         let call = |m: &str, token: &str| {
-            decide(&t, &format!("{SERVICE}{m}"), Some(&format!("Bearer {token}")))
-                .map(|(limit, _)| limit)
-                .map_err(|s| (s.code(), s.message().to_string()))
+            decide(
+                &t,
+                &format!("{SERVICE}{m}"),
+                Some(&format!("Bearer {token}")),
+            )
+            .map(|(limit, _)| limit)
+            .map_err(|s| (s.code(), s.message().to_string()))
         };
         assert_eq!(call("Submit", "wrk"), Ok(SUBMIT_LIMIT));
         assert_eq!(call("Lease", "wrk"), Ok(SMALL_LIMIT));
@@ -402,9 +414,15 @@ mod tests {
             call("Submit", "rd").unwrap_err().1,
             "this token may not submit shard results: use the worker token"
         );
-        assert_eq!(call("Submit", "adm").unwrap_err().0, tonic::Code::PermissionDenied);
+        assert_eq!(
+            call("Submit", "adm").unwrap_err().0,
+            tonic::Code::PermissionDenied
+        );
         assert_eq!(call("Cancel", "adm"), Ok(SMALL_LIMIT));
-        assert_eq!(call("Cancel", "nope").unwrap_err().0, tonic::Code::Unauthenticated);
+        assert_eq!(
+            call("Cancel", "nope").unwrap_err().0,
+            tonic::Code::Unauthenticated
+        );
         // Health is open; no token at all is unauthenticated elsewhere.
         assert!(decide(&t, "/grpc.health.v1.Health/Check", None).is_ok());
         let (_, who) = decide(&t, "/gamesweep.v1.Coordinator/Launch", Some("Bearer adm")).unwrap();
@@ -413,15 +431,21 @@ mod tests {
         assert!(!who.fingerprint.contains("adm"), "{}", who.fingerprint);
         assert_eq!(who.fingerprint.len(), "sha256:".len() + 12);
         let audit = |token: &str| {
-            decide(&t, "/gamesweep.v1.Audit/GetAudit", Some(&format!("Bearer {token}")))
-                .map(|(limit, _)| limit)
-                .map_err(|s| s.code())
+            decide(
+                &t,
+                "/gamesweep.v1.Audit/GetAudit",
+                Some(&format!("Bearer {token}")),
+            )
+            .map(|(limit, _)| limit)
+            .map_err(|s| s.code())
         };
         assert_eq!(audit("rd"), Ok(SMALL_LIMIT));
         assert_eq!(audit("adm"), Ok(SMALL_LIMIT));
         assert_eq!(audit("wrk"), Err(tonic::Code::PermissionDenied));
         assert_eq!(
-            decide(&t, "/gamesweep.v1.Coordinator/Status", None).unwrap_err().code(),
+            decide(&t, "/gamesweep.v1.Coordinator/Status", None)
+                .unwrap_err()
+                .code(),
             tonic::Code::Unauthenticated
         );
     }

@@ -33,14 +33,22 @@ fn who<T>(req: &Request<T>) -> (Caller, String) {
         role: "open",
         fingerprint: String::new(),
     });
-    let peer = req.remote_addr().map_or_else(String::new, |a| a.to_string());
+    let peer = req
+        .remote_addr()
+        .map_or_else(String::new, |a| a.to_string());
     (caller, peer)
 }
 
 impl<S> Audited<S> {
     /// Append an entry; a failure to write it is logged, not returned (the
     /// action itself has happened and is durable).
-    async fn record(&self, (caller, peer): (Caller, String), action: &str, sweep_id: String, detail: String) {
+    async fn record(
+        &self,
+        (caller, peer): (Caller, String),
+        action: &str,
+        sweep_id: String,
+        detail: String,
+    ) {
         let entry = AuditRecord {
             unix_ms: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)

@@ -51,6 +51,7 @@ pub fn open_file_limit() -> Option<u64> {
         if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0
             && r.rlim_cur != libc::RLIM_INFINITY
         {
+            #[allow(clippy::unnecessary_cast)] // rlim_t is not u64 everywhere
             return Some(r.rlim_cur as u64);
         }
     }
@@ -301,11 +302,16 @@ mod tests {
         let mut incoming = Incoming::new(listener, 2);
         let _a = TcpStream::connect(addr).await.unwrap();
         let mut first = incoming.next().await.unwrap().unwrap();
-        assert!(first.stream.nodelay().unwrap(), "replies must not wait for delayed ACKs");
+        assert!(
+            first.stream.nodelay().unwrap(),
+            "replies must not wait for delayed ACKs"
+        );
         let mut b = TcpStream::connect(addr).await.unwrap();
         let mut second = incoming.next().await.unwrap().unwrap();
         // The second one talks; the first stays silent.
-        tokio::io::AsyncWriteExt::write_all(&mut b, b"x").await.unwrap();
+        tokio::io::AsyncWriteExt::write_all(&mut b, b"x")
+            .await
+            .unwrap();
         let mut one = [0u8; 1];
         second.read_exact(&mut one).await.unwrap();
         let _c = TcpStream::connect(addr).await.unwrap();
@@ -336,7 +342,10 @@ mod tests {
     fn the_cap_fits_the_descriptor_limit() {
         let limit = open_file_limit().expect("RLIMIT_NOFILE");
         let cap = effective_cap(usize::MAX);
-        assert_eq!(cap as u64, limit.saturating_sub(FD_RESERVE).max(MIN_CAP as u64));
+        assert_eq!(
+            cap as u64,
+            limit.saturating_sub(FD_RESERVE).max(MIN_CAP as u64)
+        );
         assert_eq!(effective_cap(3), MIN_CAP);
     }
 }

@@ -361,7 +361,8 @@ pub async fn serve_with(
     let log = opts
         .audit
         .unwrap_or_else(|| Arc::new(crate::store::MemStore::new()));
-    let audit_svc = gamesweep_proto::pb::audit_server::AuditServer::new(AuditService::new(log.clone()));
+    let audit_svc =
+        gamesweep_proto::pb::audit_server::AuditServer::new(AuditService::new(log.clone()));
     let svc = Coordinator::new(Audited::new(Service::new(core.clone()), log))
         .max_decoding_message_size(crate::access::SUBMIT_LIMIT)
         .max_encoding_message_size(256 << 20);

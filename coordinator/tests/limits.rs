@@ -190,7 +190,9 @@ fn a_stopped_coordinator_fails_calls_by_a_deadline() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{err}");
     assert!(
-        err.contains(&format!("the coordinator at {url} did not answer within 20 s")),
+        err.contains(&format!(
+            "the coordinator at {url} did not answer within 20 s"
+        )),
         "{err}"
     );
     assert!(
@@ -307,7 +309,9 @@ fn each_token_does_only_its_roles_calls() {
         a.extend(["--coordinator", &url, "--token-file", tf]);
         gs_within(dir.path(), &a, bound).0
     };
-    let launch = ["launch", "uvg", "--max-n", "6", "--shards", "4", "--name", "s"];
+    let launch = [
+        "launch", "uvg", "--max-n", "6", "--shards", "4", "--name", "s",
+    ];
     for tf in [&worker, &read] {
         let o = run(&launch, tf);
         assert!(!o.status.success());
@@ -362,13 +366,19 @@ fn each_token_does_only_its_roles_calls() {
     for e in &log {
         assert_eq!(e["role"], "admin");
         let fp = e["token_fingerprint"].as_str().unwrap();
-        assert!(fp.starts_with("sha256:") && !fp.contains("admin-token"), "{fp}");
+        assert!(
+            fp.starts_with("sha256:") && !fp.contains("admin-token"),
+            "{fp}"
+        );
         assert!(e["peer"].as_str().unwrap().starts_with("127.0.0.1:"), "{e}");
         assert!(e["unix_ms"].as_u64().unwrap() > 1_700_000_000_000, "{e}");
     }
     let o = run(&["audit"], &worker);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("this token may not read the audit log"), "{err}");
+    assert!(
+        err.contains("this token may not read the audit log"),
+        "{err}"
+    );
 
     // The read token cannot submit; the admin token cannot lease.
     let rt = rt();
@@ -425,5 +435,8 @@ fn each_token_does_only_its_roles_calls() {
     .0;
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("this token may not lease shards: use the worker token"), "{err}");
+    assert!(
+        err.contains("this token may not lease shards: use the worker token"),
+        "{err}"
+    );
 }

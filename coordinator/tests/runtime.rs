@@ -407,8 +407,11 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     ]);
     let mut c = {
         let _g = rt.enter();
-        gamesweep_proto::connect_lazy(&u, &gamesweep_proto::ClientOptions::token(Some("s3cret-token")))
-            .unwrap()
+        gamesweep_proto::connect_lazy(
+            &u,
+            &gamesweep_proto::ClientOptions::token(Some("s3cret-token")),
+        )
+        .unwrap()
     };
 
     // The refused launches left nothing behind.

@@ -86,7 +86,10 @@ fn serve(dir: &Path, port: u16, extra: &[&str]) -> Proc {
     let deadline = Instant::now() + Duration::from_secs(20);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
         if let Some(st) = child.try_wait().unwrap() {
-            panic!("coordinator exited with {st}: {}", std::fs::read_to_string(&log).unwrap());
+            panic!(
+                "coordinator exited with {st}: {}",
+                std::fs::read_to_string(&log).unwrap()
+            );
         }
         assert!(Instant::now() < deadline, "coordinator did not come up");
         std::thread::sleep(Duration::from_millis(50));
@@ -148,10 +151,27 @@ fn a_sweep_runs_over_tls_end_to_end() {
     let _c = serve(
         d,
         port,
-        &["--tls-cert", p(&cert), "--tls-key", p(&key), "--token-file", p(&token)],
+        &[
+            "--tls-cert",
+            p(&cert),
+            "--tls-key",
+            p(&key),
+            "--token-file",
+            p(&token),
+        ],
     );
-    for url in [format!("https://localhost:{port}"), format!("https://127.0.0.1:{port}")] {
-        let conn = ["--coordinator", &url, "--token-file", p(&token), "--tls-ca", p(&ca.pem)];
+    for url in [
+        format!("https://localhost:{port}"),
+        format!("https://127.0.0.1:{port}"),
+    ] {
+        let conn = [
+            "--coordinator",
+            &url,
+            "--token-file",
+            p(&token),
+            "--tls-ca",
+            p(&ca.pem),
+        ];
         let status = |extra: &[&str]| {
             let mut a = vec!["status"];
             a.extend(extra);
@@ -162,12 +182,21 @@ fn a_sweep_runs_over_tls_end_to_end() {
         if url.contains("127.0.0.1") {
             continue;
         }
-        let mut launch = vec!["launch", "uvg", "--max-n", "6", "--shards", "4", "--name", "t"];
+        let mut launch = vec![
+            "launch", "uvg", "--max-n", "6", "--shards", "4", "--name", "t",
+        ];
         launch.extend(conn);
         ok(d, &launch);
         // The worker takes its TLS files from the environment.
         let o = isolated(Command::new(BIN), d)
-            .args(["worker", "--coordinator", &url, "--threads", "1", "--exit-when-idle"])
+            .args([
+                "worker",
+                "--coordinator",
+                &url,
+                "--threads",
+                "1",
+                "--exit-when-idle",
+            ])
             .env("GAMESWEEP_TOKEN_FILE", &token)
             .env("GAMESWEEP_TLS_CA", &ca.pem)
             .output()
@@ -179,8 +208,7 @@ fn a_sweep_runs_over_tls_end_to_end() {
         ok(d, &report);
         let results = std::fs::read_to_string(out.join("results.json")).unwrap();
         assert!(results.contains("\"kind\": \"uvg\""), "{results}");
-        let v: serde_json::Value =
-            serde_json::from_str(&status(&["t", "--json"])).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&status(&["t", "--json"])).unwrap();
         assert_eq!(v["sweeps"][0]["state"], "done");
     }
 }
@@ -193,15 +221,24 @@ fn https_to_a_plain_coordinator_fails_without_fallback() {
     let port = free_port();
     let _c = serve(d, port, &[]);
     let url = format!("https://127.0.0.1:{port}");
-    let err = fails(d, &["status", "--coordinator", &url, "--tls-ca", p(&ca.pem)]);
+    let err = fails(
+        d,
+        &["status", "--coordinator", &url, "--tls-ca", p(&ca.pem)],
+    );
     assert!(
         err.contains("TLS handshake failed: is the coordinator serving TLS"),
         "{err}"
     );
     // TLS files with a plain URL are refused rather than ignored.
     let plain = format!("http://127.0.0.1:{port}");
-    let err = fails(d, &["status", "--coordinator", &plain, "--tls-ca", p(&ca.pem)]);
-    assert!(err.contains("is plain http: use https://HOST:PORT"), "{err}");
+    let err = fails(
+        d,
+        &["status", "--coordinator", &plain, "--tls-ca", p(&ca.pem)],
+    );
+    assert!(
+        err.contains("is plain http: use https://HOST:PORT"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -214,7 +251,10 @@ fn plain_http_to_a_tls_coordinator_fails_clearly() {
     let _c = serve(d, port, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
     let url = format!("http://127.0.0.1:{port}");
     let err = fails(d, &["status", "--coordinator", &url]);
-    assert!(err.contains("if the coordinator serves TLS, use an https:// URL"), "{err}");
+    assert!(
+        err.contains("if the coordinator serves TLS, use an https:// URL"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -227,11 +267,17 @@ fn a_certificate_from_another_ca_is_refused() {
     let port = free_port();
     let _c = serve(d, port, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
     let url = format!("https://localhost:{port}");
-    let err = fails(d, &["status", "--coordinator", &url, "--tls-ca", p(&other.pem)]);
+    let err = fails(
+        d,
+        &["status", "--coordinator", &url, "--tls-ca", p(&other.pem)],
+    );
     assert!(err.contains("certificate is not trusted"), "{err}");
     // Without --tls-ca the webpki roots do not know the test CA either.
     let err = fails(d, &["status", "--coordinator", &url]);
-    assert!(err.contains("pass the CA that signed it with --tls-ca"), "{err}");
+    assert!(
+        err.contains("pass the CA that signed it with --tls-ca"),
+        "{err}"
+    );
 }
 
 #[test]

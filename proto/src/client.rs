@@ -8,9 +8,9 @@ use crate::domain::{AuditRecord, LaunchSpec, Launched, ProjectionText, StatusRep
 use crate::pb;
 use crate::pb::audit_client::AuditClient;
 use crate::pb::coordinator_client::CoordinatorClient;
+use std::time::Duration;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::service::interceptor::InterceptedService;
-use std::time::Duration;
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity};
 
 /// Adds `authorization: Bearer <token>` to every request (if a token is set).
@@ -191,7 +191,9 @@ pub enum RpcError {
     },
     /// The coordinator accepted the connection but did not answer in time
     /// (overloaded, or stopped).
-    #[error("the coordinator at {url} did not answer within {secs} s (is it overloaded or stopped?)")]
+    #[error(
+        "the coordinator at {url} did not answer within {secs} s (is it overloaded or stopped?)"
+    )]
     Deadline {
         /// The coordinator URL.
         url: String,
@@ -252,7 +254,8 @@ impl RpcError {
         let transport = matches!(
             s.code(),
             tonic::Code::Unknown | tonic::Code::Cancelled | tonic::Code::Internal
-        ) && (message.contains("transport error") || message.contains("h2 protocol error"));
+        ) && (message.contains("transport error")
+            || message.contains("h2 protocol error"));
         if transport {
             return RpcError::Unreachable {
                 url: url.to_string(),

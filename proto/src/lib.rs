@@ -21,8 +21,8 @@ pub mod domain;
 pub mod logging;
 
 pub use client::{
-    connect_lazy, read_token_file, solver_version, version_for, Client, ClientOptions,
-    Coordinator, RpcError, TlsFiles,
+    connect_lazy, read_token_file, solver_version, version_for, Client, ClientOptions, Coordinator,
+    RpcError, TlsFiles,
 };
 pub use convert::ConvertError;
 

@@ -25,10 +25,20 @@ pub struct WorkerArgs {
     #[arg(long, env = "GAMESWEEP_TLS_CA", value_name = "PEM")]
     pub tls_ca: Option<PathBuf>,
     /// Client certificate (PEM) for a coordinator that asks for one.
-    #[arg(long, env = "GAMESWEEP_TLS_CERT", value_name = "PEM", requires = "tls_key")]
+    #[arg(
+        long,
+        env = "GAMESWEEP_TLS_CERT",
+        value_name = "PEM",
+        requires = "tls_key"
+    )]
     pub tls_cert: Option<PathBuf>,
     /// The client certificate's private key (PEM).
-    #[arg(long, env = "GAMESWEEP_TLS_KEY", value_name = "PEM", requires = "tls_cert")]
+    #[arg(
+        long,
+        env = "GAMESWEEP_TLS_KEY",
+        value_name = "PEM",
+        requires = "tls_cert"
+    )]
     pub tls_key: Option<PathBuf>,
     /// Worker id shown by `status` [default: HOST-PID].
     #[arg(long)]

@@ -1,8 +1,8 @@
 //! `gamesweep serve`: a coordinator serving sweeps to workers over gRPC,
 //! keeping its state in a sled store.
 
-use crate::connect;
 use crate::access::Tokens;
+use crate::connect;
 use crate::core::Core;
 use crate::error::UsageError;
 use crate::server;
@@ -218,7 +218,10 @@ mod tests {
             advertised_url(at("10.1.2.3:7461"), None, false),
             "http://10.1.2.3:7461"
         );
-        assert_eq!(advertised_url(at("[::1]:80"), None, false), "http://[::1]:80");
+        assert_eq!(
+            advertised_url(at("[::1]:80"), None, false),
+            "http://[::1]:80"
+        );
         assert_eq!(
             advertised_url(at("0.0.0.0:7461"), Some("node17"), true),
             "https://node17:7461"

@@ -3,9 +3,8 @@
 //! as the process. For tests and for coordinators whose state may be lost.
 
 use super::{
-    AuditRecord,
-    FailureRecord, LeaseRecord, ShardTiming, Store, StoreError, StoredSweep, SweepRecord,
-    SweepStats,
+    AuditRecord, FailureRecord, LeaseRecord, ShardTiming, Store, StoreError, StoredSweep,
+    SweepRecord, SweepStats,
 };
 use gamesweep::sweep::ShardSpec;
 use std::collections::BTreeMap;

@@ -355,7 +355,12 @@ mod tests {
             role: "admin".into(),
             token_fingerprint: "sha256:0123456789ab".into(),
             peer: "127.0.0.1:5".into(),
-            action: if i % 2 == 0 { "launch" } else { "cancel" }.into(),
+            action: if i.is_multiple_of(2) {
+                "launch"
+            } else {
+                "cancel"
+            }
+            .into(),
             sweep_id: format!("s{i}"),
             detail: String::new(),
         };

@@ -1,9 +1,8 @@
 //! [`Store`] on a sled database in a directory.
 
 use super::{
-    AuditRecord,
-    FailureRecord, LeaseRecord, ShardTiming, Store, StoreError, StoredSweep, SweepRecord,
-    SweepStats,
+    AuditRecord, FailureRecord, LeaseRecord, ShardTiming, Store, StoreError, StoredSweep,
+    SweepRecord, SweepStats,
 };
 use gamesweep::sweep::ShardSpec;
 use serde::{Deserialize, Serialize};
@@ -312,7 +311,10 @@ impl Store for SledStore {
         for kv in self.audit.iter().rev().take(n) {
             let (k, v) = kv?;
             out.push(serde_json::from_slice(&v).map_err(|e| {
-                StoreError::Corrupt(format!("audit entry {}: {e}", String::from_utf8_lossy(&k).escape_debug()))
+                StoreError::Corrupt(format!(
+                    "audit entry {}: {e}",
+                    String::from_utf8_lossy(&k).escape_debug()
+                ))
             })?);
         }
         out.reverse();
