@@ -24,7 +24,7 @@ async fn main() {
     let start = Instant::now();
     let mut tasks = Vec::new();
     for i in 0..clients {
-        let mut c = gamesweep_proto::connect_lazy(&url, None).expect("client");
+        let mut c = gamesweep_proto::connect_lazy(&url, &Default::default()).expect("client");
         let version = version.clone();
         let sweep = sweep.clone();
         tasks.push(tokio::spawn(async move {

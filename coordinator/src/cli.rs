@@ -43,6 +43,8 @@ pub enum Command {
     Cancel(cmd::cancel::CancelArgs),
     /// Project a sampled sweep's whole cost (launch it with --sample) from the sampled shards done so far.
     Project(cmd::project::ProjectArgs),
+    /// Show the coordinator's log of admin actions (launch, cancel): when, who, what.
+    Audit(cmd::audit::AuditArgs),
     /// Run a worker that leases shards from the coordinator (same as `gamesweep-worker`).
     Worker(cmd::worker::WorkerCmd),
 }
@@ -61,5 +63,6 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Cancel(a) => cmd::cancel::exec(a),
         Command::Project(a) => cmd::project::exec(a),
         Command::Worker(a) => cmd::worker::exec(a),
+        Command::Audit(a) => cmd::audit::exec(a),
     }
 }

@@ -1,7 +1,8 @@
 //! Talking to a coordinator from the command line: the connection options
 //! (`--coordinator URL`, default `$GAMESWEEP_COORDINATOR`, else
 //! `http://127.0.0.1:7461`; `--token-file F`, default `$GAMESWEEP_TOKEN_FILE`,
-//! else `~/.gamesweep/token` if it exists), the token, the client runtime,
+//! else `~/.gamesweep/token` if it exists; `--tls-ca`, `--tls-cert`,
+//! `--tls-key` for https), the token, the client runtime,
 //! and the typed client ([`gamesweep_proto::Coordinator`]). Nothing here
 //! renders anything.
 
@@ -18,6 +19,25 @@ pub struct Conn {
     /// File holding the coordinator's bearer token (first line) [default: ~/.gamesweep/token if it exists].
     #[arg(long, env = "GAMESWEEP_TOKEN_FILE", value_name = "FILE")]
     pub token_file: Option<PathBuf>,
+    /// CA certificate (PEM) that signed the coordinator's TLS certificate, for an https:// URL [default: the webpki roots].
+    #[arg(long, env = "GAMESWEEP_TLS_CA", value_name = "PEM")]
+    pub tls_ca: Option<PathBuf>,
+    /// Client certificate (PEM) for a coordinator that asks for one (serve --tls-client-ca).
+    #[arg(
+        long,
+        env = "GAMESWEEP_TLS_CERT",
+        value_name = "PEM",
+        requires = "tls_key"
+    )]
+    pub tls_cert: Option<PathBuf>,
+    /// The client certificate's private key (PEM).
+    #[arg(
+        long,
+        env = "GAMESWEEP_TLS_KEY",
+        value_name = "PEM",
+        requires = "tls_cert"
+    )]
+    pub tls_key: Option<PathBuf>,
 }
 
 impl Conn {
@@ -39,6 +59,9 @@ impl Conn {
                 .env(gamesweep_proto::ENV_TOKEN_FILE)
                 .help("File holding the bearer token [default: ~/.gamesweep/token if it exists]"),
         )
+        .arg(pem_arg("tls_ca", "tls-ca", gamesweep_proto::ENV_TLS_CA, "CA certificate (PEM) that signed the coordinator's TLS certificate, for an https:// URL [default: the webpki roots]"))
+        .arg(pem_arg("tls_cert", "tls-cert", gamesweep_proto::ENV_TLS_CERT, "Client certificate (PEM) for a coordinator that asks for one").requires("tls_key"))
+        .arg(pem_arg("tls_key", "tls-key", gamesweep_proto::ENV_TLS_KEY, "The client certificate's private key (PEM)").requires("tls_cert"))
     }
 
     /// The options [`Conn::args`] parsed.
@@ -46,8 +69,35 @@ impl Conn {
         Conn {
             coordinator: m.get_one::<String>("coordinator").cloned(),
             token_file: m.get_one::<PathBuf>("token_file").cloned(),
+            tls_ca: m.get_one::<PathBuf>("tls_ca").cloned(),
+            tls_cert: m.get_one::<PathBuf>("tls_cert").cloned(),
+            tls_key: m.get_one::<PathBuf>("tls_key").cloned(),
         }
     }
+
+    /// The TLS files given.
+    pub fn tls(&self) -> gamesweep_proto::TlsFiles {
+        gamesweep_proto::TlsFiles {
+            ca: self.tls_ca.clone(),
+            cert: self.tls_cert.clone(),
+            key: self.tls_key.clone(),
+        }
+    }
+}
+
+/// A `--LONG PEM` option (id `id`) read from `env` too.
+fn pem_arg(
+    id: &'static str,
+    long: &'static str,
+    env: &'static str,
+    help: &'static str,
+) -> clap::Arg {
+    clap::Arg::new(id)
+        .long(long)
+        .value_name("PEM")
+        .value_parser(clap::value_parser!(PathBuf))
+        .env(env)
+        .help(help)
 }
 
 /// The tokio runtime the client commands (and `serve`) run on.
@@ -77,6 +127,9 @@ pub fn connect(rt: &tokio::runtime::Runtime, conn: &Conn) -> anyhow::Result<Coor
         .coordinator
         .clone()
         .unwrap_or_else(gamesweep_proto::default_url);
-    let token = token(conn.token_file.as_ref())?;
-    Coordinator::connect_lazy(&url, token.as_deref()).map_err(|e| UsageError(e.to_string()).into())
+    let opts = gamesweep_proto::ClientOptions {
+        token: token(conn.token_file.as_ref())?,
+        tls: conn.tls(),
+    };
+    Coordinator::connect_lazy(&url, &opts).map_err(|e| UsageError(e.to_string()).into())
 }

@@ -139,7 +139,8 @@ async fn drive(
     url: &str,
     token: &str,
 ) -> anyhow::Result<RunOutcome> {
-    let mut client = Coordinator::connect_lazy(url, Some(token))?;
+    let mut client =
+        Coordinator::connect_lazy(url, &gamesweep_proto::ClientOptions::token(Some(token)))?;
     let reply = client
         .launch(LaunchSpec {
             kind: kind.name().to_string(),

@@ -9,7 +9,10 @@
 //!    (status tables, from domain types only).
 //! 2. `store` (the `Store` trait, sled), then `projection` (store's timings).
 //! 3. `core` (the coordinator's state machine: store, sample, projection).
-//! 4. `server` (the gRPC face of `core`; projection, report).
+//! 4. `access` (token roles and request sizes per method, a tower layer)
+//!    and `conns` (accepted connections: idle timeouts, a cap), then
+//!    `audit` (admin actions logged to the store; access), then `server`
+//!    (the gRPC face of `core`; projection, report, access, conns, audit).
 //! 5. CLI helpers: `args` (kind parameters, planning options, thread and
 //!    core defaults: error, sample) and `connect` (connection options,
 //!    runtime, typed client: error).
@@ -21,10 +24,13 @@
 //!
 //! Protobuf messages appear only in `server` (the tonic service); everything
 //! else speaks `gamesweep_proto::domain` types through the typed client.
+pub mod access;
 pub mod args;
+pub mod audit;
 pub mod cli;
 pub mod cmd;
 pub mod connect;
+pub mod conns;
 pub mod core;
 pub mod embedded;
 pub mod error;

@@ -1,11 +1,13 @@
 //! The gRPC face of the coordinator: converts protobuf messages to domain
-//! types (via `gamesweep_proto::convert`), calls [`Core`], checks the bearer
-//! token, and serves until a shutdown signal.
+//! types (via `gamesweep_proto::convert`), calls [`Core`], and serves until
+//! a shutdown signal, behind [`crate::access`] (token roles, request sizes)
+//! and [`crate::conns`] (connection bounds), optionally over TLS.
 //!
 //! Every handler that locks the core or touches the store runs on a
 //! blocking thread (`spawn_blocking`): the core's lock is a std mutex and
 //! the store writes to disk, neither of which may stall the async runtime.
 
+use crate::audit::{AuditService, Audited};
 use crate::core::{Core, CoreError, FailureReport, Held, LaunchSpec, Submission, Timing};
 use gamesweep_proto::convert;
 use gamesweep_proto::domain::StatusReport;
@@ -259,17 +261,7 @@ impl coordinator_server::Coordinator for Service {
     }
 }
 
-/// Constant-time comparison (no early exit on the first differing byte, so
-/// response timing does not reveal how much of a guessed token was right).
-pub fn ct_eq(a: &[u8], b: &[u8]) -> bool {
-    let mut diff = (a.len() ^ b.len()) as u64;
-    for i in 0..a.len().max(b.len()) {
-        let x = a.get(i).copied().unwrap_or(0);
-        let y = b.get(i).copied().unwrap_or(0xff);
-        diff |= (x ^ y) as u64;
-    }
-    std::hint::black_box(diff) == 0
-}
+pub use crate::access::ct_eq;
 
 /// The held shards of a renewal or release, as the core takes them.
 fn held_shards(held: Vec<pb::HeldShard>) -> Vec<Held> {
@@ -282,32 +274,6 @@ fn held_shards(held: Vec<pb::HeldShard>) -> Vec<Held> {
             progress: h.progress,
         })
         .collect()
-}
-
-/// Checks `authorization: Bearer <token>` on every request.
-#[derive(Clone)]
-pub struct AuthCheck(Option<Arc<Vec<u8>>>);
-
-impl tonic::service::Interceptor for AuthCheck {
-    fn call(&mut self, req: Request<()>) -> Result<Request<()>, Status> {
-        let Some(token) = &self.0 else {
-            return Ok(req);
-        };
-        let given = req
-            .metadata()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .unwrap_or("");
-        if ct_eq(given.as_bytes(), token) {
-            Ok(req)
-        } else {
-            warn!("request with a missing or wrong token refused");
-            Err(Status::unauthenticated(
-                "missing or wrong token: pass the coordinator's token with --token-file",
-            ))
-        }
-    }
 }
 
 /// Errors starting the server.
@@ -347,36 +313,73 @@ pub async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener, ServeErro
         .map_err(|source| ServeError::Bind { addr, source })
 }
 
-/// The connections accepted on `listener`, with TCP_NODELAY set.
-///
-/// `Server::tcp_nodelay` cannot do this: tonic ignores it when it is given
-/// the listener (`serve_with_incoming*`). Without it a gRPC reply whose
-/// trailers go out in a second small write waits (Nagle) until the client
-/// acknowledges the first one, and a client with nothing to send (a worker
-/// whose leased shard is running) delays that ACK by about 40 ms on Linux.
-fn incoming(listener: tokio::net::TcpListener) -> tonic::transport::server::TcpIncoming {
-    tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true))
+/// How a coordinator serves: who may call what, TLS, and how many
+/// connections it keeps open.
+pub struct ServeOptions {
+    /// The tokens and their roles (none: every request is let through).
+    pub tokens: crate::access::Tokens,
+    /// TLS (certificate, key, optional client CA); `None`: plain HTTP/2.
+    pub tls: Option<tonic::transport::ServerTlsConfig>,
+    /// The most connections kept open (lowered to fit the descriptor limit).
+    pub max_connections: usize,
+    /// Where the audit log of admin actions goes (the core's store); `None`:
+    /// kept in memory only.
+    pub audit: Option<Arc<dyn crate::store::Store>>,
 }
 
-/// Serve `core` on `listener` until `shutdown` resolves; then stop accepting,
-/// finish in-flight requests and flush the store.
-///
-/// Beside the gamesweep service the server answers the standard
-/// `grpc.health.v1.Health` service, without the token (Kubernetes' gRPC
-/// probes cannot send one): SERVING for the server ("") and for
-/// `gamesweep.v1.Coordinator` until `shutdown` resolves, then NOT_SERVING.
+/// The default of `serve --max-connections`: well below common descriptor
+/// limits (it is lowered further to fit the process's own).
+pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+
+/// The longest a request may run on the server before it is cut off (the
+/// client's own deadline is usually shorter).
+pub const REQUEST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Serve `core` on `listener` until `shutdown` resolves, with one token
+/// granting everything (or none), plain HTTP/2; see [`serve_with`].
 pub async fn serve(
     core: Arc<Core>,
     listener: tokio::net::TcpListener,
     token: Option<String>,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
-    type Coordinator = coordinator_server::CoordinatorServer<Service>;
-    let auth = AuthCheck(token.map(|t| Arc::new(t.into_bytes())));
-    let inner = Coordinator::new(Service::new(core.clone()))
-        .max_decoding_message_size(256 << 20)
+    let opts = ServeOptions {
+        tokens: crate::access::Tokens::new(token, None, None)
+            .expect("a single admin token is always valid"),
+        tls: None,
+        max_connections: DEFAULT_MAX_CONNECTIONS,
+        audit: None,
+    };
+    serve_with(core, listener, opts, shutdown).await
+}
+
+/// Serve `core` on `listener` until `shutdown` resolves; then stop accepting,
+/// finish in-flight requests and flush the store.
+///
+/// Requests pass [`crate::access`] (token roles per method, request size
+/// per method); connections are bounded by [`crate::conns`] (idle timeouts,
+/// a cap); every request has a deadline ([`REQUEST_DEADLINE`]) and the
+/// server sends HTTP/2 keepalive pings.
+///
+/// Beside the gamesweep service the server answers the standard
+/// `grpc.health.v1.Health` service, without the token (Kubernetes' gRPC
+/// probes cannot send one): SERVING for the server ("") and for
+/// `gamesweep.v1.Coordinator` until `shutdown` resolves, then NOT_SERVING.
+pub async fn serve_with(
+    core: Arc<Core>,
+    listener: tokio::net::TcpListener,
+    opts: ServeOptions,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
+    type Coordinator = coordinator_server::CoordinatorServer<Audited<Service>>;
+    let log = opts
+        .audit
+        .unwrap_or_else(|| Arc::new(crate::store::MemStore::new()));
+    let audit_svc =
+        gamesweep_proto::pb::audit_server::AuditServer::new(AuditService::new(log.clone()));
+    let svc = Coordinator::new(Audited::new(Service::new(core.clone()), log))
+        .max_decoding_message_size(crate::access::SUBMIT_LIMIT)
         .max_encoding_message_size(256 << 20);
-    let svc = tonic::service::interceptor::InterceptedService::new(inner, auth);
     let (mut health, health_svc) = tonic_health::server::health_reporter();
     health.set_serving::<Coordinator>().await;
     let (draining, drain_started) = tokio::sync::oneshot::channel::<()>();
@@ -392,10 +395,27 @@ pub async fn serve(
         }
         let _ = draining.send(());
     };
-    let server = tonic::transport::Server::builder()
+    let cap = crate::conns::effective_cap(opts.max_connections);
+    if cap < opts.max_connections {
+        warn!(
+            cap,
+            wanted = opts.max_connections,
+            "connection cap lowered to fit the open-file limit (raise it, e.g. LimitNOFILE= in the systemd unit)"
+        );
+    }
+    let mut builder = tonic::transport::Server::builder()
+        .timeout(REQUEST_DEADLINE)
+        .http2_keepalive_interval(Some(gamesweep_proto::client::KEEPALIVE_INTERVAL))
+        .http2_keepalive_timeout(Some(gamesweep_proto::client::KEEPALIVE_TIMEOUT));
+    if let Some(tls) = opts.tls {
+        builder = builder.tls_config(tls.timeout(crate::conns::FIRST_BYTE_LIMIT))?;
+    }
+    let server = builder
+        .layer(crate::access::AccessLayer::new(opts.tokens))
         .add_service(health_svc)
         .add_service(svc)
-        .serve_with_incoming_shutdown(incoming(listener), shutdown);
+        .add_service(audit_svc)
+        .serve_with_incoming_shutdown(crate::conns::Incoming::new(listener, cap), shutdown);
     // The drain (in-flight requests finish, connections close) is bounded:
     // a client that keeps its connection open cannot keep the coordinator
     // from stopping. Cutting a request off loses nothing: a result is
@@ -448,21 +468,7 @@ pub async fn shutdown_signal() {
 
 #[cfg(test)]
 mod tests {
-    use super::{ct_eq, incoming};
-    use tokio_stream::StreamExt as _;
-
-    #[tokio::test]
-    async fn accepted_connections_have_nodelay() {
-        let listener = super::bind(([127, 0, 0, 1], 0).into()).await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let mut accepted = incoming(listener);
-        let _client = tokio::net::TcpStream::connect(addr).await.unwrap();
-        let conn = accepted.next().await.unwrap().unwrap();
-        assert!(
-            conn.nodelay().unwrap(),
-            "replies must not wait for delayed ACKs"
-        );
-    }
+    use super::ct_eq;
 
     #[test]
     fn constant_time_compare_is_equality() {

@@ -133,7 +133,7 @@ fn a_lying_worker_is_outvoted_quarantined_and_named() {
         .unwrap();
     let mut liar = {
         let _g = rt.enter();
-        gamesweep_proto::connect_lazy(&u, None).unwrap()
+        gamesweep_proto::connect_lazy(&u, &gamesweep_proto::ClientOptions::default()).unwrap()
     };
     let version = gamesweep_proto::solver_version();
     let lease = rt

@@ -377,7 +377,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     for t in [None, Some("wrong")] {
         let mut bad = {
             let _g = rt.enter();
-            gamesweep_proto::connect_lazy(&u, t).unwrap()
+            gamesweep_proto::connect_lazy(&u, &gamesweep_proto::ClientOptions::token(t)).unwrap()
         };
         let e = rt
             .block_on(bad.launch(pb::LaunchRequest {
@@ -418,7 +418,11 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     ]);
     let mut c = {
         let _g = rt.enter();
-        gamesweep_proto::connect_lazy(&u, Some("s3cret-token")).unwrap()
+        gamesweep_proto::connect_lazy(
+            &u,
+            &gamesweep_proto::ClientOptions::token(Some("s3cret-token")),
+        )
+        .unwrap()
     };
 
     // The refused launches left nothing behind.

@@ -81,7 +81,7 @@ fn rt() -> tokio::runtime::Runtime {
 /// A raw client of the coordinator at `url` (no bearer token).
 fn client(rt: &tokio::runtime::Runtime, url: &str) -> gamesweep_proto::Client {
     let _g = rt.enter();
-    gamesweep_proto::connect_lazy(url, None).unwrap()
+    gamesweep_proto::connect_lazy(url, &gamesweep_proto::ClientOptions::default()).unwrap()
 }
 
 /// Lease up to `max` shards as `worker`.

@@ -4,12 +4,14 @@
 //! returns [`crate::domain`] types and maps tonic's errors to [`RpcError`].
 
 use crate::convert::ConvertError;
-use crate::domain::{LaunchSpec, Launched, ProjectionText, StatusReport, SweepReport};
+use crate::domain::{AuditRecord, LaunchSpec, Launched, ProjectionText, StatusReport, SweepReport};
 use crate::pb;
+use crate::pb::audit_client::AuditClient;
 use crate::pb::coordinator_client::CoordinatorClient;
+use std::time::Duration;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::service::interceptor::InterceptedService;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity};
 
 /// Adds `authorization: Bearer <token>` to every request (if a token is set).
 #[derive(Clone)]
@@ -36,19 +38,99 @@ pub enum ClientError {
     /// The token has characters that cannot go in a header.
     #[error("the token contains characters not allowed in an HTTP header (use printable ASCII)")]
     BadToken,
+    /// TLS files given for a plain `http://` URL (they would be ignored).
+    #[error("--tls-ca/--tls-cert/--tls-key given but the coordinator URL `{0}` is plain http: use https://HOST:PORT")]
+    TlsWithoutHttps(String),
+    /// A TLS file cannot be read or used.
+    #[error("{0}")]
+    Tls(String),
 }
 
+/// The PEM files a client uses for TLS (all optional): the CA that signed
+/// the coordinator's certificate (none: the compiled-in webpki roots), and
+/// a client certificate and key for a coordinator that asks for one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TlsFiles {
+    /// CA certificate(s) to trust (`--tls-ca`, `$GAMESWEEP_TLS_CA`).
+    pub ca: Option<std::path::PathBuf>,
+    /// Client certificate chain (`--tls-cert`, `$GAMESWEEP_TLS_CERT`).
+    pub cert: Option<std::path::PathBuf>,
+    /// The client certificate's private key (`--tls-key`, `$GAMESWEEP_TLS_KEY`).
+    pub key: Option<std::path::PathBuf>,
+}
+
+impl TlsFiles {
+    /// Whether any file is given.
+    pub fn any(&self) -> bool {
+        self.ca.is_some() || self.cert.is_some() || self.key.is_some()
+    }
+}
+
+/// How a client reaches a coordinator: the bearer token and TLS files.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientOptions {
+    /// Bearer token sent with every request.
+    pub token: Option<String>,
+    /// TLS files (used with `https://` URLs only).
+    pub tls: TlsFiles,
+}
+
+impl ClientOptions {
+    /// Options with just a token.
+    pub fn token(token: Option<&str>) -> Self {
+        ClientOptions {
+            token: token.map(str::to_string),
+            tls: TlsFiles::default(),
+        }
+    }
+}
+
+/// The longest any call may take (a submit of a large result over a slow
+/// link, a render of a big report); a coordinator that does not answer
+/// within it (overloaded, stopped) fails the call instead of hanging it.
+pub const CALL_DEADLINE: Duration = Duration::from_secs(60);
+/// The deadline of the quick user calls (status, cancel, projection, audit).
+pub const QUICK_DEADLINE: Duration = Duration::from_secs(20);
+/// HTTP/2 keepalive ping interval (a dead peer is noticed within this plus
+/// [`KEEPALIVE_TIMEOUT`] even between calls).
+pub const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
+/// How long a keepalive ping may go unanswered.
+pub const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(20);
+
 /// A client for `url` that connects lazily (and reconnects by itself after
-/// the coordinator was unreachable), sending `token` with every request.
-pub fn connect_lazy(url: &str, token: Option<&str>) -> Result<Client, ClientError> {
-    let endpoint = Endpoint::from_shared(url.to_string())
+/// the coordinator was unreachable), sending the token of `opts` with every
+/// request. An `https://` URL always uses TLS (never plain text), trusting
+/// `opts.tls.ca` or else the webpki roots; every call has a deadline
+/// ([`CALL_DEADLINE`]) and the connection sends HTTP/2 keepalives.
+pub fn connect_lazy(url: &str, opts: &ClientOptions) -> Result<Client, ClientError> {
+    let (channel, auth) = channel(url, opts)?;
+    Ok(CoordinatorClient::with_interceptor(channel, auth)
+        .max_decoding_message_size(256 << 20)
+        .max_encoding_message_size(256 << 20))
+}
+
+/// The lazily connecting channel of [`connect_lazy`] and its bearer token.
+fn channel(url: &str, opts: &ClientOptions) -> Result<(Channel, BearerAuth), ClientError> {
+    let mut endpoint = Endpoint::from_shared(url.to_string())
         .map_err(|_| ClientError::BadUrl(url.to_string()))?
-        .connect_timeout(std::time::Duration::from_secs(3))
+        .connect_timeout(Duration::from_secs(3))
+        .timeout(CALL_DEADLINE)
+        .http2_keep_alive_interval(KEEPALIVE_INTERVAL)
+        .keep_alive_timeout(KEEPALIVE_TIMEOUT)
+        .keep_alive_while_idle(true)
         .tcp_nodelay(true);
-    if !url.starts_with("http://") && !url.starts_with("https://") {
+    if url.starts_with("https://") {
+        endpoint = endpoint
+            .tls_config(client_tls(&opts.tls)?)
+            .map_err(|e| ClientError::Tls(format!("TLS setup for {url}: {e}")))?;
+    } else if url.starts_with("http://") {
+        if opts.tls.any() {
+            return Err(ClientError::TlsWithoutHttps(url.to_string()));
+        }
+    } else {
         return Err(ClientError::BadUrl(url.to_string()));
     }
-    let auth = match token {
+    let auth = match &opts.token {
         Some(t) => Some(
             format!("Bearer {t}")
                 .parse::<MetadataValue<Ascii>>()
@@ -56,12 +138,44 @@ pub fn connect_lazy(url: &str, token: Option<&str>) -> Result<Client, ClientErro
         ),
         None => None,
     };
-    let channel = endpoint.connect_lazy();
-    Ok(
-        CoordinatorClient::with_interceptor(channel, BearerAuth(auth))
-            .max_decoding_message_size(256 << 20)
-            .max_encoding_message_size(256 << 20),
-    )
+    Ok((endpoint.connect_lazy(), BearerAuth(auth)))
+}
+
+/// Read a PEM file named by option `option`.
+fn read_pem(option: &str, path: &std::path::Path) -> Result<Vec<u8>, ClientError> {
+    let pem = std::fs::read(path)
+        .map_err(|e| ClientError::Tls(format!("cannot read {option} {}: {e}", path.display())))?;
+    if !String::from_utf8_lossy(&pem).contains("-----BEGIN ") {
+        return Err(ClientError::Tls(format!(
+            "{option} {} is not a PEM file (no -----BEGIN line)",
+            path.display()
+        )));
+    }
+    Ok(pem)
+}
+
+/// The client TLS settings of `files`.
+fn client_tls(files: &TlsFiles) -> Result<ClientTlsConfig, ClientError> {
+    let mut tls = ClientTlsConfig::new();
+    tls = match &files.ca {
+        Some(ca) => tls.ca_certificate(Certificate::from_pem(read_pem("--tls-ca", ca)?)),
+        None => tls.with_webpki_roots(),
+    };
+    match (&files.cert, &files.key) {
+        (Some(cert), Some(key)) => {
+            tls = tls.identity(Identity::from_pem(
+                read_pem("--tls-cert", cert)?,
+                read_pem("--tls-key", key)?,
+            ));
+        }
+        (None, None) => {}
+        _ => {
+            return Err(ClientError::Tls(
+                "--tls-cert and --tls-key go together (a client certificate and its key)".into(),
+            ))
+        }
+    }
+    Ok(tls)
 }
 
 /// A failed call of the [`Coordinator`] client, by what the caller can do about it.
@@ -75,6 +189,20 @@ pub enum RpcError {
         /// What the transport said.
         message: String,
     },
+    /// The coordinator accepted the connection but did not answer in time
+    /// (overloaded, or stopped).
+    #[error(
+        "the coordinator at {url} did not answer within {secs} s (is it overloaded or stopped?)"
+    )]
+    Deadline {
+        /// The coordinator URL.
+        url: String,
+        /// The deadline, in seconds.
+        secs: u64,
+    },
+    /// The token is missing or wrong, or may not make this call.
+    #[error("{0}")]
+    Denied(String),
     /// The request names a sweep that does not exist.
     #[error("{0}")]
     NotFound(String),
@@ -112,19 +240,72 @@ impl RpcError {
         )
     }
 
-    fn from_status(url: &str, s: tonic::Status) -> Self {
+    fn from_status(url: &str, s: tonic::Status, deadline: Duration) -> Self {
         let message = status_message(&s);
-        match s.code() {
-            tonic::Code::Unavailable | tonic::Code::DeadlineExceeded => RpcError::Unreachable {
+        let timed_out = s.code() == tonic::Code::DeadlineExceeded
+            || (s.code() == tonic::Code::Cancelled && message.contains("Timeout expired"));
+        if timed_out {
+            return RpcError::Deadline {
                 url: url.to_string(),
-                message,
+                secs: deadline.as_secs(),
+            };
+        }
+        // A connection that failed, whatever code hyper's error became.
+        let transport = matches!(
+            s.code(),
+            tonic::Code::Unknown | tonic::Code::Cancelled | tonic::Code::Internal
+        ) && (message.contains("transport error")
+            || message.contains("h2 protocol error"));
+        if transport {
+            return RpcError::Unreachable {
+                url: url.to_string(),
+                message: format!("{message}{}", transport_hint(url, &message)),
+            };
+        }
+        match s.code() {
+            tonic::Code::Unavailable => RpcError::Unreachable {
+                url: url.to_string(),
+                message: format!("{message}{}", transport_hint(url, &message)),
             },
+            tonic::Code::Unauthenticated | tonic::Code::PermissionDenied => {
+                RpcError::Denied(message)
+            }
             tonic::Code::NotFound => RpcError::NotFound(message),
             tonic::Code::AlreadyExists => RpcError::AlreadyExists(message),
             tonic::Code::InvalidArgument => RpcError::InvalidArgument(message),
             code => RpcError::Failed { code, message },
         }
     }
+}
+
+/// A hint for a transport failure that looks like a TLS mismatch: an
+/// `https://` URL whose handshake failed, or a plain `http://` URL whose
+/// connection the server dropped (a TLS server does that to plain text).
+fn transport_hint(url: &str, message: &str) -> &'static str {
+    let m = message.to_ascii_lowercase();
+    if url.starts_with("https://") {
+        if m.contains("certificaterequired") {
+            return "; the coordinator wants a client certificate: pass --tls-cert and --tls-key (or $GAMESWEEP_TLS_CERT, $GAMESWEEP_TLS_KEY)";
+        }
+        if m.contains("certificate") || m.contains("unknownissuer") || m.contains("badsignature") {
+            return "; the coordinator's certificate is not trusted: pass the CA that signed it with --tls-ca (or $GAMESWEEP_TLS_CA)";
+        }
+        if m.contains("corrupt message")
+            || m.contains("invalidcontenttype")
+            || m.contains("tls")
+            || m.contains("handshake")
+        {
+            return "; TLS handshake failed: is the coordinator serving TLS (serve --tls-cert/--tls-key), and does it want a client certificate (--tls-cert/--tls-key)?";
+        }
+    } else if m.ends_with("connection closed")
+        || m.contains("connection reset")
+        || m.contains("broken pipe")
+        || m.contains("frame with invalid size")
+        || m.contains("protocol error")
+    {
+        return "; if the coordinator serves TLS, use an https:// URL";
+    }
+    ""
 }
 
 /// A status's message on one line (the coordinator's messages may span
@@ -150,15 +331,20 @@ pub fn status_message(s: &tonic::Status) -> String {
 #[derive(Clone)]
 pub struct Coordinator {
     client: Client,
+    audit: AuditClient<InterceptedService<Channel, BearerAuth>>,
     url: String,
 }
 
 impl Coordinator {
-    /// A client for `url` sending `token` (see [`connect_lazy`]); call within
+    /// A client for `url` with `opts` (see [`connect_lazy`]); call within
     /// a tokio runtime.
-    pub fn connect_lazy(url: &str, token: Option<&str>) -> Result<Self, ClientError> {
+    pub fn connect_lazy(url: &str, opts: &ClientOptions) -> Result<Self, ClientError> {
+        let (channel, auth) = channel(url, opts)?;
         Ok(Coordinator {
-            client: connect_lazy(url, token)?,
+            client: CoordinatorClient::with_interceptor(channel.clone(), auth.clone())
+                .max_decoding_message_size(256 << 20)
+                .max_encoding_message_size(256 << 20),
+            audit: AuditClient::with_interceptor(channel, auth),
             url: url.to_string(),
         })
     }
@@ -169,7 +355,11 @@ impl Coordinator {
     }
 
     fn rpc(&self, s: tonic::Status) -> RpcError {
-        RpcError::from_status(&self.url, s)
+        RpcError::from_status(&self.url, s, CALL_DEADLINE)
+    }
+
+    fn quick_rpc(&self, s: tonic::Status) -> RpcError {
+        RpcError::from_status(&self.url, s, QUICK_DEADLINE)
     }
 
     fn malformed(&self, source: ConvertError) -> RpcError {
@@ -187,19 +377,26 @@ impl Coordinator {
 
     /// Status of sweep `sweep_id`, or of all sweeps.
     pub async fn status(&mut self, sweep_id: Option<&str>) -> Result<StatusReport, RpcError> {
-        let req = pb::StatusRequest {
+        let req = quick(pb::StatusRequest {
             sweep_id: sweep_id.unwrap_or_default().to_string(),
-        };
-        let reply = self.client.status(req).await.map_err(|s| self.rpc(s))?;
+        });
+        let reply = self
+            .client
+            .status(req)
+            .await
+            .map_err(|s| self.quick_rpc(s))?;
         StatusReport::try_from(reply.into_inner()).map_err(|e| self.malformed(e))
     }
 
     /// Stop handing out a sweep's shards.
     pub async fn cancel(&mut self, sweep_id: &str) -> Result<(), RpcError> {
-        let req = pb::CancelRequest {
+        let req = quick(pb::CancelRequest {
             sweep_id: sweep_id.to_string(),
-        };
-        self.client.cancel(req).await.map_err(|s| self.rpc(s))?;
+        });
+        self.client
+            .cancel(req)
+            .await
+            .map_err(|s| self.quick_rpc(s))?;
         Ok(())
     }
 
@@ -218,17 +415,43 @@ impl Coordinator {
         sweep_id: &str,
         cores: Vec<u32>,
     ) -> Result<ProjectionText, RpcError> {
-        let req = pb::GetProjectionRequest {
+        let req = quick(pb::GetProjectionRequest {
             sweep_id: sweep_id.to_string(),
             cores,
-        };
+        });
         let reply = self
             .client
             .get_projection(req)
             .await
-            .map_err(|s| self.rpc(s))?;
+            .map_err(|s| self.quick_rpc(s))?;
         Ok(reply.into_inner().into())
     }
+}
+
+impl Coordinator {
+    /// The most recent `limit` entries of the coordinator's audit log (0:
+    /// its default), oldest first.
+    pub async fn audit(&mut self, limit: u32) -> Result<Vec<AuditRecord>, RpcError> {
+        let reply = self
+            .audit
+            .get_audit(quick(pb::GetAuditRequest { limit }))
+            .await
+            .map_err(|s| self.quick_rpc(s))?;
+        Ok(reply
+            .into_inner()
+            .entries
+            .into_iter()
+            .map(AuditRecord::from)
+            .collect())
+    }
+}
+
+/// `msg` as a request with the [`QUICK_DEADLINE`] (shorter than the
+/// channel's [`CALL_DEADLINE`], which bounds every call).
+fn quick<T>(msg: T) -> tonic::Request<T> {
+    let mut req = tonic::Request::new(msg);
+    req.set_timeout(QUICK_DEADLINE);
+    req
 }
 
 /// This build's solver versions: `kind=version` for every registered kind,
@@ -281,7 +504,7 @@ mod tests {
             "connection closed before message completed",
         );
         s.set_source(Arc::new(cause));
-        let e = RpcError::from_status("http://h:1", s);
+        let e = RpcError::from_status("http://h:1", s, CALL_DEADLINE);
         assert_eq!(
             e.to_string(),
             "cannot reach the coordinator at http://h:1 (transport error: connection closed \

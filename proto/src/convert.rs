@@ -437,6 +437,34 @@ impl From<pb::GetProjectionReply> for ProjectionText {
     }
 }
 
+impl From<pb::AuditEntry> for crate::domain::AuditRecord {
+    fn from(e: pb::AuditEntry) -> Self {
+        crate::domain::AuditRecord {
+            unix_ms: e.unix_ms,
+            role: e.role,
+            token_fingerprint: e.token_fingerprint,
+            peer: e.peer,
+            action: e.action,
+            sweep_id: e.sweep_id,
+            detail: e.detail,
+        }
+    }
+}
+
+impl From<crate::domain::AuditRecord> for pb::AuditEntry {
+    fn from(e: crate::domain::AuditRecord) -> Self {
+        pb::AuditEntry {
+            unix_ms: e.unix_ms,
+            role: e.role,
+            token_fingerprint: e.token_fingerprint,
+            peer: e.peer,
+            action: e.action,
+            sweep_id: e.sweep_id,
+            detail: e.detail,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -281,3 +281,22 @@ pub struct ProjectionText {
     /// `projection.md`.
     pub md: String,
 }
+
+/// One admin action from the coordinator's audit log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditRecord {
+    /// When, in Unix milliseconds.
+    pub unix_ms: u64,
+    /// The caller's role (`admin`; `open` on a coordinator without tokens).
+    pub role: String,
+    /// A short hash of the caller's token (never the token); empty without one.
+    pub token_fingerprint: String,
+    /// The caller's address, if known.
+    pub peer: String,
+    /// `launch` or `cancel`.
+    pub action: String,
+    /// The sweep acted on.
+    pub sweep_id: String,
+    /// For a launch: kind and parameters.
+    pub detail: String,
+}

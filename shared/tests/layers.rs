@@ -50,6 +50,8 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["store"],
             &["projection"],
             &["core"],
+            &["access", "conns"],
+            &["audit"],
             &["server"],
             &["args", "connect"],
             &["embedded"],

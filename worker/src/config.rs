@@ -25,6 +25,9 @@ pub struct WorkerConfig {
     pub coordinator_file: Option<std::path::PathBuf>,
     /// Bearer token, if the coordinator wants one.
     pub token: Option<String>,
+    /// TLS files for an `https://` coordinator (CA, client certificate).
+    pub tls: gamesweep_proto::TlsFiles,
+
     /// Shards run at once (one blocking thread each).
     pub threads: usize,
     /// This worker's id as the coordinator shows it.
@@ -57,6 +60,7 @@ impl WorkerConfig {
         WorkerConfig {
             coordinator: coordinator.into(),
             token: None,
+            tls: gamesweep_proto::TlsFiles::default(),
             threads: std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(1),

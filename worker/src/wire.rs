@@ -31,8 +31,8 @@ pub(crate) struct Coordinator {
 struct Link {
     /// The file holding the URL, if the address comes from one.
     file: Option<PathBuf>,
-    /// The bearer token.
-    token: Option<String>,
+    /// The bearer token and TLS files.
+    opts: gamesweep_proto::ClientOptions,
     /// The mutable part.
     state: Mutex<LinkState>,
 }
@@ -72,7 +72,7 @@ impl Link {
         st.down_since.get_or_insert_with(Instant::now);
         if let Some(file) = &self.file {
             let was = st.current.as_ref().ok().map(|(url, _)| url.clone());
-            let next = read_address(file, self.token.as_deref());
+            let next = read_address(file, &self.opts);
             match (&was, &next) {
                 (Some(old), Ok((new, _))) if old != new => {
                     info!(old = %old, new = %new, file = %file.display(), "coordinator address changed")
@@ -108,7 +108,10 @@ impl Link {
 }
 
 /// Read the coordinator URL from the first line of `file` and make a client for it.
-fn read_address(file: &std::path::Path, token: Option<&str>) -> Result<(String, Client), String> {
+fn read_address(
+    file: &std::path::Path,
+    opts: &gamesweep_proto::ClientOptions,
+) -> Result<(String, Client), String> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("coordinator address file {}: {e}", file.display()))?;
     let url = text.lines().next().unwrap_or("").trim().to_string();
@@ -118,7 +121,7 @@ fn read_address(file: &std::path::Path, token: Option<&str>) -> Result<(String, 
             file.display()
         ));
     }
-    let client = gamesweep_proto::connect_lazy(&url, token)
+    let client = gamesweep_proto::connect_lazy(&url, opts)
         .map_err(|e| format!("coordinator address file {}: {e}", file.display()))?;
     Ok((url, client))
 }
@@ -188,11 +191,14 @@ impl Coordinator {
     /// an error at once; with an address file, a missing or bad file only
     /// makes the coordinator unreachable until the file is right.
     pub fn connect(config: &WorkerConfig) -> Result<Self, ClientError> {
-        let token = config.token.clone();
+        let opts = gamesweep_proto::ClientOptions {
+            token: config.token.clone(),
+            tls: config.tls.clone(),
+        };
         let current = match &config.coordinator_file {
-            Some(file) => read_address(file, token.as_deref()),
+            Some(file) => read_address(file, &opts),
             None => {
-                let client = gamesweep_proto::connect_lazy(&config.coordinator, token.as_deref())?;
+                let client = gamesweep_proto::connect_lazy(&config.coordinator, &opts)?;
                 Ok((config.coordinator.clone(), client))
             }
         };
@@ -203,7 +209,7 @@ impl Coordinator {
         Ok(Coordinator {
             link: Arc::new(Link {
                 file: config.coordinator_file.clone(),
-                token,
+                opts,
                 state: Mutex::new(LinkState {
                     current,
                     down_since,

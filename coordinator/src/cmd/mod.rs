@@ -1,6 +1,7 @@
 //! One module per command, each with its arguments and an `exec`. No command
 //! module uses another: what several share lives in the layers below
 //! (`args`, `connect`, `progress`, `report`, `status_text`, `embedded`).
+pub mod audit;
 pub mod cancel;
 pub mod graphs;
 pub mod kinds;

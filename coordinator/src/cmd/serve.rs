@@ -1,6 +1,7 @@
 //! `gamesweep serve`: a coordinator serving sweeps to workers over gRPC,
 //! keeping its state in a sled store.
 
+use crate::access::Tokens;
 use crate::connect;
 use crate::core::{Core, Limits};
 use crate::error::UsageError;
@@ -11,6 +12,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use tonic::transport::{Certificate, Identity, ServerTlsConfig};
 
 /// `serve` options.
 #[derive(clap::Args, Debug)]
@@ -24,6 +26,24 @@ pub struct ServeArgs {
     /// File holding the bearer token every client must send (first line) [default: ~/.gamesweep/token if it exists].
     #[arg(long, env = "GAMESWEEP_TOKEN_FILE", value_name = "FILE")]
     pub token_file: Option<PathBuf>,
+    /// File holding the worker token (first line): it may only lease, renew, release, submit and fail. With it (or --read-token-file), the --token-file token is the admin token (launch, cancel, read) and no longer does a worker's calls.
+    #[arg(long, env = "GAMESWEEP_WORKER_TOKEN_FILE", value_name = "FILE")]
+    pub worker_token_file: Option<PathBuf>,
+    /// File holding the read-only token (first line): status, results and projections.
+    #[arg(long, env = "GAMESWEEP_READ_TOKEN_FILE", value_name = "FILE")]
+    pub read_token_file: Option<PathBuf>,
+    /// Serve TLS with this certificate chain (PEM); clients then use an https:// URL.
+    #[arg(long, value_name = "PEM", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, value_name = "PEM", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// Require a client certificate signed by this CA (PEM) from every client (mutual TLS).
+    #[arg(long, value_name = "PEM", requires = "tls_cert")]
+    pub tls_client_ca: Option<PathBuf>,
+    /// The most connections kept open; over it, the connection silent longest is closed. Lowered to fit the open-file limit (less 64).
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_CONNECTIONS)]
+    pub max_connections: usize,
     /// Allow a non-loopback listen address without a token.
     #[arg(long)]
     pub insecure: bool,
@@ -59,8 +79,24 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
     // sled reports a corrupt store itself through `log`; our error says it in one line.
     logging::init(a.log_format, "info,sled=off");
     let token = connect::token(a.token_file.as_ref())?;
+    let role_token = |f: &Option<PathBuf>| -> anyhow::Result<Option<String>> {
+        f.as_ref()
+            .map(|p| {
+                gamesweep_proto::read_token_file(p).map_err(|e| {
+                    UsageError(format!("cannot read token file {}: {e}", p.display())).into()
+                })
+            })
+            .transpose()
+    };
+    let tokens = Tokens::new(
+        token.clone(),
+        role_token(&a.worker_token_file)?,
+        role_token(&a.read_token_file)?,
+    )
+    .map_err(UsageError)?;
     server::check_listen(a.listen, token.is_some(), a.insecure)
         .map_err(|e| UsageError(e.to_string()))?;
+    let tls = server_tls(&a)?;
     anyhow::ensure!(
         (0.2..=MAX_LEASE_SECS).contains(&a.lease_secs),
         UsageError(format!(
@@ -68,7 +104,8 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             a.lease_secs
         ))
     );
-    let store = SledStore::open(&a.store).map_err(|e| UsageError(e.to_string()))?;
+    let store: Arc<dyn crate::store::Store> =
+        Arc::new(SledStore::open(&a.store).map_err(|e| UsageError(e.to_string()))?);
     anyhow::ensure!(
         a.max_lease_total.as_secs_f64() >= a.lease_secs,
         UsageError(format!(
@@ -78,7 +115,7 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         ))
     );
     let core = Arc::new(
-        Core::open(Arc::new(store), Duration::from_secs_f64(a.lease_secs))?.with_limits(Limits {
+        Core::open(store.clone(), Duration::from_secs_f64(a.lease_secs))?.with_limits(Limits {
             max_shards_per_worker: a.max_shards_per_worker,
             max_lease_total: a.max_lease_total,
         }),
@@ -91,14 +128,22 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         tracing::info!(%addr, store = %a.store.display(), version = core.version(), "coordinator listening");
         let published = match &a.address_file {
             Some(file) => {
-                let url = advertised_url(addr, a.advertise_host.as_deref());
+                let url = advertised_url(addr, a.advertise_host.as_deref(), a.tls_cert.is_some());
                 publish(file, &url)?;
                 tracing::info!(%url, file = %file.display(), "address published");
                 Some((file.clone(), url))
             }
             None => None,
         };
-        server::serve(core, listener, token, server::shutdown_signal()).await?;
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let opts = server::ServeOptions {
+            tokens,
+            tls,
+            max_connections: a.max_connections,
+            audit: Some(store),
+        };
+        tracing::info!(scheme, "serving");
+        server::serve_with(core, listener, opts, server::shutdown_signal()).await?;
         if let Some((file, url)) = published {
             // Only our own address: a coordinator started since may have replaced it.
             if std::fs::read_to_string(&file).is_ok_and(|t| t.trim() == url) {
@@ -143,7 +188,7 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// The URL workers reach a coordinator listening on `addr` at: `host` if
 /// given, else this host's name for a wildcard address, else the address.
-fn advertised_url(addr: SocketAddr, host: Option<&str>) -> String {
+fn advertised_url(addr: SocketAddr, host: Option<&str>, tls: bool) -> String {
     let host = match host {
         Some(h) => h.to_string(),
         None if addr.ip().is_unspecified() => host_name(),
@@ -152,7 +197,37 @@ fn advertised_url(addr: SocketAddr, host: Option<&str>) -> String {
             ip => ip.to_string(),
         },
     };
-    format!("http://{host}:{}", addr.port())
+    let scheme = if tls { "https" } else { "http" };
+    format!("{scheme}://{host}:{}", addr.port())
+}
+
+/// Read a PEM file given to option `option`.
+fn pem(option: &str, path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| UsageError(format!("cannot read {option} {}: {e}", path.display())))?;
+    anyhow::ensure!(
+        String::from_utf8_lossy(&bytes).contains("-----BEGIN "),
+        UsageError(format!(
+            "{option} {} is not a PEM file (no -----BEGIN line)",
+            path.display()
+        ))
+    );
+    Ok(bytes)
+}
+
+/// The server's TLS settings from `--tls-cert`, `--tls-key`, `--tls-client-ca`.
+fn server_tls(a: &ServeArgs) -> anyhow::Result<Option<ServerTlsConfig>> {
+    let (Some(cert), Some(key)) = (&a.tls_cert, &a.tls_key) else {
+        return Ok(None);
+    };
+    let mut tls = ServerTlsConfig::new().identity(Identity::from_pem(
+        pem("--tls-cert", cert)?,
+        pem("--tls-key", key)?,
+    ));
+    if let Some(ca) = &a.tls_client_ca {
+        tls = tls.client_ca_root(Certificate::from_pem(pem("--tls-client-ca", ca)?));
+    }
+    Ok(Some(tls))
 }
 
 /// This machine's host name (`localhost` if it cannot be told).
@@ -215,15 +290,18 @@ mod tests {
     fn the_advertised_url_names_a_reachable_host() {
         let at = |s: &str| s.parse::<SocketAddr>().unwrap();
         assert_eq!(
-            advertised_url(at("10.1.2.3:7461"), None),
+            advertised_url(at("10.1.2.3:7461"), None, false),
             "http://10.1.2.3:7461"
         );
-        assert_eq!(advertised_url(at("[::1]:80"), None), "http://[::1]:80");
         assert_eq!(
-            advertised_url(at("0.0.0.0:7461"), Some("node17")),
-            "http://node17:7461"
+            advertised_url(at("[::1]:80"), None, false),
+            "http://[::1]:80"
         );
-        let wildcard = advertised_url(at("0.0.0.0:9"), None);
+        assert_eq!(
+            advertised_url(at("0.0.0.0:7461"), Some("node17"), true),
+            "https://node17:7461"
+        );
+        let wildcard = advertised_url(at("0.0.0.0:9"), None, false);
         assert_eq!(wildcard, format!("http://{}:9", host_name()));
         assert!(!wildcard.contains("0.0.0.0"), "{wildcard}");
     }

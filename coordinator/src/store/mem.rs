@@ -3,8 +3,8 @@
 //! as the process. For tests and for coordinators whose state may be lost.
 
 use super::{
-    FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store, StoreError, StoredSweep,
-    SweepRecord, SweepStats, VerifyRecord,
+    AuditRecord, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store, StoreError,
+    StoredSweep, SweepRecord, SweepStats, VerifyRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use std::collections::BTreeMap;
@@ -46,6 +46,8 @@ pub struct MemStore {
     tables: Mutex<Tables>,
     /// The lease-token key, random per store.
     lease_key: [u8; 32],
+    /// The audit log.
+    audit: Mutex<Vec<AuditRecord>>,
 }
 
 impl Default for MemStore {
@@ -74,6 +76,7 @@ impl MemStore {
         MemStore {
             tables: Mutex::default(),
             lease_key,
+            audit: Mutex::default(),
         }
     }
 
@@ -267,5 +270,18 @@ impl Store for MemStore {
 
     fn lease_key(&self) -> [u8; 32] {
         self.lease_key
+    }
+
+    fn append_audit(&self, entry: &AuditRecord) -> Result<(), StoreError> {
+        self.audit
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(entry.clone());
+        Ok(())
+    }
+
+    fn audit_tail(&self, n: usize) -> Result<Vec<AuditRecord>, StoreError> {
+        let log = self.audit.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(log[log.len().saturating_sub(n)..].to_vec())
     }
 }

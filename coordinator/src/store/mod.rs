@@ -7,7 +7,8 @@
 //! one result per shard (written at most once: compare-and-swap on an empty
 //! slot), the current lease of each leased shard, and a few counters. The
 //! merged result is never stored: it is derived from the per-shard results, so
-//! it cannot disagree with them.
+//! it cannot disagree with them. Beside the sweeps, an append-only audit log
+//! of admin actions (launch, cancel: who, what, when).
 //!
 //! Durability: [`Store::put_result`] does not flush; the caller flushes
 //! ([`Store::flush`]) before acknowledging a submit, so every acknowledged
@@ -16,6 +17,7 @@
 //! them in a crash only makes a shard run again, never counts it twice.
 
 use gamesweep::sweep::{Params, ShardSpec};
+pub use gamesweep_proto::domain::AuditRecord;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -301,6 +303,10 @@ pub trait Store: Send + Sync {
     /// the store is created (or first opened by a build that signs leases),
     /// and kept, so tokens stay valid across coordinator restarts.
     fn lease_key(&self) -> [u8; 32];
+    /// Append an entry to the audit log of admin actions, durably.
+    fn append_audit(&self, entry: &AuditRecord) -> Result<(), StoreError>;
+    /// The last `n` audit entries, oldest first.
+    fn audit_tail(&self, n: usize) -> Result<Vec<AuditRecord>, StoreError>;
 }
 
 /// 32 bytes from the operating system's random source.
@@ -428,6 +434,39 @@ mod tests {
         let io = std::io::Error::other("disk on fire");
         let e = StoreError::from(::sled::Error::Io(io));
         assert_eq!(e.to_string(), "store I/O error: IO error: disk on fire");
+    }
+
+    #[test]
+    fn the_audit_log_keeps_its_order_and_survives_a_reopen() {
+        let entry = |i: u64| AuditRecord {
+            unix_ms: 1000 + i,
+            role: "admin".into(),
+            token_fingerprint: "sha256:0123456789ab".into(),
+            peer: "127.0.0.1:5".into(),
+            action: if i.is_multiple_of(2) {
+                "launch"
+            } else {
+                "cancel"
+            }
+            .into(),
+            sweep_id: format!("s{i}"),
+            detail: String::new(),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let mem = MemStore::new();
+        {
+            let sled = SledStore::open(dir.path()).unwrap();
+            for i in 0..5 {
+                sled.append_audit(&entry(i)).unwrap();
+                mem.append_audit(&entry(i)).unwrap();
+            }
+        }
+        let sled = SledStore::open(dir.path()).unwrap();
+        let want: Vec<AuditRecord> = (2..5).map(entry).collect();
+        assert_eq!(sled.audit_tail(3).unwrap(), want);
+        assert_eq!(mem.audit_tail(3).unwrap(), want);
+        assert_eq!(sled.audit_tail(100).unwrap().len(), 5);
+        assert_eq!(mem.audit_tail(0).unwrap(), vec![]);
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! [`Store`] on a sled database in a directory.
 
 use super::{
-    FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store, StoreError, StoredSweep,
-    SweepRecord, SweepStats, VerifyRecord,
+    AuditRecord, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store, StoreError,
+    StoredSweep, SweepRecord, SweepStats, VerifyRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use serde::{Deserialize, Serialize};
@@ -36,6 +36,8 @@ pub struct SledStore {
     origins: sled::Tree,
     /// Quarantined workers, by worker id.
     quarantine: sled::Tree,
+    /// The audit log: big-endian sequence number -> JSON entry.
+    audit: sled::Tree,
 }
 
 fn shard_key(id: &str, index: u32) -> Vec<u8> {
@@ -183,6 +185,7 @@ impl SledStore {
             verify: db.open_tree("verify")?,
             origins: db.open_tree("origins")?,
             quarantine: db.open_tree("quarantine")?,
+            audit: db.open_tree("audit")?,
             db,
         })
     }
@@ -421,6 +424,30 @@ impl Store for SledStore {
 
     fn lease_key(&self) -> [u8; 32] {
         self.lease_key
+    }
+
+    fn append_audit(&self, entry: &AuditRecord) -> Result<(), StoreError> {
+        let key = self.db.generate_id()?.to_be_bytes();
+        let value = serde_json::to_vec(entry)
+            .map_err(|e| StoreError::Corrupt(format!("audit entry: {e}")))?;
+        self.audit.insert(key, value)?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    fn audit_tail(&self, n: usize) -> Result<Vec<AuditRecord>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.audit.iter().rev().take(n) {
+            let (k, v) = kv?;
+            out.push(serde_json::from_slice(&v).map_err(|e| {
+                StoreError::Corrupt(format!(
+                    "audit entry {}: {e}",
+                    String::from_utf8_lossy(&k).escape_debug()
+                ))
+            })?);
+        }
+        out.reverse();
+        Ok(out)
     }
 }
 

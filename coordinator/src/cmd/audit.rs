@@ -1,0 +1,42 @@
+//! `gamesweep audit`: the coordinator's log of admin actions (launch,
+//! cancel): when, who (role, token fingerprint, address), what.
+
+use crate::connect::{self, Conn};
+use crate::output;
+use anyhow::Context as _;
+
+/// `audit` options.
+#[derive(clap::Args, Debug)]
+pub struct AuditArgs {
+    /// Show the last N entries (the coordinator returns at most 1000).
+    #[arg(long, default_value_t = 50, value_name = "N")]
+    pub last: u32,
+    /// Print JSON (one array of entries) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub conn: Conn,
+}
+
+/// Run `audit`.
+pub fn exec(a: AuditArgs) -> anyhow::Result<()> {
+    let rt = connect::runtime()?;
+    let mut c = connect::connect(&rt, &a.conn)?;
+    let entries = rt
+        .block_on(c.audit(a.last.max(1)))
+        .context("reading the audit log")?;
+    let text = if a.json {
+        format!("{}\n", serde_json::to_string_pretty(&entries)?)
+    } else {
+        let mut t = String::from("unix_ms        action  sweep                role    token                  peer                   detail\n");
+        for e in &entries {
+            t.push_str(&format!(
+                "{:<14} {:<7} {:<20} {:<7} {:<22} {:<22} {}\n",
+                e.unix_ms, e.action, e.sweep_id, e.role, e.token_fingerprint, e.peer, e.detail
+            ));
+        }
+        t
+    };
+    output::print(text)?;
+    Ok(())
+}
