@@ -55,7 +55,9 @@ struct Cluster {
     dir: PathBuf,
     store: PathBuf,
     address: PathBuf,
+    /// The admin token (launch, report), and the workers' token.
     token: PathBuf,
+    worker_token: PathBuf,
     coordinator: Option<Proc>,
     url: String,
     starts: u32,
@@ -76,6 +78,8 @@ impl Cluster {
                 .arg(&self.address)
                 .arg("--token-file")
                 .arg(&self.token)
+                .arg("--worker-token-file")
+                .arg(&self.worker_token)
                 .stdout(Stdio::null())
                 .stderr(std::fs::File::create(&log).unwrap())
                 .spawn()
@@ -108,7 +112,7 @@ impl Cluster {
                 .arg("--coordinator-file")
                 .arg(&self.address)
                 .arg("--token-file")
-                .arg(&self.token)
+                .arg(&self.worker_token)
                 .args(["--threads", "1", "--id", id])
                 .stdout(Stdio::null())
                 .stderr(std::fs::File::create(log).unwrap())
@@ -167,30 +171,60 @@ fn rt() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-/// One round of forgeries against the coordinator at `url`.
+/// How a forged request ended: `None` if the coordinator could not be
+/// reached (it is being restarted: nothing was tried), else whether it
+/// was refused.
+fn refused<T>(r: &Result<T, tonic::Status>, accepted: impl Fn(&T) -> bool) -> Option<bool> {
+    match r {
+        Err(s)
+            if matches!(
+                s.code(),
+                tonic::Code::Unavailable | tonic::Code::DeadlineExceeded
+            ) =>
+        {
+            None
+        }
+        Err(_) => Some(true),
+        Ok(v) => Some(!accepted(v)),
+    }
+}
+
+/// One round of forgeries against the coordinator at `url`, by a client
+/// holding the worker token (a compromised worker).
 fn forge(url: &str, token: &str, version: &str, rng: &mut Rng, f: &mut Forgeries) {
     let rt = rt();
     let mut c =
         gamesweep_proto::connect_lazy(url, &gamesweep_proto::ClientOptions::token(Some(token)))
             .unwrap();
     let shard = rng.range(0, 256) as u32;
-    let fake_token = format!("{:016x}{:016x}", rng.next(), rng.next());
-    // A result for a shard the forger never leased.
-    let bogus = gamesweep::kinds::find("uvg").unwrap().empty().encode();
+    let fake_token = format!(
+        "{:016x}{:016x}{:016x}{:016x}",
+        rng.next(),
+        rng.next(),
+        rng.next(),
+        rng.next()
+    );
+    let mut note = |what, r: Option<bool>| {
+        if let Some(refused) = r {
+            f.record(what, refused);
+        }
+    };
+    // A result for a shard the forger never leased, with a made-up token.
+    let empty = gamesweep::kinds::find("uvg").unwrap().empty().encode();
     let r = rt.block_on(c.submit(pb::SubmitRequest {
         worker_id: "forger".into(),
         solver_version: version.into(),
         sweep_id: "chaos".into(),
         index: shard,
         attempt: 1,
-        result: bogus.clone(),
+        result: empty,
         timing: None,
         lease_token: fake_token.clone(),
     }));
-    match r {
-        Err(s) if s.code() == tonic::Code::Unavailable => return,
-        r => f.record("submit without a lease", !matches!(r, Ok(ref a) if a.get_ref().accepted)),
-    }
+    note(
+        "submit without a lease",
+        refused(&r, |a| a.get_ref().accepted),
+    );
     // Renew another worker's shard (a guessed token).
     let r = rt.block_on(c.renew(pb::RenewRequest {
         worker_id: "forger".into(),
@@ -202,9 +236,10 @@ fn forge(url: &str, token: &str, version: &str, rng: &mut Rng, f: &mut Forgeries
             lease_token: fake_token.clone(),
         }],
     }));
-    if let Ok(r) = r {
-        f.record("renew another's shard", r.get_ref().still_held == [false]);
-    }
+    note(
+        "renew another's shard",
+        refused(&r, |a| a.get_ref().still_held != [false]),
+    );
     // Fail another worker's shard.
     let r = rt.block_on(c.fail(pb::FailRequest {
         worker_id: "forger".into(),
@@ -215,80 +250,79 @@ fn forge(url: &str, token: &str, version: &str, rng: &mut Rng, f: &mut Forgeries
         error: "forged failure".into(),
         lease_token: fake_token,
     }));
-    f.record("fail another's shard", r.is_err());
-    // A shard the forger does hold, with wrong counts.
+    note("fail another's shard", refused(&r, |_| true));
+    // Cancel the sweep with the worker token.
+    let r = rt.block_on(c.cancel(pb::CancelRequest {
+        sweep_id: "chaos".into(),
+    }));
+    note("cancel with a worker token", refused(&r, |_| true));
+    // A shard the forger does hold: wrong counts, then an oversized result.
     let leases = rt.block_on(c.lease(pb::LeaseRequest {
         worker_id: "forger".into(),
         solver_version: version.into(),
         max_shards: 1,
     }));
-    if let Ok(l) = leases {
-        for l in &l.get_ref().leases {
-            let kind = gamesweep::kinds::find(&l.kind).unwrap();
-            let params = gamesweep_proto::convert::params_from_proto(&l.params).unwrap();
-            let spec = gamesweep_proto::convert::opt_shard_from_proto(l.shard.clone()).unwrap();
-            let mut out = kind
-                .run_shard(&params, &spec, &gamesweep::sweep::ShardCtx::detached())
-                .unwrap();
-            let mut json: serde_json::Value = serde_json::from_slice(&out.encode()).unwrap();
-            tamper(&mut json, rng);
-            out = kind.decode(&serde_json::to_vec(&json).unwrap()).unwrap();
-            let r = rt.block_on(c.submit(pb::SubmitRequest {
+    let Ok(leases) = leases else {
+        return;
+    };
+    for l in &leases.get_ref().leases {
+        let kind = gamesweep::kinds::find(&l.kind).unwrap();
+        let params = gamesweep_proto::convert::params_from_proto(&l.params).unwrap();
+        let spec = gamesweep_proto::convert::opt_shard_from_proto(l.shard.clone()).unwrap();
+        let honest = kind
+            .run_shard(&params, &spec, &gamesweep::sweep::ShardCtx::detached())
+            .unwrap();
+        let mut json: serde_json::Value = serde_json::from_slice(&honest.encode()).unwrap();
+        let submit = |c: &mut gamesweep_proto::Client, result: Vec<u8>| {
+            rt.block_on(c.submit(pb::SubmitRequest {
                 worker_id: "forger".into(),
                 solver_version: version.into(),
                 sweep_id: l.sweep_id.clone(),
                 index: spec.index,
                 attempt: l.attempt,
-                result: out.encode(),
+                result,
                 timing: None,
                 lease_token: l.lease_token.clone(),
-            }));
-            f.record(
+            }))
+        };
+        if tamper(&mut json, rng) {
+            let r = submit(&mut c, serde_json::to_vec(&json).unwrap());
+            note(
                 "wrong counts for a held shard",
-                !matches!(r, Ok(ref a) if a.get_ref().accepted),
+                refused(&r, |a| a.get_ref().accepted),
             );
-            // Oversized: the forger's held shard, padded far beyond any real result.
-            let mut big = out.encode();
-            big.resize(big.len() + (64 << 20), b' ');
-            let r = rt.block_on(c.submit(pb::SubmitRequest {
-                worker_id: "forger".into(),
-                solver_version: version.into(),
+        }
+        // Far beyond any real result (the largest is a few KiB).
+        let mut big = honest.encode();
+        big.resize(big.len() + (20 << 20), b' ');
+        let r = submit(&mut c, big);
+        note("oversized submit", refused(&r, |a| a.get_ref().accepted));
+        // Give the shard back so the honest workers need not wait for the lease.
+        let _ = rt.block_on(c.release(pb::ReleaseRequest {
+            worker_id: "forger".into(),
+            held: vec![pb::HeldShard {
                 sweep_id: l.sweep_id.clone(),
                 index: spec.index,
                 attempt: l.attempt,
-                result: big,
-                timing: None,
+                progress: 0,
                 lease_token: l.lease_token.clone(),
-            }));
-            f.record(
-                "oversized submit",
-                !matches!(r, Ok(ref a) if a.get_ref().accepted),
-            );
-            // Give the shard back so the honest workers need not wait for the lease.
-            let _ = rt.block_on(c.release(pb::ReleaseRequest {
-                worker_id: "forger".into(),
-                held: vec![pb::HeldShard {
-                    sweep_id: l.sweep_id.clone(),
-                    index: spec.index,
-                    attempt: l.attempt,
-                    progress: 0,
-                    lease_token: l.lease_token.clone(),
-                }],
-            }));
-        }
+            }],
+        }));
     }
 }
 
-/// Change one count of a uvg shard result: add to its graph count, or move
-/// positions between two Grundy values, or inflate the positions.
-fn tamper(json: &mut serde_json::Value, rng: &mut Rng) {
-    let by_n = json["by_n"].as_object_mut().expect("uvg result has by_n");
-    let n = by_n.keys().last().unwrap().clone();
-    let c = &mut by_n[&n];
-    match rng.range(0, 2) {
-        0 => c["graphs"] = (c["graphs"].as_u64().unwrap() + 1000).into(),
-        _ => c["positions"] = (c["positions"].as_u64().unwrap() + 1).into(),
-    }
+/// Change one count of a uvg shard result (the graphs, or the positions,
+/// of one vertex count); false if the shard has no graphs to change.
+fn tamper(json: &mut serde_json::Value, rng: &mut Rng) -> bool {
+    let Some(by_n) = json["by_n"].as_object_mut() else {
+        return false;
+    };
+    let Some(c) = by_n.values_mut().next() else {
+        return false;
+    };
+    let field = ["graphs", "positions"][rng.range(0, 2) as usize];
+    c[field] = (c[field].as_u64().unwrap() + 1000).into();
+    true
 }
 
 #[test]
@@ -302,18 +336,23 @@ fn a_sweep_survives_kills_and_forgers_with_identical_results() {
     let dir = tempfile::tempdir().unwrap();
     let token = dir.path().join("token");
     std::fs::write(&token, "chaos-admin-token\n").unwrap();
+    let worker_token = dir.path().join("worker-token");
+    std::fs::write(&worker_token, "chaos-worker-token\n").unwrap();
     let mut cl = Cluster {
         dir: dir.path().to_path_buf(),
         store: dir.path().join("store"),
         address: dir.path().join("coordinator.url"),
         token: token.clone(),
+        worker_token,
         coordinator: None,
         url: String::new(),
         starts: 0,
         workers: (1..=3).map(|i| (format!("w{i}"), None, 0)).collect(),
     };
     cl.start_coordinator();
-    cl.gs(&["launch", "uvg", "--max-n", "10", "--shards", "256", "--name", "chaos"]);
+    cl.gs(&[
+        "launch", "uvg", "--max-n", "10", "--shards", "256", "--name", "chaos",
+    ]);
     for i in 0..cl.workers.len() {
         cl.start_worker(i);
     }
@@ -323,11 +362,11 @@ fn a_sweep_survives_kills_and_forgers_with_identical_results() {
     let (mut worker_kills, mut coordinator_kills) = (0u32, 0u32);
     let mut forgeries = Forgeries::default();
     let mut last_coordinator_start = Instant::now();
-    // The schedule: every 0.3–1.2 s one event, until both kill counts are
+    // The schedule: every 0.15–0.6 s one event, until both kill counts are
     // reached; the sweep (≈ 100 CPU-seconds) outlasts it.
     while worker_kills < 20 || coordinator_kills < 5 {
         assert!(t0.elapsed() < limit, "schedule did not finish");
-        std::thread::sleep(Duration::from_millis(rng.range(300, 1200)));
+        std::thread::sleep(Duration::from_millis(rng.range(150, 600)));
         let kill_coordinator = coordinator_kills < 5
             && last_coordinator_start.elapsed() > Duration::from_secs(3)
             && (rng.range(0, 4) == 0 || worker_kills >= 20);
@@ -347,7 +386,7 @@ fn a_sweep_survives_kills_and_forgers_with_identical_results() {
         }
         forge(
             &cl.url,
-            "chaos-admin-token",
+            "chaos-worker-token",
             &version,
             &mut rng,
             &mut forgeries,
@@ -374,11 +413,30 @@ fn a_sweep_survives_kills_and_forgers_with_identical_results() {
     let got = std::fs::read_to_string(out.join("results.json")).unwrap();
     let want = std::fs::read_to_string(repo().join("runs/uvg-n10/results.json")).unwrap();
     assert!(got == want, "results.json differs from runs/uvg-n10");
-    assert_eq!(s["results_stored"], s["shards_total"], "nothing counted twice");
+    assert_eq!(
+        s["results_stored"], s["shards_total"],
+        "nothing counted twice"
+    );
     assert_eq!(
         forgeries.refused, forgeries.tried,
         "every forgery refused: {forgeries:?}"
     );
+    for (what, (tried, _)) in &forgeries.by_kind {
+        assert!(*tried > 0, "{what} never tried");
+    }
+    assert_eq!(forgeries.by_kind.len(), 6, "{forgeries:?}");
+    // The coordinator counted them (the forger's rounds that reached it).
+    for counter in [
+        "refused_submits",
+        "refused_renewals",
+        "refused_fails",
+        "results_invalid",
+    ] {
+        assert!(s[counter].as_u64().unwrap() > 0, "{counter}: {s}");
+    }
+    // Honest workers never disagree.
+    let v = &s["verification"];
+    assert_eq!(v["mismatched"].as_u64().unwrap_or(0), 0, "{s}");
     eprintln!(
         "chaos: seed {seed}: {worker_kills} worker kills, {coordinator_kills} coordinator kills \
          in {:.1} s; sweep done after {:.1} s; forgeries tried {}, refused {} {:?}; \

@@ -126,8 +126,12 @@ impl Worker {
                     }
                 }
             }
-            Err(CallError::Refused(why)) => return Err(WorkerError::Refused(why)),
-            Err(CallError::Unreachable(e) | CallError::Rejected(e)) => {
+            // A lease request the coordinator refuses (wrong token role,
+            // a worker id it cannot take) fails the same way every time.
+            Err(CallError::Refused(why) | CallError::Rejected(why)) => {
+                return Err(WorkerError::Refused(why))
+            }
+            Err(CallError::Unreachable(e)) => {
                 if let Some(err) = self.gave_up() {
                     return Err(err);
                 }
