@@ -131,6 +131,13 @@ impl coordinator_server::Coordinator for Service {
         let r = req.into_inner();
         let core = self.core.clone();
         let accepted = blocking(move || {
+            core.check_result_token(
+                &r.sweep_id,
+                r.index,
+                r.attempt,
+                &r.lease_token,
+                &r.solver_version,
+            )?;
             let result = core.decode_result(&r.sweep_id, r.index, &r.result)?;
             let accepted = core.submit(Submission {
                 worker: r.worker_id,

@@ -6,7 +6,7 @@
 //! earlier one: a slow but honest earlier holder's result still counts);
 //! anything else is refused ([`CoreError::Denied`]) and counted.
 
-use super::model::{CoreError, ShardState, Sweep, MAX_FAILURES};
+use super::model::{CoreError, ShardState, State, Sweep, MAX_FAILURES};
 use super::Core;
 use crate::store::{FailureRecord, ShardTiming, FAILING_WORKERS_KEPT};
 use gamesweep::kinds;
@@ -161,6 +161,41 @@ impl Core {
         Ok(())
     }
 
+    /// Refuse (and count) a result for shard `index` of sweep `sweep_id`
+    /// whose `token` is not the token of its lease `attempt`. Checked before
+    /// anything else is done with a submitted result, so a sender without a
+    /// lease costs no decoding or validation ([`Core::decode_result`]).
+    pub fn check_result_token(
+        &self,
+        sweep_id: &str,
+        index: u32,
+        attempt: u32,
+        token: &str,
+        version: &str,
+    ) -> Result<(), CoreError> {
+        let mut st = self.lock();
+        self.check_submit_token(&mut st, sweep_id, index, attempt, token, version)
+    }
+
+    fn check_submit_token(
+        &self,
+        st: &mut State,
+        sweep_id: &str,
+        index: u32,
+        attempt: u32,
+        token: &str,
+        version: &str,
+    ) -> Result<(), CoreError> {
+        let (s, _) = st.shard_of(sweep_id, index, version)?;
+        if !self.signed(s, index, attempt, token) {
+            s.refused_submits = s.refused_submits.saturating_add(1);
+            self.store.put_stats(sweep_id, &s.stats())?;
+            warn!(sweep = %sweep_id, shard = index, attempt, "result without a valid lease token refused");
+            return Err(denied(s, index, attempt, "a result"));
+        }
+        Ok(())
+    }
+
     /// Whether `token` is the token of lease `attempt` of shard `index` of `s`.
     fn signed(&self, s: &Sweep, index: u32, attempt: u32, token: &str) -> bool {
         self.key
@@ -188,13 +223,7 @@ impl Core {
         let _g = span.enter();
         let mut st = self.lock();
         st.seen(&worker, self.clock.now(), self.lease_ms);
-        let (s, _) = st.shard_of(&sweep_id, index, &version)?;
-        if !self.signed(s, index, attempt, &token) {
-            s.refused_submits = s.refused_submits.saturating_add(1);
-            self.store.put_stats(&sweep_id, &s.stats())?;
-            warn!(attempt, "result without a valid lease token refused");
-            return Err(denied(s, index, attempt, "a result"));
-        }
+        self.check_submit_token(&mut st, &sweep_id, index, attempt, &token, &version)?;
         // Replicated validation (core/verify.rs): a verification run, or a quarantined worker.
         let run = super::verify::Run {
             worker: &worker,
