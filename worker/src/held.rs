@@ -71,6 +71,27 @@ impl HeldShards {
         self.lock().remove(key);
     }
 
+    /// Whether no shard is held.
+    pub fn is_empty(&self) -> bool {
+        self.lock().is_empty()
+    }
+
+    /// Ask every held shard to stop because the worker's resident memory
+    /// reached `rss` bytes, above its cap (the shards then report a failure
+    /// instead of being given up quietly). A shard already stopped keeps
+    /// the first reading.
+    pub fn stop_for_memory(&self, rss: u64) {
+        for held in self.lock().values() {
+            let _ = held.flags.memory.compare_exchange(
+                0,
+                rss.max(1),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+            held.flags.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// Ask every held shard to stop.
     pub fn cancel_all(&self) {
         for held in self.lock().values() {

@@ -138,7 +138,10 @@ fn result_encoding_is_canonical() {
     c.launch(&uvg(6, "s", 8, 0, 1)).unwrap();
     for g in c.lease("a", &V(), 100).unwrap().leases {
         let bytes = run(&g).encode();
-        let again = c.decode_result("s", g.shard.index, &bytes).unwrap().encode();
+        let again = c
+            .decode_result("s", g.shard.index, &bytes)
+            .unwrap()
+            .encode();
         assert_eq!(bytes, again, "shard {}", g.shard.index);
     }
 }
