@@ -4,7 +4,7 @@
 
 use crate::config::{Shutdown, WorkerConfig, WorkerError, WorkerSummary};
 use crate::held::{self, HeldShards};
-use crate::memory::{self, MemoryCap};
+use crate::memory::MemoryCap;
 use crate::policy::{self, NoShards, Step};
 use crate::retry::{self, Backoff};
 use crate::shard::{self, Finished, LeasedShard, Outcome};
@@ -58,7 +58,7 @@ pub(crate) async fn run(
     let memory_cap = config.max_memory.map(MemoryCap::new);
     let memory_watch = memory_cap
         .clone()
-        .map(|cap| tokio::spawn(memory::watch(cap, held.clone()).in_current_span()));
+        .map(|cap| tokio::spawn(held::watch_memory(cap, held.clone()).in_current_span()));
     let mut worker = Worker {
         memory_cap,
         lease_backoff: Backoff::new(config.max_backoff),
