@@ -66,7 +66,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     (
         "worker",
         &[
-            &["config"],
+            &["config", "memory"],
             &["shard", "policy"],
             &["wire"],
             &["held", "retry"],

@@ -57,6 +57,9 @@ pub struct WorkerArgs {
     /// Exit with an error once the coordinator has not answered for this many seconds (so a batch allocation is not burnt waiting) [default: wait forever].
     #[arg(long, env = "GAMESWEEP_GIVE_UP_AFTER", value_name = "SECS")]
     pub give_up_after: Option<f64>,
+    /// Cap on the worker's resident memory, e.g. 4G, 512M, 2GiB or a number of bytes (units are binary: K, M, G, T, also written KiB, MiB, GiB, TiB). Checked every 50 ms while shards run and before each starts: above the cap, the shards in hand stop and are reported to the coordinator as failed (they are handed out again, or set aside after repeated failures) instead of the machine swapping or the OOM killer taking the worker [default: no cap].
+    #[arg(long, env = "GAMESWEEP_MAX_MEMORY", value_name = "SIZE")]
+    pub max_memory: Option<String>,
     /// Pretend to be another solver build (for testing the version check only).
     #[arg(long, hide = true)]
     pub fake_solver_version: Option<String>,
@@ -74,6 +77,11 @@ pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
     c.give_up_after = args
         .give_up_after
         .map(|s| seconds("--give-up-after", s))
+        .transpose()?;
+    c.max_memory = args
+        .max_memory
+        .as_deref()
+        .map(|s| crate::memory::parse_size(s).map_err(|e| anyhow::anyhow!("--max-memory: {e}")))
         .transpose()?;
     if let Some(t) = args.threads {
         anyhow::ensure!(t >= 1, "--threads must be at least 1");
@@ -131,7 +139,8 @@ pub fn run_process(args: &WorkerArgs) -> anyhow::Result<()> {
             Some(f) => format!("(address in {})", f.display()),
             None => config.coordinator.clone(),
         };
-        tracing::info!(%coordinator, threads = config.threads, worker = %config.worker_id, "worker starting");
+        let max_memory = config.max_memory.map(crate::memory::format_size);
+        tracing::info!(%coordinator, threads = config.threads, worker = %config.worker_id, max_memory = max_memory.as_deref().unwrap_or("none"), "worker starting");
         crate::run(config, rx).await?;
         Ok(())
     })
@@ -284,6 +293,23 @@ mod tests {
         );
         let err = config_of(&["--idle-grace", "inf"]).unwrap_err();
         assert!(err.starts_with("--idle-grace must be"), "{err}");
+    }
+
+    #[test]
+    fn max_memory_becomes_a_cap_in_bytes() {
+        assert_eq!(config_of(&[]).unwrap().max_memory, None, "default: no cap");
+        let c = config_of(&["--max-memory", "4G"]).unwrap();
+        assert_eq!(c.max_memory, Some(4 << 30));
+        let c = config_of(&["--max-memory=512MiB"]).unwrap();
+        assert_eq!(c.max_memory, Some(512 << 20));
+        assert_eq!(
+            config_of(&["--max-memory", "4 gigs"]).unwrap_err(),
+            "--max-memory: bad memory size `4 gigs`: unknown unit (e.g. 4G, 512M, 2GiB or a number of bytes)"
+        );
+        assert_eq!(
+            config_of(&["--max-memory", "0"]).unwrap_err(),
+            "--max-memory: bad memory size `0`: must be at least 1 byte (e.g. 4G, 512M, 2GiB or a number of bytes)"
+        );
     }
 
     #[test]

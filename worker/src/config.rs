@@ -45,6 +45,9 @@ pub struct WorkerConfig {
     /// Give up (return [`WorkerError::Unreachable`]) once the coordinator
     /// has not answered for this long; `None`: never.
     pub give_up_after: Option<Duration>,
+    /// Cap on the process's resident memory in bytes: above it the shards
+    /// in hand are stopped and reported as failures. `None`: no cap.
+    pub max_memory: Option<u64>,
 }
 
 impl WorkerConfig {
@@ -70,6 +73,7 @@ impl WorkerConfig {
             exit_when_idle: false,
             idle_grace: Duration::from_secs(60),
             give_up_after: None,
+            max_memory: None,
             coordinator_file: None,
         }
     }

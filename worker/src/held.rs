@@ -1,7 +1,9 @@
 //! The shards this worker holds, and the heartbeat that keeps their leases:
 //! every held lease is renewed at a third of the lease period, and a shard
-//! whose lease the coordinator no longer grants is asked to stop.
+//! whose lease the coordinator no longer grants is asked to stop; with
+//! `--max-memory`, the memory watch stops them all when the cap is passed.
 
+use crate::memory::{MemoryCap, WATCH_PERIOD};
 use crate::shard::{HeldShard, ShardFlags, ShardKey};
 use crate::wire::Coordinator;
 use std::collections::HashMap;
@@ -69,6 +71,27 @@ impl HeldShards {
     /// Stop holding `key` (its result was sent, or it is given up).
     pub fn release(&self, key: &ShardKey) {
         self.lock().remove(key);
+    }
+
+    /// Whether no shard is held.
+    pub fn is_empty(&self) -> bool {
+        self.lock().is_empty()
+    }
+
+    /// Ask every held shard to stop because the worker's resident memory
+    /// reached `rss` bytes, above its cap (the shards then report a failure
+    /// instead of being given up quietly). A shard already stopped keeps
+    /// the first reading.
+    pub fn stop_for_memory(&self, rss: u64) {
+        for held in self.lock().values() {
+            let _ = held.flags.memory.compare_exchange(
+                0,
+                rss.max(1),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+            held.flags.cancel.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Ask every held shard to stop.
@@ -143,6 +166,23 @@ pub(crate) async fn renew_forever(held: Arc<HeldShards>, coordinator: Coordinato
     }
 }
 
+/// Read the resident memory every [`WATCH_PERIOD`] (never more often) until
+/// the task is aborted; whenever it is above the cap, stop every held
+/// shard, marking it as stopped for memory.
+pub(crate) async fn watch_memory(cap: MemoryCap, held: Arc<HeldShards>) {
+    let mut tick = tokio::time::interval(WATCH_PERIOD);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if held.is_empty() {
+            continue;
+        }
+        if let Some(rss) = cap.exceeded() {
+            held.stop_for_memory(rss);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,5 +250,72 @@ mod tests {
         assert_eq!(held.renew_period(), Duration::from_secs(1));
         held.set_lease_ms(0);
         assert_eq!(held.renew_period(), MIN_RENEW_PERIOD);
+    }
+
+    /// A cap whose reading is `rss` and counts its reads.
+    fn counting(max: u64, rss: u64) -> (MemoryCap, Arc<AtomicU64>) {
+        let reads = Arc::new(AtomicU64::new(0));
+        let counter = reads.clone();
+        let cap = MemoryCap {
+            max,
+            read: Arc::new(move || {
+                counter.fetch_add(1, Ordering::Relaxed);
+                Some(rss)
+            }),
+        };
+        (cap, reads)
+    }
+
+    #[tokio::test]
+    async fn the_watch_reads_memory_at_most_every_period() {
+        let held = Arc::new(HeldShards::default());
+        let (cap, reads) = counting(1 << 40, 1 << 20);
+        // Nothing held: no reads at all.
+        let task = tokio::spawn(watch_memory(cap.clone(), held.clone()));
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        task.abort();
+        assert_eq!(reads.load(Ordering::Relaxed), 0);
+        // A shard held: one read at once, then at most one per period.
+        let key = ShardKey {
+            sweep_id: "s".into(),
+            index: 0,
+        };
+        let flags = held.hold(key, 1, "t".into());
+        let t0 = std::time::Instant::now();
+        let task = tokio::spawn(watch_memory(cap, held.clone()));
+        tokio::time::sleep(Duration::from_millis(520)).await;
+        task.abort();
+        let _ = task.await;
+        let elapsed = t0.elapsed();
+        let n = reads.load(Ordering::Relaxed);
+        let most = 1 + (elapsed.as_millis() / WATCH_PERIOD.as_millis()) as u64;
+        assert!(
+            n >= 2 && n <= most,
+            "{n} reads in {elapsed:?} (at most {most})"
+        );
+        assert!(
+            !flags.cancel.load(Ordering::Relaxed),
+            "under the cap: not stopped"
+        );
+        assert_eq!(flags.memory.load(Ordering::Relaxed), 0);
+    }
+
+    #[tokio::test]
+    async fn the_watch_stops_held_shards_above_the_cap() {
+        let held = Arc::new(HeldShards::default());
+        let (cap, _) = counting(1 << 20, 3 << 20);
+        let key = |index| ShardKey {
+            sweep_id: "s".into(),
+            index,
+        };
+        let a = held.hold(key(0), 1, "t".into());
+        let b = held.hold(key(1), 1, "u".into());
+        let task = tokio::spawn(watch_memory(cap, held.clone()));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        task.abort();
+        for flags in [a, b] {
+            assert!(flags.cancel.load(Ordering::Relaxed));
+            assert_eq!(flags.memory.load(Ordering::Relaxed), 3 << 20);
+        }
     }
 }

@@ -11,12 +11,14 @@
 //! starts and disposes of shards, following pure decisions (`policy`: when
 //! to lease, what draining and aborting do) and retrying with backoff
 //! (`retry`); `shard` runs one shard guarded against panics; `held` keeps
-//! the shards in hand and renews their leases; `wire` is the only module that
+//! the shards in hand and renews their leases; `memory` is the
+//! `--max-memory` cap and its watch; `wire` is the only module that
 //! sees protobuf messages.
 
 pub mod cli;
 mod config;
 mod held;
+mod memory;
 mod policy;
 mod retry;
 mod shard;

@@ -1,6 +1,7 @@
 //! Running one leased shard: the domain view of a lease, the solver call
 //! guarded against errors and panics, and the shard's wall and CPU time.
 
+use crate::memory::MemoryCap;
 use gamesweep::sweep::{Output, Params, ShardCtx, ShardSpec, SweepError, SweepKind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -46,7 +47,9 @@ pub(crate) struct LeasedShard {
 
 /// The run-time flags shared between a running shard and the worker: the
 /// worker raises `cancel` (lease lost, abort), the shard bumps `progress`,
-/// and `finished` is raised when its run ends (before its result is sent).
+/// `finished` is raised when its run ends (before its result is sent), and
+/// `memory` holds the resident memory (bytes) that made the memory watch
+/// stop it (0: it was not).
 #[derive(Clone, Default)]
 pub(crate) struct ShardFlags {
     /// Set to ask the shard to stop.
@@ -55,6 +58,9 @@ pub(crate) struct ShardFlags {
     pub progress: Arc<AtomicU64>,
     /// Set once the run has ended, however: there is nothing left to stop.
     pub finished: Arc<AtomicBool>,
+    /// The worker's resident memory when it was stopped for passing
+    /// `--max-memory`, in bytes; 0 if it was not.
+    pub memory: Arc<AtomicU64>,
 }
 
 /// How running a shard ended.
@@ -91,11 +97,32 @@ pub(crate) struct Finished {
     pub timing: Timing,
 }
 
-/// Run `leased` on the calling (blocking) thread and time it.
-pub(crate) fn execute(leased: LeasedShard, flags: &ShardFlags) -> Finished {
+/// Run `leased` on the calling (blocking) thread and time it. With a memory
+/// `cap`, a shard is not started while the worker's resident memory is
+/// above it, and a shard the memory watch stopped is a failure (so the
+/// coordinator hands it out again, or sets it aside after repeated
+/// failures), not a quiet cancellation.
+pub(crate) fn execute(
+    leased: LeasedShard,
+    flags: &ShardFlags,
+    cap: Option<&MemoryCap>,
+) -> Finished {
     let ctx = ShardCtx::new(&flags.cancel, &flags.progress);
     let (t0, cpu0) = (Instant::now(), thread_cpu_us());
-    let outcome = run_guarded(|| leased.kind.run_shard(&leased.params, &leased.shard, &ctx));
+    let over = |rss| {
+        Outcome::Failed(cap.map_or_else(String::new, |c| {
+            c.message(&leased.key.sweep_id, leased.key.index, rss)
+        }))
+    };
+    let outcome = match cap.and_then(MemoryCap::exceeded) {
+        Some(rss) => over(rss),
+        None => match run_guarded(|| leased.kind.run_shard(&leased.params, &leased.shard, &ctx)) {
+            Outcome::Cancelled if flags.memory.load(Ordering::Relaxed) > 0 => {
+                over(flags.memory.load(Ordering::Relaxed))
+            }
+            outcome => outcome,
+        },
+    };
     let cpu1 = thread_cpu_us();
     flags.finished.store(true, Ordering::Relaxed);
     Finished {
@@ -218,7 +245,7 @@ mod tests {
             shard,
         };
         let flags = ShardFlags::default();
-        let done = execute(leased, &flags);
+        let done = execute(leased, &flags, None);
         assert!(flags.finished.load(Ordering::Relaxed), "run over: finished");
         assert_eq!(
             (
@@ -232,5 +259,64 @@ mod tests {
             panic!("expected a result")
         };
         assert!(output.work() > 0);
+    }
+
+    /// Shard 0 of a small uvg sweep, leased as sweep `s`.
+    fn small_uvg_shard() -> LeasedShard {
+        let uvg = kinds::find("uvg").unwrap();
+        let params = uvg
+            .resolve_params(&[("max_n".to_string(), 5)].into())
+            .unwrap();
+        let shard = uvg.plan(&params, 1).unwrap().remove(0);
+        LeasedShard {
+            key: ShardKey {
+                sweep_id: "s".into(),
+                index: shard.index,
+            },
+            attempt: 1,
+            token: "tok".into(),
+            kind: uvg,
+            params,
+            shard,
+        }
+    }
+
+    /// A cap of `max` bytes whose reading is always `rss`.
+    fn fixed_cap(max: u64, rss: u64) -> MemoryCap {
+        MemoryCap {
+            max,
+            read: Arc::new(move || Some(rss)),
+        }
+    }
+
+    #[test]
+    fn a_shard_is_not_started_above_the_memory_cap() {
+        let flags = ShardFlags::default();
+        let cap = fixed_cap(1 << 20, 3 << 20);
+        let done = execute(small_uvg_shard(), &flags, Some(&cap));
+        assert_eq!(
+            failure(done.outcome),
+            "shard 0 of sweep s stopped: the worker's resident memory reached 3 MiB, above --max-memory 1 MiB"
+        );
+        assert_eq!(flags.progress.load(Ordering::Relaxed), 0, "never ran");
+        assert!(flags.finished.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_shard_stopped_for_memory_is_a_failure_not_a_cancellation() {
+        let flags = ShardFlags::default();
+        // The watch stopped it (as `HeldShards::stop_for_memory` does)
+        // after the start check passed.
+        flags.memory.store(5 << 30, Ordering::Relaxed);
+        flags.cancel.store(true, Ordering::Relaxed);
+        let cap = fixed_cap(4 << 30, 1 << 30);
+        let done = execute(small_uvg_shard(), &flags, Some(&cap));
+        assert_eq!(
+            failure(done.outcome),
+            "shard 0 of sweep s stopped: the worker's resident memory reached 5 GiB, above --max-memory 4 GiB"
+        );
+        // Under the cap, the same shard runs to its result.
+        let done = execute(small_uvg_shard(), &ShardFlags::default(), Some(&cap));
+        assert!(matches!(done.outcome, Outcome::Done(_)));
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::config::{Shutdown, WorkerConfig, WorkerError, WorkerSummary};
 use crate::held::{self, HeldShards};
+use crate::memory::MemoryCap;
 use crate::policy::{self, NoShards, Step};
 use crate::retry::{self, Backoff};
 use crate::shard::{self, Finished, LeasedShard, Outcome};
@@ -40,6 +41,8 @@ struct Worker {
     seen_work: bool,
     /// Running, draining or aborting.
     shutdown: watch::Receiver<Shutdown>,
+    /// `--max-memory`, if set.
+    memory_cap: Option<MemoryCap>,
 }
 
 /// Run the worker until `shutdown` says stop, the coordinator refuses it, or
@@ -52,7 +55,12 @@ pub(crate) async fn run(
     let held = Arc::new(HeldShards::default());
     let heartbeat =
         tokio::spawn(held::renew_forever(held.clone(), coordinator.clone()).in_current_span());
+    let memory_cap = config.max_memory.map(MemoryCap::new);
+    let memory_watch = memory_cap
+        .clone()
+        .map(|cap| tokio::spawn(held::watch_memory(cap, held.clone()).in_current_span()));
     let mut worker = Worker {
+        memory_cap,
         lease_backoff: Backoff::new(config.max_backoff),
         config,
         coordinator,
@@ -66,6 +74,9 @@ pub(crate) async fn run(
     };
     let stopped = worker.work().await;
     heartbeat.abort();
+    if let Some(w) = memory_watch {
+        w.abort();
+    }
     let s = &worker.summary;
     info!(
         accepted = s.accepted,
@@ -149,9 +160,10 @@ impl Worker {
             .held
             .hold(leased.key.clone(), leased.attempt, leased.token.clone());
         let span = info_span!("shard", sweep = %leased.key.sweep_id, shard = leased.key.index, attempt = leased.attempt);
+        let cap = self.memory_cap.clone();
         self.running.spawn_blocking(move || {
             let _in_span = span.enter();
-            shard::execute(leased, &flags)
+            shard::execute(leased, &flags, cap.as_ref())
         });
     }
 
