@@ -193,6 +193,7 @@ fn refused<T>(r: &Result<T, tonic::Status>, accepted: impl Fn(&T) -> bool) -> Op
 /// holding the worker token (a compromised worker).
 fn forge(url: &str, token: &str, version: &str, rng: &mut Rng, f: &mut Forgeries) {
     let rt = rt();
+    let _in_runtime = rt.enter();
     let mut c =
         gamesweep_proto::connect_lazy(url, &gamesweep_proto::ClientOptions::token(Some(token)))
             .unwrap();
