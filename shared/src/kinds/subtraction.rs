@@ -686,11 +686,17 @@ impl Kind for SubtractionSweep {
 /// `hi − lo` sets can give, the per-set rows and the extremes' sets lie in the
 /// shard and agree with the histograms, and each extreme's smallest set is
 /// re-analysed (at most five sets: a fixed budget).
-fn validate(params: &SubtractionParams, shard: &MaskRange, out: &SubtractionOutput) -> Result<(), String> {
+fn validate(
+    params: &SubtractionParams,
+    shard: &MaskRange,
+    out: &SubtractionOutput,
+) -> Result<(), String> {
     let MaskRange { lo, hi } = *shard;
     let limit = params.sets() + 1;
     if lo == 0 || lo >= hi || hi > limit {
-        return Err(format!("shard: mask range {lo}..{hi} is not inside 1..{limit}"));
+        return Err(format!(
+            "shard: mask range {lo}..{hi} is not inside 1..{limit}"
+        ));
     }
     let sets = hi - lo;
     if out.sets != sets {
@@ -712,7 +718,10 @@ fn validate(params: &SubtractionParams, shard: &MaskRange, out: &SubtractionOutp
     // Per-set rows: the smallest min(sets, cap), distinct masks in the shard.
     let per_set = &out.per_set;
     if per_set.total != sets {
-        return Err(format!("per_set.total is {}, not sets = {sets}", per_set.total));
+        return Err(format!(
+            "per_set.total is {}, not sets = {sets}",
+            per_set.total
+        ));
     }
     let want = sets.min(PER_SET_CAP as u64);
     if per_set.kept.len() as u64 != want {
@@ -737,7 +746,9 @@ fn validate(params: &SubtractionParams, shard: &MaskRange, out: &SubtractionOutp
     for (k, (h, name)) in out.histograms.all().into_iter().zip(FIELDS).enumerate() {
         let sum = h.values().try_fold(0u64, |a, &b| a.checked_add(b));
         if sum != Some(sets) {
-            return Err(format!("histograms.{name} sums to {sum:?}, not sets = {sets}"));
+            return Err(format!(
+                "histograms.{name} sums to {sum:?}, not sets = {sets}"
+            ));
         }
         if let Some((v, _)) = h.iter().find(|(_, &c)| c == 0) {
             return Err(format!("histograms.{name}[{v}] is 0"));
@@ -828,7 +839,10 @@ fn validate(params: &SubtractionParams, shard: &MaskRange, out: &SubtractionOutp
             }
             if let Some(row) = per_set.kept.iter().find(|r| r.mask == s.mask) {
                 if row != s {
-                    return Err(format!("{at}: mask {} disagrees with its per-set row", s.mask));
+                    return Err(format!(
+                        "{at}: mask {} disagrees with its per-set row",
+                        s.mask
+                    ));
                 }
             }
         }
@@ -1174,7 +1188,10 @@ mod tests {
     /// Each forged field is refused, naming it.
     #[test]
     fn forged_subtraction_results_are_refused_naming_the_field() {
-        refused(|o| o.sets += 1, "sets is 256, but the shard has the 255 masks 1..256");
+        refused(
+            |o| o.sets += 1,
+            "sets is 256, but the shard has the 255 masks 1..256",
+        );
         refused(
             |o| {
                 let h = &mut o.histograms.max_grundy;
@@ -1207,7 +1224,10 @@ mod tests {
             |o| o.outcome_preperiod_above_grundy_preperiod = 1,
             "outcome_preperiod_above_grundy_preperiod is 1",
         );
-        refused(|o| o.largest.grundy_period.value += 1, "largest.grundy_period.value");
+        refused(
+            |o| o.largest.grundy_period.value += 1,
+            "largest.grundy_period.value",
+        );
         refused(
             |o| o.largest.max_grundy.sets.total += 1,
             "largest.max_grundy.sets.total",

@@ -473,9 +473,14 @@ fn validate(params: &SearchParams, shard: &SeedRange, out: &SearchOutput) -> Res
             out.evaluations, out.steps
         ));
     }
-    let sum = out.best.values().try_fold(0u64, |a, b| a.checked_add(b.climbs));
+    let sum = out
+        .best
+        .values()
+        .try_fold(0u64, |a, b| a.checked_add(b.climbs));
     if sum != Some(climbs) {
-        return Err(format!("best: climbs sum to {sum:?}, not climbs = {climbs}"));
+        return Err(format!(
+            "best: climbs sum to {sum:?}, not climbs = {climbs}"
+        ));
     }
     // A climb that ended below the target ran all its steps.
     let short: u64 = out.best.range(..params.value).map(|(_, b)| b.climbs).sum();
@@ -489,7 +494,9 @@ fn validate(params: &SearchParams, shard: &SeedRange, out: &SearchOutput) -> Res
     for (&v, b) in &out.best {
         let at = format!("best[{v}]");
         if v as usize >= n {
-            return Err(format!("{at}: a start's value on {n} vertices is below {n}"));
+            return Err(format!(
+                "{at}: a start's value on {n} vertices is below {n}"
+            ));
         }
         if b.climbs == 0 {
             return Err(format!("{at}.climbs is 0"));
@@ -685,8 +692,14 @@ mod tests {
     /// Each forged field is refused, naming it.
     #[test]
     fn forged_search_results_are_refused_naming_the_field() {
-        refused(|o| o.climbs += 1, "climbs is 5, but the shard has the 4 seed indices 2..6");
-        refused(|o| o.steps = 4 * 3000 + 1, "steps is 12001, above 4 climbs × 3000 steps");
+        refused(
+            |o| o.climbs += 1,
+            "climbs is 5, but the shard has the 4 seed indices 2..6",
+        );
+        refused(
+            |o| o.steps = 4 * 3000 + 1,
+            "steps is 12001, above 4 climbs × 3000 steps",
+        );
         refused(|o| o.evaluations = 3, "evaluations is 3");
         refused(
             |o| o.best.values_mut().next().unwrap().climbs += 1,

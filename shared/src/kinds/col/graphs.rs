@@ -360,9 +360,7 @@ impl Kind for ColSweep {
 
 /// Connected graphs on n vertices, n = 0..=10 (OEIS A001349): no shard can
 /// count more.
-const CONNECTED_GRAPHS: [u64; 11] = [
-    0, 1, 1, 2, 6, 21, 112, 853, 11_117, 261_080, 11_716_571,
-];
+const CONNECTED_GRAPHS: [u64; 11] = [0, 1, 1, 2, 6, 21, 112, 853, 11_117, 261_080, 11_716_571];
 
 /// Recorded positions re-valued by [`Kind::validate`] of `col`, at most: a
 /// fixed budget (each a fresh Col solve on ≤ [`RESOLVE_MAX_N`] vertices,
@@ -379,7 +377,12 @@ fn record_colouring(what: &str, r: &crate::sweep::Record, n: usize) -> Result<(u
         .detail
         .strip_prefix("colouring ")
         .filter(|t| t.chars().count() == n)
-        .ok_or_else(|| format!("{what}: detail `{:.40}` is not a colouring of {n} vertices", r.detail))?;
+        .ok_or_else(|| {
+            format!(
+                "{what}: detail `{:.40}` is not a colouring of {n} vertices",
+                r.detail
+            )
+        })?;
     let (mut blue, mut red) = (0u32, 0u32);
     for (v, ch) in text.chars().enumerate() {
         match ch {
@@ -415,7 +418,8 @@ fn col_record(
             r.code
         ));
     }
-    let g = graph6::parse_bitgraph(&r.code).map_err(|e| format!("{what}: `{:.40}`: {e}", r.code))?;
+    let g =
+        graph6::parse_bitgraph(&r.code).map_err(|e| format!("{what}: `{:.40}`: {e}", r.code))?;
     if g.n() != n || g.edge_count() != r.edges as usize || !g.is_connected() {
         return Err(format!(
             "{what}: `{}` is not a connected graph on {n} vertices with {} edges",
@@ -437,7 +441,10 @@ fn col_record(
         let same = |m: u32| m >> u & 1 == 1 && m >> v & 1 == 1;
         same(blue) || same(red)
     }) {
-        return Err(format!("{what}: `{}` {} has a same-colour edge", r.code, r.detail));
+        return Err(format!(
+            "{what}: `{}` {} has a same-colour edge",
+            r.code, r.detail
+        ));
     }
     Ok((g, blue, red))
 }
@@ -506,7 +513,9 @@ fn validate_col(p: &ColParams, shard: &GraphShard, out: &ColOutput) -> Result<()
             ));
         }
         let tally = out.values.counts.get(&n32);
-        let sum = tally.map_or(Some(0), |m| m.values().try_fold(0u64, |a, &b| a.checked_add(b)));
+        let sum = tally.map_or(Some(0), |m| {
+            m.values().try_fold(0u64, |a, &b| a.checked_add(b))
+        });
         if sum != Some(c.positions) {
             return Err(format!(
                 "values.counts[{n}] sums to {sum:?}, not by_n[{n}].positions = {}",
@@ -517,10 +526,15 @@ fn validate_col(p: &ColParams, shard: &GraphShard, out: &ColOutput) -> Result<()
         non_cold += c.non_cold;
     }
     if out.work != positions {
-        return Err(format!("work is {}, not the {positions} positions counted", out.work));
+        return Err(format!(
+            "work is {}, not the {positions} positions counted",
+            out.work
+        ));
     }
     if let Some(n) = out.values.counts.keys().find(|n| !out.by_n.contains_key(n)) {
-        return Err(format!("values.counts[{n}]: no graphs on {n} vertices are counted"));
+        return Err(format!(
+            "values.counts[{n}]: no graphs on {n} vertices are counted"
+        ));
     }
     for (n, m) in &out.values.max_denominator {
         if !out.by_n.contains_key(n) || m.0 == 0 || !m.0.is_power_of_two() {
@@ -550,14 +564,20 @@ fn validate_col(p: &ColParams, shard: &GraphShard, out: &ColOutput) -> Result<()
         let v = solver.value(&b, b.position_masks(blue, red));
         let shown = solver.engine.display(v);
         if shown != value {
-            return Err(format!("{what}: the position has value {shown}, not {value}"));
+            return Err(format!(
+                "{what}: the position has value {shown}, not {value}"
+            ));
         }
         Ok(Some(solver.engine.is_cold(v)))
     };
     // The non-cold records first: they are the findings.
     let rs = &out.non_cold.0;
     if rs.cap != super::RECORD_CAP {
-        return Err(format!("non_cold.cap is {}, not {}", rs.cap, super::RECORD_CAP));
+        return Err(format!(
+            "non_cold.cap is {}, not {}",
+            rs.cap,
+            super::RECORD_CAP
+        ));
     }
     if rs.total != non_cold || rs.kept.len() as u64 != non_cold.min(rs.cap) {
         return Err(format!(
@@ -584,11 +604,22 @@ fn validate_col(p: &ColParams, shard: &GraphShard, out: &ColOutput) -> Result<()
             return Err(format!("{what}: no position of value {value} is counted"));
         }
         let n = r.vertices;
-        if out.values.counts.get(&n).and_then(|m| m.get(value)).is_none() {
-            return Err(format!("{what}: no position of value {value} on {n} vertices is counted"));
+        if out
+            .values
+            .counts
+            .get(&n)
+            .and_then(|m| m.get(value))
+            .is_none()
+        {
+            return Err(format!(
+                "{what}: no position of value {value} on {n} vertices is counted"
+            ));
         }
         if r.note != format!("value {value}") {
-            return Err(format!("{what}: note `{:.40}` is not `value {value}`", r.note));
+            return Err(format!(
+                "{what}: note `{:.40}` is not `value {value}`",
+                r.note
+            ));
         }
         let (g, blue, red) = col_record(&what, r, (lo, hi), &walk, prefixes)?;
         resolve(&what, &g, blue, red, value)?;

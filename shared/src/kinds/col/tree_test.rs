@@ -159,7 +159,12 @@ fn real_tree_shard_results_validate() {
         let p = TreeParams { max_nodes };
         for (s, _) in Kind::plan(kind, &p, shards).unwrap() {
             let out = kind.run(&p, &s, &ShardCtx::detached()).unwrap();
-            assert_eq!(Kind::validate(kind, &p, &s, &out), Ok(()), "{} {max_nodes} {s:?}", Kind::name(kind));
+            assert_eq!(
+                Kind::validate(kind, &p, &s, &out),
+                Ok(()),
+                "{} {max_nodes} {s:?}",
+                Kind::name(kind)
+            );
         }
     }
 }
@@ -189,13 +194,27 @@ fn forged_tree_results_are_refused_naming_the_field() {
         |o| {
             let c = o.by_nodes.get_mut(&5).unwrap();
             c.positions += 1;
-            *o.values.counts.get_mut(&5).unwrap().values_mut().next().unwrap() += 1;
+            *o.values
+                .counts
+                .get_mut(&5)
+                .unwrap()
+                .values_mut()
+                .next()
+                .unwrap() += 1;
             o.work += 1;
         },
         "by_nodes[5].positions is 730, not 9 trees × 3^4",
     );
     refused(
-        |o| *o.values.counts.get_mut(&4).unwrap().values_mut().next().unwrap() += 1,
+        |o| {
+            *o.values
+                .counts
+                .get_mut(&4)
+                .unwrap()
+                .values_mut()
+                .next()
+                .unwrap() += 1
+        },
         "values.counts[4] sums to",
     );
     refused(
@@ -215,7 +234,10 @@ fn forged_tree_results_are_refused_naming_the_field() {
     refused(
         |o| {
             let g = o.by_nodes.get_mut(&5).unwrap();
-            g.groups.get_mut(&SubjectGroup::Children1).unwrap().exceptions = 1;
+            g.groups
+                .get_mut(&SubjectGroup::Children1)
+                .unwrap()
+                .exceptions = 1;
         },
         "exceptions[children=1]",
     );
