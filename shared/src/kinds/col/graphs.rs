@@ -627,6 +627,87 @@ fn validate_col(p: &ColParams, shard: &GraphShard, out: &ColOutput) -> Result<()
     Ok(())
 }
 
+/// Col positions of the connected graphs on ≤ 6 vertices: the `col` shard
+/// of `engine-check` checks exactly these.
+const ENGINE_CHECK_COL_POSITIONS: u64 = 18_037;
+
+/// [`Kind::validate`] for `engine-check`: the shard's positions are known
+/// exactly (18,037 Col positions; (hi − lo) digraphs × 3^n colourings), the
+/// other set is empty, the disagreements are within the positions and their
+/// records are positions of the shard; up to [`RESOLVE_BUDGET`] Col
+/// disagreements are re-checked (solver and naive search must differ).
+fn validate_engine_check(shard: &EngineCheckShard, out: &EngineCheckOutput) -> Result<(), String> {
+    let (name, set, other, other_name, positions) = match shard {
+        EngineCheckShard::Col => (
+            "col",
+            &out.col,
+            &out.myopic,
+            "myopic",
+            ENGINE_CHECK_COL_POSITIONS,
+        ),
+        EngineCheckShard::Myopic(r) => {
+            r.check("engine-check").map_err(|e| e.to_string())?;
+            let n = 3u64.pow(r.n as u32);
+            ("myopic", &out.myopic, &out.col, "col", (r.hi - r.lo) * n)
+        }
+    };
+    if *other != CheckCounts::default() {
+        return Err(format!(
+            "{other_name}: {} positions, but this is a {name} shard",
+            other.positions
+        ));
+    }
+    if set.positions != positions {
+        return Err(format!(
+            "{name}.positions is {}, but the shard has {positions} positions",
+            set.positions
+        ));
+    }
+    let rs = &set.disagreements.0;
+    let cap = super::RECORD_CAP;
+    if rs.cap != cap || rs.total > positions || rs.kept.len() as u64 != rs.total.min(cap) {
+        return Err(format!(
+            "{name}.disagreements: total {} with {} kept (cap {}), of {positions} positions (cap {cap})",
+            rs.total,
+            rs.kept.len(),
+            rs.cap
+        ));
+    }
+    let mut solver: Option<Solver> = None;
+    for (i, r) in rs.kept.iter().enumerate() {
+        let what = format!("{name}.disagreements[`{:.40}` {}]", r.code, r.detail);
+        match shard {
+            EngineCheckShard::Col => {
+                let top = graphplan::Walk::Top { depth: 7 };
+                let (g, blue, red) = col_record(&what, r, (1, 6), &top, &[])?;
+                if i < RESOLVE_BUDGET {
+                    let solver =
+                        solver.get_or_insert_with(|| Solver::new(SolverOptions::default()));
+                    let b = col_board(&g);
+                    let v = solver.value(&b, b.position_masks(blue, red));
+                    let (o, want) = (solver.engine.outcome(v), naive::outcome(&b, blue, red));
+                    if o == want {
+                        return Err(format!(
+                            "{what}: solver and naive search agree ({o}): not a disagreement"
+                        ));
+                    }
+                }
+            }
+            EngineCheckShard::Myopic(range) => {
+                let n = range.n;
+                if r.vertices as usize != n {
+                    return Err(format!(
+                        "{what}: {} vertices, but the shard's digraphs have {n}",
+                        r.vertices
+                    ));
+                }
+                record_colouring(&what, r, n)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Labelled digraph number `code` on `n` vertices: base-4 digit per pair
 /// `(i, j)`, `i < j`, pairs in graph6 column order `(0,1), (0,2), (1,2), (0,3), …`;
 /// digit 0 none, 1 `i → j`, 2 `j → i`, 3 both.
@@ -925,6 +1006,14 @@ impl Kind for EngineCheckSweep {
         }
         Ok(out)
     }
+    fn validate(
+        &self,
+        _p: &NoParams,
+        shard: &EngineCheckShard,
+        out: &EngineCheckOutput,
+    ) -> Result<(), String> {
+        validate_engine_check(shard, out)
+    }
     fn doc(&self, _p: &NoParams, r: &EngineCheckOutput) -> EngineCheckDoc {
         EngineCheckDoc {
             kind: "engine-check".into(),
@@ -1170,6 +1259,88 @@ mod tests {
                 });
             },
             "non_cold[`",
+        );
+    }
+
+    /// Every shard of `engine-check` (the committed run: default plan, and a
+    /// 3-part plan) validates.
+    #[test]
+    fn real_engine_check_shard_results_validate() {
+        for shards in [0, 3] {
+            for (s, _) in Kind::plan(&EngineCheckSweep, &NoParams {}, shards).unwrap() {
+                let out = EngineCheckSweep
+                    .run(&NoParams {}, &s, &ShardCtx::detached())
+                    .unwrap();
+                assert_eq!(validate_engine_check(&s, &out), Ok(()), "{s:?}");
+            }
+        }
+    }
+
+    /// Forged `engine-check` results are refused, naming the field.
+    #[test]
+    fn forged_engine_check_results_are_refused_naming_the_field() {
+        let refused = |shard: &EngineCheckShard, f: &dyn Fn(&mut EngineCheckOutput), want: &str| {
+            let mut out = EngineCheckSweep
+                .run(&NoParams {}, shard, &ShardCtx::detached())
+                .unwrap();
+            assert_eq!(validate_engine_check(shard, &out), Ok(()));
+            f(&mut out);
+            let e = validate_engine_check(shard, &out).expect_err(want);
+            assert!(e.contains(want), "`{e}` does not contain `{want}`");
+        };
+        let small = EngineCheckShard::Myopic(DigraphRange {
+            n: 3,
+            lo: 10,
+            hi: 20,
+        });
+        refused(
+            &small,
+            &|o| o.myopic.positions += 1,
+            "myopic.positions is 271, but the shard has 270",
+        );
+        refused(
+            &small,
+            &|o| o.col.positions = 1,
+            "col: 1 positions, but this is a myopic shard",
+        );
+        refused(
+            &small,
+            &|o| {
+                o.myopic.disagreements.add(crate::sweep::Record {
+                    vertices: 4,
+                    edges: 0,
+                    code: "x".into(),
+                    index: 0,
+                    detail: "colouring ....".into(),
+                    note: String::new(),
+                })
+            },
+            "4 vertices, but the shard's digraphs have 3",
+        );
+        refused(
+            &small,
+            &|o| o.myopic.disagreements.0.total = 3,
+            "myopic.disagreements: total 3 with 0 kept",
+        );
+        // A Col "disagreement" where solver and naive search agree.
+        refused(
+            &EngineCheckShard::Col,
+            &|o| {
+                o.col.disagreements.add(crate::sweep::Record {
+                    vertices: 2,
+                    edges: 1,
+                    code: "A_".into(),
+                    index: 1,
+                    detail: "colouring L.".into(),
+                    note: "forged".into(),
+                })
+            },
+            "not a disagreement",
+        );
+        refused(
+            &EngineCheckShard::Col,
+            &|o| o.col.positions -= 1,
+            "col.positions is 18036",
         );
     }
 }
