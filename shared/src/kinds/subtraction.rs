@@ -630,6 +630,15 @@ impl Kind for SubtractionSweep {
         Ok(r)
     }
 
+    fn validate(
+        &self,
+        params: &SubtractionParams,
+        shard: &MaskRange,
+        out: &SubtractionOutput,
+    ) -> Result<(), String> {
+        validate(params, shard, out)
+    }
+
     fn doc(&self, params: &SubtractionParams, merged: &SubtractionOutput) -> SubtractionDoc {
         let h = &merged.histograms;
         let l = &merged.largest;
@@ -671,6 +680,187 @@ impl Kind for SubtractionSweep {
     fn report(&self, _params: &SubtractionParams, doc: &SubtractionDoc) -> String {
         report_md(doc)
     }
+}
+
+/// The checks of [`Kind::validate`]: every count is what the shard's
+/// `hi − lo` sets can give, the per-set rows and the extremes' sets lie in the
+/// shard and agree with the histograms, and each extreme's smallest set is
+/// re-analysed (at most five sets: a fixed budget).
+fn validate(
+    params: &SubtractionParams,
+    shard: &MaskRange,
+    out: &SubtractionOutput,
+) -> Result<(), String> {
+    let MaskRange { lo, hi } = *shard;
+    let limit = params.sets() + 1;
+    if lo == 0 || lo >= hi || hi > limit {
+        return Err(format!(
+            "shard: mask range {lo}..{hi} is not inside 1..{limit}"
+        ));
+    }
+    let sets = hi - lo;
+    if out.sets != sets {
+        return Err(format!(
+            "sets is {}, but the shard has the {sets} masks {lo}..{hi}",
+            out.sets
+        ));
+    }
+    let in_shard = |field: &str, s: &SetStats| {
+        if (lo..hi).contains(&s.mask) {
+            Ok(())
+        } else {
+            Err(format!(
+                "{field}: mask {} is outside the shard's {lo}..{hi}",
+                s.mask
+            ))
+        }
+    };
+    // Per-set rows: the smallest min(sets, cap), distinct masks in the shard.
+    let per_set = &out.per_set;
+    if per_set.total != sets {
+        return Err(format!(
+            "per_set.total is {}, not sets = {sets}",
+            per_set.total
+        ));
+    }
+    let want = sets.min(PER_SET_CAP as u64);
+    if per_set.kept.len() as u64 != want {
+        return Err(format!(
+            "per_set keeps {} rows, not min({sets} sets, {PER_SET_CAP})",
+            per_set.kept.len()
+        ));
+    }
+    let mut masks = BTreeSet::new();
+    for s in &per_set.kept {
+        in_shard("per_set", s)?;
+        if !masks.insert(s.mask) {
+            return Err(format!("per_set: mask {} is listed twice", s.mask));
+        }
+        if s.outcome.period == 0 || s.grundy.period == 0 {
+            return Err(format!("per_set: mask {} has a period of 0", s.mask));
+        }
+    }
+    // Histograms: each counts every set once; with every row kept they are
+    // exactly the rows' values.
+    let complete = per_set.complete();
+    for (k, (h, name)) in out.histograms.all().into_iter().zip(FIELDS).enumerate() {
+        let sum = h.values().try_fold(0u64, |a, &b| a.checked_add(b));
+        if sum != Some(sets) {
+            return Err(format!(
+                "histograms.{name} sums to {sum:?}, not sets = {sets}"
+            ));
+        }
+        if let Some((v, _)) = h.iter().find(|(_, &c)| c == 0) {
+            return Err(format!("histograms.{name}[{v}] is 0"));
+        }
+        let mut from_rows = BTreeMap::new();
+        for s in &per_set.kept {
+            *from_rows.entry(*s.values().all()[k]).or_insert(0u64) += 1;
+        }
+        for (v, &c) in &from_rows {
+            let have = h.get(v).copied().unwrap_or(0);
+            if have < c || (complete && have != c) {
+                return Err(format!(
+                    "histograms.{name}[{v}] is {have}, but {c} per-set rows have that value"
+                ));
+            }
+        }
+        if complete && from_rows.len() != h.len() {
+            return Err(format!(
+                "histograms.{name} has {} values, the per-set rows {}",
+                h.len(),
+                from_rows.len()
+            ));
+        }
+    }
+    // Consistency counters: at most the sets; exact with every row kept.
+    let rows = |f: fn(&SetStats) -> bool| per_set.kept.iter().filter(|s| f(s)).count() as u64;
+    #[allow(clippy::manual_is_multiple_of)]
+    let counters = [
+        (
+            "outcome_period_not_dividing_grundy_period",
+            out.outcome_period_not_dividing_grundy_period,
+            rows(|s| s.grundy.period % s.outcome.period != 0),
+        ),
+        (
+            "outcome_preperiod_above_grundy_preperiod",
+            out.outcome_preperiod_above_grundy_preperiod,
+            rows(|s| s.outcome.preperiod > s.grundy.preperiod),
+        ),
+    ];
+    for (name, have, from_rows) in counters {
+        if have > sets || have < from_rows || (complete && have != from_rows) {
+            return Err(format!(
+                "{name} is {have}, but {from_rows} of the {} per-set rows (of {sets} sets) break it",
+                per_set.kept.len()
+            ));
+        }
+    }
+    // Extremes: the histogram's largest value, as many sets as it counts,
+    // the smallest of them kept, each really attaining it.
+    for (k, ((l, h), name)) in out
+        .largest
+        .all()
+        .into_iter()
+        .zip(out.histograms.all())
+        .zip(FIELDS)
+        .enumerate()
+    {
+        let at = format!("largest.{name}");
+        let Some((&max, &count)) = h.last_key_value() else {
+            continue; // no sets: unreachable, sets ≥ 1 above
+        };
+        if l.value != max {
+            return Err(format!(
+                "{at}.value is {}, but histograms.{name} goes up to {max}",
+                l.value
+            ));
+        }
+        if l.sets.total != count {
+            return Err(format!(
+                "{at}.sets.total is {}, but histograms.{name}[{max}] is {count}",
+                l.sets.total
+            ));
+        }
+        if l.sets.kept.len() as u64 != count.min(EXTREME_CAP as u64) {
+            return Err(format!(
+                "{at} keeps {} sets, not min({count}, {EXTREME_CAP})",
+                l.sets.kept.len()
+            ));
+        }
+        for s in &l.sets.kept {
+            in_shard(&at, s)?;
+            if *s.values().all()[k] != max {
+                return Err(format!(
+                    "{at}: mask {} has {name} {}, not {max}",
+                    s.mask,
+                    s.values().all()[k]
+                ));
+            }
+            if let Some(row) = per_set.kept.iter().find(|r| r.mask == s.mask) {
+                if row != s {
+                    return Err(format!(
+                        "{at}: mask {} disagrees with its per-set row",
+                        s.mask
+                    ));
+                }
+            }
+        }
+        // Re-solve the smallest set attaining the extreme.
+        if let Some(s) = l.sets.kept.first() {
+            let set = SubtractionSet::from_mask(s.mask).map_err(|e| format!("{at}: {e}"))?;
+            let truth = SetStats::new(s.mask, &analyse(&set));
+            if truth != *s {
+                return Err(format!(
+                    "{at}: mask {} is claimed as `{}` but is `{}`",
+                    s.mask,
+                    s.row(),
+                    truth.row()
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `{2,4,7}`.
@@ -967,5 +1157,109 @@ mod tests {
         let text = serde_json::to_string(&fwd).unwrap();
         let back: SubtractionOutput = serde_json::from_str(&text).unwrap();
         assert_eq!(back, fwd);
+    }
+
+    /// Every shard of real plans validates: the committed run's M = 12 in 64
+    /// shards, M = 8 in 9, and M = 17 in one shard (more sets than
+    /// [`PER_SET_CAP`], so the per-set rows are incomplete).
+    #[test]
+    fn real_shard_results_validate() {
+        for (m, shards) in [(12, 0), (8, 9), (17, 1)] {
+            let p = SubtractionParams { max_element: m };
+            for (s, _) in Kind::plan(&SUBTRACTION, &p, shards).unwrap() {
+                let out = SUBTRACTION.run(&p, &s, &ShardCtx::detached()).unwrap();
+                assert_eq!(validate(&p, &s, &out), Ok(()), "M {m} shard {s:?}");
+            }
+        }
+    }
+
+    /// `f` applied to the result of masks 1..256 of M = 8 is refused with a
+    /// message containing `want`.
+    fn refused(f: impl FnOnce(&mut SubtractionOutput), want: &str) {
+        let p = SubtractionParams { max_element: 8 };
+        let s = MaskRange { lo: 1, hi: 256 };
+        let mut out = SUBTRACTION.run(&p, &s, &ShardCtx::detached()).unwrap();
+        assert_eq!(validate(&p, &s, &out), Ok(()));
+        f(&mut out);
+        let e = validate(&p, &s, &out).expect_err(want);
+        assert!(e.contains(want), "`{e}` does not contain `{want}`");
+    }
+
+    /// Each forged field is refused, naming it.
+    #[test]
+    fn forged_subtraction_results_are_refused_naming_the_field() {
+        refused(
+            |o| o.sets += 1,
+            "sets is 256, but the shard has the 255 masks 1..256",
+        );
+        refused(
+            |o| {
+                let h = &mut o.histograms.max_grundy;
+                let (&v, _) = h.iter().next().unwrap();
+                *h.get_mut(&v).unwrap() -= 1;
+                *h.entry(99).or_insert(0) += 1;
+            },
+            "histograms.max_grundy",
+        );
+        refused(
+            |o| *o.histograms.grundy_period.values_mut().next().unwrap() += 1,
+            "histograms.grundy_period sums to Some(256), not sets = 255",
+        );
+        refused(|o| o.per_set.total += 1, "per_set.total is 256");
+        refused(
+            |o| {
+                let mut x = o.per_set.kept.pop_last().unwrap();
+                x.mask = 300;
+                o.per_set.kept.insert(x);
+            },
+            "per_set: mask 300 is outside the shard's 1..256",
+        );
+        refused(
+            |o| {
+                o.per_set.kept.pop_first();
+            },
+            "per_set keeps 254 rows",
+        );
+        refused(
+            |o| o.outcome_preperiod_above_grundy_preperiod = 1,
+            "outcome_preperiod_above_grundy_preperiod is 1",
+        );
+        refused(
+            |o| o.largest.grundy_period.value += 1,
+            "largest.grundy_period.value",
+        );
+        refused(
+            |o| o.largest.max_grundy.sets.total += 1,
+            "largest.max_grundy.sets.total",
+        );
+        // A consistent lie: the extreme's smallest set claims a larger
+        // preperiod everywhere (histogram, per-set row, extreme); re-solving
+        // it refuses it.
+        refused(
+            |o| {
+                let l = &mut o.largest.outcome_preperiod;
+                let old = l.sets.kept.pop_first().unwrap();
+                let mut forged = old.clone();
+                forged.outcome.preperiod += 100;
+                let h = &mut o.histograms.outcome_preperiod;
+                *h.get_mut(&l.value).unwrap() -= 1;
+                if h[&l.value] == 0 {
+                    h.remove(&l.value);
+                }
+                h.insert(forged.outcome.preperiod, 1);
+                *l = Largest {
+                    value: forged.outcome.preperiod,
+                    sets: Capped::default(),
+                };
+                l.sets.offer(forged.clone());
+                o.per_set.kept.remove(&old);
+                o.per_set.kept.insert(forged);
+                let above = o.per_set.kept.iter();
+                o.outcome_preperiod_above_grundy_preperiod = above
+                    .filter(|s| s.outcome.preperiod > s.grundy.preperiod)
+                    .count() as u64;
+            },
+            "is claimed as",
+        );
     }
 }

@@ -294,6 +294,15 @@ impl Kind for Degree3Sweep {
         Ok(out)
     }
 
+    fn validate(
+        &self,
+        params: &Degree3Params,
+        shard: &RangeShard,
+        out: &Degree3Output,
+    ) -> Result<(), String> {
+        validate(params, shard, out)
+    }
+
     fn doc(&self, params: &Degree3Params, r: &Degree3Output) -> Degree3Doc {
         Degree3Doc {
             kind: Kind::name(self).into(),
@@ -408,6 +417,167 @@ fn check_graph(out: &mut Degree3Output, i: u64, g: &BitGraph) {
             )),
         }
     }
+}
+
+/// Exception records whose graph [`Kind::validate`] regenerates (a seeded
+/// random graph, no solving): a fixed budget.
+const REGENERATE_BUDGET: usize = 16;
+
+/// [`Kind::validate`] for `uvg-degree3`: instance i has min_n + i mod span
+/// vertices, so the graphs per size of a shard are known exactly; starts are
+/// graphs × n; the tallies' maxima lie within their sums; the value and
+/// test histograms count at most the starts (values exactly, all below 4 =
+/// degree + 1); exceptions are within the starts and their records are
+/// starts of the shard's graphs, the first [`REGENERATE_BUDGET`] regenerated.
+fn validate(params: &Degree3Params, shard: &RangeShard, out: &Degree3Output) -> Result<(), String> {
+    let (lo, hi) = params.sizes().map_err(|e| e.to_string())?;
+    let range = shard
+        .instances("uvg-degree3", params.random)
+        .map_err(|e| e.to_string())?;
+    let span = (hi - lo + 1) as u64;
+    let size = |i: u64| lo as u64 + i % span;
+    let mut want: BTreeMap<u64, u64> = BTreeMap::new();
+    // At most `span` sizes: count each size's instances in closed form.
+    for k in 0..span.min(range.end - range.start) {
+        let first = range.start + k;
+        let count = (range.end - first).div_ceil(span);
+        want.insert(size(first), count);
+    }
+    if out.by_n.keys().ne(want.keys()) {
+        return Err(format!(
+            "by_n has sizes {:?}, but the shard's graphs have {:?}",
+            out.by_n.keys().collect::<Vec<_>>(),
+            want.keys().collect::<Vec<_>>()
+        ));
+    }
+    let mut starts = 0u64;
+    for (&n, t) in &out.by_n {
+        let at = |f: &str| format!("by_n[{n}].{f}");
+        if t.graphs != want[&n] {
+            return Err(format!(
+                "{} is {}, but the shard has {} graphs on {n} vertices",
+                at("graphs"),
+                t.graphs,
+                want[&n]
+            ));
+        }
+        if t.starts != t.graphs * n {
+            return Err(format!(
+                "{} is {}, not {} graphs × {n}",
+                at("starts"),
+                t.starts,
+                t.graphs
+            ));
+        }
+        let pairs = [
+            ("tests_max", t.tests_max.0, "tests", t.tests),
+            ("nodes_max", t.nodes_max.0, "nodes", t.nodes),
+            (
+                "reachable_start_max",
+                t.reachable_start_max.0,
+                "reachable_start",
+                t.reachable_start,
+            ),
+            (
+                "reachable_graph_max",
+                t.reachable_graph_max.0,
+                "reachable_graph",
+                t.reachable_graph,
+            ),
+        ];
+        for (m, max, f, sum) in pairs {
+            if max > sum {
+                return Err(format!("{} is {max}, above {} = {sum}", at(m), at(f)));
+            }
+        }
+        // Every start is a reachable position of its own; a graph's shared
+        // memo counts each position once, a fresh memo per start at least as
+        // often.
+        if t.reachable_graph < t.starts || t.reachable_start < t.reachable_graph {
+            return Err(format!(
+                "{}: {} per graph and {} per start for {} starts",
+                at("reachable_graph"),
+                t.reachable_graph,
+                t.reachable_start,
+                t.starts
+            ));
+        }
+        if t.nodes < t.starts {
+            return Err(format!(
+                "{} is {}, below {} starts",
+                at("nodes"),
+                t.nodes,
+                t.starts
+            ));
+        }
+        starts += t.starts;
+    }
+    if out.work != starts {
+        return Err(format!("work is {}, not the {starts} starts", out.work));
+    }
+    let values: u64 = out.values.0.iter().sum();
+    if values != starts || out.values.0.len() > 4 {
+        return Err(format!(
+            "values count {values} starts with {} values, not {starts} starts with values below 4",
+            out.values.0.len()
+        ));
+    }
+    let answered: u64 = out.tests_per_start.0.iter().sum();
+    let tests: u64 = out.by_n.values().map(|t| t.tests).sum();
+    let weighted = out
+        .tests_per_start
+        .0
+        .iter()
+        .enumerate()
+        .try_fold(0u64, |a, (k, &c)| a.checked_add((k as u64).checked_mul(c)?));
+    if answered > starts || weighted != Some(tests) {
+        return Err(format!(
+            "tests_per_start counts {answered} starts and {weighted:?} tests, but there are {starts} starts and {tests} tests"
+        ));
+    }
+    let rs = &out.exceptions.0;
+    if rs.cap != super::EXCEPTION_CAP
+        || rs.total > starts
+        || rs.total < starts - answered
+        || rs.kept.len() as u64 != rs.total.min(super::EXCEPTION_CAP)
+    {
+        return Err(format!(
+            "exceptions: total {} with {} kept (cap {}), for {starts} starts of which {} were declined (cap {})",
+            rs.total,
+            rs.kept.len(),
+            rs.cap,
+            starts - answered,
+            super::EXCEPTION_CAP
+        ));
+    }
+    for (k, r) in rs.kept.iter().enumerate() {
+        let what = format!("exceptions[`{:.40}` {:.40}]", r.code, r.detail);
+        let parsed = r
+            .detail
+            .strip_prefix("random graph #")
+            .and_then(|d| d.split_once(", start "))
+            .and_then(|(i, v)| Some((i.parse::<u64>().ok()?, v.parse::<u64>().ok()?)));
+        let Some((i, v)) = parsed.filter(|&(i, v)| range.contains(&i) && v == r.index) else {
+            return Err(format!(
+                "{what}: not a start of a graph {}..{} of the shard",
+                range.start, range.end
+            ));
+        };
+        let n = size(i);
+        if r.vertices as u64 != n || v >= n {
+            return Err(format!(
+                "{what}: {} vertices, start {v}, but graph #{i} has {n} vertices",
+                r.vertices
+            ));
+        }
+        if k < REGENERATE_BUDGET {
+            let g = instance(params.seed, lo, hi, i);
+            if graph6::encode_bitgraph(&g) != r.code || g.edge_count() != r.edges as usize {
+                return Err(format!("{what}: graph #{i} is not `{:.40}`", r.code));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Render report.md from the results.json document only.
@@ -619,5 +789,92 @@ mod tests {
             SweepKind::plan(&Degree3Sweep, &bad, 0),
             Err(SweepError::BadParams { .. })
         ));
+    }
+
+    /// Every shard of real plans validates: the committed run's parameters
+    /// (`runs/uvg-degree3`: 200 graphs on 12..=28 vertices, seed 1) cut to
+    /// its first 34 graphs (two of each size), and smaller ones in several
+    /// plan sizes.
+    #[test]
+    fn real_shard_results_validate() {
+        for (p, shards) in [
+            (params(40, 10, 22, 5), 1),
+            (params(40, 10, 22, 5), 7),
+            (params(34, 12, 28, 1), 0),
+            (params(30, 8, 12, 1), 0),
+            (params(5, 6, 6, 2), 2),
+        ] {
+            for (s, _) in Kind::plan(&Degree3Sweep, &p, shards).unwrap() {
+                let out = Degree3Sweep.run(&p, &s, &ShardCtx::detached()).unwrap();
+                assert_eq!(validate(&p, &s, &out), Ok(()), "{p:?} {s:?}");
+            }
+        }
+    }
+
+    /// Forged results are refused, naming the field.
+    #[test]
+    fn forged_degree3_results_are_refused_naming_the_field() {
+        let p = params(12, 8, 10, 3);
+        let s = RangeShard { start: 2, end: 9 };
+        let honest = Degree3Sweep.run(&p, &s, &ShardCtx::detached()).unwrap();
+        assert_eq!(validate(&p, &s, &honest), Ok(()));
+        let refused = |f: &dyn Fn(&mut Degree3Output), want: &str| {
+            let mut out = honest.clone();
+            f(&mut out);
+            let e = validate(&p, &s, &out).expect_err(want);
+            assert!(e.contains(want), "`{e}` does not contain `{want}`");
+        };
+        // instances 2..9 have 10, 8, 9, 10, 8, 9, 10 vertices
+        refused(
+            &|o| o.by_n.get_mut(&10).unwrap().graphs += 1,
+            "by_n[10].graphs is 4, but the shard has 3 graphs on 10 vertices",
+        );
+        refused(
+            &|o| {
+                let t = o.by_n.remove(&8).unwrap();
+                o.by_n.insert(11, t);
+            },
+            "by_n has sizes",
+        );
+        refused(
+            &|o| o.by_n.get_mut(&9).unwrap().starts += 1,
+            "by_n[9].starts is 19",
+        );
+        refused(&|o| o.work += 1, "work is");
+        refused(&|o| o.values.0.push(1), "values count");
+        refused(
+            &|o| o.by_n.get_mut(&9).unwrap().nodes_max.0 = u64::MAX,
+            "by_n[9].nodes_max",
+        );
+        refused(&|o| o.tests_per_start.0[1] += 1, "tests_per_start counts");
+        refused(
+            &|o| o.exceptions.0.total = 1,
+            "exceptions: total 1 with 0 kept",
+        );
+        let fake = |detail: &str, code: &str| {
+            let detail = detail.to_string();
+            let code = code.to_string();
+            move |o: &mut Degree3Output| {
+                let g = instance(3, 8, 10, 3);
+                o.exceptions.add(Record {
+                    vertices: 8,
+                    edges: g.edge_count() as u32,
+                    code: code.clone(),
+                    index: 0,
+                    detail: detail.clone(),
+                    note: "forged".into(),
+                });
+            }
+        };
+        let real = graph6::encode_bitgraph(&instance(3, 8, 10, 3));
+        refused(
+            &fake("random graph #11, start 0", &real),
+            "not a start of a graph 2..9",
+        );
+        refused(
+            &fake("random graph #2, start 0", &real),
+            "graph #2 has 10 vertices",
+        );
+        refused(&fake("random graph #6, start 0", &real), "graph #6 is not");
     }
 }

@@ -403,6 +403,14 @@ impl Kind for MyopicDigraphSweep {
         }
         Ok(out)
     }
+    fn validate(
+        &self,
+        p: &DigraphParams,
+        shard: &DigraphShard,
+        out: &DigraphOutput,
+    ) -> Result<(), String> {
+        validate(p, shard, out)
+    }
     fn doc(&self, p: &DigraphParams, r: &DigraphOutput) -> DigraphDoc {
         DigraphDoc {
             kind: "myopic-digraph".into(),
@@ -478,6 +486,109 @@ impl Kind for MyopicDigraphSweep {
     }
 }
 
+/// [`Kind::validate`] for `myopic-digraph`: the shard's positions are known
+/// exactly ((hi − lo) digraphs × 3^n colourings, or hi − lo samples), the
+/// other set is empty, subjects and watched cases are at most n per
+/// position, exceptions within the subjects, broken watched cases within the
+/// watched ones (with a smallest one exactly when there is one), the record
+/// lists complete up to their cap, and every record on the shard's n
+/// vertices.
+fn validate(p: &DigraphParams, shard: &DigraphShard, out: &DigraphOutput) -> Result<(), String> {
+    let (name, set, other, other_name, n, positions) = match *shard {
+        DigraphShard::Exhaustive(r) => {
+            r.check("myopic-digraph").map_err(|e| e.to_string())?;
+            let colourings = 3u64.pow(r.n as u32);
+            (
+                "exhaustive",
+                &out.exhaustive,
+                &out.random,
+                "random",
+                r.n,
+                (r.hi - r.lo) * colourings,
+            )
+        }
+        DigraphShard::Random { lo, hi } => {
+            if lo > hi || hi > p.random || !(2..=20).contains(&p.vertices) {
+                return Err(format!(
+                    "shard: random samples {lo}..{hi} outside 0..{} (or vertices {} out of 2..=20)",
+                    p.random, p.vertices
+                ));
+            }
+            (
+                "random",
+                &out.random,
+                &out.exhaustive,
+                "exhaustive",
+                p.vertices,
+                hi - lo,
+            )
+        }
+    };
+    if *other != RuleCounts::default() {
+        return Err(format!(
+            "{other_name}: {} positions, but this is a {name} shard",
+            other.positions
+        ));
+    }
+    if set.positions != positions {
+        return Err(format!(
+            "{name}.positions is {}, but the shard has {positions} positions",
+            set.positions
+        ));
+    }
+    let per_vertex = positions * n as u64;
+    for (f, v, limit) in [
+        ("subjects", set.subjects, per_vertex),
+        ("watched", set.watched, per_vertex),
+        ("watched_broken", set.watched_broken, set.watched),
+    ] {
+        if v > limit {
+            return Err(format!("{name}.{f} is {v}, above {limit}"));
+        }
+    }
+    if set.smallest_watched_broken.0.is_some() != (set.watched_broken > 0) {
+        return Err(format!(
+            "{name}.smallest_watched_broken is {}, but watched_broken is {}",
+            if set.smallest_watched_broken.0.is_some() {
+                "set"
+            } else {
+                "empty"
+            },
+            set.watched_broken
+        ));
+    }
+    let cap = super::RECORD_CAP;
+    for (f, rs, limit) in [
+        ("exceptions", &set.exceptions.0, set.subjects),
+        ("non_cold", &set.non_cold.0, positions),
+    ] {
+        if rs.cap != cap || rs.total > limit || rs.kept.len() as u64 != rs.total.min(cap) {
+            return Err(format!(
+                "{name}.{f}: total {} with {} kept (cap {}), of {limit} (cap {cap})",
+                rs.total,
+                rs.kept.len(),
+                rs.cap
+            ));
+        }
+    }
+    let records = set
+        .exceptions
+        .0
+        .kept
+        .iter()
+        .chain(&set.non_cold.0.kept)
+        .chain(&set.smallest_watched_broken.0);
+    for r in records {
+        if r.vertices as usize != n {
+            return Err(format!(
+                "{name}: record `{:.40}` has {} vertices, but the shard's digraphs have {n}",
+                r.code, r.vertices
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -547,5 +658,86 @@ mod tests {
         }
         assert!(SweepKind::resolve_params(kind, &[("vertices".into(), 1)].into()).is_err());
         assert!(SweepKind::resolve_params(kind, &[("max_n".into(), 1)].into()).is_err());
+    }
+
+    /// Every shard of real plans validates (small random sets, both shard
+    /// kinds).
+    #[test]
+    fn real_digraph_shard_results_validate() {
+        for p in [
+            DigraphParams {
+                random: 300,
+                vertices: 6,
+                seed: 1,
+            },
+            DigraphParams {
+                random: 0,
+                vertices: 8,
+                seed: 2,
+            },
+        ] {
+            for shards in [0, 3] {
+                for (s, _) in Kind::plan(&MyopicDigraphSweep, &p, shards).unwrap() {
+                    let out = MyopicDigraphSweep
+                        .run(&p, &s, &ShardCtx::detached())
+                        .unwrap();
+                    assert_eq!(validate(&p, &s, &out), Ok(()), "{p:?} {s:?}");
+                }
+            }
+        }
+    }
+
+    /// Forged results are refused, naming the field.
+    #[test]
+    fn forged_digraph_results_are_refused_naming_the_field() {
+        let p = DigraphParams {
+            random: 100,
+            vertices: 6,
+            seed: 1,
+        };
+        let s = DigraphShard::Random { lo: 10, hi: 60 };
+        let honest = MyopicDigraphSweep
+            .run(&p, &s, &ShardCtx::detached())
+            .unwrap();
+        assert_eq!(validate(&p, &s, &honest), Ok(()));
+        let refused = |f: &dyn Fn(&mut DigraphOutput), want: &str| {
+            let mut out = honest.clone();
+            f(&mut out);
+            let e = validate(&p, &s, &out).expect_err(want);
+            assert!(e.contains(want), "`{e}` does not contain `{want}`");
+        };
+        refused(
+            &|o| o.random.positions += 1,
+            "random.positions is 51, but the shard has 50",
+        );
+        refused(
+            &|o| o.exhaustive.positions = 1,
+            "exhaustive: 1 positions, but this is a random shard",
+        );
+        refused(
+            &|o| o.random.subjects = 301,
+            "random.subjects is 301, above 300",
+        );
+        refused(
+            &|o| o.random.watched_broken = o.random.watched + 1,
+            "random.watched_broken",
+        );
+        refused(
+            &|o| o.random.exceptions.0.total = 1,
+            "random.exceptions: total 1 with 0 kept",
+        );
+        refused(
+            &|o| {
+                o.random.non_cold.add(crate::sweep::Record {
+                    vertices: 4,
+                    edges: 0,
+                    code: "x".into(),
+                    index: 0,
+                    detail: String::new(),
+                    note: String::new(),
+                })
+            },
+            "record `x` has 4 vertices, but the shard's digraphs have 6",
+        );
     }
 }

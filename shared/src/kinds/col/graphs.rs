@@ -275,6 +275,9 @@ impl Kind for ColSweep {
         out.values = tally.finish(&mut solver.engine);
         Ok(out)
     }
+    fn validate(&self, p: &ColParams, shard: &GraphShard, out: &ColOutput) -> Result<(), String> {
+        validate_col(p, shard, out)
+    }
     fn doc(&self, p: &ColParams, r: &ColOutput) -> ColDoc {
         let mut by_n = Vec::new();
         let mut tot = ColCounts::default();
@@ -353,6 +356,356 @@ impl Kind for ColSweep {
         values_md(&mut md, &d.values, "vertices");
         md
     }
+}
+
+/// Connected graphs on n vertices, n = 0..=10 (OEIS A001349): no shard can
+/// count more.
+const CONNECTED_GRAPHS: [u64; 11] = [0, 1, 1, 2, 6, 21, 112, 853, 11_117, 261_080, 11_716_571];
+
+/// Recorded positions re-valued by [`Kind::validate`] of `col`, at most: a
+/// fixed budget (each a fresh Col solve on ≤ [`RESOLVE_MAX_N`] vertices,
+/// microseconds to a millisecond; a shard values thousands of positions).
+const RESOLVE_BUDGET: usize = 12;
+
+/// Largest recorded position `col` validation re-values.
+const RESOLVE_MAX_N: usize = 8;
+
+/// The blue and red vertex masks of a record's `colouring L.R.` detail on `n`
+/// vertices, checked against its colouring index.
+fn record_colouring(what: &str, r: &crate::sweep::Record, n: usize) -> Result<(u32, u32), String> {
+    let text = r
+        .detail
+        .strip_prefix("colouring ")
+        .filter(|t| t.chars().count() == n)
+        .ok_or_else(|| {
+            format!(
+                "{what}: detail `{:.40}` is not a colouring of {n} vertices",
+                r.detail
+            )
+        })?;
+    let (mut blue, mut red) = (0u32, 0u32);
+    for (v, ch) in text.chars().enumerate() {
+        match ch {
+            'L' => blue |= 1 << v,
+            'R' => red |= 1 << v,
+            '.' => {}
+            _ => return Err(format!("{what}: colouring `{text}` has `{ch}`")),
+        }
+    }
+    if super::colouring_index(n, blue, red) != r.index {
+        return Err(format!(
+            "{what}: colouring index {} is not that of `{text}`",
+            r.index
+        ));
+    }
+    Ok((blue, red))
+}
+
+/// A recorded Col position of `col`: a connected graph on `vertices`
+/// (within the shard's `lo..=hi`, and for a prefix shard one of its prefixes
+/// on the first vertices) with `edges` edges and a proper colouring.
+fn col_record(
+    what: &str,
+    r: &crate::sweep::Record,
+    (lo, hi): (usize, usize),
+    walk: &graphplan::Walk,
+    prefixes: &[String],
+) -> Result<(BitGraph, u32, u32), String> {
+    let n = r.vertices as usize;
+    if n < lo || n > hi {
+        return Err(format!(
+            "{what}: `{}` on {n} vertices, but this shard only has graphs on {lo}..={hi}",
+            r.code
+        ));
+    }
+    let g =
+        graph6::parse_bitgraph(&r.code).map_err(|e| format!("{what}: `{:.40}`: {e}", r.code))?;
+    if g.n() != n || g.edge_count() != r.edges as usize || !g.is_connected() {
+        return Err(format!(
+            "{what}: `{}` is not a connected graph on {n} vertices with {} edges",
+            r.code, r.edges
+        ));
+    }
+    if let graphplan::Walk::Prefixes(ps) = walk {
+        let depth = ps[0].n();
+        let head = graph6::encode_bitgraph(&g.induced((1u32 << depth) - 1));
+        if !prefixes.contains(&head) {
+            return Err(format!(
+                "{what}: `{}` is not in this shard (its first {depth} vertices are `{head}`)",
+                r.code
+            ));
+        }
+    }
+    let (blue, red) = record_colouring(what, r, n)?;
+    if g.edges().any(|(u, v)| {
+        let same = |m: u32| m >> u & 1 == 1 && m >> v & 1 == 1;
+        same(blue) || same(red)
+    }) {
+        return Err(format!(
+            "{what}: `{}` {} has a same-colour edge",
+            r.code, r.detail
+        ));
+    }
+    Ok((g, blue, red))
+}
+
+/// [`Kind::validate`] for `col`: per vertex count, graphs within the
+/// connected graphs on n vertices, positions within 1..=3^n per graph, one
+/// empty board per graph, the value tally summing to the positions; every
+/// record (smallest position per value, non-cold positions) a proper
+/// colouring of a connected graph in the shard; up to [`RESOLVE_BUDGET`] of
+/// them re-valued, non-cold records first.
+fn validate_col(p: &ColParams, shard: &GraphShard, out: &ColOutput) -> Result<(), String> {
+    let max_n = p.max_n;
+    if !(1..=10).contains(&max_n) {
+        return Err(format!("params: max_n {max_n} out of 1..=10"));
+    }
+    let walk = shard.decode("col").map_err(|e| e.to_string())?;
+    let (lo, hi, prefixes) = match (&walk, shard) {
+        (graphplan::Walk::Top { depth }, _) => (1, (*depth - 1).min(max_n), &[][..]),
+        (graphplan::Walk::Prefixes(ps), GraphShard::Prefixes { prefixes, .. }) => {
+            (ps[0].n().max(1), max_n, &prefixes[..])
+        }
+        _ => return Err("shard: its walk does not match its variant".into()),
+    };
+    let mut positions = 0u64;
+    let mut non_cold = 0u64;
+    for (&n32, c) in &out.by_n {
+        let n = n32 as usize;
+        let at = |f: &str| format!("by_n[{n}].{f}");
+        if n < lo || n > hi {
+            return Err(format!(
+                "by_n[{n}]: this shard only has graphs on {lo}..={hi} vertices"
+            ));
+        }
+        if c.graphs == 0 || c.graphs > CONNECTED_GRAPHS[n] {
+            return Err(format!(
+                "{} is {}: there are 1..={} connected graphs on {n} vertices",
+                at("graphs"),
+                c.graphs,
+                CONNECTED_GRAPHS[n]
+            ));
+        }
+        let most = c.graphs * 3u64.pow(n as u32);
+        if c.positions < c.graphs || c.positions > most {
+            return Err(format!(
+                "{} is {}, not within {}..={most} for {} graphs on {n} vertices",
+                at("positions"),
+                c.positions,
+                c.graphs,
+                c.graphs
+            ));
+        }
+        let empty = c.empty_zero + c.empty_star + c.empty_other;
+        if empty != c.graphs {
+            return Err(format!(
+                "{}: {empty} empty boards (0, *, other) for {} graphs",
+                at("empty_zero"),
+                c.graphs
+            ));
+        }
+        if c.non_cold > c.positions {
+            return Err(format!(
+                "{} is {}, above positions = {}",
+                at("non_cold"),
+                c.non_cold,
+                c.positions
+            ));
+        }
+        let tally = out.values.counts.get(&n32);
+        let sum = tally.map_or(Some(0), |m| {
+            m.values().try_fold(0u64, |a, &b| a.checked_add(b))
+        });
+        if sum != Some(c.positions) {
+            return Err(format!(
+                "values.counts[{n}] sums to {sum:?}, not by_n[{n}].positions = {}",
+                c.positions
+            ));
+        }
+        positions += c.positions;
+        non_cold += c.non_cold;
+    }
+    if out.work != positions {
+        return Err(format!(
+            "work is {}, not the {positions} positions counted",
+            out.work
+        ));
+    }
+    if let Some(n) = out.values.counts.keys().find(|n| !out.by_n.contains_key(n)) {
+        return Err(format!(
+            "values.counts[{n}]: no graphs on {n} vertices are counted"
+        ));
+    }
+    for (n, m) in &out.values.max_denominator {
+        if !out.by_n.contains_key(n) || m.0 == 0 || !m.0.is_power_of_two() {
+            return Err(format!(
+                "values.max_denominator[{n}] is {}: not a power of two of a counted vertex count",
+                m.0
+            ));
+        }
+    }
+    let totals = out.values.totals();
+    if out.values.smallest.len() != totals.len() {
+        return Err(format!(
+            "values.smallest has {} positions for {} values",
+            out.values.smallest.len(),
+            totals.len()
+        ));
+    }
+    let mut solver: Option<Solver> = None;
+    let mut budget = RESOLVE_BUDGET;
+    let mut resolve = |what: &str, g: &BitGraph, blue: u32, red: u32, value: &str| {
+        if budget == 0 || g.n() > RESOLVE_MAX_N {
+            return Ok(None);
+        }
+        budget -= 1;
+        let solver = solver.get_or_insert_with(|| Solver::new(SolverOptions::default()));
+        let b = col_board(g);
+        let v = solver.value(&b, b.position_masks(blue, red));
+        let shown = solver.engine.display(v);
+        if shown != value {
+            return Err(format!(
+                "{what}: the position has value {shown}, not {value}"
+            ));
+        }
+        Ok(Some(solver.engine.is_cold(v)))
+    };
+    // The non-cold records first: they are the findings.
+    let rs = &out.non_cold.0;
+    if rs.cap != super::RECORD_CAP {
+        return Err(format!(
+            "non_cold.cap is {}, not {}",
+            rs.cap,
+            super::RECORD_CAP
+        ));
+    }
+    if rs.total != non_cold || rs.kept.len() as u64 != non_cold.min(rs.cap) {
+        return Err(format!(
+            "non_cold: total {} with {} kept, but {non_cold} non-cold positions are counted (cap {})",
+            rs.total,
+            rs.kept.len(),
+            rs.cap
+        ));
+    }
+    for r in &rs.kept {
+        let what = format!("non_cold[`{}` {}]", r.code, r.detail);
+        let (g, blue, red) = col_record(&what, r, (lo, hi), &walk, prefixes)?;
+        let value = r
+            .note
+            .strip_prefix("value ")
+            .ok_or_else(|| format!("{what}: note `{:.40}` is not `value …`", r.note))?;
+        if resolve(&what, &g, blue, red, value)? == Some(true) {
+            return Err(format!("{what}: value {value} is cold"));
+        }
+    }
+    for (value, r) in &out.values.smallest {
+        let what = format!("values.smallest[{value}]");
+        if !totals.contains_key(value.as_str()) {
+            return Err(format!("{what}: no position of value {value} is counted"));
+        }
+        let n = r.vertices;
+        if out
+            .values
+            .counts
+            .get(&n)
+            .and_then(|m| m.get(value))
+            .is_none()
+        {
+            return Err(format!(
+                "{what}: no position of value {value} on {n} vertices is counted"
+            ));
+        }
+        if r.note != format!("value {value}") {
+            return Err(format!(
+                "{what}: note `{:.40}` is not `value {value}`",
+                r.note
+            ));
+        }
+        let (g, blue, red) = col_record(&what, r, (lo, hi), &walk, prefixes)?;
+        resolve(&what, &g, blue, red, value)?;
+    }
+    Ok(())
+}
+
+/// Col positions of the connected graphs on ≤ 6 vertices: the `col` shard
+/// of `engine-check` checks exactly these.
+const ENGINE_CHECK_COL_POSITIONS: u64 = 18_037;
+
+/// [`Kind::validate`] for `engine-check`: the shard's positions are known
+/// exactly (18,037 Col positions; (hi − lo) digraphs × 3^n colourings), the
+/// other set is empty, the disagreements are within the positions and their
+/// records are positions of the shard; up to [`RESOLVE_BUDGET`] Col
+/// disagreements are re-checked (solver and naive search must differ).
+fn validate_engine_check(shard: &EngineCheckShard, out: &EngineCheckOutput) -> Result<(), String> {
+    let (name, set, other, other_name, positions) = match shard {
+        EngineCheckShard::Col => (
+            "col",
+            &out.col,
+            &out.myopic,
+            "myopic",
+            ENGINE_CHECK_COL_POSITIONS,
+        ),
+        EngineCheckShard::Myopic(r) => {
+            r.check("engine-check").map_err(|e| e.to_string())?;
+            let n = 3u64.pow(r.n as u32);
+            ("myopic", &out.myopic, &out.col, "col", (r.hi - r.lo) * n)
+        }
+    };
+    if *other != CheckCounts::default() {
+        return Err(format!(
+            "{other_name}: {} positions, but this is a {name} shard",
+            other.positions
+        ));
+    }
+    if set.positions != positions {
+        return Err(format!(
+            "{name}.positions is {}, but the shard has {positions} positions",
+            set.positions
+        ));
+    }
+    let rs = &set.disagreements.0;
+    let cap = super::RECORD_CAP;
+    if rs.cap != cap || rs.total > positions || rs.kept.len() as u64 != rs.total.min(cap) {
+        return Err(format!(
+            "{name}.disagreements: total {} with {} kept (cap {}), of {positions} positions (cap {cap})",
+            rs.total,
+            rs.kept.len(),
+            rs.cap
+        ));
+    }
+    let mut solver: Option<Solver> = None;
+    for (i, r) in rs.kept.iter().enumerate() {
+        let what = format!("{name}.disagreements[`{:.40}` {}]", r.code, r.detail);
+        match shard {
+            EngineCheckShard::Col => {
+                let top = graphplan::Walk::Top { depth: 7 };
+                let (g, blue, red) = col_record(&what, r, (1, 6), &top, &[])?;
+                if i < RESOLVE_BUDGET {
+                    let solver =
+                        solver.get_or_insert_with(|| Solver::new(SolverOptions::default()));
+                    let b = col_board(&g);
+                    let v = solver.value(&b, b.position_masks(blue, red));
+                    let (o, want) = (solver.engine.outcome(v), naive::outcome(&b, blue, red));
+                    if o == want {
+                        return Err(format!(
+                            "{what}: solver and naive search agree ({o}): not a disagreement"
+                        ));
+                    }
+                }
+            }
+            EngineCheckShard::Myopic(range) => {
+                let n = range.n;
+                if r.vertices as usize != n {
+                    return Err(format!(
+                        "{what}: {} vertices, but the shard's digraphs have {n}",
+                        r.vertices
+                    ));
+                }
+                record_colouring(&what, r, n)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Labelled digraph number `code` on `n` vertices: base-4 digit per pair
@@ -653,6 +1006,14 @@ impl Kind for EngineCheckSweep {
         }
         Ok(out)
     }
+    fn validate(
+        &self,
+        _p: &NoParams,
+        shard: &EngineCheckShard,
+        out: &EngineCheckOutput,
+    ) -> Result<(), String> {
+        validate_engine_check(shard, out)
+    }
     fn doc(&self, _p: &NoParams, r: &EngineCheckOutput) -> EngineCheckDoc {
         EngineCheckDoc {
             kind: "engine-check".into(),
@@ -788,5 +1149,198 @@ mod tests {
             ColSweep.run_shard(&params, &shard, &ctx),
             Err(SweepError::BadShard { .. })
         ));
+    }
+
+    /// Every shard of real plans validates (`col` up to 6 and 7 vertices in
+    /// several plan sizes).
+    #[test]
+    fn real_col_shard_results_validate() {
+        for (max_n, shards) in [(1, 1), (6, 1), (6, 5), (7, 0), (7, 12)] {
+            let p = ColParams { max_n };
+            for (s, _) in Kind::plan(&ColSweep, &p, shards).unwrap() {
+                let out = ColSweep.run(&p, &s, &ShardCtx::detached()).unwrap();
+                assert_eq!(validate_col(&p, &s, &out), Ok(()), "max_n {max_n} {s:?}");
+            }
+        }
+    }
+
+    /// `f` applied to the result of the prefix shard of `col --max-n 5` in
+    /// one shard (3..=5 vertices) is refused with a message containing `want`.
+    fn refused(f: impl FnOnce(&mut ColOutput), want: &str) {
+        let p = ColParams { max_n: 5 };
+        let (s, _) = Kind::plan(&ColSweep, &p, 1).unwrap().pop().unwrap();
+        assert!(matches!(s, GraphShard::Prefixes { .. }));
+        let mut out = ColSweep.run(&p, &s, &ShardCtx::detached()).unwrap();
+        assert_eq!(validate_col(&p, &s, &out), Ok(()));
+        f(&mut out);
+        let e = validate_col(&p, &s, &out).expect_err(want);
+        assert!(e.contains(want), "`{e}` does not contain `{want}`");
+    }
+
+    /// Each forged field is refused, naming it.
+    #[test]
+    fn forged_col_results_are_refused_naming_the_field() {
+        refused(
+            |o| {
+                let c = o.by_n.get_mut(&5).unwrap();
+                c.graphs += 1;
+                c.empty_zero += 1;
+            },
+            "by_n[5].graphs is 22: there are 1..=21 connected graphs on 5 vertices",
+        );
+        refused(
+            |o| {
+                let c = *o.by_n.get(&5).unwrap();
+                o.by_n.insert(2, c);
+            },
+            "by_n[2]: this shard only has graphs on 3..=5 vertices",
+        );
+        refused(
+            |o| o.by_n.get_mut(&4).unwrap().positions += 1,
+            "values.counts[4] sums to",
+        );
+        refused(
+            |o| o.by_n.get_mut(&4).unwrap().empty_star += 1,
+            "by_n[4].empty_zero: 7 empty boards",
+        );
+        refused(|o| o.work += 1, "work is");
+        refused(
+            |o| o.by_n.get_mut(&4).unwrap().non_cold = 1,
+            "non_cold: total 0 with 0 kept, but 1 non-cold",
+        );
+        refused(
+            |o| {
+                o.values.smallest.pop_first();
+            },
+            "values.smallest has",
+        );
+        // A smallest position of another size (the 2-vertex path is not in
+        // this shard).
+        refused(
+            |o| {
+                let (v, r) = o.values.smallest.pop_first().unwrap();
+                let x = crate::sweep::Record {
+                    vertices: 2,
+                    edges: 1,
+                    code: "A_".into(),
+                    index: 0,
+                    detail: "colouring ..".into(),
+                    note: r.note.clone(),
+                };
+                o.values.smallest.insert(v, x);
+            },
+            "values.smallest[*]: no position of value * on 2 vertices is counted",
+        );
+        // A smallest position whose value is not the one claimed: swap the
+        // positions of two values.
+        refused(
+            |o| {
+                let mut it = o.values.smallest.iter_mut();
+                let (a, ra) = it.next().unwrap();
+                let (b, rb) = it.next().unwrap();
+                std::mem::swap(&mut ra.code, &mut rb.code);
+                std::mem::swap(&mut ra.vertices, &mut rb.vertices);
+                std::mem::swap(&mut ra.edges, &mut rb.edges);
+                std::mem::swap(&mut ra.index, &mut rb.index);
+                std::mem::swap(&mut ra.detail, &mut rb.detail);
+                assert_ne!(a, b);
+            },
+            "values.smallest[",
+        );
+        // A forged non-cold record: a real position, counted, but cold.
+        refused(
+            |o| {
+                let r = o.values.smallest.values().next().unwrap().clone();
+                let n = r.vertices;
+                o.by_n.get_mut(&n).unwrap().non_cold = 1;
+                o.non_cold.add(crate::sweep::Record {
+                    note: "value ↑".into(),
+                    ..r
+                });
+            },
+            "non_cold[`",
+        );
+    }
+
+    /// Every shard of `engine-check` (the committed run: default plan, and a
+    /// 3-part plan) validates.
+    #[test]
+    fn real_engine_check_shard_results_validate() {
+        for shards in [0, 3] {
+            for (s, _) in Kind::plan(&EngineCheckSweep, &NoParams {}, shards).unwrap() {
+                let out = EngineCheckSweep
+                    .run(&NoParams {}, &s, &ShardCtx::detached())
+                    .unwrap();
+                assert_eq!(validate_engine_check(&s, &out), Ok(()), "{s:?}");
+            }
+        }
+    }
+
+    /// Forged `engine-check` results are refused, naming the field.
+    #[test]
+    fn forged_engine_check_results_are_refused_naming_the_field() {
+        let refused = |shard: &EngineCheckShard, f: &dyn Fn(&mut EngineCheckOutput), want: &str| {
+            let mut out = EngineCheckSweep
+                .run(&NoParams {}, shard, &ShardCtx::detached())
+                .unwrap();
+            assert_eq!(validate_engine_check(shard, &out), Ok(()));
+            f(&mut out);
+            let e = validate_engine_check(shard, &out).expect_err(want);
+            assert!(e.contains(want), "`{e}` does not contain `{want}`");
+        };
+        let small = EngineCheckShard::Myopic(DigraphRange {
+            n: 3,
+            lo: 10,
+            hi: 20,
+        });
+        refused(
+            &small,
+            &|o| o.myopic.positions += 1,
+            "myopic.positions is 271, but the shard has 270",
+        );
+        refused(
+            &small,
+            &|o| o.col.positions = 1,
+            "col: 1 positions, but this is a myopic shard",
+        );
+        refused(
+            &small,
+            &|o| {
+                o.myopic.disagreements.add(crate::sweep::Record {
+                    vertices: 4,
+                    edges: 0,
+                    code: "x".into(),
+                    index: 0,
+                    detail: "colouring ....".into(),
+                    note: String::new(),
+                })
+            },
+            "4 vertices, but the shard's digraphs have 3",
+        );
+        refused(
+            &small,
+            &|o| o.myopic.disagreements.0.total = 3,
+            "myopic.disagreements: total 3 with 0 kept",
+        );
+        // A Col "disagreement" where solver and naive search agree.
+        refused(
+            &EngineCheckShard::Col,
+            &|o| {
+                o.col.disagreements.add(crate::sweep::Record {
+                    vertices: 2,
+                    edges: 1,
+                    code: "A_".into(),
+                    index: 1,
+                    detail: "colouring L.".into(),
+                    note: "forged".into(),
+                })
+            },
+            "not a disagreement",
+        );
+        refused(
+            &EngineCheckShard::Col,
+            &|o| o.col.positions -= 1,
+            "col.positions is 18036",
+        );
     }
 }

@@ -172,3 +172,77 @@ fn list_lemma_and_corollary() {
     assert_eq!(d.corollary.single.exceptions, 0);
     assert_eq!(d.corollary.forests.exceptions, 0);
 }
+
+/// Every shard of real plans validates (small parameters, and the plan's
+/// every shard kind).
+#[test]
+fn real_list_shard_results_validate() {
+    for p in [
+        ListParams {
+            max_len: 8,
+            max_single: 6,
+            max_forest: 6,
+        },
+        ListParams {
+            max_len: 3,
+            max_single: 3,
+            max_forest: 4,
+        },
+    ] {
+        for (s, _) in Kind::plan(&MyopicListSweep, &p, 0).unwrap() {
+            let out = MyopicListSweep.run(&p, &s, &ShardCtx::detached()).unwrap();
+            assert_eq!(
+                Kind::validate(&MyopicListSweep, &p, &s, &out),
+                Ok(()),
+                "{p:?} {s:?}"
+            );
+        }
+    }
+}
+
+/// Forged results are refused, naming the field.
+#[test]
+fn forged_list_results_are_refused_naming_the_field() {
+    let p = ListParams {
+        max_len: 5,
+        max_single: 4,
+        max_forest: 5,
+    };
+    let refused = |s: ListShard, f: &dyn Fn(&mut ListOutput), want: &str| {
+        let mut out = MyopicListSweep.run(&p, &s, &ShardCtx::detached()).unwrap();
+        assert_eq!(Kind::validate(&MyopicListSweep, &p, &s, &out), Ok(()));
+        f(&mut out);
+        let e = Kind::validate(&MyopicListSweep, &p, &s, &out).expect_err(want);
+        assert!(e.contains(want), "`{e}` does not contain `{want}`");
+    };
+    refused(
+        ListShard::Lemma,
+        &|o| o.lemma.positions += 1,
+        "lemma.positions is 16, but the shard has 15",
+    );
+    refused(ListShard::List { nodes: 3 }, &|o| o.work += 1, "work is");
+    refused(
+        ListShard::List { nodes: 3 },
+        &|o| o.forest.positions = 1,
+        "forest: 1 positions, but this is a single shard",
+    );
+    refused(
+        ListShard::Forest { lists: 2, first: 1 },
+        &|o| o.forest.exceptions.0.total = 1,
+        "forest.exceptions: total 1 with 0 kept",
+    );
+    refused(
+        ListShard::List { nodes: 2 },
+        &|o| {
+            o.non_cold.add(crate::sweep::Record {
+                vertices: 7,
+                edges: 6,
+                code: "7".into(),
+                index: 0,
+                detail: "colouring .......".into(),
+                note: "value ↑".into(),
+            })
+        },
+        "non_cold: `7` on 7 nodes is not one of the shard's lists",
+    );
+}

@@ -145,3 +145,120 @@ fn rooted_tree_child_counts_to_10_nodes() {
     assert!(t.groups.values().all(|c| c.exceptions == 0));
     assert_eq!(t.non_cold, 0);
 }
+
+/// Every shard of real plans of both tree kinds validates (the committed
+/// `myopic-tree` and `myopic-rooted` sizes where fast, several plan sizes).
+#[test]
+fn real_tree_shard_results_validate() {
+    for (kind, max_nodes, shards) in [
+        (&MyopicTreeSweep, 9, 0),
+        (&MyopicTreeSweep, 7, 1),
+        (&MyopicRootedSweep, 7, 0),
+        (&MyopicRootedSweep, 5, 3),
+    ] {
+        let p = TreeParams { max_nodes };
+        for (s, _) in Kind::plan(kind, &p, shards).unwrap() {
+            let out = kind.run(&p, &s, &ShardCtx::detached()).unwrap();
+            assert_eq!(
+                Kind::validate(kind, &p, &s, &out),
+                Ok(()),
+                "{} {max_nodes} {s:?}",
+                Kind::name(kind)
+            );
+        }
+    }
+}
+
+/// `f` applied to the result of `myopic-rooted --max-nodes 5` in one shard is
+/// refused with a message containing `want`.
+fn refused(f: impl FnOnce(&mut TreeOutput), want: &str) {
+    let k = &MyopicRootedSweep;
+    let p = TreeParams { max_nodes: 5 };
+    let (s, _) = Kind::plan(k, &p, 1).unwrap().pop().unwrap();
+    let mut out = k.run(&p, &s, &ShardCtx::detached()).unwrap();
+    assert_eq!(Kind::validate(k, &p, &s, &out), Ok(()));
+    f(&mut out);
+    let e = Kind::validate(k, &p, &s, &out).expect_err(want);
+    assert!(e.contains(want), "`{e}` does not contain `{want}`");
+}
+
+/// Each forged field is refused, naming it.
+#[test]
+fn forged_tree_results_are_refused_naming_the_field() {
+    // 9 rooted trees on 5 nodes (A000081).
+    refused(
+        |o| o.by_nodes.get_mut(&5).unwrap().trees += 1,
+        "by_nodes[5].trees is 10, but the shard has 9 trees on 5 nodes",
+    );
+    refused(
+        |o| {
+            let c = o.by_nodes.get_mut(&5).unwrap();
+            c.positions += 1;
+            *o.values
+                .counts
+                .get_mut(&5)
+                .unwrap()
+                .values_mut()
+                .next()
+                .unwrap() += 1;
+            o.work += 1;
+        },
+        "by_nodes[5].positions is 730, not 9 trees × 3^4",
+    );
+    refused(
+        |o| {
+            *o.values
+                .counts
+                .get_mut(&4)
+                .unwrap()
+                .values_mut()
+                .next()
+                .unwrap() += 1
+        },
+        "values.counts[4] sums to",
+    );
+    refused(
+        |o| {
+            let c = o.by_nodes.remove(&5).unwrap();
+            o.by_nodes.insert(6, c);
+        },
+        "by_nodes has node counts",
+    );
+    refused(
+        |o| {
+            let g = o.by_nodes.get_mut(&5).unwrap();
+            g.groups.get_mut(&SubjectGroup::Children2).unwrap().subjects += 1;
+        },
+        "by_nodes[5].groups[children=2]",
+    );
+    refused(
+        |o| {
+            let g = o.by_nodes.get_mut(&5).unwrap();
+            g.groups
+                .get_mut(&SubjectGroup::Children1)
+                .unwrap()
+                .exceptions = 1;
+        },
+        "exceptions[children=1]",
+    );
+    refused(|o| o.work += 1, "work is");
+    refused(
+        |o| o.by_nodes.get_mut(&3).unwrap().non_cold = 1,
+        "non_cold: total 0 with 0 kept (cap 200), but 1 are counted",
+    );
+    refused(
+        |o| {
+            o.values.smallest.pop_last();
+        },
+        "values.smallest has",
+    );
+    // A record of a tree the shard does not have (a 5-node path as a
+    // 6-node tree's code is not in the catalogue run).
+    refused(
+        |o| {
+            let r = o.values.smallest.values_mut().next().unwrap();
+            r.code = "E?????".into();
+        },
+        "is not one of the shard's trees",
+    );
+}
