@@ -352,7 +352,16 @@ fn a_sweep_survives_kills_and_forgers_with_identical_results() {
     };
     cl.start_coordinator();
     cl.gs(&[
-        "launch", "uvg", "--max-n", "10", "--shards", "256", "--name", "chaos",
+        "launch",
+        "uvg",
+        "--max-n",
+        "10",
+        "--collect-min-value",
+        "5",
+        "--shards",
+        "256",
+        "--name",
+        "chaos",
     ]);
     for i in 0..cl.workers.len() {
         cl.start_worker(i);
