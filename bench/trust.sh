@@ -23,16 +23,22 @@ SERVE=
 trap '[ -n "$SERVE" ] && kill $SERVE 2>/dev/null; rm -rf "$T"' EXIT
 echo admin-token >"$T/admin"
 echo worker-token >"$T/worker"
+# A CA, and the coordinator's certificate signed by it (rustls refuses a CA
+# certificate as the server's own).
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
-  -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
-  -keyout "$T/key.pem" -out "$T/cert.pem" 2>/dev/null
+  -subj /CN=bench-ca -keyout "$T/ca.key" -out "$T/ca.pem" 2>/dev/null
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=localhost \
+  -keyout "$T/key.pem" -out "$T/cert.csr" 2>/dev/null
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=critical,CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$T/ext"
+openssl x509 -req -in "$T/cert.csr" -CA "$T/ca.pem" -CAkey "$T/ca.key" -CAcreateserial -days 2 \
+  -extfile "$T/ext" -out "$T/cert.pem" 2>/dev/null
 
 one() { # one run of configuration $1 (label $2): prints "wall cpu_workers cpu_coord"
   local cfg=$1 label=$2 f=0 tls_serve=() tls_client=()
   [ "$cfg" = verify ] && f=0.01
   if [ "$cfg" = tls ]; then
     tls_serve=(--tls-cert "$T/cert.pem" --tls-key "$T/key.pem")
-    tls_client=(--tls-ca "$T/cert.pem")
+    tls_client=(--tls-ca "$T/ca.pem")
   fi
   rm -rf "$T/store" "$T/url"
   "$G" serve --listen 127.0.0.1:0 --store "$T/store" --address-file "$T/url" \
