@@ -19,25 +19,9 @@ pub struct Conn {
     /// File holding the coordinator's bearer token (first line) [default: ~/.gamesweep/token if it exists].
     #[arg(long, env = "GAMESWEEP_TOKEN_FILE", value_name = "FILE")]
     pub token_file: Option<PathBuf>,
-    /// CA certificate (PEM) that signed the coordinator's TLS certificate, for an https:// URL [default: the webpki roots].
-    #[arg(long, env = "GAMESWEEP_TLS_CA", value_name = "PEM")]
-    pub tls_ca: Option<PathBuf>,
-    /// Client certificate (PEM) for a coordinator that asks for one (serve --tls-client-ca).
-    #[arg(
-        long,
-        env = "GAMESWEEP_TLS_CERT",
-        value_name = "PEM",
-        requires = "tls_key"
-    )]
-    pub tls_cert: Option<PathBuf>,
-    /// The client certificate's private key (PEM).
-    #[arg(
-        long,
-        env = "GAMESWEEP_TLS_KEY",
-        value_name = "PEM",
-        requires = "tls_cert"
-    )]
-    pub tls_key: Option<PathBuf>,
+    /// TLS files: `--tls-ca`, `--tls-cert`, `--tls-key`.
+    #[command(flatten)]
+    pub tls: gamesweep_proto::TlsFiles,
 }
 
 impl Conn {
@@ -69,19 +53,17 @@ impl Conn {
         Conn {
             coordinator: m.get_one::<String>("coordinator").cloned(),
             token_file: m.get_one::<PathBuf>("token_file").cloned(),
-            tls_ca: m.get_one::<PathBuf>("tls_ca").cloned(),
-            tls_cert: m.get_one::<PathBuf>("tls_cert").cloned(),
-            tls_key: m.get_one::<PathBuf>("tls_key").cloned(),
+            tls: gamesweep_proto::TlsFiles {
+                ca: m.get_one::<PathBuf>("tls_ca").cloned(),
+                cert: m.get_one::<PathBuf>("tls_cert").cloned(),
+                key: m.get_one::<PathBuf>("tls_key").cloned(),
+            },
         }
     }
 
     /// The TLS files given.
     pub fn tls(&self) -> gamesweep_proto::TlsFiles {
-        gamesweep_proto::TlsFiles {
-            ca: self.tls_ca.clone(),
-            cert: self.tls_cert.clone(),
-            key: self.tls_key.clone(),
-        }
+        self.tls.clone()
     }
 }
 

@@ -49,13 +49,31 @@ pub enum ClientError {
 /// The PEM files a client uses for TLS (all optional): the CA that signed
 /// the coordinator's certificate (none: the compiled-in webpki roots), and
 /// a client certificate and key for a coordinator that asks for one.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// Also the clients' `--tls-ca`, `--tls-cert` and `--tls-key` options (and
+/// their environment variables), flattened into every command that connects.
+#[derive(Clone, Debug, Default, PartialEq, Eq, clap::Args)]
 pub struct TlsFiles {
-    /// CA certificate(s) to trust (`--tls-ca`, `$GAMESWEEP_TLS_CA`).
+    /// CA certificate (PEM) that signed the coordinator's TLS certificate, for an https:// URL [default: the webpki roots].
+    #[arg(id = "tls_ca", long = "tls-ca", env = crate::ENV_TLS_CA, value_name = "PEM")]
     pub ca: Option<std::path::PathBuf>,
-    /// Client certificate chain (`--tls-cert`, `$GAMESWEEP_TLS_CERT`).
+    /// Client certificate (PEM) for a coordinator that asks for one (serve --tls-client-ca).
+    #[arg(
+        id = "tls_cert",
+        long = "tls-cert",
+        env = crate::ENV_TLS_CERT,
+        value_name = "PEM",
+        requires = "tls_key"
+    )]
     pub cert: Option<std::path::PathBuf>,
-    /// The client certificate's private key (`--tls-key`, `$GAMESWEEP_TLS_KEY`).
+    /// The client certificate's private key (PEM).
+    #[arg(
+        id = "tls_key",
+        long = "tls-key",
+        env = crate::ENV_TLS_KEY,
+        value_name = "PEM",
+        requires = "tls_cert"
+    )]
     pub key: Option<std::path::PathBuf>,
 }
 

@@ -21,25 +21,9 @@ pub struct WorkerArgs {
     /// File holding the coordinator's bearer token (first line) [default: ~/.gamesweep/token if it exists].
     #[arg(long, env = "GAMESWEEP_TOKEN_FILE", value_name = "FILE")]
     pub token_file: Option<PathBuf>,
-    /// CA certificate (PEM) that signed the coordinator's TLS certificate, for an https:// URL [default: the webpki roots].
-    #[arg(long, env = "GAMESWEEP_TLS_CA", value_name = "PEM")]
-    pub tls_ca: Option<PathBuf>,
-    /// Client certificate (PEM) for a coordinator that asks for one.
-    #[arg(
-        long,
-        env = "GAMESWEEP_TLS_CERT",
-        value_name = "PEM",
-        requires = "tls_key"
-    )]
-    pub tls_cert: Option<PathBuf>,
-    /// The client certificate's private key (PEM).
-    #[arg(
-        long,
-        env = "GAMESWEEP_TLS_KEY",
-        value_name = "PEM",
-        requires = "tls_cert"
-    )]
-    pub tls_key: Option<PathBuf>,
+    /// TLS files: `--tls-ca`, `--tls-cert`, `--tls-key`.
+    #[command(flatten)]
+    pub tls: gamesweep_proto::TlsFiles,
     /// Worker id shown by `status` [default: HOST-PID].
     #[arg(long)]
     pub id: Option<String>,
@@ -93,11 +77,7 @@ pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
                 .map_err(|e| anyhow::anyhow!("cannot read token file {}: {e}", p.display()))?,
         );
     }
-    c.tls = gamesweep_proto::TlsFiles {
-        ca: args.tls_ca.clone(),
-        cert: args.tls_cert.clone(),
-        key: args.tls_key.clone(),
-    };
+    c.tls = args.tls.clone();
     if let Some(id) = &args.id {
         c.worker_id = id.clone();
     }
