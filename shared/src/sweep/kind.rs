@@ -72,17 +72,13 @@ pub trait Kind: Sync + Send + 'static {
     /// in the shard, and really have the value claimed, re-solved within a
     /// budget: a witness beyond it is an error, never a long search). The
     /// error is one line naming the field. Never called on the merged result.
-    ///
-    /// The default accepts every result that decodes: a kind without its own
-    /// checks yet (only `uvg` has them so far).
+    /// Required: the coordinator stores no result a kind has not checked.
     fn validate(
         &self,
-        _params: &Self::Params,
-        _shard: &Self::Shard,
-        _out: &Self::Output,
-    ) -> Result<(), String> {
-        Ok(())
-    }
+        params: &Self::Params,
+        shard: &Self::Shard,
+        out: &Self::Output,
+    ) -> Result<(), String>;
     /// The `results.json` document of the merged result of the whole plan.
     fn doc(&self, params: &Self::Params, merged: &Self::Output) -> Self::Doc;
     /// `report.md`, from the document as read back from `results.json`.

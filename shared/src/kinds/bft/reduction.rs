@@ -713,6 +713,15 @@ impl Kind for ReductionSweep {
         Ok(out)
     }
 
+    fn validate(
+        &self,
+        params: &ReductionParams,
+        shard: &RangeShard,
+        out: &ReductionOutput,
+    ) -> Result<(), String> {
+        validate(params, shard, out)
+    }
+
     fn doc(&self, params: &ReductionParams, r: &ReductionOutput) -> ReductionDoc {
         let mut total = r.exhaustive.clone();
         // A display total (`doc` cannot fail); the parts were merged with
@@ -755,6 +764,92 @@ impl Kind for ReductionSweep {
     fn report(&self, _params: &ReductionParams, doc: &ReductionDoc) -> String {
         report_md(doc)
     }
+}
+
+/// [`Kind::validate`] for `uvg-reduction`: the digraphs, positions (one per
+/// start) and gadgets (one per arc) of each part are recomputed from the
+/// shard's instances (generating them is cheap; checking them is the work);
+/// every position has one main-claim value (P or N) and one prefix value;
+/// the main claim's exceptions are exactly the P-positions of a value other
+/// than * and the N-positions of value 0 or *; every check keeps
+/// min(count, cap) records.
+fn validate(
+    params: &ReductionParams,
+    shard: &RangeShard,
+    out: &ReductionOutput,
+) -> Result<(), String> {
+    let range = shard
+        .instances("uvg-reduction", total_instances(params))
+        .map_err(|e| e.to_string())?;
+    let mut want = [(0u64, 0u64, 0u64); 2];
+    for idx in range {
+        let (part, _, d) = instance(params.seed, idx);
+        let w = &mut want[(part == Part::Random) as usize];
+        w.0 += 1;
+        w.1 += d.n() as u64;
+        w.2 += d.arc_count() as u64;
+    }
+    let sum = |v: &ValueCounts| v.0.iter().try_fold(0u64, |a, &b| a.checked_add(b));
+    let mut main_exceptions = 0u64;
+    for ((name, st), (digraphs, positions, gadgets)) in
+        [("exhaustive", &out.exhaustive), ("random", &out.random)]
+            .into_iter()
+            .zip(want)
+    {
+        for (field, got, want) in [
+            ("digraphs", st.digraphs, digraphs),
+            ("positions", st.positions, positions),
+            ("gadgets", st.gadgets, gadgets),
+        ] {
+            if got != want {
+                return Err(format!(
+                    "{name}.{field} is {got}, but the shard's digraphs have {want}"
+                ));
+            }
+        }
+        let main = sum(&st.main_p)
+            .zip(sum(&st.main_n))
+            .and_then(|(p, n)| p.checked_add(n));
+        if main != Some(positions) {
+            return Err(format!(
+                "{name}.main_p and {name}.main_n count {main:?} positions, not {positions}"
+            ));
+        }
+        if sum(&st.prefix) != Some(positions) {
+            return Err(format!(
+                "{name}.prefix counts {:?} positions, not {positions}",
+                sum(&st.prefix)
+            ));
+        }
+        let p_off = st
+            .main_p
+            .0
+            .iter()
+            .enumerate()
+            .filter(|&(v, _)| v != 1)
+            .map(|(_, &c)| c)
+            .sum::<u64>();
+        let n_off = st.main_n.0.iter().take(2).sum::<u64>();
+        main_exceptions = main_exceptions.saturating_add(p_off).saturating_add(n_off);
+    }
+    if out.exceptions.main.count() != main_exceptions {
+        return Err(format!(
+            "exceptions.main is {}, but the value histograms have {main_exceptions} positions against the claim",
+            out.exceptions.main.count()
+        ));
+    }
+    for (name, e) in out.exceptions.in_report_order() {
+        let set = &e.0;
+        if set.cap != super::EXCEPTION_CAP || set.kept.len() as u64 != set.total.min(set.cap) {
+            return Err(format!(
+                "exceptions.{name} keeps {} record(s) of {} (cap {})",
+                set.kept.len(),
+                set.total,
+                set.cap
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Render report.md from the results.json document only.
@@ -884,6 +979,68 @@ fn report_md(doc: &ReductionDoc) -> String {
         &doc.not_covered,
     );
     s
+}
+
+#[cfg(test)]
+mod validate_tests {
+    use super::*;
+
+    #[test]
+    fn real_shard_results_validate_and_forged_ones_are_refused() {
+        // The committed run's parameters (runs/uvg-reduction) in its default
+        // plan, and another seed and plan.
+        let mut outs = Vec::new();
+        for (p, shards) in [
+            (
+                ReductionParams {
+                    random: 400,
+                    seed: 1,
+                },
+                0,
+            ),
+            (
+                ReductionParams {
+                    random: 40,
+                    seed: 3,
+                },
+                6,
+            ),
+        ] {
+            for (shard, _) in &Kind::plan(&ReductionSweep, &p, shards).unwrap() {
+                let out = Kind::run(&ReductionSweep, &p, shard, &ShardCtx::detached()).unwrap();
+                assert_eq!(validate(&p, shard, &out), Ok(()), "{shard:?}");
+                outs.push((*shard, out));
+            }
+        }
+        let p = ReductionParams {
+            random: 40,
+            seed: 3,
+        };
+        let (shard, out) = outs.last().unwrap().clone();
+        let refused = |f: &dyn Fn(&mut ReductionOutput), field: &str| {
+            let mut o = out.clone();
+            f(&mut o);
+            let e = validate(&p, &shard, &o).unwrap_err();
+            assert!(e.contains(field), "{field}: {e}");
+        };
+        refused(&|o| o.random.digraphs += 1, "random.digraphs");
+        refused(&|o| o.random.positions += 1, "random.positions");
+        refused(&|o| o.random.gadgets -= 1, "random.gadgets");
+        refused(&|o| o.random.main_p.add(1), "main_p");
+        refused(
+            &|o| {
+                // A position moved from P = * to P = 2: the claim now fails there.
+                o.random.main_p.0[1] -= 1;
+                o.random.main_p.add(2);
+            },
+            "exceptions.main",
+        );
+        refused(&|o| o.random.prefix.add(2), "random.prefix");
+        refused(
+            &|o| o.exceptions.wrong_way.0.total += 1,
+            "exceptions.wrong_way",
+        );
+    }
 }
 
 #[cfg(test)]

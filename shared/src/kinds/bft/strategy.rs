@@ -512,14 +512,17 @@ mod tests {
 
     #[test]
     fn real_shard_results_validate_and_forged_ones_are_refused() {
-        let p = params(60, 5);
-        let plan = Kind::plan(&StrategySweep, &p, 4).unwrap();
+        // The committed run's parameters (runs/uvg-strategy) in its default
+        // plan, and another seed and plan.
         let mut last = None;
-        for (shard, _) in &plan {
-            let out = Kind::run(&StrategySweep, &p, shard, &ShardCtx::detached()).unwrap();
-            assert_eq!(validate(&p, shard, &out), Ok(()), "{shard:?}");
-            last = Some((*shard, out));
+        for (p, shards) in [(params(1000, 1), 0), (params(60, 5), 4)] {
+            for (shard, _) in &Kind::plan(&StrategySweep, &p, shards).unwrap() {
+                let out = Kind::run(&StrategySweep, &p, shard, &ShardCtx::detached()).unwrap();
+                assert_eq!(validate(&p, shard, &out), Ok(()), "{shard:?}");
+                last = Some((*shard, out));
+            }
         }
+        let p = params(60, 5);
         let (shard, out) = last.unwrap();
         let refused = |f: &dyn Fn(&mut StrategyOutput), field: &str| {
             let mut o = out.clone();
