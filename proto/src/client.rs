@@ -46,6 +46,13 @@ pub enum ClientError {
     Tls(String),
 }
 
+/// Environment variable: the CA certificate a client trusts (`--tls-ca`).
+pub const ENV_TLS_CA: &str = "GAMESWEEP_TLS_CA";
+/// Environment variable: a client's certificate (`--tls-cert`).
+pub const ENV_TLS_CERT: &str = "GAMESWEEP_TLS_CERT";
+/// Environment variable: a client's private key (`--tls-key`).
+pub const ENV_TLS_KEY: &str = "GAMESWEEP_TLS_KEY";
+
 /// The PEM files a client uses for TLS (all optional): the CA that signed
 /// the coordinator's certificate (none: the compiled-in webpki roots), and
 /// a client certificate and key for a coordinator that asks for one.
@@ -55,13 +62,13 @@ pub enum ClientError {
 #[derive(Clone, Debug, Default, PartialEq, Eq, clap::Args)]
 pub struct TlsFiles {
     /// CA certificate (PEM) that signed the coordinator's TLS certificate, for an https:// URL [default: the webpki roots].
-    #[arg(id = "tls_ca", long = "tls-ca", env = crate::ENV_TLS_CA, value_name = "PEM")]
+    #[arg(id = "tls_ca", long = "tls-ca", env = ENV_TLS_CA, value_name = "PEM")]
     pub ca: Option<std::path::PathBuf>,
     /// Client certificate (PEM) for a coordinator that asks for one (serve --tls-client-ca).
     #[arg(
         id = "tls_cert",
         long = "tls-cert",
-        env = crate::ENV_TLS_CERT,
+        env = ENV_TLS_CERT,
         value_name = "PEM",
         requires = "tls_key"
     )]
@@ -70,7 +77,7 @@ pub struct TlsFiles {
     #[arg(
         id = "tls_key",
         long = "tls-key",
-        env = crate::ENV_TLS_KEY,
+        env = ENV_TLS_KEY,
         value_name = "PEM",
         requires = "tls_cert"
     )]

@@ -34,12 +34,7 @@ pub const ENV_COORDINATOR: &str = "GAMESWEEP_COORDINATOR";
 /// Environment variable: the file holding the bearer token (`--token-file`).
 pub const ENV_TOKEN_FILE: &str = "GAMESWEEP_TOKEN_FILE";
 
-/// Environment variable: the CA certificate a client trusts (`--tls-ca`).
-pub const ENV_TLS_CA: &str = "GAMESWEEP_TLS_CA";
-/// Environment variable: a client's certificate (`--tls-cert`).
-pub const ENV_TLS_CERT: &str = "GAMESWEEP_TLS_CERT";
-/// Environment variable: a client's private key (`--tls-key`).
-pub const ENV_TLS_KEY: &str = "GAMESWEEP_TLS_KEY";
+pub use client::{ENV_TLS_CA, ENV_TLS_CERT, ENV_TLS_KEY};
 
 /// The default coordinator URL: `$GAMESWEEP_COORDINATOR`, else
 /// `http://127.0.0.1:<DEFAULT_PORT>`.
