@@ -310,7 +310,16 @@ fn each_token_does_only_its_roles_calls() {
         gs_within(dir.path(), &a, bound).0
     };
     let launch = [
-        "launch", "uvg", "--max-n", "6", "--shards", "4", "--name", "s",
+        "launch",
+        "uvg",
+        "--verify-fraction",
+        "0",
+        "--max-n",
+        "6",
+        "--shards",
+        "4",
+        "--name",
+        "s",
     ];
     for tf in [&worker, &read] {
         let o = run(&launch, tf);
@@ -338,7 +347,19 @@ fn each_token_does_only_its_roles_calls() {
 
     // Admin actions are in the audit log, readable with the read token
     // (not the worker's).
-    let o = run(&["launch", "uvg", "--max-n", "5", "--name", "gone"], &admin);
+    let o = run(
+        &[
+            "launch",
+            "uvg",
+            "--verify-fraction",
+            "0",
+            "--max-n",
+            "5",
+            "--name",
+            "gone",
+        ],
+        &admin,
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let o = run(&["cancel", "gone"], &admin);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

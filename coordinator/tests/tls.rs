@@ -183,7 +183,16 @@ fn a_sweep_runs_over_tls_end_to_end() {
             continue;
         }
         let mut launch = vec![
-            "launch", "uvg", "--max-n", "6", "--shards", "4", "--name", "t",
+            "launch",
+            "uvg",
+            "--verify-fraction",
+            "0",
+            "--max-n",
+            "6",
+            "--shards",
+            "4",
+            "--name",
+            "t",
         ];
         launch.extend(conn);
         ok(d, &launch);

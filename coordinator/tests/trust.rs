@@ -178,6 +178,8 @@ fn a_forged_result_is_refused_and_the_report_stays_true() {
     ok(&[
         "launch",
         "uvg",
+        "--verify-fraction",
+        "0",
         "--max-n",
         "5",
         "--shards",
@@ -340,6 +342,8 @@ fn a_huge_lease_request_is_capped() {
     ok(&[
         "launch",
         "uvg",
+        "--verify-fraction",
+        "0",
         "--max-n",
         "8",
         "--shards",
@@ -368,6 +372,8 @@ fn lease_tokens_survive_a_coordinator_restart() {
     ok(&[
         "launch",
         "uvg",
+        "--verify-fraction",
+        "0",
         "--max-n",
         "5",
         "--shards",
@@ -407,6 +413,8 @@ fn a_projection_takes_a_bounded_list_of_core_counts() {
     ok(&[
         "launch",
         "uvg",
+        "--verify-fraction",
+        "0",
         "--max-n",
         "8",
         "--shards",
