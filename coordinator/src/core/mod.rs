@@ -31,6 +31,7 @@ pub mod status;
 mod tests;
 mod tokens;
 pub mod verify;
+mod verify_state;
 #[cfg(test)]
 mod verify_tests;
 

@@ -1,7 +1,7 @@
 //! The core's in-memory model: errors, a shard's state, a sweep's state and
 //! the few transitions on it that need no store (they take `now` explicitly).
 
-use super::verify::{Quarantine, Verification};
+use super::verify_state::{Quarantine, Verification};
 use crate::store::{
     FailureRecord, LeaseRecord, ShardTiming, StoreError, SweepRecord, SweepState, SweepStats,
 };
