@@ -93,13 +93,33 @@ pub fn walk_filtered(
     opts: WalkOptions,
     visit: &mut dyn FnMut(&BitGraph),
 ) {
+    walk_nodes(prefix, max_n, opts, &mut |g, shown| {
+        if shown {
+            visit(g)
+        }
+    })
+}
+
+/// Every node of the tree [`walk_filtered`] walks, in depth-first preorder:
+/// `visit(g, shown)` with `shown` = `g` passes `opts`. Each node after the
+/// first is a child of the last node visited with one vertex fewer: it is
+/// that node plus vertex `n − 1`, with the parent's labels intact (so a
+/// caller can keep per-level state, e.g. the subset tables of the UVG solver,
+/// and extend it by one vertex per level).
+pub fn walk_nodes(
+    prefix: &BitGraph,
+    max_n: usize,
+    opts: WalkOptions,
+    visit: &mut dyn FnMut(&BitGraph, bool),
+) {
     let max_n = max_n.min(BitGraph::MAX_N);
     if prefix.n() > max_n {
         return;
     }
-    if prefix.n() >= opts.min_n && (!opts.connected_only || prefix.is_connected()) {
-        visit(prefix);
-    }
+    visit(
+        prefix,
+        prefix.n() >= opts.min_n && (!opts.connected_only || prefix.is_connected()),
+    );
     if prefix.n() == max_n {
         return;
     }
@@ -209,7 +229,7 @@ pub fn estimate_connected_levels(
 struct Walker<'a> {
     max_n: usize,
     opts: WalkOptions,
-    visit: &'a mut dyn FnMut(&BitGraph),
+    visit: &'a mut dyn FnMut(&BitGraph, bool),
     /// Child lists, one per depth, reused across siblings.
     bufs: Vec<Vec<Kid>>,
     scratch: Scratch,
@@ -231,9 +251,8 @@ impl Walker<'_> {
         for (s, cg) in kids.drain(..) {
             let mut h = *g;
             h.push_vertex(s);
-            if show && (!self.opts.connected_only || need_conn || h.is_connected()) {
-                (self.visit)(&h);
-            }
+            let shown = show && (!self.opts.connected_only || need_conn || h.is_connected());
+            (self.visit)(&h, shown);
             if !last {
                 let cg = cg.unwrap_or_else(|| child_group(&h));
                 self.expand(&h, &cg);

@@ -220,22 +220,32 @@ fn prefix_estimates(prefixes: &[BitGraph], max_n: usize) -> Vec<f64> {
 
 /// Visit every connected graph of the shard with `1..=max_n` vertices.
 pub fn walk_connected(shard: &Walk, max_n: usize, visit: &mut dyn FnMut(&BitGraph)) {
+    walk_tree(shard, max_n, &mut |g, counted| {
+        if counted {
+            visit(g)
+        }
+    })
+}
+
+/// Every node of the generation tree the shard walks, in depth-first
+/// preorder ([`gen::walk_nodes`]): `visit(g, counted)`, `counted` = `g` is a
+/// connected graph with `1..=max_n` vertices that this shard covers (the
+/// graphs [`walk_connected`] visits, in the same order). A node with `n`
+/// vertices is its parent (the last node visited with `n − 1` vertices) plus
+/// vertex `n − 1`; the first node of each prefix's subtree is the prefix.
+pub fn walk_tree(shard: &Walk, max_n: usize, visit: &mut dyn FnMut(&BitGraph, bool)) {
+    let opts = WalkOptions {
+        connected_only: true,
+        min_n: 1,
+    };
     match shard {
         Walk::Top { depth } => {
             let hi = (*depth - 1).min(max_n);
-            let opts = WalkOptions {
-                connected_only: true,
-                min_n: 1,
-            };
-            gen::walk_filtered(&BitGraph::new(0), hi, opts, visit);
+            gen::walk_nodes(&BitGraph::new(0), hi, opts, visit);
         }
         Walk::Prefixes(ps) => {
-            let opts = WalkOptions {
-                connected_only: true,
-                min_n: 1,
-            };
             for p in ps {
-                gen::walk_filtered(p, max_n, opts, visit);
+                gen::walk_nodes(p, max_n, opts, visit);
             }
         }
     }
