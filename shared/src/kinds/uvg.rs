@@ -269,10 +269,10 @@ impl Acc {
         }
     }
 
-    fn visit(&mut self, g: &BitGraph) {
+    /// Count `g`, whose start values are `values`.
+    fn visit(&mut self, g: &BitGraph, values: &[u8]) {
         let n = g.n();
         let all = g.all();
-        let values = uvg::grundy_all(g);
         // One matching computation answers the matching-theorem test for every start.
         let winners = uvg::first_player_wins_all(g);
         self.graphs[n] += 1;
@@ -610,11 +610,24 @@ impl Kind for UvgSweep {
         let mut acc = Acc::new(max_n, params.collect_min_value);
         let mut since = 0u64;
         let mut cancelled = false;
-        graphplan::walk_connected(&walk, max_n, &mut |g| {
-            if cancelled {
+        // Every node of the walk (counted or not) extends the subset table
+        // its children reuse; only the counted ones are visited.
+        let mut table = uvg::incremental::Incremental::new();
+        graphplan::walk_tree(&walk, max_n, &mut |g, counted| {
+            if cancelled || !(counted || g.n() < max_n) {
                 return;
             }
-            acc.visit(g);
+            // Nodes on the last level have no children: their own rows
+            // need not be kept, which `push_leaf` exploits.
+            let values = if g.n() == max_n {
+                table.push_leaf(g)
+            } else {
+                table.push(g)
+            };
+            if !counted {
+                return;
+            }
+            acc.visit(g, values);
             since += g.n() as u64;
             if since >= 1 << 16 {
                 ctx.add_progress(since);

@@ -36,6 +36,7 @@ use crate::graph::{members, BitGraph, VSet};
 mod bitsliced;
 pub mod degree3;
 pub mod general;
+pub mod incremental;
 pub mod matching;
 pub mod position;
 mod smallblossom;

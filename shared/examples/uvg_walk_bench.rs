@@ -1,0 +1,105 @@
+//! The `uvg` sweep's per-graph work at n = 11 (or N), split into its parts:
+//! generation alone, generation + the incremental subset table
+//! (`uvg::incremental`, production), generation + `grundy_all` per graph
+//! (the solver before it), and the matching test. CPU time of this thread.
+//!
+//! `cargo run --release -p gamesweep --example uvg_walk_bench -- [N=11] [PREFIXES=40] [SEED=1]`
+//! walks PREFIXES depth-(N−2) prefixes chosen with a fixed seed, each mode
+//! over the same prefixes, and prints µs per connected N-vertex graph.
+
+use gamesweep::gen::{self, WalkOptions};
+use gamesweep::graph::BitGraph;
+use gamesweep::uvg;
+
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let n: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(11);
+    let count: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(40);
+    let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let all = gen::prefixes(n - 2);
+    // A fixed pseudo-random choice (splitmix64 of the seed).
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let picked: Vec<BitGraph> = (0..count)
+        .map(|_| all[(next() % all.len() as u64) as usize])
+        .collect();
+    let opts = WalkOptions {
+        connected_only: true,
+        min_n: 1,
+    };
+    let mut graphs = 0u64;
+    let mut check = [0u64; 4];
+    let modes = [
+        "walk only",
+        "walk + incremental table",
+        "walk + grundy_all per graph",
+        "walk + matching (all starts)",
+    ];
+    for (mode, name) in modes.iter().enumerate() {
+        let t0 = cpu_ns();
+        let mut inc = uvg::incremental::Incremental::new();
+        let mut hist = [0u64; 8];
+        let mut seen = 0u64;
+        for p in &picked {
+            gen::walk_nodes(p, n, opts, &mut |g, shown| {
+                match mode {
+                    1 => {
+                        let vals = if g.n() == n {
+                            inc.push_leaf(g)
+                        } else {
+                            inc.push(g)
+                        };
+                        if shown && g.n() == n {
+                            for &v in vals {
+                                hist[v as usize] += 1;
+                            }
+                        }
+                    }
+                    2 if shown && g.n() == n => {
+                        for v in uvg::grundy_all(g) {
+                            hist[v as usize] += 1;
+                        }
+                    }
+                    3 if shown && g.n() == n => {
+                        hist[0] += uvg::first_player_wins_all(g).count_ones() as u64;
+                    }
+                    _ => {}
+                }
+                if shown && g.n() == n {
+                    seen += 1;
+                }
+            });
+        }
+        let dt = cpu_ns() - t0;
+        graphs = seen;
+        check[mode] = hist
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c * (i as u64 + 1))
+            .sum();
+        println!(
+            "{name:32} {:8.3} s CPU  {:7.3} µs/graph  histogram {:?}",
+            dt as f64 / 1e9,
+            dt as f64 / 1e3 / seen as f64,
+            hist
+        );
+    }
+    assert_eq!(check[1], check[2], "incremental and grundy_all disagree");
+    println!(
+        "{graphs} connected graphs on {n} vertices under {count} prefixes of depth {}",
+        n - 2
+    );
+}

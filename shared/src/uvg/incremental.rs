@@ -1,0 +1,396 @@
+//! Grundy values of every start along a walk of the generation tree, one
+//! vertex at a time ([`Incremental`]).
+//!
+//! Canonical augmentation builds a child `H = G + x` by adding vertex
+//! `x = n − 1` to its parent `G` with `G`'s labels intact. A position is a
+//! token `v` and a set `S` of remaining vertices; its value only depends on
+//! the graph induced by `S`. So every position with `x ∉ S` is a position of
+//! the parent, and the subset table of `H` is the parent's table (the rows
+//! `S < 2^(n−1)`) followed by the rows with `x ∈ S` (`2^(n−1) ≤ S < 2^n`),
+//! which are the only ones a node has to compute. One table serves the whole
+//! depth-first walk: the node on level `n` owns rows `[2^(n−1), 2^n)`, and
+//! in preorder its ancestors' rows are still in place when it is visited.
+//!
+//! A row is two words of "bit planes" (as in the per-position DP of
+//! [`grundy_all`](super::grundy_all)): plane `k` is a 16-bit lane whose bit
+//! `u` is set iff `u ∈ S` and `g(u, S) = k`; word 0 holds planes 0..=3,
+//! word 1 planes 4..=7. For `v ∈ S`, `g(v, S)` is the least `k` with
+//! `plane_k(S − v) ∩ N(v) = ∅`: a branch-free SWAR lane test on word 0, and on
+//! word 1 only when all four low planes meet `N(v)` (values ≥ 4 are rare).
+//! Rows are computed in increasing order of `S`, so `S − v` is always done.
+//!
+//! Compared with recomputing each graph from scratch, a node costs half a
+//! table (`2^(n−1)` rows instead of `2^n`) and needs no fixed-point rounds;
+//! the parents' own half tables are shared by all their children (about 84
+//! per parent at n = 11). The last level of a walk ([`Incremental::push_leaf`])
+//! computes only which positions are lost, plus a top-down search for the
+//! starts that are not. Graphs on more than [`MAX_N`] vertices, or with a
+//! value ≥ 8 in some position (impossible below 13 vertices), fall back to
+//! [`grundy_all`](super::grundy_all).
+
+use crate::graph::BitGraph;
+
+/// Largest number of vertices the incremental table handles.
+pub const MAX_N: usize = 16;
+
+/// Rows of the table (`2^MAX_N`); indices are masked with `ROWS − 1`, which
+/// lets the compiler drop the bounds checks on the hot path.
+const ROWS: usize = 1 << MAX_N;
+
+const LANE_LO15: u64 = 0x7fff_7fff_7fff_7fff;
+const LANE_HI: u64 = 0x8000_8000_8000_8000;
+const LANE_ONES: u64 = 0x0001_0001_0001_0001;
+
+/// The subset table of the current root-to-node path of a walk, and the
+/// graphs that own its levels.
+pub struct Incremental {
+    /// Word 0 of every row (planes 0..=3). Rows `[2^(m−1), 2^m)` belong to
+    /// `path[m]` (the node with `m` vertices).
+    lo: Box<[u64; ROWS]>,
+    /// Word 1 of every row (planes 4..=7), read only when word 0 is full.
+    hi: Box<[u64; ROWS]>,
+    /// Adjacency of the node on each level whose rows are in place.
+    path: Vec<[u32; MAX_N]>,
+    /// Levels `1..=valid` of `path` are consistent (each the parent of the next).
+    valid: usize,
+    /// Memo of [`Self::push_leaf`]'s top-down search: value + 1 of each
+    /// vertex in 4-bit fields (0 = not known), valid where `stamp` is `round`.
+    memo: Box<[u64; ROWS]>,
+    stamp: Box<[u32; ROWS]>,
+    round: u32,
+    values: [u8; 32],
+}
+
+impl Default for Incremental {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Incremental {
+    /// An empty table.
+    pub fn new() -> Self {
+        Incremental {
+            lo: Box::new([0; ROWS]),
+            hi: Box::new([0; ROWS]),
+            path: vec![[0; MAX_N]; MAX_N + 1],
+            valid: 0,
+            memo: Box::new([0; ROWS]),
+            stamp: Box::new([0; ROWS]),
+            round: 0,
+            values: [0; 32],
+        }
+    }
+
+    /// The value of every start of `g` (`out[v]` = value of token on `v`, all
+    /// vertices remaining), reusing the rows of `g`'s parent (`g` minus its
+    /// last vertex) when that was the last node pushed with one vertex fewer,
+    /// else rebuilding the levels that differ. Afterwards `g`'s rows are in
+    /// place for its children.
+    pub fn push(&mut self, g: &BitGraph) -> &[u8] {
+        let n = g.n();
+        if n == 0 {
+            return &[];
+        }
+        if n > MAX_N {
+            self.valid = 0;
+            let vals = super::grundy_all(g);
+            self.values[..n].copy_from_slice(&vals);
+            return &self.values[..n];
+        }
+        // The deepest level m < n whose node is g restricted to its first m vertices.
+        let mut m = self.valid.min(n - 1);
+        while m > 0 && !self.level_matches(g, m) {
+            m -= 1;
+        }
+        for level in m + 1..=n {
+            let mask = (1u32 << level) - 1;
+            let adj: [u32; MAX_N] =
+                std::array::from_fn(|v| if v < level { g.nbrs(v) & mask } else { 0 });
+            self.path[level] = adj;
+            if !self.extend(level) {
+                self.valid = 0;
+                let vals = super::grundy_all(g);
+                self.values[..n].copy_from_slice(&vals);
+                return &self.values[..n];
+            }
+        }
+        self.valid = n;
+        let full = (1usize << n) - 1;
+        let (w0, w1) = (self.lo[full], self.hi[full]);
+        for k in 0..8 {
+            let word = if k < 4 { w0 } else { w1 };
+            let mut lane = (word >> (16 * (k % 4))) & 0xffff;
+            while lane != 0 {
+                self.values[lane.trailing_zeros() as usize] = k as u8;
+                lane &= lane - 1;
+            }
+        }
+        &self.values[..n]
+    }
+
+    /// Like [`Self::push`] for a node whose children will not be pushed (a
+    /// leaf of the walk): the same values, computed with less work, and
+    /// `g`'s own rows are not left in place.
+    ///
+    /// Only plane 0 (which positions are lost for the mover) is computed for
+    /// the rows with `x = n − 1 ∈ S`: `v` loses at `S` iff no neighbour of `v`
+    /// loses at `S − v`, one AND per position. The values of the starts that
+    /// do not lose then come from a memoised top-down search, which stops at
+    /// every lost position (known from plane 0) and at every position without
+    /// `x` (the parent's complete rows). At odd `n` almost every start loses,
+    /// so most graphs need no search at all. This is the exact game rule
+    /// throughout; the matching theorem is not used.
+    pub fn push_leaf(&mut self, g: &BitGraph) -> &[u8] {
+        let n = g.n();
+        if n == 0 || n > MAX_N {
+            return self.push(g);
+        }
+        let mut m = self.valid.min(n - 1);
+        while m > 0 && !self.level_matches(g, m) {
+            m -= 1;
+        }
+        if m + 1 < n {
+            // Rebuild the ancestors' levels first (a fresh start or a jump).
+            self.push(&g.induced((1u32 << (n - 1)) - 1));
+            if self.valid != n - 1 {
+                // The parent has a value ≥ 8 somewhere (not below 13 vertices).
+                let vals = super::grundy_all(g);
+                self.values[..n].copy_from_slice(&vals);
+                return &self.values[..n];
+            }
+        }
+        let level = n;
+        self.path[level] = std::array::from_fn(|v| if v < n { g.nbrs(v) } else { 0 });
+        self.valid = n - 1;
+        let adj: [u32; 16] = self.path[level];
+        let start = 1usize << (n - 1);
+        let lo = &mut *self.lo;
+        for s in start..start << 1 {
+            let mut cur = 0u64;
+            let mut vs = s;
+            while vs != 0 {
+                let v = vs.trailing_zeros() as usize;
+                vs &= vs - 1;
+                let t = (s ^ (1 << v)) & (ROWS - 1);
+                cur |= ((lo[t] as u32 & adj[v & 15] == 0) as u64) << v;
+            }
+            lo[s & (ROWS - 1)] = cur;
+        }
+        let full = (start << 1) - 1;
+        let lost = lo[full] & 0xffff;
+        if lost.count_ones() as usize == n {
+            self.values[..n].fill(0);
+            return &self.values[..n];
+        }
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            self.stamp.fill(0);
+            self.round = 1;
+        }
+        for v in 0..n {
+            self.values[v] = if lost >> v & 1 == 1 {
+                0
+            } else {
+                self.nimber(v, full, start)
+            };
+        }
+        &self.values[..n]
+    }
+
+    /// Value of the token on `v` at `s` (`v ∈ s`, not a lost position), top
+    /// down: positions without vertex `start`'s bit are read from the parent's
+    /// rows, lost ones from plane 0, the rest searched and memoised.
+    fn nimber(&mut self, v: usize, s: usize, start: usize) -> u8 {
+        if s & start == 0 {
+            let (w0, w1) = (self.lo[s], self.hi[s]);
+            for k in 0..8 {
+                let word = if k < 4 { w0 } else { w1 };
+                if word >> (16 * (k % 4) + v) & 1 == 1 {
+                    return k as u8;
+                }
+            }
+            unreachable!("every vertex of a complete row has a value");
+        }
+        if self.stamp[s] == self.round {
+            let known = (self.memo[s] >> (4 * v)) & 0xf;
+            if known != 0 {
+                return known as u8 - 1;
+            }
+        } else {
+            self.stamp[s] = self.round;
+            self.memo[s] = 0;
+        }
+        let t = s ^ (1 << v);
+        let mut opts = self.path[self.valid + 1][v] as usize & t;
+        let lost = self.lo[t];
+        let mut seen = 0u32;
+        while opts != 0 {
+            let u = opts.trailing_zeros() as usize;
+            opts &= opts - 1;
+            seen |= if lost >> u & 1 == 1 {
+                1
+            } else {
+                1 << self.nimber(u, t, start)
+            };
+        }
+        // A value k needs an option k − 1 on fewer vertices, so *k needs at
+        // least k − 7 + 13 vertices (the smallest *7 has at least 13): on
+        // ≤ 16 vertices values are ≤ 10 and value + 1 fits its 4 bits.
+        let value = seen.trailing_ones() as u8;
+        debug_assert!(value < 15);
+        self.memo[s] |= (value as u64 + 1) << (4 * v);
+        value
+    }
+
+    /// Is the node on `level` equal to `g` restricted to its first `level` vertices?
+    fn level_matches(&self, g: &BitGraph, level: usize) -> bool {
+        let mask = (1u32 << level) - 1;
+        (0..level).all(|v| g.nbrs(v) & mask == self.path[level][v])
+    }
+
+    /// Compute rows `[2^(level−1), 2^level)` for the node `path[level]`;
+    /// `false` if some position has a value ≥ 8.
+    fn extend(&mut self, level: usize) -> bool {
+        let adj = &self.path[level];
+        let adjb: [u64; 16] = std::array::from_fn(|v| {
+            if v < MAX_N {
+                adj[v] as u64 * LANE_ONES
+            } else {
+                0
+            }
+        });
+        let start = 1usize << (level - 1);
+        let (lo, hi) = (&mut *self.lo, &mut *self.hi);
+        let mut ok = true;
+        if level == 1 {
+            lo[0] = 0;
+            hi[0] = 0;
+        }
+        for s in start..start << 1 {
+            let (mut c0, mut c1) = (0u64, 0u64);
+            let mut vs = s;
+            while vs != 0 {
+                let v = vs.trailing_zeros() as usize;
+                vs &= vs - 1;
+                let t = (s ^ (1 << v)) & (ROWS - 1);
+                let nb = adjb[v & 15];
+                let x = lo[t] & nb;
+                let nonzero = (x | ((x & LANE_LO15) + LANE_LO15)) & LANE_HI;
+                let empty = nonzero ^ LANE_HI;
+                if empty != 0 {
+                    c0 |= ((empty & empty.wrapping_neg()) >> 15) << v;
+                } else {
+                    let x = hi[t] & nb;
+                    let nonzero = (x | ((x & LANE_LO15) + LANE_LO15)) & LANE_HI;
+                    let empty = nonzero ^ LANE_HI;
+                    ok &= empty != 0;
+                    c1 |= ((empty & empty.wrapping_neg()) >> 15) << v;
+                }
+            }
+            lo[s & (ROWS - 1)] = c0;
+            hi[s & (ROWS - 1)] = c1;
+        }
+        ok
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::{self, WalkOptions};
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn agrees_with_grundy_all_along_a_whole_walk() {
+        // Every node of the generation tree up to 8 vertices, in walk order
+        // (so almost every push reuses its parent's rows).
+        let mut inc = Incremental::new();
+        let mut nodes = 0;
+        let opts = WalkOptions::default();
+        gen::walk_nodes(&BitGraph::new(0), 8, opts, &mut |g, _| {
+            nodes += 1;
+            let want = super::super::grundy_all(g);
+            if g.n() == 8 {
+                assert_eq!(inc.push_leaf(g), want.as_slice(), "{g:?}");
+            } else {
+                assert_eq!(inc.push(g), want.as_slice(), "{g:?}");
+            }
+        });
+        assert_eq!(nodes, 1 + 1 + 2 + 4 + 11 + 34 + 156 + 1044 + 12346);
+    }
+
+    #[test]
+    fn agrees_with_grundy_all_on_random_graphs_in_any_order() {
+        // Unrelated graphs one after another (no parent in place), random
+        // children of the last graph, and graphs of up to 12 vertices.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut inc = Incremental::new();
+        let mut g = BitGraph::new(0);
+        for _ in 0..3000 {
+            match rng.random_range(0..3) {
+                0 if g.n() < MAX_N => {
+                    let nbrs = rng.random::<u32>() & g.all();
+                    g.push_vertex(nbrs);
+                }
+                _ => {
+                    let top = if rng.random_bool(0.9) { 12 } else { MAX_N };
+                    let n = rng.random_range(1..=top);
+                    let p = rng.random_range(0.15..0.8);
+                    g = BitGraph::new(n);
+                    for j in 1..n {
+                        for i in 0..j {
+                            if rng.random::<f64>() < p {
+                                g.add_edge(i, j);
+                            }
+                        }
+                    }
+                }
+            }
+            let want = super::super::grundy_all(&g);
+            if rng.random_bool(0.5) {
+                assert_eq!(inc.push_leaf(&g), want.as_slice(), "{g:?}");
+            } else {
+                assert_eq!(inc.push(&g), want.as_slice(), "{g:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn agrees_on_random_graphs_of_11_to_16_vertices() {
+        // Each graph from scratch, then a chain of random children of it
+        // (the walk's case), against the per-position DPs of `grundy_all`.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1116);
+        let mut inc = Incremental::new();
+        for _ in 0..40 {
+            let n = rng.random_range(11..=15);
+            let p = rng.random_range(0.2..0.7);
+            let mut g = BitGraph::new(n);
+            for j in 1..n {
+                for i in 0..j {
+                    if rng.random::<f64>() < p {
+                        g.add_edge(i, j);
+                    }
+                }
+            }
+            assert_eq!(
+                inc.push(&g),
+                super::super::grundy_all(&g).as_slice(),
+                "{g:?}"
+            );
+            while g.n() < MAX_N {
+                g.push_vertex(rng.random::<u32>() & g.all());
+                let want = super::super::grundy_all(&g);
+                assert_eq!(inc.push_leaf(&g), want.as_slice(), "{g:?}");
+                assert_eq!(inc.push(&g), want.as_slice(), "{g:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn larger_graphs_fall_back() {
+        let g = BitGraph::from_edges(18, &(0..17).map(|i| (i, i + 1)).collect::<Vec<_>>());
+        let mut inc = Incremental::new();
+        assert_eq!(inc.push(&g), super::super::grundy_all(&g).as_slice());
+    }
+}
