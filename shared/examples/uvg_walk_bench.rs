@@ -20,6 +20,11 @@ fn cpu_ns() -> u64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--random") {
+        let n = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(14);
+        let count = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100);
+        return random_mode(n, count);
+    }
     let n: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(11);
     let count: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(40);
     let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
@@ -101,5 +106,43 @@ fn main() {
     println!(
         "{graphs} connected graphs on {n} vertices under {count} prefixes of depth {}",
         n - 2
+    );
+}
+
+/// `--random N COUNT`: `grundy_all` vs a fresh incremental table on random
+/// G(N, 1/2) graphs (no parent in place, as for one position in `solve`).
+fn random_mode(n: usize, count: usize) {
+    let mut graphs = Vec::new();
+    let mut state = 99u64;
+    let mut bit = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state & 1 == 1
+    };
+    for _ in 0..count {
+        let mut g = BitGraph::new(n);
+        for j in 1..n {
+            for i in 0..j {
+                if bit() {
+                    g.add_edge(i, j);
+                }
+            }
+        }
+        graphs.push(g);
+    }
+    // Wall time: these runs are shorter than the scheduler's CPU-time tick.
+    let t0 = std::time::Instant::now();
+    let a: Vec<Vec<u8>> = graphs.iter().map(uvg::grundy_all).collect();
+    let t1 = t0.elapsed().as_nanos();
+    let mut inc = uvg::incremental::Incremental::new();
+    let b: Vec<Vec<u8>> = graphs.iter().map(|g| inc.push_leaf(g).to_vec()).collect();
+    let t2 = t0.elapsed().as_nanos();
+    let t0 = 0;
+    assert_eq!(a, b);
+    println!(
+        "n = {n}: grundy_all {:.1} µs/graph, incremental from scratch {:.1} µs/graph",
+        (t1 - t0) as f64 / 1e3 / count as f64,
+        (t2 - t1) as f64 / 1e3 / count as f64
     );
 }

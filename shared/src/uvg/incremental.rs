@@ -26,7 +26,7 @@
 //! computes only which positions are lost, plus a top-down search for the
 //! starts that are not. Graphs on more than [`MAX_N`] vertices, or with a
 //! value ≥ 8 in some position (impossible below 13 vertices), fall back to
-//! [`grundy_all`](super::grundy_all).
+//! the per-position DPs of [`grundy_all`](super::grundy_all).
 
 use crate::graph::BitGraph;
 
@@ -94,7 +94,7 @@ impl Incremental {
         }
         if n > MAX_N {
             self.valid = 0;
-            let vals = super::grundy_all(g);
+            let vals = super::grundy_all_direct(g);
             self.values[..n].copy_from_slice(&vals);
             return &self.values[..n];
         }
@@ -110,7 +110,7 @@ impl Incremental {
             self.path[level] = adj;
             if !self.extend(level) {
                 self.valid = 0;
-                let vals = super::grundy_all(g);
+                let vals = super::grundy_all_direct(g);
                 self.values[..n].copy_from_slice(&vals);
                 return &self.values[..n];
             }
@@ -155,7 +155,7 @@ impl Incremental {
             self.push(&g.induced((1u32 << (n - 1)) - 1));
             if self.valid != n - 1 {
                 // The parent has a value ≥ 8 somewhere (not below 13 vertices).
-                let vals = super::grundy_all(g);
+                let vals = super::grundy_all_direct(g);
                 self.values[..n].copy_from_slice(&vals);
                 return &self.values[..n];
             }
@@ -310,7 +310,7 @@ mod tests {
         let opts = WalkOptions::default();
         gen::walk_nodes(&BitGraph::new(0), 8, opts, &mut |g, _| {
             nodes += 1;
-            let want = super::super::grundy_all(g);
+            let want = super::super::grundy_all_direct(g);
             if g.n() == 8 {
                 assert_eq!(inc.push_leaf(g), want.as_slice(), "{g:?}");
             } else {
@@ -347,7 +347,7 @@ mod tests {
                     }
                 }
             }
-            let want = super::super::grundy_all(&g);
+            let want = super::super::grundy_all_direct(&g);
             if rng.random_bool(0.5) {
                 assert_eq!(inc.push_leaf(&g), want.as_slice(), "{g:?}");
             } else {
@@ -375,12 +375,12 @@ mod tests {
             }
             assert_eq!(
                 inc.push(&g),
-                super::super::grundy_all(&g).as_slice(),
+                super::super::grundy_all_direct(&g).as_slice(),
                 "{g:?}"
             );
             while g.n() < MAX_N {
                 g.push_vertex(rng.random::<u32>() & g.all());
-                let want = super::super::grundy_all(&g);
+                let want = super::super::grundy_all_direct(&g);
                 assert_eq!(inc.push_leaf(&g), want.as_slice(), "{g:?}");
                 assert_eq!(inc.push(&g), want.as_slice(), "{g:?}");
             }
@@ -391,6 +391,6 @@ mod tests {
     fn larger_graphs_fall_back() {
         let g = BitGraph::from_edges(18, &(0..17).map(|i| (i, i + 1)).collect::<Vec<_>>());
         let mut inc = Incremental::new();
-        assert_eq!(inc.push(&g), super::super::grundy_all(&g).as_slice());
+        assert_eq!(inc.push(&g), super::super::grundy_all_direct(&g).as_slice());
     }
 }

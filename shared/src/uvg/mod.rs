@@ -64,19 +64,37 @@ thread_local! {
 }
 
 /// Exact Grundy value of every start vertex of a small graph (n ≤ 32, tuned
-/// for n ≤ 12). `out[v]` = value of the position (token on `v`, all vertices
+/// for n ≤ 16). `out[v]` = value of the position (token on `v`, all vertices
 /// remaining).
 ///
-/// * n ≤ 12: the bit-sliced subset DP (`uvg/bitsliced.rs`): truth tables over
+/// * n ≤ 11: the bit-sliced subset DP (`uvg/bitsliced.rs`): truth tables over
 ///   all subsets, updated with 256-bit ORs, iterated to a fixed point.
-/// * n ≤ 16 (and the rare bit-sliced overflow): a per-position subset DP over
-///   "bit planes": `plane[S][k]` = the set of `u ∈ S` with `g(u, S) = k`, so
-///   `g(v, S)` is the least `k` with `plane[S − v][k] ∩ N(v) = ∅`, found
-///   branch-free with SWAR lane tests.
-/// * above: memoised search keyed on (token, token's component).
+/// * 12 ≤ n ≤ 16: the incremental subset table ([`incremental`]), kept per
+///   thread: complete rows for the graph minus its last vertex, then only
+///   the lost positions of the rows with the last vertex and a top-down
+///   search for the other starts (a call whose graph shares its first
+///   vertices with the previous call's reuses their rows).
+/// * the rare overflow of either (a value ≥ 8 somewhere): a per-position
+///   subset DP over "bit planes": `plane[S][k]` = the set of `u ∈ S` with
+///   `g(u, S) = k`, so `g(v, S)` is the least `k` with
+///   `plane[S − v][k] ∩ N(v) = ∅`, found branch-free with SWAR lane tests.
+/// * above 16: memoised search keyed on (token, token's component).
 ///
-/// `runs/bench-uvg.md` compares these with the alternatives in `variants`.
+/// `runs/BENCHMARKS.md` ("UVG solvers") compares these.
 pub fn grundy_all(g: &BitGraph) -> Vec<u8> {
+    let n = g.n();
+    if (12..=incremental::MAX_N).contains(&n) {
+        return TABLE.with(|t| t.borrow_mut().push_leaf(g).to_vec());
+    }
+    grundy_all_direct(g)
+}
+
+thread_local! {
+    static TABLE: RefCell<incremental::Incremental> = RefCell::new(incremental::Incremental::new());
+}
+
+/// [`grundy_all`] without the incremental table (its fallback).
+fn grundy_all_direct(g: &BitGraph) -> Vec<u8> {
     let n = g.n();
     if n == 0 {
         return Vec::new();
@@ -277,13 +295,13 @@ fn memo_grundy_budget(
 /// Exact Grundy value of the position (token at `v`, remaining vertices
 /// `alive`, `v ∈ alive`). Vertices outside `0..g.n()` in `alive` are ignored.
 ///
-/// Components of at most 12 vertices run [`grundy_all`] on the induced
+/// Components of at most 16 vertices run [`grundy_all`] on the induced
 /// component; larger ones a memoised search over the (token, component)
 /// positions reachable from `v`.
 pub fn grundy(g: &BitGraph, v: usize, alive: VSet) -> u8 {
     let alive = (alive & g.all()) | 1 << v;
     let comp = g.component(v, alive);
-    if comp.count_ones() <= 12 {
+    if comp.count_ones() as usize <= SUBSET_DP_MAX_N {
         let h = g.induced(comp);
         let idx = (comp & ((1u32 << v) - 1)).count_ones() as usize;
         grundy_all(&h)[idx]
