@@ -27,6 +27,7 @@ pub mod provenance;
 mod recovery;
 pub mod results;
 pub mod status;
+pub mod transfer;
 #[cfg(test)]
 mod tests;
 mod tokens;
