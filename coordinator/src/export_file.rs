@@ -30,8 +30,8 @@ use std::path::Path;
 pub const MAGIC: &[u8; 8] = b"GSWEEPX\n";
 /// The format this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
-/// The largest body (decompressed JSON) read: 4 GiB.
-pub const MAX_BODY: u64 = 4 << 30;
+/// The largest body (decompressed JSON) read: 1 GiB.
+pub const MAX_BODY: u64 = 1 << 30;
 /// The conventional file extension.
 pub const EXTENSION: &str = "gsx";
 
