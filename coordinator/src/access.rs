@@ -425,6 +425,21 @@ mod tests {
             tonic::Code::PermissionDenied
         );
         assert_eq!(call("Cancel", "adm"), Ok(SMALL_LIMIT));
+        assert_eq!(call("Import", "adm"), Ok(IMPORT_LIMIT));
+        assert_eq!(
+            call("Import", "rd").unwrap_err().1,
+            "this token may not import sweeps: use the admin token"
+        );
+        assert_eq!(
+            call("Import", "wrk").unwrap_err().0,
+            tonic::Code::PermissionDenied
+        );
+        assert_eq!(call("Export", "rd"), Ok(SMALL_LIMIT));
+        assert_eq!(call("Export", "adm"), Ok(SMALL_LIMIT));
+        assert_eq!(
+            call("Export", "wrk").unwrap_err().0,
+            tonic::Code::PermissionDenied
+        );
         assert_eq!(
             call("Cancel", "nope").unwrap_err().0,
             tonic::Code::Unauthenticated

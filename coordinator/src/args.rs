@@ -5,9 +5,9 @@
 
 use crate::error::UsageError;
 use anyhow::Context as _;
-use std::time::Duration;
 use gamesweep::sweep::{Params, SweepKind};
 use gamesweep_proto::domain::SampleRequest;
+use std::time::Duration;
 
 /// Text listing every kind with its parameters.
 pub fn kinds_help() -> String {

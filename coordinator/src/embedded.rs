@@ -118,7 +118,9 @@ pub fn run(
             );
         } else {
             let export = crate::export_file::read(file).map_err(UsageError)?;
-            if export.kind != kind.name() || kind.resolve_params(&export.params).ok().as_ref() != Some(params) {
+            if export.kind != kind.name()
+                || kind.resolve_params(&export.params).ok().as_ref() != Some(params)
+            {
                 return Err(UsageError(format!(
                     "{} holds a `{}` sweep with other parameters than this run's: run it with the same kind and parameters",
                     file.display(),

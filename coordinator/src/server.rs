@@ -590,7 +590,9 @@ pub fn write_checkpoints(
                 info!(sweep = %id, file = %path.display(), done = export.results.len(), bytes = bytes.len(), "checkpoint export written");
                 written.insert(id, export.results.len());
             }
-            Err(e) => warn!(sweep = %id, file = %path.display(), error = %e, "cannot write the checkpoint export"),
+            Err(e) => {
+                warn!(sweep = %id, file = %path.display(), error = %e, "cannot write the checkpoint export")
+            }
         }
     }
 }

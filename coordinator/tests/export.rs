@@ -219,8 +219,7 @@ fn forge(export: &mut Export) -> u32 {
                     .find(|c: char| !c.is_ascii_digit())
                     .unwrap();
             let n: u64 = r.result[start..end].parse().unwrap();
-            r.result
-                .replace_range(start..end, &(n + 1).to_string());
+            r.result.replace_range(start..end, &(n + 1).to_string());
             return r.index;
         }
     }
@@ -259,13 +258,33 @@ fn a_sweep_moves_between_coordinators_and_finishes_byte_identical() {
         // Coordinator A: a 20 % sample of the sweep runs, then it is exported.
         let (_a, url) = serve(&d.join("a"), &roles, &d.join("a.log"));
         ok(&[
-            "launch", "uvg", "--max-n", "9", "--shards", "64", "--name", "mv", "--sample",
-            "20%", "--verify-fraction", "0", "--coordinator", &url, "--token-file", s(&adm),
+            "launch",
+            "uvg",
+            "--max-n",
+            "9",
+            "--shards",
+            "64",
+            "--name",
+            "mv",
+            "--sample",
+            "20%",
+            "--verify-fraction",
+            "0",
+            "--coordinator",
+            &url,
+            "--token-file",
+            s(&adm),
         ]);
         work_until_idle(&url, &wrk, &d.join("wa.log"));
         // Export is a read: the read token may do it.
         ok(&[
-            "export", "mv", s(&file), "--coordinator", &url, "--token-file", s(&rd),
+            "export",
+            "mv",
+            s(&file),
+            "--coordinator",
+            &url,
+            "--token-file",
+            s(&rd),
         ]);
     } // coordinator A is killed here
     let export = export_file::read(&file).unwrap();
@@ -278,34 +297,82 @@ fn a_sweep_moves_between_coordinators_and_finishes_byte_identical() {
 
     // Coordinator B, on a fresh store: only the admin token may import.
     let (_b, url) = serve(&d.join("b"), &roles, &d.join("b.log"));
-    for (tok, why) in [(&rd, "may not import sweeps"), (&wrk, "may not import sweeps")] {
+    for (tok, why) in [
+        (&rd, "may not import sweeps"),
+        (&wrk, "may not import sweeps"),
+    ] {
         refused(
-            &["import", s(&file), "--coordinator", &url, "--token-file", s(tok)],
+            &[
+                "import",
+                s(&file),
+                "--coordinator",
+                &url,
+                "--token-file",
+                s(tok),
+            ],
             why,
         );
     }
     ok(&[
-        "import", s(&file), "--coordinator", &url, "--token-file", s(&adm),
+        "import",
+        s(&file),
+        "--coordinator",
+        &url,
+        "--token-file",
+        s(&adm),
     ]);
     refused(
-        &["import", s(&file), "--coordinator", &url, "--token-file", s(&adm)],
+        &[
+            "import",
+            s(&file),
+            "--coordinator",
+            &url,
+            "--token-file",
+            s(&adm),
+        ],
         "already exists",
     );
     let status = ok(&[
-        "status", "mv", "--json", "--coordinator", &url, "--token-file", s(&rd),
+        "status",
+        "mv",
+        "--json",
+        "--coordinator",
+        &url,
+        "--token-file",
+        s(&rd),
     ]);
     let v: serde_json::Value = serde_json::from_str(&status).unwrap();
     let sw = &v["sweeps"][0];
     assert_eq!(sw["shards_done"].as_u64(), Some(done as u64), "{status}");
     // The imported sample is done; widen it to the whole plan and finish.
     ok(&[
-        "launch", "uvg", "--max-n", "9", "--shards", "64", "--name", "mv", "--resume",
-        "--verify-fraction", "0", "--coordinator", &url, "--token-file", s(&adm),
+        "launch",
+        "uvg",
+        "--max-n",
+        "9",
+        "--shards",
+        "64",
+        "--name",
+        "mv",
+        "--resume",
+        "--verify-fraction",
+        "0",
+        "--coordinator",
+        &url,
+        "--token-file",
+        s(&adm),
     ]);
     work_until_idle(&url, &wrk, &d.join("wb.log"));
     let got = d.join("got");
     ok(&[
-        "report", "mv", "--out", s(&got), "--coordinator", &url, "--token-file", s(&rd),
+        "report",
+        "mv",
+        "--out",
+        s(&got),
+        "--coordinator",
+        &url,
+        "--token-file",
+        s(&rd),
     ]);
     assert!(
         std::fs::read(got.join("results.json")).unwrap() == want,
@@ -323,8 +390,19 @@ fn offline_import_into_a_stopped_store_then_serve_or_run_finishes_it() {
     // A partial run: only a sample of it, checkpointed by --export-every.
     let part = d.join("part");
     ok(&[
-        "run", "uvg", "--max-n", "9", "--shards", "64", "--sample", "20%", "-q",
-        "--export-every", "1h", "--out", s(&part),
+        "run",
+        "uvg",
+        "--max-n",
+        "9",
+        "--shards",
+        "64",
+        "--sample",
+        "20%",
+        "-q",
+        "--export-every",
+        "1h",
+        "--out",
+        s(&part),
     ]);
     let file = part.join("run.gsx");
     let export = export_file::read(&file).unwrap();
@@ -338,22 +416,60 @@ fn offline_import_into_a_stopped_store_then_serve_or_run_finishes_it() {
     {
         let (_c, url) = serve(&store, &["--token-file", s(&tok)], &d.join("c.log"));
         ok(&[
-            "launch", "uvg", "--max-n", "9", "--shards", "64", "--name", "moved", "--resume",
-            "--verify-fraction", "0", "--coordinator", &url, "--token-file", s(&tok),
+            "launch",
+            "uvg",
+            "--max-n",
+            "9",
+            "--shards",
+            "64",
+            "--name",
+            "moved",
+            "--resume",
+            "--verify-fraction",
+            "0",
+            "--coordinator",
+            &url,
+            "--token-file",
+            s(&tok),
         ]);
         work_until_idle(&url, &tok, &d.join("wc.log"));
         let got = d.join("got");
         ok(&[
-            "report", "moved", "--out", s(&got), "--coordinator", &url, "--token-file", s(&tok),
+            "report",
+            "moved",
+            "--out",
+            s(&got),
+            "--coordinator",
+            &url,
+            "--token-file",
+            s(&tok),
         ]);
         assert!(std::fs::read(got.join("results.json")).unwrap() == want);
     }
 
     // Into a `run` folder's store (as the run's sweep), then `run` resumes it.
     let out = d.join("out");
-    ok(&["import", s(&file), "--store", s(&out.join("store")), "--name", "run"]);
+    ok(&[
+        "import",
+        s(&file),
+        "--store",
+        s(&out.join("store")),
+        "--name",
+        "run",
+    ]);
     let err = String::from_utf8(
-        gs(&["run", "uvg", "--max-n", "9", "--shards", "64", "-q", "--out", s(&out)]).stderr,
+        gs(&[
+            "run",
+            "uvg",
+            "--max-n",
+            "9",
+            "--shards",
+            "64",
+            "-q",
+            "--out",
+            s(&out),
+        ])
+        .stderr,
     )
     .unwrap();
     assert!(err.contains("resuming the run"), "{err}");
@@ -362,7 +478,16 @@ fn offline_import_into_a_stopped_store_then_serve_or_run_finishes_it() {
     // And `run --import` does both in one step.
     let out2 = d.join("out2");
     ok(&[
-        "run", "uvg", "--max-n", "9", "--shards", "64", "-q", "--import", s(&file), "--out",
+        "run",
+        "uvg",
+        "--max-n",
+        "9",
+        "--shards",
+        "64",
+        "-q",
+        "--import",
+        s(&file),
+        "--out",
         s(&out2),
     ]);
     assert!(std::fs::read(out2.join("results.json")).unwrap() == want);
@@ -450,7 +575,10 @@ fn a_refused_import_leaves_the_core_and_store_untouched() {
     assert!(e.contains("plan"), "{e}");
     // The intact export imports, and exports back to the same content.
     let i = core.import(&good, Some("again")).unwrap();
-    assert_eq!((i.done, i.shards), (good.results.len() as u32, good.plan.len() as u32));
+    assert_eq!(
+        (i.done, i.shards),
+        (good.results.len() as u32, good.plan.len() as u32)
+    );
     let mut back = core.export("again").unwrap();
     back.sweep_id = good.sweep_id.clone();
     back.verify_seed = good.verify_seed;
@@ -503,8 +631,18 @@ fn serve_writes_checkpoints_to_its_export_dir() {
         &d.join("c.log"),
     );
     ok(&[
-        "launch", "uvg", "--max-n", "7", "--name", "ck", "--verify-fraction", "0",
-        "--coordinator", &url, "--token-file", s(&tok),
+        "launch",
+        "uvg",
+        "--max-n",
+        "7",
+        "--name",
+        "ck",
+        "--verify-fraction",
+        "0",
+        "--coordinator",
+        &url,
+        "--token-file",
+        s(&tok),
     ]);
     work_until_idle(&url, &tok, &d.join("w.log"));
     let file = exports.join("ck.gsx");

@@ -4,7 +4,9 @@
 //! returns [`crate::domain`] types and maps tonic's errors to [`RpcError`].
 
 use crate::convert::ConvertError;
-use crate::domain::{AuditRecord, Imported, LaunchSpec, Launched, ProjectionText, StatusReport, SweepReport};
+use crate::domain::{
+    AuditRecord, Imported, LaunchSpec, Launched, ProjectionText, StatusReport, SweepReport,
+};
 use crate::pb;
 use crate::pb::audit_client::AuditClient;
 use crate::pb::coordinator_client::CoordinatorClient;
@@ -448,7 +450,11 @@ impl Coordinator {
             .enumerate()
             .map(|(i, c)| pb::ImportChunk {
                 data: c.to_vec(),
-                rename: if i == 0 { rename.clone() } else { String::new() },
+                rename: if i == 0 {
+                    rename.clone()
+                } else {
+                    String::new()
+                },
             })
             .collect();
         let reply = self

@@ -5,8 +5,9 @@
 //! encoded as JSON bytes; only the kind can decode them (`SweepKind::decode`).
 
 use crate::domain::{
-    Imported, LaunchSpec, Launched, ProjectionText, SampleRequest, SampleStatus, ShardFailureStatus,
-    StatusReport, SweepReport, SweepState, SweepStatus, VerifyStatus, WorkerStatus,
+    Imported, LaunchSpec, Launched, ProjectionText, SampleRequest, SampleStatus,
+    ShardFailureStatus, StatusReport, SweepReport, SweepState, SweepStatus, VerifyStatus,
+    WorkerStatus,
 };
 use crate::pb;
 use gamesweep::sweep::{Params, ShardSpec};

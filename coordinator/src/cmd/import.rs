@@ -35,8 +35,7 @@ pub struct ImportArgs {
 /// Run `import`.
 pub fn exec(a: ImportArgs) -> anyhow::Result<()> {
     let started = Instant::now();
-    let bytes =
-        std::fs::read(&a.file).with_context(|| format!("reading {}", a.file.display()))?;
+    let bytes = std::fs::read(&a.file).with_context(|| format!("reading {}", a.file.display()))?;
     let imported = match &a.store {
         Some(dir) => {
             let export = export_file::decode(&bytes)

@@ -107,9 +107,7 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    if m.get_flag("in_process")
-        && (m.contains_id("export_every") || m.contains_id("import"))
-    {
+    if m.get_flag("in_process") && (m.contains_id("export_every") || m.contains_id("import")) {
         return Err(UsageError(
             "--export-every and --import need the embedded coordinator (its store holds the sweep); drop --in-process".into(),
         )

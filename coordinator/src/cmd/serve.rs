@@ -181,7 +181,6 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
     })
 }
 
-
 /// The URL workers reach a coordinator listening on `addr` at: `host` if
 /// given, else this host's name for a wildcard address, else the address.
 fn advertised_url(addr: SocketAddr, host: Option<&str>, tls: bool) -> String {

@@ -27,10 +27,10 @@ pub mod provenance;
 mod recovery;
 pub mod results;
 pub mod status;
-pub mod transfer;
 #[cfg(test)]
 mod tests;
 mod tokens;
+pub mod transfer;
 pub mod verify;
 mod verify_state;
 #[cfg(test)]

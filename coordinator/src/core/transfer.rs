@@ -154,9 +154,9 @@ impl Core {
                 return Err(bad("results not in increasing shard order".into()));
             }
             last = Some(r.index);
-            merged.merge(out).map_err(|e| {
-                bad(gamesweep::sweep::in_shard(e, r.index).to_string())
-            })?;
+            merged
+                .merge(out)
+                .map_err(|e| bad(gamesweep::sweep::in_shard(e, r.index).to_string()))?;
         }
         let mut st = self.lock();
         if st.sweeps.contains_key(&id) {
