@@ -313,6 +313,45 @@ fn a_sweep_moves_between_coordinators_and_finishes_byte_identical() {
             why,
         );
     }
+    // A damaged or cut file is refused over gRPC too, and nothing is stored.
+    let bytes = std::fs::read(&file).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 0x08;
+    let bad = d.join("flipped.gsx");
+    std::fs::write(&bad, &flipped).unwrap();
+    refused(
+        &[
+            "import",
+            s(&bad),
+            "--coordinator",
+            &url,
+            "--token-file",
+            s(&adm),
+        ],
+        "checksum does not match",
+    );
+    std::fs::write(&bad, &bytes[..bytes.len() - 100]).unwrap();
+    refused(
+        &[
+            "import",
+            s(&bad),
+            "--coordinator",
+            &url,
+            "--token-file",
+            s(&adm),
+        ],
+        "truncated",
+    );
+    let none = ok(&[
+        "status",
+        "--json",
+        "--coordinator",
+        &url,
+        "--token-file",
+        s(&rd),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&none).unwrap();
+    assert_eq!(v["sweeps"].as_array().map(Vec::len), Some(0), "{none}");
     ok(&[
         "import",
         s(&file),
