@@ -108,7 +108,7 @@ fn gamegraph_json_target(input: &[u8]) {
 
 /// The protobuf messages with a conversion to a domain type, in the order
 /// the first input byte picks them.
-const PROTO_KINDS: u8 = 10;
+const PROTO_KINDS: u8 = 11;
 
 /// `message byte, encoded message`: decode with prost, then convert.
 fn proto_target(input: &[u8]) {
@@ -162,6 +162,11 @@ fn proto_target(input: &[u8]) {
                     let _ = params_from_proto(&l.params);
                     let _ = opt_shard_from_proto(l.shard);
                 }
+            }
+        }
+        9 => {
+            if let Ok(m) = pb::ImportReply::decode(bytes) {
+                let _ = d::Imported::from(m);
             }
         }
         _ => {
@@ -511,6 +516,15 @@ fn proto_seeds() -> Vec<Vec<u8>> {
         tagged(8, lease.encode_to_vec()),
         tagged(
             9,
+            pb::ImportReply::from(d::Imported {
+                sweep_id: "moved".into(),
+                shards: 65,
+                done: 13,
+            })
+            .encode_to_vec(),
+        ),
+        tagged(
+            10,
             pb::SweepStatus::from(status.sweeps[2].clone()).encode_to_vec(),
         ),
     ]
