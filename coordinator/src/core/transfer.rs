@@ -11,7 +11,9 @@
 use super::model::CoreError;
 use super::Core;
 use crate::export_file::{Export, ExportResult, ExportSample};
-use crate::store::{SampleRecord, ShardTiming, StoredSweep, SweepRecord, SweepState, SweepStats};
+use crate::store::{
+    SampleRecord, ShardTiming, StoreError, StoredSweep, SweepRecord, SweepState, SweepStats,
+};
 use gamesweep::kinds;
 use gamesweep::sweep::Output;
 use rayon::prelude::*;
@@ -158,8 +160,10 @@ impl Core {
                 .merge(out)
                 .map_err(|e| bad(gamesweep::sweep::in_shard(e, r.index).to_string()))?;
         }
-        let mut st = self.lock();
-        if st.sweeps.contains_key(&id) {
+        // Written without the core's lock (workers keep being served); the
+        // store's create refuses an id taken meanwhile, and the sweep is
+        // added to the core only once all of it is durable.
+        if self.lock().sweeps.contains_key(&id) {
             return Err(CoreError::Exists(id));
         }
         let record = SweepRecord {
@@ -182,8 +186,12 @@ impl Core {
         let mut results = BTreeMap::new();
         let mut timings = BTreeMap::new();
         let mut origins = BTreeMap::new();
+        match self.store.create_sweep(&record, &plan) {
+            Err(StoreError::Exists(_)) => return Err(CoreError::Exists(id)),
+            Err(e) => return Err(e.into()),
+            Ok(()) => {}
+        }
         let written = (|| -> Result<(), CoreError> {
-            self.store.create_sweep(&record, &plan)?;
             for r in &export.results {
                 let timing = (r.wall_us > 0 || r.cpu_us > 0).then(|| ShardTiming {
                     wall_us: r.wall_us,
@@ -232,8 +240,7 @@ impl Core {
             done: sweep.results_stored,
         };
         debug_assert_eq!(sweep.merged.encode(), merged.encode());
-        st.sweeps.insert(id.clone(), sweep);
-        drop(st);
+        self.lock().sweeps.insert(id.clone(), sweep);
         self.forget_render(&id);
         info!(sweep = %id, done = imported.done, total = imported.shards, "imported sweep");
         Ok(imported)
