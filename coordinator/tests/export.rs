@@ -706,3 +706,42 @@ fn serve_writes_checkpoints_to_its_export_dir() {
         .collect();
     assert_eq!(names, ["ck.gsx"]);
 }
+
+#[test]
+fn an_imported_sweep_leases_its_unfinished_shards_and_verification_copies() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let good = export_file::read(&finished_export(d)).unwrap();
+    let core = Core::open(
+        Arc::new(gamesweep_coordinator::store::MemStore::new()),
+        Duration::from_secs(10),
+    )
+    .unwrap();
+    let version = gamesweep_coordinator::core::solver_version();
+    // Two shards unfinished, and every shard selected for verification.
+    let mut partial = good.clone();
+    partial.results.retain(|r| r.index >= 2);
+    partial.verify_ppm = 1_000_000;
+    let i = core.import(&partial, Some("p")).unwrap();
+    assert_eq!(i.done as usize, partial.results.len());
+    let (st, _) = core.status(Some("p")).unwrap();
+    assert_eq!(st[0].shards_done, i.done);
+    // A worker other than the results' origin gets the unfinished shards
+    // (attempt 1, with fresh tokens) and verification copies of the rest.
+    let out = core.lease("fresh-worker", &version, 64).unwrap();
+    let mut fresh: Vec<u32> = out
+        .leases
+        .iter()
+        .filter(|g| g.sweep_id == "p" && g.shard.index < 2)
+        .map(|g| {
+            assert_eq!(g.attempt, 1);
+            g.shard.index
+        })
+        .collect();
+    fresh.sort_unstable();
+    assert_eq!(fresh, [0, 1]);
+    assert!(
+        out.leases.iter().any(|g| g.shard.index >= 2),
+        "no verification copy of an imported result was handed out"
+    );
+}
