@@ -6,7 +6,7 @@
 //!
 //! Roles: the worker token may lease, renew, release, submit and fail; the
 //! read token may read status, results and projections; the admin token may
-//! launch and cancel, and read. A coordinator given only the admin token
+//! launch, cancel and import, and read (export is a read). A coordinator given only the admin token
 //! (`serve --token-file`, as before roles existed) lets it do everything.
 //! The health service is open (probes cannot send a token).
 
@@ -59,6 +59,10 @@ pub const SMALL_LIMIT: usize = 1 << 20;
 /// `coordinator/tests/limits.rs`, which checks it fits with a wide margin.
 pub const SUBMIT_LIMIT: usize = 16 << 20;
 
+/// The largest Import request accepted (the whole export file, sent in
+/// chunks; each chunk is one message of at most 1 MiB).
+pub const IMPORT_LIMIT: usize = 1 << 30;
+
 /// One method of the gamesweep service: the role it needs, what it does
 /// (for the refusal message), and its request size limit.
 struct Rule {
@@ -85,6 +89,8 @@ const RULES: &[Rule] = &[
         SMALL_LIMIT,
     ),
     rule("GetAudit", Role::Read, "read the audit log", SMALL_LIMIT),
+    rule("Export", Role::Read, "export sweeps", SMALL_LIMIT),
+    rule("Import", Role::Admin, "import sweeps", IMPORT_LIMIT),
 ];
 
 const fn rule(method: &'static str, role: Role, does: &'static str, limit: usize) -> Rule {
@@ -419,6 +425,21 @@ mod tests {
             tonic::Code::PermissionDenied
         );
         assert_eq!(call("Cancel", "adm"), Ok(SMALL_LIMIT));
+        assert_eq!(call("Import", "adm"), Ok(IMPORT_LIMIT));
+        assert_eq!(
+            call("Import", "rd").unwrap_err().1,
+            "this token may not import sweeps: use the admin token"
+        );
+        assert_eq!(
+            call("Import", "wrk").unwrap_err().0,
+            tonic::Code::PermissionDenied
+        );
+        assert_eq!(call("Export", "rd"), Ok(SMALL_LIMIT));
+        assert_eq!(call("Export", "adm"), Ok(SMALL_LIMIT));
+        assert_eq!(
+            call("Export", "wrk").unwrap_err().0,
+            tonic::Code::PermissionDenied
+        );
         assert_eq!(
             call("Cancel", "nope").unwrap_err().0,
             tonic::Code::Unauthenticated

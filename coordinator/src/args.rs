@@ -7,6 +7,7 @@ use crate::error::UsageError;
 use anyhow::Context as _;
 use gamesweep::sweep::{Params, SweepKind};
 use gamesweep_proto::domain::SampleRequest;
+use std::time::Duration;
 
 /// Text listing every kind with its parameters.
 pub fn kinds_help() -> String {
@@ -232,6 +233,38 @@ pub fn verify_from(m: &clap::ArgMatches) -> anyhow::Result<(u32, Option<u64>)> {
         .map_or("0", String::as_str);
     let ppm = parse_verify_fraction(text).map_err(UsageError)?;
     Ok((ppm, m.get_one::<u64>("verify_seed").copied()))
+}
+
+/// The longest `--max-lease-total`: a year.
+pub const MAX_LEASE_TOTAL_SECS: u64 = 365 * 86_400;
+
+/// A duration: a whole number with an optional unit `s`, `m`, `h` or `d`
+/// (seconds without one), between 1 s and a year.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => t.split_at(i),
+        None => (t, "s"),
+    };
+    let scale = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3_600,
+        "d" => 86_400,
+        _ => {
+            return Err(format!(
+                "`{text}` is not a duration: use a whole number with s, m, h or d (e.g. 2h)"
+            ))
+        }
+    };
+    let n: u64 = digits.parse().map_err(|_| {
+        format!("`{text}` is not a duration: use a whole number with s, m, h or d (e.g. 2h)")
+    })?;
+    let secs = n.saturating_mul(scale);
+    if !(1..=MAX_LEASE_TOTAL_SECS).contains(&secs) {
+        return Err(format!("`{text}` is out of range: 1 s to 365 d"));
+    }
+    Ok(Duration::from_secs(secs))
 }
 
 #[cfg(test)]

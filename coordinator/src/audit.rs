@@ -1,5 +1,5 @@
 //! The audit log of admin actions: [`Audited`] wraps the gamesweep service
-//! and, after every successful launch and cancel, appends who (role, token
+//! and, after every successful launch, cancel and import, appends who (role, token
 //! fingerprint, peer address), what (action, sweep, kind and parameters)
 //! and when (Unix ms) to the store; [`AuditService`] serves the log's tail
 //! (`GetAudit`, for the admin and read tokens: see [`crate::access`]).
@@ -174,6 +174,27 @@ impl<S: coordinator_server::Coordinator> coordinator_server::Coordinator for Aud
         req: Request<pb::GetProjectionRequest>,
     ) -> Result<Response<pb::GetProjectionReply>, Status> {
         self.inner.get_projection(req).await
+    }
+
+    type ExportStream = S::ExportStream;
+
+    async fn export(
+        &self,
+        req: Request<pb::ExportRequest>,
+    ) -> Result<Response<S::ExportStream>, Status> {
+        self.inner.export(req).await
+    }
+
+    async fn import(
+        &self,
+        req: Request<tonic::Streaming<pb::ImportChunk>>,
+    ) -> Result<Response<pb::ImportReply>, Status> {
+        let who = who(&req);
+        let reply = self.inner.import(req).await?;
+        let r = reply.get_ref();
+        let detail = format!("{} of {} shards done", r.done, r.shards);
+        self.record(who, "import", r.sweep_id.clone(), detail).await;
+        Ok(reply)
     }
 }
 

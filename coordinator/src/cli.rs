@@ -45,6 +45,12 @@ pub enum Command {
     Project(cmd::project::ProjectArgs),
     /// Show the coordinator's log of admin actions (launch, cancel): when, who, what.
     Audit(cmd::audit::AuditArgs),
+    /// Write a sweep (definition, plan, solver version, finished results) to one compressed, checksummed export file.
+    Export(cmd::export::ExportArgs),
+    /// Load an export file into a coordinator (over gRPC, admin token) or a stopped store (--store); the unfinished shards then run there.
+    Import(cmd::import::ImportArgs),
+    /// Re-run a seeded sample of an export file's finished shards here and compare with the exported results.
+    Verify(cmd::verify::VerifyArgs),
     /// Run a worker that leases shards from the coordinator (same as `gamesweep-worker`).
     Worker(cmd::worker::WorkerCmd),
 }
@@ -64,5 +70,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Project(a) => cmd::project::exec(a),
         Command::Worker(a) => cmd::worker::exec(a),
         Command::Audit(a) => cmd::audit::exec(a),
+        Command::Export(a) => cmd::export::exec(a),
+        Command::Import(a) => cmd::import::exec(a),
+        Command::Verify(a) => cmd::verify::exec(a),
     }
 }

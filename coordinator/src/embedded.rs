@@ -47,6 +47,16 @@ pub struct EmbeddedRun {
     pub verify_ppm: u32,
     /// Key of the hash selecting them (`None`: random).
     pub verify_seed: Option<u64>,
+    /// Write a checkpoint export to [`export_path`] this often (and when
+    /// the run stops).
+    pub export_every: Option<Duration>,
+    /// Import this export file first, if the store holds no run yet.
+    pub import: Option<PathBuf>,
+}
+
+/// Where `run --export-every` writes its checkpoint: `OUT/run.gsx`.
+pub fn export_path(out: &Path) -> PathBuf {
+    out.join(format!("{RUN_SWEEP_ID}.{}", crate::export_file::EXTENSION))
 }
 
 /// What an embedded run did.
@@ -99,6 +109,36 @@ pub fn run(
             .into());
         }
     }
+    if let Some(file) = &cfg.import {
+        if core.sweep_version(RUN_SWEEP_ID).is_some() {
+            eprintln!(
+                "gamesweep: {} already holds a run; --import {} is not used (--fresh starts over from it)",
+                cfg.out.display(),
+                file.display()
+            );
+        } else {
+            let export = crate::export_file::read(file).map_err(UsageError)?;
+            if export.kind != kind.name()
+                || kind.resolve_params(&export.params).ok().as_ref() != Some(params)
+            {
+                return Err(UsageError(format!(
+                    "{} holds a `{}` sweep with other parameters than this run's: run it with the same kind and parameters",
+                    file.display(),
+                    export.kind
+                ))
+                .into());
+            }
+            let i = core
+                .import(&export, Some(RUN_SWEEP_ID))
+                .map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
+            eprintln!(
+                "gamesweep: imported {}: {}/{} shards done",
+                file.display(),
+                i.done,
+                i.shards
+            );
+        }
+    }
     // A per-run random token: other local users cannot talk to this coordinator.
     let token: String = {
         use rand::Rng as _;
@@ -120,7 +160,27 @@ pub fn run(
                 let _ = stop_rx.await;
             },
         ));
+        let checkpoint = server::Checkpoint::File {
+            sweep_id: RUN_SWEEP_ID.to_string(),
+            path: export_path(&cfg.out),
+        };
+        let checkpoints = cfg.export_every.map(|every| {
+            tokio::spawn(server::checkpoint_loop(
+                core.clone(),
+                every,
+                checkpoint.clone(),
+            ))
+        });
         let result = drive(kind, params, cfg, &core, &url, &token).await;
+        if let Some(task) = checkpoints {
+            task.abort();
+            // The last word: what the run has when it stops.
+            let core = core.clone();
+            let _ = tokio::task::spawn_blocking(move || {
+                server::write_checkpoints(&core, &checkpoint, &mut Default::default())
+            })
+            .await;
+        }
         let _ = stop_tx.send(());
         match server.await {
             Ok(Ok(())) => {}

@@ -6,7 +6,8 @@
 //! 1. Leaves: `error` (usage errors, exit codes), `output` (stdout that
 //!    a closed pipe does not break), `report` (the files a
 //!    sweep writes), `sample`, `progress` (the progress bar), `status_text`
-//!    (status tables, from domain types only).
+//!    (status tables, from domain types only), `export_file` (the export
+//!    file format: encode, decode, checksum, version).
 //! 2. `store` (the `Store` trait, sled), then `projection` (store's timings).
 //! 3. `core` (the coordinator's state machine: store, sample, projection).
 //! 4. `access` (token roles and request sizes per method, a tower layer)
@@ -34,6 +35,7 @@ pub mod conns;
 pub mod core;
 pub mod embedded;
 pub mod error;
+pub mod export_file;
 pub mod output;
 pub mod progress;
 pub mod projection;

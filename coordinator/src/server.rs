@@ -266,6 +266,74 @@ impl coordinator_server::Coordinator for Service {
             projection_md: crate::projection::render_md(&p),
         }))
     }
+
+    type ExportStream = ExportStream;
+
+    async fn export(
+        &self,
+        req: Request<pb::ExportRequest>,
+    ) -> Result<Response<ExportStream>, Status> {
+        Ok(Response::new(
+            self.export_file(req.into_inner().sweep_id).await?,
+        ))
+    }
+
+    async fn import(
+        &self,
+        req: Request<tonic::Streaming<pb::ImportChunk>>,
+    ) -> Result<Response<pb::ImportReply>, Status> {
+        Ok(Response::new(self.import_file(req.into_inner()).await?))
+    }
+}
+
+/// The stream of an export file's chunks.
+pub type ExportStream =
+    std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<pb::ExportChunk, Status>> + Send>>;
+
+impl Service {
+    /// `Export`: the sweep encoded as an export file, in chunks.
+    async fn export_file(&self, sweep_id: String) -> Result<ExportStream, Status> {
+        let core = self.core.clone();
+        let bytes =
+            blocking(move || Ok(crate::export_file::encode(&core.export(&sweep_id)?))).await?;
+        let chunks: Vec<Result<pb::ExportChunk, Status>> = bytes
+            .chunks(gamesweep_proto::client::IMPORT_CHUNK)
+            .map(|c| Ok(pb::ExportChunk { data: c.to_vec() }))
+            .collect();
+        Ok(Box::pin(tokio_stream::iter(chunks)))
+    }
+
+    /// `Import`: the chunks gathered (at most [`crate::access::IMPORT_LIMIT`]
+    /// bytes), decoded, re-validated and stored by the core.
+    async fn import_file(
+        &self,
+        mut chunks: tonic::Streaming<pb::ImportChunk>,
+    ) -> Result<pb::ImportReply, Status> {
+        let mut bytes = Vec::new();
+        let mut rename = None;
+        while let Some(c) = chunks.message().await? {
+            if rename.is_none() {
+                rename = Some(c.rename);
+            }
+            if bytes.len() + c.data.len() > crate::access::IMPORT_LIMIT {
+                return Err(Status::resource_exhausted(format!(
+                    "import refused: the export file is larger than the coordinator's limit of {} bytes",
+                    crate::access::IMPORT_LIMIT
+                )));
+            }
+            bytes.extend_from_slice(&c.data);
+        }
+        let rename = rename.filter(|r| !r.is_empty());
+        let core = self.core.clone();
+        let imported = blocking(move || {
+            let export = crate::export_file::decode(&bytes)
+                .map_err(|e| CoreError::BadRequest(format!("import refused: {e}")))?;
+            core.import(&export, rename.as_deref())
+        })
+        .await?;
+        info!(sweep = %imported.sweep_id, done = imported.done, "sweep imported");
+        Ok(imported.into())
+    }
 }
 
 pub use crate::access::ct_eq;
@@ -445,6 +513,88 @@ pub async fn serve_with(
     core.flush()?;
     info!("coordinator stopped; store flushed");
     Ok(())
+}
+
+/// Where `--export-every` writes its checkpoint exports.
+#[derive(Clone, Debug)]
+pub enum Checkpoint {
+    /// `DIR/<sweep-id>.gsx` for every sweep (`serve --export-dir DIR`).
+    Dir(std::path::PathBuf),
+    /// One sweep to one file (`run`: `OUT/run.gsx`).
+    File {
+        /// The sweep.
+        sweep_id: String,
+        /// The file.
+        path: std::path::PathBuf,
+    },
+}
+
+/// Write checkpoint exports every `every` (see [`write_checkpoints`]),
+/// forever (abort the task to stop).
+pub async fn checkpoint_loop(core: Arc<Core>, every: std::time::Duration, to: Checkpoint) {
+    let mut written = std::collections::HashMap::new();
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tick.tick().await; // the first tick is immediate
+    loop {
+        tick.tick().await;
+        let (core2, to2) = (core.clone(), to.clone());
+        let mut w = std::mem::take(&mut written);
+        match tokio::task::spawn_blocking(move || {
+            write_checkpoints(&core2, &to2, &mut w);
+            w
+        })
+        .await
+        {
+            Ok(w) => written = w,
+            Err(e) => warn!(error = %e, "checkpoint task failed"),
+        }
+    }
+}
+
+/// Write the checkpoint export of every sweep `to` names whose count of
+/// finished shards changed since `written` (sweep id → finished shards at
+/// its last checkpoint), atomically (a temporary file, fsynced, renamed).
+/// A failure is logged and retried at the next checkpoint.
+pub fn write_checkpoints(
+    core: &Core,
+    to: &Checkpoint,
+    written: &mut std::collections::HashMap<String, usize>,
+) {
+    let targets: Vec<(String, std::path::PathBuf)> = match to {
+        Checkpoint::Dir(dir) => core
+            .sweep_ids()
+            .into_iter()
+            .map(|id| {
+                let path = dir.join(format!("{id}.{}", crate::export_file::EXTENSION));
+                (id, path)
+            })
+            .collect(),
+        Checkpoint::File { sweep_id, path } => vec![(sweep_id.clone(), path.clone())],
+    };
+    for (id, path) in targets {
+        let export = match core.export(&id) {
+            Ok(e) => e,
+            Err(CoreError::NoSuchSweep(_)) => continue,
+            Err(e) => {
+                warn!(sweep = %id, error = %e, "checkpoint export failed");
+                continue;
+            }
+        };
+        if written.get(&id) == Some(&export.results.len()) && path.exists() {
+            continue;
+        }
+        let bytes = crate::export_file::encode(&export);
+        match crate::export_file::write_atomic(&path, &bytes) {
+            Ok(()) => {
+                info!(sweep = %id, file = %path.display(), done = export.results.len(), bytes = bytes.len(), "checkpoint export written");
+                written.insert(id, export.results.len());
+            }
+            Err(e) => {
+                warn!(sweep = %id, file = %path.display(), error = %e, "cannot write the checkpoint export")
+            }
+        }
+    }
 }
 
 /// How long a stopping coordinator waits for in-flight requests and open

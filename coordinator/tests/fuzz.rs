@@ -3,7 +3,7 @@
 //! Myopic position they make, under a small budget), game-graph files (text
 //! and JSON), every protobuf → domain conversion of `gamesweep-proto`, every
 //! stored record of the coordinator's store, and every kind's result
-//! decoding. Inputs are pure random bytes or mutations (bit flips,
+//! decoding, and the export file (`gamesweep import`). Inputs are pure random bytes or mutations (bit flips,
 //! truncations, splices, insertions, interesting values) of valid seeds:
 //! real graph6 from `runs/`, the game files of `docs/examples/`, encoded
 //! messages and records. The property: no panic, every input finishes
@@ -16,6 +16,7 @@
 //! `tests/fuzz_corpus/<target>/` and run in `corpus_inputs_are_errors`.
 
 use gamesweep::sweep::{Params, ShardSpec};
+use gamesweep_coordinator::export_file;
 use gamesweep_coordinator::store::{
     decode_any, FailureRecord, LeaseRecord, QuarantineRecord, SampleRecord, ShardTiming,
     SweepRecord, SweepState, SweepStats,
@@ -107,7 +108,7 @@ fn gamegraph_json_target(input: &[u8]) {
 
 /// The protobuf messages with a conversion to a domain type, in the order
 /// the first input byte picks them.
-const PROTO_KINDS: u8 = 10;
+const PROTO_KINDS: u8 = 11;
 
 /// `message byte, encoded message`: decode with prost, then convert.
 fn proto_target(input: &[u8]) {
@@ -163,6 +164,11 @@ fn proto_target(input: &[u8]) {
                 }
             }
         }
+        9 => {
+            if let Ok(m) = pb::ImportReply::decode(bytes) {
+                let _ = d::Imported::from(m);
+            }
+        }
         _ => {
             if let Ok(m) = pb::SweepStatus::decode(bytes) {
                 let _ = d::SweepState::try_from(m.state);
@@ -206,6 +212,37 @@ fn kind_result_target(input: &[u8]) {
         // What decodes re-encodes and decodes to the same encoding.
         let again = out.encode();
         assert_eq!(kind.decode(&again).unwrap().encode(), again);
+    }
+}
+
+/// An export file body framed as a file: header with its length, and a
+/// valid checksum (so mutations reach the decompressor and the parser).
+fn framed(body: &[u8]) -> Vec<u8> {
+    use sha2::Digest as _;
+    let mut out = export_file::MAGIC.to_vec();
+    out.extend_from_slice(&export_file::FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(body);
+    let sum = sha2::Sha256::digest(&out);
+    out.extend_from_slice(&sum);
+    out
+}
+
+/// `mode byte, bytes`: the export file parser (`gamesweep import`,
+/// `verify`, the Import RPC) on the bytes as a file (mode 0), as the JSON
+/// content of a well-framed file (1), or as its compressed body (2).
+fn export_target(input: &[u8]) {
+    let Some((&mode, rest)) = input.split_first() else {
+        return;
+    };
+    let file = match mode % 3 {
+        0 => rest.to_vec(),
+        1 => framed(&zstd::bulk::compress(rest, 1).unwrap()),
+        _ => framed(rest),
+    };
+    if let Ok(e) = export_file::decode(&file) {
+        // What decodes re-encodes and decodes to the same export.
+        assert_eq!(export_file::decode(&export_file::encode(&e)).unwrap(), e);
     }
 }
 
@@ -479,6 +516,15 @@ fn proto_seeds() -> Vec<Vec<u8>> {
         tagged(8, lease.encode_to_vec()),
         tagged(
             9,
+            pb::ImportReply::from(d::Imported {
+                sweep_id: "moved".into(),
+                shards: 65,
+                done: 13,
+            })
+            .encode_to_vec(),
+        ),
+        tagged(
+            10,
             pb::SweepStatus::from(status.sweeps[2].clone()).encode_to_vec(),
         ),
     ]
@@ -589,8 +635,52 @@ fn kind_result_seeds() -> Vec<Vec<u8>> {
         .collect()
 }
 
+fn export_seeds() -> Vec<Vec<u8>> {
+    let e = export_file::Export {
+        sweep_id: "s".into(),
+        kind: "uvg".into(),
+        params: params(),
+        solver_version: "0.1.0+0123".into(),
+        target_shards: 4,
+        sample: Some(export_file::ExportSample {
+            ppm: 5000,
+            seed: 1,
+            shards: vec![1],
+            limited: true,
+        }),
+        verify_ppm: 10_000,
+        verify_seed: 9,
+        plan: (0..3)
+            .map(|i| ShardSpec {
+                index: i,
+                payload: format!("{{\"top\":{{\"depth\":{i}}}}}"),
+                estimate: 10 + i as u64,
+            })
+            .collect(),
+        results: vec![export_file::ExportResult {
+            index: 1,
+            result: String::from_utf8(gamesweep::kinds::find("uvg").unwrap().empty().encode())
+                .unwrap(),
+            wall_us: 5,
+            cpu_us: 4,
+            worker: "w".into(),
+        }],
+    };
+    let json = j(&e);
+    vec![
+        tagged(0, export_file::encode(&e)),
+        tagged(1, json.clone()),
+        tagged(2, zstd::bulk::compress(&json, 3).unwrap()),
+    ]
+}
+
 fn targets() -> Vec<Target> {
     vec![
+        Target {
+            name: "export",
+            seeds: export_seeds(),
+            run: export_target,
+        },
         Target {
             name: "graph6",
             seeds: graph6_seeds(),

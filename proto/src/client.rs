@@ -4,7 +4,9 @@
 //! returns [`crate::domain`] types and maps tonic's errors to [`RpcError`].
 
 use crate::convert::ConvertError;
-use crate::domain::{AuditRecord, LaunchSpec, Launched, ProjectionText, StatusReport, SweepReport};
+use crate::domain::{
+    AuditRecord, Imported, LaunchSpec, Launched, ProjectionText, StatusReport, SweepReport,
+};
 use crate::pb;
 use crate::pb::audit_client::AuditClient;
 use crate::pb::coordinator_client::CoordinatorClient;
@@ -114,6 +116,9 @@ impl ClientOptions {
 /// link, a render of a big report); a coordinator that does not answer
 /// within it (overloaded, stopped) fails the call instead of hanging it.
 pub const CALL_DEADLINE: Duration = Duration::from_secs(60);
+/// The chunk size of an export file sent or received (well below every
+/// message limit).
+pub const IMPORT_CHUNK: usize = 1 << 20;
 /// The deadline of the quick user calls (status, cancel, projection, audit).
 pub const QUICK_DEADLINE: Duration = Duration::from_secs(20);
 /// HTTP/2 keepalive ping interval (a dead peer is noticed within this plus
@@ -411,6 +416,53 @@ impl Coordinator {
             .await
             .map_err(|s| self.quick_rpc(s))?;
         StatusReport::try_from(reply.into_inner()).map_err(|e| self.malformed(e))
+    }
+
+    /// Sweep `sweep_id` as an export file (the coordinator streams it in chunks).
+    pub async fn export(&mut self, sweep_id: &str) -> Result<Vec<u8>, RpcError> {
+        let req = pb::ExportRequest {
+            sweep_id: sweep_id.to_string(),
+        };
+        let mut stream = self
+            .client
+            .export(req)
+            .await
+            .map_err(|s| self.rpc(s))?
+            .into_inner();
+        let mut bytes = Vec::new();
+        while let Some(chunk) = stream.message().await.map_err(|s| self.rpc(s))? {
+            bytes.extend_from_slice(&chunk.data);
+        }
+        Ok(bytes)
+    }
+
+    /// Send export file `bytes` to the coordinator in chunks of
+    /// [`IMPORT_CHUNK`] bytes, to import as sweep `rename` (default: the
+    /// file's own id).
+    pub async fn import(
+        &mut self,
+        bytes: Vec<u8>,
+        rename: Option<&str>,
+    ) -> Result<Imported, RpcError> {
+        let rename = rename.unwrap_or_default().to_string();
+        let chunks: Vec<pb::ImportChunk> = bytes
+            .chunks(IMPORT_CHUNK)
+            .enumerate()
+            .map(|(i, c)| pb::ImportChunk {
+                data: c.to_vec(),
+                rename: if i == 0 {
+                    rename.clone()
+                } else {
+                    String::new()
+                },
+            })
+            .collect();
+        let reply = self
+            .client
+            .import(tokio_stream::iter(chunks))
+            .await
+            .map_err(|s| self.rpc(s))?;
+        Ok(reply.into_inner().into())
     }
 
     /// Stop handing out a sweep's shards.

@@ -5,8 +5,9 @@
 //! encoded as JSON bytes; only the kind can decode them (`SweepKind::decode`).
 
 use crate::domain::{
-    LaunchSpec, Launched, ProjectionText, SampleRequest, SampleStatus, ShardFailureStatus,
-    StatusReport, SweepReport, SweepState, SweepStatus, VerifyStatus, WorkerStatus,
+    Imported, LaunchSpec, Launched, ProjectionText, SampleRequest, SampleStatus,
+    ShardFailureStatus, StatusReport, SweepReport, SweepState, SweepStatus, VerifyStatus,
+    WorkerStatus,
 };
 use crate::pb;
 use gamesweep::sweep::{Params, ShardSpec};
@@ -156,6 +157,26 @@ impl TryFrom<pb::LaunchRequest> for LaunchSpec {
             verify_ppm: r.verify_ppm,
             verify_seed: r.verify_seed,
         })
+    }
+}
+
+impl From<Imported> for pb::ImportReply {
+    fn from(i: Imported) -> Self {
+        pb::ImportReply {
+            sweep_id: i.sweep_id,
+            shards: i.shards,
+            done: i.done,
+        }
+    }
+}
+
+impl From<pb::ImportReply> for Imported {
+    fn from(r: pb::ImportReply) -> Self {
+        Imported {
+            sweep_id: r.sweep_id,
+            shards: r.shards,
+            done: r.done,
+        }
     }
 }
 

@@ -103,6 +103,17 @@ pub struct Launched {
     pub solver_version: String,
 }
 
+/// What an import answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imported {
+    /// The sweep's id on the coordinator.
+    pub sweep_id: String,
+    /// Shards in its plan.
+    pub shards: u32,
+    /// Finished shards imported.
+    pub done: u32,
+}
+
 /// Status of one sweep (an element of `status --json`'s `sweeps`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepStatus {

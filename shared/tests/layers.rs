@@ -46,6 +46,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
                 "sample",
                 "progress",
                 "status_text",
+                "export_file",
             ],
             &["store"],
             &["projection"],

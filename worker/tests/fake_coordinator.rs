@@ -135,6 +135,19 @@ impl Coordinator for Fake {
     ) -> Result<Response<pb::GetProjectionReply>, Status> {
         Err(Status::unimplemented("fake"))
     }
+    type ExportStream = tokio_stream::Empty<Result<pb::ExportChunk, Status>>;
+    async fn export(
+        &self,
+        _: Request<pb::ExportRequest>,
+    ) -> Result<Response<Self::ExportStream>, Status> {
+        Err(Status::unimplemented("fake"))
+    }
+    async fn import(
+        &self,
+        _: Request<tonic::Streaming<pb::ImportChunk>>,
+    ) -> Result<Response<pb::ImportReply>, Status> {
+        Err(Status::unimplemented("fake"))
+    }
 }
 
 /// The fake's lease token for shard `index`.

@@ -3,7 +3,9 @@
 //! (`args`, `connect`, `progress`, `report`, `status_text`, `embedded`).
 pub mod audit;
 pub mod cancel;
+pub mod export;
 pub mod graphs;
+pub mod import;
 pub mod kinds;
 pub mod launch;
 pub mod project;
@@ -12,4 +14,5 @@ pub mod run;
 pub mod serve;
 pub mod solve;
 pub mod status;
+pub mod verify;
 pub mod worker;

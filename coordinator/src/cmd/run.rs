@@ -53,6 +53,20 @@ pub fn common_run_options(c: clap::Command) -> clap::Command {
             .action(clap::ArgAction::SetTrue),
     )
     .arg(
+        clap::Arg::new("export_every")
+            .long("export-every")
+            .value_name("DURATION")
+            .help("Write a checkpoint export of the run to OUT/run.gsx every DURATION (e.g. 10m) and when it stops, atomically (a temporary file, fsynced, renamed); `gamesweep import OUT/run.gsx` or `run --import` resumes it elsewhere")
+            .value_parser(args::parse_duration),
+    )
+    .arg(
+        clap::Arg::new("import")
+            .long("import")
+            .value_name("FILE")
+            .help("Start from this export file (from `gamesweep export` or --export-every) when OUT holds no run yet: its finished shards are re-validated and kept, the rest run here")
+            .value_parser(clap::value_parser!(PathBuf)),
+    )
+    .arg(
         clap::Arg::new("quiet")
             .long("quiet")
             .short('q')
@@ -93,6 +107,12 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    if m.get_flag("in_process") && (m.contains_id("export_every") || m.contains_id("import")) {
+        return Err(UsageError(
+            "--export-every and --import need the embedded coordinator (its store holds the sweep); drop --in-process".into(),
+        )
+        .into());
+    }
     if sample.is_some() && m.get_flag("in_process") {
         return Err(UsageError(
             "--sample needs the embedded coordinator (it records the sample and the shard timings); drop --in-process".into(),
@@ -114,6 +134,8 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
             project_cores: args::project_cores_from(&m),
             verify_ppm,
             verify_seed,
+            export_every: m.get_one::<std::time::Duration>("export_every").copied(),
+            import: m.get_one::<PathBuf>("import").cloned(),
         };
         let o = embedded::run(kind, &params, &cfg)?;
         match &o.end {

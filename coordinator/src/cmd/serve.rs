@@ -2,6 +2,7 @@
 //! keeping its state in a sled store.
 
 use crate::access::Tokens;
+use crate::args::parse_duration;
 use crate::connect;
 use crate::core::{Core, Limits};
 use crate::error::UsageError;
@@ -68,6 +69,16 @@ pub struct ServeArgs {
     /// Quarantine a worker out-voted on a verified shard: it gets no more leases, and every result already accepted from it (in sweeps not finished) is run again by other workers before its sweep can finish.
     #[arg(long)]
     pub quarantine_on_mismatch: bool,
+    /// Write a checkpoint export of every sweep whose finished shards
+    /// changed, every DURATION (e.g. 10m), to `--export-dir DIR` as
+    /// `DIR/<sweep-id>.gsx`: atomically (a temporary file in DIR, fsynced,
+    /// renamed over the old one), so a crash leaves the previous checkpoint.
+    /// `gamesweep import DIR/<sweep-id>.gsx` resumes the sweep elsewhere.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, requires = "export_dir")]
+    pub export_every: Option<Duration>,
+    /// Folder of the `--export-every` checkpoints (created if missing).
+    #[arg(long, value_name = "DIR", requires = "export_every")]
+    pub export_dir: Option<PathBuf>,
 }
 
 /// The longest lease `--lease-secs` accepts: a day (much longer would
@@ -143,7 +154,23 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             audit: Some(store),
         };
         tracing::info!(scheme, "serving");
+        let checkpoints = match (a.export_every, &a.export_dir) {
+            (Some(every), Some(dir)) => {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    UsageError(format!("cannot create --export-dir {}: {e}", dir.display()))
+                })?;
+                Some(tokio::spawn(server::checkpoint_loop(
+                    core.clone(),
+                    every,
+                    server::Checkpoint::Dir(dir.clone()),
+                )))
+            }
+            _ => None,
+        };
         server::serve_with(core, listener, opts, server::shutdown_signal()).await?;
+        if let Some(task) = checkpoints {
+            task.abort();
+        }
         if let Some((file, url)) = published {
             // Only our own address: a coordinator started since may have replaced it.
             if std::fs::read_to_string(&file).is_ok_and(|t| t.trim() == url) {
@@ -152,38 +179,6 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         }
         Ok(())
     })
-}
-
-/// The longest `--max-lease-total`: a year.
-const MAX_LEASE_TOTAL_SECS: u64 = 365 * 86_400;
-
-/// A duration: a whole number with an optional unit `s`, `m`, `h` or `d`
-/// (seconds without one), between 1 s and a year.
-fn parse_duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => t.split_at(i),
-        None => (t, "s"),
-    };
-    let scale = match unit {
-        "s" => 1,
-        "m" => 60,
-        "h" => 3_600,
-        "d" => 86_400,
-        _ => {
-            return Err(format!(
-                "`{text}` is not a duration: use a whole number with s, m, h or d (e.g. 2h)"
-            ))
-        }
-    };
-    let n: u64 = digits.parse().map_err(|_| {
-        format!("`{text}` is not a duration: use a whole number with s, m, h or d (e.g. 2h)")
-    })?;
-    let secs = n.saturating_mul(scale);
-    if !(1..=MAX_LEASE_TOTAL_SECS).contains(&secs) {
-        return Err(format!("`{text}` is out of range: 1 s to 365 d"));
-    }
-    Ok(Duration::from_secs(secs))
 }
 
 /// The URL workers reach a coordinator listening on `addr` at: `host` if

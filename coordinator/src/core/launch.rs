@@ -10,7 +10,7 @@ use tracing::info;
 pub use gamesweep_proto::domain::{LaunchSpec, Launched, SampleRequest};
 
 /// A sweep id: 1-128 letters, digits, `-`, `_` or `.`.
-fn valid_id(id: &str) -> bool {
+pub(super) fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 128
         && id

@@ -30,6 +30,7 @@ pub mod status;
 #[cfg(test)]
 mod tests;
 mod tokens;
+pub mod transfer;
 pub mod verify;
 mod verify_state;
 #[cfg(test)]

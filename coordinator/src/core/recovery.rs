@@ -31,7 +31,7 @@ fn corrupt(what: String) -> CoreError {
 }
 
 /// One stored sweep in memory.
-fn resume(stored: StoredSweep, now: Instant, now_ms: u64) -> Result<Sweep, CoreError> {
+pub(super) fn resume(stored: StoredSweep, now: Instant, now_ms: u64) -> Result<Sweep, CoreError> {
     let StoredSweep {
         record,
         plan,

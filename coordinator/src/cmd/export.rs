@@ -1,0 +1,64 @@
+//! `gamesweep export ID FILE`: write one sweep (definition, plan, solver
+//! version, every finished shard result) to one compressed, checksummed
+//! export file (see [`crate::export_file`]), from a running coordinator or,
+//! with `--store DIR`, from a stopped coordinator's store.
+
+use crate::connect::{self, Conn};
+use crate::core::Core;
+use crate::error::UsageError;
+use crate::export_file;
+use crate::store::SledStore;
+use anyhow::Context as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// `export` options.
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// Sweep id.
+    pub id: String,
+    /// The export file to write (conventionally `ID.gsx`); written atomically
+    /// (a temporary file beside it, fsynced, renamed over it).
+    pub file: PathBuf,
+    /// Read the sweep from this stopped coordinator's store instead of
+    /// asking a running coordinator (a store in use is refused).
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
+    #[command(flatten)]
+    pub conn: Conn,
+}
+
+/// Run `export`.
+pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let bytes = match &a.store {
+        Some(dir) => {
+            let store = SledStore::open(dir).map_err(|e| UsageError(e.to_string()))?;
+            let core = Core::open(Arc::new(store), Duration::from_secs(60))?;
+            let export = core.export(&a.id).map_err(|e| UsageError(e.to_string()))?;
+            export_file::encode(&export)
+        }
+        None => {
+            let rt = connect::runtime()?;
+            let mut c = connect::connect(&rt, &a.conn)?;
+            rt.block_on(c.export(&a.id))
+                .with_context(|| format!("exporting {}", a.id))?
+        }
+    };
+    // What came over the wire is checked like any export file.
+    let export = export_file::decode(&bytes)
+        .map_err(|e| anyhow::anyhow!("the coordinator sent a bad export: {e}"))?;
+    export_file::write_atomic(&a.file, &bytes)
+        .with_context(|| format!("writing {}", a.file.display()))?;
+    eprintln!(
+        "exported {}: {}/{} shards done, {} bytes, in {:.2} s, to {}",
+        a.id,
+        export.results.len(),
+        export.plan.len(),
+        bytes.len(),
+        started.elapsed().as_secs_f64(),
+        a.file.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,161 @@
+//! `gamesweep verify FILE --sample F [--seed S] [--threads T]`: re-run a
+//! seeded sample of an export file's finished shards in this process and
+//! compare each recomputed result with the exported one (byte for byte, or
+//! equal once decoded); print each mismatch and a summary, and fail on any.
+
+use crate::args;
+use crate::error::UsageError;
+use crate::export_file::{self, ExportResult};
+use gamesweep::kinds;
+use gamesweep::sweep::{ShardCtx, ShardSpec};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// `verify` options.
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// The export file.
+    pub file: PathBuf,
+    /// Share of the finished shards to re-run: `0.05`, `5%`, or `1` (all).
+    #[arg(long, value_name = "F", value_parser = parse_share)]
+    pub sample: u32,
+    /// Seed of the (deterministic) choice of shards.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Threads [default: all cores].
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+fn parse_share(text: &str) -> Result<u32, String> {
+    crate::sample::parse_fraction(text)
+}
+
+/// What became of one re-run shard.
+enum Check {
+    Match,
+    Mismatch(String),
+}
+
+/// The finished shards (positions into `results`) a sample of `ppm`
+/// millionths with `seed` re-runs, in increasing shard order.
+pub fn choose(results: &[ExportResult], ppm: u32, seed: u64) -> Vec<usize> {
+    // Every shard weighs the same: the share is of the shards, not of their work.
+    let flat: Vec<ShardSpec> = (0..results.len())
+        .map(|i| ShardSpec {
+            index: i as u32,
+            payload: String::new(),
+            estimate: 0,
+        })
+        .collect();
+    if flat.is_empty() {
+        return Vec::new();
+    }
+    let mut picked: Vec<usize> = crate::sample::choose(&flat, ppm, seed)
+        .into_iter()
+        .map(|i| i as usize)
+        .collect();
+    picked.sort_unstable();
+    picked
+}
+
+/// Run `verify`.
+pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let export = export_file::read(&a.file).map_err(UsageError)?;
+    let kind = kinds::find(&export.kind).map_err(|e| UsageError(e.to_string()))?;
+    if kind.version() != export.solver_version {
+        return Err(UsageError(format!(
+            "{}: solver version mismatch: its `{}` results come from solver version {}, this build's is {}; verify it with the gamesweep build that wrote it",
+            a.file.display(),
+            export.kind,
+            export.solver_version,
+            kind.version()
+        ))
+        .into());
+    }
+    let params = kind
+        .resolve_params(&export.params)
+        .map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?;
+    let picked = choose(&export.results, a.sample, a.seed);
+    let threads = a
+        .threads
+        .map_or_else(args::default_threads, |t| t as usize)
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let checks: Mutex<Vec<(u32, Check)>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(picked.len().max(1)) {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&pos) = picked.get(k) else { break };
+                let r = &export.results[pos];
+                let check = recheck(kind, &params, &export.plan[r.index as usize], r);
+                checks
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((r.index, check));
+            });
+        }
+    });
+    let mut checks = checks.into_inner().unwrap_or_else(|e| e.into_inner());
+    checks.sort_by_key(|(i, _)| *i);
+    let mut mismatched = 0;
+    for (index, check) in &checks {
+        if let Check::Mismatch(why) = check {
+            mismatched += 1;
+            println!("shard {index}: MISMATCH: {why}");
+        }
+    }
+    println!(
+        "verify {}: {} of {} finished shards re-run (sample {}, seed {}), {} match, {} mismatch, in {:.2} s on {} threads",
+        a.file.display(),
+        checks.len(),
+        export.results.len(),
+        a.sample as f64 / 1e6,
+        a.seed,
+        checks.len() - mismatched,
+        mismatched,
+        started.elapsed().as_secs_f64(),
+        threads
+    );
+    if mismatched > 0 {
+        anyhow::bail!(
+            "{mismatched} of {} re-run shards of {} do not match the exported results",
+            checks.len(),
+            a.file.display()
+        );
+    }
+    Ok(())
+}
+
+/// Re-run `shard` and compare with the exported result `r`.
+fn recheck(
+    kind: &dyn gamesweep::sweep::SweepKind,
+    params: &gamesweep::sweep::Params,
+    shard: &ShardSpec,
+    r: &ExportResult,
+) -> Check {
+    let cancel = AtomicBool::new(false);
+    let work = AtomicU64::new(0);
+    let ctx = ShardCtx::new(&cancel, &work);
+    let fresh = match kind.run_shard(params, shard, &ctx) {
+        Ok(out) => out.encode(),
+        Err(e) => return Check::Mismatch(format!("re-running it failed: {e}")),
+    };
+    if fresh == r.result.as_bytes() {
+        return Check::Match;
+    }
+    // Equal once decoded (the same result, encoded differently)?
+    match kind.decode(r.result.as_bytes()) {
+        Ok(stored) if stored.encode() == fresh => Check::Match,
+        Ok(_) => Check::Mismatch(format!(
+            "the exported result differs from the recomputed one ({} vs {} bytes)",
+            r.result.len(),
+            fresh.len()
+        )),
+        Err(e) => Check::Mismatch(format!("the exported result does not decode: {e}")),
+    }
+}

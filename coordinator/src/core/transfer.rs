@@ -1,0 +1,248 @@
+//! Moving a sweep between stores: [`Core::export`] collects one sweep's
+//! definition, plan and finished results ([`crate::export_file::Export`]);
+//! [`Core::import`] takes one in as if it had been launched here and its
+//! finished shards submitted. An export is untrusted input: the import
+//! re-plans the sweep and refuses a plan that differs, and decodes,
+//! validates (`SweepKind::validate`) and merges (checked) every result as a
+//! submit does, before anything is written. The sweep then loads exactly as
+//! a restart loads a stored one (`recovery`): unfinished shards are pending
+//! and get fresh leases, signed with this store's key.
+
+use super::model::CoreError;
+use super::Core;
+use crate::export_file::{Export, ExportResult, ExportSample};
+use crate::store::{
+    SampleRecord, ShardTiming, StoreError, StoredSweep, SweepRecord, SweepState, SweepStats,
+};
+use gamesweep::kinds;
+use gamesweep::sweep::Output;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use tracing::info;
+
+pub use gamesweep_proto::domain::Imported;
+
+impl Core {
+    /// Sweep `sweep_id` as an export: its record, plan and every stored
+    /// result (with its timing and worker where known).
+    pub fn export(&self, sweep_id: &str) -> Result<Export, CoreError> {
+        let (record, plan, timings, origins) = {
+            let st = self.lock();
+            let s = st.sweep(sweep_id)?;
+            (
+                s.record.clone(),
+                s.plan.clone(),
+                s.timings.clone(),
+                s.verify.origins.clone(),
+            )
+        };
+        // Read outside the lock; a result accepted meanwhile is in or not.
+        let stored = self.store.results_of(sweep_id)?;
+        let mut results = Vec::with_capacity(stored.len());
+        for (index, bytes) in stored {
+            if index as usize >= plan.len() {
+                continue;
+            }
+            let result = String::from_utf8(bytes).map_err(|_| {
+                CoreError::Store(crate::store::StoreError::Corrupt(format!(
+                    "result of shard {index} of `{sweep_id}` is not text"
+                )))
+            })?;
+            let t = timings.get(&index);
+            results.push(ExportResult {
+                index,
+                result,
+                wall_us: t.map_or(0, |t| t.wall_us),
+                cpu_us: t.map_or(0, |t| t.cpu_us),
+                worker: t
+                    .map(|t| t.worker.clone())
+                    .or_else(|| origins.get(&index).cloned())
+                    .unwrap_or_default(),
+            });
+        }
+        Ok(Export {
+            sweep_id: record.id.clone(),
+            kind: record.kind.clone(),
+            params: record.params.clone(),
+            solver_version: record.solver_version.clone(),
+            target_shards: record.target_shards,
+            sample: record.sample.as_ref().map(|s| ExportSample {
+                ppm: s.ppm,
+                seed: s.seed,
+                shards: s.shards.clone(),
+                limited: s.limited,
+            }),
+            verify_ppm: record.verify_ppm,
+            verify_seed: record.verify_seed,
+            plan: plan.as_ref().clone(),
+            results,
+        })
+    }
+
+    /// The ids of every sweep, in id order.
+    pub fn sweep_ids(&self) -> Vec<String> {
+        self.lock().sweeps.keys().cloned().collect()
+    }
+
+    /// Take in `export` as sweep `rename` (default: its own id), or refuse
+    /// it with one line: an unknown kind, another solver version than this
+    /// build's, parameters or a plan other than this build makes for them,
+    /// an id that exists, a result that does not decode, does not validate
+    /// against its shard or overflows the merge. Nothing is written unless
+    /// everything passed; the sweep is flushed before this returns.
+    pub fn import(&self, export: &Export, rename: Option<&str>) -> Result<Imported, CoreError> {
+        let bad = |m: String| CoreError::BadRequest(format!("import refused: {m}"));
+        let id = rename.unwrap_or(&export.sweep_id).to_string();
+        if !super::launch::valid_id(&id) {
+            return Err(bad(format!(
+                "bad sweep id `{id}`: use 1-128 letters, digits, `-`, `_` or `.`"
+            )));
+        }
+        let kind = kinds::find(&export.kind).map_err(|e| bad(e.to_string()))?;
+        let mine = kind.version();
+        if export.solver_version != mine {
+            return Err(bad(format!(
+                "solver version mismatch: the export's `{}` results come from solver version {}, this build's is {mine}; import it with the gamesweep build that wrote it",
+                export.kind, export.solver_version
+            )));
+        }
+        if self.lock().sweeps.contains_key(&id) {
+            return Err(CoreError::Exists(id));
+        }
+        let params = kind
+            .resolve_params(&export.params)
+            .map_err(|e| bad(e.to_string()))?;
+        if params != export.params {
+            return Err(bad(
+                "the export's parameters are not complete resolved parameters of its kind".into(),
+            ));
+        }
+        let plan = kind
+            .plan(&params, export.target_shards)
+            .map_err(|e| bad(e.to_string()))?;
+        if plan != export.plan {
+            return Err(bad(format!(
+                "the export's plan ({} shards) is not the plan this build makes for its parameters ({} shards)",
+                export.plan.len(),
+                plan.len()
+            )));
+        }
+        if let Some(smp) = &export.sample {
+            if !(1..=1_000_000).contains(&smp.ppm)
+                || smp.shards.iter().any(|&i| i as usize >= plan.len())
+            {
+                return Err(bad("the export's sample is out of range".into()));
+            }
+        }
+        super::verify::check_share(export.verify_ppm)?;
+        // Decode and validate as a submit does (in parallel: validation
+        // re-solves witnesses), then merge with checked arithmetic.
+        let decoded: Vec<Output> = export
+            .results
+            .par_iter()
+            .map(|r| {
+                let shard = plan.get(r.index as usize).ok_or_else(|| {
+                    bad(format!("a result for shard {} beyond the plan", r.index))
+                })?;
+                kind.decode(r.result.as_bytes())
+                    .and_then(|out| kind.validate(&params, shard, &out).map(|()| out))
+                    .map_err(|e| bad(format!("shard {} result: {e}", r.index)))
+            })
+            .collect::<Result<_, _>>()?;
+        let mut merged = kind.empty();
+        let mut last = None;
+        for (r, out) in export.results.iter().zip(decoded) {
+            if last.is_some_and(|l| r.index <= l) {
+                return Err(bad("results not in increasing shard order".into()));
+            }
+            last = Some(r.index);
+            merged
+                .merge(out)
+                .map_err(|e| bad(gamesweep::sweep::in_shard(e, r.index).to_string()))?;
+        }
+        // Written without the core's lock (workers keep being served); the
+        // store's create refuses an id taken meanwhile, and the sweep is
+        // added to the core only once all of it is durable.
+        if self.lock().sweeps.contains_key(&id) {
+            return Err(CoreError::Exists(id));
+        }
+        let record = SweepRecord {
+            id: id.clone(),
+            kind: export.kind.clone(),
+            params,
+            solver_version: mine,
+            target_shards: export.target_shards,
+            seq: self.store.next_seq()?,
+            state: SweepState::Running,
+            sample: export.sample.as_ref().map(|s| SampleRecord {
+                ppm: s.ppm,
+                seed: s.seed,
+                shards: s.shards.clone(),
+                limited: s.limited,
+            }),
+            verify_ppm: export.verify_ppm,
+            verify_seed: export.verify_seed,
+        };
+        let mut results = BTreeMap::new();
+        let mut timings = BTreeMap::new();
+        let mut origins = BTreeMap::new();
+        match self.store.create_sweep(&record, &plan) {
+            Err(StoreError::Exists(_)) => return Err(CoreError::Exists(id)),
+            Err(e) => return Err(e.into()),
+            Ok(()) => {}
+        }
+        let written = (|| -> Result<(), CoreError> {
+            for r in &export.results {
+                let timing = (r.wall_us > 0 || r.cpu_us > 0).then(|| ShardTiming {
+                    wall_us: r.wall_us,
+                    cpu_us: r.cpu_us,
+                    worker: r.worker.clone(),
+                });
+                self.store
+                    .put_result(&id, r.index, r.result.as_bytes(), timing.as_ref())?;
+                if !r.worker.is_empty() {
+                    self.store.put_origin(&id, r.index, &r.worker)?;
+                    origins.insert(r.index, r.worker.clone());
+                }
+                results.insert(r.index, r.result.as_bytes().to_vec());
+                if let Some(t) = timing {
+                    timings.insert(r.index, t);
+                }
+            }
+            self.store.flush()?;
+            Ok(())
+        })();
+        if let Err(e) = written {
+            // Leave no half-imported sweep behind.
+            let _ = self.store.delete_sweep(&id);
+            let _ = self.store.flush();
+            return Err(e);
+        }
+        let now = self.clock.now();
+        let sweep = super::recovery::resume(
+            StoredSweep {
+                record,
+                plan,
+                results,
+                leases: BTreeMap::new(),
+                stats: SweepStats::default(),
+                timings,
+                failures: BTreeMap::new(),
+                verify: BTreeMap::new(),
+                origins,
+            },
+            now,
+            self.epoch.unix_ms(now),
+        )?;
+        let imported = Imported {
+            sweep_id: id.clone(),
+            shards: sweep.plan.len() as u32,
+            done: sweep.results_stored,
+        };
+        debug_assert_eq!(sweep.merged.encode(), merged.encode());
+        self.lock().sweeps.insert(id.clone(), sweep);
+        self.forget_render(&id);
+        info!(sweep = %id, done = imported.done, total = imported.shards, "imported sweep");
+        Ok(imported)
+    }
+}
