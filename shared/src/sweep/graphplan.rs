@@ -30,7 +30,30 @@ pub enum GraphShard {
         /// The prefixes, graph6 in the generator's labelling.
         prefixes: Vec<String>,
     },
+    /// geng-style `res/mod` cuts of the whole tree, walked from the root: at
+    /// each cut's level, only the nodes whose index among the nodes reached
+    /// there is `≡ res (mod modulus)` (and their subtrees). A graph above a
+    /// cut level is counted only by the shard with residue 0 at that cut.
+    Split {
+        /// The cuts, levels strictly increasing.
+        cuts: Vec<Cut>,
+    },
 }
+
+/// One `res/mod` cut of a [`GraphShard::Split`] shard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cut {
+    /// The level (number of vertices) cut.
+    pub level: usize,
+    /// The residue kept, below `modulus`.
+    pub res: u64,
+    /// The modulus, at least 1.
+    pub modulus: u64,
+}
+
+/// Largest modulus a cut may have.
+const MAX_MODULUS: u64 = 1 << 32;
 
 /// A shard checked and decoded, ready to walk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +65,8 @@ pub enum Walk {
     },
     /// The subtrees of these prefixes.
     Prefixes(Vec<BitGraph>),
+    /// The tree from the root under these `res/mod` cuts.
+    Split(Vec<gen::Residue>),
 }
 
 impl GraphShard {
@@ -77,6 +102,35 @@ impl GraphShard {
                     return Err(bad("no prefixes".into()));
                 }
                 Ok(Walk::Prefixes(out))
+            }
+            GraphShard::Split { cuts } => {
+                if cuts.is_empty() || cuts.len() > 4 {
+                    return Err(bad(format!("{} cuts, not 1..=4", cuts.len())));
+                }
+                let mut out = Vec::with_capacity(cuts.len());
+                let mut above = 0;
+                for c in cuts {
+                    if c.level <= above || c.level > BitGraph::MAX_N {
+                        return Err(bad(format!(
+                            "cut level {} (levels must increase, within 1..={})",
+                            c.level,
+                            BitGraph::MAX_N
+                        )));
+                    }
+                    if c.modulus == 0 || c.modulus > MAX_MODULUS || c.res >= c.modulus {
+                        return Err(bad(format!(
+                            "cut at level {}: residue {} modulus {} (need 0 <= res < modulus <= 2^32)",
+                            c.level, c.res, c.modulus
+                        )));
+                    }
+                    above = c.level;
+                    out.push(gen::Residue {
+                        level: c.level,
+                        res: c.res,
+                        modulus: c.modulus,
+                    });
+                }
+                Ok(Walk::Split(out))
             }
         }
     }
@@ -135,6 +189,9 @@ const PROBE_BUDGET: usize = 1 << 14;
 /// plan is deterministic.
 pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<(GraphShard, u64)> {
     let (depth, target) = choose_depth(max_n, target_shards);
+    if let Some((level, groups, modulus)) = split_layout(max_n, depth, target) {
+        return plan_split(max_n, level, groups, modulus, work);
+    }
     let mut specs = Vec::new();
     if depth > 1 {
         let mut est = 0u64;
@@ -160,6 +217,87 @@ pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<(GraphShard, u6
             GraphShard::Prefixes { depth, prefixes: l },
             est.round() as u64,
         ));
+    }
+    specs
+}
+
+/// When a plan is cut by `res/mod` instead of by prefix lists: from
+/// `max_n` = 11 on (so that no shard is one huge prefix, and shards balance
+/// without per-prefix estimates), and whenever there are fewer than 4
+/// prefixes per shard at the deepest prefix depth allowed. Then `Some((L,
+/// K, m))`: the nodes at level `L = min(9, max_n − 2)` are dealt round-robin
+/// into `K` groups, and each group's nodes at level `L + 1` round-robin into
+/// `m` shards, `m ≈ √target` a power of two and `K·m ≈ target`.
+fn split_layout(max_n: usize, depth: usize, target: usize) -> Option<(usize, u64, u64)> {
+    if max_n < 4 || target <= 1 {
+        return None;
+    }
+    if max_n < 11 && gen::prefixes(depth).len() >= 4 * target {
+        return None;
+    }
+    let level = (max_n - 2).min(9);
+    let modulus = 1u64 << (target.ilog2() / 2);
+    let nodes = gen::prefixes(level).len() as u64;
+    let groups = (target as u64).div_ceil(modulus).min(nodes).max(1);
+    // Not more residues than about 4 nodes per group at the next level.
+    let modulus = modulus.min((4 * nodes / groups).max(1));
+    Some((level, groups, modulus))
+}
+
+/// The `K·m` shards of a split plan ([`split_layout`]), group-major. Shard
+/// `(g, r)` walks the level-`L` nodes `≡ g (mod K)` and, below them, the
+/// level-`L + 1` nodes `≡ r (mod m)` among those it reaches; it counts the
+/// graphs above level `L` only if `g = r = 0`, and its group's level-`L`
+/// graphs only if `r = 0`. Estimates (under `work`): exact above level
+/// `L + 1`; below, each group's Knuth estimate ([`prefix_estimates`] of its
+/// level-`L` nodes) shared equally by its `m` shards.
+fn plan_split(
+    max_n: usize,
+    level: usize,
+    groups: u64,
+    modulus: u64,
+    work: Work,
+) -> Vec<(GraphShard, u64)> {
+    let k = groups as usize;
+    let mut above = 0u64;
+    let mut own = vec![0u64; k];
+    let mut below = vec![0f64; k];
+    if work == Work::PerVertex {
+        walk_connected(&Walk::Top { depth: level }, max_n, &mut |g| {
+            above += g.n() as u64
+        });
+        let nodes = gen::prefixes(level);
+        let est = prefix_estimates(&nodes, max_n);
+        for (i, (g, e)) in nodes.iter().zip(est).enumerate() {
+            let mine = if g.is_connected() { level as u64 } else { 0 };
+            own[i % k] += mine;
+            below[i % k] += (e - mine as f64).max(0.0);
+        }
+    }
+    let mut specs = Vec::with_capacity(k * modulus as usize);
+    for g in 0..groups {
+        for r in 0..modulus {
+            let mut est = below[g as usize] / modulus as f64;
+            if r == 0 {
+                est += own[g as usize] as f64;
+                if g == 0 {
+                    est += above as f64;
+                }
+            }
+            let cuts = vec![
+                Cut {
+                    level,
+                    res: g,
+                    modulus: groups,
+                },
+                Cut {
+                    level: level + 1,
+                    res: r,
+                    modulus,
+                },
+            ];
+            specs.push((GraphShard::Split { cuts }, est.round() as u64));
+        }
     }
     specs
 }
@@ -247,6 +385,205 @@ pub fn walk_tree(shard: &Walk, max_n: usize, visit: &mut dyn FnMut(&BitGraph, bo
             for p in ps {
                 gen::walk_nodes(p, max_n, opts, visit);
             }
+        }
+        Walk::Split(cuts) => {
+            gen::walk_nodes_split(&BitGraph::new(0), max_n, opts, cuts, &mut |g, shown| {
+                // Above a cut, only residue 0 counts the graph.
+                let mine = cuts.iter().all(|c| c.level <= g.n() || c.res == 0);
+                visit(g, shown && mine)
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Connected graphs on n = 1..=9 vertices (OEIS A001349).
+    const CONNECTED: [u64; 10] = [0, 1, 1, 2, 6, 21, 112, 853, 11_117, 261_080];
+
+    fn split(cuts: &[(usize, u64, u64)]) -> Vec<GraphShard> {
+        // Every combination of residues of the given (level, modulus) cuts.
+        let mut shards = vec![Vec::new()];
+        for &(level, _, modulus) in cuts {
+            shards = shards
+                .into_iter()
+                .flat_map(|c: Vec<Cut>| {
+                    (0..modulus).map(move |res| {
+                        let mut c = c.clone();
+                        c.push(Cut {
+                            level,
+                            res,
+                            modulus,
+                        });
+                        c
+                    })
+                })
+                .collect();
+        }
+        shards
+            .into_iter()
+            .map(|cuts| GraphShard::Split { cuts })
+            .collect()
+    }
+
+    /// The connected graphs each shard counts, graph6 in the generator's labelling.
+    fn counted(shards: &[GraphShard], max_n: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        for s in shards {
+            let w = s.decode("test").unwrap();
+            walk_connected(&w, max_n, &mut |g| out.push(graph6::encode_bitgraph(g)));
+        }
+        out
+    }
+
+    /// `res/mod` cuts split the tree exactly: over all residues, the counted
+    /// graphs are the whole walk's, each once (same labelled graphs), and
+    /// their numbers per n are the connected graph counts.
+    #[test]
+    fn split_shards_partition_exactly() {
+        let mut whole = counted(&[GraphShard::Top { depth: 9 }], 8);
+        whole.sort();
+        for cuts in [
+            vec![(5, 0, 3)],
+            vec![(6, 0, 7)],
+            vec![(4, 0, 2), (6, 0, 5)],
+            vec![(5, 0, 4), (6, 0, 4), (7, 0, 3)],
+            vec![(8, 0, 16)],
+            vec![(3, 0, 2), (9, 0, 5)],
+        ] {
+            let mut got = counted(&split(&cuts), 8);
+            got.sort();
+            assert_eq!(got, whole, "cuts {cuts:?}");
+        }
+        let mut by_n = [0u64; 10];
+        for s in split(&[(7, 0, 5), (8, 0, 3)]) {
+            walk_connected(&s.decode("t").unwrap(), 9, &mut |g| by_n[g.n()] += 1);
+        }
+        assert_eq!(by_n, CONNECTED);
+    }
+
+    /// A split shard's walk keeps the tree contract: every node after the
+    /// root is the last node with one vertex fewer plus a vertex, labels
+    /// intact; no node at a cut level outside the shard's residue is visited.
+    #[test]
+    fn split_walk_tree_visits_parents_first() {
+        let shards = split(&[(5, 0, 3), (6, 0, 2)]);
+        let mut at5 = 0;
+        for s in &shards {
+            let w = s.decode("t").unwrap();
+            let mut stack: Vec<BitGraph> = Vec::new();
+            walk_tree(&w, 7, &mut |g, _| {
+                let n = g.n();
+                if n > 0 {
+                    let parent = stack[n - 1];
+                    assert_eq!(g.induced((1u32 << (n - 1)) - 1), parent);
+                }
+                stack.truncate(n);
+                stack.push(*g);
+                at5 += usize::from(n == 5);
+            });
+        }
+        // Each of the 34 graphs on 5 vertices is reached by the 2 shards of its residue.
+        assert_eq!(at5, 34 * 2);
+    }
+
+    /// Plans are deterministic, cover every graph once whatever the shard
+    /// count, and use splits where prefixes are too few.
+    #[test]
+    fn plans_partition_exactly_and_deterministically() {
+        for (max_n, shards) in [(7, 300), (8, 40), (8, 17), (6, 1000)] {
+            let p = plan(max_n, shards, Work::PerVertex);
+            assert_eq!(p, plan(max_n, shards, Work::PerVertex));
+            let mut by_n = [0u64; 10];
+            let mut positions = 0u64;
+            for (s, _) in &p {
+                walk_connected(&s.decode("t").unwrap(), max_n, &mut |g| {
+                    by_n[g.n()] += 1;
+                    positions += g.n() as u64;
+                });
+            }
+            assert_eq!(by_n[1..=max_n], CONNECTED[1..=max_n], "{max_n} {shards}");
+            let est: u64 = p.iter().map(|(_, e)| e).sum();
+            assert!(
+                (est as f64 - positions as f64).abs() < 0.1 * positions as f64,
+                "estimate {est} vs {positions}"
+            );
+        }
+        assert!(matches!(
+            plan(7, 300, Work::None)[0].0,
+            GraphShard::Split { .. }
+        ));
+        assert!(matches!(
+            plan(8, 17, Work::None)[1].0,
+            GraphShard::Prefixes { .. }
+        ));
+        // Default plans up to n = 10 are prefix plans: 256 + top at n = 10.
+        assert_eq!(split_layout(10, choose_depth(10, 0).0, 256), None);
+        assert_eq!(split_layout(11, 9, 4096), Some((9, 64, 64)));
+        assert_eq!(split_layout(12, 9, 65536), Some((9, 256, 256)));
+    }
+
+    /// Shards survive JSON; shards stored in the old form still decode.
+    #[test]
+    fn shards_round_trip_and_old_forms_decode() {
+        for (s, _) in plan(7, 300, Work::None)
+            .into_iter()
+            .chain(plan(7, 3, Work::None))
+        {
+            let json = serde_json::to_string(&s).unwrap();
+            assert_eq!(serde_json::from_str::<GraphShard>(&json).unwrap(), s);
+        }
+        let old = r#"{"prefixes":{"depth":3,"prefixes":["Bw","BW"]}}"#;
+        let s: GraphShard = serde_json::from_str(old).unwrap();
+        assert_eq!(serde_json::to_string(&s).unwrap(), old);
+        assert!(matches!(s.decode("t"), Ok(Walk::Prefixes(ps)) if ps.len() == 2));
+        let top = r#"{"top":{"depth":4}}"#;
+        let s: GraphShard = serde_json::from_str(top).unwrap();
+        assert_eq!(serde_json::to_string(&s).unwrap(), top);
+        let cut = r#"{"split":{"cuts":[{"level":9,"res":3,"modulus":64}]}}"#;
+        let s: GraphShard = serde_json::from_str(cut).unwrap();
+        assert_eq!(serde_json::to_string(&s).unwrap(), cut);
+    }
+
+    /// Bad cuts are one-line errors, not panics.
+    #[test]
+    fn bad_cuts_are_errors() {
+        for (cuts, want) in [
+            (vec![], "0 cuts"),
+            (vec![(5, 3, 3)], "residue 3 modulus 3"),
+            (vec![(5, 0, 0)], "residue 0 modulus 0"),
+            (vec![(5, 0, 1 << 33)], "modulus 8589934592"),
+            (vec![(0, 0, 2)], "cut level 0"),
+            (vec![(33, 0, 2)], "cut level 33"),
+            (vec![(6, 0, 2), (6, 1, 2)], "cut level 6"),
+            (vec![(6, 0, 2), (5, 1, 2)], "cut level 5"),
+            (
+                vec![(1, 0, 2), (2, 0, 2), (3, 0, 2), (4, 0, 2), (5, 0, 2)],
+                "5 cuts",
+            ),
+        ] {
+            let cuts = cuts
+                .into_iter()
+                .map(|(level, res, modulus)| Cut {
+                    level,
+                    res,
+                    modulus,
+                })
+                .collect();
+            let e = GraphShard::Split { cuts }
+                .decode("uvg")
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(want) && !e.contains('\n'), "{e}");
+        }
+        for bad in [
+            r#"{"split":{"cuts":[{"level":5,"res":0}]}}"#,
+            r#"{"split":{"cuts":[{"level":5,"res":0,"modulus":2,"x":1}]}}"#,
+            r#"{"split":{"cuts":[{"level":5,"res":-1,"modulus":2}]}}"#,
+        ] {
+            assert!(serde_json::from_str::<GraphShard>(bad).is_err(), "{bad}");
         }
     }
 }
