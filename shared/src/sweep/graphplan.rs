@@ -1,13 +1,25 @@
-//! Shard plans for sweeps over all connected graphs on 1..=N vertices, by
-//! canonical-form prefix.
+//! Shard plans for sweeps over all connected graphs on 1..=N vertices.
 //!
-//! The generation tree of [`crate::gen`] is cut at depth `k`: shard
-//! [`GraphShard::Top`] covers every graph with fewer than `k` vertices
-//! (walked from the root), and every other shard is a list of depth-`k`
-//! prefixes (graph6, in the generator's own labelling) whose subtrees it walks
-//! down to `N`. Prefixes are dealt by estimate, largest first, to the least
-//! loaded shard. Any `k` covers every isomorphism class
-//! exactly once, so the merged result does not depend on the plan.
+//! Two kinds of plan, both exact for any shard count (every isomorphism
+//! class counted exactly once, so the merged result does not depend on the
+//! plan):
+//!
+//! - **By prefix** (up to N = 10, when there are at least 4 prefixes per
+//!   shard): the generation tree of [`crate::gen`] is cut at depth `k`: shard
+//!   [`GraphShard::Top`] covers every graph with fewer than `k` vertices
+//!   (walked from the root), and every other shard is a list of depth-`k`
+//!   prefixes (graph6, in the generator's own labelling) whose subtrees it
+//!   walks down to `N`. Prefixes are dealt by estimate, largest first, to the
+//!   least loaded shard.
+//! - **Split** (from N = 11 on, and wherever prefixes are too few): geng-style
+//!   `res/mod` cuts ([`GraphShard::Split`]), one per level from
+//!   `min(9, N − 2)` to `N − 1`: a shard walks the tree from the root and, at
+//!   each cut level, keeps only the nodes whose index among those it reaches
+//!   there is in its residue class. At N ≥ 11 every shard gets thousands of
+//!   nodes from all over the tree at each cut, so shards balance without
+//!   per-subtree estimates (one Knuth probe per prefix is far too noisy for
+//!   that at N = 12, and some single depth-9 subtrees are many shards large),
+//!   and a shard is a few numbers, not a list of prefixes.
 
 use super::SweepError;
 use crate::gen::{self, WalkOptions};
@@ -162,7 +174,8 @@ pub fn default_shards(max_n: usize) -> usize {
         9 => 64,
         10 => 256,
         11 => 4096,
-        // ~2.5 million graphs (~200 s of CPU) per shard at n = 12.
+        // ~2.5 million graphs (~200 s of CPU) per shard at n = 12; a split
+        // plan (see `split_layout`) has exactly this many shards.
         _ => 65536,
     }
 }
@@ -182,16 +195,26 @@ pub enum Work {
 /// 11 (one probe for each of the 274,668 depth-9 prefixes).
 const PROBE_BUDGET: usize = 1 << 14;
 
-/// Plan shards for all graphs on 1..=`max_n` vertices. Each shard's
-/// `estimate` is its expected number of positions under `work`: exact for the
-/// `top` shard and the first level below the prefixes, a fixed-seed Knuth
-/// probe estimate ([`gen::estimate_connected_levels`]) below that, so the
-/// plan is deterministic.
+/// Plan shards for all graphs on 1..=`max_n` vertices: a split plan
+/// ([`split_layout`]; about `target_shards` rounded up to a power of two) from
+/// `max_n` = 11 on or when prefixes are too few, else [`plan_by_prefix`].
+/// Each shard's `estimate` is its expected number of positions under `work`:
+/// exact for the `top` shard and the first level below the prefixes, a
+/// fixed-seed Knuth probe estimate ([`gen::estimate_connected_levels`]) below
+/// that, so the plan is deterministic.
 pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<(GraphShard, u64)> {
     let (depth, target) = choose_depth(max_n, target_shards);
-    if let Some((level, groups, modulus)) = split_layout(max_n, depth, target) {
-        return plan_split(max_n, level, groups, modulus, work);
+    if let Some((level, moduli)) = split_layout(max_n, depth, target) {
+        return plan_split(max_n, level, &moduli, work);
     }
+    plan_by_prefix(max_n, target_shards, work)
+}
+
+/// The prefix plan (a `top` shard and lists of depth-`k` prefixes dealt by
+/// estimate), whatever `max_n` and the shard count: what [`plan`] gives up to
+/// `max_n` = 10 when there are at least 4 prefixes per shard.
+pub fn plan_by_prefix(max_n: usize, target_shards: u32, work: Work) -> Vec<(GraphShard, u64)> {
+    let (depth, target) = choose_depth(max_n, target_shards);
     let mut specs = Vec::new();
     if depth > 1 {
         let mut est = 0u64;
@@ -225,10 +248,16 @@ pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<(GraphShard, u6
 /// `max_n` = 11 on (so that no shard is one huge prefix, and shards balance
 /// without per-prefix estimates), and whenever there are fewer than 4
 /// prefixes per shard at the deepest prefix depth allowed. Then `Some((L,
-/// K, m))`: the nodes at level `L = min(9, max_n − 2)` are dealt round-robin
-/// into `K` groups, and each group's nodes at level `L + 1` round-robin into
-/// `m` shards, `m ≈ √target` a power of two and `K·m ≈ target`.
-fn split_layout(max_n: usize, depth: usize, target: usize) -> Option<(usize, u64, u64)> {
+/// moduli))`: one cut per level from `L = min(9, max_n − 2)` to `max_n − 1`,
+/// the `log2(target)` bits of the shard count shared out evenly over them
+/// (the first cuts get the odd ones), at most about 4 nodes per group at the
+/// first cut. The first cut deals the level-`L` nodes round-robin into
+/// groups, which balance because each has thousands of nodes from all over
+/// the tree at `max_n` ≥ 11; the cuts below interleave each group's deeper
+/// nodes, so a shard's share of a group is even too. Each cut costs every
+/// shard the generation of all the nodes at its level that it reaches (at
+/// `L` = 9, all 274,668: about 0.07 s).
+fn split_layout(max_n: usize, depth: usize, target: usize) -> Option<(usize, Vec<u64>)> {
     if max_n < 4 || target <= 1 {
         return None;
     }
@@ -236,29 +265,28 @@ fn split_layout(max_n: usize, depth: usize, target: usize) -> Option<(usize, u64
         return None;
     }
     let level = (max_n - 2).min(9);
-    let modulus = 1u64 << (target.ilog2() / 2);
+    let cuts = max_n - 1 - level + 1;
+    let bits = target.next_power_of_two().ilog2() as usize;
+    let mut moduli: Vec<u64> = (0..cuts)
+        .map(|i| 1u64 << (bits / cuts + usize::from(i < bits % cuts)))
+        .collect();
     let nodes = gen::prefixes(level).len() as u64;
-    let groups = (target as u64).div_ceil(modulus).min(nodes).max(1);
-    // Not more residues than about 4 nodes per group at the next level.
-    let modulus = modulus.min((4 * nodes / groups).max(1));
-    Some((level, groups, modulus))
+    moduli[0] = moduli[0].min(nodes).max(1);
+    moduli[1] = moduli[1].min((4 * nodes / moduli[0]).max(1));
+    Some((level, moduli))
 }
 
-/// The `K·m` shards of a split plan ([`split_layout`]), group-major. Shard
-/// `(g, r)` walks the level-`L` nodes `≡ g (mod K)` and, below them, the
-/// level-`L + 1` nodes `≡ r (mod m)` among those it reaches; it counts the
-/// graphs above level `L` only if `g = r = 0`, and its group's level-`L`
-/// graphs only if `r = 0`. Estimates (under `work`): exact above level
-/// `L + 1`; below, each group's Knuth estimate ([`prefix_estimates`] of its
-/// level-`L` nodes) shared equally by its `m` shards.
-fn plan_split(
-    max_n: usize,
-    level: usize,
-    groups: u64,
-    modulus: u64,
-    work: Work,
-) -> Vec<(GraphShard, u64)> {
-    let k = groups as usize;
+/// The shards of a split plan ([`split_layout`]): one per combination of
+/// residues, group-major. A shard walks the level-`L` nodes `≡ g (mod K)`
+/// and, at each deeper cut, the nodes in its residue class among those it
+/// reaches; it counts a graph above a cut only if its residue there is 0.
+/// Estimates (under `work`): each group's Knuth estimate ([`prefix_estimates`]
+/// of its level-`L` nodes) below level `L`, shared equally by the group's
+/// shards; exact above (the graphs above level `L` go to the all-0 shard,
+/// the group's level-`L` graphs to its first shard).
+fn plan_split(max_n: usize, level: usize, moduli: &[u64], work: Work) -> Vec<(GraphShard, u64)> {
+    let k = moduli[0] as usize;
+    let sub: u64 = moduli[1..].iter().product();
     let mut above = 0u64;
     let mut own = vec![0u64; k];
     let mut below = vec![0f64; k];
@@ -274,28 +302,33 @@ fn plan_split(
             below[i % k] += (e - mine as f64).max(0.0);
         }
     }
-    let mut specs = Vec::with_capacity(k * modulus as usize);
-    for g in 0..groups {
-        for r in 0..modulus {
-            let mut est = below[g as usize] / modulus as f64;
-            if r == 0 {
-                est += own[g as usize] as f64;
+    let mut specs = Vec::with_capacity(k * sub as usize);
+    for g in 0..k {
+        for j in 0..sub {
+            let mut cuts = vec![Cut {
+                level,
+                res: g as u64,
+                modulus: moduli[0],
+            }];
+            // Residues of the deeper cuts: `j` in mixed radix, last cut fastest.
+            let mut rest = j;
+            let mut deeper = Vec::new();
+            for (i, &m) in moduli.iter().enumerate().skip(1).rev() {
+                deeper.push(Cut {
+                    level: level + i,
+                    res: rest % m,
+                    modulus: m,
+                });
+                rest /= m;
+            }
+            cuts.extend(deeper.into_iter().rev());
+            let mut est = below[g] / sub as f64;
+            if j == 0 {
+                est += own[g] as f64;
                 if g == 0 {
                     est += above as f64;
                 }
             }
-            let cuts = vec![
-                Cut {
-                    level,
-                    res: g,
-                    modulus: groups,
-                },
-                Cut {
-                    level: level + 1,
-                    res: r,
-                    modulus,
-                },
-            ];
             specs.push((GraphShard::Split { cuts }, est.round() as u64));
         }
     }
@@ -521,8 +554,8 @@ mod tests {
         ));
         // Default plans up to n = 10 are prefix plans: 256 + top at n = 10.
         assert_eq!(split_layout(10, choose_depth(10, 0).0, 256), None);
-        assert_eq!(split_layout(11, 9, 4096), Some((9, 64, 64)));
-        assert_eq!(split_layout(12, 9, 65536), Some((9, 256, 256)));
+        assert_eq!(split_layout(11, 9, 4096), Some((9, vec![64, 64])));
+        assert_eq!(split_layout(12, 9, 65536), Some((9, vec![64, 32, 32])));
     }
 
     /// Shards survive JSON; shards stored in the old form still decode.
