@@ -554,6 +554,7 @@ mod tests {
         ));
         // Default plans up to n = 10 are prefix plans: 256 + top at n = 10.
         assert_eq!(split_layout(10, choose_depth(10, 0).0, 256), None);
+        assert_eq!(plan(10, 0, Work::None).len(), 257);
         assert_eq!(split_layout(11, 9, 4096), Some((9, vec![64, 64])));
         assert_eq!(split_layout(12, 9, 65536), Some((9, vec![64, 32, 32])));
     }
