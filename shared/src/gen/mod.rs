@@ -112,6 +112,37 @@ pub fn walk_nodes(
     opts: WalkOptions,
     visit: &mut dyn FnMut(&BitGraph, bool),
 ) {
+    walk_nodes_split(prefix, max_n, opts, &[], visit)
+}
+
+/// A geng-style `res/mod` cut of the generation tree at one level: of the
+/// nodes with `level` vertices that a walk reaches, keep only those whose
+/// index among them (0, 1, 2, ... in the order the walk generates them) is
+/// `≡ res (mod modulus)`; the others and their subtrees are not walked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Residue {
+    /// The level (number of vertices) of the nodes cut.
+    pub level: usize,
+    /// The residue kept.
+    pub res: u64,
+    /// The modulus, at least 1 (1 keeps every node).
+    pub modulus: u64,
+}
+
+/// [`walk_nodes`] with `res/mod` cuts (levels above `prefix.n()`; others are
+/// ignored): a node at a cut level is visited, and its subtree walked, only
+/// if its index among the nodes reached at that level is in the cut's
+/// residue class. Nodes are generated and ordered exactly as in
+/// [`walk_nodes`], so for fixed cuts above a level, the shards that differ
+/// only in that level's residue reach the same nodes there in the same order,
+/// and the residues `0..modulus` split them exactly.
+pub fn walk_nodes_split(
+    prefix: &BitGraph,
+    max_n: usize,
+    opts: WalkOptions,
+    cuts: &[Residue],
+    visit: &mut dyn FnMut(&BitGraph, bool),
+) {
     let max_n = max_n.min(BitGraph::MAX_N);
     if prefix.n() > max_n {
         return;
@@ -124,12 +155,19 @@ pub fn walk_nodes(
         return;
     }
     let gens = canon::canon_unit(prefix).gens;
+    let mut cut = vec![None; max_n + 1];
+    for c in cuts {
+        if c.level > prefix.n() && c.level <= max_n {
+            cut[c.level] = Some((c.res, c.modulus.max(1), 0u64));
+        }
+    }
     let mut w = Walker {
         max_n,
         opts,
         visit,
         bufs: vec![Vec::new(); max_n + 1],
         scratch: Scratch::default(),
+        cut,
     };
     w.expand(prefix, &gens);
 }
@@ -233,6 +271,8 @@ struct Walker<'a> {
     /// Child lists, one per depth, reused across siblings.
     bufs: Vec<Vec<Kid>>,
     scratch: Scratch,
+    /// Per level: the `res/mod` cut there (residue, modulus, nodes reached so far).
+    cut: Vec<Option<(u64, u64, u64)>>,
 }
 
 impl Walker<'_> {
@@ -249,6 +289,13 @@ impl Walker<'_> {
         accepted_children(g, gens, need_conn, !last, &mut kids, &mut self.scratch);
         let show = child_n >= self.opts.min_n;
         for (s, cg) in kids.drain(..) {
+            if let Some((res, modulus, seen)) = &mut self.cut[child_n] {
+                let index = *seen;
+                *seen += 1;
+                if index % *modulus != *res {
+                    continue;
+                }
+            }
             let mut h = *g;
             h.push_vertex(s);
             let shown = show && (!self.opts.connected_only || need_conn || h.is_connected());

@@ -844,6 +844,7 @@ fn validate(params: &UvgParams, shard: &GraphShard, out: &UvgOutput) -> Result<(
         (graphplan::Walk::Prefixes(ps), GraphShard::Prefixes { prefixes, .. }) => {
             (ps[0].n().max(1), params.max_n, &prefixes[..])
         }
+        (graphplan::Walk::Split(_), _) => (1, params.max_n, &[][..]),
         _ => unreachable!("decode keeps the shard's variant"),
     };
     for (&n, c) in &out.by_n {

@@ -1,13 +1,25 @@
-//! Shard plans for sweeps over all connected graphs on 1..=N vertices, by
-//! canonical-form prefix.
+//! Shard plans for sweeps over all connected graphs on 1..=N vertices.
 //!
-//! The generation tree of [`crate::gen`] is cut at depth `k`: shard
-//! [`GraphShard::Top`] covers every graph with fewer than `k` vertices
-//! (walked from the root), and every other shard is a list of depth-`k`
-//! prefixes (graph6, in the generator's own labelling) whose subtrees it walks
-//! down to `N`. Prefixes are dealt by estimate, largest first, to the least
-//! loaded shard. Any `k` covers every isomorphism class
-//! exactly once, so the merged result does not depend on the plan.
+//! Two kinds of plan, both exact for any shard count (every isomorphism
+//! class counted exactly once, so the merged result does not depend on the
+//! plan):
+//!
+//! - **By prefix** (up to N = 10, when there are at least 4 prefixes per
+//!   shard): the generation tree of [`crate::gen`] is cut at depth `k`: shard
+//!   [`GraphShard::Top`] covers every graph with fewer than `k` vertices
+//!   (walked from the root), and every other shard is a list of depth-`k`
+//!   prefixes (graph6, in the generator's own labelling) whose subtrees it
+//!   walks down to `N`. Prefixes are dealt by estimate, largest first, to the
+//!   least loaded shard.
+//! - **Split** (from N = 11 on, and wherever prefixes are too few): geng-style
+//!   `res/mod` cuts ([`GraphShard::Split`]), one per level from
+//!   `min(9, N − 2)` to `N − 1`: a shard walks the tree from the root and, at
+//!   each cut level, keeps only the nodes whose index among those it reaches
+//!   there is in its residue class. At N ≥ 11 every shard gets thousands of
+//!   nodes from all over the tree at each cut, so shards balance without
+//!   per-subtree estimates (one Knuth probe per prefix is far too noisy for
+//!   that at N = 12, and some single depth-9 subtrees are many shards large),
+//!   and a shard is a few numbers, not a list of prefixes.
 
 use super::SweepError;
 use crate::gen::{self, WalkOptions};
@@ -30,7 +42,30 @@ pub enum GraphShard {
         /// The prefixes, graph6 in the generator's labelling.
         prefixes: Vec<String>,
     },
+    /// geng-style `res/mod` cuts of the whole tree, walked from the root: at
+    /// each cut's level, only the nodes whose index among the nodes reached
+    /// there is `≡ res (mod modulus)` (and their subtrees). A graph above a
+    /// cut level is counted only by the shard with residue 0 at that cut.
+    Split {
+        /// The cuts, levels strictly increasing.
+        cuts: Vec<Cut>,
+    },
 }
+
+/// One `res/mod` cut of a [`GraphShard::Split`] shard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cut {
+    /// The level (number of vertices) cut.
+    pub level: usize,
+    /// The residue kept, below `modulus`.
+    pub res: u64,
+    /// The modulus, at least 1.
+    pub modulus: u64,
+}
+
+/// Largest modulus a cut may have.
+const MAX_MODULUS: u64 = 1 << 32;
 
 /// A shard checked and decoded, ready to walk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +77,8 @@ pub enum Walk {
     },
     /// The subtrees of these prefixes.
     Prefixes(Vec<BitGraph>),
+    /// The tree from the root under these `res/mod` cuts.
+    Split(Vec<gen::Residue>),
 }
 
 impl GraphShard {
@@ -78,6 +115,35 @@ impl GraphShard {
                 }
                 Ok(Walk::Prefixes(out))
             }
+            GraphShard::Split { cuts } => {
+                if cuts.is_empty() || cuts.len() > 4 {
+                    return Err(bad(format!("{} cuts, not 1..=4", cuts.len())));
+                }
+                let mut out = Vec::with_capacity(cuts.len());
+                let mut above = 0;
+                for c in cuts {
+                    if c.level <= above || c.level > BitGraph::MAX_N {
+                        return Err(bad(format!(
+                            "cut level {} (levels must increase, within 1..={})",
+                            c.level,
+                            BitGraph::MAX_N
+                        )));
+                    }
+                    if c.modulus == 0 || c.modulus > MAX_MODULUS || c.res >= c.modulus {
+                        return Err(bad(format!(
+                            "cut at level {}: residue {} modulus {} (need 0 <= res < modulus <= 2^32)",
+                            c.level, c.res, c.modulus
+                        )));
+                    }
+                    above = c.level;
+                    out.push(gen::Residue {
+                        level: c.level,
+                        res: c.res,
+                        modulus: c.modulus,
+                    });
+                }
+                Ok(Walk::Split(out))
+            }
         }
     }
 }
@@ -108,7 +174,8 @@ pub fn default_shards(max_n: usize) -> usize {
         9 => 64,
         10 => 256,
         11 => 4096,
-        // ~2.5 million graphs (~200 s of CPU) per shard at n = 12.
+        // ~2.5 million graphs (~200 s of CPU) per shard at n = 12; a split
+        // plan (see `split_layout`) has exactly this many shards.
         _ => 65536,
     }
 }
@@ -128,12 +195,25 @@ pub enum Work {
 /// 11 (one probe for each of the 274,668 depth-9 prefixes).
 const PROBE_BUDGET: usize = 1 << 14;
 
-/// Plan shards for all graphs on 1..=`max_n` vertices. Each shard's
-/// `estimate` is its expected number of positions under `work`: exact for the
-/// `top` shard and the first level below the prefixes, a fixed-seed Knuth
-/// probe estimate ([`gen::estimate_connected_levels`]) below that, so the
-/// plan is deterministic.
+/// Plan shards for all graphs on 1..=`max_n` vertices: a split plan
+/// ([`split_layout`]; about `target_shards` rounded up to a power of two) from
+/// `max_n` = 11 on or when prefixes are too few, else [`plan_by_prefix`].
+/// Each shard's `estimate` is its expected number of positions under `work`:
+/// exact for the `top` shard and the first level below the prefixes, a
+/// fixed-seed Knuth probe estimate ([`gen::estimate_connected_levels`]) below
+/// that, so the plan is deterministic.
 pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<(GraphShard, u64)> {
+    let (depth, target) = choose_depth(max_n, target_shards);
+    if let Some((level, moduli)) = split_layout(max_n, depth, target) {
+        return plan_split(max_n, level, &moduli, work);
+    }
+    plan_by_prefix(max_n, target_shards, work)
+}
+
+/// The prefix plan (a `top` shard and lists of depth-`k` prefixes dealt by
+/// estimate), whatever `max_n` and the shard count: what [`plan`] gives up to
+/// `max_n` = 10 when there are at least 4 prefixes per shard.
+pub fn plan_by_prefix(max_n: usize, target_shards: u32, work: Work) -> Vec<(GraphShard, u64)> {
     let (depth, target) = choose_depth(max_n, target_shards);
     let mut specs = Vec::new();
     if depth > 1 {
@@ -160,6 +240,97 @@ pub fn plan(max_n: usize, target_shards: u32, work: Work) -> Vec<(GraphShard, u6
             GraphShard::Prefixes { depth, prefixes: l },
             est.round() as u64,
         ));
+    }
+    specs
+}
+
+/// When a plan is cut by `res/mod` instead of by prefix lists: from
+/// `max_n` = 11 on (so that no shard is one huge prefix, and shards balance
+/// without per-prefix estimates), and whenever there are fewer than 4
+/// prefixes per shard at the deepest prefix depth allowed. Then `Some((L,
+/// moduli))`: one cut per level from `L = min(9, max_n − 2)` to `max_n − 1`,
+/// the `log2(target)` bits of the shard count shared out evenly over them
+/// (the first cuts get the odd ones), at most about 4 nodes per group at the
+/// first cut. The first cut deals the level-`L` nodes round-robin into
+/// groups, which balance because each has thousands of nodes from all over
+/// the tree at `max_n` ≥ 11; the cuts below interleave each group's deeper
+/// nodes, so a shard's share of a group is even too. Each cut costs every
+/// shard the generation of all the nodes at its level that it reaches (at
+/// `L` = 9, all 274,668: about 0.07 s).
+fn split_layout(max_n: usize, depth: usize, target: usize) -> Option<(usize, Vec<u64>)> {
+    if max_n < 4 || target <= 1 {
+        return None;
+    }
+    if max_n < 11 && gen::prefixes(depth).len() >= 4 * target {
+        return None;
+    }
+    let level = (max_n - 2).min(9);
+    let cuts = max_n - 1 - level + 1;
+    let bits = target.next_power_of_two().ilog2() as usize;
+    let mut moduli: Vec<u64> = (0..cuts)
+        .map(|i| 1u64 << (bits / cuts + usize::from(i < bits % cuts)))
+        .collect();
+    let nodes = gen::prefixes(level).len() as u64;
+    moduli[0] = moduli[0].min(nodes).max(1);
+    moduli[1] = moduli[1].min((4 * nodes / moduli[0]).max(1));
+    Some((level, moduli))
+}
+
+/// The shards of a split plan ([`split_layout`]): one per combination of
+/// residues, group-major. A shard walks the level-`L` nodes `≡ g (mod K)`
+/// and, at each deeper cut, the nodes in its residue class among those it
+/// reaches; it counts a graph above a cut only if its residue there is 0.
+/// Estimates (under `work`): each group's Knuth estimate ([`prefix_estimates`]
+/// of its level-`L` nodes) below level `L`, shared equally by the group's
+/// shards; exact above (the graphs above level `L` go to the all-0 shard,
+/// the group's level-`L` graphs to its first shard).
+fn plan_split(max_n: usize, level: usize, moduli: &[u64], work: Work) -> Vec<(GraphShard, u64)> {
+    let k = moduli[0] as usize;
+    let sub: u64 = moduli[1..].iter().product();
+    let mut above = 0u64;
+    let mut own = vec![0u64; k];
+    let mut below = vec![0f64; k];
+    if work == Work::PerVertex {
+        walk_connected(&Walk::Top { depth: level }, max_n, &mut |g| {
+            above += g.n() as u64
+        });
+        let nodes = gen::prefixes(level);
+        let est = prefix_estimates(&nodes, max_n);
+        for (i, (g, e)) in nodes.iter().zip(est).enumerate() {
+            let mine = if g.is_connected() { level as u64 } else { 0 };
+            own[i % k] += mine;
+            below[i % k] += (e - mine as f64).max(0.0);
+        }
+    }
+    let mut specs = Vec::with_capacity(k * sub as usize);
+    for g in 0..k {
+        for j in 0..sub {
+            let mut cuts = vec![Cut {
+                level,
+                res: g as u64,
+                modulus: moduli[0],
+            }];
+            // Residues of the deeper cuts: `j` in mixed radix, last cut fastest.
+            let mut rest = j;
+            let mut deeper = Vec::new();
+            for (i, &m) in moduli.iter().enumerate().skip(1).rev() {
+                deeper.push(Cut {
+                    level: level + i,
+                    res: rest % m,
+                    modulus: m,
+                });
+                rest /= m;
+            }
+            cuts.extend(deeper.into_iter().rev());
+            let mut est = below[g] / sub as f64;
+            if j == 0 {
+                est += own[g] as f64;
+                if g == 0 {
+                    est += above as f64;
+                }
+            }
+            specs.push((GraphShard::Split { cuts }, est.round() as u64));
+        }
     }
     specs
 }
@@ -247,6 +418,206 @@ pub fn walk_tree(shard: &Walk, max_n: usize, visit: &mut dyn FnMut(&BitGraph, bo
             for p in ps {
                 gen::walk_nodes(p, max_n, opts, visit);
             }
+        }
+        Walk::Split(cuts) => {
+            gen::walk_nodes_split(&BitGraph::new(0), max_n, opts, cuts, &mut |g, shown| {
+                // Above a cut, only residue 0 counts the graph.
+                let mine = cuts.iter().all(|c| c.level <= g.n() || c.res == 0);
+                visit(g, shown && mine)
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Connected graphs on n = 1..=9 vertices (OEIS A001349).
+    const CONNECTED: [u64; 10] = [0, 1, 1, 2, 6, 21, 112, 853, 11_117, 261_080];
+
+    fn split(cuts: &[(usize, u64, u64)]) -> Vec<GraphShard> {
+        // Every combination of residues of the given (level, modulus) cuts.
+        let mut shards = vec![Vec::new()];
+        for &(level, _, modulus) in cuts {
+            shards = shards
+                .into_iter()
+                .flat_map(|c: Vec<Cut>| {
+                    (0..modulus).map(move |res| {
+                        let mut c = c.clone();
+                        c.push(Cut {
+                            level,
+                            res,
+                            modulus,
+                        });
+                        c
+                    })
+                })
+                .collect();
+        }
+        shards
+            .into_iter()
+            .map(|cuts| GraphShard::Split { cuts })
+            .collect()
+    }
+
+    /// The connected graphs each shard counts, graph6 in the generator's labelling.
+    fn counted(shards: &[GraphShard], max_n: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        for s in shards {
+            let w = s.decode("test").unwrap();
+            walk_connected(&w, max_n, &mut |g| out.push(graph6::encode_bitgraph(g)));
+        }
+        out
+    }
+
+    /// `res/mod` cuts split the tree exactly: over all residues, the counted
+    /// graphs are the whole walk's, each once (same labelled graphs), and
+    /// their numbers per n are the connected graph counts.
+    #[test]
+    fn split_shards_partition_exactly() {
+        let mut whole = counted(&[GraphShard::Top { depth: 9 }], 8);
+        whole.sort();
+        for cuts in [
+            vec![(5, 0, 3)],
+            vec![(6, 0, 7)],
+            vec![(4, 0, 2), (6, 0, 5)],
+            vec![(5, 0, 4), (6, 0, 4), (7, 0, 3)],
+            vec![(8, 0, 16)],
+            vec![(3, 0, 2), (9, 0, 5)],
+        ] {
+            let mut got = counted(&split(&cuts), 8);
+            got.sort();
+            assert_eq!(got, whole, "cuts {cuts:?}");
+        }
+        let mut by_n = [0u64; 10];
+        for s in split(&[(7, 0, 5), (8, 0, 3)]) {
+            walk_connected(&s.decode("t").unwrap(), 9, &mut |g| by_n[g.n()] += 1);
+        }
+        assert_eq!(by_n, CONNECTED);
+    }
+
+    /// A split shard's walk keeps the tree contract: every node after the
+    /// root is the last node with one vertex fewer plus a vertex, labels
+    /// intact; no node at a cut level outside the shard's residue is visited.
+    #[test]
+    fn split_walk_tree_visits_parents_first() {
+        let shards = split(&[(5, 0, 3), (6, 0, 2)]);
+        let mut at5 = 0;
+        for s in &shards {
+            let w = s.decode("t").unwrap();
+            let mut stack: Vec<BitGraph> = Vec::new();
+            walk_tree(&w, 7, &mut |g, _| {
+                let n = g.n();
+                if n > 0 {
+                    let parent = stack[n - 1];
+                    assert_eq!(g.induced((1u32 << (n - 1)) - 1), parent);
+                }
+                stack.truncate(n);
+                stack.push(*g);
+                at5 += usize::from(n == 5);
+            });
+        }
+        // Each of the 34 graphs on 5 vertices is reached by the 2 shards of its residue.
+        assert_eq!(at5, 34 * 2);
+    }
+
+    /// Plans are deterministic, cover every graph once whatever the shard
+    /// count, and use splits where prefixes are too few.
+    #[test]
+    fn plans_partition_exactly_and_deterministically() {
+        for (max_n, shards) in [(7, 300), (8, 40), (8, 17), (6, 1000)] {
+            let p = plan(max_n, shards, Work::PerVertex);
+            assert_eq!(p, plan(max_n, shards, Work::PerVertex));
+            let mut by_n = [0u64; 10];
+            let mut positions = 0u64;
+            for (s, _) in &p {
+                walk_connected(&s.decode("t").unwrap(), max_n, &mut |g| {
+                    by_n[g.n()] += 1;
+                    positions += g.n() as u64;
+                });
+            }
+            assert_eq!(by_n[1..=max_n], CONNECTED[1..=max_n], "{max_n} {shards}");
+            let est: u64 = p.iter().map(|(_, e)| e).sum();
+            assert!(
+                (est as f64 - positions as f64).abs() < 0.1 * positions as f64,
+                "estimate {est} vs {positions}"
+            );
+        }
+        assert!(matches!(
+            plan(7, 300, Work::None)[0].0,
+            GraphShard::Split { .. }
+        ));
+        assert!(matches!(
+            plan(8, 17, Work::None)[1].0,
+            GraphShard::Prefixes { .. }
+        ));
+        // Default plans up to n = 10 are prefix plans: 256 + top at n = 10.
+        assert_eq!(split_layout(10, choose_depth(10, 0).0, 256), None);
+        assert_eq!(plan(10, 0, Work::None).len(), 257);
+        assert_eq!(split_layout(11, 9, 4096), Some((9, vec![64, 64])));
+        assert_eq!(split_layout(12, 9, 65536), Some((9, vec![64, 32, 32])));
+    }
+
+    /// Shards survive JSON; shards stored in the old form still decode.
+    #[test]
+    fn shards_round_trip_and_old_forms_decode() {
+        for (s, _) in plan(7, 300, Work::None)
+            .into_iter()
+            .chain(plan(7, 3, Work::None))
+        {
+            let json = serde_json::to_string(&s).unwrap();
+            assert_eq!(serde_json::from_str::<GraphShard>(&json).unwrap(), s);
+        }
+        let old = r#"{"prefixes":{"depth":3,"prefixes":["Bw","BW"]}}"#;
+        let s: GraphShard = serde_json::from_str(old).unwrap();
+        assert_eq!(serde_json::to_string(&s).unwrap(), old);
+        assert!(matches!(s.decode("t"), Ok(Walk::Prefixes(ps)) if ps.len() == 2));
+        let top = r#"{"top":{"depth":4}}"#;
+        let s: GraphShard = serde_json::from_str(top).unwrap();
+        assert_eq!(serde_json::to_string(&s).unwrap(), top);
+        let cut = r#"{"split":{"cuts":[{"level":9,"res":3,"modulus":64}]}}"#;
+        let s: GraphShard = serde_json::from_str(cut).unwrap();
+        assert_eq!(serde_json::to_string(&s).unwrap(), cut);
+    }
+
+    /// Bad cuts are one-line errors, not panics.
+    #[test]
+    fn bad_cuts_are_errors() {
+        for (cuts, want) in [
+            (vec![], "0 cuts"),
+            (vec![(5, 3, 3)], "residue 3 modulus 3"),
+            (vec![(5, 0, 0)], "residue 0 modulus 0"),
+            (vec![(5, 0, 1 << 33)], "modulus 8589934592"),
+            (vec![(0, 0, 2)], "cut level 0"),
+            (vec![(33, 0, 2)], "cut level 33"),
+            (vec![(6, 0, 2), (6, 1, 2)], "cut level 6"),
+            (vec![(6, 0, 2), (5, 1, 2)], "cut level 5"),
+            (
+                vec![(1, 0, 2), (2, 0, 2), (3, 0, 2), (4, 0, 2), (5, 0, 2)],
+                "5 cuts",
+            ),
+        ] {
+            let cuts = cuts
+                .into_iter()
+                .map(|(level, res, modulus)| Cut {
+                    level,
+                    res,
+                    modulus,
+                })
+                .collect();
+            let e = GraphShard::Split { cuts }
+                .decode("uvg")
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(want) && !e.contains('\n'), "{e}");
+        }
+        for bad in [
+            r#"{"split":{"cuts":[{"level":5,"res":0}]}}"#,
+            r#"{"split":{"cuts":[{"level":5,"res":0,"modulus":2,"x":1}]}}"#,
+            r#"{"split":{"cuts":[{"level":5,"res":-1,"modulus":2}]}}"#,
+        ] {
+            assert!(serde_json::from_str::<GraphShard>(bad).is_err(), "{bad}");
         }
     }
 }

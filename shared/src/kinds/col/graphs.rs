@@ -466,6 +466,7 @@ fn validate_col(p: &ColParams, shard: &GraphShard, out: &ColOutput) -> Result<()
         (graphplan::Walk::Prefixes(ps), GraphShard::Prefixes { prefixes, .. }) => {
             (ps[0].n().max(1), max_n, &prefixes[..])
         }
+        (graphplan::Walk::Split(_), _) => (1, max_n, &[][..]),
         _ => return Err("shard: its walk does not match its variant".into()),
     };
     let mut positions = 0u64;
