@@ -1,0 +1,298 @@
+//! The exact search for the smallest UVG position of value `*k` one vertex
+//! beyond a sweep: the case analysis and the finite search it reduces to.
+//!
+//! Notation: `g(G, s)` is the UVG value of token on `s` in `G` (see the
+//! module [`crate::uvg`]). Let the sweep visit every connected graph on at
+//! most `max_n` vertices and put `a = max_n + 1`. Premises, both read off the
+//! same sweep:
+//!
+//! * (P1) no start of value `*(k−1)` on at most `a − 1 = max_n` vertices;
+//! * (P2) no start of value `*(k−2)` on fewer than `a − 2 = max_n − 1`
+//!   vertices.
+//!
+//! **Step 1.** A start `s` of value `*k` on `a + 1` vertices has an option of
+//! value `*(k−1)`: a neighbour `u` whose component in `G − s` has value
+//! `k − 1` from `u`. By (P1) that component has all `a` remaining vertices, so
+//! `C = G − s` is connected and every option of `s` lives in `C`. Hence a `*k`
+//! on `a + 1` vertices exists iff some connected `a`-vertex graph `C` has
+//! starts of every value `0..=k−1` (join a new `s` to one start of each value:
+//! its options are exactly those values, so its value is `k`; conversely the
+//! options of `s` must cover `0..=k−1`).
+//!
+//! **Step 2.** Such a `C` has a start `u` with `g(C, u) = k − 1`, which has an
+//! option of value `k − 2`: a neighbour `t` whose component `D` in `C − u`
+//! gives `g(D, t) = k − 2`. By (P2) `|D| ≥ a − 2`; `C − u` has `a − 1`
+//! vertices.
+//!
+//! * Case A, `|D| = a − 1 = max_n`: `C − u = D` is connected, all options of
+//!   `u` are starts of `D`, so `D` (a connected `max_n`-vertex graph) has
+//!   starts of every value `0..=k−2` and `u` is joined to a set `T ⊆ V(D)`
+//!   whose `D`-values cover `0..=k−2`. Conversely such `(D, T)` gives
+//!   `g(C, u) = k − 1` exactly: by (P1) no start of `D` has value `k − 1`.
+//! * Case B, `|D| = a − 2 = max_n − 1`: `C − u = D + x` with `x` isolated, so
+//!   `x` is a leaf of `C` on `u` (the option of value 0). `D` (a connected
+//!   `(max_n − 1)`-vertex graph) has starts of every value `1..=k−2`, and `u`
+//!   is joined to `x` and to a set `T ⊆ V(D)` whose `D`-values cover
+//!   `1..=k−2`. Conversely, again `g(C, u) = k − 1` by (P1).
+//!
+//! **Step 3.** So every connected `a`-vertex `C` with a `*(k−1)` start is
+//! built by case A or B from a graph `D` the sweep visits. [`search`] builds
+//! every such `C` from one `D` and every admissible `T` (all of them: no
+//! symmetry reduction), solves all its starts, and reports the `C`s whose
+//! starts cover `0..=k−1` (hits). No hit over all `D`s, with (P1) and (P2),
+//! proves the smallest `*k` has at least `a + 2` vertices.
+//!
+//! Pure: no I/O; called per graph from the `uvg` sweep kind.
+
+use crate::graph::{graph6, members, BitGraph, VSet};
+
+use super::grundy_all;
+
+/// Which case of the analysis a graph `D` feeds (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Case {
+    /// `D` on `max_n` vertices, starts covering `0..=k−2`; `C = D + u`.
+    A,
+    /// `D` on `max_n − 1` vertices, starts covering `1..=k−2`; `C = D + u + x`.
+    B,
+}
+
+/// Smallest `*k` candidate found: the `(a+1)`-vertex graph and its start.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Hit {
+    /// Number of edges (first key of the witness order).
+    pub edges: usize,
+    /// graph6 of the graph (second key).
+    pub graph6: String,
+    /// The start of value `*k` (third key).
+    pub start: usize,
+}
+
+/// Figures of the search over some graphs `D`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// `D`s examined in case A.
+    pub d_case_a: u64,
+    /// `D`s examined in case B.
+    pub d_case_b: u64,
+    /// Sets `T` tried (= graphs `C` built and solved).
+    pub t_sets: u64,
+    /// `C`s built whose start `u` has value exactly `k − 1` (all of them when
+    /// the premises hold).
+    pub c_exact: u64,
+    /// `C`s whose starts cover `0..=k−1`: each gives a `*k` on `a + 1`.
+    pub hits: u64,
+    /// The least hit in the witness order (edges, graph6, start).
+    pub witness: Option<Hit>,
+}
+
+impl Stats {
+    /// Adds another set of figures (the witness is the least of both).
+    pub fn merge(&mut self, o: Stats) {
+        self.d_case_a += o.d_case_a;
+        self.d_case_b += o.d_case_b;
+        self.t_sets += o.t_sets;
+        self.c_exact += o.c_exact;
+        self.hits += o.hits;
+        self.witness = match (self.witness.take(), o.witness) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// Bit mask of the values `lo..=hi` (empty when `lo > hi`).
+fn range_mask(lo: u8, hi: u8) -> u64 {
+    (lo..=hi).fold(0, |m, v| m | 1u64 << v)
+}
+
+/// Bit mask of the values taken by `values` (values ≥ 64 ignored; they never
+/// matter for `k ≤ 63`).
+fn value_mask(values: &[u8]) -> u64 {
+    values
+        .iter()
+        .filter(|&&v| v < 64)
+        .fold(0, |m, &v| m | 1u64 << v)
+}
+
+/// The case a graph `d` with start values `values` feeds for target `k`
+/// (`3 ≤ k ≤ 32`) and sweep bound `max_n` (≥ 3), or `None` if it feeds none.
+pub fn case_of(k: u8, max_n: usize, d: &BitGraph, values: &[u8]) -> Option<Case> {
+    if k < 3 || max_n < 3 {
+        return None;
+    }
+    let n = d.n();
+    let have = value_mask(values);
+    let case = if n == max_n && have & range_mask(0, k - 2) == range_mask(0, k - 2) {
+        Case::A
+    } else if n == max_n - 1 && have & range_mask(1, k - 2) == range_mask(1, k - 2) {
+        Case::B
+    } else {
+        return None;
+    };
+    d.is_connected().then_some(case)
+}
+
+/// Runs the search from one graph `d` (its start values `values`, as from
+/// [`grundy_all`]) in case `case` for target `k`: every admissible `T`, every
+/// `C` built and solved. `on_c(c, c_values)` sees each `C` (tests compare the
+/// set of `C`s with an exhaustive enumeration). `d` must have at most 29
+/// vertices (so `C` and `C + s` fit a [`BitGraph`]).
+pub fn search(
+    k: u8,
+    case: Case,
+    d: &BitGraph,
+    values: &[u8],
+    on_c: &mut dyn FnMut(&BitGraph, &[u8]),
+) -> Stats {
+    let n = d.n();
+    let mut st = Stats::default();
+    match case {
+        Case::A => st.d_case_a = 1,
+        Case::B => st.d_case_b = 1,
+    }
+    let need = match case {
+        Case::A => range_mask(0, k - 2),
+        Case::B => range_mask(1, k - 2),
+    };
+    let goal = range_mask(0, k - 1);
+    let full: u64 = (1u64 << n) - 1;
+    for t in 1..=full {
+        let t = t as VSet;
+        let have = members(t).fold(0u64, |m, v| m | 1u64 << values[v].min(63));
+        if have & need != need {
+            continue;
+        }
+        let mut c = *d;
+        let u = c.push_vertex(t);
+        if case == Case::B {
+            c.push_vertex(1 << u);
+        }
+        let cv = grundy_all(&c);
+        st.t_sets += 1;
+        if cv[u] == k - 1 {
+            st.c_exact += 1;
+        }
+        if value_mask(&cv) & goal == goal {
+            st.hits += 1;
+            let hit = extend(&c, &cv, k);
+            if st.witness.as_ref().is_none_or(|w| hit < *w) {
+                st.witness = Some(hit);
+            }
+        }
+        on_c(&c, &cv);
+    }
+    st
+}
+
+/// `C + s` with `s` joined to the least start of each value `0..=k−1`.
+fn extend(c: &BitGraph, cv: &[u8], k: u8) -> Hit {
+    let mut nb: VSet = 0;
+    for want in 0..k {
+        if let Some(v) = cv.iter().position(|&x| x == want) {
+            nb |= 1 << v;
+        }
+    }
+    let mut g = *c;
+    let s = g.push_vertex(nb);
+    Hit {
+        edges: g.edge_count(),
+        graph6: graph6::encode_bitgraph(&g),
+        start: s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::{self, canon::canonical_form, WalkOptions};
+    use std::collections::BTreeSet;
+
+    fn key(g: &BitGraph) -> String {
+        graph6::encode_bitgraph(&canonical_form(g))
+    }
+
+    /// Runs the search for `k` with `max_n` over every connected graph the
+    /// generator gives; returns the figures and the canonical `C`s built.
+    fn run(k: u8, max_n: usize) -> (Stats, BTreeSet<String>) {
+        let mut st = Stats::default();
+        let mut cs = BTreeSet::new();
+        let opts = WalkOptions {
+            connected_only: true,
+            min_n: max_n - 1,
+        };
+        gen::walk_filtered(&BitGraph::new(0), max_n, opts, &mut |d| {
+            let vals = grundy_all(d);
+            if let Some(case) = case_of(k, max_n, d, &vals) {
+                st.merge(search(k, case, d, &vals, &mut |c, _| {
+                    cs.insert(key(c));
+                }));
+            }
+        });
+        (st, cs)
+    }
+
+    /// Every connected `a`-vertex graph with a start of value `k − 1`.
+    fn exhaustive(k: u8, a: usize) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let opts = WalkOptions {
+            connected_only: true,
+            min_n: a,
+        };
+        gen::walk_filtered(&BitGraph::new(0), a, opts, &mut |c| {
+            if grundy_all(c).contains(&(k - 1)) {
+                out.insert(key(c));
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn k4_builds_exactly_the_star3_graphs_on_6_and_no_hit() {
+        let (st, cs) = run(4, 5);
+        assert_eq!(cs, exhaustive(4, 6));
+        assert!(!cs.is_empty());
+        assert_eq!(st.hits, 0);
+        assert_eq!(st.c_exact, st.t_sets);
+        assert!(st.d_case_a > 0 && st.d_case_b > 0);
+    }
+
+    #[test]
+    fn k5_builds_exactly_the_star4_graphs_on_8_and_no_hit() {
+        let (st, cs) = run(5, 7);
+        assert_eq!(cs, exhaustive(5, 8));
+        assert_eq!(st.hits, 0);
+        assert_eq!(st.c_exact, st.t_sets);
+    }
+
+    /// A known `*4` on 8 vertices: k = 4 one step too late (max_n = 6, where
+    /// (P1) fails since *3 exists on 6) must find hits, and every witness
+    /// must really have value 4.
+    #[test]
+    fn wrong_premise_finds_hits_that_check() {
+        let (st, _) = run(4, 6);
+        assert!(st.hits > 0);
+        let w = st.witness.expect("witness");
+        let g = graph6::parse_bitgraph(&w.graph6).expect("graph6");
+        assert_eq!(g.n(), 8);
+        assert_eq!(grundy_all(&g)[w.start], 4);
+        assert_eq!(g.edge_count(), w.edges);
+    }
+
+    /// k = 6 (a = 10): the `C`s built are exactly the distinct graphs of the
+    /// committed list of *5 positions on 10 vertices. Minutes in release.
+    #[test]
+    #[ignore]
+    fn k6_builds_exactly_the_star5_graphs_on_10_and_no_hit() {
+        let (st, cs) = run(6, 9);
+        let list = include_str!("../../../runs/uvg-n10/collected-min-value-5.txt");
+        let mut want = BTreeSet::new();
+        for line in list.lines().filter(|l| !l.trim().is_empty()) {
+            let g6 = line.split_whitespace().next().expect("graph6");
+            want.insert(key(&graph6::parse_bitgraph(g6).expect("graph6")));
+        }
+        assert_eq!(cs, want);
+        assert_eq!(st.hits, 0);
+        eprintln!("k=6: {st:?}, distinct C {}", cs.len());
+    }
+}
