@@ -133,6 +133,47 @@ pub fn case_of(k: u8, max_n: usize, d: &BitGraph, values: &[u8]) -> Option<Case>
     d.is_connected().then_some(case)
 }
 
+/// Do the premises hold? `has_value(n, v)` answers whether some connected
+/// `n`-vertex graph has a start of value `v` (from the sweep's per-`n`
+/// counts). Returns `(P1, P2)`: no `*(k−1)` on `1..=max_n` vertices, no
+/// `*(k−2)` on `1..max_n − 1` vertices.
+pub fn premises(k: u8, max_n: usize, has_value: &dyn Fn(usize, u8) -> bool) -> (bool, bool) {
+    let p1 = (1..=max_n).all(|n| !has_value(n, k - 1));
+    let p2 = (1..max_n.saturating_sub(1)).all(|n| !has_value(n, k - 2));
+    (p1, p2)
+}
+
+/// The record of one graph `D` a reader needs to rerun the search:
+/// `"GRAPH6 v0,v1,…"` (its graph6 and the value of each start).
+pub fn record(d: &BitGraph, values: &[u8]) -> String {
+    let vals: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    format!("{} {}", graph6::encode_bitgraph(d), vals.join(","))
+}
+
+/// Checks a record from [`record`]: parses it, re-solves `D` and checks the
+/// values and that `D` feeds a case for `k`, `max_n`. One-line error.
+pub fn check_record(k: u8, max_n: usize, rec: &str) -> Result<(BitGraph, Case), String> {
+    let (g6, vals) = rec
+        .split_once(' ')
+        .ok_or_else(|| format!("extension record {rec:?}: expected \"GRAPH6 VALUES\""))?;
+    let d = graph6::parse_bitgraph(g6).map_err(|e| format!("extension record {rec:?}: {e}"))?;
+    let claimed: Vec<u8> = vals
+        .split(',')
+        .map(|v| v.parse::<u8>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("extension record {rec:?}: {e}"))?;
+    let actual = grundy_all(&d);
+    if claimed != actual {
+        return Err(format!(
+            "extension record {rec:?}: start values are {actual:?}"
+        ));
+    }
+    let case = case_of(k, max_n, &d, &actual).ok_or_else(|| {
+        format!("extension record {rec:?}: feeds no case for k={k}, max_n={max_n}")
+    })?;
+    Ok((d, case))
+}
+
 /// Runs the search from one graph `d` (its start values `values`, as from
 /// [`grundy_all`]) in case `case` for target `k`: every admissible `T`, every
 /// `C` built and solved. `on_c(c, c_values)` sees each `C` (tests compare the
@@ -248,8 +289,42 @@ mod tests {
     }
 
     #[test]
+    fn premises_and_records() {
+        // Smallest *v by vertex count (runs/uvg, runs/uvg-n10).
+        let smallest = |v: u8| match v {
+            0 => 1,
+            1 => 2,
+            2 => 4,
+            3 => 6,
+            4 => 8,
+            5 => 10,
+            _ => 12,
+        };
+        let has = |n: usize, v: u8| n >= smallest(v);
+        assert_eq!(premises(5, 7, &has), (true, true));
+        assert_eq!(premises(5, 8, &has), (false, false));
+        assert_eq!(premises(7, 11, &has), (true, true));
+        assert_eq!(premises(7, 12, &has), (false, false));
+        assert_eq!(premises(5, 6, &has), (true, true));
+        assert_eq!(premises(6, 10, &has), (false, false));
+        assert_eq!(premises(6, 9, &has), (true, true));
+        let d = BitGraph::from_edges(3, &[(0, 1), (1, 2)]);
+        let vals = grundy_all(&d);
+        let rec = record(&d, &vals);
+        assert_eq!(rec, format!("{} 0,1,0", graph6::encode_bitgraph(&d)));
+        assert_eq!(check_record(3, 3, &rec), Ok((d, Case::A)));
+        assert_eq!(check_record(3, 4, &rec), Ok((d, Case::B)));
+        let bad = rec.replace("0,1,0", "1,1,0");
+        assert!(check_record(3, 3, &bad).is_err());
+        assert!(check_record(3, 3, "garbage").is_err());
+        assert!(check_record(3, 3, "B? x").is_err());
+        assert!(check_record(3, 5, &rec).is_err());
+    }
+
+    #[test]
     fn k4_builds_exactly_the_star3_graphs_on_6_and_no_hit() {
         let (st, cs) = run(4, 5);
+        eprintln!("k=4: {st:?}, distinct C {}", cs.len());
         assert_eq!(cs, exhaustive(4, 6));
         assert!(!cs.is_empty());
         assert_eq!(st.hits, 0);
@@ -260,6 +335,7 @@ mod tests {
     #[test]
     fn k5_builds_exactly_the_star4_graphs_on_8_and_no_hit() {
         let (st, cs) = run(5, 7);
+        eprintln!("k=5: {st:?}, distinct C {}", cs.len());
         assert_eq!(cs, exhaustive(5, 8));
         assert_eq!(st.hits, 0);
         assert_eq!(st.c_exact, st.t_sets);
