@@ -51,6 +51,8 @@
 //!
 //! Pure: no I/O; meant to be called per graph from the `uvg` sweep kind.
 
+use serde::{Deserialize, Serialize};
+
 use crate::graph::{graph6, members, BitGraph, VSet};
 
 use super::grundy_all;
@@ -65,7 +67,7 @@ pub enum Case {
 }
 
 /// Smallest `*k` candidate found: the `(a+1)`-vertex graph and its start.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Hit {
     /// Number of edges (first key of the witness order).
     pub edges: usize,
@@ -76,7 +78,7 @@ pub struct Hit {
 }
 
 /// Figures of the search over some graphs `D`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
     /// `D`s examined in case A.
     pub d_case_a: u64,
