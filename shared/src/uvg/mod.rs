@@ -35,6 +35,7 @@ use crate::graph::{members, BitGraph, VSet};
 
 mod bitsliced;
 pub mod degree3;
+pub mod extension;
 pub mod general;
 pub mod incremental;
 pub mod matching;
