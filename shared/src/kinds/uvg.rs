@@ -14,8 +14,9 @@ use crate::sweep::{
     thousands, Kind, Max, Merge, ParamDef, Record, RecordSet, ShardCtx, Smallest, SweepError,
 };
 use crate::uvg;
+use crate::uvg::extension;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// Largest n the `uvg` sweep accepts (the bitset solver's memo grows as n·2^n).
@@ -45,6 +46,13 @@ const PARAMS: &[ParamDef] = &[
         min: 0,
         max: 31,
     },
+    ParamDef {
+        name: "extension_value",
+        help: "search for a start of value *k on max-n + 2 vertices from the graphs on max-n and max-n - 1 vertices (the smallest-*k case analysis; 0 = off, else 3..=20)",
+        default: Some(0),
+        min: 0,
+        max: 20,
+    },
 ];
 
 /// Parameters of the `uvg` sweep.
@@ -55,6 +63,14 @@ pub struct UvgParams {
     pub max_n: usize,
     /// List every position of at least this Grundy value (0 = off).
     pub collect_min_value: u8,
+    /// Run the finite search for a `*k` on `max_n + 2` vertices, `k` = this
+    /// (0 = off; see [`crate::uvg::extension`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub extension_value: u8,
+}
+
+fn is_zero(x: &u8) -> bool {
+    *x == 0
 }
 
 impl UvgParams {
@@ -62,11 +78,13 @@ impl UvgParams {
         if self.max_n == 0
             || self.max_n as u64 > UVG_MAX_N
             || self.collect_min_value as usize >= VALUES
+            || (self.extension_value != 0 && !(3..=20).contains(&self.extension_value))
+            || (self.extension_value != 0 && self.max_n < 4)
         {
             return Err(SweepError::BadParams {
                 kind: "uvg".into(),
                 reason: format!(
-                    "{self:?} out of range (max_n 1..={UVG_MAX_N}, collect_min_value 0..=31)"
+                    "{self:?} out of range (max_n 1..={UVG_MAX_N}, collect_min_value 0..=31, extension_value 0 or 3..=20 with max_n ≥ 4)"
                 ),
             });
         }
@@ -200,11 +218,53 @@ impl UvgCounts {
 pub struct UvgOutput {
     /// By vertex count (only counts that had graphs in the shard).
     pub by_n: BTreeMap<usize, UvgCounts>,
+    /// The smallest-*k search (only with `extension_value`).
+    #[serde(default, skip_serializing_if = "ExtensionCounts::is_empty")]
+    pub extension: ExtensionCounts,
+}
+
+/// The figures of the smallest-*k search ([`crate::uvg::extension`]) over
+/// the graphs D of a shard, and the graphs themselves.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExtensionCounts {
+    /// Graphs D of case A (`max_n` vertices, starts covering 0..k−2).
+    pub d_case_a: u64,
+    /// Graphs D of case B (`max_n − 1` vertices, starts covering 1..k−2).
+    pub d_case_b: u64,
+    /// Sets T tried (graphs C built and solved).
+    pub t_sets: u64,
+    /// C whose new start u has value exactly k − 1.
+    pub c_exact: u64,
+    /// C whose starts cover 0..k−1 (each gives a *k on max_n + 2 vertices).
+    pub hits: u64,
+    /// The least hit's (max_n + 2)-vertex graph and start (edges, graph6, start).
+    pub witness: Smallest<extension::Hit>,
+    /// Every D, as `GRAPH6 v0,v1,…` (its start values).
+    pub graphs: BTreeSet<String>,
+}
+
+impl ExtensionCounts {
+    fn is_empty(&self) -> bool {
+        *self == ExtensionCounts::default()
+    }
+
+    fn merge(&mut self, o: ExtensionCounts) -> Result<(), MergeError> {
+        add(&mut self.d_case_a, o.d_case_a, "extension.d_case_a")?;
+        add(&mut self.d_case_b, o.d_case_b, "extension.d_case_b")?;
+        add(&mut self.t_sets, o.t_sets, "extension.t_sets")?;
+        add(&mut self.c_exact, o.c_exact, "extension.c_exact")?;
+        add(&mut self.hits, o.hits, "extension.hits")?;
+        self.witness.merge(o.witness);
+        // Shards hold disjoint graphs, so the union keeps every D once.
+        self.graphs.extend(o.graphs);
+        Ok(())
+    }
 }
 
 impl Merge for UvgOutput {
     fn merge(&mut self, other: Self) -> Result<(), MergeError> {
-        merge_maps(&mut self.by_n, other.by_n, "by_n", UvgCounts::merge)
+        merge_maps(&mut self.by_n, other.by_n, "by_n", UvgCounts::merge)?;
+        self.extension.merge(other.extension)
     }
     fn work(&self) -> u64 {
         self.by_n.values().map(|c| c.positions).sum()
@@ -244,10 +304,13 @@ struct Acc {
     matching_exceptions: Vec<RecordSet>,
     degree3_exceptions: Vec<RecordSet>,
     collected: Vec<RecordSet>,
+    /// The smallest-*k search: its target k (0 = off) and its figures.
+    ext_k: u8,
+    ext: ExtensionCounts,
 }
 
 impl Acc {
-    fn new(max_n: usize, collect: u8) -> Self {
+    fn new(max_n: usize, collect: u8, ext_k: u8) -> Self {
         let z = max_n + 1;
         Acc {
             max_n,
@@ -266,6 +329,8 @@ impl Acc {
             matching_exceptions: vec![RecordSet::new(EXCEPTION_CAP); z],
             degree3_exceptions: vec![RecordSet::new(EXCEPTION_CAP); z],
             collected: vec![RecordSet::new(u64::MAX); z],
+            ext_k,
+            ext: ExtensionCounts::default(),
         }
     }
 
@@ -286,6 +351,21 @@ impl Acc {
         }
         let mask = values.iter().fold(0u32, |m, &v| m | 1 << v);
         let t = mask.trailing_ones() as usize;
+        if self.ext_k != 0 && n + 1 >= self.max_n {
+            if let Some(case) = extension::case_of(self.ext_k, self.max_n, g, values) {
+                let st = extension::search(self.ext_k, case, g, values, &mut |_, _| {});
+                let e = &mut self.ext;
+                e.d_case_a += st.d_case_a;
+                e.d_case_b += st.d_case_b;
+                e.t_sets += st.t_sets;
+                e.c_exact += st.c_exact;
+                e.hits += st.hits;
+                if let Some(w) = st.witness {
+                    e.witness.offer(w);
+                }
+                e.graphs.insert(extension::record(g, values));
+            }
+        }
         self.cover[n][t] += 1;
         // Only k >= 3 is interesting (and k <= 2 would make this the hot spot).
         for k in 3..=t {
@@ -362,7 +442,10 @@ impl Acc {
     }
 
     fn finish(self) -> UvgOutput {
-        let mut out = UvgOutput::default();
+        let mut out = UvgOutput {
+            extension: self.ext,
+            ..UvgOutput::default()
+        };
         let parts = self
             .matching_exceptions
             .into_iter()
@@ -439,6 +522,39 @@ pub struct UvgDoc {
     pub params: UvgParams,
     /// One row per vertex count 1..=max_n.
     pub by_n: Vec<UvgRow>,
+    /// The smallest-*k search (with `extension_value`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extension_search: Option<ExtensionSearch>,
+}
+
+/// The smallest-*k search in `results.json` ([`crate::uvg::extension`]):
+/// does a *k exist on `vertices` = max_n + 2 vertices?
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtensionSearch {
+    /// k.
+    pub value: u8,
+    /// The vertex count asked about (max_n + 2).
+    pub vertices: usize,
+    /// P1: no *(k−1) on ≤ max_n vertices (from the rows above).
+    pub premise_1: bool,
+    /// P2: no *(k−2) on < max_n − 1 vertices (from the rows above).
+    pub premise_2: bool,
+    /// Graphs D of case A.
+    pub d_case_a: u64,
+    /// Graphs D of case B.
+    pub d_case_b: u64,
+    /// Sets T tried.
+    pub t_sets: u64,
+    /// C whose start u has value exactly k − 1.
+    pub c_exact: u64,
+    /// C whose starts cover 0..k−1.
+    pub hits: u64,
+    /// The least *k found on `vertices` vertices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness: Option<WitnessRow>,
+    /// Every D: `GRAPH6 v0,v1,…`.
+    pub graphs: Vec<String>,
 }
 
 /// One vertex count's row of `results.json`.
@@ -607,7 +723,7 @@ impl Kind for UvgSweep {
         params.check()?;
         let max_n = params.max_n;
         let walk = shard.decode(Kind::name(self))?;
-        let mut acc = Acc::new(max_n, params.collect_min_value);
+        let mut acc = Acc::new(max_n, params.collect_min_value, params.extension_value);
         let mut since = 0u64;
         let mut cancelled = false;
         // Every node of the walk (counted or not) extends the subset table
@@ -654,10 +770,38 @@ impl Kind for UvgSweep {
         let by_n = (1..=params.max_n)
             .map(|n| row(params, n, merged.by_n.get(&n).unwrap_or(&empty)))
             .collect();
+        let extension_search = (params.extension_value != 0).then(|| {
+            let k = params.extension_value;
+            let rows: &Vec<UvgRow> = &by_n;
+            let has = |n: usize, v: u8| {
+                rows.get(n.wrapping_sub(1))
+                    .is_some_and(|r| r.grundy.get(&v).is_some_and(|&c| c > 0))
+            };
+            let (p1, p2) = extension::premises(k, params.max_n, &has);
+            let e = &merged.extension;
+            ExtensionSearch {
+                value: k,
+                vertices: params.max_n + 2,
+                premise_1: p1,
+                premise_2: p2,
+                d_case_a: e.d_case_a,
+                d_case_b: e.d_case_b,
+                t_sets: e.t_sets,
+                c_exact: e.c_exact,
+                hits: e.hits,
+                witness: e.witness.0.as_ref().map(|w| WitnessRow {
+                    graph6: w.graph6.clone(),
+                    start: w.start as u32,
+                    edges: w.edges as u32,
+                }),
+                graphs: e.graphs.iter().cloned().collect(),
+            }
+        });
         UvgDoc {
             kind: Kind::name(self).into(),
             params: params.clone(),
             by_n,
+            extension_search,
         }
     }
 
@@ -666,18 +810,23 @@ impl Kind for UvgSweep {
     }
 
     fn exports(&self, params: &UvgParams, doc: &UvgDoc) -> Vec<(String, String)> {
+        let mut out = Vec::new();
         let k = params.collect_min_value;
-        if k == 0 {
-            return Vec::new();
-        }
-        let mut text = String::new();
-        for c in doc.by_n.iter().filter_map(|r| r.collected.as_ref()) {
-            for p in &c.positions {
-                text.push_str(p);
-                text.push('\n');
+        if k != 0 {
+            let mut text = String::new();
+            for c in doc.by_n.iter().filter_map(|r| r.collected.as_ref()) {
+                for p in &c.positions {
+                    text.push_str(p);
+                    text.push('\n');
+                }
             }
+            out.push((format!("collected-min-value-{k}.txt"), text));
         }
-        vec![(format!("collected-min-value-{k}.txt"), text)]
+        if let Some(e) = &doc.extension_search {
+            let text: String = e.graphs.iter().map(|g| format!("{g}\n")).collect();
+            out.push((format!("extension-{}-graphs.txt", e.value), text));
+        }
+        out
     }
 }
 
@@ -1057,7 +1206,70 @@ fn validate(params: &UvgParams, shard: &GraphShard, out: &UvgOutput) -> Result<(
             }
         }
     }
-    Ok(())
+    validate_extension(params, &out.extension)
+}
+
+/// The smallest-*k search's figures against its records: every D re-solved
+/// and feeding the case it is counted in, the number of sets T recounted,
+/// the other counters consistent, the witness re-solved to value k.
+fn validate_extension(params: &UvgParams, e: &ExtensionCounts) -> Result<(), String> {
+    let k = params.extension_value;
+    if k == 0 {
+        return match e.is_empty() {
+            true => Ok(()),
+            false => Err("extension: figures of a search that was not asked for".into()),
+        };
+    }
+    let (mut a, mut b, mut t) = (0u64, 0u64, 0u64);
+    for rec in &e.graphs {
+        let (d, case) = extension::check_record(k, params.max_n, rec)?;
+        match case {
+            extension::Case::A => a += 1,
+            extension::Case::B => b += 1,
+        }
+        t += extension::admissible_sets(k, case, &uvg::grundy_all(&d));
+    }
+    if (a, b, t) != (e.d_case_a, e.d_case_b, e.t_sets) {
+        return Err(format!(
+            "extension: {} + {} graphs D and {} sets T claimed, the records give {a} + {b} and {t}",
+            e.d_case_a, e.d_case_b, e.t_sets
+        ));
+    }
+    if e.c_exact > e.t_sets || e.hits > e.t_sets {
+        return Err(format!(
+            "extension: {} exact and {} hits out of {} sets T",
+            e.c_exact, e.hits, e.t_sets
+        ));
+    }
+    match (&e.witness.0, e.hits) {
+        (None, 0) => Ok(()),
+        (Some(w), h) if h > 0 => {
+            let g = graph6::parse_bitgraph(&w.graph6)
+                .map_err(|err| format!("extension.witness `{}`: {err}", w.graph6))?;
+            let ok = g.n() == params.max_n + 2
+                && w.start < g.n()
+                && g.edge_count() == w.edges
+                && uvg::grundy(&g, w.start, g.all()) == k;
+            match ok {
+                true => Ok(()),
+                false => Err(format!(
+                    "extension.witness `{}` start {} is not a *{k} on {} vertices",
+                    w.graph6,
+                    w.start,
+                    params.max_n + 2
+                )),
+            }
+        }
+        _ => Err(format!(
+            "extension: {} hits but the witness is {}",
+            e.hits,
+            if e.witness.0.is_some() {
+                "present"
+            } else {
+                "missing"
+            }
+        )),
+    }
 }
 
 /// Attach a new vertex to the smallest start of each value 0..k-1 of the graph
@@ -1277,6 +1489,9 @@ exactly when some connected a-vertex graph has starts of every value 0, …, k�
         "\nNo position of value {} or more on ≤ {max_n} vertices.",
         nim(max_value as u64 + 1)
     );
+    if let Some(e) = &doc.extension_search {
+        extension_section(&mut s, max_n, e);
+    }
     for row in rows {
         if let Some(c) = row.collected.as_ref().filter(|c| c.count > 0) {
             let _ = writeln!(
@@ -1289,6 +1504,48 @@ exactly when some connected a-vertex graph has starts of every value 0, …, k�
         }
     }
     s
+}
+
+/// The report's section on the smallest-*k search.
+fn extension_section(s: &mut String, max_n: usize, e: &ExtensionSearch) {
+    let k = e.value;
+    let a = max_n + 1;
+    let _ = writeln!(
+        s,
+        "\n## Is there a *{k} on {} vertices? The finite search\n",
+        e.vertices
+    );
+    let _ = writeln!(
+        s,
+        "Premises, read off the rows above: (P1) no *{} on ≤ {max_n} vertices: **{}**; (P2) no *{} on < {} vertices: **{}**.\n",
+        k - 1,
+        if e.premise_1 { "holds" } else { "fails" },
+        k - 2,
+        max_n.saturating_sub(1),
+        if e.premise_2 { "holds" } else { "fails" }
+    );
+    let _ = writeln!(s, "By (P1) a *{k} on {} vertices is a start joined to a connected {a}-vertex graph C whose starts take every value 0..{}. Such a C has a start u of value *{}, whose *{} option lies on a component D of C − u with at least {} vertices by (P2): either D = C − u (case A: D on {max_n} vertices with starts of every value 0..{}, u joined to a set T of them covering 0..{}) or C − u = D plus a leaf x on u (case B: D on {} vertices with starts of every value 1..{}, T covering 1..{}). Every such (D, T) was built and C solved exactly.\n", e.vertices, k - 1, k - 1, k - 2, max_n.saturating_sub(1), k - 2, k - 2, max_n.saturating_sub(1), k - 2, k - 2);
+    let _ = writeln!(s, "| graphs D, case A | graphs D, case B | sets T (graphs C solved) | C with u of value *{} | C with starts of every value 0..{} |", k - 1, k - 1);
+    let _ = writeln!(s, "|---|---|---|---|---|");
+    let _ = writeln!(
+        s,
+        "| {} | {} | {} | {} | {} |\n",
+        thousands(e.d_case_a),
+        thousands(e.d_case_b),
+        thousands(e.t_sets),
+        thousands(e.c_exact),
+        thousands(e.hits)
+    );
+    if !(e.premise_1 && e.premise_2) {
+        let _ = writeln!(
+            s,
+            "The premises do not hold for this sweep, so the search decides nothing."
+        );
+    } else if let Some(w) = &e.witness {
+        let _ = writeln!(s, "**A *{k} exists on {} vertices**: `` {} `` start {} ({} edges), so the smallest *{k} has exactly {} vertices.", e.vertices, w.graph6, w.start, w.edges, e.vertices);
+    } else {
+        let _ = writeln!(s, "No C has starts of every value 0..{}: **no *{k} exists on {} vertices**, so the smallest *{k} has at least {} vertices. The graphs D are listed in `extension-{k}-graphs.txt`.", k - 1, e.vertices, e.vertices + 1);
+    }
 }
 
 #[cfg(test)]

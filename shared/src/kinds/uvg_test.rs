@@ -7,6 +7,7 @@ fn params(max_n: usize) -> UvgParams {
     UvgParams {
         max_n,
         collect_min_value: 0,
+        extension_value: 0,
     }
 }
 
@@ -109,6 +110,7 @@ fn extensions_and_collected_positions() {
     let p = UvgParams {
         max_n: 6,
         collect_min_value: 3,
+        extension_value: 0,
     };
     let doc = UvgSweep.doc(&p, &run_typed(&UvgSweep, &p, 3).unwrap());
     let ext = &doc.by_n[4].extensions[&3];
@@ -173,6 +175,7 @@ fn bad_shards_and_params_are_errors() {
     let big = UvgParams {
         max_n: 40,
         collect_min_value: 0,
+        extension_value: 0,
     };
     assert!(matches!(
         Kind::plan(&UvgSweep, &big, 1),
@@ -243,6 +246,7 @@ fn real_shard_results_validate() {
         let p = UvgParams {
             max_n,
             collect_min_value: collect,
+            extension_value: 0,
         };
         for (s, _) in Kind::plan(&UvgSweep, &p, shards).unwrap() {
             let out = UvgSweep.run(&p, &s, &ShardCtx::detached()).unwrap();
@@ -456,6 +460,7 @@ fn split_shards_merge_to_the_same_result() {
     let p = UvgParams {
         max_n: 7,
         collect_min_value: 2,
+        extension_value: 0,
     };
     let whole = run_typed(&UvgSweep, &p, 1).unwrap();
     for layout in [
@@ -489,4 +494,87 @@ fn split_shards_merge_to_the_same_result() {
         }
         assert_eq!(merged, whole, "layout {layout:?}");
     }
+}
+
+/// The smallest-*k search inside the sweep: k = 5 one vertex past n ≤ 7
+/// (C on 8 vertices, the question "*5 on 9?", answer no), the same figures
+/// for every plan, every shard's result valid, and the report's verdict.
+#[test]
+fn extension_search_rides_on_the_sweep() {
+    let p = UvgParams {
+        max_n: 7,
+        collect_min_value: 0,
+        extension_value: 5,
+    };
+    let kind = UvgSweep;
+    let mut docs = Vec::new();
+    for shards in [1u32, 7, 40] {
+        let plan = Kind::plan(&kind, &p, shards).unwrap();
+        let mut merged = UvgOutput::default();
+        for (shard, _) in &plan {
+            let out = Kind::run(&kind, &p, shard, &ShardCtx::detached()).unwrap();
+            validate(&p, shard, &out).unwrap();
+            merged.merge(out).unwrap();
+        }
+        docs.push(Kind::doc(&kind, &p, &merged));
+    }
+    assert!(docs.windows(2).all(|w| w[0] == w[1]));
+    let e = docs[0].extension_search.as_ref().unwrap();
+    // The k = 5 figures of the module's own exhaustive check: 15 + 12 graphs
+    // D, 597 sets T, all exact, no hit.
+    assert_eq!((e.d_case_a, e.d_case_b, e.t_sets), (15, 12, 597));
+    assert_eq!((e.c_exact, e.hits, e.witness.is_none()), (597, 0, true));
+    assert!(e.premise_1 && e.premise_2);
+    assert_eq!(e.graphs.len(), 27);
+    let md = Kind::report(&kind, &p, &docs[0]);
+    assert!(md.contains("**no *5 exists on 9 vertices**"), "{md}");
+    // Without the search the document and the result carry nothing new.
+    let off = UvgParams {
+        extension_value: 0,
+        ..p.clone()
+    };
+    let plan = Kind::plan(&kind, &off, 1).unwrap();
+    let out = Kind::run(&kind, &off, &plan[0].0, &ShardCtx::detached()).unwrap();
+    assert!(out.extension.is_empty());
+    assert!(Kind::doc(&kind, &off, &out).extension_search.is_none());
+}
+
+/// With a premise false (k = 5 asked one vertex past n ≤ 8, where *4 has 8
+/// vertices) the report says the search decides nothing, and a forged
+/// count or record is refused by validation.
+#[test]
+fn extension_search_checks_premises_and_forgeries() {
+    let p = UvgParams {
+        max_n: 8,
+        collect_min_value: 0,
+        extension_value: 5,
+    };
+    let kind = UvgSweep;
+    let plan = Kind::plan(&kind, &p, 1).unwrap();
+    let mut merged = UvgOutput::default();
+    let mut outs = Vec::new();
+    for (shard, _) in &plan {
+        let out = Kind::run(&kind, &p, shard, &ShardCtx::detached()).unwrap();
+        outs.push((shard.clone(), out.clone()));
+        merged.merge(out).unwrap();
+    }
+    let doc = Kind::doc(&kind, &p, &merged);
+    let e = doc.extension_search.as_ref().unwrap();
+    assert!(!e.premise_1);
+    assert!(Kind::report(&kind, &p, &doc).contains("The premises do not hold"));
+    let (shard, out) = outs
+        .iter()
+        .find(|(_, o)| !o.extension.graphs.is_empty())
+        .expect("some shard has a graph D");
+    let mut forged = out.clone();
+    forged.extension.t_sets += 1;
+    assert!(validate(&p, shard, &forged).unwrap_err().contains("sets T"));
+    let mut forged = out.clone();
+    let first = forged.extension.graphs.pop_first().unwrap();
+    let (g6, _) = first.split_once(' ').unwrap();
+    forged
+        .extension
+        .graphs
+        .insert(format!("{g6} 0,0,0,0,0,0,0,0"));
+    assert!(validate(&p, shard, &forged).is_err());
 }

@@ -183,6 +183,21 @@ pub fn check_record(k: u8, max_n: usize, rec: &str) -> Result<(BitGraph, Case), 
     Ok((d, case))
 }
 
+/// The number of sets `T` [`search`] tries for `d` (start values `values`)
+/// in `case`: the non-empty subsets whose values cover the case's range.
+pub fn admissible_sets(k: u8, case: Case, values: &[u8]) -> u64 {
+    let need = match case {
+        Case::A => range_mask(0, k - 2),
+        Case::B => range_mask(1, k - 2),
+    };
+    let n = values.len();
+    (1..1u64 << n)
+        .filter(|&t| {
+            members(t as VSet).fold(0u64, |m, v| m | 1u64 << values[v].min(63)) & need == need
+        })
+        .count() as u64
+}
+
 /// Runs the search from one graph `d` (its start values `values`, as from
 /// [`grundy_all`]) in case `case` for target `k`: every admissible `T`, every
 /// `C` built and solved. `on_c(c, c_values)` sees each `C` (tests compare the
