@@ -150,7 +150,9 @@ fn quick_runs_recompute_byte_identical() {
     for g in goldens() {
         let name = g.dir.file_name().unwrap().to_string_lossy().to_string();
         if LONG.contains(&name.as_str()) || HOURS.contains(&name.as_str()) {
-            eprintln!("golden: {name} is recomputed by bench/golden-long.sh or its NOTES.md, not here");
+            eprintln!(
+                "golden: {name} is recomputed by bench/golden-long.sh or its NOTES.md, not here"
+            );
             continue;
         }
         recompute(&g);
