@@ -379,8 +379,16 @@ fn each_token_does_only_its_roles_calls() {
     assert_eq!(
         what,
         [
-            ("launch", "s", "uvg collect_min_value=0 max_n=6 shards=4"),
-            ("launch", "gone", "uvg collect_min_value=0 max_n=5"),
+            (
+                "launch",
+                "s",
+                "uvg collect_min_value=0 extension_value=0 max_n=6 shards=4"
+            ),
+            (
+                "launch",
+                "gone",
+                "uvg collect_min_value=0 extension_value=0 max_n=5"
+            ),
             ("cancel", "gone", "")
         ]
     );
