@@ -10,111 +10,16 @@ use gamesweep_coordinator::export_file::{self, Export, FORMAT_VERSION};
 use gamesweep_coordinator::store::{SledStore, Store};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 
 #[path = "support/proc.rs"]
 mod proc;
 use proc::Proc;
-
-/// `cmd` cut off from the user's coordinator settings.
-fn isolated(mut cmd: Command) -> Command {
-    for v in [
-        "GAMESWEEP_COORDINATOR",
-        "GAMESWEEP_TOKEN_FILE",
-        "GAMESWEEP_WORKER_TOKEN_FILE",
-        "GAMESWEEP_READ_TOKEN_FILE",
-        "GAMESWEEP_COORDINATOR_FILE",
-        "GAMESWEEP_TLS_CA",
-        "GAMESWEEP_TLS_CERT",
-        "GAMESWEEP_TLS_KEY",
-    ] {
-        cmd.env_remove(v);
-    }
-    cmd.env("HOME", "/nonexistent/gamesweep-test-home");
-    cmd
-}
-
-/// Run `gamesweep args`, killed after 120 s.
-fn gs(args: &[&str]) -> Output {
-    let t0 = Instant::now();
-    let mut child = isolated(Command::new(BIN))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    while child.try_wait().unwrap().is_none() {
-        if t0.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "gamesweep {args:?} still running after 120 s: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = gs(args);
-    assert!(
-        o.status.success(),
-        "gamesweep {args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-/// `gamesweep args` fails with exactly one line on stderr, containing `want`.
-fn refused(args: &[&str], want: &str) -> String {
-    let o = gs(args);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(!o.status.success(), "gamesweep {args:?} succeeded: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(err.contains(want), "{want:?} not in: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    err
-}
-
-/// `gamesweep serve` on 127.0.0.1:0 with `store`; its process and URL.
-fn serve(store: &Path, extra: &[&str], log: &Path) -> (Proc, String) {
-    let address = log.with_extension("url");
-    let _ = std::fs::remove_file(&address);
-    let mut child = Proc(
-        isolated(Command::new(BIN))
-            .args(["serve", "--listen", "127.0.0.1:0", "--store"])
-            .arg(store)
-            .arg("--address-file")
-            .arg(&address)
-            .args(extra)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(log).unwrap())
-            .spawn()
-            .unwrap(),
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Ok(url) = std::fs::read_to_string(&address) {
-            if url.ends_with('\n') {
-                return (child, url.trim().to_string());
-            }
-        }
-        if let Some(st) = child.0.try_wait().unwrap() {
-            panic!(
-                "coordinator exited with {st}: {}",
-                std::fs::read_to_string(log).unwrap_or_default()
-            );
-        }
-        assert!(Instant::now() < deadline, "coordinator did not come up");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{gs, isolated, ok, refused, serve, BIN};
 
 /// A worker that exits once the coordinator has nothing left; waits for it
 /// (at most 120 s).
@@ -235,6 +140,48 @@ fn stored_ids(dir: &Path) -> Vec<String> {
         .into_iter()
         .map(|s| s.record.id)
         .collect()
+}
+
+/// Resume the uvg sweep `name` (max n 9, 64 shards, no verification copies)
+/// at `url` with the `[admin, worker, read]` tokens, work it to the end, and
+/// return its `results.json` as reported into `dir/got`.
+fn resume_and_report(
+    url: &str,
+    name: &str,
+    [admin, worker, read]: [&Path; 3],
+    worker_log: &Path,
+    dir: &Path,
+) -> Vec<u8> {
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "9",
+        "--shards",
+        "64",
+        "--name",
+        name,
+        "--resume",
+        "--verify-fraction",
+        "0",
+        "--coordinator",
+        url,
+        "--token-file",
+        s(admin),
+    ]);
+    work_until_idle(url, worker, worker_log);
+    let got = dir.join("got");
+    ok(&[
+        "report",
+        name,
+        "--out",
+        s(&got),
+        "--coordinator",
+        url,
+        "--token-file",
+        s(read),
+    ]);
+    std::fs::read(got.join("results.json")).unwrap()
 }
 
 #[test]
@@ -384,37 +331,9 @@ fn a_sweep_moves_between_coordinators_and_finishes_byte_identical() {
     let sw = &v["sweeps"][0];
     assert_eq!(sw["shards_done"].as_u64(), Some(done as u64), "{status}");
     // The imported sample is done; widen it to the whole plan and finish.
-    ok(&[
-        "launch",
-        "uvg",
-        "--max-n",
-        "9",
-        "--shards",
-        "64",
-        "--name",
-        "mv",
-        "--resume",
-        "--verify-fraction",
-        "0",
-        "--coordinator",
-        &url,
-        "--token-file",
-        s(&adm),
-    ]);
-    work_until_idle(&url, &wrk, &d.join("wb.log"));
-    let got = d.join("got");
-    ok(&[
-        "report",
-        "mv",
-        "--out",
-        s(&got),
-        "--coordinator",
-        &url,
-        "--token-file",
-        s(&rd),
-    ]);
+    let got = resume_and_report(&url, "mv", [&adm, &wrk, &rd], &d.join("wb.log"), d);
     assert!(
-        std::fs::read(got.join("results.json")).unwrap() == want,
+        got == want,
         "results.json after the move differs from the uninterrupted run"
     );
     let audit = ok(&["audit", "--coordinator", &url, "--token-file", s(&adm)]);
@@ -454,36 +373,8 @@ fn offline_import_into_a_stopped_store_then_serve_or_run_finishes_it() {
     let tok = write_token(d, "token", "one-token");
     {
         let (_c, url) = serve(&store, &["--token-file", s(&tok)], &d.join("c.log"));
-        ok(&[
-            "launch",
-            "uvg",
-            "--max-n",
-            "9",
-            "--shards",
-            "64",
-            "--name",
-            "moved",
-            "--resume",
-            "--verify-fraction",
-            "0",
-            "--coordinator",
-            &url,
-            "--token-file",
-            s(&tok),
-        ]);
-        work_until_idle(&url, &tok, &d.join("wc.log"));
-        let got = d.join("got");
-        ok(&[
-            "report",
-            "moved",
-            "--out",
-            s(&got),
-            "--coordinator",
-            &url,
-            "--token-file",
-            s(&tok),
-        ]);
-        assert!(std::fs::read(got.join("results.json")).unwrap() == want);
+        let got = resume_and_report(&url, "moved", [tok.as_path(); 3], &d.join("wc.log"), d);
+        assert!(got == want);
     }
 
     // Into a `run` folder's store (as the run's sweep), then `run` resumes it.

@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 /// Built by the same package (the workspace's default member), so the
 /// documented `cargo build --release` makes it too.
 const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
@@ -19,6 +18,9 @@ const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 #[path = "support/proc.rs"]
 mod proc;
 use proc::{free_port, Proc};
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{gs, isolated, ok, BIN};
 
 /// Start `gamesweep serve` on 127.0.0.1:`port` (0: any free port, chosen by
 /// the coordinator itself, so no other process can take it in between);
@@ -70,17 +72,6 @@ fn port_of(url: &str) -> u16 {
     url.rsplit(':').next().unwrap().parse().unwrap()
 }
 
-/// `cmd` cut off from the user's coordinator settings: no
-/// `GAMESWEEP_COORDINATOR`/`GAMESWEEP_TOKEN_FILE`, and a home without a
-/// default token file.
-fn isolated(mut cmd: Command) -> Command {
-    cmd.env_remove("GAMESWEEP_COORDINATOR")
-        .env_remove("GAMESWEEP_TOKEN_FILE")
-        .env_remove("GAMESWEEP_COORDINATOR_FILE")
-        .env("HOME", "/nonexistent/gamesweep-test-home");
-    cmd
-}
-
 fn worker(url: &str, id: &str, threads: u32, extra: &[&str], log: &Path) -> Proc {
     Proc(
         isolated(Command::new(BIN))
@@ -99,20 +90,6 @@ fn worker(url: &str, id: &str, threads: u32, extra: &[&str], log: &Path) -> Proc
             .spawn()
             .unwrap(),
     )
-}
-
-fn gs(args: &[&str]) -> Output {
-    isolated(Command::new(BIN)).args(args).output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = gs(args);
-    assert!(
-        o.status.success(),
-        "gamesweep {args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
 }
 
 /// `status ID --json`'s one sweep, as JSON; the output also parses as the

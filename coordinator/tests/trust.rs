@@ -8,68 +8,15 @@
 
 use gamesweep::sweep::{self, Params};
 use gamesweep_proto::pb;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 
 #[path = "support/proc.rs"]
 mod proc;
 use proc::Proc;
-
-/// `cmd` cut off from the user's coordinator settings.
-fn isolated(mut cmd: Command) -> Command {
-    cmd.env_remove("GAMESWEEP_COORDINATOR")
-        .env_remove("GAMESWEEP_TOKEN_FILE")
-        .env_remove("GAMESWEEP_COORDINATOR_FILE")
-        .env("HOME", "/nonexistent/gamesweep-test-home");
-    cmd
-}
-
-/// Start `gamesweep serve` on a free loopback port with `extra` options;
-/// returns the process and its URL (read from its address file).
-fn serve(store: &Path, extra: &[&str], log: &Path) -> (Proc, String) {
-    let address_file = log.with_extension("url");
-    let _ = std::fs::remove_file(&address_file);
-    let mut child = Proc(
-        isolated(Command::new(BIN))
-            .args(["serve", "--listen", "127.0.0.1:0", "--store"])
-            .arg(store)
-            .arg("--address-file")
-            .arg(&address_file)
-            .args(extra)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(log).unwrap())
-            .spawn()
-            .unwrap(),
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Ok(url) = std::fs::read_to_string(&address_file) {
-            return (child, url.trim().to_string());
-        }
-        if let Some(status) = child.0.try_wait().unwrap() {
-            panic!(
-                "coordinator exited with {status}: {}",
-                std::fs::read_to_string(log).unwrap_or_default()
-            );
-        }
-        assert!(Instant::now() < deadline, "coordinator did not come up");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// Run `gamesweep ARGS`; its stdout (it must succeed).
-fn ok(args: &[&str]) -> String {
-    let o = isolated(Command::new(BIN)).args(args).output().unwrap();
-    assert!(
-        o.status.success(),
-        "gamesweep {args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{isolated, ok, serve, BIN};
 
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()

@@ -1,0 +1,112 @@
+//! Shared by the tests that drive the `gamesweep` binary (`export`, `trust`,
+//! `runtime`): a command cut off from the user's settings, a time-bounded
+//! run, its success or one-line refusal, and `gamesweep serve` on
+//! 127.0.0.1:0. Needs `support/proc.rs` declared as `mod proc` beside it.
+#![allow(dead_code)] // each test file uses what it needs
+
+use super::proc::Proc;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
+
+/// `cmd` cut off from the user's coordinator settings: none of the
+/// `GAMESWEEP_*` coordinator, token and TLS variables, and a home without a
+/// default token file.
+pub fn isolated(mut cmd: Command) -> Command {
+    for v in [
+        "GAMESWEEP_COORDINATOR",
+        "GAMESWEEP_TOKEN_FILE",
+        "GAMESWEEP_WORKER_TOKEN_FILE",
+        "GAMESWEEP_READ_TOKEN_FILE",
+        "GAMESWEEP_COORDINATOR_FILE",
+        "GAMESWEEP_TLS_CA",
+        "GAMESWEEP_TLS_CERT",
+        "GAMESWEEP_TLS_KEY",
+    ] {
+        cmd.env_remove(v);
+    }
+    cmd.env("HOME", "/nonexistent/gamesweep-test-home");
+    cmd
+}
+
+/// Run `gamesweep args`, killed after 120 s.
+pub fn gs(args: &[&str]) -> Output {
+    let t0 = Instant::now();
+    let mut child = isolated(Command::new(BIN))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "gamesweep {args:?} still running after 120 s: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Run `gamesweep args`; its stdout (it must succeed).
+pub fn ok(args: &[&str]) -> String {
+    let o = gs(args);
+    assert!(
+        o.status.success(),
+        "gamesweep {args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// `gamesweep args` fails with exactly one line on stderr, containing `want`.
+pub fn refused(args: &[&str], want: &str) -> String {
+    let o = gs(args);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(!o.status.success(), "gamesweep {args:?} succeeded: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.contains(want), "{want:?} not in: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+/// `gamesweep serve` on 127.0.0.1:0 with `store` and `extra` options; its
+/// process and URL (read from its `--address-file`, once complete).
+pub fn serve(store: &Path, extra: &[&str], log: &Path) -> (Proc, String) {
+    let address = log.with_extension("url");
+    let _ = std::fs::remove_file(&address);
+    let mut child = Proc(
+        isolated(Command::new(BIN))
+            .args(["serve", "--listen", "127.0.0.1:0", "--store"])
+            .arg(store)
+            .arg("--address-file")
+            .arg(&address)
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(url) = std::fs::read_to_string(&address) {
+            if url.ends_with('\n') {
+                return (child, url.trim().to_string());
+            }
+        }
+        if let Some(st) = child.0.try_wait().unwrap() {
+            panic!(
+                "coordinator exited with {st}: {}",
+                std::fs::read_to_string(log).unwrap_or_default()
+            );
+        }
+        assert!(Instant::now() < deadline, "coordinator did not come up");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
