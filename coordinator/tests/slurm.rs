@@ -250,6 +250,13 @@ fn assert_drained(log: &Path) -> u64 {
     }
 }
 
+/// Did the job's worker get a signal at all (a "signal received" line)?
+fn log_shows_signal(log: &Path) -> bool {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .contains("\"signal received\"")
+}
+
 /// The tests take turns: each brings up its own cluster and wants the CPUs.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
@@ -439,6 +446,16 @@ fn workers_under_slurm_survive_preemption_and_time_limits() {
             "{job}: {}",
             std::fs::read_to_string(log).unwrap_or_default()
         );
+        if *job == t && !log_shows_signal(log) {
+            // With the faster solver the whole n ≤ 10 sweep can end before
+            // Slurm's periodic time-limit check signals this job (10–40 s
+            // after its start); it then left idle, cleanly (checked above).
+            // Signalling at a time limit is exercised by the requeue test.
+            eprintln!(
+                "slurm test: {job} was not signalled: the sweep ended {sweep_wall:.1?} after the first sbatch, before its time limit's signal; it exited idle"
+            );
+            continue;
+        }
         let accepted = assert_drained(log);
         let f = cluster.job_fields(job, &["RunTime", "TimeLimit"]).unwrap();
         eprintln!(
