@@ -117,13 +117,18 @@ fn wait_done(url: &str, id: &str, limit: Duration) -> serde_json::Value {
 
 /// results.json of uvg with `max_n`, computed in-process by the core alone.
 fn reference(max_n: u64) -> String {
+    reference_rendered(&[("max_n", max_n)]).results_json
+}
+
+/// Everything uvg renders with these parameters, computed in-process by the
+/// core alone.
+fn reference_rendered(params: &[(&str, u64)]) -> sweep::Rendered {
     let kind = gamesweep::kinds::find("uvg").unwrap();
-    let params = kind
-        .resolve_params(&[("max_n".to_string(), max_n)].into())
-        .unwrap();
+    let given = params.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+    let params = kind.resolve_params(&given).unwrap();
     let plan = kind.plan(&params, 0).unwrap();
     let merged = sweep::run_all_sequential(kind, &params, &plan).unwrap();
-    kind.render(&params, &merged).unwrap().results_json
+    kind.render(&params, &merged).unwrap()
 }
 
 fn report(url: &str, id: &str, out: &Path) -> String {
@@ -158,6 +163,8 @@ fn two_workers_give_the_in_process_result() {
         "0",
         "--max-n",
         "8",
+        "--collect-min-value",
+        "4",
         "--shards",
         "24",
         "--name",
@@ -170,7 +177,17 @@ fn two_workers_give_the_in_process_result() {
     let _w2 = worker(&u, "w2", 1, &[], &dir.path().join("w2.log"));
     let s = wait_done(&u, "t1", Duration::from_secs(180));
     assert_eq!(s["results_stored"], s["shards_total"]);
-    assert_eq!(report(&u, "t1", &dir.path().join("out")), reference(8));
+    let want = reference_rendered(&[("max_n", 8), ("collect_min_value", 4)]);
+    let out = dir.path().join("out");
+    assert_eq!(report(&u, "t1", &out), want.results_json);
+    // `report` also writes the kind's other files, as `run` does (it used
+    // to write only results.json and report.md).
+    assert!(!want.exports.is_empty());
+    for (name, text) in &want.exports {
+        let got = std::fs::read_to_string(out.join(name))
+            .unwrap_or_else(|e| panic!("report did not write {name}: {e}"));
+        assert_eq!(&got, text, "{name}");
+    }
     // Both workers were seen; status text shows them.
     let text = ok(&["status", "--coordinator", &u]);
     assert!(text.contains("w1") && text.contains("w2"), "{text}");

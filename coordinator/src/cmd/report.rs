@@ -1,5 +1,7 @@
 //! `gamesweep report ID [--out DIR]`: fetch a finished sweep's
-//! `results.json` and `report.md` from the coordinator.
+//! `results.json` and `report.md` from the coordinator, and write the kind's
+//! other files (e.g. `collected-min-value-5.txt`) rendered here from
+//! `results.json`, as `run` does.
 
 use crate::connect::{self, Conn};
 use crate::core::Provenance;
@@ -25,12 +27,13 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
     let mut c = connect::connect(&rt, &a.conn)?;
     let r = rt.block_on(c.result(&a.id))?;
     let out = a.out.unwrap_or_else(|| PathBuf::from("runs").join(&a.id));
+    let exports = exports_of(&r.provenance_json, &r.results_json)?;
     report::write_results(
         &out,
         &Rendered {
             results_json: r.results_json,
             report_md: r.report_md,
-            exports: Vec::new(),
+            exports,
         },
     )?;
     report::write_provenance(&out, &r.provenance_json)?;
@@ -47,6 +50,24 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
     }
     print_verification(&r.provenance_json);
     Ok(())
+}
+
+/// The kind's exports (files beside `report.md`), rendered from
+/// `results.json` with the kind and parameters named in the provenance. A
+/// coordinator that sent no provenance leaves nothing to render them with:
+/// then none, and a line on stderr says so.
+fn exports_of(provenance_json: &str, results_json: &str) -> anyhow::Result<Vec<(String, String)>> {
+    if provenance_json.is_empty() {
+        eprintln!("note: no provenance from the coordinator, so the kind's extra files (if any) are not written");
+        return Ok(Vec::new());
+    }
+    let p: Provenance = serde_json::from_str(provenance_json)
+        .map_err(|e| anyhow::anyhow!("the coordinator's provenance.json is not valid: {e}"))?;
+    let kind = gamesweep::kinds::find(&p.kind)?;
+    let rendered = kind
+        .render_from_json(&p.params, results_json)
+        .map_err(|e| anyhow::Error::new(e).context("rendering the exports of results.json"))?;
+    Ok(rendered.exports)
 }
 
 /// Say on stderr what the verification found (from `provenance.json`).
