@@ -1214,3 +1214,67 @@ fn a_worker_gives_up_on_a_coordinator_that_never_answers() {
         "{err}"
     );
 }
+
+/// Each lease and submit is one round trip without a delayed-ACK stall.
+/// With Nagle's algorithm on the coordinator's sockets, a reply's trailing
+/// HEADERS frame waited for the worker's delayed ACK: about 40 ms per call,
+/// which made `run uvg --max-n 9 --shards 300` take 14 s instead of 1 s.
+/// 100 lease + submit pairs over one connection: the median pair must take
+/// well under one such stall (a stall per call would make it ≥ 80 ms).
+#[test]
+fn a_lease_and_submit_round_trip_has_no_delayed_ack_stall() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_c, u) = serve(
+        &dir.path().join("store"),
+        0,
+        &[],
+        &dir.path().join("serve.log"),
+    );
+    ok(&[
+        "launch",
+        "uvg",
+        "--verify-fraction",
+        "0",
+        "--max-n",
+        "8",
+        "--shards",
+        "100",
+        "--name",
+        "rtt",
+        "--coordinator",
+        &u,
+    ]);
+    let rt = rt();
+    let v = gamesweep_proto::solver_version();
+    let mut c = {
+        let _g = rt.enter();
+        gamesweep_proto::connect_lazy(&u, &gamesweep_proto::ClientOptions::token(None)).unwrap()
+    };
+    let mut pairs = Vec::new();
+    for _ in 0..200 {
+        let t0 = Instant::now();
+        let Some(l) = lease(&rt, &mut c, "w", &v, 1).unwrap().pop() else {
+            break;
+        };
+        let leased = t0.elapsed();
+        let r = run_lease(&l);
+        let t1 = Instant::now();
+        assert!(submit(&rt, &mut c, "w", &v, &l, &r).unwrap());
+        pairs.push(leased + t1.elapsed());
+    }
+    assert!(pairs.len() >= 50, "only {} shards leased", pairs.len());
+    pairs.sort();
+    let median = pairs[pairs.len() / 2];
+    eprintln!(
+        "lease + submit round trips: {} pairs, median {:.2} ms, max {:.2} ms",
+        pairs.len(),
+        median.as_secs_f64() * 1e3,
+        pairs.last().unwrap().as_secs_f64() * 1e3
+    );
+    assert!(
+        median < Duration::from_millis(30),
+        "median lease + submit pair {median:?}: a delayed-ACK stall (~40 ms per call)?"
+    );
+    let s = wait_done(&u, "rtt", Duration::from_secs(30));
+    assert_eq!(s["results_stored"], s["shards_total"]);
+}
