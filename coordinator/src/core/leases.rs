@@ -241,6 +241,7 @@ impl Core {
             };
             self.store.put_lease(&h.sweep_id, h.index, Some(&lease))?;
             s.states[h.index as usize] = ShardState::Leased(lease);
+            s.events.leases_renewed = s.events.leases_renewed.saturating_add(1);
             let a = s.attempts.entry(h.index).or_insert(0);
             *a = (*a).max(h.attempt);
             let progress = h.progress.min(s.progress_cap(h.index));

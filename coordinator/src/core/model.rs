@@ -105,6 +105,23 @@ impl ShardState {
     }
 }
 
+/// Events of one sweep counted by this process since it started (kept in
+/// memory only, unlike the stored counters of [`SweepStats`]); verification
+/// copies (core/verify.rs) are not counted here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Events {
+    /// Leases granted on shards (first leases and re-issues).
+    pub leases_issued: u64,
+    /// Lease renewals granted.
+    pub leases_renewed: u64,
+    /// Results accepted as their shard's result (the shard became done).
+    pub results_accepted: u64,
+    /// Results submitted for a shard not done yet under a lease that was
+    /// no longer the shard's live lease (it had expired, been given back or
+    /// been re-issued): accepted all the same, so also in `results_accepted`.
+    pub results_late: u64,
+}
+
 /// One sweep in memory.
 pub(crate) struct Sweep {
     /// As stored.
@@ -156,6 +173,8 @@ pub(crate) struct Sweep {
     pub(crate) base_at: Instant,
     /// Replicated validation (core/verify.rs).
     pub(crate) verify: Verification,
+    /// Events counted since this process started.
+    pub(crate) events: Events,
 }
 
 impl Sweep {
@@ -192,6 +211,7 @@ impl Sweep {
             base_work: 0,
             base_at: now,
             verify,
+            events: Events::default(),
         }
     }
 
@@ -289,6 +309,7 @@ impl Sweep {
         }
         self.states[index as usize] = ShardState::Leased(lease.clone());
         self.progress.remove(&index);
+        self.events.leases_issued = self.events.leases_issued.saturating_add(1);
         lease
     }
 

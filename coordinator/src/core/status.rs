@@ -10,8 +10,10 @@ use std::time::Instant;
 /// Failure records shown in a status (the lowest shard indices).
 const FAILURES_SHOWN: usize = 20;
 
+use super::model::Events;
 pub use gamesweep_proto::domain::{
-    SampleStatus, ShardFailureStatus, SweepState as ShownState, SweepStatus, WorkerStatus,
+    SampleStatus, ShardFailureStatus, StatusReport, SweepState as ShownState, SweepStatus,
+    WorkerStatus,
 };
 
 /// What the coordinator process uses.
@@ -168,6 +170,54 @@ impl Core {
                 .collect(),
         };
         Ok((sweeps, worker_statuses(&st, now, now_ms, self.lease_ms)))
+    }
+
+    /// The whole status (`gamesweep status --json`) of one sweep or all.
+    pub fn status_report(&self, sweep_id: Option<&str>) -> Result<StatusReport, CoreError> {
+        Ok(self.snapshot(sweep_id)?.0)
+    }
+
+    /// The status of every sweep and, per sweep id, the events this process
+    /// counted, read under one lock (what `/metrics` shows).
+    pub fn metrics_snapshot(&self) -> Result<(StatusReport, BTreeMap<String, Events>), CoreError> {
+        self.snapshot(None)
+    }
+
+    fn snapshot(
+        &self,
+        sweep_id: Option<&str>,
+    ) -> Result<(StatusReport, BTreeMap<String, Events>), CoreError> {
+        let now = self.clock.now();
+        let now_ms = self.epoch.unix_ms(now);
+        let (sweeps, workers, events, workers_pruned, quarantined_workers) = {
+            let st = self.lock();
+            let shown: Vec<&Sweep> = match sweep_id {
+                Some(id) => vec![st.sweep(id)?],
+                None => st.sweeps.values().collect(),
+            };
+            (
+                shown.iter().map(|s| sweep_status(s, now, now_ms)).collect(),
+                worker_statuses(&st, now, now_ms, self.lease_ms),
+                shown
+                    .iter()
+                    .map(|s| (s.record.id.clone(), s.events))
+                    .collect(),
+                st.workers_pruned,
+                st.quarantine.workers.keys().cloned().collect(),
+            )
+        };
+        let res = self.resources();
+        let report = StatusReport {
+            sweeps,
+            workers,
+            coordinator_version: self.version().to_string(),
+            store_bytes: res.store_bytes,
+            coordinator_rss_bytes: res.memory.resident,
+            coordinator_peak_rss_bytes: res.memory.peak,
+            workers_pruned,
+            quarantined_workers,
+        };
+        Ok((report, events))
     }
 
     /// Workers this process has forgotten (see `State::seen`).
