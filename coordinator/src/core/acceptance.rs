@@ -279,7 +279,7 @@ impl Core {
             info!(attempt, holder, "late result accepted (shard not done yet)");
         }
         self.store.put_lease(&sweep_id, index, None)?;
-        s.states[index as usize] = ShardState::Done;
+        s.set_state(index, ShardState::Done);
         s.progress.remove(&index);
         if s.failures.remove(&index).is_some() {
             self.store.put_failure(&sweep_id, index, None)?;
@@ -371,11 +371,14 @@ impl Core {
             matches!(&state, ShardState::Leased(l) if l.attempt != *attempt && !set_aside);
         if !held_by_another {
             self.store.put_lease(sweep_id, index, None)?;
-            s.states[index as usize] = if set_aside {
-                ShardState::Failed
-            } else {
-                ShardState::Pending
-            };
+            s.set_state(
+                index,
+                if set_aside {
+                    ShardState::Failed
+                } else {
+                    ShardState::Pending
+                },
+            );
             s.progress.remove(&index);
         }
         let retired = s.retired.entry(index).or_insert(0);

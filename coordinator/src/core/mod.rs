@@ -28,6 +28,8 @@ mod recovery;
 pub mod results;
 pub mod status;
 #[cfg(test)]
+mod tally_tests;
+#[cfg(test)]
 mod tests;
 mod tokens;
 pub mod transfer;
