@@ -82,6 +82,14 @@ fn status_latency() {
     }
     let per = t.elapsed() / calls;
     println!("status at {n} shards (32,768 done, 2,048 leased, 136 workers): {per:?} per call");
+    let t = Instant::now();
+    for _ in 0..calls {
+        std::hint::black_box(crate::metrics::render(&c).unwrap());
+    }
+    println!(
+        "/metrics text of the same: {:?} per call",
+        t.elapsed() / calls
+    );
 }
 
 /// The counts status shows, by the scan status did before they were
