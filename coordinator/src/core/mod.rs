@@ -28,7 +28,7 @@ mod recovery;
 pub mod results;
 pub mod status;
 #[cfg(test)]
-mod tally_tests;
+mod tally_test;
 #[cfg(test)]
 mod tests;
 mod tokens;

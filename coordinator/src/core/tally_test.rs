@@ -2,7 +2,7 @@
 //! transition, so a status costs O(leases held), not O(shards). Checked
 //! against a scan after random operations; `status_latency` measures it at
 //! 65,536 shards (`cargo test --release -p gamesweep-coordinator --lib
-//! tally -- --ignored --nocapture`).
+//! status_latency -- --ignored --nocapture`).
 
 use super::model::{Sweep, Tally};
 use super::*;
