@@ -10,8 +10,9 @@
 //!    file format: encode, decode, checksum, version).
 //! 2. `store` (the `Store` trait, sled), then `projection` (store's timings).
 //! 3. `core` (the coordinator's state machine: store, sample, projection).
-//! 4. `access` (token roles and request sizes per method, a tower layer)
-//!    and `conns` (accepted connections: idle timeouts, a cap), then
+//! 4. `access` (token roles and request sizes per method, a tower layer),
+//!    `conns` (accepted connections: idle timeouts, a cap) and `metrics`
+//!    (the Prometheus text of core's status), then
 //!    `audit` (admin actions logged to the store; access), then `server`
 //!    (the gRPC face of `core`; projection, report, access, conns, audit).
 //! 5. CLI helpers: `args` (kind parameters, planning options, thread and
@@ -36,6 +37,7 @@ pub mod core;
 pub mod embedded;
 pub mod error;
 pub mod export_file;
+pub mod metrics;
 pub mod output;
 pub mod progress;
 pub mod projection;

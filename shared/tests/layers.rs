@@ -51,7 +51,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["store"],
             &["projection"],
             &["core"],
-            &["access", "conns"],
+            &["access", "conns", "metrics"],
             &["audit"],
             &["server"],
             &["args", "connect"],

@@ -221,8 +221,10 @@ impl Core {
         super::model::check_worker(&worker)?;
         let span = info_span!("submit", sweep = %sweep_id, shard = index, worker = %worker);
         let _g = span.enter();
+        let now = self.clock.now();
+        let now_ms = self.epoch.unix_ms(now);
         let mut st = self.lock();
-        st.seen(&worker, self.clock.now(), self.lease_ms);
+        st.seen(&worker, now, self.lease_ms);
         self.check_submit_token(&mut st, &sweep_id, index, attempt, &token, &version)?;
         // Replicated validation (core/verify.rs): a verification run, or a quarantined worker.
         let run = super::verify::Run {
@@ -265,13 +267,19 @@ impl Core {
             info!(attempt, "duplicate or late result ignored");
             return Ok(false);
         }
-        if let ShardState::Leased(l) = &state {
-            if l.worker != worker || l.attempt != attempt {
-                info!(attempt, holder = %l.worker, "late result accepted (shard not done yet)");
-            }
+        // Late: the lease it ran under is no longer the shard's live lease.
+        let live = matches!(&state, ShardState::Leased(l)
+            if l.worker == worker && l.attempt == attempt && l.until_ms > now_ms);
+        if !live {
+            s.events.results_late = s.events.results_late.saturating_add(1);
+            let holder = match &state {
+                ShardState::Leased(l) => l.worker.as_str(),
+                _ => "none",
+            };
+            info!(attempt, holder, "late result accepted (shard not done yet)");
         }
         self.store.put_lease(&sweep_id, index, None)?;
-        s.states[index as usize] = ShardState::Done;
+        s.set_state(index, ShardState::Done);
         s.progress.remove(&index);
         if s.failures.remove(&index).is_some() {
             self.store.put_failure(&sweep_id, index, None)?;
@@ -284,6 +292,7 @@ impl Core {
         }
         s.merged = merged.expect("merged above for a shard not done");
         s.results_stored += 1;
+        s.events.results_accepted = s.events.results_accepted.saturating_add(1);
         debug!(
             done = s.results_stored,
             total = s.plan.len(),
@@ -362,11 +371,14 @@ impl Core {
             matches!(&state, ShardState::Leased(l) if l.attempt != *attempt && !set_aside);
         if !held_by_another {
             self.store.put_lease(sweep_id, index, None)?;
-            s.states[index as usize] = if set_aside {
-                ShardState::Failed
-            } else {
-                ShardState::Pending
-            };
+            s.set_state(
+                index,
+                if set_aside {
+                    ShardState::Failed
+                } else {
+                    ShardState::Pending
+                },
+            );
             s.progress.remove(&index);
         }
         let retired = s.retired.entry(index).or_insert(0);

@@ -155,9 +155,9 @@ impl Core {
 
     /// Give every failed shard of a resumed sweep new tries.
     fn retry_failed(&self, s: &mut Sweep) -> Result<(), CoreError> {
-        for (i, state) in s.states.iter_mut().enumerate() {
-            if *state == ShardState::Failed {
-                *state = ShardState::Pending;
+        for i in 0..s.states.len() {
+            if s.states[i] == ShardState::Failed {
+                s.set_state(i as u32, ShardState::Pending);
                 s.failures.remove(&(i as u32));
                 self.store.put_failure(&s.record.id, i as u32, None)?;
                 info!(sweep = %s.record.id, shard = i, "failed shard gets new tries");

@@ -56,11 +56,9 @@ pub struct Held {
 fn held_by(st: &State, worker: &str, now_ms: u64) -> u32 {
     let mut n = 0u32;
     for s in st.sweeps.values() {
-        for state in &s.states {
-            if let ShardState::Leased(l) = state {
-                if l.until_ms > now_ms && l.worker == worker {
-                    n = n.saturating_add(1);
-                }
+        for (_, l) in s.held(now_ms) {
+            if l.worker == worker {
+                n = n.saturating_add(1);
             }
         }
     }
@@ -240,7 +238,8 @@ impl Core {
                 granted_ms,
             };
             self.store.put_lease(&h.sweep_id, h.index, Some(&lease))?;
-            s.states[h.index as usize] = ShardState::Leased(lease);
+            s.set_state(h.index, ShardState::Leased(lease));
+            s.events.leases_renewed = s.events.leases_renewed.saturating_add(1);
             let a = s.attempts.entry(h.index).or_insert(0);
             *a = (*a).max(h.attempt);
             let progress = h.progress.min(s.progress_cap(h.index));
@@ -312,7 +311,7 @@ impl Core {
             }
             if mine {
                 self.store.put_lease(&h.sweep_id, h.index, None)?;
-                s.states[h.index as usize] = ShardState::Pending;
+                s.set_state(h.index, ShardState::Pending);
                 s.progress.remove(&h.index);
                 s.retired.insert(h.index, h.attempt);
                 s.leases_released = s.leases_released.saturating_add(1);

@@ -28,6 +28,8 @@ mod recovery;
 pub mod results;
 pub mod status;
 #[cfg(test)]
+mod tally_test;
+#[cfg(test)]
 mod tests;
 mod tokens;
 pub mod transfer;
@@ -43,10 +45,12 @@ pub use gamesweep_proto::solver_version;
 pub use launch::{LaunchSpec, Launched, SampleRequest};
 pub use leases::{Granted, Held, LeaseOutcome};
 pub use memory::ProcessMemory;
-pub use model::{CoreError, ShardState, MAX_FAILURES};
+pub use model::{CoreError, Events, ShardState, MAX_FAILURES};
 pub use provenance::Provenance;
 pub use results::{Merged, RenderedResult};
-pub use status::{Resources, SampleStatus, ShardFailureStatus, SweepStatus, WorkerStatus};
+pub use status::{
+    Resources, SampleStatus, ShardFailureStatus, StatusReport, SweepStatus, WorkerStatus,
+};
 pub use verify::VerifyStatus;
 
 use crate::store::Store;

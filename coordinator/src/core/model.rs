@@ -6,7 +6,7 @@ use crate::store::{
     FailureRecord, LeaseRecord, ShardTiming, StoreError, SweepRecord, SweepState, SweepStats,
 };
 use gamesweep::sweep::{Output, ShardSpec};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tracing::warn;
@@ -105,6 +105,76 @@ impl ShardState {
     }
 }
 
+/// Events of one sweep counted by this process since it started (kept in
+/// memory only, unlike the stored counters of [`SweepStats`]); verification
+/// copies (core/verify.rs) are not counted here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Events {
+    /// Leases granted on shards (first leases and re-issues).
+    pub leases_issued: u64,
+    /// Lease renewals granted.
+    pub leases_renewed: u64,
+    /// Results accepted as their shard's result (the shard became done).
+    pub results_accepted: u64,
+    /// Results submitted for a shard not done yet under a lease that was
+    /// no longer the shard's live lease (it had expired, been given back or
+    /// been re-issued): accepted all the same, so also in `results_accepted`.
+    pub results_late: u64,
+}
+
+/// Shard counts of one sweep, kept up to date on every change of a shard's
+/// state ([`Sweep::set_state`]) so that status and leasing need no scan of
+/// the shards.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Tally {
+    /// Shards whose state is `Leased` (the lease expired or not).
+    pub(crate) leased: BTreeSet<u32>,
+    /// Shards done.
+    pub(crate) done: u32,
+    /// Shards set aside.
+    pub(crate) failed: u32,
+    /// Shards of the sample done.
+    pub(crate) sample_done: u32,
+    /// Shards of the sample set aside.
+    pub(crate) sample_failed: u32,
+}
+
+impl Tally {
+    /// Count shard `index` in `state` (`sampled`: it is in the sample) in
+    /// (`by` = 1) or out (`by` = -1).
+    fn count(&mut self, index: u32, state: &ShardState, sampled: bool, by: i8) {
+        let add = |n: &mut u32| {
+            *n = if by > 0 {
+                n.saturating_add(1)
+            } else {
+                n.saturating_sub(1)
+            };
+        };
+        match state {
+            ShardState::Pending => {}
+            ShardState::Leased(_) => {
+                if by > 0 {
+                    self.leased.insert(index);
+                } else {
+                    self.leased.remove(&index);
+                }
+            }
+            ShardState::Done => {
+                add(&mut self.done);
+                if sampled {
+                    add(&mut self.sample_done);
+                }
+            }
+            ShardState::Failed => {
+                add(&mut self.failed);
+                if sampled {
+                    add(&mut self.sample_failed);
+                }
+            }
+        }
+    }
+}
+
 /// One sweep in memory.
 pub(crate) struct Sweep {
     /// As stored.
@@ -156,6 +226,14 @@ pub(crate) struct Sweep {
     pub(crate) base_at: Instant,
     /// Replicated validation (core/verify.rs).
     pub(crate) verify: Verification,
+    /// Events counted since this process started.
+    pub(crate) events: Events,
+    /// Shard counts by state ([`Sweep::set_state`] keeps them).
+    pub(crate) tally: Tally,
+    /// The sampled shards (empty without a sample).
+    pub(crate) sampled: HashSet<u32>,
+    /// The plan's estimated positions, and the sample's.
+    pub(crate) estimate: (u64, u64),
 }
 
 impl Sweep {
@@ -192,7 +270,63 @@ impl Sweep {
             base_work: 0,
             base_at: now,
             verify,
+            events: Events::default(),
+            tally: Tally::default(),
+            sampled: HashSet::new(),
+            estimate: (0, 0),
         }
+        .counted()
+    }
+
+    /// This sweep with its [`Tally`], sample set and estimates computed
+    /// from its states and plan (once, when it is loaded or launched).
+    pub(crate) fn counted(mut self) -> Self {
+        self.sampled = self
+            .record
+            .sample
+            .as_ref()
+            .map(|smp| smp.shards.iter().copied().collect())
+            .unwrap_or_default();
+        let sum = |it: &mut dyn Iterator<Item = u64>| it.fold(0u64, |a, e| a.saturating_add(e));
+        self.estimate = (
+            sum(&mut self.plan.iter().map(|p| p.estimate)),
+            sum(&mut self
+                .record
+                .sample
+                .iter()
+                .flat_map(|smp| smp.shards.iter())
+                .map(|&i| self.plan[i as usize].estimate)),
+        );
+        self.tally = self.scan();
+        self
+    }
+
+    /// The [`Tally`] by a scan of every shard's state (what the maintained
+    /// one must always equal).
+    pub(crate) fn scan(&self) -> Tally {
+        let mut t = Tally::default();
+        for (i, state) in self.states.iter().enumerate() {
+            t.count(i as u32, state, self.sampled.contains(&(i as u32)), 1);
+        }
+        t
+    }
+
+    /// Set shard `index`'s state, keeping the [`Tally`]. Every change of a
+    /// shard's state goes through here.
+    pub(crate) fn set_state(&mut self, index: u32, state: ShardState) {
+        let sampled = self.sampled.contains(&index);
+        let old = std::mem::replace(&mut self.states[index as usize], state);
+        self.tally.count(index, &old, sampled, -1);
+        self.tally
+            .count(index, &self.states[index as usize], sampled, 1);
+    }
+
+    /// Unexpired leases at `now_ms` of this sweep, in shard order.
+    pub(crate) fn held(&self, now_ms: u64) -> impl Iterator<Item = (u32, &LeaseRecord)> + '_ {
+        self.tally
+            .leased
+            .iter()
+            .filter_map(move |&i| self.states[i as usize].held(now_ms).map(|l| (i, l)))
     }
 
     /// Shards done.
@@ -206,21 +340,17 @@ impl Sweep {
     }
     /// Sampled shards done (0 without a sample).
     pub(crate) fn sample_done(&self) -> u32 {
-        self.record.sample.as_ref().map_or(0, |smp| {
-            smp.shards
-                .iter()
-                .filter(|&&i| self.states[i as usize] == ShardState::Done)
-                .count() as u32
-        })
+        self.tally.sample_done
     }
     /// A shard of the lease order is pending or leased (not done, not failed).
     pub(crate) fn open(&self) -> bool {
-        self.order.iter().any(|&i| {
-            matches!(
-                self.states[i as usize],
-                ShardState::Pending | ShardState::Leased(_)
-            )
-        }) || self.verify.pending() // replicated validation: copies to hand out
+        let t = &self.tally;
+        let open = match self.record.sample.as_ref().filter(|smp| smp.limited) {
+            // The lease order is the sample.
+            Some(_) => self.sampled.len() as u32 > t.sample_done + t.sample_failed,
+            None => self.plan.len() as u32 > t.done + t.failed,
+        };
+        open || self.verify.pending() // replicated validation: copies to hand out
     }
     /// May a worker with these solver versions (`kind=version,…`) run this
     /// sweep's shards: its version of the sweep's kind is the recorded one.
@@ -234,10 +364,7 @@ impl Sweep {
     }
     /// Shards set aside.
     pub(crate) fn failed(&self) -> u32 {
-        self.states
-            .iter()
-            .filter(|s| **s == ShardState::Failed)
-            .count() as u32
+        self.tally.failed
     }
     /// The counters to store.
     pub(crate) fn stats(&self) -> SweepStats {
@@ -287,8 +414,9 @@ impl Sweep {
             warn!(sweep = %self.record.id, shard = index, old_worker = %old.worker, "lease expired; re-issuing");
             self.leases_expired = self.leases_expired.saturating_add(1);
         }
-        self.states[index as usize] = ShardState::Leased(lease.clone());
+        self.set_state(index, ShardState::Leased(lease.clone()));
         self.progress.remove(&index);
+        self.events.leases_issued = self.events.leases_issued.saturating_add(1);
         lease
     }
 

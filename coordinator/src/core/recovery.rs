@@ -128,5 +128,10 @@ pub(super) fn resume(stored: StoredSweep, now: Instant, now_ms: u64) -> Result<S
         base_work,
         base_at: now,
         verify,
-    })
+        events: Default::default(),
+        tally: Default::default(),
+        sampled: Default::default(),
+        estimate: (0, 0),
+    }
+    .counted())
 }

@@ -2,7 +2,7 @@
 //! coordinator process, computed from the state at one instant.
 
 use super::memory::ProcessMemory;
-use super::model::{CoreError, ShardState, State, Sweep};
+use super::model::{CoreError, State, Sweep};
 use super::Core;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -10,8 +10,10 @@ use std::time::Instant;
 /// Failure records shown in a status (the lowest shard indices).
 const FAILURES_SHOWN: usize = 20;
 
+use super::model::Events;
 pub use gamesweep_proto::domain::{
-    SampleStatus, ShardFailureStatus, SweepState as ShownState, SweepStatus, WorkerStatus,
+    SampleStatus, ShardFailureStatus, StatusReport, SweepState as ShownState, SweepStatus,
+    WorkerStatus,
 };
 
 /// What the coordinator process uses.
@@ -23,35 +25,35 @@ pub struct Resources {
     pub memory: ProcessMemory,
 }
 
-/// Status of sweep `s` at `now` (`now_ms` in Unix milliseconds).
+/// Status of sweep `s` at `now` (`now_ms` in Unix milliseconds). It costs
+/// O(leases held), not O(shards): the counts by state are maintained
+/// (`Tally`), only the leases are looked at for expiry and progress.
 fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
-    let (mut pending, mut leased, mut inflight) = (0u32, 0u32, 0u64);
-    for (i, state) in s.states.iter().enumerate() {
-        match state {
-            ShardState::Pending => pending += 1,
-            ShardState::Leased(l) if l.until_ms > now_ms => {
-                leased += 1;
-                inflight =
-                    inflight.saturating_add(s.progress.get(&(i as u32)).copied().unwrap_or(0));
-            }
-            ShardState::Leased(_) => pending += 1,
-            ShardState::Done | ShardState::Failed => {}
-        }
+    debug_assert_eq!(
+        s.tally,
+        s.scan(),
+        "maintained shard counts of {}",
+        s.record.id
+    );
+    let (mut leased, mut inflight) = (0u32, 0u64);
+    for (i, _) in s.held(now_ms) {
+        leased += 1;
+        inflight = inflight.saturating_add(s.progress.get(&i).copied().unwrap_or(0));
     }
+    // Pending: the rest, expired leases included.
+    let pending = (s.plan.len() as u32)
+        .saturating_sub(s.tally.done)
+        .saturating_sub(s.tally.failed)
+        .saturating_sub(leased);
     let positions_done = s.merged.work().saturating_add(inflight);
-    let estimate = s
-        .plan
-        .iter()
-        .fold(0u64, |sum, p| sum.saturating_add(p.estimate));
+    let (estimate, sample_estimate) = s.estimate;
     let sample = s.record.sample.as_ref().map(|smp| SampleStatus {
         ppm: smp.ppm,
         seed: smp.seed,
         shards: smp.shards.len() as u32,
         done: s.sample_done(),
         limited: smp.limited,
-        estimate: smp.shards.iter().fold(0u64, |sum, &i| {
-            sum.saturating_add(s.plan[i as usize].estimate)
-        }),
+        estimate: sample_estimate,
     });
     // While a sample limits the sweep, progress is toward the sample.
     let target = match &sample {
@@ -132,7 +134,7 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
 fn worker_statuses(st: &State, now: Instant, now_ms: u64, lease_ms: u64) -> Vec<WorkerStatus> {
     let mut held_by: BTreeMap<&str, u32> = BTreeMap::new();
     for s in st.sweeps.values() {
-        for l in s.states.iter().filter_map(|state| state.held(now_ms)) {
+        for (_, l) in s.held(now_ms) {
             *held_by.entry(l.worker.as_str()).or_insert(0) += 1;
         }
     }
@@ -168,6 +170,54 @@ impl Core {
                 .collect(),
         };
         Ok((sweeps, worker_statuses(&st, now, now_ms, self.lease_ms)))
+    }
+
+    /// The whole status (`gamesweep status --json`) of one sweep or all.
+    pub fn status_report(&self, sweep_id: Option<&str>) -> Result<StatusReport, CoreError> {
+        Ok(self.snapshot(sweep_id)?.0)
+    }
+
+    /// The status of every sweep and, per sweep id, the events this process
+    /// counted, read under one lock (what `/metrics` shows).
+    pub fn metrics_snapshot(&self) -> Result<(StatusReport, BTreeMap<String, Events>), CoreError> {
+        self.snapshot(None)
+    }
+
+    fn snapshot(
+        &self,
+        sweep_id: Option<&str>,
+    ) -> Result<(StatusReport, BTreeMap<String, Events>), CoreError> {
+        let now = self.clock.now();
+        let now_ms = self.epoch.unix_ms(now);
+        let (sweeps, workers, events, workers_pruned, quarantined_workers) = {
+            let st = self.lock();
+            let shown: Vec<&Sweep> = match sweep_id {
+                Some(id) => vec![st.sweep(id)?],
+                None => st.sweeps.values().collect(),
+            };
+            (
+                shown.iter().map(|s| sweep_status(s, now, now_ms)).collect(),
+                worker_statuses(&st, now, now_ms, self.lease_ms),
+                shown
+                    .iter()
+                    .map(|s| (s.record.id.clone(), s.events))
+                    .collect(),
+                st.workers_pruned,
+                st.quarantine.workers.keys().cloned().collect(),
+            )
+        };
+        let res = self.resources();
+        let report = StatusReport {
+            sweeps,
+            workers,
+            coordinator_version: self.version().to_string(),
+            store_bytes: res.store_bytes,
+            coordinator_rss_bytes: res.memory.resident,
+            coordinator_peak_rss_bytes: res.memory.peak,
+            workers_pruned,
+            quarantined_workers,
+        };
+        Ok((report, events))
     }
 
     /// Workers this process has forgotten (see `State::seen`).

@@ -409,12 +409,19 @@ impl Core {
                     continue;
                 }
                 let id = s.record.id.clone();
-                for i in 0..s.states.len() {
-                    if matches!(&s.states[i], ShardState::Leased(l) if &l.worker == w) {
-                        s.states[i] = ShardState::Pending;
-                        s.progress.remove(&(i as u32));
-                        self.store.put_lease(&id, i as u32, None)?;
-                    }
+                let theirs: Vec<u32> = s
+                    .tally
+                    .leased
+                    .iter()
+                    .copied()
+                    .filter(|&i| {
+                        matches!(&s.states[i as usize], ShardState::Leased(l) if &l.worker == w)
+                    })
+                    .collect();
+                for i in theirs {
+                    s.set_state(i, ShardState::Pending);
+                    s.progress.remove(&i);
+                    self.store.put_lease(&id, i, None)?;
                 }
                 let theirs: Vec<u32> = s
                     .verify
