@@ -278,7 +278,13 @@ mod tests {
     /// walks, in the same order.
     #[test]
     fn pieces_match_one_walk_from_the_root() {
-        for (n, connected, m) in [(8, true, 2), (8, false, 3), (9, true, 8), (8, true, 64)] {
+        for (n, connected, m) in [
+            (8, true, 2),
+            (8, false, 3),
+            (9, true, 8),
+            (8, true, 16),
+            (9, true, 64),
+        ] {
             let level = split_level(n, m as u64);
             assert!(level < n, "n {n} mod {m}: the cut is above the last level");
             for res in 0..m {
@@ -308,7 +314,7 @@ mod tests {
 
     #[test]
     fn split_level_is_shallowest_with_enough_nodes() {
-        assert_eq!(split_level(9, 2), 7);
+        assert_eq!(split_level(9, 2), 6);
         assert_eq!(split_level(9, 64), 8);
         assert_eq!(split_level(7, 4), 7);
         assert_eq!(split_level(11, 1000), 9);
