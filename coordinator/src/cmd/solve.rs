@@ -326,10 +326,9 @@ fn stream<T: Send>(
             }
             lineno += 1;
             if buf.len() > MAX_LINE {
-                return Err(UsageError(format!(
-                    "line {lineno}: longer than {MAX_LINE} bytes"
-                ))
-                .into());
+                return Err(
+                    UsageError(format!("line {lineno}: longer than {MAX_LINE} bytes")).into(),
+                );
             }
             let text = match std::str::from_utf8(&buf) {
                 Ok(t) => Ok(t.trim().to_string()),
@@ -503,9 +502,13 @@ pub struct UvgSummary {
 fn stream_uvg(a: UvgArgs) -> anyhow::Result<()> {
     use std::io::Write as _;
     if a.start.is_some() {
-        return Err(UsageError("--start does not go with `-`: every start is solved".into()).into());
+        return Err(
+            UsageError("--start does not go with `-`: every start is solved".into()).into(),
+        );
     }
-    let threads = a.threads.map_or_else(crate::args::default_threads, |t| t as usize);
+    let threads = a
+        .threads
+        .map_or_else(crate::args::default_threads, |t| t as usize);
     let b = budget(a.budget);
     let mut out = stdout_writer();
     let mut rows: std::collections::BTreeMap<usize, UvgSummaryRow> = Default::default();
@@ -590,13 +593,15 @@ fn col_line(rules: gamesweep::col::Rules, line: &str, b: Option<u64>) -> Result<
             ".".repeat(n)
         }
     };
-    let r = gamesweep::col::solve_position_within(rules, board, &colouring, b).map_err(|e| match e {
-        gamesweep::col::ColError::BudgetExceeded { budget } => format!(
-            "{e}; pass --budget {} to allow more, --budget 0 for unlimited",
-            budget.saturating_mul(10)
-        ),
-        e => e.to_string(),
-    })?;
+    let r = gamesweep::col::solve_position_within(rules, board, &colouring, b).map_err(
+        |e| match e {
+            gamesweep::col::ColError::BudgetExceeded { budget } => format!(
+                "{e}; pass --budget {} to allow more, --budget 0 for unlimited",
+                budget.saturating_mul(10)
+            ),
+            e => e.to_string(),
+        },
+    )?;
     Ok(ColLine {
         board: board.to_string(),
         colouring,
@@ -624,7 +629,9 @@ fn stream_col(rules: gamesweep::col::Rules, a: ColArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    let threads = a.threads.map_or_else(crate::args::default_threads, |t| t as usize);
+    let threads = a
+        .threads
+        .map_or_else(crate::args::default_threads, |t| t as usize);
     let b = budget(a.budget);
     let mut out = stdout_writer();
     let mut sum = ColSummary::default();
