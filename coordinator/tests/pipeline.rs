@@ -441,3 +441,42 @@ fn geng_pipes_into_solve_uvg() {
         assert_eq!(got8[k], row8[k], "{k}");
     }
 }
+
+#[test]
+fn a_reader_leaving_early_and_an_endless_line_end_cleanly() {
+    use std::io::BufRead as _;
+    let input = ok(&["graphs", "8"]);
+    let mut child = isolated(Command::new(BIN))
+        .args(["solve", "uvg", "-", "--threads", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "G????? 0 0 0 0 0 0 0 0\n");
+    let t0 = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(t0.elapsed() < Duration::from_secs(60), "still running");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{:?} {err}", o.status);
+    assert!(!err.contains("panicked"), "{err}");
+    // A line without end is refused after 1 MiB, not read into memory whole.
+    let o = gs_in(&["solve", "uvg", "-"], &vec![b'~'; 3 << 20]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "gamesweep: line 1: longer than 1048576 bytes\n"
+    );
+}
