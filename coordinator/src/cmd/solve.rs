@@ -47,7 +47,7 @@ pub struct ColArgs {
     /// of each outcome, how many of each value) instead of a line each.
     #[arg(long)]
     pub summary: bool,
-    /// With `-`: threads solving the lines (output stays in input order).
+    /// With `-`: threads solving the lines (default: all cores; output stays in input order).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// Stop with an error after this much solver work (components expanded
@@ -128,10 +128,11 @@ pub struct UvgArgs {
     pub json: bool,
     /// With `-`: print only the histogram of Grundy values over all (graph,
     /// start) pairs read, by number of vertices and in total, as a sweep's
-    /// report counts them (graphs, positions, first-player wins, grundy).
+    /// report counts them (graphs, positions, first-player wins, grundy);
+    /// lines that could not be solved are not counted.
     #[arg(long)]
     pub summary: bool,
-    /// With `-`: threads solving the lines (output stays in input order).
+    /// With `-`: threads solving the lines (default: all cores; output stays in input order).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// Stop with an error after this many search nodes (positions evaluated)
