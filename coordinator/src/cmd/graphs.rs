@@ -1,8 +1,19 @@
-//! `gamesweep graphs N`: graphs on N vertices by canonical augmentation, as graph6
-//! lines (one per isomorphism class), in the spirit of nauty's `geng`.
+//! `gamesweep graphs N [RES/MOD]`: graphs on N vertices by canonical
+//! augmentation, as graph6 lines (one per isomorphism class), in the spirit
+//! of nauty's `geng` (same options: `-c`, `-u`, `-d`, `-D`, `res/mod`).
+//!
+//! Part `res/mod` cuts the generation tree at one level ([`split_level`]):
+//! of the nodes there, in the order the walk generates them, the part keeps
+//! those whose index is `≡ res (mod mod)` and walks only their subtrees
+//! ([`gen::walk_nodes_split`], the cut the sweep planner uses). Every part
+//! generates the whole tree above the cut, so the `mod` parts together list
+//! every graph exactly once. The level is the shallowest with at least
+//! [`NODES_PER_PART`] nodes per part (or `N` itself), so each part gets
+//! dozens of subtrees from all over the tree and the parts come out about
+//! equally large.
 
 use crate::error::UsageError;
-use gamesweep::gen::{self, WalkOptions};
+use gamesweep::gen::{self, Residue, WalkOptions};
 use gamesweep::graph::{graph6, BitGraph};
 use rayon::prelude::*;
 use std::io::Write as _;
@@ -13,14 +24,23 @@ pub struct GraphsArgs {
     /// Number of vertices (1..=16).
     #[arg(value_parser = clap::value_parser!(u32).range(1..=16))]
     pub n: u32,
+    /// Part RES of MOD (0 <= RES < MOD), like geng's `res/mod`: the MOD
+    /// parts partition the output and are about equally large.
+    #[arg(value_name = "RES/MOD")]
+    pub part: Option<String>,
     /// Only connected graphs (geng -c).
     #[arg(short = 'c', long)]
     pub connected: bool,
     /// Print only the number of graphs (geng -u).
     #[arg(short = 'u', long)]
     pub count: bool,
-    /// Part I of M (0 <= I < M), a deterministic split of the canonical prefixes
-    /// (like geng's res/mod); the M parts partition the output.
+    /// Only graphs of minimum degree at least this (geng -d).
+    #[arg(short = 'd', long, value_name = "D")]
+    pub min_degree: Option<u32>,
+    /// Only graphs of maximum degree at most this (geng -D).
+    #[arg(short = 'D', long, value_name = "D")]
+    pub max_degree: Option<u32>,
+    /// The same as the positional RES/MOD (0-based part I of M).
     #[arg(long, value_name = "I/M")]
     pub shard: Option<String>,
     /// Threads for `--count` (output order of graph6 lines is always single-threaded and deterministic).
@@ -28,51 +48,178 @@ pub struct GraphsArgs {
     pub threads: u32,
 }
 
-/// Depth of the generation tree at which `--shard` splits for graphs on `n` vertices.
-/// A fixed function of `n`, so every part uses the same prefix set.
-pub fn split_depth(n: usize) -> usize {
-    n.saturating_sub(3).min(8)
+/// Nodes of the cut level per part that [`split_level`] asks for.
+pub const NODES_PER_PART: u64 = 64;
+
+/// Graphs on `k` vertices up to isomorphism, `k` = 0..=16 (OEIS A000088):
+/// the nodes of the generation tree at level `k` (15 and 16: more than
+/// `u64::MAX`, held as that).
+const NODES: [u64; 17] = [
+    1,
+    1,
+    2,
+    4,
+    11,
+    34,
+    156,
+    1_044,
+    12_346,
+    274_668,
+    12_005_168,
+    1_018_997_864,
+    165_091_172_592,
+    50_502_031_367_952,
+    29_054_155_657_235_488,
+    u64::MAX,
+    u64::MAX,
+];
+
+/// The level (number of vertices) at which part `res/mod` of the graphs on
+/// `n` vertices is cut: the shallowest with at least [`NODES_PER_PART`]
+/// nodes per part, at most `n`. A fixed function of `n` and `mod`, so every
+/// part cuts at the same level.
+pub fn split_level(n: usize, modulus: u64) -> usize {
+    let want = modulus.saturating_mul(NODES_PER_PART);
+    (1..=n).find(|&k| NODES[k] >= want).unwrap_or(n)
 }
 
-/// Parse `I/M`.
+/// Parse `I/M` (geng's `res/mod`).
 pub fn parse_shard(s: &str) -> Result<(usize, usize), UsageError> {
     let bad = || {
         UsageError(format!(
-            "--shard expects I/M with 0 <= I < M (e.g. 0/4), got `{s}`"
+            "a part is RES/MOD with 0 <= RES < MOD (e.g. 0/4), got `{s}`"
         ))
     };
     let (i, m) = s.split_once('/').ok_or_else(bad)?;
     let i: usize = i.trim().parse().map_err(|_| bad())?;
     let m: usize = m.trim().parse().map_err(|_| bad())?;
-    if m == 0 || i >= m {
+    if m == 0 || i >= m || m as u64 > 1 << 32 {
         return Err(bad());
     }
     Ok((i, m))
 }
 
+/// The degree filter of `-d`/`-D`.
+#[derive(Clone, Copy, Debug)]
+struct Degrees {
+    min: u32,
+    max: u32,
+}
+
+impl Degrees {
+    fn admits(&self, g: &BitGraph) -> bool {
+        (0..g.n()).all(|v| (self.min..=self.max).contains(&g.degree(v)))
+    }
+}
+
+/// Depth of the generation tree at which an unsplit listing is walked
+/// prefix by prefix (so that a closed pipe stops it between prefixes).
+pub fn split_depth(n: usize) -> usize {
+    n.saturating_sub(3).min(8)
+}
+
+/// The pieces walked, in order, for the graphs on `n` vertices of `part`
+/// (`(res, mod)`): each a prefix (a node of the generation tree) and the
+/// cuts below it. Their walks, in order, visit exactly the nodes that one
+/// walk from the root cut at [`split_level`] visits, in the same order: a
+/// prefix just above the cut level gets the residue that makes its local
+/// node indices there line up with the global ones (the nodes below earlier
+/// prefixes are counted first). Walking prefix by prefix lets a listing stop
+/// early and a count run on several threads.
+fn pieces(n: usize, part: Option<(usize, usize)>) -> Vec<(BitGraph, Vec<Residue>)> {
+    let (res, modulus) = match part {
+        Some((res, m)) if m > 1 => (res as u64, m as u64),
+        _ => {
+            return gen::prefixes(split_depth(n))
+                .into_iter()
+                .map(|p| (p, Vec::new()))
+                .collect()
+        }
+    };
+    let level = split_level(n, modulus);
+    let cut = |res| {
+        vec![Residue {
+            level,
+            res,
+            modulus,
+        }]
+    };
+    if level == n {
+        // Counting the nodes at the last level would cost a whole walk.
+        return vec![(BitGraph::new(0), cut(res))];
+    }
+    // The nodes at `level` below each prefix, as a walk down to `n`
+    // generates them (not the last level, so never pruned to connected).
+    let opts = WalkOptions {
+        connected_only: false,
+        min_n: level,
+    };
+    let mut before = 0u64;
+    let mut out = Vec::new();
+    for p in gen::prefixes(level - 1) {
+        let mut here = 0u64;
+        gen::walk_nodes(&p, level, opts, &mut |g, _| {
+            here += u64::from(g.n() == level)
+        });
+        // Local index i is global index before + i.
+        let local = (res + modulus - before % modulus) % modulus;
+        before += here;
+        if here > 0 {
+            out.push((p, cut(local)));
+        }
+    }
+    out
+}
+
+/// Walk the graphs on exactly `n` vertices of `piece` (a prefix and the cuts below it) that
+/// pass `opts` and `deg`, in generation order.
+fn walk(
+    n: usize,
+    piece: &(BitGraph, Vec<Residue>),
+    opts: WalkOptions,
+    deg: Degrees,
+    visit: &mut dyn FnMut(&BitGraph),
+) {
+    gen::walk_nodes_split(&piece.0, n, opts, &piece.1, &mut |g, shown| {
+        if shown && g.n() == n && deg.admits(g) {
+            visit(g)
+        }
+    });
+}
+
 /// Run `graphs`.
 pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
     let n = args.n as usize;
-    let depth = split_depth(n);
-    let prefixes: Vec<BitGraph> = match &args.shard {
-        Some(s) => {
-            let (i, m) = parse_shard(s)?;
-            gen::shard_prefixes(depth, i, m)
+    let part = match (&args.part, &args.shard) {
+        (Some(_), Some(_)) => {
+            return Err(
+                UsageError("give the part once: RES/MOD or --shard I/M, not both".into()).into(),
+            )
         }
-        None => gen::prefixes(depth),
+        (Some(s), None) | (None, Some(s)) => Some(parse_shard(s)?),
+        (None, None) => None,
+    };
+    let deg = Degrees {
+        min: args.min_degree.unwrap_or(0),
+        max: args.max_degree.unwrap_or(u32::MAX),
     };
     let opts = WalkOptions {
         connected_only: args.connected,
         min_n: n,
     };
+    let pieces = pieces(n, part);
     if args.count {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(args.threads as usize)
             .build()?;
         let total: u64 = pool.install(|| {
-            prefixes
+            pieces
                 .par_iter()
-                .map(|p| gen::count(p, n, args.connected))
+                .map(|p| {
+                    let mut c = 0u64;
+                    walk(n, p, opts, deg, &mut |_| c += 1);
+                    c
+                })
                 .sum()
         });
         crate::output::print(format_args!("{total}\n"))?;
@@ -81,9 +228,9 @@ pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut err = None;
-    for p in &prefixes {
-        gen::walk_filtered(p, n, opts, &mut |g: &BitGraph| {
-            if err.is_none() && g.n() == n {
+    for p in &pieces {
+        walk(n, p, opts, deg, &mut |g: &BitGraph| {
+            if err.is_none() {
                 if let Err(e) = writeln!(out, "{}", graph6::encode_bitgraph(g)) {
                     err = Some(e);
                 }
@@ -101,5 +248,76 @@ pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
         // `gamesweep graphs 9 | head` is fine.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The graph6 of part `part` walked piece by piece.
+    fn listed(n: usize, connected: bool, part: Option<(usize, usize)>) -> Vec<String> {
+        let opts = WalkOptions {
+            connected_only: connected,
+            min_n: n,
+        };
+        let deg = Degrees {
+            min: 0,
+            max: u32::MAX,
+        };
+        let mut out = Vec::new();
+        for p in pieces(n, part) {
+            walk(n, &p, opts, deg, &mut |g| {
+                out.push(graph6::encode_bitgraph(g))
+            });
+        }
+        out
+    }
+
+    /// Pieces walk exactly what one walk from the root under the same cut
+    /// walks, in the same order.
+    #[test]
+    fn pieces_match_one_walk_from_the_root() {
+        for (n, connected, m) in [
+            (8, true, 2),
+            (8, false, 3),
+            (9, true, 8),
+            (8, true, 16),
+            (9, true, 64),
+        ] {
+            let level = split_level(n, m as u64);
+            assert!(level < n, "n {n} mod {m}: the cut is above the last level");
+            for res in 0..m {
+                let opts = WalkOptions {
+                    connected_only: connected,
+                    min_n: n,
+                };
+                let cut = [Residue {
+                    level,
+                    res: res as u64,
+                    modulus: m as u64,
+                }];
+                let mut want = Vec::new();
+                gen::walk_nodes_split(&BitGraph::new(0), n, opts, &cut, &mut |g, shown| {
+                    if shown && g.n() == n {
+                        want.push(graph6::encode_bitgraph(g));
+                    }
+                });
+                assert_eq!(
+                    listed(n, connected, Some((res, m))),
+                    want,
+                    "n {n} part {res}/{m}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn split_level_is_shallowest_with_enough_nodes() {
+        assert_eq!(split_level(9, 2), 6);
+        assert_eq!(split_level(9, 64), 8);
+        assert_eq!(split_level(7, 4), 7);
+        assert_eq!(split_level(11, 1000), 9);
+        assert_eq!(split_level(3, 1 << 32), 3);
     }
 }

@@ -1,4 +1,14 @@
-//! `gamesweep solve ...`: the exact value of a single position.
+//! `gamesweep solve ...`: the exact value of a single position, or (with
+//! `-` for the graph) of every graph read from standard input, one result
+//! line per input line, like a filter after nauty's `geng`.
+//!
+//! Pipelines (`solve uvg -`, `solve col -`, `solve myopic -`): lines are read
+//! with a buffered reader in chunks of [`CHUNK`] lines, each chunk solved on
+//! `--threads` threads and written in input order through a buffered writer.
+//! Blank lines are skipped. A line that cannot be solved (bad graph6, a
+//! budget run out, ...) is reported on standard error as `gamesweep: line
+//! K: reason` and gives no output line; the other lines are still solved,
+//! and the command then fails (exit code 2) saying how many lines were bad.
 
 use crate::error::UsageError;
 use crate::output;
@@ -22,17 +32,27 @@ pub enum SolveCommand {
 /// Arguments of `solve col` / `solve myopic`.
 #[derive(clap::Args, Debug)]
 pub struct ColArgs {
-    /// The board: graph6 for Col, digraph6 (starts with `&`) for Myopic Col.
+    /// The board: graph6 for Col, digraph6 (starts with `&`) for Myopic Col;
+    /// `-`: read `BOARD [COLOURING]` lines from standard input and print
+    /// `BOARD COLOURING VALUE OUTCOME` for each.
     pub board: String,
     /// One character per vertex: `.` uncoloured, `L` or `B` blue (Left), `R` red (Right). Default: all uncoloured.
     #[arg(long, alias = "coloring")]
     pub colouring: Option<String>,
-    /// Print JSON (fields include `value` in CGSuite notation and `outcome`: L, R, N or P).
+    /// Print JSON (fields include `value` in CGSuite notation and `outcome`: L, R, N or P);
+    /// with `-`, one JSON object a line (or the summary as one object).
     #[arg(long)]
     pub json: bool,
+    /// With `-`: print only a summary of all lines read (positions, how many
+    /// of each outcome, how many of each value) instead of a line each.
+    #[arg(long)]
+    pub summary: bool,
+    /// With `-`: threads solving the lines (default: all cores; output stays in input order).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
     /// Stop with an error after this much solver work (components expanded
     /// plus game values held; memory grows with it, about 250 bytes a unit,
-    /// time about 10 µs a unit); 0: unlimited.
+    /// time about 10 µs a unit); 0: unlimited. With `-`, for each line.
     #[arg(long, value_name = "WORK", default_value_t = DEFAULT_COL_BUDGET)]
     pub budget: u64,
 }
@@ -95,19 +115,32 @@ pub enum GameFormat {
 /// Arguments of `solve uvg`.
 #[derive(clap::Args, Debug)]
 pub struct UvgArgs {
-    /// The graph in graph6 (as printed by `gamesweep graphs` or nauty's geng).
+    /// The graph in graph6 (as printed by `gamesweep graphs` or nauty's geng);
+    /// `-`: read graph6 lines from standard input and print `GRAPH6 V0 V1 ...`
+    /// (the Grundy value of each start vertex) for each.
     pub graph6: String,
     /// Only this start vertex (0-based); default: every vertex.
     #[arg(long)]
     pub start: Option<usize>,
-    /// Print JSON: {"n": .., "starts": [{"start", "grundy", "first_player_wins", "winning_move"}]}.
+    /// Print JSON: {"n": .., "starts": [{"start", "grundy", "first_player_wins", "winning_move"}]};
+    /// with `-`, {"graph6": .., "grundy": [..]} a line (or the summary as one object).
     #[arg(long)]
     pub json: bool,
+    /// With `-`: print only the histogram of Grundy values over all (graph,
+    /// start) pairs read, by number of vertices and in total, as a sweep's
+    /// report counts them (graphs, positions, first-player wins, grundy);
+    /// lines that could not be solved are not counted.
+    #[arg(long)]
+    pub summary: bool,
+    /// With `-`: threads solving the lines (default: all cores; output stays in input order).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
     /// Stop with an error after this many search nodes (positions evaluated)
     /// of the exact search, all starts together (memory grows with them,
     /// about 40 bytes a node on graphs of up to 64 vertices, time about 2 µs
     /// a node); 0: unlimited. Graphs of at
-    /// most 14 vertices are solved by a fixed-size subset DP and never run out.
+    /// most 14 vertices (16 with `-`) are solved by a fixed-size subset DP and
+    /// never run out. With `-`, for each line.
     #[arg(long, value_name = "NODES", default_value_t = DEFAULT_UVG_BUDGET)]
     pub budget: u64,
 }
@@ -115,7 +148,16 @@ pub struct UvgArgs {
 /// Run `solve`.
 pub fn exec(cmd: SolveCommand) -> anyhow::Result<()> {
     match cmd {
+        SolveCommand::Uvg(a) if a.graph6 == "-" => stream_uvg(a),
+        SolveCommand::Col(a) if a.board == "-" => stream_col(gamesweep::col::Rules::Col, a),
+        SolveCommand::Myopic(a) if a.board == "-" => stream_col(gamesweep::col::Rules::Myopic, a),
         SolveCommand::Uvg(a) => {
+            if a.summary || a.threads.is_some() {
+                return Err(UsageError(
+                    "--summary and --threads go with `-` (graphs from standard input)".into(),
+                )
+                .into());
+            }
             use gamesweep::uvg::position::{solve_position_within, PositionError};
             let since = std::time::Instant::now();
             let report = solve_position_within(&a.graph6, a.start, budget(a.budget)).map_err(
@@ -142,6 +184,12 @@ pub fn exec(cmd: SolveCommand) -> anyhow::Result<()> {
 }
 
 fn solve_col(rules: gamesweep::col::Rules, a: ColArgs) -> anyhow::Result<()> {
+    if a.summary || a.threads.is_some() {
+        return Err(UsageError(
+            "--summary and --threads go with `-` (boards from standard input)".into(),
+        )
+        .into());
+    }
     let colouring = match a.colouring {
         Some(c) => c,
         None => {
@@ -235,4 +283,392 @@ fn solve_gamegraph(a: GamegraphArgs) -> anyhow::Result<()> {
         output::print(&report)?;
     }
     Ok(())
+}
+
+/// Lines a pipeline reads, solves and writes at a time.
+pub const CHUNK: usize = 4096;
+
+/// The longest input line a pipeline accepts, in bytes.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Read `BufRead` lines in chunks, solve each chunk's lines with `solve` on
+/// `threads` threads, and hand the results to `emit` in input order; report
+/// each failed line on standard error. Ends with an error naming how many
+/// lines failed, if any did.
+fn stream<T: Send>(
+    threads: usize,
+    solve: impl Fn(&str) -> Result<T, String> + Sync,
+    mut emit: impl FnMut(&str, T) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    use rayon::prelude::*;
+    use std::io::BufRead as _;
+    use std::io::Read as _;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let stdin = std::io::stdin();
+    let mut input = std::io::BufReader::with_capacity(1 << 16, stdin.lock());
+    let mut lineno = 0usize;
+    let (mut read, mut bad, mut first_bad) = (0usize, 0usize, 0usize);
+    let mut buf = Vec::new();
+    loop {
+        // One chunk: (line number, text) of its non-blank lines.
+        let mut chunk: Vec<(usize, Result<String, String>)> = Vec::with_capacity(CHUNK);
+        let mut eof = false;
+        while chunk.len() < CHUNK {
+            buf.clear();
+            let got = (&mut input)
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| UsageError(format!("cannot read standard input: {e}")))?;
+            if got == 0 {
+                eof = true;
+                break;
+            }
+            lineno += 1;
+            if buf.len() > MAX_LINE {
+                return Err(
+                    UsageError(format!("line {lineno}: longer than {MAX_LINE} bytes")).into(),
+                );
+            }
+            let text = match std::str::from_utf8(&buf) {
+                Ok(t) => Ok(t.trim().to_string()),
+                Err(e) => Err(format!("not UTF-8 text (byte {})", e.valid_up_to() + 1)),
+            };
+            if text.as_ref().is_ok_and(|t| t.is_empty()) {
+                continue;
+            }
+            chunk.push((lineno, text));
+        }
+        let solve_one = |(_, t): &(usize, Result<String, String>)| match t {
+            Ok(t) => solve(t),
+            Err(e) => Err(e.clone()),
+        };
+        let results: Vec<Result<T, String>> = if threads == 1 {
+            chunk.iter().map(solve_one).collect()
+        } else {
+            pool.install(|| chunk.par_iter().map(solve_one).collect())
+        };
+        for ((k, text), r) in chunk.iter().zip(results) {
+            read += 1;
+            match r {
+                Ok(v) => {
+                    let text = text.as_deref().unwrap_or_default();
+                    match emit(text, v) {
+                        Ok(()) => {}
+                        // `... | head` is fine.
+                        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+                        Err(e) => {
+                            return Err(anyhow::Error::new(e).context("writing to standard output"))
+                        }
+                    }
+                }
+                Err(e) => {
+                    bad += 1;
+                    if first_bad == 0 {
+                        first_bad = *k;
+                    }
+                    eprintln!("gamesweep: line {k}: {e}");
+                }
+            }
+        }
+        if eof {
+            break;
+        }
+    }
+    if bad > 0 {
+        return Err(UsageError(format!(
+            "{bad} of {read} lines could not be solved (the first: line {first_bad})"
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// A buffered standard output for a pipeline.
+fn stdout_writer() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
+    std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock())
+}
+
+/// Flush a pipeline's output (a closed pipe is fine).
+fn finish(out: &mut impl std::io::Write) -> anyhow::Result<()> {
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e).context("writing to standard output"))
+        }
+        _ => Ok(()),
+    }
+}
+
+thread_local! {
+    /// Each pipeline thread's incremental subset table: consecutive lines
+    /// from geng or `gamesweep graphs` mostly share all but their last
+    /// vertex (in the same labelling), and the table then computes only the
+    /// rows with that vertex.
+    static TABLE: std::cell::RefCell<gamesweep::uvg::incremental::Incremental> =
+        std::cell::RefCell::new(gamesweep::uvg::incremental::Incremental::new());
+}
+
+/// The Grundy value of every start of the graph6 `line`: the incremental
+/// subset table up to [`gamesweep::uvg::SUBSET_DP_MAX_N`] vertices (fixed
+/// work per graph; exact for any order of lines, fastest when consecutive
+/// graphs share their first vertices), the general solver within `budget`
+/// search nodes above.
+fn uvg_line(line: &str, budget: Option<u64>) -> Result<Vec<u32>, String> {
+    use gamesweep::uvg::position::solve_position_within;
+    use gamesweep::uvg::SUBSET_DP_MAX_N;
+    let (n, edges) = graph6::decode(line).map_err(|e| format!("bad graph6 `{line:.40}`: {e}"))?;
+    if n == 0 {
+        return Err("the graph has no vertices: there is no start vertex".into());
+    }
+    if n <= SUBSET_DP_MAX_N {
+        let g = gamesweep::graph::BitGraph::from_edges(n, &edges);
+        return Ok(TABLE.with(|t| {
+            t.borrow_mut()
+                .push_leaf(&g)
+                .iter()
+                .map(|&v| u32::from(v))
+                .collect()
+        }));
+    }
+    let report = solve_position_within(line, None, budget).map_err(|e| match e {
+        gamesweep::uvg::position::PositionError::BudgetExceeded { budget, .. } => format!(
+            "{e}; pass --budget {} to allow more, --budget 0 for unlimited",
+            budget.saturating_mul(10)
+        ),
+        e => e.to_string(),
+    })?;
+    report
+        .starts
+        .iter()
+        .map(|s| s.grundy.ok_or_else(|| "no exact value".to_string()))
+        .collect()
+}
+
+/// One number of vertices in a pipeline's UVG summary, named as in a uvg
+/// sweep's `results.json` (`by_n`).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct UvgSummaryRow {
+    /// Number of vertices (absent in the total).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n: Option<usize>,
+    /// Graphs read.
+    pub graphs: u64,
+    /// (graph, start) pairs.
+    pub positions: u64,
+    /// Positions of non-zero Grundy value (the player to move wins).
+    pub first_player_wins: u64,
+    /// Positions by Grundy value.
+    pub grundy: std::collections::BTreeMap<u32, u64>,
+}
+
+impl UvgSummaryRow {
+    fn add(&mut self, values: &[u32]) {
+        self.graphs += 1;
+        self.positions += values.len() as u64;
+        for &v in values {
+            self.first_player_wins += u64::from(v != 0);
+            *self.grundy.entry(v).or_default() += 1;
+        }
+    }
+}
+
+impl std::fmt::Display for UvgSummaryRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.n {
+            Some(n) => write!(f, "n {n}:")?,
+            None => write!(f, "total:")?,
+        }
+        write!(
+            f,
+            " {} graphs, {} positions, {} first-player wins; grundy",
+            self.graphs, self.positions, self.first_player_wins
+        )?;
+        for (i, (v, c)) in self.grundy.iter().enumerate() {
+            write!(f, "{} {v}: {c}", if i == 0 { "" } else { "," })?;
+        }
+        Ok(())
+    }
+}
+
+/// A pipeline's UVG summary: by number of vertices, and the total.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct UvgSummary {
+    /// Rows by number of vertices, increasing.
+    pub by_n: Vec<UvgSummaryRow>,
+    /// All graphs read.
+    pub total: UvgSummaryRow,
+}
+
+fn stream_uvg(a: UvgArgs) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    if a.start.is_some() {
+        return Err(
+            UsageError("--start does not go with `-`: every start is solved".into()).into(),
+        );
+    }
+    let threads = a
+        .threads
+        .map_or_else(crate::args::default_threads, |t| t as usize);
+    let b = budget(a.budget);
+    let mut out = stdout_writer();
+    let mut rows: std::collections::BTreeMap<usize, UvgSummaryRow> = Default::default();
+    let mut line = String::new();
+    let run = stream(
+        threads,
+        |t| uvg_line(t, b),
+        |text, values| {
+            if a.summary {
+                rows.entry(values.len()).or_default().add(&values);
+                return Ok(());
+            }
+            line.clear();
+            if a.json {
+                let j = serde_json::json!({ "graph6": text, "grundy": values });
+                line.push_str(&j.to_string());
+            } else {
+                line.push_str(text);
+                for v in &values {
+                    use std::fmt::Write as _;
+                    let _ = write!(line, " {v}");
+                }
+            }
+            line.push('\n');
+            out.write_all(line.as_bytes())
+        },
+    );
+    finish(&mut out)?;
+    if a.summary {
+        let mut s = UvgSummary::default();
+        for (n, mut row) in rows {
+            row.n = Some(n);
+            s.total.graphs += row.graphs;
+            s.total.positions += row.positions;
+            s.total.first_player_wins += row.first_player_wins;
+            for (v, c) in &row.grundy {
+                *s.total.grundy.entry(*v).or_default() += c;
+            }
+            s.by_n.push(row);
+        }
+        if a.json {
+            output::print(format_args!("{}\n", serde_json::to_string(&s)?))?;
+        } else {
+            let mut text = String::new();
+            for r in s.by_n.iter().chain([&s.total]) {
+                text.push_str(&format!("{r}\n"));
+            }
+            output::print(text)?;
+        }
+    }
+    run
+}
+
+/// One Col / Myopic Col line, solved.
+#[derive(Debug, serde::Serialize)]
+struct ColLine {
+    board: String,
+    colouring: String,
+    value: String,
+    outcome: String,
+}
+
+/// Solve the `BOARD [COLOURING]` `line`.
+fn col_line(rules: gamesweep::col::Rules, line: &str, b: Option<u64>) -> Result<ColLine, String> {
+    let mut words = line.split_whitespace();
+    let board = words.next().unwrap_or_default();
+    let given = words.next();
+    if words.next().is_some() {
+        return Err(format!(
+            "expected `BOARD [COLOURING]`, got more than two words: `{line:.60}`"
+        ));
+    }
+    let colouring = match given {
+        Some(c) => c.to_string(),
+        None => {
+            let n = if board.starts_with('&') {
+                graph6::decode_digraph(board).map(|(n, _)| n)
+            } else {
+                graph6::decode(board).map(|(n, _)| n)
+            }
+            .map_err(|e| format!("bad board `{board:.40}`: {e}"))?;
+            ".".repeat(n)
+        }
+    };
+    let r = gamesweep::col::solve_position_within(rules, board, &colouring, b).map_err(
+        |e| match e {
+            gamesweep::col::ColError::BudgetExceeded { budget } => format!(
+                "{e}; pass --budget {} to allow more, --budget 0 for unlimited",
+                budget.saturating_mul(10)
+            ),
+            e => e.to_string(),
+        },
+    )?;
+    Ok(ColLine {
+        board: board.to_string(),
+        colouring,
+        value: r.value,
+        outcome: r.outcome.to_string(),
+    })
+}
+
+/// A pipeline's Col / Myopic Col summary.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct ColSummary {
+    /// Positions read.
+    pub positions: u64,
+    /// Positions by outcome class (`L`, `N`, `P`, `R`).
+    pub outcomes: std::collections::BTreeMap<String, u64>,
+    /// Positions by value (CGSuite notation).
+    pub values: std::collections::BTreeMap<String, u64>,
+}
+
+fn stream_col(rules: gamesweep::col::Rules, a: ColArgs) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    if a.colouring.is_some() {
+        return Err(UsageError(
+            "--colouring does not go with `-`: give each line's colouring after its board".into(),
+        )
+        .into());
+    }
+    let threads = a
+        .threads
+        .map_or_else(crate::args::default_threads, |t| t as usize);
+    let b = budget(a.budget);
+    let mut out = stdout_writer();
+    let mut sum = ColSummary::default();
+    let run = stream(
+        threads,
+        |t| col_line(rules, t, b),
+        |_, r| {
+            if a.summary {
+                sum.positions += 1;
+                *sum.outcomes.entry(r.outcome).or_default() += 1;
+                *sum.values.entry(r.value).or_default() += 1;
+                return Ok(());
+            }
+            if a.json {
+                let j = serde_json::to_string(&r).map_err(std::io::Error::other)?;
+                writeln!(out, "{j}")
+            } else {
+                writeln!(out, "{} {} {} {}", r.board, r.colouring, r.value, r.outcome)
+            }
+        },
+    );
+    finish(&mut out)?;
+    if a.summary {
+        if a.json {
+            output::print(format_args!("{}\n", serde_json::to_string(&sum)?))?;
+        } else {
+            let mut text = format!("positions: {}\noutcomes:", sum.positions);
+            for (i, (o, c)) in sum.outcomes.iter().enumerate() {
+                text.push_str(&format!("{} {o}: {c}", if i == 0 { "" } else { "," }));
+            }
+            text.push_str("\nvalues:\n");
+            for (v, c) in &sum.values {
+                text.push_str(&format!("  {v}: {c}\n"));
+            }
+            output::print(text)?;
+        }
+    }
+    run
 }

@@ -1,0 +1,482 @@
+//! geng-style pipelines: `gamesweep solve uvg|col|myopic -` reading lines
+//! from standard input (one result line each, `--summary`, bad lines
+//! reported and the rest still solved), and `gamesweep graphs N RES/MOD`
+//! (geng's positional part, balanced parts that partition the output,
+//! `-d`/`-D` degree bounds, cross-checked with nauty's geng where it is
+//! installed).
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+#[path = "support/cli.rs"]
+mod cli;
+#[path = "support/proc.rs"]
+mod proc;
+use cli::{isolated, refused, BIN};
+
+/// Run `gamesweep args` with `input` on standard input (written from a
+/// thread, so a large input cannot deadlock on a full pipe), killed after
+/// 120 s.
+fn gs_in(args: &[&str], input: &[u8]) -> Output {
+    let t0 = Instant::now();
+    let mut child = isolated(Command::new(BIN))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The child may stop reading early (an error); that is its answer.
+        let _ = stdin.write_all(&input);
+    });
+    // Read the output on threads too, so a full stdout pipe cannot block it.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out_t = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut v).unwrap();
+        v
+    });
+    let err_t = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut err, &mut v).unwrap();
+        v
+    });
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t0.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("gamesweep {args:?} still running after 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    writer.join().unwrap();
+    Output {
+        status,
+        stdout: out_t.join().unwrap(),
+        stderr: err_t.join().unwrap(),
+    }
+}
+
+/// `gs_in` that must succeed; its stdout.
+fn ok_in(args: &[&str], input: &str) -> String {
+    let o = gs_in(args, input.as_bytes());
+    assert!(
+        o.status.success(),
+        "gamesweep {args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// `gamesweep args` (no input), which must succeed; its stdout, read while
+/// it runs (a listing is larger than a pipe's buffer).
+fn ok(args: &[&str]) -> String {
+    ok_in(args, "")
+}
+
+/// Connected graphs on 1..=max_n vertices, graph6 lines as `gamesweep graphs` prints them.
+fn connected_upto(max_n: u32) -> String {
+    (1..=max_n)
+        .map(|n| ok(&["graphs", &n.to_string(), "-c"]))
+        .collect()
+}
+
+#[test]
+fn uvg_summary_equals_the_committed_sweep() {
+    let json = ok_in(
+        &["solve", "uvg", "-", "--summary", "--json", "--threads", "2"],
+        &connected_upto(7),
+    );
+    let got: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg/results.json");
+    let want: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let by_n = |v: &serde_json::Value| -> BTreeMap<u64, serde_json::Value> {
+        v["by_n"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["n"].as_u64().unwrap() <= 7)
+            .map(|r| {
+                let keep = ["graphs", "positions", "first_player_wins", "grundy"];
+                let row: serde_json::Map<_, _> = keep
+                    .iter()
+                    .map(|k| (k.to_string(), r[*k].clone()))
+                    .collect();
+                (r["n"].as_u64().unwrap(), serde_json::Value::Object(row))
+            })
+            .collect()
+    };
+    let (got_rows, want_rows) = (by_n(&got), by_n(&want));
+    assert_eq!(got_rows.len(), 7);
+    assert_eq!(got_rows, want_rows);
+    // The total adds them up.
+    let positions: u64 = want_rows
+        .values()
+        .map(|r| r["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(got["total"]["positions"].as_u64(), Some(positions));
+    assert_eq!(got["total"]["graphs"].as_u64(), Some(996));
+    // The text summary says the same.
+    let text = ok_in(&["solve", "uvg", "-", "--summary"], &connected_upto(7));
+    assert!(
+        text.contains("n 7: 853 graphs, 5971 positions, 1073 first-player wins; grundy 0: 4898"),
+        "{text}"
+    );
+}
+
+#[test]
+fn uvg_lines_give_every_start_in_input_order() {
+    let input = connected_upto(7);
+    let one = ok_in(&["solve", "uvg", "-", "--threads", "1"], &input);
+    let two = ok_in(&["solve", "uvg", "-", "--threads", "2"], &input);
+    assert_eq!(one, two, "threads change nothing");
+    let lines: Vec<&str> = one.lines().collect();
+    assert_eq!(lines.len(), input.lines().count());
+    for (l, g) in lines.iter().zip(input.lines()) {
+        assert_eq!(l.split(' ').next(), Some(g));
+    }
+    // Against the single-position command, on a sample of lines (every
+    // 97th: each of n = 1..=7 and many shapes).
+    for l in lines.iter().step_by(97) {
+        let mut words = l.split(' ');
+        let g = words.next().unwrap();
+        let values: Vec<u64> = words.map(|w| w.parse().unwrap()).collect();
+        let single: serde_json::Value =
+            serde_json::from_str(&ok(&["solve", "uvg", g, "--json"])).unwrap();
+        let want: Vec<u64> = single["starts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["grundy"].as_u64().unwrap())
+            .collect();
+        assert_eq!(values, want, "{g}");
+    }
+    // JSON lines, and graphs out of generation order (no shared prefix).
+    let json = ok_in(&["solve", "uvg", "-", "--json"], "Bw\nC~\nBg\n");
+    assert_eq!(
+        json,
+        "{\"graph6\":\"Bw\",\"grundy\":[0,0,0]}\n{\"graph6\":\"C~\",\"grundy\":[1,1,1,1]}\n{\"graph6\":\"Bg\",\"grundy\":[0,1,0]}\n"
+    );
+}
+
+#[test]
+fn uvg_bad_lines_are_reported_and_the_rest_solved() {
+    let k20 = gamesweep::graph::graph6::encode_with(20, |_, _| true);
+    let input = format!("Bw\n\nxx\nC~\r\n&A\n{k20}\n@\n");
+    let o = gs_in(&["solve", "uvg", "-", "--budget", "1000"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "Bw 0 0 0\nC~ 1 1 1 1\n@ 0\n"
+    );
+    let err = String::from_utf8(o.stderr).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 4, "{err}");
+    assert!(
+        lines[0].starts_with("gamesweep: line 3: bad graph6 `xx`"),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("gamesweep: line 5: bad graph6 `&A`"),
+        "{err}"
+    );
+    assert!(
+        lines[2].starts_with("gamesweep: line 6: search budget of 1000 positions exceeded")
+            && lines[2].contains("--budget 10000"),
+        "{err}"
+    );
+    assert_eq!(
+        lines[3],
+        "gamesweep: 3 of 6 lines could not be solved (the first: line 3)"
+    );
+    assert!(!err.contains("panicked"));
+    // Not UTF-8.
+    let o = gs_in(&["solve", "uvg", "-"], b"Bw\n\xff\xfe\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "Bw 0 0 0\n");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("line 2: not UTF-8 text (byte 1)"));
+    // An empty input is no graphs.
+    assert_eq!(ok_in(&["solve", "uvg", "-"], ""), "");
+    let sum = ok_in(&["solve", "uvg", "-", "--summary"], "");
+    assert_eq!(
+        sum,
+        "total: 0 graphs, 0 positions, 0 first-player wins; grundy\n"
+    );
+    // Options that do not fit.
+    refused(
+        &["solve", "uvg", "-", "--start", "0"],
+        "--start does not go with `-`",
+    );
+    refused(&["solve", "uvg", "Bw", "--summary"], "go with `-`");
+    refused(&["solve", "col", "Bw", "--threads", "2"], "go with `-`");
+}
+
+#[test]
+fn col_and_myopic_lines_match_the_single_position_command() {
+    let input = "Bw L..\nBw\nCs .R..\nC~ ..L.\nBw LL.\n";
+    let o = gs_in(&["solve", "col", "-", "--threads", "2"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.starts_with("gamesweep: line 5: "), "{err}");
+    assert!(err.contains("1 of 5 lines could not be solved"), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4);
+    for (l, want_in) in lines.iter().zip(["Bw L..", "Bw ...", "Cs .R..", "C~ ..L."]) {
+        let w: Vec<&str> = l.split(' ').collect();
+        assert_eq!(w.len(), 4, "{l}");
+        assert_eq!(format!("{} {}", w[0], w[1]), want_in);
+        let single: serde_json::Value =
+            serde_json::from_str(&ok(&["solve", "col", w[0], "--colouring", w[1], "--json"]))
+                .unwrap();
+        assert_eq!(w[2], single["value"].as_str().unwrap(), "{l}");
+        assert_eq!(w[3], single["outcome"].as_str().unwrap(), "{l}");
+    }
+    // Myopic Col on digraph6 boards: root 0 -> 1, 0 -> 2 with 1 blue is -1/2.
+    let d6 = gamesweep::graph::graph6::encode_digraph_with(3, |i, j| i == 0 && j > 0);
+    let out = ok_in(&["solve", "myopic", "-", "--json"], &format!("{d6} .L.\n"));
+    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(j["value"], "-1/2");
+    assert_eq!(j["outcome"], "R");
+    // The summary counts outcomes and values over every line.
+    let graphs5 = ok(&["graphs", "5", "-c"]);
+    let sum: serde_json::Value = serde_json::from_str(&ok_in(
+        &["solve", "col", "-", "--summary", "--json"],
+        &graphs5,
+    ))
+    .unwrap();
+    assert_eq!(sum["positions"], 21);
+    let by_line = ok_in(&["solve", "col", "-"], &graphs5);
+    let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
+    for l in by_line.lines() {
+        *outcomes
+            .entry(l.split(' ').nth(3).unwrap().into())
+            .or_default() += 1;
+    }
+    assert_eq!(sum["outcomes"], serde_json::to_value(&outcomes).unwrap());
+    refused(
+        &["solve", "col", "-", "--colouring", "..."],
+        "--colouring does not go with `-`",
+    );
+}
+
+/// The size of each part `0..m` of `graphs n -c`.
+fn part_sizes(n: u32, m: u32) -> Vec<u64> {
+    (0..m)
+        .map(|i| {
+            ok(&["graphs", &n.to_string(), "-c", "-u", &format!("{i}/{m}")])
+                .trim()
+                .parse()
+                .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn parts_are_balanced() {
+    // Before: parts of whole prefix subtrees, 50/392/410/1 graphs at n = 7.
+    let sizes = part_sizes(7, 4);
+    assert_eq!(sizes.iter().sum::<u64>(), 853);
+    assert!(sizes.iter().all(|&s| (213..=214).contains(&s)), "{sizes:?}");
+    for (n, m, total) in [
+        (9, 2, 261_080),
+        (9, 8, 261_080),
+        (9, 64, 261_080),
+        (10, 64, 11_716_571),
+    ] {
+        let sizes = part_sizes(n, m);
+        assert_eq!(sizes.iter().sum::<u64>(), total, "n {n} mod {m}");
+        let max = *sizes.iter().max().unwrap();
+        assert!(
+            max * u64::from(m) <= 2 * total,
+            "n {n} mod {m}: largest part {max}, mean {}",
+            total / u64::from(m)
+        );
+    }
+}
+
+#[test]
+fn parts_partition_the_output() {
+    for (n, connected, m) in [(7, false, 4), (8, true, 3), (6, false, 200)] {
+        let mut args = vec![n.to_string()];
+        if connected {
+            args.push("-c".into());
+        }
+        let run = |extra: &[String]| {
+            let mut a: Vec<&str> = vec!["graphs"];
+            a.extend(args.iter().map(String::as_str));
+            a.extend(extra.iter().map(String::as_str));
+            ok(&a)
+        };
+        let all = run(&[]);
+        let mut whole: Vec<&str> = all.lines().collect();
+        let mut parts = Vec::new();
+        for i in 0..m {
+            let part = run(&[format!("{i}/{m}")]);
+            // `--shard I/M` is the same part.
+            assert_eq!(part, run(&["--shard".into(), format!("{i}/{m}")]));
+            parts.push(part);
+        }
+        let mut union: Vec<&str> = parts.iter().flat_map(|p| p.lines()).collect();
+        assert_eq!(union.len(), whole.len(), "n {n} mod {m}");
+        union.sort_unstable();
+        whole.sort_unstable();
+        assert_eq!(union, whole, "n {n} mod {m}");
+    }
+    refused(&["graphs", "7", "4/4"], "RES/MOD with 0 <= RES < MOD");
+    refused(&["graphs", "7", "x"], "RES/MOD");
+    refused(
+        &["graphs", "7", "0/2", "--shard", "1/2"],
+        "give the part once",
+    );
+}
+
+/// Minimum and maximum degree of a graph6 line.
+fn degrees(g6: &str) -> (u32, u32) {
+    let g = gamesweep::graph::graph6::parse_bitgraph(g6).unwrap();
+    let d: Vec<u32> = (0..g.n()).map(|v| g.degree(v)).collect();
+    (*d.iter().min().unwrap(), *d.iter().max().unwrap())
+}
+
+#[test]
+fn degree_bounds_filter_like_geng() {
+    let all8 = ok(&["graphs", "8", "-c"]);
+    for (lo, hi) in [(2, 3), (1, 4), (3, 7), (0, 2)] {
+        let args = ["graphs", "-c", &format!("-d{lo}"), &format!("-D{hi}"), "8"];
+        let listed = ok(&args);
+        let want: Vec<&str> = all8
+            .lines()
+            .filter(|g| {
+                let (a, b) = degrees(g);
+                a >= lo && b <= hi
+            })
+            .collect();
+        assert_eq!(listed.lines().collect::<Vec<_>>(), want, "-d{lo} -D{hi}");
+        let mut counted = args.to_vec();
+        counted.push("-u");
+        assert_eq!(ok(&counted).trim(), want.len().to_string());
+    }
+    // Parts of a filtered listing partition it.
+    let whole = ok(&["graphs", "9", "-d3", "-u"]);
+    let parts: u64 = (0..5)
+        .map(|i| {
+            ok(&["graphs", "9", "-d3", "-u", &format!("{i}/5")])
+                .trim()
+                .parse::<u64>()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(parts.to_string(), whole.trim());
+
+    let geng = Command::new("nauty-geng").arg("-help").output();
+    if geng.is_err() {
+        proc::skip(
+            "degree_bounds_filter_like_geng (geng part)",
+            "nauty-geng is not installed",
+        );
+        return;
+    }
+    for args in [
+        vec!["-c", "-d2", "-D3", "8"],
+        vec!["-d1", "-D4", "8"],
+        vec!["-c", "-D2", "9"],
+        vec!["-d3", "9"],
+        vec!["-c", "-d4", "-D6", "9"],
+    ] {
+        let g = Command::new("nauty-geng")
+            .args(&args)
+            .arg("-u")
+            .output()
+            .unwrap();
+        // geng -u: ">Z 60 graphs generated in 0.00 sec" on stderr.
+        let text = String::from_utf8_lossy(&g.stderr);
+        let theirs = text
+            .lines()
+            .find_map(|l| l.strip_prefix(">Z "))
+            .and_then(|l| l.split(' ').next())
+            .unwrap_or_else(|| panic!("geng said: {text}"));
+        let mut mine_args = vec!["graphs"];
+        mine_args.extend(args.iter().copied());
+        mine_args.push("-u");
+        assert_eq!(ok(&mine_args).trim(), theirs, "geng {args:?}");
+    }
+}
+
+#[test]
+fn geng_pipes_into_solve_uvg() {
+    let geng = Command::new("nauty-geng").args(["-c", "-q", "8"]).output();
+    let Ok(geng) = geng else {
+        proc::skip("geng_pipes_into_solve_uvg", "nauty-geng is not installed");
+        return;
+    };
+    assert!(geng.status.success());
+    // geng's labelling differs from ours; the values of the class do not.
+    let got: serde_json::Value = serde_json::from_str(&ok_in(
+        &["solve", "uvg", "-", "--summary", "--json"],
+        std::str::from_utf8(&geng.stdout).unwrap(),
+    ))
+    .unwrap();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg/results.json");
+    let want: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let row8 = want["by_n"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["n"] == 8)
+        .unwrap();
+    let got8 = &got["by_n"][0];
+    assert_eq!(got8["n"], 8);
+    for k in ["graphs", "positions", "first_player_wins", "grundy"] {
+        assert_eq!(got8[k], row8[k], "{k}");
+    }
+}
+
+#[test]
+fn a_reader_leaving_early_and_an_endless_line_end_cleanly() {
+    use std::io::BufRead as _;
+    let input = ok(&["graphs", "8"]);
+    let mut child = isolated(Command::new(BIN))
+        .args(["solve", "uvg", "-", "--threads", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "G????? 0 0 0 0 0 0 0 0\n");
+    let t0 = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(t0.elapsed() < Duration::from_secs(60), "still running");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{:?} {err}", o.status);
+    assert!(!err.contains("panicked"), "{err}");
+    // A line without end is refused after 1 MiB, not read into memory whole.
+    let o = gs_in(&["solve", "uvg", "-"], &vec![b'~'; 3 << 20]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "gamesweep: line 1: longer than 1048576 bytes\n"
+    );
+}
