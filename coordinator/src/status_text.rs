@@ -203,6 +203,9 @@ mod tests {
             shards_failed: 0,
             failures: vec![],
             verification: None,
+            priority: 1,
+            positions_projected: 400,
+            estimate_spread: None,
         }
     }
 

@@ -369,6 +369,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
                 sample: None,
                 verify_ppm: 0,
                 verify_seed: None,
+                priority: 0,
             }))
             .unwrap_err();
         assert_eq!(e.code(), tonic::Code::Unauthenticated);
@@ -649,6 +650,8 @@ fn store_uvg8_run(
         sample: None,
         verify_ppm: 0,
         verify_seed: 0,
+        paused: false,
+        priority: 1,
     };
     store.create_sweep(&rec, &plan).unwrap();
 }
