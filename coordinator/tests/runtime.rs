@@ -993,8 +993,13 @@ fn a_shard_that_cannot_run_fails_the_run_with_a_clear_error() {
 /// every kind (they used to fail with "unknown sweep kind `--help`").
 #[test]
 fn help_without_a_kind_lists_the_options_and_kinds() {
-    for verb in ["run", "launch"] {
-        let out = ok(&[verb, "--help"]);
+    for (verb, flag) in [
+        ("run", "--help"),
+        ("run", "-h"),
+        ("launch", "--help"),
+        ("launch", "-h"),
+    ] {
+        let out = ok(&[verb, flag]);
         assert!(out.contains("--shards"), "{verb}: {out}");
         for k in gamesweep::kinds::registry() {
             assert!(out.contains(k.name()), "{verb}: {} missing", k.name());

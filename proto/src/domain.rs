@@ -12,6 +12,9 @@ use gamesweep::sweep::Params;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// The window (seconds) over which a status's `rate` is measured.
+pub const RATE_WINDOW_SECS: u64 = 300;
+
 /// Where a sweep stands. These six are every state a status reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -69,7 +69,7 @@ pub enum CoreError {
 }
 
 /// The rate (`status`) is measured over this much recent time.
-pub const RATE_WINDOW: Duration = Duration::from_secs(300);
+pub const RATE_WINDOW: Duration = Duration::from_secs(gamesweep_proto::domain::RATE_WINDOW_SECS);
 
 /// The rate keeps at most one sample per this much time.
 const RATE_SAMPLE_EVERY: Duration = Duration::from_secs(1);
