@@ -145,9 +145,7 @@ pub fn render(r: &StatusReport) -> String {
 /// or projected from the done shards, saying how rough it is), and for a
 /// running sweep the recent rate and the ETA.
 fn positions_text(s: &SweepStatus) -> String {
-    let est = if s.positions_estimate == 0 {
-        String::new()
-    } else if s.state == SweepState::Done {
+    let est = if s.positions_estimate == 0 || s.state == SweepState::Done {
         String::new()
     } else if s.shards_done > 0 && s.positions_projected > 0 {
         let spread = s

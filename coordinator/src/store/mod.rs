@@ -100,7 +100,8 @@ pub struct SweepRecord {
     pub solver_version: String,
     /// The target shard count asked for at launch (0 = the kind's default).
     pub target_shards: u32,
-    /// Launch order (the store's sequence number), so sweeps are served first-come first-served.
+    /// Launch order (the store's sequence number): breaks ties in the fair
+    /// share between sweeps (the earlier launched first), and keys lease tokens.
     pub seq: u64,
     /// Running or cancelled.
     pub state: SweepState,
