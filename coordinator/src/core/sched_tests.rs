@@ -291,6 +291,10 @@ fn the_projection_corrects_an_estimate_that_is_an_upper_bound() {
     assert!(mid.positions_estimate as f64 > 2.0 * actual, "{mid:?}");
     // ... the projection from half the shards is within a factor 1.5.
     let p = mid.positions_projected as f64;
+    println!(
+        "local search: plan estimate {}, projected from 8 of 16 shards {} (spread {:?}), actual {}",
+        mid.positions_estimate, mid.positions_projected, mid.estimate_spread, end.positions_done
+    );
     assert!(
         p < 1.5 * actual && p > actual / 1.5,
         "projected {p}, actual {actual}"
