@@ -22,7 +22,7 @@ use tonic::Status;
 /// What a token may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
-    /// Launch and cancel sweeps (and everything [`Role::Read`] may do).
+    /// Launch, cancel, pause and resume sweeps (and everything [`Role::Read`] may do).
     Admin,
     /// Lease shards, renew and release leases, submit results, report failures.
     Worker,
@@ -75,6 +75,8 @@ struct Rule {
 const RULES: &[Rule] = &[
     rule("Launch", Role::Admin, "launch sweeps", SMALL_LIMIT),
     rule("Cancel", Role::Admin, "cancel sweeps", SMALL_LIMIT),
+    rule("Pause", Role::Admin, "pause sweeps", SMALL_LIMIT),
+    rule("Resume", Role::Admin, "resume sweeps", SMALL_LIMIT),
     rule("Lease", Role::Worker, "lease shards", SMALL_LIMIT),
     rule("Renew", Role::Worker, "renew leases", SMALL_LIMIT),
     rule("Release", Role::Worker, "release leases", SMALL_LIMIT),
@@ -425,6 +427,15 @@ mod tests {
             tonic::Code::PermissionDenied
         );
         assert_eq!(call("Cancel", "adm"), Ok(SMALL_LIMIT));
+        for m in ["Pause", "Resume"] {
+            assert_eq!(call(m, "adm"), Ok(SMALL_LIMIT));
+            let what = m.to_lowercase();
+            assert_eq!(
+                call(m, "rd").unwrap_err().1,
+                format!("this token may not {what} sweeps: use the admin token")
+            );
+            assert_eq!(call(m, "wrk").unwrap_err().0, tonic::Code::PermissionDenied);
+        }
         assert_eq!(call("Import", "adm"), Ok(IMPORT_LIMIT));
         assert_eq!(
             call("Import", "rd").unwrap_err().1,

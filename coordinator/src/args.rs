@@ -285,3 +285,42 @@ mod verify_tests {
         assert!(e.starts_with("bad --verify-fraction `lots`"), "{e}");
     }
 }
+
+/// `n thread` or `n threads`.
+pub fn threads_text(n: usize) -> String {
+    format!("{n} thread{}", if n == 1 { "" } else { "s" })
+}
+
+/// Why a plan has `got` shards when `--shards asked` was given (empty when
+/// it has as many, or none was asked for): a kind plans in whole units.
+pub fn shard_count_note(asked: u32, got: u32) -> String {
+    if asked == 0 || asked == got {
+        return String::new();
+    }
+    let why = if got == asked + 1 {
+        "one more shard holds the graphs smaller than the prefixes the others start from"
+    } else if got > asked && got.is_power_of_two() {
+        "split plans have a power-of-two number of shards"
+    } else if got < asked {
+        "the kind has fewer units of work to deal out"
+    } else {
+        "the kind plans in whole units of work"
+    };
+    format!(" (asked for {asked}: {why})")
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::{shard_count_note, threads_text};
+
+    #[test]
+    fn counts_read_as_english_and_shard_counts_say_why() {
+        assert_eq!(threads_text(1), "1 thread");
+        assert_eq!(threads_text(4), "4 threads");
+        assert_eq!(shard_count_note(0, 65), "");
+        assert_eq!(shard_count_note(64, 64), "");
+        assert!(shard_count_note(64, 65).contains("asked for 64: one more shard"));
+        assert!(shard_count_note(100, 128).contains("power-of-two"));
+        assert!(shard_count_note(300, 256).contains("fewer units"));
+    }
+}

@@ -93,6 +93,9 @@ fn launch_detail(r: &pb::LaunchRequest) -> String {
     if r.resume_existing {
         d.push_str(" resume");
     }
+    if r.priority > 1 {
+        d.push_str(&format!(" priority={}", r.priority));
+    }
     d
 }
 
@@ -120,6 +123,28 @@ impl<S: coordinator_server::Coordinator> coordinator_server::Coordinator for Aud
         let id = req.get_ref().sweep_id.clone();
         let reply = self.inner.cancel(req).await?;
         self.record(who, "cancel", id, String::new()).await;
+        Ok(reply)
+    }
+
+    async fn pause(
+        &self,
+        req: Request<pb::PauseRequest>,
+    ) -> Result<Response<pb::PauseReply>, Status> {
+        let who = who(&req);
+        let id = req.get_ref().sweep_id.clone();
+        let reply = self.inner.pause(req).await?;
+        self.record(who, "pause", id, String::new()).await;
+        Ok(reply)
+    }
+
+    async fn resume(
+        &self,
+        req: Request<pb::ResumeRequest>,
+    ) -> Result<Response<pb::ResumeReply>, Status> {
+        let who = who(&req);
+        let id = req.get_ref().sweep_id.clone();
+        let reply = self.inner.resume(req).await?;
+        self.record(who, "resume", id, String::new()).await;
         Ok(reply)
     }
 

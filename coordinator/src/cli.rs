@@ -53,6 +53,14 @@ pub enum Command {
     Verify(cmd::verify::VerifyArgs),
     /// Run a worker that leases shards from the coordinator (same as `gamesweep-worker`).
     Worker(cmd::worker::WorkerCmd),
+    /// Stop handing out a sweep's shards for now (leases held may finish); `resume` continues it.
+    Pause(cmd::pause::PauseArgs),
+    /// Hand out a paused sweep's shards again.
+    Resume(cmd::pause::PauseArgs),
+    /// Print a shell completion script (e.g. `gamesweep completions bash > /etc/bash_completion.d/gamesweep`).
+    Completions(cmd::docs::CompletionsArgs),
+    /// Print the man page (roff), or write one page per command with --out DIR.
+    Man(cmd::docs::ManArgs),
 }
 
 /// Run the parsed command.
@@ -73,5 +81,11 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Export(a) => cmd::export::exec(a),
         Command::Import(a) => cmd::import::exec(a),
         Command::Verify(a) => cmd::verify::exec(a),
+        Command::Pause(a) => cmd::pause::exec(a, true),
+        Command::Resume(a) => cmd::pause::exec(a, false),
+        Command::Completions(a) => {
+            cmd::docs::completions(a, <Cli as clap::CommandFactory>::command())
+        }
+        Command::Man(a) => cmd::docs::man(a, <Cli as clap::CommandFactory>::command()),
     }
 }

@@ -211,6 +211,7 @@ async fn drive(
             sample: cfg.sample,
             verify_ppm: cfg.verify_ppm,
             verify_seed: cfg.verify_seed,
+            priority: 0,
         })
         .await
         .map_err(|e| -> anyhow::Error {
@@ -251,8 +252,9 @@ async fn drive(
         );
     } else {
         eprintln!(
-            "gamesweep: {} shards planned; progress is saved in {} (interrupt and rerun the same command to resume)",
+            "gamesweep: {} shards planned{}; progress is saved in {} (interrupt and rerun the same command to resume)",
             reply.shards,
+            crate::args::shard_count_note(cfg.shards, reply.shards),
             store_dir(&cfg.out).display()
         );
     }
@@ -286,7 +288,8 @@ async fn drive(
             },
             s.positions_done,
         );
-        if s.state != SweepState::Running {
+        // A paused run waits for `gamesweep resume`.
+        if !matches!(s.state, SweepState::Running | SweepState::Paused) {
             break true;
         }
         tokio::select! {
@@ -328,7 +331,7 @@ async fn drive(
         }
         // Neither happens (the loop above waits for a settled state, and nobody
         // else holds this coordinator's token to cancel), but say so if it does.
-        state @ (SweepState::Cancelled | SweepState::Running) => {
+        state @ (SweepState::Cancelled | SweepState::Running | SweepState::Paused) => {
             return Err(anyhow::anyhow!("the run stopped while {state}"))
         }
         SweepState::Sampled => RunEnd::Sampled(

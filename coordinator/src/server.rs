@@ -205,6 +205,26 @@ impl coordinator_server::Coordinator for Service {
         Ok(Response::new(pb::CancelReply {}))
     }
 
+    async fn pause(
+        &self,
+        req: Request<pb::PauseRequest>,
+    ) -> Result<Response<pb::PauseReply>, Status> {
+        let r = req.into_inner();
+        let core = self.core.clone();
+        blocking(move || core.pause(&r.sweep_id, true)).await?;
+        Ok(Response::new(pb::PauseReply {}))
+    }
+
+    async fn resume(
+        &self,
+        req: Request<pb::ResumeRequest>,
+    ) -> Result<Response<pb::ResumeReply>, Status> {
+        let r = req.into_inner();
+        let core = self.core.clone();
+        blocking(move || core.pause(&r.sweep_id, false)).await?;
+        Ok(Response::new(pb::ResumeReply {}))
+    }
+
     async fn get_result(
         &self,
         req: Request<pb::GetResultRequest>,

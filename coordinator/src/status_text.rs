@@ -3,7 +3,9 @@
 //! coordinator's store and memory, and the workers. Rendering only: the
 //! status comes from the typed client as a domain value.
 
-use gamesweep_proto::domain::{StatusReport, VerifyStatus};
+use gamesweep_proto::domain::{
+    StatusReport, SweepState, SweepStatus, VerifyStatus, RATE_WINDOW_SECS,
+};
 
 fn hms(secs: f64) -> String {
     let s = secs.round() as u64;
@@ -23,26 +25,22 @@ pub fn render(r: &StatusReport) -> String {
             .map(|(name, value)| format!("{name}={value}"))
             .collect();
         out.push_str(&format!(
-            "{}  {} {}  [{}]\n",
+            "{}  {} {}  [{}]{}\n",
             s.sweep_id,
             s.kind,
             params.join(" "),
-            s.state
+            s.state,
+            if s.priority > 1 {
+                format!(" priority {}", s.priority)
+            } else {
+                String::new()
+            }
         ));
         out.push_str(&format!(
             "  shards: {} done, {} leased, {} pending of {}\n",
             s.shards_done, s.shards_leased, s.shards_pending, s.shards_total
         ));
-        let est = if s.positions_estimate > 0 {
-            format!(" of ~{}", s.positions_estimate)
-        } else {
-            String::new()
-        };
-        let eta = s.eta_seconds.map_or_else(|| "unknown".into(), hms);
-        out.push_str(&format!(
-            "  positions: {}{est}  rate: {:.0}/s  ETA: {eta}\n",
-            s.positions_done, s.rate
-        ));
+        out.push_str(&positions_text(s));
         if !s.counterexamples.is_empty() {
             let c: Vec<String> = s
                 .counterexamples
@@ -143,6 +141,40 @@ pub fn render(r: &StatusReport) -> String {
     out
 }
 
+/// The positions line of a sweep's block: done, the estimate (the plan's,
+/// or projected from the done shards, saying how rough it is), and for a
+/// running sweep the recent rate and the ETA.
+fn positions_text(s: &SweepStatus) -> String {
+    let est = if s.positions_estimate == 0 || s.state == SweepState::Done {
+        String::new()
+    } else if s.shards_done > 0 && s.positions_projected > 0 {
+        let spread = s
+            .estimate_spread
+            .map_or_else(String::new, |x| format!(", ±{:.0} % per shard", x * 100.0));
+        format!(
+            " of ~{} (rough: projected from {} done shards{spread}; the plan estimated {})",
+            s.positions_projected, s.shards_done, s.positions_estimate
+        )
+    } else {
+        format!(" of ~{} (rough: the plan's estimate)", s.positions_estimate)
+    };
+    let moving = match s.state {
+        SweepState::Running => {
+            let eta = s
+                .eta_seconds
+                .map_or_else(|| "unknown".into(), |e| format!("~{} (rough)", hms(e)));
+            format!(
+                "  rate: {:.0}/s over the last {} min  ETA: {eta}",
+                s.rate,
+                RATE_WINDOW_SECS / 60
+            )
+        }
+        SweepState::Paused => format!("  paused (`gamesweep resume {}`)", s.sweep_id),
+        _ => String::new(),
+    };
+    format!("  positions: {}{est}{moving}\n", s.positions_done)
+}
+
 /// The verification lines of a sweep's block.
 fn verification_text(v: &VerifyStatus) -> String {
     let mut out = format!(
@@ -173,7 +205,7 @@ fn verification_text(v: &VerifyStatus) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gamesweep_proto::domain::{SweepState, SweepStatus, WorkerStatus};
+    use gamesweep_proto::domain::WorkerStatus;
 
     fn sweep(state: SweepState, eta_seconds: Option<f64>) -> SweepStatus {
         SweepStatus {
@@ -203,6 +235,9 @@ mod tests {
             shards_failed: 0,
             failures: vec![],
             verification: None,
+            priority: 1,
+            positions_projected: 400,
+            estimate_spread: None,
         }
     }
 
@@ -229,7 +264,18 @@ mod tests {
                 text.starts_with(&format!("s1  uvg max_n=7  [{state}]\n")),
                 "{text}"
             );
-            assert!(text.contains("ETA: 1:02:05"), "{text}");
+            // Only a running sweep has a rate and an ETA (a done or
+            // cancelled one used to show one).
+            assert_eq!(
+                text.contains("  rate: 10/s over the last 5 min  ETA: ~1:02:05 (rough)\n"),
+                state == SweepState::Running,
+                "{text}"
+            );
+            assert_eq!(
+                text.contains("[paused]"),
+                state == SweepState::Paused,
+                "{text}"
+            );
             assert!(text.contains("counterexamples so far: bad=3"), "{text}");
             assert!(
                 text.contains("  w1  alive  1 shards  last seen 1.5 s ago"),
@@ -253,6 +299,21 @@ mod tests {
         assert!(render(&r).starts_with("no sweeps"));
         r.sweeps.push(sweep(SweepState::Running, None));
         assert!(render(&r).contains("ETA: unknown"));
+        assert!(
+            render(&r).contains("positions: 100 of ~400 (rough: projected from 5 done shards; the plan estimated 400)"),
+            "{}",
+            render(&r)
+        );
+        r.sweeps[0].estimate_spread = Some(0.123);
+        r.sweeps[0].positions_projected = 150;
+        r.sweeps[0].priority = 3;
+        assert!(
+            render(&r).contains("of ~150 (rough: projected from 5 done shards, ±12 % per shard; the plan estimated 400)"),
+            "{}",
+            render(&r)
+        );
+        assert!(render(&r).starts_with("s1  uvg max_n=7  [running] priority 3\n"));
+        r.sweeps[0].priority = 1;
         assert!(!render(&r).contains("refused"));
         r.sweeps[0].refused_submits = 1;
         r.sweeps[0].refused_fails = 3;

@@ -405,6 +405,9 @@ fn sweep_status(state: d::SweepState) -> d::SweepStatus {
             unverifiable: 0,
             disagreeing_workers: vec!["liar".into()],
         }),
+        priority: 1,
+        positions_projected: 4000,
+        estimate_spread: Some(0.1),
     }
 }
 
@@ -429,6 +432,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
         sample: Some(d::SampleRequest { ppm: 5000, seed: 3 }),
         verify_ppm: 10_000,
         verify_seed: Some(8),
+        priority: 0,
     };
     let status = d::StatusReport {
         coordinator_version: "0.1.0+abc".into(),
@@ -555,6 +559,8 @@ fn store_seeds() -> Vec<Vec<u8>> {
         }),
         verify_ppm: 10_000,
         verify_seed: 77,
+        paused: false,
+        priority: 1,
     };
     let plan: Vec<ShardSpec> = (0..3)
         .map(|index| ShardSpec {

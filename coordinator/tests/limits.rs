@@ -344,6 +344,17 @@ fn each_token_does_only_its_roles_calls() {
         err.contains("this token may not cancel sweeps: use the admin token"),
         "{err}"
     );
+    // Pause and resume: admin only, and audited.
+    for (verb, does) in [("pause", "pause sweeps"), ("resume", "resume sweeps")] {
+        let o = run(&[verb, "s"], &read);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!("this token may not {does}: use the admin token")),
+            "{err}"
+        );
+        let o = run(&[verb, "s"], &admin);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
 
     // Admin actions are in the audit log, readable with the read token
     // (not the worker's).
@@ -384,6 +395,8 @@ fn each_token_does_only_its_roles_calls() {
                 "s",
                 "uvg collect_min_value=0 extension_value=0 max_n=6 shards=4"
             ),
+            ("pause", "s", ""),
+            ("resume", "s", ""),
             (
                 "launch",
                 "gone",

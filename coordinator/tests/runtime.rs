@@ -386,6 +386,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
                 sample: None,
                 verify_ppm: 0,
                 verify_seed: None,
+                priority: 0,
             }))
             .unwrap_err();
         assert_eq!(e.code(), tonic::Code::Unauthenticated);
@@ -666,6 +667,8 @@ fn store_uvg8_run(
         sample: None,
         verify_ppm: 0,
         verify_seed: 0,
+        paused: false,
+        priority: 1,
     };
     store.create_sweep(&rec, &plan).unwrap();
 }
@@ -1007,8 +1010,13 @@ fn a_shard_that_cannot_run_fails_the_run_with_a_clear_error() {
 /// every kind (they used to fail with "unknown sweep kind `--help`").
 #[test]
 fn help_without_a_kind_lists_the_options_and_kinds() {
-    for verb in ["run", "launch"] {
-        let out = ok(&[verb, "--help"]);
+    for (verb, flag) in [
+        ("run", "--help"),
+        ("run", "-h"),
+        ("launch", "--help"),
+        ("launch", "-h"),
+    ] {
+        let out = ok(&[verb, flag]);
         assert!(out.contains("--shards"), "{verb}: {out}");
         for k in gamesweep::kinds::registry() {
             assert!(out.contains(k.name()), "{verb}: {} missing", k.name());

@@ -477,6 +477,30 @@ impl Coordinator {
         Ok(())
     }
 
+    /// Stop handing out a sweep's shards for now (`resume` hands them out again).
+    pub async fn pause(&mut self, sweep_id: &str) -> Result<(), RpcError> {
+        let req = quick(pb::PauseRequest {
+            sweep_id: sweep_id.to_string(),
+        });
+        self.client
+            .pause(req)
+            .await
+            .map_err(|s| self.quick_rpc(s))?;
+        Ok(())
+    }
+
+    /// Hand out a paused sweep's shards again.
+    pub async fn resume(&mut self, sweep_id: &str) -> Result<(), RpcError> {
+        let req = quick(pb::ResumeRequest {
+            sweep_id: sweep_id.to_string(),
+        });
+        self.client
+            .resume(req)
+            .await
+            .map_err(|s| self.quick_rpc(s))?;
+        Ok(())
+    }
+
     /// A finished sweep's rendered result.
     pub async fn result(&mut self, sweep_id: &str) -> Result<SweepReport, RpcError> {
         let req = pb::GetResultRequest {

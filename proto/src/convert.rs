@@ -92,6 +92,7 @@ impl From<SweepState> for pb::SweepState {
             SweepState::Cancelled => pb::SweepState::Cancelled,
             SweepState::Failed => pb::SweepState::Failed,
             SweepState::Sampled => pb::SweepState::Sampled,
+            SweepState::Paused => pb::SweepState::Paused,
         }
     }
 }
@@ -106,6 +107,7 @@ impl TryFrom<i32> for SweepState {
             Ok(pb::SweepState::Cancelled) => Ok(SweepState::Cancelled),
             Ok(pb::SweepState::Failed) => Ok(SweepState::Failed),
             Ok(pb::SweepState::Sampled) => Ok(SweepState::Sampled),
+            Ok(pb::SweepState::Paused) => Ok(SweepState::Paused),
             Ok(pb::SweepState::Unspecified) | Err(_) => Err(ConvertError::UnknownState(v)),
         }
     }
@@ -140,6 +142,7 @@ impl From<LaunchSpec> for pb::LaunchRequest {
             sample: l.sample.map(Into::into),
             verify_ppm: l.verify_ppm,
             verify_seed: l.verify_seed,
+            priority: l.priority,
         }
     }
 }
@@ -156,6 +159,7 @@ impl TryFrom<pb::LaunchRequest> for LaunchSpec {
             sample: r.sample.map(Into::into),
             verify_ppm: r.verify_ppm,
             verify_seed: r.verify_seed,
+            priority: r.priority,
         })
     }
 }
@@ -251,6 +255,9 @@ impl From<SweepStatus> for pb::SweepStatus {
                 })
                 .collect(),
             verification: s.verification.map(Into::into),
+            priority: s.priority,
+            positions_projected: s.positions_projected,
+            estimate_spread: s.estimate_spread,
         }
     }
 }
@@ -296,6 +303,12 @@ impl TryFrom<pb::SweepStatus> for SweepStatus {
             return Err(ConvertError::BadNumber {
                 field: "eta_seconds",
                 value: eta.to_string(),
+            });
+        }
+        if let Some(x) = s.estimate_spread.filter(|e| !(e.is_finite() && *e >= 0.0)) {
+            return Err(ConvertError::BadNumber {
+                field: "estimate_spread",
+                value: x.to_string(),
             });
         }
         if !(s.rate.is_finite() && s.rate >= 0.0) {
@@ -354,6 +367,9 @@ impl TryFrom<pb::SweepStatus> for SweepStatus {
                 })
                 .collect(),
             verification: s.verification.map(Into::into),
+            priority: s.priority.max(1),
+            positions_projected: s.positions_projected,
+            estimate_spread: s.estimate_spread,
         })
     }
 }
@@ -543,6 +559,9 @@ mod tests {
                 unverifiable: 1,
                 disagreeing_workers: vec!["liar".into()],
             }),
+            priority: 2,
+            positions_projected: 4000,
+            estimate_spread: Some(0.25),
         }
     }
 
@@ -647,6 +666,7 @@ mod tests {
             sample: Some(SampleRequest { ppm: 5000, seed: 3 }),
             verify_ppm: 10_000,
             verify_seed: Some(11),
+            priority: 3,
         };
         let wire = pb::LaunchRequest::from(spec.clone());
         assert_eq!(wire.name, "");

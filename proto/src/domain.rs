@@ -12,7 +12,10 @@ use gamesweep::sweep::Params;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Where a sweep stands. These five are every state a status reports.
+/// The window (seconds) over which a status's `rate` is measured.
+pub const RATE_WINDOW_SECS: u64 = 300;
+
+/// Where a sweep stands. These six are every state a status reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SweepState {
@@ -28,16 +31,20 @@ pub enum SweepState {
     /// Launched with a sample and every sampled shard is done; nothing more
     /// is handed out until the sweep is widened to its whole plan.
     Sampled,
+    /// Paused by an admin (`gamesweep pause`): nothing is handed out until
+    /// `gamesweep resume`; leases held may finish.
+    Paused,
 }
 
 impl SweepState {
     /// Every state, in declaration order.
-    pub const ALL: [SweepState; 5] = [
+    pub const ALL: [SweepState; 6] = [
         SweepState::Running,
         SweepState::Done,
         SweepState::Cancelled,
         SweepState::Failed,
         SweepState::Sampled,
+        SweepState::Paused,
     ];
 
     /// The state's name, as in `status --json` and the status text.
@@ -48,6 +55,7 @@ impl SweepState {
             SweepState::Cancelled => "cancelled",
             SweepState::Failed => "failed",
             SweepState::Sampled => "sampled",
+            SweepState::Paused => "paused",
         }
     }
 }
@@ -88,6 +96,8 @@ pub struct LaunchSpec {
     pub verify_ppm: u32,
     /// Key of the hash selecting them (`None`: the coordinator picks one).
     pub verify_seed: Option<u64>,
+    /// Share of the workers relative to other running sweeps (0: the default, 1).
+    pub priority: u32,
 }
 
 /// What a launch answered.
@@ -141,9 +151,10 @@ pub struct SweepStatus {
     pub positions_done: u64,
     /// Sum of the plan's estimates (0 if the kind gives none).
     pub positions_estimate: u64,
-    /// Positions per second since this coordinator process started.
+    /// Positions per second over the last few minutes (0 without progress in them).
     pub rate: f64,
-    /// Seconds left at `rate`; `None` if unknown.
+    /// Seconds left at `rate` to `positions_projected`; `None` if unknown
+    /// or the sweep is not running (done, cancelled, paused, ...).
     pub eta_seconds: Option<f64>,
     /// Counterexample / record-set totals so far, by key.
     pub counterexamples: BTreeMap<String, u64>,
@@ -176,6 +187,22 @@ pub struct SweepStatus {
     /// (or with results being verified again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verification: Option<VerifyStatus>,
+    /// Share of the workers relative to other running sweeps (1 = default).
+    #[serde(default = "one")]
+    pub priority: u32,
+    /// The plan's estimate corrected by the done shards' actual positions
+    /// against their estimates (`positions_estimate` until a shard is done).
+    #[serde(default)]
+    pub positions_projected: u64,
+    /// How rough one shard's estimate is: the relative spread (one standard
+    /// deviation) of the done shards' actual/estimate ratios; `None` with
+    /// fewer than two done shards with estimates.
+    #[serde(default)]
+    pub estimate_spread: Option<f64>,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// Replicated validation of a sweep (see `coordinator/src/core/verify.rs`).

@@ -123,6 +123,18 @@ impl Coordinator for Fake {
     ) -> Result<Response<pb::CancelReply>, Status> {
         Err(Status::unimplemented("fake"))
     }
+    async fn pause(
+        &self,
+        _: Request<pb::PauseRequest>,
+    ) -> Result<Response<pb::PauseReply>, Status> {
+        Err(Status::unimplemented("fake"))
+    }
+    async fn resume(
+        &self,
+        _: Request<pb::ResumeRequest>,
+    ) -> Result<Response<pb::ResumeReply>, Status> {
+        Err(Status::unimplemented("fake"))
+    }
     async fn get_result(
         &self,
         _: Request<pb::GetResultRequest>,

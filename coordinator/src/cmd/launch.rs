@@ -32,6 +32,13 @@ fn launch_options(c: clap::Command) -> clap::Command {
                 .help("If a sweep of this --name exists with the same kind and parameters, continue it (without --sample: widen a sampled sweep to its whole plan)")
                 .requires("name")
                 .action(clap::ArgAction::SetTrue),
+        )
+        .arg(
+            clap::Arg::new("priority")
+                .long("priority")
+                .value_name("N")
+                .help("Share of the workers relative to the other running sweeps (weighted round robin; with --resume, changes it) [default: 1]")
+                .value_parser(clap::value_parser!(u32).range(1..=1000)),
         );
     Conn::args(args::verify_options(c, args::LAUNCH_VERIFY_FRACTION))
 }
@@ -49,14 +56,21 @@ pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
         sample: args::sample_from(&m)?,
         verify_ppm,
         verify_seed,
+        priority: m.get_one::<u32>("priority").copied().unwrap_or(0),
     };
+    let spec_shards = spec.target_shards;
     let rt = connect::runtime()?;
     let mut c = connect::connect(&rt, &Conn::from_matches(&m))?;
     let reply = rt.block_on(c.launch(spec))?;
     if reply.existing {
         eprintln!("continuing {} ({} shards)", reply.sweep_id, reply.shards);
     } else {
-        eprintln!("launched {} with {} shards", reply.sweep_id, reply.shards);
+        eprintln!(
+            "launched {} with {} shards{}",
+            reply.sweep_id,
+            reply.shards,
+            args::shard_count_note(spec_shards, reply.shards)
+        );
     }
     crate::output::print(format_args!("{}\n", reply.sweep_id))?;
     Ok(())

@@ -3,11 +3,13 @@
 //! (`args`, `connect`, `progress`, `report`, `status_text`, `embedded`).
 pub mod audit;
 pub mod cancel;
+pub mod docs;
 pub mod export;
 pub mod graphs;
 pub mod import;
 pub mod kinds;
 pub mod launch;
+pub mod pause;
 pub mod project;
 pub mod report;
 pub mod run;

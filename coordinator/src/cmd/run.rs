@@ -142,11 +142,11 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
             RunEnd::Sampled(projection) => {
                 report::write_projection(&out, projection)?;
                 eprintln!(
-                    "gamesweep: {} sample done: {} positions in {:.2} s on {} threads; wrote {}/projection.md and projection.json (rerun without --sample to run the whole plan)",
+                    "gamesweep: {} sample done: {} positions in {:.2} s on {}; wrote {}/projection.md and projection.json (rerun without --sample to run the whole plan)",
                     kind.name(),
                     o.positions,
                     started.elapsed().as_secs_f64(),
-                    threads,
+                    args::threads_text(threads),
                     out.display()
                 );
             }
@@ -154,13 +154,13 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
                 report::write_results(&out, rendered)?;
                 report::write_provenance(&out, provenance)?;
                 eprintln!(
-                    "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",
+                    "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {}; wrote {}/results.json and report.md",
                     kind.name(),
                     o.shards,
                     o.resumed_done,
                     o.positions,
                     started.elapsed().as_secs_f64(),
-                    threads,
+                    args::threads_text(threads),
                     out.display()
                 );
             }
@@ -173,12 +173,12 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
     let rendered = kind.render(&params, &merged)?;
     report::write_results(&out, &rendered)?;
     eprintln!(
-        "gamesweep: {} done: {} shards, {} positions in {:.2} s on {} threads; wrote {}/results.json and report.md",
+        "gamesweep: {} done: {} shards, {} positions in {:.2} s on {}; wrote {}/results.json and report.md",
         kind.name(),
         plan.len(),
         merged.work(),
         elapsed.as_secs_f64(),
-        threads,
+        args::threads_text(threads),
         out.display()
     );
     Ok(())

@@ -22,6 +22,7 @@
 use crate::connect::{self, Conn};
 use crate::status_text;
 use gamesweep_proto::domain::{StatusReport, SweepState};
+use std::io::IsTerminal as _;
 use std::time::Duration;
 
 /// `status` options.
@@ -33,7 +34,9 @@ pub struct StatusArgs {
     /// running, done, cancelled, failed, sampled (format: deploy/README.md).
     #[arg(long)]
     pub json: bool,
-    /// Refresh every 2 seconds until the sweeps shown are no longer running.
+    /// Refresh every 2 seconds until the sweeps shown are no longer running
+    /// (on a terminal the screen is cleared each time; into a pipe or file,
+    /// each status follows the last).
     #[arg(long)]
     pub watch: bool,
     #[command(flatten)]
@@ -54,7 +57,7 @@ pub fn exec(a: StatusArgs) -> anyhow::Result<()> {
         let r = rt.block_on(c.status(a.id.as_deref()))?;
         let text = if a.json {
             format!("{}\n", json(&r)?)
-        } else if a.watch {
+        } else if a.watch && std::io::stdout().is_terminal() {
             // Clear the screen and go home, like `watch`.
             format!("\x1b[2J\x1b[H{}", status_text::render(&r))
         } else {
@@ -115,6 +118,9 @@ mod tests {
                     disagreeing_workers: vec!["liar".into()],
                     ..Default::default()
                 }),
+                priority: 1,
+                positions_projected: 10,
+                estimate_spread: None,
             }],
             workers: vec![],
             store_bytes: 0,

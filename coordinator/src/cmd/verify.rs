@@ -110,7 +110,7 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
         }
     }
     println!(
-        "verify {}: {} of {} finished shards re-run (sample {}, seed {}), {} match, {} mismatch, in {:.2} s on {} threads",
+        "verify {}: {} of {} finished shards re-run (sample {}, seed {}), {} match, {} mismatch, in {:.2} s on {}",
         a.file.display(),
         checks.len(),
         export.results.len(),
@@ -119,7 +119,7 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
         checks.len() - mismatched,
         mismatched,
         started.elapsed().as_secs_f64(),
-        threads
+        args::threads_text(threads)
     );
     if mismatched > 0 {
         anyhow::bail!(

@@ -293,6 +293,7 @@ impl Core {
         s.merged = merged.expect("merged above for a shard not done");
         s.results_stored += 1;
         s.events.results_accepted = s.events.results_accepted.saturating_add(1);
+        s.note_progress(self.clock.now());
         debug!(
             done = s.results_stored,
             total = s.plan.len(),

@@ -3,7 +3,7 @@
 
 use super::model::{lease_order, CoreError, ShardState, Sweep};
 use super::Core;
-use crate::store::{SampleRecord, SweepRecord, SweepState};
+use crate::store::{SampleRecord, SweepRecord, SweepState, DEFAULT_PRIORITY, MAX_PRIORITY};
 use gamesweep::kinds;
 use tracing::info;
 
@@ -37,6 +37,12 @@ impl Core {
         }
         // Replicated validation (core/verify.rs): the share is a fraction.
         super::verify::check_share(req.verify_ppm)?;
+        if req.priority > MAX_PRIORITY {
+            return Err(CoreError::BadRequest(format!(
+                "priority {} is out of range: 1..={MAX_PRIORITY}",
+                req.priority
+            )));
+        }
         if let Some(n) = req.name.as_deref() {
             if !valid_id(n) {
                 return Err(CoreError::BadRequest(format!(
@@ -49,6 +55,11 @@ impl Core {
                     super::verify::check_resume(s, req)?; // replicated validation
                     self.resume_sample(s, req.sample)?;
                     self.retry_failed(s)?;
+                    if req.priority > 0 && req.priority != s.record.priority {
+                        s.record.priority = req.priority;
+                        self.store.update_sweep(&s.record)?;
+                        info!(sweep = %n, priority = req.priority, "priority changed");
+                    }
                     return Ok(Launched {
                         sweep_id: n.to_string(),
                         shards: s.plan.len() as u32,
@@ -104,6 +115,12 @@ impl Core {
             // Replicated validation (core/verify.rs).
             verify_ppm: req.verify_ppm,
             verify_seed: req.verify_seed.unwrap_or_else(rand::random),
+            paused: false,
+            priority: if req.priority == 0 {
+                DEFAULT_PRIORITY
+            } else {
+                req.priority
+            },
         };
         self.store.create_sweep(&record, &plan)?;
         info!(
@@ -115,10 +132,8 @@ impl Core {
         );
         let shards = plan.len() as u32;
         let solver_version = record.solver_version.clone();
-        st.sweeps.insert(
-            id.clone(),
-            Sweep::new(record, plan, kind.empty(), self.clock.now()),
-        );
+        st.sweeps
+            .insert(id.clone(), Sweep::new(record, plan, kind.empty()));
         Ok(Launched {
             sweep_id: id,
             shards,
@@ -166,13 +181,37 @@ impl Core {
         Ok(())
     }
 
-    /// Stop handing out a sweep's shards.
+    /// Stop handing out a sweep's shards. A finished or already cancelled
+    /// sweep is a bad request (nothing to cancel).
     pub fn cancel(&self, sweep_id: &str) -> Result<(), CoreError> {
         let mut st = self.lock();
         let s = st.sweep_mut(sweep_id)?;
+        settled(s, "cancel")?;
         s.record.state = SweepState::Cancelled;
         self.store.update_sweep(&s.record)?;
         info!(sweep = %sweep_id, "cancelled");
+        Ok(())
+    }
+
+    /// Pause (`paused`) or resume a sweep: a paused sweep hands out no
+    /// shard (leases held may finish and are accepted); the state is stored.
+    /// Pausing a paused sweep, resuming one that is not, or either on a
+    /// finished or cancelled sweep is a bad request.
+    pub fn pause(&self, sweep_id: &str, paused: bool) -> Result<(), CoreError> {
+        let mut st = self.lock();
+        let s = st.sweep_mut(sweep_id)?;
+        let verb = if paused { "pause" } else { "resume" };
+        settled(s, verb)?;
+        if s.record.paused == paused {
+            return Err(CoreError::BadRequest(if paused {
+                format!("sweep `{sweep_id}` is already paused (`gamesweep resume {sweep_id}` resumes it)")
+            } else {
+                format!("sweep `{sweep_id}` is not paused; nothing to resume")
+            }));
+        }
+        s.record.paused = paused;
+        self.store.update_sweep(&s.record)?;
+        info!(sweep = %sweep_id, "{}", if paused { "paused" } else { "resumed" });
         Ok(())
     }
 
@@ -184,4 +223,20 @@ impl Core {
         self.forget_render(sweep_id);
         Ok(())
     }
+}
+
+/// A finished or cancelled sweep cannot be `verb`ed: a bad request saying so.
+fn settled(s: &Sweep, verb: &str) -> Result<(), CoreError> {
+    let id = &s.record.id;
+    if s.finished() {
+        return Err(CoreError::BadRequest(format!(
+            "sweep `{id}` is already done; nothing to {verb}"
+        )));
+    }
+    if s.record.state == SweepState::Cancelled {
+        return Err(CoreError::BadRequest(format!(
+            "sweep `{id}` is already cancelled; nothing to {verb}"
+        )));
+    }
+    Ok(())
 }

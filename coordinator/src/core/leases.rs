@@ -5,7 +5,7 @@
 //! and counted. One worker holds at most `Limits::max_shards_per_worker`
 //! leases, and a lease is not renewed past `Limits::max_lease_total`.
 
-use super::model::{check_worker, CoreError, ShardState, State, MAX_FAILURES};
+use super::model::{check_worker, CoreError, ShardState, State, Sweep, MAX_FAILURES};
 use super::Core;
 use crate::store::LeaseRecord;
 use gamesweep::sweep::{Params, ShardSpec};
@@ -52,6 +52,20 @@ pub struct Held {
     pub progress: u64,
 }
 
+/// The pass advance per shard of a priority-1 sweep (see `Core::lease`).
+const STRIDE: u64 = 1 << 20;
+
+/// How far a shard moves sweep `s` in the fair share: [`STRIDE`] / priority.
+fn stride(s: &Sweep) -> u64 {
+    STRIDE / u64::from(s.priority())
+}
+
+/// Sweep `s`'s pass, at most one stride behind `vtime` (the pass of the
+/// sweep served last).
+fn effective_pass(s: &Sweep, vtime: u64) -> u64 {
+    s.pass.max(vtime.saturating_sub(stride(s)))
+}
+
 /// Unexpired leases `worker` holds at `now_ms`, over every sweep.
 fn held_by(st: &State, worker: &str, now_ms: u64) -> u32 {
     let mut n = 0u32;
@@ -71,7 +85,9 @@ impl Core {
     /// At most `Limits::max_shards_per_worker` leases are held by one
     /// worker: a request for more gets what is left under the cap. A shard
     /// this worker has failed [`MAX_FAILURES`] times is left to the other
-    /// workers while any is alive.
+    /// workers while any is alive. Several sweeps share the workers by
+    /// priority (a weighted round robin over the running, unpaused sweeps);
+    /// a paused sweep hands out nothing.
     pub fn lease(&self, worker: &str, version: &str, max: u32) -> Result<LeaseOutcome, CoreError> {
         check_worker(worker)?;
         let span = info_span!("lease", worker = %worker);
@@ -96,49 +112,77 @@ impl Core {
         let mut out = self.lease_copies(&mut st, worker, version, max as usize, now, until_ms)?;
         let mut unfinished = 0;
         let mut mismatch: Option<(String, String)> = None;
-        for s in st.sweeps.values_mut() {
+        // The sweeps this worker may be served from now: running, not
+        // paused, of its solver version.
+        let mut candidates: Vec<String> = Vec::new();
+        for s in st.sweeps.values() {
             if !s.servable() {
                 continue;
             }
             unfinished += 1;
+            if s.record.paused {
+                continue;
+            }
             if !s.served_by(version) {
                 mismatch.get_or_insert((s.record.id.clone(), s.record.solver_version.clone()));
                 continue;
             }
-            let expired_before = s.leases_expired;
-            for oi in 0..s.order.len() {
-                if out.len() as u32 >= max {
-                    break;
-                }
-                let i = s.order[oi];
+            candidates.push(s.record.id.clone());
+        }
+        // Fair share (stride scheduling, a weighted round robin): each shard
+        // goes to the candidate with the lowest pass, which then advances by
+        // STRIDE / priority; a sweep that was idle (new, resumed, paused)
+        // starts at most one stride ahead of the sweep served last, so it
+        // cannot take every lease until it has caught up.
+        let mut vtime = st.vtime;
+        while (out.len() as u32) < max && !candidates.is_empty() {
+            let pick = candidates
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, id)| {
+                    let s = &st.sweeps[id.as_str()];
+                    (effective_pass(s, vtime), s.record.seq)
+                })
+                .map(|(ci, _)| ci)
+                .expect("candidates are not empty");
+            let s = st
+                .sweeps
+                .get_mut(candidates[pick].as_str())
+                .expect("a candidate is a sweep");
+            let free = s.order.iter().copied().find(|&i| {
                 if !s.states[i as usize].free(now_ms) {
-                    continue;
+                    return false;
                 }
                 let failed_here = s.failures.get(&i).is_some_and(|f| {
                     f.count >= MAX_FAILURES && f.workers.iter().any(|w| w == worker)
                 });
-                if failed_here && others_alive {
-                    continue;
-                }
-                let lease = s.grant(i, worker, now_ms, until_ms);
-                self.store.put_lease(&s.record.id, i, Some(&lease))?;
-                debug!(sweep = %s.record.id, shard = i, attempt = lease.attempt, "leased");
-                out.push(Granted {
-                    sweep_id: s.record.id.clone(),
-                    kind: s.record.kind.clone(),
-                    params: s.record.params.clone(),
-                    shard: s.plan[i as usize].clone(),
-                    attempt: lease.attempt,
-                    token: self.key.token(&s.record.id, s.record.seq, i, lease.attempt),
-                });
-            }
+                !(failed_here && others_alive)
+            });
+            let Some(i) = free else {
+                candidates.swap_remove(pick);
+                continue;
+            };
+            let pass = effective_pass(s, vtime);
+            s.pass = pass.saturating_add(stride(s));
+            vtime = vtime.max(pass);
+            let expired_before = s.leases_expired;
+            let lease = s.grant(i, worker, now_ms, until_ms);
+            self.store.put_lease(&s.record.id, i, Some(&lease))?;
             if s.leases_expired != expired_before {
                 self.store.put_stats(&s.record.id, &s.stats())?;
             }
-            if out.len() as u32 >= max {
-                break;
-            }
+            s.note_progress(now);
+            debug!(sweep = %s.record.id, shard = i, attempt = lease.attempt, "leased");
+            out.push(Granted {
+                sweep_id: s.record.id.clone(),
+                kind: s.record.kind.clone(),
+                params: s.record.params.clone(),
+                shard: s.plan[i as usize].clone(),
+                attempt: lease.attempt,
+                token: self.key.token(&s.record.id, s.record.seq, i, lease.attempt),
+            });
         }
+        st.vtime = vtime;
         if out.is_empty() {
             if let Some((sweep, sweep_version)) = mismatch {
                 let kind = st.sweeps.get(&sweep).map(|s| s.record.kind.clone());
@@ -244,6 +288,7 @@ impl Core {
             *a = (*a).max(h.attempt);
             let progress = h.progress.min(s.progress_cap(h.index));
             s.progress.insert(h.index, progress);
+            s.note_progress(now);
             out.push(true);
         }
         self.put_refused(&st, refused, worker, "renewal")?;

@@ -26,6 +26,8 @@ pub mod model;
 pub mod provenance;
 mod recovery;
 pub mod results;
+#[cfg(test)]
+mod sched_tests;
 pub mod status;
 #[cfg(test)]
 mod tally_test;
@@ -124,7 +126,7 @@ impl Core {
     ) -> Result<Self, CoreError> {
         let now = clock.now();
         let epoch = Epoch::anchor(clock.as_ref());
-        let sweeps = recovery::recover(store.as_ref(), now, epoch.unix_ms(now))?;
+        let sweeps = recovery::recover(store.as_ref(), epoch.unix_ms(now))?;
         // Replicated validation (core/verify.rs): quarantined workers.
         let quarantined = store
             .load_quarantine()?
@@ -145,6 +147,7 @@ impl Core {
                     on_mismatch: false,
                     workers: quarantined,
                 },
+                vtime: 0,
             }),
             renders: RenderCache::default(),
             epoch,

@@ -6,7 +6,7 @@ use crate::store::{
     FailureRecord, LeaseRecord, ShardTiming, StoreError, SweepRecord, SweepState, SweepStats,
 };
 use gamesweep::sweep::{Output, ShardSpec};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tracing::warn;
@@ -67,6 +67,12 @@ pub enum CoreError {
     #[error(transparent)]
     Store(#[from] StoreError),
 }
+
+/// The rate (`status`) is measured over this much recent time.
+pub const RATE_WINDOW: Duration = Duration::from_secs(gamesweep_proto::domain::RATE_WINDOW_SECS);
+
+/// The rate keeps at most one sample per this much time.
+const RATE_SAMPLE_EVERY: Duration = Duration::from_secs(1);
 
 /// Failures after which a shard is set aside instead of handed out again
 /// (a deterministic solver fails the same way every time). Resuming the
@@ -220,10 +226,13 @@ pub(crate) struct Sweep {
     /// renewal of it cannot take the shard back (in memory only; after a
     /// restart such a renewal may, within the per-worker cap).
     pub(crate) retired: HashMap<u32, u32>,
-    /// Positions done when this process first saw the sweep, for the rate.
-    pub(crate) base_work: u64,
-    /// When this process first saw the sweep.
-    pub(crate) base_at: Instant,
+    /// Recent (time, positions done) samples, for the rate: taken when
+    /// shards are leased, renewed and submitted, at most one a second, none
+    /// older than [`RATE_WINDOW`] (in memory only).
+    pub(crate) rate_samples: VecDeque<(Instant, u64)>,
+    /// Fair share between sweeps (see `leases`): the virtual time at which
+    /// this sweep is next served (in memory only).
+    pub(crate) pass: u64,
     /// Replicated validation (core/verify.rs).
     pub(crate) verify: Verification,
     /// Events counted since this process started.
@@ -237,13 +246,8 @@ pub(crate) struct Sweep {
 }
 
 impl Sweep {
-    /// A sweep with no shard done, just launched at `now`.
-    pub(crate) fn new(
-        record: SweepRecord,
-        plan: Vec<ShardSpec>,
-        empty: Output,
-        now: Instant,
-    ) -> Self {
+    /// A sweep with no shard done, just launched.
+    pub(crate) fn new(record: SweepRecord, plan: Vec<ShardSpec>, empty: Output) -> Self {
         let n = plan.len();
         let order = lease_order(&plan, &record);
         let verify = Verification::new(&record, n);
@@ -267,8 +271,8 @@ impl Sweep {
             refused_fails: 0,
             results_invalid: 0,
             retired: HashMap::new(),
-            base_work: 0,
-            base_at: now,
+            rate_samples: VecDeque::new(),
+            pass: 0,
             verify,
             events: Events::default(),
             tally: Tally::default(),
@@ -366,6 +370,61 @@ impl Sweep {
     pub(crate) fn failed(&self) -> u32 {
         self.tally.failed
     }
+    /// Positions done: the merged result's plus the progress reported for
+    /// leased shards.
+    pub(crate) fn positions(&self) -> u64 {
+        self.progress
+            .values()
+            .fold(self.merged.work(), |sum, &p| sum.saturating_add(p))
+    }
+
+    /// Note the positions done at `now` for the rate (at most one sample a
+    /// second; samples older than [`RATE_WINDOW`] are dropped).
+    pub(crate) fn note_progress(&mut self, now: Instant) {
+        if self
+            .rate_samples
+            .back()
+            .is_some_and(|&(t, _)| now.saturating_duration_since(t) < RATE_SAMPLE_EVERY)
+        {
+            return;
+        }
+        while self
+            .rate_samples
+            .front()
+            .is_some_and(|&(t, _)| now.saturating_duration_since(t) > RATE_WINDOW)
+        {
+            self.rate_samples.pop_front();
+        }
+        let positions = self.positions();
+        self.rate_samples.push_back((now, positions));
+    }
+
+    /// Positions per second at `now` over the samples of the last
+    /// [`RATE_WINDOW`] up to `positions` (done now): 0 without a sample in
+    /// it, or less than a second after the first.
+    pub(crate) fn rate(&self, now: Instant, positions: u64) -> f64 {
+        let first = self
+            .rate_samples
+            .iter()
+            .find(|&&(t, _)| now.saturating_duration_since(t) <= RATE_WINDOW);
+        match first {
+            Some(&(t, w)) => {
+                let secs = now.saturating_duration_since(t).as_secs_f64();
+                if secs >= 1.0 {
+                    positions.saturating_sub(w) as f64 / secs
+                } else {
+                    0.0
+                }
+            }
+            None => 0.0,
+        }
+    }
+
+    /// Share of the workers relative to other sweeps (at least 1).
+    pub(crate) fn priority(&self) -> u32 {
+        self.record.priority.max(1)
+    }
+
     /// The counters to store.
     pub(crate) fn stats(&self) -> SweepStats {
         SweepStats {
@@ -493,6 +552,9 @@ pub(crate) struct State {
     pub(crate) pruned_at: Option<Instant>,
     /// Replicated validation (core/verify.rs): quarantined workers.
     pub(crate) quarantine: Quarantine,
+    /// Fair share between sweeps (see `leases`): the pass of the sweep
+    /// served last.
+    pub(crate) vtime: u64,
 }
 
 /// `worker` if it is a worker id the core accepts.

@@ -7,20 +7,17 @@ use crate::store::{FailureRecord, Store, StoreError, StoredSweep};
 use gamesweep::kinds;
 use gamesweep::sweep::SweepError;
 use std::collections::{BTreeMap, HashMap};
-use std::time::Instant;
 use tracing::info;
 
-/// Every sweep in `store`, in memory as of `now` (`now_ms` in Unix
-/// milliseconds). Leases stored at crash time stay valid until they expire,
+/// Every sweep in `store`, in memory as of `now_ms` (Unix milliseconds). Leases stored at crash time stay valid until they expire,
 /// so live workers keep their shards.
 pub(crate) fn recover(
     store: &dyn Store,
-    now: Instant,
     now_ms: u64,
 ) -> Result<BTreeMap<String, Sweep>, CoreError> {
     let mut sweeps = BTreeMap::new();
     for stored in store.load_all()? {
-        let s = resume(stored, now, now_ms)?;
+        let s = resume(stored, now_ms)?;
         sweeps.insert(s.record.id.clone(), s);
     }
     Ok(sweeps)
@@ -31,7 +28,7 @@ fn corrupt(what: String) -> CoreError {
 }
 
 /// One stored sweep in memory.
-pub(super) fn resume(stored: StoredSweep, now: Instant, now_ms: u64) -> Result<Sweep, CoreError> {
+pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreError> {
     let StoredSweep {
         record,
         plan,
@@ -96,7 +93,6 @@ pub(super) fn resume(stored: StoredSweep, now: Instant, now_ms: u64) -> Result<S
     let results_stored = states.iter().filter(|s| **s == ShardState::Done).count() as u32;
     info!(sweep = %record.id, done = results_stored, total = plan.len(), "resuming sweep");
     let order = lease_order(&plan, &record);
-    let base_work = merged.work();
     let verify = Verification::restore(
         &record,
         plan.len(),
@@ -125,8 +121,8 @@ pub(super) fn resume(stored: StoredSweep, now: Instant, now_ms: u64) -> Result<S
         refused_fails: stats.refused_fails,
         results_invalid: stats.results_invalid,
         retired: HashMap::new(),
-        base_work,
-        base_at: now,
+        rate_samples: Default::default(),
+        pass: 0,
         verify,
         events: Default::default(),
         tally: Default::default(),

@@ -2,7 +2,7 @@
 //! coordinator process, computed from the state at one instant.
 
 use super::memory::ProcessMemory;
-use super::model::{CoreError, State, Sweep};
+use super::model::{CoreError, ShardState, State, Sweep};
 use super::Core;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -55,17 +55,6 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
         limited: smp.limited,
         estimate: sample_estimate,
     });
-    // While a sample limits the sweep, progress is toward the sample.
-    let target = match &sample {
-        Some(smp) if smp.limited => smp.estimate,
-        _ => estimate,
-    };
-    let secs = now.saturating_duration_since(s.base_at).as_secs_f64();
-    let rate = if secs > 0.5 {
-        positions_done.saturating_sub(s.base_work) as f64 / secs
-    } else {
-        0.0
-    };
     let sampled = sample
         .as_ref()
         .is_some_and(|smp| smp.limited && smp.done == smp.shards);
@@ -78,16 +67,31 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
         ShownState::Failed
     } else if sampled {
         ShownState::Sampled
+    } else if s.record.paused {
+        ShownState::Paused
     } else {
         ShownState::Running
     };
-    let eta_seconds = if s.finished() || sampled {
-        Some(0.0)
-    } else if target > 0 && rate > 0.0 {
-        Some(target.saturating_sub(positions_done) as f64 / rate)
-    } else {
-        None
+    let projection = Projection::of(s);
+    // While a sample limits the sweep, progress is toward the sample.
+    let projected_target = match sample.as_ref().filter(|smp| smp.limited) {
+        Some(_) => s.record.sample.as_ref().map_or(0, |smp| {
+            smp.shards
+                .iter()
+                .fold(0u64, |sum, &i| sum.saturating_add(projection.shard(s, i)))
+        }),
+        None => projection.total,
     };
+    // Only a running sweep has a rate and an ETA: a done, cancelled,
+    // failed, sampled or paused one is not moving.
+    let running = state == ShownState::Running;
+    let rate = if running {
+        s.rate(now, positions_done)
+    } else {
+        0.0
+    };
+    let eta_seconds = (running && projected_target > 0 && rate > 0.0)
+        .then(|| projected_target.saturating_sub(positions_done) as f64 / rate);
     SweepStatus {
         sweep_id: s.record.id.clone(),
         kind: s.record.kind.clone(),
@@ -126,6 +130,69 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
             .collect(),
         // Replicated validation (core/verify.rs).
         verification: s.verify.status(),
+        priority: s.priority(),
+        positions_projected: projection.total,
+        estimate_spread: projection.spread,
+    }
+}
+
+/// The plan's estimates corrected by what the done shards actually took.
+struct Projection {
+    /// Done shards' positions / their estimates (`None`: no done shard
+    /// with an estimate).
+    ratio: Option<f64>,
+    /// Relative spread (one standard deviation, weighted by estimate) of
+    /// the done shards' ratios; `None` with fewer than two of them.
+    spread: Option<f64>,
+    /// The whole plan: done shards' positions plus the others' estimates
+    /// times `ratio`.
+    total: u64,
+}
+
+impl Projection {
+    fn of(s: &Sweep) -> Projection {
+        let (mut est, mut work, mut n) = (0f64, 0f64, 0u32);
+        for (i, state) in s.states.iter().enumerate() {
+            let e = s.plan[i].estimate;
+            if *state == ShardState::Done && e > 0 {
+                est += e as f64;
+                work += s.work[i] as f64;
+                n += 1;
+            }
+        }
+        let ratio = (est > 0.0).then(|| work / est);
+        let spread = ratio.filter(|&r| n >= 2 && r > 0.0).map(|r| {
+            let mut var = 0f64;
+            for (i, state) in s.states.iter().enumerate() {
+                let e = s.plan[i].estimate;
+                if *state == ShardState::Done && e > 0 {
+                    let d = s.work[i] as f64 / e as f64 - r;
+                    var += e as f64 * d * d;
+                }
+            }
+            (var / est).sqrt() / r
+        });
+        let mut p = Projection {
+            ratio,
+            spread,
+            total: 0,
+        };
+        p.total = (0..s.plan.len() as u32).fold(0u64, |sum, i| sum.saturating_add(p.shard(s, i)));
+        p
+    }
+
+    /// Shard `i`'s positions: actual if done, else its estimate times the ratio.
+    fn shard(&self, s: &Sweep, i: u32) -> u64 {
+        let i = i as usize;
+        if s.states[i] == ShardState::Done {
+            s.work[i]
+        } else {
+            let e = s.plan[i].estimate;
+            match self.ratio {
+                Some(r) => (e as f64 * r).round() as u64,
+                None => e,
+            }
+        }
     }
 }
 

@@ -182,6 +182,8 @@ impl Core {
             }),
             verify_ppm: export.verify_ppm,
             verify_seed: export.verify_seed,
+            paused: false,
+            priority: crate::store::DEFAULT_PRIORITY,
         };
         let mut results = BTreeMap::new();
         let mut timings = BTreeMap::new();
@@ -231,7 +233,6 @@ impl Core {
                 verify: BTreeMap::new(),
                 origins,
             },
-            now,
             self.epoch.unix_ms(now),
         )?;
         let imported = Imported {

@@ -123,7 +123,8 @@ impl Core {
         } = st;
         let mut out = Vec::new();
         for s in sweeps.values_mut() {
-            if s.record.state != SweepState::Running || !s.verify.pending() {
+            // A paused sweep hands out no verification copy either.
+            if s.record.state != SweepState::Running || s.record.paused || !s.verify.pending() {
                 continue;
             }
             let served = s.served_by(version);

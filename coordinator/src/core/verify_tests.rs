@@ -45,6 +45,7 @@ fn uvg(max_n: u64, name: &str, shards: u32, ppm: u32, seed: u64) -> LaunchSpec {
         sample: None,
         verify_ppm: ppm,
         verify_seed: Some(seed),
+        priority: 0,
     }
 }
 

@@ -100,7 +100,8 @@ pub struct SweepRecord {
     pub solver_version: String,
     /// The target shard count asked for at launch (0 = the kind's default).
     pub target_shards: u32,
-    /// Launch order (the store's sequence number), so sweeps are served first-come first-served.
+    /// Launch order (the store's sequence number): breaks ties in the fair
+    /// share between sweeps (the earlier launched first), and keys lease tokens.
     pub seq: u64,
     /// Running or cancelled.
     pub state: SweepState,
@@ -114,6 +115,31 @@ pub struct SweepRecord {
     /// Key of the hash that selects those shards (see [`crate::core::verify`]).
     #[serde(default)]
     pub verify_seed: u64,
+    /// Paused by an admin: no shard is handed out until it is resumed
+    /// (absent in records written before pausing existed: not paused).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paused: bool,
+    /// Share of the workers relative to other running sweeps (weighted
+    /// round robin; absent in older records and when 1: the default).
+    #[serde(
+        default = "default_priority",
+        skip_serializing_if = "is_default_priority"
+    )]
+    pub priority: u32,
+}
+
+/// The priority of a sweep launched without one.
+pub const DEFAULT_PRIORITY: u32 = 1;
+
+/// The highest priority a sweep may have.
+pub const MAX_PRIORITY: u32 = 1000;
+
+fn default_priority() -> u32 {
+    DEFAULT_PRIORITY
+}
+
+fn is_default_priority(p: &u32) -> bool {
+    *p == DEFAULT_PRIORITY
 }
 
 /// A seeded random sample of a plan (see [`crate::sample`]).
@@ -335,6 +361,8 @@ mod tests {
             sample: None,
             verify_ppm: 0,
             verify_seed: 0,
+            paused: false,
+            priority: 1,
         }
     }
 

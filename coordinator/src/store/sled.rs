@@ -468,6 +468,8 @@ mod tests {
             sample: None,
             verify_ppm: 0,
             verify_seed: 0,
+            paused: false,
+            priority: 1,
         }
     }
 
