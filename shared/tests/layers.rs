@@ -20,7 +20,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
         "shared",
         &[
             &["fxhash", "graph", "version"],
-            &["gen", "cgt", "uvg"],
+            &["gen", "cgt", "uvg", "draw"],
             &["col", "gamegraph", "bft"],
             &["sweep"],
             &["kinds::*"],
