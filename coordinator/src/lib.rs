@@ -13,7 +13,8 @@
 //! 4. `access` (token roles and request sizes per method, a tower layer)
 //!    and `conns` (accepted connections: idle timeouts, a cap), then
 //!    `audit` (admin actions logged to the store; access), then `server`
-//!    (the gRPC face of `core`; projection, report, access, conns, audit).
+//!    (the gRPC face of `core`; projection, report, access, conns, audit)
+//!    and `http` (the dashboard, the web face of `core`: core, access).
 //! 5. CLI helpers: `args` (kind parameters, planning options, thread and
 //!    core defaults: error, sample) and `connect` (connection options,
 //!    runtime, typed client: error).
@@ -36,6 +37,7 @@ pub mod core;
 pub mod embedded;
 pub mod error;
 pub mod export_file;
+pub mod http;
 pub mod output;
 pub mod progress;
 pub mod projection;

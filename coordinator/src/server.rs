@@ -10,7 +10,6 @@
 use crate::audit::{AuditService, Audited};
 use crate::core::{Core, CoreError, FailureReport, Held, LaunchSpec, Submission, Timing};
 use gamesweep_proto::convert;
-use gamesweep_proto::domain::StatusReport;
 use gamesweep_proto::pb::{self, coordinator_server};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -192,28 +191,8 @@ impl coordinator_server::Coordinator for Service {
         let r = req.into_inner();
         let id = (!r.sweep_id.is_empty()).then_some(r.sweep_id);
         let core = self.core.clone();
-        let ((sweeps, workers), res, workers_pruned, quarantined_workers) = blocking(move || {
-            Ok((
-                core.status(id.as_deref())?,
-                core.resources(),
-                core.workers_pruned(),
-                core.quarantined(),
-            ))
-        })
-        .await?;
-        Ok(Response::new(
-            StatusReport {
-                sweeps,
-                workers,
-                coordinator_version: self.core.version().to_string(),
-                store_bytes: res.store_bytes,
-                coordinator_rss_bytes: res.memory.resident,
-                coordinator_peak_rss_bytes: res.memory.peak,
-                workers_pruned,
-                quarantined_workers,
-            }
-            .into(),
-        ))
+        let report = blocking(move || core.report(id.as_deref())).await?;
+        Ok(Response::new(report.into()))
     }
 
     async fn cancel(

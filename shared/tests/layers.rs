@@ -53,7 +53,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["core"],
             &["access", "conns"],
             &["audit"],
-            &["server"],
+            &["server", "http"],
             &["args", "connect"],
             &["embedded"],
             &["cmd::*"],

@@ -11,7 +11,8 @@ use std::time::Instant;
 const FAILURES_SHOWN: usize = 20;
 
 pub use gamesweep_proto::domain::{
-    SampleStatus, ShardFailureStatus, SweepState as ShownState, SweepStatus, WorkerStatus,
+    SampleStatus, ShardFailureStatus, StatusReport, SweepState as ShownState, SweepStatus,
+    WorkerStatus,
 };
 
 /// What the coordinator process uses.
@@ -168,6 +169,37 @@ impl Core {
                 .collect(),
         };
         Ok((sweeps, worker_statuses(&st, now, now_ms, self.lease_ms)))
+    }
+
+    /// The whole status report of one sweep or all (what `status` shows).
+    pub fn report(&self, sweep_id: Option<&str>) -> Result<StatusReport, CoreError> {
+        let (sweeps, workers) = self.status(sweep_id)?;
+        let res = self.resources();
+        Ok(StatusReport {
+            sweeps,
+            workers,
+            coordinator_version: self.version().to_string(),
+            store_bytes: res.store_bytes,
+            coordinator_rss_bytes: res.memory.resident,
+            coordinator_peak_rss_bytes: res.memory.peak,
+            workers_pruned: self.workers_pruned(),
+            quarantined_workers: self.quarantined(),
+        })
+    }
+
+    /// Positions in the accepted results of each worker (over every sweep
+    /// this process holds), for per-worker rates.
+    pub fn worker_work(&self) -> BTreeMap<String, u64> {
+        let st = self.lock();
+        let mut out: BTreeMap<String, u64> = BTreeMap::new();
+        for s in st.sweeps.values() {
+            for (&i, t) in &s.timings {
+                let w = s.work.get(i as usize).copied().unwrap_or(0);
+                let e = out.entry(t.worker.clone()).or_insert(0);
+                *e = e.saturating_add(w);
+            }
+        }
+        out
     }
 
     /// Workers this process has forgotten (see `State::seen`).
