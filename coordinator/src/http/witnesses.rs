@@ -190,10 +190,14 @@ pub fn pictures(doc: &str) -> Result<(Vec<Picture>, usize), String> {
     Ok((out, omitted))
 }
 
-/// Pictures drawn, by sweep: (launch seq, shards done, when) and the result.
+/// What a sweep's pictures were drawn from: (launch seq, shards done),
+/// when, and the pictures.
+type Drawn = ((u64, u32), Instant, Arc<Pictures>);
+
+/// Pictures drawn, by sweep.
 #[derive(Default)]
 pub struct Cache {
-    entries: Mutex<HashMap<String, ((u64, u32), Instant, Arc<Pictures>)>>,
+    entries: Mutex<HashMap<String, Drawn>>,
 }
 
 /// Sweeps whose pictures are kept at most.

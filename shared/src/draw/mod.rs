@@ -97,13 +97,17 @@ pub fn layout(n: usize, edges: &[(usize, usize)], size: u32) -> Vec<(i32, i32)> 
     let (lo, hi) = (margin, size - margin);
     let mid = size / 2.0;
     let r = (hi - lo) / 2.0;
-    let mut p: Vec<(f64, f64)> = (0..n)
-        .map(|i| {
-            let (c, s) = cos_sin_turns(i as f64 / n.max(1) as f64);
-            // Vertex 0 at the top, clockwise.
-            (mid + r * s, mid - r * c)
-        })
-        .collect();
+    let mut p: Vec<(f64, f64)> = match n {
+        // One vertex in the middle, two side by side.
+        1 => vec![(mid, mid)],
+        2 => vec![(lo, mid), (hi, mid)],
+        _ => Vec::new(),
+    };
+    p.extend((p.len()..n).filter(|_| n >= 3).map(|i| {
+        let (c, s) = cos_sin_turns(i as f64 / n.max(1) as f64);
+        // Vertex 0 at the top, clockwise.
+        (mid + r * s, mid - r * c)
+    }));
     if n >= 3 {
         let area = (hi - lo) * (hi - lo);
         let k = (area / n as f64).sqrt() * 0.75;
@@ -397,11 +401,11 @@ mod tests {
     #[test]
     fn the_layout_is_pinned() {
         // Byte-stable across platforms: only exactly rounded arithmetic.
-        assert_eq!(layout(1, &[], 160), vec![(80, 12)]);
-        assert_eq!(layout(2, &[(0, 1)], 160), vec![(80, 12), (80, 148)]);
+        assert_eq!(layout(1, &[], 160), vec![(80, 80)]);
+        assert_eq!(layout(2, &[(0, 1)], 160), vec![(12, 80), (148, 80)]);
         let p4 = layout(4, &[(0, 1), (1, 2), (2, 3)], 160);
-        let again = layout(4, &[(0, 1), (1, 2), (2, 3)], 160);
-        assert_eq!(p4, again);
+        // The path 0-1-2-3 straightened out, evenly spaced, corner to corner.
+        assert_eq!(p4, vec![(148, 12), (104, 56), (56, 104), (12, 148)]);
     }
 
     #[test]
