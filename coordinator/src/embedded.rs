@@ -165,10 +165,7 @@ pub fn run(
         ));
         let dashboard = if cfg.http {
             let listener = crate::http::bind(([127, 0, 0, 1], 0).into()).await?;
-            eprintln!(
-                "gamesweep: dashboard: {}",
-                crate::http::url(listener.local_addr()?, false)
-            );
+            let url = crate::http::url(listener.local_addr()?, false);
             let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
             let task = tokio::spawn(crate::http::serve(
                 core.clone(),
@@ -178,7 +175,7 @@ pub fn run(
                     let _ = stopped.await;
                 },
             ));
-            Some((stop, task))
+            Some((stop, task, url))
         } else {
             None
         };
@@ -193,7 +190,8 @@ pub fn run(
                 checkpoint.clone(),
             ))
         });
-        let result = drive(kind, params, cfg, &core, &url, &token).await;
+        let dashboard_url = dashboard.as_ref().map(|d| d.2.as_str());
+        let result = drive(kind, params, cfg, &core, &url, &token, dashboard_url).await;
         if let Some(task) = checkpoints {
             task.abort();
             // The last word: what the run has when it stops.
@@ -203,7 +201,7 @@ pub fn run(
             })
             .await;
         }
-        if let Some((stop, task)) = dashboard {
+        if let Some((stop, task, _)) = dashboard {
             let _ = stop.send(());
             let _ = task.await;
         }
@@ -224,6 +222,7 @@ async fn drive(
     core: &Arc<Core>,
     url: &str,
     token: &str,
+    dashboard: Option<&str>,
 ) -> anyhow::Result<RunOutcome> {
     let mut client =
         Coordinator::connect_lazy(url, &gamesweep_proto::ClientOptions::token(Some(token)))?;
@@ -281,6 +280,9 @@ async fn drive(
             reply.shards,
             store_dir(&cfg.out).display()
         );
+    }
+    if let Some(u) = dashboard {
+        eprintln!("gamesweep: dashboard: {u}");
     }
 
     let (tx, rx) = watch::channel(Shutdown::Running);

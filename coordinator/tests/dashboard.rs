@@ -13,7 +13,7 @@ mod proc;
 use proc::{free_port, Proc};
 #[path = "support/cli.rs"]
 mod cli;
-use cli::{isolated, ok, refused, serve, BIN};
+use cli::{gs, isolated, ok, refused, serve, BIN};
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -248,6 +248,49 @@ fn a_dashboard_off_loopback_needs_a_token_and_the_address_must_bind() {
         ],
         "cannot listen for HTTP on 127.0.0.1:",
     );
+}
+
+#[test]
+fn run_prints_its_dashboard_on_a_loopback_port_unless_no_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |out: &str, extra: &[&str]| {
+        let out = dir.path().join(out);
+        let mut args = vec![
+            "run",
+            "uvg",
+            "--max-n",
+            "6",
+            "-q",
+            "--threads",
+            "1",
+            "--out",
+        ];
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let o = gs(&args);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{err}");
+        err
+    };
+    let err = run("a", &[]);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("gamesweep: dashboard: "))
+        .unwrap_or_else(|| panic!("no dashboard line: {err}"));
+    let url = line.trim_start_matches("gamesweep: dashboard: ");
+    let port: u16 = url
+        .strip_prefix("http://127.0.0.1:")
+        .and_then(|p| p.strip_suffix('/'))
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("not a loopback URL: {url}"));
+    assert_ne!(port, 0);
+    // The first line is still the plan's.
+    assert!(
+        err.lines().next().unwrap().contains("shards planned"),
+        "{err}"
+    );
+    let err = run("b", &["--no-http"]);
+    assert!(!err.contains("dashboard"), "{err}");
 }
 
 /// Where Chromium and its WebDriver are, or why the browser test cannot run.
