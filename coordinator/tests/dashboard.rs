@@ -61,8 +61,57 @@ impl Reply {
 /// One HTTP/1.1 request to the dashboard at `base` (`http://HOST:PORT/`).
 fn request(base: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
     let host = base.strip_prefix("http://").unwrap().trim_end_matches('/');
-    let mut s = TcpStream::connect(host).unwrap();
+    let s = TcpStream::connect(host).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    exchange(s, host, method, path, headers, body)
+}
+
+/// The same over TLS, trusting only the certificate in `ca_pem`.
+fn tls_request(
+    base: &str,
+    ca_pem: &Path,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Reply {
+    use rustls::pki_types::pem::PemObject;
+    use std::sync::Arc;
+    use tokio_rustls::rustls;
+    let host = base.strip_prefix("https://").unwrap().trim_end_matches('/');
+    let mut roots = rustls::RootCertStore::empty();
+    for c in rustls::pki_types::CertificateDer::pem_file_iter(ca_pem).unwrap() {
+        roots.add(c.unwrap()).unwrap();
+    }
+    let cfg = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+    let conn = rustls::ClientConnection::new(Arc::new(cfg), name).unwrap();
+    let tcp = TcpStream::connect(host).unwrap();
+    tcp.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    exchange(
+        rustls::StreamOwned::new(conn, tcp),
+        host,
+        method,
+        path,
+        headers,
+        body,
+    )
+}
+
+fn exchange(
+    mut s: impl Read + Write,
+    host: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Reply {
     let mut req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
@@ -73,8 +122,19 @@ fn request(base: &str, method: &str, path: &str, headers: &[(&str, &str)], body:
     req.push_str("\r\n");
     req.push_str(body);
     s.write_all(req.as_bytes()).unwrap();
+    s.flush().unwrap();
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw).unwrap();
+    let mut buf = [0u8; 8192];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+            // A TLS peer closing without close_notify: the reply is whole
+            // (Connection: close).
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => panic!("reading the reply: {e}"),
+        }
+    }
     let text = String::from_utf8_lossy(&raw).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").unwrap();
     let mut lines = head.lines();
@@ -291,6 +351,65 @@ fn run_prints_its_dashboard_on_a_loopback_port_unless_no_http() {
     );
     let err = run("b", &["--no-http"]);
     assert!(!err.contains("dashboard"), "{err}");
+}
+
+#[test]
+fn with_tls_the_dashboard_is_https_and_its_cookie_secure() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["localhost".to_string()])
+        .unwrap()
+        .self_signed(&key)
+        .unwrap();
+    let (c, k) = (d.join("dash.crt"), d.join("dash.key"));
+    std::fs::write(&c, cert.pem()).unwrap();
+    std::fs::write(&k, key.serialize_pem()).unwrap();
+    let admin = write_token(d, "admin", "admin-secret-tls");
+    let (_c, _url, base) = serve_http(
+        d,
+        &[
+            "--tls-cert",
+            c.to_str().unwrap(),
+            "--tls-key",
+            k.to_str().unwrap(),
+            "--token-file",
+            admin.to_str().unwrap(),
+            "--http-login",
+        ],
+    );
+    assert!(base.starts_with("https://127.0.0.1:"), "{base}");
+    assert_eq!(
+        tls_request(&base, &c, "GET", "/api/status", &[], "").status,
+        401
+    );
+    let r = tls_request(
+        &base,
+        &c,
+        "POST",
+        "/login",
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        "token=admin-secret-tls",
+    );
+    assert_eq!(r.status, 303);
+    let cookie = r.header("set-cookie").unwrap();
+    for attr in ["HttpOnly", "SameSite=Strict", "Path=/", "Secure"] {
+        assert!(
+            cookie.split("; ").any(|a| a == attr),
+            "{attr} not in {cookie}"
+        );
+    }
+    let session = cookie.split(';').next().unwrap();
+    let st = tls_request(&base, &c, "GET", "/api/status", &[("Cookie", session)], "");
+    assert_eq!(st.status, 200, "{}", st.body);
+    // No plain-text fallback on the TLS port.
+    let plain = base.replace("https://", "");
+    let mut s = TcpStream::connect(plain.trim_end_matches('/')).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let _ = s.write_all(b"GET /api/status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    assert!(!String::from_utf8_lossy(&raw).contains("coordinator_version"));
 }
 
 /// Where Chromium and its WebDriver are, or why the browser test cannot run.
