@@ -537,3 +537,13 @@ fn a_display_only_module_changes_no_kind_version() {
     let after = unit_versions(&src2, &inputs);
     assert!(changed(&uses, &after).contains("kinds/uvg"));
 }
+
+#[test]
+fn no_kind_depends_on_a_display_only_module() {
+    let a = analysis(&manifest_dir().join("src"), &real_inputs());
+    for k in kind_units(&a) {
+        for m in versions::DISPLAY_ONLY {
+            assert!(!a.closure(&k).contains(*m), "{k} depends on {m}");
+        }
+    }
+}
