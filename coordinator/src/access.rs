@@ -161,6 +161,20 @@ impl Tokens {
         !self.entries.is_empty()
     }
 
+    /// Whether `given` may read (status, results): the read or the admin
+    /// token. Compared in constant time against every token.
+    pub fn may_read(&self, given: &[u8]) -> bool {
+        self.roles(given) & Role::Read.bit() != 0
+    }
+
+    /// The tokens that may read (see [`Tokens::may_read`]).
+    pub fn readers(&self) -> impl Iterator<Item = &[u8]> {
+        self.entries
+            .iter()
+            .filter(|(_, r)| r & Role::Read.bit() != 0)
+            .map(|(t, _)| t.as_slice())
+    }
+
     /// The roles `given` grants (0: none), compared in constant time
     /// against every token.
     fn roles(&self, given: &[u8]) -> u8 {

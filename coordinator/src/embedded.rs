@@ -1,6 +1,7 @@
 //! `gamesweep run` on the embedded default: a coordinator on a loopback port
 //! and a local worker pool in this process, speaking real gRPC, with the sled
-//! store under the run's output folder. Interrupting it (Ctrl-C, kill -9) and
+//! store under the run's output folder, and the dashboard on another loopback
+//! port. Interrupting it (Ctrl-C, kill -9) and
 //! running the same command again resumes: finished shards are on disk and
 //! the stored plan is reused, so the final numbers are the same.
 
@@ -52,6 +53,8 @@ pub struct EmbeddedRun {
     pub export_every: Option<Duration>,
     /// Import this export file first, if the store holds no run yet.
     pub import: Option<PathBuf>,
+    /// Serve the dashboard on an ephemeral loopback port (its URL printed).
+    pub http: bool,
 }
 
 /// Where `run --export-every` writes its checkpoint: `OUT/run.gsx`.
@@ -160,6 +163,22 @@ pub fn run(
                 let _ = stop_rx.await;
             },
         ));
+        let dashboard = if cfg.http {
+            let listener = crate::http::bind(([127, 0, 0, 1], 0).into()).await?;
+            let url = crate::http::url(listener.local_addr()?, false);
+            let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+            let task = tokio::spawn(crate::http::serve(
+                core.clone(),
+                listener,
+                crate::http::HttpOptions::default(),
+                async {
+                    let _ = stopped.await;
+                },
+            ));
+            Some((stop, task, url))
+        } else {
+            None
+        };
         let checkpoint = server::Checkpoint::File {
             sweep_id: RUN_SWEEP_ID.to_string(),
             path: export_path(&cfg.out),
@@ -171,7 +190,8 @@ pub fn run(
                 checkpoint.clone(),
             ))
         });
-        let result = drive(kind, params, cfg, &core, &url, &token).await;
+        let dashboard_url = dashboard.as_ref().map(|d| d.2.as_str());
+        let result = drive(kind, params, cfg, &core, &url, &token, dashboard_url).await;
         if let Some(task) = checkpoints {
             task.abort();
             // The last word: what the run has when it stops.
@@ -180,6 +200,10 @@ pub fn run(
                 server::write_checkpoints(&core, &checkpoint, &mut Default::default())
             })
             .await;
+        }
+        if let Some((stop, task, _)) = dashboard {
+            let _ = stop.send(());
+            let _ = task.await;
         }
         let _ = stop_tx.send(());
         match server.await {
@@ -198,6 +222,7 @@ async fn drive(
     core: &Arc<Core>,
     url: &str,
     token: &str,
+    dashboard: Option<&str>,
 ) -> anyhow::Result<RunOutcome> {
     let mut client =
         Coordinator::connect_lazy(url, &gamesweep_proto::ClientOptions::token(Some(token)))?;
@@ -257,6 +282,9 @@ async fn drive(
             crate::args::shard_count_note(cfg.shards, reply.shards),
             store_dir(&cfg.out).display()
         );
+    }
+    if let Some(u) = dashboard {
+        eprintln!("gamesweep: dashboard: {u}");
     }
 
     let (tx, rx) = watch::channel(Shutdown::Running);

@@ -14,7 +14,8 @@
 //!    `conns` (accepted connections: idle timeouts, a cap) and `metrics`
 //!    (the Prometheus text of core's status), then
 //!    `audit` (admin actions logged to the store; access), then `server`
-//!    (the gRPC face of `core`; projection, report, access, conns, audit).
+//!    (the gRPC face of `core`; projection, report, access, conns, audit)
+//!    and `http` (the dashboard, the web face of `core`: core, access).
 //! 5. CLI helpers: `args` (kind parameters, planning options, thread and
 //!    core defaults: error, sample) and `connect` (connection options,
 //!    runtime, typed client: error).
@@ -37,6 +38,7 @@ pub mod core;
 pub mod embedded;
 pub mod error;
 pub mod export_file;
+pub mod http;
 pub mod metrics;
 pub mod output;
 pub mod progress;

@@ -10,6 +10,7 @@
 pub mod bft;
 pub mod cgt;
 pub mod col;
+pub mod draw;
 pub mod fxhash;
 pub mod gamegraph;
 pub mod gen;

@@ -499,3 +499,51 @@ fn locked_dependency_versions_are_part_of_the_version() {
     );
     assert_eq!(changed(&before, &after), BTreeSet::new());
 }
+
+#[test]
+fn a_display_only_module_changes_no_kind_version() {
+    // The tree without `draw` (as before it was added) gives every unit but
+    // `draw` and the root (which declares it) the same version: its
+    // declaration in lib.rs is not hashed for units that do not reach it.
+    let inputs = real_inputs();
+    let (_d, src) = real_copy();
+    let with = unit_versions(&src, &inputs);
+    edit(&src, "lib.rs", |t| t.replace("pub mod draw;\n", ""));
+    std::fs::remove_dir_all(src.join("draw")).unwrap();
+    let without = unit_versions(&src, &inputs);
+    assert_eq!(changed(&with, &without), set(&["", "draw"]));
+    // Another new top-level module does change every version.
+    edit(&src, "lib.rs", |t| {
+        t.replace("pub mod col;\n", "pub mod col;\npub mod probe;\n")
+    });
+    std::fs::write(src.join("probe.rs"), "pub fn probe() {}\n").unwrap();
+    let probed = unit_versions(&src, &inputs);
+    let got = changed(&without, &probed);
+    assert!(
+        got.contains("kinds/uvg") && got.contains("probe"),
+        "{got:?}"
+    );
+    // A kind that uses `draw` hashes it, declaration and all.
+    let (_d2, src2) = real_copy();
+    edit(&src2, "kinds/uvg.rs", |t| {
+        format!("{t}\nfn probe_pictures() -> usize {{ crate::draw::MAX_DRAW_N }}\n")
+    });
+    let a = analysis(&src2, &inputs);
+    assert!(a.closure("kinds/uvg").contains("draw"));
+    let uses = versions::unit_versions(&a, &inputs);
+    edit(&src2, "draw/mod.rs", |t| {
+        format!("{t}\npub fn probe_c() {{}}\n")
+    });
+    let after = unit_versions(&src2, &inputs);
+    assert!(changed(&uses, &after).contains("kinds/uvg"));
+}
+
+#[test]
+fn no_kind_depends_on_a_display_only_module() {
+    let a = analysis(&manifest_dir().join("src"), &real_inputs());
+    for k in kind_units(&a) {
+        for m in versions::DISPLAY_ONLY {
+            assert!(!a.closure(&k).contains(*m), "{k} depends on {m}");
+        }
+    }
+}

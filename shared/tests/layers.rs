@@ -20,7 +20,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
         "shared",
         &[
             &["fxhash", "graph", "version"],
-            &["gen", "cgt", "uvg"],
+            &["gen", "cgt", "uvg", "draw"],
             &["col", "gamegraph", "bft"],
             &["sweep"],
             &["kinds::*"],
@@ -53,7 +53,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["core"],
             &["access", "conns", "metrics"],
             &["audit"],
-            &["server"],
+            &["server", "http"],
             &["args", "connect"],
             &["embedded"],
             &["cmd::*"],

@@ -67,6 +67,12 @@ pub fn common_run_options(c: clap::Command) -> clap::Command {
             .value_parser(clap::value_parser!(PathBuf)),
     )
     .arg(
+        clap::Arg::new("no_http")
+            .long("no-http")
+            .help("Do not serve the dashboard (by default it is on an ephemeral loopback port, its URL printed at start)")
+            .action(clap::ArgAction::SetTrue),
+    )
+    .arg(
         clap::Arg::new("quiet")
             .long("quiet")
             .short('q')
@@ -136,6 +142,7 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
             verify_seed,
             export_every: m.get_one::<std::time::Duration>("export_every").copied(),
             import: m.get_one::<PathBuf>("import").cloned(),
+            http: !m.get_flag("no_http"),
         };
         let o = embedded::run(kind, &params, &cfg)?;
         match &o.end {

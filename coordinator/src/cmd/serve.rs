@@ -6,6 +6,7 @@ use crate::args::parse_duration;
 use crate::connect;
 use crate::core::{Core, Limits};
 use crate::error::UsageError;
+use crate::http;
 use crate::server;
 use crate::store::SledStore;
 use gamesweep_proto::logging::{self, LogFormat};
@@ -76,6 +77,19 @@ pub struct ServeArgs {
     /// `gamesweep import DIR/<sweep-id>.gsx` resumes the sweep elsewhere.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, requires = "export_dir")]
     pub export_every: Option<Duration>,
+    /// Serve the read-only dashboard (a web page) on this address too, e.g.
+    /// `127.0.0.1:7462` (port 0 picks a free port). On a non-loopback
+    /// address it asks for the read (or admin) token through a login form;
+    /// with --tls-cert it is served over HTTPS with the same settings as gRPC.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<SocketAddr>,
+    /// Once the dashboard listens, write its URL to this file (replaced
+    /// atomically, removed on a clean exit).
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub http_address_file: Option<PathBuf>,
+    /// Ask for the token on the dashboard even on a loopback address (for tests).
+    #[arg(long, hide = true, requires = "http")]
+    pub http_login: bool,
     /// Folder of the `--export-every` checkpoints (created if missing).
     #[arg(long, value_name = "DIR", requires = "export_every")]
     pub export_dir: Option<PathBuf>,
@@ -108,6 +122,33 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
     server::check_listen(a.listen, token.is_some(), a.insecure)
         .map_err(|e| UsageError(e.to_string()))?;
     let tls = server_tls(&a)?;
+    if let Some(addr) = a.http {
+        server::check_listen(addr, token.is_some(), a.insecure)
+            .map_err(|e| UsageError(format!("--http: {e}")))?;
+    }
+    let http_tls = match (&a.http, &a.tls_cert, &a.tls_key) {
+        (Some(_), Some(cert), Some(key)) => {
+            let ca = a
+                .tls_client_ca
+                .as_ref()
+                .map(|p| pem("--tls-client-ca", p))
+                .transpose()?;
+            Some(
+                http::tls_config(
+                    &pem("--tls-cert", cert)?,
+                    &pem("--tls-key", key)?,
+                    ca.as_deref(),
+                )
+                .map_err(UsageError)?,
+            )
+        }
+        _ => None,
+    };
+    let http_opts = a.http.map(|addr| http::HttpOptions {
+        login: a.http_login || http::needs_login(addr, &tokens),
+        tokens: tokens.clone(),
+        tls: http_tls,
+    });
     anyhow::ensure!(
         (0.2..=MAX_LEASE_SECS).contains(&a.lease_secs),
         UsageError(format!(
@@ -134,6 +175,11 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
     core.set_quarantine_on_mismatch(a.quarantine_on_mismatch);
     let rt = connect::runtime()?;
     rt.block_on(async move {
+        // The dashboard's address first: a taken one is refused before anything starts.
+        let http_listener = match a.http {
+            Some(addr) => Some(http::bind(addr).await?),
+            None => None,
+        };
         let listener = server::bind(a.listen).await?;
         let addr = listener.local_addr()?;
         tracing::info!(%addr, store = %a.store.display(), version = core.version(), "coordinator listening");
@@ -147,6 +193,22 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             None => None,
         };
         let scheme = if tls.is_some() { "https" } else { "http" };
+        let dashboard = match (http_listener, http_opts) {
+            (Some(listener), Some(opts)) => {
+                let url = http::url(listener.local_addr()?, opts.tls.is_some());
+                tracing::info!(%url, login = opts.login, "dashboard listening");
+                eprintln!("gamesweep: dashboard: {url}");
+                if let Some(file) = &a.http_address_file {
+                    publish_as("--http-address-file", file, &url)?;
+                }
+                let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+                let task = tokio::spawn(http::serve(core.clone(), listener, opts, async {
+                    let _ = stopped.await;
+                }));
+                Some((stop, task))
+            }
+            _ => None,
+        };
         let opts = server::ServeOptions {
             tokens,
             tls,
@@ -170,6 +232,13 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         server::serve_with(core, listener, opts, server::shutdown_signal()).await?;
         if let Some(task) = checkpoints {
             task.abort();
+        }
+        if let Some((stop, task)) = dashboard {
+            let _ = stop.send(());
+            let _ = task.await;
+            if let Some(file) = &a.http_address_file {
+                let _ = std::fs::remove_file(file);
+            }
         }
         if let Some((file, url)) = published {
             // Only our own address: a coordinator started since may have replaced it.
@@ -238,6 +307,11 @@ fn host_name() -> String {
 /// Write `url` to `file` atomically (a reader sees the old or the new
 /// content, never half of it).
 fn publish(file: &std::path::Path, url: &str) -> anyhow::Result<()> {
+    publish_as("--address-file", file, url)
+}
+
+/// [`publish`], naming `option` in its error.
+fn publish_as(option: &str, file: &std::path::Path, url: &str) -> anyhow::Result<()> {
     let name = file
         .file_name()
         .map_or_else(|| "address".into(), |n| n.to_string_lossy().into_owned());
@@ -246,11 +320,7 @@ fn publish(file: &std::path::Path, url: &str) -> anyhow::Result<()> {
         .and_then(|()| std::fs::rename(&tmp, file))
         .map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
-            UsageError(format!(
-                "cannot write --address-file {}: {e}",
-                file.display()
-            ))
-            .into()
+            UsageError(format!("cannot write {option} {}: {e}", file.display())).into()
         })
 }
 

@@ -107,6 +107,23 @@ impl Core {
         })
     }
 
+    /// The merge of the results accepted so far, finished or not, with the
+    /// sweep's launch sequence number and shards done (which together say
+    /// whether it changed since an earlier call).
+    pub fn partial(&self, sweep_id: &str) -> Result<(Merged, u64, u32), CoreError> {
+        let st = self.lock();
+        let s = st.sweep(sweep_id)?;
+        Ok((
+            Merged {
+                kind: s.record.kind.clone(),
+                params: s.record.params.clone(),
+                output: s.merged.clone(),
+            },
+            s.record.seq,
+            s.done(),
+        ))
+    }
+
     /// The rendered result of a finished sweep. Rendered on the first call
     /// (outside the core's lock), then served from a cache.
     pub fn rendered(&self, sweep_id: &str) -> Result<Arc<RenderedResult>, CoreError> {

@@ -287,6 +287,21 @@ impl Core {
         Ok((report, events))
     }
 
+    /// Positions in the accepted results of each worker (over every sweep
+    /// this process holds), for per-worker rates.
+    pub fn worker_work(&self) -> BTreeMap<String, u64> {
+        let st = self.lock();
+        let mut out: BTreeMap<String, u64> = BTreeMap::new();
+        for s in st.sweeps.values() {
+            for (&i, t) in &s.timings {
+                let w = s.work.get(i as usize).copied().unwrap_or(0);
+                let e = out.entry(t.worker.clone()).or_insert(0);
+                *e = e.saturating_add(w);
+            }
+        }
+        out
+    }
+
     /// Workers this process has forgotten (see `State::seen`).
     pub fn workers_pruned(&self) -> u64 {
         self.lock().workers_pruned

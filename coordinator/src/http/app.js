@@ -1,0 +1,128 @@
+// The gamesweep dashboard: polls /api/status and /api/history every 2 s,
+// and a sweep's witness pictures when its done shards change. Read-only.
+"use strict";
+
+const POLL_MS = 2000;
+const pictures = {}; // sweep id -> {done, html}
+let history = { sweeps: {}, workers: {} };
+
+function esc(s) {
+  return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+function num(n) { return Number(n).toLocaleString("en-US"); }
+function rate(r) {
+  if (r === null || r === undefined || !isFinite(r)) return "–";
+  if (r >= 1e6) return (r / 1e6).toFixed(2) + " M/s";
+  if (r >= 1e3) return (r / 1e3).toFixed(1) + " k/s";
+  return r.toFixed(0) + " /s";
+}
+function duration(s) {
+  if (s === null || s === undefined) return "–";
+  s = Math.round(s);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  return (h ? h + " h " : "") + (h || m ? m + " min " : "") + sec + " s";
+}
+function bytes(b) {
+  if (b >= 1 << 30) return (b / (1 << 30)).toFixed(1) + " GiB";
+  if (b >= 1 << 20) return (b / (1 << 20)).toFixed(1) + " MiB";
+  return (b / 1024).toFixed(0) + " KiB";
+}
+
+async function get(path) {
+  const r = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+  if (r.status === 401) { window.location.assign("/login"); throw new Error("not logged in"); }
+  if (!r.ok) throw new Error(path + ": HTTP " + r.status);
+  return r.json();
+}
+
+// The rate between consecutive samples, as an SVG polyline.
+function chart(samples) {
+  const W = 300, H = 60;
+  if (!samples || samples.length < 2) {
+    return '<svg class="chart" width="' + W + '" height="' + H + '"><text x="8" y="34" font-size="11" fill="#999">rate chart: needs two samples (every 10 s)</text></svg>';
+  }
+  const pts = [];
+  for (let i = 1; i < samples.length; i++) {
+    const dt = (samples[i][0] - samples[i - 1][0]) / 1000;
+    pts.push([samples[i][0], dt > 0 ? Math.max(0, samples[i][1] - samples[i - 1][1]) / dt : 0]);
+  }
+  const t0 = samples[samples.length - 1][0] - 3600 * 1000, t1 = samples[samples.length - 1][0];
+  const max = Math.max(1, ...pts.map(p => p[1]));
+  const xy = pts.map(p => [4 + (W - 8) * (p[0] - t0) / (t1 - t0), H - 4 - (H - 16) * p[1] / max]);
+  return '<svg class="chart" width="' + W + '" height="' + H + '" viewBox="0 0 ' + W + ' ' + H + '">' +
+    '<polyline fill="none" stroke="#1976d2" stroke-width="1.5" points="' + xy.map(p => p[0].toFixed(1) + "," + p[1].toFixed(1)).join(" ") + '"/>' +
+    '<text x="4" y="11" font-size="10" fill="#555">max ' + esc(rate(max)) + ' · last hour</text></svg>';
+}
+
+function bar(s) {
+  const t = Math.max(1, s.shards_total);
+  const seg = (cls, n) => n > 0 ? '<span class="' + cls + '" style="width:' + (100 * n / t) + '%" title="' + cls + ": " + n + '"></span>' : "";
+  return '<div class="bar">' + seg("done", s.shards_done) + seg("leased", s.shards_leased) +
+    seg("pending", s.shards_pending) + seg("failed", s.shards_failed) + "</div>";
+}
+
+function sweepHtml(s) {
+  const id = esc(s.sweep_id);
+  const params = Object.entries(s.params).map(([k, v]) => "--" + k.replace(/_/g, "-") + " " + v).join(" ");
+  const fails = s.failures.length ? '<h3>Failed shards</h3><table class="failures"><thead><tr><th>shard</th><th>failures</th><th>worker</th><th>error</th></tr></thead><tbody>' +
+    s.failures.map(f => "<tr><td>" + f.index + "</td><td>" + f.count + "</td><td>" + esc(f.worker_id) + "</td><td>" + esc(f.error) + "</td></tr>").join("") + "</tbody></table>" : "";
+  const cx = Object.entries(s.counterexamples).map(([k, v]) => esc(k) + ": " + num(v)).join(", ") || "none";
+  const pic = pictures[s.sweep_id];
+  return '<section class="sweep" data-sweep="' + id + '" data-state="' + esc(s.state) + '">' +
+    "<h2>" + id + ' <span class="state state-' + esc(s.state) + '">' + esc(s.state) + "</span></h2>" +
+    '<div class="muted">' + esc(s.kind) + " " + esc(params) + "</div>" +
+    bar(s) +
+    '<div class="legend muted"><span>done <b class="shards-done" data-value="' + s.shards_done + '">' + num(s.shards_done) + "</b></span>" +
+    '<span>leased <b class="shards-leased" data-value="' + s.shards_leased + '">' + num(s.shards_leased) + "</b></span>" +
+    '<span>pending <b class="shards-pending" data-value="' + s.shards_pending + '">' + num(s.shards_pending) + "</b></span>" +
+    '<span>failed <b class="shards-failed" data-value="' + s.shards_failed + '">' + num(s.shards_failed) + "</b></span>" +
+    '<span>of <b class="shards-total" data-value="' + s.shards_total + '">' + num(s.shards_total) + "</b> shards</span></div>" +
+    '<dl class="facts">' +
+    '<dt>positions done</dt><dd class="positions-done" data-value="' + s.positions_done + '">' + num(s.positions_done) + "</dd>" +
+    '<dt>estimate</dt><dd class="positions-estimate" data-value="' + s.positions_estimate + '">' + num(s.positions_estimate) + "</dd>" +
+    '<dt>rate</dt><dd class="rate">' + esc(rate(s.rate)) + "</dd>" +
+    '<dt>ETA</dt><dd class="eta">' + esc(s.state === "running" ? duration(s.eta_seconds) : "–") + "</dd>" +
+    "<dt>counterexamples</dt><dd>" + cx + "</dd>" +
+    "<dt>results refused</dt><dd>" + num(s.refused_submits + s.results_invalid) + "</dd>" +
+    "</dl>" + chart(history.sweeps[s.sweep_id]) + fails +
+    '<h3>Witnesses and counterexamples so far</h3><div class="gallery">' + (pic ? pic.html : '<span class="muted">loading…</span>') + "</div>" +
+    "</section>";
+}
+
+async function refreshPictures(s) {
+  const have = pictures[s.sweep_id];
+  if (have && have.done === s.shards_done && have.drawn_done === s.shards_done) return;
+  const p = await get("/api/sweep/" + encodeURIComponent(s.sweep_id) + "/witnesses");
+  let html = p.error ? '<span class="error">' + esc(p.error) + "</span>" : "";
+  html += p.pictures.map(w =>
+    '<figure class="witness' + (w.counterexample ? " counterexample" : "") + '" data-graph6="' + esc(w.graph6) + '">' + w.svg +
+    "<figcaption>" + (w.counterexample ? "<b>counterexample</b> " : "") + esc(w.place) + "<br><code>" + esc(w.graph6) + "</code>" +
+    (w.start !== null ? " start " + w.start : "") + "</figcaption></figure>").join("");
+  if (!p.pictures.length && !p.error) html = '<span class="muted">none yet</span>';
+  if (p.omitted) html += '<span class="muted">' + p.omitted + " more not drawn</span>";
+  pictures[s.sweep_id] = { done: s.shards_done, drawn_done: p.shards_done, html };
+}
+
+async function refresh() {
+  try {
+    const [st, h] = await Promise.all([get("/api/status"), get("/api/history")]);
+    history = h;
+    await Promise.all(st.sweeps.map(s => refreshPictures(s).catch(() => {})));
+    document.getElementById("coordinator").textContent =
+      "coordinator " + st.coordinator_version + " · store " + bytes(st.store_bytes) + " · memory " + bytes(st.coordinator_rss_bytes);
+    document.getElementById("sweeps").innerHTML = st.sweeps.length ? st.sweeps.map(sweepHtml).join("") : '<p class="muted">No sweeps yet.</p>';
+    document.querySelector("#workers tbody").innerHTML = st.workers.map(w =>
+      '<tr class="worker" data-worker="' + esc(w.worker_id) + '"><td>' + esc(w.worker_id) + "</td><td>" + (w.alive ? "yes" : "no") + "</td><td>" +
+      esc(duration(w.last_seen_ms_ago / 1000)) + " ago</td><td>" + w.shards_held + "</td><td>" + esc(rate(h.workers[w.worker_id])) + "</td></tr>").join("");
+    document.getElementById("updated").textContent = "updated " + new Date().toLocaleTimeString();
+    document.getElementById("error").hidden = true;
+    document.body.dataset.loaded = "1";
+  } catch (e) {
+    const el = document.getElementById("error");
+    el.textContent = "Cannot reach the coordinator: " + e.message;
+    el.hidden = false;
+  }
+}
+
+refresh();
+setInterval(refresh, POLL_MS);

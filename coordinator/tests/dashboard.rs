@@ -1,0 +1,659 @@
+//! The dashboard (`serve --http`): its login and cookies over plain HTTP,
+//! and the page itself in headless Chromium driven over WebDriver during a
+//! real sweep (numbers equal to `status --json`, the state turning to done,
+//! witness pictures drawn). Without `chromium` and `chromedriver` the
+//! browser test says SKIP and returns, unless `GAMESWEEP_REQUIRE_BROWSER=1`
+//! (set by `.ci/run` where they are installed).
+//!
+//! `GAMESWEEP_DASHBOARD_SCREENSHOT=1` also copies the browser's screenshot
+//! to `docs/dashboard.png` (the one the README shows).
+
+#[path = "support/proc.rs"]
+mod proc;
+use proc::{free_port, Proc};
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{gs, isolated, ok, refused, serve, BIN};
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// `serve --http 127.0.0.1:0` with `extra` options: the coordinator, its
+/// gRPC URL and the dashboard's URL.
+fn serve_http(dir: &Path, extra: &[&str]) -> (Proc, String, String) {
+    let file = dir.join("dashboard.url");
+    let mut args = vec!["--http", "127.0.0.1:0", "--http-address-file"];
+    let f = file.to_str().unwrap().to_string();
+    args.push(&f);
+    args.extend_from_slice(extra);
+    let (p, url) = serve(&dir.join("store"), &args, &dir.join("serve.log"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(u) = std::fs::read_to_string(&file) {
+            if u.ends_with('\n') {
+                return (p, url, u.trim().to_string());
+            }
+        }
+        assert!(Instant::now() < deadline, "no dashboard address");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A response: status, headers (lower-case names), body.
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One HTTP/1.1 request to the dashboard at `base` (`http://HOST:PORT/`).
+fn request(base: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+    let host = base.strip_prefix("http://").unwrap().trim_end_matches('/');
+    let s = TcpStream::connect(host).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    exchange(s, host, method, path, headers, body)
+}
+
+/// The same over TLS, trusting only the certificate in `ca_pem`.
+fn tls_request(
+    base: &str,
+    ca_pem: &Path,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Reply {
+    use rustls::pki_types::pem::PemObject;
+    use std::sync::Arc;
+    use tokio_rustls::rustls;
+    let host = base.strip_prefix("https://").unwrap().trim_end_matches('/');
+    let mut roots = rustls::RootCertStore::empty();
+    for c in rustls::pki_types::CertificateDer::pem_file_iter(ca_pem).unwrap() {
+        roots.add(c.unwrap()).unwrap();
+    }
+    let cfg = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+    let conn = rustls::ClientConnection::new(Arc::new(cfg), name).unwrap();
+    let tcp = TcpStream::connect(host).unwrap();
+    tcp.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    exchange(
+        rustls::StreamOwned::new(conn, tcp),
+        host,
+        method,
+        path,
+        headers,
+        body,
+    )
+}
+
+fn exchange(
+    mut s: impl Read + Write,
+    host: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Reply {
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    s.write_all(req.as_bytes()).unwrap();
+    s.flush().unwrap();
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+            // A TLS peer closing without close_notify: the reply is whole
+            // (Connection: close).
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => panic!("reading the reply: {e}"),
+        }
+    }
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Reply {
+        status,
+        headers,
+        body: body.to_string(),
+    }
+}
+
+fn write_token(dir: &Path, name: &str, token: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, format!("{token}\n")).unwrap();
+    p
+}
+
+#[test]
+fn on_loopback_the_dashboard_is_open_and_read_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_c, _url, base) = serve_http(dir.path(), &[]);
+    let page = request(&base, "GET", "/", &[], "");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains("<script src=\"/app.js\""),
+        "{}",
+        page.body
+    );
+    assert!(page
+        .header("content-security-policy")
+        .is_some_and(|v| v.contains("default-src 'self'")));
+    for asset in ["/app.js", "/style.css"] {
+        assert_eq!(request(&base, "GET", asset, &[], "").status, 200, "{asset}");
+    }
+    let st = request(&base, "GET", "/api/status", &[], "");
+    assert_eq!(st.status, 200);
+    let v: serde_json::Value = serde_json::from_str(&st.body).unwrap();
+    assert!(v["sweeps"].as_array().unwrap().is_empty(), "{v}");
+    // Prometheus text on the same port, parsed by a text-format parser.
+    let m = request(&base, "GET", "/metrics", &[], "");
+    assert_eq!(m.status, 200, "{}", m.body);
+    assert!(m
+        .header("content-type")
+        .is_some_and(|v| v.starts_with("text/plain")));
+    let lines = m.body.lines().map(|l| Ok(l.to_string()));
+    let scrape = prometheus_parse::Scrape::parse(lines).unwrap();
+    assert!(
+        scrape
+            .samples
+            .iter()
+            .any(|s| s.metric == "gamesweep_store_bytes"),
+        "{}",
+        m.body
+    );
+    // Read-only: nothing but GET (and the login form's POST).
+    for (m, p) in [
+        ("POST", "/api/status"),
+        ("PUT", "/"),
+        ("DELETE", "/api/history"),
+    ] {
+        assert_eq!(request(&base, m, p, &[], "").status, 405, "{m} {p}");
+    }
+    assert_eq!(
+        request(&base, "GET", "/api/sweep/nope/witnesses", &[], "").status,
+        404
+    );
+}
+
+#[test]
+fn off_loopback_the_read_token_logs_in_through_a_form_and_a_strict_cookie() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let admin = write_token(d, "admin", "admin-secret-1");
+    let worker = write_token(d, "worker", "worker-secret-2");
+    let read = write_token(d, "read", "read-secret-3");
+    let (_c, _url, base) = serve_http(
+        d,
+        &[
+            "--token-file",
+            admin.to_str().unwrap(),
+            "--worker-token-file",
+            worker.to_str().unwrap(),
+            "--read-token-file",
+            read.to_str().unwrap(),
+            "--http-login",
+        ],
+    );
+    let secrets = ["admin-secret-1", "worker-secret-2", "read-secret-3"];
+    let no_secret = |r: &Reply| {
+        for s in secrets {
+            for (k, v) in &r.headers {
+                assert!(!v.contains(s), "{s} in header {k}: {v}");
+            }
+        }
+    };
+    // Without a session: the API says 401, the page sends to the form.
+    let st = request(&base, "GET", "/api/status", &[], "");
+    assert_eq!(st.status, 401, "{}", st.body);
+    // /metrics: a scraper gives the read (or admin) token as a bearer
+    // token; nothing, or the worker's token, is refused.
+    for (auth, want) in [
+        (None, 401),
+        (Some("Bearer worker-secret-2"), 401),
+        (Some("Bearer read-secret-"), 401),
+        (Some("read-secret-3"), 401),
+        (Some("Bearer read-secret-3"), 200),
+        (Some("Bearer admin-secret-1"), 200),
+    ] {
+        let h: Vec<(&str, &str)> = auth.iter().map(|a| ("Authorization", *a)).collect();
+        let r = request(&base, "GET", "/metrics", &h, "");
+        assert_eq!(r.status, want, "{auth:?}: {}", r.body);
+        if want == 200 {
+            assert!(r.body.contains("# TYPE gamesweep_"), "{}", r.body);
+        }
+        no_secret(&r);
+    }
+    let page = request(&base, "GET", "/", &[], "");
+    assert_eq!(
+        (page.status, page.header("location")),
+        (303, Some("/login"))
+    );
+    let form = request(&base, "GET", "/login", &[], "");
+    assert_eq!(form.status, 200);
+    assert!(form
+        .body
+        .contains("<form method=\"post\" action=\"/login\""));
+    let post = |token: &str| {
+        request(
+            &base,
+            "POST",
+            "/login",
+            &[("Content-Type", "application/x-www-form-urlencoded")],
+            &format!("token={token}"),
+        )
+    };
+    // A wrong token, or the worker's, is refused without a cookie.
+    for wrong in ["nope", "worker-secret-2", "", "read-secret-"] {
+        let r = post(wrong);
+        assert_eq!(r.status, 401, "{wrong}");
+        assert!(r.header("set-cookie").is_none(), "{wrong}");
+        assert!(r.body.contains("Wrong token"), "{wrong}: {}", r.body);
+        no_secret(&r);
+    }
+    // The read token (and the admin token) buy a session cookie.
+    for (good, secret) in [
+        ("read-secret-3", "read-secret-3"),
+        ("admin-secret-1", "admin-secret-1"),
+    ] {
+        let r = post(good);
+        assert_eq!((r.status, r.header("location")), (303, Some("/")), "{good}");
+        no_secret(&r);
+        let cookie = r.header("set-cookie").unwrap().to_string();
+        assert!(cookie.starts_with("gamesweep_session="), "{cookie}");
+        for attr in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+            assert!(
+                cookie.split("; ").any(|a| a == attr),
+                "{attr} not in {cookie}"
+            );
+        }
+        assert!(!cookie.contains("Secure"), "plain HTTP: {cookie}");
+        assert!(!cookie.contains(secret), "{cookie}");
+        let session = cookie.split(';').next().unwrap();
+        let st = request(&base, "GET", "/api/status", &[("Cookie", session)], "");
+        assert_eq!(st.status, 200, "{}", st.body);
+        serde_json::from_str::<serde_json::Value>(&st.body).unwrap();
+        assert_eq!(
+            request(&base, "GET", "/", &[("Cookie", session)], "").status,
+            200
+        );
+        // A forged session is not one.
+        let forged = format!("{}0", &session[..session.len() - 1]);
+        let st = request(&base, "GET", "/api/history", &[("Cookie", &forged)], "");
+        assert_eq!(st.status, 401);
+    }
+}
+
+#[test]
+fn a_dashboard_off_loopback_needs_a_token_and_the_address_must_bind() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let s = store.to_str().unwrap();
+    refused(&["serve", "--store", s, "--http", "0.0.0.0:0"], "--http: ");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    refused(
+        &[
+            "serve",
+            "--store",
+            s,
+            "--listen",
+            "127.0.0.1:0",
+            "--http",
+            &format!("127.0.0.1:{port}"),
+        ],
+        "cannot listen for HTTP on 127.0.0.1:",
+    );
+}
+
+#[test]
+fn run_prints_its_dashboard_on_a_loopback_port_unless_no_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |out: &str, extra: &[&str]| {
+        let out = dir.path().join(out);
+        let mut args = vec![
+            "run",
+            "uvg",
+            "--max-n",
+            "6",
+            "-q",
+            "--threads",
+            "1",
+            "--out",
+        ];
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let o = gs(&args);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{err}");
+        err
+    };
+    let err = run("a", &[]);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("gamesweep: dashboard: "))
+        .unwrap_or_else(|| panic!("no dashboard line: {err}"));
+    let url = line.trim_start_matches("gamesweep: dashboard: ");
+    let port: u16 = url
+        .strip_prefix("http://127.0.0.1:")
+        .and_then(|p| p.strip_suffix('/'))
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("not a loopback URL: {url}"));
+    assert_ne!(port, 0);
+    // The first line is still the plan's.
+    assert!(
+        err.lines().next().unwrap().contains("shards planned"),
+        "{err}"
+    );
+    let err = run("b", &["--no-http"]);
+    assert!(!err.contains("dashboard"), "{err}");
+}
+
+#[test]
+fn with_tls_the_dashboard_is_https_and_its_cookie_secure() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["localhost".to_string()])
+        .unwrap()
+        .self_signed(&key)
+        .unwrap();
+    let (c, k) = (d.join("dash.crt"), d.join("dash.key"));
+    std::fs::write(&c, cert.pem()).unwrap();
+    std::fs::write(&k, key.serialize_pem()).unwrap();
+    let admin = write_token(d, "admin", "admin-secret-tls");
+    let (_c, _url, base) = serve_http(
+        d,
+        &[
+            "--tls-cert",
+            c.to_str().unwrap(),
+            "--tls-key",
+            k.to_str().unwrap(),
+            "--token-file",
+            admin.to_str().unwrap(),
+            "--http-login",
+        ],
+    );
+    assert!(base.starts_with("https://127.0.0.1:"), "{base}");
+    assert_eq!(
+        tls_request(&base, &c, "GET", "/api/status", &[], "").status,
+        401
+    );
+    let r = tls_request(
+        &base,
+        &c,
+        "POST",
+        "/login",
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        "token=admin-secret-tls",
+    );
+    assert_eq!(r.status, 303);
+    let cookie = r.header("set-cookie").unwrap();
+    for attr in ["HttpOnly", "SameSite=Strict", "Path=/", "Secure"] {
+        assert!(
+            cookie.split("; ").any(|a| a == attr),
+            "{attr} not in {cookie}"
+        );
+    }
+    let session = cookie.split(';').next().unwrap();
+    let st = tls_request(&base, &c, "GET", "/api/status", &[("Cookie", session)], "");
+    assert_eq!(st.status, 200, "{}", st.body);
+    // No plain-text fallback on the TLS port.
+    let plain = base.replace("https://", "");
+    let mut s = TcpStream::connect(plain.trim_end_matches('/')).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let _ = s.write_all(b"GET /api/status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    assert!(!String::from_utf8_lossy(&raw).contains("coordinator_version"));
+}
+
+/// Where Chromium and its WebDriver are, or why the browser test cannot run.
+fn browser() -> Result<(PathBuf, PathBuf), String> {
+    let find = |names: &[&str]| names.iter().map(PathBuf::from).find(|p| p.is_file());
+    let chromium = find(&[
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+        "/usr/bin/google-chrome",
+    ])
+    .ok_or("no chromium (Debian package `chromium`)")?;
+    let driver = find(&["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"])
+        .ok_or("no chromedriver (Debian package `chromium-driver`)")?;
+    Ok((chromium, driver))
+}
+
+fn skip_browser(why: &str) {
+    if std::env::var("GAMESWEEP_REQUIRE_BROWSER").as_deref() == Ok("1") {
+        panic!("dashboard browser test cannot run (GAMESWEEP_REQUIRE_BROWSER=1): {why}");
+    }
+    eprintln!("SKIP dashboard browser test: {why}");
+}
+
+/// What the page shows of sweep `id` (read from the DOM), or `null`.
+const READ_SWEEP: &str = r#"
+const s = document.querySelector('section.sweep[data-sweep="' + arguments[0] + '"]');
+if (!s) return null;
+const v = c => Number(s.querySelector(c).dataset.value);
+return {
+  state: s.dataset.state,
+  shards_done: v('.shards-done'), shards_total: v('.shards-total'),
+  shards_pending: v('.shards-pending'), shards_leased: v('.shards-leased'),
+  shards_failed: v('.shards-failed'),
+  positions_done: v('.positions-done'), positions_estimate: v('.positions-estimate'),
+  pictures: s.querySelectorAll('figure.witness svg.graph').length,
+  starts: s.querySelectorAll('figure.witness svg.graph circle.start').length,
+  charts: s.querySelectorAll('svg.chart').length,
+  workers: document.querySelectorAll('#workers tr.worker').length,
+};"#;
+
+/// `status ID --json` of the coordinator at `url`: that sweep's object.
+fn status_json(url: &str, id: &str) -> serde_json::Value {
+    let out = ok(&["status", id, "--json", "--coordinator", url]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    v["sweeps"][0].clone()
+}
+
+#[test]
+fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
+    let (chromium, driver) = match browser() {
+        Ok(b) => b,
+        Err(why) => return skip_browser(&why),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_c, url, base) = serve_http(d, &[]);
+    // A real sweep, launched before any worker runs, so the page sees it
+    // running first.
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--collect-min-value",
+        "3",
+        "--shards",
+        "24",
+        "--name",
+        "dash",
+        "--verify-fraction",
+        "0",
+        "--coordinator",
+        &url,
+    ]);
+
+    let port = free_port();
+    let _driver = Proc(
+        Command::new(&driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(d.join("chromedriver.log")).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let profile = d.join("profile");
+    let shot = rt.block_on(async {
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            serde_json::json!({
+                "binary": chromium,
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                         "--disable-dev-shm-usage", "--window-size=1200,1000",
+                         format!("--user-data-dir={}", profile.display())],
+            }),
+        );
+        // chromedriver needs a moment to listen: retry, bounded.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let client = loop {
+            let mut b = fantoccini::ClientBuilder::new(
+                hyper_util::client::legacy::connect::HttpConnector::new(),
+            );
+            b.capabilities(caps.clone());
+            match b.connect(&format!("http://127.0.0.1:{port}")).await {
+                Ok(c) => break c,
+                Err(e) if Instant::now() < deadline => {
+                    let _ = e;
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(e) => panic!("no WebDriver session: {e}"),
+            }
+        };
+        client.goto(&base).await.unwrap();
+        let read = |c: fantoccini::Client| async move {
+            let v = c
+                .execute(READ_SWEEP, vec![serde_json::json!("dash")])
+                .await
+                .unwrap();
+            (c, v)
+        };
+        // Running, nothing done: as `status --json` says.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut client = client;
+        let first = loop {
+            let (c, v) = read(client).await;
+            client = c;
+            if !v.is_null() {
+                break v;
+            }
+            assert!(Instant::now() < deadline, "the sweep never showed");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        assert_eq!(first["state"], "running", "{first}");
+        let st = status_json(&url, "dash");
+        for k in ["shards_total", "shards_done", "positions_estimate"] {
+            assert_eq!(first[k], st[k], "{k}: page {first}, status {st}");
+        }
+        assert_eq!(first["shards_done"], 0);
+
+        // A worker runs it to the end; the page follows by itself.
+        let worker = Proc(
+            isolated(Command::new(BIN))
+                .args([
+                    "worker",
+                    "--coordinator",
+                    &url,
+                    "--threads",
+                    "1",
+                    "--id",
+                    "w-dash",
+                ])
+                .args(["--exit-when-idle", "--idle-grace", "2"])
+                .stdout(Stdio::null())
+                .stderr(std::fs::File::create(d.join("worker.log")).unwrap())
+                .spawn()
+                .unwrap(),
+        );
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let done = loop {
+            let (c, v) = read(client).await;
+            client = c;
+            if v["state"] == "done" && v["pictures"].as_u64() > Some(0) {
+                break v;
+            }
+            assert!(Instant::now() < deadline, "the page never showed done: {v}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        drop(worker);
+        let st = status_json(&url, "dash");
+        assert_eq!(st["state"], "done");
+        for k in [
+            "shards_total",
+            "shards_done",
+            "shards_pending",
+            "shards_leased",
+            "shards_failed",
+            "positions_done",
+            "positions_estimate",
+        ] {
+            assert_eq!(done[k], st[k], "{k}: page {done}, status {st}");
+        }
+        assert_eq!(done["shards_done"], done["shards_total"]);
+        // Every picture marks its start; the rate chart and the worker are there.
+        assert_eq!(done["starts"], done["pictures"], "{done}");
+        assert_eq!(done["charts"], 1, "{done}");
+        assert!(done["workers"].as_u64() >= Some(1), "{done}");
+        // One witness by its graph6, drawn by the server: n = 8's value-0 witness.
+        let fig = client
+            .find(fantoccini::Locator::Css(
+                "section.sweep[data-sweep=\"dash\"] figure.witness svg.graph[data-n=\"8\"]",
+            ))
+            .await
+            .unwrap();
+        assert!(fig.html(false).await.unwrap().contains("class=\"start\""));
+        let png = client.screenshot().await.unwrap();
+        client.close().await.unwrap();
+        png
+    });
+    assert!(shot.starts_with(b"\x89PNG"), "not a PNG");
+    let path = d.join("dashboard.png");
+    std::fs::write(&path, &shot).unwrap();
+    eprintln!("dashboard screenshot: {} bytes", shot.len());
+    if std::env::var("GAMESWEEP_DASHBOARD_SCREENSHOT").as_deref() == Ok("1") {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/dashboard.png");
+        std::fs::write(&docs, &shot).unwrap();
+        eprintln!("wrote {}", docs.display());
+    }
+}
