@@ -27,6 +27,7 @@ fn launch(c: &Core, name: &str, shards: u32) -> String {
         sample: None,
         verify_ppm: 0,
         verify_seed: None,
+        priority: 0,
     };
     c.launch(&spec).unwrap().sweep_id
 }
@@ -182,6 +183,9 @@ fn metrics_equal_status_and_count_lease_and_result_events() {
     let id = launch(&c, "m", 4);
     // Sweeps are served in id order: `z-idle` is never reached below.
     let other = launch(&c, "z-idle", 2);
+    // Paused, so that fair sharing does not hand its shards out in between
+    // (it stays idle: its events must stay 0, its shards pending).
+    c.pause(&other, true).unwrap();
 
     // Nothing leased yet: every shard pending, no worker, no event.
     let (s, r, text) = scrape(&c);

@@ -28,6 +28,8 @@ fn install(c: &Core, id: &str, n: u32) {
         sample: None,
         verify_ppm: 0,
         verify_seed: 0,
+        paused: false,
+        priority: 1,
     };
     let plan = (0..n)
         .map(|index| ShardSpec {
@@ -36,7 +38,7 @@ fn install(c: &Core, id: &str, n: u32) {
             estimate: 1_000,
         })
         .collect();
-    let s = Sweep::new(record, plan, kind.empty(), c.clock.now());
+    let s = Sweep::new(record, plan, kind.empty());
     c.lock().sweeps.insert(id.into(), s);
 }
 
@@ -141,6 +143,7 @@ fn maintained_counts_equal_a_scan_after_random_operations() {
         sample,
         verify_ppm: 0,
         verify_seed: None,
+        priority: 0,
     };
     let smp = SampleRequest {
         ppm: 300_000,
