@@ -16,7 +16,7 @@ mod proc;
 use proc::Proc;
 #[path = "support/cli.rs"]
 mod cli;
-use cli::{gs, isolated, ok, refused, serve, BIN};
+use cli::{gs, isolated, ok, refused, serve, work_until_idle, BIN};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -57,35 +57,6 @@ fn valid_and_strict(v: &jsonschema::Validator, doc: &serde_json::Value, required
         };
         assert!(removed.is_some(), "{path:?} not in {doc}");
         assert!(!v.is_valid(&broken), "valid without {path:?}");
-    }
-}
-
-/// A worker that exits once the coordinator has nothing left (at most 120 s).
-fn work_until_idle(url: &str, log: &Path) {
-    let mut w = Proc(
-        isolated(Command::new(BIN))
-            .args(["worker", "--coordinator", url, "--threads", "1"])
-            .args(["--exit-when-idle", "--idle-grace", "2"])
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(log).unwrap())
-            .spawn()
-            .unwrap(),
-    );
-    let t0 = Instant::now();
-    loop {
-        if let Some(st) = w.0.try_wait().unwrap() {
-            assert!(
-                st.success(),
-                "worker: {}",
-                std::fs::read_to_string(log).unwrap_or_default()
-            );
-            return;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(120),
-            "worker did not finish"
-        );
-        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -203,7 +174,7 @@ fn cancel_pause_resume_priority_watch_and_schemas() {
     };
     let o = run(&["launch", "uvg", "--max-n", "6", "--name", "small"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    work_until_idle(&url, &d.join("worker.log"));
+    work_until_idle(&url, None, &d.join("worker.log"));
     // Cancelling a finished sweep: one line, exit 2, nothing cancelled.
     let a = with(&["cancel", "small"]);
     let err = refused(

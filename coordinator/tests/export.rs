@@ -19,40 +19,7 @@ mod proc;
 use proc::Proc;
 #[path = "support/cli.rs"]
 mod cli;
-use cli::{gs, isolated, ok, refused, serve, BIN};
-
-/// A worker that exits once the coordinator has nothing left; waits for it
-/// (at most 120 s).
-fn work_until_idle(url: &str, token: &Path, log: &Path) {
-    let mut w = Proc(
-        isolated(Command::new(BIN))
-            .args(["worker", "--coordinator", url, "--threads", "2"])
-            .arg("--token-file")
-            .arg(token)
-            .args(["--exit-when-idle", "--idle-grace", "5"])
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(log).unwrap())
-            .spawn()
-            .unwrap(),
-    );
-    let t0 = Instant::now();
-    loop {
-        if let Some(st) = w.0.try_wait().unwrap() {
-            assert!(
-                st.success(),
-                "worker: {}",
-                std::fs::read_to_string(log).unwrap_or_default()
-            );
-            return;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(120),
-            "worker did not finish: {}",
-            std::fs::read_to_string(log).unwrap_or_default()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
+use cli::{gs, isolated, ok, refused, serve, work_until_idle, BIN};
 
 fn write_token(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
@@ -169,7 +136,7 @@ fn resume_and_report(
         "--token-file",
         s(admin),
     ]);
-    work_until_idle(url, worker, worker_log);
+    work_until_idle(url, Some(worker), worker_log);
     let got = dir.join("got");
     ok(&[
         "report",
@@ -222,7 +189,7 @@ fn a_sweep_moves_between_coordinators_and_finishes_byte_identical() {
             "--token-file",
             s(&adm),
         ]);
-        work_until_idle(&url, &wrk, &d.join("wa.log"));
+        work_until_idle(&url, Some(&wrk), &d.join("wa.log"));
         // Export is a read: the read token may do it.
         ok(&[
             "export",
@@ -574,7 +541,7 @@ fn serve_writes_checkpoints_to_its_export_dir() {
         "--token-file",
         s(&tok),
     ]);
-    work_until_idle(&url, &tok, &d.join("w.log"));
+    work_until_idle(&url, Some(&tok), &d.join("w.log"));
     let file = exports.join("ck.gsx");
     let t0 = Instant::now();
     loop {

@@ -110,3 +110,37 @@ pub fn serve(store: &Path, extra: &[&str], log: &Path) -> (Proc, String) {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// A two-thread worker (with `token`, if given) that exits once the
+/// coordinator at `url` has nothing left; it must exit cleanly within 120 s.
+pub fn work_until_idle(url: &str, token: Option<&Path>, log: &Path) {
+    let mut cmd = isolated(Command::new(BIN));
+    cmd.args(["worker", "--coordinator", url, "--threads", "2"])
+        .args(["--exit-when-idle", "--idle-grace", "5"]);
+    if let Some(t) = token {
+        cmd.arg("--token-file").arg(t);
+    }
+    let mut w = Proc(
+        cmd.stdout(Stdio::null())
+            .stderr(std::fs::File::create(log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let t0 = Instant::now();
+    loop {
+        if let Some(st) = w.0.try_wait().unwrap() {
+            assert!(
+                st.success(),
+                "worker: {}",
+                std::fs::read_to_string(log).unwrap_or_default()
+            );
+            return;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "worker did not finish: {}",
+            std::fs::read_to_string(log).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
