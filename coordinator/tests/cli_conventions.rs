@@ -8,15 +8,12 @@
 //! 127.0.0.1 (port 0), each bounded in time.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-#[path = "support/proc.rs"]
-mod proc;
-use proc::Proc;
 #[path = "support/cli.rs"]
 mod cli;
-use cli::{gs, isolated, ok, refused, serve, work_until_idle, BIN};
+#[path = "support/proc.rs"]
+mod proc;
+use cli::{gs, ok, refused, serve, work_until_idle};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

@@ -10,16 +10,14 @@ use gamesweep_coordinator::export_file::{self, Export, FORMAT_VERSION};
 use gamesweep_coordinator::store::{SledStore, Store};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-#[path = "support/proc.rs"]
-mod proc;
-use proc::Proc;
 #[path = "support/cli.rs"]
 mod cli;
-use cli::{gs, isolated, ok, refused, serve, work_until_idle, BIN};
+#[path = "support/proc.rs"]
+mod proc;
+use cli::{gs, ok, refused, serve, work_until_idle};
 
 fn write_token(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
