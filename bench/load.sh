@@ -41,7 +41,7 @@ start_serve() { # starts serve on $T/store; sets SERVE and URL
 start_serve
 t0=$(date +%s.%N)
 "$G" launch noop --shards "$SHARDS" --result-bytes "$RESULT_BYTES" --verify-fraction 0 \
-  --name load --coordinator "$URL" >/dev/null
+  --name load --coordinator "$URL" >/dev/null 2>&1
 t1=$(date +%s.%N)
 echo "launch (plan of $SHARDS shards stored): $(echo "$t1 - $t0" | bc -l | xargs printf '%.2f') s"
 "$L" --coordinator "$URL" --workers "$WORKERS" --connections "$CONNECTIONS" \
@@ -50,7 +50,7 @@ cat "$T/load.json"
 HZ=$(getconf CLK_TCK)
 CPU=$(awk -v hz="$HZ" '{printf "%.2f", ($14 + $15) / hz}' /proc/$SERVE/stat)
 HWM=$(awk '/VmHWM/ {printf "%.1f", $2 / 1024}' /proc/$SERVE/status)
-"$G" report load --coordinator "$URL" --out "$T/out" >/dev/null
+"$G" report load --coordinator "$URL" --out "$T/out" >/dev/null 2>&1
 kill -TERM $SERVE; wait $SERVE || true; SERVE=
 STORE=$(du -sb "$T/store" | cut -f1)
 echo "coordinator: ${CPU} s CPU (launch + run), peak RSS ${HWM} MiB; store $(echo "$STORE / 1048576" | bc -l | xargs printf '%.1f') MiB on disk"
