@@ -109,7 +109,7 @@ pub struct NoopDoc {
 
 /// K(K−1)/2, or None on overflow.
 pub fn expected_sum(k: u64) -> Option<u64> {
-    if k % 2 == 0 {
+    if k & 1 == 0 {
         (k / 2).checked_mul(k.saturating_sub(1))
     } else {
         k.checked_mul((k - 1) / 2)
@@ -188,9 +188,7 @@ impl Kind for NoopSweep {
         Ok(NoopOutput {
             shards: 1,
             index_sum: shard.index,
-            padding: std::iter::repeat(PAD)
-                .take(params.result_bytes as usize)
-                .collect(),
+            padding: PAD.to_string().repeat(params.result_bytes as usize),
         })
     }
 
