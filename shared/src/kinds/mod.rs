@@ -5,6 +5,7 @@
 
 pub mod bft;
 pub mod col;
+pub mod noop;
 pub mod octal;
 pub mod subtraction;
 pub mod uvg;
@@ -29,6 +30,7 @@ pub fn registry() -> &'static [&'static dyn SweepKind] {
         &col::EngineCheckSweep,
         &subtraction::SubtractionSweep,
         &octal::OctalSweep,
+        &noop::NoopSweep,
     ]
 }
 
