@@ -19,7 +19,7 @@ const LONG: &[&str] = &[
 
 /// Committed runs of an hour or more of CPU: re-rendered here, recomputed
 /// only by rerunning the sweep (the command is in the run's `NOTES.md`).
-const HOURS: &[&str] = &["uvg-n11"];
+const HOURS: &[&str] = &["uvg-n11", "col-10"];
 
 fn runs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs")
