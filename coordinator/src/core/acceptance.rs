@@ -284,11 +284,11 @@ impl Core {
         if s.failures.remove(&index).is_some() {
             self.store.put_failure(&sweep_id, index, None)?;
         }
-        s.work[index as usize] = result.work();
+        s.set_work(index, result.work());
         // Replicated validation (core/verify.rs): origin, and a verification if selected.
         self.verify_accepted(s, index, &worker, attempt, &result)?;
         if let Some(t) = timing {
-            s.timings.insert(index, t);
+            s.set_timing(index, t);
         }
         s.merged = merged.expect("merged above for a shard not done");
         s.results_stored += 1;

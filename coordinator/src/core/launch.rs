@@ -153,8 +153,9 @@ impl Core {
                 if have.limited {
                     have.limited = false;
                     self.store.update_sweep(&s.record)?;
-                    s.order = lease_order(&s.plan, &s.record);
                     info!(sweep = %id, "sample widened to the whole plan");
+                    let order = lease_order(&s.plan, &s.record);
+                    s.set_order(order);
                 }
                 Ok(())
             }

@@ -68,15 +68,9 @@ fn effective_pass(s: &Sweep, vtime: u64) -> u64 {
 
 /// Unexpired leases `worker` holds at `now_ms`, over every sweep.
 fn held_by(st: &State, worker: &str, now_ms: u64) -> u32 {
-    let mut n = 0u32;
-    for s in st.sweeps.values() {
-        for (_, l) in s.held(now_ms) {
-            if l.worker == worker {
-                n = n.saturating_add(1);
-            }
-        }
-    }
-    n
+    st.sweeps
+        .values()
+        .fold(0u32, |n, s| n.saturating_add(s.held_by(worker, now_ms)))
 }
 
 impl Core {
@@ -106,7 +100,18 @@ impl Core {
         }
         let held = held_by(&st, worker, now_ms);
         let max = max.min(self.limits.max_shards_per_worker.saturating_sub(held));
-        let others_alive = st.others_alive(worker, now, self.lease_ms);
+        // A shard this worker failed MAX_FAILURES times goes to others while
+        // any is alive; the walk over the workers only if there is one.
+        let failed_here = |s: &Sweep, i: u32| {
+            s.failures
+                .get(&i)
+                .is_some_and(|f| f.count >= MAX_FAILURES && f.workers.iter().any(|w| w == worker))
+        };
+        let any_failed_here = st
+            .sweeps
+            .values()
+            .any(|s| s.failures.keys().any(|&i| failed_here(s, i)));
+        let others_alive = any_failed_here && st.others_alive(worker, now, self.lease_ms);
         // Replicated validation (core/verify.rs): verification copies first,
         // so that they do not all wait for the end of the sweep.
         let mut out = self.lease_copies(&mut st, worker, version, max as usize, now, until_ms)?;
@@ -149,15 +154,7 @@ impl Core {
                 .sweeps
                 .get_mut(candidates[pick].as_str())
                 .expect("a candidate is a sweep");
-            let free = s.order.iter().copied().find(|&i| {
-                if !s.states[i as usize].free(now_ms) {
-                    return false;
-                }
-                let failed_here = s.failures.get(&i).is_some_and(|f| {
-                    f.count >= MAX_FAILURES && f.workers.iter().any(|w| w == worker)
-                });
-                !(failed_here && others_alive)
-            });
+            let free = s.first_free(now_ms, |i| others_alive && failed_here(s, i));
             let Some(i) = free else {
                 candidates.swap_remove(pick);
                 continue;
@@ -266,10 +263,11 @@ impl Core {
             let end_ms = granted_ms.saturating_add(max_total);
             if now_ms >= end_ms {
                 // Over its total: ended now, so the shard is handed out again.
-                if let ShardState::Leased(l) = &mut s.states[h.index as usize] {
+                if let ShardState::Leased(l) = &s.states[h.index as usize] {
+                    let mut l = l.clone();
                     l.until_ms = l.until_ms.min(now_ms);
-                    let l = l.clone();
                     self.store.put_lease(&h.sweep_id, h.index, Some(&l))?;
+                    s.set_state(h.index, ShardState::Leased(l));
                 }
                 info!(sweep = %h.sweep_id, shard = h.index, attempt = h.attempt, "lease reached its maximum total; not renewed");
                 out.push(false);

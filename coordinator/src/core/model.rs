@@ -93,7 +93,9 @@ pub enum ShardState {
 }
 
 impl ShardState {
-    /// May be handed out at `now_ms` (pending, or its lease expired).
+    /// May be handed out at `now_ms` (pending, or its lease expired): what
+    /// `Sweep::first_free` finds by its indices (the tests walk with this).
+    #[cfg(test)]
     pub(crate) fn free(&self, now_ms: u64) -> bool {
         match self {
             ShardState::Pending => true,
@@ -128,9 +130,9 @@ pub struct Events {
     pub results_late: u64,
 }
 
-/// Shard counts of one sweep, kept up to date on every change of a shard's
-/// state ([`Sweep::set_state`]) so that status and leasing need no scan of
-/// the shards.
+/// Shard counts and indices of one sweep, kept up to date on every change
+/// of a shard's state ([`Sweep::set_state`]) so that status and leasing
+/// need no scan of the shards.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Tally {
     /// Shards whose state is `Leased` (the lease expired or not).
@@ -143,12 +145,73 @@ pub(crate) struct Tally {
     pub(crate) sample_done: u32,
     /// Shards of the sample set aside.
     pub(crate) sample_failed: u32,
+    /// Positions in the lease order ([`Sweep::order`]) of the pending
+    /// shards in it: the next shard to hand out is the first (or an expired
+    /// lease earlier in the order), found without walking the done ones.
+    pub(crate) pending: BTreeSet<u32>,
+    /// (Expiry, shard) of every `Leased` shard: the expired ones are its
+    /// first entries.
+    pub(crate) expiry: BTreeSet<(u64, u32)>,
+    /// Per worker, the shards whose state is `Leased` to it (expired or
+    /// not): a worker's held leases without a walk over everyone's.
+    pub(crate) by_worker: BTreeMap<String, BTreeSet<u32>>,
 }
 
+/// Sums over the done shards that status's projection needs, kept by
+/// [`Sweep::set_state`] and [`Sweep::set_work`] (floating point, so equal
+/// to a recount up to rounding, not bit for bit).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct WorkSums {
+    /// Positions of every done shard.
+    pub(crate) work_all: u128,
+    /// Done shards with an estimate.
+    pub(crate) n: u32,
+    /// Their estimates.
+    pub(crate) est: u128,
+    /// Their positions.
+    pub(crate) work: u128,
+    /// Σ positions² / estimate over them (for the spread of the ratios).
+    pub(crate) w2e: f64,
+}
+
+impl WorkSums {
+    /// Count a done shard of estimate `e` and positions `w` in (`by` = 1)
+    /// or out (`by` = -1).
+    fn count(&mut self, e: u64, w: u64, by: i8) {
+        let (e128, w128) = (e as u128, w as u128);
+        let w2e = if e > 0 {
+            (w as f64) * (w as f64) / e as f64
+        } else {
+            0.0
+        };
+        if by > 0 {
+            self.work_all += w128;
+            if e > 0 {
+                self.n += 1;
+                self.est += e128;
+                self.work += w128;
+                self.w2e += w2e;
+            }
+        } else {
+            self.work_all = self.work_all.saturating_sub(w128);
+            if e > 0 {
+                self.n = self.n.saturating_sub(1);
+                self.est = self.est.saturating_sub(e128);
+                self.work = self.work.saturating_sub(w128);
+                self.w2e -= w2e;
+            }
+        }
+    }
+}
+
+/// The position in the lease order of a shard that is not in it.
+pub(crate) const UNORDERED: u32 = u32::MAX;
+
 impl Tally {
-    /// Count shard `index` in `state` (`sampled`: it is in the sample) in
+    /// Count shard `index` in `state` (`sampled`: it is in the sample;
+    /// `rank`: its position in the lease order, or [`UNORDERED`]) in
     /// (`by` = 1) or out (`by` = -1).
-    fn count(&mut self, index: u32, state: &ShardState, sampled: bool, by: i8) {
+    fn count(&mut self, index: u32, state: &ShardState, sampled: bool, rank: u32, by: i8) {
         let add = |n: &mut u32| {
             *n = if by > 0 {
                 n.saturating_add(1)
@@ -157,12 +220,32 @@ impl Tally {
             };
         };
         match state {
-            ShardState::Pending => {}
-            ShardState::Leased(_) => {
+            ShardState::Pending => {
+                if rank != UNORDERED {
+                    if by > 0 {
+                        self.pending.insert(rank);
+                    } else {
+                        self.pending.remove(&rank);
+                    }
+                }
+            }
+            ShardState::Leased(l) => {
                 if by > 0 {
                     self.leased.insert(index);
+                    self.expiry.insert((l.until_ms, index));
+                    self.by_worker
+                        .entry(l.worker.clone())
+                        .or_default()
+                        .insert(index);
                 } else {
                     self.leased.remove(&index);
+                    self.expiry.remove(&(l.until_ms, index));
+                    if let Some(set) = self.by_worker.get_mut(&l.worker) {
+                        set.remove(&index);
+                        if set.is_empty() {
+                            self.by_worker.remove(&l.worker);
+                        }
+                    }
                 }
             }
             ShardState::Done => {
@@ -190,8 +273,10 @@ pub(crate) struct Sweep {
     pub(crate) plan: Arc<Vec<ShardSpec>>,
     /// Shard indices in the order they are handed out: largest estimate first,
     /// so the long shards do not end up last (shorter tail). While a sample
-    /// limits the sweep, only the sampled shards.
+    /// limits the sweep, only the sampled shards. Set with [`Sweep::set_order`].
     pub(crate) order: Vec<u32>,
+    /// Each shard's position in `order` ([`UNORDERED`] if not in it).
+    pub(crate) rank: Vec<u32>,
     /// Positions of each done shard (0 while not done).
     pub(crate) work: Vec<u64>,
     /// Worker timings of the accepted results.
@@ -239,6 +324,10 @@ pub(crate) struct Sweep {
     pub(crate) events: Events,
     /// Shard counts by state ([`Sweep::set_state`] keeps them).
     pub(crate) tally: Tally,
+    /// Sums over the done shards' positions (projection).
+    pub(crate) sums: WorkSums,
+    /// Positions in the accepted results per worker (from their timings).
+    pub(crate) worker_work: BTreeMap<String, u64>,
     /// The sampled shards (empty without a sample).
     pub(crate) sampled: HashSet<u32>,
     /// The plan's estimated positions, and the sample's.
@@ -255,6 +344,7 @@ impl Sweep {
             record,
             plan: Arc::new(plan),
             order,
+            rank: Vec::new(),
             work: vec![0; n],
             timings: BTreeMap::new(),
             failures: BTreeMap::new(),
@@ -276,6 +366,8 @@ impl Sweep {
             verify,
             events: Events::default(),
             tally: Tally::default(),
+            sums: WorkSums::default(),
+            worker_work: BTreeMap::new(),
             sampled: HashSet::new(),
             estimate: (0, 0),
         }
@@ -301,8 +393,71 @@ impl Sweep {
                 .flat_map(|smp| smp.shards.iter())
                 .map(|&i| self.plan[i as usize].estimate)),
         );
-        self.tally = self.scan();
+        let order = std::mem::take(&mut self.order);
+        self.set_order(order);
         self
+    }
+
+    /// Hand out shards in `order` from now on (its [`Sweep::rank`] and the
+    /// [`Tally`] follow).
+    pub(crate) fn set_order(&mut self, order: Vec<u32>) {
+        let mut rank = vec![UNORDERED; self.plan.len()];
+        for (pos, &i) in order.iter().enumerate() {
+            rank[i as usize] = pos as u32;
+        }
+        self.order = order;
+        self.rank = rank;
+        self.tally = self.scan();
+        self.recount_work();
+    }
+
+    /// [`Sweep::sums`] and [`Sweep::worker_work`] by a walk over the done
+    /// shards (at load, and after results were merged again).
+    pub(crate) fn recount_work(&mut self) {
+        let (sums, by_worker) = self.scan_work();
+        self.sums = sums;
+        self.worker_work = by_worker;
+    }
+
+    /// What [`Sweep::sums`] and [`Sweep::worker_work`] must equal, by a walk.
+    pub(crate) fn scan_work(&self) -> (WorkSums, BTreeMap<String, u64>) {
+        let mut sums = WorkSums::default();
+        for (i, state) in self.states.iter().enumerate() {
+            if *state == ShardState::Done {
+                sums.count(self.plan[i].estimate, self.work[i], 1);
+            }
+        }
+        let mut by_worker: BTreeMap<String, u64> = BTreeMap::new();
+        for (&i, t) in &self.timings {
+            let w = self.work.get(i as usize).copied().unwrap_or(0);
+            let e = by_worker.entry(t.worker.clone()).or_insert(0);
+            *e = e.saturating_add(w);
+        }
+        (sums, by_worker)
+    }
+
+    /// Set shard `index`'s positions (keeping [`Sweep::sums`]).
+    pub(crate) fn set_work(&mut self, index: u32, w: u64) {
+        let i = index as usize;
+        if self.states[i] == ShardState::Done {
+            let e = self.plan[i].estimate;
+            self.sums.count(e, self.work[i], -1);
+            self.sums.count(e, w, 1);
+        }
+        self.work[i] = w;
+    }
+
+    /// Record the timing of shard `index`'s accepted result (after its
+    /// positions are set), keeping [`Sweep::worker_work`].
+    pub(crate) fn set_timing(&mut self, index: u32, t: ShardTiming) {
+        let w = self.work[index as usize];
+        if let Some(old) = self.timings.insert(index, t.clone()) {
+            if let Some(e) = self.worker_work.get_mut(&old.worker) {
+                *e = e.saturating_sub(w);
+            }
+        }
+        let e = self.worker_work.entry(t.worker).or_insert(0);
+        *e = e.saturating_add(w);
     }
 
     /// The [`Tally`] by a scan of every shard's state (what the maintained
@@ -310,7 +465,8 @@ impl Sweep {
     pub(crate) fn scan(&self) -> Tally {
         let mut t = Tally::default();
         for (i, state) in self.states.iter().enumerate() {
-            t.count(i as u32, state, self.sampled.contains(&(i as u32)), 1);
+            let rank = self.rank.get(i).copied().unwrap_or(UNORDERED);
+            t.count(i as u32, state, self.sampled.contains(&(i as u32)), rank, 1);
         }
         t
     }
@@ -319,10 +475,57 @@ impl Sweep {
     /// shard's state goes through here.
     pub(crate) fn set_state(&mut self, index: u32, state: ShardState) {
         let sampled = self.sampled.contains(&index);
+        let rank = self.rank[index as usize];
         let old = std::mem::replace(&mut self.states[index as usize], state);
-        self.tally.count(index, &old, sampled, -1);
+        self.tally.count(index, &old, sampled, rank, -1);
         self.tally
-            .count(index, &self.states[index as usize], sampled, 1);
+            .count(index, &self.states[index as usize], sampled, rank, 1);
+        let done = (
+            old == ShardState::Done,
+            self.states[index as usize] == ShardState::Done,
+        );
+        if done.0 != done.1 {
+            let (e, w) = (
+                self.plan[index as usize].estimate,
+                self.work[index as usize],
+            );
+            self.sums.count(e, w, if done.1 { 1 } else { -1 });
+        }
+    }
+
+    /// Unexpired leases `worker` holds at `now_ms` (a walk over its own
+    /// leases only).
+    pub(crate) fn held_by(&self, worker: &str, now_ms: u64) -> u32 {
+        self.tally.by_worker.get(worker).map_or(0, |set| {
+            set.iter()
+                .filter(|&&i| self.states[i as usize].held(now_ms).is_some())
+                .count() as u32
+        })
+    }
+
+    /// The first shard of the lease order that is free at `now_ms`
+    /// (pending, or leased under an expired lease) and that `skip` does
+    /// not exclude: the pending shards by their index in order, the
+    /// expired leases from the front of the expiry index. What a walk of
+    /// `order` would find, without walking the shards handed out already.
+    pub(crate) fn first_free(&self, now_ms: u64, skip: impl Fn(u32) -> bool) -> Option<u32> {
+        let pending = self
+            .tally
+            .pending
+            .iter()
+            .map(|&pos| self.order[pos as usize])
+            .find(|&i| !skip(i));
+        let mut best = pending.map(|i| self.rank[i as usize]);
+        for &(until_ms, i) in &self.tally.expiry {
+            if until_ms > now_ms {
+                break;
+            }
+            let r = self.rank[i as usize];
+            if r != UNORDERED && best.is_none_or(|b| r < b) && !skip(i) {
+                best = Some(r);
+            }
+        }
+        best.map(|pos| self.order[pos as usize])
     }
 
     /// Unexpired leases at `now_ms` of this sweep, in shard order.

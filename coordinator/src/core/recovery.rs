@@ -105,6 +105,7 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         record,
         plan: std::sync::Arc::new(plan),
         order,
+        rank: Vec::new(),
         work,
         timings,
         failures,
@@ -126,6 +127,8 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         verify,
         events: Default::default(),
         tally: Default::default(),
+        sums: Default::default(),
+        worker_work: Default::default(),
         sampled: Default::default(),
         estimate: (0, 0),
     }

@@ -150,38 +150,31 @@ struct Projection {
 }
 
 impl Projection {
+    /// From the sums kept over the done shards (O(1) in the shards): the
+    /// spread by Σ e·(w/e − r)² = Σ w²/e − 2r·Σ w + r²·Σ e, the shards not
+    /// done by their estimates' total times the ratio (rounded once).
     fn of(s: &Sweep) -> Projection {
-        let (mut est, mut work, mut n) = (0f64, 0f64, 0u32);
-        for (i, state) in s.states.iter().enumerate() {
-            let e = s.plan[i].estimate;
-            if *state == ShardState::Done && e > 0 {
-                est += e as f64;
-                work += s.work[i] as f64;
-                n += 1;
-            }
-        }
+        let m = &s.sums;
+        let (est, work) = (m.est as f64, m.work as f64);
         let ratio = (est > 0.0).then(|| work / est);
-        let spread = ratio.filter(|&r| n >= 2 && r > 0.0).map(|r| {
-            let mut var = 0f64;
-            for (i, state) in s.states.iter().enumerate() {
-                let e = s.plan[i].estimate;
-                if *state == ShardState::Done && e > 0 {
-                    let d = s.work[i] as f64 / e as f64 - r;
-                    var += e as f64 * d * d;
-                }
-            }
+        let spread = ratio.filter(|&r| m.n >= 2 && r > 0.0).map(|r| {
+            let var = (m.w2e - 2.0 * r * work + r * r * est).max(0.0);
             (var / est).sqrt() / r
         });
-        let mut p = Projection {
+        let rest = (s.estimate.0 as u128).saturating_sub(m.est);
+        let rest = match ratio {
+            Some(r) => (rest as f64 * r).round() as u128,
+            None => rest,
+        };
+        Projection {
             ratio,
             spread,
-            total: 0,
-        };
-        p.total = (0..s.plan.len() as u32).fold(0u64, |sum, i| sum.saturating_add(p.shard(s, i)));
-        p
+            total: u64::try_from(m.work_all.saturating_add(rest)).unwrap_or(u64::MAX),
+        }
     }
 
-    /// Shard `i`'s positions: actual if done, else its estimate times the ratio.
+    /// Shard `i`'s positions: actual if done, else its estimate times the
+    /// ratio (for a sample's target: a walk over the sample only).
     fn shard(&self, s: &Sweep, i: u32) -> u64 {
         let i = i as usize;
         if s.states[i] == ShardState::Done {
@@ -293,9 +286,8 @@ impl Core {
         let st = self.lock();
         let mut out: BTreeMap<String, u64> = BTreeMap::new();
         for s in st.sweeps.values() {
-            for (&i, t) in &s.timings {
-                let w = s.work.get(i as usize).copied().unwrap_or(0);
-                let e = out.entry(t.worker.clone()).or_insert(0);
+            for (worker, &w) in &s.worker_work {
+                let e = out.entry(worker.clone()).or_insert(0);
                 *e = e.saturating_add(w);
             }
         }

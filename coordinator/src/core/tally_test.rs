@@ -215,7 +215,10 @@ fn maintained_counts_equal_a_scan_after_random_operations() {
                     attempt: g.attempt,
                     token: g.token.clone(),
                     result,
-                    timing: None,
+                    timing: rng.random_bool(0.7).then_some(Timing {
+                        wall_us: 1_000,
+                        cpu_us: 900,
+                    }),
                 };
                 c.submit(sub).unwrap();
                 true
@@ -279,6 +282,35 @@ fn maintained_counts_equal_a_scan_after_random_operations() {
             );
             assert_eq!(s.sample_done(), sample_done);
             assert_eq!(s.open(), open, "step {step}");
+            // The projection's sums and the work per worker equal a walk
+            // (the Σ w²/e float up to rounding).
+            let (sums, by_worker) = s.scan_work();
+            assert_eq!(s.worker_work, by_worker, "step {step}");
+            let m = &s.sums;
+            assert_eq!(
+                (m.work_all, m.n, m.est, m.work),
+                (sums.work_all, sums.n, sums.est, sums.work),
+                "step {step}"
+            );
+            assert!((m.w2e - sums.w2e).abs() <= 1e-9 * sums.w2e.max(1.0));
+            // The indexed lease search finds what a walk of the order finds,
+            // and each worker's held leases are what a walk counts.
+            let walked = s
+                .order
+                .iter()
+                .copied()
+                .find(|&i| s.states[i as usize].free(now_ms));
+            assert_eq!(s.first_free(now_ms, |_| false), walked, "step {step}");
+            let walked_odd = s
+                .order
+                .iter()
+                .copied()
+                .find(|&i| i % 2 == 1 && s.states[i as usize].free(now_ms));
+            assert_eq!(s.first_free(now_ms, |i| i % 2 == 0), walked_odd);
+            for w in workers {
+                let n = s.held(now_ms).filter(|(_, l)| l.worker == w).count() as u32;
+                assert_eq!(s.held_by(w, now_ms), n, "step {step}");
+            }
         }
     }
     // Every kind of operation happened, and some sweeps got far.

@@ -379,6 +379,7 @@ impl Core {
             merged.merge(r).map_err(bad)?;
         }
         s.merged = merged;
+        s.recount_work();
         Ok(())
     }
 
