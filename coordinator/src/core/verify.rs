@@ -35,7 +35,9 @@ use super::model::{CoreError, ShardState, State, Sweep};
 pub use super::verify_state::{digest, selected};
 pub(crate) use super::verify_state::{first_run, Quarantine, Verification, PPM};
 use super::Core;
-use crate::store::{LeaseRecord, QuarantineRecord, SweepState, Verdict, VerifyPurpose, VerifyRun};
+use crate::store::{
+    LeaseRecord, QuarantineRecord, SweepState, Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
+};
 use gamesweep::kinds;
 use gamesweep::sweep::Output;
 use std::collections::BTreeMap;
@@ -128,15 +130,9 @@ impl Core {
                 continue;
             }
             let served = s.served_by(version);
-            let open: Vec<u32> = s
-                .verify
-                .records
-                .iter()
-                .filter(|(_, r)| r.open())
-                .map(|(i, _)| *i)
-                .collect();
+            let open: Vec<u32> = s.verify.records.tally().open.iter().copied().collect();
             for i in open {
-                let rec = s.verify.records.get_mut(&i).expect("listed above");
+                let mut rec = s.verify.records.get_mut(&i).expect("listed above");
                 if rec.lease.as_ref().is_some_and(|l| l.until_ms > now_ms) {
                     continue;
                 }
@@ -157,7 +153,7 @@ impl Core {
                         attempt,
                         granted_ms: now_ms,
                     });
-                    self.store.put_verify(&s.record.id, i, Some(rec))?;
+                    self.store.put_verify(&s.record.id, i, Some(&rec))?;
                     info!(sweep = %s.record.id, shard = i, attempt, "verification copy leased");
                     out.push(Granted {
                         sweep_id: s.record.id.clone(),
@@ -176,7 +172,7 @@ impl Core {
                 if !someone && now.saturating_duration_since(since) >= window {
                     rec.verdict = Verdict::Unverifiable;
                     rec.lease = None;
-                    self.store.put_verify(&s.record.id, i, Some(rec))?;
+                    self.store.put_verify(&s.record.id, i, Some(&rec))?;
                     warn!(sweep = %s.record.id, shard = i, "no other worker to verify this shard; skipped as unverifiable");
                 }
             }
@@ -192,7 +188,7 @@ impl Core {
         worker: &str,
         until_ms: u64,
     ) -> Result<bool, CoreError> {
-        let Some(rec) = s.verify.records.get_mut(&h.index) else {
+        let Some(mut rec) = s.verify.records.get_mut(&h.index) else {
             return Ok(false);
         };
         let mine = rec.open()
@@ -209,7 +205,7 @@ impl Core {
                 attempt: h.attempt,
                 granted_ms,
             });
-            self.store.put_verify(&s.record.id, h.index, Some(rec))?;
+            self.store.put_verify(&s.record.id, h.index, Some(&rec))?;
         }
         Ok(mine)
     }
@@ -221,7 +217,7 @@ impl Core {
         h: &Held,
         worker: &str,
     ) -> Result<bool, CoreError> {
-        let Some(rec) = s.verify.records.get_mut(&h.index) else {
+        let Some(mut rec) = s.verify.records.get_mut(&h.index) else {
             return Ok(false);
         };
         let mine = rec
@@ -230,7 +226,8 @@ impl Core {
             .is_some_and(|l| l.worker == worker && l.attempt == h.attempt);
         if mine {
             rec.lease = None;
-            self.store.put_verify(&s.record.id, h.index, Some(rec))?;
+            self.store.put_verify(&s.record.id, h.index, Some(&rec))?;
+            drop(rec);
             s.leases_released += 1;
             self.store.put_stats(&s.record.id, &s.stats())?;
         }
@@ -275,7 +272,7 @@ impl Core {
             warn!(worker = %run.worker, shard = run.index, "result from a quarantined worker ignored");
             return Ok(Some(false));
         }
-        let Some(rec) = s.verify.records.get_mut(&run.index) else {
+        let Some(mut rec) = s.verify.records.get_mut(&run.index) else {
             return Ok(None);
         };
         if state != ShardState::Done || !rec.open() || rec.ran(run.worker) {
@@ -297,6 +294,7 @@ impl Core {
         if rec.lease.as_ref().is_some_and(|l| l.worker == run.worker) {
             rec.lease = None;
         }
+        drop(rec);
         let losers = self.settle(s, run.index, now)?;
         if !losers.is_empty() && st.quarantine.on_mismatch {
             self.quarantine(st, &losers, run.sweep_id, run.index)?;
@@ -308,7 +306,8 @@ impl Core {
     /// workers out-voted by this decision.
     fn settle(&self, s: &mut Sweep, index: u32, now: Instant) -> Result<Vec<String>, CoreError> {
         let id = s.record.id.clone();
-        let rec = s.verify.records.get_mut(&index).expect("caller checked");
+        let mut guard = s.verify.records.get_mut(&index).expect("caller checked");
+        let rec: &mut VerifyRecord = &mut guard;
         let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
         for r in &rec.runs {
             *votes.entry(r.digest.as_str()).or_insert(0) += 1;
@@ -353,6 +352,7 @@ impl Core {
                 warn!(sweep = %id, shard = index, "verification mismatch: the shard runs again on another worker");
             }
         }
+        drop(guard);
         let rec = s.verify.records.get(&index).expect("still there");
         self.store.put_verify(&id, index, Some(rec))?;
         if let Some((bytes, worker)) = replacement {
@@ -443,7 +443,7 @@ impl Core {
                     let rec = match s.verify.records.get_mut(&i) {
                         // Already being verified, or verified by others.
                         Some(r) if r.verdict != Verdict::Unverifiable => continue,
-                        Some(r) => {
+                        Some(mut r) => {
                             r.verdict = Verdict::Open;
                             r.purpose = VerifyPurpose::Recheck;
                             r.clone()
@@ -461,11 +461,11 @@ impl Core {
                     s.verify.records.insert(i, rec);
                     s.verify.since.insert(i, now);
                 }
-                for r in s.verify.records.values_mut() {
+                s.verify.records.for_each_mut(|r| {
                     if r.lease.as_ref().is_some_and(|l| &l.worker == w) {
                         r.lease = None;
                     }
-                }
+                });
             }
         }
         Ok(())
