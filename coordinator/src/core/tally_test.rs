@@ -1,7 +1,7 @@
 //! Status at scale: the per-sweep shard counts are maintained on every
 //! transition, so a status costs O(leases held), not O(shards). Checked
 //! against a scan after random operations; `status_latency` measures it at
-//! 65,536 shards (`cargo test --release -p gamesweep-coordinator --lib
+//! 65,536 and 1,048,576 shards (`cargo test --release -p gamesweep-coordinator --lib
 //! status_latency -- --ignored --nocapture`).
 
 use super::model::{Sweep, Tally};
@@ -43,12 +43,18 @@ fn install(c: &Core, id: &str, n: u32) {
 }
 
 #[test]
-#[ignore = "a measurement: prints status latency at 65,536 shards"]
+#[ignore = "a measurement: prints status latency at 65,536 and 1,048,576 shards"]
 fn status_latency() {
+    for n in [65_536, 1 << 20] {
+        status_latency_at(n);
+    }
+}
+
+/// Status latency with `n` shards, 32,768 of them done and 2,048 leased.
+fn status_latency_at(n: u32) {
     let clock = Arc::new(ManualClock::new());
     let c =
         Core::open_with_clock(Arc::new(MemStore::new()), Duration::from_secs(60), clock).unwrap();
-    let n = 65_536;
     install(&c, "big", n);
     let v = solver_version();
     let empty = kinds::find("uvg").unwrap().empty();
@@ -76,7 +82,7 @@ fn status_latency() {
         );
     }
     let st = &c.status(Some("big")).unwrap().0[0];
-    assert_eq!((st.shards_done, st.shards_leased), (n / 2, 2_048));
+    assert_eq!((st.shards_done, st.shards_leased), (32_768, 2_048));
     let calls = 200;
     let t = Instant::now();
     for _ in 0..calls {
@@ -84,6 +90,14 @@ fn status_latency() {
     }
     let per = t.elapsed() / calls;
     println!("status at {n} shards (32,768 done, 2,048 leased, 136 workers): {per:?} per call");
+    let t = Instant::now();
+    for _ in 0..calls {
+        std::hint::black_box(c.worker_work());
+    }
+    println!(
+        "the dashboard's positions per worker of the same: {:?} per call",
+        t.elapsed() / calls
+    );
     let t = Instant::now();
     for _ in 0..calls {
         std::hint::black_box(crate::metrics::render(&c).unwrap());
