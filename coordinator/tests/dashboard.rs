@@ -316,7 +316,9 @@ fn off_loopback_the_read_token_logs_in_through_a_form_and_a_strict_cookie() {
             200
         );
         // A forged session is not one.
-        let forged = format!("{}0", &session[..session.len() - 1]);
+        // (Its last character changed: to `1` where it was `0`, else `0`.)
+        let flipped = if session.ends_with('0') { '1' } else { '0' };
+        let forged = format!("{}{flipped}", &session[..session.len() - 1]);
         let st = request(&base, "GET", "/api/history", &[("Cookie", &forged)], "");
         assert_eq!(st.status, 401);
     }
