@@ -85,6 +85,9 @@ pub struct Drawing {
     pub marks: Marks,
     /// What it is (plain text: value, check, note).
     pub caption: String,
+    /// Size (vertices, edges) when the kind gives it, else (0, 0): within
+    /// a role, smaller positions are drawn first (stable otherwise).
+    pub size: (u32, u32),
 }
 
 /// Everything a report pictures.
@@ -127,7 +130,7 @@ pub fn of_results(json: &str) -> anyhow::Result<(String, Data)> {
         "subtraction" => subtraction(&parse(kind, json)?),
         _ => Data::default(),
     };
-    d.drawings.sort_by_key(|x| x.role);
+    d.drawings.sort_by_key(|x| (x.role, x.size));
     Ok((k.kind, d))
 }
 
@@ -154,6 +157,7 @@ fn bars(stem: &str, title: &str, x: &str, y: &str, bars: Vec<(u64, u64)>) -> Cha
 fn uvg_exception(what: &str, r: &ExceptionRow) -> Drawing {
     Drawing {
         role: Role::Counterexample,
+        size: (r.vertices, r.edges),
         code: r.graph6.clone(),
         marks: Marks::Start(vec![r.start as usize]),
         caption: format!("{what}: start {}, {}", r.start, r.values),
@@ -207,6 +211,7 @@ fn uvg(d: &UvgDoc) -> Data {
             if seen.insert(g) {
                 out.drawings.push(Drawing {
                     role: Role::Smallest,
+                    size: (0, 0),
                     code: w.graph6.clone(),
                     marks: Marks::Start(vec![w.start as usize]),
                     caption: format!("value {g}: n = {}, start {}", r.n, w.start),
@@ -217,6 +222,7 @@ fn uvg(d: &UvgDoc) -> Data {
     if let Some(w) = d.extension_search.as_ref().and_then(|e| e.witness.as_ref()) {
         out.drawings.push(Drawing {
             role: Role::Witness,
+            size: (0, 0),
             code: w.graph6.clone(),
             marks: Marks::Start(vec![w.start as usize]),
             caption: format!("extension search witness: start {}", w.start),
@@ -242,6 +248,7 @@ fn position(role: Role, what: &str, p: &PositionDoc) -> Drawing {
     }
     Drawing {
         role,
+        size: (p.vertices, p.edges),
         code: p.code.clone(),
         marks: position_marks(p),
         caption,
@@ -253,6 +260,7 @@ fn smallest_of_values(values: &[ValueRow], out: &mut Vec<Drawing>) {
         if let Some(p) = &v.smallest {
             out.push(Drawing {
                 role: Role::Smallest,
+                size: (p.vertices, p.edges),
                 code: p.code.clone(),
                 marks: position_marks(p),
                 caption: format!("value {}", v.value),
@@ -418,6 +426,7 @@ fn search(d: &SearchDoc) -> Data {
             .iter()
             .map(|(v, b)| Drawing {
                 role: Role::Smallest,
+                size: (0, 0),
                 code: b.graph6.clone(),
                 marks: Marks::Start(vec![b.start as usize]),
                 caption: format!("value {v}: best found, start {}", b.start),
@@ -430,6 +439,7 @@ fn search(d: &SearchDoc) -> Data {
 fn record_start(what: &str, r: &Record) -> Drawing {
     Drawing {
         role: Role::Counterexample,
+        size: (r.vertices, r.edges),
         code: r.code.clone(),
         marks: Marks::Start(vec![r.index as usize]),
         caption: format!("{what}: {} {}", r.detail, r.note).trim().to_string(),
@@ -482,6 +492,7 @@ fn reduction(d: &ReductionDoc) -> Data {
         for r in &list.records {
             out.drawings.push(Drawing {
                 role: Role::Counterexample,
+                size: (r.vertices, r.edges),
                 code: r.code.clone(),
                 marks: Marks::None,
                 caption: format!("{name}: {} {}", r.detail, r.note).trim().to_string(),

@@ -136,11 +136,11 @@ pub fn render(results_json: &str, report_md: &str) -> anyhow::Result<Figures> {
     }
     if total > 0 {
         md.push_str(
-            "\nPositions (start vertex filled red; colourings: `L` filled blue, `R` filled red):\n",
+            "\nPositions (start vertex filled red; colourings: `L` filled blue, `R` filled red).\n",
         );
         if total > MAX_DRAWINGS {
             md.push_str(&format!(
-                "the first {MAX_DRAWINGS} of {total} are drawn (counterexamples first, then the smallest position of each value in the order of the tables above); the rest are in the tables.\n"
+                "The first {MAX_DRAWINGS} of {total} are drawn (counterexamples first, then the smallest positions of values, fewest vertices and edges first); the rest are in the tables above.\n"
             ));
         }
         let mut role = None;
