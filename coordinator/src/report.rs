@@ -60,7 +60,10 @@ fn write_figures(fig_dir: &Path, files: &[(String, String)]) -> anyhow::Result<(
         let _ = std::fs::remove_dir(fig_dir);
         return Ok(());
     }
-    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
     write_files(fig_dir, &refs)
 }
 

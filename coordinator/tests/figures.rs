@@ -71,7 +71,11 @@ fn committed_figures_rerender_byte_for_byte() {
         let name = dir.display().to_string();
         let (json, kind_md) = kind_rendering(&dir);
         let f = figures::render(&json, &kind_md).unwrap();
-        assert_eq!(f, figures::render(&json, &kind_md).unwrap(), "{name}: not deterministic");
+        assert_eq!(
+            f,
+            figures::render(&json, &kind_md).unwrap(),
+            "{name}: not deterministic"
+        );
         assert!(
             read(&dir.join("report.md")) == format!("{kind_md}{}", f.section_md),
             "{name}: report.md is not the kind's text plus the figures section"
@@ -89,27 +93,52 @@ fn committed_figures_rerender_byte_for_byte() {
                 "{name}: figures/{file} differs"
             );
             // Linked from report.md, inline in report.html.
-            assert!(f.section_md.contains(&format!("({}/{file})", figures::DIR)), "{name}: {file}");
+            assert!(
+                f.section_md.contains(&format!("({}/{file})", figures::DIR)),
+                "{name}: {file}"
+            );
             assert!(f.html.contains(text.trim()), "{name}: {file} not inline");
             if file.starts_with("position-") {
                 drawn += 1;
-                assert!(text.len() < 8 * 1024, "{name}: {file} is {} bytes", text.len());
+                assert!(
+                    text.len() < 8 * 1024,
+                    "{name}: {file} is {} bytes",
+                    text.len()
+                );
             } else {
                 charts += 1;
-                assert!(text.len() < 32 * 1024, "{name}: {file} is {} bytes", text.len());
+                assert!(
+                    text.len() < 32 * 1024,
+                    "{name}: {file} is {} bytes",
+                    text.len()
+                );
             }
         }
-        let positions = f.files.iter().filter(|(n, _)| n.starts_with("position-")).count();
+        let positions = f
+            .files
+            .iter()
+            .filter(|(n, _)| n.starts_with("position-"))
+            .count();
         assert!(positions <= figures::MAX_DRAWINGS, "{name}");
     }
     // Every report with values by n has its chart, and positions are drawn.
-    for run in ["uvg", "col", "myopic-tree", "octal", "subtraction", "uvg-degree3"] {
+    for run in [
+        "uvg",
+        "col",
+        "myopic-tree",
+        "octal",
+        "subtraction",
+        "uvg-degree3",
+    ] {
         assert!(
             runs_dir().join(run).join("figures").is_dir(),
             "{run} has no figures"
         );
     }
-    assert!(drawn >= 100 && charts >= 15, "{drawn} drawings, {charts} charts");
+    assert!(
+        drawn >= 100 && charts >= 15,
+        "{drawn} drawings, {charts} charts"
+    );
 }
 
 #[test]
@@ -121,7 +150,10 @@ fn the_smallest_positions_are_drawn_with_their_marks() {
     assert!(svg.contains("class=\"start\" data-v=\"1\""), "{svg}");
     // Col: colourings are marked blue and red.
     let col: String = (1..=40)
-        .filter_map(|i| std::fs::read_to_string(runs_dir().join(format!("col/figures/position-{i:02}.svg"))).ok())
+        .filter_map(|i| {
+            std::fs::read_to_string(runs_dir().join(format!("col/figures/position-{i:02}.svg")))
+                .ok()
+        })
         .collect();
     assert!(col.contains("class=\"blue\"") && col.contains("class=\"red\""));
     // col ≤ 8 has 100 values: the cap is said.
@@ -145,17 +177,37 @@ fn report_from_rewrites_a_report() {
     let mut want = committed_figures(&src);
     want.push("keep.txt".into());
     want.sort();
-    assert_eq!(committed_figures(&dir), want, "stale SVGs removed, other files kept");
+    assert_eq!(
+        committed_figures(&dir),
+        want,
+        "stale SVGs removed, other files kept"
+    );
     // Into another folder with --out.
     let out = tmp.path().join("out");
-    cli::ok(&["report", "--from", dir.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    cli::ok(&[
+        "report",
+        "--from",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(read(&out.join("report.md")) == read(&src.join("report.md")));
     // Bad input: one line, no panic.
     let missing = tmp.path().join("missing");
-    cli::refused(&["report", "--from", missing.to_str().unwrap()], "results.json");
+    cli::refused(
+        &["report", "--from", missing.to_str().unwrap()],
+        "results.json",
+    );
     std::fs::create_dir_all(&missing).unwrap();
     std::fs::write(missing.join("results.json"), "{\"kind\": \"uvg\"}").unwrap();
-    cli::refused(&["report", "--from", missing.to_str().unwrap()], "kind and parameters");
-    std::fs::write(missing.join("results.json"), "{\"kind\": \"nope\", \"params\": {}}").unwrap();
+    cli::refused(
+        &["report", "--from", missing.to_str().unwrap()],
+        "kind and parameters",
+    );
+    std::fs::write(
+        missing.join("results.json"),
+        "{\"kind\": \"nope\", \"params\": {}}",
+    )
+    .unwrap();
     cli::refused(&["report", "--from", missing.to_str().unwrap()], "nope");
 }

@@ -8,8 +8,8 @@
 use crate::connect::{self, Conn};
 use crate::core::Provenance;
 use crate::report;
-use gamesweep::sweep::Rendered;
 use anyhow::Context as _;
+use gamesweep::sweep::Rendered;
 use std::path::{Path, PathBuf};
 
 /// `report` options.
@@ -40,8 +40,8 @@ struct Named {
 /// `report --from DIR`: render everything again from `DIR/results.json`.
 fn exec_from(dir: &Path, out: Option<PathBuf>) -> anyhow::Result<()> {
     let path = dir.join("results.json");
-    let json = std::fs::read_to_string(&path)
-        .with_context(|| format!("reading {}", path.display()))?;
+    let json =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let named: Named = serde_json::from_str(&json).map_err(|e| {
         anyhow::anyhow!(
             "{} does not name its kind and parameters: {e}",

@@ -168,7 +168,10 @@ mod tests {
         };
         let a = svg(&c).unwrap();
         assert_eq!(a, svg(&c).unwrap());
-        assert!(a.starts_with("<svg") && a.trim_end().ends_with("</svg>"), "{a}");
+        assert!(
+            a.starts_with("<svg") && a.trim_end().ends_with("</svg>"),
+            "{a}"
+        );
         assert!(a.contains("T &lt;&amp;&gt;"), "title escaped: {a}");
         let b = Chart {
             plot: Plot::Bars(vec![(0, 3), (1, 0), (2, 7)]),

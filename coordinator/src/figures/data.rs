@@ -362,7 +362,10 @@ fn tree(d: &TreeDoc) -> Data {
 
 fn digraph(d: &DigraphDoc) -> Data {
     let mut out = Data::default();
-    let sets = [("exhaustive", Some(&d.sets.exhaustive)), ("random", d.sets.random.as_ref())];
+    let sets = [
+        ("exhaustive", Some(&d.sets.exhaustive)),
+        ("random", d.sets.random.as_ref()),
+    ];
     for (name, s) in sets.into_iter().filter_map(|(n, s)| Some((n, s?))) {
         for p in &s.exception_records {
             out.drawings.push(position(
@@ -393,7 +396,10 @@ fn list(d: &ListDoc) -> Data {
     let mut out = Data::default();
     for (name, ps) in [
         ("lemma exception", &d.lemma.records),
-        ("corollary exception (single list)", &d.corollary.single.records),
+        (
+            "corollary exception (single list)",
+            &d.corollary.single.records,
+        ),
         ("corollary exception (forest)", &d.corollary.forests.records),
         ("non-cold", &d.non_cold_records),
     ] {
@@ -442,7 +448,9 @@ fn record_start(what: &str, r: &Record) -> Drawing {
         size: (r.vertices, r.edges),
         code: r.code.clone(),
         marks: Marks::Start(vec![r.index as usize]),
-        caption: format!("{what}: {} {}", r.detail, r.note).trim().to_string(),
+        caption: format!("{what}: {} {}", r.detail, r.note)
+            .trim()
+            .to_string(),
     }
 }
 
@@ -495,7 +503,9 @@ fn reduction(d: &ReductionDoc) -> Data {
                 size: (r.vertices, r.edges),
                 code: r.code.clone(),
                 marks: Marks::None,
-                caption: format!("{name}: {} {}", r.detail, r.note).trim().to_string(),
+                caption: format!("{name}: {} {}", r.detail, r.note)
+                    .trim()
+                    .to_string(),
             });
         }
     }

@@ -132,7 +132,10 @@ mod tests {
     #[test]
     fn tables_become_html_tables_and_text_is_escaped() {
         let h = markdown("# T\n\n| a | b |\n|---|---|\n| 1 | <x> |\n");
-        assert!(h.contains("<table>") && h.contains("<td>&lt;x&gt;</td>"), "{h}");
+        assert!(
+            h.contains("<table>") && h.contains("<td>&lt;x&gt;</td>"),
+            "{h}"
+        );
         let p = page("k", "# A & B\n", &[], &[]);
         assert!(p.contains("<title>A &amp; B</title>"), "{p}");
         assert!(p.contains("None:"));

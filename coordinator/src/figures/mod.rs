@@ -60,11 +60,7 @@ fn md_text(s: &str) -> String {
 
 /// A Markdown code span of `s` (fenced by more backticks than any run in it).
 fn md_code(s: &str) -> String {
-    let longest = s
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+    let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
     let pad = if s.starts_with('`') || s.ends_with('`') || longest > 0 {
         " "
@@ -102,10 +98,7 @@ pub fn render(results_json: &str, report_md: &str) -> anyhow::Result<Figures> {
     for c in &d.charts {
         let name = format!("{}.svg", c.stem);
         let svg = chart::svg(c)?;
-        md.push_str(&format!(
-            "\n![{}]({DIR}/{name})\n",
-            md_text(&c.title)
-        ));
+        md.push_str(&format!("\n![{}]({DIR}/{name})\n", md_text(&c.title)));
         charts_html.push((c.title.clone(), svg.clone()));
         files.push((name, svg));
     }
@@ -160,7 +153,12 @@ pub fn render(results_json: &str, report_md: &str) -> anyhow::Result<Figures> {
             }
         }
     }
-    let html = html::page(&kind, report_md, &charts_html, &listed_html(&listed, &files));
+    let html = html::page(
+        &kind,
+        report_md,
+        &charts_html,
+        &listed_html(&listed, &files),
+    );
     Ok(Figures {
         files,
         section_md: md,
@@ -169,10 +167,7 @@ pub fn render(results_json: &str, report_md: &str) -> anyhow::Result<Figures> {
 }
 
 /// (caption, code, marks, svg or why not) of each listed position, for the page.
-fn listed_html<'a>(
-    listed: &'a [Listed],
-    files: &'a [(String, String)],
-) -> Vec<html::Position<'a>> {
+fn listed_html<'a>(listed: &'a [Listed], files: &'a [(String, String)]) -> Vec<html::Position<'a>> {
     listed
         .iter()
         .map(|l| html::Position {
