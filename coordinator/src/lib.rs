@@ -3,9 +3,10 @@
 //! Modules in layers; a module uses only modules of lower layers, so there
 //! is no import cycle:
 //!
+//! 0. `figures` (a report's pictures and `report.html`, from `results.json`).
 //! 1. Leaves: `error` (usage errors, exit codes), `output` (stdout that
 //!    a closed pipe does not break), `report` (the files a
-//!    sweep writes), `sample`, `progress` (the progress bar), `status_text`
+//!    sweep writes: figures), `sample`, `progress` (the progress bar), `status_text`
 //!    (status tables, from domain types only), `export_file` (the export
 //!    file format: encode, decode, checksum, version).
 //! 2. `store` (the `Store` trait, sled), then `projection` (store's timings).
@@ -38,6 +39,7 @@ pub mod core;
 pub mod embedded;
 pub mod error;
 pub mod export_file;
+pub mod figures;
 pub mod http;
 pub mod metrics;
 pub mod output;

@@ -4,6 +4,7 @@
 //! in-process), `report.md`, the kind's exports, and a sample's
 //! `projection.json` / `projection.md`.
 
+use crate::figures;
 use anyhow::Context as _;
 use gamesweep::sweep::Rendered;
 use gamesweep_proto::domain::ProjectionText;
@@ -16,21 +17,54 @@ pub fn results_json_text(v: &serde_json::Value) -> String {
     json
 }
 
-/// Write `results.json`, `report.md` and the exports of `rendered` into
-/// `dir` (created if missing), naming each export on stderr.
+/// Write `results.json`, `report.md` (the kind's text, then the figures
+/// section), `report.html`, the SVG figures (in `figures/`; stale `.svg`
+/// files there are removed) and the exports of `rendered` into `dir`
+/// (created if missing), naming each export on stderr. The figures are
+/// rendered here from `results.json` ([`figures::render`]).
 pub fn write_results(dir: &Path, rendered: &Rendered) -> anyhow::Result<()> {
+    let figs = figures::render(&rendered.results_json, &rendered.report_md)
+        .context("rendering the report's figures from results.json")?;
+    let report_md = format!("{}{}", rendered.report_md, figs.section_md);
     write_files(
         dir,
         &[
             ("results.json", &rendered.results_json),
-            ("report.md", &rendered.report_md),
+            ("report.md", &report_md),
+            ("report.html", &figs.html),
         ],
     )?;
+    write_figures(&dir.join(figures::DIR), &figs.files)?;
     for (name, contents) in &rendered.exports {
         write_files(dir, &[(name, contents)])?;
         eprintln!("gamesweep: wrote {}/{name}", dir.display());
     }
     Ok(())
+}
+
+/// Write the SVG `files` into `fig_dir` and remove any other `.svg` file
+/// there (left by an earlier render); no files: the folder is removed when
+/// nothing else is in it.
+fn write_figures(fig_dir: &Path, files: &[(String, String)]) -> anyhow::Result<()> {
+    if let Ok(rd) = std::fs::read_dir(fig_dir) {
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if name.ends_with(".svg") && !files.iter().any(|(n, _)| *n == name) {
+                std::fs::remove_file(e.path())
+                    .with_context(|| format!("removing {}", e.path().display()))?;
+            }
+        }
+    }
+    if files.is_empty() {
+        // Fails harmlessly when the folder is missing or holds other files.
+        let _ = std::fs::remove_dir(fig_dir);
+        return Ok(());
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    write_files(fig_dir, &refs)
 }
 
 /// Write `provenance.json` into `dir` (nothing for an empty text: a
@@ -69,14 +103,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("a/b");
         let rendered = Rendered {
-            results_json: "{}\n".into(),
+            results_json: "{\"kind\": \"noop\"}\n".into(),
             report_md: "# r\n".into(),
             exports: vec![("positions.txt".into(), "x\n".into())],
         };
         write_results(&out, &rendered).unwrap();
         let read = |n: &str| std::fs::read_to_string(out.join(n)).unwrap();
-        assert_eq!(read("results.json"), "{}\n");
-        assert_eq!(read("report.md"), "# r\n");
+        assert_eq!(read("results.json"), "{\"kind\": \"noop\"}\n");
+        let md = read("report.md");
+        assert!(md.starts_with("# r\n\n## Figures\n"), "{md}");
+        assert!(read("report.html").contains("<h1>r</h1>"));
         assert_eq!(read("positions.txt"), "x\n");
     }
 }

@@ -39,6 +39,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     (
         "coordinator",
         &[
+            &["figures"],
             &[
                 "error",
                 "output",

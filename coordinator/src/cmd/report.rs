@@ -1,32 +1,86 @@
 //! `gamesweep report ID [--out DIR]`: fetch a finished sweep's
 //! `results.json` and `report.md` from the coordinator, and write the kind's
-//! other files (e.g. `collected-min-value-5.txt`) rendered here from
-//! `results.json`, as `run` does.
+//! other files (e.g. `collected-min-value-5.txt`), the figures and
+//! `report.html`, rendered here from `results.json`, as `run` does.
+//! `gamesweep report --from DIR`: the same files re-rendered from
+//! `DIR/results.json`, no coordinator.
 
 use crate::connect::{self, Conn};
 use crate::core::Provenance;
 use crate::report;
+use anyhow::Context as _;
 use gamesweep::sweep::Rendered;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `report` options.
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
     /// Sweep id.
-    pub id: String,
-    /// Output directory [default: runs/<ID>].
+    #[arg(required_unless_present = "from")]
+    pub id: Option<String>,
+    /// Re-render a report from the `results.json` in DIR instead of
+    /// fetching one: `report.md`, `report.html`, the figures and the kind's
+    /// other files, written back into DIR (or --out); no coordinator.
+    #[arg(long, value_name = "DIR", conflicts_with = "id")]
+    pub from: Option<PathBuf>,
+    /// Output directory [default: runs/<ID>, or the --from DIR].
     #[arg(long)]
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub conn: Conn,
 }
 
+/// The kind and parameters a `results.json` names.
+#[derive(serde::Deserialize)]
+struct Named {
+    kind: String,
+    params: gamesweep::sweep::Params,
+}
+
+/// `report --from DIR`: render everything again from `DIR/results.json`.
+fn exec_from(dir: &Path, out: Option<PathBuf>) -> anyhow::Result<()> {
+    let path = dir.join("results.json");
+    let json =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let named: Named = serde_json::from_str(&json).map_err(|e| {
+        anyhow::anyhow!(
+            "{} does not name its kind and parameters: {e}",
+            path.display()
+        )
+    })?;
+    let kind = gamesweep::kinds::find(&named.kind)?;
+    let params = kind.resolve_params(&named.params)?;
+    let rendered = kind
+        .render_from_json(&params, &json)
+        .map_err(|e| anyhow::Error::new(e).context(format!("rendering {}", path.display())))?;
+    if rendered.results_json != json {
+        anyhow::bail!(
+            "{} is not in the kind's exact format (it does not re-render byte for byte); not rewriting it",
+            path.display()
+        );
+    }
+    let out = out.unwrap_or_else(|| dir.to_path_buf());
+    report::write_results(&out, &rendered)?;
+    eprintln!(
+        "wrote {}/report.md, report.html and figures/ from {}",
+        out.display(),
+        path.display()
+    );
+    Ok(())
+}
+
 /// Run `report`.
 pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
+    if let Some(dir) = &a.from {
+        return exec_from(dir, a.out);
+    }
+    let Some(id) = a.id else {
+        anyhow::bail!("report needs a sweep id, or --from DIR");
+    };
     let rt = connect::runtime()?;
     let mut c = connect::connect(&rt, &a.conn)?;
-    let r = rt.block_on(c.result(&a.id))?;
-    let out = a.out.unwrap_or_else(|| PathBuf::from("runs").join(&a.id));
+    let r = rt.block_on(c.result(&id))?;
+    let out = a.out.unwrap_or_else(|| PathBuf::from("runs").join(&id));
     let exports = exports_of(&r.provenance_json, &r.results_json)?;
     report::write_results(
         &out,

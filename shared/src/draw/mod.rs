@@ -61,6 +61,14 @@ pub enum DrawError {
         /// The vertex count.
         n: usize,
     },
+    /// A colouring text that is not one of `L`, `R`, `.` per vertex.
+    #[error("colouring `{text}` is not one of L, R, . for each of {n} vertices")]
+    Colouring {
+        /// The text (at most 40 characters of it).
+        text: String,
+        /// The vertex count.
+        n: usize,
+    },
     /// The graph6/digraph6 text did not decode.
     #[error("{0}")]
     Code(#[from] Graph6Error),
@@ -214,13 +222,63 @@ pub fn svg(
     marked: &[usize],
     opts: &Options,
 ) -> Result<String, DrawError> {
+    let marks: Vec<(usize, Mark)> = marked.iter().map(|&v| (v, Mark::Start)).collect();
+    svg_marks(n, edges, &marks, opts)
+}
+
+/// How a vertex is marked in a picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// A game's start (the token): filled dark red and ringed, class `start`.
+    Start,
+    /// Coloured blue (Left), class `blue`.
+    Blue,
+    /// Coloured red (Right), class `red`.
+    Red,
+}
+
+/// The blue and red vertices of a colouring written one character per
+/// vertex: `L` blue (Left), `R` red (Right), `.` uncoloured.
+pub fn parse_colouring(text: &str, n: usize) -> Result<Vec<(usize, Mark)>, DrawError> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() != n {
+        return Err(DrawError::Colouring {
+            text: text.chars().take(40).collect(),
+            n,
+        });
+    }
+    let mut out = Vec::new();
+    for (v, ch) in chars.into_iter().enumerate() {
+        match ch {
+            'L' => out.push((v, Mark::Blue)),
+            'R' => out.push((v, Mark::Red)),
+            '.' => {}
+            _ => {
+                return Err(DrawError::Colouring {
+                    text: text.chars().take(40).collect(),
+                    n,
+                })
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// [`svg`] with each vertex of `marks` drawn by its [`Mark`] (a vertex
+/// listed twice takes its first mark).
+pub fn svg_marks(
+    n: usize,
+    edges: &[(usize, usize)],
+    marks: &[(usize, Mark)],
+    opts: &Options,
+) -> Result<String, DrawError> {
     if n > MAX_DRAW_N {
         return Err(DrawError::TooBig { n });
     }
     if let Some(&v) = edges
         .iter()
         .flat_map(|(u, v)| [u, v])
-        .chain(marked)
+        .chain(marks.iter().map(|(v, _)| v))
         .find(|&&v| v >= n)
     {
         return Err(DrawError::NoVertex { v, n });
@@ -273,11 +331,19 @@ pub fn svg(
     }
     out.push_str("</g>");
     for (v, &(x, y)) in at.iter().enumerate() {
-        let start = marked.contains(&v);
-        if start {
+        let mark = marks.iter().find(|(u, _)| *u == v).map(|&(_, m)| m);
+        let filled = mark.is_some();
+        if let Some(m) = mark {
+            let (class, colour) = match m {
+                Mark::Start => ("start", "#c0392b"),
+                Mark::Blue => ("blue", "#1f5fa8"),
+                Mark::Red => ("red", "#c0392b"),
+            };
+            let ring = if m == Mark::Start { "#c0392b" } else { "#222" };
+            let width = if m == Mark::Start { 3 } else { 1 };
             let _ = write!(
                 out,
-                "<circle class=\"start\" data-v=\"{v}\" cx=\"{x}\" cy=\"{y}\" r=\"{radius}\" fill=\"#c0392b\" stroke=\"#c0392b\" stroke-width=\"3\"/>",
+                "<circle class=\"{class}\" data-v=\"{v}\" cx=\"{x}\" cy=\"{y}\" r=\"{radius}\" fill=\"{colour}\" stroke=\"{ring}\" stroke-width=\"{width}\"/>",
             );
         } else {
             let _ = write!(
@@ -286,7 +352,7 @@ pub fn svg(
             );
         }
         if opts.labels && n <= 20 {
-            let colour = if start { "#fff" } else { "#222" };
+            let colour = if filled { "#fff" } else { "#222" };
             let _ = write!(
                 out,
                 "<text x=\"{x}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{colour}\" font-family=\"sans-serif\">{v}</text>",
@@ -302,21 +368,37 @@ pub fn svg(
 /// [`svg`] of a graph6 code, or of a digraph6 code (starting with `&`,
 /// drawn with arrows).
 pub fn svg_code(code: &str, marked: &[usize], opts: &Options) -> Result<String, DrawError> {
+    let marks: Vec<(usize, Mark)> = marked.iter().map(|&v| (v, Mark::Start)).collect();
+    svg_code_marks(code, |_| Ok(marks), opts)
+}
+
+/// [`svg_marks`] of a graph6 code, or of a digraph6 code (starting with `&`,
+/// drawn with arrows); `marks` gets the vertex count.
+pub fn svg_code_marks(
+    code: &str,
+    marks: impl FnOnce(usize) -> Result<Vec<(usize, Mark)>, DrawError>,
+    opts: &Options,
+) -> Result<String, DrawError> {
     let directed = code.starts_with('&');
     let (n, edges) = if directed {
         graph6::decode_digraph(code)?
     } else {
         graph6::decode(code)?
     };
-    svg(
+    svg_marks(
         n,
         &edges,
-        marked,
+        &marks(n)?,
         &Options {
             directed,
             ..opts.clone()
         },
     )
+}
+
+/// [`svg_code_marks`] with the colouring `text` (see [`parse_colouring`]).
+pub fn svg_code_coloured(code: &str, text: &str, opts: &Options) -> Result<String, DrawError> {
+    svg_code_marks(code, |n| parse_colouring(text, n), opts)
 }
 
 #[cfg(test)]
@@ -417,6 +499,29 @@ mod tests {
             assert!(
                 (c - x.cos()).abs() < 1e-12 && (s - x.sin()).abs() < 1e-12,
                 "{t}"
+            );
+        }
+    }
+
+    #[test]
+    fn colourings_mark_blue_and_red() {
+        let s = svg_code_coloured("Bw", "L.R", &Options::default()).unwrap();
+        assert!(balanced(&s), "{s}");
+        assert!(s.contains("class=\"blue\" data-v=\"0\""), "{s}");
+        assert!(s.contains("class=\"red\" data-v=\"2\""), "{s}");
+        assert_eq!(s.matches("class=\"blue\"").count(), 1);
+        assert_eq!(s.matches("class=\"red\"").count(), 1);
+        assert!(!s.contains("class=\"start\""));
+        // Same picture as `svg_code` but for the marks.
+        let plain = svg_code("Bw", &[], &Options::default()).unwrap();
+        assert_eq!(s.matches("<line").count(), plain.matches("<line").count());
+        for bad in ["L.", "L.RR", "LXR"] {
+            assert!(
+                matches!(
+                    svg_code_coloured("Bw", bad, &Options::default()),
+                    Err(DrawError::Colouring { .. })
+                ),
+                "{bad}"
             );
         }
     }
