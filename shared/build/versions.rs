@@ -58,13 +58,13 @@ use std::path::{Path, PathBuf};
 pub const SPLIT: &[&str] = &["kinds"];
 
 /// Top-level modules that only picture results (`draw`, for the
-/// coordinator's dashboard). Their declaration in `lib.rs` is left out of
+/// coordinator's dashboard; `board`, for `solve` and `explore`). Their declaration in `lib.rs` is left out of
 /// the root's hash for every unit whose closure does not reach them, so
 /// adding one changes no kind's version. That is sound: a `mod`
 /// declaration by itself changes no other code (an `impl` inside the module
 /// for a type defined elsewhere puts the module in that type's closure, see
 /// 2. above, and then the declaration is hashed too).
-pub const DISPLAY_ONLY: &[&str] = &["draw"];
+pub const DISPLAY_ONLY: &[&str] = &["draw", "board"];
 
 /// The root's tokens for a unit with `closure`: without the declarations
 /// (`mod NAME;`, `pub mod NAME;`) of [`DISPLAY_ONLY`] modules it does not reach.

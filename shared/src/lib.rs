@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 pub mod bft;
+pub mod board;
 pub mod cgt;
 pub mod col;
 pub mod draw;

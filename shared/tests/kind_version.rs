@@ -511,7 +511,16 @@ fn a_display_only_module_changes_no_kind_version() {
     edit(&src, "lib.rs", |t| t.replace("pub mod draw;\n", ""));
     std::fs::remove_dir_all(src.join("draw")).unwrap();
     let without = unit_versions(&src, &inputs);
-    assert_eq!(changed(&with, &without), set(&["", "draw"]));
+    // `board` (display-only too) draws with `draw`, so it changes as well.
+    assert_eq!(changed(&with, &without), set(&["", "draw", "board"]));
+    // The same for `board`: only it and the root change.
+    let (_d3, src3) = real_copy();
+    edit(&src3, "lib.rs", |t| t.replace("pub mod board;\n", ""));
+    std::fs::remove_dir_all(src3.join("board")).unwrap();
+    assert_eq!(
+        changed(&with, &unit_versions(&src3, &inputs)),
+        set(&["", "board"])
+    );
     // Another new top-level module does change every version.
     edit(&src, "lib.rs", |t| {
         t.replace("pub mod col;\n", "pub mod col;\npub mod probe;\n")

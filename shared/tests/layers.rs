@@ -22,6 +22,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["fxhash", "graph", "version"],
             &["gen", "cgt", "uvg", "draw"],
             &["col", "gamegraph", "bft"],
+            &["board"],
             &["sweep"],
             &["kinds::*"],
             &["kinds", "<root>"],
