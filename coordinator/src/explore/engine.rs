@@ -2,12 +2,15 @@
 //! (token path on a graph) with the value of every start or every move, a
 //! maximum matching, ν values, the degree-3 algorithm and the solver's
 //! reply; a Col / Myopic Col position with its value, outcome and options.
+//! UVG values and the play reply come from [`gamesweep::board`] and
+//! `solve uvg`'s own solver; Col values from a per-visit [`ColTable`].
 //! Pure functions of their input plus a work budget; no I/O.
 
 use gamesweep::col::{self, Board, Colour, Rules, Solver, SolverOptions};
 use gamesweep::graph::graph6;
-use gamesweep::graph::{members, BitGraph, VSet};
+use gamesweep::graph::{members, BitGraph};
 use gamesweep::uvg;
+use gamesweep::uvg::position::{solve_position_within, PositionError};
 use serde::Serialize;
 
 /// Largest UVG graph whose values are computed by the fixed-size subset DP
@@ -19,7 +22,7 @@ pub const UVG_DP_LIMIT: usize = uvg::SUBSET_DP_MAX_N;
 /// searched with a node budget.
 pub const UVG_MAX_N: usize = 32;
 
-/// Search nodes a UVG request may use on components above the DP limit.
+/// Search nodes a UVG request may use (graphs above the DP limit).
 pub const UVG_BUDGET: u64 = 2_000_000;
 
 /// Nodes the remoteness search behind the solver's reply may use.
@@ -182,109 +185,46 @@ pub struct UvgView {
     pub method: String,
 }
 
-/// Exact Grundy value of (token `v`, remaining `alive`); components above
-/// the DP limit searched with what is left of `budget`.
-fn value(g: &BitGraph, v: usize, alive: VSet, budget: &mut u64) -> Result<u32, BoardError> {
-    let alive = alive | 1 << v;
-    let comp = g.component(v, alive);
-    if comp.count_ones() as usize <= UVG_DP_LIMIT {
-        return Ok(u32::from(uvg::grundy(g, v, comp)));
-    }
-    let h = g.induced(comp);
-    let idx = (comp & ((1u32 << v) - 1)).count_ones() as usize;
-    let edges: Vec<(usize, usize)> = h.edges().collect();
-    let gg = gamesweep::graph::general::GeneralGraph::from_edges(h.n(), &edges)
-        .map_err(|e| BoardError::Illegal(e.to_string()))?;
-    match uvg::general::grundy_general(&gg, idx, Some(*budget)) {
-        Ok(o) => {
-            *budget = budget.saturating_sub(o.nodes);
-            Ok(o.value)
-        }
-        Err(_) => Err(BoardError::Budget(format!(
-            "the exact search of a {}-vertex component ran past this page's budget of {UVG_BUDGET} search nodes; \
-             up to {UVG_DP_LIMIT} vertices are always exact (`gamesweep solve uvg` takes a larger --budget)",
-            comp.count_ones()
-        ))),
+/// The one-line message of a UVG budget run out.
+fn over(budget: u64) -> BoardError {
+    BoardError::Budget(format!(
+        "the exact search ran past this page's budget of {budget} search nodes; \
+         graphs of up to {UVG_DP_LIMIT} vertices are always exact (`gamesweep solve uvg` takes a larger --budget)"
+    ))
+}
+
+fn position_error(e: PositionError) -> BoardError {
+    match e {
+        PositionError::BudgetExceeded { budget, .. } => over(budget),
+        e => BoardError::Illegal(e.to_string()),
     }
 }
 
-/// Remoteness of (token `v`, remaining `alive`): 0 when stuck; else for a
-/// mover who wins 1 + the least remoteness of a move to a lost position,
-/// for one who loses 1 + the largest remoteness of any move. `None` once
-/// `left` nodes were used.
-fn remoteness(
-    g: &BitGraph,
-    v: usize,
-    alive: VSet,
-    memo: &mut std::collections::HashMap<u64, u32>,
-    left: &mut u64,
-) -> Option<u32> {
-    let comp = g.component(v, alive | 1 << v);
-    let key = v as u64 | u64::from(comp) << 32;
-    if let Some(&r) = memo.get(&key) {
-        return Some(r);
-    }
-    *left = left.checked_sub(1)?;
-    let rest = comp & !(1 << v);
-    let opts: Vec<usize> = members(g.nbrs(v) & rest).collect();
-    let r = if opts.is_empty() {
-        0
-    } else if uvg::first_player_wins(g, v, comp) {
-        let mut best = u32::MAX;
-        for u in opts {
-            if !uvg::first_player_wins(g, u, rest) {
-                best = best.min(remoteness(g, u, rest, memo, left)?);
-            }
-        }
-        1 + best
-    } else {
-        let mut best = 0;
-        for u in opts {
-            best = best.max(remoteness(g, u, rest, memo, left)?);
-        }
-        1 + best
-    };
-    memo.insert(key, r);
-    Some(r)
-}
-
-/// The solver's move from (token `v`, remaining `alive`) given the values
-/// of the moves: the lowest winning move, else the move of largest
-/// remoteness (lowest vertex on ties).
-fn reply(g: &BitGraph, v: usize, alive: VSet, moves: &[UvgMove]) -> Option<Reply> {
-    let rest = alive & !(1 << v);
-    let mut memo = std::collections::HashMap::new();
-    let mut left = REMOTENESS_BUDGET;
-    if let Some(m) = moves.iter().find(|m| m.value == 0) {
-        let r = remoteness(g, m.vertex, rest, &mut memo, &mut left);
-        return Some(Reply {
-            vertex: m.vertex,
-            why: "winning".into(),
-            remoteness: r,
-        });
-    }
-    let mut best: Option<(u32, usize)> = None;
-    for m in moves {
-        match remoteness(g, m.vertex, rest, &mut memo, &mut left) {
-            Some(r) => {
-                if best.is_none_or(|(b, _)| r > b) {
-                    best = Some((r, m.vertex));
+/// The solver's reply ([`gamesweep::board::play`]): the winning move of
+/// least remoteness, else the move of greatest remoteness, lowest vertex on
+/// ties; the lowest move when the remoteness search runs out of budget.
+fn reply(code: &str, visited: &[usize], token: usize, moves: &[UvgMove]) -> Option<Reply> {
+    match gamesweep::board::play::reply(code, visited, token, Some(REMOTENESS_BUDGET)) {
+        Ok(r) => {
+            let v = r.reply?;
+            let m = r.moves.iter().find(|m| m.vertex == v);
+            Some(Reply {
+                vertex: v,
+                why: if r.mover_wins {
+                    "winning"
+                } else {
+                    "remoteness"
                 }
-            }
-            None => {
-                return moves.first().map(|m| Reply {
-                    vertex: m.vertex,
-                    why: "lowest".into(),
-                    remoteness: None,
-                })
-            }
+                .into(),
+                remoteness: m.map(|m| m.remoteness),
+            })
         }
+        Err(_) => moves.first().map(|m| Reply {
+            vertex: m.vertex,
+            why: "lowest".into(),
+            remoteness: None,
+        }),
     }
-    best.map(|(r, vertex)| Reply {
-        vertex,
-        why: "remoteness".into(),
-        remoteness: Some(r),
-    })
 }
 
 /// Parse a token path `0,3,2` (empty: no token).
@@ -337,7 +277,6 @@ pub fn uvg_view(code: &str, path: &[usize]) -> Result<UvgView, BoardError> {
         }
     }
     let token = path.last().copied();
-    let mut budget = UVG_BUDGET;
     let mates = uvg::matching::max_matching_mates(&g, alive);
     let matching: Vec<(usize, usize)> = (0..n)
         .filter_map(|u| mates[u].filter(|&w| u < w).map(|w| (u, w)))
@@ -364,41 +303,40 @@ pub fn uvg_view(code: &str, path: &[usize]) -> Result<UvgView, BoardError> {
         method: if n <= UVG_DP_LIMIT {
             format!("exact: subset DP (n ≤ {UVG_DP_LIMIT})")
         } else {
-            format!("exact: subset DP on components ≤ {UVG_DP_LIMIT} vertices, memoised search (budget {UVG_BUDGET} nodes) above")
+            format!("exact: search within a budget of {UVG_BUDGET} nodes (n > {UVG_DP_LIMIT})")
         },
     };
     match token {
         None => {
-            let values = if n <= UVG_DP_LIMIT {
-                uvg::grundy_all(&g).into_iter().map(u32::from).collect()
-            } else {
-                (0..n)
-                    .map(|v| value(&g, v, alive, &mut budget))
-                    .collect::<Result<Vec<_>, _>>()?
-            };
+            // What `gamesweep solve uvg G` computes.
+            let rep =
+                solve_position_within(code, None, Some(UVG_BUDGET)).map_err(position_error)?;
+            let values = rep
+                .starts
+                .iter()
+                .map(|s| s.grundy.ok_or_else(|| over(UVG_BUDGET)))
+                .collect::<Result<Vec<_>, _>>()?;
             view.start_values = Some(values);
         }
         Some(t) => {
+            let visited = &path[..path.len() - 1];
+            let pv = gamesweep::board::uvg::position_values(code, visited, t, Some(UVG_BUDGET))
+                .map_err(position_error)?;
+            let moves: Vec<UvgMove> = pv
+                .moves
+                .iter()
+                .map(|m| UvgMove {
+                    vertex: m.vertex,
+                    value: m.grundy,
+                })
+                .collect();
             let rest = alive & !(1 << t);
-            let mut moves = Vec::new();
-            for u in members(g.nbrs(t) & rest) {
-                moves.push(UvgMove {
-                    vertex: u,
-                    value: value(&g, u, rest, &mut budget)?,
-                });
-            }
-            let mut seen = 0u64;
-            for m in &moves {
-                if m.value < 64 {
-                    seen |= 1 << m.value;
-                }
-            }
-            view.value = Some(seen.trailing_ones());
+            view.value = Some(pv.grundy);
             view.nu_without_token = Some(uvg::matching::max_matching(&g, rest));
             view.mover_wins = Some(uvg::first_player_wins(&g, t, alive));
             view.degree3 =
                 uvg::degree3::grundy_degree3(&g, t, alive).map(|(v, k)| (u32::from(v), k));
-            view.reply = reply(&g, t, alive, &moves);
+            view.reply = reply(code, visited, t, &moves);
             view.moves = moves;
         }
     }
