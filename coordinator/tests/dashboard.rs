@@ -267,6 +267,14 @@ fn off_loopback_the_read_token_logs_in_through_a_form_and_a_strict_cookie() {
         (page.status, page.header("location")),
         (303, Some("/login"))
     );
+    // The boards behind the same login.
+    let boards = request(&base, "GET", "/explore?g=Bw&s=0", &[], "");
+    assert_eq!(
+        (boards.status, boards.header("location")),
+        (303, Some("/login"))
+    );
+    let api = request(&base, "GET", "/explore/api/uvg?g=Bw", &[], "");
+    assert_eq!(api.status, 401, "{}", api.body);
     let form = request(&base, "GET", "/login", &[], "");
     assert_eq!(form.status, 200);
     assert!(form
@@ -315,6 +323,14 @@ fn off_loopback_the_read_token_logs_in_through_a_form_and_a_strict_cookie() {
             request(&base, "GET", "/", &[("Cookie", session)], "").status,
             200
         );
+        let api = request(
+            &base,
+            "GET",
+            "/explore/api/uvg?g=Bw",
+            &[("Cookie", session)],
+            "",
+        );
+        assert_eq!(api.status, 200, "{}", api.body);
         // A forged session is not one.
         let forged = format!("{}0", &session[..session.len() - 1]);
         let st = request(&base, "GET", "/api/history", &[("Cookie", &forged)], "");
@@ -480,6 +496,7 @@ return {
   positions_done: v('.positions-done'), positions_estimate: v('.positions-estimate'),
   pictures: s.querySelectorAll('figure.witness svg.graph').length,
   starts: s.querySelectorAll('figure.witness svg.graph circle.start').length,
+  board_links: s.querySelectorAll('figure.witness a.explore[href^="/explore?g="] svg.graph').length,
   charts: s.querySelectorAll('svg.chart').length,
   workers: document.querySelectorAll('#workers tr.worker').length,
 };"#;
@@ -633,6 +650,8 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
         assert_eq!(done["shards_done"], done["shards_total"]);
         // Every picture marks its start; the rate chart and the worker are there.
         assert_eq!(done["starts"], done["pictures"], "{done}");
+        // Each picture links to its position on the boards, served here too.
+        assert_eq!(done["board_links"], done["pictures"], "{done}");
         assert_eq!(done["charts"], 1, "{done}");
         assert!(done["workers"].as_u64() >= Some(1), "{done}");
         // One witness by its graph6, drawn by the server: n = 8's value-0 witness.
@@ -644,6 +663,33 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
             .unwrap();
         assert!(fig.html(false).await.unwrap().contains("class=\"start\""));
         let png = client.screenshot().await.unwrap();
+        // Its link opens the position on the boards, on this same port.
+        let href = client
+            .execute(
+                "return document.querySelector('section.sweep[data-sweep=\"dash\"] figure.witness a.explore').getAttribute('href');",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let href = href.as_str().unwrap().to_string();
+        client.goto(&format!("{}{}", base.trim_end_matches('/'), href)).await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let board = loop {
+            let v = client
+                .execute(
+                    "return {state: document.body.dataset.state || '', moves: document.querySelectorAll('#moves tbody tr').length, error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent};",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            if v["state"] == "ready" || v["state"] == "error" {
+                break v;
+            }
+            assert!(Instant::now() < deadline, "the board never loaded: {v}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        assert_eq!(board["state"], "ready", "{href}: {board}");
+        assert!(board["error"].is_null(), "{href}: {board}");
         client.close().await.unwrap();
         png
     });
