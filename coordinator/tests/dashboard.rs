@@ -10,7 +10,9 @@
 
 #[path = "support/proc.rs"]
 mod proc;
-use proc::{free_port, Proc};
+use proc::Proc;
+#[path = "support/browser.rs"]
+mod browser;
 #[path = "support/cli.rs"]
 mod cli;
 use cli::{gs, isolated, ok, refused, serve, BIN};
@@ -462,27 +464,6 @@ fn with_tls_the_dashboard_is_https_and_its_cookie_secure() {
     assert!(!String::from_utf8_lossy(&raw).contains("coordinator_version"));
 }
 
-/// Where Chromium and its WebDriver are, or why the browser test cannot run.
-fn browser() -> Result<(PathBuf, PathBuf), String> {
-    let find = |names: &[&str]| names.iter().map(PathBuf::from).find(|p| p.is_file());
-    let chromium = find(&[
-        "/usr/bin/chromium",
-        "/usr/bin/chromium-browser",
-        "/usr/bin/google-chrome",
-    ])
-    .ok_or("no chromium (Debian package `chromium`)")?;
-    let driver = find(&["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"])
-        .ok_or("no chromedriver (Debian package `chromium-driver`)")?;
-    Ok((chromium, driver))
-}
-
-fn skip_browser(why: &str) {
-    if std::env::var("GAMESWEEP_REQUIRE_BROWSER").as_deref() == Ok("1") {
-        panic!("dashboard browser test cannot run (GAMESWEEP_REQUIRE_BROWSER=1): {why}");
-    }
-    eprintln!("SKIP dashboard browser test: {why}");
-}
-
 /// What the page shows of sweep `id` (read from the DOM), or `null`.
 const READ_SWEEP: &str = r#"
 const s = document.querySelector('section.sweep[data-sweep="' + arguments[0] + '"]');
@@ -510,9 +491,9 @@ fn status_json(url: &str, id: &str) -> serde_json::Value {
 
 #[test]
 fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
-    let (chromium, driver) = match browser() {
+    let (chromium, driver) = match browser::browser() {
         Ok(b) => b,
-        Err(why) => return skip_browser(&why),
+        Err(why) => return browser::skip_browser("dashboard", &why),
     };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -536,48 +517,14 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
         &url,
     ]);
 
-    let port = free_port();
-    let _driver = Proc(
-        Command::new(&driver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(d.join("chromedriver.log")).unwrap())
-            .spawn()
-            .unwrap(),
-    );
+    let (_driver, port) = browser::driver(&driver, d);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    let profile = d.join("profile");
     let shot = rt.block_on(async {
-        let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            serde_json::json!({
-                "binary": chromium,
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                         "--disable-dev-shm-usage", "--window-size=1200,1000",
-                         format!("--user-data-dir={}", profile.display())],
-            }),
-        );
-        // chromedriver needs a moment to listen: retry, bounded.
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let client = loop {
-            let mut b = fantoccini::ClientBuilder::new(
-                hyper_util::client::legacy::connect::HttpConnector::new(),
-            );
-            b.capabilities(caps.clone());
-            match b.connect(&format!("http://127.0.0.1:{port}")).await {
-                Ok(c) => break c,
-                Err(e) if Instant::now() < deadline => {
-                    let _ = e;
-                    tokio::time::sleep(Duration::from_millis(200)).await;
-                }
-                Err(e) => panic!("no WebDriver session: {e}"),
-            }
-        };
+        let client = browser::session(&chromium, port, d, 1200, 1000).await;
         client.goto(&base).await.unwrap();
         let read = |c: fantoccini::Client| async move {
             let v = c

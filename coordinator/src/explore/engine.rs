@@ -428,6 +428,15 @@ pub fn col_board(
     Ok((board, cols, d))
 }
 
+/// Value, outcome, coldness, Left's and Right's options.
+type Solved = (
+    String,
+    gamesweep::cgt::Outcome,
+    bool,
+    Vec<ColMove>,
+    Vec<ColMove>,
+);
+
 /// A visit's Col table: one solver per visit, kept across requests.
 pub struct ColTable {
     solver: Solver,
@@ -452,17 +461,7 @@ impl ColTable {
         self.solver.engine.len()
     }
 
-    fn solve(
-        &mut self,
-        board: &Board,
-        pos: col::Pos,
-    ) -> Option<(
-        String,
-        gamesweep::cgt::Outcome,
-        bool,
-        Vec<ColMove>,
-        Vec<ColMove>,
-    )> {
+    fn solve(&mut self, board: &Board, pos: col::Pos) -> Option<Solved> {
         let s = &mut self.solver;
         let g = s.value(board, pos);
         if s.budget_exceeded() {

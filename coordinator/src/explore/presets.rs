@@ -45,6 +45,9 @@ fn ring(k: usize, r: f64, turn0: f64) -> Vec<(i32, i32)> {
         .collect()
 }
 
+/// Edges and fixed coordinates of a named graph.
+type Embedded = (Vec<(usize, usize)>, Vec<(i32, i32)>);
+
 fn code(n: usize, edges: &[(usize, usize)]) -> String {
     graph6::encode_with(n, |i, j| {
         edges
@@ -73,7 +76,7 @@ fn named(
     }
 }
 
-fn path(n: usize) -> (Vec<(usize, usize)>, Vec<(i32, i32)>) {
+fn path(n: usize) -> Embedded {
     let e = (1..n).map(|i| (i - 1, i)).collect();
     let b = f64::from(super::engine::BOX);
     let c = (0..n)
@@ -87,13 +90,13 @@ fn path(n: usize) -> (Vec<(usize, usize)>, Vec<(i32, i32)>) {
     (e, c)
 }
 
-fn cycle(n: usize) -> (Vec<(usize, usize)>, Vec<(i32, i32)>) {
+fn cycle(n: usize) -> Embedded {
     let e = (0..n).map(|i| (i, (i + 1) % n)).collect();
     (e, ring(n, 170.0, 0.0))
 }
 
 /// Petersen: outer pentagon 0–4, spokes i – i + 5, inner pentagram 5–9.
-fn petersen() -> (Vec<(usize, usize)>, Vec<(i32, i32)>) {
+fn petersen() -> Embedded {
     let mut e = Vec::new();
     for i in 0..5 {
         e.push((i, (i + 1) % 5));
@@ -106,7 +109,7 @@ fn petersen() -> (Vec<(usize, usize)>, Vec<(i32, i32)>) {
 }
 
 /// The cube: vertices 0–7 by bits, the square of bit 2 = 0 outside.
-fn cube() -> (Vec<(usize, usize)>, Vec<(i32, i32)>) {
+fn cube() -> Embedded {
     let mut e = Vec::new();
     for u in 0..8usize {
         for b in 0..3 {
@@ -131,7 +134,7 @@ fn cube() -> (Vec<(usize, usize)>, Vec<(i32, i32)>) {
 /// The dodecahedron as a Schlegel diagram: outer pentagon a0–a4 (0–4),
 /// b_i (5–9) below a_i, c_i (10–14) between b_i and b_(i+1), inner
 /// pentagon d_i (15–19) below c_i.
-fn dodecahedron() -> (Vec<(usize, usize)>, Vec<(i32, i32)>) {
+fn dodecahedron() -> Embedded {
     let mut e = Vec::new();
     for i in 0..5 {
         let j = (i + 1) % 5;
