@@ -27,7 +27,58 @@ pub enum SolveCommand {
     Col(ColArgs),
     /// Myopic Col on a digraph (digraph6) with a partial colouring: canonical value, outcome class, options.
     Myopic(ColArgs),
+    /// A subtraction game (take s counters, s in the set): the losing heaps up to N and the Grundy
+    /// sequence with its proven preperiod and period.
+    Subtraction(SubtractionArgs),
 }
+
+/// Arguments of `solve subtraction`.
+#[derive(clap::Args, Debug)]
+pub struct SubtractionArgs {
+    /// The subtraction set: distinct numbers in 1..=64, comma-separated (`2,4,7`).
+    #[arg(long, value_name = "S")]
+    pub set: String,
+    /// List heaps 0..=N.
+    #[arg(long, value_name = "N", default_value_t = 40)]
+    pub upto: u64,
+    /// Print JSON (set, upto, losing, grundy, and the periodicity of both sequences).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The largest `--upto` of `solve subtraction`.
+pub const MAX_UPTO: u64 = 1_000_000;
+
+/// A drawing instead of text: `--dot` / `--svg`.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct DrawArgs {
+    /// Print the board as Graphviz (DOT) text instead.
+    #[arg(long, conflicts_with_all = ["json", "svg"])]
+    pub dot: bool,
+    /// Print the board as an SVG picture instead.
+    #[arg(long, conflicts_with_all = ["json", "dot"])]
+    pub svg: bool,
+}
+
+impl DrawArgs {
+    fn any(self) -> bool {
+        self.dot || self.svg
+    }
+
+    /// Refuse a drawing with `-` (one board at a time).
+    fn single(self) -> Result<(), UsageError> {
+        if self.any() {
+            Err(UsageError(
+                "--dot and --svg draw one board: they do not go with `-`".into(),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Size of `--svg` pictures, in pixels.
+const SVG_SIZE: u32 = 360;
 
 /// Arguments of `solve col` / `solve myopic`.
 #[derive(clap::Args, Debug)]
@@ -55,6 +106,9 @@ pub struct ColArgs {
     /// time about 10 µs a unit); 0: unlimited. With `-`, for each line.
     #[arg(long, value_name = "WORK", default_value_t = DEFAULT_COL_BUDGET)]
     pub budget: u64,
+    /// Drawings of the board with its colouring (Left blue, Right red).
+    #[command(flatten)]
+    pub draw: DrawArgs,
 }
 
 /// Default `--budget` of `solve col` / `solve myopic`: about ten seconds and
@@ -122,7 +176,9 @@ pub struct UvgArgs {
     /// Only this start vertex (0-based); default: every vertex.
     #[arg(long)]
     pub start: Option<usize>,
-    /// Print JSON: {"n": .., "starts": [{"start", "grundy", "first_player_wins", "winning_move"}]};
+    /// Print JSON: {"n": .., "starts": [{"start", "grundy", "first_player_wins", "winning_move",
+    /// "moves": [{"vertex", "grundy"}], "nu_without", "degree3": {"grundy", "tests"} or null}],
+    /// "graph6", "edges", "max_degree", "nu", "matching", "unmatched"};
     /// with `-`, {"graph6": .., "grundy": [..]} a line (or the summary as one object).
     #[arg(long)]
     pub json: bool,
@@ -143,14 +199,28 @@ pub struct UvgArgs {
     /// never run out. With `-`, for each line.
     #[arg(long, value_name = "NODES", default_value_t = DEFAULT_UVG_BUDGET)]
     pub budget: u64,
+    /// Drawings of the graph: the start (with --start) filled, a maximum
+    /// matching's edges gold, the vertices it leaves unmatched ringed red.
+    #[command(flatten)]
+    pub draw: DrawArgs,
 }
 
 /// Run `solve`.
 pub fn exec(cmd: SolveCommand) -> anyhow::Result<()> {
     match cmd {
-        SolveCommand::Uvg(a) if a.graph6 == "-" => stream_uvg(a),
-        SolveCommand::Col(a) if a.board == "-" => stream_col(gamesweep::col::Rules::Col, a),
-        SolveCommand::Myopic(a) if a.board == "-" => stream_col(gamesweep::col::Rules::Myopic, a),
+        SolveCommand::Uvg(a) if a.graph6 == "-" => {
+            a.draw.single()?;
+            stream_uvg(a)
+        }
+        SolveCommand::Col(a) if a.board == "-" => {
+            a.draw.single()?;
+            stream_col(gamesweep::col::Rules::Col, a)
+        }
+        SolveCommand::Myopic(a) if a.board == "-" => {
+            a.draw.single()?;
+            stream_col(gamesweep::col::Rules::Myopic, a)
+        }
+        SolveCommand::Subtraction(a) => solve_subtraction(a),
         SolveCommand::Uvg(a) => {
             if a.summary || a.threads.is_some() {
                 return Err(UsageError(
@@ -158,20 +228,25 @@ pub fn exec(cmd: SolveCommand) -> anyhow::Result<()> {
                 )
                 .into());
             }
-            use gamesweep::uvg::position::{solve_position_within, PositionError};
+            use gamesweep::board::{picture, uvg::analyse};
+            use gamesweep::uvg::position::PositionError;
             let since = std::time::Instant::now();
-            let report = solve_position_within(&a.graph6, a.start, budget(a.budget)).map_err(
-                |e| match e {
-                    PositionError::StartOutOfRange { .. } => UsageError(format!("--{e}")),
-                    PositionError::BudgetExceeded { budget, .. } => over_budget(e, budget, since),
-                    e => UsageError(e.to_string()),
-                },
-            )?;
+            let report = analyse(&a.graph6, a.start, budget(a.budget)).map_err(|e| match e {
+                PositionError::StartOutOfRange { .. } => UsageError(format!("--{e}")),
+                PositionError::BudgetExceeded { budget, .. } => over_budget(e, budget, since),
+                e => UsageError(e.to_string()),
+            })?;
             if a.json {
                 output::print(format_args!(
                     "{}\n",
                     serde_json::to_string(&report).context("json")?
                 ))?;
+            } else if a.draw.dot {
+                output::print(picture::uvg_dot(&report, a.start))?;
+            } else if a.draw.svg {
+                let svg = picture::uvg_svg(&report, a.start, SVG_SIZE)
+                    .map_err(|e| UsageError(format!("cannot draw: {e}")))?;
+                output::print(svg)?;
             } else {
                 output::print(&report)?;
             }
@@ -203,6 +278,24 @@ fn solve_col(rules: gamesweep::col::Rules, a: ColArgs) -> anyhow::Result<()> {
         }
     };
     let since = std::time::Instant::now();
+    if a.draw.any() {
+        use gamesweep::board::{col::analyse, picture};
+        let board =
+            analyse(rules, &a.board, &colouring, budget(a.budget)).map_err(|e| match e {
+                gamesweep::col::ColError::BudgetExceeded { budget } => {
+                    over_budget(e, budget, since)
+                }
+                e => UsageError(format!("{e}")),
+            })?;
+        if a.draw.dot {
+            output::print(picture::col_dot(&board))?;
+        } else {
+            let svg = picture::col_svg(&board, SVG_SIZE)
+                .map_err(|e| UsageError(format!("cannot draw: {e}")))?;
+            output::print(svg)?;
+        }
+        return Ok(());
+    }
     let report =
         gamesweep::col::solve_position_within(rules, &a.board, &colouring, budget(a.budget))
             .map_err(|e| match e {
@@ -216,6 +309,91 @@ fn solve_col(rules: gamesweep::col::Rules, a: ColArgs) -> anyhow::Result<()> {
     } else {
         output::print(&report)?;
     }
+    Ok(())
+}
+
+/// `solve subtraction`'s answer.
+#[derive(Debug, serde::Serialize)]
+struct SubtractionReport {
+    /// The set, ascending.
+    set: Vec<u32>,
+    /// Heaps listed: 0..=upto.
+    upto: u64,
+    /// The losing heaps (second-player wins) among them.
+    losing: Vec<usize>,
+    /// The Grundy value of each heap 0..=upto.
+    grundy: Vec<u8>,
+    /// The Grundy sequence's proven preperiod and period.
+    grundy_periodicity: gamesweep::gamegraph::subtraction::Periodicity,
+    /// The outcome (P/N) sequence's.
+    outcome_periodicity: gamesweep::gamegraph::subtraction::Periodicity,
+}
+
+fn solve_subtraction(a: SubtractionArgs) -> anyhow::Result<()> {
+    use gamesweep::gamegraph::subtraction::{analyse, grundy_sequence, SubtractionSet};
+    use std::fmt::Write as _;
+    if a.upto > MAX_UPTO {
+        return Err(UsageError(format!("--upto {} is more than {MAX_UPTO}", a.upto)).into());
+    }
+    let mut elements = Vec::new();
+    for w in a.set.split(',') {
+        let w = w.trim();
+        let x: u32 = w.parse().map_err(|_| {
+            UsageError(format!(
+                "--set {}: `{w:.20}` is not a number in 1..=64 (give e.g. --set 2,4,7)",
+                a.set.escape_debug()
+            ))
+        })?;
+        elements.push(x);
+    }
+    let set = SubtractionSet::new(&elements).map_err(|e| UsageError(format!("--set: {e}")))?;
+    let an = analyse(&set);
+    let len = a.upto as usize + 1;
+    let grundy = grundy_sequence(&set, len);
+    let losing: Vec<usize> = (0..len).filter(|&n| grundy[n] == 0).collect();
+    let report = SubtractionReport {
+        set: set.elements().to_vec(),
+        upto: a.upto,
+        losing,
+        grundy,
+        grundy_periodicity: an.grundy,
+        outcome_periodicity: an.outcome,
+    };
+    if a.json {
+        output::print(format_args!("{}\n", serde_json::to_string(&report)?))?;
+        return Ok(());
+    }
+    let mut t = String::new();
+    let join = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(" ");
+    let _ = writeln!(
+        t,
+        "subtraction game S = {}, heaps 0..={}",
+        set.to_string_braced(),
+        a.upto
+    );
+    let _ = writeln!(
+        t,
+        "losing heaps (second player wins): {}",
+        join(&mut report.losing.iter().map(|n| n.to_string()))
+    );
+    let _ = writeln!(
+        t,
+        "grundy: {}",
+        join(&mut report.grundy.iter().map(|g| g.to_string()))
+    );
+    let m = set.max_element();
+    for (name, p) in [
+        ("grundy sequence", &report.grundy_periodicity),
+        ("losing heaps", &report.outcome_periodicity),
+    ] {
+        let _ = writeln!(
+            t,
+            "{name}: preperiod {}, period {} (proven: the {m} values from heap {} repeat from heap {}, \
+             and each value depends only on the {m} before it)",
+            p.preperiod, p.period, p.repeat.0, p.repeat.1
+        );
+    }
+    output::print(t)?;
     Ok(())
 }
 
