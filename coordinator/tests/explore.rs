@@ -182,13 +182,13 @@ fn check_every_start_and_move(url: &str, g: &str) -> usize {
     let want = solve_uvg(&[g.to_string()]).remove(0);
     // Also `solve uvg G --json` (the one-graph form) for the starts.
     let single: Value = serde_json::from_str(ok(&["solve", "uvg", g, "--json"]).trim()).unwrap();
-    let single: Vec<u64> = single["starts"]
-        .as_array()
-        .unwrap()
+    let solved_starts = single["starts"].as_array().unwrap().clone();
+    let single: Vec<u64> = solved_starts
         .iter()
         .map(|s| s["grundy"].as_u64().unwrap())
         .collect();
     assert_eq!(single, want, "{g}");
+    assert_eq!(board["nu"], single_nu(&solved_starts, g), "{g}: ν(G)");
     assert_eq!(as_u64s(&board["start_values"]), want, "{g}: start values");
     let minus_s: Vec<(String, Vec<Option<usize>>)> = (0..n).map(|s| minus(g, &[s])).collect();
     let sub = solve_uvg(&minus_s.iter().map(|m| m.0.clone()).collect::<Vec<_>>());
@@ -202,6 +202,29 @@ fn check_every_start_and_move(url: &str, g: &str) -> usize {
             assert_eq!(m["value"].as_u64(), Some(sub[s][w]), "{g}: {s} → {v}");
             checked += 1;
         }
+        // The same moves, ν(G − s) and degree-3 answer as `solve uvg G --json`.
+        let sv = &solved_starts[s];
+        let sm: Vec<(u64, u64)> = sv["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["vertex"].as_u64().unwrap(), m["grundy"].as_u64().unwrap()))
+            .collect();
+        let bm: Vec<(u64, u64)> = b["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["vertex"].as_u64().unwrap(), m["value"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(bm, sm, "{g} start {s}: moves");
+        assert_eq!(b["nu_without_token"], sv["nu_without"], "{g} start {s}");
+        match sv["degree3"].as_object() {
+            Some(d) => {
+                assert_eq!(b["degree3"][0], d["grundy"], "{g} start {s}");
+                assert_eq!(b["degree3"][1], d["tests"], "{g} start {s}");
+            }
+            None => assert!(b["degree3"].is_null(), "{g} start {s}"),
+        }
         // ν(G) > ν(G − s) exactly when the mover wins, and a value ≠ 0.
         assert_eq!(
             b["mover_wins"].as_bool(),
@@ -214,6 +237,21 @@ fn check_every_start_and_move(url: &str, g: &str) -> usize {
         );
     }
     checked
+}
+
+/// ν(G) of `solve uvg G --json` (its top-level `nu`); checked against
+/// each start's `nu_without` plus whether the start wins.
+fn single_nu(starts: &[Value], g: &str) -> Value {
+    let out: Value = serde_json::from_str(ok(&["solve", "uvg", g, "--json"]).trim()).unwrap();
+    for s in starts {
+        let w = u64::from(s["first_player_wins"].as_bool().unwrap());
+        assert_eq!(
+            out["nu"].as_u64(),
+            Some(s["nu_without"].as_u64().unwrap() + w),
+            "{g}"
+        );
+    }
+    out["nu"].clone()
 }
 
 /// A small deterministic generator (SplitMix64).
