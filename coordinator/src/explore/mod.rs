@@ -330,3 +330,34 @@ async fn col_json(
     })
     .await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn visits_are_bounded_and_a_visit_keeps_its_table() {
+        let ex = Explorer::new(Vec::new(), None, None);
+        let first = ex.table("v0");
+        assert!(Arc::ptr_eq(&first, &ex.table("v0")));
+        for i in 1..MAX_VISITS + 8 {
+            ex.table(&format!("v{i}"));
+        }
+        assert_eq!(ex.visits(), MAX_VISITS);
+        // The oldest went first: v0 gets a new table.
+        assert!(!Arc::ptr_eq(&first, &ex.table("v0")));
+    }
+
+    #[test]
+    fn a_visit_table_values_col_as_solve_does() {
+        let mut t = engine::ColTable::new();
+        let v = t.view(gamesweep::col::Rules::Col, "Bg", "...").unwrap();
+        let s = gamesweep::col::solve_position(gamesweep::col::Rules::Col, "Bg", "...").unwrap();
+        assert_eq!(v.value, s.value);
+        let held = t.games();
+        // Asked again, nothing new is built.
+        t.view(gamesweep::col::Rules::Col, "Bg", "...").unwrap();
+        assert_eq!(t.games(), held);
+        assert!(t.view(gamesweep::col::Rules::Col, "Bg", "LL.").is_err());
+    }
+}
