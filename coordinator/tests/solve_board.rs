@@ -454,7 +454,7 @@ fn nim_example_is_bouton() {
 #[test]
 fn grundys_game_example_matches_the_recursion() {
     // g(n) = mex { g(a) xor g(n − a) : 0 < a < n − a }.
-    let mut g1 = vec![0u64; 9];
+    let mut g1 = [0u64; 9];
     for n in 1..=8 {
         let opts: BTreeSet<u64> = (1..n)
             .filter(|&a| a < n - a)

@@ -142,7 +142,7 @@ impl Search {
         let (mut least_even, mut most) = (None::<u32>, 0u32);
         for u in bits(self.adj[t] & free) {
             let r = self.remoteness(u, free & !(1 << u))?;
-            if r % 2 == 0 {
+            if r.is_multiple_of(2) {
                 least_even = Some(least_even.map_or(r, |e| e.min(r)));
             }
             most = most.max(r);
@@ -198,7 +198,7 @@ pub fn reply(
         moves.push(PlayMove {
             vertex: u,
             remoteness: r,
-            wins: r % 2 == 0,
+            wins: r.is_multiple_of(2),
         });
     }
     let win = moves

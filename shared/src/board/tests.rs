@@ -57,7 +57,7 @@ fn brute_remoteness(adj: &[u64], t: usize, free: u64) -> u32 {
         .collect();
     if rs.is_empty() {
         0
-    } else if let Some(e) = rs.iter().filter(|r| *r % 2 == 0).min() {
+    } else if let Some(e) = rs.iter().filter(|r| r.is_multiple_of(2)).min() {
         e + 1
     } else {
         rs.iter().max().unwrap() + 1
@@ -224,7 +224,7 @@ fn position_values_mid_game_match_brute_force() {
                 for m in &r.moves {
                     let rm = brute_remoteness(&adj, m.vertex, free & !(1 << m.vertex));
                     assert_eq!(m.remoteness, rm);
-                    assert_eq!(m.wins, rm % 2 == 0);
+                    assert_eq!(m.wins, rm.is_multiple_of(2));
                 }
                 match r.reply {
                     None => assert!(r.moves.is_empty()),
