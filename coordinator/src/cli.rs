@@ -26,6 +26,8 @@ pub enum Command {
     /// Solve a single position exactly.
     #[command(subcommand)]
     Solve(cmd::solve::SolveCommand),
+    /// Serve the boards: a local web page to see a UVG, Col or Myopic Col position, the values of its moves, and play against the solver.
+    Explore(cmd::explore::ExploreArgs),
     /// List the sweep kinds and their parameters.
     Kinds,
     /// Run a coordinator: serve sweeps to workers over gRPC, keeping state in a sled store.
@@ -69,6 +71,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Run(a) => cmd::run::exec(a),
         Command::Graphs(a) => cmd::graphs::exec(a),
         Command::Solve(c) => cmd::solve::exec(c),
+        Command::Explore(a) => cmd::explore::exec(a),
         Command::Kinds => cmd::kinds::exec(),
         Command::Serve(a) => cmd::serve::exec(a),
         Command::Launch(a) => cmd::launch::exec(a),

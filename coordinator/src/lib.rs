@@ -8,7 +8,8 @@
 //!    a closed pipe does not break), `report` (the files a
 //!    sweep writes: figures), `sample`, `progress` (the progress bar), `status_text`
 //!    (status tables, from domain types only), `export_file` (the export
-//!    file format: encode, decode, checksum, version).
+//!    file format: encode, decode, checksum, version), `explore` (the
+//!    boards' routes and their values, over the shared solvers).
 //! 2. `store` (the `Store` trait, sled), then `projection` (store's timings).
 //! 3. `core` (the coordinator's state machine: store, sample, projection).
 //! 4. `access` (token roles and request sizes per method, a tower layer),
@@ -38,6 +39,7 @@ pub mod conns;
 pub mod core;
 pub mod embedded;
 pub mod error;
+pub mod explore;
 pub mod export_file;
 pub mod figures;
 pub mod http;

@@ -10,7 +10,9 @@
 
 #[path = "support/proc.rs"]
 mod proc;
-use proc::{free_port, Proc};
+use proc::Proc;
+#[path = "support/browser.rs"]
+mod browser;
 #[path = "support/cli.rs"]
 mod cli;
 use cli::{gs, isolated, ok, refused, serve, BIN};
@@ -267,6 +269,14 @@ fn off_loopback_the_read_token_logs_in_through_a_form_and_a_strict_cookie() {
         (page.status, page.header("location")),
         (303, Some("/login"))
     );
+    // The boards behind the same login.
+    let boards = request(&base, "GET", "/explore?g=Bw&s=0", &[], "");
+    assert_eq!(
+        (boards.status, boards.header("location")),
+        (303, Some("/login"))
+    );
+    let api = request(&base, "GET", "/explore/api/uvg?g=Bw", &[], "");
+    assert_eq!(api.status, 401, "{}", api.body);
     let form = request(&base, "GET", "/login", &[], "");
     assert_eq!(form.status, 200);
     assert!(form
@@ -315,6 +325,14 @@ fn off_loopback_the_read_token_logs_in_through_a_form_and_a_strict_cookie() {
             request(&base, "GET", "/", &[("Cookie", session)], "").status,
             200
         );
+        let api = request(
+            &base,
+            "GET",
+            "/explore/api/uvg?g=Bw",
+            &[("Cookie", session)],
+            "",
+        );
+        assert_eq!(api.status, 200, "{}", api.body);
         // A forged session is not one.
         // (Its last character changed: to `1` where it was `0`, else `0`.)
         let flipped = if session.ends_with('0') { '1' } else { '0' };
@@ -448,27 +466,6 @@ fn with_tls_the_dashboard_is_https_and_its_cookie_secure() {
     assert!(!String::from_utf8_lossy(&raw).contains("coordinator_version"));
 }
 
-/// Where Chromium and its WebDriver are, or why the browser test cannot run.
-fn browser() -> Result<(PathBuf, PathBuf), String> {
-    let find = |names: &[&str]| names.iter().map(PathBuf::from).find(|p| p.is_file());
-    let chromium = find(&[
-        "/usr/bin/chromium",
-        "/usr/bin/chromium-browser",
-        "/usr/bin/google-chrome",
-    ])
-    .ok_or("no chromium (Debian package `chromium`)")?;
-    let driver = find(&["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"])
-        .ok_or("no chromedriver (Debian package `chromium-driver`)")?;
-    Ok((chromium, driver))
-}
-
-fn skip_browser(why: &str) {
-    if std::env::var("GAMESWEEP_REQUIRE_BROWSER").as_deref() == Ok("1") {
-        panic!("dashboard browser test cannot run (GAMESWEEP_REQUIRE_BROWSER=1): {why}");
-    }
-    eprintln!("SKIP dashboard browser test: {why}");
-}
-
 /// What the page shows of sweep `id` (read from the DOM), or `null`.
 const READ_SWEEP: &str = r#"
 const s = document.querySelector('section.sweep[data-sweep="' + arguments[0] + '"]');
@@ -482,6 +479,7 @@ return {
   positions_done: v('.positions-done'), positions_estimate: v('.positions-estimate'),
   pictures: s.querySelectorAll('figure.witness svg.graph').length,
   starts: s.querySelectorAll('figure.witness svg.graph circle.start').length,
+  board_links: s.querySelectorAll('figure.witness a.explore[href^="/explore?g="] svg.graph').length,
   charts: s.querySelectorAll('svg.chart').length,
   workers: document.querySelectorAll('#workers tr.worker').length,
 };"#;
@@ -495,9 +493,9 @@ fn status_json(url: &str, id: &str) -> serde_json::Value {
 
 #[test]
 fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
-    let (chromium, driver) = match browser() {
+    let (chromium, driver) = match browser::browser() {
         Ok(b) => b,
-        Err(why) => return skip_browser(&why),
+        Err(why) => return browser::skip_browser("dashboard", &why),
     };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -521,48 +519,14 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
         &url,
     ]);
 
-    let port = free_port();
-    let _driver = Proc(
-        Command::new(&driver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(d.join("chromedriver.log")).unwrap())
-            .spawn()
-            .unwrap(),
-    );
+    let (_driver, port) = browser::driver(&driver, d);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    let profile = d.join("profile");
     let shot = rt.block_on(async {
-        let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            serde_json::json!({
-                "binary": chromium,
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                         "--disable-dev-shm-usage", "--window-size=1200,1000",
-                         format!("--user-data-dir={}", profile.display())],
-            }),
-        );
-        // chromedriver needs a moment to listen: retry, bounded.
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let client = loop {
-            let mut b = fantoccini::ClientBuilder::new(
-                hyper_util::client::legacy::connect::HttpConnector::new(),
-            );
-            b.capabilities(caps.clone());
-            match b.connect(&format!("http://127.0.0.1:{port}")).await {
-                Ok(c) => break c,
-                Err(e) if Instant::now() < deadline => {
-                    let _ = e;
-                    tokio::time::sleep(Duration::from_millis(200)).await;
-                }
-                Err(e) => panic!("no WebDriver session: {e}"),
-            }
-        };
+        let client = browser::session(&chromium, port, d, 1200, 1000).await;
         client.goto(&base).await.unwrap();
         let read = |c: fantoccini::Client| async move {
             let v = c
@@ -635,6 +599,8 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
         assert_eq!(done["shards_done"], done["shards_total"]);
         // Every picture marks its start; the rate chart and the worker are there.
         assert_eq!(done["starts"], done["pictures"], "{done}");
+        // Each picture links to its position on the boards, served here too.
+        assert_eq!(done["board_links"], done["pictures"], "{done}");
         assert_eq!(done["charts"], 1, "{done}");
         assert!(done["workers"].as_u64() >= Some(1), "{done}");
         // One witness by its graph6, drawn by the server: n = 8's value-0 witness.
@@ -646,6 +612,33 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
             .unwrap();
         assert!(fig.html(false).await.unwrap().contains("class=\"start\""));
         let png = client.screenshot().await.unwrap();
+        // Its link opens the position on the boards, on this same port.
+        let href = client
+            .execute(
+                "return document.querySelector('section.sweep[data-sweep=\"dash\"] figure.witness a.explore').getAttribute('href');",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let href = href.as_str().unwrap().to_string();
+        client.goto(&format!("{}{}", base.trim_end_matches('/'), href)).await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let board = loop {
+            let v = client
+                .execute(
+                    "return {state: document.body.dataset.state || '', moves: document.querySelectorAll('#moves tbody tr').length, error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent};",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            if v["state"] == "ready" || v["state"] == "error" {
+                break v;
+            }
+            assert!(Instant::now() < deadline, "the board never loaded: {v}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        assert_eq!(board["state"], "ready", "{href}: {board}");
+        assert!(board["error"].is_null(), "{href}: {board}");
         client.close().await.unwrap();
         png
     });

@@ -49,6 +49,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
                 "progress",
                 "status_text",
                 "export_file",
+                "explore",
             ],
             &["store"],
             &["projection"],

@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod cancel;
 pub mod docs;
+pub mod explore;
 pub mod export;
 pub mod graphs;
 pub mod import;

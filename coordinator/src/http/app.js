@@ -89,13 +89,23 @@ function sweepHtml(s) {
     "</section>";
 }
 
+// The witness's position on the boards (served by this coordinator too).
+function exploreLink(w) {
+  const q = new URLSearchParams();
+  if (w.graph6.startsWith("&")) q.set("game", "myopic");
+  q.set("g", w.graph6);
+  if (w.start !== null && !w.graph6.startsWith("&")) q.set("s", String(w.start));
+  return "/explore?" + q.toString();
+}
+
 async function refreshPictures(s) {
   const have = pictures[s.sweep_id];
   if (have && have.done === s.shards_done && have.drawn_done === s.shards_done) return;
   const p = await get("/api/sweep/" + encodeURIComponent(s.sweep_id) + "/witnesses");
   let html = p.error ? '<span class="error">' + esc(p.error) + "</span>" : "";
   html += p.pictures.map(w =>
-    '<figure class="witness' + (w.counterexample ? " counterexample" : "") + '" data-graph6="' + esc(w.graph6) + '">' + w.svg +
+    '<figure class="witness' + (w.counterexample ? " counterexample" : "") + '" data-graph6="' + esc(w.graph6) + '">' +
+    '<a class="explore" title="open on a board" href="' + esc(exploreLink(w)) + '">' + w.svg + "</a>" +
     "<figcaption>" + (w.counterexample ? "<b>counterexample</b> " : "") + esc(w.place) + "<br><code>" + esc(w.graph6) + "</code>" +
     (w.start !== null ? " start " + w.start : "") + "</figcaption></figure>").join("");
   if (!p.pictures.length && !p.error) html = '<span class="muted">none yet</span>';

@@ -12,6 +12,8 @@
 //! - `/api/sweep/{id}/witnesses`: the witnesses and counterexamples found
 //!   so far, each with an SVG picture drawn here ([`witnesses`]).
 //! - `/login`: the login form (only when a token is required).
+//! - `/explore...`: the boards ([`crate::explore`]), behind the same login;
+//!   each witness picture links to its position there.
 //!
 //! On a loopback address nothing is asked (like gRPC without tokens). On
 //! any other address the read (or admin) token is asked for once, through
@@ -166,6 +168,12 @@ pub async fn serve(
 
 /// The routes over `dash`.
 pub fn router(dash: Arc<Dashboard>) -> Router {
+    // The boards, read-only under the dashboard's login, so its witness
+    // links work wherever the coordinator runs.
+    let d = dash.clone();
+    let guard: crate::explore::Guard = Arc::new(move |h: &HeaderMap| d.auth.allowed(h));
+    let boards =
+        crate::explore::router(crate::explore::Explorer::new(Vec::new(), None, Some(guard)));
     Router::new()
         .route("/", get(page))
         .route("/app.js", get(script))
@@ -176,8 +184,9 @@ pub fn router(dash: Arc<Dashboard>) -> Router {
         .route("/api/sweep/{id}/witnesses", get(witnesses_json))
         .route("/metrics", get(metrics))
         .fallback(not_found)
-        .layer(axum::middleware::map_response(secure_headers))
         .with_state(dash)
+        .merge(boards)
+        .layer(axum::middleware::map_response(secure_headers))
 }
 
 /// Headers on every response: nothing cached, nothing framed, no referrer,

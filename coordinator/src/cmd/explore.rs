@@ -1,0 +1,168 @@
+//! `gamesweep explore`: the boards ([`crate::explore`]) as a local web app.
+//! Prints its URL (and writes it to `--address-file`), serves until
+//! interrupted.
+
+use crate::error::UsageError;
+use crate::explore;
+use crate::http;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `explore`.
+#[derive(clap::Args, Debug)]
+pub struct ExploreArgs {
+    /// Address to serve on (port 0 picks a free port). The page has no login:
+    /// keep it on loopback unless everyone who can reach it may use it.
+    #[arg(long, default_value = "127.0.0.1:0")]
+    pub listen: std::net::SocketAddr,
+    /// Once listening, write the page's URL to this file (replacing it
+    /// atomically); removed again on a clean exit.
+    #[arg(long, value_name = "FILE")]
+    pub address_file: Option<PathBuf>,
+    /// A finished sweep's results.json: its witnesses and counterexamples
+    /// are listed in the page's menu (and printed, one `CODE START PLACE` a line).
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// Open the page in the desktop's browser (`xdg-open` / `open`).
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// Connections served at once.
+const MAX_CONNECTIONS: usize = 64;
+
+/// The witnesses of `file` (a results.json), as the dashboard finds them.
+fn listed(file: &std::path::Path) -> anyhow::Result<Vec<explore::Listed>> {
+    let doc = std::fs::read_to_string(file)
+        .map_err(|e| UsageError(format!("cannot read --results {}: {e}", file.display())))?;
+    let (pics, _) = http::witnesses::pictures(&doc)
+        .map_err(|e| UsageError(format!("--results {}: {e}", file.display())))?;
+    Ok(pics
+        .into_iter()
+        .map(|p| explore::Listed {
+            place: p.place,
+            code: p.graph6,
+            start: p.start,
+            counterexample: p.counterexample,
+        })
+        .collect())
+}
+
+/// Headers on every response, as the dashboard sets them.
+async fn secure_headers(mut r: Response) -> Response {
+    let h = r.headers_mut();
+    let set = |h: &mut HeaderMap, k: &'static str, v: &'static str| {
+        h.insert(k, HeaderValue::from_static(v));
+    };
+    set(h, "cache-control", "no-store");
+    set(h, "x-content-type-options", "nosniff");
+    set(h, "x-frame-options", "DENY");
+    set(h, "referrer-policy", "no-referrer");
+    set(
+        h,
+        "content-security-policy",
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; form-action 'self'",
+    );
+    r
+}
+
+async fn to_page() -> Response {
+    (StatusCode::SEE_OTHER, [(header::LOCATION, "/explore")]).into_response()
+}
+
+async fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "not found\n").into_response()
+}
+
+/// Run `explore`.
+pub fn exec(a: ExploreArgs) -> anyhow::Result<()> {
+    let listed = match &a.results {
+        Some(f) => listed(f)?,
+        None => Vec::new(),
+    };
+    for l in &listed {
+        let start = l.start.map_or_else(|| "-".to_string(), |s| s.to_string());
+        let tag = if l.counterexample {
+            " (counterexample)"
+        } else {
+            ""
+        };
+        crate::output::print(format_args!("{} {start} {}{tag}\n", l.code, l.place))?;
+    }
+    let source = a.results.as_ref().map(|f| f.display().to_string());
+    let ex = explore::Explorer::new(listed, source, None);
+    let app = explore::router(ex)
+        .route("/", axum::routing::get(to_page))
+        .fallback(not_found)
+        .layer(axum::middleware::map_response(secure_headers));
+    let rt = crate::connect::runtime()?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(a.listen)
+            .await
+            .map_err(|e| UsageError(format!("cannot listen on {}: {e}", a.listen)))?;
+        let url = format!("http://{}/explore", listener.local_addr()?);
+        eprintln!("gamesweep: explore: {url}");
+        if let Some(file) = &a.address_file {
+            let tmp = file.with_extension(format!("{}.tmp", std::process::id()));
+            std::fs::write(&tmp, format!("{url}\n"))
+                .and_then(|()| std::fs::rename(&tmp, file))
+                .map_err(|e| {
+                    let _ = std::fs::remove_file(&tmp);
+                    UsageError(format!(
+                        "cannot write --address-file {}: {e}",
+                        file.display()
+                    ))
+                })?;
+        }
+        if a.open {
+            let opener = if cfg!(target_os = "macos") {
+                "open"
+            } else {
+                "xdg-open"
+            };
+            if let Err(e) = std::process::Command::new(opener).arg(&url).spawn() {
+                eprintln!("gamesweep: cannot start {opener}: {e}; open {url} yourself");
+            }
+        }
+        let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+        let mut conns = tokio::task::JoinSet::new();
+        let shutdown = crate::server::shutdown_signal();
+        let mut shutdown = std::pin::pin!(shutdown);
+        loop {
+            let permit = tokio::select! {
+                _ = &mut shutdown => break,
+                p = slots.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break },
+            };
+            let (stream, _) = tokio::select! {
+                _ = &mut shutdown => break,
+                a = listener.accept() => match a {
+                    Ok(a) => a,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "explore: accept failed");
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                },
+            };
+            while conns.try_join_next().is_some() {}
+            let app = app.clone();
+            conns.spawn(async move {
+                let _permit = permit;
+                let svc = TowerToHyperService::new(app);
+                let mut h = hyper::server::conn::http1::Builder::new();
+                h.timer(TokioTimer::new())
+                    .header_read_timeout(Duration::from_secs(10));
+                let _ = h.serve_connection(TokioIo::new(stream), svc).await;
+            });
+        }
+        conns.abort_all();
+        if let Some(file) = &a.address_file {
+            let _ = std::fs::remove_file(file);
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,549 @@
+//! What the boards show, computed from the shared solvers: a UVG position
+//! (token path on a graph) with the value of every start or every move, a
+//! maximum matching, ν values, the degree-3 algorithm and the solver's
+//! reply; a Col / Myopic Col position with its value, outcome and options.
+//! UVG values and the play reply come from [`gamesweep::board`] and
+//! `solve uvg`'s own solver; Col values from a per-visit [`ColTable`].
+//! Pure functions of their input plus a work budget; no I/O.
+
+use gamesweep::col::{self, Board, Colour, Rules, Solver, SolverOptions};
+use gamesweep::graph::graph6;
+use gamesweep::graph::{members, BitGraph};
+use gamesweep::uvg;
+use gamesweep::uvg::position::{solve_position_within, PositionError};
+use serde::Serialize;
+
+/// Largest UVG graph whose values are computed by the fixed-size subset DP
+/// (always exact, small fixed work).
+pub const UVG_DP_LIMIT: usize = uvg::SUBSET_DP_MAX_N;
+
+/// Largest UVG graph a board takes (the bitset graph's limit). Between
+/// [`UVG_DP_LIMIT`] and this, components larger than the DP limit are
+/// searched with a node budget.
+pub const UVG_MAX_N: usize = 32;
+
+/// Search nodes a UVG request may use (graphs above the DP limit).
+pub const UVG_BUDGET: u64 = 2_000_000;
+
+/// Nodes the remoteness search behind the solver's reply may use.
+pub const REMOTENESS_BUDGET: u64 = 300_000;
+
+/// Work units (components expanded plus games held) a visit's Col table may
+/// grow to before it is started afresh; one request that needs more is refused.
+pub const COL_BUDGET: u64 = 1_000_000;
+
+/// Largest Col / Myopic Col board.
+pub const COL_MAX_N: usize = 24;
+
+/// A board's picture data: vertices with coordinates and its edges or arcs.
+#[derive(Clone, Debug, Serialize)]
+pub struct Drawing {
+    /// Vertices.
+    pub n: usize,
+    /// Edges (undirected) or arcs (directed), as given by the code.
+    pub edges: Vec<(usize, usize)>,
+    /// Arcs rather than edges.
+    pub directed: bool,
+    /// Coordinates in a 400 × 400 box.
+    pub coords: Vec<(i32, i32)>,
+    /// Where the coordinates come from: a preset's embedding or the layout.
+    pub layout: String,
+}
+
+/// Side of the square the coordinates live in.
+pub const BOX: u32 = 400;
+
+/// The drawing of a decoded graph: a preset's embedding when the code is a
+/// preset's, else the seeded force layout of [`gamesweep::draw`].
+pub fn drawing(code: &str, n: usize, edges: Vec<(usize, usize)>, directed: bool) -> Drawing {
+    let (coords, layout) = match super::presets::embedding(code) {
+        Some((name, c)) if c.len() == n => (c, format!("{name} embedding")),
+        _ => (
+            gamesweep::draw::layout(n, &edges, BOX),
+            "force layout".to_string(),
+        ),
+    };
+    Drawing {
+        n,
+        edges,
+        directed,
+        coords,
+        layout,
+    }
+}
+
+/// Why a board cannot be shown.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// The text is not graph6 / digraph6.
+    #[error("bad {what} `{text}`: {why}")]
+    Code {
+        /// graph6 or digraph6.
+        what: &'static str,
+        /// The text.
+        text: String,
+        /// The decoder's reason.
+        why: String,
+    },
+    /// Too many vertices.
+    #[error("{n} vertices is too many for this board (at most {max})")]
+    TooBig {
+        /// Vertices.
+        n: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// No vertices.
+    #[error("the graph has no vertices")]
+    Empty,
+    /// A path step is not a legal move.
+    #[error("{0}")]
+    Illegal(String),
+    /// A budget ran out.
+    #[error("{0}")]
+    Budget(String),
+    /// The Col solver refused the position.
+    #[error("{0}")]
+    Col(String),
+}
+
+fn decode_graph(text: &str) -> Result<(usize, Vec<(usize, usize)>), BoardError> {
+    let t = text.trim();
+    if t.starts_with('&') {
+        return Err(BoardError::Code {
+            what: "graph6",
+            text: t.to_string(),
+            why: "this is digraph6 (starts with `&`); UVG and Col take an undirected graph, Myopic Col a digraph".into(),
+        });
+    }
+    graph6::decode(t).map_err(|e| BoardError::Code {
+        what: "graph6",
+        text: t.to_string(),
+        why: e.to_string(),
+    })
+}
+
+/// One move of the token and the value of the position it leads to.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct UvgMove {
+    /// Where the token goes.
+    pub vertex: usize,
+    /// Grundy value after the move (0: a winning move).
+    pub value: u32,
+}
+
+/// The solver's answer in a position.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Reply {
+    /// The vertex the solver moves to.
+    pub vertex: usize,
+    /// `winning` (a move to value 0, lowest vertex) or `remoteness` (no
+    /// winning move: the move that makes the game last longest, lowest
+    /// vertex on ties) or `lowest` (the remoteness search ran out of budget).
+    pub why: String,
+    /// Moves left under best play after the reply, when known.
+    pub remoteness: Option<u32>,
+}
+
+/// A UVG position as the board shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct UvgView {
+    /// The graph as given (trimmed).
+    pub graph6: String,
+    /// The picture.
+    pub drawing: Drawing,
+    /// Largest degree.
+    pub max_degree: u32,
+    /// The token's path: start first, token last (empty: no token yet).
+    pub path: Vec<usize>,
+    /// Vertex holding the token.
+    pub token: Option<usize>,
+    /// Vertices still on the board (the token's included).
+    pub alive: Vec<usize>,
+    /// Without a token: the Grundy value of each start (index = vertex).
+    pub start_values: Option<Vec<u32>>,
+    /// With a token: the value of the position (player to move).
+    pub value: Option<u32>,
+    /// With a token: every legal move and the value it leads to.
+    pub moves: Vec<UvgMove>,
+    /// A maximum matching of the remaining graph (gold).
+    pub matching: Vec<(usize, usize)>,
+    /// Remaining vertices the matching leaves out (red).
+    pub unmatched: Vec<usize>,
+    /// ν of the remaining graph.
+    pub nu: u32,
+    /// ν of the remaining graph without the token's vertex.
+    pub nu_without_token: Option<u32>,
+    /// Does the player to move win (ν(G) > ν(G − s))?
+    pub mover_wins: Option<bool>,
+    /// The degree-3 algorithm's value and its win/lose tests (token's
+    /// component of maximum degree ≤ 3).
+    pub degree3: Option<(u32, u32)>,
+    /// The solver's reply (with a token and a legal move).
+    pub reply: Option<Reply>,
+    /// How the values were computed.
+    pub method: String,
+}
+
+/// The one-line message of a UVG budget run out.
+fn over(budget: u64) -> BoardError {
+    BoardError::Budget(format!(
+        "the exact search ran past this page's budget of {budget} search nodes; \
+         graphs of up to {UVG_DP_LIMIT} vertices are always exact (`gamesweep solve uvg` takes a larger --budget)"
+    ))
+}
+
+fn position_error(e: PositionError) -> BoardError {
+    match e {
+        PositionError::BudgetExceeded { budget, .. } => over(budget),
+        e => BoardError::Illegal(e.to_string()),
+    }
+}
+
+/// The solver's reply ([`gamesweep::board::play`]): the winning move of
+/// least remoteness, else the move of greatest remoteness, lowest vertex on
+/// ties; the lowest move when the remoteness search runs out of budget.
+fn reply(code: &str, visited: &[usize], token: usize, moves: &[UvgMove]) -> Option<Reply> {
+    match gamesweep::board::play::reply(code, visited, token, Some(REMOTENESS_BUDGET)) {
+        Ok(r) => {
+            let v = r.reply?;
+            let m = r.moves.iter().find(|m| m.vertex == v);
+            Some(Reply {
+                vertex: v,
+                why: if r.mover_wins {
+                    "winning"
+                } else {
+                    "remoteness"
+                }
+                .into(),
+                remoteness: m.map(|m| m.remoteness),
+            })
+        }
+        Err(_) => moves.first().map(|m| Reply {
+            vertex: m.vertex,
+            why: "lowest".into(),
+            remoteness: None,
+        }),
+    }
+}
+
+/// Parse a token path `0,3,2` (empty: no token).
+pub fn parse_path(text: &str) -> Result<Vec<usize>, BoardError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(Vec::new());
+    }
+    t.split(',')
+        .map(|s| {
+            s.trim()
+                .parse::<usize>()
+                .map_err(|_| BoardError::Illegal(format!("bad path `{t}`: `{s}` is not a vertex")))
+        })
+        .collect()
+}
+
+/// The UVG board for graph `code` with the token moved along `path`.
+pub fn uvg_view(code: &str, path: &[usize]) -> Result<UvgView, BoardError> {
+    let code = code.trim();
+    let (n, edges) = decode_graph(code)?;
+    if n == 0 {
+        return Err(BoardError::Empty);
+    }
+    if n > UVG_MAX_N {
+        return Err(BoardError::TooBig { n, max: UVG_MAX_N });
+    }
+    let g = BitGraph::from_edges(n, &edges);
+    let mut alive = g.all();
+    for (i, &v) in path.iter().enumerate() {
+        if v >= n {
+            return Err(BoardError::Illegal(format!(
+                "vertex {v} does not exist (the graph has vertices 0..{})",
+                n - 1
+            )));
+        }
+        if alive >> v & 1 == 0 {
+            return Err(BoardError::Illegal(format!(
+                "vertex {v} was already visited"
+            )));
+        }
+        if i > 0 {
+            let from = path[i - 1];
+            if !g.has_edge(from, v) {
+                return Err(BoardError::Illegal(format!(
+                    "{from} → {v} is not a move: they are not adjacent"
+                )));
+            }
+            alive &= !(1 << from);
+        }
+    }
+    let token = path.last().copied();
+    let mates = uvg::matching::max_matching_mates(&g, alive);
+    let matching: Vec<(usize, usize)> = (0..n)
+        .filter_map(|u| mates[u].filter(|&w| u < w).map(|w| (u, w)))
+        .collect();
+    let unmatched: Vec<usize> = members(alive).filter(|&u| mates[u].is_none()).collect();
+    let nu = uvg::matching::max_matching(&g, alive);
+    let mut view = UvgView {
+        graph6: code.to_string(),
+        drawing: drawing(code, n, edges, false),
+        max_degree: g.max_degree(),
+        path: path.to_vec(),
+        token,
+        alive: members(alive).collect(),
+        start_values: None,
+        value: None,
+        moves: Vec::new(),
+        matching,
+        unmatched,
+        nu,
+        nu_without_token: None,
+        mover_wins: None,
+        degree3: None,
+        reply: None,
+        method: if n <= UVG_DP_LIMIT {
+            format!("exact: subset DP (n ≤ {UVG_DP_LIMIT})")
+        } else {
+            format!("exact: search within a budget of {UVG_BUDGET} nodes (n > {UVG_DP_LIMIT})")
+        },
+    };
+    match token {
+        None => {
+            // What `gamesweep solve uvg G` computes.
+            let rep =
+                solve_position_within(code, None, Some(UVG_BUDGET)).map_err(position_error)?;
+            let values = rep
+                .starts
+                .iter()
+                .map(|s| s.grundy.ok_or_else(|| over(UVG_BUDGET)))
+                .collect::<Result<Vec<_>, _>>()?;
+            view.start_values = Some(values);
+        }
+        Some(t) => {
+            let visited = &path[..path.len() - 1];
+            let pv = gamesweep::board::uvg::position_values(code, visited, t, Some(UVG_BUDGET))
+                .map_err(position_error)?;
+            let moves: Vec<UvgMove> = pv
+                .moves
+                .iter()
+                .map(|m| UvgMove {
+                    vertex: m.vertex,
+                    value: m.grundy,
+                })
+                .collect();
+            let rest = alive & !(1 << t);
+            view.value = Some(pv.grundy);
+            view.nu_without_token = Some(uvg::matching::max_matching(&g, rest));
+            view.mover_wins = Some(uvg::first_player_wins(&g, t, alive));
+            view.degree3 =
+                uvg::degree3::grundy_degree3(&g, t, alive).map(|(v, k)| (u32::from(v), k));
+            view.reply = reply(code, visited, t, &moves);
+            view.moves = moves;
+        }
+    }
+    Ok(view)
+}
+
+/// A Col / Myopic Col option.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ColMove {
+    /// The vertex coloured.
+    pub vertex: usize,
+    /// The value after the move (CGSuite notation).
+    pub value: String,
+}
+
+/// A Col / Myopic Col position as the board shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ColView {
+    /// `col` or `myopic`.
+    pub rules: Rules,
+    /// The board's code.
+    pub board: String,
+    /// The colouring (`.`, `L`, `R` per vertex).
+    pub colouring: String,
+    /// The picture.
+    pub drawing: Drawing,
+    /// Canonical value (CGSuite notation).
+    pub value: String,
+    /// Outcome class.
+    pub outcome: gamesweep::cgt::Outcome,
+    /// A number or a number plus `*`.
+    pub cold: bool,
+    /// Blue's moves.
+    pub left_options: Vec<ColMove>,
+    /// Red's moves.
+    pub right_options: Vec<ColMove>,
+    /// Values held by this visit's table after the request.
+    pub table_games: usize,
+    /// The table was started afresh for this request (it had grown to the budget).
+    pub table_reset: bool,
+}
+
+/// Parse a Col / Myopic board and colouring, as `solve col` does (Col
+/// forbids equal colours on an edge).
+pub fn col_board(
+    rules: Rules,
+    code: &str,
+    colouring: &str,
+) -> Result<(Board, Vec<Colour>, Drawing), BoardError> {
+    let code = code.trim();
+    let (n, arcs) = match rules {
+        Rules::Col => decode_graph(code)?,
+        Rules::Myopic => graph6::decode_digraph(code).map_err(|e| BoardError::Code {
+            what: "digraph6",
+            text: code.to_string(),
+            why: if code.starts_with('&') {
+                e.to_string()
+            } else {
+                format!("{e} (Myopic Col takes a digraph: digraph6 starts with `&`)")
+            },
+        })?,
+    };
+    if n == 0 {
+        return Err(BoardError::Empty);
+    }
+    if n > COL_MAX_N {
+        return Err(BoardError::TooBig { n, max: COL_MAX_N });
+    }
+    let board = match rules {
+        Rules::Col => Board::col(n, &arcs),
+        Rules::Myopic => Board::myopic(n, &arcs),
+    };
+    let colouring = if colouring.is_empty() {
+        ".".repeat(n)
+    } else {
+        colouring.to_string()
+    };
+    let cols = col::parse_colouring(&colouring, n).map_err(|e| BoardError::Col(e.to_string()))?;
+    if rules == Rules::Col {
+        for (u, w) in &arcs {
+            if cols[*u] != Colour::None && cols[*u] == cols[*w] {
+                return Err(BoardError::Illegal(format!(
+                    "illegal colouring: vertices {u} and {w} are adjacent and have the same colour, which Col never allows"
+                )));
+            }
+        }
+    }
+    let d = drawing(code, n, arcs, rules == Rules::Myopic);
+    Ok((board, cols, d))
+}
+
+/// Value, outcome, coldness, Left's and Right's options.
+type Solved = (
+    String,
+    gamesweep::cgt::Outcome,
+    bool,
+    Vec<ColMove>,
+    Vec<ColMove>,
+);
+
+/// A visit's Col table: one solver per visit, kept across requests.
+pub struct ColTable {
+    solver: Solver,
+}
+
+impl Default for ColTable {
+    fn default() -> Self {
+        ColTable::new()
+    }
+}
+
+impl ColTable {
+    /// An empty table.
+    pub fn new() -> Self {
+        ColTable {
+            solver: Solver::with_budget(SolverOptions::default(), Some(COL_BUDGET)),
+        }
+    }
+
+    /// Values held.
+    pub fn games(&self) -> usize {
+        self.solver.engine.len()
+    }
+
+    fn solve(&mut self, board: &Board, pos: col::Pos) -> Option<Solved> {
+        let s = &mut self.solver;
+        let g = s.value(board, pos);
+        if s.budget_exceeded() {
+            return None;
+        }
+        let value = s.engine.display(g);
+        let outcome = s.engine.outcome(g);
+        let cold = s.engine.is_cold(g);
+        let mut left = Vec::new();
+        for u in members(pos.l) {
+            let c = s.value(board, pos.move_left(board, u));
+            left.push(ColMove {
+                vertex: u,
+                value: s.engine.display(c),
+            });
+        }
+        let mut right = Vec::new();
+        for u in members(pos.r) {
+            let c = s.value(board, pos.move_right(board, u));
+            right.push(ColMove {
+                vertex: u,
+                value: s.engine.display(c),
+            });
+        }
+        if s.budget_exceeded() {
+            return None;
+        }
+        Some((value, outcome, cold, left, right))
+    }
+
+    /// The board `code` with `colouring` under `rules`, valued with this
+    /// table (started afresh once if it had grown to the budget).
+    pub fn view(
+        &mut self,
+        rules: Rules,
+        code: &str,
+        colouring: &str,
+    ) -> Result<ColView, BoardError> {
+        let (board, cols, drawing) = col_board(rules, code, colouring)?;
+        let pos = board.position(&cols);
+        let mut reset = false;
+        let solved = match self.solve(&board, pos) {
+            Some(s) => s,
+            None => {
+                // The table was full (or this position too big): once more
+                // from an empty table, then refuse.
+                *self = ColTable::new();
+                reset = true;
+                match self.solve(&board, pos) {
+                    Some(s) => s,
+                    None => {
+                        *self = ColTable::new();
+                        return Err(BoardError::Budget(format!(
+                            "this position needs more than the page's budget of {COL_BUDGET} work units \
+                             (`gamesweep solve {} --budget 0` has no limit)",
+                            match rules { Rules::Col => "col", Rules::Myopic => "myopic" }
+                        )));
+                    }
+                }
+            }
+        };
+        let (value, outcome, cold, left_options, right_options) = solved;
+        let colouring: String = cols
+            .iter()
+            .map(|c| match c {
+                Colour::None => '.',
+                Colour::Blue => 'L',
+                Colour::Red => 'R',
+            })
+            .collect();
+        Ok(ColView {
+            rules,
+            board: code.trim().to_string(),
+            colouring,
+            drawing,
+            value,
+            outcome,
+            cold,
+            left_options,
+            right_options,
+            table_games: self.games(),
+            table_reset: reset,
+        })
+    }
+}

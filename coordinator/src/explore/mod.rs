@@ -1,0 +1,363 @@
+//! The boards (`gamesweep explore`, and mounted read-only in the
+//! coordinator's dashboard): a web page where a person sees a UVG, Col or
+//! Myopic Col position, the values of its moves, the matching, and plays
+//! against the solver. Everything is compiled into the binary
+//! (`page.html`, `explore.js`, `explore.css`); the page asks the JSON
+//! routes below and draws the board as SVG itself.
+//!
+//! Routes (all `GET`):
+//! - `/explore`: the page (`?g=GRAPH6&s=START` opens a UVG position,
+//!   `?game=col|myopic&g=CODE&c=COLOURING` a Col one); `/explore/app.js`,
+//!   `/explore/style.css`.
+//! - `/explore/api/presets`: the presets ([`presets`]) and the witnesses of
+//!   the `results.json` given to `explore --results`.
+//! - `/explore/api/uvg?g=GRAPH6&path=S,V1,V2`: the UVG board with the token
+//!   moved along the path ([`engine::UvgView`]).
+//! - `/explore/api/col?rules=col|myopic&g=CODE&c=COLOURING&sid=VISIT`: the
+//!   Col board valued with the visit's component table ([`engine::ColView`]).
+//!
+//! Values are computed on blocking threads, at most [`workers`] at a time
+//! (the rest wait), each request within a budget ([`engine`]). Errors are
+//! `{"error": "..."}` with a 4xx status, shown by the page.
+
+pub mod engine;
+pub mod presets;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Who may read the boards (the dashboard's session check); `None`: anyone.
+pub type Guard = Arc<dyn Fn(&HeaderMap) -> bool + Send + Sync>;
+
+/// Visits whose Col tables are kept at most (the oldest goes first).
+pub const MAX_VISITS: usize = 32;
+
+/// A visit's Col table is dropped after this long unused.
+pub const VISIT_IDLE: Duration = Duration::from_secs(30 * 60);
+
+/// The longest board code or path accepted in a request, in bytes.
+const MAX_ARG: usize = 4096;
+
+/// Blocking threads computing values at once.
+pub fn workers() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, 4)
+}
+
+/// A graph of a finished sweep's `results.json`, offered in the menu.
+#[derive(Clone, Debug, Serialize)]
+pub struct Listed {
+    /// Its place in the document (`by_n[n=7].witnesses.3`).
+    pub place: String,
+    /// graph6 (digraph6 for Myopic Col).
+    pub code: String,
+    /// The start the document gives.
+    pub start: Option<u64>,
+    /// A counterexample (found under a key naming them).
+    pub counterexample: bool,
+}
+
+type Visit = (Instant, Arc<Mutex<engine::ColTable>>);
+
+/// The boards' state: the visits' Col tables, the worker slots, the
+/// listed witnesses.
+pub struct Explorer {
+    visits: Mutex<HashMap<String, Visit>>,
+    slots: Arc<tokio::sync::Semaphore>,
+    listed: Vec<Listed>,
+    source: Option<String>,
+    guard: Option<Guard>,
+}
+
+impl Explorer {
+    /// Boards listing `listed` (from the results file named `source`),
+    /// readable by whoever `guard` lets in.
+    pub fn new(listed: Vec<Listed>, source: Option<String>, guard: Option<Guard>) -> Arc<Self> {
+        Arc::new(Explorer {
+            visits: Mutex::new(HashMap::new()),
+            slots: Arc::new(tokio::sync::Semaphore::new(workers())),
+            listed,
+            source,
+            guard,
+        })
+    }
+
+    fn allowed(&self, h: &HeaderMap) -> bool {
+        self.guard.as_ref().is_none_or(|g| g(h))
+    }
+
+    /// The Col table of visit `sid` (a new one for a new visit).
+    fn table(&self, sid: &str) -> Arc<Mutex<engine::ColTable>> {
+        let mut v = self.visits.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        v.retain(|_, (at, _)| now.duration_since(*at) < VISIT_IDLE);
+        if let Some((at, t)) = v.get_mut(sid) {
+            *at = now;
+            return t.clone();
+        }
+        if v.len() >= MAX_VISITS {
+            if let Some(old) = v
+                .iter()
+                .min_by_key(|(_, (at, _))| *at)
+                .map(|(k, _)| k.clone())
+            {
+                v.remove(&old);
+            }
+        }
+        let t = Arc::new(Mutex::new(engine::ColTable::new()));
+        v.insert(sid.to_string(), (now, t.clone()));
+        t
+    }
+
+    /// Visits with a table now.
+    pub fn visits(&self) -> usize {
+        self.visits.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// The routes, under `/explore`.
+pub fn router(ex: Arc<Explorer>) -> Router {
+    Router::new()
+        .route("/explore", get(page))
+        .route("/explore/", get(page))
+        .route("/explore/app.js", get(script))
+        .route("/explore/style.css", get(style))
+        .route("/explore/api/presets", get(presets_json))
+        .route("/explore/api/uvg", get(uvg_json))
+        .route("/explore/api/col", get(col_json))
+        .with_state(ex)
+}
+
+fn text(kind: &'static str, body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, kind)], body).into_response()
+}
+
+fn json<T: Serialize>(v: &T) -> Response {
+    match serde_json::to_string(v) {
+        Ok(s) => ([(header::CONTENT_TYPE, "application/json")], s).into_response(),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    }
+}
+
+fn error(code: StatusCode, msg: &str) -> Response {
+    (
+        code,
+        [(header::CONTENT_TYPE, "application/json")],
+        serde_json::json!({ "error": msg }).to_string(),
+    )
+        .into_response()
+}
+
+fn unauthorized() -> Response {
+    error(
+        StatusCode::UNAUTHORIZED,
+        "log in first (the read token, at /login)",
+    )
+}
+
+async fn page(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Response {
+    if !ex.allowed(&headers) {
+        return (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
+    }
+    text("text/html; charset=utf-8", include_str!("page.html"))
+}
+
+async fn script() -> Response {
+    text("text/javascript; charset=utf-8", include_str!("explore.js"))
+}
+
+async fn style() -> Response {
+    text("text/css; charset=utf-8", include_str!("explore.css"))
+}
+
+#[derive(Serialize)]
+struct PresetList<'a> {
+    presets: &'a [presets::Preset],
+    results: &'a [Listed],
+    results_source: Option<&'a str>,
+    limits: serde_json::Value,
+}
+
+async fn presets_json(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Response {
+    if !ex.allowed(&headers) {
+        return unauthorized();
+    }
+    json(&PresetList {
+        presets: presets::all(),
+        results: &ex.listed,
+        results_source: ex.source.as_deref(),
+        limits: serde_json::json!({
+            "uvg_exact_dp": engine::UVG_DP_LIMIT,
+            "uvg_max_n": engine::UVG_MAX_N,
+            "uvg_budget": engine::UVG_BUDGET,
+            "col_max_n": engine::COL_MAX_N,
+            "col_budget": engine::COL_BUDGET,
+        }),
+    })
+}
+
+/// Run `f` on a blocking thread once a worker slot is free.
+async fn compute<T: Serialize + Send + 'static>(
+    ex: &Explorer,
+    f: impl FnOnce() -> Result<T, engine::BoardError> + Send + 'static,
+) -> Response {
+    let Ok(_slot) = ex.slots.clone().acquire_owned().await else {
+        return error(StatusCode::SERVICE_UNAVAILABLE, "shutting down");
+    };
+    match tokio::task::spawn_blocking(f).await {
+        Ok(Ok(v)) => json(&v),
+        Ok(Err(e @ engine::BoardError::Budget(_))) => {
+            error(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string())
+        }
+        Ok(Err(e)) => error(StatusCode::BAD_REQUEST, &e.to_string()),
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!("the computation failed: {e}"),
+        ),
+    }
+}
+
+/// `?g=GRAPH6&path=0,1,2`.
+#[derive(Deserialize)]
+struct UvgQuery {
+    g: Option<String>,
+    path: Option<String>,
+}
+
+async fn uvg_json(
+    State(ex): State<Arc<Explorer>>,
+    headers: HeaderMap,
+    q: Result<Query<UvgQuery>, QueryRejection>,
+) -> Response {
+    if !ex.allowed(&headers) {
+        return unauthorized();
+    }
+    let Ok(Query(q)) = q else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "bad query: expected ?g=GRAPH6&path=S,V,...",
+        );
+    };
+    let g = q.g.unwrap_or_default();
+    let path = q.path.unwrap_or_default();
+    if g.trim().is_empty() {
+        return error(StatusCode::BAD_REQUEST, "no graph: give a graph6 string");
+    }
+    if g.len() > MAX_ARG || path.len() > MAX_ARG {
+        return error(StatusCode::BAD_REQUEST, "graph or path too long");
+    }
+    compute(&ex, move || {
+        let p = engine::parse_path(&path)?;
+        engine::uvg_view(&g, &p)
+    })
+    .await
+}
+
+/// `?rules=col|myopic&g=CODE&c=COLOURING&sid=VISIT`.
+#[derive(Deserialize)]
+struct ColQuery {
+    rules: Option<String>,
+    g: Option<String>,
+    c: Option<String>,
+    sid: Option<String>,
+}
+
+async fn col_json(
+    State(ex): State<Arc<Explorer>>,
+    headers: HeaderMap,
+    q: Result<Query<ColQuery>, QueryRejection>,
+) -> Response {
+    if !ex.allowed(&headers) {
+        return unauthorized();
+    }
+    let Ok(Query(q)) = q else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "bad query: expected ?rules=col&g=CODE&c=COLOURING",
+        );
+    };
+    let rules = match q.rules.as_deref().unwrap_or("col") {
+        "col" => gamesweep::col::Rules::Col,
+        "myopic" => gamesweep::col::Rules::Myopic,
+        r => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!("unknown rules `{r}` (col or myopic)"),
+            )
+        }
+    };
+    let g = q.g.unwrap_or_default();
+    let c = q.c.unwrap_or_default();
+    if g.trim().is_empty() {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "no board: give a graph6 (Col) or digraph6 (Myopic) string",
+        );
+    }
+    if g.len() > MAX_ARG || c.len() > MAX_ARG {
+        return error(StatusCode::BAD_REQUEST, "board or colouring too long");
+    }
+    let sid = q.sid.unwrap_or_default();
+    if sid.len() > 64
+        || !sid
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '-')
+    {
+        return error(StatusCode::BAD_REQUEST, "bad visit id");
+    }
+    let table = ex.table(&sid);
+    compute(&ex, move || {
+        // A table whose holder panicked may be half-built: start afresh.
+        let mut t = match table.lock() {
+            Ok(t) => t,
+            Err(e) => {
+                let mut t = e.into_inner();
+                *t = engine::ColTable::new();
+                t
+            }
+        };
+        t.view(rules, &g, &c)
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn visits_are_bounded_and_a_visit_keeps_its_table() {
+        let ex = Explorer::new(Vec::new(), None, None);
+        let first = ex.table("v0");
+        assert!(Arc::ptr_eq(&first, &ex.table("v0")));
+        for i in 1..MAX_VISITS + 8 {
+            ex.table(&format!("v{i}"));
+        }
+        assert_eq!(ex.visits(), MAX_VISITS);
+        // The oldest went first: v0 gets a new table.
+        assert!(!Arc::ptr_eq(&first, &ex.table("v0")));
+    }
+
+    #[test]
+    fn a_visit_table_values_col_as_solve_does() {
+        let mut t = engine::ColTable::new();
+        let v = t.view(gamesweep::col::Rules::Col, "Bg", "...").unwrap();
+        let s = gamesweep::col::solve_position(gamesweep::col::Rules::Col, "Bg", "...").unwrap();
+        assert_eq!(v.value, s.value);
+        let held = t.games();
+        // Asked again, nothing new is built.
+        t.view(gamesweep::col::Rules::Col, "Bg", "...").unwrap();
+        assert_eq!(t.games(), held);
+        assert!(t.view(gamesweep::col::Rules::Col, "Bg", "LL.").is_err());
+    }
+}

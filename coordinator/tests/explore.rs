@@ -1,0 +1,840 @@
+//! `gamesweep explore`, the boards: every value its JSON routes give equals
+//! what `gamesweep solve ... --json` says (the presets, every start and every
+//! move, and 50 seeded random UVG positions plus Col / Myopic Col
+//! positions); errors come back as one clear message; the coordinator's
+//! dashboard serves the same routes. Then the page itself in headless
+//! Chromium: the smallest *3 preset and the Petersen graph read from the
+//! DOM, a full game against the solver from a losing start, a bad graph6,
+//! a coloured Col board. Without `chromium` and `chromedriver` the browser
+//! test says SKIP and returns, unless `GAMESWEEP_REQUIRE_BROWSER=1`.
+//!
+//! `GAMESWEEP_EXPLORE_SCREENSHOT=1` also writes the browser's screenshots to
+//! `docs/explore-uvg.png` and `docs/explore-col.png` (shown in the README).
+
+#[path = "support/proc.rs"]
+mod proc;
+use proc::Proc;
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{isolated, ok, serve, BIN};
+#[path = "support/browser.rs"]
+mod browser;
+
+use gamesweep::graph::graph6;
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// `gamesweep explore` on 127.0.0.1:0: its process and the page's URL
+/// (`http://HOST:PORT/explore`).
+fn explore(dir: &Path, extra: &[&str]) -> (Proc, String) {
+    let file = dir.join("explore.url");
+    let child = Proc(
+        isolated(Command::new(BIN))
+            .args(["explore", "--listen", "127.0.0.1:0", "--address-file"])
+            .arg(&file)
+            .args(extra)
+            .stdout(std::fs::File::create(dir.join("explore.out")).unwrap())
+            .stderr(std::fs::File::create(dir.join("explore.log")).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(u) = std::fs::read_to_string(&file) {
+            if u.ends_with('\n') {
+                return (child, u.trim().to_string());
+            }
+        }
+        assert!(Instant::now() < deadline, "explore did not come up");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `GET path` on the server of `url`: status and body.
+fn get(url: &str, path: &str) -> (u16, String) {
+    let host = url
+        .strip_prefix("http://")
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    let mut s = TcpStream::connect(host).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, body.to_string())
+}
+
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// The UVG board of `g` with the token along `path` (must succeed).
+fn uvg(url: &str, g: &str, path: &[usize]) -> Value {
+    let p: Vec<String> = path.iter().map(|v| v.to_string()).collect();
+    let (st, body) = get(
+        url,
+        &format!("/explore/api/uvg?g={}&path={}", enc(g), p.join(",")),
+    );
+    assert_eq!(st, 200, "{g} {path:?}: {body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+/// `g` without the vertices in `gone`, renumbered; and each kept vertex's
+/// new number.
+fn minus(g: &str, gone: &[usize]) -> (String, Vec<Option<usize>>) {
+    let (n, edges) = graph6::decode(g).unwrap();
+    let mut map = vec![None; n];
+    let mut k = 0;
+    for (v, m) in map.iter_mut().enumerate() {
+        if !gone.contains(&v) {
+            *m = Some(k);
+            k += 1;
+        }
+    }
+    let kept: Vec<(usize, usize)> = edges
+        .iter()
+        .filter_map(|&(a, b)| Some((map[a]?, map[b]?)))
+        .collect();
+    let code = graph6::encode_with(k, |i, j| {
+        kept.iter()
+            .any(|&(a, b)| (a, b) == (i, j) || (b, a) == (i, j))
+    });
+    (code, map)
+}
+
+/// `gamesweep solve ARGS -` with `lines` on standard input: its output lines as JSON.
+fn solve_lines(args: &[&str], lines: &[String]) -> Vec<Value> {
+    let mut child = isolated(Command::new(BIN))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let text = lines.join("\n") + "\n";
+    let writer = std::thread::spawn(move || input.write_all(text.as_bytes()).unwrap());
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v.len(), lines.len());
+    v
+}
+
+/// Grundy values of every start of each graph, by `solve uvg - --json`.
+fn solve_uvg(graphs: &[String]) -> Vec<Vec<u64>> {
+    solve_lines(&["solve", "uvg", "-", "--json"], graphs)
+        .into_iter()
+        .map(|v| {
+            v["grundy"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+fn as_u64s(v: &Value) -> Vec<u64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect()
+}
+
+/// The board's values of `g` (every start, and every move from every
+/// start) against `solve uvg --json` on `g` and on each `g − s`.
+fn check_every_start_and_move(url: &str, g: &str) -> usize {
+    let n = graph6::decode(g).unwrap().0;
+    let board = uvg(url, g, &[]);
+    let want = solve_uvg(&[g.to_string()]).remove(0);
+    // Also `solve uvg G --json` (the one-graph form) for the starts.
+    let single: Value = serde_json::from_str(ok(&["solve", "uvg", g, "--json"]).trim()).unwrap();
+    let solved_starts = single["starts"].as_array().unwrap().clone();
+    let single: Vec<u64> = solved_starts
+        .iter()
+        .map(|s| s["grundy"].as_u64().unwrap())
+        .collect();
+    assert_eq!(single, want, "{g}");
+    assert_eq!(board["nu"], single_nu(&solved_starts, g), "{g}: ν(G)");
+    assert_eq!(as_u64s(&board["start_values"]), want, "{g}: start values");
+    let minus_s: Vec<(String, Vec<Option<usize>>)> = (0..n).map(|s| minus(g, &[s])).collect();
+    let sub = solve_uvg(&minus_s.iter().map(|m| m.0.clone()).collect::<Vec<_>>());
+    let mut checked = n;
+    for s in 0..n {
+        let b = uvg(url, g, &[s]);
+        assert_eq!(b["value"].as_u64(), Some(want[s]), "{g} start {s}");
+        for m in b["moves"].as_array().unwrap() {
+            let v = m["vertex"].as_u64().unwrap() as usize;
+            let w = minus_s[s].1[v].unwrap();
+            assert_eq!(m["value"].as_u64(), Some(sub[s][w]), "{g}: {s} → {v}");
+            checked += 1;
+        }
+        // The same moves, ν(G − s) and degree-3 answer as `solve uvg G --json`.
+        let sv = &solved_starts[s];
+        let sm: Vec<(u64, u64)> = sv["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["vertex"].as_u64().unwrap(), m["grundy"].as_u64().unwrap()))
+            .collect();
+        let bm: Vec<(u64, u64)> = b["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["vertex"].as_u64().unwrap(), m["value"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(bm, sm, "{g} start {s}: moves");
+        assert_eq!(b["nu_without_token"], sv["nu_without"], "{g} start {s}");
+        match sv["degree3"].as_object() {
+            Some(d) => {
+                assert_eq!(b["degree3"][0], d["grundy"], "{g} start {s}");
+                assert_eq!(b["degree3"][1], d["tests"], "{g} start {s}");
+            }
+            None => assert!(b["degree3"].is_null(), "{g} start {s}"),
+        }
+        // ν(G) > ν(G − s) exactly when the mover wins, and a value ≠ 0.
+        assert_eq!(
+            b["mover_wins"].as_bool(),
+            Some(want[s] != 0),
+            "{g} start {s}"
+        );
+        assert_eq!(
+            b["nu"].as_u64() > b["nu_without_token"].as_u64(),
+            want[s] != 0
+        );
+    }
+    checked
+}
+
+/// ν(G) of `solve uvg G --json` (its top-level `nu`); checked against
+/// each start's `nu_without` plus whether the start wins.
+fn single_nu(starts: &[Value], g: &str) -> Value {
+    let out: Value = serde_json::from_str(ok(&["solve", "uvg", g, "--json"]).trim()).unwrap();
+    for s in starts {
+        let w = u64::from(s["first_player_wins"].as_bool().unwrap());
+        assert_eq!(
+            out["nu"].as_u64(),
+            Some(s["nu_without"].as_u64().unwrap() + w),
+            "{g}"
+        );
+    }
+    out["nu"].clone()
+}
+
+/// A small deterministic generator (SplitMix64).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, k: u64) -> u64 {
+        self.next() % k
+    }
+    /// Each pair (each ordered pair when `directed`) joined with chance `pct` %.
+    fn graph(&mut self, n: usize, pct: u64, directed: bool) -> String {
+        let m: Vec<bool> = (0..n * n)
+            .map(|k| self.below(100) < pct && k / n != k % n)
+            .collect();
+        if directed {
+            graph6::encode_digraph_with(n, |i, j| m[i * n + j])
+        } else {
+            graph6::encode_with(n, |i, j| m[i * n + j])
+        }
+    }
+}
+
+fn preset_code(url: &str, id: &str) -> Value {
+    let (st, body) = get(url, "/explore/api/presets");
+    assert_eq!(st, 200);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    v["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == id)
+        .unwrap_or_else(|| panic!("no preset {id}"))
+        .clone()
+}
+
+#[test]
+fn the_boards_show_the_values_solve_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_p, url) = explore(dir.path(), &[]);
+    // The presets: every start and every move.
+    let mut checked = 0;
+    for id in ["star3", "petersen", "cube", "cycle7", "path6", "star4"] {
+        let p = preset_code(&url, id);
+        checked += check_every_start_and_move(&url, p["code"].as_str().unwrap());
+    }
+    // The smallest *3 preset is worth *3 from its start.
+    let star3 = preset_code(&url, "star3");
+    let b = uvg(
+        &url,
+        star3["code"].as_str().unwrap(),
+        &[star3["start"].as_u64().unwrap() as usize],
+    );
+    assert_eq!(b["value"], 3);
+
+    // 50 seeded random positions: a graph of 4..=10 vertices, the token
+    // moved 0..=3 times at random; the position's value and every move's
+    // against `solve uvg -` on the remaining graph.
+    let mut rng = Rng(20261201);
+    let mut lines = Vec::new();
+    let mut checks: Vec<(String, usize, usize, u64)> = Vec::new(); // (what, line, vertex, shown)
+    let mut positions = 0;
+    while positions < 50 {
+        let n = 4 + rng.below(7) as usize;
+        let g = rng.graph(n, 40, false);
+        let mut path = vec![rng.below(n as u64) as usize];
+        let steps = rng.below(4);
+        let (_, edges) = graph6::decode(&g).unwrap();
+        for _ in 0..steps {
+            let t = *path.last().unwrap();
+            let nb: Vec<usize> = (0..n)
+                .filter(|&w| !path.contains(&w))
+                .filter(|&w| {
+                    edges
+                        .iter()
+                        .any(|&(a, b)| (a, b) == (t, w) || (a, b) == (w, t))
+                })
+                .collect();
+            if nb.is_empty() {
+                break;
+            }
+            path.push(nb[rng.below(nb.len() as u64) as usize]);
+        }
+        let b = uvg(&url, &g, &path);
+        let t = *path.last().unwrap();
+        let (h, map) = minus(&g, &path[..path.len() - 1]);
+        lines.push(h);
+        checks.push((
+            format!("{g} {path:?}"),
+            lines.len() - 1,
+            map[t].unwrap(),
+            b["value"].as_u64().unwrap(),
+        ));
+        let (h2, map2) = minus(&g, &path);
+        lines.push(h2);
+        for m in b["moves"].as_array().unwrap() {
+            let v = m["vertex"].as_u64().unwrap() as usize;
+            checks.push((
+                format!("{g} {path:?} → {v}"),
+                lines.len() - 1,
+                map2[v].unwrap(),
+                m["value"].as_u64().unwrap(),
+            ));
+        }
+        positions += 1;
+    }
+    // `solve uvg -` refuses an empty graph line: drop those (no check uses them).
+    let keep: Vec<usize> = (0..lines.len())
+        .filter(|&i| graph6::decode(&lines[i]).unwrap().0 > 0)
+        .collect();
+    let solved = solve_uvg(&keep.iter().map(|&i| lines[i].clone()).collect::<Vec<_>>());
+    for (what, line, v, shown) in &checks {
+        let k = keep.iter().position(|i| i == line).unwrap();
+        assert_eq!(*shown, solved[k][*v], "{what}");
+    }
+    checked += checks.len();
+
+    // Col and Myopic Col: seeded random boards and colourings, one visit's
+    // table for all of them, against `solve col -` / `solve myopic -`.
+    for (rules, count) in [("col", 20), ("myopic", 15)] {
+        let mut lines = Vec::new();
+        let mut shown = Vec::new();
+        for i in 0..count {
+            let n = 3 + rng.below(5) as usize;
+            let code = if rules == "col" {
+                rng.graph(n, 45, false)
+            } else {
+                rng.graph(n, 30, true)
+            };
+            let arcs = if rules == "col" {
+                graph6::decode(&code).unwrap().1
+            } else {
+                graph6::decode_digraph(&code).unwrap().1
+            };
+            let mut c: Vec<char> = (0..n)
+                .map(|_| ['.', '.', 'L', 'R'][rng.below(4) as usize])
+                .collect();
+            if rules == "col" {
+                for &(a, b) in &arcs {
+                    if c[a] != '.' && c[a] == c[b] {
+                        c[b] = '.';
+                    }
+                }
+            }
+            let c: String = c.into_iter().collect();
+            let (st, body) = get(
+                &url,
+                &format!(
+                    "/explore/api/col?rules={rules}&g={}&c={}&sid=visit{i}x",
+                    enc(&code),
+                    enc(&c)
+                ),
+            );
+            assert_eq!(st, 200, "{rules} {code} {c}: {body}");
+            let v: Value = serde_json::from_str(&body).unwrap();
+            shown.push((
+                format!("{rules} {code} {c}"),
+                v["value"].clone(),
+                v["outcome"].clone(),
+            ));
+            lines.push(format!("{code} {c}"));
+        }
+        let solved = solve_lines(&["solve", rules, "-", "--json"], &lines);
+        for ((what, value, outcome), s) in shown.iter().zip(&solved) {
+            assert_eq!(value, &s["value"], "{what}");
+            assert_eq!(outcome, &s["outcome"], "{what}");
+        }
+        checked += count;
+    }
+    // The seed's presets: the watched digraph is 0, the 1/4 tree 1/4.
+    for (id, want) in [("watched", "0"), ("half", "-1/2"), ("quarter", "1/4")] {
+        let p = preset_code(&url, id);
+        let code = p["code"].as_str().unwrap();
+        let c = p["colouring"].as_str().unwrap();
+        let (st, body) = get(
+            &url,
+            &format!(
+                "/explore/api/col?rules=myopic&g={}&c={}&sid=s1",
+                enc(code),
+                enc(c)
+            ),
+        );
+        assert_eq!(st, 200, "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let s: Value =
+            serde_json::from_str(ok(&["solve", "myopic", code, "--colouring", c, "--json"]).trim())
+                .unwrap();
+        assert_eq!(v["value"], s["value"], "{id}");
+        assert_eq!(v["value"], want, "{id}");
+        assert_eq!(v["left_options"], s["left_options"], "{id}");
+        assert_eq!(v["right_options"], s["right_options"], "{id}");
+    }
+    eprintln!("explore: {checked} values equal to solve --json");
+}
+
+#[test]
+fn the_solver_wins_from_a_losing_start_and_errors_are_one_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_p, url) = explore(dir.path(), &[]);
+    // Play C7 from 0 (value 0): the person takes the lowest move each time,
+    // the solver answers; the person is the one left without a move.
+    let c7 = preset_code(&url, "cycle7");
+    let g = c7["code"].as_str().unwrap();
+    let mut path = vec![0usize];
+    assert_eq!(uvg(&url, g, &path)["value"], 0);
+    for round in 0.. {
+        assert!(round < 10, "the game did not end");
+        let b = uvg(&url, g, &path);
+        let Some(m) = b["moves"].as_array().unwrap().first() else {
+            break; // the person cannot move
+        };
+        path.push(m["vertex"].as_u64().unwrap() as usize);
+        let b = uvg(&url, g, &path);
+        let r = &b["reply"];
+        assert_eq!(r["why"], "winning", "{b}");
+        path.push(r["vertex"].as_u64().unwrap() as usize);
+    }
+    assert_eq!(
+        path.len() % 2,
+        1,
+        "the person is to move and stuck: {path:?}"
+    );
+
+    for (q, want) in [
+        ("/explore/api/uvg?g=bad!!", "bad graph6"),
+        ("/explore/api/uvg?g=", "no graph"),
+        ("/explore/api/uvg?g=Bw&path=0,5", "does not exist"),
+        ("/explore/api/uvg?g=Bg&path=0,2", "not adjacent"),
+        ("/explore/api/uvg?g=Bw&path=0,1,0", "already visited"),
+        ("/explore/api/uvg?g=Bw&path=x", "bad path"),
+        (
+            "/explore/api/col?rules=col&g=Bw&c=LL.&sid=a",
+            "illegal colouring",
+        ),
+        ("/explore/api/col?rules=col&g=Bw&c=L.&sid=a", "colouring"),
+        ("/explore/api/col?rules=myopic&g=Bw&c=...&sid=a", "digraph"),
+        ("/explore/api/col?rules=go&g=Bw", "unknown rules"),
+    ] {
+        let (st, body) = get(&url, q);
+        assert_eq!(st, 400, "{q}: {body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains(want), "{q}: {e}");
+        assert!(!e.contains('\n'), "{q}: {e}");
+    }
+    // Too many vertices.
+    let big = graph6::encode_with(33, |i, j| j == i + 1);
+    let (st, body) = get(&url, &format!("/explore/api/uvg?g={}", enc(&big)));
+    assert_eq!(st, 400, "{body}");
+    assert!(body.contains("too many"), "{body}");
+    // Past the page's budget (a dense 28-vertex graph): refused, and says so.
+    let mut rng = Rng(7);
+    let dense = rng.graph(28, 50, false);
+    let (st, body) = get(&url, &format!("/explore/api/uvg?g={}", enc(&dense)));
+    assert_eq!(st, 422, "{body}");
+    assert!(body.contains("budget"), "{body}");
+    // Still serving.
+    assert_eq!(get(&url, "/explore/api/uvg?g=Bw").0, 200);
+}
+
+#[test]
+fn explore_lists_a_results_file_and_the_dashboard_serves_the_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs/uvg-n10/results.json");
+    let (_p, url) = explore(dir.path(), &["--results", results.to_str().unwrap()]);
+    let (_, body) = get(&url, "/explore/api/presets");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let listed = v["results"].as_array().unwrap();
+    assert!(
+        listed
+            .iter()
+            .any(|r| r["code"] == "I}Kg[_GC?" && r["start"] == 4),
+        "{v}"
+    );
+    let printed = std::fs::read_to_string(dir.path().join("explore.out")).unwrap();
+    assert!(
+        printed.contains("I}Kg[_GC? 4 by_n[n=10].witnesses.5"),
+        "{printed}"
+    );
+    // The page and its assets, with the dashboard's headers.
+    let (st, page) = get(&url, "/explore");
+    assert_eq!(st, 200);
+    assert!(page.contains("/explore/app.js"));
+    assert_eq!(get(&url, "/explore/app.js").0, 200);
+    assert_eq!(get(&url, "/explore/style.css").0, 200);
+
+    // The coordinator's dashboard: the same routes on its port.
+    let file = dir.path().join("dash.url");
+    let (_c, _grpc) = serve(
+        &dir.path().join("store"),
+        &[
+            "--http",
+            "127.0.0.1:0",
+            "--http-address-file",
+            file.to_str().unwrap(),
+        ],
+        &dir.path().join("serve.log"),
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let dash = loop {
+        if let Ok(u) = std::fs::read_to_string(&file) {
+            if u.ends_with('\n') {
+                break u.trim().to_string();
+            }
+        }
+        assert!(Instant::now() < deadline, "no dashboard");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (st, page) = get(&dash, "/explore?g=Bw&s=1");
+    assert_eq!(st, 200);
+    assert!(page.contains("/explore/app.js"));
+    let (st, body) = get(&dash, "/explore/api/uvg?g=Bw&path=1");
+    assert_eq!(st, 200, "{body}");
+    // The dashboard's script links each witness to its board.
+    let (_, js) = get(&dash, "/app.js");
+    assert!(js.contains("/explore?"), "no board links in the dashboard");
+}
+
+// ---- the page in a headless browser ----
+
+/// What the board shows (read from the DOM).
+const READ: &str = r#"
+const rows = sel => Array.from(document.querySelectorAll(sel)).map(r => [Number(r.dataset.v), Number(r.dataset.value)]);
+const num = id => { const e = document.getElementById(id); return e && e.dataset.value !== undefined ? e.dataset.value : null; };
+return {
+  seq: Number(document.body.dataset.seq || 0), state: document.body.dataset.state || "",
+  starts: rows('#moves tr.start'), moves: rows('#moves tr.move'),
+  labels: Array.from(document.querySelectorAll('#board text.val')).map(t => [Number(t.parentNode.dataset.v), Number(t.dataset.value)]),
+  value: num('value'), nu: num('nu'), nus: num('nu-s'),
+  gold: document.querySelectorAll('#board line.match').length,
+  unmatched: document.querySelectorAll('#board g.v.unmatched').length,
+  error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
+  message: document.getElementById('message').hidden ? null : document.getElementById('message').textContent,
+  col_value: num('col-value'), col_outcome: num('col-outcome'),
+  colouring: document.getElementById('col-colouring').textContent,
+  path: document.getElementById('path').textContent,
+};"#;
+
+struct Page {
+    c: fantoccini::Client,
+}
+
+impl Page {
+    async fn read(&self) -> Value {
+        self.c.execute(READ, vec![]).await.unwrap()
+    }
+    /// Run `js`, then wait (bounded) until the page finished `settle` more loads.
+    async fn act(&self, js: &str, args: Vec<Value>, settle: u64) -> Value {
+        let before = self.read().await["seq"].as_u64().unwrap();
+        self.c.execute(js, args).await.unwrap();
+        self.wait(before + settle).await
+    }
+    async fn wait(&self, seq: u64) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let v = self.read().await;
+            if v["seq"].as_u64().unwrap() >= seq && v["state"] != "busy" {
+                return v;
+            }
+            assert!(Instant::now() < deadline, "the page did not answer: {v}");
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+    }
+    async fn preset(&self, id: &str) -> Value {
+        self.act(
+            "const s = document.getElementById('preset');
+             const o = Array.from(s.options).find(o => o.dataset.id === arguments[0]);
+             s.value = o.value; s.dispatchEvent(new Event('change'));",
+            vec![Value::from(id)],
+            1,
+        )
+        .await
+    }
+    async fn click(&self, v: usize, settle: u64) -> Value {
+        self.act(
+            "document.querySelector('#board g.v[data-v=\"' + arguments[0] + '\"]').dispatchEvent(new MouseEvent('click', {bubbles: true}));",
+            vec![Value::from(v)],
+            settle,
+        )
+        .await
+    }
+    async fn button(&self, id: &str) -> Value {
+        self.act(
+            "document.getElementById(arguments[0]).click();",
+            vec![Value::from(id)],
+            1,
+        )
+        .await
+    }
+}
+
+fn pairs(v: &Value) -> Vec<(usize, u64)> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_u64().unwrap() as usize, p[1].as_u64().unwrap()))
+        .collect()
+}
+
+/// The board of `g` in the page: every start's value (table and vertex
+/// labels) and every move's from every start, against `solve uvg --json`.
+async fn dom_every_start_and_move(page: &Page, g: &str) -> usize {
+    let n = graph6::decode(g).unwrap().0;
+    let want = solve_uvg(&[g.to_string()]).remove(0);
+    let minus_s: Vec<(String, Vec<Option<usize>>)> = (0..n).map(|s| minus(g, &[s])).collect();
+    let sub = solve_uvg(&minus_s.iter().map(|m| m.0.clone()).collect::<Vec<_>>());
+    let v = page.button("reset").await;
+    let starts = pairs(&v["starts"]);
+    assert_eq!(
+        starts,
+        want.iter().copied().enumerate().collect::<Vec<_>>(),
+        "{g}"
+    );
+    assert_eq!(pairs(&v["labels"]), starts, "{g}: vertex labels");
+    let mut checked = n;
+    for s in 0..n {
+        let v = page.click(s, 1).await;
+        assert_eq!(
+            v["value"].as_str(),
+            Some(want[s].to_string().as_str()),
+            "{g} start {s}: {v}"
+        );
+        let moves = pairs(&v["moves"]);
+        assert!(!moves.is_empty() || want[s] == 0);
+        for (w, x) in &moves {
+            assert_eq!(*x, sub[s][minus_s[s].1[*w].unwrap()], "{g}: {s} → {w}");
+        }
+        assert_eq!(pairs(&v["labels"]), moves, "{g} start {s}: labels");
+        checked += moves.len();
+        page.button("undo").await;
+    }
+    checked
+}
+
+#[test]
+fn the_boards_in_a_headless_browser() {
+    let (chromium, driver) = match browser::browser() {
+        Ok(b) => b,
+        Err(why) => return browser::skip_browser("explore", &why),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_p, url) = explore(d, &[]);
+    let (_driver, port) = browser::driver(&driver, d);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (uvg_png, col_png) = rt.block_on(async {
+        let c = browser::session(&chromium, port, d, 1000, 640).await;
+        c.goto(&url).await.unwrap();
+        let page = Page { c };
+        page.wait(1).await;
+        // Explore without playing: every start and move of two presets.
+        page.c
+            .execute("document.getElementById('play').checked = false;", vec![])
+            .await
+            .unwrap();
+        let star3 = preset_code(&url, "star3");
+        let v = page.preset("star3").await;
+        assert_eq!(v["value"], "3", "{v}");
+        let mut checked = dom_every_start_and_move(&page, star3["code"].as_str().unwrap()).await;
+        let pet = preset_code(&url, "petersen");
+        page.preset("petersen").await;
+        checked += dom_every_start_and_move(&page, pet["code"].as_str().unwrap()).await;
+        // Petersen from 0: ν(G) = 5 (perfect), ν(G − 0) = 4, every vertex in gold.
+        let v = page.click(0, 1).await;
+        assert_eq!(
+            (v["nu"].as_str(), v["nus"].as_str()),
+            (Some("5"), Some("4")),
+            "{v}"
+        );
+        assert_eq!(
+            (v["gold"].as_u64(), v["unmatched"].as_u64()),
+            (Some(5), Some(0))
+        );
+        let v = page
+            .click(v["moves"][0][0].as_u64().unwrap() as usize, 1)
+            .await;
+        // After 0 → w the remaining 9 vertices leave one unmatched (red).
+        assert_eq!(v["unmatched"], 1, "{v}");
+        let uvg_png = page.c.screenshot().await.unwrap();
+
+        // Play C7 from 0 (a losing start): the solver wins.
+        page.c
+            .execute("document.getElementById('play').checked = true;", vec![])
+            .await
+            .unwrap();
+        page.preset("cycle7").await;
+        let v = page.button("reset").await;
+        assert_eq!(pairs(&v["starts"])[0], (0, 0));
+        let mut v = page.click(0, 1).await;
+        for round in 0.. {
+            assert!(round < 10, "the game did not end: {v}");
+            if v["message"].is_string() {
+                break;
+            }
+            let m = pairs(&v["moves"]);
+            // The person's move, then the solver's reply (two loads).
+            v = page.click(m[0].0, 2).await;
+        }
+        let msg = v["message"].as_str().unwrap();
+        assert!(msg.contains("the solver wins"), "{msg} ({v})");
+        // Undo takes back the solver's reply and the person's move.
+        let len = v["path"].as_str().unwrap().split('→').count();
+        let u = page.button("undo").await;
+        assert_eq!(
+            u["path"].as_str().unwrap().split('→').count(),
+            len - 2,
+            "{u}"
+        );
+        assert!(u["message"].is_null());
+
+        // A bad graph6: the error is shown in the page.
+        let v = page
+            .act(
+                "document.getElementById('game').value = 'uvg';
+                 document.getElementById('code').value = 'Bad!!';
+                 document.getElementById('load').click();",
+                vec![],
+                1,
+            )
+            .await;
+        let e = v["error"].as_str().unwrap_or_default();
+        assert!(e.contains("bad graph6") && e.contains("Bad!!"), "{v}");
+
+        // Col on the path P5: colour 0 blue, 2 red, then 1 blue (illegal: next to 0).
+        let p5 = preset_code(&url, "col-path5");
+        let code = p5["code"].as_str().unwrap().to_string();
+        page.preset("col-path5").await;
+        page.c
+            .execute("document.getElementById('paint-L').checked = true;", vec![])
+            .await
+            .unwrap();
+        page.click(0, 1).await;
+        page.c
+            .execute("document.getElementById('paint-R').checked = true;", vec![])
+            .await
+            .unwrap();
+        let v = page.click(3, 1).await;
+        assert_eq!(v["colouring"], "L..R.", "{v}");
+        let s: Value = serde_json::from_str(
+            ok(&["solve", "col", &code, "--colouring", "L..R.", "--json"]).trim(),
+        )
+        .unwrap();
+        assert_eq!(v["col_value"], s["value"], "{v}");
+        assert_eq!(v["col_outcome"], s["outcome"], "{v}");
+        page.c
+            .execute("document.getElementById('paint-L').checked = true;", vec![])
+            .await
+            .unwrap();
+        let v = page.click(1, 2).await; // refused, then the board as it was
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("illegal colouring"),
+            "{v}"
+        );
+        assert_eq!(v["colouring"], "L..R.", "{v}");
+        // The 1/4 tree of the seed, Myopic Col.
+        let v = page.preset("quarter").await;
+        assert_eq!(v["col_value"], "1/4", "{v}");
+        let col_png = page.c.screenshot().await.unwrap();
+        eprintln!("explore browser: {checked} values read from the DOM equal solve --json");
+        page.c.close().await.unwrap();
+        (uvg_png, col_png)
+    });
+    for (name, png) in [("explore-uvg.png", &uvg_png), ("explore-col.png", &col_png)] {
+        assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+        std::fs::write(d.join(name), png).unwrap();
+        if std::env::var("GAMESWEEP_EXPLORE_SCREENSHOT").as_deref() == Ok("1") {
+            let docs = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../docs")
+                .join(name);
+            std::fs::write(&docs, png).unwrap();
+            eprintln!("wrote {} ({} bytes)", docs.display(), png.len());
+        }
+    }
+}

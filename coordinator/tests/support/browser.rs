@@ -1,0 +1,85 @@
+//! Headless Chromium over WebDriver (chromedriver + fantoccini), for the
+//! browser tests (`dashboard`, `explore`): where the two programs are, the
+//! visible skip when they are not, and a session on a driver started (and
+//! killed on drop) here.
+#![allow(dead_code)] // each test file uses what it needs
+
+use super::proc::{free_port, Proc};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Where Chromium and its WebDriver are, or why a browser test cannot run.
+pub fn browser() -> Result<(PathBuf, PathBuf), String> {
+    let find = |names: &[&str]| names.iter().map(PathBuf::from).find(|p| p.is_file());
+    let chromium = find(&[
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+        "/usr/bin/google-chrome",
+    ])
+    .ok_or("no chromium (Debian package `chromium`)")?;
+    let driver = find(&["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"])
+        .ok_or("no chromedriver (Debian package `chromium-driver`)")?;
+    Ok((chromium, driver))
+}
+
+/// `test` cannot run without a browser: say SKIP and return, or fail where
+/// one is required (`GAMESWEEP_REQUIRE_BROWSER=1`, set by `.ci/run`).
+pub fn skip_browser(test: &str, why: &str) {
+    if std::env::var("GAMESWEEP_REQUIRE_BROWSER").as_deref() == Ok("1") {
+        panic!("{test} browser test cannot run (GAMESWEEP_REQUIRE_BROWSER=1): {why}");
+    }
+    eprintln!("SKIP {test} browser test: {why}");
+}
+
+/// chromedriver on a free loopback port (killed on drop), its log in `dir`.
+pub fn driver(driver: &Path, dir: &Path) -> (Proc, u16) {
+    let port = free_port();
+    let p = Proc(
+        Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(dir.join("chromedriver.log")).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    (p, port)
+}
+
+/// A headless Chromium session on the driver at `port` (retried while the
+/// driver starts, at most 30 s), with its profile in `dir` and a window of
+/// `width` × `height`. `--no-sandbox`: tests may run as root.
+pub async fn session(
+    chromium: &Path,
+    port: u16,
+    dir: &Path,
+    width: u32,
+    height: u32,
+) -> fantoccini::Client {
+    let profile = dir.join("profile");
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({
+            "binary": chromium,
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                     "--disable-dev-shm-usage", format!("--window-size={width},{height}"),
+                     format!("--user-data-dir={}", profile.display())],
+        }),
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut b = fantoccini::ClientBuilder::new(
+            hyper_util::client::legacy::connect::HttpConnector::new(),
+        );
+        b.capabilities(caps.clone());
+        match b.connect(&format!("http://127.0.0.1:{port}")).await {
+            Ok(c) => return c,
+            Err(e) if Instant::now() < deadline => {
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) => panic!("no WebDriver session: {e}"),
+        }
+    }
+}
