@@ -16,7 +16,7 @@ mod proc;
 use proc::Proc;
 #[path = "support/cli.rs"]
 mod cli;
-use cli::{isolated, ok, serve, BIN};
+use cli::{isolated, ok, refused, serve, BIN};
 #[path = "support/browser.rs"]
 mod browser;
 
@@ -71,6 +71,32 @@ fn get(url: &str, path: &str) -> (u16, String) {
     .unwrap();
     let mut raw = Vec::new();
     s.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, body.to_string())
+}
+
+/// `POST path` with `body` on the server of `url`: status and body.
+fn post(url: &str, path: &str, body: &[u8]) -> (u16, String) {
+    let host = url
+        .strip_prefix("http://")
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    let mut s = TcpStream::connect(host).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    // A refused body may be answered before it is all sent.
+    let _ = s.write_all(body);
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
     let text = String::from_utf8_lossy(&raw).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").unwrap();
     let status = head.split(' ').nth(1).unwrap().parse().unwrap();
@@ -822,6 +848,45 @@ fn the_boards_in_a_headless_browser() {
         let v = page.preset("quarter").await;
         assert_eq!(v["col_value"], "1/4", "{v}");
         let col_png = page.c.screenshot().await.unwrap();
+        // A game graph from a file: the Nim example, every position's
+        // outcome and Grundy number as `solve gamegraph --json` gives them.
+        let nim = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/examples/nim.game");
+        let want: Value =
+            serde_json::from_str(&ok(&["solve", "gamegraph", nim.to_str().unwrap(), "--json"])).unwrap();
+        page.c
+            .execute(
+                "const s = document.getElementById('gg-example');
+                 s.value = Array.from(s.options).find(o => o.textContent === 'nim.game').value;
+                 s.dispatchEvent(new Event('change'));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let rows = loop {
+            let v = page
+                .c
+                .execute(
+                    "return document.body.dataset.ggSeq ? Array.from(document.querySelectorAll('#gg-out tr[data-position]')).map(r =>
+                       [r.dataset.position, r.querySelector('td.outcome').textContent, r.querySelector('td.grundy').textContent]) : null;",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            if v.is_array() {
+                break v;
+            }
+            assert!(Instant::now() < deadline, "the game graph did not show");
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        };
+        let table = want["games"][0]["table"].as_array().unwrap();
+        assert_eq!(rows.as_array().unwrap().len(), table.len(), "{rows}");
+        for (r, w) in rows.as_array().unwrap().iter().zip(table) {
+            assert_eq!(r[0], w["position"]);
+            assert_eq!(r[1], w["outcome"]);
+            assert_eq!(r[2].as_str().unwrap(), w["grundy"].to_string());
+            checked += 1;
+        }
         eprintln!("explore browser: {checked} values read from the DOM equal solve --json");
         page.c.close().await.unwrap();
         (uvg_png, col_png)
@@ -837,4 +902,86 @@ fn the_boards_in_a_headless_browser() {
             eprintln!("wrote {} ({} bytes)", docs.display(), png.len());
         }
     }
+}
+
+#[test]
+fn game_files_are_solved_as_solve_gamegraph_does() {
+    let examples = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/examples"));
+    let nim = examples.join("nim.game");
+    let dir = tempfile::tempdir().unwrap();
+    let (_p, url) = explore(dir.path(), &["--file", nim.to_str().unwrap()]);
+    // The page offers the --file and every example.
+    let (st, body) = get(&url, "/explore/api/presets");
+    assert_eq!(st, 200, "{body}");
+    let p: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        p["game_file"]["text"].as_str().unwrap(),
+        std::fs::read_to_string(&nim).unwrap()
+    );
+    let mut files: Vec<_> = std::fs::read_dir(examples)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|f| f.extension().is_some_and(|x| x == "game" || x == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    let offered = p["game_examples"].as_array().unwrap();
+    let mut positions = 0;
+    for f in &files {
+        let text = std::fs::read(f).unwrap();
+        let (st, body) = post(&url, "/explore/api/gamegraph", &text);
+        assert_eq!(st, 200, "{}: {body}", f.display());
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let want: Value =
+            serde_json::from_str(&ok(&["solve", "gamegraph", f.to_str().unwrap(), "--json"]))
+                .unwrap();
+        assert_eq!(v["report"], want, "{}", f.display());
+        let games = want["games"].as_array().unwrap();
+        let drawings = v["drawings"].as_array().unwrap();
+        assert_eq!(drawings.len(), games.len());
+        for (d, g) in drawings.iter().zip(games) {
+            let table = g["table"].as_array().unwrap();
+            positions += table.len();
+            let moves: usize = table
+                .iter()
+                .map(|r| r["moves"].as_array().unwrap().len())
+                .sum();
+            assert_eq!(d["drawing"]["n"].as_u64().unwrap() as usize, table.len());
+            assert_eq!(d["drawing"]["edges"].as_array().unwrap().len(), moves);
+        }
+        let name = f.file_name().unwrap().to_str().unwrap();
+        if name.ends_with(".game") {
+            assert!(
+                offered
+                    .iter()
+                    .any(|o| o["name"] == name
+                        && o["text"].as_str() == std::str::from_utf8(&text).ok()),
+                "{name} not offered as an example"
+            );
+        }
+    }
+    eprintln!(
+        "explore: {} game files, {positions} positions, equal to solve gamegraph --json",
+        files.len()
+    );
+    // Bad files: one clear line each, with a 4xx status.
+    for (bad, code, want) in [
+        (&b""[..], 400, "no game"),
+        (&b"game g\nmove a\n"[..], 400, "game file"),
+        (&b"\xff\xfe"[..], 400, "not UTF-8"),
+    ] {
+        let (st, body) = post(&url, "/explore/api/gamegraph", bad);
+        assert_eq!(st, code, "{bad:?}: {body}");
+        let e: Value = serde_json::from_str(&body).unwrap();
+        let e = e["error"].as_str().unwrap();
+        assert!(e.contains(want) && !e.contains('\n'), "{bad:?}: {e}");
+    }
+    let big = vec![b'#'; (1 << 20) + 1];
+    let (st, _) = post(&url, "/explore/api/gamegraph", &big);
+    assert!(st == 413, "an oversized file: {st}");
+    // `explore --file` on a bad file refuses to start, naming it.
+    let badf = dir.path().join("bad.game");
+    std::fs::write(&badf, "game g\nmove a\n").unwrap();
+    refused(&["explore", "--file", badf.to_str().unwrap()], "bad.game");
 }

@@ -27,6 +27,11 @@ pub struct ExploreArgs {
     /// are listed in the page's menu (and printed, one `CODE START PLACE` a line).
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
+    /// A game-graph file (docs/gamegraph-format.md, text or JSON; at most
+    /// 1 MiB) shown solved in the page's game-graph panel, where others can
+    /// be pasted or opened too.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
     /// Open the page in the desktop's browser (`xdg-open` / `open`).
     #[arg(long)]
     pub open: bool,
@@ -78,6 +83,29 @@ async fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "not found\n").into_response()
 }
 
+/// The `--file` game file, checked to be text the boards take and that
+/// solves (so a bad file is a clear error now, not later in the page).
+fn game_file(f: &std::path::Path) -> anyhow::Result<explore::GameFile> {
+    let name = f.display().to_string();
+    let bytes = std::fs::read(f).map_err(|e| UsageError(format!("cannot read {name}: {e}")))?;
+    if bytes.len() > explore::engine::GAME_TEXT_MAX {
+        return Err(UsageError(format!(
+            "{name}: {} bytes; the boards take game files of at most {} (`gamesweep solve gamegraph` takes larger ones)",
+            bytes.len(),
+            explore::engine::GAME_TEXT_MAX
+        ))
+        .into());
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        UsageError(format!(
+            "{name}: not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to() + 1
+        ))
+    })?;
+    explore::engine::gamegraph_view(&text).map_err(|e| UsageError(format!("{name}: {e}")))?;
+    Ok(explore::GameFile { name, text })
+}
+
 /// Run `explore`.
 pub fn exec(a: ExploreArgs) -> anyhow::Result<()> {
     let listed = match &a.results {
@@ -94,7 +122,11 @@ pub fn exec(a: ExploreArgs) -> anyhow::Result<()> {
         crate::output::print(format_args!("{} {start} {}{tag}\n", l.code, l.place))?;
     }
     let source = a.results.as_ref().map(|f| f.display().to_string());
-    let ex = explore::Explorer::new(listed, source, None);
+    let game_file = match &a.file {
+        Some(f) => Some(game_file(f)?),
+        None => None,
+    };
+    let ex = explore::Explorer::with_game_file(listed, source, None, game_file);
     let app = explore::router(ex)
         .route("/", axum::routing::get(to_page))
         .fallback(not_found)

@@ -547,3 +547,99 @@ impl ColTable {
         })
     }
 }
+
+// ---- game graphs from files ----
+
+/// The largest game file the boards take, in bytes.
+pub const GAME_TEXT_MAX: usize = 1 << 20;
+
+/// Games with more positions than this are tabled but not drawn.
+pub const GAME_DRAW_MAX: usize = 150;
+
+/// One game of a file: its positions drawn (when small enough).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameDrawing {
+    /// The game's name.
+    pub name: String,
+    /// The drawing (positions in the order of the report's table, arcs
+    /// from each position to its options), or `None` when too large.
+    pub drawing: Option<Drawing>,
+    /// Why there is no drawing.
+    pub not_drawn: Option<String>,
+}
+
+/// A game file solved: exactly `solve gamegraph --json`'s report, plus
+/// drawings.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameGraphView {
+    /// What `solve gamegraph --json` prints for the same text.
+    pub report: gamesweep::gamegraph::SolveReport,
+    /// One per game of the report, in its order.
+    pub drawings: Vec<GameDrawing>,
+}
+
+/// Solve a game file's text (text format or JSON, as `solve gamegraph`
+/// reads it, with its default kernel-search budget) and lay out each small
+/// game.
+pub fn gamegraph_view(text: &str) -> Result<GameGraphView, BoardError> {
+    use gamesweep::gamegraph::{solve_text_with, Format};
+    if text.len() > GAME_TEXT_MAX {
+        return Err(BoardError::Illegal(format!(
+            "the game file has {} bytes; the boards take at most {GAME_TEXT_MAX} (`gamesweep solve gamegraph FILE` takes up to 64 MiB)",
+            text.len()
+        )));
+    }
+    if text.trim().is_empty() {
+        return Err(BoardError::Illegal(
+            "no game: paste a game file (docs/gamegraph-format.md) or choose one".into(),
+        ));
+    }
+    let report = solve_text_with(text, Format::Auto, None)
+        .map_err(|e| BoardError::Illegal(format!("game file: {e}")))?;
+    let drawings = report
+        .games
+        .iter()
+        .map(|g| {
+            let n = g.table.len();
+            if n > GAME_DRAW_MAX {
+                return GameDrawing {
+                    name: g.name.clone(),
+                    drawing: None,
+                    not_drawn: Some(format!(
+                        "{n} positions: only games of at most {GAME_DRAW_MAX} positions are drawn"
+                    )),
+                };
+            }
+            let index: std::collections::HashMap<&str, usize> = g
+                .table
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.position.as_str(), i))
+                .collect();
+            let edges: Vec<(usize, usize)> = g
+                .table
+                .iter()
+                .enumerate()
+                .flat_map(|(i, r)| {
+                    r.moves
+                        .iter()
+                        .filter_map(|m| index.get(m.as_str()).map(|&j| (i, j)))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            let coords = gamesweep::draw::layout(n, &edges, BOX);
+            GameDrawing {
+                name: g.name.clone(),
+                drawing: Some(Drawing {
+                    n,
+                    edges,
+                    directed: true,
+                    coords,
+                    layout: "force layout".into(),
+                }),
+                not_drawn: None,
+            }
+        })
+        .collect();
+    Ok(GameGraphView { report, drawings })
+}

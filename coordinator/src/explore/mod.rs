@@ -5,7 +5,7 @@
 //! (`page.html`, `explore.js`, `explore.css`); the page asks the JSON
 //! routes below and draws the board as SVG itself.
 //!
-//! Routes (all `GET`):
+//! Routes (`GET` unless said):
 //! - `/explore`: the page (`?g=GRAPH6&s=START` opens a UVG position,
 //!   `?game=col|myopic&g=CODE&c=COLOURING` a Col one); `/explore/app.js`,
 //!   `/explore/style.css`.
@@ -15,6 +15,10 @@
 //!   moved along the path ([`engine::UvgView`]).
 //! - `/explore/api/col?rules=col|myopic&g=CODE&c=COLOURING&sid=VISIT`: the
 //!   Col board valued with the visit's component table ([`engine::ColView`]).
+//! - `POST /explore/api/gamegraph` with a game file's text as the body
+//!   (docs/gamegraph-format.md, at most [`engine::GAME_TEXT_MAX`] bytes):
+//!   `solve gamegraph --json`'s report and a drawing of each small game
+//!   ([`engine::GameGraphView`]); the only `POST`, it changes nothing.
 //!
 //! Values are computed on blocking threads, at most [`workers`] at a time
 //! (the rest wait), each request within a budget ([`engine`]). Errors are
@@ -27,7 +31,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -77,6 +81,47 @@ pub struct Explorer {
     listed: Vec<Listed>,
     source: Option<String>,
     guard: Option<Guard>,
+    game_file: Option<GameFile>,
+}
+
+/// The course-notes examples of `docs/examples/`, compiled in: the
+/// game-graph panel's menu.
+pub const GAME_EXAMPLES: &[(&str, &str)] = &[
+    ("nim.game", include_str!("../../../docs/examples/nim.game")),
+    (
+        "chomp.game",
+        include_str!("../../../docs/examples/chomp.game"),
+    ),
+    (
+        "grundys-game.game",
+        include_str!("../../../docs/examples/grundys-game.game"),
+    ),
+    (
+        "subtraction.game",
+        include_str!("../../../docs/examples/subtraction.game"),
+    ),
+    (
+        "draws.game",
+        include_str!("../../../docs/examples/draws.game"),
+    ),
+    (
+        "minimax.game",
+        include_str!("../../../docs/examples/minimax.game"),
+    ),
+    (
+        "odd-cycle.game",
+        include_str!("../../../docs/examples/odd-cycle.game"),
+    ),
+    ("sum.game", include_str!("../../../docs/examples/sum.game")),
+];
+
+/// A game file given to `explore --file`, offered in the page.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameFile {
+    /// The file's name as given.
+    pub name: String,
+    /// Its text.
+    pub text: String,
 }
 
 impl Explorer {
@@ -89,7 +134,22 @@ impl Explorer {
             listed,
             source,
             guard,
+            game_file: None,
         })
+    }
+
+    /// Boards as [`Explorer::new`] makes them, with `file` offered in the
+    /// game-graph panel.
+    pub fn with_game_file(
+        listed: Vec<Listed>,
+        source: Option<String>,
+        guard: Option<Guard>,
+        file: Option<GameFile>,
+    ) -> Arc<Self> {
+        let mut ex =
+            Arc::into_inner(Explorer::new(listed, source, guard)).expect("a new Arc has one owner");
+        ex.game_file = file;
+        Arc::new(ex)
     }
 
     fn allowed(&self, h: &HeaderMap) -> bool {
@@ -135,6 +195,7 @@ pub fn router(ex: Arc<Explorer>) -> Router {
         .route("/explore/api/presets", get(presets_json))
         .route("/explore/api/uvg", get(uvg_json))
         .route("/explore/api/col", get(col_json))
+        .route("/explore/api/gamegraph", post(gamegraph_json))
         .with_state(ex)
 }
 
@@ -185,6 +246,8 @@ struct PresetList<'a> {
     presets: &'a [presets::Preset],
     results: &'a [Listed],
     results_source: Option<&'a str>,
+    game_file: Option<&'a GameFile>,
+    game_examples: Vec<GameFile>,
     limits: serde_json::Value,
 }
 
@@ -196,12 +259,22 @@ async fn presets_json(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Re
         presets: presets::all(),
         results: &ex.listed,
         results_source: ex.source.as_deref(),
+        game_file: ex.game_file.as_ref(),
+        game_examples: GAME_EXAMPLES
+            .iter()
+            .map(|(name, text)| GameFile {
+                name: name.to_string(),
+                text: text.to_string(),
+            })
+            .collect(),
         limits: serde_json::json!({
             "uvg_exact_dp": engine::UVG_DP_LIMIT,
             "uvg_max_n": engine::UVG_MAX_N,
             "uvg_budget": engine::UVG_BUDGET,
             "col_max_n": engine::COL_MAX_N,
             "col_budget": engine::COL_BUDGET,
+            "game_text_max": engine::GAME_TEXT_MAX,
+            "game_draw_max": engine::GAME_DRAW_MAX,
         }),
     })
 }
@@ -331,6 +404,39 @@ async fn col_json(
     .await
 }
 
+async fn gamegraph_json(
+    State(ex): State<Arc<Explorer>>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    if !ex.allowed(&headers) {
+        return unauthorized();
+    }
+    if body.len() > engine::GAME_TEXT_MAX {
+        return error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!(
+                "the game file has {} bytes; the boards take at most {}",
+                body.len(),
+                engine::GAME_TEXT_MAX
+            ),
+        );
+    }
+    let text = match String::from_utf8(body.to_vec()) {
+        Ok(t) => t,
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "the game file is not UTF-8 text (byte {})",
+                    e.utf8_error().valid_up_to() + 1
+                ),
+            )
+        }
+    };
+    compute(&ex, move || engine::gamegraph_view(&text)).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,6 +452,42 @@ mod tests {
         assert_eq!(ex.visits(), MAX_VISITS);
         // The oldest went first: v0 gets a new table.
         assert!(!Arc::ptr_eq(&first, &ex.table("v0")));
+    }
+
+    #[test]
+    fn a_game_file_is_solved_as_solve_gamegraph_does_and_drawn() {
+        let text = include_str!("../../../docs/examples/nim.game");
+        let v = engine::gamegraph_view(text).unwrap();
+        let want =
+            gamesweep::gamegraph::solve_text_with(text, gamesweep::gamegraph::Format::Auto, None)
+                .unwrap();
+        assert_eq!(
+            serde_json::to_value(&v.report).unwrap(),
+            serde_json::to_value(&want).unwrap()
+        );
+        assert_eq!(v.drawings.len(), want.games.len());
+        for (d, g) in v.drawings.iter().zip(&want.games) {
+            let moves: usize = g.table.iter().map(|r| r.moves.len()).sum();
+            match &d.drawing {
+                Some(dr) => {
+                    assert_eq!(dr.n, g.table.len());
+                    assert_eq!(dr.edges.len(), moves, "{}", g.name);
+                }
+                None => assert!(g.table.len() > engine::GAME_DRAW_MAX),
+            }
+        }
+        for bad in ["", "   \n", "game x\nposition", "{\"games\": 3}"] {
+            let e = engine::gamegraph_view(bad).unwrap_err().to_string();
+            assert!(!e.is_empty() && !e.contains('\n'), "{bad:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn every_embedded_example_solves_on_the_board() {
+        for (name, text) in GAME_EXAMPLES {
+            let v = engine::gamegraph_view(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!v.report.games.is_empty(), "{name}");
+        }
     }
 
     #[test]
