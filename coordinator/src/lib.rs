@@ -8,8 +8,9 @@
 //!    a closed pipe does not break), `report` (the files a
 //!    sweep writes: figures), `sample`, `progress` (the progress bar), `status_text`
 //!    (status tables, from domain types only), `export_file` (the export
-//!    file format: encode, decode, checksum, version), `explore` (the
-//!    boards' routes and their values, over the shared solvers).
+//!    file format: encode, decode, checksum, version), `web` (bodies,
+//!    errors and security headers of the web faces), then `explore` (the
+//!    boards' routes and their values, over the shared solvers: web).
 //! 2. `store` (the `Store` trait, sled), then `projection` (store's timings).
 //! 3. `core` (the coordinator's state machine: store, sample, projection).
 //! 4. `access` (token roles and request sizes per method, a tower layer),
@@ -52,3 +53,4 @@ pub mod sample;
 pub mod server;
 pub mod status_text;
 pub mod store;
+pub mod web;

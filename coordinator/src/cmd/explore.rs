@@ -5,7 +5,8 @@
 use crate::error::UsageError;
 use crate::explore;
 use crate::http;
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use crate::web::{not_found, secure_headers};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -57,30 +58,8 @@ fn listed(file: &std::path::Path) -> anyhow::Result<Vec<explore::Listed>> {
         .collect())
 }
 
-/// Headers on every response, as the dashboard sets them.
-async fn secure_headers(mut r: Response) -> Response {
-    let h = r.headers_mut();
-    let set = |h: &mut HeaderMap, k: &'static str, v: &'static str| {
-        h.insert(k, HeaderValue::from_static(v));
-    };
-    set(h, "cache-control", "no-store");
-    set(h, "x-content-type-options", "nosniff");
-    set(h, "x-frame-options", "DENY");
-    set(h, "referrer-policy", "no-referrer");
-    set(
-        h,
-        "content-security-policy",
-        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; form-action 'self'",
-    );
-    r
-}
-
 async fn to_page() -> Response {
     (StatusCode::SEE_OTHER, [(header::LOCATION, "/explore")]).into_response()
-}
-
-async fn not_found() -> Response {
-    (StatusCode::NOT_FOUND, "not found\n").into_response()
 }
 
 /// The `--file` game file, checked to be text the boards take and that

@@ -27,6 +27,7 @@
 pub mod engine;
 pub mod presets;
 
+use crate::web::{error, json, text, unauthorized};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -197,33 +198,6 @@ pub fn router(ex: Arc<Explorer>) -> Router {
         .route("/explore/api/col", get(col_json))
         .route("/explore/api/gamegraph", post(gamegraph_json))
         .with_state(ex)
-}
-
-fn text(kind: &'static str, body: &'static str) -> Response {
-    ([(header::CONTENT_TYPE, kind)], body).into_response()
-}
-
-fn json<T: Serialize>(v: &T) -> Response {
-    match serde_json::to_string(v) {
-        Ok(s) => ([(header::CONTENT_TYPE, "application/json")], s).into_response(),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
-    }
-}
-
-fn error(code: StatusCode, msg: &str) -> Response {
-    (
-        code,
-        [(header::CONTENT_TYPE, "application/json")],
-        serde_json::json!({ "error": msg }).to_string(),
-    )
-        .into_response()
-}
-
-fn unauthorized() -> Response {
-    error(
-        StatusCode::UNAUTHORIZED,
-        "log in first (the read token, at /login)",
-    )
 }
 
 async fn page(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Response {

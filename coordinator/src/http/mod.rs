@@ -29,8 +29,9 @@ pub mod history;
 pub mod witnesses;
 
 use crate::core::{Core, CoreError};
+use crate::web::{error, json, not_found, secure_headers, text, unauthorized};
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -189,33 +190,6 @@ pub fn router(dash: Arc<Dashboard>) -> Router {
         .layer(axum::middleware::map_response(secure_headers))
 }
 
-/// Headers on every response: nothing cached, nothing framed, no referrer,
-/// scripts and styles only from here.
-async fn secure_headers(mut r: Response) -> Response {
-    let h = r.headers_mut();
-    let set = |h: &mut HeaderMap, k: &'static str, v: &'static str| {
-        h.insert(k, HeaderValue::from_static(v));
-    };
-    set(h, "cache-control", "no-store");
-    set(h, "x-content-type-options", "nosniff");
-    set(h, "x-frame-options", "DENY");
-    set(h, "referrer-policy", "no-referrer");
-    set(
-        h,
-        "content-security-policy",
-        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; form-action 'self'",
-    );
-    r
-}
-
-async fn not_found() -> Response {
-    (StatusCode::NOT_FOUND, "not found\n").into_response()
-}
-
-fn text(kind: &'static str, body: &'static str) -> Response {
-    ([(header::CONTENT_TYPE, kind)], body).into_response()
-}
-
 async fn page(State(d): State<Arc<Dashboard>>, headers: HeaderMap) -> Response {
     if !d.auth.allowed(&headers) {
         return auth::to_login();
@@ -229,31 +203,6 @@ async fn script() -> Response {
 
 async fn style() -> Response {
     text("text/css; charset=utf-8", include_str!("style.css"))
-}
-
-/// A JSON body.
-fn json<T: serde::Serialize>(v: &T) -> Response {
-    match serde_json::to_string(v) {
-        Ok(s) => ([(header::CONTENT_TYPE, "application/json")], s).into_response(),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
-    }
-}
-
-/// An error as JSON: `{"error": "..."}`.
-fn error(code: StatusCode, msg: &str) -> Response {
-    (
-        code,
-        [(header::CONTENT_TYPE, "application/json")],
-        serde_json::json!({ "error": msg }).to_string(),
-    )
-        .into_response()
-}
-
-fn unauthorized() -> Response {
-    error(
-        StatusCode::UNAUTHORIZED,
-        "log in first (the read token, at /login)",
-    )
 }
 
 /// Run `f` on a blocking thread (the core's lock is a std mutex).
