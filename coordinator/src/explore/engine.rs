@@ -50,8 +50,7 @@ pub struct Drawing {
     pub layout: String,
 }
 
-/// Side of the square the coordinates live in.
-pub const BOX: u32 = 400;
+pub use super::presets::BOX;
 
 /// The drawing of a decoded graph: a preset's embedding when the code is a
 /// preset's, else the seeded force layout of [`gamesweep::draw`].

@@ -8,6 +8,9 @@ use gamesweep::graph::graph6;
 use serde::Serialize;
 use std::sync::OnceLock;
 
+/// Side of the square the boards' coordinates live in (the page's
+/// viewBox; presets' embeddings and the force layout alike).
+pub const BOX: u32 = 400;
 /// One preset.
 #[derive(Clone, Debug, Serialize)]
 pub struct Preset {
@@ -33,7 +36,7 @@ pub struct Preset {
 /// Points on a circle of radius `r` (box units) around the centre, the
 /// first at angle `turn0` (turns, 0 = top), `k` of them clockwise.
 fn ring(k: usize, r: f64, turn0: f64) -> Vec<(i32, i32)> {
-    let c = f64::from(super::engine::BOX) / 2.0;
+    let c = f64::from(BOX) / 2.0;
     (0..k)
         .map(|i| {
             let a = 2.0 * std::f64::consts::PI * (turn0 + i as f64 / k as f64);
@@ -78,7 +81,7 @@ fn named(
 
 fn path(n: usize) -> Embedded {
     let e = (1..n).map(|i| (i - 1, i)).collect();
-    let b = f64::from(super::engine::BOX);
+    let b = f64::from(BOX);
     let c = (0..n)
         .map(|i| {
             (
@@ -120,7 +123,7 @@ fn cube() -> Embedded {
         }
     }
     let corner = |u: usize, r: i32| {
-        let c = (super::engine::BOX / 2) as i32;
+        let c = (BOX / 2) as i32;
         let x = if u & 1 == 0 { -r } else { r };
         let y = if u & 2 == 0 { -r } else { r };
         (c + x, c + y)
