@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 /// Side of the square the boards' coordinates live in (the page's
 /// viewBox; presets' embeddings and the force layout alike).
 pub const BOX: u32 = 400;
+
 /// One preset.
 #[derive(Clone, Debug, Serialize)]
 pub struct Preset {
