@@ -25,21 +25,7 @@ figure{margin:.5em}figure.chart svg{max-width:100%;height:auto}\
 .drawings{display:flex;flex-wrap:wrap}.drawings figure{width:180px}\
 .drawings figcaption{font-size:.8em;overflow-wrap:anywhere}";
 
-/// Escape text for HTML.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use gamesweep::draw::escape;
 
 /// The report's Markdown as HTML.
 pub fn markdown(md: &str) -> String {

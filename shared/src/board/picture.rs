@@ -8,7 +8,7 @@
 
 use super::col::ColAnalysis;
 use super::uvg::UvgAnalysis;
-use crate::draw::{layout, DrawError, MAX_DRAW_N};
+use crate::draw::{escape, layout, DrawError, MAX_DRAW_N};
 use std::fmt::Write as _;
 
 /// Gold, for matching edges.
@@ -34,22 +34,6 @@ struct Edge {
     colour: &'static str,
     width: f64,
     class: &'static str,
-}
-
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if (c as u32) < 0x20 => {}
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The SVG text of `n` styled vertices and edges.

@@ -196,8 +196,10 @@ pub fn layout(n: usize, edges: &[(usize, usize)], size: u32) -> Vec<(i32, i32)> 
         .collect()
 }
 
-/// Escape text for XML.
-fn escape(s: &str) -> String {
+/// Escape text for XML and HTML (`& < > " '`; control characters other
+/// than newline and tab dropped). The one escape of every picture and page
+/// gamesweep writes.
+pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for ch in s.chars() {
         match ch {
