@@ -14,6 +14,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use crate::core::credentials::{CredentialRole, Credentials};
 use tonic::body::Body;
 use tonic::codegen::http;
 use tonic::codegen::Bytes;
@@ -93,6 +94,24 @@ const RULES: &[Rule] = &[
     rule("GetAudit", Role::Read, "read the audit log", SMALL_LIMIT),
     rule("Export", Role::Read, "export sweeps", SMALL_LIMIT),
     rule("Import", Role::Admin, "import sweeps", IMPORT_LIMIT),
+    rule(
+        "IssueCredential",
+        Role::Admin,
+        "issue credentials",
+        SMALL_LIMIT,
+    ),
+    rule(
+        "ListCredentials",
+        Role::Admin,
+        "list credentials",
+        SMALL_LIMIT,
+    ),
+    rule(
+        "RevokeCredential",
+        Role::Admin,
+        "revoke credentials",
+        SMALL_LIMIT,
+    ),
 ];
 
 const fn rule(method: &'static str, role: Role, does: &'static str, limit: usize) -> Rule {
@@ -116,6 +135,10 @@ const HEALTH: &str = "/grpc.health.v1.Health/";
 #[derive(Clone, Debug, Default)]
 pub struct Tokens {
     entries: Vec<(Vec<u8>, u8)>,
+    /// Credentials issued by the admin (`gamesweep token issue`), looked
+    /// up by the SHA-256 of the secret; shared with the core, which issues
+    /// and revokes them.
+    issued: Option<Arc<Credentials>>,
 }
 
 impl Tokens {
@@ -140,6 +163,7 @@ impl Tokens {
         if worker.is_none() && read.is_none() {
             return Ok(Tokens {
                 entries: vec![(admin.into_bytes(), all)],
+                issued: None,
             });
         }
         let mut entries = vec![(admin.into_bytes(), Role::Admin.bit() | Role::Read.bit())];
@@ -153,7 +177,24 @@ impl Tokens {
             }
             entries.push((t.into_bytes(), role.bit()));
         }
-        Ok(Tokens { entries })
+        Ok(Tokens {
+            entries,
+            issued: None,
+        })
+    }
+
+    /// These tokens and the credentials issued by the admin (the core's:
+    /// [`crate::core::Core::credentials`]). Without an admin token nothing
+    /// can be issued, and every request is let through as before.
+    pub fn with_credentials(mut self, issued: Arc<Credentials>) -> Self {
+        self.issued = Some(issued);
+        self
+    }
+
+    /// Whether a shared token grants the worker role (results under it
+    /// never count as independent confirmation; the coordinator warns).
+    pub fn shared_worker_token(&self) -> bool {
+        self.entries.iter().any(|(_, r)| r & Role::Worker.bit() != 0)
     }
 
     /// Whether any token is set.
@@ -164,7 +205,7 @@ impl Tokens {
     /// Whether `given` may read (status, results): the read or the admin
     /// token. Compared in constant time against every token.
     pub fn may_read(&self, given: &[u8]) -> bool {
-        self.roles(given) & Role::Read.bit() != 0
+        self.roles(given).0 & Role::Read.bit() != 0
     }
 
     /// The tokens that may read (see [`Tokens::may_read`]).
@@ -176,15 +217,24 @@ impl Tokens {
     }
 
     /// The roles `given` grants (0: none), compared in constant time
-    /// against every token.
-    fn roles(&self, given: &[u8]) -> u8 {
+    /// against every shared token, and the issued credential it is.
+    fn roles(&self, given: &[u8]) -> (u8, Option<String>) {
         let mut roles = 0;
         for (t, r) in &self.entries {
             if ct_eq(given, t) {
                 roles |= r;
             }
         }
-        roles
+        if roles == 0 {
+            if let Some(c) = self.issued.as_ref().and_then(|i| i.lookup(given)) {
+                let bit = match c.role {
+                    CredentialRole::Worker => Role::Worker.bit(),
+                    CredentialRole::Read => Role::Read.bit(),
+                };
+                return (bit, Some(c.name));
+            }
+        }
+        (roles, None)
     }
 }
 
@@ -240,6 +290,20 @@ pub struct Caller {
     pub role: &'static str,
     /// A short hash of the token (never the token); empty without tokens.
     pub fingerprint: String,
+    /// The name of the issued credential the caller presented (`None`: a
+    /// shared role token, or none): its identity, whatever ids it sends.
+    pub identity: Option<String>,
+}
+
+impl Caller {
+    /// A caller without a token (a coordinator without tokens).
+    pub fn open() -> Self {
+        Caller {
+            role: "open",
+            fingerprint: String::new(),
+            identity: None,
+        }
+    }
 }
 
 /// A short, stable fingerprint of a token: the first 6 bytes of its SHA-256.
@@ -252,10 +316,7 @@ pub fn fingerprint(token: &[u8]) -> String {
 /// Decide on a request for `path` with `authorization` header value `auth`:
 /// the body limit to apply and the caller, or the refusal.
 fn decide(tokens: &Tokens, path: &str, auth: Option<&str>) -> Result<(usize, Caller), Status> {
-    let open = Caller {
-        role: "open",
-        fingerprint: String::new(),
-    };
+    let open = Caller::open();
     if path.starts_with(HEALTH) {
         return Ok((SMALL_LIMIT, open));
     }
@@ -268,7 +329,7 @@ fn decide(tokens: &Tokens, path: &str, auth: Option<&str>) -> Result<(usize, Cal
         return Ok((limit, open));
     }
     let given = auth.and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
-    let roles = tokens.roles(given.as_bytes());
+    let (roles, identity) = tokens.roles(given.as_bytes());
     if roles == 0 {
         tracing::warn!(path, "request with a missing or wrong token refused");
         return Err(Status::unauthenticated(
@@ -278,6 +339,7 @@ fn decide(tokens: &Tokens, path: &str, auth: Option<&str>) -> Result<(usize, Cal
     let caller = |role: Role| Caller {
         role: role.name(),
         fingerprint: fingerprint(given.as_bytes()),
+        identity: identity.clone(),
     };
     let Some(rule) = rule else {
         // Unknown methods: any valid token; the router answers UNIMPLEMENTED.

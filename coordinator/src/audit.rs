@@ -29,10 +29,11 @@ impl<S> Audited<S> {
 /// Who made `req`, before it is consumed: role and fingerprint (set by
 /// [`crate::access`]) and the peer's address.
 fn who<T>(req: &Request<T>) -> (Caller, String) {
-    let caller = req.extensions().get::<Caller>().cloned().unwrap_or(Caller {
-        role: "open",
-        fingerprint: String::new(),
-    });
+    let caller = req
+        .extensions()
+        .get::<Caller>()
+        .cloned()
+        .unwrap_or_else(Caller::open);
     let peer = req
         .remote_addr()
         .map_or_else(String::new, |a| a.to_string());
@@ -153,6 +154,39 @@ impl<S: coordinator_server::Coordinator> coordinator_server::Coordinator for Aud
         req: Request<pb::LeaseRequest>,
     ) -> Result<Response<pb::LeaseReply>, Status> {
         self.inner.lease(req).await
+    }
+
+    async fn issue_credential(
+        &self,
+        req: Request<pb::IssueCredentialRequest>,
+    ) -> Result<Response<pb::IssueCredentialReply>, Status> {
+        let who = who(&req);
+        let detail = format!("role={}", req.get_ref().role);
+        let reply = self.inner.issue_credential(req).await?;
+        let r = reply.get_ref();
+        let detail = format!("{detail} name={} fingerprint={}", r.name, r.fingerprint);
+        self.record(who, "issue-credential", String::new(), detail)
+            .await;
+        Ok(reply)
+    }
+
+    async fn list_credentials(
+        &self,
+        req: Request<pb::ListCredentialsRequest>,
+    ) -> Result<Response<pb::ListCredentialsReply>, Status> {
+        self.inner.list_credentials(req).await
+    }
+
+    async fn revoke_credential(
+        &self,
+        req: Request<pb::RevokeCredentialRequest>,
+    ) -> Result<Response<pb::RevokeCredentialReply>, Status> {
+        let who = who(&req);
+        let detail = format!("name={}", req.get_ref().name);
+        let reply = self.inner.revoke_credential(req).await?;
+        self.record(who, "revoke-credential", String::new(), detail)
+            .await;
+        Ok(reply)
     }
 
     async fn renew(

@@ -45,6 +45,9 @@ pub enum Command {
     Cancel(cmd::cancel::CancelArgs),
     /// Project a sampled sweep's whole cost (launch it with --sample) from the sampled shards done so far.
     Project(cmd::project::ProjectArgs),
+    /// Per-worker credentials: issue, list, revoke (admin token). A worker's identity is its credential.
+    #[command(subcommand)]
+    Token(cmd::token::TokenCommand),
     /// Show the coordinator's log of admin actions (launch, cancel): when, who, what.
     Audit(cmd::audit::AuditArgs),
     /// Write a sweep (definition, plan, solver version, finished results) to one compressed, checksummed export file.
@@ -81,6 +84,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Project(a) => cmd::project::exec(a),
         Command::Worker(a) => cmd::worker::exec(a),
         Command::Audit(a) => cmd::audit::exec(a),
+        Command::Token(c) => cmd::token::exec(c),
         Command::Export(a) => cmd::export::exec(a),
         Command::Import(a) => cmd::import::exec(a),
         Command::Verify(a) => cmd::verify::exec(a),

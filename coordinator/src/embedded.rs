@@ -237,6 +237,7 @@ async fn drive(
             verify_ppm: cfg.verify_ppm,
             verify_seed: cfg.verify_seed,
             priority: 0,
+            replicate_all: false,
         })
         .await
         .map_err(|e| -> anyhow::Error {

@@ -49,6 +49,25 @@ impl Service {
     }
 }
 
+/// The lease holder a worker request speaks for: the identity of the
+/// issued credential it presented (`@NAME`), whatever worker id it sends;
+/// under a shared role token (or none) the worker id it sends, which may
+/// not pose as an issued identity.
+fn holder<T>(req: &Request<T>, worker_id: &str) -> Result<String, Status> {
+    let caller = req.extensions().get::<crate::access::Caller>();
+    if let Some(name) = caller.and_then(|c| c.identity.as_deref()) {
+        return Ok(format!("{}{name}", crate::core::model::ISSUED_PREFIX));
+    }
+    if worker_id.starts_with(crate::core::model::ISSUED_PREFIX) {
+        return Err(Status::invalid_argument(format!(
+            "worker id `{}` starts with `{}`, which marks identities of issued credentials: under a shared token pick another id (or ask the admin for a credential: `gamesweep token issue`)",
+            crate::core::model::short(worker_id),
+            crate::core::model::ISSUED_PREFIX
+        )));
+    }
+    Ok(worker_id.to_string())
+}
+
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, CoreError> + Send + 'static,
 ) -> Result<T, Status> {
@@ -74,10 +93,17 @@ impl coordinator_server::Coordinator for Service {
         &self,
         req: Request<pb::LeaseRequest>,
     ) -> Result<Response<pb::LeaseReply>, Status> {
+        let worker = holder(&req, &req.get_ref().worker_id)?;
         let r = req.into_inner();
+        if r.protocol != gamesweep_proto::LEASE_PROTOCOL {
+            return Err(Status::failed_precondition(format!(
+                "this worker speaks lease protocol {}, the coordinator {} (lease tokens bound to the worker's credential): upgrade the worker to the coordinator's gamesweep build",
+                if r.protocol == 0 { "1 or older".to_string() } else { r.protocol.to_string() },
+                gamesweep_proto::LEASE_PROTOCOL
+            )));
+        }
         let core = self.core.clone();
-        let out =
-            blocking(move || core.lease(&r.worker_id, &r.solver_version, r.max_shards)).await?;
+        let out = blocking(move || core.lease(&worker, &r.solver_version, r.max_shards)).await?;
         Ok(Response::new(pb::LeaseReply {
             leases: out
                 .leases
@@ -87,7 +113,8 @@ impl coordinator_server::Coordinator for Service {
                     kind: g.kind,
                     params: convert::params_to_proto(&g.params),
                     shard: Some(convert::shard_to_proto(&g.shard)),
-                    attempt: g.attempt,
+                    // Nothing tells a first run from a verification copy.
+                    attempt: 0,
                     lease_token: g.token,
                 })
                 .collect(),
@@ -100,10 +127,10 @@ impl coordinator_server::Coordinator for Service {
         &self,
         req: Request<pb::RenewRequest>,
     ) -> Result<Response<pb::RenewReply>, Status> {
+        let worker = holder(&req, &req.get_ref().worker_id)?;
         let r = req.into_inner();
         let held = held_shards(r.held);
         let core = self.core.clone();
-        let worker = r.worker_id;
         let still_held = blocking(move || core.renew(&worker, &held)).await?;
         Ok(Response::new(pb::RenewReply {
             still_held,
@@ -115,10 +142,10 @@ impl coordinator_server::Coordinator for Service {
         &self,
         req: Request<pb::ReleaseRequest>,
     ) -> Result<Response<pb::ReleaseReply>, Status> {
+        let worker = holder(&req, &req.get_ref().worker_id)?;
         let r = req.into_inner();
         let held = held_shards(r.held);
         let core = self.core.clone();
-        let worker = r.worker_id;
         let released = blocking(move || core.release(&worker, &held)).await?;
         Ok(Response::new(pb::ReleaseReply { released }))
     }
@@ -127,23 +154,23 @@ impl coordinator_server::Coordinator for Service {
         &self,
         req: Request<pb::SubmitRequest>,
     ) -> Result<Response<pb::SubmitReply>, Status> {
+        let worker = holder(&req, &req.get_ref().worker_id)?;
         let r = req.into_inner();
         let core = self.core.clone();
         let accepted = blocking(move || {
             core.check_result_token(
+                &worker,
                 &r.sweep_id,
                 r.index,
-                r.attempt,
                 &r.lease_token,
                 &r.solver_version,
             )?;
             let result = core.decode_result(&r.sweep_id, r.index, &r.result)?;
             let accepted = core.submit(Submission {
-                worker: r.worker_id,
+                worker,
                 version: r.solver_version,
                 sweep_id: r.sweep_id,
                 index: r.index,
-                attempt: r.attempt,
                 token: r.lease_token,
                 result,
                 timing: r.timing.map(|t| Timing {
@@ -161,13 +188,13 @@ impl coordinator_server::Coordinator for Service {
     }
 
     async fn fail(&self, req: Request<pb::FailRequest>) -> Result<Response<pb::FailReply>, Status> {
+        let worker = holder(&req, &req.get_ref().worker_id)?;
         let r = req.into_inner();
         let report = FailureReport {
-            worker: r.worker_id,
+            worker,
             version: r.solver_version,
             sweep_id: r.sweep_id,
             index: r.index,
-            attempt: r.attempt,
             token: r.lease_token,
             error: r.error,
         };
@@ -268,6 +295,52 @@ impl coordinator_server::Coordinator for Service {
 
     type ExportStream = ExportStream;
 
+    async fn issue_credential(
+        &self,
+        req: Request<pb::IssueCredentialRequest>,
+    ) -> Result<Response<pb::IssueCredentialReply>, Status> {
+        let r = req.into_inner();
+        let role = crate::core::credentials::CredentialRole::parse(&r.role)?;
+        let core = self.core.clone();
+        let (secret, rec) = blocking(move || core.issue_credential(&r.name, role)).await?;
+        Ok(Response::new(pb::IssueCredentialReply {
+            fingerprint: crate::access::fingerprint(secret.as_bytes()),
+            name: rec.name,
+            role: rec.role,
+            secret,
+        }))
+    }
+
+    async fn list_credentials(
+        &self,
+        _req: Request<pb::ListCredentialsRequest>,
+    ) -> Result<Response<pb::ListCredentialsReply>, Status> {
+        let core = self.core.clone();
+        let list = blocking(move || core.list_credentials()).await?;
+        Ok(Response::new(pb::ListCredentialsReply {
+            credentials: list
+                .into_iter()
+                .map(|r| pb::CredentialInfo {
+                    fingerprint: crate::core::credentials::record_fingerprint(&r),
+                    name: r.name,
+                    role: r.role,
+                    issued_unix_ms: r.issued_unix_ms,
+                    revoked_unix_ms: r.revoked_unix_ms.unwrap_or(0),
+                })
+                .collect(),
+        }))
+    }
+
+    async fn revoke_credential(
+        &self,
+        req: Request<pb::RevokeCredentialRequest>,
+    ) -> Result<Response<pb::RevokeCredentialReply>, Status> {
+        let r = req.into_inner();
+        let core = self.core.clone();
+        blocking(move || core.revoke_credential(&r.name)).await?;
+        Ok(Response::new(pb::RevokeCredentialReply {}))
+    }
+
     async fn export(
         &self,
         req: Request<pb::ExportRequest>,
@@ -343,7 +416,6 @@ fn held_shards(held: Vec<pb::HeldShard>) -> Vec<Held> {
         .map(|h| Held {
             sweep_id: h.sweep_id,
             index: h.index,
-            attempt: h.attempt,
             token: h.lease_token,
             progress: h.progress,
         })

@@ -259,6 +259,7 @@ fn forge(url: &str, token: &str, version: &str, rng: &mut Rng, f: &mut Forgeries
     note("cancel with a worker token", refused(&r, |_| true));
     // A shard the forger does hold: wrong counts, then an oversized result.
     let leases = rt.block_on(c.lease(pb::LeaseRequest {
+        protocol: 2,
         worker_id: "forger".into(),
         solver_version: version.into(),
         max_shards: 1,

@@ -424,6 +424,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
         estimate: 99,
     };
     let launch = d::LaunchSpec {
+        replicate_all: false,
         kind: "uvg".into(),
         params: params(),
         name: Some("n".into()),
@@ -544,6 +545,7 @@ fn store_entry(tree: &str, key: &[u8], value: Vec<u8>) -> Vec<u8> {
 
 fn store_seeds() -> Vec<Vec<u8>> {
     let record = SweepRecord {
+        replicate_all: false,
         id: "uvg-7".into(),
         kind: "uvg".into(),
         params: params(),
@@ -578,6 +580,7 @@ fn store_seeds() -> Vec<Vec<u8>> {
             "leases",
             key,
             j(&LeaseRecord {
+                nonce: Default::default(),
                 worker: "w".into(),
                 until_ms: 5,
                 attempt: 2,

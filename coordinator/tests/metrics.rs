@@ -19,6 +19,7 @@ const LEASE: Duration = Duration::from_secs(60);
 
 fn launch(c: &Core, name: &str, shards: u32) -> String {
     let spec = LaunchSpec {
+        replicate_all: false,
         kind: "uvg".into(),
         params: [("max_n".to_string(), 5)].into(),
         name: Some(name.into()),
@@ -44,7 +45,6 @@ fn submission(worker: &str, g: &Granted) -> Submission {
         version: gamesweep_coordinator::core::solver_version(),
         sweep_id: g.sweep_id.clone(),
         index: g.shard.index,
-        attempt: g.attempt,
         token: g.token.clone(),
         result: run(g),
         timing: None,
@@ -209,7 +209,6 @@ fn metrics_equal_status_and_count_lease_and_result_events() {
     let h = Held {
         sweep_id: id.clone(),
         index: held[0].shard.index,
-        attempt: held[0].attempt,
         token: held[0].token.clone(),
         progress: 0,
     };

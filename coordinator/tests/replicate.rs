@@ -138,6 +138,7 @@ fn a_lying_worker_is_outvoted_quarantined_and_named() {
     let version = gamesweep_proto::solver_version();
     let lease = rt
         .block_on(liar.lease(pb::LeaseRequest {
+            protocol: 2,
             worker_id: "liar".into(),
             solver_version: version.clone(),
             max_shards: 1,
@@ -204,6 +205,7 @@ fn a_lying_worker_is_outvoted_quarantined_and_named() {
     // The quarantined liar gets nothing more.
     let more = rt
         .block_on(liar.lease(pb::LeaseRequest {
+            protocol: 2,
             worker_id: "liar".into(),
             solver_version: version,
             max_shards: 5,

@@ -316,6 +316,7 @@ fn lease(
     max: u32,
 ) -> Result<Vec<pb::Lease>, tonic::Status> {
     rt.block_on(c.lease(pb::LeaseRequest {
+        protocol: 2,
         worker_id: worker.into(),
         solver_version: version.into(),
         max_shards: max,
@@ -375,6 +376,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
         };
         let e = rt
             .block_on(bad.launch(pb::LaunchRequest {
+                replicate_all: false,
                 kind: "uvg".into(),
                 params: vec![pb::Param {
                     name: "max_n".into(),
@@ -657,6 +659,7 @@ fn store_uvg8_run(
     let mut plan = kind.plan(&params, shards).unwrap();
     edit(&mut plan);
     let rec = SweepRecord {
+        replicate_all: false,
         id: "run".into(),
         kind: "uvg".into(),
         params,

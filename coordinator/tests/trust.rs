@@ -39,6 +39,7 @@ fn lease(
     max: u32,
 ) -> Vec<pb::Lease> {
     rt.block_on(c.lease(pb::LeaseRequest {
+        protocol: 2,
         worker_id: worker.into(),
         solver_version: gamesweep_proto::solver_version(),
         max_shards: max,

@@ -477,6 +477,48 @@ impl Coordinator {
         Ok(())
     }
 
+    /// Issue a credential `name` with `role` (`worker` or `read`): the reply
+    /// holds its secret, shown once.
+    pub async fn issue_credential(
+        &mut self,
+        name: &str,
+        role: &str,
+    ) -> Result<pb::IssueCredentialReply, RpcError> {
+        let req = quick(pb::IssueCredentialRequest {
+            name: name.to_string(),
+            role: role.to_string(),
+        });
+        let r = self
+            .client
+            .issue_credential(req)
+            .await
+            .map_err(|s| self.quick_rpc(s))?;
+        Ok(r.into_inner())
+    }
+
+    /// Every issued credential (revoked ones too).
+    pub async fn list_credentials(&mut self) -> Result<Vec<pb::CredentialInfo>, RpcError> {
+        let req = quick(pb::ListCredentialsRequest {});
+        let r = self
+            .client
+            .list_credentials(req)
+            .await
+            .map_err(|s| self.quick_rpc(s))?;
+        Ok(r.into_inner().credentials)
+    }
+
+    /// Revoke credential `name`.
+    pub async fn revoke_credential(&mut self, name: &str) -> Result<(), RpcError> {
+        let req = quick(pb::RevokeCredentialRequest {
+            name: name.to_string(),
+        });
+        self.client
+            .revoke_credential(req)
+            .await
+            .map_err(|s| self.quick_rpc(s))?;
+        Ok(())
+    }
+
     /// Stop handing out a sweep's shards for now (`resume` hands them out again).
     pub async fn pause(&mut self, sweep_id: &str) -> Result<(), RpcError> {
         let req = quick(pb::PauseRequest {

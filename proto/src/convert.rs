@@ -143,6 +143,7 @@ impl From<LaunchSpec> for pb::LaunchRequest {
             verify_ppm: l.verify_ppm,
             verify_seed: l.verify_seed,
             priority: l.priority,
+            replicate_all: l.replicate_all,
         }
     }
 }
@@ -160,6 +161,7 @@ impl TryFrom<pb::LaunchRequest> for LaunchSpec {
             verify_ppm: r.verify_ppm,
             verify_seed: r.verify_seed,
             priority: r.priority,
+            replicate_all: r.replicate_all,
         })
     }
 }
@@ -658,6 +660,7 @@ mod tests {
         let mut params = Params::new();
         params.insert("max_n".into(), 9);
         let spec = LaunchSpec {
+            replicate_all: false,
             kind: "uvg".into(),
             params,
             name: None,

@@ -98,6 +98,8 @@ pub struct LaunchSpec {
     pub verify_seed: Option<u64>,
     /// Share of the workers relative to other running sweeps (0: the default, 1).
     pub priority: u32,
+    /// `--replicate all`: every shard confirmed by two identities.
+    pub replicate_all: bool,
 }
 
 /// What a launch answered.

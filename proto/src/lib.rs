@@ -29,6 +29,11 @@ pub use convert::ConvertError;
 /// The coordinator's default port.
 pub const DEFAULT_PORT: u16 = 7461;
 
+/// The lease protocol this build speaks (`LeaseRequest.protocol`). 2: lease
+/// tokens are opaque and bound to the worker's identity; leases carry no
+/// attempt. A coordinator refuses a worker speaking another one.
+pub const LEASE_PROTOCOL: u32 = 2;
+
 /// Environment variable: the coordinator URL (`--coordinator`).
 pub const ENV_COORDINATOR: &str = "GAMESWEEP_COORDINATOR";
 /// Environment variable: the file holding the bearer token (`--token-file`).

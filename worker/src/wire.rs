@@ -247,6 +247,7 @@ impl Coordinator {
             worker_id: self.worker_id.clone(),
             solver_version: self.solver_version.clone(),
             max_shards: max_shards as u32,
+            protocol: gamesweep_proto::LEASE_PROTOCOL,
         };
         let reply = self.noted(self.call(|mut c| async move { c.lease(req).await }).await)?;
         Ok(LeaseBatch {

@@ -160,6 +160,27 @@ impl Coordinator for Fake {
     ) -> Result<Response<pb::ImportReply>, Status> {
         Err(Status::unimplemented("fake"))
     }
+
+    async fn issue_credential(
+        &self,
+        _: Request<pb::IssueCredentialRequest>,
+    ) -> Result<Response<pb::IssueCredentialReply>, Status> {
+        Err(Status::unimplemented("fake"))
+    }
+
+    async fn list_credentials(
+        &self,
+        _: Request<pb::ListCredentialsRequest>,
+    ) -> Result<Response<pb::ListCredentialsReply>, Status> {
+        Err(Status::unimplemented("fake"))
+    }
+
+    async fn revoke_credential(
+        &self,
+        _: Request<pb::RevokeCredentialRequest>,
+    ) -> Result<Response<pb::RevokeCredentialReply>, Status> {
+        Err(Status::unimplemented("fake"))
+    }
 }
 
 /// The fake's lease token for shard `index`.

@@ -39,6 +39,13 @@ fn launch_options(c: clap::Command) -> clap::Command {
                 .value_name("N")
                 .help("Share of the workers relative to the other running sweeps (weighted round robin; with --resume, changes it) [default: 1]")
                 .value_parser(clap::value_parser!(u32).range(1..=1000)),
+        )
+        .arg(
+            clap::Arg::new("replicate")
+                .long("replicate")
+                .value_name("POLICY")
+                .value_parser(["all", "sampled"])
+                .help("`all`: every shard confirmed by two identities (issued credentials) before the sweep finishes, for publication runs (about twice the CPU; none is skipped for want of a second identity). `sampled` (default): adaptive replication — every result of an identity is confirmed until it has agreed with others 5 times, then a --verify-fraction share of its results"),
         );
     Conn::args(args::verify_options(c, args::LAUNCH_VERIFY_FRACTION))
 }
@@ -57,6 +64,7 @@ pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
         verify_ppm,
         verify_seed,
         priority: m.get_one::<u32>("priority").copied().unwrap_or(0),
+        replicate_all: m.get_one::<String>("replicate").is_some_and(|p| p == "all"),
     };
     let spec_shards = spec.target_shards;
     let rt = connect::runtime()?;

@@ -173,6 +173,14 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         }),
     );
     core.set_quarantine_on_mismatch(a.quarantine_on_mismatch);
+    // Issued credentials (`gamesweep token issue`) are looked up next to
+    // the shared role tokens; without an admin token none can be issued.
+    let tokens = tokens.with_credentials(core.credentials());
+    if tokens.shared_worker_token() {
+        tracing::warn!(
+            "a shared token grants the worker role: results under it never count as independent confirmation, and one holder can claim any worker id; issue per-worker credentials with `gamesweep token issue --role worker --name NAME`"
+        );
+    }
     let rt = connect::runtime()?;
     rt.block_on(async move {
         // The dashboard's address first: a taken one is refused before anything starts.

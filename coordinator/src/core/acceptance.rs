@@ -2,11 +2,14 @@
 //! merged at most once; duplicates and late results are counted and
 //! dropped), failures that set a shard aside, and durability before an
 //! acknowledgement ([`Core::flush`]). A result or failure report is taken
-//! only with the token of one of the shard's leases (the current one or an
-//! earlier one: a slow but honest earlier holder's result still counts);
-//! anything else is refused ([`CoreError::Denied`]) and counted.
+//! only from the identity a lease was granted to, with that lease's token,
+//! while the lease is the shard's (live, or expired but not handed to
+//! anyone else since: a slow but honest holder's late result still counts)
+//! or is a verification copy's; a token of a lease given back, reported
+//! failed or re-issued is refused ([`CoreError::Denied`]), and so is
+//! anything else, and counted.
 
-use super::model::{CoreError, ShardState, State, Sweep, MAX_FAILURES};
+use super::model::{voter, CoreError, Named, ShardState, State, Sweep, MAX_FAILURES};
 use super::Core;
 use crate::store::{FailureRecord, ShardTiming, FAILING_WORKERS_KEPT};
 use gamesweep::kinds;
@@ -33,9 +36,7 @@ pub struct Submission {
     pub sweep_id: String,
     /// The shard.
     pub index: u32,
-    /// The attempt of the lease it ran under.
-    pub attempt: u32,
-    /// That lease's token.
+    /// The token of the lease it ran under.
     pub token: String,
     /// The result.
     pub result: Output,
@@ -54,9 +55,7 @@ pub struct FailureReport {
     pub sweep_id: String,
     /// The shard.
     pub index: u32,
-    /// The attempt of the lease it ran under.
-    pub attempt: u32,
-    /// That lease's token.
+    /// The token of the lease it ran under.
     pub token: String,
     /// Why (any text; stored as one bounded line).
     pub error: String,
@@ -73,9 +72,17 @@ pub struct FailOutcome {
 
 /// The refusal of a `what` (submit, failure report) for shard `index` of
 /// sweep `s` without a valid token of one of its leases.
-fn denied(s: &Sweep, index: u32, attempt: u32, what: &str) -> CoreError {
+fn denied(s: &Sweep, index: u32, what: &str) -> CoreError {
     CoreError::Denied(format!(
-        "{what} for shard {index} of sweep `{}` refused: no valid lease token for attempt {attempt} (only the holder of one of the shard's leases may send it)",
+        "{what} for shard {index} of sweep `{}` refused: no valid lease token (only the identity the shard was leased to may send it, with that lease's token)",
+        s.record.id
+    ))
+}
+
+/// The refusal of a `what` under a lease that is over.
+fn stale(s: &Sweep, index: u32, what: &str) -> CoreError {
+    CoreError::Denied(format!(
+        "{what} for shard {index} of sweep `{}` refused: that lease is over (given back, reported failed, or the shard was handed to another worker)",
         s.record.id
     ))
 }
@@ -162,44 +169,47 @@ impl Core {
     }
 
     /// Refuse (and count) a result for shard `index` of sweep `sweep_id`
-    /// whose `token` is not the token of its lease `attempt`. Checked before
-    /// anything else is done with a submitted result, so a sender without a
-    /// lease costs no decoding or validation ([`Core::decode_result`]).
+    /// from `worker` whose `token` names no lease of `worker` on that shard.
+    /// Checked before anything else is done with a submitted result, so a
+    /// sender without a lease costs no decoding or validation
+    /// ([`Core::decode_result`]).
     pub fn check_result_token(
         &self,
+        worker: &str,
         sweep_id: &str,
         index: u32,
-        attempt: u32,
         token: &str,
         version: &str,
     ) -> Result<(), CoreError> {
         let mut st = self.lock();
-        self.check_submit_token(&mut st, sweep_id, index, attempt, token, version)
+        self.check_submit_token(&mut st, worker, sweep_id, index, token, version)
+            .map(drop)
     }
 
+    /// The lease `token` names for `worker`, or the refusal (counted).
     fn check_submit_token(
         &self,
         st: &mut State,
+        worker: &str,
         sweep_id: &str,
         index: u32,
-        attempt: u32,
         token: &str,
         version: &str,
-    ) -> Result<(), CoreError> {
+    ) -> Result<Named, CoreError> {
         let (s, _) = st.shard_of(sweep_id, index, version)?;
-        if !self.signed(s, index, attempt, token) {
+        let named = self.opened(s, index, worker, token);
+        let refusal = match &named {
+            None => Some(denied(s, index, "a result")),
+            Some(Named::Stale) => Some(stale(s, index, "a result")),
+            Some(_) => None,
+        };
+        if let Some(e) = refusal {
             s.refused_submits = s.refused_submits.saturating_add(1);
             self.store.put_stats(sweep_id, &s.stats())?;
-            warn!(sweep = %sweep_id, shard = index, attempt, "result without a valid lease token refused");
-            return Err(denied(s, index, attempt, "a result"));
+            warn!(sweep = %sweep_id, shard = index, worker = %worker, "result refused: {e}");
+            return Err(e);
         }
-        Ok(())
-    }
-
-    /// Whether `token` is the token of lease `attempt` of shard `index` of `s`.
-    fn signed(&self, s: &Sweep, index: u32, attempt: u32, token: &str) -> bool {
-        self.key
-            .verify(&s.record.id, s.record.seq, index, attempt, token)
+        Ok(named.expect("refused above"))
     }
 
     /// Record a shard's result (and how long it took, if the worker said)
@@ -213,7 +223,6 @@ impl Core {
             version,
             sweep_id,
             index,
-            attempt,
             token,
             result,
             timing,
@@ -225,7 +234,12 @@ impl Core {
         let now_ms = self.epoch.unix_ms(now);
         let mut st = self.lock();
         st.seen(&worker, now, self.lease_ms);
-        self.check_submit_token(&mut st, &sweep_id, index, attempt, &token, &version)?;
+        let named = self.check_submit_token(&mut st, &worker, &sweep_id, index, &token, &version)?;
+        let attempt = match &named {
+            Named::Shard(l) | Named::Copy(l) => l.attempt,
+            Named::Lost { attempt, .. } => *attempt,
+            Named::Finished | Named::Stale => 0,
+        };
         // Replicated validation (core/verify.rs): a verification run, or a quarantined worker.
         let run = super::verify::Run {
             worker: &worker,
@@ -233,11 +247,13 @@ impl Core {
             sweep_id: &sweep_id,
             index,
             attempt,
+            copy: matches!(named, Named::Copy(_)),
             result: &result,
         };
         if let Some(accepted) = self.verify_submit(&mut st, &run)? {
             return Ok(accepted);
         }
+        let agreements = st.trust.get(&worker).map_or(0, |t| t.agreements);
         let (s, state) = st.shard_of(&sweep_id, index, &version)?;
         if result.kind() != s.record.kind {
             return Err(CoreError::BadRequest(format!(
@@ -270,6 +286,8 @@ impl Core {
         // Late: the lease it ran under is no longer the shard's live lease.
         let live = matches!(&state, ShardState::Leased(l)
             if l.worker == worker && l.attempt == attempt && l.until_ms > now_ms);
+        // (A result under this identity's lease that expired unclaimed, or
+        // whose record a crash lost: same identity, shard still open.)
         if !live {
             s.events.results_late = s.events.results_late.saturating_add(1);
             let holder = match &state {
@@ -286,7 +304,7 @@ impl Core {
         }
         s.set_work(index, result.work());
         // Replicated validation (core/verify.rs): origin, and a verification if selected.
-        self.verify_accepted(s, index, &worker, attempt, &result)?;
+        self.verify_accepted(s, agreements, index, &worker, attempt, &result)?;
         if let Some(t) = timing {
             s.set_timing(index, t);
         }
@@ -316,7 +334,6 @@ impl Core {
             version,
             sweep_id,
             index,
-            attempt,
             token,
             error,
         } = report;
@@ -325,13 +342,33 @@ impl Core {
         let now = self.clock.now();
         let mut st = self.lock();
         st.seen(worker, now, self.lease_ms);
-        let alone = !st.others_alive(worker, now, self.lease_ms);
+        let alone = !st.other_voters_alive(worker, now, self.lease_ms);
         let (s, state) = st.shard_of(sweep_id, index, version)?;
-        if !self.signed(s, index, *attempt, token) {
-            s.refused_fails = s.refused_fails.saturating_add(1);
-            self.store.put_stats(sweep_id, &s.stats())?;
-            warn!(sweep = %sweep_id, shard = index, attempt, worker = %worker, "failure report without a valid lease token refused");
-            return Err(denied(s, index, *attempt, "a failure report"));
+        let named = self.opened(s, index, worker, token);
+        let (attempt, nonce) = match &named {
+            Some(Named::Shard(l)) => (l.attempt, l.nonce),
+            Some(Named::Lost { attempt, nonce }) => (*attempt, *nonce),
+            // A verification copy that failed, or a shard finished meanwhile:
+            // nothing to count against the shard.
+            Some(Named::Copy(_) | Named::Finished) => (0, 0),
+            Some(Named::Stale) | None => {
+                s.refused_fails = s.refused_fails.saturating_add(1);
+                self.store.put_stats(sweep_id, &s.stats())?;
+                let e = if named.is_some() {
+                    stale(s, index, "a failure report")
+                } else {
+                    denied(s, index, "a failure report")
+                };
+                warn!(sweep = %sweep_id, shard = index, worker = %worker, "failure report refused: {e}");
+                return Err(e);
+            }
+        };
+        if matches!(named, Some(Named::Copy(_))) {
+            let count = s.failures.get(&index).map_or(0, |f| f.count);
+            return Ok(FailOutcome {
+                failures: count,
+                set_aside: false,
+            });
         }
         let count = s.failures.get(&index).map_or(0, |f| f.count);
         match state {
@@ -357,7 +394,10 @@ impl Core {
         if !workers.contains(worker) && workers.len() < FAILING_WORKERS_KEPT {
             workers.push(worker.clone());
         }
-        let set_aside = count.saturating_add(1) >= MAX_FAILURES && (workers.len() >= 2 || alone);
+        // Identities, not worker ids: one credential's many ids (or every
+        // worker under a shared token) are one voice.
+        let voices: std::collections::BTreeSet<&str> = workers.iter().map(|w| voter(w)).collect();
+        let set_aside = count.saturating_add(1) >= MAX_FAILURES && (voices.len() >= 2 || alone);
         let rec = FailureRecord {
             count: count.saturating_add(1),
             error: one_line(error),
@@ -367,9 +407,9 @@ impl Core {
         };
         self.store.put_failure(sweep_id, index, Some(&rec))?;
         warn!(sweep = %sweep_id, shard = index, attempt, failures = rec.count, set_aside, error = %rec.error, "shard failed");
-        // Another attempt holding the shard now keeps it (unless set aside).
+        // Another lease holding the shard now keeps it (unless set aside).
         let held_by_another =
-            matches!(&state, ShardState::Leased(l) if l.attempt != *attempt && !set_aside);
+            matches!(&state, ShardState::Leased(l) if l.nonce != nonce && !set_aside);
         if !held_by_another {
             self.store.put_lease(sweep_id, index, None)?;
             s.set_state(
@@ -382,8 +422,7 @@ impl Core {
             );
             s.progress.remove(&index);
         }
-        let retired = s.retired.entry(index).or_insert(0);
-        *retired = (*retired).max(*attempt);
+        s.retire(index, nonce);
         let failures = rec.count;
         s.failures.insert(index, rec);
         Ok(FailOutcome {

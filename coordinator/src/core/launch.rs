@@ -112,8 +112,14 @@ impl Core {
                 shards: crate::sample::choose(&plan, smp.ppm, smp.seed),
                 limited: true,
             }),
-            // Replicated validation (core/verify.rs).
-            verify_ppm: req.verify_ppm,
+            // Replicated validation (core/verify.rs). `--replicate all` is
+            // the whole plan, never skipped.
+            verify_ppm: if req.replicate_all {
+                super::verify::PPM as u32
+            } else {
+                req.verify_ppm
+            },
+            replicate_all: req.replicate_all,
             verify_seed: req.verify_seed.unwrap_or_else(rand::random),
             paused: false,
             priority: if req.priority == 0 {

@@ -5,7 +5,8 @@
 //! and counted. One worker holds at most `Limits::max_shards_per_worker`
 //! leases, and a lease is not renewed past `Limits::max_lease_total`.
 
-use super::model::{check_worker, CoreError, ShardState, State, Sweep, MAX_FAILURES};
+use super::model::{check_worker, CoreError, Named, ShardState, State, Sweep, MAX_FAILURES};
+use super::tokens::LeaseClaim;
 use super::Core;
 use crate::store::LeaseRecord;
 use gamesweep::sweep::{Params, ShardSpec};
@@ -44,9 +45,8 @@ pub struct Held {
     pub sweep_id: String,
     /// Shard index.
     pub index: u32,
-    /// Attempt of the lease.
-    pub attempt: u32,
-    /// The lease's token.
+    /// The lease's token (it names the lease; nothing else the worker says
+    /// about the lease is trusted).
     pub token: String,
     /// Positions done so far.
     pub progress: u64,
@@ -74,6 +74,35 @@ fn held_by(st: &State, worker: &str, now_ms: u64) -> u32 {
 }
 
 impl Core {
+    /// The token of lease `nonce` of shard `index` of `s`, held by `holder`.
+    pub(crate) fn lease_token(&self, s: &Sweep, index: u32, holder: &str, nonce: u64) -> String {
+        self.key.token(
+            &LeaseClaim {
+                sweep_id: &s.record.id,
+                seq: s.record.seq,
+                index,
+                holder,
+            },
+            nonce,
+        )
+    }
+
+    /// The lease of shard `index` of `s` that `token` names, if `token` is
+    /// a token the coordinator made for `holder` and that shard (else
+    /// `None`: refused and counted by the caller).
+    pub(crate) fn opened(&self, s: &Sweep, index: u32, holder: &str, token: &str) -> Option<Named> {
+        if index as usize >= s.states.len() {
+            return None;
+        }
+        let claim = LeaseClaim {
+            sweep_id: &s.record.id,
+            seq: s.record.seq,
+            index,
+            holder,
+        };
+        self.key.open(&claim, token).map(|nonce| s.named(index, nonce))
+    }
+
     /// Lease up to `max` shards to `worker`. Expired leases count as pending.
     /// A worker whose version matches no unfinished sweep is refused.
     /// At most `Limits::max_shards_per_worker` leases are held by one
@@ -176,7 +205,7 @@ impl Core {
                 params: s.record.params.clone(),
                 shard: s.plan[i as usize].clone(),
                 attempt: lease.attempt,
-                token: self.key.token(&s.record.id, s.record.seq, i, lease.attempt),
+                token: self.lease_token(s, i, worker, lease.nonce),
             });
         }
         st.vtime = vtime;
@@ -229,37 +258,30 @@ impl Core {
                 out.push(false);
                 continue;
             };
-            let signed = (h.index as usize) < s.states.len()
-                && self
-                    .key
-                    .verify(&s.record.id, s.record.seq, h.index, h.attempt, &h.token);
-            if !signed {
+            let Some(named) = self.opened(s, h.index, worker, &h.token) else {
                 s.refused_renewals = s.refused_renewals.saturating_add(1);
                 refused.push(h.sweep_id.clone());
                 out.push(false);
                 continue;
-            }
+            };
             // Replicated validation (core/verify.rs): a verification copy.
-            if self.renew_copy(s, h, worker, now_ms.saturating_add(self.lease_ms))? {
-                out.push(true);
+            if let Named::Copy(l) = &named {
+                out.push(self.renew_copy(s, h.index, l, worker, now_ms.saturating_add(self.lease_ms))?);
                 continue;
             }
             let running = s.record.state == crate::store::SweepState::Running;
-            let granted_ms = match &s.states[h.index as usize] {
-                ShardState::Leased(l) if l.worker == worker && l.attempt == h.attempt => {
-                    Some(l.granted_ms)
+            let (granted_ms, attempt, nonce) = match &named {
+                Named::Shard(l) => (l.granted_ms, l.attempt, l.nonce),
+                Named::Lost { attempt, nonce } => (now_ms, *attempt, *nonce),
+                _ => {
+                    out.push(false);
+                    continue;
                 }
-                ShardState::Pending => {
-                    let latest = s.attempts.get(&h.index).copied().unwrap_or(0);
-                    let retired = s.retired.get(&h.index).copied().unwrap_or(0);
-                    (h.attempt >= latest && h.attempt > retired).then_some(now_ms)
-                }
-                _ => None,
             };
-            let Some(granted_ms) = granted_ms.filter(|_| running) else {
+            if !running {
                 out.push(false);
                 continue;
-            };
+            }
             let end_ms = granted_ms.saturating_add(max_total);
             if now_ms >= end_ms {
                 // Over its total: ended now, so the shard is handed out again.
@@ -269,21 +291,22 @@ impl Core {
                     self.store.put_lease(&h.sweep_id, h.index, Some(&l))?;
                     s.set_state(h.index, ShardState::Leased(l));
                 }
-                info!(sweep = %h.sweep_id, shard = h.index, attempt = h.attempt, "lease reached its maximum total; not renewed");
+                info!(sweep = %h.sweep_id, shard = h.index, attempt, "lease reached its maximum total; not renewed");
                 out.push(false);
                 continue;
             }
             let lease = LeaseRecord {
                 worker: worker.to_string(),
                 until_ms: now_ms.saturating_add(self.lease_ms).min(end_ms),
-                attempt: h.attempt,
+                attempt,
                 granted_ms,
+                nonce,
             };
             self.store.put_lease(&h.sweep_id, h.index, Some(&lease))?;
             s.set_state(h.index, ShardState::Leased(lease));
             s.events.leases_renewed = s.events.leases_renewed.saturating_add(1);
             let a = s.attempts.entry(h.index).or_insert(0);
-            *a = (*a).max(h.attempt);
+            *a = (*a).max(attempt);
             let progress = h.progress.min(s.progress_cap(h.index));
             s.progress.insert(h.index, progress);
             s.note_progress(now);
@@ -333,34 +356,32 @@ impl Core {
                 out.push(false);
                 continue;
             };
-            let signed = (h.index as usize) < s.states.len()
-                && self
-                    .key
-                    .verify(&s.record.id, s.record.seq, h.index, h.attempt, &h.token);
-            if !signed {
+            let Some(named) = self.opened(s, h.index, worker, &h.token) else {
                 s.refused_renewals = s.refused_renewals.saturating_add(1);
                 refused.push(h.sweep_id.clone());
                 out.push(false);
                 continue;
-            }
-            let mine = matches!(
-                s.states.get(h.index as usize),
-                Some(ShardState::Leased(l)) if l.worker == worker && l.attempt == h.attempt
-            );
-            // Replicated validation (core/verify.rs): a verification copy.
-            if !mine && self.release_copy(s, h, worker)? {
-                out.push(true);
-                continue;
-            }
-            if mine {
-                self.store.put_lease(&h.sweep_id, h.index, None)?;
-                s.set_state(h.index, ShardState::Pending);
-                s.progress.remove(&h.index);
-                s.retired.insert(h.index, h.attempt);
-                s.leases_released = s.leases_released.saturating_add(1);
-                self.store.put_stats(&h.sweep_id, &s.stats())?;
-                debug!(sweep = %h.sweep_id, shard = h.index, attempt = h.attempt, "lease given back");
-            }
+            };
+            let mine = match named {
+                // Replicated validation (core/verify.rs): a verification copy.
+                Named::Copy(_) => self.release_copy(s, h.index)?,
+                Named::Shard(l) => {
+                    self.store.put_lease(&h.sweep_id, h.index, None)?;
+                    s.set_state(h.index, ShardState::Pending);
+                    s.progress.remove(&h.index);
+                    s.retire(h.index, l.nonce);
+                    s.leases_released = s.leases_released.saturating_add(1);
+                    self.store.put_stats(&h.sweep_id, &s.stats())?;
+                    debug!(sweep = %h.sweep_id, shard = h.index, attempt = l.attempt, "lease given back");
+                    true
+                }
+                Named::Lost { nonce, .. } => {
+                    // Not held now; its token must not take the shard back.
+                    s.retire(h.index, nonce);
+                    false
+                }
+                Named::Finished | Named::Stale => false,
+            };
             out.push(mine);
         }
         self.put_refused(&st, refused, worker, "release")?;

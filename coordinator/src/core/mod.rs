@@ -19,6 +19,7 @@
 pub mod acceptance;
 pub mod clock;
 pub mod commit;
+pub mod credentials;
 pub mod launch;
 pub mod leases;
 pub mod memory;
@@ -33,7 +34,7 @@ pub mod status;
 mod tally_test;
 #[cfg(test)]
 mod tests;
-mod tokens;
+pub(crate) mod tokens;
 pub mod transfer;
 pub mod verify;
 mod verify_state;
@@ -106,6 +107,8 @@ pub struct Core {
     limits: Limits,
     /// Signs and checks lease tokens.
     key: LeaseKey,
+    /// The valid issued credentials (shared with the access layer).
+    credentials: Arc<credentials::Credentials>,
     /// This build's id (crate version + hash of all sources), for display;
     /// compatibility is decided per kind (`SweepKind::version`).
     version: String,
@@ -128,13 +131,16 @@ impl Core {
         let epoch = Epoch::anchor(clock.as_ref());
         let sweeps = recovery::recover(store.as_ref(), epoch.unix_ms(now))?;
         // Replicated validation (core/verify.rs): quarantined workers.
+        let trust_records = store.load_trust()?;
         let quarantined = store
             .load_quarantine()?
             .into_iter()
             .map(|q| (q.worker.clone(), q))
             .collect();
+        let creds = Arc::new(credentials::load(store.as_ref())?);
         Ok(Core {
             key: LeaseKey::new(store.lease_key()),
+            credentials: creds,
             store,
             commit: GroupCommit::default(),
             state: Mutex::new(State {
@@ -147,6 +153,7 @@ impl Core {
                     on_mismatch: false,
                     workers: quarantined,
                 },
+                trust: trust_records,
                 vtime: 0,
             }),
             renders: RenderCache::default(),

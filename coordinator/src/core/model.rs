@@ -204,6 +204,29 @@ impl WorkSums {
     }
 }
 
+/// The lease a token names, for its holder (see [`Sweep::named`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Named {
+    /// The shard's current lease (expired or not), this holder's.
+    Shard(LeaseRecord),
+    /// The shard's verification copy lease (core/verify.rs), this holder's.
+    Copy(LeaseRecord),
+    /// A lease of this holder whose record was lost (a coordinator crash
+    /// before it was flushed): the shard is pending and the lease was
+    /// neither given back nor reported failed.
+    Lost {
+        /// The shard's latest attempt.
+        attempt: u32,
+        /// The lease's nonce (from its token).
+        nonce: u64,
+    },
+    /// The shard is done or set aside.
+    Finished,
+    /// A lease of this holder that is over: given back, reported failed, or
+    /// its shard handed to someone else since.
+    Stale,
+}
+
 /// The position in the lease order of a shard that is not in it.
 pub(crate) const UNORDERED: u32 = u32::MAX;
 
@@ -307,10 +330,11 @@ pub(crate) struct Sweep {
     pub(crate) refused_fails: u64,
     /// Submits whose bytes did not decode as this sweep's result.
     pub(crate) results_invalid: u64,
-    /// Per shard, the latest attempt given back or reported failed: a
-    /// renewal of it cannot take the shard back (in memory only; after a
-    /// restart such a renewal may, within the per-worker cap).
-    pub(crate) retired: HashMap<u32, u32>,
+    /// Per shard, the nonces of leases given back or reported failed: their
+    /// tokens name no lease any more (in memory only; after a restart such a
+    /// token of a shard still pending may take it back, for the same
+    /// identity only, within its cap).
+    pub(crate) retired: HashMap<u32, HashSet<u64>>,
     /// Recent (time, positions done) samples, for the rate: taken when
     /// shards are leased, renewed and submitted, at most one a second, none
     /// older than [`RATE_WINDOW`] (in memory only).
@@ -671,6 +695,7 @@ impl Sweep {
             until_ms,
             attempt,
             granted_ms: now_ms,
+            nonce: super::tokens::fresh_nonce(),
         };
         if let ShardState::Leased(old) = &self.states[index as usize] {
             warn!(sweep = %self.record.id, shard = index, old_worker = %old.worker, "lease expired; re-issuing");
@@ -680,6 +705,41 @@ impl Sweep {
         self.progress.remove(&index);
         self.events.leases_issued = self.events.leases_issued.saturating_add(1);
         lease
+    }
+
+    /// Which lease of shard `index` the lease `nonce` (from a token made
+    /// for `index` and its holder, so the holder is the token's) is.
+    pub(crate) fn named(&self, index: u32, nonce: u64) -> Named {
+        if let Some(l) = self
+            .verify
+            .records
+            .get(&index)
+            .and_then(|r| r.lease.as_ref())
+            .filter(|l| l.nonce == nonce)
+        {
+            return Named::Copy(l.clone());
+        }
+        match self.states.get(index as usize) {
+            Some(ShardState::Leased(l)) if l.nonce == nonce => Named::Shard(l.clone()),
+            Some(ShardState::Leased(_)) | None => Named::Stale,
+            Some(ShardState::Done | ShardState::Failed) => Named::Finished,
+            Some(ShardState::Pending) => {
+                if self.retired.get(&index).is_some_and(|r| r.contains(&nonce)) {
+                    Named::Stale
+                } else {
+                    Named::Lost {
+                        attempt: self.attempts.get(&index).copied().unwrap_or(0).max(1),
+                        nonce,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Note that lease `nonce` of shard `index` is over (given back or
+    /// reported failed): its token names nothing any more.
+    pub(crate) fn retire(&mut self, index: u32, nonce: u64) {
+        self.retired.entry(index).or_default().insert(nonce);
     }
 
     /// The error of a sweep that cannot finish because shards were set
@@ -755,9 +815,50 @@ pub(crate) struct State {
     pub(crate) pruned_at: Option<Instant>,
     /// Replicated validation (core/verify.rs): quarantined workers.
     pub(crate) quarantine: Quarantine,
+    /// Adaptive replication (core/verify.rs): what each issued identity
+    /// earned, by identity key.
+    pub(crate) trust: BTreeMap<String, crate::store::TrustRecord>,
     /// Fair share between sweeps (see `leases`): the pass of the sweep
     /// served last.
     pub(crate) vtime: u64,
+}
+
+/// The first character of the key of an identity issued by the admin
+/// (`gamesweep token issue --name NAME` is `@NAME`): worker ids a client
+/// sends under a shared token may not start with it, so no client can
+/// speak for an issued identity.
+pub const ISSUED_PREFIX: char = '@';
+
+/// The voter of every holder under a shared token (or none): however many
+/// worker ids such clients choose, they are one identity for replication,
+/// and never an independent one.
+pub const SHARED_VOTER: &str = "(shared token)";
+
+/// Whether `key` (a holder's key, see [`ISSUED_PREFIX`]) is an identity
+/// issued by the admin, whose results count as independent confirmation.
+pub fn is_issued(key: &str) -> bool {
+    key.starts_with(ISSUED_PREFIX)
+}
+
+/// The identity `key` votes as in replicated validation: itself if issued,
+/// else [`SHARED_VOTER`].
+pub fn voter(key: &str) -> &str {
+    if is_issued(key) {
+        key
+    } else {
+        SHARED_VOTER
+    }
+}
+
+/// At most the first 64 characters of client-sent text, control
+/// characters escaped, for an error message (a message never echoes a
+/// whole large field back).
+pub fn short(s: &str) -> String {
+    let mut out: String = s.chars().take(64).flat_map(char::escape_debug).collect();
+    if s.chars().nth(64).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 /// `worker` if it is a worker id the core accepts.
@@ -815,6 +916,16 @@ impl State {
         self.workers
             .iter()
             .any(|(id, w)| id != worker && now.saturating_duration_since(w.last_seen) < alive)
+    }
+
+    /// Whether a worker of another identity than `worker`'s (see [`voter`])
+    /// was heard from within three lease periods before `now`.
+    pub(crate) fn other_voters_alive(&self, worker: &str, now: Instant, lease_ms: u64) -> bool {
+        let alive = Duration::from_millis(lease_ms.saturating_mul(3));
+        let me = voter(worker);
+        self.workers
+            .iter()
+            .any(|(id, w)| voter(id) != me && now.saturating_duration_since(w.last_seen) < alive)
     }
 
     /// The sweep `sweep_id`.

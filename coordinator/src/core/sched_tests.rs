@@ -22,6 +22,7 @@ fn mem_core() -> (Core, Arc<ManualClock>) {
 
 fn spec(kind: &str, params: &[(&str, u64)], name: &str, shards: u32, priority: u32) -> LaunchSpec {
     LaunchSpec {
+        replicate_all: false,
         kind: kind.into(),
         params: params.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
         name: Some(name.into()),
@@ -48,7 +49,6 @@ fn run_and_submit(c: &Core, worker: &str, g: &Granted) -> bool {
         version: solver_version(),
         sweep_id: g.sweep_id.clone(),
         index: g.shard.index,
-        attempt: g.attempt,
         token: g.token.clone(),
         result,
         timing: None,

@@ -18,6 +18,7 @@ use std::time::Instant;
 fn install(c: &Core, id: &str, n: u32) {
     let kind = kinds::find("uvg").unwrap();
     let record = SweepRecord {
+        replicate_all: false,
         id: id.into(),
         kind: "uvg".into(),
         params: [("max_n".to_string(), 5)].into(),
@@ -67,7 +68,6 @@ fn status_latency_at(n: u32) {
                 version: v.clone(),
                 sweep_id: g.sweep_id.clone(),
                 index: g.shard.index,
-                attempt: g.attempt,
                 token: g.token.clone(),
                 result: empty.clone(),
                 timing: None,
@@ -149,6 +149,7 @@ fn maintained_counts_equal_a_scan_after_random_operations() {
     let clock = Arc::new(ManualClock::new());
     let c = Core::open_with_clock(Arc::new(MemStore::new()), lease_len, clock.clone()).unwrap();
     let spec = |name: &str, sample: Option<SampleRequest>| LaunchSpec {
+        replicate_all: false,
         kind: "uvg".into(),
         params: [("max_n".to_string(), 6)].into(),
         name: Some(name.into()),
@@ -190,7 +191,6 @@ fn maintained_counts_equal_a_scan_after_random_operations() {
                 let h = Held {
                     sweep_id: g.sweep_id.clone(),
                     index: g.shard.index,
-                    attempt: g.attempt,
                     token: g.token.clone(),
                     progress: rng.random_range(0..1_000),
                 };
@@ -202,7 +202,6 @@ fn maintained_counts_equal_a_scan_after_random_operations() {
                 let h = Held {
                     sweep_id: g.sweep_id.clone(),
                     index: g.shard.index,
-                    attempt: g.attempt,
                     token: g.token.clone(),
                     progress: 0,
                 };
@@ -226,7 +225,6 @@ fn maintained_counts_equal_a_scan_after_random_operations() {
                     version: v.clone(),
                     sweep_id: g.sweep_id.clone(),
                     index: g.shard.index,
-                    attempt: g.attempt,
                     token: g.token.clone(),
                     result,
                     timing: rng.random_bool(0.7).then_some(Timing {
@@ -244,7 +242,6 @@ fn maintained_counts_equal_a_scan_after_random_operations() {
                     version: v.clone(),
                     sweep_id: g.sweep_id.clone(),
                     index: g.shard.index,
-                    attempt: g.attempt,
                     token: g.token.clone(),
                     error: "random".into(),
                 };

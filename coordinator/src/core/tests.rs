@@ -40,6 +40,7 @@ fn sled_core(dir: &std::path::Path, lease: Duration) -> (Core, Arc<ManualClock>)
 /// Launch `uvg` with `max_n` as `name` in about `shards` shards.
 fn uvg(max_n: u64, name: &str, shards: u32) -> LaunchSpec {
     LaunchSpec {
+        replicate_all: false,
         kind: "uvg".into(),
         params: [("max_n".to_string(), max_n)].into(),
         name: Some(name.into()),
@@ -74,7 +75,6 @@ fn submission(worker: &str, g: &Granted, result: Output) -> Submission {
         version: V(),
         sweep_id: g.sweep_id.clone(),
         index: g.shard.index,
-        attempt: g.attempt,
         token: g.token.clone(),
         result,
         timing: None,
@@ -98,7 +98,6 @@ fn held(sweep_id: &str, g: &Granted) -> Held {
     Held {
         sweep_id: sweep_id.into(),
         index: g.shard.index,
-        attempt: g.attempt,
         token: g.token.clone(),
         progress: 0,
     }
@@ -170,7 +169,6 @@ fn given_back_leases_are_handed_out_again_at_once_and_counted() {
     let (first, second) = (&all[0], &all[1]);
     // Only the holder's own lease, under its attempt, can be given back.
     let wrong_attempt = Held {
-        attempt: first.attempt + 1,
         ..held(&id, first)
     };
     let unknown = Held {
@@ -340,7 +338,6 @@ fn failing_shards_are_set_aside_and_retried_on_resume() {
                 version: V(),
                 sweep_id: id.clone(),
                 index: bad,
-                attempt,
                 token: token.clone(),
                 error: "boom\nat line 2".into(),
             })
@@ -373,7 +370,6 @@ fn failing_shards_are_set_aside_and_retried_on_resume() {
     ));
     // A late result for a set-aside shard is not merged.
     let late = Submission {
-        attempt,
         token,
         ..submission("w", &all[0], run(&all[0]))
     };
@@ -442,7 +438,6 @@ fn launch_rejects_bad_requests() {
         version: "other".into(),
         sweep_id: id.clone(),
         index: 0,
-        attempt: 1,
         token: String::new(),
         result: kinds::find("uvg").unwrap().empty(),
         timing: None,
@@ -576,7 +571,6 @@ fn duplicate_and_late_submits_are_counted_not_merged() {
     assert!(!c.submit(stale).unwrap());
     // An attempt never leased, without its token: refused, not a duplicate.
     let forged = Submission {
-        attempt: 7,
         ..submission("b", g, r)
     };
     assert!(matches!(c.submit(forged), Err(CoreError::Denied(_))));
@@ -590,7 +584,6 @@ fn duplicate_and_late_submits_are_counted_not_merged() {
         version: V(),
         sweep_id: id.clone(),
         index: g.shard.index,
-        attempt: g.attempt,
         token: g.token.clone(),
         error: "too late".into(),
     };
@@ -689,7 +682,6 @@ fn results_without_a_valid_lease_token_are_refused_and_counted() {
         version: V(),
         sweep_id: id.clone(),
         index: 0,
-        attempt: 1,
         token: String::new(),
         result: forged_result.clone(),
         timing: None,
@@ -711,7 +703,6 @@ fn results_without_a_valid_lease_token_are_refused_and_counted() {
         (1, format!("{}x", &g0.token[..63])),
     ] {
         let sub = Submission {
-            attempt,
             token,
             ..forged.clone()
         };
@@ -755,7 +746,6 @@ fn renewals_and_releases_need_the_lease_token() {
         },
         Held {
             index: pending,
-            attempt: 1,
             token: String::new(),
             ..mine.clone()
         },
@@ -856,7 +846,6 @@ fn failures_count_per_worker() {
             version: V(),
             sweep_id: id.clone(),
             index: g.shard.index,
-            attempt: g.attempt,
             token: g.token.clone(),
             error: "boom".into(),
         })
@@ -901,7 +890,6 @@ fn failures_count_per_worker() {
         version: V(),
         sweep_id: id.clone(),
         index: b_first[0].shard.index,
-        attempt: 1,
         token: String::new(),
         error: "x".into(),
     };
@@ -936,7 +924,6 @@ fn failures_count_per_worker() {
                 version: V(),
                 sweep_id: id2.clone(),
                 index: g.shard.index,
-                attempt: g.attempt,
                 token: g.token.clone(),
                 error: "boom".into(),
             })

@@ -182,6 +182,7 @@ impl Core {
             }),
             verify_ppm: export.verify_ppm,
             verify_seed: export.verify_seed,
+            replicate_all: false,
             paused: false,
             priority: crate::store::DEFAULT_PRIORITY,
         };

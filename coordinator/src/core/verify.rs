@@ -30,8 +30,8 @@
 //! a restarted coordinator continues where it stopped; a run from a worker
 //! that already ran the shard (a replayed submit) is counted as a duplicate.
 
-use super::leases::{Granted, Held};
-use super::model::{CoreError, ShardState, State, Sweep};
+use super::leases::Granted;
+use super::model::{is_issued, voter, CoreError, ShardState, State, Sweep};
 pub use super::verify_state::{digest, selected};
 pub(crate) use super::verify_state::{first_run, Quarantine, Verification, PPM};
 use super::Core;
@@ -50,6 +50,19 @@ pub use gamesweep_proto::domain::VerifyStatus;
 /// verification is skipped as unverifiable.
 pub const SKIP_PERIODS: u32 = 3;
 
+/// Adaptive replication: every result of an issued identity is verified by
+/// another identity until its results have agreed with another identity's
+/// this many times (since its last disagreement); after that its results
+/// are verified at the sweep's sampled share.
+pub const TRUST_AFTER: u32 = 5;
+
+/// May a run of `rec` be skipped as unverifiable when no eligible identity
+/// is around? Not under `--replicate all`, and not for imported results
+/// without a trusted signature: those wait for a second identity.
+fn skippable(replicate_all: bool, rec: &VerifyRecord) -> bool {
+    !replicate_all && rec.purpose != VerifyPurpose::Import
+}
+
 /// A verification share (millionths) must be at most the whole plan.
 pub(crate) fn check_share(ppm: u32) -> Result<(), CoreError> {
     if ppm as u64 > PPM {
@@ -64,7 +77,15 @@ pub(crate) fn check_share(ppm: u32) -> Result<(), CoreError> {
 /// others is refused.
 pub(crate) fn check_resume(s: &Sweep, req: &super::LaunchSpec) -> Result<(), CoreError> {
     let r = &s.record;
-    if req.verify_ppm != r.verify_ppm || req.verify_seed.is_some_and(|k| k != r.verify_seed) {
+    let asked = if req.replicate_all {
+        PPM as u32
+    } else {
+        req.verify_ppm
+    };
+    if asked != r.verify_ppm
+        || req.replicate_all != r.replicate_all
+        || req.verify_seed.is_some_and(|k| k != r.verify_seed)
+    {
         return Err(CoreError::BadRequest(format!(
             "sweep `{}` was launched with verification share {} ppm (seed {}); asked for {} ppm{}: resume it with --verify-fraction {}, or use another name",
             r.id,
@@ -79,6 +100,8 @@ pub(crate) fn check_resume(s: &Sweep, req: &super::LaunchSpec) -> Result<(), Cor
 }
 
 pub(crate) struct Run<'a> {
+    /// The lease was the shard's verification copy.
+    pub(crate) copy: bool,
     /// The worker.
     pub(crate) worker: &'a str,
     /// Its solver versions.
@@ -130,14 +153,18 @@ impl Core {
                 continue;
             }
             let served = s.served_by(version);
+            let replicate_all = s.record.replicate_all;
             let open: Vec<u32> = s.verify.records.tally().open.iter().copied().collect();
             for i in open {
                 let mut rec = s.verify.records.get_mut(&i).expect("listed above");
                 if rec.lease.as_ref().is_some_and(|l| l.until_ms > now_ms) {
                     continue;
                 }
-                let eligible =
-                    |w: &str| !w.is_empty() && !rec.ran(w) && !quarantine.workers.contains_key(w);
+                // Only an issued identity that has not run the shard under
+                // any of its worker ids: a shared token never confirms.
+                let eligible = |w: &str| {
+                    is_issued(w) && !rec.ran_as(voter(w)) && !quarantine.workers.contains_key(w)
+                };
                 if served && out.len() < room && eligible(worker) {
                     let attempt = {
                         let a = s.attempts.entry(i).or_insert(0);
@@ -147,21 +174,24 @@ impl Core {
                     if rec.lease.is_some() {
                         s.leases_expired += 1;
                     }
+                    let nonce = super::tokens::fresh_nonce();
                     rec.lease = Some(LeaseRecord {
                         worker: worker.to_string(),
                         until_ms,
                         attempt,
                         granted_ms: now_ms,
+                        nonce,
                     });
                     self.store.put_verify(&s.record.id, i, Some(&rec))?;
                     info!(sweep = %s.record.id, shard = i, attempt, "verification copy leased");
+                    drop(rec);
                     out.push(Granted {
                         sweep_id: s.record.id.clone(),
                         kind: s.record.kind.clone(),
                         params: s.record.params.clone(),
                         shard: s.plan[i as usize].clone(),
                         attempt,
-                        token: self.key.token(&s.record.id, s.record.seq, i, attempt),
+                        token: self.lease_token(s, i, worker, nonce),
                     });
                     continue;
                 }
@@ -169,7 +199,10 @@ impl Core {
                 let someone = workers.iter().any(|(id, w)| {
                     eligible(id) && now.saturating_duration_since(w.last_seen) < window
                 });
-                if !someone && now.saturating_duration_since(since) >= window {
+                if !someone
+                    && skippable(replicate_all, &rec)
+                    && now.saturating_duration_since(since) >= window
+                {
                     rec.verdict = Verdict::Unverifiable;
                     rec.lease = None;
                     self.store.put_verify(&s.record.id, i, Some(&rec))?;
@@ -180,58 +213,46 @@ impl Core {
         Ok(out)
     }
 
-    /// Renew `worker`'s verification copy `h`; whether it is still its.
+    /// Renew `worker`'s verification copy `lease` of shard `index` (the
+    /// lease its token named); whether it is still its.
     pub(crate) fn renew_copy(
         &self,
         s: &mut Sweep,
-        h: &Held,
+        index: u32,
+        lease: &LeaseRecord,
         worker: &str,
         until_ms: u64,
     ) -> Result<bool, CoreError> {
-        let Some(mut rec) = s.verify.records.get_mut(&h.index) else {
+        let running = s.record.state == SweepState::Running;
+        let Some(mut rec) = s.verify.records.get_mut(&index) else {
             return Ok(false);
         };
-        let mine = rec.open()
-            && s.record.state == SweepState::Running
-            && rec
-                .lease
-                .as_ref()
-                .is_some_and(|l| l.worker == worker && l.attempt == h.attempt);
+        let mine = rec.open() && running && lease.worker == worker;
         if mine {
-            let granted_ms = rec.lease.as_ref().map_or(0, |l| l.granted_ms);
             rec.lease = Some(LeaseRecord {
-                worker: worker.to_string(),
                 until_ms,
-                attempt: h.attempt,
-                granted_ms,
+                ..lease.clone()
             });
-            self.store.put_verify(&s.record.id, h.index, Some(&rec))?;
+            self.store.put_verify(&s.record.id, index, Some(&rec))?;
         }
         Ok(mine)
     }
 
-    /// Give back `worker`'s verification copy `h`; whether it was its.
-    pub(crate) fn release_copy(
-        &self,
-        s: &mut Sweep,
-        h: &Held,
-        worker: &str,
-    ) -> Result<bool, CoreError> {
-        let Some(mut rec) = s.verify.records.get_mut(&h.index) else {
+    /// Give back the verification copy of shard `index` (its token named
+    /// it); whether there was one.
+    pub(crate) fn release_copy(&self, s: &mut Sweep, index: u32) -> Result<bool, CoreError> {
+        let Some(mut rec) = s.verify.records.get_mut(&index) else {
             return Ok(false);
         };
-        let mine = rec
-            .lease
-            .as_ref()
-            .is_some_and(|l| l.worker == worker && l.attempt == h.attempt);
-        if mine {
-            rec.lease = None;
-            self.store.put_verify(&s.record.id, h.index, Some(&rec))?;
-            drop(rec);
-            s.leases_released += 1;
-            self.store.put_stats(&s.record.id, &s.stats())?;
+        if rec.lease.is_none() {
+            return Ok(false);
         }
-        Ok(mine)
+        rec.lease = None;
+        self.store.put_verify(&s.record.id, index, Some(&rec))?;
+        drop(rec);
+        s.leases_released += 1;
+        self.store.put_stats(&s.record.id, &s.stats())?;
+        Ok(true)
     }
 
     /// After a result of shard `index` was accepted from `worker`: record
@@ -239,6 +260,7 @@ impl Core {
     pub(crate) fn verify_accepted(
         &self,
         s: &mut Sweep,
+        agreements: u32,
         index: u32,
         worker: &str,
         attempt: u32,
@@ -246,8 +268,23 @@ impl Core {
     ) -> Result<(), CoreError> {
         self.store.put_origin(&s.record.id, index, worker)?;
         s.verify.origins.insert(index, worker.to_string());
-        if s.verify.selected.contains(&index) && !s.verify.records.contains_key(&index) {
-            let rec = first_run(worker.to_string(), attempt, digest(&result.encode()));
+        // Adaptive replication: an issued identity's results are all
+        // verified until it has earned trust (TRUST_AFTER agreements). A
+        // shared token's are verified at the sampled share only: nobody can
+        // earn trust for it. Only in sweeps launched with verification.
+        let purpose = if s.verify.selected.contains(&index) {
+            Some(VerifyPurpose::Sampled)
+        } else if s.verify.ppm > 0
+            && is_issued(worker)
+            && agreements < TRUST_AFTER
+        {
+            Some(VerifyPurpose::Untrusted)
+        } else {
+            None
+        };
+        if let Some(purpose) = purpose.filter(|_| !s.verify.records.contains_key(&index)) {
+            let mut rec = first_run(worker.to_string(), attempt, digest(&result.encode()));
+            rec.purpose = purpose;
             self.store.put_verify(&s.record.id, index, Some(&rec))?;
             s.verify.records.insert(index, rec);
             s.verify.since.insert(index, self.clock.now());
@@ -275,7 +312,10 @@ impl Core {
         let Some(mut rec) = s.verify.records.get_mut(&run.index) else {
             return Ok(None);
         };
-        if state != ShardState::Done || !rec.open() || rec.ran(run.worker) {
+        // Only the copy's lease runs a verification: the coordinator chose
+        // its holder, so nobody can volunteer a confirmation.
+        if !run.copy || state != ShardState::Done || !rec.open() || rec.ran_as(voter(run.worker))
+        {
             return Ok(None);
         }
         if run.result.kind() != s.record.kind {
@@ -295,42 +335,89 @@ impl Core {
             rec.lease = None;
         }
         drop(rec);
-        let losers = self.settle(s, run.index, now)?;
-        if !losers.is_empty() && st.quarantine.on_mismatch {
-            self.quarantine(st, &losers, run.sweep_id, run.index)?;
+        let (agreed, losers) = self.settle(s, run.index, now)?;
+        for w in agreed {
+            let t = st.trust.entry(w.clone()).or_default();
+            t.agreements = t.agreements.saturating_add(1);
+            self.store.put_trust(&w, t)?;
+        }
+        // One disagreement withdraws an identity's trust: everything it gave
+        // in unfinished sweeps is verified again, and its next results are
+        // all verified until it has earned trust again.
+        let losers: Vec<String> = losers.into_iter().filter(|w| is_issued(w)).collect();
+        for w in &losers {
+            let t = st.trust.entry(w.clone()).or_default();
+            t.agreements = 0;
+            t.disagreements = t.disagreements.saturating_add(1);
+            self.store.put_trust(w, t)?;
+        }
+        if !losers.is_empty() {
+            self.recheck_all(st, &losers, run.sweep_id)?;
+            if st.quarantine.on_mismatch {
+                self.quarantine(st, &losers, run.sweep_id, run.index)?;
+            }
         }
         Ok(Some(true))
     }
 
-    /// Decide shard `index`'s verification from its runs; returns the
-    /// workers out-voted by this decision.
-    fn settle(&self, s: &mut Sweep, index: u32, now: Instant) -> Result<Vec<String>, CoreError> {
+    /// Decide shard `index`'s verification from its runs, counting
+    /// identities, not runs: all the worker ids of one credential are one
+    /// voice, every shared-token run together is one voice that never
+    /// counts towards a majority. Agreement of two identities verifies; on
+    /// a mismatch the digest of at least two issued identities, and more
+    /// than any other digest's, wins. Returns the issued identities that
+    /// agreed (verified, or on the winning side) and the workers out-voted.
+    fn settle(
+        &self,
+        s: &mut Sweep,
+        index: u32,
+        now: Instant,
+    ) -> Result<(Vec<String>, Vec<String>), CoreError> {
         let id = s.record.id.clone();
         let mut guard = s.verify.records.get_mut(&index).expect("caller checked");
         let rec: &mut VerifyRecord = &mut guard;
-        let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut voices: BTreeMap<&str, std::collections::BTreeSet<&str>> = BTreeMap::new();
         for r in &rec.runs {
-            *votes.entry(r.digest.as_str()).or_insert(0) += 1;
+            voices
+                .entry(r.digest.as_str())
+                .or_default()
+                .insert(voter(&r.worker));
         }
-        let top = votes.values().copied().max().unwrap_or(0);
-        let leaders: Vec<&str> = votes
-            .iter()
-            .filter(|(_, &n)| n == top)
-            .map(|(d, _)| *d)
+        let issued = |d: &str| voices[d].iter().filter(|v| is_issued(v)).count();
+        let top = voices.keys().map(|d| issued(d)).max().unwrap_or(0);
+        let leaders: Vec<&str> = voices
+            .keys()
+            .copied()
+            .filter(|d| issued(d) == top)
             .collect();
         let mut losers = Vec::new();
+        let mut agreed = Vec::new();
         let mut replacement = None;
-        if votes.len() == 1 && rec.runs.len() >= 2 {
+        let all_voices: std::collections::BTreeSet<&str> =
+            voices.values().flatten().copied().collect();
+        if voices.len() == 1 && all_voices.len() >= 2 {
             rec.verdict = Verdict::Verified;
+            agreed = all_voices
+                .iter()
+                .filter(|v| is_issued(v))
+                .map(|v| v.to_string())
+                .collect();
             info!(sweep = %id, shard = index, runs = rec.runs.len(), "verified");
         } else if top >= 2 && leaders.len() == 1 {
             let winner = leaders[0].to_string();
+            agreed = voices[winner.as_str()]
+                .iter()
+                .filter(|v| is_issued(v))
+                .map(|v| v.to_string())
+                .collect();
             losers = rec
                 .runs
                 .iter()
                 .filter(|r| r.digest != winner)
                 .map(|r| r.worker.clone())
                 .collect();
+            losers.sort();
+            losers.dedup();
             let replaced = rec.runs[0].digest != winner;
             if replaced {
                 let w = rec
@@ -348,8 +435,8 @@ impl Core {
             rec.lease = None;
         } else {
             s.verify.since.insert(index, now);
-            if votes.len() > 1 {
-                warn!(sweep = %id, shard = index, "verification mismatch: the shard runs again on another worker");
+            if voices.len() > 1 {
+                warn!(sweep = %id, shard = index, "verification mismatch: the shard runs again on another identity");
             }
         }
         drop(guard);
@@ -362,7 +449,7 @@ impl Core {
             s.timings.remove(&index);
             self.rebuild(s)?;
         }
-        Ok(losers)
+        Ok((agreed, losers))
     }
 
     /// Merge the stored results of `s` again (one was replaced).
@@ -384,8 +471,8 @@ impl Core {
     }
 
     /// Quarantine `workers` (out-voted on shard `shard` of `sweep`): no more
-    /// leases; shards they hold go back to pending; each result accepted
-    /// from them in an unfinished sweep (and in `sweep`) is verified again.
+    /// leases; shards they hold go back to pending (their results are
+    /// verified again by [`Core::recheck_all`], called before).
     fn quarantine(
         &self,
         st: &mut State,
@@ -393,7 +480,6 @@ impl Core {
         sweep: &str,
         shard: u32,
     ) -> Result<(), CoreError> {
-        let now = self.clock.now();
         for w in workers {
             if st.quarantine.workers.contains_key(w) || w.is_empty() {
                 continue;
@@ -405,9 +491,9 @@ impl Core {
             };
             self.store.put_quarantine(&rec)?;
             st.quarantine.workers.insert(w.clone(), rec);
-            warn!(worker = %w, "worker quarantined: its results are verified again");
+            warn!(worker = %w, "worker quarantined: it gets no more leases");
             for s in st.sweeps.values_mut() {
-                if s.record.state != SweepState::Running || (s.finished() && s.record.id != sweep) {
+                if s.record.state != SweepState::Running {
                     continue;
                 }
                 let id = s.record.id.clone();
@@ -425,6 +511,35 @@ impl Core {
                     s.progress.remove(&i);
                     self.store.put_lease(&id, i, None)?;
                 }
+                s.verify.records.for_each_mut(|r| {
+                    if r.lease.as_ref().is_some_and(|l| &l.worker == w) {
+                        r.lease = None;
+                    }
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Verify again every result accepted from `workers` (identities whose
+    /// trust was just withdrawn, out-voted on a shard of `sweep`) in sweeps
+    /// not finished (and in `sweep`): each gets a
+    /// [`VerifyPurpose::Recheck`] record unless one is open or settled by
+    /// other identities already.
+    pub(crate) fn recheck_all(
+        &self,
+        st: &mut State,
+        workers: &[String],
+        sweep: &str,
+    ) -> Result<(), CoreError> {
+        let now = self.clock.now();
+        for w in workers {
+            warn!(identity = %w, "out-voted: its trust is withdrawn and its results are verified again");
+            for s in st.sweeps.values_mut() {
+                if s.record.state != SweepState::Running || (s.finished() && s.record.id != sweep) {
+                    continue;
+                }
+                let id = s.record.id.clone();
                 let theirs: Vec<u32> = s
                     .verify
                     .origins
@@ -461,11 +576,6 @@ impl Core {
                     s.verify.records.insert(i, rec);
                     s.verify.since.insert(i, now);
                 }
-                s.verify.records.for_each_mut(|r| {
-                    if r.lease.as_ref().is_some_and(|l| &l.worker == w) {
-                        r.lease = None;
-                    }
-                });
             }
         }
         Ok(())

@@ -37,6 +37,7 @@ fn sled_core(dir: &std::path::Path, clock: Arc<ManualClock>) -> Core {
 /// `uvg --max-n max_n` named `name`, about `shards` shards, verifying `ppm`.
 fn uvg(max_n: u64, name: &str, shards: u32, ppm: u32, seed: u64) -> LaunchSpec {
     LaunchSpec {
+        replicate_all: false,
         kind: "uvg".into(),
         params: [("max_n".to_string(), max_n)].into(),
         name: Some(name.into()),
@@ -61,7 +62,6 @@ fn submit(c: &Core, worker: &str, g: &Granted, result: Output) -> bool {
         version: V(),
         sweep_id: g.sweep_id.clone(),
         index: g.shard.index,
-        attempt: g.attempt,
         token: g.token.clone(),
         result,
         timing: None,
@@ -137,7 +137,7 @@ fn result_encoding_is_canonical() {
     // the very bytes it came from.
     let (c, _) = mem_core();
     c.launch(&uvg(6, "s", 8, 0, 1)).unwrap();
-    for g in c.lease("a", &V(), 100).unwrap().leases {
+    for g in c.lease("@a", &V(), 100).unwrap().leases {
         let bytes = run(&g).encode();
         let again = c
             .decode_result("s", g.shard.index, &bytes)
@@ -172,24 +172,24 @@ fn copies_go_only_to_other_workers_and_agreement_verifies() {
     let (c, _) = mem_core();
     let req = uvg(5, "s", 3, 1_000_000, 1);
     let n = c.launch(&req).unwrap().shards;
-    let first = work(&c, "a");
+    let first = work(&c, "@a");
     assert_eq!(first.len() as u32, n);
     let (state, v) = vstatus(&c, "s");
     assert_eq!(state, ShownState::Running, "copies outstanding");
     assert_eq!((v.selected, v.pending, v.verified), (n, n, 0));
     assert!(c.merged("s").is_err(), "not finished before verification");
     // The original worker never gets a copy.
-    let again = c.lease("a", &V(), 100).unwrap();
+    let again = c.lease("@a", &V(), 100).unwrap();
     assert!(again.leases.is_empty() && !again.idle);
     // Another worker gets every copy, as a new attempt.
-    let copies = c.lease("b", &V(), 100).unwrap().leases;
+    let copies = c.lease("@b", &V(), 100).unwrap().leases;
     assert_eq!(copies.len() as u32, n);
     assert!(copies.iter().all(|g| g.attempt == 2));
     for g in &copies {
-        assert!(submit(&c, "b", g, run(g)));
+        assert!(submit(&c, "@b", g, run(g)));
     }
     // A replayed copy is counted, not counted twice.
-    assert!(!submit(&c, "b", &copies[0], run(&copies[0])));
+    assert!(!submit(&c, "@b", &copies[0], run(&copies[0])));
     let st = c.status(Some("s")).unwrap().0.remove(0);
     assert_eq!(st.duplicates_ignored, 1);
     let (state, v) = vstatus(&c, "s");
@@ -198,7 +198,7 @@ fn copies_go_only_to_other_workers_and_agreement_verifies() {
     assert_eq!(c.merged("s").unwrap().output, sequential(&req));
     let p = c.provenance("s").unwrap();
     assert_eq!((p.shards_selected, p.shards_verified), (n, n));
-    assert_eq!(p.contributors, [("a".to_string(), n)].into());
+    assert_eq!(p.contributors, [("@a".to_string(), n)].into());
 }
 
 #[test]
@@ -207,39 +207,39 @@ fn a_mismatch_runs_a_third_time_and_the_majority_replaces_a_wrong_result() {
     let req = uvg(6, "s", 8, 1_000_000, 1);
     let n = c.launch(&req).unwrap().shards;
     // The liar takes one shard and submits a wrong (but well-formed) result.
-    let lie = c.lease("x", &V(), 1).unwrap().leases.remove(0);
-    let rest = work(&c, "a");
-    assert!(submit(&c, "x", &lie, wrong(&lie, &rest[0])));
+    let lie = c.lease("@x", &V(), 1).unwrap().leases.remove(0);
+    let rest = work(&c, "@a");
+    assert!(submit(&c, "@x", &lie, wrong(&lie, &rest[0])));
     assert_ne!(c.lock().sweep("s").unwrap().merged, sequential(&req));
     // b verifies everything: a's shards agree, the liar's does not.
-    let copies = c.lease("b", &V(), 100).unwrap().leases;
+    let copies = c.lease("@b", &V(), 100).unwrap().leases;
     assert_eq!(copies.len() as u32, n);
     for g in &copies {
-        assert!(submit(&c, "b", g, run(g)));
+        assert!(submit(&c, "@b", g, run(g)));
     }
     let (state, v) = vstatus(&c, "s");
     assert_eq!(state, ShownState::Running);
     assert_eq!((v.verified, v.mismatched, v.pending), (n - 1, 1, 1));
     // The third run goes to neither x nor b; a (who never ran it) takes it.
-    assert!(c.lease("b", &V(), 100).unwrap().leases.is_empty());
-    assert!(c.lease("x", &V(), 100).unwrap().leases.is_empty());
-    let third = c.lease("a", &V(), 100).unwrap().leases;
+    assert!(c.lease("@b", &V(), 100).unwrap().leases.is_empty());
+    assert!(c.lease("@x", &V(), 100).unwrap().leases.is_empty());
+    let third = c.lease("@a", &V(), 100).unwrap().leases;
     assert_eq!(third.len(), 1);
     assert_eq!(third[0].shard.index, lie.shard.index);
     assert_eq!(third[0].attempt, 3);
-    assert!(submit(&c, "a", &third[0], run(&third[0])));
+    assert!(submit(&c, "@a", &third[0], run(&third[0])));
     let (state, v) = vstatus(&c, "s");
     assert_eq!(state, ShownState::Done);
     assert_eq!((v.mismatched, v.replaced, v.pending), (1, 1, 0));
-    assert_eq!(v.disagreeing_workers, ["x"]);
+    assert_eq!(v.disagreeing_workers, ["@x"]);
     assert_eq!(c.merged("s").unwrap().output, sequential(&req));
     let p = c.provenance("s").unwrap();
-    assert_eq!(p.disagreeing_workers, ["x"]);
+    assert_eq!(p.disagreeing_workers, ["@x"]);
     assert_eq!(p.mismatches.len(), 1);
-    assert_eq!(p.mismatches[0].workers, ["x", "b", "a"]);
+    assert_eq!(p.mismatches[0].workers, ["@x", "@b", "@a"]);
     assert!(p.mismatches[0].replaced);
-    assert_eq!(p.contributors.get("x"), None, "its result was replaced");
-    assert_eq!(p.contributors["b"], 1);
+    assert_eq!(p.contributors.get("@x"), None, "its result was replaced");
+    assert_eq!(p.contributors["@b"], 1);
     assert!(c.quarantined().is_empty(), "quarantine is off by default");
 }
 
@@ -248,16 +248,16 @@ fn a_lying_verifier_is_outvoted_and_the_original_stays() {
     let (c, _) = mem_core();
     let req = uvg(5, "s", 3, 1_000_000, 1);
     c.launch(&req).unwrap();
-    let done = work(&c, "a");
-    let copies = c.lease("y", &V(), 1).unwrap().leases;
-    assert!(submit(&c, "y", &copies[0], wrong(&copies[0], &done[1])));
-    for g in c.lease("b", &V(), 100).unwrap().leases {
-        assert!(submit(&c, "b", &g, run(&g)));
+    let done = work(&c, "@a");
+    let copies = c.lease("@y", &V(), 1).unwrap().leases;
+    assert!(submit(&c, "@y", &copies[0], wrong(&copies[0], &done[1])));
+    for g in c.lease("@b", &V(), 100).unwrap().leases {
+        assert!(submit(&c, "@b", &g, run(&g)));
     }
     let (state, v) = vstatus(&c, "s");
     assert_eq!(state, ShownState::Done);
     assert_eq!((v.mismatched, v.replaced), (1, 0));
-    assert_eq!(v.disagreeing_workers, ["y"]);
+    assert_eq!(v.disagreeing_workers, ["@y"]);
     assert_eq!(c.merged("s").unwrap().output, sequential(&req));
 }
 
@@ -284,7 +284,7 @@ fn quarantine_reruns_every_other_result_of_the_caught_worker() {
     assert_eq!(n, shards);
     let seed = req.verify_seed.unwrap();
     // x takes every shard: honest on all but one selected shard.
-    let all = c.lease("x", &V(), 100).unwrap().leases;
+    let all = c.lease("@x", &V(), 100).unwrap().leases;
     let lied = all
         .iter()
         .position(|g| verify::selected(seed, g.shard.index, 300_000))
@@ -295,37 +295,37 @@ fn quarantine_reruns_every_other_result_of_the_caught_worker() {
         } else {
             run(g)
         };
-        assert!(submit(&c, "x", g, r));
+        assert!(submit(&c, "@x", g, r));
     }
     let selected = vstatus(&c, "s").1.selected;
     // a verifies the selected shards; b settles the mismatch.
-    for g in c.lease("a", &V(), 100).unwrap().leases {
-        assert!(submit(&c, "a", &g, run(&g)));
+    for g in c.lease("@a", &V(), 100).unwrap().leases {
+        assert!(submit(&c, "@a", &g, run(&g)));
     }
-    let decide = c.lease("b", &V(), 100).unwrap().leases;
+    let decide = c.lease("@b", &V(), 100).unwrap().leases;
     assert_eq!(decide.len(), 1);
-    assert!(submit(&c, "b", &decide[0], run(&decide[0])));
-    assert_eq!(c.quarantined(), ["x"]);
+    assert!(submit(&c, "@b", &decide[0], run(&decide[0])));
+    assert_eq!(c.quarantined(), ["@x"]);
     let (state, v) = vstatus(&c, "s");
     assert_eq!(state, ShownState::Running, "x's other results run again");
     assert_eq!(v.rechecks, n - selected);
     assert_eq!(v.pending, n - selected);
     // x gets nothing more; its submits are ignored.
-    let none = c.lease("x", &V(), 100).unwrap();
+    let none = c.lease("@x", &V(), 100).unwrap();
     assert!(none.leases.is_empty() && !none.idle);
-    assert!(!submit(&c, "x", &all[0], run(&all[0])));
+    assert!(!submit(&c, "@x", &all[0], run(&all[0])));
     // Others re-run them (a, who did not run them).
-    let rechecks = c.lease("a", &V(), 100).unwrap().leases;
+    let rechecks = c.lease("@a", &V(), 100).unwrap().leases;
     assert_eq!(rechecks.len() as u32, n - selected);
     for g in &rechecks {
-        assert!(submit(&c, "a", g, run(g)));
+        assert!(submit(&c, "@a", g, run(g)));
     }
     let (state, v) = vstatus(&c, "s");
     assert_eq!(state, ShownState::Done);
     assert_eq!(v.verified, n - 1, "every other shard verified");
-    assert_eq!(v.disagreeing_workers, ["x"]);
+    assert_eq!(v.disagreeing_workers, ["@x"]);
     assert_eq!(c.merged("s").unwrap().output, sequential(&req));
-    assert_eq!(c.provenance("s").unwrap().quarantined_workers, ["x"]);
+    assert_eq!(c.provenance("s").unwrap().quarantined_workers, ["@x"]);
 }
 
 #[test]
@@ -333,28 +333,28 @@ fn a_single_worker_sweep_finishes_with_its_copies_unverifiable() {
     let (c, clock) = mem_core();
     let req = uvg(5, "s", 3, 1_000_000, 1);
     let n = c.launch(&req).unwrap().shards;
-    work(&c, "a");
+    work(&c, "@a");
     // Less than three lease periods alone: still waiting for another worker.
     clock.advance(LEASE * 2);
-    assert!(c.lease("a", &V(), 100).unwrap().leases.is_empty());
+    assert!(c.lease("@a", &V(), 100).unwrap().leases.is_empty());
     assert_eq!(vstatus(&c, "s").0, ShownState::Running);
     clock.advance(LEASE * 2);
-    assert!(c.lease("a", &V(), 100).unwrap().leases.is_empty());
+    assert!(c.lease("@a", &V(), 100).unwrap().leases.is_empty());
     let (state, v) = vstatus(&c, "s");
     assert_eq!(state, ShownState::Done);
     assert_eq!((v.unverifiable, v.verified, v.pending), (n, 0, 0));
     assert_eq!(c.merged("s").unwrap().output, sequential(&req));
     assert_eq!(c.provenance("s").unwrap().shards_unverifiable, n);
-    assert!(c.lease("a", &V(), 1).unwrap().idle);
+    assert!(c.lease("@a", &V(), 1).unwrap().idle);
 }
 
 #[test]
 fn another_live_worker_keeps_a_copy_from_being_skipped() {
     let (c, clock) = mem_core();
     c.launch(&uvg(5, "s", 3, 1_000_000, 1)).unwrap();
-    work(&c, "a");
+    work(&c, "@a");
     // b holds the copies (and renews them) while a asks.
-    let copies = c.lease("b", &V(), 100).unwrap().leases;
+    let copies = c.lease("@b", &V(), 100).unwrap().leases;
     for _ in 0..5 {
         clock.advance(LEASE / 2);
         let held: Vec<Held> = copies
@@ -362,23 +362,21 @@ fn another_live_worker_keeps_a_copy_from_being_skipped() {
             .map(|g| Held {
                 sweep_id: "s".into(),
                 index: g.shard.index,
-                attempt: g.attempt,
                 progress: 0,
                 token: g.token.clone(),
             })
             .collect();
-        assert!(c.renew("b", &held).unwrap().iter().all(|&k| k));
-        assert!(c.lease("a", &V(), 100).unwrap().leases.is_empty());
+        assert!(c.renew("@b", &held).unwrap().iter().all(|&k| k));
+        assert!(c.lease("@a", &V(), 100).unwrap().leases.is_empty());
     }
     assert_eq!(vstatus(&c, "s").1.unverifiable, 0);
     // b gives one back: a still cannot take it, c can.
     assert_eq!(
         c.release(
-            "b",
+            "@b",
             &[Held {
                 sweep_id: "s".into(),
                 index: copies[0].shard.index,
-                attempt: copies[0].attempt,
                 progress: 0,
                 token: copies[0].token.clone(),
             }]
@@ -386,8 +384,8 @@ fn another_live_worker_keeps_a_copy_from_being_skipped() {
         .unwrap(),
         [true]
     );
-    assert!(c.lease("a", &V(), 100).unwrap().leases.is_empty());
-    assert_eq!(c.lease("c", &V(), 100).unwrap().leases.len(), 1);
+    assert!(c.lease("@a", &V(), 100).unwrap().leases.is_empty());
+    assert_eq!(c.lease("@c", &V(), 100).unwrap().leases.len(), 1);
 }
 
 #[test]
@@ -399,12 +397,12 @@ fn verification_state_survives_a_restart() {
         let c = sled_core(dir.path(), clock.clone());
         c.set_quarantine_on_mismatch(true);
         let n = c.launch(&req).unwrap().shards;
-        let lie = c.lease("x", &V(), 1).unwrap().leases.remove(0);
-        let rest = work(&c, "a");
-        assert!(submit(&c, "x", &lie, wrong(&lie, &rest[0])));
-        let copies = c.lease("b", &V(), 100).unwrap().leases;
+        let lie = c.lease("@x", &V(), 1).unwrap().leases.remove(0);
+        let rest = work(&c, "@a");
+        assert!(submit(&c, "@x", &lie, wrong(&lie, &rest[0])));
+        let copies = c.lease("@b", &V(), 100).unwrap().leases;
         for g in &copies {
-            assert!(submit(&c, "b", g, run(g)));
+            assert!(submit(&c, "@b", g, run(g)));
         }
         c.flush().unwrap();
         (n, lie, copies)
@@ -414,27 +412,27 @@ fn verification_state_survives_a_restart() {
     let (_, v) = vstatus(&c, "s");
     assert_eq!((v.verified, v.mismatched, v.pending), (n - 1, 1, 1));
     // A replayed copy after the restart is a duplicate.
-    assert!(!submit(&c, "b", &copies[0], run(&copies[0])));
+    assert!(!submit(&c, "@b", &copies[0], run(&copies[0])));
     assert_eq!(c.status(Some("s")).unwrap().0[0].duplicates_ignored, 1);
     // Attempt numbers continue.
-    let third = c.lease("a", &V(), 100).unwrap().leases;
+    let third = c.lease("@a", &V(), 100).unwrap().leases;
     assert_eq!(third.len(), 1);
     assert_eq!(
         (third[0].shard.index, third[0].attempt),
         (lie.shard.index, 3)
     );
-    assert!(submit(&c, "a", &third[0], run(&third[0])));
+    assert!(submit(&c, "@a", &third[0], run(&third[0])));
     c.flush().unwrap();
-    assert_eq!(c.quarantined(), ["x"]);
+    assert_eq!(c.quarantined(), ["@x"]);
     drop(c);
     let c = sled_core(dir.path(), clock);
-    assert_eq!(c.quarantined(), ["x"], "quarantine is durable");
+    assert_eq!(c.quarantined(), ["@x"], "quarantine is durable");
     let (state, v) = vstatus(&c, "s");
     assert_eq!(state, ShownState::Done);
     assert_eq!(
         (v.replaced, v.disagreeing_workers),
-        (1, vec!["x".to_string()])
+        (1, vec!["@x".to_string()])
     );
     assert_eq!(c.merged("s").unwrap().output, sequential(&req));
-    assert!(c.lease("x", &V(), 1).unwrap().leases.is_empty());
+    assert!(c.lease("@x", &V(), 1).unwrap().leases.is_empty());
 }

@@ -36,6 +36,10 @@ struct Tables {
     origins: ShardTable<String>,
     /// Quarantined workers by id.
     quarantine: BTreeMap<String, QuarantineRecord>,
+    /// Trust of identities by key.
+    trust: BTreeMap<String, super::TrustRecord>,
+    /// Issued credentials by name.
+    credentials: BTreeMap<String, super::CredentialRecord>,
     /// The last sequence number handed out.
     seq: u64,
 }
@@ -262,6 +266,26 @@ impl Store for MemStore {
 
     fn flush(&self) -> Result<(), StoreError> {
         Ok(())
+    }
+
+    fn put_trust(&self, key: &str, record: &super::TrustRecord) -> Result<(), StoreError> {
+        self.lock().trust.insert(key.to_string(), record.clone());
+        Ok(())
+    }
+
+    fn load_trust(&self) -> Result<BTreeMap<String, super::TrustRecord>, StoreError> {
+        Ok(self.lock().trust.clone())
+    }
+
+    fn put_credential(&self, record: &super::CredentialRecord) -> Result<(), StoreError> {
+        self.lock()
+            .credentials
+            .insert(record.name.clone(), record.clone());
+        Ok(())
+    }
+
+    fn load_credentials(&self) -> Result<Vec<super::CredentialRecord>, StoreError> {
+        Ok(self.lock().credentials.values().cloned().collect())
     }
 
     fn size_on_disk(&self) -> u64 {

@@ -24,11 +24,15 @@ use std::path::PathBuf;
 
 mod mem;
 mod sled;
+mod credentials;
 mod verify;
 
 pub use self::sled::{decode_any, SledStore};
 pub use mem::MemStore;
-pub use verify::{QuarantineRecord, Verdict, VerifyPurpose, VerifyRecord, VerifyRun};
+pub use credentials::CredentialRecord;
+pub use verify::{
+    QuarantineRecord, TrustRecord, Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
+};
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]
@@ -115,6 +119,11 @@ pub struct SweepRecord {
     /// Key of the hash that selects those shards (see [`crate::core::verify`]).
     #[serde(default)]
     pub verify_seed: u64,
+    /// `--replicate all`: every shard confirmed by two identities before
+    /// the sweep finishes; a shard is never skipped as unverifiable
+    /// (absent in older records: false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub replicate_all: bool,
     /// Paused by an admin: no shard is handed out until it is resumed
     /// (absent in records written before pausing existed: not paused).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -203,6 +212,12 @@ pub struct LeaseRecord {
     /// written before it was kept: the coordinator then counts from its start.
     #[serde(default)]
     pub granted_ms: u64,
+    /// The lease's nonce, part of its token (`core::tokens`): a token names
+    /// exactly one lease. 0 in stores written before tokens had one (such
+    /// leases' old tokens are refused; their shards are handed out again
+    /// when the leases expire).
+    #[serde(default)]
+    pub nonce: u64,
 }
 
 /// Counters kept per sweep.
@@ -333,6 +348,14 @@ pub trait Store: Send + Sync {
     fn append_audit(&self, entry: &AuditRecord) -> Result<(), StoreError>;
     /// The last `n` audit entries, oldest first.
     fn audit_tail(&self, n: usize) -> Result<Vec<AuditRecord>, StoreError>;
+    /// Store what replication knows of identity `key` (adaptive replication).
+    fn put_trust(&self, key: &str, record: &TrustRecord) -> Result<(), StoreError>;
+    /// Every identity's [`TrustRecord`], by key.
+    fn load_trust(&self) -> Result<BTreeMap<String, TrustRecord>, StoreError>;
+    /// Store an issued credential (new, or revoked), durably.
+    fn put_credential(&self, record: &CredentialRecord) -> Result<(), StoreError>;
+    /// Every issued credential, by name.
+    fn load_credentials(&self) -> Result<Vec<CredentialRecord>, StoreError>;
 }
 
 /// 32 bytes from the operating system's random source.
@@ -351,6 +374,7 @@ mod tests {
 
     fn record(id: &str, seq: u64) -> SweepRecord {
         SweepRecord {
+            replicate_all: false,
             id: id.into(),
             kind: "k".into(),
             params: [("max_n".to_string(), 3)].into(),
@@ -405,6 +429,7 @@ mod tests {
         );
         assert!(s.put_result("a", 2, b"{\"work\":3}", None).unwrap());
         let lease = |attempt| LeaseRecord {
+            nonce: 0,
             worker: "w".into(),
             until_ms: 1000,
             attempt,

@@ -1,7 +1,7 @@
 //! [`Store`] on a sled database in a directory.
 
 use super::{
-    AuditRecord, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store, StoreError,
+    AuditRecord, CredentialRecord, TrustRecord, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store, StoreError,
     StoredSweep, SweepRecord, SweepStats, VerifyRecord,
 };
 use gamesweep::sweep::ShardSpec;
@@ -107,6 +107,8 @@ pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError
         "verify" => index_of(key).and(dec::<VerifyRecord>("verification record", bytes).map(drop)),
         "origins" => index_of(key).and(dec::<String>("result origin", bytes).map(drop)),
         "quarantine" => dec::<QuarantineRecord>("quarantine record", bytes).map(drop),
+        "trust" => dec::<TrustRecord>("trust record", bytes).map(drop),
+        "credentials" => dec::<CredentialRecord>("credential", bytes).map(drop),
         _ => Err(StoreError::Corrupt(format!("no tree `{tree}`"))),
     }
 }
@@ -418,6 +420,38 @@ impl Store for SledStore {
         Ok(())
     }
 
+    fn put_trust(&self, key: &str, record: &TrustRecord) -> Result<(), StoreError> {
+        self.db.open_tree("trust")?.insert(key.as_bytes(), enc(record))?;
+        Ok(())
+    }
+
+    fn load_trust(&self) -> Result<BTreeMap<String, TrustRecord>, StoreError> {
+        let mut out = BTreeMap::new();
+        for kv in self.db.open_tree("trust")?.iter() {
+            let (k, v) = kv?;
+            let key = String::from_utf8(k.to_vec())
+                .map_err(|_| StoreError::Corrupt("trust record key is not UTF-8".into()))?;
+            out.insert(key, dec("trust record", &v)?);
+        }
+        Ok(out)
+    }
+
+    fn put_credential(&self, record: &CredentialRecord) -> Result<(), StoreError> {
+        self.db
+            .open_tree("credentials")?
+            .insert(record.name.as_bytes(), enc(record))?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    fn load_credentials(&self) -> Result<Vec<CredentialRecord>, StoreError> {
+        self.db
+            .open_tree("credentials")?
+            .iter()
+            .map(|kv| dec("credential", &kv?.1))
+            .collect()
+    }
+
     fn size_on_disk(&self) -> u64 {
         self.db.size_on_disk().unwrap_or(0)
     }
@@ -458,6 +492,7 @@ mod tests {
 
     fn record(id: &str) -> SweepRecord {
         SweepRecord {
+            replicate_all: false,
             id: id.into(),
             kind: "k".into(),
             params: [("max_n".to_string(), 3)].into(),

@@ -14,8 +14,15 @@ use serde::{Deserialize, Serialize};
 pub enum VerifyPurpose {
     /// Selected by the sweep's seeded verification sample.
     Sampled,
-    /// Its result came from a worker quarantined afterwards.
+    /// Its result came from a worker quarantined afterwards, or from an
+    /// identity whose trust was withdrawn after it disagreed with others.
     Recheck,
+    /// Its result came from an identity that has not yet agreed with
+    /// others often enough to be sampled (adaptive replication).
+    Untrusted,
+    /// Imported from an export file without a trusted signature: confirmed
+    /// by a worker before the sweep can finish; never skipped.
+    Import,
 }
 
 /// One run of a shard under verification.
@@ -81,10 +88,30 @@ impl VerifyRecord {
         self.runs.iter().any(|r| r.worker == worker)
     }
 
+    /// A worker of the identity `voter` (see `core::model::voter`) ran this
+    /// shard already.
+    pub fn ran_as(&self, voter: &str) -> bool {
+        self.runs
+            .iter()
+            .any(|r| crate::core::model::voter(&r.worker) == voter)
+    }
+
     /// The runs disagree (two or more digests).
     pub fn mismatched(&self) -> bool {
         self.runs.iter().any(|r| r.digest != self.runs[0].digest)
     }
+}
+
+/// What replication knows of one identity (adaptive replication, see
+/// `core::verify`): how often its results agreed with another identity's
+/// since it last disagreed. Kept per identity key (`@NAME`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrustRecord {
+    /// Verifications its runs agreed with another identity's, since its
+    /// last disagreement.
+    pub agreements: u32,
+    /// Verifications it was out-voted on, ever.
+    pub disagreements: u32,
 }
 
 /// A quarantined worker.

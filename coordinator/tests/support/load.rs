@@ -132,6 +132,7 @@ async fn simulated_worker(
         let t = Instant::now();
         let reply = c
             .lease(pb::LeaseRequest {
+                protocol: 2,
                 worker_id: id.clone(),
                 solver_version: version.clone(),
                 max_shards: cfg.max_per_lease,
