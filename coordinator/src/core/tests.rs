@@ -131,15 +131,21 @@ fn expired_leases_are_reissued_and_results_accepted_once() {
     );
     assert!(c.renew("b", &[held(&id, &again[0])]).unwrap()[0]);
     let r = run(&again[0]);
-    // a's late result arrives first: accepted (not done yet); b's is a duplicate.
-    assert!(c.submit(submission("a", first, r.clone())).unwrap());
-    assert!(!c.submit(submission("b", &again[0], r)).unwrap());
+    // a's late result arrives first: refused, the shard is b's now (a late
+    // result counts only while nobody else holds the shard); b's is taken.
+    let e = c.submit(submission("a", first, r.clone())).unwrap_err();
+    assert!(
+        e.to_string().contains("that lease is over"),
+        "{e}"
+    );
+    assert!(c.submit(submission("b", &again[0], r)).unwrap());
     for g in all.iter().filter(|g| g.shard.index != idx) {
         assert!(run_and_submit(&c, "a", g));
     }
     let (st, _) = c.status(Some(&id)).unwrap();
     assert_eq!(st[0].state, ShownState::Done);
-    assert_eq!(st[0].duplicates_ignored, 1);
+    assert_eq!(st[0].duplicates_ignored, 0);
+    assert_eq!(st[0].refused_submits, 1, "a's stale result");
     assert_eq!(
         (st[0].leases_expired, st[0].leases_released),
         (1, 0),
@@ -154,7 +160,10 @@ fn expired_leases_are_reissued_and_results_accepted_once() {
     let (c, _) = sled_core(dir.path(), Duration::from_millis(50));
     assert_eq!(c.merged(&id).unwrap().output, want);
     let st = c.status(Some(&id)).unwrap().0;
-    assert_eq!((st[0].duplicates_ignored, st[0].leases_expired), (1, 1));
+    assert_eq!(
+        (st[0].refused_submits, st[0].leases_expired),
+        (1, 1)
+    );
     assert!(c.lease("a", &V(), 5).unwrap().idle);
 }
 
@@ -167,8 +176,9 @@ fn given_back_leases_are_handed_out_again_at_once_and_counted() {
     let all = c.lease("a", &V(), 100).unwrap().leases;
     assert!(all.len() >= 2);
     let (first, second) = (&all[0], &all[1]);
-    // Only the holder's own lease, under its attempt, can be given back.
+    // Only the holder's own lease, with its own token, can be given back.
     let wrong_attempt = Held {
+        token: second.token.clone(),
         ..held(&id, first)
     };
     let unknown = Held {
@@ -564,23 +574,26 @@ fn duplicate_and_late_submits_are_counted_not_merged() {
     assert!(c.submit(submission("a", g, r.clone())).unwrap());
     let work_once = c.status(Some(&id)).unwrap().0[0].positions_done;
     assert!(work_once > 0);
-    // The same worker again, and a late one after expiry and re-lease: both dropped.
+    // The same worker again, later too: dropped as a duplicate.
     assert!(!c.submit(submission("a", g, r.clone())).unwrap());
     clock.advance(Duration::from_secs(6));
-    let stale = submission("b", g, r.clone());
-    assert!(!c.submit(stale).unwrap());
-    // An attempt never leased, without its token: refused, not a duplicate.
+    assert!(!c.submit(submission("a", g, r.clone())).unwrap());
+    // a's token from b, and a made-up token: refused, not duplicates.
+    let stolen = submission("b", g, r.clone());
+    assert!(matches!(c.submit(stolen), Err(CoreError::Denied(_))));
     let forged = Submission {
+        token: "0".repeat(80),
         ..submission("b", g, r)
     };
     assert!(matches!(c.submit(forged), Err(CoreError::Denied(_))));
     let (st, _) = c.status(Some(&id)).unwrap();
     assert_eq!(st[0].duplicates_ignored, 2);
+    assert_eq!(st[0].refused_submits, 2);
     assert_eq!(st[0].results_stored, 1);
     assert_eq!(st[0].positions_done, work_once, "not merged twice");
     // A failure reported for a done shard changes nothing.
     let late_failure = FailureReport {
-        worker: "b".into(),
+        worker: "a".into(),
         version: V(),
         sweep_id: id.clone(),
         index: g.shard.index,
@@ -690,17 +703,18 @@ fn results_without_a_valid_lease_token_are_refused_and_counted() {
     assert!(matches!(e, CoreError::Denied(_)), "{e}");
     assert_eq!(
         e.to_string(),
-        format!("a result for shard 0 of sweep `{id}` refused: no valid lease token for attempt 1 (only the holder of one of the shard's leases may send it)")
+        format!("a result for shard 0 of sweep `{id}` refused: no valid lease token (only the identity the shard was leased to may send it, with that lease's token)")
     );
-    // Leased now: another shard's token, the next attempt's, a made-up one.
+    // Leased now to w: another shard's token, w's own token in mallory's
+    // hands, made-up ones.
     let all = c.lease("w", &V(), 100).unwrap().leases;
     let g0 = all.iter().find(|g| g.shard.index == 0).unwrap();
     let g1 = all.iter().find(|g| g.shard.index == 1).unwrap();
-    for (attempt, token) in [
-        (g1.attempt, g1.token.clone()),
-        (2, g0.token.clone()),
-        (1, "0".repeat(64)),
-        (1, format!("{}x", &g0.token[..63])),
+    for token in [
+        g1.token.clone(),
+        g0.token.clone(),
+        "0".repeat(80),
+        format!("{}x", &g0.token[..79]),
     ] {
         let sub = Submission {
             token,
@@ -756,11 +770,11 @@ fn renewals_and_releases_need_the_lease_token() {
     ];
     assert_eq!(c.renew("b", &forged).unwrap(), [false, false, false]);
     assert_eq!(c.release("b", &forged[..1]).unwrap(), [false]);
-    // a's token in b's hands: not b's lease, so not renewed (not refused:
-    // the token is genuine).
+    // a's token in b's hands: made for a, so refused like a forgery (a
+    // token is bound to the identity it was granted to).
     assert_eq!(c.renew("b", std::slice::from_ref(&mine)).unwrap(), [false]);
     let st = status_of(&c, &id);
-    assert_eq!(st.refused_renewals, 4);
+    assert_eq!(st.refused_renewals, 5);
     assert_eq!(
         (st.shards_leased, st.shards_pending),
         (1, st.shards_total - 1),
@@ -829,12 +843,16 @@ fn a_lease_is_not_renewed_past_its_maximum_total() {
     let b = c.lease("b", &V(), 1).unwrap().leases;
     assert_eq!((b.len(), b[0].attempt), (1, 2));
     assert_eq!(status_of(&c, &id).leases_expired, 1);
-    assert!(run_and_submit(&c, "a", &a[0]), "a's late result");
-    assert!(!run_and_submit(&c, "b", &b[0]));
+    let late = c.submit(submission("a", &a[0], run(&a[0]))).unwrap_err();
+    assert!(
+        late.to_string().contains("that lease is over"),
+        "a's late result, the shard b's now: {late}"
+    );
+    assert!(run_and_submit(&c, "b", &b[0]));
 }
 
-/// Three failures from one worker set a shard aside only if no other
-/// worker is alive; the failing worker is not handed it again meanwhile;
+/// Three failures from one identity set a shard aside only if no other
+/// identity is alive (so one credential cannot set shards aside alone); the failing worker is not handed it again meanwhile;
 /// a failure from a second worker sets it aside.
 #[test]
 fn failures_count_per_worker() {
@@ -852,11 +870,11 @@ fn failures_count_per_worker() {
         .unwrap()
     };
     // b is alive (it holds a shard).
-    let b_first = c.lease("b", &V(), 1).unwrap().leases;
-    let mut g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
+    let b_first = c.lease("@b", &V(), 1).unwrap().leases;
+    let mut g = c.lease("@a", &V(), 1).unwrap().leases.remove(0);
     let bad = g.shard.index;
-    for k in 1..=MAX_FAILURES + 1 {
-        let out = fail("a", &g);
+    for k in 1..=MAX_FAILURES {
+        let out = fail("@a", &g);
         assert_eq!(
             out,
             FailOutcome {
@@ -866,19 +884,30 @@ fn failures_count_per_worker() {
             "failure {k}"
         );
         if k < MAX_FAILURES {
-            g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
+            g = c.lease("@a", &V(), 1).unwrap().leases.remove(0);
             assert_eq!(g.shard.index, bad, "retried");
         }
     }
+    // The same report again (one lease, sent twice, or under other worker
+    // ids): that lease is over, refused and not counted.
+    let again = c.fail(&FailureReport {
+        worker: "@a".into(),
+        version: V(),
+        sweep_id: id.clone(),
+        index: g.shard.index,
+        token: g.token.clone(),
+        error: "boom".into(),
+    });
+    assert!(matches!(again, Err(CoreError::Denied(_))), "{again:?}");
     // a is now given other shards; b gets the bad one.
-    let others = c.lease("a", &V(), 100).unwrap().leases;
+    let others = c.lease("@a", &V(), 100).unwrap().leases;
     assert!(!others.is_empty() && others.iter().all(|o| o.shard.index != bad));
-    let b = c.lease("b", &V(), 100).unwrap().leases;
+    let b = c.lease("@b", &V(), 100).unwrap().leases;
     let gb = b.iter().find(|x| x.shard.index == bad).unwrap();
     assert_eq!(
-        fail("b", gb),
+        fail("@b", gb),
         FailOutcome {
-            failures: MAX_FAILURES + 2,
+            failures: MAX_FAILURES + 1,
             set_aside: true
         }
     );
@@ -886,7 +915,7 @@ fn failures_count_per_worker() {
     assert_eq!(st.shards_failed, 1);
     // A fail from anyone without a token is refused and counted.
     let forged = FailureReport {
-        worker: "m".into(),
+        worker: "@m".into(),
         version: V(),
         sweep_id: id.clone(),
         index: b_first[0].shard.index,
@@ -897,18 +926,18 @@ fn failures_count_per_worker() {
         assert!(matches!(c.fail(&forged), Err(CoreError::Denied(_))));
     }
     let st = status_of(&c, &id);
-    assert_eq!((st.refused_fails, st.shards_failed), (3, 1));
+    assert_eq!((st.refused_fails, st.shards_failed), (4, 1));
     // Once b is silent for three lease periods, a alone sets a shard aside.
     let id2 = c.launch(&uvg(5, "g", 2)).unwrap().sweep_id;
     clock.advance(Duration::from_secs(31));
     // The two sweeps share the worker (fair share): take leases until one is g's.
-    let mut g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
+    let mut g = c.lease("@a", &V(), 1).unwrap().leases.remove(0);
     for _ in 0..100 {
         if g.sweep_id == id2 {
             break;
         }
-        run_and_submit(&c, "a", &g);
-        g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
+        run_and_submit(&c, "@a", &g);
+        g = c.lease("@a", &V(), 1).unwrap().leases.remove(0);
     }
     assert_eq!(g.sweep_id, id2);
     // Only g's shards from here on.
@@ -920,7 +949,7 @@ fn failures_count_per_worker() {
     for _ in 0..MAX_FAILURES {
         out = c
             .fail(&FailureReport {
-                worker: "a".into(),
+                worker: "@a".into(),
                 version: V(),
                 sweep_id: id2.clone(),
                 index: g.shard.index,
@@ -929,7 +958,7 @@ fn failures_count_per_worker() {
             })
             .unwrap();
         if !out.set_aside {
-            g = c.lease("a", &V(), 1).unwrap().leases.remove(0);
+            g = c.lease("@a", &V(), 1).unwrap().leases.remove(0);
         }
     }
     assert_eq!(

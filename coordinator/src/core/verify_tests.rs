@@ -283,6 +283,14 @@ fn quarantine_reruns_every_other_result_of_the_caught_worker() {
     let n = c.launch(&req).unwrap().shards;
     assert_eq!(n, shards);
     let seed = req.verify_seed.unwrap();
+    // x has earned trust (adaptive replication samples it at the share).
+    c.lock().trust.insert(
+        "@x".into(),
+        crate::store::TrustRecord {
+            agreements: verify::TRUST_AFTER,
+            disagreements: 0,
+        },
+    );
     // x takes every shard: honest on all but one selected shard.
     let all = c.lease("@x", &V(), 100).unwrap().leases;
     let lied = all
