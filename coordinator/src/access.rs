@@ -10,11 +10,11 @@
 //! (`serve --token-file`, as before roles existed) lets it do everything.
 //! The health service is open (probes cannot send a token).
 
+use crate::core::credentials::{CredentialRole, Credentials};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use crate::core::credentials::{CredentialRole, Credentials};
 use tonic::body::Body;
 use tonic::codegen::http;
 use tonic::codegen::Bytes;
@@ -194,7 +194,9 @@ impl Tokens {
     /// Whether a shared token grants the worker role (results under it
     /// never count as independent confirmation; the coordinator warns).
     pub fn shared_worker_token(&self) -> bool {
-        self.entries.iter().any(|(_, r)| r & Role::Worker.bit() != 0)
+        self.entries
+            .iter()
+            .any(|(_, r)| r & Role::Worker.bit() != 0)
     }
 
     /// Whether any token is set.

@@ -234,7 +234,8 @@ impl Core {
         let now_ms = self.epoch.unix_ms(now);
         let mut st = self.lock();
         st.seen(&worker, now, self.lease_ms);
-        let named = self.check_submit_token(&mut st, &worker, &sweep_id, index, &token, &version)?;
+        let named =
+            self.check_submit_token(&mut st, &worker, &sweep_id, index, &token, &version)?;
         let attempt = match &named {
             Named::Shard(l) | Named::Copy(l) => l.attempt,
             Named::Lost { attempt, .. } => *attempt,

@@ -245,5 +245,8 @@ impl Core {
 /// The fingerprint of a stored credential (as audit entries show a caller's
 /// token: the first 6 bytes of the secret's SHA-256).
 pub fn record_fingerprint(r: &CredentialRecord) -> String {
-    format!("sha256:{}", &r.secret_sha256[..r.secret_sha256.len().min(12)])
+    format!(
+        "sha256:{}",
+        &r.secret_sha256[..r.secret_sha256.len().min(12)]
+    )
 }

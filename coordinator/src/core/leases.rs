@@ -100,7 +100,9 @@ impl Core {
             index,
             holder,
         };
-        self.key.open(&claim, token).map(|nonce| s.named(index, nonce))
+        self.key
+            .open(&claim, token)
+            .map(|nonce| s.named(index, nonce))
     }
 
     /// Lease up to `max` shards to `worker`. Expired leases count as pending.
@@ -266,7 +268,13 @@ impl Core {
             };
             // Replicated validation (core/verify.rs): a verification copy.
             if let Named::Copy(l) = &named {
-                out.push(self.renew_copy(s, h.index, l, worker, now_ms.saturating_add(self.lease_ms))?);
+                out.push(self.renew_copy(
+                    s,
+                    h.index,
+                    l,
+                    worker,
+                    now_ms.saturating_add(self.lease_ms),
+                )?);
                 continue;
             }
             let running = s.record.state == crate::store::SweepState::Running;

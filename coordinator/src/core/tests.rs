@@ -134,10 +134,7 @@ fn expired_leases_are_reissued_and_results_accepted_once() {
     // a's late result arrives first: refused, the shard is b's now (a late
     // result counts only while nobody else holds the shard); b's is taken.
     let e = c.submit(submission("a", first, r.clone())).unwrap_err();
-    assert!(
-        e.to_string().contains("that lease is over"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("that lease is over"), "{e}");
     assert!(c.submit(submission("b", &again[0], r)).unwrap());
     for g in all.iter().filter(|g| g.shard.index != idx) {
         assert!(run_and_submit(&c, "a", g));
@@ -160,10 +157,7 @@ fn expired_leases_are_reissued_and_results_accepted_once() {
     let (c, _) = sled_core(dir.path(), Duration::from_millis(50));
     assert_eq!(c.merged(&id).unwrap().output, want);
     let st = c.status(Some(&id)).unwrap().0;
-    assert_eq!(
-        (st[0].refused_submits, st[0].leases_expired),
-        (1, 1)
-    );
+    assert_eq!((st[0].refused_submits, st[0].leases_expired), (1, 1));
     assert!(c.lease("a", &V(), 5).unwrap().idle);
 }
 

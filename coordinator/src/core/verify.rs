@@ -274,10 +274,7 @@ impl Core {
         // earn trust for it. Only in sweeps launched with verification.
         let purpose = if s.verify.selected.contains(&index) {
             Some(VerifyPurpose::Sampled)
-        } else if s.verify.ppm > 0
-            && is_issued(worker)
-            && agreements < TRUST_AFTER
-        {
+        } else if s.verify.ppm > 0 && is_issued(worker) && agreements < TRUST_AFTER {
             Some(VerifyPurpose::Untrusted)
         } else {
             None
@@ -314,8 +311,7 @@ impl Core {
         };
         // Only the copy's lease runs a verification: the coordinator chose
         // its holder, so nobody can volunteer a confirmation.
-        if !run.copy || state != ShardState::Done || !rec.open() || rec.ran_as(voter(run.worker))
-        {
+        if !run.copy || state != ShardState::Done || !rec.open() || rec.ran_as(voter(run.worker)) {
             return Ok(None);
         }
         if run.result.kind() != s.record.kind {

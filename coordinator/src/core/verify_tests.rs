@@ -444,3 +444,125 @@ fn verification_state_survives_a_restart() {
     assert_eq!(c.merged("s").unwrap().output, sequential(&req));
     assert!(c.lease("@x", &V(), 1).unwrap().leases.is_empty());
 }
+
+/// The majority hijack (issue: two submissions of an attacker's copy under
+/// two worker ids replaced an honest result and blamed the honest worker):
+/// a copy goes to one identity, its second submission is a duplicate, and
+/// workers under a shared token (whatever ids they choose) get no copy at
+/// all. The third identity decides for the honest result; only the liar is
+/// named and quarantined.
+#[test]
+fn one_identity_is_one_voice_whatever_ids_it_uses() {
+    let (c, _) = mem_core();
+    c.set_quarantine_on_mismatch(true);
+    let req = uvg(5, "s", 3, 1_000_000, 1);
+    let n = c.launch(&req).unwrap().shards;
+    let done = work(&c, "@h");
+    // Shared-token workers, any ids: no copies (they never confirm).
+    for id in ["m1", "m2"] {
+        assert!(c.lease(id, &V(), 100).unwrap().leases.is_empty());
+    }
+    // @m gets one copy and lies, then sends the same lie again (at the
+    // gRPC face a second worker id is the same identity, @m).
+    let copy = c.lease("@m", &V(), 1).unwrap().leases.remove(0);
+    let other = done
+        .iter()
+        .find(|g| g.shard.index != copy.shard.index)
+        .unwrap();
+    let lie = wrong(&copy, other);
+    assert!(submit(&c, "@m", &copy, lie.clone()));
+    assert!(!submit(&c, "@m", &copy, lie), "one identity, one voice");
+    let (_, v) = vstatus(&c, "s");
+    assert_eq!((v.mismatched, v.replaced), (1, 0), "nothing replaced");
+    // A third identity settles it: the honest result stays.
+    for g in c.lease("@c", &V(), 100).unwrap().leases {
+        assert!(submit(&c, "@c", &g, run(&g)));
+    }
+    for g in c.lease("@d", &V(), 100).unwrap().leases {
+        assert!(submit(&c, "@d", &g, run(&g)));
+    }
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Done, "{v:?}");
+    assert_eq!((v.verified, v.mismatched, v.replaced), (n - 1, 1, 0));
+    assert_eq!(v.disagreeing_workers, ["@m"]);
+    assert_eq!(c.quarantined(), ["@m"], "the liar, never the honest worker");
+    assert_eq!(c.merged("s").unwrap().output, sequential(&req));
+    let trust = c.lock().trust.clone();
+    assert_eq!(trust["@m"].disagreements, 1);
+    assert_eq!(trust["@m"].agreements, 0);
+    assert_eq!(trust["@h"].disagreements, 0);
+}
+
+/// Adaptive replication: at a share that selects nothing, a new identity's
+/// results are all verified by another identity until it has agreed
+/// [`verify::TRUST_AFTER`] times; then its results are taken as they come.
+/// A shared token never earns trust and is sampled at the share only.
+#[test]
+fn a_new_identity_is_verified_until_it_has_earned_trust() {
+    let (c, _) = mem_core();
+    // One ppm: with this seed no shard of the plan is selected.
+    let kind = kinds::find("uvg").unwrap();
+    let params = kind
+        .resolve_params(&[("max_n".to_string(), 7)].into())
+        .unwrap();
+    let plan_len = kind.plan(&params, 40).unwrap().len() as u32;
+    let seed = (0..1000u64)
+        .find(|&s| (0..plan_len).all(|i| !verify::selected(s, i, 1)))
+        .unwrap();
+    let req = uvg(7, "s", 40, 1, seed);
+    let n = c.launch(&req).unwrap().shards;
+    assert!(n as usize > 3 * verify::TRUST_AFTER as usize, "{n}");
+    let k = verify::TRUST_AFTER;
+    // a's first k results: each opens a verification.
+    let first = c.lease("@a", &V(), k).unwrap().leases;
+    for g in &first {
+        assert!(submit(&c, "@a", g, run(g)));
+    }
+    let (_, v) = vstatus(&c, "s");
+    assert_eq!((v.selected, v.pending), (0, k));
+    // b confirms them (copies come first): a has earned trust.
+    let copies = c.lease("@b", &V(), k).unwrap().leases;
+    assert_eq!(copies.len() as u32, k);
+    for g in &copies {
+        assert!(submit(&c, "@b", g, run(g)));
+    }
+    assert_eq!(c.lock().trust["@a"].agreements, k);
+    // a's next results are not verified; a shared-token worker's neither
+    // (sampled at the share, which selects nothing here).
+    for g in c.lease("@a", &V(), 3).unwrap().leases {
+        assert!(submit(&c, "@a", &g, run(&g)));
+    }
+    for g in c.lease("shared-1", &V(), 3).unwrap().leases {
+        assert!(submit(&c, "shared-1", &g, run(&g)));
+    }
+    let (_, v) = vstatus(&c, "s");
+    assert_eq!((v.verified, v.pending), (k, 0), "{v:?}");
+    // A lease reveals nothing: no attempt, an opaque token of fixed size.
+    let next = c.lease("@c", &V(), 1).unwrap().leases;
+    assert_eq!(next[0].token.len(), super::tokens::TOKEN_HEX_LEN);
+}
+
+/// `--replicate all`: every shard is confirmed by a second identity, and a
+/// shard is never skipped as unverifiable for want of one: the sweep waits.
+#[test]
+fn replicate_all_waits_for_a_second_identity() {
+    let (c, clock) = mem_core();
+    let req = LaunchSpec {
+        replicate_all: true,
+        ..uvg(5, "s", 3, 0, 1)
+    };
+    let n = c.launch(&req).unwrap().shards;
+    work(&c, "@a");
+    for _ in 0..10 {
+        clock.advance(LEASE * 2);
+        assert!(c.lease("@a", &V(), 10).unwrap().leases.is_empty());
+    }
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Running, "waits, never skips: {v:?}");
+    assert_eq!((v.selected, v.pending, v.unverifiable), (n, n, 0));
+    for g in c.lease("@b", &V(), 100).unwrap().leases {
+        assert!(submit(&c, "@b", &g, run(&g)));
+    }
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!((state, v.verified), (ShownState::Done, n));
+}

@@ -22,17 +22,15 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+mod credentials;
 mod mem;
 mod sled;
-mod credentials;
 mod verify;
 
 pub use self::sled::{decode_any, SledStore};
-pub use mem::MemStore;
 pub use credentials::CredentialRecord;
-pub use verify::{
-    QuarantineRecord, TrustRecord, Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
-};
+pub use mem::MemStore;
+pub use verify::{QuarantineRecord, TrustRecord, Verdict, VerifyPurpose, VerifyRecord, VerifyRun};
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]

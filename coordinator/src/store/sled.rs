@@ -1,8 +1,8 @@
 //! [`Store`] on a sled database in a directory.
 
 use super::{
-    AuditRecord, CredentialRecord, TrustRecord, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store, StoreError,
-    StoredSweep, SweepRecord, SweepStats, VerifyRecord,
+    AuditRecord, CredentialRecord, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming,
+    Store, StoreError, StoredSweep, SweepRecord, SweepStats, TrustRecord, VerifyRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use serde::{Deserialize, Serialize};
@@ -421,7 +421,9 @@ impl Store for SledStore {
     }
 
     fn put_trust(&self, key: &str, record: &TrustRecord) -> Result<(), StoreError> {
-        self.db.open_tree("trust")?.insert(key.as_bytes(), enc(record))?;
+        self.db
+            .open_tree("trust")?
+            .insert(key.as_bytes(), enc(record))?;
         Ok(())
     }
 
