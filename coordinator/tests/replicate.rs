@@ -1,9 +1,15 @@
-//! Replicated validation end to end, with real processes on 127.0.0.1: a
-//! coordinator (`gamesweep serve --quarantine-on-mismatch`), a sweep
-//! launched with `--verify-fraction 1`, two honest `gamesweep-worker`
-//! processes, and a lying raw gRPC client whose result is internally
-//! consistent but wrong. The liar is out-voted, quarantined and named, and
-//! the final `results.json` is byte-identical to `gamesweep run`'s.
+//! Replicated validation and identities end to end, with real processes on
+//! 127.0.0.1: a coordinator (`gamesweep serve` with an admin token and
+//! `--quarantine-on-mismatch`), credentials issued with `gamesweep token
+//! issue`, a sweep launched with `--verify-fraction 1`, two honest
+//! `gamesweep-worker` processes with their own credentials, and a lying raw
+//! gRPC client whose result is internally consistent but wrong. The liar
+//! cannot confirm its own lie under another worker id, nor reuse a lease it
+//! gave back; it is out-voted, quarantined and named, and the final
+//! `results.json` is byte-identical to `gamesweep run`'s. A second test:
+//! one credential is one identity for the lease cap and for failures, a
+//! shared token cannot pose as an issued identity, a revoked credential and
+//! an old worker are refused with one clear error.
 
 use gamesweep::sweep::{self, Params};
 use gamesweep_proto::domain::StatusReport;
@@ -68,11 +74,13 @@ fn serve(dir: &Path, extra: &[&str]) -> (Proc, String) {
     }
 }
 
-/// A `gamesweep-worker` process with id `id`.
-fn worker(url: &str, id: &str, log: &Path) -> Proc {
+/// A `gamesweep-worker` process with id `id` and the token in `token`.
+fn worker(url: &str, id: &str, token: &Path, log: &Path) -> Proc {
     Proc(
         isolated(Command::new(WORKER_BIN))
             .args(["--coordinator", url, "--id", id, "--threads", "1"])
+            .arg("--token-file")
+            .arg(token)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(log).unwrap())
             .spawn()
@@ -82,8 +90,16 @@ fn worker(url: &str, id: &str, log: &Path) -> Proc {
 
 /// `status ID --json`: the whole report (parsed as the domain type) and
 /// the sweep as JSON.
-fn status(url: &str, id: &str) -> (StatusReport, serde_json::Value) {
-    let (out, _) = ok(&["status", id, "--json", "--coordinator", url]);
+fn status(url: &str, admin: &Path, id: &str) -> (StatusReport, serde_json::Value) {
+    let (out, _) = ok(&[
+        "status",
+        id,
+        "--json",
+        "--coordinator",
+        url,
+        "--token-file",
+        admin.to_str().unwrap(),
+    ]);
     let typed: StatusReport = serde_json::from_str(&out).unwrap();
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     (typed, v["sweeps"][0].clone())
@@ -109,10 +125,89 @@ fn lie(honest: &[u8]) -> Vec<u8> {
     serde_json::to_vec(&v).unwrap()
 }
 
+/// A coordinator with an admin token (in `DIR/admin`), and credentials
+/// issued for `names` (secrets in `DIR/NAME`).
+fn serve_with_credentials(
+    dir: &Path,
+    names: &[&str],
+    extra: &[&str],
+) -> (Proc, String, Vec<String>) {
+    let admin = dir.join("admin");
+    std::fs::write(&admin, "admin-secret-for-tests\n").unwrap();
+    let mut args = vec!["--token-file", admin.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let (c, u) = serve(dir, &args);
+    let mut secrets = Vec::new();
+    for name in names {
+        let out = dir.join(name);
+        let (_, said) = ok(&[
+            "token",
+            "issue",
+            "--name",
+            name,
+            "--role",
+            "worker",
+            "--out",
+            out.to_str().unwrap(),
+            "--coordinator",
+            &u,
+            "--token-file",
+            admin.to_str().unwrap(),
+        ]);
+        assert!(said.contains(&format!("@{name}")), "{said}");
+        secrets.push(std::fs::read_to_string(&out).unwrap().trim().to_string());
+    }
+    (c, u, secrets)
+}
+
+/// A raw gRPC client presenting `token`.
+fn raw_client(rt: &tokio::runtime::Runtime, url: &str, token: &str) -> gamesweep_proto::Client {
+    let _g = rt.enter();
+    gamesweep_proto::connect_lazy(url, &gamesweep_proto::ClientOptions::token(Some(token))).unwrap()
+}
+
+fn lease_req(id: &str, max: u32) -> pb::LeaseRequest {
+    pb::LeaseRequest {
+        protocol: gamesweep_proto::LEASE_PROTOCOL,
+        worker_id: id.into(),
+        solver_version: gamesweep_proto::solver_version(),
+        max_shards: max,
+    }
+}
+
+fn submit_req(id: &str, lease: &pb::Lease, result: Vec<u8>) -> pb::SubmitRequest {
+    pb::SubmitRequest {
+        worker_id: id.into(),
+        solver_version: gamesweep_proto::solver_version(),
+        sweep_id: lease.sweep_id.clone(),
+        index: lease.shard.as_ref().unwrap().index,
+        attempt: lease.attempt,
+        result,
+        lease_token: lease.lease_token.clone(),
+        timing: None,
+    }
+}
+
+fn honest_run(lease: &pb::Lease) -> Vec<u8> {
+    let kind = gamesweep::kinds::find("uvg").unwrap();
+    let params: Params = convert::params_from_proto(&lease.params).unwrap();
+    let shard = convert::opt_shard_from_proto(lease.shard.clone()).unwrap();
+    kind.run_shard(&params, &shard, &sweep::ShardCtx::detached())
+        .unwrap()
+        .encode()
+}
+
 #[test]
-fn a_lying_worker_is_outvoted_quarantined_and_named() {
+fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
     let dir = tempfile::tempdir().unwrap();
-    let (_c, u) = serve(dir.path(), &["--quarantine-on-mismatch"]);
+    let d = dir.path();
+    let (_c, u, secrets) = serve_with_credentials(
+        d,
+        &["liar", "honest-1", "honest-2"],
+        &["--quarantine-on-mismatch"],
+    );
+    let admin = d.join("admin");
+    let admin_s = admin.to_str().unwrap();
     ok(&[
         "launch",
         "uvg",
@@ -124,61 +219,80 @@ fn a_lying_worker_is_outvoted_quarantined_and_named() {
         "rep",
         "--coordinator",
         &u,
+        "--token-file",
+        admin_s,
     ]);
-
-    // The liar: a raw gRPC client that leases one shard and submits a wrong result.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let mut liar = {
-        let _g = rt.enter();
-        gamesweep_proto::connect_lazy(&u, &gamesweep_proto::ClientOptions::default()).unwrap()
-    };
-    let version = gamesweep_proto::solver_version();
-    let lease = rt
-        .block_on(liar.lease(pb::LeaseRequest {
-            protocol: 2,
-            worker_id: "liar".into(),
-            solver_version: version.clone(),
-            max_shards: 1,
-        }))
+    let mut liar = raw_client(&rt, &u, &secrets[0]);
+    let leases = rt
+        .block_on(liar.lease(lease_req("liar", 2)))
         .unwrap()
         .into_inner()
-        .leases
-        .remove(0);
-    let kind = gamesweep::kinds::find("uvg").unwrap();
-    let params: Params = convert::params_from_proto(&lease.params).unwrap();
-    let shard = convert::opt_shard_from_proto(lease.shard.clone()).unwrap();
-    let honest = kind
-        .run_shard(&params, &shard, &sweep::ShardCtx::detached())
-        .unwrap()
-        .encode();
+        .leases;
+    assert_eq!(leases.len(), 2);
+    // A lease says nothing of its attempt: a copy looks like a first run.
+    assert!(leases.iter().all(|l| l.attempt == 0), "{leases:?}");
+    let (lease, given_back) = (&leases[0], &leases[1]);
+    let honest = honest_run(lease);
     let wrong = lie(&honest);
     assert_ne!(wrong, honest);
-    // Decodes as a uvg result: only a second run can tell it is wrong.
-    kind.decode(&wrong).unwrap();
+    gamesweep::kinds::find("uvg")
+        .unwrap()
+        .decode(&wrong)
+        .unwrap();
     let accepted = rt
-        .block_on(liar.submit(pb::SubmitRequest {
-            worker_id: "liar".into(),
-            solver_version: version.clone(),
-            sweep_id: lease.sweep_id.clone(),
-            index: shard.index,
-            attempt: lease.attempt,
-            result: wrong,
-            lease_token: lease.lease_token.clone(),
-            timing: None,
-        }))
+        .block_on(liar.submit(submit_req("liar", lease, wrong.clone())))
         .unwrap()
         .into_inner()
         .accepted;
     assert!(accepted, "the lie looks like any result");
+    // The self-verify: the identical request under another worker id is
+    // the same identity: a duplicate, never a confirmation.
+    let again = rt
+        .block_on(liar.submit(submit_req("liar-2", lease, wrong.clone())))
+        .unwrap()
+        .into_inner()
+        .accepted;
+    assert!(!again, "a second id is the same identity");
+    let (_, s) = status(&u, &admin, "rep");
+    assert_eq!(s["verification"]["verified"], 0, "{s}");
+    // A lease given back: its token is dead, under any id.
+    let rel = rt
+        .block_on(liar.release(pb::ReleaseRequest {
+            worker_id: "liar".into(),
+            held: vec![pb::HeldShard {
+                sweep_id: given_back.sweep_id.clone(),
+                index: given_back.shard.as_ref().unwrap().index,
+                attempt: 0,
+                progress: 0,
+                lease_token: given_back.lease_token.clone(),
+            }],
+        }))
+        .unwrap()
+        .into_inner()
+        .released;
+    assert_eq!(rel, [true]);
+    for id in ["liar", "liar-3"] {
+        let e = rt
+            .block_on(liar.submit(submit_req(id, given_back, lie(&honest_run(given_back)))))
+            .unwrap_err();
+        assert_eq!(e.code(), tonic::Code::PermissionDenied, "{e:?}");
+    }
+    // A shared-token style id that poses as an issued identity is refused.
+    let mut admin_client = raw_client(&rt, &u, "admin-secret-for-tests");
+    let e = rt
+        .block_on(admin_client.lease(lease_req("@honest-1", 1)))
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::InvalidArgument, "{e:?}");
 
-    let _w1 = worker(&u, "honest-1", &dir.path().join("w1.log"));
-    let _w2 = worker(&u, "honest-2", &dir.path().join("w2.log"));
+    let _w1 = worker(&u, "h1", &d.join("honest-1"), &d.join("w1.log"));
+    let _w2 = worker(&u, "h2", &d.join("honest-2"), &d.join("w2.log"));
     let deadline = Instant::now() + Duration::from_secs(180);
     let (report, s) = loop {
-        let (r, s) = status(&u, "rep");
+        let (r, s) = status(&u, &admin, "rep");
         if s["state"] == "done" {
             break (r, s);
         }
@@ -199,64 +313,47 @@ fn a_lying_worker_is_outvoted_quarantined_and_named() {
         (&0.into(), &0.into()),
         "{s}"
     );
-    assert_eq!(v["disagreeing_workers"], serde_json::json!(["liar"]));
-    assert_eq!(report.quarantined_workers, ["liar"]);
-
-    // The quarantined liar gets nothing more.
+    assert_eq!(v["disagreeing_workers"], serde_json::json!(["@liar"]));
+    assert_eq!(report.quarantined_workers, ["@liar"], "never an honest one");
     let more = rt
-        .block_on(liar.lease(pb::LeaseRequest {
-            protocol: 2,
-            worker_id: "liar".into(),
-            solver_version: version,
-            max_shards: 5,
-        }))
+        .block_on(liar.lease(lease_req("liar-9", 5)))
         .unwrap()
         .into_inner();
-    assert!(more.leases.is_empty());
+    assert!(more.leases.is_empty(), "quarantined under any id");
 
-    let (text, _) = ok(&["status", "rep", "--coordinator", &u]);
-    assert!(
-        text.contains("disagreeing workers (out-voted): liar")
-            && text.contains("quarantined workers (out-voted; no more leases): liar"),
-        "{text}"
-    );
-
-    let out = dir.path().join("out");
+    let out = d.join("out");
     let (_, said) = ok(&[
         "report",
         "rep",
         "--coordinator",
         &u,
+        "--token-file",
+        admin_s,
         "--out",
         out.to_str().unwrap(),
     ]);
     assert!(
-        said.contains("disagreeing workers (out-voted): liar")
+        said.contains("disagreeing workers (out-voted): @liar")
             && said.contains("1 mismatched (1 replaced by the majority)"),
         "{said}"
     );
     let prov: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("provenance.json")).unwrap())
             .unwrap();
-    assert_eq!(prov["disagreeing_workers"], serde_json::json!(["liar"]));
-    assert_eq!(prov["quarantined_workers"], serde_json::json!(["liar"]));
-    assert_eq!(prov["shards_total"], total);
-    assert_eq!(prov["verify_fraction"], 1.0);
+    assert_eq!(prov["disagreeing_workers"], serde_json::json!(["@liar"]));
+    assert_eq!(prov["quarantined_workers"], serde_json::json!(["@liar"]));
     assert_eq!(prov["shards_mismatched"], 1);
-    assert_eq!(prov["mismatches"][0]["workers"][0], "liar");
+    assert_eq!(prov["mismatches"][0]["workers"][0], "@liar");
     let contributors = prov["contributors"].as_object().unwrap();
-    assert!(!contributors.contains_key("liar"), "{prov}");
+    assert!(!contributors.contains_key("@liar"), "{prov}");
     assert_eq!(
-        contributors
-            .values()
-            .map(|n| n.as_u64().unwrap())
-            .sum::<u64>(),
-        total
+        prov["confirmation"]["confirmed_by_two_identities"], total,
+        "{prov}"
     );
     assert_eq!(prov["plan_digest"].as_str().unwrap().len(), 64);
 
     // The same as `gamesweep run` computes, byte for byte.
-    let local = dir.path().join("local");
+    let local = d.join("local");
     ok(&[
         "run",
         "uvg",
@@ -269,9 +366,143 @@ fn a_lying_worker_is_outvoted_quarantined_and_named() {
     let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
     assert_eq!(read(&out, "results.json"), read(&local, "results.json"));
     assert_eq!(read(&out, "report.md"), read(&local, "report.md"));
-    // `run` writes its provenance too (one worker, nothing verified).
     let local_prov: serde_json::Value =
         serde_json::from_str(&read(&local, "provenance.json")).unwrap();
     assert_eq!(local_prov["verify_ppm"], 0);
     assert_eq!(local_prov["plan_digest"], prov["plan_digest"]);
+    assert_eq!(
+        local_prov["confirmation"]["statement"],
+        "not independently verified: every shard rests on one identity"
+    );
+}
+
+/// One credential is one identity: ten self-chosen worker ids share one
+/// lease cap (the hoarding defect: 10 ids leased every shard); one lease's
+/// failure sent again under other ids is refused (three ids set a shard
+/// aside); a revoked credential and a worker of the old protocol each get
+/// one clear error.
+#[test]
+fn one_credential_is_one_identity_for_caps_and_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_c, u, secrets) =
+        serve_with_credentials(d, &["hoarder", "other"], &["--max-shards-per-worker", "8"]);
+    let admin = d.join("admin");
+    let admin_s = admin.to_str().unwrap();
+    ok(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--shards",
+        "64",
+        "--name",
+        "big",
+        "--coordinator",
+        &u,
+        "--token-file",
+        admin_s,
+    ]);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut h = raw_client(&rt, &u, &secrets[0]);
+    let mut got = Vec::new();
+    for k in 0..10 {
+        let r = rt
+            .block_on(h.lease(lease_req(&format!("id-{k}"), 1000)))
+            .unwrap()
+            .into_inner();
+        got.extend(r.leases);
+    }
+    assert_eq!(got.len(), 8, "one cap for the credential, not per id");
+    let (report, _) = status(&u, &admin, "big");
+    let held: u32 = report
+        .workers
+        .iter()
+        .filter(|w| w.worker_id == "@hoarder")
+        .map(|w| w.shards_held)
+        .sum();
+    assert_eq!(held, 8, "{:?}", report.workers);
+    // One failure report, sent under three ids: counted once.
+    let fail = |id: &str, l: &pb::Lease| pb::FailRequest {
+        worker_id: id.into(),
+        solver_version: gamesweep_proto::solver_version(),
+        sweep_id: l.sweep_id.clone(),
+        index: l.shard.as_ref().unwrap().index,
+        attempt: 0,
+        error: "boom".into(),
+        lease_token: l.lease_token.clone(),
+    };
+    let first = rt
+        .block_on(h.fail(fail("a", &got[0])))
+        .unwrap()
+        .into_inner();
+    assert_eq!((first.failures, first.set_aside), (1, false));
+    for id in ["b", "c"] {
+        let e = rt.block_on(h.fail(fail(id, &got[0]))).unwrap_err();
+        assert_eq!(e.code(), tonic::Code::PermissionDenied, "{e:?}");
+    }
+    let (_, s) = status(&u, &admin, "big");
+    assert_eq!(s["shards_failed"], 0, "{s}");
+    // Another credential cannot use the hoarder's tokens.
+    let mut o = raw_client(&rt, &u, &secrets[1]);
+    let e = rt
+        .block_on(o.submit(submit_req("hoarder", &got[1], honest_run(&got[1]))))
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::PermissionDenied, "{e:?}");
+    // Revoked: refused from the next request on, with a plain message.
+    ok(&[
+        "token",
+        "revoke",
+        "hoarder",
+        "--coordinator",
+        &u,
+        "--token-file",
+        admin_s,
+    ]);
+    let e = rt.block_on(h.lease(lease_req("id-0", 1))).unwrap_err();
+    assert_eq!(e.code(), tonic::Code::Unauthenticated, "{e:?}");
+    let (list, _) = ok(&[
+        "token",
+        "list",
+        "--json",
+        "--coordinator",
+        &u,
+        "--token-file",
+        admin_s,
+    ]);
+    let list: serde_json::Value = serde_json::from_str(&list).unwrap();
+    assert!(list[0]["revoked_unix_ms"].is_u64(), "{list}");
+    assert!(
+        !list.to_string().contains(&secrets[0]),
+        "secrets are never shown again"
+    );
+    // A worker of the old protocol: one clear error.
+    let e = rt
+        .block_on(o.lease(pb::LeaseRequest {
+            protocol: 0,
+            ..lease_req("old", 1)
+        }))
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::FailedPrecondition);
+    assert!(
+        e.message().contains("upgrade the worker"),
+        "{}",
+        e.message()
+    );
+    // Issuing and revoking are in the audit log.
+    let (audit, _) = ok(&[
+        "audit",
+        "--json",
+        "--coordinator",
+        &u,
+        "--token-file",
+        admin_s,
+    ]);
+    assert!(
+        audit.contains("issue-credential") && audit.contains("revoke-credential"),
+        "{audit}"
+    );
 }

@@ -136,9 +136,10 @@ fn print_verification(provenance_json: &str) {
 fn verification_summary(provenance_json: &str) -> Option<String> {
     let p: Provenance = serde_json::from_str(provenance_json).ok()?;
     if p.verify_ppm == 0 && p.shards_rechecked == 0 {
-        return None;
+        return (!p.confirmation.statement.is_empty()).then(|| p.confirmation.statement.clone());
     }
-    let mut out = format!(
+    let mut out = format!("{}\n", p.confirmation.statement);
+    out.push_str(&format!(
         "verification: {} of {} shards selected ({} %), {} rechecked: {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other worker)",
         p.shards_selected,
         p.shards_total,
@@ -148,7 +149,7 @@ fn verification_summary(provenance_json: &str) -> Option<String> {
         p.shards_mismatched,
         p.shards_replaced,
         p.shards_unverifiable
-    );
+    ));
     if !p.disagreeing_workers.is_empty() {
         out.push_str(&format!(
             "\ndisagreeing workers (out-voted): {}",

@@ -5,6 +5,7 @@
 //! build-dependent, so committed goldens stay byte-identical).
 
 use super::model::CoreError;
+use super::model::{is_issued, voter};
 use super::verify;
 use super::Core;
 use crate::store::{Verdict, VerifyPurpose};
@@ -26,6 +27,27 @@ pub struct MismatchRecord {
     pub disagreeing: Vec<String>,
     /// The accepted result lost and was replaced by the majority's.
     pub replaced: bool,
+}
+
+/// How far the merged result rests on more than one identity (see
+/// `docs/trust.md`): an identity is an issued credential (`@NAME`), or every
+/// worker under a shared token together.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Confirmation {
+    /// One sentence: independently verified, partly, or not.
+    pub statement: String,
+    /// Shards whose accepted result two identities (one of them issued)
+    /// computed alike.
+    pub confirmed_by_two_identities: u32,
+    /// Shards whose accepted result rests on one issued identity only.
+    pub rest_on_one_issued_identity: u32,
+    /// Shards whose accepted result rests on a shared token only.
+    pub rest_on_a_shared_token: u32,
+    /// Per identity, the shards resting on it alone: what that one
+    /// identity, faulty or lying, could have changed unnoticed.
+    pub resting_alone: BTreeMap<String, u32>,
+    /// The most shards any one identity could have changed unnoticed.
+    pub most_one_identity_could_change: u32,
 }
 
 /// `provenance.json`.
@@ -71,6 +93,9 @@ pub struct Provenance {
     pub quarantined_workers: Vec<String>,
     /// Workers whose results make up the merged result, with their shard counts.
     pub contributors: BTreeMap<String, u32>,
+    /// How far the result rests on more than one identity.
+    #[serde(default)]
+    pub confirmation: Confirmation,
 }
 
 impl Provenance {
@@ -137,6 +162,62 @@ impl Core {
             disagreeing_workers: status.disagreeing_workers,
             quarantined_workers: st.quarantine.workers.keys().cloned().collect(),
             contributors,
+            confirmation: confirmation(s),
         })
     }
+}
+
+/// What replication established for sweep `s` (finished).
+fn confirmation(s: &super::model::Sweep) -> Confirmation {
+    let mut c = Confirmation::default();
+    let total = s.plan.len() as u32;
+    for i in 0..total {
+        let origin = s.verify.origins.get(&i).map_or(UNRECORDED, String::as_str);
+        // The identities that computed the accepted result.
+        let mut agreeing: std::collections::BTreeSet<&str> = [voter(origin)].into();
+        if let Some(r) = s.verify.records.get(&i) {
+            let accepted = match &r.verdict {
+                Verdict::Majority { replaced: true, .. } => r
+                    .runs
+                    .iter()
+                    .find(|x| x.worker == origin && x.result.is_some())
+                    .map(|x| x.digest.as_str()),
+                _ => r.runs.first().map(|x| x.digest.as_str()),
+            };
+            if matches!(r.verdict, Verdict::Verified | Verdict::Majority { .. }) {
+                for run in r
+                    .runs
+                    .iter()
+                    .filter(|x| Some(x.digest.as_str()) == accepted)
+                {
+                    agreeing.insert(voter(&run.worker));
+                }
+            }
+        }
+        if agreeing.len() >= 2 && agreeing.iter().any(|v| is_issued(v)) {
+            c.confirmed_by_two_identities += 1;
+            continue;
+        }
+        let alone = voter(origin).to_string();
+        if is_issued(&alone) {
+            c.rest_on_one_issued_identity += 1;
+        } else {
+            c.rest_on_a_shared_token += 1;
+        }
+        *c.resting_alone.entry(alone).or_insert(0) += 1;
+    }
+    let worst = c.resting_alone.iter().max_by_key(|(_, n)| **n);
+    c.most_one_identity_could_change = worst.map_or(0, |(_, n)| *n);
+    c.statement = if c.confirmed_by_two_identities == total {
+        "independently verified: every shard confirmed by two identities".to_string()
+    } else if c.confirmed_by_two_identities == 0 && c.resting_alone.len() == 1 {
+        "not independently verified: every shard rests on one identity".to_string()
+    } else {
+        let (who, n) = worst.map_or((String::new(), 0), |(w, n)| (w.clone(), *n));
+        format!(
+            "partly verified: {} of {total} shards confirmed by two identities; one faulty or lying identity could have changed up to {n} shards unnoticed ({who})",
+            c.confirmed_by_two_identities
+        )
+    };
+    c
 }
