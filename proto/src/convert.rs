@@ -170,6 +170,8 @@ impl From<Imported> for pb::ImportReply {
             sweep_id: i.sweep_id,
             shards: i.shards,
             done: i.done,
+            signer: i.signer,
+            trusted: i.trusted,
         }
     }
 }
@@ -180,6 +182,8 @@ impl From<pb::ImportReply> for Imported {
             sweep_id: r.sweep_id,
             shards: r.shards,
             done: r.done,
+            signer: r.signer,
+            trusted: r.trusted,
         }
     }
 }

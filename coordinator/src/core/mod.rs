@@ -106,6 +106,10 @@ pub struct Core {
     limits: Limits,
     /// Signs and checks lease tokens.
     key: LeaseKey,
+    /// Signs export files (the store's signing key; core/transfer.rs).
+    signer: crate::export_file::Signer,
+    /// Export signers trusted besides the store's own (`serve --trust-key`).
+    trusted_keys: Mutex<Vec<crate::export_file::PublicKey>>,
     /// This build's id (crate version + hash of all sources), for display;
     /// compatibility is decided per kind (`SweepKind::version`).
     version: String,
@@ -135,6 +139,8 @@ impl Core {
             .collect();
         Ok(Core {
             key: LeaseKey::new(store.lease_key()),
+            signer: crate::export_file::Signer::from_seed(&store.signing_key()),
+            trusted_keys: Mutex::default(),
             store,
             commit: GroupCommit::default(),
             state: Mutex::new(State {

@@ -21,6 +21,12 @@
 //!   duplicates), shards it holds go back to pending, and every result
 //!   already accepted from it in a sweep not yet finished gets a
 //!   [`VerifyPurpose::Recheck`] record and is verified the same way.
+//! - A shard imported from an export file without a trusted signature
+//!   (`core::transfer`) gets a [`VerifyPurpose::Import`] record whose first
+//!   run is the file's (worker `import:untrusted...`). That run is no vote:
+//!   a worker's run that agrees verifies it, one that disagrees replaces it
+//!   (the import named as out-voted), and it is never skipped as
+//!   unverifiable: the sweep finishes only once a worker ran every one.
 //! - A sweep is finished only when no record is open. A record no eligible
 //!   worker can take — none has been heard from for [`SKIP_PERIODS`] lease
 //!   periods since the record last changed — is skipped as
@@ -45,6 +51,19 @@ use std::time::{Duration, Instant};
 use tracing::{info, warn};
 
 pub use gamesweep_proto::domain::VerifyStatus;
+
+/// The run that replaces an untrusted import's result: the workers' runs
+/// (every run after the import's) all agree with each other and not with
+/// the import's; `None` otherwise (no worker run yet, or they agree with it).
+fn import_overruled(rec: &VerifyRecord) -> Option<&VerifyRun> {
+    let (import, workers) = rec.runs.split_first()?;
+    let first = workers.first()?;
+    let agree = rec.purpose == VerifyPurpose::Import
+        && first.digest != import.digest
+        && first.result.is_some()
+        && workers.iter().all(|r| r.digest == first.digest);
+    agree.then_some(first)
+}
 
 /// Lease periods without any eligible worker after which an open
 /// verification is skipped as unverifiable.
@@ -169,7 +188,12 @@ impl Core {
                 let someone = workers.iter().any(|(id, w)| {
                     eligible(id) && now.saturating_duration_since(w.last_seen) < window
                 });
-                if !someone && now.saturating_duration_since(since) >= window {
+                // An untrusted import's result is never skipped: nothing but a
+                // worker's run makes it count (core/transfer.rs).
+                if !someone
+                    && now.saturating_duration_since(since) >= window
+                    && rec.purpose != VerifyPurpose::Import
+                {
                     rec.verdict = Verdict::Unverifiable;
                     rec.lease = None;
                     self.store.put_verify(&s.record.id, i, Some(&rec))?;
@@ -344,6 +368,19 @@ impl Core {
             rec.verdict = Verdict::Majority {
                 disagreeing: losers.clone(),
                 replaced,
+            };
+            rec.lease = None;
+        } else if let Some(w) = import_overruled(rec)
+            .map(|w| (w.result.clone().unwrap_or_default(), w.worker.clone()))
+        {
+            // An untrusted import's run is no vote: the workers' agreeing
+            // runs replace it (core/transfer.rs).
+            losers = vec![rec.runs[0].worker.clone()];
+            replacement = Some(w);
+            warn!(sweep = %id, shard = index, import = %rec.runs[0].worker, "an imported result without a trusted signature was wrong; replaced by the worker's");
+            rec.verdict = Verdict::Majority {
+                disagreeing: losers.clone(),
+                replaced: true,
             };
             rec.lease = None;
         } else {

@@ -16,6 +16,10 @@ pub enum VerifyPurpose {
     Sampled,
     /// Its result came from a worker quarantined afterwards.
     Recheck,
+    /// Its result came from an export file without a trusted signature
+    /// (`core::transfer`): that first run is no vote; the sweep finishes
+    /// only once a worker's run confirmed or replaced it.
+    Import,
 }
 
 /// One run of a shard under verification.
