@@ -293,8 +293,7 @@ impl Service {
     /// `Export`: the sweep encoded as an export file, in chunks.
     async fn export_file(&self, sweep_id: String) -> Result<ExportStream, Status> {
         let core = self.core.clone();
-        let bytes =
-            blocking(move || core.export_file(&sweep_id)).await?;
+        let bytes = blocking(move || core.export_file(&sweep_id)).await?;
         let chunks: Vec<Result<pb::ExportChunk, Status>> = bytes
             .chunks(gamesweep_proto::client::IMPORT_CHUNK)
             .map(|c| Ok(pb::ExportChunk { data: c.to_vec() }))

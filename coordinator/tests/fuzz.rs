@@ -248,7 +248,10 @@ fn export_target(input: &[u8]) {
         let signer = export_file::Signer::from_seed(&[1; 32]);
         let again = export_file::decode(&export_file::encode(&d.export, &signer)).unwrap();
         assert_eq!(again.export, d.export);
-        assert_eq!(again.signature, export_file::Signature::Signed(signer.public()));
+        assert_eq!(
+            again.signature,
+            export_file::Signature::Signed(signer.public())
+        );
     }
 }
 
@@ -682,7 +685,10 @@ fn export_seeds() -> Vec<Vec<u8>> {
     };
     let json = j(&e);
     vec![
-        tagged(0, export_file::encode(&e, &export_file::Signer::from_seed(&[1; 32]))),
+        tagged(
+            0,
+            export_file::encode(&e, &export_file::Signer::from_seed(&[1; 32])),
+        ),
         tagged(0, export_file::encode_unsigned(&e)),
         tagged(1, json.clone()),
         tagged(2, zstd::bulk::compress(&json, 3).unwrap()),
@@ -1117,8 +1123,8 @@ fn mutate_export(rng: &mut ChaCha8Rng, e: &mut export_file::Export) {
         }
         5 => {
             // Parameters.
-            let k = ["max_n", "collect_min_value", "extension_value", "bogus"]
-                [rng.random_range(0..4)];
+            let k =
+                ["max_n", "collect_min_value", "extension_value", "bogus"][rng.random_range(0..4)];
             let v = match rng.random_range(0..3) {
                 0 => rng.random_range(0..10),
                 1 => number(rng),

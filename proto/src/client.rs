@@ -5,7 +5,8 @@
 
 use crate::convert::ConvertError;
 use crate::domain::{
-    AuditRecord, ImportOptions, Imported, LaunchSpec, Launched, ProjectionText, StatusReport, SweepReport,
+    AuditRecord, ImportOptions, Imported, LaunchSpec, Launched, ProjectionText, StatusReport,
+    SweepReport,
 };
 use crate::pb;
 use crate::pb::audit_client::AuditClient;

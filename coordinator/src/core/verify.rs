@@ -370,8 +370,8 @@ impl Core {
                 replaced,
             };
             rec.lease = None;
-        } else if let Some(w) = import_overruled(rec)
-            .map(|w| (w.result.clone().unwrap_or_default(), w.worker.clone()))
+        } else if let Some(w) =
+            import_overruled(rec).map(|w| (w.result.clone().unwrap_or_default(), w.worker.clone()))
         {
             // An untrusted import's run is no vote: the workers' agreeing
             // runs replace it (core/transfer.rs).

@@ -166,7 +166,11 @@ impl SledStore {
         let kept_key = |name: &str| -> Result<[u8; 32], StoreError> {
             match meta.get(name)? {
                 Some(k) => k.as_ref().try_into().map_err(|_| {
-                    StoreError::Corrupt(format!("{} is {} bytes, not 32", name.replace('_', " "), k.len()))
+                    StoreError::Corrupt(format!(
+                        "{} is {} bytes, not 32",
+                        name.replace('_', " "),
+                        k.len()
+                    ))
                 }),
                 None => {
                     let key = super::random_key().map_err(|reason| StoreError::Open {
