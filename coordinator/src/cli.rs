@@ -50,12 +50,15 @@ pub enum Command {
     Token(cmd::token::TokenCommand),
     /// Show the coordinator's log of admin actions (launch, cancel): when, who, what.
     Audit(cmd::audit::AuditArgs),
-    /// Write a sweep (definition, plan, solver version, finished results) to one compressed, checksummed export file.
+    /// Write a sweep (definition, plan, solver version, finished results) to one compressed, checksummed export file signed with the coordinator's key.
     Export(cmd::export::ExportArgs),
     /// Load an export file into a coordinator (over gRPC, admin token) or a stopped store (--store); the unfinished shards then run there.
     Import(cmd::import::ImportArgs),
     /// Re-run a seeded sample of an export file's finished shards here and compare with the exported results.
     Verify(cmd::verify::VerifyArgs),
+    /// Show or export the key a coordinator's store signs its export files with.
+    #[command(subcommand)]
+    Key(cmd::key::KeyCommand),
     /// Run a worker that leases shards from the coordinator (same as `gamesweep-worker`).
     Worker(cmd::worker::WorkerCmd),
     /// Stop handing out a sweep's shards for now (leases held may finish); `resume` continues it.
@@ -88,6 +91,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Export(a) => cmd::export::exec(a),
         Command::Import(a) => cmd::import::exec(a),
         Command::Verify(a) => cmd::verify::exec(a),
+        Command::Key(c) => cmd::key::exec(c),
         Command::Pause(a) => cmd::pause::exec(a, true),
         Command::Resume(a) => cmd::pause::exec(a, false),
         Command::Completions(a) => {

@@ -120,7 +120,8 @@ pub fn run(
                 file.display()
             );
         } else {
-            let export = crate::export_file::read(file).map_err(UsageError)?;
+            let decoded = crate::export_file::read(file).map_err(UsageError)?;
+            let export = &decoded.export;
             if export.kind != kind.name()
                 || kind.resolve_params(&export.params).ok().as_ref() != Some(params)
             {
@@ -131,11 +132,26 @@ pub fn run(
                 ))
                 .into());
             }
+            // Trusted: the run store's own key only (a file another store
+            // signed is re-run by the local workers; `gamesweep import
+            // --trust-key` into OUT/store trusts more).
+            let policy = crate::core::transfer::ImportPolicy {
+                verify_ppm: Some(cfg.verify_ppm),
+                ..Default::default()
+            };
             let i = core
-                .import(&export, Some(RUN_SWEEP_ID))
+                .import(&decoded, Some(RUN_SWEEP_ID), &policy)
                 .map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
+            let trust = if i.trusted {
+                format!("signed by trusted key {}", i.signer)
+            } else {
+                format!(
+                    "not signed by a trusted key: its {} results are re-run before the run can finish",
+                    i.done
+                )
+            };
             eprintln!(
-                "gamesweep: imported {}: {}/{} shards done",
+                "gamesweep: imported {}: {}/{} shards done, {trust}",
                 file.display(),
                 i.done,
                 i.shards

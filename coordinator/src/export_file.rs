@@ -1,24 +1,36 @@
 //! The export file (`gamesweep export`, `import`, `verify`, `--export-every`):
 //! one sweep's definition, plan, solver version and finished shard results
-//! in one compressed, checksummed file, so a sweep moves between stores.
+//! in one compressed, checksummed, signed file, so a sweep moves between
+//! stores.
 //!
-//! Layout (all integers little endian):
+//! Layout of format 2 (all integers little endian):
 //!
 //! ```text
-//! magic    8 bytes   "GSWEEPX\n"
-//! version  4 bytes   format version (FORMAT_VERSION)
-//! length   8 bytes   length of the compressed body
-//! body     length    zstd of the JSON of an [`Export`]
-//! sha256  32 bytes   SHA-256 of everything before it
+//! magic      8 bytes   "GSWEEPX\n"
+//! version    4 bytes   format version (FORMAT_VERSION = 2)
+//! length     8 bytes   length of the compressed body
+//! body       length    zstd of the JSON of an [`Export`]
+//! key       32 bytes   the signer's Ed25519 public key
+//! signature 64 bytes   Ed25519 over magic, version and SHA-256(body)
+//! sha256    32 bytes   SHA-256 of everything before it
 //! ```
 //!
+//! Format 1 (written before exports were signed) is the same without `key`
+//! and `signature`; it still decodes, as [`Signature::Unsigned`].
+//!
+//! The SHA-256 trailer catches damage, not tampering: anyone can recompute
+//! it. The signature is what says who wrote the file; whether that signer
+//! is trusted is for the importing side to decide (`core::transfer`, the
+//! store's own key and `--trust-key` files; see `docs/trust.md`).
+//!
 //! Decoding trusts nothing: a short or long file, another magic, another
-//! format version, a checksum that does not match, a body that does not
-//! decompress (or decompresses to more than [`MAX_BODY`]) or is not an
-//! [`Export`], and an export whose shard indices are inconsistent are each
-//! one line of error. The kind-level checks (solver version, re-planning,
-//! every result decoded and validated against its shard) are the core's
-//! (`core::transfer`): this module knows no kind.
+//! format version, a checksum that does not match, a signature that does
+//! not verify under the key the file names (tampered: refused outright), a
+//! body that does not decompress (or decompresses to more than
+//! [`MAX_BODY`]) or is not an [`Export`], and an export whose shard indices
+//! are inconsistent are each one line of error. The kind-level checks
+//! (solver version, re-planning, every result decoded and validated against
+//! its shard) are the core's (`core::transfer`): this module knows no kind.
 
 use gamesweep::sweep::{Params, ShardSpec};
 use serde::{Deserialize, Serialize};
@@ -28,15 +40,28 @@ use std::path::Path;
 
 /// The first bytes of every export file.
 pub const MAGIC: &[u8; 8] = b"GSWEEPX\n";
-/// The format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format this build writes (signed); it also reads [`UNSIGNED_VERSION`].
+pub const FORMAT_VERSION: u32 = 2;
+/// The unsigned format of builds before signed exports (read as untrusted).
+pub const UNSIGNED_VERSION: u32 = 1;
 /// The largest body (decompressed JSON) read: 1 GiB.
 pub const MAX_BODY: u64 = 1 << 30;
 /// The conventional file extension.
 pub const EXTENSION: &str = "gsx";
 
 const HEADER: usize = 8 + 4 + 8;
-const TRAILER: usize = 32;
+const CHECKSUM: usize = 32;
+const KEY: usize = 32;
+const SIG: usize = 64;
+
+/// Bytes after the body in format `version`.
+fn trailer(version: u32) -> usize {
+    if version == UNSIGNED_VERSION {
+        CHECKSUM
+    } else {
+        KEY + SIG + CHECKSUM
+    }
+}
 
 /// One sweep, as exported.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,7 +138,7 @@ pub enum ExportError {
     #[error("not a gamesweep export file (its first bytes are not the export magic)")]
     Magic,
     /// Another format version.
-    #[error("export file format version {found} is unknown to this build (it reads version {FORMAT_VERSION}); import it with the gamesweep version that wrote it, or the file is corrupt")]
+    #[error("export file format version {found} is unknown to this build (it reads versions {UNSIGNED_VERSION} and {FORMAT_VERSION}); import it with the gamesweep version that wrote it, or the file is corrupt")]
     Version {
         /// The version in the file.
         found: u32,
@@ -121,6 +146,10 @@ pub enum ExportError {
     /// The checksum does not match: a changed or damaged file.
     #[error("export file is corrupt: its SHA-256 checksum does not match its content")]
     Checksum,
+    /// The signature does not verify under the key the file names: the
+    /// file was changed after it was signed (its checksum recomputed).
+    #[error("export file is tampered: its signature does not verify under the key it names ({0}); it was changed after it was signed")]
+    Signature(String),
     /// Longer than its header says.
     #[error("export file has {0} bytes after its end: it is corrupt")]
     Trailing(u64),
@@ -132,45 +161,219 @@ pub enum ExportError {
     Inconsistent(String),
 }
 
-/// The file's bytes for `export`.
-pub fn encode(export: &Export) -> Vec<u8> {
+/// An Ed25519 public key that signs export files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PublicKey(pub [u8; 32]);
+
+/// The first word of a key file's key line.
+pub const KEY_FILE_TAG: &str = "gamesweep-ed25519";
+
+impl PublicKey {
+    /// `sha256:` and the first 16 bytes of the key's SHA-256, in hex: what
+    /// messages and `gamesweep key show` name a key by.
+    pub fn fingerprint(&self) -> String {
+        format!("sha256:{}", hex(&Sha256::digest(self.0)[..16]))
+    }
+
+    /// The key in hex (64 digits).
+    pub fn to_hex(&self) -> String {
+        hex(&self.0)
+    }
+
+    /// The text of a key file (`gamesweep key export`): comment lines, then
+    /// `gamesweep-ed25519 HEX`.
+    pub fn key_file(&self, comment: &str) -> String {
+        let mut out = String::new();
+        for line in comment.lines() {
+            out.push_str(&format!("# {line}\n"));
+        }
+        out.push_str(&format!(
+            "# fingerprint {}\n{KEY_FILE_TAG} {}\n",
+            self.fingerprint(),
+            self.to_hex()
+        ));
+        out
+    }
+
+    /// The key in a key file's text: blank lines and `#` comments are
+    /// skipped; exactly one `gamesweep-ed25519 HEX` line.
+    pub fn parse_key_file(text: &str) -> Result<Self, String> {
+        let mut found = None;
+        for (no, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let (Some(KEY_FILE_TAG), Some(h), None) = (words.next(), words.next(), words.next())
+            else {
+                return Err(format!(
+                    "line {}: expected `{KEY_FILE_TAG} <64 hex digits>`",
+                    no + 1
+                ));
+            };
+            if found.is_some() {
+                return Err(format!("line {}: a second key (one key per file)", no + 1));
+            }
+            let bytes = unhex(h)
+                .filter(|b| b.len() == 32)
+                .ok_or_else(|| format!("line {}: the key is not 64 hex digits", no + 1))?;
+            found = Some(PublicKey(bytes.try_into().expect("32 bytes")));
+        }
+        found.ok_or_else(|| format!("no `{KEY_FILE_TAG}` line"))
+    }
+
+    /// The key in the key file at `path` (one line of error naming it).
+    pub fn read_key_file(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read key file {}: {e}", path.display()))?;
+        Self::parse_key_file(&text).map_err(|e| {
+            format!(
+                "{}: not a gamesweep key file ({e}); write one with `gamesweep key export`",
+                path.display()
+            )
+        })
+    }
+
+    fn verify(&self, message: &[u8], sig: &[u8]) -> bool {
+        ring::signature::UnparsedPublicKey::new(&ring::signature::ED25519, &self.0)
+            .verify(message, sig)
+            .is_ok()
+    }
+}
+
+impl std::fmt::Display for PublicKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.fingerprint())
+    }
+}
+
+/// Signs export files: an Ed25519 key pair from a 32-byte seed (the
+/// store's `signing_key`).
+pub struct Signer {
+    pair: ring::signature::Ed25519KeyPair,
+    public: PublicKey,
+}
+
+impl Signer {
+    /// The key pair of `seed`.
+    pub fn from_seed(seed: &[u8; 32]) -> Self {
+        use ring::signature::KeyPair as _;
+        let pair = ring::signature::Ed25519KeyPair::from_seed_unchecked(seed)
+            .expect("any 32 bytes are an Ed25519 seed");
+        let public = PublicKey(
+            pair.public_key()
+                .as_ref()
+                .try_into()
+                .expect("an Ed25519 public key is 32 bytes"),
+        );
+        Signer { pair, public }
+    }
+
+    /// Its public key.
+    pub fn public(&self) -> PublicKey {
+        self.public
+    }
+}
+
+impl std::fmt::Debug for Signer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Signer({})", self.public)
+    }
+}
+
+/// The keys in the key files at `paths` (`--trust-key FILE`, repeatable).
+pub fn read_key_files(paths: &[std::path::PathBuf]) -> Result<Vec<PublicKey>, String> {
+    paths.iter().map(|p| PublicKey::read_key_file(p)).collect()
+}
+
+/// Who signed a decoded export file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signature {
+    /// Format 1: no signature.
+    Unsigned,
+    /// Format 2, and the signature verifies under this key (which may or
+    /// may not be trusted: that is the importer's decision).
+    Signed(PublicKey),
+}
+
+/// A decoded export file: its content and who signed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    /// The content.
+    pub export: Export,
+    /// The signature.
+    pub signature: Signature,
+}
+
+/// What the signature covers: magic, format version and the body's SHA-256.
+fn signed_message(version: u32, body: &[u8]) -> Vec<u8> {
+    let mut m = Vec::with_capacity(8 + 4 + 32);
+    m.extend_from_slice(MAGIC);
+    m.extend_from_slice(&version.to_le_bytes());
+    m.extend_from_slice(&Sha256::digest(body));
+    m
+}
+
+fn compress(export: &Export) -> Vec<u8> {
     let json = serde_json::to_vec(export).expect("an export serializes to JSON");
     // Level 19: the file is written rarely and kept (committed to git).
-    let body = zstd::bulk::compress(&json, 19).expect("zstd compresses a buffer");
-    let mut out = Vec::with_capacity(HEADER + body.len() + TRAILER);
+    zstd::bulk::compress(&json, 19).expect("zstd compresses a buffer")
+}
+
+fn frame(version: u32, body: &[u8], signed: Option<(&PublicKey, &[u8])>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER + body.len() + trailer(version));
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&body);
+    out.extend_from_slice(body);
+    if let Some((key, sig)) = signed {
+        out.extend_from_slice(&key.0);
+        out.extend_from_slice(sig);
+    }
     let sum = Sha256::digest(&out);
     out.extend_from_slice(&sum);
     out
 }
 
-/// The export in `bytes`, or why it is refused.
-pub fn decode(bytes: &[u8]) -> Result<Export, ExportError> {
+/// The file's bytes for `export`, signed by `signer` (format 2).
+pub fn encode(export: &Export, signer: &Signer) -> Vec<u8> {
+    let body = compress(export);
+    let sig = signer.pair.sign(&signed_message(FORMAT_VERSION, &body));
+    frame(FORMAT_VERSION, &body, Some((&signer.public, sig.as_ref())))
+}
+
+/// The file's bytes for `export` in the unsigned format 1 (what builds
+/// before signed exports wrote; for tests of their import).
+pub fn encode_unsigned(export: &Export) -> Vec<u8> {
+    frame(UNSIGNED_VERSION, &compress(export), None)
+}
+
+/// The export in `bytes` and its signer, or why it is refused.
+pub fn decode(bytes: &[u8]) -> Result<Decoded, ExportError> {
     let have = bytes.len() as u64;
+    let shortest = (HEADER + CHECKSUM) as u64;
     if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
         if bytes.len() < MAGIC.len() && MAGIC.starts_with(bytes) {
             return Err(ExportError::Truncated {
                 have,
-                want: (HEADER + TRAILER) as u64,
+                want: shortest,
             });
         }
         return Err(ExportError::Magic);
     }
-    if bytes.len() < HEADER + TRAILER {
+    if bytes.len() < HEADER + CHECKSUM {
         return Err(ExportError::Truncated {
             have,
-            want: (HEADER + TRAILER) as u64,
+            want: shortest,
         });
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
+    if version != FORMAT_VERSION && version != UNSIGNED_VERSION {
         return Err(ExportError::Version { found: version });
     }
     let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
-    let want = len.saturating_add((HEADER + TRAILER) as u64);
+    let want = len.saturating_add((HEADER + trailer(version)) as u64);
     if have < want {
         return Err(ExportError::Truncated { have, want });
     }
@@ -178,12 +381,24 @@ pub fn decode(bytes: &[u8]) -> Result<Export, ExportError> {
         return Err(ExportError::Trailing(have - want));
     }
     let end = HEADER + len as usize;
-    let sum = Sha256::digest(&bytes[..end]);
-    if sum.as_slice() != &bytes[end..] {
+    let sum_at = bytes.len() - CHECKSUM;
+    let sum = Sha256::digest(&bytes[..sum_at]);
+    if sum.as_slice() != &bytes[sum_at..] {
         return Err(ExportError::Checksum);
     }
+    let body = &bytes[HEADER..end];
+    let signature = if version == UNSIGNED_VERSION {
+        Signature::Unsigned
+    } else {
+        let key = PublicKey(bytes[end..end + KEY].try_into().expect("32 bytes"));
+        let sig = &bytes[end + KEY..end + KEY + SIG];
+        if !key.verify(&signed_message(version, body), sig) {
+            return Err(ExportError::Signature(key.fingerprint()));
+        }
+        Signature::Signed(key)
+    };
     let mut json = Vec::new();
-    zstd::stream::read::Decoder::new(&bytes[HEADER..end])
+    zstd::stream::read::Decoder::new(body)
         .map_err(|e| ExportError::Body(format!("cannot decompress: {e}")))?
         .take(MAX_BODY + 1)
         .read_to_end(&mut json)
@@ -196,13 +411,27 @@ pub fn decode(bytes: &[u8]) -> Result<Export, ExportError> {
     let export: Export = serde_json::from_slice(&json)
         .map_err(|e| ExportError::Body(format!("not an export: {e}")))?;
     check(&export)?;
-    Ok(export)
+    Ok(Decoded { export, signature })
 }
 
 /// Read and decode the export file at `path` (one line of error, naming the file).
-pub fn read(path: &Path) -> Result<Export, String> {
+pub fn read(path: &Path) -> Result<Decoded, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
+        .collect()
 }
 
 /// Write `bytes` to `path` atomically: a temporary file beside it, fsynced,
@@ -303,11 +532,17 @@ mod tests {
         }
     }
 
+    fn signer(n: u8) -> Signer {
+        Signer::from_seed(&[n; 32])
+    }
+
     #[test]
     fn round_trips_and_refuses_every_damage() {
         let e = sample();
-        let bytes = encode(&e);
-        assert_eq!(decode(&bytes).unwrap(), e);
+        let bytes = encode(&e, &signer(1));
+        let d = decode(&bytes).unwrap();
+        assert_eq!(d.export, e);
+        assert_eq!(d.signature, Signature::Signed(signer(1).public()));
         for pos in [0, 5, 9, 13, HEADER + 3, bytes.len() / 2, bytes.len() - 1] {
             let mut b = bytes.clone();
             b[pos] ^= 0x10;
@@ -323,23 +558,76 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         assert_eq!(decode(&longer), Err(ExportError::Trailing(1)));
-        let mut v2 = bytes.clone();
-        v2[8] = 2;
-        assert_eq!(decode(&v2), Err(ExportError::Version { found: 2 }));
+        let mut v3 = bytes.clone();
+        v3[8] = 3;
+        assert_eq!(decode(&v3), Err(ExportError::Version { found: 3 }));
+    }
+
+    /// `bytes` with the trailing SHA-256 recomputed (anyone can).
+    fn rechecksum(mut b: Vec<u8>) -> Vec<u8> {
+        let n = b.len() - CHECKSUM;
+        let sum = Sha256::digest(&b[..n]);
+        b[n..].copy_from_slice(&sum);
+        b
+    }
+
+    #[test]
+    fn a_changed_signed_file_is_tampered_even_with_its_checksum_recomputed() {
+        let bytes = encode(&sample(), &signer(1));
+        let sig_at = bytes.len() - CHECKSUM - SIG;
+        let key_at = sig_at - KEY;
+        // The body, the signature, the key: each changed, checksum fixed.
+        for pos in [HEADER + 2, sig_at + 5, key_at + 1] {
+            let mut b = bytes.clone();
+            b[pos] ^= 0x01;
+            let e = decode(&rechecksum(b)).unwrap_err();
+            assert!(matches!(e, ExportError::Signature(_)), "byte {pos}: {e}");
+            assert!(e.to_string().contains("tampered"), "{e}");
+        }
+        // Another key's signature over the same body verifies under that
+        // key: the file decodes, as signed by it (trust is the importer's).
+        let other = encode(&sample(), &signer(2));
+        assert_eq!(
+            decode(&other).unwrap().signature,
+            Signature::Signed(signer(2).public())
+        );
+        // Format 1 decodes as unsigned.
+        let d = decode(&encode_unsigned(&sample())).unwrap();
+        assert_eq!((d.export, d.signature), (sample(), Signature::Unsigned));
+    }
+
+    #[test]
+    fn key_files_round_trip_and_bad_ones_are_named() {
+        let k = signer(9).public();
+        let text = k.key_file("signing key of store /x\nsecond line");
+        assert!(text.contains(&k.fingerprint()), "{text}");
+        assert_eq!(PublicKey::parse_key_file(&text), Ok(k));
+        assert_ne!(signer(8).public().fingerprint(), k.fingerprint());
+        for (bad, why) in [
+            ("", "no `gamesweep-ed25519` line"),
+            ("gamesweep-ed25519 abcd", "not 64 hex digits"),
+            ("ssh-ed25519 AAAA", "line 1: expected"),
+            (&format!("{KEY_FILE_TAG} {}", "+f".repeat(32)), "not 64 hex"),
+            (&format!("{text}{text}"), "a second key"),
+        ] {
+            let e = PublicKey::parse_key_file(bad).unwrap_err();
+            assert!(e.contains(why), "{bad:?}: {e}");
+        }
     }
 
     #[test]
     fn inconsistent_indices_are_refused() {
+        let s = signer(1);
         let mut e = sample();
         e.results[0].index = 3;
         assert!(matches!(
-            decode(&encode(&e)),
+            decode(&encode(&e, &s)),
             Err(ExportError::Inconsistent(_))
         ));
         let mut e = sample();
         e.plan[2].index = 7;
         assert!(matches!(
-            decode(&encode(&e)),
+            decode(&encode(&e, &s)),
             Err(ExportError::Inconsistent(_))
         ));
     }

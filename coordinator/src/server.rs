@@ -58,6 +58,13 @@ fn holder<T>(req: &Request<T>, worker_id: &str) -> Result<String, Status> {
     if let Some(name) = caller.and_then(|c| c.identity.as_deref()) {
         return Ok(format!("{}{name}", crate::core::model::ISSUED_PREFIX));
     }
+    if worker_id.starts_with(crate::core::model::IMPORT_PREFIX) {
+        return Err(Status::invalid_argument(format!(
+            "worker id `{}` starts with `{}`, which marks imported results: pick another id",
+            crate::core::model::short(worker_id),
+            crate::core::model::IMPORT_PREFIX
+        )));
+    }
     if worker_id.starts_with(crate::core::model::ISSUED_PREFIX) {
         return Err(Status::invalid_argument(format!(
             "worker id `{}` starts with `{}`, which marks identities of issued credentials: under a shared token pick another id (or ask the admin for a credential: `gamesweep token issue`)",
@@ -366,8 +373,7 @@ impl Service {
     /// `Export`: the sweep encoded as an export file, in chunks.
     async fn export_file(&self, sweep_id: String) -> Result<ExportStream, Status> {
         let core = self.core.clone();
-        let bytes =
-            blocking(move || Ok(crate::export_file::encode(&core.export(&sweep_id)?))).await?;
+        let bytes = blocking(move || core.export_file(&sweep_id)).await?;
         let chunks: Vec<Result<pb::ExportChunk, Status>> = bytes
             .chunks(gamesweep_proto::client::IMPORT_CHUNK)
             .map(|c| Ok(pb::ExportChunk { data: c.to_vec() }))
@@ -382,10 +388,11 @@ impl Service {
         mut chunks: tonic::Streaming<pb::ImportChunk>,
     ) -> Result<pb::ImportReply, Status> {
         let mut bytes = Vec::new();
-        let mut rename = None;
+        let mut first = None;
         while let Some(c) = chunks.message().await? {
-            if rename.is_none() {
-                rename = Some(c.rename);
+            if first.is_none() {
+                // The options travel in the first chunk.
+                first = Some((c.rename.clone(), c.require_signature, c.verify_ppm));
             }
             if bytes.len() + c.data.len() > crate::access::IMPORT_LIMIT {
                 return Err(Status::resource_exhausted(format!(
@@ -395,15 +402,23 @@ impl Service {
             }
             bytes.extend_from_slice(&c.data);
         }
-        let rename = rename.filter(|r| !r.is_empty());
+        let (rename, require_signature, verify_ppm) = first.unwrap_or_default();
+        let rename = Some(rename).filter(|r| !r.is_empty());
+        // Trusted signers: the store's key and `serve --trust-key` (the
+        // core's); a client cannot add any.
+        let policy = crate::core::transfer::ImportPolicy {
+            trusted: Vec::new(),
+            require_signature,
+            verify_ppm,
+        };
         let core = self.core.clone();
         let imported = blocking(move || {
-            let export = crate::export_file::decode(&bytes)
+            let file = crate::export_file::decode(&bytes)
                 .map_err(|e| CoreError::BadRequest(format!("import refused: {e}")))?;
-            core.import(&export, rename.as_deref())
+            core.import(&file, rename.as_deref(), &policy)
         })
         .await?;
-        info!(sweep = %imported.sweep_id, done = imported.done, "sweep imported");
+        info!(sweep = %imported.sweep_id, done = imported.done, trusted = imported.trusted, "sweep imported");
         Ok(imported.into())
     }
 }
@@ -655,7 +670,7 @@ pub fn write_checkpoints(
         if written.get(&id) == Some(&export.results.len()) && path.exists() {
             continue;
         }
-        let bytes = crate::export_file::encode(&export);
+        let bytes = core.sign(&export);
         match crate::export_file::write_atomic(&path, &bytes) {
             Ok(()) => {
                 info!(sweep = %id, file = %path.display(), done = export.results.len(), bytes = bytes.len(), "checkpoint export written");

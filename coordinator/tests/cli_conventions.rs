@@ -246,8 +246,9 @@ fn cancel_pause_resume_priority_watch_and_schemas() {
     let file = d.join("small.gsx");
     let o = run(&["export", "small", s(&file)]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let export =
-        gamesweep_coordinator::export_file::decode(&std::fs::read(&file).unwrap()).unwrap();
+    let export = gamesweep_coordinator::export_file::decode(&std::fs::read(&file).unwrap())
+        .unwrap()
+        .export;
     let body = serde_json::to_value(&export).unwrap();
     valid_and_strict(
         &schema("export-manifest.schema.json"),

@@ -5,7 +5,8 @@
 
 use crate::convert::ConvertError;
 use crate::domain::{
-    AuditRecord, Imported, LaunchSpec, Launched, ProjectionText, StatusReport, SweepReport,
+    AuditRecord, ImportOptions, Imported, LaunchSpec, Launched, ProjectionText, StatusReport,
+    SweepReport,
 };
 use crate::pb;
 use crate::pb::audit_client::AuditClient;
@@ -437,24 +438,24 @@ impl Coordinator {
     }
 
     /// Send export file `bytes` to the coordinator in chunks of
-    /// [`IMPORT_CHUNK`] bytes, to import as sweep `rename` (default: the
-    /// file's own id).
+    /// [`IMPORT_CHUNK`] bytes, to import as `opts` says (the options travel
+    /// in the first chunk).
     pub async fn import(
         &mut self,
         bytes: Vec<u8>,
-        rename: Option<&str>,
+        opts: &ImportOptions,
     ) -> Result<Imported, RpcError> {
-        let rename = rename.unwrap_or_default().to_string();
         let chunks: Vec<pb::ImportChunk> = bytes
             .chunks(IMPORT_CHUNK)
             .enumerate()
-            .map(|(i, c)| pb::ImportChunk {
-                data: c.to_vec(),
-                rename: if i == 0 {
-                    rename.clone()
-                } else {
-                    String::new()
-                },
+            .map(|(i, c)| {
+                let first = i == 0;
+                pb::ImportChunk {
+                    data: c.to_vec(),
+                    rename: opts.rename.clone().filter(|_| first).unwrap_or_default(),
+                    require_signature: first && opts.require_signature,
+                    verify_ppm: opts.verify_ppm.filter(|_| first),
+                }
             })
             .collect();
         let reply = self

@@ -172,6 +172,8 @@ impl From<Imported> for pb::ImportReply {
             sweep_id: i.sweep_id,
             shards: i.shards,
             done: i.done,
+            signer: i.signer,
+            trusted: i.trusted,
         }
     }
 }
@@ -182,6 +184,8 @@ impl From<pb::ImportReply> for Imported {
             sweep_id: r.sweep_id,
             shards: r.shards,
             done: r.done,
+            signer: r.signer,
+            trusted: r.trusted,
         }
     }
 }

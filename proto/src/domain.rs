@@ -124,6 +124,23 @@ pub struct Imported {
     pub shards: u32,
     /// Finished shards imported.
     pub done: u32,
+    /// Fingerprint of the key that signed the file; empty: unsigned.
+    pub signer: String,
+    /// The signer is trusted; otherwise every imported result is re-run by
+    /// a worker before the sweep can finish.
+    pub trusted: bool,
+}
+
+/// How to import an export file (besides its bytes).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// Import under this id instead of the file's.
+    pub rename: Option<String>,
+    /// Refuse a file no trusted key signed.
+    pub require_signature: bool,
+    /// Verification share of the imported sweep, millionths (`None`: the
+    /// importing coordinator's default). Never taken from the file.
+    pub verify_ppm: Option<u32>,
 }
 
 /// Status of one sweep (an element of `status --json`'s `sweeps`).

@@ -1,7 +1,8 @@
 //! `gamesweep export ID FILE`: write one sweep (definition, plan, solver
 //! version, every finished shard result) to one compressed, checksummed
-//! export file (see [`crate::export_file`]), from a running coordinator or,
-//! with `--store DIR`, from a stopped coordinator's store.
+//! export file signed with the coordinator's key (see
+//! [`crate::export_file`]), from a running coordinator or, with `--store
+//! DIR`, from a stopped coordinator's store.
 
 use crate::connect::{self, Conn};
 use crate::core::Core;
@@ -36,8 +37,8 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
         Some(dir) => {
             let store = SledStore::open(dir).map_err(|e| UsageError(e.to_string()))?;
             let core = Core::open(Arc::new(store), Duration::from_secs(60))?;
-            let export = core.export(&a.id).map_err(|e| UsageError(e.to_string()))?;
-            export_file::encode(&export)
+            core.export_file(&a.id)
+                .map_err(|e| UsageError(e.to_string()))?
         }
         None => {
             let rt = connect::runtime()?;
@@ -47,12 +48,17 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
         }
     };
     // What came over the wire is checked like any export file.
-    let export = export_file::decode(&bytes)
+    let decoded = export_file::decode(&bytes)
         .map_err(|e| anyhow::anyhow!("the coordinator sent a bad export: {e}"))?;
+    let export = &decoded.export;
+    let signed = match decoded.signature {
+        export_file::Signature::Signed(k) => format!("signed by key {k}"),
+        export_file::Signature::Unsigned => "unsigned".into(),
+    };
     export_file::write_atomic(&a.file, &bytes)
         .with_context(|| format!("writing {}", a.file.display()))?;
     eprintln!(
-        "exported {}: {}/{} shards done, {} bytes, in {:.2} s, to {}",
+        "exported {}: {}/{} shards done, {signed}, {} bytes, in {:.2} s, to {}",
         a.id,
         export.results.len(),
         export.plan.len(),

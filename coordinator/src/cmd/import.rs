@@ -2,14 +2,19 @@
 //! (streamed over gRPC, admin token) or, with `--store DIR`, into a stopped
 //! coordinator's store (or a `run` folder's `OUT/store`). Either way every
 //! result is re-validated as a submit is, and nothing is written unless the
-//! whole file passes.
+//! whole file passes. A file no trusted key signed imports as untrusted
+//! (every imported result re-run by a worker before the sweep can finish),
+//! or is refused with `--require-signature`; the output says which.
 
+use crate::args;
 use crate::connect::{self, Conn};
+use crate::core::transfer::ImportPolicy;
 use crate::core::Core;
 use crate::error::UsageError;
 use crate::export_file;
 use crate::store::SledStore;
 use anyhow::Context as _;
+use gamesweep_proto::domain::{ImportOptions, Imported};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -21,13 +26,28 @@ pub struct ImportArgs {
     pub file: PathBuf,
     /// Write into this stopped coordinator's store instead of sending the
     /// file to a running coordinator. For `gamesweep run ... --out OUT`,
-    /// use `--store OUT/store --name run`, then rerun the same `run` to
-    /// finish the sweep.
+    /// use `--store OUT/store --name run --verify-fraction 0` (`run`'s
+    /// share), then rerun the same `run` to finish the sweep.
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
     /// Import under this sweep id instead of the file's.
     #[arg(long, value_name = "ID")]
     pub name: Option<String>,
+    /// With --store: trust files signed by the key in FILE (`gamesweep key
+    /// export` on the coordinator that wrote it), besides the store's own
+    /// key; repeatable. A running coordinator trusts its own key and those
+    /// of `serve --trust-key` only.
+    #[arg(long, value_name = "FILE", requires = "store")]
+    pub trust_key: Vec<PathBuf>,
+    /// Refuse the file unless a trusted key signed it (instead of importing
+    /// its results as untrusted, to be re-run by workers).
+    #[arg(long)]
+    pub require_signature: bool,
+    /// Share of the imported sweep's shards (0..1, or a percentage) whose
+    /// result is run again by another worker and compared, from now on
+    /// [default: 1%, as `launch`]. The file's own share is not used.
+    #[arg(long, value_name = "F", value_parser = args::parse_verify_fraction)]
+    pub verify_fraction: Option<u32>,
     #[command(flatten)]
     pub conn: Conn,
 }
@@ -38,27 +58,65 @@ pub fn exec(a: ImportArgs) -> anyhow::Result<()> {
     let bytes = std::fs::read(&a.file).with_context(|| format!("reading {}", a.file.display()))?;
     let imported = match &a.store {
         Some(dir) => {
-            let export = export_file::decode(&bytes)
+            let policy = ImportPolicy {
+                trusted: export_file::read_key_files(&a.trust_key).map_err(UsageError)?,
+                require_signature: a.require_signature,
+                verify_ppm: a.verify_fraction,
+            };
+            let file = export_file::decode(&bytes)
                 .map_err(|e| UsageError(format!("{}: import refused: {e}", a.file.display())))?;
             let store = SledStore::open(dir).map_err(|e| UsageError(e.to_string()))?;
             let core = Core::open(Arc::new(store), Duration::from_secs(60))?;
-            core.import(&export, a.name.as_deref())
+            core.import(&file, a.name.as_deref(), &policy)
                 .map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?
         }
         None => {
             let rt = connect::runtime()?;
             let mut c = connect::connect(&rt, &a.conn)?;
-            rt.block_on(c.import(bytes, a.name.as_deref()))
+            let opts = ImportOptions {
+                rename: a.name.clone(),
+                require_signature: a.require_signature,
+                verify_ppm: a.verify_fraction,
+            };
+            rt.block_on(c.import(bytes, &opts))
                 .with_context(|| format!("importing {}", a.file.display()))?
         }
     };
     eprintln!(
-        "imported {} as sweep {}: {}/{} shards done, in {:.2} s; the rest are handed out to workers",
+        "imported {} as sweep {}: {}/{} shards done, in {:.2} s; {}",
         a.file.display(),
         imported.sweep_id,
         imported.done,
         imported.shards,
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        trust_text(&imported)
     );
     Ok(())
+}
+
+/// What the import's signature meant, in words.
+pub fn trust_text(i: &Imported) -> String {
+    let rest = if i.done < i.shards {
+        "; the unfinished shards are handed out to workers"
+    } else {
+        ""
+    };
+    if i.trusted {
+        return format!(
+            "signed by trusted key {}: {} results trusted{rest}",
+            i.signer, i.done
+        );
+    }
+    let who = if i.signer.is_empty() {
+        "not signed (an export of format 1)".to_string()
+    } else {
+        format!(
+            "signed by key {}, which is not trusted here (trust it with --trust-key)",
+            i.signer
+        )
+    };
+    format!(
+        "{who}: not signed by a trusted key: {} results will be re-run by workers before the sweep can finish{rest}",
+        i.done
+    )
 }

@@ -8,6 +8,7 @@ pub mod explore;
 pub mod export;
 pub mod graphs;
 pub mod import;
+pub mod key;
 pub mod kinds;
 pub mod launch;
 pub mod pause;

@@ -93,6 +93,12 @@ pub struct ServeArgs {
     /// Folder of the `--export-every` checkpoints (created if missing).
     #[arg(long, value_name = "DIR", requires = "export_every")]
     pub export_dir: Option<PathBuf>,
+    /// Trust export files signed by the key in FILE (written by `gamesweep
+    /// key export` on the coordinator that made them) on gRPC import, besides
+    /// this store's own key; repeatable. Other files import as untrusted:
+    /// every imported result is re-run by a worker (see docs/trust.md).
+    #[arg(long, value_name = "FILE")]
+    pub trust_key: Vec<PathBuf>,
 }
 
 /// The longest lease `--lease-secs` accepts: a day (much longer would
@@ -181,6 +187,9 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             "a shared token grants the worker role: results under it never count as independent confirmation, and one holder can claim any worker id; issue per-worker credentials with `gamesweep token issue --role worker --name NAME`"
         );
     }
+    let trusted = crate::export_file::read_key_files(&a.trust_key).map_err(UsageError)?;
+    tracing::info!(key = %core.signing_key(), trusted = trusted.len(), "exports are signed with this store's key; imports trust it and --trust-key");
+    core.trust_keys(trusted);
     let rt = connect::runtime()?;
     rt.block_on(async move {
         // The dashboard's address first: a taken one is refused before anything starts.

@@ -1,17 +1,24 @@
-//! `gamesweep verify FILE --sample F [--seed S] [--threads T]`: re-run a
-//! seeded sample of an export file's finished shards in this process and
-//! compare each recomputed result with the exported one (byte for byte, or
-//! equal once decoded); print each mismatch and a summary, and fail on any.
+//! `gamesweep verify FILE --sample F [--seed S] [--threads T] [--trust-key
+//! KEY]...`: check who signed an export file, re-derive its plan from its
+//! kind, parameters and target shard count (a plan that differs is refused,
+//! naming the first differing shard), re-run a seeded sample of its
+//! finished shards in this process and compare each recomputed result with
+//! the exported one (byte for byte, or equal once decoded); print each
+//! mismatch and a summary, and fail on any.
 
 use crate::args;
 use crate::error::UsageError;
-use crate::export_file::{self, ExportResult};
+use crate::export_file::{self, ExportResult, Signature};
 use gamesweep::kinds;
 use gamesweep::sweep::{ShardCtx, ShardSpec};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
+
+/// The largest target shard count re-planned (what `launch --shards` accepts):
+/// a file asking for more would make planning itself the attack.
+const MAX_TARGET_SHARDS: u32 = 10_000_000;
 
 /// `verify` options.
 #[derive(clap::Args, Debug)]
@@ -27,6 +34,14 @@ pub struct VerifyArgs {
     /// Threads [default: all cores].
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
+    /// Trust files signed by the key in FILE (`gamesweep key export` on the
+    /// coordinator that wrote it); repeatable. Without a trusted signature
+    /// the file's origin is unknown, and only the re-run shards are checked.
+    #[arg(long, value_name = "FILE")]
+    pub trust_key: Vec<PathBuf>,
+    /// Fail unless a trusted key signed the file.
+    #[arg(long)]
+    pub require_signature: bool,
 }
 
 fn parse_share(text: &str) -> Result<u32, String> {
@@ -64,7 +79,23 @@ pub fn choose(results: &[ExportResult], ppm: u32, seed: u64) -> Vec<usize> {
 /// Run `verify`.
 pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
     let started = Instant::now();
-    let export = export_file::read(&a.file).map_err(UsageError)?;
+    let trusted = export_file::read_key_files(&a.trust_key).map_err(UsageError)?;
+    let decoded = export_file::read(&a.file).map_err(UsageError)?;
+    let export = &decoded.export;
+    let signature = match decoded.signature {
+        Signature::Signed(k) if trusted.contains(&k) => format!("signed by trusted key {k}"),
+        Signature::Signed(k) => format!("signed by key {k}, which is not trusted (no --trust-key names it): its origin is unknown"),
+        Signature::Unsigned => "not signed (an export of format 1): its origin is unknown".into(),
+    };
+    let is_trusted = matches!(decoded.signature, Signature::Signed(k) if trusted.contains(&k));
+    println!("verify {}: {signature}", a.file.display());
+    if a.require_signature && !is_trusted {
+        return Err(UsageError(format!(
+            "{}: not signed by a trusted key (--require-signature)",
+            a.file.display()
+        ))
+        .into());
+    }
     let kind = kinds::find(&export.kind).map_err(|e| UsageError(e.to_string()))?;
     if kind.version() != export.solver_version {
         return Err(UsageError(format!(
@@ -79,6 +110,17 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
     let params = kind
         .resolve_params(&export.params)
         .map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?;
+    if params != export.params {
+        return Err(UsageError(format!(
+            "{}: its parameters are not complete resolved parameters of `{}`",
+            a.file.display(),
+            export.kind
+        ))
+        .into());
+    }
+    // The file's plan is its own word: re-derive it and compare.
+    let plan = replan(kind, &params, export.target_shards, &export.plan)
+        .map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?;
     let picked = choose(&export.results, a.sample, a.seed);
     let threads = a
         .threads
@@ -92,7 +134,7 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&pos) = picked.get(k) else { break };
                 let r = &export.results[pos];
-                let check = recheck(kind, &params, &export.plan[r.index as usize], r);
+                let check = recheck(kind, &params, &plan[r.index as usize], r);
                 checks
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -129,6 +171,37 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The plan this build makes for `params` and `target` shards, if the
+/// file's `claimed` plan is that plan; else one line naming the first shard
+/// where they differ.
+fn replan(
+    kind: &dyn gamesweep::sweep::SweepKind,
+    params: &gamesweep::sweep::Params,
+    target: u32,
+    claimed: &[ShardSpec],
+) -> Result<Vec<ShardSpec>, String> {
+    if target > MAX_TARGET_SHARDS {
+        return Err(format!(
+            "its target shard count {target} is more than {MAX_TARGET_SHARDS}: not a plan this build makes"
+        ));
+    }
+    let plan = kind.plan(params, target).map_err(|e| e.to_string())?;
+    if let Some(i) = (0..plan.len().max(claimed.len())).find(|&i| plan.get(i) != claimed.get(i)) {
+        return Err(match (plan.get(i), claimed.get(i)) {
+            (Some(want), Some(_)) => format!(
+                "its plan differs from the plan this build makes for its parameters at shard {i} (this build's: {})",
+                want.payload
+            ),
+            _ => format!(
+                "its plan has {} shards, the plan this build makes for its parameters {} (first difference at shard {i})",
+                claimed.len(),
+                plan.len()
+            ),
+        });
+    }
+    Ok(plan)
 }
 
 /// Re-run `shard` and compare with the exported result `r`.

@@ -109,6 +109,10 @@ pub struct Core {
     key: LeaseKey,
     /// The valid issued credentials (shared with the access layer).
     credentials: Arc<credentials::Credentials>,
+    /// Signs export files (the store's signing key; core/transfer.rs).
+    signer: crate::export_file::Signer,
+    /// Export signers trusted besides the store's own (`serve --trust-key`).
+    trusted_keys: Mutex<Vec<crate::export_file::PublicKey>>,
     /// This build's id (crate version + hash of all sources), for display;
     /// compatibility is decided per kind (`SweepKind::version`).
     version: String,
@@ -141,6 +145,8 @@ impl Core {
         Ok(Core {
             key: LeaseKey::new(store.lease_key()),
             credentials: creds,
+            signer: crate::export_file::Signer::from_seed(&store.signing_key()),
+            trusted_keys: Mutex::default(),
             store,
             commit: GroupCommit::default(),
             state: Mutex::new(State {

@@ -840,10 +840,14 @@ pub fn is_issued(key: &str) -> bool {
     key.starts_with(ISSUED_PREFIX)
 }
 
-/// The identity `key` votes as in replicated validation: itself if issued,
-/// else [`SHARED_VOTER`].
+/// The first characters of the identity of an imported export file's
+/// results (`core::transfer`): no client may send a worker id like it.
+pub const IMPORT_PREFIX: &str = "import:";
+
+/// The identity `key` votes as in replicated validation: itself if issued
+/// or an imported file's, else [`SHARED_VOTER`].
 pub fn voter(key: &str) -> &str {
-    if is_issued(key) {
+    if is_issued(key) || key.starts_with(IMPORT_PREFIX) {
         key
     } else {
         SHARED_VOTER

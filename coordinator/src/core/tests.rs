@@ -333,7 +333,6 @@ fn failing_shards_are_set_aside_and_retried_on_resume() {
     for g in &all[1..] {
         assert!(run_and_submit(&c, "w", g));
     }
-    let mut attempt = all[0].attempt;
     let mut token = all[0].token.clone();
     for k in 1..=MAX_FAILURES {
         let out = c
@@ -356,7 +355,6 @@ fn failing_shards_are_set_aside_and_retried_on_resume() {
         let again = c.lease("w", &V(), 100).unwrap();
         if k < MAX_FAILURES {
             assert_eq!(again.leases.len(), 1, "retried at once");
-            attempt = again.leases[0].attempt;
             token = again.leases[0].token.clone();
         } else {
             assert!(

@@ -1,5 +1,6 @@
 //! Moving a sweep between stores: [`Core::export`] collects one sweep's
-//! definition, plan and finished results ([`crate::export_file::Export`]);
+//! definition, plan and finished results ([`crate::export_file::Export`]),
+//! [`Core::export_file`] encodes it signed with the store's key;
 //! [`Core::import`] takes one in as if it had been launched here and its
 //! finished shards submitted. An export is untrusted input: the import
 //! re-plans the sweep and refuses a plan that differs, and decodes,
@@ -7,22 +8,95 @@
 //! submit does, before anything is written. The sweep then loads exactly as
 //! a restart loads a stored one (`recovery`): unfinished shards are pending
 //! and get fresh leases, signed with this store's key.
+//!
+//! Trust: validation checks a result's shape, not its truth, so the
+//! signature decides what the results are worth. A file signed by a key
+//! this coordinator trusts (its store's own, `serve --trust-key`, or the
+//! import's `--trust-key`) imports as it is. Any other file (unsigned
+//! format 1, or signed by an unknown key; a signature that does not verify
+//! is refused when the file is decoded) imports as the results of an
+//! untrusted identity ([`UNTRUSTED_IMPORT`]): each imported shard gets a
+//! [`VerifyPurpose::Import`] verification record whose first run is the
+//! file's, so a worker re-runs every one before the sweep can finish and a
+//! wrong one is replaced (`core::verify`); or it is refused, with
+//! `--require-signature`. Either way the sweep's verification share is the
+//! importing side's ([`ImportPolicy::verify_ppm`]), never the file's.
 
 use super::model::CoreError;
+use super::verify::digest;
 use super::Core;
-use crate::export_file::{Export, ExportResult, ExportSample};
+use crate::export_file::{Decoded, Export, ExportResult, ExportSample, PublicKey, Signature};
 use crate::store::{
     SampleRecord, ShardTiming, StoreError, StoredSweep, SweepRecord, SweepState, SweepStats,
+    Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
 };
 use gamesweep::kinds;
 use gamesweep::sweep::Output;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use tracing::info;
+use tracing::{info, warn};
 
 pub use gamesweep_proto::domain::Imported;
 
+/// The origin identity of results imported from an unsigned file; a file
+/// signed by an unknown key gets `import:untrusted:sha256:...` (its key's
+/// fingerprint), so status and provenance say which file lied.
+pub const UNTRUSTED_IMPORT: &str = "import:untrusted";
+
+/// An import's verification share when the importer names none: the
+/// default of `launch --verify-fraction` (1 %).
+pub const DEFAULT_IMPORT_VERIFY_PPM: u32 = 10_000;
+
+/// What an import trusts and the verification the imported sweep gets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportPolicy {
+    /// Signers trusted for this import besides the store's own key and the
+    /// core's [`Core::trust_keys`] (`import --trust-key`).
+    pub trusted: Vec<PublicKey>,
+    /// Refuse a file no trusted key signed (`--require-signature`).
+    pub require_signature: bool,
+    /// The imported sweep's verification share, millionths (`None`:
+    /// [`DEFAULT_IMPORT_VERIFY_PPM`]). The file's own share is not used.
+    pub verify_ppm: Option<u32>,
+}
+
 impl Core {
+    /// The public key this coordinator signs its exports with.
+    pub fn signing_key(&self) -> PublicKey {
+        self.signer.public()
+    }
+
+    /// Trust exports signed by `keys` besides the store's own key (`serve
+    /// --trust-key`), for every later import.
+    pub fn trust_keys(&self, keys: Vec<PublicKey>) {
+        *self.trusted_keys.lock().unwrap_or_else(|e| e.into_inner()) = keys;
+    }
+
+    /// Sweep `sweep_id` as an export file, signed with the store's key.
+    pub fn export_file(&self, sweep_id: &str) -> Result<Vec<u8>, CoreError> {
+        Ok(self.sign(&self.export(sweep_id)?))
+    }
+
+    /// `export` as an export file, signed with the store's key.
+    pub fn sign(&self, export: &Export) -> Vec<u8> {
+        crate::export_file::encode(export, &self.signer)
+    }
+
+    /// The key that signed `sig`, and whether this import trusts it.
+    fn trusted_signer(&self, sig: &Signature, policy: &ImportPolicy) -> (Option<PublicKey>, bool) {
+        let Signature::Signed(key) = sig else {
+            return (None, false);
+        };
+        let trusted = *key == self.signer.public()
+            || policy.trusted.contains(key)
+            || self
+                .trusted_keys
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains(key);
+        (Some(*key), trusted)
+    }
+
     /// Sweep `sweep_id` as an export: its record, plan and every stored
     /// result (with its timing and worker where known).
     pub fn export(&self, sweep_id: &str) -> Result<Export, CoreError> {
@@ -84,13 +158,22 @@ impl Core {
         self.lock().sweeps.keys().cloned().collect()
     }
 
-    /// Take in `export` as sweep `rename` (default: its own id), or refuse
-    /// it with one line: an unknown kind, another solver version than this
-    /// build's, parameters or a plan other than this build makes for them,
-    /// an id that exists, a result that does not decode, does not validate
-    /// against its shard or overflows the merge. Nothing is written unless
-    /// everything passed; the sweep is flushed before this returns.
-    pub fn import(&self, export: &Export, rename: Option<&str>) -> Result<Imported, CoreError> {
+    /// Take in the decoded export file `file` as sweep `rename` (default:
+    /// its own id), or refuse it with one line: no trusted signature under
+    /// `policy.require_signature`, an unknown kind, another solver version
+    /// than this build's, parameters or a plan other than this build makes
+    /// for them, an id that exists, a result that does not decode, does not
+    /// validate against its shard or overflows the merge. A file no trusted
+    /// key signed imports with every result awaiting a worker's run (see
+    /// the module doc). Nothing is written unless everything passed; the
+    /// sweep is flushed before this returns.
+    pub fn import(
+        &self,
+        file: &Decoded,
+        rename: Option<&str>,
+        policy: &ImportPolicy,
+    ) -> Result<Imported, CoreError> {
+        let export = &file.export;
         let bad = |m: String| CoreError::BadRequest(format!("import refused: {m}"));
         let id = rename.unwrap_or(&export.sweep_id).to_string();
         if !super::launch::valid_id(&id) {
@@ -98,6 +181,20 @@ impl Core {
                 "bad sweep id `{id}`: use 1-128 letters, digits, `-`, `_` or `.`"
             )));
         }
+        let (signer, trusted) = self.trusted_signer(&file.signature, policy);
+        if policy.require_signature && !trusted {
+            return Err(bad(match signer {
+                None => "the file is not signed (an export of format 1) and a signature by a trusted key is required (--require-signature)".into(),
+                Some(k) => format!("the file is signed by key {k}, which is not trusted here, and a signature by a trusted key is required (--require-signature): trust it with --trust-key FILE (`gamesweep key export` on its coordinator)"),
+            }));
+        }
+        // The identity results without a trusted signature are counted under.
+        let untrusted: Option<String> = (!trusted).then(|| match signer {
+            None => UNTRUSTED_IMPORT.to_string(),
+            Some(k) => format!("{UNTRUSTED_IMPORT}:{}", k.fingerprint()),
+        });
+        let verify_ppm = policy.verify_ppm.unwrap_or(DEFAULT_IMPORT_VERIFY_PPM);
+        super::verify::check_share(verify_ppm)?;
         let kind = kinds::find(&export.kind).map_err(|e| bad(e.to_string()))?;
         let mine = kind.version();
         if export.solver_version != mine {
@@ -134,10 +231,9 @@ impl Core {
                 return Err(bad("the export's sample is out of range".into()));
             }
         }
-        super::verify::check_share(export.verify_ppm)?;
         // Decode and validate as a submit does (in parallel: validation
         // re-solves witnesses), then merge with checked arithmetic.
-        let decoded: Vec<Output> = export
+        let decoded: Vec<(Output, String)> = export
             .results
             .par_iter()
             .map(|r| {
@@ -146,12 +242,21 @@ impl Core {
                 })?;
                 kind.decode(r.result.as_bytes())
                     .and_then(|out| kind.validate(&params, shard, &out).map(|()| out))
+                    .map(|out| {
+                        // The digest a worker's run is compared with.
+                        let d = digest(&out.encode());
+                        (out, d)
+                    })
                     .map_err(|e| bad(format!("shard {} result: {e}", r.index)))
             })
             .collect::<Result<_, _>>()?;
         let mut merged = kind.empty();
         let mut last = None;
-        for (r, out) in export.results.iter().zip(decoded) {
+        let mut records = BTreeMap::new();
+        for (r, (out, d)) in export.results.iter().zip(decoded) {
+            if let Some(who) = &untrusted {
+                records.insert(r.index, import_run(who, d));
+            }
             if last.is_some_and(|l| r.index <= l) {
                 return Err(bad("results not in increasing shard order".into()));
             }
@@ -180,8 +285,14 @@ impl Core {
                 shards: s.shards.clone(),
                 limited: s.limited,
             }),
-            verify_ppm: export.verify_ppm,
-            verify_seed: export.verify_seed,
+            verify_ppm,
+            // An untrusted file's seed could steer which later shards are
+            // checked: pick a fresh one.
+            verify_seed: if trusted {
+                export.verify_seed
+            } else {
+                rand::random()
+            },
             replicate_all: false,
             paused: false,
             priority: crate::store::DEFAULT_PRIORITY,
@@ -196,16 +307,22 @@ impl Core {
         }
         let written = (|| -> Result<(), CoreError> {
             for r in &export.results {
+                // An untrusted file's worker names are its own word: its
+                // results are the untrusted identity's.
+                let worker = untrusted.as_ref().unwrap_or(&r.worker);
                 let timing = (r.wall_us > 0 || r.cpu_us > 0).then(|| ShardTiming {
                     wall_us: r.wall_us,
                     cpu_us: r.cpu_us,
-                    worker: r.worker.clone(),
+                    worker: worker.clone(),
                 });
                 self.store
                     .put_result(&id, r.index, r.result.as_bytes(), timing.as_ref())?;
-                if !r.worker.is_empty() {
-                    self.store.put_origin(&id, r.index, &r.worker)?;
-                    origins.insert(r.index, r.worker.clone());
+                if !worker.is_empty() {
+                    self.store.put_origin(&id, r.index, worker)?;
+                    origins.insert(r.index, worker.clone());
+                }
+                if let Some(rec) = records.get(&r.index) {
+                    self.store.put_verify(&id, r.index, Some(rec))?;
                 }
                 results.insert(r.index, r.result.as_bytes().to_vec());
                 if let Some(t) = timing {
@@ -231,7 +348,7 @@ impl Core {
                 stats: SweepStats::default(),
                 timings,
                 failures: BTreeMap::new(),
-                verify: BTreeMap::new(),
+                verify: records,
                 origins,
             },
             self.epoch.unix_ms(now),
@@ -240,11 +357,33 @@ impl Core {
             sweep_id: id.clone(),
             shards: sweep.plan.len() as u32,
             done: sweep.results_stored,
+            signer: signer.map(|k| k.fingerprint()).unwrap_or_default(),
+            trusted,
         };
         debug_assert_eq!(sweep.merged.encode(), merged.encode());
         self.lock().sweeps.insert(id.clone(), sweep);
         self.forget_render(&id);
-        info!(sweep = %id, done = imported.done, total = imported.shards, "imported sweep");
+        if trusted {
+            info!(sweep = %id, done = imported.done, total = imported.shards, signer = %imported.signer, "imported sweep, signed by a trusted key");
+        } else {
+            warn!(sweep = %id, done = imported.done, total = imported.shards, signer = %imported.signer, "imported sweep without a trusted signature: every imported result is re-run by a worker before the sweep can finish");
+        }
         Ok(imported)
+    }
+}
+
+/// The open verification record of a shard imported without a trusted
+/// signature: its one run is the file's (`who`, result digest `digest`).
+fn import_run(who: &str, digest: String) -> VerifyRecord {
+    VerifyRecord {
+        purpose: VerifyPurpose::Import,
+        runs: vec![VerifyRun {
+            worker: who.to_string(),
+            attempt: 0,
+            digest,
+            result: None,
+        }],
+        lease: None,
+        verdict: Verdict::Open,
     }
 }

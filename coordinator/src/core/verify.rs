@@ -21,6 +21,12 @@
 //!   duplicates), shards it holds go back to pending, and every result
 //!   already accepted from it in a sweep not yet finished gets a
 //!   [`VerifyPurpose::Recheck`] record and is verified the same way.
+//! - A shard imported from an export file without a trusted signature
+//!   (`core::transfer`) gets a [`VerifyPurpose::Import`] record whose first
+//!   run is the file's (worker `import:untrusted...`). That run is no vote:
+//!   a worker's run that agrees verifies it, one that disagrees replaces it
+//!   (the import named as out-voted), and it is never skipped as
+//!   unverifiable: the sweep finishes only once a worker ran every one.
 //! - A sweep is finished only when no record is open. A record no eligible
 //!   worker can take — none has been heard from for [`SKIP_PERIODS`] lease
 //!   periods since the record last changed — is skipped as
@@ -45,6 +51,19 @@ use std::time::{Duration, Instant};
 use tracing::{info, warn};
 
 pub use gamesweep_proto::domain::VerifyStatus;
+
+/// The run that replaces an untrusted import's result: the workers' runs
+/// (every run after the import's) all agree with each other and not with
+/// the import's; `None` otherwise (no worker run yet, or they agree with it).
+fn import_overruled(rec: &VerifyRecord) -> Option<&VerifyRun> {
+    let (import, workers) = rec.runs.split_first()?;
+    let first = workers.first()?;
+    let agree = rec.purpose == VerifyPurpose::Import
+        && first.digest != import.digest
+        && first.result.is_some()
+        && workers.iter().all(|r| r.digest == first.digest);
+    agree.then_some(first)
+}
 
 /// Lease periods without any eligible worker after which an open
 /// verification is skipped as unverifiable.
@@ -162,8 +181,13 @@ impl Core {
                 }
                 // Only an issued identity that has not run the shard under
                 // any of its worker ids: a shared token never confirms.
+                // (An untrusted import's result is confirmed by any worker:
+                // the file is no identity of ours.)
+                let import = rec.purpose == VerifyPurpose::Import;
                 let eligible = |w: &str| {
-                    is_issued(w) && !rec.ran_as(voter(w)) && !quarantine.workers.contains_key(w)
+                    (is_issued(w) || (import && !w.is_empty() && voter(w) != w))
+                        && !rec.ran_as(voter(w))
+                        && !quarantine.workers.contains_key(w)
                 };
                 if served && out.len() < room && eligible(worker) {
                     let attempt = {
@@ -427,6 +451,19 @@ impl Core {
             rec.verdict = Verdict::Majority {
                 disagreeing: losers.clone(),
                 replaced,
+            };
+            rec.lease = None;
+        } else if let Some(w) =
+            import_overruled(rec).map(|w| (w.result.clone().unwrap_or_default(), w.worker.clone()))
+        {
+            // An untrusted import's run is no vote: the workers' agreeing
+            // runs replace it (core/transfer.rs).
+            losers = vec![rec.runs[0].worker.clone()];
+            replacement = Some(w);
+            warn!(sweep = %id, shard = index, import = %rec.runs[0].worker, "an imported result without a trusted signature was wrong; replaced by the worker's");
+            rec.verdict = Verdict::Majority {
+                disagreeing: losers.clone(),
+                replaced: true,
             };
             rec.lease = None;
         } else {

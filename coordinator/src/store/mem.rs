@@ -50,6 +50,8 @@ pub struct MemStore {
     tables: Mutex<Tables>,
     /// The lease-token key, random per store.
     lease_key: [u8; 32],
+    /// The export signing seed, random per store.
+    signing_key: [u8; 32],
     /// The audit log.
     audit: Mutex<Vec<AuditRecord>>,
 }
@@ -67,19 +69,23 @@ impl MemStore {
         // run on) a store for tests and throw-away coordinators falls back
         // to a key from the process's hasher seed, still not guessable from
         // outside.
-        let lease_key = super::random_key().unwrap_or_else(|_| {
-            use std::hash::{BuildHasher, Hasher};
-            let mut key = [0u8; 32];
-            for chunk in key.chunks_mut(8) {
-                let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-                h.write_u64(0);
-                chunk.copy_from_slice(&h.finish().to_le_bytes());
-            }
-            key
-        });
+        let key = || {
+            super::random_key().unwrap_or_else(|_| {
+                use std::hash::{BuildHasher, Hasher};
+                let mut key = [0u8; 32];
+                for chunk in key.chunks_mut(8) {
+                    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+                    h.write_u64(0);
+                    chunk.copy_from_slice(&h.finish().to_le_bytes());
+                }
+                key
+            })
+        };
+        let (lease_key, signing_key) = (key(), key());
         MemStore {
             tables: Mutex::default(),
             lease_key,
+            signing_key,
             audit: Mutex::default(),
         }
     }
@@ -294,6 +300,10 @@ impl Store for MemStore {
 
     fn lease_key(&self) -> [u8; 32] {
         self.lease_key
+    }
+
+    fn signing_key(&self) -> [u8; 32] {
+        self.signing_key
     }
 
     fn append_audit(&self, entry: &AuditRecord) -> Result<(), StoreError> {

@@ -342,6 +342,11 @@ pub trait Store: Send + Sync {
     /// the store is created (or first opened by a build that signs leases),
     /// and kept, so tokens stay valid across coordinator restarts.
     fn lease_key(&self) -> [u8; 32];
+    /// The Ed25519 seed export files are signed with (`export_file::Signer`):
+    /// 32 random bytes made once, when the store is created (or first
+    /// opened by a build that signs exports), and kept, so one store signs
+    /// with one key (see `docs/trust.md` for rotating it).
+    fn signing_key(&self) -> [u8; 32];
     /// Append an entry to the audit log of admin actions, durably.
     fn append_audit(&self, entry: &AuditRecord) -> Result<(), StoreError>;
     /// The last `n` audit entries, oldest first.

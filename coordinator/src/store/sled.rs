@@ -15,6 +15,8 @@ use std::path::Path;
 const FORMAT: &[u8] = b"gamesweep-store-v2";
 /// The `meta` key of the lease-token key.
 const LEASE_KEY: &str = "lease_key";
+/// The `meta` key of the export signing seed.
+const SIGNING_KEY: &str = "signing_key";
 /// Formats this build recognises but cannot read.
 const OLD_FORMATS: &[&[u8]] = &[b"gamesweep-store-v1"];
 
@@ -30,6 +32,8 @@ pub struct SledStore {
     failures: sled::Tree,
     /// The lease-token key (kept in the `meta` tree).
     lease_key: [u8; 32],
+    /// The export signing seed (kept in the `meta` tree).
+    signing_key: [u8; 32],
     /// Verification records (replicated validation), by shard.
     verify: sled::Tree,
     /// The worker of each accepted result, by shard.
@@ -161,22 +165,32 @@ impl SledStore {
                 db.flush()?;
             }
         }
-        let lease_key = match meta.get(LEASE_KEY)? {
-            Some(k) => k.as_ref().try_into().map_err(|_| {
-                StoreError::Corrupt(format!("lease key is {} bytes, not 32", k.len()))
-            })?,
-            None => {
-                let key = super::random_key().map_err(|reason| StoreError::Open {
-                    path: dir.to_path_buf(),
-                    reason,
-                })?;
-                meta.insert(LEASE_KEY, &key[..])?;
-                db.flush()?;
-                key
+        let kept_key = |name: &str| -> Result<[u8; 32], StoreError> {
+            match meta.get(name)? {
+                Some(k) => k.as_ref().try_into().map_err(|_| {
+                    StoreError::Corrupt(format!(
+                        "{} is {} bytes, not 32",
+                        name.replace('_', " "),
+                        k.len()
+                    ))
+                }),
+                None => {
+                    let key = super::random_key().map_err(|reason| StoreError::Open {
+                        path: dir.to_path_buf(),
+                        reason,
+                    })?;
+                    meta.insert(name, &key[..])?;
+                    db.flush()?;
+                    Ok(key)
+                }
             }
         };
+        let lease_key = kept_key(LEASE_KEY)?;
+        // Stores made before signed exports get their key on first open.
+        let signing_key = kept_key(SIGNING_KEY)?;
         Ok(SledStore {
             lease_key,
+            signing_key,
             sweeps: db.open_tree("sweeps")?,
             plans: db.open_tree("plans")?,
             results: db.open_tree("results")?,
@@ -462,6 +476,10 @@ impl Store for SledStore {
         self.lease_key
     }
 
+    fn signing_key(&self) -> [u8; 32] {
+        self.signing_key
+    }
+
     fn append_audit(&self, entry: &AuditRecord) -> Result<(), StoreError> {
         let key = self.db.generate_id()?.to_be_bytes();
         let value = serde_json::to_vec(entry)
@@ -545,6 +563,11 @@ mod tests {
         assert_eq!(SledStore::open(&path).unwrap().lease_key(), key, "kept");
         let other = tempfile::tempdir().unwrap();
         assert_ne!(SledStore::open(other.path()).unwrap().lease_key(), key);
+        // The export signing seed likewise: kept, per store, not the lease key.
+        let seed = SledStore::open(&path).unwrap().signing_key();
+        assert_eq!(SledStore::open(&path).unwrap().signing_key(), seed, "kept");
+        assert_ne!(SledStore::open(other.path()).unwrap().signing_key(), seed);
+        assert_ne!(seed, key);
         // Records written before grant times and failing workers were kept.
         let old: LeaseRecord = dec("lease", br#"{"worker":"w","until_ms":5,"attempt":2}"#).unwrap();
         assert_eq!((old.attempt, old.granted_ms), (2, 0));

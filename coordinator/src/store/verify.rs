@@ -20,8 +20,9 @@ pub enum VerifyPurpose {
     /// Its result came from an identity that has not yet agreed with
     /// others often enough to be sampled (adaptive replication).
     Untrusted,
-    /// Imported from an export file without a trusted signature: confirmed
-    /// by a worker before the sweep can finish; never skipped.
+    /// Its result came from an export file without a trusted signature
+    /// (`core::transfer`): that first run is no vote; the sweep finishes
+    /// only once a worker's run confirmed or replaced it.
     Import,
 }
 
