@@ -129,6 +129,11 @@ fn print_verification(provenance_json: &str) {
     if let Some(text) = verification_summary(provenance_json) {
         eprintln!("{text}");
     }
+    if let Ok(p) = serde_json::from_str::<Provenance>(provenance_json) {
+        for line in p.failed_checks() {
+            eprintln!("gamesweep: CHECK FAILED: {line}");
+        }
+    }
 }
 
 /// The one-paragraph summary of a provenance's verification (`None`: no

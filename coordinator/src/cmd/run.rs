@@ -170,6 +170,18 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
                     args::threads_text(threads),
                     out.display()
                 );
+                if let Ok(p) = serde_json::from_str::<crate::core::Provenance>(provenance) {
+                    let failed = p.failed_checks();
+                    for line in &failed {
+                        eprintln!("gamesweep: CHECK FAILED: {line}");
+                    }
+                    anyhow::ensure!(
+                        failed.is_empty(),
+                        "{} check(s) of the merged result failed (see above and {}/provenance.json)",
+                        failed.len(),
+                        out.display()
+                    );
+                }
             }
         }
         return Ok(());

@@ -36,6 +36,7 @@ mod tally_test;
 mod tests;
 pub(crate) mod tokens;
 pub mod transfer;
+pub mod truths;
 pub mod verify;
 mod verify_state;
 #[cfg(test)]

@@ -96,6 +96,21 @@ pub struct Provenance {
     /// How far the result rests on more than one identity.
     #[serde(default)]
     pub confirmation: Confirmation,
+    /// Cheap truths the kind knows, checked on the merged result
+    /// (`core::truths`); a failed one means a wrong number got through.
+    #[serde(default)]
+    pub checks: Vec<super::truths::TruthCheck>,
+}
+
+impl Provenance {
+    /// The failed checks, one line each.
+    pub fn failed_checks(&self) -> Vec<String> {
+        self.checks
+            .iter()
+            .filter(|c| !c.ok)
+            .map(|c| format!("{}: {}", c.check, c.detail))
+            .collect()
+    }
 }
 
 impl Provenance {
@@ -110,6 +125,16 @@ impl Provenance {
 impl Core {
     /// The provenance of a finished sweep.
     pub fn provenance(&self, sweep_id: &str) -> Result<Provenance, CoreError> {
+        let checks = {
+            let r = self.rendered(sweep_id)?;
+            let doc: serde_json::Value = serde_json::from_str(&r.rendered.results_json)
+                .map_err(|e| CoreError::Render(format!("results.json does not parse: {e}")))?;
+            let checks = super::truths::check(&r.kind, &doc);
+            for c in checks.iter().filter(|c| !c.ok) {
+                tracing::error!(sweep = %sweep_id, check = %c.check, "{}", c.detail);
+            }
+            checks
+        };
         let st = self.lock();
         let s = st.sweep(sweep_id)?;
         if let Some(e) = s.unfinished() {
@@ -163,6 +188,7 @@ impl Core {
             quarantined_workers: st.quarantine.workers.keys().cloned().collect(),
             contributors,
             confirmation: confirmation(s),
+            checks,
         })
     }
 }
