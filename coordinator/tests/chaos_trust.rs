@@ -1,0 +1,388 @@
+//! Chaos of trust: one sweep under `--replicate all` (uvg n ≤ 8, 48 shards)
+//! worked by two honest `gamesweep-worker` processes, a **liar** (one
+//! credential, lying on every result it submits and replaying each under
+//! several self-chosen worker ids), and a **faulty core** (a worker that
+//! flips one random bit of a count in its results, seeded: about 1 in 20,
+//! and always its 2nd and 5th), then a **re-checksummed tampered export**
+//! of the finished sweep imported over gRPC. Every process is real, on
+//! 127.0.0.1. The sweep ends with `results.json` byte-identical to `gamesweep
+//! run`'s (11,117 connected graphs at n = 8); every accepted lie and flip is
+//! named in a mismatch record with its identity; the tampered import counts
+//! nothing until honest workers re-ran it, and then equals the reference.
+
+use gamesweep::sweep::{self, Params};
+use gamesweep_proto::{convert, pb};
+use rand::{Rng, SeedableRng};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[path = "support/cli.rs"]
+mod cli;
+#[path = "support/proc.rs"]
+mod proc;
+use cli::{isolated, ok, serve, BIN};
+use proc::Proc;
+
+const ADMIN: &str = "chaos-trust-admin-secret";
+
+fn admin_args<'a>(u: &'a str, admin: &'a str) -> [&'a str; 4] {
+    ["--coordinator", u, "--token-file", admin]
+}
+
+/// Issue a worker credential `name`; its secret.
+fn issue(u: &str, admin: &str, dir: &Path, name: &str) -> String {
+    let out = dir.join(name);
+    let mut args = vec![
+        "token",
+        "issue",
+        "--name",
+        name,
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(admin_args(u, admin));
+    ok(&args);
+    std::fs::read_to_string(&out).unwrap().trim().to_string()
+}
+
+fn status(u: &str, admin: &str, id: &str) -> serde_json::Value {
+    let mut args = vec!["status", id, "--json"];
+    args.extend(admin_args(u, admin));
+    let v: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
+    v["sweeps"][0].clone()
+}
+
+fn honest(lease: &pb::Lease) -> Vec<u8> {
+    let kind = gamesweep::kinds::find("uvg").unwrap();
+    let params: Params = convert::params_from_proto(&lease.params).unwrap();
+    let shard = convert::opt_shard_from_proto(lease.shard.clone()).unwrap();
+    kind.run_shard(&params, &shard, &sweep::ShardCtx::detached())
+        .unwrap()
+        .encode()
+}
+
+/// One position moved from Grundy value 1 to 2 (a lie that passes validation).
+fn lie(honest: &[u8]) -> Option<Vec<u8>> {
+    let mut v: serde_json::Value = serde_json::from_slice(honest).ok()?;
+    let by_n = v["by_n"].as_object_mut()?;
+    let counts = by_n
+        .values_mut()
+        .rev()
+        .find(|c| c["grundy"]["1"].as_u64().unwrap_or(0) > 0)?;
+    let g = counts["grundy"].as_object_mut()?;
+    let one = g["1"].as_u64()?;
+    let two = g.get("2").and_then(|x| x.as_u64()).unwrap_or(0);
+    g.insert("1".into(), (one - 1).into());
+    g.insert("2".into(), (two + 1).into());
+    serde_json::to_vec(&v).ok()
+}
+
+/// A faulty core: one random bit of one count flipped (the result still
+/// decodes; validation may or may not catch it).
+fn flip(honest: &[u8], rng: &mut impl Rng) -> Vec<u8> {
+    /// Visit the nonzero integers of `v` in order, counting `seen`; the
+    /// one numbered `target` gets `bit` flipped.
+    fn walk(v: &mut serde_json::Value, seen: &mut usize, target: usize, bit: u32) {
+        match v {
+            serde_json::Value::Number(n) if n.as_u64().is_some_and(|x| x > 0) => {
+                if *seen == target {
+                    *v = (n.as_u64().unwrap() ^ (1 << bit)).into();
+                }
+                *seen += 1;
+            }
+            serde_json::Value::Object(m) => m.values_mut().for_each(|x| walk(x, seen, target, bit)),
+            serde_json::Value::Array(a) => a.iter_mut().for_each(|x| walk(x, seen, target, bit)),
+            _ => {}
+        }
+    }
+    let mut v: serde_json::Value = serde_json::from_slice(honest).unwrap();
+    let mut count = 0;
+    walk(&mut v.clone(), &mut count, usize::MAX, 0);
+    let (target, bit) = (rng.random_range(0..count), rng.random_range(0..6));
+    walk(&mut v, &mut 0, target, bit);
+    serde_json::to_vec(&v).unwrap()
+}
+
+/// What a dishonest client did: results accepted wrong, replays.
+#[derive(Default)]
+struct Tally {
+    wrong_accepted: AtomicU32,
+    replays_accepted: AtomicU32,
+}
+
+/// A raw gRPC worker presenting `secret`, leasing under `ids` in turn,
+/// submitting `corrupt(result, k)` (None: the honest result) until `stop`.
+fn dishonest(
+    url: String,
+    secret: String,
+    ids: Vec<String>,
+    corrupt: impl Fn(&[u8], u32) -> Option<Vec<u8>> + Send + 'static,
+    stop: Arc<AtomicBool>,
+    tally: Arc<Tally>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let mut c = {
+            let _g = rt.enter();
+            gamesweep_proto::connect_lazy(
+                &url,
+                &gamesweep_proto::ClientOptions::token(Some(&secret)),
+            )
+            .unwrap()
+        };
+        let mut k = 0u32;
+        let deadline = Instant::now() + Duration::from_secs(300);
+        while !stop.load(Ordering::Relaxed) && Instant::now() < deadline {
+            let id = &ids[k as usize % ids.len()];
+            let leases = match rt.block_on(c.lease(pb::LeaseRequest {
+                protocol: gamesweep_proto::LEASE_PROTOCOL,
+                worker_id: id.clone(),
+                solver_version: gamesweep_proto::solver_version(),
+                max_shards: 1,
+            })) {
+                Ok(r) => r.into_inner().leases,
+                Err(_) => Vec::new(),
+            };
+            if leases.is_empty() {
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
+            for l in leases {
+                k += 1;
+                let right = honest(&l);
+                let (bytes, wrong) = match corrupt(&right, k) {
+                    Some(b) if b != right => (b, true),
+                    _ => (right, false),
+                };
+                let req = |who: &str| pb::SubmitRequest {
+                    worker_id: who.to_string(),
+                    solver_version: gamesweep_proto::solver_version(),
+                    sweep_id: l.sweep_id.clone(),
+                    index: l.shard.as_ref().unwrap().index,
+                    attempt: l.attempt,
+                    result: bytes.clone(),
+                    lease_token: l.lease_token.clone(),
+                    timing: None,
+                };
+                let accepted = rt
+                    .block_on(c.submit(req(id)))
+                    .is_ok_and(|r| r.into_inner().accepted);
+                if accepted && wrong {
+                    tally.wrong_accepted.fetch_add(1, Ordering::Relaxed);
+                }
+                // Replays under the other ids: never a second voice.
+                for other in ids.iter().filter(|o| *o != id) {
+                    if rt
+                        .block_on(c.submit(req(other)))
+                        .is_ok_and(|r| r.into_inner().accepted)
+                    {
+                        tally.replays_accepted.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+    })
+}
+
+fn worker(url: &str, token: &Path, log: &Path) -> Proc {
+    Proc(
+        isolated(Command::new(BIN))
+            .args(["worker", "--coordinator", url, "--threads", "1"])
+            .arg("--token-file")
+            .arg(token)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(log).unwrap())
+            .spawn()
+            .unwrap(),
+    )
+}
+
+fn wait_done(u: &str, admin: &str, id: &str, secs: u64) -> serde_json::Value {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let s = status(u, admin, id);
+        if s["state"] == "done" {
+            return s;
+        }
+        assert!(Instant::now() < deadline, "sweep {id} did not finish: {s}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let admin = d.join("admin");
+    std::fs::write(&admin, format!("{ADMIN}\n")).unwrap();
+    let admin_s = admin.to_str().unwrap();
+    let (_c, u) = serve(
+        &d.join("store"),
+        &["--token-file", admin_s, "--lease-secs", "3"],
+        &d.join("serve.log"),
+    );
+    let liar = issue(&u, admin_s, d, "liar");
+    let faulty = issue(&u, admin_s, d, "faulty");
+    issue(&u, admin_s, d, "honest-1");
+    issue(&u, admin_s, d, "honest-2");
+    let mut args = vec![
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--shards",
+        "48",
+        "--replicate",
+        "all",
+        "--name",
+        "golden",
+    ];
+    args.extend(admin_args(&u, admin_s));
+    ok(&args);
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let lies = Arc::new(Tally::default());
+    let flips = Arc::new(Tally::default());
+    let liar_t = dishonest(
+        u.clone(),
+        liar,
+        (0..5).map(|i| format!("liar-{i}")).collect(),
+        |r, _| lie(r),
+        stop.clone(),
+        lies.clone(),
+    );
+    let rng = std::sync::Mutex::new(rand_chacha::ChaCha8Rng::seed_from_u64(2024));
+    let faulty_t = dishonest(
+        u.clone(),
+        faulty,
+        vec!["node7".into()],
+        move |r, k| {
+            let mut rng = rng.lock().unwrap();
+            (k == 2 || k == 5 || rng.random_bool(0.05)).then(|| flip(r, &mut *rng))
+        },
+        stop.clone(),
+        flips.clone(),
+    );
+    // The dishonest ones get a head start, so that they hold first runs.
+    std::thread::sleep(Duration::from_millis(1500));
+    let _h1 = worker(&u, &d.join("honest-1"), &d.join("h1.log"));
+    let _h2 = worker(&u, &d.join("honest-2"), &d.join("h2.log"));
+    let s = wait_done(&u, admin_s, "golden", 240);
+    stop.store(true, Ordering::Relaxed);
+    liar_t.join().unwrap();
+    faulty_t.join().unwrap();
+
+    let (n_lies, n_flips) = (
+        lies.wrong_accepted.load(Ordering::Relaxed),
+        flips.wrong_accepted.load(Ordering::Relaxed),
+    );
+    eprintln!("accepted: {n_lies} lies, {n_flips} flipped results; status: {s}");
+    assert!(n_lies >= 1, "the liar got results in");
+    assert!(n_flips >= 1, "the faulty core got results in");
+    assert_eq!(lies.replays_accepted.load(Ordering::Relaxed), 0);
+    assert_eq!(flips.replays_accepted.load(Ordering::Relaxed), 0);
+    let v = &s["verification"];
+    assert_eq!(v["pending"], 0, "{s}");
+    assert_eq!(v["unverifiable"], 0, "replicate all never skips: {s}");
+    assert_eq!(
+        v["verified"].as_u64().unwrap() + v["mismatched"].as_u64().unwrap(),
+        48
+    );
+
+    let out = d.join("out");
+    let mut args = vec!["report", "golden", "--out", out.to_str().unwrap()];
+    args.extend(admin_args(&u, admin_s));
+    ok(&args);
+    let local = d.join("local");
+    ok(&[
+        "run",
+        "uvg",
+        "--max-n",
+        "8",
+        "--quiet",
+        "--out",
+        local.to_str().unwrap(),
+    ]);
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+    assert_eq!(
+        read(&out.join("results.json")),
+        read(&local.join("results.json")),
+        "byte-identical to the reference"
+    );
+    let prov: serde_json::Value =
+        serde_json::from_str(&read(&out.join("provenance.json"))).unwrap();
+    // Every accepted lie and flip is a mismatch naming its identity.
+    let named = |who: &str| {
+        prov["mismatches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| {
+                m["disagreeing"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|w| w == who)
+            })
+            .count() as u32
+    };
+    assert_eq!(named("@liar"), n_lies, "{prov}");
+    // A flip can also hit a count no replica disagrees on? No: any changed
+    // byte changes the digest, so each accepted flip is a named mismatch.
+    assert_eq!(named("@faulty"), n_flips, "{prov}");
+    assert!(named("@honest-1") == 0 && named("@honest-2") == 0);
+    assert_eq!(
+        prov["confirmation"]["confirmed_by_two_identities"], 48,
+        "{prov}"
+    );
+    assert!(prov["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["ok"] == true));
+    let contributors = prov["contributors"].as_object().unwrap();
+    assert!(!contributors.contains_key("@liar") && !contributors.contains_key("@faulty"));
+
+    // A re-checksummed tampered export of the finished sweep: imported over
+    // gRPC it counts nothing until workers re-ran it; then it is exact.
+    let file = d.join("golden.gsx");
+    let mut args = vec!["export", "golden", "--out", file.to_str().unwrap()];
+    args.extend(admin_args(&u, admin_s));
+    ok(&args);
+    let bytes = std::fs::read(&file).unwrap();
+    let mut ex = gamesweep_coordinator::export_file::decode(&bytes)
+        .unwrap()
+        .export;
+    for r in &mut ex.results {
+        if let Some(l) = lie(r.result.as_bytes()) {
+            r.result = String::from_utf8(l).unwrap();
+        }
+    }
+    let tampered = d.join("tampered.gsx");
+    std::fs::write(
+        &tampered,
+        gamesweep_coordinator::export_file::encode_unsigned(&ex),
+    )
+    .unwrap();
+    let mut args = vec!["import", tampered.to_str().unwrap(), "--name", "tampered"];
+    args.extend(admin_args(&u, admin_s));
+    ok(&args);
+    let s = status(&u, admin_s, "tampered");
+    assert_ne!(s["state"], "done", "untrusted: nothing counts yet: {s}");
+    let s = wait_done(&u, admin_s, "tampered", 240);
+    let out2 = d.join("out2");
+    let mut args = vec!["report", "tampered", "--out", out2.to_str().unwrap()];
+    args.extend(admin_args(&u, admin_s));
+    ok(&args);
+    assert_eq!(
+        read(&out2.join("results.json")),
+        read(&local.join("results.json")),
+        "the tampered import ends exact: {s}"
+    );
+}
