@@ -407,6 +407,7 @@ impl From<StatusReport> for pb::StatusReply {
             coordinator_peak_rss_bytes: r.coordinator_peak_rss_bytes,
             workers_pruned: r.workers_pruned,
             quarantined_workers: r.quarantined_workers,
+            store_writes_failing: r.store_writes_failing.unwrap_or_default(),
         }
     }
 }
@@ -427,6 +428,7 @@ impl TryFrom<pb::StatusReply> for StatusReport {
             coordinator_peak_rss_bytes: r.coordinator_peak_rss_bytes,
             workers_pruned: r.workers_pruned,
             quarantined_workers: r.quarantined_workers,
+            store_writes_failing: Some(r.store_writes_failing).filter(|w| !w.is_empty()),
         })
     }
 }
@@ -583,6 +585,7 @@ mod tests {
             coordinator_peak_rss_bytes: 3,
             workers_pruned: 4,
             quarantined_workers: vec!["liar".into()],
+            store_writes_failing: Some("IO error: No space left on device (os error 28)".into()),
         }
     }
 
@@ -591,8 +594,15 @@ mod tests {
         let r = report();
         assert_eq!(
             StatusReport::try_from(pb::StatusReply::from(r.clone())),
-            Ok(r)
+            Ok(r.clone())
         );
+        // Writes that work: nothing on the wire, `None` back.
+        let ok = StatusReport {
+            store_writes_failing: None,
+            ..r
+        };
+        assert_eq!(pb::StatusReply::from(ok.clone()).store_writes_failing, "");
+        assert_eq!(StatusReport::try_from(pb::StatusReply::from(ok.clone())), Ok(ok));
     }
 
     #[test]
