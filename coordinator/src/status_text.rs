@@ -341,7 +341,9 @@ mod tests {
         r.store_writes_failing = Some("IO error: No space left on device (os error 28)".into());
         let text = render(&r);
         assert!(
-            text.starts_with("store writes failing: IO error: No space left on device (os error 28)\n"),
+            text.starts_with(
+                "store writes failing: IO error: No space left on device (os error 28)\n"
+            ),
             "{text}"
         );
     }

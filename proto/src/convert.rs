@@ -602,7 +602,10 @@ mod tests {
             ..r
         };
         assert_eq!(pb::StatusReply::from(ok.clone()).store_writes_failing, "");
-        assert_eq!(StatusReport::try_from(pb::StatusReply::from(ok.clone())), Ok(ok));
+        assert_eq!(
+            StatusReport::try_from(pb::StatusReply::from(ok.clone())),
+            Ok(ok)
+        );
     }
 
     #[test]

@@ -98,7 +98,9 @@ impl Core {
     }
 
     fn lock_failed_imports(&self) -> MutexGuard<'_, BTreeSet<String>> {
-        self.failed_imports.lock().unwrap_or_else(|e| e.into_inner())
+        self.failed_imports
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// The ids of every sweep, in id order.

@@ -35,9 +35,9 @@ mod verify;
 
 pub use self::sled::{decode_any, SledStore};
 pub use mem::MemStore;
-pub use resilient::{Backoff, ResilientStore};
 #[cfg(test)]
 pub(crate) use resilient::testing;
+pub use resilient::{Backoff, ResilientStore};
 pub use verify::{QuarantineRecord, Verdict, VerifyPurpose, VerifyRecord, VerifyRun};
 
 /// Errors of the store.

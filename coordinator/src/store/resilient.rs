@@ -354,7 +354,10 @@ impl Shared {
     }
 
     /// `f` on the wrapped store (an error while it is being reopened).
-    fn with<T>(&self, f: impl FnOnce(&dyn Store) -> Result<T, StoreError>) -> Result<T, StoreError> {
+    fn with<T>(
+        &self,
+        f: impl FnOnce(&dyn Store) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         match self.handle().as_deref() {
             Some(s) => f(s),
             None => Err(closed()),
@@ -452,24 +455,33 @@ impl Shared {
                 .take(),
         );
         let store = (self.open)()?;
+        let install = |store: Arc<dyn Store>| {
+            self.size.store(store.size_on_disk(), Ordering::Relaxed);
+            *self.handle.write().unwrap_or_else(|e| e.into_inner()) = Some(store);
+        };
         // The log as it is now, written and flushed without holding it
         // (writes made meanwhile go to the log only: the episode goes on).
         let (upto, writes) = {
             let log = self.log();
             (log.seq, log.after(0))
         };
-        for w in &writes {
-            w.apply(store.as_ref())?;
+        let written = writes
+            .iter()
+            .try_for_each(|w| w.apply(store.as_ref()))
+            .and_then(|()| store.flush());
+        if let Err(e) = written {
+            // Still failing: the store serves reads until the next attempt
+            // (every write and flush is refused before it reaches it).
+            install(store);
+            return Err(e);
         }
-        store.flush()?;
         // The writes logged meanwhile, and back in service; they are
         // flushed by the next flush like any other write.
         let mut log = self.log();
-        for w in log.after(upto) {
-            w.apply(store.as_ref())?;
-        }
-        self.size.store(store.size_on_disk(), Ordering::Relaxed);
-        *self.handle.write().unwrap_or_else(|e| e.into_inner()) = Some(store);
+        let late = log.after(upto);
+        let written = late.iter().try_for_each(|w| w.apply(store.as_ref()));
+        install(store);
+        written?;
         log.prune(upto);
         if let Some(ep) = log.failing.take() {
             info!(
@@ -693,7 +705,11 @@ impl Store for ResilientStore {
     }
 
     fn writes_failing(&self) -> Option<String> {
-        self.shared.log().failing.as_ref().map(|ep| ep.reason.clone())
+        self.shared
+            .log()
+            .failing
+            .as_ref()
+            .map(|ep| ep.reason.clone())
     }
 }
 
@@ -870,12 +886,7 @@ pub(crate) mod testing {
                 stats: stats.clone(),
             })
         }
-        fn put_verify(
-            &self,
-            id: &str,
-            i: u32,
-            r: Option<&VerifyRecord>,
-        ) -> Result<(), StoreError> {
+        fn put_verify(&self, id: &str, i: u32, r: Option<&VerifyRecord>) -> Result<(), StoreError> {
             self.write(Write::Verify {
                 id: id.into(),
                 index: i,

@@ -97,11 +97,15 @@ fn writes_resume_without_a_restart_and_nothing_flushed_or_logged_is_lost() {
         Err(StoreError::WritesFailing(_))
     ));
     store.put_lease("a", 2, Some(&lease(2))).unwrap();
-    store.put_stats("a", &SweepStats {
-        duplicates_ignored: 7,
-        ..SweepStats::default()
-    })
-    .unwrap();
+    store
+        .put_stats(
+            "a",
+            &SweepStats {
+                duplicates_ignored: 7,
+                ..SweepStats::default()
+            },
+        )
+        .unwrap();
     assert!(store.update_sweep(&record("a")).is_err());
     assert!(store.next_seq().is_err());
     std::thread::sleep(Duration::from_millis(100));
@@ -109,7 +113,12 @@ fn writes_resume_without_a_restart_and_nothing_flushed_or_logged_is_lost() {
     assert!(disk.opens.load(Ordering::SeqCst) >= 2, "reopen attempts");
     // Reads see what was written, flushed or not.
     assert_eq!(
-        store.results_of("a").unwrap().keys().copied().collect::<Vec<_>>(),
+        store
+            .results_of("a")
+            .unwrap()
+            .keys()
+            .copied()
+            .collect::<Vec<_>>(),
         [0, 1]
     );
     // Room again: the episode ends by itself, without a restart.
