@@ -9,7 +9,7 @@ use crate::core::Core;
 use crate::error::UsageError;
 use crate::progress::ShardBar;
 use crate::server;
-use crate::store::SledStore;
+use crate::store::ResilientStore;
 use gamesweep::sweep::{Params, Rendered, SweepKind};
 use gamesweep_proto::domain::{LaunchSpec, ProjectionText, SampleRequest, SweepState};
 use gamesweep_proto::logging::{self, LogFormat};
@@ -97,7 +97,7 @@ pub fn run(
 ) -> anyhow::Result<RunOutcome> {
     logging::init(LogFormat::Text, "warn,sled=off");
     let dir = store_dir(&cfg.out);
-    let store = SledStore::open(&dir).map_err(|e| UsageError(e.to_string()))?;
+    let store = ResilientStore::open_sled(&dir).map_err(|e| UsageError(e.to_string()))?;
     let core = Arc::new(Core::open(Arc::new(store), Duration::from_secs(10))?);
     if let Some(v) = core.sweep_version(RUN_SWEEP_ID) {
         if cfg.fresh {

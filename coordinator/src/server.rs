@@ -525,7 +525,9 @@ pub async fn serve(
 /// Beside the gamesweep service the server answers the standard
 /// `grpc.health.v1.Health` service, without the token (Kubernetes' gRPC
 /// probes cannot send one): SERVING for the server ("") and for
-/// `gamesweep.v1.Coordinator` until `shutdown` resolves, then NOT_SERVING.
+/// `gamesweep.v1.Coordinator` until `shutdown` resolves, then NOT_SERVING;
+/// NOT_SERVING too while the store's writes fail (see
+/// [`crate::store::ResilientStore`]), SERVING again once they work.
 pub async fn serve_with(
     core: Arc<Core>,
     listener: tokio::net::TcpListener,
@@ -543,10 +545,15 @@ pub async fn serve_with(
         .max_encoding_message_size(256 << 20);
     let (mut health, health_svc) = tonic_health::server::health_reporter();
     health.set_serving::<Coordinator>().await;
+    let names = ["", <Coordinator as tonic::server::NamedService>::NAME];
+    let store_watch = tokio::spawn(watch_store_writes(core.clone(), health.clone(), names));
     let (draining, drain_started) = tokio::sync::oneshot::channel::<()>();
     let shutdown = async move {
         shutdown.await;
-        for name in ["", <Coordinator as tonic::server::NamedService>::NAME] {
+        // Stopped first, so that it cannot turn the health SERVING again.
+        store_watch.abort();
+        let _ = store_watch.await;
+        for name in names {
             health
                 .set_service_status(name, tonic_health::ServingStatus::NotServing)
                 .await;
@@ -599,6 +606,44 @@ pub async fn serve_with(
     core.flush()?;
     info!("coordinator stopped; store flushed");
     Ok(())
+}
+
+/// How often gRPC health looks at whether the store's writes fail.
+const STORE_WATCH: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Keep the health of the services `names` NOT_SERVING while the store's
+/// writes fail (a probe or load balancer then sends no work here; nothing
+/// would be acknowledged), SERVING otherwise. Runs until aborted.
+async fn watch_store_writes(
+    core: Arc<Core>,
+    health: tonic_health::server::HealthReporter,
+    names: [&'static str; 2],
+) {
+    let mut failing = false;
+    let mut tick = tokio::time::interval(STORE_WATCH);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        // The store's own lock, briefly: on a blocking thread like every
+        // other use of the core.
+        let c = core.clone();
+        let Ok(now) = tokio::task::spawn_blocking(move || c.store_writes_failing().is_some()).await
+        else {
+            continue;
+        };
+        if now == failing {
+            continue;
+        }
+        failing = now;
+        let status = if now {
+            tonic_health::ServingStatus::NotServing
+        } else {
+            tonic_health::ServingStatus::Serving
+        };
+        for name in names {
+            health.set_service_status(name, status).await;
+        }
+    }
 }
 
 /// Where `--export-every` writes its checkpoint exports.

@@ -15,6 +15,12 @@ fn hms(secs: f64) -> String {
 /// The text `gamesweep status` prints for `r`.
 pub fn render(r: &StatusReport) -> String {
     let mut out = String::new();
+    // First: while it lasts, nothing any sweep shows is being made durable.
+    if let Some(why) = &r.store_writes_failing {
+        out.push_str(&format!(
+            "store writes failing: {why}\n  no result is acknowledged until the store can be written again (free space: writes resume by themselves)\n"
+        ));
+    }
     if r.sweeps.is_empty() {
         out.push_str("no sweeps (start one with `gamesweep launch KIND ...`)\n");
     }
@@ -258,6 +264,7 @@ mod tests {
                 coordinator_peak_rss_bytes: 0,
                 workers_pruned: 0,
                 quarantined_workers: vec![],
+                store_writes_failing: None,
             };
             let text = render(&r);
             assert!(
@@ -295,6 +302,7 @@ mod tests {
             coordinator_peak_rss_bytes: 0,
             workers_pruned: 0,
             quarantined_workers: vec![],
+            store_writes_failing: None,
         };
         assert!(render(&r).starts_with("no sweeps"));
         r.sweeps.push(sweep(SweepState::Running, None));
@@ -329,6 +337,15 @@ mod tests {
             text.contains("workers forgotten (unheard of for long, or too many): 5\n"),
             "{text}"
         );
+        assert!(!text.contains("store writes failing"), "{text}");
+        r.store_writes_failing = Some("IO error: No space left on device (os error 28)".into());
+        let text = render(&r);
+        assert!(
+            text.starts_with(
+                "store writes failing: IO error: No space left on device (os error 28)\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]
@@ -355,6 +372,7 @@ mod tests {
             coordinator_peak_rss_bytes: 0,
             workers_pruned: 0,
             quarantined_workers: vec!["liar".into()],
+            store_writes_failing: None,
         };
         let text = render(&r);
         assert!(text.contains("  verification: 3 selected (1.0000 % of the shards, seed 5) + 2 rechecked (quarantined worker): 2 verified, 1 mismatched (1 replaced by the majority), 1 unverifiable (no other worker), 1 pending\n"), "{text}");

@@ -665,9 +665,10 @@ fn an_imported_sweep_leases_its_unfinished_shards_and_verification_copies() {
     assert_eq!(i.done as usize, partial.export.results.len());
     let (st, _) = core.status(Some("p")).unwrap();
     assert_eq!(st[0].shards_done, i.done);
-    // A worker other than the results' origin gets the unfinished shards
-    // (attempt 1, with fresh tokens) and verification copies of the rest.
-    let out = core.lease("fresh-worker", &version, 64).unwrap();
+    // A worker of another identity than the results' origin (an issued
+    // credential: only those confirm) gets the unfinished shards (attempt 1,
+    // with fresh tokens) and verification copies of the rest.
+    let out = core.lease("@fresh-worker", &version, 64).unwrap();
     let mut fresh: Vec<u32> = out
         .leases
         .iter()

@@ -461,6 +461,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
         coordinator_peak_rss_bytes: 3,
         workers_pruned: 4,
         quarantined_workers: vec!["liar".into()],
+        store_writes_failing: None,
     };
     let lease = pb::LeaseReply {
         leases: vec![pb::Lease {

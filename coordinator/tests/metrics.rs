@@ -228,10 +228,13 @@ fn metrics_equal_status_and_count_lease_and_result_events() {
     assert_eq!(again.len(), 1);
     let x = held.iter().find(|g| g.shard.index == again[0].shard.index);
     let x = x.unwrap();
-    // a's result for it arrives first: late (re-issued), but accepted.
-    assert!(c.submit(submission("a", x)).unwrap());
-    // b's is a duplicate.
-    assert!(!c.submit(submission("b", &again[0])).unwrap());
+    // a's result for it arrives first: refused, the shard is b's now.
+    assert!(matches!(
+        c.submit(submission("a", x)),
+        Err(CoreError::Denied(_))
+    ));
+    // b's is taken (its live lease).
+    assert!(c.submit(submission("b", &again[0])).unwrap());
     // a's result for another shard whose lease expired (not re-issued):
     // late and accepted.
     let y = held
@@ -253,9 +256,9 @@ fn metrics_equal_status_and_count_lease_and_result_events() {
         (2, n - 2, 0)
     );
     assert!(st.rate > 0.0, "positions/s after {LEASE:?}");
-    assert_eq!(events(&s, &id), [n as f64 + 1.0, 1.0, 2.0, 2.0]);
-    assert_eq!(counter(&s, "gamesweep_results_duplicate_total", &sw), 1.0);
-    assert_eq!(counter(&s, "gamesweep_results_refused_total", &sw), 1.0);
+    assert_eq!(events(&s, &id), [n as f64 + 1.0, 1.0, 2.0, 1.0]);
+    assert_eq!(counter(&s, "gamesweep_results_duplicate_total", &sw), 0.0);
+    assert_eq!(counter(&s, "gamesweep_results_refused_total", &sw), 2.0);
     assert_eq!(counter(&s, "gamesweep_leases_expired_total", &sw), 1.0);
 
     // b finishes the rest on live leases: accepted, not late.
@@ -274,7 +277,7 @@ fn metrics_equal_status_and_count_lease_and_result_events() {
     assert_eq!(issued, (2 * n - 1) as f64);
     assert_eq!(renewed, 1.0);
     assert_eq!(accepted, st.shards_done as f64, "accepted = shards done");
-    assert_eq!(late, 2.0);
+    assert_eq!(late, 1.0);
     assert_eq!(
         counter(&s, "gamesweep_leases_expired_total", &sw),
         (n - 1) as f64,

@@ -449,10 +449,13 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     // First result accepted; a duplicate of it ignored.
     assert!(submit(&rt, &mut c, "w1", &v, a, &ra).unwrap());
     assert!(!submit(&rt, &mut c, "w1", &v, a, &ra).unwrap());
-    // A late result from a worker that does not hold the shard: accepted
-    // while the shard is not done; the holder's second result is then ignored.
+    // The holder's token under another worker id: refused (a lease token
+    // is bound to the identity it was granted to); the holder's result is
+    // taken, and a second one is then ignored.
     let rb = run_lease(b);
-    assert!(submit(&rt, &mut c, "late", &v, b, &rb).unwrap());
+    let e = submit(&rt, &mut c, "late", &v, b, &rb).unwrap_err();
+    assert_eq!(e.code(), tonic::Code::PermissionDenied, "{}", e.message());
+    assert!(submit(&rt, &mut c, "w1", &v, b, &rb).unwrap());
     // A tampered duplicate must not be merged either.
     let mut tampered = rb.clone();
     tampered.merge(rb.clone()).unwrap();

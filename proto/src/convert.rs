@@ -413,6 +413,7 @@ impl From<StatusReport> for pb::StatusReply {
             coordinator_peak_rss_bytes: r.coordinator_peak_rss_bytes,
             workers_pruned: r.workers_pruned,
             quarantined_workers: r.quarantined_workers,
+            store_writes_failing: r.store_writes_failing.unwrap_or_default(),
         }
     }
 }
@@ -433,6 +434,7 @@ impl TryFrom<pb::StatusReply> for StatusReport {
             coordinator_peak_rss_bytes: r.coordinator_peak_rss_bytes,
             workers_pruned: r.workers_pruned,
             quarantined_workers: r.quarantined_workers,
+            store_writes_failing: Some(r.store_writes_failing).filter(|w| !w.is_empty()),
         })
     }
 }
@@ -589,6 +591,7 @@ mod tests {
             coordinator_peak_rss_bytes: 3,
             workers_pruned: 4,
             quarantined_workers: vec!["liar".into()],
+            store_writes_failing: Some("IO error: No space left on device (os error 28)".into()),
         }
     }
 
@@ -597,7 +600,17 @@ mod tests {
         let r = report();
         assert_eq!(
             StatusReport::try_from(pb::StatusReply::from(r.clone())),
-            Ok(r)
+            Ok(r.clone())
+        );
+        // Writes that work: nothing on the wire, `None` back.
+        let ok = StatusReport {
+            store_writes_failing: None,
+            ..r
+        };
+        assert_eq!(pb::StatusReply::from(ok.clone()).store_writes_failing, "");
+        assert_eq!(
+            StatusReport::try_from(pb::StatusReply::from(ok.clone())),
+            Ok(ok)
         );
     }
 

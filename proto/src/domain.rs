@@ -313,6 +313,10 @@ pub struct StatusReport {
     /// Workers quarantined after being out-voted (replicated validation).
     #[serde(default)]
     pub quarantined_workers: Vec<String>,
+    /// Why the store's writes are failing right now (`None` while they
+    /// work): no submit is acknowledged until they work again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store_writes_failing: Option<String>,
 }
 
 /// A finished sweep's rendered result, as the coordinator sends it.

@@ -8,7 +8,7 @@ use crate::core::{Core, Limits};
 use crate::error::UsageError;
 use crate::http;
 use crate::server;
-use crate::store::SledStore;
+use crate::store::ResilientStore;
 use gamesweep_proto::logging::{self, LogFormat};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -162,8 +162,10 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             a.lease_secs
         ))
     );
+    // Reopened in-process when writes fail (a full disk), so they resume
+    // without a restart once there is room.
     let store: Arc<dyn crate::store::Store> =
-        Arc::new(SledStore::open(&a.store).map_err(|e| UsageError(e.to_string()))?);
+        Arc::new(ResilientStore::open_sled(&a.store).map_err(|e| UsageError(e.to_string()))?);
     anyhow::ensure!(
         a.max_lease_total.as_secs_f64() >= a.lease_secs,
         UsageError(format!(

@@ -128,6 +128,7 @@ mod tests {
             coordinator_peak_rss_bytes: 0,
             workers_pruned: 7,
             quarantined_workers: vec!["liar".into()],
+            store_writes_failing: None,
         };
         let text = json(&r).unwrap();
         assert!(text.contains(r#""refused_submits":3"#), "{text}");

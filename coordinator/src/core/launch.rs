@@ -56,8 +56,7 @@ impl Core {
                     self.resume_sample(s, req.sample)?;
                     self.retry_failed(s)?;
                     if req.priority > 0 && req.priority != s.record.priority {
-                        s.record.priority = req.priority;
-                        self.store.update_sweep(&s.record)?;
+                        self.update_record(s, |r| r.priority = req.priority)?;
                         info!(sweep = %n, priority = req.priority, "priority changed");
                     }
                     return Ok(Launched {
@@ -151,14 +150,17 @@ impl Core {
     /// Reconcile a resumed sweep's sample with the one asked for: the same
     /// sample resumes; no sample widens a sampled sweep to its whole plan.
     fn resume_sample(&self, s: &mut Sweep, asked: Option<SampleRequest>) -> Result<(), CoreError> {
-        let id = &s.record.id;
+        let id = s.record.id.clone();
         match (&mut s.record.sample, asked) {
             (None, None) => Ok(()),
             (Some(have), Some(want)) if have.ppm == want.ppm && have.seed == want.seed => Ok(()),
             (Some(have), None) => {
                 if have.limited {
-                    have.limited = false;
-                    self.store.update_sweep(&s.record)?;
+                    self.update_record(s, |r| {
+                        if let Some(smp) = &mut r.sample {
+                            smp.limited = false;
+                        }
+                    })?;
                     info!(sweep = %id, "sample widened to the whole plan");
                     let order = lease_order(&s.plan, &s.record);
                     s.set_order(order);
@@ -194,8 +196,7 @@ impl Core {
         let mut st = self.lock();
         let s = st.sweep_mut(sweep_id)?;
         settled(s, "cancel")?;
-        s.record.state = SweepState::Cancelled;
-        self.store.update_sweep(&s.record)?;
+        self.update_record(s, |r| r.state = SweepState::Cancelled)?;
         info!(sweep = %sweep_id, "cancelled");
         Ok(())
     }
@@ -216,9 +217,23 @@ impl Core {
                 format!("sweep `{sweep_id}` is not paused; nothing to resume")
             }));
         }
-        s.record.paused = paused;
-        self.store.update_sweep(&s.record)?;
+        self.update_record(s, |r| r.paused = paused)?;
         info!(sweep = %sweep_id, "{}", if paused { "paused" } else { "resumed" });
+        Ok(())
+    }
+
+    /// Store `s`'s record as `change` leaves it, and only then change it in
+    /// memory: a write that fails (the store's writes failing) leaves the
+    /// sweep as it was, in memory as on disk.
+    fn update_record(
+        &self,
+        s: &mut Sweep,
+        change: impl FnOnce(&mut SweepRecord),
+    ) -> Result<(), CoreError> {
+        let mut record = s.record.clone();
+        change(&mut record);
+        self.store.update_sweep(&record)?;
+        s.record = record;
         Ok(())
     }
 

@@ -41,6 +41,8 @@ pub mod verify;
 mod verify_state;
 #[cfg(test)]
 mod verify_tests;
+#[cfg(test)]
+mod writes_tests;
 
 pub use acceptance::{FailOutcome, FailureReport, Submission, Timing};
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -117,6 +119,10 @@ pub struct Core {
     /// This build's id (crate version + hash of all sources), for display;
     /// compatibility is decided per kind (`SweepKind::version`).
     version: String,
+    /// Imports that failed and could not be deleted from the store then
+    /// (its writes failing): deleted by the next import of the id (see
+    /// `transfer`), or at the next start.
+    failed_imports: Mutex<std::collections::BTreeSet<String>>,
 }
 
 impl Core {
@@ -169,6 +175,7 @@ impl Core {
             lease_ms: lease.as_millis().max(1) as u64,
             limits: Limits::default(),
             version: format!("{}+{}", gamesweep::CRATE_VERSION, gamesweep::BUILD_ID),
+            failed_imports: Mutex::default(),
         })
     }
 

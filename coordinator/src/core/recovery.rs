@@ -3,11 +3,11 @@
 
 use super::model::{lease_order, CoreError, ShardState, Sweep, MAX_FAILURES};
 use super::verify::Verification;
-use crate::store::{FailureRecord, Store, StoreError, StoredSweep};
+use crate::store::{FailureRecord, Store, StoreError, StoredSweep, SweepState};
 use gamesweep::kinds;
 use gamesweep::sweep::SweepError;
 use std::collections::{BTreeMap, HashMap};
-use tracing::info;
+use tracing::{info, warn};
 
 /// Every sweep in `store`, in memory as of `now_ms` (Unix milliseconds). Leases stored at crash time stay valid until they expire,
 /// so live workers keep their shards.
@@ -17,6 +17,13 @@ pub(crate) fn recover(
 ) -> Result<BTreeMap<String, Sweep>, CoreError> {
     let mut sweeps = BTreeMap::new();
     for stored in store.load_all()? {
+        if stored.record.state == SweepState::Importing {
+            // What a crash left of an import: it never became visible, so
+            // nothing was acknowledged; the import can be run again.
+            store.delete_sweep(&stored.record.id)?;
+            warn!(sweep = %stored.record.id, results = stored.results.len(), "deleted a sweep whose import did not finish (the coordinator stopped during it); import it again");
+            continue;
+        }
         let s = resume(stored, now_ms)?;
         sweeps.insert(s.record.id.clone(), s);
     }

@@ -276,6 +276,7 @@ impl Core {
             coordinator_peak_rss_bytes: res.memory.peak,
             workers_pruned,
             quarantined_workers,
+            store_writes_failing: self.store.writes_failing(),
         };
         Ok((report, events))
     }
@@ -297,6 +298,12 @@ impl Core {
     /// Workers this process has forgotten (see `State::seen`).
     pub fn workers_pruned(&self) -> u64 {
         self.lock().workers_pruned
+    }
+
+    /// Why the store's writes are failing right now (`None`: they work).
+    /// Cheap (no I/O): gRPC health asks twice a second.
+    pub fn store_writes_failing(&self) -> Option<String> {
+        self.store.writes_failing()
     }
 
     /// The store's size on disk and this process's memory.

@@ -34,6 +34,8 @@ use gamesweep::kinds;
 use gamesweep::sweep::Output;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::collections::BTreeSet;
+use std::sync::MutexGuard;
 use tracing::{info, warn};
 
 pub use gamesweep_proto::domain::Imported;
@@ -153,6 +155,28 @@ impl Core {
         })
     }
 
+    /// Delete what a failed import of `id` left in the store (if one did,
+    /// and it could not be deleted then). Taken out of the set first, so
+    /// two imports of `id` cannot both delete: the second finds the first's
+    /// sweep and is refused as existing.
+    fn remove_failed_import(&self, id: &str) -> Result<(), CoreError> {
+        if !self.lock_failed_imports().remove(id) {
+            return Ok(());
+        }
+        if let Err(e) = self.store.delete_sweep(id) {
+            self.lock_failed_imports().insert(id.to_string());
+            return Err(e.into());
+        }
+        info!(sweep = %id, "deleted a failed import");
+        Ok(())
+    }
+
+    fn lock_failed_imports(&self) -> MutexGuard<'_, BTreeSet<String>> {
+        self.failed_imports
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
     /// The ids of every sweep, in id order.
     pub fn sweep_ids(&self) -> Vec<String> {
         self.lock().sweeps.keys().cloned().collect()
@@ -167,6 +191,12 @@ impl Core {
     /// key signed imports with every result awaiting a worker's run (see
     /// the module doc). Nothing is written unless everything passed; the
     /// sweep is flushed before this returns.
+    ///
+    /// All or nothing, even through a crash: the sweep is stored as
+    /// [`SweepState::Importing`] (invisible), then its results, and made
+    /// `running` last; a restart deletes a sweep still importing
+    /// (`recovery`), and so does a failed import (or, if the store cannot
+    /// be written then, the next import of the same id).
     pub fn import(
         &self,
         file: &Decoded,
@@ -278,7 +308,8 @@ impl Core {
             solver_version: mine,
             target_shards: export.target_shards,
             seq: self.store.next_seq()?,
-            state: SweepState::Running,
+            // Staged: made visible (running) once everything is stored.
+            state: SweepState::Importing,
             sample: export.sample.as_ref().map(|s| SampleRecord {
                 ppm: s.ppm,
                 seed: s.seed,
@@ -300,12 +331,13 @@ impl Core {
         let mut results = BTreeMap::new();
         let mut timings = BTreeMap::new();
         let mut origins = BTreeMap::new();
+        self.remove_failed_import(&id)?;
         match self.store.create_sweep(&record, &plan) {
             Err(StoreError::Exists(_)) => return Err(CoreError::Exists(id)),
             Err(e) => return Err(e.into()),
             Ok(()) => {}
         }
-        let written = (|| -> Result<(), CoreError> {
+        let written = (|| -> Result<SweepRecord, CoreError> {
             for r in &export.results {
                 // An untrusted file's worker names are its own word: its
                 // results are the untrusted identity's.
@@ -330,14 +362,27 @@ impl Core {
                 }
             }
             self.store.flush()?;
-            Ok(())
+            // Visible last (this flushes): until here a restart deletes it.
+            let visible = SweepRecord {
+                state: SweepState::Running,
+                ..record.clone()
+            };
+            self.store.update_sweep(&visible)?;
+            Ok(visible)
         })();
-        if let Err(e) = written {
-            // Leave no half-imported sweep behind.
-            let _ = self.store.delete_sweep(&id);
-            let _ = self.store.flush();
-            return Err(e);
-        }
+        let record = match written {
+            Ok(visible) => visible,
+            Err(e) => {
+                // Leave no half-imported sweep behind; if the store cannot
+                // be written now, the next import of this id (or a restart)
+                // deletes it.
+                if let Err(why) = self.store.delete_sweep(&id) {
+                    warn!(sweep = %id, error = %why, "cannot delete a failed import yet");
+                    self.lock_failed_imports().insert(id.clone());
+                }
+                return Err(e);
+            }
+        };
         let now = self.clock.now();
         let sweep = super::recovery::resume(
             StoredSweep {

@@ -118,6 +118,11 @@ async function refresh() {
     const [st, h] = await Promise.all([get("/api/status"), get("/api/history")]);
     history = h;
     await Promise.all(st.sweeps.map(s => refreshPictures(s).catch(() => {})));
+    // While the store cannot be written nothing shown below is acknowledged.
+    const writes = document.getElementById("store-writes");
+    writes.textContent = st.store_writes_failing ? "store writes failing: " + st.store_writes_failing +
+      " (no result is acknowledged until the store can be written again; writes resume by themselves once there is room)" : "";
+    writes.hidden = !st.store_writes_failing;
     document.getElementById("coordinator").textContent =
       "coordinator " + st.coordinator_version + " · store " + bytes(st.store_bytes) + " · memory " + bytes(st.coordinator_rss_bytes);
     document.getElementById("sweeps").innerHTML = st.sweeps.length ? st.sweeps.map(sweepHtml).join("") : '<p class="muted">No sweeps yet.</p>';

@@ -15,6 +15,12 @@
 //! result is on disk, and one flush covers all results written before it
 //! (group commit). Leases and counters are written without a flush: losing
 //! them in a crash only makes a shard run again, never counts it twice.
+//!
+//! Write failures (a full disk): [`ResilientStore`] wraps the sled store,
+//! keeps every write since the last good flush, and when a write or flush
+//! fails reopens the database in the background and writes them again, so
+//! writes resume without a restart once space returns; meanwhile flushes
+//! fail (nothing is acknowledged) and [`Store::writes_failing`] says why.
 
 use gamesweep::sweep::{Params, ShardSpec};
 pub use gamesweep_proto::domain::AuditRecord;
@@ -24,12 +30,16 @@ use std::path::PathBuf;
 
 mod credentials;
 mod mem;
+mod resilient;
 mod sled;
 mod verify;
 
 pub use self::sled::{decode_any, SledStore};
 pub use credentials::CredentialRecord;
 pub use mem::MemStore;
+#[cfg(test)]
+pub(crate) use resilient::testing;
+pub use resilient::{Backoff, ResilientStore};
 pub use verify::{QuarantineRecord, TrustRecord, Verdict, VerifyPurpose, VerifyRecord, VerifyRun};
 
 /// Errors of the store.
@@ -65,6 +75,11 @@ pub enum StoreError {
     /// A sweep id that is already taken.
     #[error("a sweep named `{0}` already exists")]
     Exists(String),
+    /// The store cannot be written at the moment (disk full, I/O errors):
+    /// nothing is acknowledged until writes succeed again, which
+    /// [`ResilientStore`] retries in the background.
+    #[error("store writes failing: {0}; nothing is acknowledged until they succeed again (retried automatically)")]
+    WritesFailing(String),
 }
 
 /// What sled said, without the `backtrace ()` its corruption error appends.
@@ -86,6 +101,11 @@ pub enum SweepState {
     Running,
     /// Cancelled by the user: no more shards are handed out.
     Cancelled,
+    /// Being imported: stored but not yet visible. The import stores the
+    /// sweep in this state, then its results, and makes it `running` last;
+    /// a sweep found in this state at startup is what a crash left of an
+    /// import, and is deleted (so an import is all or nothing).
+    Importing,
 }
 
 /// A sweep as stored.
@@ -359,6 +379,11 @@ pub trait Store: Send + Sync {
     fn put_credential(&self, record: &CredentialRecord) -> Result<(), StoreError>;
     /// Every issued credential, by name.
     fn load_credentials(&self) -> Result<Vec<CredentialRecord>, StoreError>;
+    /// Why writes are failing right now (`None`: they are not, or this
+    /// store cannot tell). [`ResilientStore`] reports its episodes here.
+    fn writes_failing(&self) -> Option<String> {
+        None
+    }
 }
 
 /// 32 bytes from the operating system's random source.
