@@ -11,15 +11,17 @@
 //!   [`history::EVERY`] over the last hour, and each worker's recent rate.
 //! - `/api/sweep/{id}/witnesses`: the witnesses and counterexamples found
 //!   so far, each with an SVG picture drawn here ([`witnesses`]).
-//! - `/login`: the login form (only when a token is required).
+//! - `/login`: the login form (only when a token is required); `POST
+//!   /logout` ends the session.
 //! - `/explore...`: the boards ([`crate::explore`]), behind the same login;
 //!   each witness picture links to its position there.
 //!
 //! On a loopback address nothing is asked (like gRPC without tokens). On
 //! any other address the read (or admin) token is asked for once, through
 //! the login form, which sets an `HttpOnly; SameSite=Strict` session cookie
-//! (an HMAC of the token under a key made at start, never the token); no
-//! token ever travels in a URL ([`auth`]).
+//! (a random session id that expires, never the token); no token ever
+//! travels in a URL ([`auth`]). Served by [`crate::web::serve`]: connection
+//! caps, body timeout, `Origin` on `POST`, `Host` on loopback, HSTS.
 //!
 //! Every handler that reads the core runs on a blocking thread, as the gRPC
 //! handlers do.
@@ -131,6 +133,7 @@ pub fn router(dash: Arc<Dashboard>) -> Router {
         .route("/app.js", get(script))
         .route("/style.css", get(style))
         .route("/login", get(auth::form).post(auth::login))
+        .route("/logout", axum::routing::post(auth::logout))
         .route("/api/status", get(status))
         .route("/api/history", get(history_json))
         .route("/api/sweep/{id}/witnesses", get(witnesses_json))
