@@ -297,7 +297,10 @@ async fn read_body_within(
 ) -> Response {
     let (parts, body) = req.into_parts();
     match tokio::time::timeout(timeout, axum::body::to_bytes(body, BODY_MAX)).await {
-        Ok(Ok(bytes)) => next.run(Request::from_parts(parts, Body::from(bytes))).await,
+        Ok(Ok(bytes)) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
         Ok(Err(_)) => closing(error(
             StatusCode::PAYLOAD_TOO_LARGE,
             &format!("request body larger than {BODY_MAX} bytes"),
@@ -365,8 +368,7 @@ async fn same_origin_post(req: Request, next: Next) -> Response {
 /// rebinding) asks with its own name in `Host`.
 async fn loopback_host(req: Request, next: Next) -> Response {
     let ok = host_name(req.headers()).is_some_and(|h| {
-        h.eq_ignore_ascii_case("localhost")
-            || h.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+        h.eq_ignore_ascii_case("localhost") || h.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
     });
     if !ok {
         return error(

@@ -26,7 +26,7 @@ pub use client::{
     RpcError, TlsFiles,
 };
 pub use convert::ConvertError;
-pub use text::{escape, quote_prefix};
+pub use text::{escape, escape_controls, quote_prefix};
 
 /// The coordinator's default port.
 pub const DEFAULT_PORT: u16 = 7461;

@@ -24,6 +24,23 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// `s` with its control characters escaped as [`escape`] does, but its
+/// backslashes left as they are: the net under text whose fields were
+/// escaped already (it does not escape their escapes again).
+pub fn escape_controls(s: &str) -> String {
+    if !s.chars().any(|c| c != '\\' && needs_escape(c)) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push(c),
+            c => push_escaped(&mut out, c),
+        }
+    }
+    out
+}
+
 /// At most [`QUOTE_MAX`] characters of `s`, [`escape`]d, with `…(N bytes)`
 /// appended when `s` was longer: what an error message quotes of a name,
 /// parameter or text a client sent.
@@ -87,6 +104,7 @@ mod tests {
         assert_eq!(escape("x\ny\\"), "x\\ny\\\\");
         assert_eq!(escape("\u{9b}2J\u{202e}"), "\\u{9b}2J\\u{202e}");
         assert!(!escape("\x1b]0;title\x07").chars().any(|c| c.is_control()));
+        assert_eq!(escape_controls("a\\e\x1b"), "a\\e\\e");
     }
 
     #[test]

@@ -399,7 +399,10 @@ mod tests {
             m
         };
         short(c.launch(&uvg(6, &huge, 0)).unwrap_err());
-        short(c.launch(&uvg(6, &format!("{huge}\u{1b}[2J"), 0)).unwrap_err());
+        short(
+            c.launch(&uvg(6, &format!("{huge}\u{1b}[2J"), 0))
+                .unwrap_err(),
+        );
         short(c.cancel(&huge).unwrap_err());
         short(c.pause(&huge, true).unwrap_err());
         let mut kind = uvg(6, "k", 0);
