@@ -668,10 +668,7 @@ fn slow_login_bodies_do_not_lock_out_the_dashboard() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let read = write_token(d, "read", "read-secret-slow");
-    let (_c, _url, base) = serve_http(
-        d,
-        &["--read-token-file", read.to_str().unwrap(), "--http-login"],
-    );
+    let (_c, _url, base) = serve_http(d, &["--token-file", read.to_str().unwrap(), "--http-login"]);
     let host = base
         .strip_prefix("http://")
         .unwrap()
@@ -725,10 +722,7 @@ fn sessions_expire_and_log_out_posts_are_same_origin_and_loopback_checks_host() 
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let read = write_token(d, "read", "read-secret-4");
-    let (_c, _url, base) = serve_http(
-        d,
-        &["--read-token-file", read.to_str().unwrap(), "--http-login"],
-    );
+    let (_c, _url, base) = serve_http(d, &["--token-file", read.to_str().unwrap(), "--http-login"]);
     let host = base
         .strip_prefix("http://")
         .unwrap()

@@ -417,7 +417,7 @@ pub fn use_https(url: &str) -> String {
 }
 
 /// A status's message on one line (the coordinator's messages may span
-/// several), followed by the chain of errors that caused it: a bare
+/// several), its control characters escaped, followed by the chain of errors that caused it: a bare
 /// "transport error" then says what happened to the connection (e.g.
 /// "connection closed before message completed").
 pub fn status_message(s: &tonic::Status) -> String {
@@ -431,7 +431,8 @@ pub fn status_message(s: &tonic::Status) -> String {
         }
         cause = e.source();
     }
-    message.replace('\n', " ")
+    // From the network: printed, it must not drive the terminal.
+    crate::text::escape_controls(&message.replace('\n', " "))
 }
 
 /// The typed client of a coordinator's user-facing RPCs (launch, status,

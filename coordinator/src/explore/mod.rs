@@ -21,7 +21,10 @@
 //!   ([`engine::GameGraphView`]); the only `POST`, it changes nothing.
 //!
 //! Values are computed on blocking threads, at most [`workers`] at a time
-//! (the rest wait), each request within a budget ([`engine`]). Errors are
+//! (the rest wait), each request within a budget ([`engine`]): a game file
+//! is solved game by game and stops at [`engine::GAME_TIME_BUDGET`] or as
+//! soon as its client goes away; the visits' Col tables together hold at
+//! most [`COL_TABLES_MAX_BYTES`] (the least recently used go first). Errors are
 //! `{"error": "..."}` with a 4xx status, shown by the page.
 
 pub mod engine;

@@ -266,7 +266,7 @@ mod tests {
 
     #[test]
     fn sessions_are_bounded() {
-        let tokens = Tokens::new(None, None, Some("read-t".into())).unwrap();
+        let tokens = Tokens::new(Some("admin-t".into()), None, Some("read-t".into())).unwrap();
         let a = Auth::new(&tokens, true, false);
         let now = Instant::now();
         let first = a.open(now);
