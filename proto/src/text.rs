@@ -46,14 +46,12 @@ pub fn escape_controls(s: &str) -> String {
 /// parameter or text a client sent.
 pub fn quote_prefix(s: &str) -> String {
     let mut out = String::new();
-    let mut taken = 0;
-    for c in s.chars() {
+    for (taken, c) in s.chars().enumerate() {
         if taken == QUOTE_MAX {
             let _ = write!(out, "…({} bytes)", s.len());
             return out;
         }
         push_escaped(&mut out, c);
-        taken += 1;
     }
     out
 }

@@ -539,13 +539,23 @@ mod tests {
             ));
             i += 1;
         }
-        let t0 = Instant::now();
+        // Parsing (linear) comes first; from the first question on, the
+        // work stops within one game of the answer.
+        let asked = std::cell::Cell::new(0u32);
+        let stopped_at = std::cell::Cell::new(None::<Instant>);
         let e = engine::gamegraph_view_until(&text, &|| {
-            (t0.elapsed() > Duration::from_millis(300)).then(|| "out of time".to_string())
+            asked.set(asked.get() + 1);
+            if asked.get() < 100 {
+                return None;
+            }
+            stopped_at.set(stopped_at.get().or(Some(Instant::now())));
+            Some("out of time".to_string())
         })
         .unwrap_err();
         assert_eq!(e, engine::BoardError::Budget("out of time".into()));
-        assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
+        let late = stopped_at.get().unwrap().elapsed();
+        assert!(late < Duration::from_millis(500), "{late:?}");
+        assert_eq!(asked.get(), 100, "asked again after the stop");
         // A sum larger than the boards compute is reported, not computed.
         let mut big = String::from("game a\n");
         for k in 0..600 {
