@@ -120,7 +120,7 @@ pub fn plan_options(c: clap::Command) -> clap::Command {
             .long("shards")
             .value_name("K")
             .help("Target number of shards (default: the kind's own choice)")
-            .value_parser(clap::value_parser!(u32).range(1..=10_000_000)),
+            .value_parser(clap::value_parser!(u32).range(1..=i64::from(crate::core::launch::MAX_TARGET_SHARDS))),
     )
     .arg(
         clap::Arg::new("sample")

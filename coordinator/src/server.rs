@@ -18,7 +18,7 @@ use tracing::{info, warn};
 
 impl From<CoreError> for Status {
     fn from(e: CoreError) -> Status {
-        let msg = e.to_string();
+        let msg = gamesweep_proto::text::clip(e.to_string());
         match e {
             CoreError::NoSuchSweep(_) => Status::not_found(msg),
             CoreError::BadRequest(_) => Status::invalid_argument(msg),
@@ -34,7 +34,7 @@ impl From<CoreError> for Status {
 }
 
 fn bad(e: convert::ConvertError) -> Status {
-    Status::invalid_argument(e.to_string())
+    Status::invalid_argument(gamesweep_proto::text::clip(e.to_string()))
 }
 
 /// The tonic service over a [`Core`].

@@ -12,8 +12,23 @@ fn hms(secs: f64) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
-/// The text `gamesweep status` prints for `r`.
+/// The text `gamesweep status` prints for `r`. Every text that came from
+/// the network (sweep ids, worker ids, failure texts) is escaped
+/// ([`gamesweep_proto::escape`]): a worker id or a failure text with a
+/// terminal escape sequence or a line break prints as visible text.
 pub fn render(r: &StatusReport) -> String {
+    let out = render_fields(r);
+    // The net under the escaped fields: whatever a field not escaped above
+    // carries, no control character but the line breaks of the table
+    // itself reaches the terminal.
+    out.split('\n')
+        .map(gamesweep_proto::escape_controls)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn render_fields(r: &StatusReport) -> String {
+    let e = gamesweep_proto::escape;
     let mut out = String::new();
     // First: while it lasts, nothing any sweep shows is being made durable.
     if let Some(why) = &r.store_writes_failing {
@@ -32,7 +47,7 @@ pub fn render(r: &StatusReport) -> String {
             .collect();
         out.push_str(&format!(
             "{}  {} {}  [{}]{}\n",
-            s.sweep_id,
+            e(&s.sweep_id),
             s.kind,
             params.join(" "),
             s.state,
@@ -77,7 +92,10 @@ pub fn render(r: &StatusReport) -> String {
             for f in &s.failures {
                 out.push_str(&format!(
                     "    shard {}: {} failure(s), last on {}: {}\n",
-                    f.index, f.count, f.worker_id, f.error
+                    f.index,
+                    f.count,
+                    e(&f.worker_id),
+                    e(&f.error)
                 ));
             }
         }
@@ -129,7 +147,11 @@ pub fn render(r: &StatusReport) -> String {
     if !r.quarantined_workers.is_empty() {
         out.push_str(&format!(
             "quarantined workers (out-voted; no more leases): {}\n",
-            r.quarantined_workers.join(", ")
+            r.quarantined_workers
+                .iter()
+                .map(|w| e(w))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     if !r.workers.is_empty() {
@@ -137,7 +159,7 @@ pub fn render(r: &StatusReport) -> String {
         for w in &r.workers {
             out.push_str(&format!(
                 "  {}  {}  {} shards  last seen {:.1} s ago\n",
-                w.worker_id,
+                e(&w.worker_id),
                 if w.alive { "alive" } else { "gone" },
                 w.shards_held,
                 w.last_seen_ms_ago as f64 / 1000.0
@@ -202,7 +224,11 @@ fn verification_text(v: &VerifyStatus) -> String {
     if !v.disagreeing_workers.is_empty() {
         out.push_str(&format!(
             "  disagreeing workers (out-voted): {}\n",
-            v.disagreeing_workers.join(", ")
+            v.disagreeing_workers
+                .iter()
+                .map(|w| gamesweep_proto::escape(w))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     out
@@ -384,5 +410,47 @@ mod tests {
             text.contains("quarantined workers (out-voted; no more leases): liar\n"),
             "{text}"
         );
+    }
+
+    /// Issue 24: ANSI escape sequences in worker ids and failure texts were
+    /// printed raw by `status`.
+    #[test]
+    fn control_characters_from_the_network_are_escaped() {
+        let mut sw = sweep(SweepState::Failed, None);
+        sw.shards_failed = 1;
+        sw.failures = vec![gamesweep_proto::domain::ShardFailureStatus {
+            index: 3,
+            count: 3,
+            worker_id: "w\x1b[2J".into(),
+            error: "boom\x1b]0;owned\x07\nshard 9: fake line".into(),
+        }];
+        let r = StatusReport {
+            store_writes_failing: None,
+            coordinator_version: "v".into(),
+            sweeps: vec![sw],
+            workers: vec![WorkerStatus {
+                worker_id: "evil\x1b[31m\r".into(),
+                last_seen_ms_ago: 0,
+                shards_held: 0,
+                alive: true,
+            }],
+            store_bytes: 0,
+            coordinator_rss_bytes: 0,
+            coordinator_peak_rss_bytes: 0,
+            workers_pruned: 0,
+            quarantined_workers: vec!["q\x1b[0m".into()],
+        };
+        let text = render(&r);
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        assert!(
+            text.contains("last on w\\e[2J: boom\\e]0;owned\\u{7}\\nshard 9: fake line\n"),
+            "{text}"
+        );
+        assert!(!text.lines().any(|l| l.starts_with("shard 9")), "{text}");
+        assert!(text.contains("  evil\\e[31m\\r  alive"), "{text}");
+        assert!(text.contains("q\\e[0m"), "{text}");
     }
 }

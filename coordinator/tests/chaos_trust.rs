@@ -1,4 +1,4 @@
-//! Chaos of trust: one sweep under `--replicate all` (uvg n ≤ 8, 48 shards)
+//! Chaos of trust: one sweep under `--replicate all` (uvg n ≤ 8, about 48 shards)
 //! worked by two honest `gamesweep-worker` processes, a **liar** (one
 //! credential, lying on every result it submits and replaying each under
 //! several self-chosen worker ids), and a **faulty core** (a worker that
@@ -7,7 +7,8 @@
 //! of the finished sweep imported over gRPC. Every process is real, on
 //! 127.0.0.1. The sweep ends with `results.json` byte-identical to `gamesweep
 //! run`'s (11,117 connected graphs at n = 8); every accepted lie and flip is
-//! named in a mismatch record with its identity; the tampered import counts
+//! named in a mismatch record with its identity, and every flip that broke
+//! its result's own consistency was refused at submit (`results_invalid`); the tampered import counts
 //! nothing until honest workers re-ran it, and then equals the reference.
 
 use gamesweep::sweep::{self, Params};
@@ -110,6 +111,8 @@ fn flip(honest: &[u8], rng: &mut impl Rng) -> Vec<u8> {
 #[derive(Default)]
 struct Tally {
     wrong_accepted: AtomicU32,
+    /// Wrong results refused by validation (`results_invalid`).
+    wrong_invalid: AtomicU32,
     replays_accepted: AtomicU32,
 }
 
@@ -170,11 +173,17 @@ fn dishonest(
                     lease_token: l.lease_token.clone(),
                     timing: None,
                 };
-                let accepted = rt
-                    .block_on(c.submit(req(id)))
-                    .is_ok_and(|r| r.into_inner().accepted);
-                if accepted && wrong {
-                    tally.wrong_accepted.fetch_add(1, Ordering::Relaxed);
+                let sent = rt.block_on(c.submit(req(id)));
+                if wrong {
+                    match &sent {
+                        Ok(r) if r.get_ref().accepted => {
+                            tally.wrong_accepted.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Err(e) if e.code() == tonic::Code::InvalidArgument => {
+                            tally.wrong_invalid.fetch_add(1, Ordering::Relaxed);
+                        }
+                        _ => {}
+                    }
                 }
                 // Replays under the other ids: never a second voice.
                 for other in ids.iter().filter(|o| *o != id) {
@@ -278,21 +287,27 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
     liar_t.join().unwrap();
     faulty_t.join().unwrap();
 
-    let (n_lies, n_flips) = (
+    let (n_lies, n_flips, n_caught) = (
         lies.wrong_accepted.load(Ordering::Relaxed),
         flips.wrong_accepted.load(Ordering::Relaxed),
+        flips.wrong_invalid.load(Ordering::Relaxed) + lies.wrong_invalid.load(Ordering::Relaxed),
     );
-    eprintln!("accepted: {n_lies} lies, {n_flips} flipped results; status: {s}");
+    eprintln!(
+        "accepted: {n_lies} lies, {n_flips} flipped results; {n_caught} refused by validation; status: {s}"
+    );
     assert!(n_lies >= 1, "the liar got results in");
-    assert!(n_flips >= 1, "the faulty core got results in");
+    assert!(n_flips + n_caught >= 2, "the faulty core flipped results");
+    // A flip that breaks a result's own consistency is refused at submit.
+    assert_eq!(s["results_invalid"], n_caught, "{s}");
     assert_eq!(lies.replays_accepted.load(Ordering::Relaxed), 0);
     assert_eq!(flips.replays_accepted.load(Ordering::Relaxed), 0);
     let v = &s["verification"];
     assert_eq!(v["pending"], 0, "{s}");
     assert_eq!(v["unverifiable"], 0, "replicate all never skips: {s}");
+    let total = s["shards_total"].as_u64().unwrap();
     assert_eq!(
         v["verified"].as_u64().unwrap() + v["mismatched"].as_u64().unwrap(),
-        48
+        total
     );
 
     let out = d.join("out");
@@ -338,7 +353,7 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
     assert_eq!(named("@faulty"), n_flips, "{prov}");
     assert!(named("@honest-1") == 0 && named("@honest-2") == 0);
     assert_eq!(
-        prov["confirmation"]["confirmed_by_two_identities"], 48,
+        prov["confirmation"]["confirmed_by_two_identities"], total,
         "{prov}"
     );
     assert!(prov["checks"]

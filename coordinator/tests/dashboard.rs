@@ -184,6 +184,7 @@ fn on_loopback_the_dashboard_is_open_and_read_only() {
     }
     let st = request(&base, "GET", "/api/status", &[], "");
     assert_eq!(st.status, 200);
+    assert!(st.header("strict-transport-security").is_none());
     let v: serde_json::Value = serde_json::from_str(&st.body).unwrap();
     assert!(v["sweeps"].as_array().unwrap().is_empty(), "{v}");
     // Prometheus text on the same port, parsed by a text-format parser.
@@ -456,6 +457,11 @@ fn with_tls_the_dashboard_is_https_and_its_cookie_secure() {
     let session = cookie.split(';').next().unwrap();
     let st = tls_request(&base, &c, "GET", "/api/status", &[("Cookie", session)], "");
     assert_eq!(st.status, 200, "{}", st.body);
+    // HSTS under TLS (issue 24): the browser never asks in plain text again.
+    assert_eq!(
+        st.header("strict-transport-security"),
+        Some("max-age=31536000")
+    );
     // No plain-text fallback on the TLS port.
     let plain = base.replace("https://", "");
     let mut s = TcpStream::connect(plain.trim_end_matches('/')).unwrap();
@@ -651,4 +657,119 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
         std::fs::write(&docs, &shot).unwrap();
         eprintln!("wrote {}", docs.display());
     }
+}
+
+/// Issue 24: 140 slow POST bodies (a byte every few seconds, no token) to
+/// `/login` made the dashboard and `/metrics` unreachable while they
+/// lasted. Now one peer's connections past its cap close its oldest, and a
+/// body must arrive whole within the body timeout.
+#[test]
+fn slow_login_bodies_do_not_lock_out_the_dashboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let read = write_token(d, "read", "read-secret-slow");
+    let (_c, _url, base) = serve_http(d, &["--token-file", read.to_str().unwrap(), "--http-login"]);
+    let host = base
+        .strip_prefix("http://")
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    let mut slow = Vec::new();
+    for _ in 0..140 {
+        let mut s = TcpStream::connect(&host).unwrap();
+        let head = format!(
+            "POST /login HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nt"
+        );
+        // A connection the server already closed may refuse the write.
+        let _ = s.write_all(head.as_bytes());
+        slow.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    for path in ["/login", "/metrics"] {
+        let t0 = Instant::now();
+        let r = request(
+            &base,
+            "GET",
+            path,
+            &[("Authorization", "Bearer read-secret-slow")],
+            "",
+        );
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+        assert!(
+            t0.elapsed() < Duration::from_secs(3),
+            "{path}: {:?}",
+            t0.elapsed()
+        );
+    }
+    // The one slow body still open is answered 408 once the body timeout
+    // (10 s) has passed, and its connection closed.
+    let mut last = slow.pop().unwrap();
+    drop(slow);
+    last.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let t0 = Instant::now();
+    let mut raw = Vec::new();
+    let _ = last.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(t0.elapsed() < Duration::from_secs(12), "{:?}", t0.elapsed());
+}
+
+/// Issue 24: the cookie never expired, there was no logout, login accepted
+/// a cross-origin POST, and a loopback dashboard did not check `Host`.
+#[test]
+fn sessions_expire_and_log_out_posts_are_same_origin_and_loopback_checks_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let read = write_token(d, "read", "read-secret-4");
+    let (_c, _url, base) = serve_http(d, &["--token-file", read.to_str().unwrap(), "--http-login"]);
+    let host = base
+        .strip_prefix("http://")
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    let form = [("Content-Type", "application/x-www-form-urlencoded")];
+    // A page of another site posting the login form is refused.
+    for bad in [
+        vec![("Origin", "http://evil.example")],
+        vec![("Origin", "null")],
+        vec![("Sec-Fetch-Site", "cross-site")],
+    ] {
+        let h: Vec<(&str, &str)> = form.iter().copied().chain(bad.clone()).collect();
+        let r = request(&base, "POST", "/login", &h, "token=read-secret-4");
+        assert_eq!(r.status, 403, "{bad:?}: {}", r.body);
+        assert!(r.header("set-cookie").is_none());
+    }
+    // Its own page's post logs in; the cookie has a lifetime.
+    let origin = format!("http://{host}");
+    let h: Vec<(&str, &str)> = form
+        .iter()
+        .copied()
+        .chain([("Origin", origin.as_str())])
+        .collect();
+    let r = request(&base, "POST", "/login", &h, "token=read-secret-4");
+    assert_eq!(r.status, 303, "{}", r.body);
+    let cookie = r.header("set-cookie").unwrap().to_string();
+    assert!(cookie.split("; ").any(|a| a == "Max-Age=43200"), "{cookie}");
+    let session = cookie.split(';').next().unwrap().to_string();
+    let st = request(&base, "GET", "/api/status", &[("Cookie", &session)], "");
+    assert_eq!(st.status, 200);
+    // Logout ends the session: the same cookie is refused afterwards.
+    let out = request(&base, "POST", "/logout", &[("Cookie", &session)], "");
+    assert_eq!((out.status, out.header("location")), (303, Some("/login")));
+    assert!(out
+        .header("set-cookie")
+        .is_some_and(|c| c.contains("Max-Age=0")));
+    let st = request(&base, "GET", "/api/status", &[("Cookie", &session)], "");
+    assert_eq!(st.status, 401);
+    // DNS rebinding: a loopback dashboard asked under another name refuses.
+    let s = TcpStream::connect(&host).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let r = exchange(s, "rebind.evil.example", "GET", "/metrics", &[], "");
+    assert_eq!(r.status, 421, "{}", r.body);
+    let s = TcpStream::connect(&host).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let port = host.rsplit(':').next().unwrap();
+    let r = exchange(s, &format!("localhost:{port}"), "GET", "/login", &[], "");
+    assert_eq!(r.status, 200, "{}", r.body);
 }

@@ -482,3 +482,70 @@ fn each_token_does_only_its_roles_calls() {
         "{err}"
     );
 }
+
+/// Issue 24: raw gRPC `Launch uvg max_n=12 target_shards=4294967295` (the
+/// CLI caps `--shards`, the server did not) aborted the coordinator on a
+/// 45 GB allocation; a 0.9 MiB sweep name came back whole in an error
+/// larger than the client's metadata limit ("Stream removed").
+#[test]
+fn client_chosen_sizes_are_refused_with_short_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let c = serve(dir.path(), port, None, &[]);
+    let pid = c.0.id();
+    let url = format!("http://127.0.0.1:{port}");
+    let rt = rt();
+    let mut client = {
+        let _g = rt.enter();
+        gamesweep_proto::connect_lazy(&url, &gamesweep_proto::ClientOptions::token(None)).unwrap()
+    };
+    let launch = |name: &str, target: u32| pb::LaunchRequest {
+        kind: "uvg".into(),
+        params: vec![pb::Param {
+            name: "max_n".into(),
+            value: 12,
+        }],
+        name: name.into(),
+        target_shards: target,
+        ..Default::default()
+    };
+    let t0 = Instant::now();
+    let err = rt
+        .block_on(client.launch(launch("big", u32::MAX)))
+        .unwrap_err();
+    assert_eq!(err.code(), tonic::Code::InvalidArgument, "{err:?}");
+    assert_eq!(
+        err.message(),
+        "4294967295 target shards is more than this coordinator plans (at most 2097152)"
+    );
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    assert!(peak_rss_kib(pid) < 512 << 10, "{} KiB", peak_rss_kib(pid));
+    // A 0.9 MiB name: refused with a short quote, not "Stream removed".
+    let huge = "n".repeat(900 << 10);
+    for req in [
+        launch(&huge, 0),
+        pb::LaunchRequest {
+            kind: huge.clone(),
+            ..launch("k", 0)
+        },
+    ] {
+        let err = rt.block_on(client.launch(req)).unwrap_err();
+        assert_eq!(err.code(), tonic::Code::InvalidArgument, "{err:?}");
+        assert!(err.message().len() < 300, "{}", err.message().len());
+        assert!(
+            err.message().contains("…(921600 bytes)"),
+            "{}",
+            err.message()
+        );
+    }
+    let err = rt
+        .block_on(client.cancel(pb::CancelRequest {
+            sweep_id: huge.clone(),
+        }))
+        .unwrap_err();
+    assert_eq!(err.code(), tonic::Code::NotFound, "{err:?}");
+    assert!(err.message().len() < 300, "{}", err.message().len());
+    // Still serving.
+    rt.block_on(client.status(pb::StatusRequest::default()))
+        .unwrap();
+}

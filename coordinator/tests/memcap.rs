@@ -98,6 +98,8 @@ fn a_worker_over_its_memory_cap_reports_failures_and_lives_on() {
     let mut worker = Proc(
         isolated(Command::new(WORKER_BIN))
             .args(["--coordinator", &u, "--id", "wm", "--threads", "1"])
+            // Below the baseline on purpose (refused at start otherwise).
+            .arg("--allow-low-memory-cap")
             .env("GAMESWEEP_MAX_MEMORY", "1M")
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
@@ -177,6 +179,44 @@ fn a_nonsense_memory_cap_is_a_one_line_error() {
             "{how}"
         );
     }
+}
+
+/// Issue 24: `--max-memory 512` (meant as MB) is below the worker's own
+/// baseline; it used to start and set every shard aside in under a second.
+#[test]
+fn a_cap_below_the_baseline_is_refused_at_start() {
+    let t0 = Instant::now();
+    let o = isolated(Command::new(WORKER_BIN))
+        .args(["--coordinator", "http://127.0.0.1:9", "--max-memory", "512"])
+        .output()
+        .unwrap();
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let line = err.trim_end();
+    assert!(!line.contains('\n'), "{err}");
+    assert!(
+        line.starts_with(
+            "gamesweep-worker: --max-memory: 512 B is below this worker's baseline: it holds "
+        ) && line.ends_with("(a number alone is bytes: for megabytes write `512M`)"),
+        "{err}"
+    );
+    // A cap with room starts (and waits for the absent coordinator).
+    let mut w = Proc(
+        isolated(Command::new(WORKER_BIN))
+            .args([
+                "--coordinator",
+                "http://127.0.0.1:9",
+                "--max-memory",
+                "512M",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(w.0.try_wait().unwrap().is_none(), "a 512M cap was refused");
 }
 
 #[test]

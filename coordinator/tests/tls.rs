@@ -266,6 +266,26 @@ fn plain_http_to_a_tls_coordinator_fails_clearly() {
     );
 }
 
+/// Issue 24: a worker given `http://` for a TLS coordinator retried
+/// forever without saying "use https://".
+#[test]
+fn a_worker_given_http_for_a_tls_coordinator_says_use_https_and_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let ca = Ca::new(d, "ca");
+    let (cert, key) = ca.issue(d, "server", NAMES);
+    let port = free_port();
+    let _c = serve(d, port, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
+    let url = format!("http://127.0.0.1:{port}");
+    let err = fails(d, &["worker", "--coordinator", &url, "--threads", "1"]);
+    assert!(
+        err.contains(&format!(
+            "the coordinator at {url} speaks TLS: use https://127.0.0.1:{port}"
+        )),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_certificate_from_another_ca_is_refused() {
     let dir = tempfile::tempdir().unwrap();

@@ -339,8 +339,86 @@ fn transport_hint(url: &str, message: &str) -> &'static str {
     ""
 }
 
+/// Whether the server at `url` (an `http://` URL) answers a TLS
+/// ClientHello with a TLS record (a ServerHello or an alert): then the URL
+/// should have been `https://`. A plain gRPC server answers the hello with
+/// an HTTP/2 error or not at all. Gives up (false) after about 2 s.
+pub async fn speaks_tls(url: &str) -> bool {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let Some(rest) = url.strip_prefix("http://") else {
+        return false;
+    };
+    let authority = rest.split('/').next().unwrap_or("");
+    let addr = if authority
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+    {
+        authority.to_string()
+    } else {
+        format!("{authority}:80")
+    };
+    let probe = async {
+        let mut s = tokio::net::TcpStream::connect(&addr).await.ok()?;
+        s.write_all(&client_hello()).await.ok()?;
+        let mut head = [0u8; 2];
+        s.read_exact(&mut head).await.ok()?;
+        // Record type handshake (22) or alert (21), protocol major 3.
+        Some(matches!(head, [0x15 | 0x16, 0x03]))
+    };
+    matches!(
+        tokio::time::timeout(Duration::from_secs(2), probe).await,
+        Ok(Some(true))
+    )
+}
+
+/// A TLS 1.3 ClientHello (TLS 1.2 suites too), X25519 key share: enough for
+/// any TLS server to answer with a record of its own.
+fn client_hello() -> Vec<u8> {
+    let mut ext = Vec::new();
+    let mut push_ext = |typ: u16, body: &[u8]| {
+        ext.extend_from_slice(&typ.to_be_bytes());
+        ext.extend_from_slice(&(body.len() as u16).to_be_bytes());
+        ext.extend_from_slice(body);
+    };
+    push_ext(0x002b, &[4, 0x03, 0x04, 0x03, 0x03]); // supported_versions
+    push_ext(0x000a, &[0, 4, 0x00, 0x1d, 0x00, 0x17]); // groups: x25519, p256
+    push_ext(
+        0x000d,
+        &[0, 8, 0x04, 0x03, 0x08, 0x04, 0x04, 0x01, 0x08, 0x07],
+    ); // signature algorithms
+    let mut share = vec![0, 36, 0x00, 0x1d, 0, 32];
+    share.extend_from_slice(&[9u8; 32]);
+    push_ext(0x0033, &share); // key_share
+    let mut hello = vec![0x03, 0x03];
+    hello.extend_from_slice(&[7u8; 32]); // random
+    hello.push(0); // session id
+    let suites: [u16; 5] = [0x1301, 0x1302, 0x1303, 0xc02f, 0xc02b];
+    hello.extend_from_slice(&((suites.len() * 2) as u16).to_be_bytes());
+    for c in suites {
+        hello.extend_from_slice(&c.to_be_bytes());
+    }
+    hello.extend_from_slice(&[1, 0]); // compression: null
+    hello.extend_from_slice(&(ext.len() as u16).to_be_bytes());
+    hello.extend_from_slice(&ext);
+    let mut hs = vec![0x01];
+    hs.extend_from_slice(&(hello.len() as u32).to_be_bytes()[1..]);
+    hs.extend_from_slice(&hello);
+    let mut rec = vec![0x16, 0x03, 0x01];
+    rec.extend_from_slice(&(hs.len() as u16).to_be_bytes());
+    rec.extend_from_slice(&hs);
+    rec
+}
+
+/// The message for a plain `http://` URL whose server speaks TLS.
+pub fn use_https(url: &str) -> String {
+    format!(
+        "the coordinator at {url} speaks TLS: use https://{}",
+        url.strip_prefix("http://").unwrap_or(url)
+    )
+}
+
 /// A status's message on one line (the coordinator's messages may span
-/// several), followed by the chain of errors that caused it: a bare
+/// several), its control characters escaped, followed by the chain of errors that caused it: a bare
 /// "transport error" then says what happened to the connection (e.g.
 /// "connection closed before message completed").
 pub fn status_message(s: &tonic::Status) -> String {
@@ -354,7 +432,8 @@ pub fn status_message(s: &tonic::Status) -> String {
         }
         cause = e.source();
     }
-    message.replace('\n', " ")
+    // From the network: printed, it must not drive the terminal.
+    crate::text::escape_controls(&message.replace('\n', " "))
 }
 
 /// The typed client of a coordinator's user-facing RPCs (launch, status,

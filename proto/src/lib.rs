@@ -19,12 +19,14 @@ pub mod client;
 pub mod convert;
 pub mod domain;
 pub mod logging;
+pub mod text;
 
 pub use client::{
     connect_lazy, read_token_file, solver_version, version_for, Client, ClientOptions, Coordinator,
     RpcError, TlsFiles,
 };
 pub use convert::ConvertError;
+pub use text::{escape, escape_controls, quote_prefix};
 
 /// The coordinator's default port.
 pub const DEFAULT_PORT: u16 = 7461;

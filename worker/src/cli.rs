@@ -47,6 +47,10 @@ pub struct WorkerArgs {
     /// Pretend to be another solver build (for testing the version check only).
     #[arg(long, hide = true)]
     pub fake_solver_version: Option<String>,
+    /// Accept a --max-memory below the worker's own baseline (for testing
+    /// the memory watch only).
+    #[arg(long, hide = true)]
+    pub allow_low_memory_cap: bool,
 }
 
 /// Build the worker's settings from its options.
@@ -105,6 +109,14 @@ pub fn run_process(args: &WorkerArgs) -> anyhow::Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
+    if let (Some(cap), false) = (config.max_memory, args.allow_low_memory_cap) {
+        // Measured once the runtime's threads exist: what this process
+        // holds before any shard runs.
+        if let Some(baseline) = crate::memory::resident_bytes() {
+            crate::memory::check_cap(cap, baseline, args.max_memory.as_deref().unwrap_or(""))
+                .map_err(|e| anyhow::anyhow!("--max-memory: {e}"))?;
+        }
+    }
     rt.block_on(async move {
         let (tx, rx) = watch::channel(Shutdown::Running);
         tokio::spawn(async move {

@@ -42,6 +42,36 @@ pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
+/// Room a shard needs above the worker's baseline, at the least.
+pub(crate) const MIN_HEADROOM: u64 = 16 << 20;
+
+/// Refuse a cap of `cap` bytes (written `given`) that the worker, holding
+/// `baseline` bytes before any shard runs, would pass with its first shard:
+/// every shard would be stopped and reported failed at once, and the
+/// coordinator would set them all aside. A number without a unit is bytes;
+/// the message says so when that is the likely slip.
+pub(crate) fn check_cap(cap: u64, baseline: u64, given: &str) -> Result<(), String> {
+    let least = baseline.saturating_add(MIN_HEADROOM);
+    if cap >= least {
+        return Ok(());
+    }
+    let bare = !given.is_empty() && given.trim().chars().all(|c| c.is_ascii_digit());
+    let hint = if bare {
+        format!(
+            " (a number alone is bytes: for megabytes write `{}M`)",
+            given.trim()
+        )
+    } else {
+        String::new()
+    };
+    Err(format!(
+        "{} is below this worker's baseline: it holds {} before running any shard, and a shard needs room above that; give at least {}{hint}",
+        format_size(cap),
+        format_size(baseline),
+        format_size(least)
+    ))
+}
+
 /// `bytes` for people: in the largest binary unit it reaches, with one
 /// decimal unless whole (`4 GiB`, `4.1 GiB`, `1 MiB`, `512 B`).
 pub(crate) fn format_size(bytes: u64) -> String {
@@ -182,5 +212,21 @@ mod tests {
         assert!(rss > 1 << 20 && rss < 64 << 30, "{rss}");
         assert_eq!(MemoryCap::new(1).exceeded().map(|r| r > 1), Some(true));
         assert_eq!(MemoryCap::new(1 << 50).exceeded(), None);
+    }
+
+    /// Issue 24: `--max-memory 512` (meant as MB) was below the worker's own
+    /// baseline: every shard was set aside in under a second.
+    #[test]
+    fn a_cap_below_the_baseline_is_refused_saying_it() {
+        let baseline = 23 << 20;
+        let e = check_cap(512, baseline, "512").unwrap_err();
+        assert_eq!(
+            e,
+            "512 B is below this worker's baseline: it holds 23 MiB before running any shard, and a shard needs room above that; give at least 39 MiB (a number alone is bytes: for megabytes write `512M`)"
+        );
+        let e = check_cap(30 << 20, baseline, "30M").unwrap_err();
+        assert!(e.ends_with("give at least 39 MiB"), "{e}");
+        assert!(check_cap(39 << 20, baseline, "39M").is_ok());
+        assert!(check_cap(512 << 20, baseline, "512M").is_ok());
     }
 }

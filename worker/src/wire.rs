@@ -338,7 +338,40 @@ impl Coordinator {
         F: FnOnce(Client) -> Fut,
         Fut: std::future::Future<Output = Result<tonic::Response<R>, tonic::Status>>,
     {
-        Ok(rpc(self.client()?).await?.into_inner())
+        match rpc(self.client()?).await {
+            Ok(r) => Ok(r.into_inner()),
+            Err(s) => Err(self.tls_mismatch(CallError::from(s)).await),
+        }
+    }
+
+    /// A connection to an `http://` URL that the server dropped or answered
+    /// with a protocol error: when the server speaks TLS, say "use
+    /// https://" (and stop: no retry will ever reach it), instead of
+    /// retrying forever without a word of why. With an address file the
+    /// file may still change, so the worker keeps waiting, saying why.
+    async fn tls_mismatch(&self, e: CallError) -> CallError {
+        let CallError::Unreachable(why) = &e else {
+            return e;
+        };
+        let m = why.to_ascii_lowercase();
+        let dropped = m.contains("connection closed")
+            || m.contains("connection reset")
+            || m.contains("broken pipe")
+            || m.contains("protocol error")
+            || m.contains("frame with invalid size");
+        let url = match &self.link.lock().current {
+            Ok((url, _)) if url.starts_with("http://") => url.clone(),
+            _ => return e,
+        };
+        if !dropped || !gamesweep_proto::client::speaks_tls(&url).await {
+            return e;
+        }
+        let msg = gamesweep_proto::client::use_https(&url);
+        if self.link.file.is_some() {
+            CallError::Unreachable(msg)
+        } else {
+            CallError::Refused(msg)
+        }
     }
 }
 

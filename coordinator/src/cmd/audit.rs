@@ -29,10 +29,18 @@ pub fn exec(a: AuditArgs) -> anyhow::Result<()> {
         format!("{}\n", serde_json::to_string_pretty(&entries)?)
     } else {
         let mut t = String::from("unix_ms        action  sweep                role    token                  peer                   detail\n");
+        // Every field came over the network: control characters escaped.
+        let x = gamesweep_proto::escape;
         for e in &entries {
             t.push_str(&format!(
                 "{:<14} {:<7} {:<20} {:<7} {:<22} {:<22} {}\n",
-                e.unix_ms, e.action, e.sweep_id, e.role, e.token_fingerprint, e.peer, e.detail
+                e.unix_ms,
+                x(&e.action),
+                x(&e.sweep_id),
+                x(&e.role),
+                x(&e.token_fingerprint),
+                x(&e.peer),
+                x(&e.detail)
             ));
         }
         t

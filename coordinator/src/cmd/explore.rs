@@ -5,13 +5,10 @@
 use crate::error::UsageError;
 use crate::explore;
 use crate::http;
-use crate::web::{not_found, secure_headers};
+use crate::web::not_found;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Arguments of `explore`.
 #[derive(clap::Args, Debug)]
@@ -37,9 +34,6 @@ pub struct ExploreArgs {
     #[arg(long)]
     pub open: bool,
 }
-
-/// Connections served at once.
-const MAX_CONNECTIONS: usize = 64;
 
 /// The witnesses of `file` (a results.json), as the dashboard finds them.
 fn listed(file: &std::path::Path) -> anyhow::Result<Vec<explore::Listed>> {
@@ -108,8 +102,7 @@ pub fn exec(a: ExploreArgs) -> anyhow::Result<()> {
     let ex = explore::Explorer::with_game_file(listed, source, None, game_file);
     let app = explore::router(ex)
         .route("/", axum::routing::get(to_page))
-        .fallback(not_found)
-        .layer(axum::middleware::map_response(secure_headers));
+        .fallback(not_found);
     let rt = crate::connect::runtime()?;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(a.listen)
@@ -139,38 +132,13 @@ pub fn exec(a: ExploreArgs) -> anyhow::Result<()> {
                 eprintln!("gamesweep: cannot start {opener}: {e}; open {url} yourself");
             }
         }
-        let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
-        let mut conns = tokio::task::JoinSet::new();
-        let shutdown = crate::server::shutdown_signal();
-        let mut shutdown = std::pin::pin!(shutdown);
-        loop {
-            let permit = tokio::select! {
-                _ = &mut shutdown => break,
-                p = slots.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break },
-            };
-            let (stream, _) = tokio::select! {
-                _ = &mut shutdown => break,
-                a = listener.accept() => match a {
-                    Ok(a) => a,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "explore: accept failed");
-                        tokio::time::sleep(Duration::from_millis(100)).await;
-                        continue;
-                    }
-                },
-            };
-            while conns.try_join_next().is_some() {}
-            let app = app.clone();
-            conns.spawn(async move {
-                let _permit = permit;
-                let svc = TowerToHyperService::new(app);
-                let mut h = hyper::server::conn::http1::Builder::new();
-                h.timer(TokioTimer::new())
-                    .header_read_timeout(Duration::from_secs(10));
-                let _ = h.serve_connection(TokioIo::new(stream), svc).await;
-            });
-        }
-        conns.abort_all();
+        crate::web::serve(
+            listener,
+            app,
+            crate::web::WebServe::default(),
+            crate::server::shutdown_signal(),
+        )
+        .await?;
         if let Some(file) = &a.address_file {
             let _ = std::fs::remove_file(file);
         }

@@ -16,10 +16,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// The largest target shard count re-planned (what `launch --shards` accepts):
-/// a file asking for more would make planning itself the attack.
-const MAX_TARGET_SHARDS: u32 = 10_000_000;
-
 /// `verify` options.
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
@@ -182,11 +178,10 @@ fn replan(
     target: u32,
     claimed: &[ShardSpec],
 ) -> Result<Vec<ShardSpec>, String> {
-    if target > MAX_TARGET_SHARDS {
-        return Err(format!(
-            "its target shard count {target} is more than {MAX_TARGET_SHARDS}: not a plan this build makes"
-        ));
-    }
+    // A file asking for a huge target would make planning itself the attack.
+    crate::core::launch::check_target_shards(target)
+        .and_then(|()| crate::core::launch::check_plan_size(claimed.len()))
+        .map_err(|e| format!("{e}: not a plan this build makes"))?;
     let plan = kind.plan(params, target).map_err(|e| e.to_string())?;
     if let Some(i) = (0..plan.len().max(claimed.len())).find(|&i| plan.get(i) != claimed.get(i)) {
         return Err(match (plan.get(i), claimed.get(i)) {

@@ -5,9 +5,58 @@ use super::model::{lease_order, CoreError, ShardState, Sweep};
 use super::Core;
 use crate::store::{SampleRecord, SweepRecord, SweepState, DEFAULT_PRIORITY, MAX_PRIORITY};
 use gamesweep::kinds;
+use gamesweep_proto::quote_prefix;
 use tracing::info;
 
 pub use gamesweep_proto::domain::{LaunchSpec, Launched, SampleRequest};
+
+/// The largest shard count a launch, an import or `verify` may ask a plan
+/// for (`target_shards`, `--shards`). Planning allocates per shard (about
+/// 320 bytes held per pending shard, more while planning), so an unchecked
+/// `u32::MAX` from a client made the coordinator abort on a 45 GB
+/// allocation; 2,097,152 shards (~680 MB held) is twice the n = 13 plan of
+/// `docs/scaling.md`.
+pub const MAX_TARGET_SHARDS: u32 = 1 << 21;
+
+/// The most shards a stored plan may have: a kind rounds a target up (split
+/// plans to a power of two), never past this.
+pub const MAX_PLAN_SHARDS: usize = MAX_TARGET_SHARDS as usize;
+
+/// A shard count past [`MAX_TARGET_SHARDS`] or a plan past [`MAX_PLAN_SHARDS`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanLimitError {
+    /// The target asked for.
+    #[error("{0} target shards is more than this coordinator plans (at most {MAX_TARGET_SHARDS})")]
+    Target(u32),
+    /// The plan a kind made.
+    #[error("the plan has {0} shards, more than this coordinator keeps (at most {MAX_PLAN_SHARDS}): ask for fewer shards")]
+    Plan(usize),
+}
+
+impl From<PlanLimitError> for CoreError {
+    fn from(e: PlanLimitError) -> Self {
+        CoreError::BadRequest(e.to_string())
+    }
+}
+
+/// Refuse a target shard count no plan should be made for; call it before
+/// `SweepKind::plan` on anything a client or a file chose (launch, import,
+/// `verify`). 0 means the kind's own choice and is fine.
+pub fn check_target_shards(target: u32) -> Result<(), PlanLimitError> {
+    if target > MAX_TARGET_SHARDS {
+        return Err(PlanLimitError::Target(target));
+    }
+    Ok(())
+}
+
+/// Refuse a plan (made, or read from a file) of more than
+/// [`MAX_PLAN_SHARDS`] shards.
+pub fn check_plan_size(shards: usize) -> Result<(), PlanLimitError> {
+    if shards > MAX_PLAN_SHARDS {
+        return Err(PlanLimitError::Plan(shards));
+    }
+    Ok(())
+}
 
 /// A sweep id: 1-128 letters, digits, `-`, `_` or `.`.
 pub(super) fn valid_id(id: &str) -> bool {
@@ -23,6 +72,7 @@ impl Core {
     /// existing one of that name if it has the same kind and params).
     pub fn launch(&self, req: &LaunchSpec) -> Result<Launched, CoreError> {
         let kind_name = req.kind.as_str();
+        check_words(req)?;
         let kind = kinds::find(kind_name).map_err(|e| CoreError::BadRequest(e.to_string()))?;
         let params = kind
             .resolve_params(&req.params)
@@ -46,7 +96,8 @@ impl Core {
         if let Some(n) = req.name.as_deref() {
             if !valid_id(n) {
                 return Err(CoreError::BadRequest(format!(
-                    "bad sweep name `{n}`: use 1-128 letters, digits, `-`, `_` or `.`"
+                    "bad sweep name `{}`: use 1-128 letters, digits, `-`, `_` or `.`",
+                    quote_prefix(n)
                 )));
             }
             let mut st = self.lock();
@@ -70,9 +121,11 @@ impl Core {
             }
         }
         // Planning may take a moment; do it outside the lock.
+        check_target_shards(req.target_shards)?;
         let plan = kind
             .plan(&params, req.target_shards)
             .map_err(|e| CoreError::BadRequest(e.to_string()))?;
+        check_plan_size(plan.len())?;
         if plan.is_empty() || plan.iter().enumerate().any(|(i, s)| s.index as usize != i) {
             return Err(CoreError::BadRequest(format!(
                 "sweep kind `{kind_name}` produced an invalid plan ({} shards)",
@@ -247,6 +300,42 @@ impl Core {
     }
 }
 
+/// The longest kind or parameter name a launch may give (the registry's
+/// and the kinds' own errors quote these names whole).
+pub const MAX_WORD: usize = 64;
+
+/// Refuse a kind or parameter name no kind has before the registry or the
+/// kind quotes it back whole: a megabyte name must not come back as a
+/// megabyte error (larger than a client's metadata limit).
+fn check_words(req: &LaunchSpec) -> Result<(), CoreError> {
+    let odd = |w: &str| {
+        w.len() > MAX_WORD
+            || !w
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+    };
+    if odd(&req.kind) {
+        return Err(CoreError::BadRequest(format!(
+            "unknown sweep kind `{}` (see `gamesweep kinds`)",
+            quote_prefix(&req.kind)
+        )));
+    }
+    if req.params.len() > 64 {
+        return Err(CoreError::BadRequest(format!(
+            "{} parameters given; no sweep kind has that many",
+            req.params.len()
+        )));
+    }
+    if let Some(p) = req.params.keys().find(|p| odd(p)) {
+        return Err(CoreError::BadRequest(format!(
+            "sweep `{}` has no parameter `{}`",
+            req.kind,
+            quote_prefix(p)
+        )));
+    }
+    Ok(())
+}
+
 /// A finished or cancelled sweep cannot be `verb`ed: a bad request saying so.
 fn settled(s: &Sweep, verb: &str) -> Result<(), CoreError> {
     let id = &s.record.id;
@@ -261,4 +350,91 @@ fn settled(s: &Sweep, verb: &str) -> Result<(), CoreError> {
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::ManualClock;
+    use crate::store::MemStore;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    fn core() -> Core {
+        let clock = Arc::new(ManualClock::new());
+        Core::open_with_clock(Arc::new(MemStore::new()), Duration::from_secs(60), clock).unwrap()
+    }
+
+    fn uvg(max_n: u64, name: &str, shards: u32) -> LaunchSpec {
+        LaunchSpec {
+            replicate_all: false,
+            kind: "uvg".into(),
+            params: [("max_n".to_string(), max_n)].into(),
+            name: Some(name.into()),
+            target_shards: shards,
+            resume_existing: false,
+            sample: None,
+            verify_ppm: 0,
+            verify_seed: None,
+            priority: 0,
+        }
+    }
+
+    /// Issue 24: `Launch uvg max_n=12 target_shards=4294967295` aborted the
+    /// coordinator on a 45 GB allocation.
+    #[test]
+    fn a_u32_max_target_is_refused_before_planning() {
+        let c = core();
+        let t0 = Instant::now();
+        let e = c.launch(&uvg(12, "big", u32::MAX)).unwrap_err();
+        assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+        assert!(matches!(e, CoreError::BadRequest(_)), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "4294967295 target shards is more than this coordinator plans (at most 2097152)"
+        );
+        let e = c
+            .launch(&uvg(12, "big", MAX_TARGET_SHARDS + 1))
+            .unwrap_err();
+        assert!(e.to_string().contains("at most 2097152"), "{e}");
+        assert!(c.sweep_ids().is_empty());
+        // The limit itself plans (small n: the split plan stays in bounds).
+        c.launch(&uvg(6, "ok", MAX_TARGET_SHARDS)).unwrap();
+        assert!(check_plan_size(MAX_PLAN_SHARDS).is_ok());
+        assert_eq!(
+            check_plan_size(MAX_PLAN_SHARDS + 1),
+            Err(PlanLimitError::Plan(MAX_PLAN_SHARDS + 1))
+        );
+        assert!(check_target_shards(0).is_ok());
+    }
+
+    /// Issue 24: a 0.9 MiB sweep name came back whole in the error, larger
+    /// than the client's metadata limit ("Stream removed").
+    #[test]
+    fn errors_quote_a_short_prefix_of_what_a_client_sent() {
+        let c = core();
+        let huge = "x".repeat(900 << 10);
+        let short = |e: CoreError| {
+            let m = e.to_string();
+            assert!(m.len() < 300, "{} bytes: {}", m.len(), &m[..300]);
+            assert!(m.contains("xxxx…(92160"), "{m}");
+            m
+        };
+        short(c.launch(&uvg(6, &huge, 0)).unwrap_err());
+        short(
+            c.launch(&uvg(6, &format!("{huge}\u{1b}[2J"), 0))
+                .unwrap_err(),
+        );
+        short(c.cancel(&huge).unwrap_err());
+        short(c.pause(&huge, true).unwrap_err());
+        let mut kind = uvg(6, "k", 0);
+        kind.kind = huge.clone();
+        short(c.launch(&kind).unwrap_err());
+        let mut param = uvg(6, "p", 0);
+        param.params.insert(huge.clone(), 1);
+        short(c.launch(&param).unwrap_err());
+        // Escape sequences in what is quoted are shown escaped.
+        let m = c.cancel("a\u{1b}[31m").unwrap_err().to_string();
+        assert!(m.contains("a\\e[31m") && !m.contains('\u{1b}'), "{m}");
+    }
 }

@@ -15,13 +15,13 @@ use tracing::warn;
 #[derive(Debug, thiserror::Error)]
 pub enum CoreError {
     /// No sweep with that id.
-    #[error("no sweep named `{0}` on this coordinator (see `gamesweep status`)")]
+    #[error("no sweep named `{}` on this coordinator (see `gamesweep status`)", gamesweep_proto::quote_prefix(.0))]
     NoSuchSweep(String),
     /// Bad launch request (unknown kind, bad params, bad plan).
     #[error("{0}")]
     BadRequest(String),
     /// A sweep id that exists already.
-    #[error("a sweep named `{0}` already exists; pick another --name")]
+    #[error("a sweep named `{}` already exists; pick another --name", gamesweep_proto::quote_prefix(.0))]
     Exists(String),
     /// A worker whose solver build differs from the sweep's.
     #[error("solver version mismatch: the worker's version of this kind is {worker}, sweep `{sweep}` was launched with {sweep_version}; rebuild the worker from the same gamesweep sources as the coordinator")]

@@ -244,6 +244,11 @@ impl Core {
                 "the export's parameters are not complete resolved parameters of its kind".into(),
             ));
         }
+        // A file chooses its target: bounded before planning (a 2^32 − 1
+        // target would make planning itself the attack).
+        super::launch::check_target_shards(export.target_shards)
+            .and_then(|()| super::launch::check_plan_size(export.plan.len()))
+            .map_err(|e| bad(e.to_string()))?;
         let plan = kind
             .plan(&params, export.target_shards)
             .map_err(|e| bad(e.to_string()))?;

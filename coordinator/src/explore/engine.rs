@@ -455,6 +455,11 @@ impl ColTable {
         }
     }
 
+    /// Work units of its solver: what its memory grows with.
+    pub fn work(&self) -> u64 {
+        self.solver.work()
+    }
+
     /// Values held.
     pub fn games(&self) -> usize {
         self.solver.engine.len()
@@ -577,11 +582,32 @@ pub struct GameGraphView {
     pub drawings: Vec<GameDrawing>,
 }
 
+/// The longest a game-graph request may compute, in all.
+pub const GAME_TIME_BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The largest sum (positions of the product) the boards compute; `solve
+/// gamegraph` goes to [`gamesweep::gamegraph::sum::MAX_SUM_POSITIONS`].
+/// The product's graph and tables are held whole while it is solved.
+pub const GAME_SUM_MAX: usize = 250_000;
+
 /// Solve a game file's text (text format or JSON, as `solve gamegraph`
 /// reads it, with its default kernel-search budget) and lay out each small
 /// game.
 pub fn gamegraph_view(text: &str) -> Result<GameGraphView, BoardError> {
-    use gamesweep::gamegraph::{solve_text_with, Format};
+    gamegraph_view_until(text, &|| None)
+}
+
+/// [`gamegraph_view`], asking `stop` between games (solved one at a time,
+/// each within its kernel-search budget) and drawings: `Some(why)` ends the
+/// request with [`BoardError::Budget`]`(why)` (the time budget ran out, or
+/// the client went away). A sum larger than [`GAME_SUM_MAX`] is reported
+/// unavailable instead of computed. Otherwise the report is exactly `solve
+/// gamegraph --json`'s.
+pub fn gamegraph_view_until(
+    text: &str,
+    stop: &dyn Fn() -> Option<String>,
+) -> Result<GameGraphView, BoardError> {
+    use gamesweep::gamegraph::{parse, solve_with, Format, GameFile, SolveReport};
     if text.len() > GAME_TEXT_MAX {
         return Err(BoardError::Illegal(format!(
             "the game file has {} bytes; the boards take at most {GAME_TEXT_MAX} (`gamesweep solve gamegraph FILE` takes up to 64 MiB)",
@@ -593,21 +619,71 @@ pub fn gamegraph_view(text: &str) -> Result<GameGraphView, BoardError> {
             "no game: paste a game file (docs/gamegraph-format.md) or choose one".into(),
         ));
     }
-    let report = solve_text_with(text, Format::Auto, None)
-        .map_err(|e| BoardError::Illegal(format!("game file: {e}")))?;
+    let check = || stop().map_or(Ok(()), |why| Err(BoardError::Budget(why)));
+    let file =
+        parse(text, Format::Auto).map_err(|e| BoardError::Illegal(format!("game file: {e}")))?;
+    let mut games = Vec::with_capacity(file.games.len());
+    for g in &file.games {
+        check()?;
+        let one = GameFile {
+            games: vec![g.clone()],
+            sum: None,
+        };
+        games.extend(solve_with(&one, None).games);
+    }
+    let sum = match file.sum {
+        None => None,
+        Some((a, b)) => {
+            check()?;
+            let (l, r) = (&file.games[a], &file.games[b]);
+            let pair = GameFile {
+                games: vec![l.clone(), r.clone()],
+                sum: Some((0, 1)),
+            };
+            if l.len().saturating_mul(r.len()) > GAME_SUM_MAX {
+                // Reported as `solve gamegraph` reports a sum over its
+                // limits: unavailable, with the reason.
+                Some(gamesweep::gamegraph::SumReport {
+                    left: l.name().to_string(),
+                    right: r.name().to_string(),
+                    left_positions: l.names().to_vec(),
+                    right_positions: r.names().to_vec(),
+                    unavailable: Some(format!(
+                        "the sum has {} positions; the boards compute sums of at most {GAME_SUM_MAX} (`gamesweep solve gamegraph` goes further)",
+                        l.len().saturating_mul(r.len())
+                    )),
+                    positions: 0,
+                    moves: 0,
+                    left_grundy: None,
+                    right_grundy: None,
+                    grundy_table: None,
+                    xor_mismatches: None,
+                    outcome_table: Vec::new(),
+                    second_player_wins: Vec::new(),
+                    start: None,
+                    start_outcome: None,
+                })
+            } else {
+                solve_with(&pair, None).sum
+            }
+        }
+    };
+    let report = SolveReport { games, sum };
+    check()?;
     let drawings = report
         .games
         .iter()
         .map(|g| {
+            check()?;
             let n = g.table.len();
             if n > GAME_DRAW_MAX {
-                return GameDrawing {
+                return Ok(GameDrawing {
                     name: g.name.clone(),
                     drawing: None,
                     not_drawn: Some(format!(
                         "{n} positions: only games of at most {GAME_DRAW_MAX} positions are drawn"
                     )),
-                };
+                });
             }
             let index: std::collections::HashMap<&str, usize> = g
                 .table
@@ -627,7 +703,7 @@ pub fn gamegraph_view(text: &str) -> Result<GameGraphView, BoardError> {
                 })
                 .collect();
             let coords = gamesweep::draw::layout(n, &edges, BOX);
-            GameDrawing {
+            Ok(GameDrawing {
                 name: g.name.clone(),
                 drawing: Some(Drawing {
                     n,
@@ -637,8 +713,8 @@ pub fn gamegraph_view(text: &str) -> Result<GameGraphView, BoardError> {
                     layout: "force layout".into(),
                 }),
                 not_drawn: None,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_, BoardError>>()?;
     Ok(GameGraphView { report, drawings })
 }

@@ -21,7 +21,10 @@
 //!   ([`engine::GameGraphView`]); the only `POST`, it changes nothing.
 //!
 //! Values are computed on blocking threads, at most [`workers`] at a time
-//! (the rest wait), each request within a budget ([`engine`]). Errors are
+//! (the rest wait), each request within a budget ([`engine`]): a game file
+//! is solved game by game and stops at [`engine::GAME_TIME_BUDGET`] or as
+//! soon as its client goes away; the visits' Col tables together hold at
+//! most [`COL_TABLES_MAX_BYTES`] (the least recently used go first). Errors are
 //! `{"error": "..."}` with a 4xx status, shown by the page.
 
 pub mod engine;
@@ -36,6 +39,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -47,6 +51,16 @@ pub const MAX_VISITS: usize = 32;
 
 /// A visit's Col table is dropped after this long unused.
 pub const VISIT_IDLE: Duration = Duration::from_secs(30 * 60);
+
+/// Bytes a Col table holds per work unit of its solver (components
+/// expanded plus games held), measured: 32 visits at the 1,000,000-unit
+/// budget held 2.9 GB.
+pub const COL_UNIT_BYTES: u64 = 96;
+
+/// The bytes all visits' Col tables may hold together (estimated by
+/// [`COL_UNIT_BYTES`]); past it the least recently used visits lose their
+/// tables (they are rebuilt on their next request).
+pub const COL_TABLES_MAX_BYTES: u64 = 384 << 20;
 
 /// The longest board code or path accepted in a request, in bytes.
 const MAX_ARG: usize = 4096;
@@ -72,7 +86,9 @@ pub struct Listed {
     pub counterexample: bool,
 }
 
-type Visit = (Instant, Arc<Mutex<engine::ColTable>>);
+/// A visit: last used, its Col table, the table's work units after its
+/// last request.
+type Visit = (Instant, Arc<Mutex<engine::ColTable>>, Arc<AtomicU64>);
 
 /// The boards' state: the visits' Col tables, the worker slots, the
 /// listed witnesses.
@@ -157,27 +173,59 @@ impl Explorer {
         self.guard.as_ref().is_none_or(|g| g(h))
     }
 
-    /// The Col table of visit `sid` (a new one for a new visit).
-    fn table(&self, sid: &str) -> Arc<Mutex<engine::ColTable>> {
+    /// The Col table of visit `sid` (a new one for a new visit) and the
+    /// cell its size is noted in.
+    fn table(&self, sid: &str) -> (Arc<Mutex<engine::ColTable>>, Arc<AtomicU64>) {
         let mut v = self.visits.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
-        v.retain(|_, (at, _)| now.duration_since(*at) < VISIT_IDLE);
-        if let Some((at, t)) = v.get_mut(sid) {
+        v.retain(|_, (at, _, _)| now.duration_since(*at) < VISIT_IDLE);
+        if let Some((at, t, w)) = v.get_mut(sid) {
             *at = now;
-            return t.clone();
+            return (t.clone(), w.clone());
         }
         if v.len() >= MAX_VISITS {
             if let Some(old) = v
                 .iter()
-                .min_by_key(|(_, (at, _))| *at)
+                .min_by_key(|(_, (at, _, _))| *at)
                 .map(|(k, _)| k.clone())
             {
                 v.remove(&old);
             }
         }
         let t = Arc::new(Mutex::new(engine::ColTable::new()));
-        v.insert(sid.to_string(), (now, t.clone()));
-        t
+        let w = Arc::new(AtomicU64::new(0));
+        v.insert(sid.to_string(), (now, t.clone(), w.clone()));
+        (t, w)
+    }
+
+    /// Drop the least recently used visits' tables (never `keep`'s) until
+    /// all tables together are within [`COL_TABLES_MAX_BYTES`].
+    fn trim_tables(&self, keep: &str) {
+        let mut v = self.visits.lock().unwrap_or_else(|e| e.into_inner());
+        let bytes = |v: &HashMap<String, Visit>| -> u64 {
+            v.values()
+                .map(|(_, _, w)| w.load(Ordering::Relaxed).saturating_mul(COL_UNIT_BYTES))
+                .sum()
+        };
+        while bytes(&v) > COL_TABLES_MAX_BYTES {
+            let Some(old) = v
+                .iter()
+                .filter(|(k, _)| k.as_str() != keep)
+                .min_by_key(|(_, (at, _, _))| *at)
+                .map(|(k, _)| k.clone())
+            else {
+                break;
+            };
+            v.remove(&old);
+        }
+    }
+
+    /// The bytes all visits' Col tables hold, as estimated.
+    pub fn table_bytes(&self) -> u64 {
+        let v = self.visits.lock().unwrap_or_else(|e| e.into_inner());
+        v.values()
+            .map(|(_, _, w)| w.load(Ordering::Relaxed).saturating_mul(COL_UNIT_BYTES))
+            .sum()
     }
 
     /// Visits with a table now.
@@ -362,8 +410,8 @@ async fn col_json(
     {
         return error(StatusCode::BAD_REQUEST, "bad visit id");
     }
-    let table = ex.table(&sid);
-    compute(&ex, move || {
+    let (table, units) = ex.table(&sid);
+    let r = compute(&ex, move || {
         // A table whose holder panicked may be half-built: start afresh.
         let mut t = match table.lock() {
             Ok(t) => t,
@@ -373,9 +421,13 @@ async fn col_json(
                 t
             }
         };
-        t.view(rules, &g, &c)
+        let v = t.view(rules, &g, &c);
+        units.store(t.work(), Ordering::Relaxed);
+        v
     })
-    .await
+    .await;
+    ex.trim_tables(&sid);
+    r
 }
 
 async fn gamegraph_json(
@@ -408,7 +460,36 @@ async fn gamegraph_json(
             )
         }
     };
-    compute(&ex, move || engine::gamegraph_view(&text)).await
+    // The computation stops between games once the time budget has run
+    // out or the client has gone (hyper drops this future, and with it
+    // `_gone`, which raises the flag).
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let _gone = RaiseOnDrop(cancelled.clone());
+    compute(&ex, move || {
+        let deadline = Instant::now() + engine::GAME_TIME_BUDGET;
+        engine::gamegraph_view_until(&text, &|| {
+            if cancelled.load(Ordering::Relaxed) {
+                Some("the request was cancelled".into())
+            } else if Instant::now() > deadline {
+                Some(format!(
+                    "the game file needs more than this page's budget of {} s (`gamesweep solve gamegraph FILE` has none)",
+                    engine::GAME_TIME_BUDGET.as_secs()
+                ))
+            } else {
+                None
+            }
+        })
+    })
+    .await
+}
+
+/// Raises its flag when dropped.
+struct RaiseOnDrop(Arc<AtomicBool>);
+
+impl Drop for RaiseOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 #[cfg(test)]
@@ -418,14 +499,82 @@ mod tests {
     #[test]
     fn visits_are_bounded_and_a_visit_keeps_its_table() {
         let ex = Explorer::new(Vec::new(), None, None);
-        let first = ex.table("v0");
-        assert!(Arc::ptr_eq(&first, &ex.table("v0")));
+        let first = ex.table("v0").0;
+        assert!(Arc::ptr_eq(&first, &ex.table("v0").0));
         for i in 1..MAX_VISITS + 8 {
             ex.table(&format!("v{i}"));
         }
         assert_eq!(ex.visits(), MAX_VISITS);
         // The oldest went first: v0 gets a new table.
-        assert!(!Arc::ptr_eq(&first, &ex.table("v0")));
+        assert!(!Arc::ptr_eq(&first, &ex.table("v0").0));
+    }
+
+    /// Issue 24: 32 Col visits raised the process to 2.9 GB for 30 min.
+    #[test]
+    fn col_tables_are_capped_in_bytes() {
+        let ex = Explorer::new(Vec::new(), None, None);
+        let full = engine::COL_BUDGET;
+        for i in 0..MAX_VISITS {
+            let sid = format!("v{i}");
+            let (_, w) = ex.table(&sid);
+            w.store(full, Ordering::Relaxed);
+            ex.trim_tables(&sid);
+            assert!(ex.table_bytes() <= COL_TABLES_MAX_BYTES, "{i}");
+        }
+        let kept = (COL_TABLES_MAX_BYTES / (full * COL_UNIT_BYTES)) as usize;
+        assert_eq!(ex.visits(), kept);
+        assert!(kept >= 2, "{kept}");
+    }
+
+    /// Issue 24: a 1 MiB game-graph POST cost about 5 min of CPU and went on
+    /// after the client left.
+    #[test]
+    fn a_game_file_stops_at_its_budget_or_when_cancelled() {
+        // Many small cyclic games: each cheap, together far too much.
+        let mut text = String::new();
+        let mut i = 0;
+        while text.len() < engine::GAME_TEXT_MAX - 200 {
+            text.push_str(&format!(
+                "game g{i}\na -> b\nb -> c\nc -> a d\nd -> e\ne -> d\nend\n"
+            ));
+            i += 1;
+        }
+        // Parsing (linear) comes first; from the first question on, the
+        // work stops within one game of the answer.
+        let asked = std::cell::Cell::new(0u32);
+        let stopped_at = std::cell::Cell::new(None::<Instant>);
+        let e = engine::gamegraph_view_until(&text, &|| {
+            asked.set(asked.get() + 1);
+            if asked.get() < 100 {
+                return None;
+            }
+            stopped_at.set(stopped_at.get().or(Some(Instant::now())));
+            Some("out of time".to_string())
+        })
+        .unwrap_err();
+        assert_eq!(e, engine::BoardError::Budget("out of time".into()));
+        let late = stopped_at.get().unwrap().elapsed();
+        assert!(late < Duration::from_millis(500), "{late:?}");
+        assert_eq!(asked.get(), 100, "asked again after the stop");
+        // A sum larger than the boards compute is reported, not computed.
+        let mut big = String::from("game a\n");
+        for k in 0..600 {
+            big.push_str(&format!("p{k} -> p{}\n", k + 1));
+        }
+        big.push_str("end\ngame b\n");
+        for k in 0..600 {
+            big.push_str(&format!("q{k} -> q{}\n", k + 1));
+        }
+        big.push_str("end\nsum a b\n");
+        let v = engine::gamegraph_view(&big).unwrap();
+        let sum = v.report.sum.unwrap();
+        assert!(
+            sum.unavailable
+                .as_deref()
+                .is_some_and(|u| u.contains("at most 250000")),
+            "{:?}",
+            sum.unavailable
+        );
     }
 
     #[test]

@@ -1,26 +1,36 @@
 //! The dashboard's login: the read (or admin) token, typed into a form and
-//! sent in a `POST` body, buys a session cookie. The cookie's value is an
-//! HMAC-SHA256 of the token under a key drawn at start (so it is worth
-//! nothing to another process, or after a restart, and never shows the
-//! token); it is `HttpOnly` (no script reads it), `SameSite=Strict` (no other
-//! site's page sends it), `Path=/`, and `Secure` under TLS. Tokens and
-//! cookies are compared in constant time. No token is ever put in a URL:
-//! the form posts to `/login`, and redirects go to `/` or `/login` only.
+//! sent in a `POST` body, buys a session cookie. The cookie's value is a
+//! random session id (so it is worth nothing to another process, or after a
+//! restart, and never shows the token) that the dashboard keeps for
+//! [`SESSION_TTL`] after the login, at most [`MAX_SESSIONS`] at once;
+//! `POST /logout` ends it. The cookie is `HttpOnly` (no script reads it),
+//! `SameSite=Strict` (no other site's page sends it), `Path=/`,
+//! `Max-Age` of the session, and `Secure` under TLS. Session ids and tokens
+//! are compared in constant time (ids are looked up by their HMAC under a
+//! key drawn at start). No token is ever put in a URL: the form posts to
+//! `/login`, and redirects go to `/` or `/login` only.
 
 use super::Dashboard;
-use crate::access::{ct_eq, Tokens};
+use crate::access::Tokens;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Form;
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The session cookie's name.
 pub const COOKIE: &str = "gamesweep_session";
 
 /// How long a refused login waits before it answers (slows guessing).
 const REFUSED_DELAY: Duration = Duration::from_millis(300);
+
+/// How long a session lasts after its login.
+pub const SESSION_TTL: Duration = Duration::from_secs(12 * 3600);
+
+/// Sessions kept at once; a login past this ends the oldest.
+pub const MAX_SESSIONS: usize = 1024;
 
 /// Who may look.
 pub struct Auth {
@@ -30,10 +40,12 @@ pub struct Auth {
     secure: bool,
     /// The tokens (the read or the admin token logs in).
     tokens: Tokens,
-    /// The key sessions are made under.
+    /// The key session ids are looked up under.
     key: ring::hmac::Key,
-    /// The session values the tokens that may read give.
-    sessions: Vec<String>,
+    /// Live sessions: the HMAC of the id (hex) and when it expires.
+    sessions: Mutex<HashMap<String, Instant>>,
+    /// [`SESSION_TTL`] unless a test shortens it.
+    ttl: Duration,
 }
 
 impl Auth {
@@ -42,14 +54,51 @@ impl Auth {
         let rng = ring::rand::SystemRandom::new();
         let key = ring::hmac::Key::generate(ring::hmac::HMAC_SHA256, &rng)
             .expect("the system random generator works");
-        let sessions = tokens.readers().map(|t| session(&key, t)).collect();
         Auth {
             login,
             secure: tls,
             tokens: tokens.clone(),
             key,
-            sessions,
+            sessions: Mutex::new(HashMap::new()),
+            ttl: SESSION_TTL,
         }
+    }
+
+    /// A new session: its id (the cookie's value). The oldest session goes
+    /// when [`MAX_SESSIONS`] are live.
+    fn open(&self, now: Instant) -> String {
+        let mut id = [0u8; 32];
+        ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut id)
+            .expect("the system random generator works");
+        let id = hex(&id);
+        let mut s = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        s.retain(|_, until| *until > now);
+        while s.len() >= MAX_SESSIONS {
+            let Some(oldest) = s.iter().min_by_key(|(_, u)| **u).map(|(k, _)| k.clone()) else {
+                break;
+            };
+            s.remove(&oldest);
+        }
+        s.insert(session(&self.key, id.as_bytes()), now + self.ttl);
+        id
+    }
+
+    /// End the session `id` (logout); unknown ids are ignored.
+    fn close(&self, id: &str) {
+        let k = session(&self.key, id.as_bytes());
+        self.sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&k);
+    }
+
+    /// Whether `id` is a live session at `now`.
+    fn live(&self, id: &str, now: Instant) -> bool {
+        // Looked up by its HMAC: the map's comparisons learn nothing an
+        // attacker could use to guess an id byte by byte.
+        let k = session(&self.key, id.as_bytes());
+        let s = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        s.get(&k).is_some_and(|until| *until > now)
     }
 
     /// Whether a request with `headers` may read.
@@ -60,11 +109,7 @@ impl Auth {
         let Some(given) = cookie(headers, COOKIE) else {
             return false;
         };
-        let mut ok = false;
-        for s in &self.sessions {
-            ok |= ct_eq(given.as_bytes(), s.as_bytes());
-        }
-        ok
+        self.live(given, Instant::now())
     }
 
     /// [`Self::allowed`], or a read (or admin) token as
@@ -83,10 +128,13 @@ impl Auth {
     }
 }
 
-/// The session value of `token`: hex HMAC-SHA256 under `key`.
-fn session(key: &ring::hmac::Key, token: &[u8]) -> String {
-    let tag = ring::hmac::sign(key, token);
-    tag.as_ref().iter().map(|b| format!("{b:02x}")).collect()
+/// The key a session id is kept under: hex HMAC-SHA256 under `key`.
+fn session(key: &ring::hmac::Key, id: &[u8]) -> String {
+    hex(ring::hmac::sign(key, id).as_ref())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The value of cookie `name` in the request's `Cookie` headers.
@@ -148,13 +196,31 @@ pub async fn login(State(d): State<Arc<Dashboard>>, Form(f): Form<LoginForm>) ->
         );
     }
     let mut c = format!(
-        "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/",
-        session(&a.key, given.as_bytes())
+        "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/; Max-Age={}",
+        a.open(Instant::now()),
+        a.ttl.as_secs()
     );
     if a.secure {
         c.push_str("; Secure");
     }
     let mut r = (StatusCode::SEE_OTHER, [(header::LOCATION, "/")]).into_response();
+    if let Ok(v) = HeaderValue::from_str(&c) {
+        r.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    r
+}
+
+/// `POST /logout`: end this session, clear the cookie, go to the form.
+pub async fn logout(State(d): State<Arc<Dashboard>>, headers: HeaderMap) -> Response {
+    if let Some(id) = cookie(&headers, COOKIE) {
+        d.auth.close(id);
+    }
+    let target = if d.auth.login { "/login" } else { "/" };
+    let mut r = (StatusCode::SEE_OTHER, [(header::LOCATION, target)]).into_response();
+    let mut c = format!("{COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0");
+    if d.auth.secure {
+        c.push_str("; Secure");
+    }
     if let Ok(v) = HeaderValue::from_str(&c) {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
@@ -172,28 +238,42 @@ mod tests {
     }
 
     #[test]
-    fn only_a_session_of_a_reading_token_is_let_in() {
-        let tokens = Tokens::new(
-            Some("admin-t".into()),
-            Some("work-t".into()),
-            Some("read-t".into()),
-        )
-        .unwrap();
-        let a = Auth::new(&tokens, true, false);
+    fn sessions_expire_and_end_at_logout() {
+        let tokens = Tokens::new(Some("admin-t".into()), None, Some("read-t".into())).unwrap();
+        let mut a = Auth::new(&tokens, true, false);
+        a.ttl = Duration::from_secs(60);
         assert!(!a.allowed(&HeaderMap::new()));
-        let read = session(&a.key, b"read-t");
-        let admin = session(&a.key, b"admin-t");
-        let worker = session(&a.key, b"work-t");
-        assert!(a.allowed(&with_cookie(&format!("x=1; {COOKIE}={read}"))));
-        assert!(a.allowed(&with_cookie(&format!("{COOKIE}={admin}"))));
-        assert!(!a.allowed(&with_cookie(&format!("{COOKIE}={worker}"))));
-        assert!(!a.allowed(&with_cookie(&format!("{COOKIE}=read-t"))));
-        assert!(!a.allowed(&with_cookie(&format!("{COOKIE}="))));
-        // Another process (another key) makes other sessions.
+        let now = Instant::now();
+        let id = a.open(now);
+        assert_eq!(id.len(), 64);
+        assert!(a.allowed(&with_cookie(&format!("x=1; {COOKIE}={id}"))));
+        assert!(a.live(&id, now + Duration::from_secs(59)));
+        // Expired: the dashboard of issue 24 let a cookie in forever.
+        assert!(!a.live(&id, now + Duration::from_secs(61)));
+        let other = a.open(now);
+        a.close(&other);
+        assert!(!a.allowed(&with_cookie(&format!("{COOKIE}={other}"))));
+        assert!(a.allowed(&with_cookie(&format!("{COOKIE}={id}"))));
+        for forged in ["", "read-t", &id[..63]] {
+            assert!(!a.allowed(&with_cookie(&format!("{COOKIE}={forged}"))));
+        }
+        // Another process knows none of these sessions.
         let b = Auth::new(&tokens, true, false);
-        assert!(!b.allowed(&with_cookie(&format!("{COOKIE}={read}"))));
+        assert!(!b.allowed(&with_cookie(&format!("{COOKIE}={id}"))));
         // No login asked: everyone reads.
         assert!(Auth::new(&tokens, false, false).allowed(&HeaderMap::new()));
-        assert!(!read.contains("read-t") && read.len() == 64);
+    }
+
+    #[test]
+    fn sessions_are_bounded() {
+        let tokens = Tokens::new(Some("admin-t".into()), None, Some("read-t".into())).unwrap();
+        let a = Auth::new(&tokens, true, false);
+        let now = Instant::now();
+        let first = a.open(now);
+        for i in 0..MAX_SESSIONS + 10 {
+            a.open(now + Duration::from_millis(i as u64 + 1));
+        }
+        assert_eq!(a.sessions.lock().unwrap().len(), MAX_SESSIONS);
+        assert!(!a.live(&first, now));
     }
 }

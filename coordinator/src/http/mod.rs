@@ -11,15 +11,17 @@
 //!   [`history::EVERY`] over the last hour, and each worker's recent rate.
 //! - `/api/sweep/{id}/witnesses`: the witnesses and counterexamples found
 //!   so far, each with an SVG picture drawn here ([`witnesses`]).
-//! - `/login`: the login form (only when a token is required).
+//! - `/login`: the login form (only when a token is required); `POST
+//!   /logout` ends the session.
 //! - `/explore...`: the boards ([`crate::explore`]), behind the same login;
 //!   each witness picture links to its position there.
 //!
 //! On a loopback address nothing is asked (like gRPC without tokens). On
 //! any other address the read (or admin) token is asked for once, through
 //! the login form, which sets an `HttpOnly; SameSite=Strict` session cookie
-//! (an HMAC of the token under a key made at start, never the token); no
-//! token ever travels in a URL ([`auth`]).
+//! (a random session id that expires, never the token); no token ever
+//! travels in a URL ([`auth`]). Served by [`crate::web::serve`]: connection
+//! caps, body timeout, `Origin` on `POST`, `Host` on loopback, HSTS.
 //!
 //! Every handler that reads the core runs on a blocking thread, as the gRPC
 //! handlers do.
@@ -29,26 +31,19 @@ pub mod history;
 pub mod witnesses;
 
 use crate::core::{Core, CoreError};
-use crate::web::{error, json, not_found, secure_headers, text, unauthorized};
+use crate::web::{error, json, not_found, text, unauthorized};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_rustls::rustls;
 
 /// Connections served at once; more wait to be accepted.
-pub const MAX_CONNECTIONS: usize = 128;
-
-/// The longest a client may take to send a request's headers (or to finish
-/// the TLS handshake).
-const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+pub const MAX_CONNECTIONS: usize = crate::web::MAX_CONNECTIONS;
 
 /// How the dashboard is served.
 #[derive(Clone, Default)]
@@ -111,60 +106,18 @@ pub async fn serve(
     let dash = Dashboard::new(core, &opts);
     let sampler = tokio::spawn(history::sample_loop(dash.clone()));
     let app = router(dash);
-    let tls = opts.tls.map(tokio_rustls::TlsAcceptor::from);
-    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
-    let mut conns = tokio::task::JoinSet::new();
-    let mut shutdown = std::pin::pin!(shutdown);
-    loop {
-        let permit = tokio::select! {
-            _ = &mut shutdown => break,
-            p = slots.clone().acquire_owned() => match p {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-        };
-        let (stream, peer) = tokio::select! {
-            _ = &mut shutdown => break,
-            a = listener.accept() => match a {
-                Ok(a) => a,
-                Err(e) => {
-                    // Out of descriptors and the like: wait, do not spin.
-                    tracing::warn!(error = %e, "dashboard: accept failed");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    continue;
-                }
-            },
-        };
-        while conns.try_join_next().is_some() {}
-        let app = app.clone();
-        let tls = tls.clone();
-        conns.spawn(async move {
-            let _permit = permit;
-            let svc = TowerToHyperService::new(app);
-            let mut http = hyper::server::conn::http1::Builder::new();
-            http.timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT);
-            let served = match tls {
-                None => http.serve_connection(TokioIo::new(stream), svc).await,
-                Some(acceptor) => {
-                    match tokio::time::timeout(HEADER_TIMEOUT, acceptor.accept(stream)).await {
-                        Ok(Ok(s)) => http.serve_connection(TokioIo::new(s), svc).await,
-                        Ok(Err(e)) => {
-                            tracing::debug!(%peer, error = %e, "dashboard: TLS handshake failed");
-                            return;
-                        }
-                        Err(_) => return,
-                    }
-                }
-            };
-            if let Err(e) = served {
-                tracing::debug!(%peer, error = %e, "dashboard connection ended");
-            }
-        });
-    }
+    let served = crate::web::serve(
+        listener,
+        app,
+        crate::web::WebServe {
+            tls: opts.tls,
+            ..Default::default()
+        },
+        shutdown,
+    )
+    .await;
     sampler.abort();
-    conns.abort_all();
-    Ok(())
+    served
 }
 
 /// The routes over `dash`.
@@ -180,6 +133,7 @@ pub fn router(dash: Arc<Dashboard>) -> Router {
         .route("/app.js", get(script))
         .route("/style.css", get(style))
         .route("/login", get(auth::form).post(auth::login))
+        .route("/logout", axum::routing::post(auth::logout))
         .route("/api/status", get(status))
         .route("/api/history", get(history_json))
         .route("/api/sweep/{id}/witnesses", get(witnesses_json))
@@ -187,7 +141,6 @@ pub fn router(dash: Arc<Dashboard>) -> Router {
         .fallback(not_found)
         .with_state(dash)
         .merge(boards)
-        .layer(axum::middleware::map_response(secure_headers))
 }
 
 async fn page(State(d): State<Arc<Dashboard>>, headers: HeaderMap) -> Response {
