@@ -362,12 +362,14 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
         .iter()
         .all(|c| c["ok"] == true));
     let contributors = prov["contributors"].as_object().unwrap();
-    assert!(!contributors.contains_key("@liar") && !contributors.contains_key("@faulty"));
+    // The liar's results were all replaced; the faulty core's unflipped ones
+    // are as good as anyone's.
+    assert!(!contributors.contains_key("@liar"), "{prov}");
 
     // A re-checksummed tampered export of the finished sweep: imported over
     // gRPC it counts nothing until workers re-ran it; then it is exact.
     let file = d.join("golden.gsx");
-    let mut args = vec!["export", "golden", "--out", file.to_str().unwrap()];
+    let mut args = vec!["export", "golden", file.to_str().unwrap()];
     args.extend(admin_args(&u, admin_s));
     ok(&args);
     let bytes = std::fs::read(&file).unwrap();

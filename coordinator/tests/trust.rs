@@ -150,7 +150,7 @@ fn a_forged_result_is_refused_and_the_report_stays_true() {
     assert_eq!(e.code(), tonic::Code::PermissionDenied, "{}", e.message());
     assert_eq!(
         e.message(),
-        "a result for shard 0 of sweep `f` refused: no valid lease token for attempt 1 (only the holder of one of the shard's leases may send it)"
+        "a result for shard 0 of sweep `f` refused: no valid lease token (only the identity the shard was leased to may send it, with that lease's token)"
     );
     // With a lease of another shard, its token does not fit shard 0.
     let other = lease(&rt, &mut c, "mallory", 1);
