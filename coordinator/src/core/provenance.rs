@@ -238,6 +238,11 @@ fn confirmation(s: &super::model::Sweep) -> Confirmation {
         "independently verified: every shard confirmed by two identities".to_string()
     } else if c.confirmed_by_two_identities == 0 && c.resting_alone.len() == 1 {
         "not independently verified: every shard rests on one identity".to_string()
+    } else if c.confirmed_by_two_identities == 0 {
+        let (who, n) = worst.map_or((String::new(), 0), |(w, n)| (w.clone(), *n));
+        format!(
+            "not independently verified: no shard confirmed by a second identity; one faulty or lying identity could have changed up to {n} of {total} shards unnoticed ({who})"
+        )
     } else {
         let (who, n) = worst.map_or((String::new(), 0), |(w, n)| (w.clone(), *n));
         format!(
