@@ -53,6 +53,9 @@ pub enum Command {
     Import(cmd::import::ImportArgs),
     /// Re-run a seeded sample of an export file's finished shards here and compare with the exported results.
     Verify(cmd::verify::VerifyArgs),
+    /// Check a stopped coordinator's store (`store check DIR`): checksums, journal of acknowledged work.
+    #[command(subcommand)]
+    Store(cmd::store::StoreCommand),
     /// Run a worker that leases shards from the coordinator (same as `gamesweep-worker`).
     Worker(cmd::worker::WorkerCmd),
     /// Stop handing out a sweep's shards for now (leases held may finish); `resume` continues it.
@@ -84,6 +87,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Export(a) => cmd::export::exec(a),
         Command::Import(a) => cmd::import::exec(a),
         Command::Verify(a) => cmd::verify::exec(a),
+        Command::Store(c) => cmd::store::exec(c),
         Command::Pause(a) => cmd::pause::exec(a, true),
         Command::Resume(a) => cmd::pause::exec(a, false),
         Command::Completions(a) => {

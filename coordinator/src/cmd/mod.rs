@@ -17,5 +17,6 @@ pub mod run;
 pub mod serve;
 pub mod solve;
 pub mod status;
+pub mod store;
 pub mod verify;
 pub mod worker;

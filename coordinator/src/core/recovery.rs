@@ -1,26 +1,334 @@
 //! Startup: every stored sweep back in memory, its results decoded and
-//! merged again, its leases and failures as they were.
+//! merged again, its leases and failures as they were — after proving,
+//! against the store's journal of acknowledged work
+//! ([`crate::store::journal`]), that nothing acknowledged has vanished.
+//!
+//! The proof is cheap (one pass that start-up makes anyway): every journaled
+//! sweep is stored under its launch's sequence number, every journaled shard
+//! has a stored result whose checksum (checked by the store as it loads) and
+//! SHA-256 match. Anything missing refuses the start with one message naming
+//! the damage, unless [`Recovery::accept_loss`]: then lost sweep records are
+//! re-created from the journal (re-planned: the plan must hash as journaled),
+//! damaged values dropped, exactly the lost shards re-queued, a warning
+//! logged, an audit entry written, and the journal rewritten from what the
+//! store now holds.
 
 use super::model::{lease_order, CoreError, ShardState, Sweep, MAX_FAILURES};
 use super::verify::Verification;
-use crate::store::{FailureRecord, Store, StoreError, StoredSweep};
+use crate::store::journal::{self, Journal, Record, SweepEntry};
+use crate::store::{AuditRecord, FailureRecord, Store, StoreError, StoredSweep};
 use gamesweep::kinds;
 use gamesweep::sweep::SweepError;
 use std::collections::{BTreeMap, HashMap};
-use tracing::info;
+use std::path::PathBuf;
+use tracing::{info, warn};
 
-/// Every sweep in `store`, in memory as of `now_ms` (Unix milliseconds). Leases stored at crash time stay valid until they expire,
-/// so live workers keep their shards.
+/// How a start treats a store that lost acknowledged work.
+#[derive(Clone, Debug, Default)]
+pub struct Recovery {
+    /// Re-create lost sweeps from the journal and run lost shards again
+    /// (`--accept-loss`) instead of refusing to start.
+    pub accept_loss: bool,
+    /// The store's directory, named in messages (`gamesweep store check DIR`).
+    pub store_dir: Option<PathBuf>,
+}
+
+/// Every sweep in `store`, in memory as of `now_ms` (Unix milliseconds),
+/// once the store is proven to hold everything its journal says was
+/// acknowledged (see the module docs). Leases stored at crash time stay
+/// valid until they expire, so live workers keep their shards.
 pub(crate) fn recover(
     store: &dyn Store,
     now_ms: u64,
+    opts: &Recovery,
 ) -> Result<BTreeMap<String, Sweep>, CoreError> {
+    let started = std::time::Instant::now();
+    let loaded = check_against_journal(store, opts)?;
     let mut sweeps = BTreeMap::new();
-    for stored in store.load_all()? {
+    for stored in loaded {
         let s = resume(stored, now_ms)?;
         sweeps.insert(s.record.id.clone(), s);
     }
+    info!(
+        sweeps = sweeps.len(),
+        ms = started.elapsed().as_millis() as u64,
+        "store loaded and checked against its journal"
+    );
     Ok(sweeps)
+}
+
+/// What a journaled sweep is missing in the store.
+#[derive(Debug, Default)]
+struct Loss {
+    /// The sweep's id.
+    id: String,
+    /// Its record (and plan) is gone.
+    record_lost: bool,
+    /// Acknowledged shards without a stored result.
+    missing: Vec<u32>,
+    /// Acknowledged shards whose stored bytes are not the journaled ones.
+    differing: Vec<u32>,
+}
+
+/// At most `n` shard numbers, then `...`.
+fn some(shards: &[u32], n: usize) -> String {
+    let mut t: Vec<String> = shards.iter().take(n).map(u32::to_string).collect();
+    if shards.len() > n {
+        t.push("...".into());
+    }
+    t.join(", ")
+}
+
+impl Loss {
+    fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.record_lost {
+            parts.push(format!(
+                "sweep `{}` lost (its record is gone) with {} acknowledged shard results",
+                self.id,
+                self.missing.len()
+            ));
+        } else if !self.missing.is_empty() {
+            parts.push(format!(
+                "{} acknowledged shard result(s) missing in `{}` (shards {})",
+                self.missing.len(),
+                self.id,
+                some(&self.missing, 8)
+            ));
+        }
+        if !self.differing.is_empty() {
+            parts.push(format!(
+                "{} stored result(s) of `{}` differ from what was acknowledged (shards {})",
+                self.differing.len(),
+                self.id,
+                some(&self.differing, 8)
+            ));
+        }
+        parts.join(", ")
+    }
+
+    fn any(&self) -> bool {
+        self.record_lost || !self.missing.is_empty() || !self.differing.is_empty()
+    }
+}
+
+/// The refusal: what is damaged, and the three ways out.
+fn refusal(what: &str, opts: &Recovery) -> CoreError {
+    let dir = opts
+        .store_dir
+        .as_ref()
+        .map_or("DIR".to_string(), |d| d.display().to_string());
+    CoreError::Store(StoreError::Damaged(format!(
+        "store damaged: {what}; run `gamesweep store check {dir}`, restore it from an --export-every checkpoint (deploy/README.md, \"Recovering a damaged store\"), or restart with --accept-loss to run exactly the lost shards again"
+    )))
+}
+
+/// Load the store, strictly; with `accept_loss`, drop damaged values first.
+fn load(store: &dyn Store, opts: &Recovery) -> Result<Vec<StoredSweep>, CoreError> {
+    match store.load_all() {
+        Ok(all) => Ok(all),
+        Err(StoreError::Corrupt(what)) if opts.accept_loss => {
+            let damage = store.scan(true)?;
+            for d in &damage {
+                warn!(damage = %d.what, "--accept-loss: damaged value dropped");
+            }
+            warn!(first = %what, values = damage.len(), "--accept-loss: damaged values dropped from the store");
+            store.load_all().map_err(|e| match e {
+                StoreError::Corrupt(what) => refusal(&what, opts),
+                e => e.into(),
+            })
+        }
+        Err(StoreError::Corrupt(what)) => Err(refusal(&what, opts)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The proof of the module docs; returns the stored sweeps to resume.
+fn check_against_journal(
+    store: &dyn Store,
+    opts: &Recovery,
+) -> Result<Vec<StoredSweep>, CoreError> {
+    let read = store.journal()?;
+    let mut loaded = load(store, opts)?;
+    let Some(read) = read else {
+        return Ok(loaded);
+    };
+    let journal = read.journal;
+    let mut problems = Vec::new();
+    if let Some((at, why)) = &read.damage {
+        problems.push(format!(
+            "the journal is damaged at byte {at} ({why}; what it recorded after that cannot be checked)"
+        ));
+    }
+    // Sweeps the journal calls deleted: a delete cut short by a crash.
+    let (gone, kept): (Vec<StoredSweep>, Vec<StoredSweep>) = loaded
+        .into_iter()
+        .partition(|s| journal.deleted.contains(&s.record.seq));
+    for s in gone {
+        info!(sweep = %s.record.id, "finishing the deletion of a sweep cut short by a crash");
+        store.delete_sweep(&s.record.id)?;
+    }
+    loaded = kept;
+    let mut losses = Vec::new();
+    let mut adopt = Vec::new();
+    for (&seq, js) in &journal.sweeps {
+        let id = &js.entry.record.id;
+        let mut loss = Loss {
+            id: id.clone(),
+            ..Loss::default()
+        };
+        match loaded
+            .iter()
+            .find(|s| &s.record.id == id && s.record.seq == seq)
+        {
+            None => {
+                loss.record_lost = true;
+                loss.missing = js.done.keys().copied().collect();
+            }
+            Some(s) => {
+                for (&i, d) in &js.done {
+                    match s.results.get(&i) {
+                        None => loss.missing.push(i),
+                        Some(bytes) if journal::digest(bytes) != *d => loss.differing.push(i),
+                        Some(_) => {}
+                    }
+                }
+                for (&i, bytes) in &s.results {
+                    if !js.done.contains_key(&i) {
+                        // Flushed to sled, not yet to the journal: a crash
+                        // between the two (never acknowledged, but kept).
+                        adopt.push(Record::Done {
+                            seq,
+                            index: i,
+                            digest: journal::digest(bytes),
+                        });
+                    }
+                }
+            }
+        }
+        if loss.any() {
+            losses.push(loss);
+        }
+    }
+    for s in &loaded {
+        if !journal.sweeps.contains_key(&s.record.seq) {
+            adopt.extend(records_of(s));
+        }
+    }
+    problems.extend(losses.iter().map(Loss::describe));
+    if problems.is_empty() {
+        if !adopt.is_empty() {
+            info!(
+                records = adopt.len(),
+                "journaling stored work the journal lacked (a crash between sled's flush and the journal's)"
+            );
+            store.append_journal(&adopt)?;
+        }
+        return Ok(loaded);
+    }
+    if !opts.accept_loss {
+        return Err(refusal(&problems.join("; "), opts));
+    }
+    accept_loss(store, &journal, &losses, &problems)?;
+    // What the store holds now is all there is: journal exactly that.
+    let loaded = store.load_all()?;
+    let records: Vec<Record> = loaded.iter().flat_map(records_of).collect();
+    store.rewrite_journal(&records)?;
+    Ok(loaded)
+}
+
+/// Journal records saying `s` and its stored results exist.
+fn records_of(s: &StoredSweep) -> Vec<Record> {
+    let plan = serde_json::to_vec(&s.plan).expect("plans serialize");
+    let mut out = vec![Record::Sweep(Box::new(SweepEntry {
+        record: s.record.clone(),
+        shards: s.plan.len() as u32,
+        plan_sha256: journal::digest_hex(&plan),
+    }))];
+    out.extend(s.results.iter().map(|(&index, bytes)| Record::Done {
+        seq: s.record.seq,
+        index,
+        digest: journal::digest(bytes),
+    }));
+    out
+}
+
+/// `--accept-loss`: re-create lost sweeps, drop differing results, log and
+/// audit what runs again.
+fn accept_loss(
+    store: &dyn Store,
+    journal: &Journal,
+    losses: &[Loss],
+    problems: &[String],
+) -> Result<(), CoreError> {
+    warn!(damage = %problems.join("; "), "--accept-loss: starting on a damaged store");
+    for loss in losses {
+        let Some(js) = journal.by_id(&loss.id) else {
+            continue;
+        };
+        if loss.record_lost {
+            let record = &js.entry.record;
+            let kind = kinds::find(&record.kind).map_err(|e| {
+                StoreError::Damaged(format!("cannot re-create lost sweep `{}`: {e}", loss.id))
+            })?;
+            let plan = kind
+                .plan(&record.params, record.target_shards)
+                .map_err(|e| {
+                    StoreError::Damaged(format!("cannot re-plan lost sweep `{}`: {e}", loss.id))
+                })?;
+            let bytes = serde_json::to_vec(&plan).expect("plans serialize");
+            if plan.len() as u32 != js.entry.shards
+                || journal::digest_hex(&bytes) != js.entry.plan_sha256
+            {
+                return Err(StoreError::Damaged(format!(
+                    "cannot re-create lost sweep `{}`: this build plans {} shards for it, not the {} it was launched with (or plans them differently); restore it from an --export-every checkpoint with the build that launched it",
+                    loss.id,
+                    plan.len(),
+                    js.entry.shards
+                ))
+                .into());
+            }
+            // An older launch of the same id left behind by sled goes first.
+            store.delete_sweep(&loss.id)?;
+            store.create_sweep(record, &plan)?;
+            warn!(sweep = %loss.id, shards = plan.len(), "--accept-loss: lost sweep re-created from the journal");
+        }
+        for &i in &loss.differing {
+            store.remove_result(&loss.id, i)?;
+        }
+        let mut requeued: Vec<u32> = loss
+            .missing
+            .iter()
+            .chain(&loss.differing)
+            .copied()
+            .collect();
+        requeued.sort_unstable();
+        warn!(
+            sweep = %loss.id,
+            shards = requeued.len(),
+            which = %some(&requeued, 64),
+            "--accept-loss: lost shards re-queued"
+        );
+        let unix_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        store.append_audit(&AuditRecord {
+            unix_ms,
+            role: "operator".into(),
+            token_fingerprint: String::new(),
+            peer: "local (--accept-loss)".into(),
+            action: "accept-loss".into(),
+            sweep_id: loss.id.clone(),
+            detail: format!(
+                "{}; re-queued {} shard(s): {}",
+                loss.describe(),
+                requeued.len(),
+                some(&requeued, 64)
+            ),
+        })?;
+    }
+    store.flush()?;
+    Ok(())
 }
 
 fn corrupt(what: String) -> CoreError {

@@ -22,11 +22,12 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+pub mod journal;
 mod mem;
 mod sled;
 mod verify;
 
-pub use self::sled::{decode_any, SledStore};
+pub use self::sled::{decode_any, locate, seal, unseal, SledStore, SEALED_TREES};
 pub use mem::MemStore;
 pub use verify::{QuarantineRecord, Verdict, VerifyPurpose, VerifyRecord, VerifyRun};
 
@@ -63,6 +64,23 @@ pub enum StoreError {
     /// A sweep id that is already taken.
     #[error("a sweep named `{0}` already exists")]
     Exists(String),
+    /// Acknowledged work is missing or damaged: the coordinator refuses to
+    /// start (the message names the damage and the ways out).
+    #[error("{0}")]
+    Damaged(String),
+}
+
+/// One damaged stored value found by [`Store::scan`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damage {
+    /// The tree it is in.
+    pub tree: String,
+    /// The sweep it belongs to, if its key says.
+    pub sweep: Option<String>,
+    /// The shard it belongs to, if its key says.
+    pub shard: Option<u32>,
+    /// What is wrong, naming tree, sweep and shard.
+    pub what: String,
 }
 
 /// What sled said, without the `backtrace ()` its corruption error appends.
@@ -333,6 +351,21 @@ pub trait Store: Send + Sync {
     fn append_audit(&self, entry: &AuditRecord) -> Result<(), StoreError>;
     /// The last `n` audit entries, oldest first.
     fn audit_tail(&self, n: usize) -> Result<Vec<AuditRecord>, StoreError>;
+    /// The journal of acknowledged work as read at open (the first call; later
+    /// calls read it again), or `None` for a store that keeps none (in memory).
+    fn journal(&self) -> Result<Option<journal::Read>, StoreError>;
+    /// Append `records` to the journal, durably (after everything written so far).
+    fn append_journal(&self, records: &[journal::Record]) -> Result<(), StoreError>;
+    /// Replace the journal with `records`, durably (a damaged journal given
+    /// up with `--accept-loss`, or a compaction).
+    fn rewrite_journal(&self, records: &[journal::Record]) -> Result<(), StoreError>;
+    /// Remove shard `index`'s result, timing and origin (a result whose
+    /// bytes differ from the journal's digest, given up with `--accept-loss`;
+    /// not flushed).
+    fn remove_result(&self, id: &str, index: u32) -> Result<(), StoreError>;
+    /// Check every stored value's checksum and decoding (results: their
+    /// checksum and key only); with `purge`, remove the damaged ones, durably.
+    fn scan(&self, purge: bool) -> Result<Vec<Damage>, StoreError>;
 }
 
 /// 32 bytes from the operating system's random source.
