@@ -442,3 +442,234 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
     }
     .counted())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Core, LaunchSpec, ManualClock, Submission};
+    use crate::store::SledStore;
+    use gamesweep::sweep;
+    use std::path::Path;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    /// The store in `dir` (sled releases its lock from a background thread
+    /// shortly after the last handle drops: bounded retries).
+    fn store(dir: &Path) -> Arc<SledStore> {
+        for _ in 0..100 {
+            match SledStore::open(dir) {
+                Ok(s) => return Arc::new(s),
+                Err(e) if e.to_string().contains("lock") => {
+                    std::thread::sleep(Duration::from_millis(20))
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+        panic!("store still locked");
+    }
+
+    fn open(store: Arc<SledStore>, dir: &Path, accept_loss: bool) -> Result<Core, CoreError> {
+        Core::open_recovering(
+            store,
+            Duration::from_secs(60),
+            Arc::new(ManualClock::new()),
+            &Recovery {
+                accept_loss,
+                store_dir: Some(dir.to_path_buf()),
+            },
+        )
+    }
+
+    /// A finished uvg n ≤ 5 sweep `s` in `dir`; its merged result's encoding.
+    fn finished(dir: &Path) -> Vec<u8> {
+        let c = open(store(dir), dir, false).unwrap();
+        c.launch(&LaunchSpec {
+            kind: "uvg".into(),
+            params: [("max_n".to_string(), 5)].into(),
+            name: Some("s".into()),
+            target_shards: 4,
+            resume_existing: false,
+            sample: None,
+            verify_ppm: 0,
+            verify_seed: None,
+            priority: 0,
+        })
+        .unwrap();
+        for g in c
+            .lease("w", &crate::core::solver_version(), 100)
+            .unwrap()
+            .leases
+        {
+            let kind = kinds::find(&g.kind).unwrap();
+            let result = kind
+                .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+                .unwrap();
+            let sub = Submission {
+                worker: "w".into(),
+                version: crate::core::solver_version(),
+                sweep_id: g.sweep_id.clone(),
+                index: g.shard.index,
+                attempt: g.attempt,
+                token: g.token.clone(),
+                result,
+                timing: None,
+            };
+            assert!(c.submit(sub).unwrap());
+        }
+        c.flush().unwrap();
+        c.merged("s").unwrap().output.encode()
+    }
+
+    #[test]
+    fn a_lost_result_refuses_the_start_and_accept_loss_runs_exactly_it_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let want = finished(dir.path());
+        // sled loses shard 1's result (not through the core: no journal record).
+        {
+            let s = store(dir.path());
+            s.remove_result("s", 1).unwrap();
+            s.flush().unwrap();
+        }
+        let err = open(store(dir.path()), dir.path(), false)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            err.contains("store damaged: 1 acknowledged shard result(s) missing in `s` (shards 1)")
+                && err.contains("--accept-loss")
+                && err.contains(&format!("store check {}", dir.path().display())),
+            "{err}"
+        );
+        let c = open(store(dir.path()), dir.path(), true).unwrap();
+        let leases = c
+            .lease("w", &crate::core::solver_version(), 100)
+            .unwrap()
+            .leases;
+        assert_eq!(
+            leases.iter().map(|g| g.shard.index).collect::<Vec<_>>(),
+            [1],
+            "exactly the lost shard runs again"
+        );
+        let audit = c.store.audit_tail(10).unwrap();
+        assert!(
+            audit
+                .iter()
+                .any(|a| a.action == "accept-loss" && a.detail.contains("re-queued 1 shard(s): 1")),
+            "{audit:?}"
+        );
+        let g = &leases[0];
+        let kind = kinds::find(&g.kind).unwrap();
+        let result = kind
+            .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+            .unwrap();
+        assert!(c
+            .submit(Submission {
+                worker: "w".into(),
+                version: crate::core::solver_version(),
+                sweep_id: "s".into(),
+                index: 1,
+                attempt: g.attempt,
+                token: g.token.clone(),
+                result,
+                timing: None,
+            })
+            .unwrap());
+        c.flush().unwrap();
+        assert_eq!(c.merged("s").unwrap().output.encode(), want);
+        drop(c);
+        // Clean from now on.
+        let c = open(store(dir.path()), dir.path(), false).unwrap();
+        assert_eq!(c.merged("s").unwrap().output.encode(), want);
+    }
+
+    #[test]
+    fn a_lost_sweep_record_is_named_and_re_created_from_the_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let want = finished(dir.path());
+        {
+            // sled loses the sweep: record, plan and results.
+            let db = sled::open(dir.path()).unwrap();
+            for t in ["sweeps", "plans"] {
+                db.open_tree(t).unwrap().remove("s").unwrap();
+            }
+            let results = db.open_tree("results").unwrap();
+            for kv in results.scan_prefix(b"s\0") {
+                results.remove(kv.unwrap().0).unwrap();
+            }
+            db.flush().unwrap();
+        }
+        let err = open(store(dir.path()), dir.path(), false)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            err.contains("sweep `s` lost (its record is gone) with 4 acknowledged shard results"),
+            "{err}"
+        );
+        let c = open(store(dir.path()), dir.path(), true).unwrap();
+        let leases = c
+            .lease("w", &crate::core::solver_version(), 100)
+            .unwrap()
+            .leases;
+        assert_eq!(leases.len(), 4, "the re-created sweep runs all its shards");
+        assert!(c.merged("s").is_err());
+        // Its results again: the numbers are the same.
+        for g in leases {
+            let kind = kinds::find(&g.kind).unwrap();
+            let result = kind
+                .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+                .unwrap();
+            assert!(c
+                .submit(Submission {
+                    worker: "w".into(),
+                    version: crate::core::solver_version(),
+                    sweep_id: g.sweep_id.clone(),
+                    index: g.shard.index,
+                    attempt: g.attempt,
+                    token: g.token.clone(),
+                    result,
+                    timing: None,
+                })
+                .unwrap());
+        }
+        c.flush().unwrap();
+        assert_eq!(c.merged("s").unwrap().output.encode(), want);
+        drop(c);
+        let c = open(store(dir.path()), dir.path(), false).unwrap();
+        assert_eq!(c.merged("s").unwrap().output.encode(), want);
+    }
+
+    #[test]
+    fn a_damaged_value_refuses_the_start_naming_tree_sweep_and_shard() {
+        let dir = tempfile::tempdir().unwrap();
+        finished(dir.path());
+        {
+            let db = sled::open(dir.path()).unwrap();
+            let results = db.open_tree("results").unwrap();
+            let key = b"s\0\0\0\0\x02";
+            let mut v = results.get(key).unwrap().unwrap().to_vec();
+            let last = v.len() - 1;
+            v[last] ^= 1;
+            results.insert(key, v).unwrap();
+            db.flush().unwrap();
+        }
+        let err = open(store(dir.path()), dir.path(), false)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            err.contains("tree `results`, sweep `s`, shard 2: checksum mismatch"),
+            "{err}"
+        );
+        // --accept-loss drops it and runs shard 2 again.
+        let c = open(store(dir.path()), dir.path(), true).unwrap();
+        let leases = c
+            .lease("w", &crate::core::solver_version(), 100)
+            .unwrap()
+            .leases;
+        assert_eq!(
+            leases.iter().map(|g| g.shard.index).collect::<Vec<_>>(),
+            [2]
+        );
+    }
+}

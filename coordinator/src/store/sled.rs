@@ -1058,4 +1058,108 @@ mod tests {
             b"gamesweep-store-v1"
         );
     }
+
+    #[test]
+    fn a_v2_store_is_migrated_in_place_and_a_cut_migration_resumes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store");
+        let result = br#"{"work":5}"#;
+        {
+            // A v2 store as that build wrote it: plain JSON values.
+            let db = sled::open(&path).unwrap();
+            let meta = db.open_tree("meta").unwrap();
+            meta.insert("format", MIGRATES).unwrap();
+            meta.insert(LEASE_KEY, &[7u8; 32][..]).unwrap();
+            db.open_tree("sweeps")
+                .unwrap()
+                .insert("a", enc(&record("a")))
+                .unwrap();
+            db.open_tree("plans")
+                .unwrap()
+                .insert("a", enc(&plan(3)))
+                .unwrap();
+            db.open_tree("results")
+                .unwrap()
+                .insert(shard_key("a", 1), &result[..])
+                .unwrap();
+            db.flush().unwrap();
+        }
+        for round in 0..2 {
+            {
+                let s = SledStore::open(&path).unwrap();
+                assert_eq!(s.lease_key(), [7u8; 32], "the key is kept");
+                let all = s.load_all().unwrap();
+                assert_eq!(all[0].results[&1], result.to_vec(), "round {round}");
+                let j = s.journal().unwrap().unwrap().journal;
+                assert_eq!(j.sweeps[&1].done[&1], journal::digest(result));
+                assert_eq!(j.sweeps[&1].entry.shards, 3);
+                assert!(s.scan(false).unwrap().is_empty());
+            }
+            // A crash before the format was set: everything is sealed
+            // already and must not be sealed twice.
+            let db = sled::open(&path).unwrap();
+            let v = db
+                .open_tree("results")
+                .unwrap()
+                .get(shard_key("a", 1))
+                .unwrap()
+                .unwrap();
+            assert_eq!(unseal("results", &shard_key("a", 1), &v).unwrap(), result);
+            db.open_tree("meta")
+                .unwrap()
+                .insert("format", MIGRATES)
+                .unwrap();
+            db.flush().unwrap();
+        }
+    }
+
+    #[test]
+    fn a_flipped_value_is_corrupt_naming_tree_sweep_and_shard() {
+        let key = shard_key("golden", 3);
+        let mut v = seal("results", &key, b"{\"work\":1}");
+        assert!(unseal("results", &key, &v).is_ok());
+        // Another key or tree does not take it either.
+        assert!(unseal("results", &shard_key("golden", 4), &v).is_err());
+        assert!(unseal("timings", &key, &v).is_err());
+        for bit in 0..v.len() * 8 {
+            v[bit / 8] ^= 1 << (bit % 8);
+            let err = unseal("results", &key, &v).unwrap_err().to_string();
+            assert!(
+                err.starts_with("store is corrupt: tree `results`, sweep `golden`, shard 3: "),
+                "{err}"
+            );
+            v[bit / 8] ^= 1 << (bit % 8);
+        }
+    }
+
+    #[test]
+    fn acknowledged_work_is_journaled_by_the_flush() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store");
+        {
+            let s = SledStore::open(&path).unwrap();
+            s.create_sweep(&record("a"), &plan(3)).unwrap();
+            assert!(s.put_result("a", 2, b"r2", None).unwrap());
+            s.flush().unwrap();
+            s.replace_result("a", 2, b"r2'", "w").unwrap();
+            s.flush().unwrap();
+            let mut cancelled = record("a");
+            cancelled.state = crate::store::SweepState::Cancelled;
+            s.update_sweep(&cancelled).unwrap();
+            let b = SweepRecord {
+                seq: 2,
+                ..record("b")
+            };
+            s.create_sweep(&b, &plan(1)).unwrap();
+            s.delete_sweep("b").unwrap();
+        }
+        let s = SledStore::open(&path).unwrap();
+        let j = s.journal().unwrap().unwrap().journal;
+        assert_eq!(j.sweeps.len(), 1, "b deleted");
+        let a = j.by_id("a").unwrap();
+        assert_eq!(a.done.len(), 1);
+        assert_eq!(a.done[&2], journal::digest(b"r2'"), "the replacement");
+        assert_eq!(a.entry.record.state, crate::store::SweepState::Cancelled);
+        assert_eq!(a.entry.plan_sha256, journal::digest_hex(&enc(&plan(3))));
+    }
 }
