@@ -7,7 +7,7 @@ use super::{
 };
 use gamesweep::sweep::ShardSpec;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -183,6 +183,9 @@ pub struct SledStore {
     pending: Mutex<Vec<u8>>,
     /// The journal as read at open, until recovery takes it.
     replayed: Mutex<Option<journal::Read>>,
+    /// Launch sequence numbers of the sweeps, by id (journal records name
+    /// sweeps by it; cached: a submit must not decode the sweep's record).
+    seqs: Mutex<HashMap<String, u64>>,
     /// Sequence numbers handed out are at least this (above every journaled
     /// one, even if sled lost its id counter's latest state).
     seq_floor: Mutex<u64>,
@@ -400,6 +403,7 @@ impl SledStore {
             pending: Mutex::new(Vec::new()),
             replayed: Mutex::new(Some(read)),
             seq_floor: Mutex::new(seq_floor),
+            seqs: Mutex::default(),
             db,
         })
     }
@@ -501,6 +505,7 @@ impl Store for SledStore {
             return Err(StoreError::Exists(record.id.clone()));
         }
         let plan_bytes = enc(&plan);
+        self.forget_seq(&record.id);
         // Plan first: a sweep record is only visible once its plan is stored.
         self.plans.insert(record.id.as_bytes(), &plan_bytes)?;
         self.sweeps.insert(record.id.as_bytes(), &enc(record))?;
@@ -523,6 +528,7 @@ impl Store for SledStore {
         if let Some(seq) = self.seq_of(id) {
             self.commit(&[Record::Deleted { seq }])?;
         }
+        self.forget_seq(id);
         self.sweeps.remove(id.as_bytes())?;
         self.plans.remove(id.as_bytes())?;
         self.stats.remove(id.as_bytes())?;
