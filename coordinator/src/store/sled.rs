@@ -418,10 +418,22 @@ impl SledStore {
 
     /// The sequence number of stored sweep `id`, if its record reads.
     fn seq_of(&self, id: &str) -> Option<u64> {
+        let mut seqs = self.seqs.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&seq) = seqs.get(id) {
+            return Some(seq);
+        }
         let bytes = self.sweeps.get(id.as_bytes()).ok()??;
-        dec::<SweepRecord>("sweep record", &bytes)
-            .ok()
-            .map(|r| r.seq)
+        let seq = dec::<SweepRecord>("sweep record", &bytes).ok()?.seq;
+        seqs.insert(id.to_string(), seq);
+        Some(seq)
+    }
+
+    /// Forget the cached sequence number of sweep `id` (deleted or re-created).
+    fn forget_seq(&self, id: &str) {
+        self.seqs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
     }
 
     /// Flush sled, then append `extra` and every queued record to the
