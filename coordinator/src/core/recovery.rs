@@ -19,6 +19,7 @@ use crate::store::journal::{self, Journal, Record, SweepEntry};
 use crate::store::{AuditRecord, FailureRecord, Store, StoreError, StoredSweep};
 use gamesweep::kinds;
 use gamesweep::sweep::SweepError;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use tracing::{info, warn};
@@ -186,21 +187,27 @@ fn check_against_journal(
                 loss.missing = js.done.keys().copied().collect();
             }
             Some(s) => {
+                // The digests on all cores: the largest part of the check.
+                let digests: BTreeMap<u32, [u8; 32]> = s
+                    .results
+                    .par_iter()
+                    .map(|(&i, bytes)| (i, journal::digest(bytes)))
+                    .collect();
                 for (&i, d) in &js.done {
-                    match s.results.get(&i) {
+                    match digests.get(&i) {
                         None => loss.missing.push(i),
-                        Some(bytes) if journal::digest(bytes) != *d => loss.differing.push(i),
+                        Some(got) if got != d => loss.differing.push(i),
                         Some(_) => {}
                     }
                 }
-                for (&i, bytes) in &s.results {
+                for (&i, &digest) in &digests {
                     if !js.done.contains_key(&i) {
                         // Flushed to sled, not yet to the journal: a crash
                         // between the two (never acknowledged, but kept).
                         adopt.push(Record::Done {
                             seq,
                             index: i,
-                            digest: journal::digest(bytes),
+                            digest,
                         });
                     }
                 }
@@ -670,6 +677,94 @@ mod tests {
         assert_eq!(
             leases.iter().map(|g| g.shard.index).collect::<Vec<_>>(),
             [2]
+        );
+    }
+
+    /// The start-up cost of the journal check at 1,000,000 done shards
+    /// (noop results of 64 padding bytes, as the load harness sends):
+    /// `cargo test --release -p gamesweep-coordinator --lib -- --ignored
+    /// --nocapture startup_check_cost`. Prints the whole start and the
+    /// check's parts (journal replay, SHA-256 of every result, seal CRCs).
+    #[test]
+    #[ignore = "a benchmark: builds a 1,000,000-shard store (about a minute)"]
+    fn startup_check_cost_at_a_million_done_shards() {
+        use std::time::Instant;
+        const N: u32 = 1_000_000;
+        let dir = tempfile::tempdir().unwrap();
+        let kind = kinds::find("noop").unwrap();
+        let params = kind
+            .resolve_params(&[("result_bytes".to_string(), 64)].into())
+            .unwrap();
+        let plan = kind.plan(&params, N).unwrap();
+        {
+            let s = store(dir.path());
+            let record = crate::store::SweepRecord {
+                id: "load".into(),
+                kind: "noop".into(),
+                params: params.clone(),
+                solver_version: kind.version(),
+                target_shards: N,
+                seq: s.next_seq().unwrap(),
+                state: crate::store::SweepState::Running,
+                sample: None,
+                verify_ppm: 0,
+                verify_seed: 0,
+                paused: false,
+                priority: 1,
+            };
+            s.create_sweep(&record, &plan).unwrap();
+            for shard in &plan {
+                let out = kind
+                    .run_shard(&params, shard, &sweep::ShardCtx::detached())
+                    .unwrap();
+                s.put_result("load", shard.index, &out.encode(), None)
+                    .unwrap();
+                if shard.index % 100_000 == 99_999 {
+                    s.flush().unwrap();
+                }
+            }
+            s.flush().unwrap();
+        }
+        let journal_bytes = std::fs::metadata(dir.path().join(journal::FILE_NAME))
+            .unwrap()
+            .len();
+        // Warm the page cache as a restart on the same machine would find it.
+        drop(open(store(dir.path()), dir.path(), false).unwrap());
+        let t = Instant::now();
+        let st = store(dir.path());
+        let t_store = t.elapsed();
+        let c = open(st.clone(), dir.path(), false).unwrap();
+        let t_total = t.elapsed();
+        drop(c);
+        let data = std::fs::read(dir.path().join(journal::FILE_NAME)).unwrap();
+        let t = Instant::now();
+        let read = journal::replay(&data);
+        let t_replay = t.elapsed();
+        assert_eq!(read.journal.done_count(), N as usize);
+        let results = st.results_of("load").unwrap();
+        let t = Instant::now();
+        let mut x = 0u8;
+        for bytes in results.values() {
+            x ^= journal::digest(bytes)[0];
+        }
+        let t_digest = t.elapsed();
+        let t = Instant::now();
+        for (i, bytes) in &results {
+            let key = {
+                let mut k = b"load\0".to_vec();
+                k.extend(i.to_be_bytes());
+                k
+            };
+            x ^= crate::store::seal("results", &key, bytes)[2];
+        }
+        let t_crc = t.elapsed();
+        eprintln!(
+            "1,000,000 done shards: journal {journal_bytes} bytes; start {:.2} s (store open with journal replay {:.2} s); check parts: replay {:.3} s, SHA-256 of every result {:.3} s, seal CRCs {:.3} s ({x})",
+            t_total.as_secs_f64(),
+            t_store.as_secs_f64(),
+            t_replay.as_secs_f64(),
+            t_digest.as_secs_f64(),
+            t_crc.as_secs_f64()
         );
     }
 }
