@@ -15,6 +15,10 @@
 //! result is on disk, and one flush covers all results written before it
 //! (group commit). Leases and counters are written without a flush: losing
 //! them in a crash only makes a shard run again, never counts it twice.
+//!
+//! Damage: every sled value is checksummed, and [`journal`] records what
+//! was acknowledged (appended by the same flush, after sled's), so that a
+//! start can prove nothing acknowledged vanished (`core/recovery.rs`).
 
 use gamesweep::sweep::{Params, ShardSpec};
 pub use gamesweep_proto::domain::AuditRecord;
