@@ -310,6 +310,11 @@ fn accept_loss(
             .copied()
             .collect();
         requeued.sort_unstable();
+        // A lease stored for a lost shard is from before the damage (its
+        // result was acknowledged once): the shard is pending now, not held.
+        for &i in &requeued {
+            store.put_lease(&loss.id, i, None)?;
+        }
         warn!(
             sweep = %loss.id,
             shards = requeued.len(),
@@ -678,6 +683,61 @@ mod tests {
             leases.iter().map(|g| g.shard.index).collect::<Vec<_>>(),
             [2]
         );
+    }
+
+    #[test]
+    fn a_result_changed_under_a_valid_checksum_is_caught_by_its_digest() {
+        let dir = tempfile::tempdir().unwrap();
+        let want = finished(dir.path());
+        {
+            // Shard 0's bytes where shard 3's were, sealed for shard 3's key:
+            // what sled going back to another value would look like.
+            let db = sled::open(dir.path()).unwrap();
+            let results = db.open_tree("results").unwrap();
+            let (k0, k3) = (b"s\0\0\0\0\x00", b"s\0\0\0\0\x03");
+            let v0 = results.get(k0).unwrap().unwrap();
+            let bytes = crate::store::unseal("results", k0, &v0).unwrap();
+            results
+                .insert(k3, crate::store::seal("results", k3, bytes))
+                .unwrap();
+            db.flush().unwrap();
+        }
+        let err = open(store(dir.path()), dir.path(), false)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            err.contains("1 stored result(s) of `s` differ from what was acknowledged (shards 3)"),
+            "{err}"
+        );
+        let c = open(store(dir.path()), dir.path(), true).unwrap();
+        assert!(c.merged("s").is_err(), "shard 3 is pending again");
+        let leases = c
+            .lease("w", &crate::core::solver_version(), 100)
+            .unwrap()
+            .leases;
+        assert_eq!(
+            leases.iter().map(|g| g.shard.index).collect::<Vec<_>>(),
+            [3]
+        );
+        let g = &leases[0];
+        let result = kinds::find(&g.kind)
+            .unwrap()
+            .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+            .unwrap();
+        assert!(c
+            .submit(Submission {
+                worker: "w".into(),
+                version: crate::core::solver_version(),
+                sweep_id: "s".into(),
+                index: 3,
+                attempt: g.attempt,
+                token: g.token.clone(),
+                result,
+                timing: None,
+            })
+            .unwrap());
+        assert_eq!(c.merged("s").unwrap().output.encode(), want);
     }
 
     /// The start-up cost of the journal check at 1,000,000 done shards
