@@ -363,6 +363,9 @@ pub struct JournalFile {
     path: PathBuf,
     /// Open for appending.
     file: std::fs::File,
+    /// Bytes of whole records (and the magic) in the file: a failed append
+    /// is cut back to it, so a half-written record never has records after it.
+    len: u64,
 }
 
 impl JournalFile {
@@ -393,12 +396,16 @@ impl JournalFile {
                 "journal: torn last record truncated (a crash during an append)"
             );
         }
+        let mut len = read.valid_len;
         if read.damage.is_none() && read.valid_len == 0 {
             file.write_all(MAGIC).map_err(|e| io("cannot write", e))?;
             file.sync_all().map_err(|e| io("cannot sync", e))?;
             sync_dir(dir);
+            len = MAGIC.len() as u64;
+        } else if read.damage.is_some() {
+            len = data.len() as u64;
         }
-        Ok((JournalFile { path, file }, read))
+        Ok((JournalFile { path, file, len }, read))
     }
 
     /// Append `bytes` (framed records) and fsync.
@@ -412,8 +419,18 @@ impl JournalFile {
                 format!("journal {}: {e}", self.path.display()),
             )))
         };
-        self.file.write_all(bytes).map_err(io)?;
-        self.file.sync_data().map_err(io)?;
+        let written = self
+            .file
+            .write_all(bytes)
+            .and_then(|()| self.file.sync_data());
+        if let Err(e) = written {
+            // A disk that filled up mid-record: cut the partial record off,
+            // so the next append follows whole records (best effort; a torn
+            // tail left behind is dropped at the next open anyway).
+            let _ = self.file.set_len(self.len);
+            return Err(io(e));
+        }
+        self.len += bytes.len() as u64;
         Ok(())
     }
 
@@ -447,7 +464,11 @@ pub fn write_new(dir: &Path, records: &[Record]) -> Result<JournalFile, StoreErr
         .append(true)
         .open(&path)
         .map_err(io)?;
-    Ok(JournalFile { path, file })
+    Ok(JournalFile {
+        path,
+        file,
+        len: bytes.len() as u64,
+    })
 }
 
 /// Make a rename or creation in `dir` durable (best effort: not every
