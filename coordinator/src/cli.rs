@@ -59,6 +59,9 @@ pub enum Command {
     /// Show or export the key a coordinator's store signs its export files with.
     #[command(subcommand)]
     Key(cmd::key::KeyCommand),
+    /// Check a stopped coordinator's store (`store check DIR`): checksums, journal of acknowledged work.
+    #[command(subcommand)]
+    Store(cmd::store::StoreCommand),
     /// Run a worker that leases shards from the coordinator (same as `gamesweep-worker`).
     Worker(cmd::worker::WorkerCmd),
     /// Stop handing out a sweep's shards for now (leases held may finish); `resume` continues it.
@@ -92,6 +95,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Import(a) => cmd::import::exec(a),
         Command::Verify(a) => cmd::verify::exec(a),
         Command::Key(c) => cmd::key::exec(c),
+        Command::Store(c) => cmd::store::exec(c),
         Command::Pause(a) => cmd::pause::exec(a, true),
         Command::Resume(a) => cmd::pause::exec(a, false),
         Command::Completions(a) => {

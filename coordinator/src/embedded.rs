@@ -36,6 +36,9 @@ pub struct EmbeddedRun {
     pub progress: bool,
     /// Throw away a stored earlier run of this folder and start over.
     pub fresh: bool,
+    /// Start on a store that lost acknowledged work, re-queuing what was
+    /// lost (`--accept-loss`; implied by `fresh`, which discards it all).
+    pub accept_loss: bool,
     /// Run only this seeded random sample of the plan, then write a
     /// projection (`projection.md`, `projection.json`) instead of results.
     pub sample: Option<SampleRequest>,
@@ -85,6 +88,15 @@ pub enum RunEnd {
     Sampled(ProjectionText),
 }
 
+/// A store refused as damaged is the user's to decide about (exit code 2,
+/// the message as it is).
+pub fn damaged_is_usage(e: crate::core::CoreError) -> anyhow::Error {
+    match e {
+        crate::core::CoreError::Store(crate::store::StoreError::Damaged(m)) => UsageError(m).into(),
+        e => e.into(),
+    }
+}
+
 fn store_dir(out: &Path) -> PathBuf {
     out.join("store")
 }
@@ -98,7 +110,19 @@ pub fn run(
     logging::init(LogFormat::Text, "warn,sled=off");
     let dir = store_dir(&cfg.out);
     let store = ResilientStore::open_sled(&dir).map_err(|e| UsageError(e.to_string()))?;
-    let core = Arc::new(Core::open(Arc::new(store), Duration::from_secs(10))?);
+    let recovery = crate::core::Recovery {
+        accept_loss: cfg.accept_loss || cfg.fresh,
+        store_dir: Some(dir.clone()),
+    };
+    let core = Arc::new(
+        Core::open_recovering(
+            Arc::new(store),
+            Duration::from_secs(10),
+            Arc::new(crate::core::SystemClock),
+            &recovery,
+        )
+        .map_err(damaged_is_usage)?,
+    );
     if let Some(v) = core.sweep_version(RUN_SWEEP_ID) {
         if cfg.fresh {
             core.delete(RUN_SWEEP_ID)?;

@@ -18,6 +18,7 @@ pub mod run;
 pub mod serve;
 pub mod solve;
 pub mod status;
+pub mod store;
 pub mod token;
 pub mod verify;
 pub mod worker;

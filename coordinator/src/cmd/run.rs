@@ -53,6 +53,12 @@ pub fn common_run_options(c: clap::Command) -> clap::Command {
             .action(clap::ArgAction::SetTrue),
     )
     .arg(
+        clap::Arg::new("accept_loss")
+            .long("accept-loss")
+            .help("Start even if the run's store lost acknowledged work (damaged on disk): re-create lost sweep records from the store's journal and run exactly the lost shards again (logged, and recorded in the audit log). Without it such a store is refused with a message naming the damage")
+            .action(clap::ArgAction::SetTrue),
+    )
+    .arg(
         clap::Arg::new("export_every")
             .long("export-every")
             .value_name("DURATION")
@@ -136,6 +142,7 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
             shards,
             progress: !quiet,
             fresh: m.get_flag("fresh"),
+            accept_loss: m.get_flag("accept_loss"),
             sample,
             project_cores: args::project_cores_from(&m),
             verify_ppm,

@@ -90,6 +90,12 @@ pub struct ServeArgs {
     /// Ask for the token on the dashboard even on a loopback address (for tests).
     #[arg(long, hide = true, requires = "http")]
     pub http_login: bool,
+    /// Start even if the store lost acknowledged work (damaged on disk):
+    /// re-create lost sweep records from the store's journal and run exactly
+    /// the lost shards again (logged at warn, and written to the audit log).
+    /// Without it such a store is refused with a message naming the damage.
+    #[arg(long)]
+    pub accept_loss: bool,
     /// Folder of the `--export-every` checkpoints (created if missing).
     #[arg(long, value_name = "DIR", requires = "export_every")]
     pub export_dir: Option<PathBuf>,
@@ -175,7 +181,17 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         ))
     );
     let core = Arc::new(
-        Core::open(store.clone(), Duration::from_secs_f64(a.lease_secs))?.with_limits(Limits {
+        Core::open_recovering(
+            store.clone(),
+            Duration::from_secs_f64(a.lease_secs),
+            Arc::new(crate::core::SystemClock),
+            &crate::core::Recovery {
+                accept_loss: a.accept_loss,
+                store_dir: Some(a.store.clone()),
+            },
+        )
+        .map_err(crate::embedded::damaged_is_usage)?
+        .with_limits(Limits {
             max_shards_per_worker: a.max_shards_per_worker,
             max_lease_total: a.max_lease_total,
         }),

@@ -53,6 +53,7 @@ pub use leases::{Granted, Held, LeaseOutcome};
 pub use memory::ProcessMemory;
 pub use model::{CoreError, Events, ShardState, MAX_FAILURES};
 pub use provenance::Provenance;
+pub use recovery::Recovery;
 pub use results::{Merged, RenderedResult};
 pub use status::{
     Resources, SampleStatus, ShardFailureStatus, StatusReport, SweepStatus, WorkerStatus,
@@ -138,9 +139,20 @@ impl Core {
         lease: Duration,
         clock: Arc<dyn Clock>,
     ) -> Result<Self, CoreError> {
+        Self::open_recovering(store, lease, clock, &Recovery::default())
+    }
+
+    /// [`Core::open_with_clock`], treating a store that lost acknowledged
+    /// work as `recovery` says (refuse, or `--accept-loss`).
+    pub fn open_recovering(
+        store: Arc<dyn Store>,
+        lease: Duration,
+        clock: Arc<dyn Clock>,
+        recovery: &Recovery,
+    ) -> Result<Self, CoreError> {
         let now = clock.now();
         let epoch = Epoch::anchor(clock.as_ref());
-        let sweeps = recovery::recover(store.as_ref(), epoch.unix_ms(now))?;
+        let sweeps = recovery::recover(store.as_ref(), epoch.unix_ms(now), recovery)?;
         // Replicated validation (core/verify.rs): quarantined workers.
         let trust_records = store.load_trust()?;
         let quarantined = store

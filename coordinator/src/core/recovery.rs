@@ -1,22 +1,52 @@
 //! Startup: every stored sweep back in memory, its results decoded and
-//! merged again, its leases and failures as they were.
+//! merged again, its leases and failures as they were — after proving,
+//! against the store's journal of acknowledged work
+//! ([`crate::store::journal`]), that nothing acknowledged has vanished.
+//!
+//! The proof is cheap (one pass that start-up makes anyway): every journaled
+//! sweep is stored under its launch's sequence number, every journaled shard
+//! has a stored result whose checksum (checked by the store as it loads) and
+//! SHA-256 match. Anything missing refuses the start with one message naming
+//! the damage, unless [`Recovery::accept_loss`]: then lost sweep records are
+//! re-created from the journal (re-planned: the plan must hash as journaled),
+//! damaged values dropped, exactly the lost shards re-queued, a warning
+//! logged, an audit entry written, and the journal rewritten from what the
+//! store now holds.
 
 use super::model::{lease_order, CoreError, ShardState, Sweep, MAX_FAILURES};
 use super::verify::Verification;
-use crate::store::{FailureRecord, Store, StoreError, StoredSweep, SweepState};
+use crate::store::journal::{self, Journal, Record, SweepEntry};
+use crate::store::{AuditRecord, FailureRecord, Store, StoreError, StoredSweep, SweepState};
 use gamesweep::kinds;
 use gamesweep::sweep::SweepError;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
 use tracing::{info, warn};
 
-/// Every sweep in `store`, in memory as of `now_ms` (Unix milliseconds). Leases stored at crash time stay valid until they expire,
-/// so live workers keep their shards.
+/// How a start treats a store that lost acknowledged work.
+#[derive(Clone, Debug, Default)]
+pub struct Recovery {
+    /// Re-create lost sweeps from the journal and run lost shards again
+    /// (`--accept-loss`) instead of refusing to start.
+    pub accept_loss: bool,
+    /// The store's directory, named in messages (`gamesweep store check DIR`).
+    pub store_dir: Option<PathBuf>,
+}
+
+/// Every sweep in `store`, in memory as of `now_ms` (Unix milliseconds),
+/// once the store is proven to hold everything its journal says was
+/// acknowledged (see the module docs). Leases stored at crash time stay
+/// valid until they expire, so live workers keep their shards.
 pub(crate) fn recover(
     store: &dyn Store,
     now_ms: u64,
+    opts: &Recovery,
 ) -> Result<BTreeMap<String, Sweep>, CoreError> {
+    let started = std::time::Instant::now();
+    let loaded = check_against_journal(store, opts)?;
     let mut sweeps = BTreeMap::new();
-    for stored in store.load_all()? {
+    for stored in loaded {
         if stored.record.state == SweepState::Importing {
             // What a crash left of an import: it never became visible, so
             // nothing was acknowledged; the import can be run again.
@@ -27,7 +57,297 @@ pub(crate) fn recover(
         let s = resume(stored, now_ms)?;
         sweeps.insert(s.record.id.clone(), s);
     }
+    info!(
+        sweeps = sweeps.len(),
+        ms = started.elapsed().as_millis() as u64,
+        "store loaded and checked against its journal"
+    );
     Ok(sweeps)
+}
+
+/// What a journaled sweep is missing in the store.
+#[derive(Debug, Default)]
+struct Loss {
+    /// The sweep's id.
+    id: String,
+    /// Its record (and plan) is gone.
+    record_lost: bool,
+    /// Acknowledged shards without a stored result.
+    missing: Vec<u32>,
+    /// Acknowledged shards whose stored bytes are not the journaled ones.
+    differing: Vec<u32>,
+}
+
+/// At most `n` shard numbers, then `...`.
+fn some(shards: &[u32], n: usize) -> String {
+    let mut t: Vec<String> = shards.iter().take(n).map(u32::to_string).collect();
+    if shards.len() > n {
+        t.push("...".into());
+    }
+    t.join(", ")
+}
+
+impl Loss {
+    fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.record_lost {
+            parts.push(format!(
+                "sweep `{}` lost (its record is gone) with {} acknowledged shard results",
+                self.id,
+                self.missing.len()
+            ));
+        } else if !self.missing.is_empty() {
+            parts.push(format!(
+                "{} acknowledged shard result(s) missing in `{}` (shards {})",
+                self.missing.len(),
+                self.id,
+                some(&self.missing, 8)
+            ));
+        }
+        if !self.differing.is_empty() {
+            parts.push(format!(
+                "{} stored result(s) of `{}` differ from what was acknowledged (shards {})",
+                self.differing.len(),
+                self.id,
+                some(&self.differing, 8)
+            ));
+        }
+        parts.join(", ")
+    }
+
+    fn any(&self) -> bool {
+        self.record_lost || !self.missing.is_empty() || !self.differing.is_empty()
+    }
+}
+
+/// The refusal: what is damaged, and the three ways out.
+fn refusal(what: &str, opts: &Recovery) -> CoreError {
+    let dir = opts
+        .store_dir
+        .as_ref()
+        .map_or("DIR".to_string(), |d| d.display().to_string());
+    CoreError::Store(StoreError::Damaged(format!(
+        "store damaged: {what}; run `gamesweep store check {dir}`, restore it from an --export-every checkpoint (deploy/README.md, \"Recovering a damaged store\"), or restart with --accept-loss to run exactly the lost shards again"
+    )))
+}
+
+/// Load the store, strictly; with `accept_loss`, drop damaged values first.
+fn load(store: &dyn Store, opts: &Recovery) -> Result<Vec<StoredSweep>, CoreError> {
+    match store.load_all() {
+        Ok(all) => Ok(all),
+        Err(StoreError::Corrupt(what)) if opts.accept_loss => {
+            let damage = store.scan(true)?;
+            for d in &damage {
+                warn!(damage = %d.what, "--accept-loss: damaged value dropped");
+            }
+            warn!(first = %what, values = damage.len(), "--accept-loss: damaged values dropped from the store");
+            store.load_all().map_err(|e| match e {
+                StoreError::Corrupt(what) => refusal(&what, opts),
+                e => e.into(),
+            })
+        }
+        Err(StoreError::Corrupt(what)) => Err(refusal(&what, opts)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The proof of the module docs; returns the stored sweeps to resume.
+fn check_against_journal(
+    store: &dyn Store,
+    opts: &Recovery,
+) -> Result<Vec<StoredSweep>, CoreError> {
+    let read = store.journal()?;
+    let mut loaded = load(store, opts)?;
+    let Some(read) = read else {
+        return Ok(loaded);
+    };
+    let journal = read.journal;
+    let mut problems = Vec::new();
+    if let Some((at, why)) = &read.damage {
+        problems.push(format!(
+            "the journal is damaged at byte {at} ({why}; what it recorded after that cannot be checked)"
+        ));
+    }
+    // Sweeps the journal calls deleted: a delete cut short by a crash.
+    let (gone, kept): (Vec<StoredSweep>, Vec<StoredSweep>) = loaded
+        .into_iter()
+        .partition(|s| journal.deleted.contains(&s.record.seq));
+    for s in gone {
+        info!(sweep = %s.record.id, "finishing the deletion of a sweep cut short by a crash");
+        store.delete_sweep(&s.record.id)?;
+    }
+    loaded = kept;
+    let mut losses = Vec::new();
+    let mut adopt = Vec::new();
+    for (&seq, js) in &journal.sweeps {
+        let id = &js.entry.record.id;
+        let mut loss = Loss {
+            id: id.clone(),
+            ..Loss::default()
+        };
+        match loaded
+            .iter()
+            .find(|s| &s.record.id == id && s.record.seq == seq)
+        {
+            None => {
+                loss.record_lost = true;
+                loss.missing = js.done.keys().copied().collect();
+            }
+            Some(s) => {
+                // The digests on all cores: the largest part of the check.
+                let digests: BTreeMap<u32, [u8; 32]> = s
+                    .results
+                    .par_iter()
+                    .map(|(&i, bytes)| (i, journal::digest(bytes)))
+                    .collect();
+                for (&i, d) in &js.done {
+                    match digests.get(&i) {
+                        None => loss.missing.push(i),
+                        Some(got) if got != d => loss.differing.push(i),
+                        Some(_) => {}
+                    }
+                }
+                for (&i, &digest) in &digests {
+                    if !js.done.contains_key(&i) {
+                        // Flushed to sled, not yet to the journal: a crash
+                        // between the two (never acknowledged, but kept).
+                        adopt.push(Record::Done {
+                            seq,
+                            index: i,
+                            digest,
+                        });
+                    }
+                }
+            }
+        }
+        if loss.any() {
+            losses.push(loss);
+        }
+    }
+    for s in &loaded {
+        if !journal.sweeps.contains_key(&s.record.seq) {
+            adopt.extend(records_of(s));
+        }
+    }
+    problems.extend(losses.iter().map(Loss::describe));
+    if problems.is_empty() {
+        if !adopt.is_empty() {
+            info!(
+                records = adopt.len(),
+                "journaling stored work the journal lacked (a crash between sled's flush and the journal's)"
+            );
+            store.append_journal(&adopt)?;
+        }
+        return Ok(loaded);
+    }
+    if !opts.accept_loss {
+        return Err(refusal(&problems.join("; "), opts));
+    }
+    accept_loss(store, &journal, &losses, &problems)?;
+    // What the store holds now is all there is: journal exactly that.
+    let loaded = store.load_all()?;
+    let records: Vec<Record> = loaded.iter().flat_map(records_of).collect();
+    store.rewrite_journal(&records)?;
+    Ok(loaded)
+}
+
+/// Journal records saying `s` and its stored results exist.
+fn records_of(s: &StoredSweep) -> Vec<Record> {
+    let plan = serde_json::to_vec(&s.plan).expect("plans serialize");
+    let mut out = vec![Record::Sweep(Box::new(SweepEntry {
+        record: s.record.clone(),
+        shards: s.plan.len() as u32,
+        plan_sha256: journal::digest_hex(&plan),
+    }))];
+    out.extend(s.results.iter().map(|(&index, bytes)| Record::Done {
+        seq: s.record.seq,
+        index,
+        digest: journal::digest(bytes),
+    }));
+    out
+}
+
+/// `--accept-loss`: re-create lost sweeps, drop differing results, log and
+/// audit what runs again.
+fn accept_loss(
+    store: &dyn Store,
+    journal: &Journal,
+    losses: &[Loss],
+    problems: &[String],
+) -> Result<(), CoreError> {
+    warn!(damage = %problems.join("; "), "--accept-loss: starting on a damaged store");
+    for loss in losses {
+        let Some(js) = journal.by_id(&loss.id) else {
+            continue;
+        };
+        if loss.record_lost {
+            let record = &js.entry.record;
+            let kind = kinds::find(&record.kind).map_err(|e| {
+                StoreError::Damaged(format!("cannot re-create lost sweep `{}`: {e}", loss.id))
+            })?;
+            let plan = kind
+                .plan(&record.params, record.target_shards)
+                .map_err(|e| {
+                    StoreError::Damaged(format!("cannot re-plan lost sweep `{}`: {e}", loss.id))
+                })?;
+            let bytes = serde_json::to_vec(&plan).expect("plans serialize");
+            if plan.len() as u32 != js.entry.shards
+                || journal::digest_hex(&bytes) != js.entry.plan_sha256
+            {
+                return Err(StoreError::Damaged(format!(
+                    "cannot re-create lost sweep `{}`: this build plans {} shards for it, not the {} it was launched with (or plans them differently); restore it from an --export-every checkpoint with the build that launched it",
+                    loss.id,
+                    plan.len(),
+                    js.entry.shards
+                ))
+                .into());
+            }
+            // An older launch of the same id left behind by sled goes first.
+            store.delete_sweep(&loss.id)?;
+            store.create_sweep(record, &plan)?;
+            warn!(sweep = %loss.id, shards = plan.len(), "--accept-loss: lost sweep re-created from the journal");
+        }
+        for &i in &loss.differing {
+            store.remove_result(&loss.id, i)?;
+        }
+        let mut requeued: Vec<u32> = loss
+            .missing
+            .iter()
+            .chain(&loss.differing)
+            .copied()
+            .collect();
+        requeued.sort_unstable();
+        // A lease stored for a lost shard is from before the damage (its
+        // result was acknowledged once): the shard is pending now, not held.
+        for &i in &requeued {
+            store.put_lease(&loss.id, i, None)?;
+        }
+        warn!(
+            sweep = %loss.id,
+            shards = requeued.len(),
+            which = %some(&requeued, 64),
+            "--accept-loss: lost shards re-queued"
+        );
+        let unix_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        store.append_audit(&AuditRecord {
+            unix_ms,
+            role: "operator".into(),
+            token_fingerprint: String::new(),
+            peer: "local (--accept-loss)".into(),
+            action: "accept-loss".into(),
+            sweep_id: loss.id.clone(),
+            detail: format!(
+                "{}; re-queued {} shard(s): {}",
+                loss.describe(),
+                requeued.len(),
+                some(&requeued, 64)
+            ),
+        })?;
+    }
+    store.flush()?;
+    Ok(())
 }
 
 fn corrupt(what: String) -> CoreError {
@@ -140,4 +460,376 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         estimate: (0, 0),
     }
     .counted())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Core, LaunchSpec, ManualClock, Submission};
+    use crate::store::SledStore;
+    use gamesweep::sweep;
+    use std::path::Path;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    /// The store in `dir` (sled releases its lock from a background thread
+    /// shortly after the last handle drops: bounded retries).
+    fn store(dir: &Path) -> Arc<SledStore> {
+        for _ in 0..100 {
+            match SledStore::open(dir) {
+                Ok(s) => return Arc::new(s),
+                Err(e) if e.to_string().contains("lock") => {
+                    std::thread::sleep(Duration::from_millis(20))
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+        panic!("store still locked");
+    }
+
+    fn open(store: Arc<SledStore>, dir: &Path, accept_loss: bool) -> Result<Core, CoreError> {
+        Core::open_recovering(
+            store,
+            Duration::from_secs(60),
+            Arc::new(ManualClock::new()),
+            &Recovery {
+                accept_loss,
+                store_dir: Some(dir.to_path_buf()),
+            },
+        )
+    }
+
+    /// A finished uvg n ≤ 5 sweep `s` in `dir`; its merged result's encoding.
+    fn finished(dir: &Path) -> Vec<u8> {
+        let c = open(store(dir), dir, false).unwrap();
+        c.launch(&LaunchSpec {
+            replicate_all: false,
+            kind: "uvg".into(),
+            params: [("max_n".to_string(), 5)].into(),
+            name: Some("s".into()),
+            target_shards: 4,
+            resume_existing: false,
+            sample: None,
+            verify_ppm: 0,
+            verify_seed: None,
+            priority: 0,
+        })
+        .unwrap();
+        for g in c
+            .lease("w", &crate::core::solver_version(), 100)
+            .unwrap()
+            .leases
+        {
+            let kind = kinds::find(&g.kind).unwrap();
+            let result = kind
+                .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+                .unwrap();
+            let sub = Submission {
+                worker: "w".into(),
+                version: crate::core::solver_version(),
+                sweep_id: g.sweep_id.clone(),
+                index: g.shard.index,
+                token: g.token.clone(),
+                result,
+                timing: None,
+            };
+            assert!(c.submit(sub).unwrap());
+        }
+        c.flush().unwrap();
+        c.merged("s").unwrap().output.encode()
+    }
+
+    #[test]
+    fn a_lost_result_refuses_the_start_and_accept_loss_runs_exactly_it_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let want = finished(dir.path());
+        // sled loses shard 1's result (not through the core: no journal record).
+        {
+            let s = store(dir.path());
+            s.remove_result("s", 1).unwrap();
+            s.flush().unwrap();
+        }
+        let err = open(store(dir.path()), dir.path(), false)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            err.contains("store damaged: 1 acknowledged shard result(s) missing in `s` (shards 1)")
+                && err.contains("--accept-loss")
+                && err.contains(&format!("store check {}", dir.path().display())),
+            "{err}"
+        );
+        let c = open(store(dir.path()), dir.path(), true).unwrap();
+        let leases = c
+            .lease("w", &crate::core::solver_version(), 100)
+            .unwrap()
+            .leases;
+        assert_eq!(
+            leases.iter().map(|g| g.shard.index).collect::<Vec<_>>(),
+            [1],
+            "exactly the lost shard runs again"
+        );
+        let audit = c.store.audit_tail(10).unwrap();
+        assert!(
+            audit
+                .iter()
+                .any(|a| a.action == "accept-loss" && a.detail.contains("re-queued 1 shard(s): 1")),
+            "{audit:?}"
+        );
+        let g = &leases[0];
+        let kind = kinds::find(&g.kind).unwrap();
+        let result = kind
+            .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+            .unwrap();
+        assert!(c
+            .submit(Submission {
+                worker: "w".into(),
+                version: crate::core::solver_version(),
+                sweep_id: "s".into(),
+                index: 1,
+                token: g.token.clone(),
+                result,
+                timing: None,
+            })
+            .unwrap());
+        c.flush().unwrap();
+        assert_eq!(c.merged("s").unwrap().output.encode(), want);
+        drop(c);
+        // Clean from now on.
+        let c = open(store(dir.path()), dir.path(), false).unwrap();
+        assert_eq!(c.merged("s").unwrap().output.encode(), want);
+    }
+
+    #[test]
+    fn a_lost_sweep_record_is_named_and_re_created_from_the_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let want = finished(dir.path());
+        {
+            // sled loses the sweep: record, plan and results.
+            let db = sled::open(dir.path()).unwrap();
+            for t in ["sweeps", "plans"] {
+                db.open_tree(t).unwrap().remove("s").unwrap();
+            }
+            let results = db.open_tree("results").unwrap();
+            for kv in results.scan_prefix(b"s\0") {
+                results.remove(kv.unwrap().0).unwrap();
+            }
+            db.flush().unwrap();
+        }
+        let err = open(store(dir.path()), dir.path(), false)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            err.contains("sweep `s` lost (its record is gone) with 4 acknowledged shard results"),
+            "{err}"
+        );
+        let c = open(store(dir.path()), dir.path(), true).unwrap();
+        let leases = c
+            .lease("w", &crate::core::solver_version(), 100)
+            .unwrap()
+            .leases;
+        assert_eq!(leases.len(), 4, "the re-created sweep runs all its shards");
+        assert!(c.merged("s").is_err());
+        // Its results again: the numbers are the same.
+        for g in leases {
+            let kind = kinds::find(&g.kind).unwrap();
+            let result = kind
+                .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+                .unwrap();
+            assert!(c
+                .submit(Submission {
+                    worker: "w".into(),
+                    version: crate::core::solver_version(),
+                    sweep_id: g.sweep_id.clone(),
+                    index: g.shard.index,
+                    token: g.token.clone(),
+                    result,
+                    timing: None,
+                })
+                .unwrap());
+        }
+        c.flush().unwrap();
+        assert_eq!(c.merged("s").unwrap().output.encode(), want);
+        drop(c);
+        let c = open(store(dir.path()), dir.path(), false).unwrap();
+        assert_eq!(c.merged("s").unwrap().output.encode(), want);
+    }
+
+    #[test]
+    fn a_damaged_value_refuses_the_start_naming_tree_sweep_and_shard() {
+        let dir = tempfile::tempdir().unwrap();
+        finished(dir.path());
+        {
+            let db = sled::open(dir.path()).unwrap();
+            let results = db.open_tree("results").unwrap();
+            let key = b"s\0\0\0\0\x02";
+            let mut v = results.get(key).unwrap().unwrap().to_vec();
+            let last = v.len() - 1;
+            v[last] ^= 1;
+            results.insert(key, v).unwrap();
+            db.flush().unwrap();
+        }
+        let err = open(store(dir.path()), dir.path(), false)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            err.contains("tree `results`, sweep `s`, shard 2: checksum mismatch"),
+            "{err}"
+        );
+        // --accept-loss drops it and runs shard 2 again.
+        let c = open(store(dir.path()), dir.path(), true).unwrap();
+        let leases = c
+            .lease("w", &crate::core::solver_version(), 100)
+            .unwrap()
+            .leases;
+        assert_eq!(
+            leases.iter().map(|g| g.shard.index).collect::<Vec<_>>(),
+            [2]
+        );
+    }
+
+    #[test]
+    fn a_result_changed_under_a_valid_checksum_is_caught_by_its_digest() {
+        let dir = tempfile::tempdir().unwrap();
+        let want = finished(dir.path());
+        {
+            // Shard 0's bytes where shard 3's were, sealed for shard 3's key:
+            // what sled going back to another value would look like.
+            let db = sled::open(dir.path()).unwrap();
+            let results = db.open_tree("results").unwrap();
+            let (k0, k3) = (b"s\0\0\0\0\x00", b"s\0\0\0\0\x03");
+            let v0 = results.get(k0).unwrap().unwrap();
+            let bytes = crate::store::unseal("results", k0, &v0).unwrap();
+            results
+                .insert(k3, crate::store::seal("results", k3, bytes))
+                .unwrap();
+            db.flush().unwrap();
+        }
+        let err = open(store(dir.path()), dir.path(), false)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            err.contains("1 stored result(s) of `s` differ from what was acknowledged (shards 3)"),
+            "{err}"
+        );
+        let c = open(store(dir.path()), dir.path(), true).unwrap();
+        assert!(c.merged("s").is_err(), "shard 3 is pending again");
+        let leases = c
+            .lease("w", &crate::core::solver_version(), 100)
+            .unwrap()
+            .leases;
+        assert_eq!(
+            leases.iter().map(|g| g.shard.index).collect::<Vec<_>>(),
+            [3]
+        );
+        let g = &leases[0];
+        let result = kinds::find(&g.kind)
+            .unwrap()
+            .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+            .unwrap();
+        assert!(c
+            .submit(Submission {
+                worker: "w".into(),
+                version: crate::core::solver_version(),
+                sweep_id: "s".into(),
+                index: 3,
+                token: g.token.clone(),
+                result,
+                timing: None,
+            })
+            .unwrap());
+        assert_eq!(c.merged("s").unwrap().output.encode(), want);
+    }
+
+    /// The start-up cost of the journal check at 1,000,000 done shards
+    /// (noop results of 64 padding bytes, as the load harness sends):
+    /// `cargo test --release -p gamesweep-coordinator --lib -- --ignored
+    /// --nocapture startup_check_cost`. Prints the whole start and the
+    /// check's parts (journal replay, SHA-256 of every result, seal CRCs).
+    #[test]
+    #[ignore = "a benchmark: builds a 1,000,000-shard store (about a minute)"]
+    fn startup_check_cost_at_a_million_done_shards() {
+        use std::time::Instant;
+        const N: u32 = 1_000_000;
+        let dir = tempfile::tempdir().unwrap();
+        let kind = kinds::find("noop").unwrap();
+        let params = kind
+            .resolve_params(&[("result_bytes".to_string(), 64)].into())
+            .unwrap();
+        let plan = kind.plan(&params, N).unwrap();
+        {
+            let s = store(dir.path());
+            let record = crate::store::SweepRecord {
+                replicate_all: false,
+                id: "load".into(),
+                kind: "noop".into(),
+                params: params.clone(),
+                solver_version: kind.version(),
+                target_shards: N,
+                seq: s.next_seq().unwrap(),
+                state: crate::store::SweepState::Running,
+                sample: None,
+                verify_ppm: 0,
+                verify_seed: 0,
+                paused: false,
+                priority: 1,
+            };
+            s.create_sweep(&record, &plan).unwrap();
+            for shard in &plan {
+                let out = kind
+                    .run_shard(&params, shard, &sweep::ShardCtx::detached())
+                    .unwrap();
+                s.put_result("load", shard.index, &out.encode(), None)
+                    .unwrap();
+                if shard.index % 100_000 == 99_999 {
+                    s.flush().unwrap();
+                }
+            }
+            s.flush().unwrap();
+        }
+        let journal_bytes = std::fs::metadata(dir.path().join(journal::FILE_NAME))
+            .unwrap()
+            .len();
+        // Warm the page cache as a restart on the same machine would find it.
+        drop(open(store(dir.path()), dir.path(), false).unwrap());
+        let t = Instant::now();
+        let st = store(dir.path());
+        let t_store = t.elapsed();
+        let c = open(st.clone(), dir.path(), false).unwrap();
+        let t_total = t.elapsed();
+        drop(c);
+        let data = std::fs::read(dir.path().join(journal::FILE_NAME)).unwrap();
+        let t = Instant::now();
+        let read = journal::replay(&data);
+        let t_replay = t.elapsed();
+        assert_eq!(read.journal.done_count(), N as usize);
+        let results = st.results_of("load").unwrap();
+        let t = Instant::now();
+        let mut x = 0u8;
+        for bytes in results.values() {
+            x ^= journal::digest(bytes)[0];
+        }
+        let t_digest = t.elapsed();
+        let t = Instant::now();
+        for (i, bytes) in &results {
+            let key = {
+                let mut k = b"load\0".to_vec();
+                k.extend(i.to_be_bytes());
+                k
+            };
+            x ^= crate::store::seal("results", &key, bytes)[2];
+        }
+        let t_crc = t.elapsed();
+        eprintln!(
+            "1,000,000 done shards: journal {journal_bytes} bytes; start {:.2} s (store open with journal replay {:.2} s); check parts: replay {:.3} s, SHA-256 of every result {:.3} s, seal CRCs {:.3} s ({x})",
+            t_total.as_secs_f64(),
+            t_store.as_secs_f64(),
+            t_replay.as_secs_f64(),
+            t_digest.as_secs_f64(),
+            t_crc.as_secs_f64()
+        );
+    }
 }

@@ -3,8 +3,8 @@
 //! as the process. For tests and for coordinators whose state may be lost.
 
 use super::{
-    AuditRecord, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store, StoreError,
-    StoredSweep, SweepRecord, SweepStats, VerifyRecord,
+    journal, AuditRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store,
+    StoreError, StoredSweep, SweepRecord, SweepStats, VerifyRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use std::collections::BTreeMap;
@@ -317,5 +317,31 @@ impl Store for MemStore {
     fn audit_tail(&self, n: usize) -> Result<Vec<AuditRecord>, StoreError> {
         let log = self.audit.lock().unwrap_or_else(|e| e.into_inner());
         Ok(log[log.len().saturating_sub(n)..].to_vec())
+    }
+
+    fn journal(&self) -> Result<Option<journal::Read>, StoreError> {
+        // Nothing outlives the process, so nothing can vanish across a restart.
+        Ok(None)
+    }
+
+    fn append_journal(&self, _records: &[journal::Record]) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    fn rewrite_journal(&self, _records: &[journal::Record]) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    fn remove_result(&self, id: &str, index: u32) -> Result<(), StoreError> {
+        let mut t = self.lock();
+        let key = (id.to_string(), index);
+        t.results.remove(&key);
+        t.timings.remove(&key);
+        t.origins.remove(&key);
+        Ok(())
+    }
+
+    fn scan(&self, _purge: bool) -> Result<Vec<Damage>, StoreError> {
+        Ok(Vec::new())
     }
 }

@@ -21,6 +21,9 @@
 //! fails reopens the database in the background and writes them again, so
 //! writes resume without a restart once space returns; meanwhile flushes
 //! fail (nothing is acknowledged) and [`Store::writes_failing`] says why.
+//! Damage: every sled value is checksummed, and [`journal`] records what
+//! was acknowledged (appended by the same flush, after sled's), so that a
+//! start can prove nothing acknowledged vanished (`core/recovery.rs`).
 
 use gamesweep::sweep::{Params, ShardSpec};
 pub use gamesweep_proto::domain::AuditRecord;
@@ -29,12 +32,13 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 mod credentials;
+pub mod journal;
 mod mem;
 mod resilient;
 mod sled;
 mod verify;
 
-pub use self::sled::{decode_any, SledStore};
+pub use self::sled::{decode_any, locate, seal, unseal, SledStore, SEALED_TREES};
 pub use credentials::CredentialRecord;
 pub use mem::MemStore;
 #[cfg(test)]
@@ -80,6 +84,23 @@ pub enum StoreError {
     /// [`ResilientStore`] retries in the background.
     #[error("store writes failing: {0}; nothing is acknowledged until they succeed again (retried automatically)")]
     WritesFailing(String),
+    /// Acknowledged work is missing or damaged: the coordinator refuses to
+    /// start (the message names the damage and the ways out).
+    #[error("{0}")]
+    Damaged(String),
+}
+
+/// One damaged stored value found by [`Store::scan`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damage {
+    /// The tree it is in.
+    pub tree: String,
+    /// The sweep it belongs to, if its key says.
+    pub sweep: Option<String>,
+    /// The shard it belongs to, if its key says.
+    pub shard: Option<u32>,
+    /// What is wrong, naming tree, sweep and shard.
+    pub what: String,
 }
 
 /// What sled said, without the `backtrace ()` its corruption error appends.
@@ -384,6 +405,21 @@ pub trait Store: Send + Sync {
     fn writes_failing(&self) -> Option<String> {
         None
     }
+    /// The journal of acknowledged work as read at open (the first call; later
+    /// calls read it again), or `None` for a store that keeps none (in memory).
+    fn journal(&self) -> Result<Option<journal::Read>, StoreError>;
+    /// Append `records` to the journal, durably (after everything written so far).
+    fn append_journal(&self, records: &[journal::Record]) -> Result<(), StoreError>;
+    /// Replace the journal with `records`, durably (a damaged journal given
+    /// up with `--accept-loss`, or a compaction).
+    fn rewrite_journal(&self, records: &[journal::Record]) -> Result<(), StoreError>;
+    /// Remove shard `index`'s result, timing and origin (a result whose
+    /// bytes differ from the journal's digest, given up with `--accept-loss`;
+    /// not flushed).
+    fn remove_result(&self, id: &str, index: u32) -> Result<(), StoreError>;
+    /// Check every stored value's checksum and decoding (results: their
+    /// checksum and key only); with `purge`, remove the damaged ones, durably.
+    fn scan(&self, purge: bool) -> Result<Vec<Damage>, StoreError>;
 }
 
 /// 32 bytes from the operating system's random source.

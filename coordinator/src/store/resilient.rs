@@ -703,6 +703,32 @@ impl Store for ResilientStore {
         self.shared.signing_key
     }
 
+    // The journal and the damage scan run at start-up and in `--accept-loss`
+    // recovery, before any episode: written through at once.
+    fn journal(&self) -> Result<Option<super::journal::Read>, StoreError> {
+        self.shared.with(|s| s.journal())
+    }
+
+    fn append_journal(&self, records: &[super::journal::Record]) -> Result<(), StoreError> {
+        self.shared.durable(|s| s.append_journal(records), None)
+    }
+
+    fn rewrite_journal(&self, records: &[super::journal::Record]) -> Result<(), StoreError> {
+        self.shared.durable(|s| s.rewrite_journal(records), None)
+    }
+
+    fn remove_result(&self, id: &str, index: u32) -> Result<(), StoreError> {
+        self.shared.durable(|s| s.remove_result(id, index), None)
+    }
+
+    fn scan(&self, purge: bool) -> Result<Vec<super::Damage>, StoreError> {
+        if purge {
+            self.shared.durable(|s| s.scan(true), None)
+        } else {
+            self.shared.with(|s| s.scan(false))
+        }
+    }
+
     // Trust records and credentials are written through at once (refused
     // during an episode): they are rare, and a credential must be durable
     // before its secret is shown.
@@ -979,6 +1005,24 @@ pub(crate) mod testing {
         }
         fn signing_key(&self) -> [u8; 32] {
             self.disk.data.signing_key()
+        }
+        fn journal(&self) -> Result<Option<super::super::journal::Read>, StoreError> {
+            self.disk.data.journal()
+        }
+        fn append_journal(&self, r: &[super::super::journal::Record]) -> Result<(), StoreError> {
+            self.flush()?;
+            self.disk.data.append_journal(r)
+        }
+        fn rewrite_journal(&self, r: &[super::super::journal::Record]) -> Result<(), StoreError> {
+            self.flush()?;
+            self.disk.data.rewrite_journal(r)
+        }
+        fn remove_result(&self, id: &str, index: u32) -> Result<(), StoreError> {
+            self.flush()?;
+            self.disk.data.remove_result(id, index)
+        }
+        fn scan(&self, purge: bool) -> Result<Vec<super::super::Damage>, StoreError> {
+            self.disk.data.scan(purge)
         }
         fn put_trust(&self, key: &str, r: &super::super::TrustRecord) -> Result<(), StoreError> {
             self.flush()?;

@@ -1,18 +1,25 @@
 //! [`Store`] on a sled database in a directory.
 
+use super::journal::{self, JournalFile, Record, SweepEntry};
 use super::{
-    AuditRecord, CredentialRecord, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming,
-    Store, StoreError, StoredSweep, SweepRecord, SweepStats, TrustRecord, VerifyRecord,
+    AuditRecord, CredentialRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord,
+    ShardTiming, Store, StoreError, StoredSweep, SweepRecord, SweepStats, TrustRecord,
+    VerifyRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::path::Path;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// Marker stored in every gamesweep store; a directory without it is foreign.
 /// The store format. v2: shard results are the kind's typed result as JSON
 /// (v1 stored string-keyed counter maps) and plans carry typed JSON shards.
-const FORMAT: &[u8] = b"gamesweep-store-v2";
+/// v3: every value (but `meta`'s) behind a checksum header ([`seal`]), and
+/// the journal of acknowledged work beside the database (`journal.rs`).
+const FORMAT: &[u8] = b"gamesweep-store-v3";
+/// The format this build migrates in place on open.
+const MIGRATES: &[u8] = b"gamesweep-store-v2";
 /// The `meta` key of the lease-token key.
 const LEASE_KEY: &str = "lease_key";
 /// The `meta` key of the export signing seed.
@@ -20,28 +27,179 @@ const SIGNING_KEY: &str = "signing_key";
 /// Formats this build recognises but cannot read.
 const OLD_FORMATS: &[&[u8]] = &[b"gamesweep-store-v1"];
 
+/// The trees whose values are sealed ([`seal`]), in the order a deep check
+/// reads them. `meta` is not: it holds the format marker and 32-byte keys,
+/// checked by their length (a flipped key bit only invalidates tokens).
+pub const SEALED_TREES: &[&str] = &[
+    "sweeps",
+    "plans",
+    "results",
+    "leases",
+    "stats",
+    "timings",
+    "failures",
+    "verify",
+    "origins",
+    "quarantine",
+    "audit",
+    "trust",
+    "credentials",
+];
+
+/// First byte of a sealed value: never the first byte of JSON (a v2 value),
+/// so a migration interrupted by a crash can tell what it already sealed.
+const SEAL_MAGIC: u8 = 0xC5;
+/// Version of the seal header.
+const SEAL_VERSION: u8 = 1;
+/// Bytes of the seal header: magic, version, CRC32 (little endian).
+const SEAL_LEN: usize = 6;
+
+fn seal_crc(tree: &str, key: &[u8], payload: &[u8]) -> u32 {
+    // Over tree and key too: a value moved to another key (or a flipped key
+    // bit) does not pass as that key's value.
+    let mut h = crc32fast::Hasher::new();
+    h.update(tree.as_bytes());
+    h.update(&[0]);
+    h.update(&(key.len() as u32).to_le_bytes());
+    h.update(key);
+    h.update(payload);
+    h.finalize()
+}
+
+/// `payload` as stored under `key` in `tree`: behind a header with a CRC32
+/// over tree, key and payload.
+pub fn seal(tree: &str, key: &[u8], payload: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(payload.len() + SEAL_LEN);
+    v.push(SEAL_MAGIC);
+    v.push(SEAL_VERSION);
+    v.extend(seal_crc(tree, key, payload).to_le_bytes());
+    v.extend_from_slice(payload);
+    v
+}
+
+/// Where a stored entry belongs, for messages: `tree `results`, sweep `a`, shard 3`.
+pub fn locate(tree: &str, key: &[u8]) -> String {
+    let text = |b: &[u8]| String::from_utf8_lossy(b).escape_debug().to_string();
+    match tree {
+        "sweeps" | "plans" | "stats" => format!("tree `{tree}`, sweep `{}`", text(key)),
+        "quarantine" => format!("tree `{tree}`, worker `{}`", text(key)),
+        "audit" => format!("tree `{tree}`, entry {}", text(key).len()),
+        _ if key.len() >= 5 && key[key.len() - 5] == 0 => format!(
+            "tree `{tree}`, sweep `{}`, shard {}",
+            text(&key[..key.len() - 5]),
+            u32::from_be_bytes(key[key.len() - 4..].try_into().expect("4 bytes"))
+        ),
+        _ => format!("tree `{tree}`, key `{}`", text(key)),
+    }
+}
+
+/// The payload of a value stored under `key` in `tree`, or
+/// [`StoreError::Corrupt`] naming tree, sweep and shard if its checksum fails.
+pub fn unseal<'a>(tree: &str, key: &[u8], value: &'a [u8]) -> Result<&'a [u8], StoreError> {
+    let bad = |why: &str| {
+        StoreError::Corrupt(format!(
+            "{}: {why} (the value was damaged on disk)",
+            locate(tree, key)
+        ))
+    };
+    if value.len() < SEAL_LEN || value[0] != SEAL_MAGIC || value[1] != SEAL_VERSION {
+        return Err(bad("no checksum header"));
+    }
+    let crc = u32::from_le_bytes(value[2..6].try_into().expect("4 bytes"));
+    let payload = &value[SEAL_LEN..];
+    if seal_crc(tree, key, payload) != crc {
+        return Err(bad("checksum mismatch"));
+    }
+    Ok(payload)
+}
+
+/// A sealed value with its tree's name, so every read and write checks and
+/// seals with the right name.
+#[derive(Clone)]
+struct Sealed {
+    name: &'static str,
+    tree: sled::Tree,
+}
+
+impl Sealed {
+    fn open(db: &sled::Db, name: &'static str) -> Result<Self, StoreError> {
+        Ok(Sealed {
+            name,
+            tree: db.open_tree(name)?,
+        })
+    }
+
+    fn insert(&self, key: &[u8], payload: &[u8]) -> Result<(), StoreError> {
+        self.tree.insert(key, seal(self.name, key, payload))?;
+        Ok(())
+    }
+
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        match self.tree.get(key)? {
+            Some(v) => Ok(Some(unseal(self.name, key, &v)?.to_vec())),
+            None => Ok(None),
+        }
+    }
+
+    fn remove(&self, key: &[u8]) -> Result<(), StoreError> {
+        self.tree.remove(key)?;
+        Ok(())
+    }
+
+    /// Every (key, payload) under `prefix`, checksums checked.
+    fn scan(
+        &self,
+        prefix: &[u8],
+    ) -> impl Iterator<Item = Result<(sled::IVec, Vec<u8>), StoreError>> + '_ {
+        self.tree.scan_prefix(prefix).map(move |kv| {
+            let (k, v) = kv?;
+            let p = unseal(self.name, &k, &v)?.to_vec();
+            Ok((k, p))
+        })
+    }
+}
+
 /// [`Store`] on a sled database in a directory.
 pub struct SledStore {
     db: sled::Db,
-    sweeps: sled::Tree,
-    plans: sled::Tree,
-    results: sled::Tree,
-    leases: sled::Tree,
-    stats: sled::Tree,
-    timings: sled::Tree,
-    failures: sled::Tree,
+    sweeps: Sealed,
+    plans: Sealed,
+    results: Sealed,
+    leases: Sealed,
+    stats: Sealed,
+    timings: Sealed,
+    failures: Sealed,
     /// The lease-token key (kept in the `meta` tree).
     lease_key: [u8; 32],
     /// The export signing seed (kept in the `meta` tree).
     signing_key: [u8; 32],
     /// Verification records (replicated validation), by shard.
-    verify: sled::Tree,
+    verify: Sealed,
     /// The worker of each accepted result, by shard.
-    origins: sled::Tree,
+    origins: Sealed,
     /// Quarantined workers, by worker id.
-    quarantine: sled::Tree,
+    quarantine: Sealed,
     /// The audit log: big-endian sequence number -> JSON entry.
-    audit: sled::Tree,
+    audit: Sealed,
+    /// What replication knows of each identity, by identity key.
+    trust: Sealed,
+    /// Issued credentials (hashes only), by name.
+    credentials: Sealed,
+    /// The store's directory (the journal lives in it).
+    dir: PathBuf,
+    /// The journal of acknowledged work, open for appending. Its lock also
+    /// orders flushes: one at a time, each appending what it covers.
+    journal: Mutex<JournalFile>,
+    /// Framed journal records of writes not yet flushed.
+    pending: Mutex<Vec<u8>>,
+    /// The journal as read at open, until recovery takes it.
+    replayed: Mutex<Option<journal::Read>>,
+    /// Launch sequence numbers of the sweeps, by id (journal records name
+    /// sweeps by it; cached: a submit must not decode the sweep's record).
+    seqs: Mutex<HashMap<String, u64>>,
+    /// Sequence numbers handed out are at least this (above every journaled
+    /// one, even if sled lost its id counter's latest state).
+    seq_floor: Mutex<u64>,
 }
 
 fn shard_key(id: &str, index: u32) -> Vec<u8> {
@@ -74,25 +232,25 @@ fn enc<T: Serialize>(v: &T) -> Vec<u8> {
 
 /// Store `value` under `key`, or remove the key for `None`.
 fn put_or_clear<T: Serialize>(
-    tree: &sled::Tree,
+    tree: &Sealed,
     key: Vec<u8>,
     value: Option<&T>,
 ) -> Result<(), StoreError> {
     match value {
-        Some(v) => tree.insert(key, enc(v))?,
-        None => tree.remove(key)?,
-    };
-    Ok(())
+        Some(v) => tree.insert(&key, &enc(v)),
+        None => tree.remove(&key),
+    }
 }
 
 fn dec<T: for<'de> Deserialize<'de>>(what: &str, bytes: &[u8]) -> Result<T, StoreError> {
     serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
 }
 
-/// Decode one stored entry (`key`, `bytes`) of the tree named `tree` with
-/// the types and checks [`Store::load_all`] uses (`results`: the key only,
-/// a result's bytes are its kind's to decode). For the fuzz harness
-/// (`coordinator/tests/fuzz.rs`): bad bytes must be an error, never a panic.
+/// Decode one stored entry (`key`, `bytes`: the value's payload, after its
+/// checksum header) of the tree named `tree` with the types and checks
+/// [`Store::load_all`] uses (`results`: the key only, a result's bytes are
+/// its kind's to decode). For the fuzz harness (`coordinator/tests/fuzz.rs`)
+/// and `store check`: bad bytes must be an error, never a panic.
 pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError> {
     match tree {
         "sweeps" => dec::<SweepRecord>("sweep record", bytes).map(drop),
@@ -113,18 +271,47 @@ pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError
         "quarantine" => dec::<QuarantineRecord>("quarantine record", bytes).map(drop),
         "trust" => dec::<TrustRecord>("trust record", bytes).map(drop),
         "credentials" => dec::<CredentialRecord>("credential", bytes).map(drop),
+        "audit" => dec::<AuditRecord>("audit entry", bytes).map(drop),
         _ => Err(StoreError::Corrupt(format!("no tree `{tree}`"))),
+    }
+}
+
+/// Open sled in `dir`, turning a panic inside sled (seen on some damaged
+/// files) into an error: a damaged store is refused with a message.
+fn open_db(dir: &Path) -> Result<sled::Db, String> {
+    let dir = dir.to_path_buf();
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let res = std::panic::catch_unwind(move || sled::Config::new().path(dir).open());
+    std::panic::set_hook(hook);
+    match res {
+        Ok(Ok(db)) => Ok(db),
+        Ok(Err(e)) => Err(super::sled_message(&e)),
+        Err(p) => Err(format!(
+            "the database crashed while reading it ({}): its files are damaged",
+            p.downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| p.downcast_ref::<&str>().copied())
+                .unwrap_or("panic")
+        )),
     }
 }
 
 impl SledStore {
     /// Open (or create) the store in `dir`. A directory holding anything but
-    /// a gamesweep store is refused.
+    /// a gamesweep store is refused; a v2 store is migrated in place (every
+    /// value sealed, the journal written from what it holds). Whether
+    /// anything acknowledged is missing is decided by the core at start
+    /// (`core/recovery.rs`) from [`Store::journal`].
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
         let open_err = |reason: String| StoreError::Open {
             path: dir.to_path_buf(),
             reason,
         };
+        let journal_path = dir.join(journal::FILE_NAME);
+        let has_journal = journal_path.is_file()
+            && std::fs::metadata(&journal_path)
+                .is_ok_and(|m| m.len() > journal::MAGIC.len() as u64);
         if dir.exists() {
             if !dir.is_dir() {
                 return Err(open_err("not a directory".into()));
@@ -133,19 +320,35 @@ impl SledStore {
                 .map_err(|e| open_err(e.to_string()))?
                 .next()
                 .is_some();
+            let sled_files = dir.join("conf").is_file() && dir.join("db").is_file();
+            if has_journal && !sled_files {
+                return Err(StoreError::Damaged(format!(
+                    "store damaged: {} holds a journal of acknowledged work but sled's `conf` or `db` file is missing; restore the store from a backup or an --export-every checkpoint (see deploy/README.md, \"Recovering a damaged store\")",
+                    dir.display()
+                )));
+            }
             // sled always writes `conf` and `db`; anything else in a non-empty
             // directory is someone else's data, which we must not touch.
-            if has_files && !(dir.join("conf").is_file() && dir.join("db").is_file()) {
+            if has_files && !sled_files {
                 return Err(StoreError::Foreign(dir.to_path_buf()));
             }
         }
-        let db = sled::Config::new()
-            .path(dir)
-            .open()
-            .map_err(|e| open_err(super::sled_message(&e)))?;
+        let db = open_db(dir).map_err(|reason| {
+            if has_journal {
+                StoreError::Damaged(format!(
+                    "store damaged: cannot open {}: {reason}; run `gamesweep store check {}`, or restore the store from a backup or an --export-every checkpoint (see deploy/README.md, \"Recovering a damaged store\")",
+                    dir.display(),
+                    dir.display()
+                ))
+            } else {
+                open_err(reason)
+            }
+        })?;
         let meta = db.open_tree("meta")?;
+        let mut migrate = false;
         match meta.get("format")? {
             Some(f) if f.as_ref() == FORMAT => {}
+            Some(f) if f.as_ref() == MIGRATES => migrate = true,
             Some(f) if OLD_FORMATS.contains(&f.as_ref()) => {
                 return Err(StoreError::OldFormat {
                     dir: dir.to_path_buf(),
@@ -154,6 +357,14 @@ impl SledStore {
                 })
             }
             Some(_) => return Err(StoreError::Foreign(dir.to_path_buf())),
+            None if has_journal => {
+                // sled lost its marker (and maybe more) but the journal says
+                // this is our store: the core's start-up check names what is
+                // missing against the journal.
+                tracing::warn!(store = %dir.display(), "the store's format marker is missing; checking it against its journal");
+                meta.insert("format", FORMAT)?;
+                db.flush()?;
+            }
             None => {
                 let is_empty = db.tree_names().iter().all(|n| {
                     n.as_ref() == b"meta" || db.open_tree(n).map(|t| t.is_empty()).unwrap_or(false)
@@ -185,47 +396,176 @@ impl SledStore {
                 }
             }
         };
+        if migrate {
+            migrate_v2(&db, dir)?;
+            meta.insert("format", FORMAT)?;
+            db.flush()?;
+        }
+        let (journal_file, read) = JournalFile::open(dir)?;
+        let seq_floor = read.journal.max_seq + 1;
+        let t = |name| Sealed::open(&db, name);
         let lease_key = kept_key(LEASE_KEY)?;
         // Stores made before signed exports get their key on first open.
         let signing_key = kept_key(SIGNING_KEY)?;
         Ok(SledStore {
             lease_key,
             signing_key,
-            sweeps: db.open_tree("sweeps")?,
-            plans: db.open_tree("plans")?,
-            results: db.open_tree("results")?,
-            leases: db.open_tree("leases")?,
-            stats: db.open_tree("stats")?,
-            timings: db.open_tree("timings")?,
-            failures: db.open_tree("failures")?,
-            verify: db.open_tree("verify")?,
-            origins: db.open_tree("origins")?,
-            quarantine: db.open_tree("quarantine")?,
-            audit: db.open_tree("audit")?,
+            trust: t("trust")?,
+            credentials: t("credentials")?,
+            sweeps: t("sweeps")?,
+            plans: t("plans")?,
+            results: t("results")?,
+            leases: t("leases")?,
+            stats: t("stats")?,
+            timings: t("timings")?,
+            failures: t("failures")?,
+            verify: t("verify")?,
+            origins: t("origins")?,
+            quarantine: t("quarantine")?,
+            audit: t("audit")?,
+            dir: dir.to_path_buf(),
+            journal: Mutex::new(journal_file),
+            pending: Mutex::new(Vec::new()),
+            replayed: Mutex::new(Some(read)),
+            seq_floor: Mutex::new(seq_floor),
+            seqs: Mutex::default(),
             db,
         })
     }
+
+    /// Queue `r` for the journal (appended by the next flush).
+    fn note(&self, r: &Record) {
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(r.frame());
+    }
+
+    /// The sequence number of stored sweep `id`, if its record reads.
+    fn seq_of(&self, id: &str) -> Option<u64> {
+        let mut seqs = self.seqs.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&seq) = seqs.get(id) {
+            return Some(seq);
+        }
+        let bytes = self.sweeps.get(id.as_bytes()).ok()??;
+        let seq = dec::<SweepRecord>("sweep record", &bytes).ok()?.seq;
+        seqs.insert(id.to_string(), seq);
+        Some(seq)
+    }
+
+    /// Forget the cached sequence number of sweep `id` (deleted or re-created).
+    fn forget_seq(&self, id: &str) {
+        self.seqs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
+    }
+
+    /// Flush sled, then append `extra` and every queued record to the
+    /// journal, fsynced: everything written before this call is durable in
+    /// both, sled first (see `journal.rs`).
+    fn commit(&self, extra: &[Record]) -> Result<(), StoreError> {
+        let mut journal = self.journal.lock().unwrap_or_else(|e| e.into_inner());
+        // Taken before sled's flush: each queued record's write precedes it.
+        let mut bytes =
+            std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
+        for r in extra {
+            bytes.extend(r.frame());
+        }
+        let res = self
+            .db
+            .flush()
+            .map_err(StoreError::from)
+            .and_then(|_| journal.append(&bytes));
+        if res.is_err() {
+            // Not journaled: queue them again (ahead of newer ones) so a
+            // later successful flush still records them.
+            let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            bytes.extend_from_slice(&p);
+            *p = bytes;
+        }
+        res
+    }
+}
+
+/// Seal every value of a v2 store and write its journal from what it holds.
+/// Idempotent: a value already sealed (a migration cut short by a crash) is
+/// left as it is, and the journal is written whole and renamed into place.
+fn migrate_v2(db: &sled::Db, dir: &Path) -> Result<(), StoreError> {
+    tracing::info!(store = %dir.display(), "migrating the store from gamesweep-store-v2 to v3: sealing every value with a checksum and writing its journal");
+    let mut sealed = 0u64;
+    for &name in SEALED_TREES {
+        let tree = db.open_tree(name)?;
+        for kv in tree.iter() {
+            let (k, v) = kv?;
+            if unseal(name, &k, &v).is_ok() {
+                continue;
+            }
+            tree.insert(&k, seal(name, &k, &v))?;
+            sealed += 1;
+        }
+    }
+    db.flush()?;
+    let sweeps = Sealed::open(db, "sweeps")?;
+    let plans = Sealed::open(db, "plans")?;
+    let results = Sealed::open(db, "results")?;
+    let mut records = Vec::new();
+    for kv in sweeps.scan(b"") {
+        let (k, v) = kv?;
+        let record: SweepRecord = dec("sweep record", &v)?;
+        let Some(plan) = plans.get(&k)? else { continue };
+        let shards = dec::<Vec<ShardSpec>>("plan", &plan)?.len() as u32;
+        let seq = record.seq;
+        let id = record.id.clone();
+        records.push(Record::Sweep(Box::new(SweepEntry {
+            record,
+            shards,
+            plan_sha256: journal::digest_hex(&plan),
+        })));
+        for kv in results.scan(&sweep_prefix(&id)) {
+            let (k, v) = kv?;
+            records.push(Record::Done {
+                seq,
+                index: index_of(&k)?,
+                digest: journal::digest(&v),
+            });
+        }
+    }
+    journal::write_new(dir, &records)?;
+    tracing::info!(store = %dir.display(), values = sealed, journal_records = records.len(), "store migrated to gamesweep-store-v3");
+    Ok(())
 }
 
 impl Store for SledStore {
     fn create_sweep(&self, record: &SweepRecord, plan: &[ShardSpec]) -> Result<(), StoreError> {
-        if self.sweeps.contains_key(record.id.as_bytes())? {
+        if self.sweeps.tree.contains_key(record.id.as_bytes())? {
             return Err(StoreError::Exists(record.id.clone()));
         }
+        let plan_bytes = enc(&plan);
+        self.forget_seq(&record.id);
         // Plan first: a sweep record is only visible once its plan is stored.
-        self.plans.insert(record.id.as_bytes(), enc(&plan))?;
-        self.sweeps.insert(record.id.as_bytes(), enc(record))?;
-        self.db.flush()?;
-        Ok(())
+        self.plans.insert(record.id.as_bytes(), &plan_bytes)?;
+        self.sweeps.insert(record.id.as_bytes(), &enc(record))?;
+        self.commit(&[Record::Sweep(Box::new(SweepEntry {
+            record: record.clone(),
+            shards: plan.len() as u32,
+            plan_sha256: journal::digest_hex(&plan_bytes),
+        }))])
     }
 
     fn update_sweep(&self, record: &SweepRecord) -> Result<(), StoreError> {
-        self.sweeps.insert(record.id.as_bytes(), enc(record))?;
-        self.db.flush()?;
-        Ok(())
+        self.sweeps.insert(record.id.as_bytes(), &enc(record))?;
+        self.commit(&[Record::Updated(Box::new(record.clone()))])
     }
 
     fn delete_sweep(&self, id: &str) -> Result<(), StoreError> {
+        // Journaled first: a crash mid-delete leaves a sweep the journal
+        // calls deleted, which the next start finishes deleting; the other
+        // order would leave a journaled sweep missing from sled.
+        if let Some(seq) = self.seq_of(id) {
+            self.commit(&[Record::Deleted { seq }])?;
+        }
+        self.forget_seq(id);
         self.sweeps.remove(id.as_bytes())?;
         self.plans.remove(id.as_bytes())?;
         self.stats.remove(id.as_bytes())?;
@@ -237,8 +577,8 @@ impl Store for SledStore {
             &self.verify,
             &self.origins,
         ] {
-            for kv in tree.scan_prefix(sweep_prefix(id)) {
-                tree.remove(kv?.0)?;
+            for kv in tree.tree.scan_prefix(sweep_prefix(id)) {
+                tree.tree.remove(kv?.0)?;
             }
         }
         self.db.flush()?;
@@ -246,14 +586,18 @@ impl Store for SledStore {
     }
 
     fn next_seq(&self) -> Result<u64, StoreError> {
-        Ok(self.db.generate_id()?)
+        let mut floor = self.seq_floor.lock().unwrap_or_else(|e| e.into_inner());
+        let seq = self.db.generate_id()?.max(*floor);
+        *floor = seq + 1;
+        Ok(seq)
     }
 
     fn load_all(&self) -> Result<Vec<StoredSweep>, StoreError> {
         let mut out = Vec::new();
-        for kv in self.sweeps.iter() {
+        for kv in self.sweeps.scan(b"") {
             let (k, v) = kv?;
-            let record: SweepRecord = dec("sweep record", &v)?;
+            let record: SweepRecord = dec("sweep record", &v)
+                .map_err(|e| StoreError::Corrupt(format!("{}: {e}", locate("sweeps", &k))))?;
             if k.as_ref() != record.id.as_bytes() {
                 return Err(StoreError::Corrupt(format!(
                     "sweep key/id mismatch for `{}`",
@@ -275,8 +619,9 @@ impl Store for SledStore {
                     record.id
                 )));
             }
+            let prefix = sweep_prefix(&record.id);
             let mut results = BTreeMap::new();
-            for kv in self.results.scan_prefix(sweep_prefix(&record.id)) {
+            for kv in self.results.scan(&prefix) {
                 let (k, v) = kv?;
                 let i = index_of(&k)?;
                 if i as usize >= plan.len() {
@@ -285,35 +630,53 @@ impl Store for SledStore {
                         record.id
                     )));
                 }
-                results.insert(i, v.to_vec());
+                results.insert(i, v);
             }
+            let at = |tree: &str, k: &[u8], e: StoreError| {
+                StoreError::Corrupt(format!("{}: {e}", locate(tree, k)))
+            };
             let mut leases = BTreeMap::new();
-            for kv in self.leases.scan_prefix(sweep_prefix(&record.id)) {
+            for kv in self.leases.scan(&prefix) {
                 let (k, v) = kv?;
-                leases.insert(index_of(&k)?, dec("lease", &v)?);
+                leases.insert(
+                    index_of(&k)?,
+                    dec("lease", &v).map_err(|e| at("leases", &k, e))?,
+                );
             }
             let mut timings = BTreeMap::new();
-            for kv in self.timings.scan_prefix(sweep_prefix(&record.id)) {
+            for kv in self.timings.scan(&prefix) {
                 let (k, v) = kv?;
-                timings.insert(index_of(&k)?, dec("shard timing", &v)?);
+                timings.insert(
+                    index_of(&k)?,
+                    dec("shard timing", &v).map_err(|e| at("timings", &k, e))?,
+                );
             }
             let mut failures = BTreeMap::new();
-            for kv in self.failures.scan_prefix(sweep_prefix(&record.id)) {
+            for kv in self.failures.scan(&prefix) {
                 let (k, v) = kv?;
-                failures.insert(index_of(&k)?, dec("shard failure", &v)?);
+                failures.insert(
+                    index_of(&k)?,
+                    dec("shard failure", &v).map_err(|e| at("failures", &k, e))?,
+                );
             }
             let mut verify = BTreeMap::new();
-            for kv in self.verify.scan_prefix(sweep_prefix(&record.id)) {
+            for kv in self.verify.scan(&prefix) {
                 let (k, v) = kv?;
-                verify.insert(index_of(&k)?, dec("verification record", &v)?);
+                verify.insert(
+                    index_of(&k)?,
+                    dec("verification record", &v).map_err(|e| at("verify", &k, e))?,
+                );
             }
             let mut origins = BTreeMap::new();
-            for kv in self.origins.scan_prefix(sweep_prefix(&record.id)) {
+            for kv in self.origins.scan(&prefix) {
                 let (k, v) = kv?;
-                origins.insert(index_of(&k)?, dec("result origin", &v)?);
+                origins.insert(
+                    index_of(&k)?,
+                    dec("result origin", &v).map_err(|e| at("origins", &k, e))?,
+                );
             }
             let stats = match self.stats.get(k.as_ref())? {
-                Some(s) => dec("stats", &s)?,
+                Some(s) => dec("stats", &s).map_err(|e| at("stats", &k, e))?,
                 None => SweepStats::default(),
             };
             out.push(StoredSweep {
@@ -343,12 +706,24 @@ impl Store for SledStore {
         let key = shard_key(id, index);
         let swapped = self
             .results
-            .compare_and_swap(&key, None as Option<&[u8]>, Some(result))?
+            .tree
+            .compare_and_swap(
+                &key,
+                None as Option<&[u8]>,
+                Some(seal("results", &key, result)),
+            )?
             .is_ok();
         if swapped {
             // Only the accepted result's timing is kept; it is flushed with the result.
             if let Some(t) = timing {
-                self.timings.insert(key, enc(t))?;
+                self.timings.insert(&key, &enc(t))?;
+            }
+            if let Some(seq) = self.seq_of(id) {
+                self.note(&Record::Done {
+                    seq,
+                    index,
+                    digest: journal::digest(result),
+                });
             }
         }
         Ok(swapped)
@@ -373,8 +748,7 @@ impl Store for SledStore {
     }
 
     fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError> {
-        self.stats.insert(id.as_bytes(), enc(stats))?;
-        Ok(())
+        self.stats.insert(id.as_bytes(), &enc(stats))
     }
 
     fn put_verify(
@@ -387,8 +761,7 @@ impl Store for SledStore {
     }
 
     fn put_origin(&self, id: &str, index: u32, worker: &str) -> Result<(), StoreError> {
-        self.origins.insert(shard_key(id, index), enc(&worker))?;
-        Ok(())
+        self.origins.insert(&shard_key(id, index), &enc(&worker))
     }
 
     fn replace_result(
@@ -399,51 +772,53 @@ impl Store for SledStore {
         worker: &str,
     ) -> Result<(), StoreError> {
         let key = shard_key(id, index);
-        self.results.insert(key.clone(), result)?;
+        self.results.insert(&key, result)?;
         // The replaced result's timing was another run's.
-        self.timings.remove(key.clone())?;
-        self.origins.insert(key, enc(&worker))?;
+        self.timings.remove(&key)?;
+        self.origins.insert(&key, &enc(&worker))?;
+        if let Some(seq) = self.seq_of(id) {
+            self.note(&Record::Replaced {
+                seq,
+                index,
+                digest: journal::digest(result),
+            });
+        }
         Ok(())
     }
 
     fn results_of(&self, id: &str) -> Result<BTreeMap<u32, Vec<u8>>, StoreError> {
         let mut out = BTreeMap::new();
-        for kv in self.results.scan_prefix(sweep_prefix(id)) {
+        for kv in self.results.scan(&sweep_prefix(id)) {
             let (k, v) = kv?;
-            out.insert(index_of(&k)?, v.to_vec());
+            out.insert(index_of(&k)?, v);
         }
         Ok(out)
     }
 
     fn put_quarantine(&self, record: &QuarantineRecord) -> Result<(), StoreError> {
         self.quarantine
-            .insert(record.worker.as_bytes(), enc(record))?;
-        self.db.flush()?;
-        Ok(())
+            .insert(record.worker.as_bytes(), &enc(record))?;
+        self.commit(&[])
     }
 
     fn load_quarantine(&self) -> Result<Vec<QuarantineRecord>, StoreError> {
         self.quarantine
-            .iter()
+            .scan(b"")
             .map(|kv| dec("quarantine record", &kv?.1))
             .collect()
     }
 
     fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush()?;
-        Ok(())
+        self.commit(&[])
     }
 
     fn put_trust(&self, key: &str, record: &TrustRecord) -> Result<(), StoreError> {
-        self.db
-            .open_tree("trust")?
-            .insert(key.as_bytes(), enc(record))?;
-        Ok(())
+        self.trust.insert(key.as_bytes(), &enc(record))
     }
 
     fn load_trust(&self) -> Result<BTreeMap<String, TrustRecord>, StoreError> {
         let mut out = BTreeMap::new();
-        for kv in self.db.open_tree("trust")?.iter() {
+        for kv in self.trust.scan(b"") {
             let (k, v) = kv?;
             let key = String::from_utf8(k.to_vec())
                 .map_err(|_| StoreError::Corrupt("trust record key is not UTF-8".into()))?;
@@ -453,17 +828,15 @@ impl Store for SledStore {
     }
 
     fn put_credential(&self, record: &CredentialRecord) -> Result<(), StoreError> {
-        self.db
-            .open_tree("credentials")?
-            .insert(record.name.as_bytes(), enc(record))?;
+        self.credentials
+            .insert(record.name.as_bytes(), &enc(record))?;
         self.db.flush()?;
         Ok(())
     }
 
     fn load_credentials(&self) -> Result<Vec<CredentialRecord>, StoreError> {
-        self.db
-            .open_tree("credentials")?
-            .iter()
+        self.credentials
+            .scan(b"")
             .map(|kv| dec("credential", &kv?.1))
             .collect()
     }
@@ -484,16 +857,16 @@ impl Store for SledStore {
         let key = self.db.generate_id()?.to_be_bytes();
         let value = serde_json::to_vec(entry)
             .map_err(|e| StoreError::Corrupt(format!("audit entry: {e}")))?;
-        self.audit.insert(key, value)?;
-        self.db.flush()?;
-        Ok(())
+        self.audit.insert(&key, &value)?;
+        self.commit(&[])
     }
 
     fn audit_tail(&self, n: usize) -> Result<Vec<AuditRecord>, StoreError> {
         let mut out = Vec::new();
-        for kv in self.audit.iter().rev().take(n) {
+        for kv in self.audit.tree.iter().rev().take(n) {
             let (k, v) = kv?;
-            out.push(serde_json::from_slice(&v).map_err(|e| {
+            let v = unseal("audit", &k, &v)?;
+            out.push(serde_json::from_slice(v).map_err(|e| {
                 StoreError::Corrupt(format!(
                     "audit entry {}: {e}",
                     String::from_utf8_lossy(&k).escape_debug()
@@ -502,6 +875,105 @@ impl Store for SledStore {
         }
         out.reverse();
         Ok(out)
+    }
+
+    fn journal(&self) -> Result<Option<journal::Read>, StoreError> {
+        if let Some(read) = self
+            .replayed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        {
+            return Ok(Some(read));
+        }
+        // Read again (a second start-up check, `store check`): flush first
+        // so the file holds everything written so far.
+        self.flush()?;
+        let data = std::fs::read(self.dir.join(journal::FILE_NAME))
+            .map_err(|e| StoreError::Corrupt(format!("cannot read the journal: {e}")))?;
+        Ok(Some(journal::replay(&data)))
+    }
+
+    fn append_journal(&self, records: &[Record]) -> Result<(), StoreError> {
+        self.commit(records)
+    }
+
+    fn rewrite_journal(&self, records: &[Record]) -> Result<(), StoreError> {
+        let mut journal = self.journal.lock().unwrap_or_else(|e| e.into_inner());
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        self.db.flush()?;
+        journal.rewrite(&self.dir, records)
+    }
+
+    fn remove_result(&self, id: &str, index: u32) -> Result<(), StoreError> {
+        let key = shard_key(id, index);
+        self.results.remove(&key)?;
+        self.timings.remove(&key)?;
+        self.origins.remove(&key)
+    }
+
+    fn scan(&self, purge: bool) -> Result<Vec<Damage>, StoreError> {
+        let mut damage = Vec::new();
+        for &name in SEALED_TREES {
+            let tree = self.db.open_tree(name)?;
+            for kv in tree.iter() {
+                let (k, v) = kv?;
+                let problem = match unseal(name, &k, &v) {
+                    Err(e) => Some(e.to_string()),
+                    Ok(p) => decode_any(name, &k, p)
+                        .err()
+                        .map(|e| format!("{}: {e}", locate(name, &k))),
+                };
+                if let Some(what) = problem {
+                    let (sweep, shard) = owner(name, &k);
+                    damage.push(Damage {
+                        tree: name.to_string(),
+                        sweep,
+                        shard,
+                        what,
+                    });
+                    if purge {
+                        tree.remove(&k)?;
+                    }
+                }
+            }
+        }
+        // A sweep record whose plan is gone cannot be loaded (sled lost the
+        // plan, or its value was damaged and purged above).
+        for kv in self.sweeps.tree.iter() {
+            let (k, _) = kv?;
+            if !self.plans.tree.contains_key(&k)? {
+                damage.push(Damage {
+                    tree: "plans".into(),
+                    sweep: Some(String::from_utf8_lossy(&k).into_owned()),
+                    shard: None,
+                    what: format!("{}: the sweep's plan is missing", locate("sweeps", &k)),
+                });
+                if purge {
+                    self.sweeps.tree.remove(&k)?;
+                }
+            }
+        }
+        if purge && !damage.is_empty() {
+            self.db.flush()?;
+        }
+        Ok(damage)
+    }
+}
+
+/// The sweep and shard a key of `tree` belongs to (if it says).
+fn owner(tree: &str, key: &[u8]) -> (Option<String>, Option<u32>) {
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    match tree {
+        "sweeps" | "plans" | "stats" => (Some(text(key)), None),
+        "quarantine" | "audit" => (None, None),
+        _ if key.len() >= 5 && key[key.len() - 5] == 0 => {
+            (Some(text(&key[..key.len() - 5])), index_of(key).ok())
+        }
+        _ => (None, None),
     }
 }
 
@@ -667,5 +1139,109 @@ mod tests {
                 .as_ref(),
             b"gamesweep-store-v1"
         );
+    }
+
+    #[test]
+    fn a_v2_store_is_migrated_in_place_and_a_cut_migration_resumes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store");
+        let result = br#"{"work":5}"#;
+        {
+            // A v2 store as that build wrote it: plain JSON values.
+            let db = sled::open(&path).unwrap();
+            let meta = db.open_tree("meta").unwrap();
+            meta.insert("format", MIGRATES).unwrap();
+            meta.insert(LEASE_KEY, &[7u8; 32][..]).unwrap();
+            db.open_tree("sweeps")
+                .unwrap()
+                .insert("a", enc(&record("a")))
+                .unwrap();
+            db.open_tree("plans")
+                .unwrap()
+                .insert("a", enc(&plan(3)))
+                .unwrap();
+            db.open_tree("results")
+                .unwrap()
+                .insert(shard_key("a", 1), &result[..])
+                .unwrap();
+            db.flush().unwrap();
+        }
+        for round in 0..2 {
+            {
+                let s = SledStore::open(&path).unwrap();
+                assert_eq!(s.lease_key(), [7u8; 32], "the key is kept");
+                let all = s.load_all().unwrap();
+                assert_eq!(all[0].results[&1], result.to_vec(), "round {round}");
+                let j = s.journal().unwrap().unwrap().journal;
+                assert_eq!(j.sweeps[&1].done[&1], journal::digest(result));
+                assert_eq!(j.sweeps[&1].entry.shards, 3);
+                assert!(s.scan(false).unwrap().is_empty());
+            }
+            // A crash before the format was set: everything is sealed
+            // already and must not be sealed twice.
+            let db = sled::open(&path).unwrap();
+            let v = db
+                .open_tree("results")
+                .unwrap()
+                .get(shard_key("a", 1))
+                .unwrap()
+                .unwrap();
+            assert_eq!(unseal("results", &shard_key("a", 1), &v).unwrap(), result);
+            db.open_tree("meta")
+                .unwrap()
+                .insert("format", MIGRATES)
+                .unwrap();
+            db.flush().unwrap();
+        }
+    }
+
+    #[test]
+    fn a_flipped_value_is_corrupt_naming_tree_sweep_and_shard() {
+        let key = shard_key("golden", 3);
+        let mut v = seal("results", &key, b"{\"work\":1}");
+        assert!(unseal("results", &key, &v).is_ok());
+        // Another key or tree does not take it either.
+        assert!(unseal("results", &shard_key("golden", 4), &v).is_err());
+        assert!(unseal("timings", &key, &v).is_err());
+        for bit in 0..v.len() * 8 {
+            v[bit / 8] ^= 1 << (bit % 8);
+            let err = unseal("results", &key, &v).unwrap_err().to_string();
+            assert!(
+                err.starts_with("store is corrupt: tree `results`, sweep `golden`, shard 3: "),
+                "{err}"
+            );
+            v[bit / 8] ^= 1 << (bit % 8);
+        }
+    }
+
+    #[test]
+    fn acknowledged_work_is_journaled_by_the_flush() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store");
+        {
+            let s = SledStore::open(&path).unwrap();
+            s.create_sweep(&record("a"), &plan(3)).unwrap();
+            assert!(s.put_result("a", 2, b"r2", None).unwrap());
+            s.flush().unwrap();
+            s.replace_result("a", 2, b"r2'", "w").unwrap();
+            s.flush().unwrap();
+            let mut cancelled = record("a");
+            cancelled.state = crate::store::SweepState::Cancelled;
+            s.update_sweep(&cancelled).unwrap();
+            let b = SweepRecord {
+                seq: 2,
+                ..record("b")
+            };
+            s.create_sweep(&b, &plan(1)).unwrap();
+            s.delete_sweep("b").unwrap();
+        }
+        let s = SledStore::open(&path).unwrap();
+        let j = s.journal().unwrap().unwrap().journal;
+        assert_eq!(j.sweeps.len(), 1, "b deleted");
+        let a = j.by_id("a").unwrap();
+        assert_eq!(a.done.len(), 1);
+        assert_eq!(a.done[&2], journal::digest(b"r2'"), "the replacement");
+        assert_eq!(a.entry.record.state, crate::store::SweepState::Cancelled);
+        assert_eq!(a.entry.plan_sha256, journal::digest_hex(&enc(&plan(3))));
     }
 }
