@@ -33,6 +33,7 @@ async fn main() {
             loop {
                 let leases = c
                     .lease(pb::LeaseRequest {
+                        protocol: gamesweep_proto::LEASE_PROTOCOL,
                         worker_id: format!("bench-{i}"),
                         solver_version: version.clone(),
                         max_shards: 1,

@@ -94,7 +94,7 @@ pub(crate) fn fresh_nonce() -> u64 {
 
 /// The bytes of a hex string, or `None`.
 fn unhex(hex: &str) -> Option<Vec<u8>> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return None;
     }
     (0..hex.len())

@@ -105,9 +105,9 @@ pub fn connected_graphs(n: u32) -> Option<u128> {
         let mut r = 1;
         let mut p = 2;
         while p * p <= x {
-            if x % p == 0 {
+            if x.is_multiple_of(p) {
                 x /= p;
-                if x % p == 0 {
+                if x.is_multiple_of(p) {
                     return 0;
                 }
                 r = -r;
@@ -120,7 +120,7 @@ pub fn connected_graphs(n: u32) -> Option<u128> {
         r
     };
     let a: i128 = (1..=n)
-        .filter(|d| n % d == 0)
+        .filter(|d| n.is_multiple_of(*d))
         .map(|d| mobius(n / d) * c[d])
         .sum::<i128>()
         / n as i128;
