@@ -10,6 +10,8 @@
 //! named in a mismatch record with its identity, and every flip that broke
 //! its result's own consistency was refused at submit (`results_invalid`); the tampered import counts
 //! nothing until honest workers re-ran it, and then equals the reference.
+//! Last, one store bit flip between two restarts is refused at start, and
+//! `--accept-loss` runs the lost shards again to the same numbers.
 
 use gamesweep::sweep::{self, Params};
 use gamesweep_proto::{convert, pb};
@@ -231,7 +233,7 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
     let admin = d.join("admin");
     std::fs::write(&admin, format!("{ADMIN}\n")).unwrap();
     let admin_s = admin.to_str().unwrap();
-    let (_c, u) = serve(
+    let (mut coord, u) = serve(
         &d.join("store"),
         &["--token-file", admin_s, "--lease-secs", "3"],
         &d.join("serve.log"),
@@ -280,8 +282,8 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
     );
     // The dishonest ones get a head start, so that they hold first runs.
     std::thread::sleep(Duration::from_millis(1500));
-    let _h1 = worker(&u, &d.join("honest-1"), &d.join("h1.log"));
-    let _h2 = worker(&u, &d.join("honest-2"), &d.join("h2.log"));
+    let h1 = worker(&u, &d.join("honest-1"), &d.join("h1.log"));
+    let h2 = worker(&u, &d.join("honest-2"), &d.join("h2.log"));
     let s = wait_done(&u, admin_s, "golden", 240);
     stop.store(true, Ordering::Relaxed);
     liar_t.join().unwrap();
@@ -402,4 +404,82 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
         read(&local.join("results.json")),
         "the tampered import ends exact: {s}"
     );
+
+    // One store bit flip between two restarts: the coordinator stops (kill
+    // -9: everything acknowledged is durable), a seeded flip in sled's `db`
+    // that loses acknowledged work is refused at start with a message, and
+    // `--accept-loss` runs exactly the lost shards again: same numbers.
+    drop((h1, h2));
+    coord.kill9();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut refused = None;
+    for attempt in 0..40 {
+        let cand = d.join(format!("flip-{attempt}"));
+        copy_dir(&d.join("store"), &cand);
+        let db = cand.join("db");
+        let mut bytes = std::fs::read(&db).unwrap();
+        let at = rng.random_range(0..bytes.len());
+        bytes[at] ^= 1 << rng.random_range(0..8);
+        std::fs::write(&db, bytes).unwrap();
+        let o = cli::gs(&["store", "check", cand.to_str().unwrap()]);
+        if !o.status.success() {
+            refused = Some((cand, at));
+            break;
+        }
+        std::fs::remove_dir_all(&cand).unwrap();
+    }
+    let (cand, at) = refused.expect("a flip that damages acknowledged work within 40 tries");
+    let log = d.join("serve-flipped.log");
+    // Bounded: a start that is not refused is killed and fails the test.
+    let mut child = Proc(
+        isolated(Command::new(BIN))
+            .args(["serve", "--listen", "127.0.0.1:0", "--token-file", admin_s, "--store"])
+            .arg(&cand)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(st) = child.0.try_wait().unwrap() {
+            break Some(st);
+        }
+        if Instant::now() > deadline {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    drop(child);
+    let err = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        status.is_some_and(|st| !st.success()) && err.contains("--accept-loss"),
+        "a flip at byte {at} must refuse the start with a message: {err}"
+    );
+    let (_c2, u2) = serve(&cand, &["--token-file", admin_s, "--accept-loss"], &log);
+    let _h1 = worker(&u2, &d.join("honest-1"), &d.join("h1b.log"));
+    let _h2 = worker(&u2, &d.join("honest-2"), &d.join("h2b.log"));
+    wait_done(&u2, admin_s, "golden", 240);
+    let out3 = d.join("out3");
+    let mut args = vec!["report", "golden", "--out", out3.to_str().unwrap()];
+    args.extend(admin_args(&u2, admin_s));
+    ok(&args);
+    assert_eq!(
+        read(&out3.join("results.json")),
+        read(&local.join("results.json")),
+        "after the flip and --accept-loss (byte {at})"
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
 }
