@@ -433,7 +433,14 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
     // Bounded: a start that is not refused is killed and fails the test.
     let mut child = Proc(
         isolated(Command::new(BIN))
-            .args(["serve", "--listen", "127.0.0.1:0", "--token-file", admin_s, "--store"])
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--token-file",
+                admin_s,
+                "--store",
+            ])
             .arg(&cand)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())

@@ -33,8 +33,9 @@ fn gs(args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
-/// `gamesweep serve` on `store`, and its URL.
-fn serve(store: &Path, log: &Path) -> (Proc, String) {
+/// `gamesweep serve` on `store`, trusting exports signed by the key in
+/// `trust`, and its URL.
+fn serve(store: &Path, log: &Path, trust: &Path) -> (Proc, String) {
     let address = store.with_extension("address");
     let _ = std::fs::remove_file(&address);
     let mut p = Proc(
@@ -43,6 +44,8 @@ fn serve(store: &Path, log: &Path) -> (Proc, String) {
             .arg(store)
             .arg("--address-file")
             .arg(&address)
+            .arg("--trust-key")
+            .arg(trust)
             .env("HOME", "/nonexistent/gamesweep-test-home")
             .env_remove("RUST_LOG")
             .stdout(Stdio::null())
@@ -90,11 +93,22 @@ fn a_coordinator_killed_during_an_import_leaves_no_half_imported_sweep() {
     ]);
     let file = d("uvg.gsx");
     gs(&["export", "run", &s(&file), "--store", &s(&d("run/store"))]);
+    // The importing coordinators trust the run's signing key (else the
+    // import would wait for workers to re-run every shard).
+    let key = d("run.key");
+    gs(&[
+        "key",
+        "export",
+        "--store",
+        &s(&d("run/store")),
+        "--out",
+        &s(&key),
+    ]);
     let golden = std::fs::read_to_string(GOLDEN).unwrap();
     let (mut absent, mut whole, mut deleted) = (0, 0, 0);
     for (i, ms) in [0u64, 1, 2, 4, 8, 16, 32, 64].into_iter().enumerate() {
         let store = d(&format!("store{i}"));
-        let (mut coordinator, url) = serve(&store, &d(&format!("serve{i}a.log")));
+        let (mut coordinator, url) = serve(&store, &d(&format!("serve{i}a.log")), &key);
         let mut import = Proc(
             Command::new(BIN)
                 .args(["import", &s(&file), "--coordinator", &url])
@@ -117,7 +131,7 @@ fn a_coordinator_killed_during_an_import_leaves_no_half_imported_sweep() {
         coordinator.kill9();
         import.kill9();
         let log = d(&format!("serve{i}b.log"));
-        let (_coordinator, url) = serve(&store, &log);
+        let (_coordinator, url) = serve(&store, &log, &key);
         let found = sweeps(&url);
         match found.as_slice() {
             [] => absent += 1,

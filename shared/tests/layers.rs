@@ -31,7 +31,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     (
         "proto",
         &[
-            &["pb", "domain", "logging"],
+            &["pb", "domain", "logging", "text"],
             &["convert"],
             &["client"],
             &["<root>"],

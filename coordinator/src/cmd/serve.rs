@@ -168,6 +168,17 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             a.lease_secs
         ))
     );
+    // The addresses first: a taken one is refused before anything starts
+    // (or logs).
+    let rt = connect::runtime()?;
+    let (http_listener, listener) = rt.block_on(async {
+        let http_listener = match a.http {
+            Some(addr) => Some(http::bind(addr).await?),
+            None => None,
+        };
+        let listener = server::bind(a.listen).await?;
+        anyhow::Ok((http_listener, listener))
+    })?;
     // Reopened in-process when writes fail (a full disk), so they resume
     // without a restart once there is room.
     let store: Arc<dyn crate::store::Store> =
@@ -208,14 +219,7 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
     let trusted = crate::export_file::read_key_files(&a.trust_key).map_err(UsageError)?;
     tracing::info!(key = %core.signing_key(), trusted = trusted.len(), "exports are signed with this store's key; imports trust it and --trust-key");
     core.trust_keys(trusted);
-    let rt = connect::runtime()?;
     rt.block_on(async move {
-        // The dashboard's address first: a taken one is refused before anything starts.
-        let http_listener = match a.http {
-            Some(addr) => Some(http::bind(addr).await?),
-            None => None,
-        };
-        let listener = server::bind(a.listen).await?;
         let addr = listener.local_addr()?;
         tracing::info!(%addr, store = %a.store.display(), version = core.version(), "coordinator listening");
         let published = match &a.address_file {

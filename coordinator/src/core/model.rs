@@ -823,36 +823,7 @@ pub(crate) struct State {
     pub(crate) vtime: u64,
 }
 
-/// The first character of the key of an identity issued by the admin
-/// (`gamesweep token issue --name NAME` is `@NAME`): worker ids a client
-/// sends under a shared token may not start with it, so no client can
-/// speak for an issued identity.
-pub const ISSUED_PREFIX: char = '@';
-
-/// The voter of every holder under a shared token (or none): however many
-/// worker ids such clients choose, they are one identity for replication,
-/// and never an independent one.
-pub const SHARED_VOTER: &str = "(shared token)";
-
-/// Whether `key` (a holder's key, see [`ISSUED_PREFIX`]) is an identity
-/// issued by the admin, whose results count as independent confirmation.
-pub fn is_issued(key: &str) -> bool {
-    key.starts_with(ISSUED_PREFIX)
-}
-
-/// The first characters of the identity of an imported export file's
-/// results (`core::transfer`): no client may send a worker id like it.
-pub const IMPORT_PREFIX: &str = "import:";
-
-/// The identity `key` votes as in replicated validation: itself if issued
-/// or an imported file's, else [`SHARED_VOTER`].
-pub fn voter(key: &str) -> &str {
-    if is_issued(key) || key.starts_with(IMPORT_PREFIX) {
-        key
-    } else {
-        SHARED_VOTER
-    }
-}
+pub use crate::store::{is_issued, voter, IMPORT_PREFIX, ISSUED_PREFIX, SHARED_VOTER};
 
 /// At most the first 64 characters of client-sent text, control
 /// characters escaped, for an error message (a message never echoes a

@@ -39,7 +39,9 @@ mod sled;
 mod verify;
 
 pub use self::sled::{decode_any, locate, seal, unseal, SledStore, SEALED_TREES};
-pub use credentials::CredentialRecord;
+pub use credentials::{
+    is_issued, voter, CredentialRecord, IMPORT_PREFIX, ISSUED_PREFIX, SHARED_VOTER,
+};
 pub use mem::MemStore;
 #[cfg(test)]
 pub(crate) use resilient::testing;

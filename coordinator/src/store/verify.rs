@@ -92,9 +92,7 @@ impl VerifyRecord {
     /// A worker of the identity `voter` (see `core::model::voter`) ran this
     /// shard already.
     pub fn ran_as(&self, voter: &str) -> bool {
-        self.runs
-            .iter()
-            .any(|r| crate::core::model::voter(&r.worker) == voter)
+        self.runs.iter().any(|r| super::voter(&r.worker) == voter)
     }
 
     /// The runs disagree (two or more digests).

@@ -31,27 +31,33 @@ pub fn isolated(mut cmd: Command) -> Command {
     cmd
 }
 
-/// Run `gamesweep args`, killed after 120 s.
+/// Run `gamesweep args`, killed after 120 s. Its output is drained while
+/// it runs (a child writing more than a pipe holds would otherwise wait
+/// for us forever).
 pub fn gs(args: &[&str]) -> Output {
-    let t0 = Instant::now();
-    let mut child = isolated(Command::new(BIN))
+    let child = isolated(Command::new(BIN))
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    while child.try_wait().unwrap().is_none() {
-        if t0.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(Duration::from_secs(120)) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            // Only the child we started, by its PID.
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            let out = rx.recv().unwrap().unwrap();
             panic!(
                 "gamesweep {args:?} still running after 120 s: {}",
                 String::from_utf8_lossy(&out.stderr)
             );
         }
-        std::thread::sleep(Duration::from_millis(20));
     }
-    child.wait_with_output().unwrap()
 }
 
 /// Run `gamesweep args`; its stdout (it must succeed).
