@@ -251,7 +251,18 @@ impl<S: coordinator_server::Coordinator> coordinator_server::Coordinator for Aud
         let who = who(&req);
         let reply = self.inner.import(req).await?;
         let r = reply.get_ref();
-        let detail = format!("{} of {} shards done", r.done, r.shards);
+        let detail = format!(
+            "{} of {} shards done; {}",
+            r.done,
+            r.shards,
+            if r.trusted {
+                format!("signed by trusted key {}", r.signer)
+            } else if r.signer.is_empty() {
+                "unsigned: results re-run by workers".to_string()
+            } else {
+                format!("signed by untrusted key {}: results re-run by workers", r.signer)
+            }
+        );
         self.record(who, "import", r.sweep_id.clone(), detail).await;
         Ok(reply)
     }

@@ -206,12 +206,12 @@ fn positions_text(s: &SweepStatus) -> String {
 /// The verification lines of a sweep's block.
 fn verification_text(v: &VerifyStatus) -> String {
     let mut out = format!(
-        "  verification: {} selected ({:.4} % of the shards, seed {}){}: {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other worker), {} pending\n",
+        "  verification: {} selected ({:.4} % of the shards, seed {}){}: {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other identity), {} pending\n",
         v.selected,
         v.ppm as f64 / 1e4,
         v.seed,
         if v.rechecks > 0 {
-            format!(" + {} rechecked (quarantined worker)", v.rechecks)
+            format!(" + {} rechecked (out-voted identity)", v.rechecks)
         } else {
             String::new()
         },
@@ -401,7 +401,7 @@ mod tests {
             store_writes_failing: None,
         };
         let text = render(&r);
-        assert!(text.contains("  verification: 3 selected (1.0000 % of the shards, seed 5) + 2 rechecked (quarantined worker): 2 verified, 1 mismatched (1 replaced by the majority), 1 unverifiable (no other worker), 1 pending\n"), "{text}");
+        assert!(text.contains("  verification: 3 selected (1.0000 % of the shards, seed 5) + 2 rechecked (out-voted identity): 2 verified, 1 mismatched (1 replaced by the majority), 1 unverifiable (no other identity), 1 pending\n"), "{text}");
         assert!(
             text.contains("  disagreeing workers (out-voted): liar\n"),
             "{text}"

@@ -145,7 +145,7 @@ fn verification_summary(provenance_json: &str) -> Option<String> {
     }
     let mut out = format!("{}\n", p.confirmation.statement);
     out.push_str(&format!(
-        "verification: {} of {} shards selected ({} %), {} rechecked: {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other worker)",
+        "verification: {} of {} shards selected ({} %), {} rechecked: {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other identity)",
         p.shards_selected,
         p.shards_total,
         p.verify_fraction * 100.0,

@@ -230,7 +230,7 @@ impl Core {
                     rec.verdict = Verdict::Unverifiable;
                     rec.lease = None;
                     self.store.put_verify(&s.record.id, i, Some(&rec))?;
-                    warn!(sweep = %s.record.id, shard = i, "no other worker to verify this shard; skipped as unverifiable");
+                    warn!(sweep = %s.record.id, shard = i, "no other identity to verify this shard; skipped as unverifiable");
                 }
             }
         }
