@@ -260,7 +260,10 @@ impl<S: coordinator_server::Coordinator> coordinator_server::Coordinator for Aud
             } else if r.signer.is_empty() {
                 "unsigned: results re-run by workers".to_string()
             } else {
-                format!("signed by untrusted key {}: results re-run by workers", r.signer)
+                format!(
+                    "signed by untrusted key {}: results re-run by workers",
+                    r.signer
+                )
             }
         );
         self.record(who, "import", r.sweep_id.clone(), detail).await;
