@@ -463,6 +463,10 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
         status.is_some_and(|st| !st.success()) && err.contains("--accept-loss"),
         "a flip at byte {at} must refuse the start with a message: {err}"
     );
+    eprintln!(
+        "store flip at byte {at} refused: {}",
+        err.lines().last().unwrap_or("")
+    );
     let (_c2, u2) = serve(&cand, &["--token-file", admin_s, "--accept-loss"], &log);
     let _h1 = worker(&u2, &d.join("honest-1"), &d.join("h1b.log"));
     let _h2 = worker(&u2, &d.join("honest-2"), &d.join("h2b.log"));
