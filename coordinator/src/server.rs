@@ -172,7 +172,7 @@ impl coordinator_server::Coordinator for Service {
                 &r.lease_token,
                 &r.solver_version,
             )?;
-            let result = core.decode_result(&r.sweep_id, r.index, &r.result)?;
+            let result = core.decode_result_from(&worker, &r.sweep_id, r.index, &r.result)?;
             let accepted = core.submit(Submission {
                 worker,
                 version: r.solver_version,

@@ -364,6 +364,13 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
         .iter()
         .all(|c| c["ok"] == true));
     let contributors = prov["contributors"].as_object().unwrap();
+    // Flips refused by validation are attributed too.
+    let flips_invalid = flips.wrong_invalid.load(Ordering::Relaxed) as u64;
+    assert_eq!(
+        prov["results_invalid_by"]["@faulty"].as_u64().unwrap_or(0),
+        flips_invalid,
+        "{prov}"
+    );
     // The liar's results were all replaced; the faulty core's unflipped ones
     // are as good as anyone's.
     assert!(!contributors.contains_key("@liar"), "{prov}");

@@ -133,6 +133,18 @@ impl Core {
         index: u32,
         bytes: &[u8],
     ) -> Result<Output, CoreError> {
+        self.decode_result_from("", sweep_id, index, bytes)
+    }
+
+    /// [`Core::decode_result`] of a result `worker` sent: a refusal is
+    /// also counted against it (`results_invalid_by`, in provenance).
+    pub fn decode_result_from(
+        &self,
+        worker: &str,
+        sweep_id: &str,
+        index: u32,
+        bytes: &[u8],
+    ) -> Result<Output, CoreError> {
         let (kind_name, params, shard) = {
             let st = self.lock();
             let s = st.sweep(sweep_id)?;
@@ -152,17 +164,26 @@ impl Core {
             .decode(bytes)
             .and_then(|out| kind.validate(&params, &shard, &out).map(|()| out))
             .map_err(bad);
-        if checked.is_err() {
-            self.count_invalid(sweep_id)?;
+        if let Err(e) = &checked {
+            warn!(sweep = %sweep_id, shard = index, worker = %worker, "invalid result refused: {e}");
+            self.count_invalid(worker, sweep_id)?;
         }
         checked
     }
 
-    /// Count a submit whose bytes were not a result of sweep `sweep_id`.
-    fn count_invalid(&self, sweep_id: &str) -> Result<(), CoreError> {
+    /// Count a submit from `worker` whose bytes were not a result of sweep
+    /// `sweep_id`.
+    fn count_invalid(&self, worker: &str, sweep_id: &str) -> Result<(), CoreError> {
         let mut st = self.lock();
         if let Some(s) = st.sweeps.get_mut(sweep_id) {
             s.results_invalid = s.results_invalid.saturating_add(1);
+            if !worker.is_empty() {
+                let full = s.results_invalid_by.len() >= super::model::MAX_INVALID_BY
+                    && !s.results_invalid_by.contains_key(worker);
+                let key = if full { "(others)" } else { worker };
+                let n = s.results_invalid_by.entry(key.to_string()).or_insert(0);
+                *n = n.saturating_add(1);
+            }
             self.store.put_stats(sweep_id, &s.stats())?;
         }
         Ok(())

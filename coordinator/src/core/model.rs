@@ -330,6 +330,8 @@ pub(crate) struct Sweep {
     pub(crate) refused_fails: u64,
     /// Submits whose bytes did not decode as this sweep's result.
     pub(crate) results_invalid: u64,
+    /// Of those, by identity (see [`SweepStats::results_invalid_by`]).
+    pub(crate) results_invalid_by: BTreeMap<String, u64>,
     /// Per shard, the nonces of leases given back or reported failed: their
     /// tokens name no lease any more (in memory only; after a restart such a
     /// token of a shard still pending may take it back, for the same
@@ -384,6 +386,7 @@ impl Sweep {
             refused_renewals: 0,
             refused_fails: 0,
             results_invalid: 0,
+            results_invalid_by: BTreeMap::new(),
             retired: HashMap::new(),
             rate_samples: VecDeque::new(),
             pass: 0,
@@ -662,6 +665,7 @@ impl Sweep {
             refused_renewals: self.refused_renewals,
             refused_fails: self.refused_fails,
             results_invalid: self.results_invalid,
+            results_invalid_by: self.results_invalid_by.clone(),
         }
     }
 
@@ -824,6 +828,10 @@ pub(crate) struct State {
 }
 
 pub use crate::store::{is_issued, voter, IMPORT_PREFIX, ISSUED_PREFIX, SHARED_VOTER};
+
+/// The most identities an invalid-result count is kept for per sweep (a
+/// shared token's holders choose their ids; the rest go under `(others)`).
+pub const MAX_INVALID_BY: usize = 64;
 
 /// At most the first 64 characters of client-sent text, control
 /// characters escaped, for an error message (a message never echoes a

@@ -96,6 +96,10 @@ pub struct Provenance {
     /// How far the result rests on more than one identity.
     #[serde(default)]
     pub confirmation: Confirmation,
+    /// Results refused by validation (inconsistent: a faulty core or a
+    /// careless liar), by the identity that sent them.
+    #[serde(default)]
+    pub results_invalid_by: BTreeMap<String, u64>,
     /// Cheap truths the kind knows, checked on the merged result
     /// (`core::truths`); a failed one means a wrong number got through.
     #[serde(default)]
@@ -188,6 +192,7 @@ impl Core {
             quarantined_workers: st.quarantine.workers.keys().cloned().collect(),
             contributors,
             confirmation: confirmation(s),
+            results_invalid_by: s.results_invalid_by.clone(),
             checks,
         })
     }

@@ -448,6 +448,7 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         refused_renewals: stats.refused_renewals,
         refused_fails: stats.refused_fails,
         results_invalid: stats.results_invalid,
+        results_invalid_by: stats.results_invalid_by,
         retired: HashMap::new(),
         rate_samples: Default::default(),
         pass: 0,

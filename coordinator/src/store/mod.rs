@@ -286,6 +286,11 @@ pub struct SweepStats {
     /// Submits whose bytes did not decode as the sweep's result.
     #[serde(default)]
     pub results_invalid: u64,
+    /// Of those, by the identity that sent them (a faulty core or a liar
+    /// caught by validation, named; at most `core::model::MAX_INVALID_BY`
+    /// identities, the rest under `(others)`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub results_invalid_by: BTreeMap<String, u64>,
 }
 
 /// Everything stored about one sweep.
