@@ -209,18 +209,30 @@ pub fn verify_options(c: clap::Command, default: &'static str) -> clap::Command 
 
 /// A verification share as millionths: `0.01` or `1%`; 0 to 1.
 pub fn parse_verify_fraction(text: &str) -> Result<u32, String> {
+    parse_share("--verify-fraction", text)
+}
+
+/// The coordinator's recount budget, a share of one core as millionths:
+/// `0.05` or `5%`; 0 to 1 (0 turns recounts off).
+pub fn parse_recount_budget(text: &str) -> Result<u32, String> {
+    parse_share("--recount-budget", text)
+}
+
+/// A share between 0 and 1 (`0.01` or `1%`) as millionths; `flag` names
+/// the option in the error.
+fn parse_share(flag: &str, text: &str) -> Result<u32, String> {
     let t = text.trim();
     let (num, scale) = match t.strip_suffix('%') {
         Some(n) => (n.trim(), 0.01),
         None => (t, 1.0),
     };
-    let v: f64 = num.parse().map_err(|_| {
-        format!("bad --verify-fraction `{text}`: give a share such as `0.01` or `1%`")
-    })?;
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("bad {flag} `{text}`: give a share such as `0.01` or `1%`"))?;
     let f = v * scale;
     if !f.is_finite() || !(0.0..=1.0).contains(&f) {
         return Err(format!(
-            "--verify-fraction `{text}` is out of range: it must be between 0 and 1 (100%)"
+            "{flag} `{text}` is out of range: it must be between 0 and 1 (100%)"
         ));
     }
     Ok((f * 1e6).round() as u32)

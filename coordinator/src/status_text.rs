@@ -124,6 +124,12 @@ fn render_fields(r: &StatusReport) -> String {
                 s.results_invalid
             ));
         }
+        if s.recounted > 0 {
+            out.push_str(&format!(
+                "  results recounted by the coordinator: {} ({} refused)\n",
+                s.recounted, s.recounts_refused
+            ));
+        }
         if let Some(v) = &s.verification {
             out.push_str(&verification_text(v));
         }
@@ -263,6 +269,8 @@ mod tests {
             refused_renewals: 0,
             refused_fails: 0,
             results_invalid: 0,
+            recounted: 0,
+            recounts_refused: 0,
             sample: None,
             shards_failed: 0,
             failures: vec![],

@@ -5,7 +5,7 @@
 //! `figures/` holds exactly the rendered files; `gamesweep report --from`
 //! rewrites a report's files from its `results.json`.
 
-use gamesweep_coordinator::figures;
+use gamesweep_coordinator::{figures, report};
 use std::path::{Path, PathBuf};
 
 #[path = "support/cli.rs"]
@@ -70,15 +70,21 @@ fn committed_figures_rerender_byte_for_byte() {
     for dir in run_dirs() {
         let name = dir.display().to_string();
         let (json, kind_md) = kind_rendering(&dir);
-        let f = figures::render(&json, &kind_md).unwrap();
+        // The kind's text, the Verification section (from the run's
+        // provenance.json, if any), then the figures.
+        let md = format!(
+            "{kind_md}{}",
+            report::Verification::of_dir(&dir).section_md()
+        );
+        let f = figures::render(&json, &md).unwrap();
         assert_eq!(
             f,
-            figures::render(&json, &kind_md).unwrap(),
+            figures::render(&json, &md).unwrap(),
             "{name}: not deterministic"
         );
         assert!(
-            read(&dir.join("report.md")) == format!("{kind_md}{}", f.section_md),
-            "{name}: report.md is not the kind's text plus the figures section"
+            read(&dir.join("report.md")) == format!("{md}{}", f.section_md),
+            "{name}: report.md is not the kind's text, the verification and the figures section"
         );
         assert!(
             read(&dir.join("report.html")) == f.html,

@@ -402,6 +402,8 @@ fn sweep_status(state: d::SweepState) -> d::SweepStatus {
         refused_renewals: 5,
         refused_fails: 6,
         results_invalid: 7,
+        recounted: 0,
+        recounts_refused: 0,
         verification: Some(d::VerifyStatus {
             ppm: 10_000,
             seed: 5,

@@ -240,6 +240,8 @@ impl From<SweepStatus> for pb::SweepStatus {
             refused_renewals: s.refused_renewals,
             refused_fails: s.refused_fails,
             results_invalid: s.results_invalid,
+            recounted: s.recounted,
+            recounts_refused: s.recounts_refused,
             results_stored: s.results_stored,
             sample: s.sample.map(|m| pb::SampleStatus {
                 ppm: m.ppm,
@@ -353,6 +355,8 @@ impl TryFrom<pb::SweepStatus> for SweepStatus {
             refused_renewals: s.refused_renewals,
             refused_fails: s.refused_fails,
             results_invalid: s.results_invalid,
+            recounted: s.recounted,
+            recounts_refused: s.recounts_refused,
             sample: s.sample.map(|m| SampleStatus {
                 ppm: m.ppm,
                 seed: m.seed,
@@ -540,6 +544,8 @@ mod tests {
             refused_renewals: 5,
             refused_fails: 6,
             results_invalid: 7,
+            recounted: 31,
+            recounts_refused: 2,
             sample: Some(SampleStatus {
                 ppm: 10_000,
                 seed: 7,

@@ -196,6 +196,12 @@ pub struct SweepStatus {
     /// Submits whose bytes were not a valid result of the sweep's kind.
     #[serde(default)]
     pub results_invalid: u64,
+    /// Submitted results the coordinator recounted (the kind's cheap truths).
+    #[serde(default)]
+    pub recounted: u64,
+    /// Of those, refused because the recount disagreed.
+    #[serde(default)]
+    pub recounts_refused: u64,
     /// The sample, for a sampled sweep.
     pub sample: Option<SampleStatus>,
     /// Shards set aside after repeated failures.

@@ -70,16 +70,18 @@ fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-/// The heading that starts the section the report step appends to the
-/// kind's `report.md` (`gamesweep_coordinator::figures::HEADING`).
-const FIGURES: &str = "\n## Figures\n";
+/// The heading that starts the first section the report step appends to
+/// the kind's `report.md`
+/// (`gamesweep_coordinator::report::VERIFICATION_HEADING`; the figures
+/// follow it).
+const VERIFICATION: &str = "\n## Verification\n";
 
 /// The kind's part of a committed `report.md`: everything before the
-/// appended figures section, which every committed report has.
+/// appended Verification section, which every committed report has.
 fn kind_report(dir: &Path) -> String {
     let md = read(&dir.join("report.md"));
-    let Some(i) = md.rfind(FIGURES) else {
-        panic!("{}: report.md has no Figures section", dir.display())
+    let Some(i) = md.rfind(VERIFICATION) else {
+        panic!("{}: report.md has no Verification section", dir.display())
     };
     md[..i].to_string()
 }

@@ -60,7 +60,7 @@ fn exec_from(dir: &Path, out: Option<PathBuf>) -> anyhow::Result<()> {
         );
     }
     let out = out.unwrap_or_else(|| dir.to_path_buf());
-    report::write_results(&out, &rendered)?;
+    report::write_results(&out, &rendered, &report::Verification::of_dir(dir))?;
     eprintln!(
         "wrote {}/report.md, report.html and figures/ from {}",
         out.display(),
@@ -89,6 +89,7 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
             report_md: r.report_md,
             exports,
         },
+        &report::Verification::from_json(&r.provenance_json),
     )?;
     report::write_provenance(&out, &r.provenance_json)?;
     if r.provenance_json.is_empty() {
@@ -143,18 +144,11 @@ fn verification_summary(provenance_json: &str) -> Option<String> {
     if p.verify_ppm == 0 && p.shards_rechecked == 0 {
         return (!p.confirmation.statement.is_empty()).then(|| p.confirmation.statement.clone());
     }
-    let mut out = format!("{}\n", p.confirmation.statement);
-    out.push_str(&format!(
-        "verification: {} of {} shards selected ({} %), {} rechecked: {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other identity)",
-        p.shards_selected,
-        p.shards_total,
-        p.verify_fraction * 100.0,
-        p.shards_rechecked,
-        p.shards_verified,
-        p.shards_mismatched,
-        p.shards_replaced,
-        p.shards_unverifiable
-    ));
+    let mut out = format!(
+        "{}\n{}",
+        p.confirmation.statement,
+        report::replication_line(&p)
+    );
     if !p.disagreeing_workers.is_empty() {
         out.push_str(&format!(
             "\ndisagreeing workers (out-voted): {}",

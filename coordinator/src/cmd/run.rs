@@ -165,7 +165,11 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
                 );
             }
             RunEnd::Results(rendered, provenance) => {
-                report::write_results(&out, rendered)?;
+                report::write_results(
+                    &out,
+                    rendered,
+                    &report::Verification::from_json(provenance),
+                )?;
                 report::write_provenance(&out, provenance)?;
                 eprintln!(
                     "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {}; wrote {}/results.json and report.md",
@@ -197,7 +201,7 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
     let merged = run_plan_in_process(kind, &params, &plan, threads, !quiet)?;
     let elapsed = started.elapsed();
     let rendered = kind.render(&params, &merged)?;
-    report::write_results(&out, &rendered)?;
+    report::write_results(&out, &rendered, &report::Verification::InProcess)?;
     eprintln!(
         "gamesweep: {} done: {} shards, {} positions in {:.2} s on {}; wrote {}/results.json and report.md",
         kind.name(),

@@ -70,6 +70,9 @@ pub struct ServeArgs {
     /// Quarantine a worker out-voted on a verified shard: it gets no more leases, and every result already accepted from it (in sweeps not finished) is run again by other workers before its sweep can finish.
     #[arg(long)]
     pub quarantine_on_mismatch: bool,
+    /// Share of one core the coordinator spends recounting submitted results where the kind knows a cheap truth (uvg: each shard's graphs of each size, by enumerating them, about 2 % of solving them), e.g. `5%` or `0.05`; 0 turns it off. A result the recount contradicts is refused and its identity loses trust; beyond the budget, results are taken without a recount (replication covers them).
+    #[arg(long, value_name = "SHARE", default_value = "5%", value_parser = crate::args::parse_recount_budget)]
+    pub recount_budget: u32,
     /// Write a checkpoint export of every sweep whose finished shards
     /// changed, every DURATION (e.g. 10m), to `--export-dir DIR` as
     /// `DIR/<sweep-id>.gsx`: atomically (a temporary file in DIR, fsynced,
@@ -208,6 +211,7 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         }),
     );
     core.set_quarantine_on_mismatch(a.quarantine_on_mismatch);
+    core.set_recount_share(f64::from(a.recount_budget) / 1e6);
     // Issued credentials (`gamesweep token issue`) are looked up next to
     // the shared role tokens; without an admin token none can be issued.
     let tokens = tokens.with_credentials(core.credentials());

@@ -167,8 +167,51 @@ impl Core {
         if let Err(e) = &checked {
             warn!(sweep = %sweep_id, shard = index, worker = %worker, "invalid result refused: {e}");
             self.count_invalid(worker, sweep_id)?;
+            return checked;
         }
-        checked
+        // The kind's cheap truths, within the coordinator's CPU budget
+        // (core/recount.rs).
+        let recounted = checked.as_ref().ok().and_then(|out| {
+            super::recount::within(&self.recount, self.clock.as_ref(), || {
+                kind.recount(&params, &shard, out)
+            })
+            .flatten()
+        });
+        match recounted {
+            None => checked,
+            Some(Ok(())) => {
+                self.count_recount(sweep_id, None)?;
+                checked
+            }
+            Some(Err(e)) => {
+                let e = bad(e);
+                warn!(sweep = %sweep_id, shard = index, worker = %worker, "result refused by the recount: {e}");
+                self.count_invalid(worker, sweep_id)?;
+                self.count_recount(sweep_id, Some(worker))?;
+                Err(e)
+            }
+        }
+    }
+
+    /// Count a recount of a result of `sweep_id`; `Some(worker)` if it
+    /// refused `worker`'s result: then an issued identity's trust is
+    /// withdrawn and its results are verified again (core/verify.rs).
+    fn count_recount(&self, sweep_id: &str, refused: Option<&str>) -> Result<(), CoreError> {
+        let mut st = self.lock();
+        let Some(s) = st.sweeps.get_mut(sweep_id) else {
+            return Ok(());
+        };
+        s.recounted = s.recounted.saturating_add(1);
+        if refused.is_some() {
+            s.recounts_refused = s.recounts_refused.saturating_add(1);
+        }
+        self.store.put_stats(sweep_id, &s.stats())?;
+        match refused.map(super::model::voter) {
+            Some(w) if super::model::is_issued(w) => {
+                self.distrust(&mut st, &[w.to_string()], sweep_id)
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Count a submit from `worker` whose bytes were not a result of sweep

@@ -5,7 +5,9 @@
 //! and counted. One worker holds at most `Limits::max_shards_per_worker`
 //! leases, and a lease is not renewed past `Limits::max_lease_total`.
 
-use super::model::{check_worker, CoreError, Named, ShardState, State, Sweep, MAX_FAILURES};
+use super::model::{
+    check_worker, is_issued, CoreError, End, Named, ShardState, State, Sweep, MAX_FAILURES,
+};
 use super::tokens::LeaseClaim;
 use super::Core;
 use crate::store::LeaseRecord;
@@ -143,6 +145,13 @@ impl Core {
             .values()
             .any(|s| s.failures.keys().any(|&i| failed_here(s, i)));
         let others_alive = any_failed_here && st.others_alive(worker, now, self.lease_ms);
+        // An issued identity that has not earned trust yet has every result
+        // replicated (core/verify.rs): it gets the smallest shards first, so
+        // that its probation costs the fleet little (docs/trust.md). While on
+        // probation every result of it is replicated anyway, so what it can
+        // guess from a shard's place in the order gains it nothing.
+        let probation = is_issued(worker)
+            && st.trust.get(worker).map_or(0, |t| t.agreements) < super::verify::TRUST_AFTER;
         // Replicated validation (core/verify.rs): verification copies first,
         // so that they do not all wait for the end of the sweep.
         let mut out = self.lease_copies(&mut st, worker, version, max as usize, now, until_ms)?;
@@ -185,7 +194,14 @@ impl Core {
                 .sweeps
                 .get_mut(candidates[pick].as_str())
                 .expect("a candidate is a sweep");
-            let free = s.first_free(now_ms, |i| others_alive && failed_here(s, i));
+            // Probation only where the sweep replicates an untrusted
+            // identity's results (launched with verification).
+            let end = if probation && s.verify.ppm > 0 {
+                End::Smallest
+            } else {
+                End::Largest
+            };
+            let free = s.first_free(now_ms, end, |i| others_alive && failed_here(s, i));
             let Some(i) = free else {
                 candidates.swap_remove(pick);
                 continue;

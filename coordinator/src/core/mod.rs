@@ -25,6 +25,7 @@ pub mod leases;
 pub mod memory;
 pub mod model;
 pub mod provenance;
+pub mod recount;
 mod recovery;
 pub mod results;
 #[cfg(test)]
@@ -124,6 +125,8 @@ pub struct Core {
     /// (its writes failing): deleted by the next import of the id (see
     /// `transfer`), or at the next start.
     failed_imports: Mutex<std::collections::BTreeSet<String>>,
+    /// The CPU budget for recounting submitted results (core/recount.rs).
+    recount: Mutex<recount::Budget>,
 }
 
 impl Core {
@@ -188,7 +191,15 @@ impl Core {
             limits: Limits::default(),
             version: format!("{}+{}", gamesweep::CRATE_VERSION, gamesweep::BUILD_ID),
             failed_imports: Mutex::default(),
+            recount: Mutex::new(recount::Budget::new(recount::DEFAULT_SHARE, now)),
         })
+    }
+
+    /// Spend `share` of one core recounting submitted results (0: never;
+    /// default [`recount::DEFAULT_SHARE`]).
+    pub fn set_recount_share(&self, share: f64) {
+        *self.recount.lock().unwrap_or_else(|e| e.into_inner()) =
+            recount::Budget::new(share, self.clock.now());
     }
 
     /// This core with other [`Limits`] (the defaults otherwise).

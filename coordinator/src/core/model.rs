@@ -227,6 +227,17 @@ pub(crate) enum Named {
     Stale,
 }
 
+/// Which end of the lease order [`Sweep::first_free`] takes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    /// The largest estimated shards first (the default: the sweep's tail
+    /// is then made of small shards).
+    Largest,
+    /// The smallest first: for an identity on probation, whose results are
+    /// all replicated until it has earned trust (core/verify.rs).
+    Smallest,
+}
+
 /// The position in the lease order of a shard that is not in it.
 pub(crate) const UNORDERED: u32 = u32::MAX;
 
@@ -332,6 +343,9 @@ pub(crate) struct Sweep {
     pub(crate) results_invalid: u64,
     /// Of those, by identity (see [`SweepStats::results_invalid_by`]).
     pub(crate) results_invalid_by: BTreeMap<String, u64>,
+    /// Submitted results recounted (core/recount.rs), and of those refused.
+    pub(crate) recounted: u64,
+    pub(crate) recounts_refused: u64,
     /// Per shard, the nonces of leases given back or reported failed: their
     /// tokens name no lease any more (in memory only; after a restart such a
     /// token of a shard still pending may take it back, for the same
@@ -387,6 +401,8 @@ impl Sweep {
             refused_fails: 0,
             results_invalid: 0,
             results_invalid_by: BTreeMap::new(),
+            recounted: 0,
+            recounts_refused: 0,
             retired: HashMap::new(),
             rate_samples: VecDeque::new(),
             pass: 0,
@@ -532,23 +548,32 @@ impl Sweep {
 
     /// The first shard of the lease order that is free at `now_ms`
     /// (pending, or leased under an expired lease) and that `skip` does
-    /// not exclude: the pending shards by their index in order, the
-    /// expired leases from the front of the expiry index. What a walk of
-    /// `order` would find, without walking the shards handed out already.
-    pub(crate) fn first_free(&self, now_ms: u64, skip: impl Fn(u32) -> bool) -> Option<u32> {
-        let pending = self
-            .tally
-            .pending
-            .iter()
-            .map(|&pos| self.order[pos as usize])
-            .find(|&i| !skip(i));
-        let mut best = pending.map(|i| self.rank[i as usize]);
+    /// not exclude, from the front of the order (largest estimate first)
+    /// or, for [`End::Smallest`], from its back: the pending shards by
+    /// their index in order, the expired leases from the front of the
+    /// expiry index. What a walk of `order` would find, without walking the
+    /// shards handed out already.
+    pub(crate) fn first_free(
+        &self,
+        now_ms: u64,
+        end: End,
+        skip: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
+        let smallest = end == End::Smallest;
+        // A pending shard's position in the order is its rank.
+        let free = |&pos: &u32| (!skip(self.order[pos as usize])).then_some(pos);
+        let mut best = if smallest {
+            self.tally.pending.iter().rev().find_map(free)
+        } else {
+            self.tally.pending.iter().find_map(free)
+        };
+        let better = |r: u32, b: u32| if smallest { r > b } else { r < b };
         for &(until_ms, i) in &self.tally.expiry {
             if until_ms > now_ms {
                 break;
             }
             let r = self.rank[i as usize];
-            if r != UNORDERED && best.is_none_or(|b| r < b) && !skip(i) {
+            if r != UNORDERED && best.is_none_or(|b| better(r, b)) && !skip(i) {
                 best = Some(r);
             }
         }
@@ -666,6 +691,8 @@ impl Sweep {
             refused_fails: self.refused_fails,
             results_invalid: self.results_invalid,
             results_invalid_by: self.results_invalid_by.clone(),
+            recounted: self.recounted,
+            recounts_refused: self.recounts_refused,
         }
     }
 

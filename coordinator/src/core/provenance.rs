@@ -100,6 +100,12 @@ pub struct Provenance {
     /// careless liar), by the identity that sent them.
     #[serde(default)]
     pub results_invalid_by: BTreeMap<String, u64>,
+    /// Results the coordinator recounted within its CPU budget (the kind's
+    /// cheap truths per shard, core/recount.rs), and of those refused.
+    #[serde(default)]
+    pub recounted: u64,
+    #[serde(default)]
+    pub recounts_refused: u64,
     /// Cheap truths the kind knows, checked on the merged result
     /// (`core::truths`); a failed one means a wrong number got through.
     #[serde(default)]
@@ -193,6 +199,8 @@ impl Core {
             contributors,
             confirmation: confirmation(s),
             results_invalid_by: s.results_invalid_by.clone(),
+            recounted: s.recounted,
+            recounts_refused: s.recounts_refused,
             checks,
         })
     }

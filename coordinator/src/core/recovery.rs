@@ -449,6 +449,8 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         refused_fails: stats.refused_fails,
         results_invalid: stats.results_invalid,
         results_invalid_by: stats.results_invalid_by,
+        recounted: stats.recounted,
+        recounts_refused: stats.recounts_refused,
         retired: HashMap::new(),
         rate_samples: Default::default(),
         pass: 0,

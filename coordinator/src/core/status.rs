@@ -115,6 +115,8 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
         refused_renewals: s.refused_renewals,
         refused_fails: s.refused_fails,
         results_invalid: s.results_invalid,
+        recounted: s.recounted,
+        recounts_refused: s.recounts_refused,
         sample,
         shards_failed,
         failures: s

@@ -4,7 +4,7 @@
 //! 65,536 and 1,048,576 shards (`cargo test --release -p gamesweep-coordinator --lib
 //! status_latency -- --ignored --nocapture`).
 
-use super::model::{Sweep, Tally};
+use super::model::{End, Sweep, Tally};
 use super::*;
 use crate::store::{MemStore, SweepRecord, SweepState};
 use gamesweep::kinds;
@@ -319,13 +319,32 @@ fn maintained_counts_equal_a_scan_after_random_operations() {
                 .iter()
                 .copied()
                 .find(|&i| s.states[i as usize].free(now_ms));
-            assert_eq!(s.first_free(now_ms, |_| false), walked, "step {step}");
+            assert_eq!(
+                s.first_free(now_ms, End::Largest, |_| false),
+                walked,
+                "step {step}"
+            );
             let walked_odd = s
                 .order
                 .iter()
                 .copied()
                 .find(|&i| i % 2 == 1 && s.states[i as usize].free(now_ms));
-            assert_eq!(s.first_free(now_ms, |i| i % 2 == 0), walked_odd);
+            assert_eq!(
+                s.first_free(now_ms, End::Largest, |i| i % 2 == 0),
+                walked_odd
+            );
+            // From the back of the order (an identity on probation).
+            let walked_back = s
+                .order
+                .iter()
+                .rev()
+                .copied()
+                .find(|&i| i % 2 == 1 && s.states[i as usize].free(now_ms));
+            assert_eq!(
+                s.first_free(now_ms, End::Smallest, |i| i % 2 == 0),
+                walked_back,
+                "step {step}"
+            );
             for w in workers {
                 let n = s.held(now_ms).filter(|(_, l)| l.worker == w).count() as u32;
                 assert_eq!(s.held_by(w, now_ms), n, "step {step}");

@@ -365,19 +365,32 @@ impl Core {
         // in unfinished sweeps is verified again, and its next results are
         // all verified until it has earned trust again.
         let losers: Vec<String> = losers.into_iter().filter(|w| is_issued(w)).collect();
-        for w in &losers {
-            let t = st.trust.entry(w.clone()).or_default();
-            t.agreements = 0;
-            t.disagreements = t.disagreements.saturating_add(1);
-            self.store.put_trust(w, t)?;
-        }
         if !losers.is_empty() {
-            self.recheck_all(st, &losers, run.sweep_id)?;
+            self.distrust(st, &losers, run.sweep_id)?;
             if st.quarantine.on_mismatch {
                 self.quarantine(st, &losers, run.sweep_id, run.index)?;
             }
         }
         Ok(Some(true))
+    }
+
+    /// Withdraw the trust of issued identities caught giving a wrong
+    /// result (out-voted, or refused by a recount): their next results are
+    /// all verified until they earned trust again, and everything they gave
+    /// in unfinished sweeps (and in `sweep`) is verified again.
+    pub(crate) fn distrust(
+        &self,
+        st: &mut State,
+        identities: &[String],
+        sweep: &str,
+    ) -> Result<(), CoreError> {
+        for w in identities {
+            let t = st.trust.entry(w.clone()).or_default();
+            t.agreements = 0;
+            t.disagreements = t.disagreements.saturating_add(1);
+            self.store.put_trust(w, t)?;
+        }
+        self.recheck_all(st, identities, sweep)
     }
 
     /// Decide shard `index`'s verification from its runs, counting

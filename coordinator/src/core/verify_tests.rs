@@ -566,3 +566,142 @@ fn replicate_all_waits_for_a_second_identity() {
     let (state, v) = vstatus(&c, "s");
     assert_eq!((state, v.verified), (ShownState::Done, n));
 }
+
+/// `g`'s true result with one graph on `n` vertices fewer, every other
+/// figure adjusted so that validation passes (the issue's undercount).
+fn undercount(g: &Granted, n: usize) -> Vec<u8> {
+    let mut v: serde_json::Value = serde_json::from_slice(&run(g).encode()).unwrap();
+    let c = &mut v["by_n"][n.to_string()];
+    let dec = |x: &mut serde_json::Value, by: u64| *x = (x.as_u64().unwrap() - by).into();
+    dec(&mut c["graphs"], 1);
+    dec(&mut c["positions"], n as u64);
+    dec(&mut c["grundy"]["0"], n as u64);
+    let top = c["cover"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next_back()
+        .unwrap()
+        .clone();
+    dec(&mut c["cover"][&top], 1);
+    if c["degree3"]["graphs"].as_u64() > c["graphs"].as_u64() {
+        dec(&mut c["degree3"]["graphs"], 1);
+        dec(&mut c["degree3"]["positions"], n as u64);
+    }
+    serde_json::to_vec(&v).unwrap()
+}
+
+/// Issue 24, point 3: a result with one graph fewer and every figure
+/// adjusted passes validation; the coordinator's recount (the kind's cheap
+/// truth: the shard's graphs counted again by enumerating them) refuses
+/// it, counts it against the identity and withdraws its trust, so its other
+/// results are verified again. With the budget off the same lie is taken.
+#[test]
+fn the_recount_refuses_a_consistent_undercount_and_withdraws_trust() {
+    let (c, _) = mem_core();
+    c.launch(&uvg(7, "s", 8, 10_000, 1)).unwrap();
+    c.lock().trust.insert(
+        "@x".into(),
+        crate::store::TrustRecord {
+            agreements: verify::TRUST_AFTER + 2,
+            disagreements: 0,
+        },
+    );
+    let all = c.lease("@x", &V(), 100).unwrap().leases;
+    let has7 = |g: &Granted| {
+        serde_json::from_slice::<serde_json::Value>(&run(g).encode()).unwrap()["by_n"]["7"]
+            ["graphs"]
+            .as_u64()
+            .is_some_and(|k| k > 1)
+    };
+    let (lie, honest): (Vec<&Granted>, Vec<&Granted>) = all
+        .iter()
+        .partition(|g| std::ptr::eq(*g, all.iter().find(|g| has7(g)).unwrap()));
+    for g in &honest {
+        // As the server does: decode, validate and recount, then submit.
+        let out = c
+            .decode_result_from("@x", "s", g.shard.index, &run(g).encode())
+            .unwrap();
+        assert!(submit(&c, "@x", g, out));
+    }
+    let g = lie[0];
+    let bytes = undercount(g, 7);
+    let kind = kinds::find("uvg").unwrap();
+    let out = kind.decode(&bytes).unwrap();
+    assert!(
+        kind.validate(&g.params, &g.shard, &out).is_ok(),
+        "the lie passes validation"
+    );
+    let e = c
+        .decode_result_from("@x", "s", g.shard.index, &bytes)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("recounted: by_n[7].graphs is"), "{e}");
+    let p = c.status(Some("s")).unwrap().0.remove(0);
+    assert_eq!(p.results_invalid, 1);
+    assert_eq!(p.recounts_refused, 1);
+    assert_eq!(
+        p.recounted,
+        honest.len() as u64 + 1,
+        "every honest result was recounted too"
+    );
+    // Trust withdrawn: x's accepted results are all verified again.
+    assert_eq!(c.lock().trust["@x"].agreements, 0);
+    assert_eq!(c.lock().trust["@x"].disagreements, 1);
+    assert_eq!(vstatus(&c, "s").1.rechecks, honest.len() as u32);
+    // The honest result is taken; the lie never was. Others re-run x's
+    // results; the provenance names x.
+    assert!(submit(&c, "@x", g, run(g)));
+    for w in ["@a", "@b", "@a", "@b"] {
+        work(&c, w);
+    }
+    let p = c.provenance("s").unwrap();
+    assert_eq!(p.results_invalid_by.get("@x"), Some(&1));
+    assert_eq!(p.recounts_refused, 1);
+    assert_eq!(
+        c.merged("s").unwrap().output,
+        sequential(&uvg(7, "s", 8, 0, 1))
+    );
+
+    // With the budget off, nothing is recounted and the lie is taken
+    // (replication is then what catches it).
+    let (c, _) = mem_core();
+    c.set_recount_share(0.0);
+    c.launch(&uvg(7, "s", 8, 0, 1)).unwrap();
+    let all = c.lease("@x", &V(), 100).unwrap().leases;
+    let g = all.iter().find(|g| has7(g)).unwrap();
+    assert!(c
+        .decode_result_from("@x", "s", g.shard.index, &undercount(g, 7))
+        .is_ok());
+    assert_eq!(c.status(Some("s")).unwrap().0[0].recounted, 0);
+}
+
+/// An issued identity on probation (all its results replicated until it
+/// has agreed TRUST_AFTER times) is leased the smallest shards first; a
+/// trusted identity, a shared-token worker, and anyone in a sweep launched
+/// without verification get the largest first.
+#[test]
+fn probation_takes_the_smallest_shards_first() {
+    let (c, _) = mem_core();
+    c.launch(&uvg(8, "v", 16, 10_000, 1)).unwrap();
+    let order = c.lock().sweeps["v"].order.clone();
+    let first = |w: &str| c.lease(w, &V(), 1).unwrap().leases[0].shard.index;
+    assert_eq!(first("@new"), *order.last().unwrap());
+    assert_eq!(first("shared-1"), order[0]);
+    c.lock().trust.insert(
+        "@old".into(),
+        crate::store::TrustRecord {
+            agreements: verify::TRUST_AFTER,
+            disagreements: 0,
+        },
+    );
+    assert_eq!(first("@old"), order[1]);
+    assert_eq!(first("@new"), order[order.len() - 2]);
+    let (c, _) = mem_core();
+    c.launch(&uvg(8, "u", 16, 0, 1)).unwrap();
+    let order = c.lock().sweeps["u"].order.clone();
+    assert_eq!(
+        c.lease("@new", &V(), 1).unwrap().leases[0].shard.index,
+        order[0]
+    );
+}

@@ -291,6 +291,13 @@ pub struct SweepStats {
     /// identities, the rest under `(others)`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub results_invalid_by: BTreeMap<String, u64>,
+    /// Submitted results the coordinator recounted (core/recount.rs).
+    #[serde(default)]
+    pub recounted: u64,
+    /// Of those, refused because the recount disagreed (also counted in
+    /// `results_invalid`).
+    #[serde(default)]
+    pub recounts_refused: u64,
 }
 
 /// Everything stored about one sweep.

@@ -765,6 +765,15 @@ impl Kind for UvgSweep {
         validate(params, shard, out)
     }
 
+    fn recount(
+        &self,
+        params: &UvgParams,
+        shard: &GraphShard,
+        out: &UvgOutput,
+    ) -> Option<Result<(), String>> {
+        Some(recount(params, shard, out))
+    }
+
     fn doc(&self, params: &UvgParams, merged: &UvgOutput) -> UvgDoc {
         let empty = UvgCounts::default();
         let by_n = (1..=params.max_n)
@@ -985,6 +994,38 @@ fn check_set(what: &str, r: &RecordSet, cap: u64, limit: u64) -> Result<(), Stri
 }
 
 /// [`Kind::validate`] for `uvg`: see there.
+/// The shard's graphs counted again by enumerating them (no solving): the
+/// graphs on each number of vertices, and of those the ones of maximum
+/// degree ≤ 3, must be what `out` says.
+fn recount(params: &UvgParams, shard: &GraphShard, out: &UvgOutput) -> Result<(), String> {
+    params.check().map_err(|e| e.to_string())?;
+    let walk = shard.decode("uvg").map_err(|e| e.to_string())?;
+    let max_n = params.max_n;
+    let mut graphs = vec![0u64; max_n + 1];
+    let mut degree3 = vec![0u64; max_n + 1];
+    graphplan::walk_tree(&walk, max_n, &mut |g, counted| {
+        if counted {
+            graphs[g.n()] += 1;
+            degree3[g.n()] += u64::from(g.max_degree() <= 3);
+        }
+    });
+    let empty = UvgCounts::default();
+    for n in 1..=max_n {
+        let c = out.by_n.get(&n).unwrap_or(&empty);
+        for (field, said, counted) in [
+            ("graphs", c.graphs, graphs[n]),
+            ("degree3.graphs", c.degree3.graphs, degree3[n]),
+        ] {
+            if said != counted {
+                return Err(format!(
+                    "by_n[{n}].{field} is {said}, but the shard holds {counted}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn validate(params: &UvgParams, shard: &GraphShard, out: &UvgOutput) -> Result<(), String> {
     params.check().map_err(|e| e.to_string())?;
     let walk = shard.decode("uvg").map_err(|e| e.to_string())?;

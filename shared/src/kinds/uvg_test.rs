@@ -251,8 +251,42 @@ fn real_shard_results_validate() {
         for (s, _) in Kind::plan(&UvgSweep, &p, shards).unwrap() {
             let out = UvgSweep.run(&p, &s, &ShardCtx::detached()).unwrap();
             assert_eq!(validate(&p, &s, &out), Ok(()), "max_n {max_n} shard {s:?}");
+            assert_eq!(recount(&p, &s, &out), Ok(()), "max_n {max_n} shard {s:?}");
         }
     }
+}
+
+/// Issue 24: "claiming one graph fewer with positions, cover and
+/// first-player wins adjusted, is accepted" by validation; the recount
+/// (enumerating the shard's graphs, no solving) refuses it, naming the
+/// field. So does a degree-3 count off by one.
+#[test]
+fn a_consistent_undercount_passes_validation_but_not_the_recount() {
+    let (p, s, mut out) = n5();
+    let c = out
+        .by_n
+        .get_mut(&5)
+        .expect("the n = 5 shard has graphs on 5 vertices");
+    c.graphs -= 1;
+    c.positions -= 5;
+    *c.grundy.get_mut(&0).expect("value-0 starts") -= 5;
+    let (&t, _) = c.cover.iter().next_back().expect("a cover row");
+    *c.cover.get_mut(&t).unwrap() -= 1;
+    if c.degree3.graphs > c.graphs {
+        c.degree3.graphs -= 1;
+        c.degree3.positions -= 5;
+    }
+    assert_eq!(validate(&p, &s, &out), Ok(()), "the lie is consistent");
+    let e = recount(&p, &s, &out).unwrap_err();
+    assert!(
+        e.contains("by_n[5].graphs is 20, but the shard holds 21"),
+        "{e}"
+    );
+    // A degree-3 count off by one.
+    let (_, s2, mut out2) = n5();
+    out2.by_n.get_mut(&4).unwrap().degree3.graphs += 1;
+    let e = recount(&p, &s2, &out2).unwrap_err();
+    assert!(e.contains("by_n[4].degree3.graphs"), "{e}");
 }
 
 /// The prefix shard of `--max-n 5` in one shard (graphs on 3..=5 vertices;
@@ -490,6 +524,7 @@ fn split_shards_merge_to_the_same_result() {
             let s = GraphShard::Split { cuts };
             let out = UvgSweep.run(&p, &s, &ShardCtx::detached()).unwrap();
             assert_eq!(validate(&p, &s, &out), Ok(()), "{s:?}");
+            assert_eq!(recount(&p, &s, &out), Ok(()), "{s:?}");
             merged.merge(out).unwrap();
         }
         assert_eq!(merged, whole, "layout {layout:?}");

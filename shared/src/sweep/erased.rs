@@ -41,6 +41,15 @@ pub trait SweepKind: Sync {
     /// ([`Kind::validate`]): [`SweepError::InvalidResult`] names the shard
     /// and the field that is wrong.
     fn validate(&self, params: &Params, shard: &ShardSpec, out: &Output) -> Result<(), SweepError>;
+    /// Recompute the cheap truths of `shard` ([`Kind::recount`]) and
+    /// compare `out` with them: `None` if the kind has none; an error is
+    /// [`SweepError::InvalidResult`] naming the field.
+    fn recount(
+        &self,
+        params: &Params,
+        shard: &ShardSpec,
+        out: &Output,
+    ) -> Option<Result<(), SweepError>>;
     /// The empty result (the identity of merge).
     fn empty(&self) -> Output;
     /// A result from its encoding ([`Output::encode`]); a clear error for
@@ -74,6 +83,20 @@ pub fn json_text<T: Serialize>(doc: &T) -> String {
     let mut s = serde_json::to_string_pretty(&v).expect("JSON values serialize");
     s.push('\n');
     s
+}
+
+/// A kind's typed parameters and shard, parsed from the runtime's forms.
+fn typed<K: Kind>(
+    k: &K,
+    params: &Params,
+    shard: &ShardSpec,
+) -> Result<(K::Params, K::Shard), SweepError> {
+    let p: K::Params = parse_typed(Kind::name(k), params)?;
+    let s: K::Shard = serde_json::from_str(&shard.payload).map_err(|e| SweepError::BadShard {
+        kind: Kind::name(k).into(),
+        reason: format!("shard {}: {e}", shard.index),
+    })?;
+    Ok((p, s))
 }
 
 impl<K: Kind> SweepKind for K {
@@ -116,27 +139,36 @@ impl<K: Kind> SweepKind for K {
         shard: &ShardSpec,
         ctx: &ShardCtx<'_>,
     ) -> Result<Output, SweepError> {
-        let p: K::Params = parse_typed(Kind::name(self), params)?;
-        let s: K::Shard =
-            serde_json::from_str(&shard.payload).map_err(|e| SweepError::BadShard {
-                kind: Kind::name(self).into(),
-                reason: format!("shard {}: {e}", shard.index),
-            })?;
+        let (p, s) = typed(self, params, shard)?;
         Ok(Output::new(Kind::name(self), self.run(&p, &s, ctx)?))
     }
     fn validate(&self, params: &Params, shard: &ShardSpec, out: &Output) -> Result<(), SweepError> {
-        let p: K::Params = parse_typed(Kind::name(self), params)?;
-        let s: K::Shard =
-            serde_json::from_str(&shard.payload).map_err(|e| SweepError::BadShard {
-                kind: Kind::name(self).into(),
-                reason: format!("shard {}: {e}", shard.index),
-            })?;
+        let (p, s) = typed(self, params, shard)?;
         let o = out.get::<K::Output>(Kind::name(self))?;
         Kind::validate(self, &p, &s, o).map_err(|reason| SweepError::InvalidResult {
             kind: Kind::name(self).into(),
             shard: shard.index,
             reason,
         })
+    }
+    fn recount(
+        &self,
+        params: &Params,
+        shard: &ShardSpec,
+        out: &Output,
+    ) -> Option<Result<(), SweepError>> {
+        let typed = typed(self, params, shard)
+            .and_then(|(p, s)| Ok((p, s, out.get::<K::Output>(Kind::name(self))?)));
+        let (p, s, o) = match typed {
+            Ok(t) => t,
+            Err(e) => return Some(Err(e)),
+        };
+        let checked = Kind::recount(self, &p, &s, o)?;
+        Some(checked.map_err(|reason| SweepError::InvalidResult {
+            kind: Kind::name(self).into(),
+            shard: shard.index,
+            reason: format!("recounted: {reason}"),
+        }))
     }
     fn empty(&self) -> Output {
         Output::new(Kind::name(self), K::Output::default())

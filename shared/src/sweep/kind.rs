@@ -79,6 +79,21 @@ pub trait Kind: Sync + Send + 'static {
         shard: &Self::Shard,
         out: &Self::Output,
     ) -> Result<(), String>;
+    /// Cheap truths about `shard`, recomputed without solving it (for a
+    /// graph sweep: how many graphs of each size the shard holds, by
+    /// enumerating them, a few per cent of the cost of running it), and
+    /// whether `out` agrees with them: `None` if the kind has none (the
+    /// default). The error is one line naming the field. The coordinator
+    /// calls it after [`Kind::validate`], on as many results as its CPU
+    /// budget allows (`serve --recount-budget`).
+    fn recount(
+        &self,
+        _params: &Self::Params,
+        _shard: &Self::Shard,
+        _out: &Self::Output,
+    ) -> Option<Result<(), String>> {
+        None
+    }
     /// The `results.json` document of the merged result of the whole plan.
     fn doc(&self, params: &Self::Params, merged: &Self::Output) -> Self::Doc;
     /// `report.md`, from the document as read back from `results.json`.
