@@ -1,16 +1,19 @@
-//! Chaos of trust: one sweep under `--replicate all` (uvg n ≤ 8, about 48 shards)
-//! worked by two honest `gamesweep-worker` processes, a **liar** (one
-//! credential, lying on every result it submits and replaying each under
-//! several self-chosen worker ids), and a **faulty core** (a worker that
-//! flips one random bit of a count in its results, seeded: about 1 in 20,
-//! and always its 2nd and 5th), then a **re-checksummed tampered export**
-//! of the finished sweep imported over gRPC. Every process is real, on
-//! 127.0.0.1. The sweep ends with `results.json` byte-identical to `gamesweep
-//! run`'s (11,117 connected graphs at n = 8); every accepted lie and flip is
-//! named in a mismatch record with its identity, and every flip that broke
-//! its result's own consistency was refused at submit (`results_invalid`); the tampered import counts
-//! nothing until honest workers re-ran it, and then equals the reference.
-//! Last, one store bit flip between two restarts is refused at start, and
+//! Chaos of trust: one sweep under `--replicate all` (uvg n ≤ 8, about 48
+//! shards) worked by two honest `gamesweep-worker` processes, a **liar**
+//! (one credential, lying on every result it submits and replaying each
+//! under several self-chosen worker ids), and a **faulty core** (seeded:
+//! about 1 in 20 of its results, and always its 2nd and 5th, goes wrong,
+//! either one position's value miscomputed, which passes validation and the
+//! recount, or one random bit of a count flipped), then a
+//! **re-checksummed tampered export** of the finished sweep imported over
+//! gRPC. Every process is real, on 127.0.0.1. The sweep ends with
+//! `results.json` byte-identical to `gamesweep run`'s (11,117 connected
+//! graphs at n = 8); every accepted lie and fault is named in a mismatch
+//! record with its identity, and every fault that broke its result's own
+//! consistency or a recounted graph count was refused at submit
+//! (`results_invalid`, by identity); the tampered import counts nothing
+//! until honest workers re-ran it, and then equals the reference. Last, one
+//! store bit flip between two restarts is refused at start, and
 //! `--accept-loss` runs the lost shards again to the same numbers.
 
 use gamesweep::sweep::{self, Params};
@@ -71,9 +74,12 @@ fn honest(lease: &pb::Lease) -> Vec<u8> {
 fn lie(honest: &[u8]) -> Option<Vec<u8>> {
     let mut v: serde_json::Value = serde_json::from_slice(honest).ok()?;
     let by_n = v["by_n"].as_object_mut()?;
+    // On 3 or more vertices, where value 2 is possible.
     let counts = by_n
-        .values_mut()
+        .iter_mut()
         .rev()
+        .filter(|(n, _)| n.parse::<u32>().is_ok_and(|n| n >= 3))
+        .map(|(_, c)| c)
         .find(|c| c["grundy"]["1"].as_u64().unwrap_or(0) > 0)?;
     let g = counts["grundy"].as_object_mut()?;
     let one = g["1"].as_u64()?;
@@ -107,6 +113,36 @@ fn flip(honest: &[u8], rng: &mut impl Rng) -> Vec<u8> {
     let (target, bit) = (rng.random_range(0..count), rng.random_range(0..6));
     walk(&mut v, &mut 0, target, bit);
     serde_json::to_vec(&v).unwrap()
+}
+
+/// A faulty core that miscomputes one position's value: one start moved
+/// from a nonzero value to another below its graph's size (totals, the
+/// first-player wins and the graph counts all kept), which passes
+/// validation and the recount; only a second identity's run catches it.
+/// None if the result has no such start.
+fn misvalue(honest: &[u8], rng: &mut impl Rng) -> Option<Vec<u8>> {
+    let mut v: serde_json::Value = serde_json::from_slice(honest).ok()?;
+    let mut spots = Vec::new();
+    for (n, c) in v["by_n"].as_object()? {
+        let size: u64 = n.parse().ok()?;
+        for (value, count) in c["grundy"].as_object()? {
+            let a: u64 = value.parse().ok()?;
+            if size >= 3 && a >= 1 && count.as_u64() > Some(0) {
+                spots.push((n.clone(), a));
+            }
+        }
+    }
+    if spots.is_empty() {
+        return None;
+    }
+    let (n, a) = spots.swap_remove(rng.random_range(0..spots.len()));
+    let b = if a == 1 { 2 } else { a - 1 };
+    let g = v["by_n"][&n]["grundy"].as_object_mut()?;
+    let from = g[&a.to_string()].as_u64()?;
+    let to = g.get(&b.to_string()).and_then(|x| x.as_u64()).unwrap_or(0);
+    g.insert(a.to_string(), (from - 1).into());
+    g.insert(b.to_string(), (to + 1).into());
+    serde_json::to_vec(&v).ok()
 }
 
 /// What a dishonest client did: results accepted wrong, replays.
@@ -274,8 +310,21 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
         faulty,
         vec!["node7".into()],
         move |r, k| {
+            // Its 2nd result miscomputes a value, its 5th has a bit flipped
+            // in a count; then about 1 in 20 results goes wrong either way.
             let mut rng = rng.lock().unwrap();
-            (k == 2 || k == 5 || rng.random_bool(0.05)).then(|| flip(r, &mut *rng))
+            match k {
+                2 => misvalue(r, &mut *rng),
+                5 => Some(flip(r, &mut *rng)),
+                _ if rng.random_bool(0.05) => {
+                    if rng.random_bool(0.5) {
+                        misvalue(r, &mut *rng)
+                    } else {
+                        Some(flip(r, &mut *rng))
+                    }
+                }
+                _ => None,
+            }
         },
         stop.clone(),
         flips.clone(),
@@ -299,7 +348,12 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
     );
     assert!(n_lies >= 1, "the liar got results in");
     assert!(n_flips + n_caught >= 2, "the faulty core flipped results");
-    // A flip that breaks a result's own consistency is refused at submit.
+    assert!(
+        n_flips >= 1,
+        "a fault that passes validation and the recount was accepted (and must be caught by replication)"
+    );
+    // A flip that breaks a result's own consistency, or a graph count the
+    // coordinator recounts, is refused at submit.
     assert_eq!(s["results_invalid"], n_caught, "{s}");
     assert_eq!(lies.replays_accepted.load(Ordering::Relaxed), 0);
     assert_eq!(flips.replays_accepted.load(Ordering::Relaxed), 0);

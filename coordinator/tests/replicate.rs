@@ -110,19 +110,27 @@ fn status(url: &str, admin: &Path, id: &str) -> (StatusReport, serde_json::Value
 /// so the per-value counts still sum to the positions and the first-player
 /// wins are unchanged).
 fn lie(honest: &[u8]) -> Vec<u8> {
+    try_lie(honest).expect("a size of 3 or more with a Grundy-1 position")
+}
+
+/// [`lie`], or None if the result has no start it can move.
+fn try_lie(honest: &[u8]) -> Option<Vec<u8>> {
     let mut v: serde_json::Value = serde_json::from_slice(honest).unwrap();
     let by_n = v["by_n"].as_object_mut().unwrap();
+    // On 3 or more vertices, where value 2 is possible (validation knows
+    // a start's value is at most its degree).
     let counts = by_n
-        .values_mut()
+        .iter_mut()
         .rev()
-        .find(|c| c["grundy"]["1"].as_u64().unwrap_or(0) > 0)
-        .expect("a size with a Grundy-1 position");
+        .filter(|(n, _)| n.parse::<u32>().is_ok_and(|n| n >= 3))
+        .map(|(_, c)| c)
+        .find(|c| c["grundy"]["1"].as_u64().unwrap_or(0) > 0)?;
     let g = counts["grundy"].as_object_mut().unwrap();
     let one = g["1"].as_u64().unwrap();
     let two = g.get("2").and_then(|x| x.as_u64()).unwrap_or(0);
     g.insert("1".into(), (one - 1).into());
     g.insert("2".into(), (two + 1).into());
-    serde_json::to_vec(&v).unwrap()
+    Some(serde_json::to_vec(&v).unwrap())
 }
 
 /// A coordinator with an admin token (in `DIR/admin`), and credentials
@@ -235,7 +243,13 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
     assert_eq!(leases.len(), 2);
     // A lease says nothing of its attempt: a copy looks like a first run.
     assert!(leases.iter().all(|l| l.attempt == 0), "{leases:?}");
-    let (lease, given_back) = (&leases[0], &leases[1]);
+    // The liar, new, is on probation: it gets the smallest shards, and
+    // lies on one that has a start it can move.
+    let k = leases
+        .iter()
+        .position(|l| try_lie(&honest_run(l)).is_some())
+        .expect("a leased shard with graphs on 3 or more vertices");
+    let (lease, given_back) = (&leases[k], &leases[1 - k]);
     let honest = honest_run(lease);
     let wrong = lie(&honest);
     assert_ne!(wrong, honest);
@@ -277,7 +291,7 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
     assert_eq!(rel, [true]);
     for id in ["liar", "liar-3"] {
         let e = rt
-            .block_on(liar.submit(submit_req(id, given_back, lie(&honest_run(given_back)))))
+            .block_on(liar.submit(submit_req(id, given_back, wrong.clone())))
             .unwrap_err();
         assert_eq!(e.code(), tonic::Code::PermissionDenied, "{e:?}");
     }
