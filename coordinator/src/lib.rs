@@ -5,8 +5,7 @@
 //!
 //! 0. `figures` (a report's pictures and `report.html`, from `results.json`).
 //! 1. Leaves: `error` (usage errors, exit codes), `output` (stdout that
-//!    a closed pipe does not break), `report` (the files a
-//!    sweep writes: figures), `sample`, `progress` (the progress bar), `status_text`
+//!    a closed pipe does not break), `sample`, `progress` (the progress bar), `status_text`
 //!    (status tables, from domain types only), `export_file` (the export
 //!    file format: encode, decode, checksum, version), `web` (bodies,
 //!    errors and security headers of the web faces), then `explore` (the
@@ -15,7 +14,9 @@
 //! 3. `core` (the coordinator's state machine: store, sample, projection).
 //! 4. `access` (token roles and request sizes per method, a tower layer),
 //!    `conns` (accepted connections: idle timeouts, a cap) and `metrics`
-//!    (the Prometheus text of core's status), then
+//!    (the Prometheus text of core's status), `report` (the files a sweep
+//!    writes: figures, and its Verification section from core's
+//!    provenance), then
 //!    `audit` (admin actions logged to the store; access), then `server`
 //!    (the gRPC face of `core`; projection, report, access, conns, audit)
 //!    and `http` (the dashboard, the web face of `core`: core, access).

@@ -44,7 +44,6 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &[
                 "error",
                 "output",
-                "report",
                 "sample",
                 "progress",
                 "status_text",
@@ -55,7 +54,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["store"],
             &["projection"],
             &["core"],
-            &["access", "conns", "metrics"],
+            &["access", "conns", "metrics", "report"],
             &["audit"],
             &["server", "http"],
             &["args", "connect"],
