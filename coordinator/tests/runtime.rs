@@ -456,10 +456,13 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     let e = submit(&rt, &mut c, "late", &v, b, &rb).unwrap_err();
     assert_eq!(e.code(), tonic::Code::PermissionDenied, "{}", e.message());
     assert!(submit(&rt, &mut c, "w1", &v, b, &rb).unwrap());
-    // A tampered duplicate must not be merged either.
+    // A tampered duplicate must not be merged either: its graph counts are
+    // doubled, which the coordinator's recount refuses outright.
     let mut tampered = rb.clone();
     tampered.merge(rb.clone()).unwrap();
-    assert!(!submit(&rt, &mut c, "w1", &v, b, &tampered).unwrap());
+    let e = submit(&rt, &mut c, "w1", &v, b, &tampered).unwrap_err();
+    assert_eq!(e.code(), tonic::Code::InvalidArgument, "{}", e.message());
+    assert!(e.message().contains("recounted: by_n["), "{}", e.message());
     // Bytes that are not the kind's result are refused before anything is stored.
     for garbage in [&b"not json"[..], br#"{"by_n": 3}"#, b""] {
         let e = rt
@@ -496,7 +499,10 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
         .into_inner();
     let s = &st.sweeps[0];
     assert_eq!(s.state(), pb::SweepState::Done);
-    assert_eq!(s.duplicates_ignored, 2);
+    // One true duplicate ignored; the tampered one refused by the recount
+    // (with the three garbage submits, four invalid results).
+    assert_eq!(s.duplicates_ignored, 1);
+    assert_eq!((s.recounts_refused, s.results_invalid), (1, 4));
     assert_eq!(s.results_stored, s.shards_total);
     let r = rt
         .block_on(c.get_result(pb::GetResultRequest {
