@@ -135,7 +135,7 @@ impl Incremental {
     ///
     /// No row with `x = n − 1 ∈ S` is computed. Whether a position with `x`
     /// is lost for the mover is read in O(1) from plane 0 of the parent's
-    /// complete rows ([`Self::lost_leaf`], by the matching theorem; proof in
+    /// complete rows ([`Self::lost_among`], by the matching theorem; proof in
     /// `ARCHITECTURE.md`). The values of the starts that do not lose come
     /// from a memoised top-down search by the game rule, which stops at every
     /// lost position and at every position without `x` (the parent's complete
@@ -171,8 +171,9 @@ impl Incremental {
             self.stamp.fill(0);
             self.round = 1;
         }
+        let lost = self.lost_among(full, full, start);
         for v in 0..n {
-            self.values[v] = if self.lost_leaf(v, full, start) {
+            self.values[v] = if lost >> v & 1 == 1 {
                 0
             } else {
                 self.nimber(v, full, start)
@@ -181,37 +182,45 @@ impl Incremental {
         &self.values[..n]
     }
 
-    /// Does the mover lose with the token on `u` at `s`, where `s` holds the
-    /// leaf's new vertex `x` (bit `start`) and `u ∈ s`? Read from plane 0 of
-    /// the parent's complete rows alone, by the matching theorem
-    /// (`ARCHITECTURE.md`, "UVG: lost positions of a leaf from its parent's
-    /// rows"): with `t = s − x` and `inc(s) = [N(x) ∩ D(t) ≠ ∅]` (`D(t)` =
-    /// plane 0 of row `t`, the vertices some maximum matching of `G[t]`
-    /// misses; `ν(s) = ν(t) + inc(s)`), `u` loses at `s` iff
-    /// `ν(s − u) = ν(s)`, that is iff `inc(s − u) − inc(s) = [u ∉ D(t)]`
-    /// (and for `u = x` iff `inc(s) = 0`).
+    /// The vertices of `opts` (a subset of `s`) that lose as the token's
+    /// vertex at `s`, where `s` holds the leaf's new vertex `x` (bit
+    /// `start`). Read from plane 0 of the parent's complete rows alone, by the
+    /// matching theorem (`ARCHITECTURE.md`, "Proven shortcuts"): with
+    /// `t = s − x` and `inc(s) = [N(x) ∩ D(t) ≠ ∅]` (`D(t)` = plane 0 of row
+    /// `t`, the vertices some maximum matching of `G[t]` misses;
+    /// `ν(s) = ν(t) + inc(s)`), `u` loses at `s` iff `ν(s − u) = ν(s)`, that
+    /// is iff `inc(s − u) − inc(s) = [u ∉ D(t)]` (and `x` iff `inc(s) = 0`).
     #[inline]
-    fn lost_leaf(&self, u: usize, s: usize, start: usize) -> bool {
+    fn lost_among(&self, opts: usize, s: usize, start: usize) -> usize {
         let lo = &*self.lo;
         let x = start.trailing_zeros() as usize;
         let nx = self.path[x + 1][x] as u64;
         let t = (s ^ start) & (ROWS - 1);
-        let inc_s = lo[t] & nx != 0;
-        if u == x {
-            return !inc_s;
-        }
-        let tu = t ^ (1 << u);
-        let inc_su = lo[tu] & nx != 0;
-        if lo[t] >> u & 1 == 1 {
-            inc_su == inc_s
+        let d = lo[t];
+        let inc_s = d & nx != 0;
+        let mut lost = if opts & start != 0 && !inc_s {
+            start
         } else {
-            inc_su && !inc_s
+            0
+        };
+        let mut rest = opts & !start;
+        while rest != 0 {
+            let u = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let inc_su = lo[t ^ (1 << u)] & nx != 0;
+            let loses = if d >> u & 1 == 1 {
+                inc_su == inc_s
+            } else {
+                inc_su && !inc_s
+            };
+            lost |= (loses as usize) << u;
         }
+        lost
     }
 
     /// Value of the token on `v` at `s` (`v ∈ s`, not a lost position), top
     /// down: positions without vertex `start`'s bit are read from the parent's
-    /// rows, lost ones are recognised by [`Self::lost_leaf`], the rest
+    /// rows, lost ones are recognised by [`Self::lost_among`], the rest
     /// searched and memoised.
     fn nimber(&mut self, v: usize, s: usize, start: usize) -> u8 {
         if s & start == 0 {
@@ -254,14 +263,13 @@ impl Incremental {
                 seen |= 1 << k;
             }
         } else {
+            let lost = self.lost_among(opts, t, start);
+            seen = (lost != 0) as u32;
+            opts &= !lost;
             while opts != 0 {
                 let u = opts.trailing_zeros() as usize;
                 opts &= opts - 1;
-                seen |= if self.lost_leaf(u, t, start) {
-                    1
-                } else {
-                    1 << self.nimber(u, t, start)
-                };
+                seen |= 1 << self.nimber(u, t, start);
             }
         }
         // A value k needs an option k − 1 on fewer vertices, so *k needs at
@@ -375,17 +383,8 @@ mod tests {
                 let start = 1usize << (n - 1);
                 for s in start..start << 1 {
                     let lost = exact.lo[s] & 0xffff;
-                    let mut us = s;
-                    while us != 0 {
-                        let u = us.trailing_zeros() as usize;
-                        us &= us - 1;
-                        assert_eq!(
-                            leaf.lost_leaf(u, s, start),
-                            lost >> u & 1 == 1,
-                            "{g:?} u = {u} S = {s:b}"
-                        );
-                        positions += 1;
-                    }
+                    assert_eq!(leaf.lost_among(s, s, start) as u64, lost, "{g:?} S = {s:b}");
+                    positions += s.count_ones() as u64;
                 }
                 if g.is_connected() {
                     connected += 1;
