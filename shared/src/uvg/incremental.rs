@@ -23,8 +23,10 @@
 //! table (`2^(n−1)` rows instead of `2^n`) and needs no fixed-point rounds;
 //! the parents' own half tables are shared by all their children (about 84
 //! per parent at n = 11). The last level of a walk ([`Incremental::push_leaf`])
-//! computes only which positions are lost, plus a top-down search for the
-//! starts that are not. Graphs on more than [`MAX_N`] vertices, or with a
+//! computes no row at all: which positions are lost is read in O(1) from the
+//! parent's plane 0 (a proven shortcut by the matching theorem,
+//! `ARCHITECTURE.md`), and a top-down search by the game rule gives the
+//! values of the starts that are not lost. Graphs on more than [`MAX_N`] vertices, or with a
 //! value ≥ 8 in some position (impossible below 13 vertices), fall back to
 //! the per-position DPs of [`grundy_all`](super::grundy_all).
 
