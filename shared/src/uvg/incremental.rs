@@ -23,8 +23,10 @@
 //! table (`2^(n−1)` rows instead of `2^n`) and needs no fixed-point rounds;
 //! the parents' own half tables are shared by all their children (about 84
 //! per parent at n = 11). The last level of a walk ([`Incremental::push_leaf`])
-//! computes only which positions are lost, plus a top-down search for the
-//! starts that are not. Graphs on more than [`MAX_N`] vertices, or with a
+//! computes no row at all: which positions are lost is read in O(1) from the
+//! parent's plane 0 (a proven shortcut by the matching theorem,
+//! `ARCHITECTURE.md`), and a top-down search by the game rule gives the
+//! values of the starts that are not lost. Graphs on more than [`MAX_N`] vertices, or with a
 //! value ≥ 8 in some position (impossible below 13 vertices), fall back to
 //! the per-position DPs of [`grundy_all`](super::grundy_all).
 
@@ -133,14 +135,15 @@ impl Incremental {
     /// leaf of the walk): the same values, computed with less work, and
     /// `g`'s own rows are not left in place.
     ///
-    /// Only plane 0 (which positions are lost for the mover) is computed for
-    /// the rows with `x = n − 1 ∈ S`: `v` loses at `S` iff no neighbour of `v`
-    /// loses at `S − v`, one AND per position. The values of the starts that
-    /// do not lose then come from a memoised top-down search, which stops at
-    /// every lost position (known from plane 0) and at every position without
-    /// `x` (the parent's complete rows). At odd `n` almost every start loses,
-    /// so most graphs need no search at all. This is the exact game rule
-    /// throughout; the matching theorem is not used.
+    /// No row with `x = n − 1 ∈ S` is computed. Whether a position with `x`
+    /// is lost for the mover is read in O(1) from plane 0 of the parent's
+    /// complete rows ([`Self::lost_among`], by the matching theorem; proof in
+    /// `ARCHITECTURE.md`). The values of the starts that do not lose come
+    /// from a memoised top-down search by the game rule, which stops at every
+    /// lost position and at every position without `x` (the parent's complete
+    /// rows). At odd `n` almost every start loses, so most graphs need no
+    /// search at all; at even `n` most starts are `*` with all their options
+    /// lost, a search of one level.
     pub fn push_leaf(&mut self, g: &BitGraph) -> &[u8] {
         let n = g.n();
         if n == 0 || n > MAX_N {
@@ -163,31 +166,14 @@ impl Incremental {
         let level = n;
         self.path[level] = std::array::from_fn(|v| if v < n { g.nbrs(v) } else { 0 });
         self.valid = n - 1;
-        let adj: [u32; 16] = self.path[level];
         let start = 1usize << (n - 1);
-        let lo = &mut *self.lo;
-        for s in start..start << 1 {
-            let mut cur = 0u64;
-            let mut vs = s;
-            while vs != 0 {
-                let v = vs.trailing_zeros() as usize;
-                vs &= vs - 1;
-                let t = (s ^ (1 << v)) & (ROWS - 1);
-                cur |= ((lo[t] as u32 & adj[v & 15] == 0) as u64) << v;
-            }
-            lo[s & (ROWS - 1)] = cur;
-        }
         let full = (start << 1) - 1;
-        let lost = lo[full] & 0xffff;
-        if lost.count_ones() as usize == n {
-            self.values[..n].fill(0);
-            return &self.values[..n];
-        }
         self.round = self.round.wrapping_add(1);
         if self.round == 0 {
             self.stamp.fill(0);
             self.round = 1;
         }
+        let lost = self.lost_among(full, full, start);
         for v in 0..n {
             self.values[v] = if lost >> v & 1 == 1 {
                 0
@@ -198,9 +184,46 @@ impl Incremental {
         &self.values[..n]
     }
 
+    /// The vertices of `opts` (a subset of `s`) that lose as the token's
+    /// vertex at `s`, where `s` holds the leaf's new vertex `x` (bit
+    /// `start`). Read from plane 0 of the parent's complete rows alone, by the
+    /// matching theorem (`ARCHITECTURE.md`, "Proven shortcuts"): with
+    /// `t = s − x` and `inc(s) = [N(x) ∩ D(t) ≠ ∅]` (`D(t)` = plane 0 of row
+    /// `t`, the vertices some maximum matching of `G[t]` misses;
+    /// `ν(s) = ν(t) + inc(s)`), `u` loses at `s` iff `ν(s − u) = ν(s)`, that
+    /// is iff `inc(s − u) − inc(s) = [u ∉ D(t)]` (and `x` iff `inc(s) = 0`).
+    #[inline]
+    fn lost_among(&self, opts: usize, s: usize, start: usize) -> usize {
+        let lo = &*self.lo;
+        let x = start.trailing_zeros() as usize;
+        let nx = self.path[x + 1][x] as u64;
+        let t = (s ^ start) & (ROWS - 1);
+        let d = lo[t];
+        let inc_s = d & nx != 0;
+        let mut lost = if opts & start != 0 && !inc_s {
+            start
+        } else {
+            0
+        };
+        let mut rest = opts & !start;
+        while rest != 0 {
+            let u = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let inc_su = lo[t ^ (1 << u)] & nx != 0;
+            let loses = if d >> u & 1 == 1 {
+                inc_su == inc_s
+            } else {
+                inc_su && !inc_s
+            };
+            lost |= (loses as usize) << u;
+        }
+        lost
+    }
+
     /// Value of the token on `v` at `s` (`v ∈ s`, not a lost position), top
     /// down: positions without vertex `start`'s bit are read from the parent's
-    /// rows, lost ones from plane 0, the rest searched and memoised.
+    /// rows, lost ones are recognised by [`Self::lost_among`], the rest
+    /// searched and memoised.
     fn nimber(&mut self, v: usize, s: usize, start: usize) -> u8 {
         if s & start == 0 {
             let (w0, w1) = (self.lo[s], self.hi[s]);
@@ -223,16 +246,33 @@ impl Incremental {
         }
         let t = s ^ (1 << v);
         let mut opts = self.path[self.valid + 1][v] as usize & t;
-        let lost = self.lo[t];
         let mut seen = 0u32;
-        while opts != 0 {
-            let u = opts.trailing_zeros() as usize;
-            opts &= opts - 1;
-            seen |= if lost >> u & 1 == 1 {
-                1
-            } else {
-                1 << self.nimber(u, t, start)
-            };
+        if t & start == 0 {
+            // v is the new vertex: every option is a complete row of the parent.
+            let (w0, w1) = (self.lo[t], self.hi[t]);
+            while opts != 0 {
+                let u = opts.trailing_zeros() as usize;
+                opts &= opts - 1;
+                let mut k = 0;
+                while k < 8 {
+                    let word = if k < 4 { w0 } else { w1 };
+                    if word >> (16 * (k % 4) + u) & 1 == 1 {
+                        break;
+                    }
+                    k += 1;
+                }
+                debug_assert!(k < 8, "every vertex of a complete row has a value");
+                seen |= 1 << k;
+            }
+        } else {
+            let lost = self.lost_among(opts, t, start);
+            seen = (lost != 0) as u32;
+            opts &= !lost;
+            while opts != 0 {
+                let u = opts.trailing_zeros() as usize;
+                opts &= opts - 1;
+                seen |= 1 << self.nimber(u, t, start);
+            }
         }
         // A value k needs an option k − 1 on fewer vertices, so *k needs at
         // least k − 7 + 13 vertices (the smallest *7 has at least 13): on
@@ -318,6 +358,65 @@ mod tests {
             }
         });
         assert_eq!(nodes, 1 + 1 + 2 + 4 + 11 + 34 + 156 + 1044 + 12346);
+    }
+
+    /// The leaf's shortcut against the exact game rule on every graph of the
+    /// generation tree up to `max_n` vertices (connected or not), each as a
+    /// leaf under its parent: every start's value from [`Incremental::push_leaf`]
+    /// and, for every position `(u, S)` with the new vertex in `S`, the
+    /// shortcut's lost test, against the complete rows [`Incremental::push`]
+    /// computes by the game rule alone (no matching theorem). Returns the
+    /// number of connected graphs and of positions checked.
+    fn leaf_crosscheck(max_n: usize) -> (u64, u64) {
+        let mut exact = Incremental::new();
+        let mut leaf = Incremental::new();
+        let (mut connected, mut positions) = (0u64, 0u64);
+        gen::walk_nodes(
+            &BitGraph::new(0),
+            max_n,
+            WalkOptions::default(),
+            &mut |g, _| {
+                let n = g.n();
+                if n == 0 {
+                    return;
+                }
+                let want = exact.push(g).to_vec();
+                assert_eq!(leaf.push_leaf(g), want.as_slice(), "{g:?}");
+                let start = 1usize << (n - 1);
+                for s in start..start << 1 {
+                    let lost = exact.lo[s] & 0xffff;
+                    assert_eq!(leaf.lost_among(s, s, start) as u64, lost, "{g:?} S = {s:b}");
+                    positions += s.count_ones() as u64;
+                }
+                if g.is_connected() {
+                    connected += 1;
+                }
+                if n < max_n {
+                    leaf.push(g);
+                }
+            },
+        );
+        (connected, positions)
+    }
+
+    #[test]
+    fn leaf_shortcut_agrees_with_the_game_rule_on_every_graph_up_to_9_vertices() {
+        let (connected, _) = leaf_crosscheck(9);
+        // OEIS A001349, n = 1..=9.
+        assert_eq!(connected, 1 + 1 + 2 + 6 + 21 + 112 + 853 + 11_117 + 261_080);
+    }
+
+    /// Once by hand (about a minute):
+    /// `cargo test --release -p gamesweep leaf_shortcut_agrees_with_the_game_rule_at_10 -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "n = 10, once by hand (about a minute); n <= 9 runs in CI"]
+    fn leaf_shortcut_agrees_with_the_game_rule_at_10_vertices() {
+        let (connected, positions) = leaf_crosscheck(10);
+        println!("{connected} connected graphs on 1..=10 vertices, {positions} positions with the new vertex checked");
+        assert_eq!(
+            connected,
+            1 + 1 + 2 + 6 + 21 + 112 + 853 + 11_117 + 261_080 + 11_716_571
+        );
     }
 
     #[test]

@@ -1,0 +1,75 @@
+//! One shard of the `uvg --max-n N` split plan, run as a worker runs it
+//! (`Kind::run`), with nothing else in the process: for profiling the
+//! sweep's per-shard work (`perf record -e cpu-clock -g`) without the
+//! planning or the coordinator around it. Prints the thread CPU time and
+//! positions per CPU-second.
+//!
+//! `cargo run --release -p gamesweep --example uvg_shard_bench -- N SHARD [REPS=1]`
+//! (n = 11: 4,096 shards, cuts 64 × 64 at levels 9, 10; n = 12: 65,536
+//! shards, cuts 64 × 32 × 32 at levels 9, 10, 11 — as `graphplan::plan`
+//! numbers them; `--check` compares the cuts with the plan's).
+
+use gamesweep::kinds::uvg::{UvgParams, UvgSweep};
+use gamesweep::sweep::graphplan::{self, Cut, GraphShard};
+use gamesweep::sweep::{Kind, Merge, ShardCtx};
+
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The cuts of shard `index` of the split plan at `n` (11 or 12).
+fn shard(n: usize, index: u64) -> GraphShard {
+    let moduli: &[u64] = match n {
+        11 => &[64, 64],
+        12 => &[64, 32, 32],
+        _ => panic!("n = 11 or 12"),
+    };
+    let mut rest = index;
+    let mut cuts = Vec::new();
+    for (i, &m) in moduli.iter().enumerate().rev() {
+        cuts.push(Cut {
+            level: 9 + i,
+            res: rest % m,
+            modulus: m,
+        });
+        rest /= m;
+    }
+    cuts.reverse();
+    GraphShard::Split { cuts }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let check = args.iter().any(|a| a == "--check");
+    let args: Vec<&String> = args.iter().filter(|a| *a != "--check").collect();
+    let n: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(11);
+    let index: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let reps: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let s = shard(n, index);
+    if check {
+        let plan = graphplan::plan(n, 0, graphplan::Work::PerVertex);
+        assert_eq!(plan[index as usize].0, s, "the plan's shard {index}");
+        println!("shard {index} of {} matches the plan", plan.len());
+    }
+    let params = UvgParams {
+        max_n: n,
+        collect_min_value: 0,
+        extension_value: 0,
+    };
+    for _ in 0..reps {
+        let t0 = cpu_ns();
+        let out = UvgSweep
+            .run(&params, &s, &ShardCtx::detached())
+            .expect("the shard runs");
+        let dt = cpu_ns() - t0;
+        let positions = out.work();
+        println!(
+            "n = {n} shard {index}: {positions} positions, {:.3} s CPU, {:.0} positions/s",
+            dt as f64 / 1e9,
+            positions as f64 / (dt as f64 / 1e9)
+        );
+    }
+}
