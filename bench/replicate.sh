@@ -17,6 +17,8 @@
 # the workers' CPU seconds (user + sys), the coordinator's, and the
 # coordinator's CPU per accepted submit; checks every results.json is
 # identical.
+# CONFIGS (e.g. "none default warm") picks configurations; RECOUNT (e.g. 0)
+# is passed to `serve --recount-budget` (default: serve's, 5 % of one core).
 # Usage: bench/replicate.sh [N=10] [REPS=2] [SAMPLE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +42,7 @@ one() { # one run of configuration $1 (label $2): "wall cpu_workers cpu_coord su
   esac
   rm -rf "$T/store" "$T/url" "$T"/id-*
   "$G" serve --listen 127.0.0.1:0 --store "$T/store" --address-file "$T/url" \
-    --token-file "$T/admin" 2>"$T/serve.log" &
+    --token-file "$T/admin" ${RECOUNT:+--recount-budget "$RECOUNT"} 2>"$T/serve.log" &
   SERVE=$!
   for _ in $(seq 200); do [ -s "$T/url" ] && break; sleep 0.05; done
   local url; url=$(cat "$T/url")
@@ -83,7 +85,7 @@ one() { # one run of configuration $1 (label $2): "wall cpu_workers cpu_coord su
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-CFGS=(none default warm all)
+read -r -a CFGS <<<"${CONFIGS:-none default warm all}"
 for c in "${CFGS[@]}"; do : >"$T/$c"; done
 for i in $(seq "$REPS"); do
   for c in "${CFGS[@]}"; do one "$c" "$c-$i" >>"$T/$c"; done
@@ -93,7 +95,8 @@ for c in "${CFGS[@]}"; do
   echo "$c: wall $(cut -d' ' -f1 "$T/$c" | xargs) | worker cpu $(cut -d' ' -f2 "$T/$c" | xargs) | coordinator cpu $(cut -d' ' -f3 "$T/$c" | xargs) | shard runs $(cut -d' ' -f4 "$T/$c" | xargs)"
   echo "$c: coordinator cpu per shard run (ms): $(awk '{printf "%.3f ", 1000 * $3 / $4}' "$T/$c")"
 done
-for c in default warm all; do
+for c in "${CFGS[@]}"; do
+  [ "$c" != none ] && [ -s "$T/none" ] || continue
   for k in 1 2; do
     a=$(cut -d' ' -f$k "$T/none" | median); b=$(cut -d' ' -f$k "$T/$c" | median)
     echo "$c vs none, $(echo "wall worker-cpu" | cut -d' ' -f$k) medians: $a -> $b ($(echo "($b / $a - 1) * 100" | bc -l | xargs printf '%+.1f') %)"
