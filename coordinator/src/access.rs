@@ -63,7 +63,7 @@ pub const SMALL_LIMIT: usize = 1 << 20;
 /// The largest Submit request accepted: the encoded shard result plus a few
 /// ids. The largest real shard result measured is uvg n ≤ 10 planned as a
 /// single shard (every record in one result): see
-/// `coordinator/tests/limits.rs`, which checks it fits with a wide margin.
+/// `coordinator/tests/it/limits.rs`, which checks it fits with a wide margin.
 pub const SUBMIT_LIMIT: usize = 16 << 20;
 
 /// The largest Import request accepted (the whole export file, sent in

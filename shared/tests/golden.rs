@@ -2,7 +2,7 @@
 //! its kind's typed document and must re-render to the same bytes, and its
 //! `report.md` (and exports) must be re-rendered byte for byte from it alone:
 //! the kind's text is everything before the "Figures" section that the
-//! report step appends (`coordinator/tests/figures.rs` re-renders that
+//! report step appends (`coordinator/tests/it/figures.rs` re-renders that
 //! section, the SVG files and `report.html` byte for byte).
 //! Sweeps that recompute quickly are recomputed from scratch and compared
 //! byte for byte; the long ones are recomputed by `bench/golden-long.sh`.

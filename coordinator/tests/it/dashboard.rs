@@ -8,14 +8,11 @@
 //! `GAMESWEEP_DASHBOARD_SCREENSHOT=1` also copies the browser's screenshot
 //! to `docs/dashboard.png` (the one the README shows).
 
-#[path = "support/proc.rs"]
-mod proc;
-use proc::Proc;
-#[path = "support/browser.rs"]
-mod browser;
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::browser;
+use crate::support::cli;
+use crate::support::proc;
 use cli::{gs, isolated, ok, refused, serve, BIN};
+use proc::Proc;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -12,14 +12,11 @@
 //! `GAMESWEEP_EXPLORE_SCREENSHOT=1` also writes the browser's screenshots to
 //! `docs/explore-uvg.png` and `docs/explore-col.png` (shown in the README).
 
-#[path = "support/proc.rs"]
-mod proc;
-use proc::Proc;
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::browser;
+use crate::support::cli;
+use crate::support::proc;
 use cli::{isolated, ok, refused, serve, BIN};
-#[path = "support/browser.rs"]
-mod browser;
+use proc::Proc;
 
 use gamesweep::graph::graph6;
 use serde_json::Value;

@@ -23,8 +23,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg/results.json");
 
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::proc;
 use proc::Proc;
 
 fn isolated(mut cmd: Command) -> Command {

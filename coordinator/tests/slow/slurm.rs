@@ -147,8 +147,7 @@ impl Drop for Cluster {
     }
 }
 
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::proc;
 use proc::Proc;
 
 /// A coordinator on 127.0.0.1 (port 0) that publishes its URL in `addr_file`.
@@ -258,11 +257,8 @@ fn log_shows_signal(log: &Path) -> bool {
         .contains("\"signal received\"")
 }
 
-/// The tests take turns: each brings up its own cluster and wants the CPUs.
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 /// A temporary directory with a running local cluster in it, or the reason
-/// there is none (the caller skips). `cred_expire`: see local-cluster.sh.
+/// there is none (the test fails). `cred_expire`: see local-cluster.sh.
 fn cluster(cred_expire: u32) -> Result<(tempfile::TempDir, Cluster), String> {
     let root = Command::new("id")
         .arg("-u")
@@ -343,7 +339,7 @@ fn assert_committed_result(url: &str, token: &Path, dir: &Path) {
 #[test]
 #[ignore = "needs slurm"]
 fn workers_under_slurm_survive_preemption_and_time_limits() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = crate::serial();
     let started = Instant::now();
     let (tmp, cluster) = match cluster(120) {
         Ok(c) => c,
@@ -504,7 +500,7 @@ fn try_status(addr_file: &Path, token: &Path) -> Option<serde_json::Value> {
 #[test]
 #[ignore = "needs slurm"]
 fn a_requeued_coordinator_job_resumes_and_its_workers_follow() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = crate::serial();
     let started = Instant::now();
     // A requeued job may start again after cred_expire + 1 s (default 121 s).
     let (tmp, cluster) = match cluster(20) {

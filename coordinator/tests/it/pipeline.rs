@@ -10,10 +10,8 @@ use std::io::Write as _;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::cli;
+use crate::support::proc;
 use cli::{isolated, refused, BIN};
 
 /// Run `gamesweep args` with `input` on standard input (written from a

@@ -30,12 +30,10 @@
 //! lock), so the timings are not skewed by each other. Every wait is bounded;
 //! processes are killed by PID and namespaces deleted on drop, also on panic.
 
-#[path = "support/tun_link.rs"]
-mod tun_link;
+use crate::support::tun_link;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tun_link::{Counts, End, TunLink};
 
@@ -44,13 +42,6 @@ const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg-n10/results.json");
 const PORT: u16 = 7461;
 const LOCAL_URL: &str = "http://127.0.0.1:7461";
-
-/// The tests share the machine's two cores: one at a time.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// Not able to run here: the test fails, saying why.
 fn no_namespaces(why: &str) -> ! {
@@ -241,8 +232,7 @@ impl Drop for Net {
     }
 }
 
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::proc;
 use proc::Proc;
 
 /// A coordinator in its namespace, the workers started so far, and their
@@ -525,7 +515,7 @@ const CUT: Duration = Duration::from_secs(10);
 #[test]
 #[ignore = "needs network namespaces"]
 fn a_partitioned_worker_is_replaced_and_its_late_result_ignored() {
-    let _serial = serial();
+    let _serial = crate::serial();
     let mut cl = Cluster::net("p", Links::Veth);
     let started = Instant::now();
     cl.serve(PARTITION_LEASE_SECS);
@@ -690,7 +680,7 @@ const ECHO_ADDR: &str = "10.251.1.1:7462";
 #[test]
 #[ignore = "needs network namespaces"]
 fn a_slow_lossy_network_gives_the_same_result() {
-    let _serial = serial();
+    let _serial = crate::serial();
     let mut cl = Cluster::net("n", Links::Tun);
     let started = Instant::now();
     let why = match cl.net.netem_works() {
