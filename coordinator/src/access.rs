@@ -9,6 +9,12 @@
 //! launch, cancel and import, and read (export is a read). A coordinator given only the admin token
 //! (`serve --token-file`, as before roles existed) lets it do everything.
 //! The health service is open (probes cannot send a token).
+//!
+//! Access fails closed: a method of the gamesweep services without a rule
+//! here is refused (PERMISSION_DENIED, naming the method) whatever the
+//! token, so an RPC added to the `.proto` without a rule is open to no one.
+//! A test checks that every method of the compiled descriptors
+//! ([`gamesweep_proto::METHODS`]) has exactly one rule.
 
 use crate::core::credentials::{CredentialRole, Credentials};
 use std::future::Future;
@@ -57,16 +63,19 @@ pub const SMALL_LIMIT: usize = 1 << 20;
 /// The largest Submit request accepted: the encoded shard result plus a few
 /// ids. The largest real shard result measured is uvg n ≤ 10 planned as a
 /// single shard (every record in one result): see
-/// `coordinator/tests/limits.rs`, which checks it fits with a wide margin.
+/// `coordinator/tests/it/limits.rs`, which checks it fits with a wide margin.
 pub const SUBMIT_LIMIT: usize = 16 << 20;
 
 /// The largest Import request accepted (the whole export file, sent in
 /// chunks; each chunk is one message of at most 1 MiB).
 pub const IMPORT_LIMIT: usize = 1 << 30;
 
-/// One method of the gamesweep service: the role it needs, what it does
+/// One method of a gamesweep service: the role it needs, what it does
 /// (for the refusal message), and its request size limit.
 struct Rule {
+    /// The service's path prefix ([`SERVICE`] or [`AUDIT_SERVICE`]).
+    service: &'static str,
+    /// The method's name, as the `.proto` spells it.
     method: &'static str,
     role: Role,
     does: &'static str,
@@ -91,7 +100,13 @@ const RULES: &[Rule] = &[
         "fetch projections",
         SMALL_LIMIT,
     ),
-    rule("GetAudit", Role::Read, "read the audit log", SMALL_LIMIT),
+    Rule {
+        service: AUDIT_SERVICE,
+        method: "GetAudit",
+        role: Role::Read,
+        does: "read the audit log",
+        limit: SMALL_LIMIT,
+    },
     rule("Export", Role::Read, "export sweeps", SMALL_LIMIT),
     rule("Import", Role::Admin, "import sweeps", IMPORT_LIMIT),
     rule(
@@ -114,8 +129,10 @@ const RULES: &[Rule] = &[
     ),
 ];
 
+/// A rule for a method of the coordinator service ([`SERVICE`]).
 const fn rule(method: &'static str, role: Role, does: &'static str, limit: usize) -> Rule {
     Rule {
+        service: SERVICE,
         method,
         role,
         does,
@@ -322,13 +339,15 @@ fn decide(tokens: &Tokens, path: &str, auth: Option<&str>) -> Result<(usize, Cal
     if path.starts_with(HEALTH) {
         return Ok((SMALL_LIMIT, open));
     }
-    let rule = path
-        .strip_prefix(SERVICE)
-        .or_else(|| path.strip_prefix(AUDIT_SERVICE))
-        .and_then(|m| RULES.iter().find(|r| r.method == m));
+    let rule = RULES
+        .iter()
+        .find(|r| path.strip_prefix(r.service) == Some(r.method));
     let limit = rule.map_or(SMALL_LIMIT, |r| r.limit);
     if !tokens.any() {
-        return Ok((limit, open));
+        return match rule {
+            Some(_) => Ok((limit, open)),
+            None => Err(no_rule(path)),
+        };
     }
     let given = auth.and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
     let (roles, identity) = tokens.roles(given.as_bytes());
@@ -344,8 +363,8 @@ fn decide(tokens: &Tokens, path: &str, auth: Option<&str>) -> Result<(usize, Cal
         identity: identity.clone(),
     };
     let Some(rule) = rule else {
-        // Unknown methods: any valid token; the router answers UNIMPLEMENTED.
-        return Ok((limit, caller(Role::Read)));
+        // Fail closed: a method without a rule is open to no token.
+        return Err(no_rule(path));
     };
     if roles & rule.role.bit() != 0 {
         // Name the strongest role the token has (admin for a lone token).
@@ -365,6 +384,16 @@ fn decide(tokens: &Tokens, path: &str, auth: Option<&str>) -> Result<(usize, Cal
             rule.role.name()
         }
     )))
+}
+
+/// The refusal of a method without a rule (unknown, or added to the
+/// `.proto` without one here), naming it.
+fn no_rule(path: &str) -> Status {
+    let method = gamesweep_proto::quote_prefix(path);
+    tracing::warn!(path, "request for a method without an access rule refused");
+    Status::permission_denied(format!(
+        "method \"{method}\" has no access rule on this coordinator: refused"
+    ))
 }
 
 impl<S> tower::Service<http::Request<Body>> for Access<S>
@@ -569,6 +598,71 @@ mod tests {
         }
         let open = Tokens::new(None, None, None).unwrap();
         assert!(decide(&open, "/gamesweep.v1.Coordinator/Launch", None).is_ok());
+    }
+
+    /// The path a rule matches.
+    fn path(r: &Rule) -> String {
+        format!("{}{}", r.service, r.method)
+    }
+
+    #[test]
+    fn every_method_of_the_descriptor_has_exactly_one_rule() {
+        let methods = gamesweep_proto::METHODS;
+        assert!(methods.len() >= 18, "{methods:?}");
+        for m in methods {
+            let n = RULES.iter().filter(|r| path(r) == *m).count();
+            assert_eq!(n, 1, "{m} has {n} access rules: give it exactly one");
+        }
+        for r in RULES {
+            assert!(
+                methods.contains(&path(r).as_str()),
+                "the access rule for {} names no method of proto/gamesweep.proto",
+                path(r)
+            );
+        }
+        // And each of them is let through to the token of its role.
+        let t = Tokens::new(tok("adm"), tok("wrk"), tok("rd")).unwrap();
+        for r in RULES {
+            let token = match r.role {
+                Role::Admin => "Bearer adm",
+                Role::Worker => "Bearer wrk",
+                Role::Read => "Bearer rd",
+            };
+            assert_eq!(decide(&t, &path(r), Some(token)).unwrap().0, r.limit);
+        }
+    }
+
+    #[test]
+    fn a_method_without_a_rule_is_refused() {
+        let roles = Tokens::new(tok("adm"), tok("wrk"), tok("rd")).unwrap();
+        let one = Tokens::new(tok("one"), None, None).unwrap();
+        let open = Tokens::new(None, None, None).unwrap();
+        for p in [
+            "/gamesweep.v1.Coordinator/Frobnicate",
+            "/gamesweep.v1.Coordinator/GetAudit",
+            "/gamesweep.v1.Audit/Launch",
+            "/gamesweep.v1.Other/Status",
+            "/Launch",
+            "",
+        ] {
+            for (tokens, auth) in [
+                (&roles, Some("Bearer adm")),
+                (&roles, Some("Bearer wrk")),
+                (&roles, Some("Bearer rd")),
+                (&one, Some("Bearer one")),
+                (&open, None),
+            ] {
+                let e = decide(tokens, p, auth).unwrap_err();
+                assert_eq!(e.code(), tonic::Code::PermissionDenied, "{p} {auth:?}");
+                assert_eq!(
+                    e.message(),
+                    format!("method \"{p}\" has no access rule on this coordinator: refused")
+                );
+            }
+            // A wrong token is still told it is wrong first.
+            let e = decide(&roles, p, Some("Bearer nope")).unwrap_err();
+            assert_eq!(e.code(), tonic::Code::Unauthenticated, "{p}");
+        }
     }
 
     #[test]

@@ -28,6 +28,11 @@ pub use client::{
 pub use convert::ConvertError;
 pub use text::{escape, escape_controls, quote_prefix};
 
+/// The gRPC path (`/package.Service/Method`) of every method of every
+/// service in `proto/gamesweep.proto`, read from the compiled descriptors by
+/// `build.rs`: the coordinator's access rules are checked against it.
+pub const METHODS: &[&str] = include!(concat!(env!("OUT_DIR"), "/methods.rs"));
+
 /// The coordinator's default port.
 pub const DEFAULT_PORT: u16 = 7461;
 

@@ -1,111 +1,120 @@
 //! Status at scale: the per-sweep shard counts are maintained on every
 //! transition, so a status costs O(leases held), not O(shards). Checked
-//! against a scan after random operations; `status_latency` measures it at
-//! 65,536 and 1,048,576 shards (`cargo test --release -p gamesweep-coordinator --lib
-//! status_latency -- --ignored --nocapture`).
+//! against a scan after random operations; `latency::status_latency` measures
+//! it at 65,536 and 1,048,576 shards (`bench/status-latency.sh`; compiled
+//! only with the `measurements` feature).
 
 use super::model::{End, Sweep, Tally};
 use super::*;
-use crate::store::{MemStore, SweepRecord, SweepState};
+use crate::store::MemStore;
 use gamesweep::kinds;
-use gamesweep::sweep::ShardSpec;
 use std::collections::BTreeMap;
-use std::time::Instant;
 
-/// A running `uvg` sweep `id` of `n` synthetic shards (estimate 1,000
-/// each), installed in `c` directly (planning 65,536 real shards would
-/// take longer than the status calls being measured).
-fn install(c: &Core, id: &str, n: u32) {
-    let kind = kinds::find("uvg").unwrap();
-    let record = SweepRecord {
-        replicate_all: false,
-        id: id.into(),
-        kind: "uvg".into(),
-        params: [("max_n".to_string(), 5)].into(),
-        solver_version: kind.version(),
-        target_shards: n,
-        seq: 1,
-        state: SweepState::Running,
-        sample: None,
-        verify_ppm: 0,
-        verify_seed: 0,
-        paused: false,
-        priority: 1,
-    };
-    let plan = (0..n)
-        .map(|index| ShardSpec {
-            index,
-            payload: "{}".into(),
-            estimate: 1_000,
-        })
-        .collect();
-    let s = Sweep::new(record, plan, kind.empty());
-    c.lock().sweeps.insert(id.into(), s);
-}
+/// The measurement (not a test: compiled only with the `measurements`
+/// feature, so `cargo test -- --include-ignored` never runs it):
+/// `bench/status-latency.sh`.
+#[cfg(feature = "measurements")]
+mod latency {
+    use super::*;
+    use crate::store::{SweepRecord, SweepState};
+    use gamesweep::sweep::ShardSpec;
+    use std::time::Instant;
 
-#[test]
-#[ignore = "a measurement: prints status latency at 65,536 and 1,048,576 shards"]
-fn status_latency() {
-    for n in [65_536, 1 << 20] {
-        status_latency_at(n);
+    /// A running `uvg` sweep `id` of `n` synthetic shards (estimate 1,000
+    /// each), installed in `c` directly (planning 65,536 real shards would
+    /// take longer than the status calls being measured).
+    fn install(c: &Core, id: &str, n: u32) {
+        let kind = kinds::find("uvg").unwrap();
+        let record = SweepRecord {
+            replicate_all: false,
+            id: id.into(),
+            kind: "uvg".into(),
+            params: [("max_n".to_string(), 5)].into(),
+            solver_version: kind.version(),
+            target_shards: n,
+            seq: 1,
+            state: SweepState::Running,
+            sample: None,
+            verify_ppm: 0,
+            verify_seed: 0,
+            paused: false,
+            priority: 1,
+        };
+        let plan = (0..n)
+            .map(|index| ShardSpec {
+                index,
+                payload: "{}".into(),
+                estimate: 1_000,
+            })
+            .collect();
+        let s = Sweep::new(record, plan, kind.empty());
+        c.lock().sweeps.insert(id.into(), s);
     }
-}
 
-/// Status latency with `n` shards, 32,768 of them done and 2,048 leased.
-fn status_latency_at(n: u32) {
-    let clock = Arc::new(ManualClock::new());
-    let c =
-        Core::open_with_clock(Arc::new(MemStore::new()), Duration::from_secs(60), clock).unwrap();
-    install(&c, "big", n);
-    let v = solver_version();
-    let empty = kinds::find("uvg").unwrap().empty();
-    // Half the shards done (empty results), 2,048 leased to 8 workers.
-    for w in 0..128 {
-        let worker = format!("done-{w}");
-        for g in c.lease(&worker, &v, 256).unwrap().leases {
-            let sub = Submission {
-                worker: worker.clone(),
-                version: v.clone(),
-                sweep_id: g.sweep_id.clone(),
-                index: g.shard.index,
-                token: g.token.clone(),
-                result: empty.clone(),
-                timing: None,
-            };
-            assert!(c.submit(sub).unwrap());
+    #[test]
+    #[ignore = "a measurement: bench/status-latency.sh"]
+    fn status_latency() {
+        for n in [65_536, 1 << 20] {
+            status_latency_at(n);
         }
     }
-    for w in 0..8 {
-        assert_eq!(
-            c.lease(&format!("w{w}"), &v, 256).unwrap().leases.len(),
-            256
+
+    /// Status latency with `n` shards, 32,768 of them done and 2,048 leased.
+    fn status_latency_at(n: u32) {
+        let clock = Arc::new(ManualClock::new());
+        let c = Core::open_with_clock(Arc::new(MemStore::new()), Duration::from_secs(60), clock)
+            .unwrap();
+        install(&c, "big", n);
+        let v = solver_version();
+        let empty = kinds::find("uvg").unwrap().empty();
+        // Half the shards done (empty results), 2,048 leased to 8 workers.
+        for w in 0..128 {
+            let worker = format!("done-{w}");
+            for g in c.lease(&worker, &v, 256).unwrap().leases {
+                let sub = Submission {
+                    worker: worker.clone(),
+                    version: v.clone(),
+                    sweep_id: g.sweep_id.clone(),
+                    index: g.shard.index,
+                    token: g.token.clone(),
+                    result: empty.clone(),
+                    timing: None,
+                };
+                assert!(c.submit(sub).unwrap());
+            }
+        }
+        for w in 0..8 {
+            assert_eq!(
+                c.lease(&format!("w{w}"), &v, 256).unwrap().leases.len(),
+                256
+            );
+        }
+        let st = &c.status(Some("big")).unwrap().0[0];
+        assert_eq!((st.shards_done, st.shards_leased), (32_768, 2_048));
+        let calls = 200;
+        let t = Instant::now();
+        for _ in 0..calls {
+            std::hint::black_box(c.status(None).unwrap());
+        }
+        let per = t.elapsed() / calls;
+        println!("status at {n} shards (32,768 done, 2,048 leased, 136 workers): {per:?} per call");
+        let t = Instant::now();
+        for _ in 0..calls {
+            std::hint::black_box(c.worker_work());
+        }
+        println!(
+            "the dashboard's positions per worker of the same: {:?} per call",
+            t.elapsed() / calls
+        );
+        let t = Instant::now();
+        for _ in 0..calls {
+            std::hint::black_box(crate::metrics::render(&c).unwrap());
+        }
+        println!(
+            "/metrics text of the same: {:?} per call",
+            t.elapsed() / calls
         );
     }
-    let st = &c.status(Some("big")).unwrap().0[0];
-    assert_eq!((st.shards_done, st.shards_leased), (32_768, 2_048));
-    let calls = 200;
-    let t = Instant::now();
-    for _ in 0..calls {
-        std::hint::black_box(c.status(None).unwrap());
-    }
-    let per = t.elapsed() / calls;
-    println!("status at {n} shards (32,768 done, 2,048 leased, 136 workers): {per:?} per call");
-    let t = Instant::now();
-    for _ in 0..calls {
-        std::hint::black_box(c.worker_work());
-    }
-    println!(
-        "the dashboard's positions per worker of the same: {:?} per call",
-        t.elapsed() / calls
-    );
-    let t = Instant::now();
-    for _ in 0..calls {
-        std::hint::black_box(crate::metrics::render(&c).unwrap());
-    }
-    println!(
-        "/metrics text of the same: {:?} per call",
-        t.elapsed() / calls
-    );
 }
 
 /// The counts status shows, by the scan status did before they were

@@ -1,7 +1,7 @@
 //! Headless Chromium over WebDriver (chromedriver + fantoccini), for the
-//! browser tests (`dashboard`, `explore`): where the two programs are, the
-//! visible skip when they are not, and a session on a driver started (and
-//! killed on drop) here.
+//! browser tests (`dashboard`, `explore`, `#[ignore = "needs chromium"]`):
+//! where the two programs are (the test fails when they are not), and a
+//! session on a driver started (and killed on drop) here.
 #![allow(dead_code)] // each test file uses what it needs
 
 use super::proc::{free_port, Proc};
@@ -23,13 +23,10 @@ pub fn browser() -> Result<(PathBuf, PathBuf), String> {
     Ok((chromium, driver))
 }
 
-/// `test` cannot run without a browser: say SKIP and return, or fail where
-/// one is required (`GAMESWEEP_REQUIRE_BROWSER=1`, set by `.ci/run`).
-pub fn skip_browser(test: &str, why: &str) {
-    if std::env::var("GAMESWEEP_REQUIRE_BROWSER").as_deref() == Ok("1") {
-        panic!("{test} browser test cannot run (GAMESWEEP_REQUIRE_BROWSER=1): {why}");
-    }
-    eprintln!("SKIP {test} browser test: {why}");
+/// Chromium and its WebDriver, or the failure of `test` naming what is
+/// missing.
+pub fn browser_or_fail(test: &str) -> (PathBuf, PathBuf) {
+    browser().unwrap_or_else(|why| super::proc::missing(test, "chromium and chromedriver", &why))
 }
 
 /// chromedriver on a free loopback port (killed on drop), its log in `dir`.

@@ -1,4 +1,4 @@
-//! The load harness shared by `examples/load.rs` and `tests/load.rs`:
+//! The load harness shared by `examples/load.rs` and `tests/slow/load.rs`:
 //! simulated workers (tokio tasks over a few HTTP/2 connections, each with
 //! its own worker id and lease tokens) lease shards from a running
 //! coordinator, compute each result with the kind's own `run_shard` (a

@@ -1,6 +1,6 @@
 //! Shared by the process-level tests (`runtime`, `health`, `netns`, `slurm`):
-//! a child process that is killed on drop, and the visible skip of a test
-//! whose system component (Slurm, network namespaces) cannot start here.
+//! a child process that is killed on drop, and the failure of a test whose
+//! system component (Slurm, network namespaces, nauty) cannot start here.
 #![allow(dead_code)] // each test file uses what it needs
 
 use std::net::TcpListener;
@@ -26,14 +26,15 @@ impl Proc {
     }
 }
 
-/// `test` cannot run here because of `why`: say so on stderr and return,
-/// or fail where the component is required (`GAMESWEEP_REQUIRE_CLUSTER=1`,
-/// set by `.ci/run` where Slurm and namespaces can run).
-pub fn skip(test: &str, why: &str) {
-    if std::env::var("GAMESWEEP_REQUIRE_CLUSTER").as_deref() == Ok("1") {
-        panic!("{test} cannot run (GAMESWEEP_REQUIRE_CLUSTER=1): {why}");
-    }
-    eprintln!("SKIP: {test}: {why}");
+/// `test`, which needs `component`, cannot run here because of `why`: fail,
+/// saying so. Such tests are `#[ignore = "needs COMPONENT"]`, so a plain
+/// `cargo test` leaves them out; one that runs (`-- --include-ignored`, as
+/// `.ci/run` does) never passes without its component.
+pub fn missing(test: &str, component: &str, why: &str) -> ! {
+    panic!(
+        "{test} needs {component} and cannot run here: {why} \
+         (run the tests that need it only where it is installed: see the README)"
+    )
 }
 
 /// A loopback port nothing listened on a moment ago (for "nothing answers

@@ -457,14 +457,6 @@ impl Engine {
         matches!(self.nodes[g.index()].kind, Kind::Number(_))
     }
 
-    /// The value of `g` if it is a number.
-    pub fn number_value(&self, g: GameId) -> Option<Dyadic> {
-        match self.nodes[g.index()].kind {
-            Kind::Number(x) => Some(x),
-            _ => None,
-        }
-    }
-
     /// `(x, n)` if `g = x + *n` (n = 0 for numbers).
     pub fn number_nimber(&self, g: GameId) -> Option<(Dyadic, u32)> {
         match self.nodes[g.index()].kind {

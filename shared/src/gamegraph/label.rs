@@ -51,11 +51,6 @@ pub fn reverse_topological_order(g: &GameGraph) -> Result<Vec<usize>, Vec<usize>
     }
 }
 
-/// Is the game graph acyclic?
-pub fn is_acyclic(g: &GameGraph) -> bool {
-    reverse_topological_order(g).is_ok()
-}
-
 fn cyclic_error(g: &GameGraph, cycle: &[usize]) -> GameGraphError {
     GameGraphError::Cyclic {
         game: g.name().to_string(),

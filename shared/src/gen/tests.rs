@@ -207,17 +207,21 @@ fn no_isomorphic_pairs_and_full_coverage_brute_force() {
     }
 }
 
+/// Needs nauty's `nauty-geng` (Debian package `nauty`): ignored by a plain
+/// `cargo test`, and failing, never passing, when it runs without it.
 #[test]
+#[ignore = "needs nauty"]
 fn matches_nauty_geng_n7_n8() {
     let out = match std::process::Command::new("nauty-geng")
         .args(["-cq", "7"])
         .output()
     {
         Ok(o) if o.status.success() => o,
-        _ => {
-            println!("skipped: nauty-geng not installed");
-            return;
-        }
+        Ok(o) => panic!("nauty-geng -cq 7 failed: {}", o.status),
+        Err(e) => panic!(
+            "matches_nauty_geng_n7_n8 needs nauty and cannot run here: nauty-geng: {e} \
+             (install the Debian package `nauty`)"
+        ),
     };
     let perms = all_perms(7);
     let text = String::from_utf8(out.stdout).expect("geng prints ASCII");

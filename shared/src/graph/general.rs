@@ -185,12 +185,6 @@ impl GeneralGraph {
         Some(BitGraph::from_edges(self.n(), &edges))
     }
 
-    /// Append a vertex with no edges; returns its index.
-    pub fn add_vertex(&mut self) -> usize {
-        self.adj.push(Vec::new());
-        self.adj.len() - 1
-    }
-
     /// Add the edge `u`–`v` (no-op if present).
     pub fn add_edge(&mut self, u: usize, v: usize) -> Result<(), GraphError> {
         let n = self.n();

@@ -21,10 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::cli;
 use cli::{gs, ok, refused, serve, work_until_idle};
 
 fn write_token(dir: &Path, name: &str, text: &str) -> PathBuf {

@@ -15,8 +15,7 @@ use tonic_health::pb::HealthCheckRequest;
 const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 const SERVICE: &str = "gamesweep.v1.Coordinator";
 
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::proc;
 use proc::{free_port, Proc};
 
 /// `gamesweep serve` on 127.0.0.1:`port` with a token file in `dir`.

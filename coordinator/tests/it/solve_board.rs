@@ -7,10 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::cli;
 use cli::{gs, ok, refused};
 
 use gamesweep::graph::graph6::{encode_digraph_with, encode_with};

@@ -9,10 +9,7 @@
 
 use std::path::Path;
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::cli;
 use cli::{gs, ok, refused, serve, work_until_idle};
 
 fn s(p: &Path) -> &str {

@@ -25,10 +25,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::cli;
+use crate::support::proc;
 use cli::{isolated, ok, serve, BIN};
 use proc::Proc;
 
@@ -264,6 +262,7 @@ fn wait_done(u: &str, admin: &str, id: &str, secs: u64) -> serde_json::Value {
 
 #[test]
 fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
+    let _serial = crate::serial();
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let admin = d.join("admin");

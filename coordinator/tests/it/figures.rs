@@ -8,10 +8,7 @@
 use gamesweep_coordinator::{figures, report};
 use std::path::{Path, PathBuf};
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::cli;
 
 fn runs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs")

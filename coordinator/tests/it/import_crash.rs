@@ -13,8 +13,7 @@ use std::time::{Duration, Instant};
 const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg/results.json");
 
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::proc;
 use proc::Proc;
 
 fn gs(args: &[&str]) -> String {

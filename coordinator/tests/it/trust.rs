@@ -11,12 +11,10 @@ use gamesweep_proto::pb;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-#[path = "support/proc.rs"]
-mod proc;
-use proc::Proc;
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
+use crate::support::proc;
 use cli::{isolated, ok, serve, BIN};
+use proc::Proc;
 
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()

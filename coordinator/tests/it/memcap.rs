@@ -12,8 +12,7 @@ use std::time::{Duration, Instant};
 const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::proc;
 use proc::Proc;
 
 /// `cmd` cut off from the user's coordinator settings.

@@ -10,10 +10,11 @@
 //! `runs/uvg-n10/results.json`, no shard may have waited for a lease to
 //! expire, and both signalled jobs must have drained and ended COMPLETED 0:0.
 //!
-//! Without root, apt-get or a working cluster the test prints
-//! `SKIP: slurm test: ...` and passes, unless GAMESWEEP_REQUIRE_CLUSTER=1
-//! (CI), where it fails. Every wait is bounded; the cluster's daemons and
-//! the coordinator are stopped by PID on every exit path.
+//! The tests need Slurm and munge (and root): they are
+//! `#[ignore = "needs slurm"]`, and fail when they run (`-- --include-ignored`,
+//! as `.ci/run` does) without root, apt-get or a working cluster. Every wait
+//! is bounded; the cluster's daemons and the coordinator are stopped by PID
+//! on every exit path.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -33,9 +34,9 @@ fn script(name: &str) -> PathBuf {
     repo().join("deploy/slurm").join(name)
 }
 
-/// No cluster: skip visibly, or fail under GAMESWEEP_REQUIRE_CLUSTER=1.
-fn skip(why: &str) {
-    proc::skip("slurm test", why)
+/// No cluster: the test fails, saying why.
+fn no_cluster(why: &str) -> ! {
+    proc::missing("the slurm test", "Slurm, munge and root", why)
 }
 
 fn text(o: &Output) -> String {
@@ -146,8 +147,7 @@ impl Drop for Cluster {
     }
 }
 
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::proc;
 use proc::Proc;
 
 /// A coordinator on 127.0.0.1 (port 0) that publishes its URL in `addr_file`.
@@ -257,11 +257,8 @@ fn log_shows_signal(log: &Path) -> bool {
         .contains("\"signal received\"")
 }
 
-/// The tests take turns: each brings up its own cluster and wants the CPUs.
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 /// A temporary directory with a running local cluster in it, or the reason
-/// there is none (the caller skips). `cred_expire`: see local-cluster.sh.
+/// there is none (the test fails). `cred_expire`: see local-cluster.sh.
 fn cluster(cred_expire: u32) -> Result<(tempfile::TempDir, Cluster), String> {
     let root = Command::new("id")
         .arg("-u")
@@ -340,12 +337,13 @@ fn assert_committed_result(url: &str, token: &Path, dir: &Path) {
 }
 
 #[test]
+#[ignore = "needs slurm"]
 fn workers_under_slurm_survive_preemption_and_time_limits() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = crate::serial();
     let started = Instant::now();
     let (tmp, cluster) = match cluster(120) {
         Ok(c) => c,
-        Err(why) => return skip(&why),
+        Err(why) => no_cluster(&why),
     };
     let dir = tmp.path();
     eprintln!("slurm test: cluster up after {:.1?}", started.elapsed());
@@ -500,13 +498,14 @@ fn try_status(addr_file: &Path, token: &Path) -> Option<serde_json::Value> {
 /// (job array) ride out the outage through the address file and finish the
 /// sweep, which gives the committed result.
 #[test]
+#[ignore = "needs slurm"]
 fn a_requeued_coordinator_job_resumes_and_its_workers_follow() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = crate::serial();
     let started = Instant::now();
     // A requeued job may start again after cred_expire + 1 s (default 121 s).
     let (tmp, cluster) = match cluster(20) {
         Ok(c) => c,
-        Err(why) => return skip(&why),
+        Err(why) => no_cluster(&why),
     };
     let dir = tmp.path();
     let token = dir.join("token");

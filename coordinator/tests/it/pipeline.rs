@@ -2,18 +2,16 @@
 //! from standard input (one result line each, `--summary`, bad lines
 //! reported and the rest still solved), and `gamesweep graphs N RES/MOD`
 //! (geng's positional part, balanced parts that partition the output,
-//! `-d`/`-D` degree bounds, cross-checked with nauty's geng where it is
-//! installed).
+//! `-d`/`-D` degree bounds), cross-checked with nauty's geng by the tests
+//! `#[ignore = "needs nauty"]` (they fail without `nauty-geng`).
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::cli;
+use crate::support::proc;
 use cli::{isolated, refused, BIN};
 
 /// Run `gamesweep args` with `input` on standard input (written from a
@@ -377,15 +375,19 @@ fn degree_bounds_filter_like_geng() {
         })
         .sum();
     assert_eq!(parts.to_string(), whole.trim());
+}
 
-    let geng = Command::new("nauty-geng").arg("-help").output();
-    if geng.is_err() {
-        proc::skip(
-            "degree_bounds_filter_like_geng (geng part)",
-            "nauty-geng is not installed",
-        );
-        return;
-    }
+/// `nauty-geng` itself (Debian package `nauty`), or the test fails.
+fn geng_or_fail(test: &str, args: &[&str]) -> std::process::Output {
+    Command::new("nauty-geng")
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| proc::missing(test, "nauty (nauty-geng)", &e.to_string()))
+}
+
+#[test]
+#[ignore = "needs nauty"]
+fn degree_bounds_count_like_geng_itself() {
     for args in [
         vec!["-c", "-d2", "-D3", "8"],
         vec!["-d1", "-D4", "8"],
@@ -393,11 +395,9 @@ fn degree_bounds_filter_like_geng() {
         vec!["-d3", "9"],
         vec!["-c", "-d4", "-D6", "9"],
     ] {
-        let g = Command::new("nauty-geng")
-            .args(&args)
-            .arg("-u")
-            .output()
-            .unwrap();
+        let mut with_u = args.clone();
+        with_u.push("-u");
+        let g = geng_or_fail("degree_bounds_count_like_geng_itself", &with_u);
         // geng -u: ">Z 60 graphs generated in 0.00 sec" on stderr.
         let text = String::from_utf8_lossy(&g.stderr);
         let theirs = text
@@ -413,12 +413,9 @@ fn degree_bounds_filter_like_geng() {
 }
 
 #[test]
+#[ignore = "needs nauty"]
 fn geng_pipes_into_solve_uvg() {
-    let geng = Command::new("nauty-geng").args(["-c", "-q", "8"]).output();
-    let Ok(geng) = geng else {
-        proc::skip("geng_pipes_into_solve_uvg", "nauty-geng is not installed");
-        return;
-    };
+    let geng = geng_or_fail("geng_pipes_into_solve_uvg", &["-c", "-q", "8"]);
     assert!(geng.status.success());
     // geng's labelling differs from ours; the values of the class do not.
     let got: serde_json::Value = serde_json::from_str(&ok_in(

@@ -4,14 +4,9 @@
 //! merged exactly once: 20,000 accepted submits, and a report whose shard
 //! count is 20,000 and index sum 20,000·19,999/2.
 
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::cli;
 
-#[path = "support/cli.rs"]
-mod cli;
-
-#[path = "support/load.rs"]
-mod load;
+use crate::support::load;
 
 use gamesweep::kinds::noop::{expected_sum, NoopDoc};
 use std::time::Duration;
@@ -21,6 +16,7 @@ const WORKERS: usize = 200;
 
 #[test]
 fn twenty_thousand_shards_two_hundred_workers_each_merged_once() {
+    let _serial = crate::serial();
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
     let (_coordinator, url) = cli::serve(&store, &[], &dir.path().join("serve.log"));

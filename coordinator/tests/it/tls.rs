@@ -12,8 +12,7 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::proc;
 use proc::{free_port, Proc};
 
 /// A CA: its certificate (PEM file) and what signs with it.

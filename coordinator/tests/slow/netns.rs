@@ -23,18 +23,17 @@
 //!   TCP connect + echo across an impaired link is checked to take at least
 //!   two 600 ms round trips.
 //!
-//! Not root, or namespaces / veth / TUN unavailable: the test prints
-//! `SKIP: netns test: <why>` and passes, unless `GAMESWEEP_REQUIRE_CLUSTER=1`
-//! (CI), where it fails. The two tests never run at the same time (a static
+//! The tests need root and iproute2 (network namespaces, veth, TUN): they
+//! are `#[ignore = "needs network namespaces"]`, and fail when they run
+//! (`-- --include-ignored`, as `.ci/run` does) where namespaces, veth or TUN
+//! cannot be made. The two tests never run at the same time (a static
 //! lock), so the timings are not skewed by each other. Every wait is bounded;
 //! processes are killed by PID and namespaces deleted on drop, also on panic.
 
-#[path = "support/tun_link.rs"]
-mod tun_link;
+use crate::support::tun_link;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tun_link::{Counts, End, TunLink};
 
@@ -44,16 +43,13 @@ const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg-n10/resul
 const PORT: u16 = 7461;
 const LOCAL_URL: &str = "http://127.0.0.1:7461";
 
-/// The tests share the machine's two cores: one at a time.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Not able to run here: skip visibly, or fail where the cluster is required.
-fn skip(why: &str) {
-    proc::skip("netns test", why)
+/// Not able to run here: the test fails, saying why.
+fn no_namespaces(why: &str) -> ! {
+    proc::missing(
+        "the netns test",
+        "network namespaces (root and iproute2)",
+        why,
+    )
 }
 
 fn is_root() -> bool {
@@ -236,8 +232,7 @@ impl Drop for Net {
     }
 }
 
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::proc;
 use proc::Proc;
 
 /// A coordinator in its namespace, the workers started so far, and their
@@ -252,11 +247,10 @@ struct Cluster {
 }
 
 impl Cluster {
-    /// The namespaces, or the reason they cannot be made (after skipping).
-    fn net(tag: &str, links: Links) -> Option<Cluster> {
+    /// The namespaces (the test fails, saying why, if they cannot be made).
+    fn net(tag: &str, links: Links) -> Cluster {
         if !is_root() {
-            skip("not root (network namespaces need CAP_SYS_ADMIN)");
-            return None;
+            no_namespaces("not root (network namespaces need CAP_SYS_ADMIN)");
         }
         let net = match Net::new(tag, links) {
             Ok(n) => n,
@@ -265,20 +259,19 @@ impl Cluster {
                     Links::Veth => "veth pairs",
                     Links::Tun => "TUN links",
                 };
-                skip(&format!("cannot make namespaces and {kind}: {e}"));
-                return None;
+                no_namespaces(&format!("cannot make namespaces and {kind}: {e}"));
             }
         };
         let dir = tempfile::tempdir().unwrap();
         let token = dir.path().join("token");
         std::fs::write(&token, "netns-test-token\n").unwrap();
-        Some(Cluster {
+        Cluster {
             workers: Vec::new(),
             coordinator: None,
             net,
             dir,
             token,
-        })
+        }
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -520,11 +513,10 @@ const PARTITION_LEASE_SECS: u32 = 2;
 const CUT: Duration = Duration::from_secs(10);
 
 #[test]
+#[ignore = "needs network namespaces"]
 fn a_partitioned_worker_is_replaced_and_its_late_result_ignored() {
-    let _serial = serial();
-    let Some(mut cl) = Cluster::net("p", Links::Veth) else {
-        return;
-    };
+    let _serial = crate::serial();
+    let mut cl = Cluster::net("p", Links::Veth);
     let started = Instant::now();
     cl.serve(PARTITION_LEASE_SECS);
     cl.launch("part", 256);
@@ -686,11 +678,10 @@ const LOSS_PERCENT: f64 = 5.0;
 const ECHO_ADDR: &str = "10.251.1.1:7462";
 
 #[test]
+#[ignore = "needs network namespaces"]
 fn a_slow_lossy_network_gives_the_same_result() {
-    let _serial = serial();
-    let Some(mut cl) = Cluster::net("n", Links::Tun) else {
-        return;
-    };
+    let _serial = crate::serial();
+    let mut cl = Cluster::net("n", Links::Tun);
     let started = Instant::now();
     let why = match cl.net.netem_works() {
         Ok(()) => "sch_netem is available here too, but the forwarder is the one path everywhere",

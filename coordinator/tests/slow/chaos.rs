@@ -21,8 +21,7 @@ use std::time::{Duration, Instant};
 const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 
-#[path = "support/proc.rs"]
-mod proc;
+use crate::support::proc;
 use proc::Proc;
 
 /// A small seeded generator (xorshift64*), so a failing schedule can be
@@ -329,6 +328,7 @@ fn tamper(json: &mut serde_json::Value, rng: &mut Rng) -> bool {
 
 #[test]
 fn a_sweep_survives_kills_and_forgers_with_identical_results() {
+    let _serial = crate::serial();
     let seed: u64 = std::env::var("GAMESWEEP_CHAOS_SEED")
         .ok()
         .and_then(|s| s.parse().ok())

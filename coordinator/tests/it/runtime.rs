@@ -15,12 +15,10 @@ use std::time::{Duration, Instant};
 /// documented `cargo build --release` makes it too.
 const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 
-#[path = "support/proc.rs"]
-mod proc;
-use proc::{free_port, Proc};
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
+use crate::support::proc;
 use cli::{gs, isolated, ok, BIN};
+use proc::{free_port, Proc};
 
 /// Start `gamesweep serve` on 127.0.0.1:`port` (0: any free port, chosen by
 /// the coordinator itself, so no other process can take it in between);

@@ -1,0 +1,32 @@
+//! The coordinator's integration tests, one binary (one module per former
+//! test file; each used to link the whole crate on its own): the real
+//! binaries started on loopback and driven end to end, the store, the
+//! export format, the dashboard and the boards. The slow or timing-sensitive
+//! tests (load, chaos, Slurm, network namespaces) are the second binary,
+//! `tests/slow`: cargo runs test binaries one after another, and the tests
+//! of one binary in parallel threads, so they never share the two cores
+//! with these.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod cli_conventions;
+mod cli_limits;
+mod dashboard;
+mod disk_full;
+mod explore;
+mod export;
+mod figures;
+mod fuzz;
+mod health;
+mod import_crash;
+mod limits;
+mod memcap;
+mod metrics;
+mod pipeline;
+mod replicate;
+mod runtime;
+mod solve_board;
+mod store_damage;
+mod tls;
+mod trust;
