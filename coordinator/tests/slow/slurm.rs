@@ -388,21 +388,26 @@ fn workers_under_slurm_survive_preemption_and_time_limits() {
     let t = sbatch(&["--time=1", "--signal=TERM@20"], "t-%j.log");
     let a0 = format!("{a}_0");
 
-    // Pre-empt a0 once it has been working for a while.
-    let mut a0_seen = None;
+    // Pre-empt a0 once it has been working. The whole n ≤ 10 sweep takes
+    // only a few seconds with the current solver, so it is paused first (a
+    // paused sweep is unfinished: the workers stay and poll, and finish the
+    // shards they hold), a0 is signalled, and the sweep resumed.
+    let mut a0_seen = false;
     wait_for("worker a0 to run shards", Duration::from_secs(90), || {
         let st = status(&url, &token, "n10");
-        if a0_seen.is_none() && workers(&st).iter().any(|w| w.starts_with(&a0)) {
-            a0_seen = Some(Instant::now());
-        }
-        a0_seen.is_some_and(|t| t.elapsed() > Duration::from_secs(15))
-            && st["sweeps"][0]["shards_done"].as_u64().unwrap_or(0) >= 5
+        a0_seen |= workers(&st).iter().any(|w| w.starts_with(&a0));
+        a0_seen && st["sweeps"][0]["shards_done"].as_u64().unwrap_or(0) >= 10
     });
+    gs(&url, &token, &["pause", "n10"]);
+    let st = status(&url, &token, "n10");
+    assert_ne!(st["sweeps"][0]["state"], "done", "paused in time: {st}");
+    std::thread::sleep(Duration::from_secs(3));
     cluster.run("scancel", &["--signal=TERM", &a0]);
     eprintln!(
-        "slurm test: {a0} pre-empted {:.1?} after sbatch",
+        "slurm test: {a0} pre-empted {:.1?} after sbatch (sweep paused)",
         sweep_start.elapsed()
     );
+    gs(&url, &token, &["resume", "n10"]);
     // A later array finishes the sweep with a1.
     let b = sbatch(&["--array=0-1"], "b-%A_%a.log");
 
