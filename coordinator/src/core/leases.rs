@@ -7,6 +7,7 @@
 
 use super::model::{
     check_worker, is_issued, CoreError, End, Named, ShardState, State, Sweep, MAX_FAILURES,
+    TRUST_AFTER,
 };
 use super::tokens::LeaseClaim;
 use super::Core;
@@ -150,8 +151,8 @@ impl Core {
         // that its probation costs the fleet little (docs/trust.md). While on
         // probation every result of it is replicated anyway, so what it can
         // guess from a shard's place in the order gains it nothing.
-        let probation = is_issued(worker)
-            && st.trust.get(worker).map_or(0, |t| t.agreements) < super::verify::TRUST_AFTER;
+        let probation =
+            is_issued(worker) && st.trust.get(worker).map_or(0, |t| t.agreements) < TRUST_AFTER;
         // Replicated validation (core/verify.rs): verification copies first,
         // so that they do not all wait for the end of the sweep.
         let mut out = self.lease_copies(&mut st, worker, version, max as usize, now, until_ms)?;

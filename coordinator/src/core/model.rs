@@ -227,6 +227,12 @@ pub(crate) enum Named {
     Stale,
 }
 
+/// Adaptive replication: every result of an issued identity is verified by
+/// another identity until its results have agreed with another identity's
+/// this many times (since its last disagreement); after that its results
+/// are verified at the sweep's sampled share.
+pub const TRUST_AFTER: u32 = 5;
+
 /// Which end of the lease order [`Sweep::first_free`] takes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum End {

@@ -69,11 +69,7 @@ fn import_overruled(rec: &VerifyRecord) -> Option<&VerifyRun> {
 /// verification is skipped as unverifiable.
 pub const SKIP_PERIODS: u32 = 3;
 
-/// Adaptive replication: every result of an issued identity is verified by
-/// another identity until its results have agreed with another identity's
-/// this many times (since its last disagreement); after that its results
-/// are verified at the sweep's sampled share.
-pub const TRUST_AFTER: u32 = 5;
+pub use super::model::TRUST_AFTER;
 
 /// May a run of `rec` be skipped as unverifiable when no eligible identity
 /// is around? Not under `--replicate all`, and not for imported results
