@@ -22,7 +22,7 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "FILE")]
     pub address_file: Option<PathBuf>,
     /// A finished sweep's results.json: its witnesses and counterexamples
-    /// are listed in the page's menu (and printed, one `CODE START PLACE` a line).
+    /// are listed in the page's menu (and printed, one `CODE START CAPTION` a line).
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
     /// A game-graph file (docs/gamegraph-format.md, text or JSON; at most
@@ -39,12 +39,12 @@ pub struct ExploreArgs {
 fn listed(file: &std::path::Path) -> anyhow::Result<Vec<explore::Listed>> {
     let doc = std::fs::read_to_string(file)
         .map_err(|e| UsageError(format!("cannot read --results {}: {e}", file.display())))?;
-    let (pics, _) = http::witnesses::pictures(&doc)
+    let (pics, _) = http::witnesses::pictures_of_results(&doc)
         .map_err(|e| UsageError(format!("--results {}: {e}", file.display())))?;
     Ok(pics
         .into_iter()
         .map(|p| explore::Listed {
-            place: p.place,
+            caption: p.caption,
             code: p.graph6,
             start: p.start,
             counterexample: p.counterexample,
@@ -92,7 +92,7 @@ pub fn exec(a: ExploreArgs) -> anyhow::Result<()> {
         } else {
             ""
         };
-        crate::output::print(format_args!("{} {start} {}{tag}\n", l.code, l.place))?;
+        crate::output::print(format_args!("{} {start} {}{tag}\n", l.code, l.caption))?;
     }
     let source = a.results.as_ref().map(|f| f.display().to_string());
     let game_file = match &a.file {

@@ -405,7 +405,7 @@ async function init() {
   $("results").addEventListener("change", () => {
     const r = st.results[Number($("results").value)];
     if (!r) return;
-    $("note").textContent = (r.counterexample ? "counterexample " : "") + r.place + ": " + r.code + (r.start !== null ? " start " + r.start : "");
+    $("note").textContent = (r.counterexample ? "counterexample " : "") + r.caption + ": " + r.code + (r.start !== null ? " start " + r.start : "");
     open(r.code.startsWith("&") ? "myopic" : "uvg", r.code, r.code.startsWith("&") ? "" : (r.start === null ? "" : r.start));
   });
   try {
@@ -418,7 +418,7 @@ async function init() {
     if (p.results.length) {
       $("results-label").hidden = false;
       $("results").innerHTML = '<option value="">— ' + esc(p.results_source || "") + " —</option>" + p.results.map((x, i) =>
-        '<option value="' + i + '">' + (x.counterexample ? "counterexample " : "") + esc(x.place) + " " + esc(x.code) + "</option>").join("");
+        '<option value="' + i + '">' + (x.counterexample ? "counterexample " : "") + esc(x.caption) + " " + esc(x.code) + "</option>").join("");
     }
   } catch (e) {
     showError("cannot read the presets: " + e.message);

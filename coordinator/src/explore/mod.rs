@@ -76,13 +76,13 @@ pub fn workers() -> usize {
 /// A graph of a finished sweep's `results.json`, offered in the menu.
 #[derive(Clone, Debug, Serialize)]
 pub struct Listed {
-    /// Its place in the document (`by_n[n=7].witnesses.3`).
-    pub place: String,
+    /// What it is, in the kind's words ("smallest *5: 10 vertices, start 3").
+    pub caption: String,
     /// graph6 (digraph6 for Myopic Col).
     pub code: String,
     /// The start the document gives.
     pub start: Option<u64>,
-    /// A counterexample (found under a key naming them).
+    /// A counterexample (the kind's role for it).
     pub counterexample: bool,
 }
 

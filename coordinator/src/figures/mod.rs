@@ -14,7 +14,7 @@ pub mod chart;
 pub mod data;
 pub mod html;
 
-use data::{Drawing, Marks, Role};
+use data::{Marks, Role, Witness};
 use gamesweep::draw;
 
 /// The folder, beside `report.md`, that holds the SVG files.
@@ -40,7 +40,7 @@ pub struct Figures {
 
 /// One drawn (or undrawable) position, as listed.
 struct Listed {
-    drawing: Drawing,
+    drawing: Witness,
     /// File name, or why it could not be drawn.
     file: Result<String, String>,
 }
@@ -71,11 +71,7 @@ fn md_code(s: &str) -> String {
 }
 
 fn role_heading(r: Role) -> &'static str {
-    match r {
-        Role::Counterexample => "Counterexamples",
-        Role::Smallest => "Smallest position of each value",
-        Role::Witness => "Other witnesses",
-    }
+    r.heading()
 }
 
 fn marks_text(m: &Marks) -> &'static str {
@@ -102,9 +98,9 @@ pub fn render(results_json: &str, report_md: &str) -> anyhow::Result<Figures> {
         charts_html.push((c.title.clone(), svg.clone()));
         files.push((name, svg));
     }
-    let total = d.drawings.len();
+    let total = d.witnesses.len();
     let mut listed = Vec::new();
-    for (i, drawing) in d.drawings.into_iter().take(MAX_DRAWINGS).enumerate() {
+    for (i, drawing) in d.witnesses.into_iter().take(MAX_DRAWINGS).enumerate() {
         let opts = draw::Options {
             title: Some(format!("{} ({})", drawing.caption, drawing.code)),
             ..draw::Options::default()
@@ -133,7 +129,7 @@ pub fn render(results_json: &str, report_md: &str) -> anyhow::Result<Figures> {
         );
         if total > MAX_DRAWINGS {
             md.push_str(&format!(
-                "The first {MAX_DRAWINGS} of {total} are drawn (counterexamples first, then the smallest positions of values, fewest vertices and edges first); the rest are in the tables above.\n"
+                "The first {MAX_DRAWINGS} of {total} are drawn (counterexamples first, smallest first; then the smallest position of each value, in value order; then other positions); the rest are in the tables above.\n"
             ));
         }
         let mut role = None;
@@ -200,7 +196,13 @@ mod tests {
 
     #[test]
     fn a_report_without_pictures_says_so() {
-        let f = render("{\"kind\": \"noop\", \"params\": {}}\n", "# r\n").unwrap();
+        // engine-check with no disagreement: no chart, no position.
+        let json = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../runs/engine-check/results.json"),
+        )
+        .unwrap();
+        let f = render(&json, "# r\n").unwrap();
         assert!(f.files.is_empty());
         assert!(f.section_md.starts_with(HEADING));
         assert!(f.section_md.contains("None:"), "{}", f.section_md);

@@ -106,7 +106,7 @@ async function refreshPictures(s) {
   html += p.pictures.map(w =>
     '<figure class="witness' + (w.counterexample ? " counterexample" : "") + '" data-graph6="' + esc(w.graph6) + '">' +
     '<a class="explore" title="open on a board" href="' + esc(exploreLink(w)) + '">' + w.svg + "</a>" +
-    "<figcaption>" + (w.counterexample ? "<b>counterexample</b> " : "") + esc(w.place) + "<br><code>" + esc(w.graph6) + "</code>" +
+    "<figcaption>" + (w.counterexample ? "<b>counterexample</b> " : "") + esc(w.caption) + "<br><code>" + esc(w.graph6) + "</code>" +
     (w.start !== null ? " start " + w.start : "") + "</figcaption></figure>").join("");
   if (!p.pictures.length && !p.error) html = '<span class="muted">none yet</span>';
   if (p.omitted) html += '<span class="muted">' + p.omitted + " more not drawn</span>";

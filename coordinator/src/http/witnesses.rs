@@ -2,20 +2,18 @@
 //!
 //! The dashboard knows no kind: it renders the merge of the results
 //! accepted so far into the kind's own `results.json` document (the same
-//! rendering a finished sweep gets) and draws every graph in it: each
-//! object with a `graph6` field (its `start`, if any, marked), each
-//! `extended_graph6` with its `extended_start`, and each `"GRAPH6 START"`
-//! line of a `positions` list. A graph under a key naming exceptions or
-//! counterexamples is shown as a counterexample; they come first, then the
-//! `graph6` objects, then the extensions, then the listed positions. Labels are the graph's
-//! place in the document (`by_n[n=7].witnesses.3`). Pictures are drawn by
-//! [`gamesweep::draw`] and kept until the sweep's done shards change.
+//! rendering a finished sweep gets) and draws the positions the kind
+//! presents ([`gamesweep::sweep::Kind::present`]): counterexamples first,
+//! then the smallest position of each value, then other collected
+//! positions, each with the kind's caption and value ("smallest *5: 10
+//! vertices, start 3"). Pictures are drawn by [`gamesweep::draw`] and kept
+//! until the sweep's done shards change.
 
 use crate::core::{Core, CoreError};
 use gamesweep::draw;
 use gamesweep::kinds;
+use gamesweep::sweep::{Marks, Role, SweepError, SweepKind};
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -23,22 +21,25 @@ use std::time::{Duration, Instant};
 /// Pictures drawn for one sweep at most (counterexamples first).
 pub const MAX_PICTURES: usize = 60;
 
-/// `GRAPH6 START` lines read from one list at most.
-const MAX_PER_LIST: usize = 8;
-
 /// A sweep whose done shards changed is drawn again at most this often.
 const REDRAW_EVERY: Duration = Duration::from_secs(3);
 
-/// One graph of the document.
+/// One position the kind presents, drawn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Picture {
-    /// Where it is in `results.json`.
-    pub place: String,
+    /// What it is, in the kind's words ("smallest *5: 10 vertices, start 3").
+    pub caption: String,
+    /// Its value in the kind's notation, when it has one.
+    pub value: Option<String>,
+    /// Why it is shown: the heading of its role ("Counterexamples", ...).
+    pub role: &'static str,
     /// The graph (graph6, or digraph6).
     pub graph6: String,
-    /// The start vertex marked, if the document gives one.
+    /// The start vertex marked, if the position has one.
     pub start: Option<u64>,
-    /// Found under a key naming exceptions or counterexamples.
+    /// Its colouring (`L` blue, `R` red, `.` uncoloured), if it has one.
+    pub colouring: Option<String>,
+    /// A counterexample (the kind's role).
     pub counterexample: bool,
     /// The SVG picture.
     pub svg: String,
@@ -51,143 +52,68 @@ pub struct Pictures {
     pub sweep_id: String,
     /// Shards done when drawn.
     pub shards_done: u32,
-    /// The pictures: counterexamples, `graph6` objects, extensions, listed
-    /// positions, each in document order.
+    /// The pictures, in the kind's drawing order.
     pub pictures: Vec<Picture>,
-    /// Graphs in the document not drawn (over [`MAX_PICTURES`]).
+    /// Positions presented but not drawn (over [`MAX_PICTURES`]).
     pub omitted: usize,
     /// Why nothing could be drawn (the document did not render), if so.
     pub error: Option<String>,
 }
 
-/// A graph found in the document, not drawn yet.
-struct Found {
-    /// 0 counterexample, 1 a `graph6` object, 2 an extension, 3 a listed position.
-    rank: u8,
-    place: String,
-    code: String,
-    start: Option<u64>,
-    counterexample: bool,
-}
-
-fn is_counterexample(place: &str) -> bool {
-    let p = place.to_ascii_lowercase();
-    p.contains("exception") || p.contains("counterexample")
-}
-
-/// The key of an array element: `n=7` when the element is an object with
-/// a whole `n`, else its index.
-fn element(v: &Value, i: usize) -> String {
-    match v.get("n").and_then(Value::as_u64) {
-        Some(n) => format!("n={n}"),
-        None => i.to_string(),
-    }
-}
-
-fn walk(v: &Value, place: &str, key: &str, out: &mut Vec<Found>) {
-    match v {
-        Value::Object(m) => {
-            for (code_key, start_key) in
-                [("graph6", "start"), ("extended_graph6", "extended_start")]
-            {
-                if let Some(code) = m.get(code_key).and_then(Value::as_str) {
-                    let p = if code_key == "graph6" {
-                        place.to_string()
-                    } else {
-                        format!("{place}.extended")
-                    };
-                    let counterexample = is_counterexample(&p);
-                    out.push(Found {
-                        rank: if counterexample {
-                            0
-                        } else if code_key == "graph6" {
-                            1
-                        } else {
-                            2
-                        },
-                        counterexample,
-                        place: p,
-                        code: code.to_string(),
-                        start: m.get(start_key).and_then(Value::as_u64),
-                    });
-                }
-            }
-            for (k, child) in m {
-                walk(child, &join(place, k), k, out);
-            }
-        }
-        Value::Array(a) => {
-            for (i, child) in a.iter().enumerate() {
-                if let Value::String(line) = child {
-                    if key == "positions" && i < MAX_PER_LIST {
-                        if let Some((code, start)) = line.split_once(' ') {
-                            if let Ok(start) = start.trim().parse::<u64>() {
-                                let p = format!("{place}[{i}]");
-                                let counterexample = is_counterexample(&p);
-                                out.push(Found {
-                                    rank: if counterexample { 0 } else { 3 },
-                                    counterexample,
-                                    place: p,
-                                    code: code.to_string(),
-                                    start: Some(start),
-                                });
-                            }
-                        }
-                    }
-                } else {
-                    walk(child, &format!("{place}[{}]", element(child, i)), key, out);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-fn join(place: &str, key: &str) -> String {
-    if place.is_empty() {
-        key.to_string()
-    } else {
-        format!("{place}.{key}")
-    }
-}
-
-/// Every graph in the `results.json` text `doc`, drawn (at most
-/// [`MAX_PICTURES`], counterexamples first), and how many were left out.
-/// Graphs that do not decode or are too big to draw are left out silently.
-pub fn pictures(doc: &str) -> Result<(Vec<Picture>, usize), String> {
-    let v: Value = serde_json::from_str(doc).map_err(|e| format!("results.json: {e}"))?;
-    let mut found = Vec::new();
-    walk(&v, "", "", &mut found);
-    // Stable: document order within each rank.
-    found.sort_by_key(|f| f.rank);
+/// The positions `kind` presents for the `results.json` text `doc`, drawn
+/// (at most [`MAX_PICTURES`], in drawing order), and how many were left
+/// out. A position that does not decode or is too big to draw is left out.
+pub fn pictures(kind: &dyn SweepKind, doc: &str) -> Result<(Vec<Picture>, usize), SweepError> {
+    let presented = kind.present(doc)?;
     let mut out = Vec::new();
     let mut omitted = 0;
-    for f in found {
+    for w in presented.witnesses {
         if out.len() >= MAX_PICTURES {
             omitted += 1;
             continue;
         }
-        let marked: Vec<usize> = f.start.map(|s| s as usize).into_iter().collect();
-        let title = match f.start {
-            Some(s) => format!("{} — {} start {s}", f.place, f.code),
-            None => format!("{} — {}", f.place, f.code),
+        let (start, colouring) = match &w.marks {
+            Marks::Start(v) => (v.first().map(|&s| s as u64), None),
+            Marks::Colouring(c) => (None, Some(c.clone())),
+            Marks::None => (None, None),
         };
         let opts = draw::Options {
             size: 140,
-            title: Some(title),
+            title: Some(format!("{} — {}", w.caption, w.code)),
             ..draw::Options::default()
         };
-        if let Ok(svg) = draw::svg_code(&f.code, &marked, &opts) {
+        let svg = match &w.marks {
+            Marks::Start(v) => draw::svg_code(&w.code, v, &opts),
+            Marks::Colouring(c) => draw::svg_code_coloured(&w.code, c, &opts),
+            Marks::None => draw::svg_code(&w.code, &[], &opts),
+        };
+        if let Ok(svg) = svg {
             out.push(Picture {
-                place: f.place,
-                graph6: f.code,
-                start: f.start,
-                counterexample: f.counterexample,
+                caption: w.caption,
+                value: w.value,
+                role: w.role.heading(),
+                graph6: w.code,
+                start,
+                colouring,
+                counterexample: w.role == Role::Counterexample,
                 svg,
             });
         }
     }
     Ok((out, omitted))
+}
+
+/// The kind a `results.json` text names, and its pictures.
+pub fn pictures_of_results(doc: &str) -> Result<(Vec<Picture>, usize), SweepError> {
+    #[derive(serde::Deserialize)]
+    struct KindOnly {
+        kind: String,
+    }
+    let k: KindOnly = serde_json::from_str(doc).map_err(|e| SweepError::BadResult {
+        kind: "?".into(),
+        reason: format!("results.json names no kind: {e}"),
+    })?;
+    pictures(kinds::find(&k.kind)?, doc)
 }
 
 /// What a sweep's pictures were drawn from: (launch seq, shards done),
@@ -216,20 +142,22 @@ impl Cache {
                 }
             }
         }
-        let rendered = kinds::find(&merged.kind)
-            .and_then(|k| k.render(&merged.params, &merged.output))
-            .map_err(|e| e.to_string());
+        let kind = kinds::find(&merged.kind);
+        let drawn = kind.and_then(|k| {
+            let r = k.render(&merged.params, &merged.output)?;
+            pictures(k, &r.results_json)
+        });
         let mut p = Pictures {
             sweep_id: id.to_string(),
             shards_done: done,
             ..Pictures::default()
         };
-        match rendered.and_then(|r| pictures(&r.results_json)) {
+        match drawn {
             Ok((pics, omitted)) => {
                 p.pictures = pics;
                 p.omitted = omitted;
             }
-            Err(e) => p.error = Some(e),
+            Err(e) => p.error = Some(e.to_string()),
         }
         let p = Arc::new(p);
         let mut e = self.entries.lock().unwrap_or_else(|e| e.into_inner());
@@ -245,45 +173,45 @@ impl Cache {
 mod tests {
     use super::*;
 
+    fn committed(run: &str) -> String {
+        std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../runs")
+                .join(run)
+                .join("results.json"),
+        )
+        .unwrap()
+    }
+
     #[test]
-    fn every_graph_of_a_document_is_found_and_counterexamples_come_first() {
-        let doc = r#"{
-            "by_n": [
-                {"n": 3, "witnesses": {"0": {"graph6": "Bw", "start": 1, "edges": 3}},
-                 "matching_exception_records": [{"graph6": "Bo", "start": 2}],
-                 "extensions": {"3": {"extended_graph6": "Bw", "extended_start": 0, "smallest_base": "A_"}},
-                 "collected": {"positions": ["Bo 0", "Bo 1", "junk"]}}
-            ],
-            "other": {"graph6": "not a graph"}
-        }"#;
-        let (p, omitted) = pictures(doc).unwrap();
+    fn the_kind_says_what_each_picture_is() {
+        let (p, omitted) = pictures_of_results(&committed("uvg")).unwrap();
         assert_eq!(omitted, 0);
-        let places: Vec<(&str, Option<u64>, bool)> = p
+        // uvg n <= 9: no exception, the smallest position of values 0..=4.
+        let caps: Vec<(&str, Option<&str>, Option<u64>)> = p
             .iter()
-            .map(|x| (x.place.as_str(), x.start, x.counterexample))
+            .map(|x| (x.caption.as_str(), x.value.as_deref(), x.start))
             .collect();
-        assert_eq!(
-            places,
-            vec![
-                ("by_n[n=3].matching_exception_records[0]", Some(2), true),
-                ("by_n[n=3].witnesses.0", Some(1), false),
-                ("by_n[n=3].extensions.3.extended", Some(0), false),
-                ("by_n[n=3].collected.positions[0]", Some(0), false),
-                ("by_n[n=3].collected.positions[1]", Some(1), false),
-            ]
+        assert_eq!(caps.len(), 5, "{caps:?}");
+        assert!(
+            caps.iter().all(|c| c.0.starts_with("smallest ")),
+            "{caps:?}"
         );
-        assert!(p.iter().all(|x| x.svg.starts_with("<svg ")));
-        assert!(p[0].svg.contains("class=\"start\" data-v=\"2\""));
-        assert!(pictures("{").is_err());
+        assert_eq!(caps[0].1, Some("0"));
+        assert_eq!(caps[4].1, Some("*4"));
+        assert!(p
+            .iter()
+            .all(|x| x.svg.starts_with("<svg ") && !x.counterexample));
+        assert!(pictures_of_results("{").is_err());
+        assert!(pictures_of_results("{\"kind\": \"nope\"}").is_err());
     }
 
     #[test]
     fn at_most_max_pictures_are_drawn() {
-        let many: Vec<String> = (0..MAX_PICTURES + 5)
-            .map(|i| format!("{{\"graph6\": \"Bw\", \"start\": {}}}", i % 3))
-            .collect();
-        let doc = format!("{{\"w\": [{}]}}", many.join(","));
-        let (p, omitted) = pictures(&doc).unwrap();
-        assert_eq!((p.len(), omitted), (MAX_PICTURES, 5));
+        // myopic-tree n <= 14 has more smallest positions than are drawn.
+        let (p, omitted) = pictures_of_results(&committed("myopic-tree-14")).unwrap();
+        assert_eq!(p.len(), MAX_PICTURES);
+        assert!(omitted > 0);
+        assert!(p.iter().all(|x| x.colouring.is_some() && x.value.is_some()));
     }
 }

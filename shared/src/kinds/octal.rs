@@ -16,6 +16,8 @@
 //! Codes are numbered by rank 0..7·8^(k−1) in increasing order of their digit
 //! string; shards are ranges of ranks ([`CodeRange`]).
 
+mod present;
+
 use crate::sweep::merge::{add, add_counts, MergeError};
 use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
@@ -607,6 +609,9 @@ impl Kind for OctalSweep {
         }
     }
 
+    fn present(&self, doc: &OctalDoc) -> crate::sweep::Presentation {
+        present::present(doc)
+    }
     fn report(&self, _params: &OctalParams, doc: &OctalDoc) -> String {
         report_md(doc)
     }

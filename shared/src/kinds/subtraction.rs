@@ -8,6 +8,8 @@
 //! with the smallest sets attaining it, the per-set rows (the smallest
 //! [`PER_SET_CAP`]) and two consistency counters; all merge field by field.
 
+mod present;
+
 use crate::gamegraph::subtraction::{analyse, SubtractionAnalysis, SubtractionSet};
 use crate::sweep::merge::{add, add_counts, MergeError};
 use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, SweepError};
@@ -677,6 +679,9 @@ impl Kind for SubtractionSweep {
         }
     }
 
+    fn present(&self, doc: &SubtractionDoc) -> crate::sweep::Presentation {
+        present::present(doc)
+    }
     fn report(&self, _params: &SubtractionParams, doc: &SubtractionDoc) -> String {
         report_md(doc)
     }

@@ -6,6 +6,8 @@
 //! each value (the smallest position in witness order), and optionally every
 //! position of value ≥ `--collect-min-value`.
 
+mod present;
+
 use crate::graph::{graph6, BitGraph};
 use crate::sweep::graphplan::{self, GraphShard};
 use crate::sweep::merge::{add, add_counts, merge_maps, MergeError};
@@ -814,6 +816,9 @@ impl Kind for UvgSweep {
         }
     }
 
+    fn present(&self, doc: &UvgDoc) -> crate::sweep::Presentation {
+        present::present(doc)
+    }
     fn report(&self, _params: &UvgParams, doc: &UvgDoc) -> String {
         report_md(doc)
     }

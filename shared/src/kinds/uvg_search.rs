@@ -13,6 +13,8 @@
 //! steps in a row, kick the graph with three random toggles. It stops at the
 //! first graph with a start of value ≥ `--value`, or after `--steps` steps.
 
+mod present;
+
 use crate::graph::{graph6, BitGraph};
 use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, Smallest, SweepError};
@@ -404,6 +406,9 @@ impl Kind for UvgLocalSearch {
             evaluations: r.evaluations,
             best_values,
         }
+    }
+    fn present(&self, doc: &SearchDoc) -> crate::sweep::Presentation {
+        present::present(doc)
     }
     fn report(&self, _params: &SearchParams, doc: &SearchDoc) -> String {
         let p = &doc.params;

@@ -3,7 +3,10 @@
 //! implements it; nothing outside `shared` ever sees a kind's own types.
 
 use super::merge::MergeError;
-use super::{parse_typed, resolve, Kind, Merge, ParamDef, Params, ShardCtx, ShardSpec, SweepError};
+use super::{
+    parse_typed, resolve, Kind, Merge, ParamDef, Params, Presentation, ShardCtx, ShardSpec,
+    SweepError,
+};
 use serde::Serialize;
 use std::any::Any;
 use std::fmt::Debug;
@@ -62,6 +65,16 @@ pub trait SweepKind: Sync {
     /// (its `results_json` is the text as re-written from the typed document).
     fn render_from_json(&self, params: &Params, results_json: &str)
         -> Result<Rendered, SweepError>;
+    /// What the kind shows besides its report text ([`Kind::present`]),
+    /// from a `results.json` text alone (final or partial), witnesses in
+    /// drawing order.
+    fn present(&self, results_json: &str) -> Result<Presentation, SweepError>;
+    /// The command that reproduces a run with these resolved parameters:
+    /// `gamesweep run KIND` and every parameter whose value is not its
+    /// default, in declaration order.
+    fn command(&self, params: &Params) -> String {
+        super::params::command(self.name(), self.params(), params)
+    }
 }
 
 /// What a kind renders from a merged result.
@@ -185,6 +198,14 @@ impl<K: Kind> SweepKind for K {
         let out = merged.get::<K::Output>(Kind::name(self))?;
         let text = json_text(&self.doc(&p, out));
         self.render_from_json(params, &text)
+    }
+    fn present(&self, results_json: &str) -> Result<Presentation, SweepError> {
+        let doc: K::Doc =
+            serde_json::from_str(results_json).map_err(|e| SweepError::BadResult {
+                kind: Kind::name(self).into(),
+                reason: format!("results.json: {e}"),
+            })?;
+        Ok(Kind::present(self, &doc).sorted())
     }
     fn render_from_json(
         &self,

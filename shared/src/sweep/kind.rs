@@ -1,7 +1,7 @@
 //! The typed [`Kind`] trait every sweep kind implements, and what a shard
 //! sees while it runs ([`ShardCtx`]).
 
-use super::{Merge, ParamDef, SweepError};
+use super::{Merge, ParamDef, Presentation, SweepError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt::Debug;
@@ -98,6 +98,16 @@ pub trait Kind: Sync + Send + 'static {
     fn doc(&self, params: &Self::Params, merged: &Self::Output) -> Self::Doc;
     /// `report.md`, from the document as read back from `results.json`.
     fn report(&self, params: &Self::Params, doc: &Self::Doc) -> String;
+    /// What the kind shows besides its report text, from the document as
+    /// read back from `results.json` (also a partial one, while a sweep
+    /// runs): charts, and the positions worth drawing, each with its role,
+    /// its value and a caption a person reads ("smallest *5: 10 vertices,
+    /// start 3"). The report's figures and the dashboard draw only this.
+    /// Nothing by default; a kind with a committed run must show something
+    /// (a contract test checks).
+    fn present(&self, _doc: &Self::Doc) -> Presentation {
+        Presentation::default()
+    }
     /// Extra plain-text files written next to `results.json` (name, contents),
     /// e.g. collected positions as `GRAPH6 START` lines. None by default.
     fn exports(&self, _params: &Self::Params, _doc: &Self::Doc) -> Vec<(String, String)> {

@@ -26,6 +26,7 @@ pub mod graphplan;
 mod kind;
 pub mod merge;
 pub mod params;
+pub mod present;
 pub mod report;
 mod result;
 
@@ -33,6 +34,7 @@ pub use erased::{json_text, Output, Rendered, SweepKind};
 pub use kind::{Kind, ShardCtx, ShardSpec};
 pub use merge::{Max, Merge, MergeError, Smallest};
 pub use params::{parse_typed, resolve, ParamDef, Params};
+pub use present::{Chart, Marks, Plot, Presentation, Role, Series, Witness};
 pub use report::thousands;
 pub use result::{Record, RecordSet};
 

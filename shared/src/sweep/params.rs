@@ -83,6 +83,43 @@ pub fn parse_typed<P: serde::de::DeserializeOwned>(
     })
 }
 
+/// The command line that runs sweep `kind` with `params`:
+/// `gamesweep run KIND`, then `--name value` for every declared parameter
+/// that is required or differs from its default, in declaration order (the
+/// order `--help` lists them). Parameters not declared are left out.
+pub fn command(kind: &str, defs: &[ParamDef], params: &Params) -> String {
+    let mut s = format!("gamesweep run {kind}");
+    for d in defs {
+        if let Some(&v) = params.get(d.name) {
+            if d.default != Some(v) {
+                s.push_str(&format!(" --{} {v}", d.name.replace('_', "-")));
+            }
+        }
+    }
+    s
+}
+
+/// The command line that runs `kind` with its typed parameters `params`
+/// ([`command`]): flags (`bool` fields) count as 0/1, as on the command line.
+pub fn command_of<K: super::Kind>(kind: &K, params: &K::Params) -> String
+where
+    K::Params: serde::Serialize,
+{
+    let mut map = Params::new();
+    if let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(params) {
+        for (name, v) in fields {
+            let n = match v {
+                serde_json::Value::Bool(b) => Some(u64::from(b)),
+                v => v.as_u64(),
+            };
+            if let Some(n) = n {
+                map.insert(name, n);
+            }
+        }
+    }
+    command(kind.name(), kind.param_defs(), &map)
+}
+
 /// Serde helper for 0/1 flag parameters read as `bool`:
 /// `#[serde(deserialize_with = "crate::sweep::params::flag")]`.
 pub fn flag<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
@@ -92,5 +129,47 @@ pub fn flag<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
         v => Err(serde::de::Error::custom(format!(
             "flag must be 0 or 1, got {v}"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEFS: &[ParamDef] = &[
+        ParamDef {
+            name: "max_n",
+            help: "",
+            default: None,
+            min: 1,
+            max: 12,
+        },
+        ParamDef {
+            name: "min_n",
+            help: "",
+            default: Some(1),
+            min: 1,
+            max: 12,
+        },
+        ParamDef {
+            name: "seed",
+            help: "",
+            default: Some(1),
+            min: 0,
+            max: 9,
+        },
+    ];
+
+    #[test]
+    fn the_command_names_required_and_non_default_parameters() {
+        let p = resolve("k", DEFS, &[("max_n".to_string(), 9)].into()).unwrap();
+        assert_eq!(command("k", DEFS, &p), "gamesweep run k --max-n 9");
+        let p = resolve(
+            "k",
+            DEFS,
+            &[("max_n".to_string(), 9), ("seed".to_string(), 3)].into(),
+        )
+        .unwrap();
+        assert_eq!(command("k", DEFS, &p), "gamesweep run k --max-n 9 --seed 3");
     }
 }

@@ -124,3 +124,26 @@ mod tests {
         );
     }
 }
+
+impl Record {
+    /// This record shown as a counterexample whose `index` is its start
+    /// vertex: the caption gives what it is, its size, its detail and what
+    /// was found.
+    pub fn start_counterexample(&self, what: &str) -> super::Witness {
+        let mut caption = format!("{what}: {} vertices", self.vertices);
+        for part in [&self.detail, &self.note] {
+            if !part.is_empty() {
+                caption.push_str(", ");
+                caption.push_str(part);
+            }
+        }
+        super::Witness {
+            role: super::Role::Counterexample,
+            size: (self.vertices, self.edges),
+            code: self.code.clone(),
+            marks: super::Marks::Start(vec![self.index as usize]),
+            value: None,
+            caption,
+        }
+    }
+}

@@ -7,6 +7,8 @@
 //! tests, the exact value and the exact search's node count (a fresh search
 //! per start, memo on token + component).
 
+mod present;
+
 use super::{
     plan_ranges, values_line, write_graph_exceptions, Exceptions, RangeShard, ValueCounts,
     SECTION5_NOTE,
@@ -336,6 +338,9 @@ impl Kind for Degree3Sweep {
         }
     }
 
+    fn present(&self, doc: &Degree3Doc) -> crate::sweep::Presentation {
+        present::present(doc)
+    }
     fn report(&self, _params: &Degree3Params, doc: &Degree3Doc) -> String {
         report_md(doc)
     }

@@ -20,6 +20,8 @@
 //! the start vertex, because every gadget position above is fixed by the
 //! gadget and the path through it.
 
+mod present;
+
 use super::{
     plan_ranges, total, values_line, write_exceptions_and_not_covered, ExceptionLine, Exceptions,
     RangeShard, ValueCounts, SECTION5_NOTE,
@@ -761,6 +763,9 @@ impl Kind for ReductionSweep {
         }
     }
 
+    fn present(&self, doc: &ReductionDoc) -> crate::sweep::Presentation {
+        present::present(doc)
+    }
     fn report(&self, _params: &ReductionParams, doc: &ReductionDoc) -> String {
         report_md(doc)
     }

@@ -9,6 +9,8 @@
 //! mover picks a uniform remaining neighbour. After every strategy move the
 //! exact value of the opponent's position is also computed (it must be 0).
 
+mod present;
+
 use super::{plan_ranges, write_graph_exceptions, Exceptions, RangeShard, SECTION5_NOTE};
 use crate::bft::random::{below, instance_rng, random_connected_graph};
 use crate::graph::{graph6, members, BitGraph, VSet};
@@ -328,6 +330,9 @@ impl Kind for StrategySweep {
         }
     }
 
+    fn present(&self, doc: &StrategyDoc) -> crate::sweep::Presentation {
+        present::present(doc)
+    }
     fn report(&self, _params: &StrategyParams, doc: &StrategyDoc) -> String {
         report_md(doc)
     }

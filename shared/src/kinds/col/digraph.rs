@@ -21,6 +21,8 @@
 //! (0–1 uncoloured, 2 blue, 3 red). A uniform integer below `m` is the first
 //! `next_u32()` value below `m·⌊2^32/m⌋`, taken mod `m`.
 
+mod present;
+
 use super::graphs::{board_digraph6, digraph_ranges, DigraphRange};
 use super::{position_record, records_md, PositionDoc, Records};
 use crate::col::{Board, Pos, Solver, SolverOptions};
@@ -420,6 +422,9 @@ impl Kind for MyopicDigraphSweep {
                 random: (p.random > 0).then(|| (&r.random).into()),
             },
         }
+    }
+    fn present(&self, doc: &DigraphDoc) -> crate::sweep::Presentation {
+        present::present(doc)
     }
     fn report(&self, p: &DigraphParams, d: &DigraphDoc) -> String {
         let mut md =

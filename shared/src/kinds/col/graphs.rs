@@ -13,6 +13,8 @@
 //! [`crate::col::naive`] on every Col position of a connected graph with ≤ 6
 //! vertices and every Myopic position of a labelled digraph on 2..4 vertices.
 
+mod present;
+
 use super::{
     position_record, records_md, values_md, PositionDoc, Records, ValueCounter, ValueRow,
     ValueStats,
@@ -313,6 +315,9 @@ impl Kind for ColSweep {
             non_cold: r.non_cold.docs(),
             values,
         }
+    }
+    fn present(&self, doc: &ColDoc) -> crate::sweep::Presentation {
+        present::col(doc)
     }
     fn report(&self, p: &ColParams, d: &ColDoc) -> String {
         let max_n = p.max_n;
@@ -1024,6 +1029,9 @@ impl Kind for EngineCheckSweep {
                 myopic: (&r.myopic).into(),
             },
         }
+    }
+    fn present(&self, doc: &EngineCheckDoc) -> crate::sweep::Presentation {
+        present::engine_check(doc)
     }
     fn report(&self, _p: &NoParams, d: &EngineCheckDoc) -> String {
         let mut md = String::from("# Engine check: canonical values vs naive win/lose search\n\n| set | positions | disagreements |\n|---|---|---|\n");

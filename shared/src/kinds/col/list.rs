@@ -18,6 +18,8 @@
 //! Shards ([`ListShard`]): the lemma, one single list, or the tuples of `lists`
 //! lists whose first has `first` nodes.
 
+mod present;
+
 use super::{check_ranges, position_record, records_md, PositionDoc, Records};
 use crate::cgt::{Dyadic, Engine, GameId};
 use crate::col::{colouring_from_index, Board, Solver, SolverOptions};
@@ -599,6 +601,9 @@ impl Kind for MyopicListSweep {
             non_cold: r.non_cold.total(),
             non_cold_records: r.non_cold.docs(),
         }
+    }
+    fn present(&self, doc: &ListDoc) -> crate::sweep::Presentation {
+        present::present(doc)
     }
     fn report(&self, _p: &ListParams, d: &ListDoc) -> String {
         let mut md = String::from("# Myopic Col on lists: lemma and corollary\n\n");

@@ -13,6 +13,8 @@
 //! Shards are lists of tree shapes ([`TreeId`]: the `index`-th shape with
 //! `nodes` nodes in [`TreeCatalogue`] order), balanced by position count.
 
+mod present;
+
 use super::{
     balance, check_ranges, position_record, records_md, values_md, PositionDoc, Records,
     ValueCounter, ValueRow, ValueStats,
@@ -781,6 +783,9 @@ impl Kind for MyopicTrees {
         }
     }
 
+    fn present(&self, doc: &TreeDoc) -> crate::sweep::Presentation {
+        present::present(doc)
+    }
     fn report(&self, _p: &TreeParams, d: &TreeDoc) -> String {
         let max_nodes = d.params.max_nodes;
         let mut md = String::new();

@@ -9,7 +9,8 @@ use super::{colouring_index, position_record, RECORD_CAP};
 use crate::cgt::{Engine, GameId};
 use crate::fxhash::FxHashMap;
 use crate::sweep::merge::{add_counts, merge_maps, MergeError};
-use crate::sweep::{thousands, Max, ParamDef, Record, RecordSet, SweepError};
+use crate::sweep::present::cmp_game_values;
+use crate::sweep::{thousands, Marks, Max, ParamDef, Record, RecordSet, Role, SweepError, Witness};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -253,13 +254,21 @@ pub fn records_md(md: &mut String, records: &[PositionDoc]) {
 /// document's `values`; `unit` names the smallest position's vertices
 /// (`vertices`, `nodes`).
 pub fn values_md(md: &mut String, rows: &[ValueRow], unit: &str) {
-    for v in rows {
+    for v in in_value_order(rows) {
         let _ = write!(md, "| {} | {} | ", v.value, thousands(v.positions));
         if let Some(w) = &v.smallest {
             let _ = write!(md, "`{}` {} {unit}, {}", w.code, w.vertices, w.detail);
         }
         md.push_str(" |\n");
     }
+}
+
+/// `rows` in the order of their values ([`cmp_game_values`]: numbers by
+/// size, `x` before `x*`), not the text order `results.json` keeps them in.
+pub fn in_value_order(rows: &[ValueRow]) -> Vec<&ValueRow> {
+    let mut v: Vec<&ValueRow> = rows.iter().collect();
+    v.sort_by(|a, b| cmp_game_values(&a.value, &b.value));
+    v
 }
 
 /// `Err(BadParams)` unless every `(name, value)` lies in its declared range
@@ -344,4 +353,57 @@ mod tests {
         ));
         assert!(check_ranges("k", &defs, &[("y", 1)]).is_err());
     }
+}
+
+/// How a position of a Col kind is shown ([`crate::sweep::Presentation`]).
+impl PositionDoc {
+    /// Its colouring marks (`colouring …` detail), or none.
+    pub fn marks(&self) -> Marks {
+        match self.detail.strip_prefix("colouring ") {
+            Some(text) => Marks::Colouring(text.to_string()),
+            None => Marks::None,
+        }
+    }
+
+    /// The position shown as `what` under `role`: the caption gives its
+    /// size, its colouring or detail and what was found (its value).
+    pub fn witness(&self, role: Role, what: &str) -> Witness {
+        let mut caption = format!("{what}: {} vertices", self.vertices);
+        if !self.detail.is_empty() {
+            caption.push_str(", ");
+            caption.push_str(&self.detail);
+        }
+        if !self.note.is_empty() {
+            caption.push_str(", ");
+            caption.push_str(&self.note);
+        }
+        Witness {
+            role,
+            size: (self.vertices, self.edges),
+            code: self.code.clone(),
+            marks: self.marks(),
+            value: self.note.strip_prefix("value ").map(str::to_string),
+            caption,
+        }
+    }
+}
+
+/// The smallest position of each value of `values`, shown with its value,
+/// in the order of the values.
+pub fn smallest_witnesses(values: &[ValueRow]) -> Vec<Witness> {
+    in_value_order(values)
+        .into_iter()
+        .filter_map(|v| {
+            let p = v.smallest.as_ref()?;
+            let mut w = p.witness(Role::Smallest, &format!("smallest {}", v.value));
+            // The note repeats the value; the caption says it once.
+            w.caption = format!("smallest {}: {} vertices", v.value, p.vertices);
+            if !p.detail.is_empty() {
+                w.caption.push_str(", ");
+                w.caption.push_str(&p.detail);
+            }
+            w.value = Some(v.value.clone());
+            Some(w)
+        })
+        .collect()
 }
