@@ -20,7 +20,7 @@ async fn main() {
             std::process::exit(2);
         }
     };
-    let version = gamesweep_proto::solver_version();
+    let version = gamesweep_api::solver_version();
     let start = Instant::now();
     let mut tasks = Vec::new();
     for i in 0..clients {

@@ -6,7 +6,7 @@
 use crate::error::UsageError;
 use anyhow::Context as _;
 use gamesweep::sweep::{Params, SweepKind};
-use gamesweep_proto::domain::SampleRequest;
+use gamesweep_api::domain::SampleRequest;
 use std::time::Duration;
 
 /// Text listing every kind with its parameters.
@@ -120,7 +120,7 @@ pub fn plan_options(c: clap::Command) -> clap::Command {
             .long("shards")
             .value_name("K")
             .help("Target number of shards (default: the kind's own choice)")
-            .value_parser(clap::value_parser!(u32).range(1..=i64::from(crate::core::launch::MAX_TARGET_SHARDS))),
+            .value_parser(clap::value_parser!(u32).range(1..=i64::from(gamesweep_engine::core::launch::MAX_TARGET_SHARDS))),
     )
     .arg(
         clap::Arg::new("sample")
@@ -151,7 +151,7 @@ pub fn sample_from(m: &clap::ArgMatches) -> anyhow::Result<Option<SampleRequest>
     let Some(text) = m.get_one::<String>("sample") else {
         return Ok(None);
     };
-    let ppm = crate::sample::parse_fraction(text).map_err(UsageError)?;
+    let ppm = gamesweep_engine::sample::parse_fraction(text).map_err(UsageError)?;
     Ok(Some(SampleRequest {
         ppm,
         seed: m.get_one::<u64>("sample_seed").copied().unwrap_or(1),

@@ -2,7 +2,7 @@
 //! `gamesweep worker`.
 
 use crate::config::{Shutdown, WorkerConfig};
-use gamesweep_proto::logging::{self, LogFormat};
+use crate::logging::{self, LogFormat};
 use std::path::PathBuf;
 use tokio::sync::watch;
 
@@ -252,7 +252,7 @@ mod tests {
         assert_eq!((c.threads, c.worker_id.as_str()), (3, "w7"));
         assert_eq!(c.token.as_deref(), Some("s3cret"));
         assert!(c.exit_when_idle);
-        assert_eq!(c.solver_version, gamesweep_proto::solver_version());
+        assert_eq!(c.solver_version, gamesweep_api::solver_version());
     }
 
     #[test]

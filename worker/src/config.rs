@@ -33,7 +33,7 @@ pub struct WorkerConfig {
     /// This worker's id as the coordinator shows it.
     pub worker_id: String,
     /// Solver version sent with leases and submits (normally
-    /// [`gamesweep_proto::solver_version`]).
+    /// [`gamesweep_api::solver_version`]).
     pub solver_version: String,
     /// Longest wait between attempts to reach an unreachable coordinator.
     pub max_backoff: Duration,
@@ -68,7 +68,7 @@ impl WorkerConfig {
                 .map(|n| n.get())
                 .unwrap_or(1),
             worker_id: format!("{host}-{}", std::process::id()),
-            solver_version: gamesweep_proto::solver_version(),
+            solver_version: gamesweep_api::solver_version(),
             max_backoff: Duration::from_secs(10),
             exit_when_idle: false,
             idle_grace: Duration::from_secs(60),

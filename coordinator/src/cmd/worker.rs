@@ -1,8 +1,8 @@
 //! `gamesweep worker`: a worker that leases shards from the coordinator
 //! (the same as `gamesweep-worker`).
 
-use gamesweep_proto::logging::{self, LogFormat};
 use gamesweep_worker::cli::WorkerArgs;
+use gamesweep_worker::logging::{self, LogFormat};
 
 /// `worker` options.
 #[derive(clap::Args, Debug)]

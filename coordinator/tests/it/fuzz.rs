@@ -17,13 +17,13 @@
 //! `tests/fuzz_corpus/<target>/` and run in `corpus_inputs_are_errors`.
 
 use gamesweep::sweep::{Params, ShardSpec};
-use gamesweep_coordinator::export_file;
-use gamesweep_coordinator::store::{
+use gamesweep_api::domain as d;
+use gamesweep_engine::export_file;
+use gamesweep_engine::store::{
     decode_any, FailureRecord, LeaseRecord, QuarantineRecord, SampleRecord, ShardTiming,
     SweepRecord, SweepState, SweepStats,
 };
 use gamesweep_proto::convert::{opt_shard_from_proto, params_from_proto};
-use gamesweep_proto::domain as d;
 use gamesweep_proto::pb;
 use prost::Message as _;
 use rand::{Rng, SeedableRng};
@@ -173,7 +173,7 @@ fn proto_target(input: &[u8]) {
         }
         _ => {
             if let Ok(m) = pb::SweepStatus::decode(bytes) {
-                let _ = d::SweepState::try_from(m.state);
+                let _ = gamesweep_proto::convert::state_from_proto(m.state);
             }
         }
     }
@@ -1181,9 +1181,9 @@ fn rechecksum(mut b: Vec<u8>) -> Vec<u8> {
 /// has imported results.
 #[test]
 fn structured_export_mutations_never_panic_nor_count_untrusted() {
-    use gamesweep_coordinator::core::transfer::ImportPolicy;
-    use gamesweep_coordinator::core::Core;
-    use gamesweep_coordinator::store::MemStore;
+    use gamesweep_engine::core::transfer::ImportPolicy;
+    use gamesweep_engine::core::Core;
+    use gamesweep_engine::store::MemStore;
     let iters = env_u64("GAMESWEEP_FUZZ_ITERS").map_or(STRUCT_ITERS, |n| (n / 10).max(1));
     let seed = env_u64("GAMESWEEP_FUZZ_SEED").unwrap_or(0x5eed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ fxhash("export-structured"));

@@ -5,7 +5,7 @@
 //! bounds every wait.
 
 use gamesweep::sweep::{self, Params};
-use gamesweep_proto::domain::{StatusReport, SweepState};
+use gamesweep_api::domain::{StatusReport, SweepState};
 use gamesweep_proto::{convert, pb};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -364,7 +364,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
         &dir.path().join("serve.log"),
     );
     let rt = rt();
-    let v = gamesweep_proto::solver_version();
+    let v = gamesweep_api::solver_version();
 
     // Wrong or missing token: refused, and nothing is created.
     for t in [None, Some("wrong")] {
@@ -657,7 +657,7 @@ fn store_uvg8_run(
     shards: u32,
     edit: impl FnOnce(&mut Vec<sweep::ShardSpec>),
 ) {
-    use gamesweep_coordinator::store::{SledStore, Store, SweepRecord, SweepState};
+    use gamesweep_engine::store::{SledStore, Store, SweepRecord, SweepState};
     let store = SledStore::open(&out.join("store")).unwrap();
     let kind = gamesweep::kinds::find("uvg").unwrap();
     let params = kind
@@ -982,7 +982,7 @@ fn run_with_a_sample_projects_then_finishes() {
 /// and the other shards' results stay stored.
 #[test]
 fn a_shard_that_cannot_run_fails_the_run_with_a_clear_error() {
-    use gamesweep_coordinator::store::{SledStore, Store};
+    use gamesweep_engine::store::{SledStore, Store};
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r");
     store_uvg8_run(
@@ -1263,7 +1263,7 @@ fn a_lease_and_submit_round_trip_has_no_delayed_ack_stall() {
         &u,
     ]);
     let rt = rt();
-    let v = gamesweep_proto::solver_version();
+    let v = gamesweep_api::solver_version();
     let mut c = {
         let _g = rt.enter();
         gamesweep_proto::connect_lazy(&u, &gamesweep_proto::ClientOptions::token(None)).unwrap()

@@ -367,7 +367,7 @@ fn a_sweep_survives_kills_and_forgers_with_identical_results() {
     for i in 0..cl.workers.len() {
         cl.start_worker(i);
     }
-    let version = gamesweep_proto::solver_version();
+    let version = gamesweep_api::solver_version();
     let t0 = Instant::now();
     let limit = Duration::from_secs(900);
     let (mut worker_kills, mut coordinator_kills) = (0u32, 0u32);

@@ -123,7 +123,7 @@ async fn simulated_worker(
     cfg: LoadConfig,
     deadline: Instant,
 ) -> Result<LoadReport, String> {
-    let version = gamesweep_proto::solver_version();
+    let version = gamesweep_api::solver_version();
     let mut r = LoadReport::default();
     loop {
         if Instant::now() > deadline {
