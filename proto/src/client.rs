@@ -62,27 +62,37 @@ pub const ENV_TLS_KEY: &str = "GAMESWEEP_TLS_KEY";
 ///
 /// Also the clients' `--tls-ca`, `--tls-cert` and `--tls-key` options (and
 /// their environment variables), flattened into every command that connects.
-#[derive(Clone, Debug, Default, PartialEq, Eq, clap::Args)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct TlsFiles {
     /// CA certificate (PEM) that signed the coordinator's TLS certificate, for an https:// URL [default: the webpki roots].
-    #[arg(id = "tls_ca", long = "tls-ca", env = ENV_TLS_CA, value_name = "PEM")]
+    #[cfg_attr(
+        feature = "cli",
+        arg(id = "tls_ca", long = "tls-ca", env = ENV_TLS_CA, value_name = "PEM")
+    )]
     pub ca: Option<std::path::PathBuf>,
     /// Client certificate (PEM) for a coordinator that asks for one (serve --tls-client-ca).
-    #[arg(
-        id = "tls_cert",
-        long = "tls-cert",
-        env = ENV_TLS_CERT,
-        value_name = "PEM",
-        requires = "tls_key"
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            id = "tls_cert",
+            long = "tls-cert",
+            env = ENV_TLS_CERT,
+            value_name = "PEM",
+            requires = "tls_key"
+        )
     )]
     pub cert: Option<std::path::PathBuf>,
     /// The client certificate's private key (PEM).
-    #[arg(
-        id = "tls_key",
-        long = "tls-key",
-        env = ENV_TLS_KEY,
-        value_name = "PEM",
-        requires = "tls_cert"
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            id = "tls_key",
+            long = "tls-key",
+            env = ENV_TLS_KEY,
+            value_name = "PEM",
+            requires = "tls_cert"
+        )
     )]
     pub key: Option<std::path::PathBuf>,
 }
