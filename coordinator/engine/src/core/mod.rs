@@ -28,22 +28,12 @@ pub mod provenance;
 pub mod recount;
 mod recovery;
 pub mod results;
-#[cfg(test)]
-mod sched_tests;
 pub mod status;
-#[cfg(test)]
-mod tally_test;
-#[cfg(test)]
-mod tests;
 pub(crate) mod tokens;
 pub mod transfer;
 pub mod truths;
 pub mod verify;
 mod verify_state;
-#[cfg(test)]
-mod verify_tests;
-#[cfg(test)]
-mod writes_tests;
 
 pub use acceptance::{FailOutcome, FailureReport, Submission, Timing};
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -224,3 +214,6 @@ impl Core {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1049,5 +1049,4 @@ pub(crate) mod testing {
 }
 
 #[cfg(test)]
-#[path = "resilient_test.rs"]
 mod tests;

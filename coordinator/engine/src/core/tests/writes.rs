@@ -4,8 +4,8 @@
 //! memory is what a restart finds on disk. And imports that stop half-way
 //! leave nothing behind.
 
-use super::status::ShownState;
-use super::*;
+use crate::core::status::ShownState;
+use crate::core::*;
 use crate::store::testing::Disk;
 use gamesweep::kinds;
 use gamesweep::sweep::{self, Output};
@@ -154,7 +154,7 @@ fn an_import_that_stops_half_way_leaves_nothing_and_imports_again() {
     // No verification share on the import: with the default 1 % and a
     // random key, one of its shards is sometimes selected, and with no
     // second worker here the sweep would then not finish.
-    let trust = super::transfer::ImportPolicy {
+    let trust = crate::core::transfer::ImportPolicy {
         trusted: vec![c.signing_key()],
         verify_ppm: Some(0),
         ..Default::default()
@@ -198,7 +198,7 @@ fn a_failed_import_is_deleted_by_the_next_import_without_a_restart() {
     // No verification share on the import: with the default 1 % and a
     // random key, one of its shards is sometimes selected, and with no
     // second worker here the sweep would then not finish.
-    let trust = super::transfer::ImportPolicy {
+    let trust = crate::core::transfer::ImportPolicy {
         trusted: vec![c.signing_key()],
         verify_ppm: Some(0),
         ..Default::default()

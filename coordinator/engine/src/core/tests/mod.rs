@@ -1,6 +1,15 @@
 //! The core driven step by step on a manual clock (no test waits for real
 //! time to pass), on an in-memory store except where persistence across a
 //! reopen is the point.
+//!
+//! Longer suites are children: `sched` (several sweeps, fairness, rates),
+//! `tally` (status counts at scale; the `measurements` latency), `verify`
+//! (replicated validation) and `writes` (a disk that fills up).
+
+mod sched;
+mod tally;
+mod verify;
+mod writes;
 
 use super::status::ShownState;
 use super::*;

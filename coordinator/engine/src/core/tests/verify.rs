@@ -1,11 +1,11 @@
-//! Replicated validation (see [`super::verify`]) driven step by step on a
+//! Replicated validation (see [`crate::core::verify`]) driven step by step on a
 //! manual clock: selection, copies only for other workers, agreement,
 //! mismatch settled by a third run, quarantine, single-worker sweeps and
 //! restarts.
 
-use super::status::ShownState;
-use super::verify::{self, VerifyStatus};
-use super::*;
+use crate::core::status::ShownState;
+use crate::core::verify::{self, VerifyStatus};
+use crate::core::*;
 use crate::store::{MemStore, SledStore};
 use gamesweep::kinds;
 use gamesweep::sweep::{self, Output};
@@ -539,7 +539,7 @@ fn a_new_identity_is_verified_until_it_has_earned_trust() {
     assert_eq!((v.verified, v.pending), (k, 0), "{v:?}");
     // A lease reveals nothing: no attempt, an opaque token of fixed size.
     let next = c.lease("@c", &V(), 1).unwrap().leases;
-    assert_eq!(next[0].token.len(), super::tokens::TOKEN_HEX_LEN);
+    assert_eq!(next[0].token.len(), crate::core::tokens::TOKEN_HEX_LEN);
 }
 
 /// `--replicate all`: every shard is confirmed by a second identity, and a

@@ -4,8 +4,8 @@
 //! it at 65,536 and 1,048,576 shards (`bench/status-latency.sh`; compiled
 //! only with the `measurements` feature).
 
-use super::model::{End, Sweep, Tally};
-use super::*;
+use crate::core::model::{End, Sweep, Tally};
+use crate::core::*;
 use crate::store::MemStore;
 use gamesweep::kinds;
 use std::collections::BTreeMap;

@@ -3,8 +3,8 @@
 //! estimates, and refusing to cancel a finished sweep: the core on a manual
 //! clock.
 
-use super::status::ShownState;
-use super::*;
+use crate::core::status::ShownState;
+use crate::core::*;
 use crate::store::{MemStore, SledStore};
 use gamesweep::kinds;
 use gamesweep::sweep;
