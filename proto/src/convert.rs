@@ -11,6 +11,7 @@ use gamesweep_api::domain::{
     ShardFailureStatus, StatusReport, SweepReport, SweepState, SweepStatus, VerifyStatus,
     WorkerStatus,
 };
+use gamesweep_api::{SolverVersion, SolverVersionError, SolverVersions};
 use std::collections::BTreeMap;
 
 /// A protobuf message that does not describe a valid domain value.
@@ -36,6 +37,33 @@ pub enum ConvertError {
         /// Its value, as text.
         value: String,
     },
+    /// A bad entry of a `solver_versions` list (the message names it).
+    #[error("malformed message: {0}")]
+    SolverVersion(#[from] SolverVersionError),
+}
+
+/// Domain solver versions → the wire's repeated `SolverVersion`.
+pub fn solver_versions_to_proto(v: &SolverVersions) -> Vec<pb::SolverVersion> {
+    v.entries()
+        .iter()
+        .map(|e| pb::SolverVersion {
+            name: e.name.clone(),
+            version: e.version.clone(),
+        })
+        .collect()
+}
+
+/// The wire's repeated `SolverVersion` → domain solver versions; an empty
+/// name or version, or a kind listed twice, is an error naming the entry.
+pub fn solver_versions_from_proto(v: &[pb::SolverVersion]) -> Result<SolverVersions, ConvertError> {
+    let entries = v
+        .iter()
+        .map(|e| SolverVersion {
+            name: e.name.clone(),
+            version: e.version.clone(),
+        })
+        .collect();
+    Ok(SolverVersions::new(entries)?)
 }
 
 /// Domain params → wire params (sorted by name, as `Params` is).
@@ -732,6 +760,28 @@ mod tests {
         assert_eq!(
             ProjectionText::from(pb::GetProjectionReply::from(p.clone())),
             p
+        );
+    }
+
+    #[test]
+    fn solver_versions_round_trip_and_a_bad_entry_names_its_field() {
+        let v = gamesweep_api::solver_version();
+        let wire = solver_versions_to_proto(&v);
+        assert_eq!(wire.len(), v.entries().len());
+        assert_eq!(solver_versions_from_proto(&wire), Ok(v));
+        let entry = |name: &str, version: &str| pb::SolverVersion {
+            name: name.into(),
+            version: version.into(),
+        };
+        let e = solver_versions_from_proto(&[entry("uvg", "1"), entry("col", "")]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "malformed message: solver_versions[1].version is empty (kind `col`)"
+        );
+        let e = solver_versions_from_proto(&[entry("uvg", "1"), entry("uvg", "1")]).unwrap_err();
+        assert!(
+            e.to_string().contains("solver_versions[1].name `uvg`"),
+            "{e}"
         );
     }
 

@@ -44,7 +44,8 @@ pub struct WorkerArgs {
     /// Cap on the worker's resident memory, e.g. 4G, 512M, 2GiB or a number of bytes (units are binary: K, M, G, T, also written KiB, MiB, GiB, TiB). Checked every 50 ms while shards run and before each starts: above the cap, the shards in hand stop and are reported to the coordinator as failed (they are handed out again, or set aside after repeated failures) instead of the machine swapping or the OOM killer taking the worker [default: no cap].
     #[arg(long, env = "GAMESWEEP_MAX_MEMORY", value_name = "SIZE")]
     pub max_memory: Option<String>,
-    /// Pretend to be another solver build (for testing the version check only).
+    /// Pretend to be another solver build, every kind at this version (for
+    /// testing the version check only).
     #[arg(long, hide = true)]
     pub fake_solver_version: Option<String>,
     /// Accept a --max-memory below the worker's own baseline (for testing
@@ -86,7 +87,7 @@ pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
         c.worker_id = id.clone();
     }
     if let Some(v) = &args.fake_solver_version {
-        c.solver_version = v.clone();
+        c.solver_versions = c.solver_versions.all_at(v);
     }
     c.exit_when_idle = args.exit_when_idle;
     Ok(c)
@@ -252,7 +253,10 @@ mod tests {
         assert_eq!((c.threads, c.worker_id.as_str()), (3, "w7"));
         assert_eq!(c.token.as_deref(), Some("s3cret"));
         assert!(c.exit_when_idle);
-        assert_eq!(c.solver_version, gamesweep_api::solver_version());
+        assert_eq!(
+            c.solver_versions,
+            gamesweep_api::SolverVersions::of_this_build()
+        );
     }
 
     #[test]

@@ -12,5 +12,5 @@ pub mod domain;
 pub mod solver;
 pub mod text;
 
-pub use solver::{solver_version, version_for};
+pub use solver::{solver_version, SolverVersion, SolverVersionError, SolverVersions};
 pub use text::{escape, escape_controls, quote_prefix};

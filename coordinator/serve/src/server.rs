@@ -115,8 +115,9 @@ impl coordinator_server::Coordinator for Service {
                 gamesweep_proto::LEASE_PROTOCOL
             )));
         }
+        let versions = convert::solver_versions_from_proto(&r.solver_versions).map_err(bad)?;
         let core = self.core.clone();
-        let out = blocking(move || core.lease(&worker, &r.solver_version, r.max_shards)).await?;
+        let out = blocking(move || core.lease(&worker, &versions, r.max_shards)).await?;
         Ok(Response::new(pb::LeaseReply {
             leases: out
                 .leases
@@ -169,19 +170,14 @@ impl coordinator_server::Coordinator for Service {
     ) -> Result<Response<pb::SubmitReply>, Status> {
         let worker = holder(&req, &req.get_ref().worker_id)?;
         let r = req.into_inner();
+        let versions = convert::solver_versions_from_proto(&r.solver_versions).map_err(bad)?;
         let core = self.core.clone();
         let accepted = blocking(move || {
-            core.check_result_token(
-                &worker,
-                &r.sweep_id,
-                r.index,
-                &r.lease_token,
-                &r.solver_version,
-            )?;
+            core.check_result_token(&worker, &r.sweep_id, r.index, &r.lease_token, &versions)?;
             let result = core.decode_result_from(&worker, &r.sweep_id, r.index, &r.result)?;
             let accepted = core.submit(Submission {
                 worker,
-                version: r.solver_version,
+                version: versions,
                 sweep_id: r.sweep_id,
                 index: r.index,
                 token: r.lease_token,
@@ -205,7 +201,7 @@ impl coordinator_server::Coordinator for Service {
         let r = req.into_inner();
         let report = FailureReport {
             worker,
-            version: r.solver_version,
+            version: convert::solver_versions_from_proto(&r.solver_versions).map_err(bad)?,
             sweep_id: r.sweep_id,
             index: r.index,
             token: r.lease_token,

@@ -310,13 +310,13 @@ fn lease(
     rt: &tokio::runtime::Runtime,
     c: &mut gamesweep_proto::Client,
     worker: &str,
-    version: &str,
+    version: &gamesweep_api::SolverVersions,
     max: u32,
 ) -> Result<Vec<pb::Lease>, tonic::Status> {
     rt.block_on(c.lease(pb::LeaseRequest {
         protocol: 2,
         worker_id: worker.into(),
-        solver_version: version.into(),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&version),
         max_shards: max,
     }))
     .map(|r| r.into_inner().leases)
@@ -334,13 +334,13 @@ fn submit(
     rt: &tokio::runtime::Runtime,
     c: &mut gamesweep_proto::Client,
     worker: &str,
-    version: &str,
+    version: &gamesweep_api::SolverVersions,
     l: &pb::Lease,
     r: &sweep::Output,
 ) -> Result<bool, tonic::Status> {
     rt.block_on(c.submit(pb::SubmitRequest {
         worker_id: worker.into(),
-        solver_version: version.into(),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&version),
         sweep_id: l.sweep_id.clone(),
         index: l.shard.as_ref().unwrap().index,
         attempt: l.attempt,
@@ -429,7 +429,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     assert_eq!(ids, ["d"]);
 
     // A worker of another solver build is refused at lease and at submit.
-    let e = lease(&rt, &mut c, "old", "0.0.0+0000", 1).unwrap_err();
+    let e = lease(&rt, &mut c, "old", &v.all_at("0.0.0+0000"), 1).unwrap_err();
     assert_eq!(e.code(), tonic::Code::FailedPrecondition);
     assert!(
         e.message().contains("solver version mismatch"),
@@ -441,7 +441,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     assert_eq!(leases.len(), 2);
     let (a, b) = (&leases[0], &leases[1]);
     let ra = run_lease(a);
-    let e = submit(&rt, &mut c, "old", "0.0.0+0000", a, &ra).unwrap_err();
+    let e = submit(&rt, &mut c, "old", &v.all_at("0.0.0+0000"), a, &ra).unwrap_err();
     assert_eq!(e.code(), tonic::Code::FailedPrecondition);
 
     // First result accepted; a duplicate of it ignored.
@@ -466,7 +466,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
         let e = rt
             .block_on(c.submit(pb::SubmitRequest {
                 worker_id: "w1".into(),
-                solver_version: v.clone(),
+                solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&v),
                 sweep_id: "d".into(),
                 index: b.shard.as_ref().unwrap().index,
                 attempt: b.attempt,

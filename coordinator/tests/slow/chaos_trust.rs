@@ -182,7 +182,9 @@ fn dishonest(
             let leases = match rt.block_on(c.lease(pb::LeaseRequest {
                 protocol: gamesweep_proto::LEASE_PROTOCOL,
                 worker_id: id.clone(),
-                solver_version: gamesweep_api::solver_version(),
+                solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+                    &gamesweep_api::solver_version(),
+                ),
                 max_shards: 1,
             })) {
                 Ok(r) => r.into_inner().leases,
@@ -201,7 +203,9 @@ fn dishonest(
                 };
                 let req = |who: &str| pb::SubmitRequest {
                     worker_id: who.to_string(),
-                    solver_version: gamesweep_api::solver_version(),
+                    solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+                        &gamesweep_api::solver_version(),
+                    ),
                     sweep_id: l.sweep_id.clone(),
                     index: l.shard.as_ref().unwrap().index,
                     attempt: l.attempt,

@@ -14,6 +14,7 @@ use super::Core;
 use crate::store::{FailureRecord, ShardTiming, FAILING_WORKERS_KEPT};
 use gamesweep::kinds;
 use gamesweep::sweep::Output;
+use gamesweep_api::SolverVersions;
 use tracing::{debug, info, info_span, warn};
 
 /// How long a shard took on its worker.
@@ -30,8 +31,9 @@ pub struct Timing {
 pub struct Submission {
     /// The worker.
     pub worker: String,
-    /// The worker's solver version (must be the sweep's).
-    pub version: String,
+    /// The worker's solver versions (its version of the sweep's kind must
+    /// be the sweep's).
+    pub version: SolverVersions,
     /// The sweep.
     pub sweep_id: String,
     /// The shard.
@@ -49,8 +51,9 @@ pub struct Submission {
 pub struct FailureReport {
     /// The worker.
     pub worker: String,
-    /// The worker's solver version (must be the sweep's).
-    pub version: String,
+    /// The worker's solver versions (its version of the sweep's kind must
+    /// be the sweep's).
+    pub version: SolverVersions,
     /// The sweep.
     pub sweep_id: String,
     /// The shard.
@@ -243,7 +246,7 @@ impl Core {
         sweep_id: &str,
         index: u32,
         token: &str,
-        version: &str,
+        version: &SolverVersions,
     ) -> Result<(), CoreError> {
         let mut st = self.lock();
         self.check_submit_token(&mut st, worker, sweep_id, index, token, version)
@@ -258,7 +261,7 @@ impl Core {
         sweep_id: &str,
         index: u32,
         token: &str,
-        version: &str,
+        version: &SolverVersions,
     ) -> Result<Named, CoreError> {
         let (s, _) = st.shard_of(sweep_id, index, version)?;
         let named = self.opened(s, index, worker, token);

@@ -13,6 +13,7 @@ use super::tokens::LeaseClaim;
 use super::Core;
 use crate::store::LeaseRecord;
 use gamesweep::sweep::{Params, ShardSpec};
+use gamesweep_api::SolverVersions;
 use tracing::{debug, info, info_span, warn};
 
 /// One granted lease.
@@ -116,7 +117,12 @@ impl Core {
     /// workers while any is alive. Several sweeps share the workers by
     /// priority (a weighted round robin over the running, unpaused sweeps);
     /// a paused sweep hands out nothing.
-    pub fn lease(&self, worker: &str, version: &str, max: u32) -> Result<LeaseOutcome, CoreError> {
+    pub fn lease(
+        &self,
+        worker: &str,
+        version: &SolverVersions,
+        max: u32,
+    ) -> Result<LeaseOutcome, CoreError> {
         check_worker(worker)?;
         let span = info_span!("lease", worker = %worker);
         let _g = span.enter();
@@ -239,7 +245,7 @@ impl Core {
                 if !servable {
                     return Err(CoreError::VersionMismatch {
                         worker: kind
-                            .and_then(|k| gamesweep_api::version_for(version, &k))
+                            .and_then(|k| version.get(&k))
                             .unwrap_or("none")
                             .to_string(),
                         sweep,

@@ -38,7 +38,7 @@ mod verify_state;
 pub use acceptance::{FailOutcome, FailureReport, Submission, Timing};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use commit::GroupCommit;
-pub use gamesweep_api::solver_version;
+pub use gamesweep_api::{solver_version, SolverVersions};
 pub use launch::{LaunchSpec, Launched, SampleRequest};
 pub use leases::{Granted, Held, LeaseOutcome};
 pub use memory::ProcessMemory;

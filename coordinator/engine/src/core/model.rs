@@ -6,6 +6,7 @@ use crate::store::{
     FailureRecord, LeaseRecord, ShardTiming, StoreError, SweepRecord, SweepState, SweepStats,
 };
 use gamesweep::sweep::{Output, ShardSpec};
+use gamesweep_api::SolverVersions;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -617,11 +618,10 @@ impl Sweep {
         };
         open || self.verify.pending() // replicated validation: copies to hand out
     }
-    /// May a worker with these solver versions (`kind=version,…`) run this
+    /// May a worker with these solver versions run this
     /// sweep's shards: its version of the sweep's kind is the recorded one.
-    pub(crate) fn served_by(&self, versions: &str) -> bool {
-        gamesweep_api::version_for(versions, &self.record.kind)
-            == Some(self.record.solver_version.as_str())
+    pub(crate) fn served_by(&self, versions: &SolverVersions) -> bool {
+        versions.get(&self.record.kind) == Some(self.record.solver_version.as_str())
     }
     /// Has shards a worker may be given now (or later, after leases expire).
     pub(crate) fn servable(&self) -> bool {
@@ -964,11 +964,11 @@ impl State {
         &mut self,
         sweep_id: &str,
         index: u32,
-        version: &str,
+        version: &SolverVersions,
     ) -> Result<(&mut Sweep, ShardState), CoreError> {
         let s = self.sweep_mut(sweep_id)?;
         if !s.served_by(version) {
-            let worker = gamesweep_api::version_for(version, &s.record.kind).unwrap_or("none");
+            let worker = version.get(&s.record.kind).unwrap_or("none");
             warn!(
                 worker_version = worker,
                 "refused a shard report from a different solver build"

@@ -46,6 +46,7 @@ use crate::store::{
 };
 use gamesweep::kinds;
 use gamesweep::sweep::Output;
+use gamesweep_api::SolverVersions;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 use tracing::{info, warn};
@@ -120,7 +121,7 @@ pub(crate) struct Run<'a> {
     /// The worker.
     pub(crate) worker: &'a str,
     /// Its solver versions.
-    pub(crate) version: &'a str,
+    pub(crate) version: &'a SolverVersions,
     /// The sweep.
     pub(crate) sweep_id: &'a str,
     /// The shard.
@@ -148,7 +149,7 @@ impl Core {
         &self,
         st: &mut State,
         worker: &str,
-        version: &str,
+        version: &SolverVersions,
         room: usize,
         now: Instant,
         until_ms: u64,

@@ -17,7 +17,7 @@ use crate::store::{MemStore, SledStore};
 use gamesweep::kinds;
 use gamesweep::sweep::{self, Output, Params};
 
-const V: fn() -> String = solver_version;
+const V: fn() -> SolverVersions = solver_version;
 
 /// A core on a fresh [`MemStore`] and its manual clock.
 fn mem_core(lease: Duration) -> (Core, Arc<ManualClock>) {
@@ -446,7 +446,7 @@ fn launch_rejects_bad_requests() {
     assert!(c.launch(&resuming(&uvg(4, "uvg-1", 0))).unwrap().existing);
     let wrong_build = Submission {
         worker: "w".into(),
-        version: "other".into(),
+        version: V().all_at("other"),
         sweep_id: id.clone(),
         index: 0,
         token: String::new(),
@@ -459,18 +459,8 @@ fn launch_rejects_bad_requests() {
     ));
     // Versions are per kind: a worker whose `col` solver differs still
     // serves a `uvg` sweep, one whose `uvg` solver differs does not.
-    let other_kind_changed: String = V()
-        .split(',')
-        .map(|kv| match kv.split_once('=') {
-            Some(("col", _)) => "col=0.0.0+changed".to_string(),
-            _ => kv.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(",");
-    let this_kind_changed = V().replace(
-        &format!("uvg={}", kinds::find("uvg").unwrap().version()),
-        "uvg=0.0.0+changed",
-    );
+    let other_kind_changed = V().with("col", "0.0.0+changed");
+    let this_kind_changed = V().with("uvg", "0.0.0+changed");
     assert_ne!(this_kind_changed, V());
     assert!(matches!(
         c.lease("w2", &this_kind_changed, 1),

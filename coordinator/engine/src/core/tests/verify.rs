@@ -10,7 +10,7 @@ use crate::store::{MemStore, SledStore};
 use gamesweep::kinds;
 use gamesweep::sweep::{self, Output};
 
-const V: fn() -> String = solver_version;
+const V: fn() -> SolverVersions = solver_version;
 const LEASE: Duration = Duration::from_millis(100);
 
 fn mem_core() -> (Core, Arc<ManualClock>) {
