@@ -151,7 +151,8 @@ pub fn sample_from(m: &clap::ArgMatches) -> anyhow::Result<Option<SampleRequest>
     let Some(text) = m.get_one::<String>("sample") else {
         return Ok(None);
     };
-    let ppm = gamesweep_engine::sample::parse_fraction(text).map_err(UsageError)?;
+    let ppm =
+        gamesweep_engine::sample::parse_fraction(text).map_err(|e| UsageError(e.to_string()))?;
     Ok(Some(SampleRequest {
         ppm,
         seed: m.get_one::<u64>("sample_seed").copied().unwrap_or(1),

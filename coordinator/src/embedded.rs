@@ -149,7 +149,8 @@ pub fn run(
                 file.display()
             );
         } else {
-            let decoded = gamesweep_engine::export_file::read(file).map_err(UsageError)?;
+            let decoded =
+                gamesweep_engine::export_file::read(file).map_err(|e| UsageError(e.to_string()))?;
             let export = &decoded.export;
             if export.kind != kind.name()
                 || kind.resolve_params(&export.params).ok().as_ref() != Some(params)

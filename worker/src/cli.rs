@@ -54,8 +54,30 @@ pub struct WorkerArgs {
     pub allow_low_memory_cap: bool,
 }
 
+/// Why a worker process did not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// An option's value is out of range or malformed (the message names it).
+    #[error("{0}")]
+    Option(String),
+    /// The token file could not be read.
+    #[error("cannot read token file {}: {source}", path.display())]
+    TokenFile {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The async runtime could not start.
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// The worker stopped with an error.
+    #[error(transparent)]
+    Worker(#[from] crate::WorkerError),
+}
+
 /// Build the worker's settings from its options.
-pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
+pub fn config(args: &WorkerArgs) -> Result<WorkerConfig, CliError> {
     let url = args
         .coordinator
         .clone()
@@ -70,16 +92,20 @@ pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
     c.max_memory = args
         .max_memory
         .as_deref()
-        .map(|s| crate::memory::parse_size(s).map_err(|e| anyhow::anyhow!("--max-memory: {e}")))
+        .map(|s| {
+            crate::memory::parse_size(s).map_err(|e| CliError::Option(format!("--max-memory: {e}")))
+        })
         .transpose()?;
     if let Some(t) = args.threads {
-        anyhow::ensure!(t >= 1, "--threads must be at least 1");
+        if t < 1 {
+            return Err(CliError::Option("--threads must be at least 1".into()));
+        }
         c.threads = t;
     }
     if let Some(p) = gamesweep_proto::token_file(args.token_file.as_deref()) {
         c.token = Some(
             gamesweep_proto::read_token_file(&p)
-                .map_err(|e| anyhow::anyhow!("cannot read token file {}: {e}", p.display()))?,
+                .map_err(|source| CliError::TokenFile { path: p, source })?,
         );
     }
     c.tls = args.tls.clone();
@@ -94,28 +120,30 @@ pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
 }
 
 /// A duration option given in seconds: finite and not negative.
-fn seconds(option: &str, secs: f64) -> anyhow::Result<std::time::Duration> {
-    anyhow::ensure!(
-        secs.is_finite() && secs >= 0.0,
-        "{option} must be a number of seconds, at least 0 (got {secs})"
-    );
+fn seconds(option: &str, secs: f64) -> Result<std::time::Duration, CliError> {
+    if !(secs.is_finite() && secs >= 0.0) {
+        return Err(CliError::Option(format!(
+            "{option} must be a number of seconds, at least 0 (got {secs})"
+        )));
+    }
     Ok(std::time::Duration::from_secs_f64(secs))
 }
 
 /// Run a worker process: the first SIGINT/SIGTERM drains (no new leases, the
 /// shards in hand finish and are submitted), a second one aborts.
-pub fn run_process(args: &WorkerArgs) -> anyhow::Result<()> {
+pub fn run_process(args: &WorkerArgs) -> Result<(), CliError> {
     let config = config(args)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
-        .build()?;
+        .build()
+        .map_err(CliError::Runtime)?;
     if let (Some(cap), false) = (config.max_memory, args.allow_low_memory_cap) {
         // Measured once the runtime's threads exist: what this process
         // holds before any shard runs.
         if let Some(baseline) = crate::memory::resident_bytes() {
             crate::memory::check_cap(cap, baseline, args.max_memory.as_deref().unwrap_or(""))
-                .map_err(|e| anyhow::anyhow!("--max-memory: {e}"))?;
+                .map_err(|e| CliError::Option(format!("--max-memory: {e}")))?;
         }
     }
     rt.block_on(async move {

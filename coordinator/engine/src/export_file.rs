@@ -197,7 +197,7 @@ impl PublicKey {
 
     /// The key in a key file's text: blank lines and `#` comments are
     /// skipped; exactly one `gamesweep-ed25519 HEX` line.
-    pub fn parse_key_file(text: &str) -> Result<Self, String> {
+    pub fn parse_key_file(text: &str) -> Result<Self, KeyFileError> {
         let mut found = None;
         for (no, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -207,31 +207,28 @@ impl PublicKey {
             let mut words = line.split_whitespace();
             let (Some(KEY_FILE_TAG), Some(h), None) = (words.next(), words.next(), words.next())
             else {
-                return Err(format!(
-                    "line {}: expected `{KEY_FILE_TAG} <64 hex digits>`",
-                    no + 1
-                ));
+                return Err(KeyFileError::Line(no + 1, KeyLineProblem::Expected));
             };
             if found.is_some() {
-                return Err(format!("line {}: a second key (one key per file)", no + 1));
+                return Err(KeyFileError::Line(no + 1, KeyLineProblem::SecondKey));
             }
             let bytes = unhex(h)
                 .filter(|b| b.len() == 32)
-                .ok_or_else(|| format!("line {}: the key is not 64 hex digits", no + 1))?;
+                .ok_or(KeyFileError::Line(no + 1, KeyLineProblem::NotHex))?;
             found = Some(PublicKey(bytes.try_into().expect("32 bytes")));
         }
-        found.ok_or_else(|| format!("no `{KEY_FILE_TAG}` line"))
+        found.ok_or(KeyFileError::NoKey)
     }
 
     /// The key in the key file at `path` (one line of error naming it).
-    pub fn read_key_file(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read key file {}: {e}", path.display()))?;
-        Self::parse_key_file(&text).map_err(|e| {
-            format!(
-                "{}: not a gamesweep key file ({e}); write one with `gamesweep key export`",
-                path.display()
-            )
+    pub fn read_key_file(path: &Path) -> Result<Self, KeyFileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| KeyFileError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse_key_file(&text).map_err(|e| KeyFileError::NotAKeyFile {
+            path: path.to_path_buf(),
+            why: Box::new(e),
         })
     }
 
@@ -283,7 +280,7 @@ impl std::fmt::Debug for Signer {
 }
 
 /// The keys in the key files at `paths` (`--trust-key FILE`, repeatable).
-pub fn read_key_files(paths: &[std::path::PathBuf]) -> Result<Vec<PublicKey>, String> {
+pub fn read_key_files(paths: &[std::path::PathBuf]) -> Result<Vec<PublicKey>, KeyFileError> {
     paths.iter().map(|p| PublicKey::read_key_file(p)).collect()
 }
 
@@ -415,9 +412,90 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, ExportError> {
 }
 
 /// Read and decode the export file at `path` (one line of error, naming the file).
-pub fn read(path: &Path) -> Result<Decoded, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+pub fn read(path: &Path) -> Result<Decoded, ReadError> {
+    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    decode(&bytes).map_err(|source| ReadError::Refused {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Why an export file could not be read (one line, naming the file).
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a valid export.
+    #[error("{}: {source}", path.display())]
+    Refused {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: ExportError,
+    },
+}
+
+/// What is wrong with one line of a key file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyLineProblem {
+    /// Not `gamesweep-ed25519 HEX`.
+    Expected,
+    /// A second key line.
+    SecondKey,
+    /// The key is not 64 hex digits.
+    NotHex,
+}
+
+impl std::fmt::Display for KeyLineProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyLineProblem::Expected => write!(f, "expected `{KEY_FILE_TAG} <64 hex digits>`"),
+            KeyLineProblem::SecondKey => write!(f, "a second key (one key per file)"),
+            KeyLineProblem::NotHex => write!(f, "the key is not 64 hex digits"),
+        }
+    }
+}
+
+/// Why a key file (`--trust-key FILE`) was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyFileError {
+    /// A bad line (1-based).
+    #[error("line {0}: {1}")]
+    Line(usize, KeyLineProblem),
+    /// No key line at all.
+    #[error("no `{KEY_FILE_TAG}` line")]
+    NoKey,
+    /// The file could not be read.
+    #[error("cannot read key file {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file's text is not a key file.
+    #[error("{}: not a gamesweep key file ({why}); write one with `gamesweep key export`", path.display())]
+    NotAKeyFile {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong in it.
+        why: Box<KeyFileError>,
+    },
+}
+
+impl PartialEq for KeyFileError {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -610,7 +688,7 @@ mod tests {
             (&format!("{KEY_FILE_TAG} {}", "+f".repeat(32)), "not 64 hex"),
             (&format!("{text}{text}"), "a second key"),
         ] {
-            let e = PublicKey::parse_key_file(bad).unwrap_err();
+            let e = PublicKey::parse_key_file(bad).unwrap_err().to_string();
             assert!(e.contains(why), "{bad:?}: {e}");
         }
     }

@@ -171,9 +171,21 @@ fn spread(mut v: Vec<f64>) -> Spread {
     }
 }
 
+/// Why there is nothing to project yet.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("none of the {sampled} sampled shards of `{sweep_id}` is done with a timing yet ({done} done); wait for the workers (see `gamesweep status {sweep_id}`)")]
+pub struct NothingToProject {
+    /// Shards in the sample.
+    pub sampled: usize,
+    /// The sweep.
+    pub sweep_id: String,
+    /// Sampled shards done (without a timing).
+    pub done: u32,
+}
+
 /// Project the whole sweep from its done, timed sampled shards; `Err` says
 /// why there is nothing to project yet.
-pub fn project(f: &SweepFacts<'_>, cores: &[u32]) -> Result<Projection, String> {
+pub fn project(f: &SweepFacts<'_>, cores: &[u32]) -> Result<Projection, NothingToProject> {
     let est = |i: u32| f.plan[i as usize].estimate;
     let estimate_total: u64 = f.plan.iter().map(|s| s.estimate).sum();
     let sample_est: u64 = f.sample.shards.iter().map(|&i| est(i)).sum();
@@ -190,12 +202,11 @@ pub fn project(f: &SweepFacts<'_>, cores: &[u32]) -> Result<Projection, String> 
         .filter(|i| f.work.contains_key(i))
         .count() as u32;
     if used.is_empty() {
-        return Err(format!(
-            "none of the {} sampled shards of `{}` is done with a timing yet ({done} done); wait for the workers (see `gamesweep status {}`)",
-            f.sample.shards.len(),
-            f.sweep_id,
-            f.sweep_id
-        ));
+        return Err(NothingToProject {
+            sampled: f.sample.shards.len(),
+            sweep_id: f.sweep_id.to_string(),
+            done,
+        });
     }
     let secs = |t: &ShardTiming| {
         if t.cpu_us > 0 {
@@ -462,6 +473,7 @@ mod tests {
         let f = SweepFacts { work: &none, ..f };
         assert!(project(&f, &[2])
             .unwrap_err()
+            .to_string()
             .contains("none of the 2 sampled shards"));
     }
 }

@@ -9,9 +9,20 @@
 use gamesweep::sweep::ShardSpec;
 use rand::{RngCore, SeedableRng};
 
+/// A sample size that is not a share of the plan (the message quotes it).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FractionError {
+    /// Not a number.
+    #[error("bad sample size `{0}`: give a share such as `0.5%` or `0.005`")]
+    NotANumber(String),
+    /// Not above 0 and at most 100 %.
+    #[error("sample size `{0}` is out of range: it must be above 0 and at most 100%")]
+    OutOfRange(String),
+}
+
 /// Parse a sample size: `0.5%`, `0.005` or `5e-3`, as millionths (ppm) of the
 /// plan, in `1..=1_000_000`.
-pub fn parse_fraction(text: &str) -> Result<u32, String> {
+pub fn parse_fraction(text: &str) -> Result<u32, FractionError> {
     let t = text.trim();
     let (num, scale) = match t.strip_suffix('%') {
         Some(n) => (n.trim(), 0.01),
@@ -19,12 +30,10 @@ pub fn parse_fraction(text: &str) -> Result<u32, String> {
     };
     let v: f64 = num
         .parse()
-        .map_err(|_| format!("bad sample size `{text}`: give a share such as `0.5%` or `0.005`"))?;
+        .map_err(|_| FractionError::NotANumber(text.to_string()))?;
     let f = v * scale;
     if !f.is_finite() || f <= 0.0 || f > 1.0 {
-        return Err(format!(
-            "sample size `{text}` is out of range: it must be above 0 and at most 100%"
-        ));
+        return Err(FractionError::OutOfRange(text.to_string()));
     }
     Ok(((f * 1e6).round() as u32).clamp(1, 1_000_000))
 }

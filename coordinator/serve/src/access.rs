@@ -158,6 +158,17 @@ pub struct Tokens {
     issued: Option<Arc<Credentials>>,
 }
 
+/// A set of role tokens that cannot be served.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TokensError {
+    /// A worker or read token without the admin token.
+    #[error("--worker-token-file and --read-token-file need --token-file (the admin token)")]
+    NoAdmin,
+    /// Two roles given the same token (the role named second).
+    #[error("the {0} token is the same as another role's token: give each role its own token")]
+    Shared(&'static str),
+}
+
 impl Tokens {
     /// Tokens by role. `admin` alone grants every role (one token, as
     /// before roles); with a worker or read token it grants admin and read.
@@ -166,13 +177,10 @@ impl Tokens {
         admin: Option<String>,
         worker: Option<String>,
         read: Option<String>,
-    ) -> Result<Tokens, String> {
+    ) -> Result<Tokens, TokensError> {
         let Some(admin) = admin else {
             if worker.is_some() || read.is_some() {
-                return Err(
-                    "--worker-token-file and --read-token-file need --token-file (the admin token)"
-                        .into(),
-                );
+                return Err(TokensError::NoAdmin);
             }
             return Ok(Tokens::default());
         };
@@ -187,10 +195,7 @@ impl Tokens {
         for (t, role) in [(worker, Role::Worker), (read, Role::Read)] {
             let Some(t) = t else { continue };
             if entries.iter().any(|(e, _)| *e == t.as_bytes()) {
-                return Err(format!(
-                    "the {} token is the same as another role's token: give each role its own token",
-                    role.name()
-                ));
+                return Err(TokensError::Shared(role.name()));
             }
             entries.push((t.into_bytes(), role.bit()));
         }
@@ -668,10 +673,12 @@ mod tests {
     #[test]
     fn bad_token_sets_are_refused() {
         assert_eq!(
-            Tokens::new(None, tok("w"), None).unwrap_err(),
+            Tokens::new(None, tok("w"), None).unwrap_err().to_string(),
             "--worker-token-file and --read-token-file need --token-file (the admin token)"
         );
-        let e = Tokens::new(tok("same"), tok("same"), None).unwrap_err();
+        let e = Tokens::new(tok("same"), tok("same"), None)
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("the worker token is the same"), "{e}");
     }
 }

@@ -59,7 +59,8 @@ pub fn exec(a: ImportArgs) -> anyhow::Result<()> {
     let imported = match &a.store {
         Some(dir) => {
             let policy = ImportPolicy {
-                trusted: export_file::read_key_files(&a.trust_key).map_err(UsageError)?,
+                trusted: export_file::read_key_files(&a.trust_key)
+                    .map_err(|e| UsageError(e.to_string()))?,
                 require_signature: a.require_signature,
                 verify_ppm: a.verify_fraction,
             };

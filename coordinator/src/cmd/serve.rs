@@ -133,7 +133,7 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         role_token(&a.worker_token_file)?,
         role_token(&a.read_token_file)?,
     )
-    .map_err(UsageError)?;
+    .map_err(|e| UsageError(e.to_string()))?;
     server::check_listen(a.listen, token.is_some(), a.insecure)
         .map_err(|e| UsageError(e.to_string()))?;
     let tls = server_tls(&a)?;
@@ -220,8 +220,8 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             "a shared token grants the worker role: results under it never count as independent confirmation, and one holder can claim any worker id; issue per-worker credentials with `gamesweep token issue --role worker --name NAME`"
         );
     }
-    let trusted =
-        gamesweep_engine::export_file::read_key_files(&a.trust_key).map_err(UsageError)?;
+    let trusted = gamesweep_engine::export_file::read_key_files(&a.trust_key)
+        .map_err(|e| UsageError(e.to_string()))?;
     tracing::info!(key = %core.signing_key(), trusted = trusted.len(), "exports are signed with this store's key; imports trust it and --trust-key");
     core.trust_keys(trusted);
     rt.block_on(async move {

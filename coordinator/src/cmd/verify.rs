@@ -41,7 +41,7 @@ pub struct VerifyArgs {
 }
 
 fn parse_share(text: &str) -> Result<u32, String> {
-    gamesweep_engine::sample::parse_fraction(text)
+    gamesweep_engine::sample::parse_fraction(text).map_err(|e| e.to_string())
 }
 
 /// What became of one re-run shard.
@@ -75,8 +75,9 @@ pub fn choose(results: &[ExportResult], ppm: u32, seed: u64) -> Vec<usize> {
 /// Run `verify`.
 pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
     let started = Instant::now();
-    let trusted = export_file::read_key_files(&a.trust_key).map_err(UsageError)?;
-    let decoded = export_file::read(&a.file).map_err(UsageError)?;
+    let trusted =
+        export_file::read_key_files(&a.trust_key).map_err(|e| UsageError(e.to_string()))?;
+    let decoded = export_file::read(&a.file).map_err(|e| UsageError(e.to_string()))?;
     let export = &decoded.export;
     let signature = match decoded.signature {
         Signature::Signed(k) if trusted.contains(&k) => format!("signed by trusted key {k}"),

@@ -17,5 +17,5 @@ pub struct WorkerCmd {
 /// Run `worker` until it is drained or aborted by a signal.
 pub fn exec(a: WorkerCmd) -> anyhow::Result<()> {
     logging::init(a.log_format, "info");
-    gamesweep_worker::cli::run_process(&a.worker)
+    Ok(gamesweep_worker::cli::run_process(&a.worker)?)
 }

@@ -207,7 +207,7 @@ impl Core {
             work: &work,
             timings: &timings,
         };
-        projection::project(&facts, cores).map_err(CoreError::BadRequest)
+        projection::project(&facts, cores).map_err(|e| CoreError::BadRequest(e.to_string()))
     }
 
     /// The solver version a stored sweep was launched with, if it exists.
