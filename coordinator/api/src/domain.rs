@@ -230,7 +230,7 @@ fn one() -> u32 {
     1
 }
 
-/// Replicated validation of a sweep (see `coordinator/src/core/verify.rs`).
+/// Replicated validation of a sweep (see `coordinator/engine/src/core/verify.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VerifyStatus {
     /// Share of the shards selected, millionths.
