@@ -1,9 +1,9 @@
 //! The plain data the coordinator's users exchange with it: what to launch,
 //! what a launch answered, where sweeps stand (`status`), a finished sweep's
-//! rendered result and a projection. Serde structs without logic, here
-//! rather than in the coordinator so that both sides of the wire (the
-//! coordinator's core and the typed [`crate::client::Coordinator`]) speak
-//! them; [`crate::convert`] maps them to and from protobuf messages.
+//! rendered result and a projection. Serde structs without logic, in a crate
+//! of their own so that both sides of the wire (the engine's core and the
+//! typed client `gamesweep_proto::Coordinator`) speak them;
+//! `gamesweep_proto::convert` maps them to and from protobuf messages.
 //!
 //! [`StatusReport`] serialized with serde is the documented `gamesweep status
 //! --json` format (`deploy/README.md`).

@@ -1,7 +1,7 @@
 //! The coordinator's state machine, independent of gRPC: sweeps, their
 //! shards' states (pending / leased / done / failed), leases that expire,
 //! exactly-once acceptance of results, and status. The gRPC service
-//! ([`crate::server`]) converts messages and calls into this; so does the
+//! (`gamesweep_serve::server`) converts messages and calls into this; so does the
 //! embedded `run`.
 //!
 //! By concern: [`model`] (errors, shard and sweep state), `recovery`
@@ -88,7 +88,7 @@ pub struct Core {
     /// Shares store flushes between concurrent submits.
     commit: GroupCommit,
     /// Sweeps and workers. A std mutex, never held across an await: every
-    /// method holding it runs on a blocking thread (see [`crate::server`]).
+    /// method holding it runs on a blocking thread (see `gamesweep_serve::server`).
     state: Mutex<State>,
     /// Renders of finished sweeps.
     renders: RenderCache,
