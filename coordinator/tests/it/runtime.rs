@@ -316,7 +316,7 @@ fn lease(
     rt.block_on(c.lease(pb::LeaseRequest {
         protocol: 2,
         worker_id: worker.into(),
-        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&version),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
         max_shards: max,
     }))
     .map(|r| r.into_inner().leases)
@@ -340,7 +340,7 @@ fn submit(
 ) -> Result<bool, tonic::Status> {
     rt.block_on(c.submit(pb::SubmitRequest {
         worker_id: worker.into(),
-        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&version),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
         sweep_id: l.sweep_id.clone(),
         index: l.shard.as_ref().unwrap().index,
         attempt: l.attempt,

@@ -219,7 +219,7 @@ fn forge(
     let empty = gamesweep::kinds::find("uvg").unwrap().empty().encode();
     let r = rt.block_on(c.submit(pb::SubmitRequest {
         worker_id: "forger".into(),
-        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&version),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
         sweep_id: "chaos".into(),
         index: shard,
         attempt: 1,
@@ -249,7 +249,7 @@ fn forge(
     // Fail another worker's shard.
     let r = rt.block_on(c.fail(pb::FailRequest {
         worker_id: "forger".into(),
-        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&version),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
         sweep_id: "chaos".into(),
         index: shard,
         attempt: 1,
@@ -266,7 +266,7 @@ fn forge(
     let leases = rt.block_on(c.lease(pb::LeaseRequest {
         protocol: 2,
         worker_id: "forger".into(),
-        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&version),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
         max_shards: 1,
     }));
     let Ok(leases) = leases else {
@@ -283,7 +283,7 @@ fn forge(
         let submit = |c: &mut gamesweep_proto::Client, result: Vec<u8>| {
             rt.block_on(c.submit(pb::SubmitRequest {
                 worker_id: "forger".into(),
-                solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&version),
+                solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
                 sweep_id: l.sweep_id.clone(),
                 index: spec.index,
                 attempt: l.attempt,
