@@ -4,9 +4,9 @@
 # (about a minute), then prints the whole start and the check's parts
 # (journal replay, SHA-256 of every result, seal CRCs).
 # A measurement, not a test: it needs the core's internals, so it lives in
-# the crate's unit tests behind the `measurements` feature, which
+# the engine's unit tests (gamesweep-engine) behind the `measurements` feature, which
 # `cargo test` (CI included) never enables.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-time cargo test --release -p gamesweep-coordinator --features measurements --lib -- \
+time cargo test --release -p gamesweep-engine --features measurements --lib -- \
   --ignored --nocapture --exact core::recovery::tests::startup_check_cost_at_a_million_done_shards

@@ -20,7 +20,7 @@ async fn main() {
             std::process::exit(2);
         }
     };
-    let version = gamesweep_proto::solver_version();
+    let version = gamesweep_api::solver_version();
     let start = Instant::now();
     let mut tasks = Vec::new();
     for i in 0..clients {
@@ -35,7 +35,9 @@ async fn main() {
                     .lease(pb::LeaseRequest {
                         protocol: gamesweep_proto::LEASE_PROTOCOL,
                         worker_id: format!("bench-{i}"),
-                        solver_version: version.clone(),
+                        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+                            &version,
+                        ),
                         max_shards: 1,
                     })
                     .await
@@ -55,7 +57,9 @@ async fn main() {
                 let accepted = c
                     .submit(pb::SubmitRequest {
                         worker_id: format!("bench-{i}"),
-                        solver_version: version.clone(),
+                        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+                            &version,
+                        ),
                         sweep_id: l.sweep_id,
                         index: l.shard.expect("shard").index,
                         attempt: l.attempt,

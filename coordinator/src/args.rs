@@ -6,7 +6,7 @@
 use crate::error::UsageError;
 use anyhow::Context as _;
 use gamesweep::sweep::{Params, SweepKind};
-use gamesweep_proto::domain::SampleRequest;
+use gamesweep_api::domain::SampleRequest;
 use std::time::Duration;
 
 /// Text listing every kind with its parameters.
@@ -120,7 +120,7 @@ pub fn plan_options(c: clap::Command) -> clap::Command {
             .long("shards")
             .value_name("K")
             .help("Target number of shards (default: the kind's own choice)")
-            .value_parser(clap::value_parser!(u32).range(1..=i64::from(crate::core::launch::MAX_TARGET_SHARDS))),
+            .value_parser(clap::value_parser!(u32).range(1..=i64::from(gamesweep_engine::core::launch::MAX_TARGET_SHARDS))),
     )
     .arg(
         clap::Arg::new("sample")
@@ -151,7 +151,8 @@ pub fn sample_from(m: &clap::ArgMatches) -> anyhow::Result<Option<SampleRequest>
     let Some(text) = m.get_one::<String>("sample") else {
         return Ok(None);
     };
-    let ppm = crate::sample::parse_fraction(text).map_err(UsageError)?;
+    let ppm =
+        gamesweep_engine::sample::parse_fraction(text).map_err(|e| UsageError(e.to_string()))?;
     Ok(Some(SampleRequest {
         ppm,
         seed: m.get_one::<u64>("sample_seed").copied().unwrap_or(1),
@@ -279,25 +280,6 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs(secs))
 }
 
-#[cfg(test)]
-mod verify_tests {
-    use super::parse_verify_fraction;
-
-    #[test]
-    fn verify_fractions_parse_and_bad_ones_are_named() {
-        assert_eq!(parse_verify_fraction("0"), Ok(0));
-        assert_eq!(parse_verify_fraction("0.01"), Ok(10_000));
-        assert_eq!(parse_verify_fraction("1%"), Ok(10_000));
-        assert_eq!(parse_verify_fraction("1"), Ok(1_000_000));
-        for bad in ["1.5", "-0.1", "NaN", "inf"] {
-            let e = parse_verify_fraction(bad).unwrap_err();
-            assert!(e.contains("out of range") && e.contains(bad), "{e}");
-        }
-        let e = parse_verify_fraction("lots").unwrap_err();
-        assert!(e.starts_with("bad --verify-fraction `lots`"), "{e}");
-    }
-}
-
 /// `n thread` or `n threads`.
 pub fn threads_text(n: usize) -> String {
     format!("{n} thread{}", if n == 1 { "" } else { "s" })
@@ -322,8 +304,22 @@ pub fn shard_count_note(asked: u32, got: u32) -> String {
 }
 
 #[cfg(test)]
-mod count_tests {
-    use super::{shard_count_note, threads_text};
+mod tests {
+    use super::{parse_verify_fraction, shard_count_note, threads_text};
+
+    #[test]
+    fn verify_fractions_parse_and_bad_ones_are_named() {
+        assert_eq!(parse_verify_fraction("0"), Ok(0));
+        assert_eq!(parse_verify_fraction("0.01"), Ok(10_000));
+        assert_eq!(parse_verify_fraction("1%"), Ok(10_000));
+        assert_eq!(parse_verify_fraction("1"), Ok(1_000_000));
+        for bad in ["1.5", "-0.1", "NaN", "inf"] {
+            let e = parse_verify_fraction(bad).unwrap_err();
+            assert!(e.contains("out of range") && e.contains(bad), "{e}");
+        }
+        let e = parse_verify_fraction("lots").unwrap_err();
+        assert!(e.starts_with("bad --verify-fraction `lots`"), "{e}");
+    }
 
     #[test]
     fn counts_read_as_english_and_shard_counts_say_why() {

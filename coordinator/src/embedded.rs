@@ -5,15 +5,15 @@
 //! running the same command again resumes: finished shards are on disk and
 //! the stored plan is reused, so the final numbers are the same.
 
-use crate::core::Core;
 use crate::error::UsageError;
 use crate::progress::ShardBar;
-use crate::server;
-use crate::store::ResilientStore;
 use gamesweep::sweep::{Params, Rendered, SweepKind};
-use gamesweep_proto::domain::{LaunchSpec, ProjectionText, SampleRequest, SweepState};
-use gamesweep_proto::logging::{self, LogFormat};
+use gamesweep_api::domain::{LaunchSpec, ProjectionText, SampleRequest, SweepState};
+use gamesweep_engine::core::Core;
+use gamesweep_engine::store::ResilientStore;
 use gamesweep_proto::{Coordinator, RpcError};
+use gamesweep_serve::server;
+use gamesweep_worker::logging::{self, LogFormat};
 use gamesweep_worker::{Shutdown, WorkerConfig};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -62,7 +62,10 @@ pub struct EmbeddedRun {
 
 /// Where `run --export-every` writes its checkpoint: `OUT/run.gsx`.
 pub fn export_path(out: &Path) -> PathBuf {
-    out.join(format!("{RUN_SWEEP_ID}.{}", crate::export_file::EXTENSION))
+    out.join(format!(
+        "{RUN_SWEEP_ID}.{}",
+        gamesweep_engine::export_file::EXTENSION
+    ))
 }
 
 /// What an embedded run did.
@@ -90,9 +93,11 @@ pub enum RunEnd {
 
 /// A store refused as damaged is the user's to decide about (exit code 2,
 /// the message as it is).
-pub fn damaged_is_usage(e: crate::core::CoreError) -> anyhow::Error {
+pub fn damaged_is_usage(e: gamesweep_engine::core::CoreError) -> anyhow::Error {
     match e {
-        crate::core::CoreError::Store(crate::store::StoreError::Damaged(m)) => UsageError(m).into(),
+        gamesweep_engine::core::CoreError::Store(gamesweep_engine::store::StoreError::Damaged(
+            m,
+        )) => UsageError(m).into(),
         e => e.into(),
     }
 }
@@ -110,7 +115,7 @@ pub fn run(
     logging::init(LogFormat::Text, "warn,sled=off");
     let dir = store_dir(&cfg.out);
     let store = ResilientStore::open_sled(&dir).map_err(|e| UsageError(e.to_string()))?;
-    let recovery = crate::core::Recovery {
+    let recovery = gamesweep_engine::core::Recovery {
         accept_loss: cfg.accept_loss || cfg.fresh,
         store_dir: Some(dir.clone()),
     };
@@ -118,7 +123,7 @@ pub fn run(
         Core::open_recovering(
             Arc::new(store),
             Duration::from_secs(10),
-            Arc::new(crate::core::SystemClock),
+            Arc::new(gamesweep_engine::core::SystemClock),
             &recovery,
         )
         .map_err(damaged_is_usage)?,
@@ -144,7 +149,8 @@ pub fn run(
                 file.display()
             );
         } else {
-            let decoded = crate::export_file::read(file).map_err(UsageError)?;
+            let decoded =
+                gamesweep_engine::export_file::read(file).map_err(|e| UsageError(e.to_string()))?;
             let export = &decoded.export;
             if export.kind != kind.name()
                 || kind.resolve_params(&export.params).ok().as_ref() != Some(params)
@@ -159,7 +165,7 @@ pub fn run(
             // Trusted: the run store's own key only (a file another store
             // signed is re-run by the local workers; `gamesweep import
             // --trust-key` into OUT/store trusts more).
-            let policy = crate::core::transfer::ImportPolicy {
+            let policy = gamesweep_engine::core::transfer::ImportPolicy {
                 verify_ppm: Some(cfg.verify_ppm),
                 ..Default::default()
             };
@@ -204,13 +210,13 @@ pub fn run(
             },
         ));
         let dashboard = if cfg.http {
-            let listener = crate::http::bind(([127, 0, 0, 1], 0).into()).await?;
-            let url = crate::http::url(listener.local_addr()?, false);
+            let listener = gamesweep_serve::http::bind(([127, 0, 0, 1], 0).into()).await?;
+            let url = gamesweep_serve::http::url(listener.local_addr()?, false);
             let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-            let task = tokio::spawn(crate::http::serve(
+            let task = tokio::spawn(gamesweep_serve::http::serve(
                 core.clone(),
                 listener,
-                crate::http::HttpOptions::default(),
+                gamesweep_serve::http::HttpOptions::default(),
                 async {
                     let _ = stopped.await;
                 },

@@ -3,7 +3,7 @@
 //! coordinator's store and memory, and the workers. Rendering only: the
 //! status comes from the typed client as a domain value.
 
-use gamesweep_proto::domain::{
+use gamesweep_api::domain::{
     StatusReport, SweepState, SweepStatus, VerifyStatus, RATE_WINDOW_SECS,
 };
 
@@ -14,7 +14,7 @@ fn hms(secs: f64) -> String {
 
 /// The text `gamesweep status` prints for `r`. Every text that came from
 /// the network (sweep ids, worker ids, failure texts) is escaped
-/// ([`gamesweep_proto::escape`]): a worker id or a failure text with a
+/// ([`gamesweep_api::escape`]): a worker id or a failure text with a
 /// terminal escape sequence or a line break prints as visible text.
 pub fn render(r: &StatusReport) -> String {
     let out = render_fields(r);
@@ -22,13 +22,13 @@ pub fn render(r: &StatusReport) -> String {
     // carries, no control character but the line breaks of the table
     // itself reaches the terminal.
     out.split('\n')
-        .map(gamesweep_proto::escape_controls)
+        .map(gamesweep_api::escape_controls)
         .collect::<Vec<_>>()
         .join("\n")
 }
 
 fn render_fields(r: &StatusReport) -> String {
-    let e = gamesweep_proto::escape;
+    let e = gamesweep_api::escape;
     let mut out = String::new();
     // First: while it lasts, nothing any sweep shows is being made durable.
     if let Some(why) = &r.store_writes_failing {
@@ -232,7 +232,7 @@ fn verification_text(v: &VerifyStatus) -> String {
             "  disagreeing workers (out-voted): {}\n",
             v.disagreeing_workers
                 .iter()
-                .map(|w| gamesweep_proto::escape(w))
+                .map(|w| gamesweep_api::escape(w))
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
@@ -243,7 +243,7 @@ fn verification_text(v: &VerifyStatus) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gamesweep_proto::domain::WorkerStatus;
+    use gamesweep_api::domain::WorkerStatus;
 
     fn sweep(state: SweepState, eta_seconds: Option<f64>) -> SweepStatus {
         SweepStatus {
@@ -426,7 +426,7 @@ mod tests {
     fn control_characters_from_the_network_are_escaped() {
         let mut sw = sweep(SweepState::Failed, None);
         sw.shards_failed = 1;
-        sw.failures = vec![gamesweep_proto::domain::ShardFailureStatus {
+        sw.failures = vec![gamesweep_api::domain::ShardFailureStatus {
             index: 3,
             count: 3,
             worker_id: "w\x1b[2J".into(),

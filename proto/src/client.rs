@@ -1,16 +1,16 @@
 //! Client side of the protocol: a channel to a coordinator with the bearer
 //! token attached to every request ([`Client`], the generated client), and
 //! [`Coordinator`], the typed client for the user-facing RPCs: it takes and
-//! returns [`crate::domain`] types and maps tonic's errors to [`RpcError`].
+//! returns [`gamesweep_api::domain`] types and maps tonic's errors to [`RpcError`].
 
 use crate::convert::ConvertError;
-use crate::domain::{
-    AuditRecord, ImportOptions, Imported, LaunchSpec, Launched, ProjectionText, StatusReport,
-    SweepReport,
-};
 use crate::pb;
 use crate::pb::audit_client::AuditClient;
 use crate::pb::coordinator_client::CoordinatorClient;
+use gamesweep_api::domain::{
+    AuditRecord, ImportOptions, Imported, LaunchSpec, Launched, ProjectionText, StatusReport,
+    SweepReport,
+};
 use std::time::Duration;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::service::interceptor::InterceptedService;
@@ -62,27 +62,37 @@ pub const ENV_TLS_KEY: &str = "GAMESWEEP_TLS_KEY";
 ///
 /// Also the clients' `--tls-ca`, `--tls-cert` and `--tls-key` options (and
 /// their environment variables), flattened into every command that connects.
-#[derive(Clone, Debug, Default, PartialEq, Eq, clap::Args)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct TlsFiles {
     /// CA certificate (PEM) that signed the coordinator's TLS certificate, for an https:// URL [default: the webpki roots].
-    #[arg(id = "tls_ca", long = "tls-ca", env = ENV_TLS_CA, value_name = "PEM")]
+    #[cfg_attr(
+        feature = "cli",
+        arg(id = "tls_ca", long = "tls-ca", env = ENV_TLS_CA, value_name = "PEM")
+    )]
     pub ca: Option<std::path::PathBuf>,
     /// Client certificate (PEM) for a coordinator that asks for one (serve --tls-client-ca).
-    #[arg(
-        id = "tls_cert",
-        long = "tls-cert",
-        env = ENV_TLS_CERT,
-        value_name = "PEM",
-        requires = "tls_key"
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            id = "tls_cert",
+            long = "tls-cert",
+            env = ENV_TLS_CERT,
+            value_name = "PEM",
+            requires = "tls_key"
+        )
     )]
     pub cert: Option<std::path::PathBuf>,
     /// The client certificate's private key (PEM).
-    #[arg(
-        id = "tls_key",
-        long = "tls-key",
-        env = ENV_TLS_KEY,
-        value_name = "PEM",
-        requires = "tls_cert"
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            id = "tls_key",
+            long = "tls-key",
+            env = ENV_TLS_KEY,
+            value_name = "PEM",
+            requires = "tls_cert"
+        )
     )]
     pub key: Option<std::path::PathBuf>,
 }
@@ -433,7 +443,7 @@ pub fn status_message(s: &tonic::Status) -> String {
         cause = e.source();
     }
     // From the network: printed, it must not drive the terminal.
-    crate::text::escape_controls(&message.replace('\n', " "))
+    gamesweep_api::text::escape_controls(&message.replace('\n', " "))
 }
 
 /// The typed client of a coordinator's user-facing RPCs (launch, status,
@@ -675,30 +685,6 @@ fn quick<T>(msg: T) -> tonic::Request<T> {
     let mut req = tonic::Request::new(msg);
     req.set_timeout(QUICK_DEADLINE);
     req
-}
-
-/// This build's solver versions: `kind=version` for every registered kind,
-/// sorted, joined by `,`. Workers send it with every request; a coordinator
-/// serves a worker the shards of a sweep only if the worker's version of that
-/// sweep's kind equals the one the sweep was launched with
-/// ([`version_for`]), so a change to one kind never stops workers from
-/// serving the others.
-pub fn solver_version() -> String {
-    let mut v: Vec<String> = gamesweep::kinds::registry()
-        .iter()
-        .map(|k| format!("{}={}", k.name(), k.version()))
-        .collect();
-    v.sort();
-    v.join(",")
-}
-
-/// The version of `kind` in a worker's [`solver_version`] list.
-pub fn version_for<'a>(versions: &'a str, kind: &str) -> Option<&'a str> {
-    versions
-        .split(',')
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, _)| *k == kind)
-        .map(|(_, v)| v)
 }
 
 /// Read a token file: its first line, trimmed. An empty token is refused.

@@ -4,13 +4,14 @@
 //! rather than guessed at. Shard results travel as the kind's typed result
 //! encoded as JSON bytes; only the kind can decode them (`SweepKind::decode`).
 
-use crate::domain::{
+use crate::pb;
+use gamesweep::sweep::{Params, ShardSpec};
+use gamesweep_api::domain::{
     Imported, LaunchSpec, Launched, ProjectionText, SampleRequest, SampleStatus,
     ShardFailureStatus, StatusReport, SweepReport, SweepState, SweepStatus, VerifyStatus,
     WorkerStatus,
 };
-use crate::pb;
-use gamesweep::sweep::{Params, ShardSpec};
+use gamesweep_api::{SolverVersion, SolverVersionError, SolverVersions};
 use std::collections::BTreeMap;
 
 /// A protobuf message that does not describe a valid domain value.
@@ -36,6 +37,33 @@ pub enum ConvertError {
         /// Its value, as text.
         value: String,
     },
+    /// A bad entry of a `solver_versions` list (the message names it).
+    #[error("malformed message: {0}")]
+    SolverVersion(#[from] SolverVersionError),
+}
+
+/// Domain solver versions → the wire's repeated `SolverVersion`.
+pub fn solver_versions_to_proto(v: &SolverVersions) -> Vec<pb::SolverVersion> {
+    v.entries()
+        .iter()
+        .map(|e| pb::SolverVersion {
+            name: e.name.clone(),
+            version: e.version.clone(),
+        })
+        .collect()
+}
+
+/// The wire's repeated `SolverVersion` → domain solver versions; an empty
+/// name or version, or a kind listed twice, is an error naming the entry.
+pub fn solver_versions_from_proto(v: &[pb::SolverVersion]) -> Result<SolverVersions, ConvertError> {
+    let entries = v
+        .iter()
+        .map(|e| SolverVersion {
+            name: e.name.clone(),
+            version: e.version.clone(),
+        })
+        .collect();
+    Ok(SolverVersions::new(entries)?)
 }
 
 /// Domain params → wire params (sorted by name, as `Params` is).
@@ -98,9 +126,8 @@ impl From<SweepState> for pb::SweepState {
 }
 
 /// The wire's `SweepState` field (an `i32`, as prost keeps open enums).
-impl TryFrom<i32> for SweepState {
-    type Error = ConvertError;
-    fn try_from(v: i32) -> Result<Self, ConvertError> {
+pub fn state_from_proto(v: i32) -> Result<SweepState, ConvertError> {
+    {
         match pb::SweepState::try_from(v) {
             Ok(pb::SweepState::Running) => Ok(SweepState::Running),
             Ok(pb::SweepState::Done) => Ok(SweepState::Done),
@@ -334,7 +361,7 @@ impl TryFrom<pb::SweepStatus> for SweepStatus {
         }
         Ok(SweepStatus {
             params: params_from_proto(&s.params)?,
-            state: SweepState::try_from(s.state)?,
+            state: state_from_proto(s.state)?,
             sweep_id: s.sweep_id,
             kind: s.kind,
             solver_version: s.solver_version,
@@ -486,9 +513,9 @@ impl From<pb::GetProjectionReply> for ProjectionText {
     }
 }
 
-impl From<pb::AuditEntry> for crate::domain::AuditRecord {
+impl From<pb::AuditEntry> for gamesweep_api::domain::AuditRecord {
     fn from(e: pb::AuditEntry) -> Self {
-        crate::domain::AuditRecord {
+        gamesweep_api::domain::AuditRecord {
             unix_ms: e.unix_ms,
             role: e.role,
             token_fingerprint: e.token_fingerprint,
@@ -500,8 +527,8 @@ impl From<pb::AuditEntry> for crate::domain::AuditRecord {
     }
 }
 
-impl From<crate::domain::AuditRecord> for pb::AuditEntry {
-    fn from(e: crate::domain::AuditRecord) -> Self {
+impl From<gamesweep_api::domain::AuditRecord> for pb::AuditEntry {
+    fn from(e: gamesweep_api::domain::AuditRecord) -> Self {
         pb::AuditEntry {
             unix_ms: e.unix_ms,
             role: e.role,
@@ -624,13 +651,10 @@ mod tests {
     fn every_state_round_trips_and_unknown_states_are_refused() {
         for s in SweepState::ALL {
             let wire: i32 = pb::SweepState::from(s).into();
-            assert_eq!(SweepState::try_from(wire), Ok(s));
+            assert_eq!(state_from_proto(wire), Ok(s));
         }
-        assert_eq!(SweepState::try_from(0), Err(ConvertError::UnknownState(0)));
-        assert_eq!(
-            SweepState::try_from(99),
-            Err(ConvertError::UnknownState(99))
-        );
+        assert_eq!(state_from_proto(0), Err(ConvertError::UnknownState(0)));
+        assert_eq!(state_from_proto(99), Err(ConvertError::UnknownState(99)));
     }
 
     #[test]
@@ -736,6 +760,28 @@ mod tests {
         assert_eq!(
             ProjectionText::from(pb::GetProjectionReply::from(p.clone())),
             p
+        );
+    }
+
+    #[test]
+    fn solver_versions_round_trip_and_a_bad_entry_names_its_field() {
+        let v = gamesweep_api::solver_version();
+        let wire = solver_versions_to_proto(&v);
+        assert_eq!(wire.len(), v.entries().len());
+        assert_eq!(solver_versions_from_proto(&wire), Ok(v));
+        let entry = |name: &str, version: &str| pb::SolverVersion {
+            name: name.into(),
+            version: version.into(),
+        };
+        let e = solver_versions_from_proto(&[entry("uvg", "1"), entry("col", "")]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "malformed message: solver_versions[1].version is empty (kind `col`)"
+        );
+        let e = solver_versions_from_proto(&[entry("uvg", "1"), entry("uvg", "1")]).unwrap_err();
+        assert!(
+            e.to_string().contains("solver_versions[1].name `uvg`"),
+            "{e}"
         );
     }
 

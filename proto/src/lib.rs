@@ -1,13 +1,10 @@
 //! gRPC protocol of gamesweep: the generated coordinator service ([`pb`]),
-//! the plain data users exchange with a coordinator ([`domain`]), the
-//! conversions between messages and domain types ([`convert`]), and the
-//! clients ([`client`]: the typed [`Coordinator`] and the raw [`Client`]).
-//! Protobuf types stay at this edge: the coordinator and the workers convert
-//! on receipt and work with domain types everywhere else.
-//!
-//! [`logging`] is runtime-common rather than protocol: the logging setup of
-//! both binaries (`gamesweep`, `gamesweep-worker`), here because both depend
-//! on this crate.
+//! the conversions between messages and the domain types of
+//! `gamesweep_api` ([`convert`]), and the clients ([`client`]: the typed
+//! [`Coordinator`] and the raw [`Client`]), with the client's configuration
+//! defaults (URL, token file). Protobuf types stay at this edge: the
+//! coordinator and the workers convert on receipt and work with domain types
+//! everywhere else.
 
 /// Code generated from `proto/gamesweep.proto` (package `gamesweep.v1`).
 #[allow(clippy::all, missing_docs)]
@@ -17,16 +14,11 @@ pub mod pb {
 
 pub mod client;
 pub mod convert;
-pub mod domain;
-pub mod logging;
-pub mod text;
 
 pub use client::{
-    connect_lazy, read_token_file, solver_version, version_for, Client, ClientOptions, Coordinator,
-    RpcError, TlsFiles,
+    connect_lazy, read_token_file, Client, ClientOptions, Coordinator, RpcError, TlsFiles,
 };
 pub use convert::ConvertError;
-pub use text::{escape, escape_controls, quote_prefix};
 
 /// The gRPC path (`/package.Service/Method`) of every method of every
 /// service in `proto/gamesweep.proto`, read from the compiled descriptors by

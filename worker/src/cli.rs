@@ -2,7 +2,7 @@
 //! `gamesweep worker`.
 
 use crate::config::{Shutdown, WorkerConfig};
-use gamesweep_proto::logging::{self, LogFormat};
+use crate::logging::{self, LogFormat};
 use std::path::PathBuf;
 use tokio::sync::watch;
 
@@ -44,7 +44,8 @@ pub struct WorkerArgs {
     /// Cap on the worker's resident memory, e.g. 4G, 512M, 2GiB or a number of bytes (units are binary: K, M, G, T, also written KiB, MiB, GiB, TiB). Checked every 50 ms while shards run and before each starts: above the cap, the shards in hand stop and are reported to the coordinator as failed (they are handed out again, or set aside after repeated failures) instead of the machine swapping or the OOM killer taking the worker [default: no cap].
     #[arg(long, env = "GAMESWEEP_MAX_MEMORY", value_name = "SIZE")]
     pub max_memory: Option<String>,
-    /// Pretend to be another solver build (for testing the version check only).
+    /// Pretend to be another solver build, every kind at this version (for
+    /// testing the version check only).
     #[arg(long, hide = true)]
     pub fake_solver_version: Option<String>,
     /// Accept a --max-memory below the worker's own baseline (for testing
@@ -53,8 +54,30 @@ pub struct WorkerArgs {
     pub allow_low_memory_cap: bool,
 }
 
+/// Why a worker process did not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// An option's value is out of range or malformed (the message names it).
+    #[error("{0}")]
+    Option(String),
+    /// The token file could not be read.
+    #[error("cannot read token file {}: {source}", path.display())]
+    TokenFile {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The async runtime could not start.
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// The worker stopped with an error.
+    #[error(transparent)]
+    Worker(#[from] crate::WorkerError),
+}
+
 /// Build the worker's settings from its options.
-pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
+pub fn config(args: &WorkerArgs) -> Result<WorkerConfig, CliError> {
     let url = args
         .coordinator
         .clone()
@@ -69,16 +92,20 @@ pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
     c.max_memory = args
         .max_memory
         .as_deref()
-        .map(|s| crate::memory::parse_size(s).map_err(|e| anyhow::anyhow!("--max-memory: {e}")))
+        .map(|s| {
+            crate::memory::parse_size(s).map_err(|e| CliError::Option(format!("--max-memory: {e}")))
+        })
         .transpose()?;
     if let Some(t) = args.threads {
-        anyhow::ensure!(t >= 1, "--threads must be at least 1");
+        if t < 1 {
+            return Err(CliError::Option("--threads must be at least 1".into()));
+        }
         c.threads = t;
     }
     if let Some(p) = gamesweep_proto::token_file(args.token_file.as_deref()) {
         c.token = Some(
             gamesweep_proto::read_token_file(&p)
-                .map_err(|e| anyhow::anyhow!("cannot read token file {}: {e}", p.display()))?,
+                .map_err(|source| CliError::TokenFile { path: p, source })?,
         );
     }
     c.tls = args.tls.clone();
@@ -86,35 +113,37 @@ pub fn config(args: &WorkerArgs) -> anyhow::Result<WorkerConfig> {
         c.worker_id = id.clone();
     }
     if let Some(v) = &args.fake_solver_version {
-        c.solver_version = v.clone();
+        c.solver_versions = c.solver_versions.all_at(v);
     }
     c.exit_when_idle = args.exit_when_idle;
     Ok(c)
 }
 
 /// A duration option given in seconds: finite and not negative.
-fn seconds(option: &str, secs: f64) -> anyhow::Result<std::time::Duration> {
-    anyhow::ensure!(
-        secs.is_finite() && secs >= 0.0,
-        "{option} must be a number of seconds, at least 0 (got {secs})"
-    );
+fn seconds(option: &str, secs: f64) -> Result<std::time::Duration, CliError> {
+    if !(secs.is_finite() && secs >= 0.0) {
+        return Err(CliError::Option(format!(
+            "{option} must be a number of seconds, at least 0 (got {secs})"
+        )));
+    }
     Ok(std::time::Duration::from_secs_f64(secs))
 }
 
 /// Run a worker process: the first SIGINT/SIGTERM drains (no new leases, the
 /// shards in hand finish and are submitted), a second one aborts.
-pub fn run_process(args: &WorkerArgs) -> anyhow::Result<()> {
+pub fn run_process(args: &WorkerArgs) -> Result<(), CliError> {
     let config = config(args)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
-        .build()?;
+        .build()
+        .map_err(CliError::Runtime)?;
     if let (Some(cap), false) = (config.max_memory, args.allow_low_memory_cap) {
         // Measured once the runtime's threads exist: what this process
         // holds before any shard runs.
         if let Some(baseline) = crate::memory::resident_bytes() {
             crate::memory::check_cap(cap, baseline, args.max_memory.as_deref().unwrap_or(""))
-                .map_err(|e| anyhow::anyhow!("--max-memory: {e}"))?;
+                .map_err(|e| CliError::Option(format!("--max-memory: {e}")))?;
         }
     }
     rt.block_on(async move {
@@ -252,7 +281,10 @@ mod tests {
         assert_eq!((c.threads, c.worker_id.as_str()), (3, "w7"));
         assert_eq!(c.token.as_deref(), Some("s3cret"));
         assert!(c.exit_when_idle);
-        assert_eq!(c.solver_version, gamesweep_proto::solver_version());
+        assert_eq!(
+            c.solver_versions,
+            gamesweep_api::SolverVersions::of_this_build()
+        );
     }
 
     #[test]

@@ -32,9 +32,9 @@ pub struct WorkerConfig {
     pub threads: usize,
     /// This worker's id as the coordinator shows it.
     pub worker_id: String,
-    /// Solver version sent with leases and submits (normally
-    /// [`gamesweep_proto::solver_version`]).
-    pub solver_version: String,
+    /// Solver versions sent with leases and submits (normally
+    /// [`gamesweep_api::SolverVersions::of_this_build`]).
+    pub solver_versions: gamesweep_api::SolverVersions,
     /// Longest wait between attempts to reach an unreachable coordinator.
     pub max_backoff: Duration,
     /// Return (instead of polling) when the coordinator has no unfinished sweep.
@@ -68,7 +68,7 @@ impl WorkerConfig {
                 .map(|n| n.get())
                 .unwrap_or(1),
             worker_id: format!("{host}-{}", std::process::id()),
-            solver_version: gamesweep_proto::solver_version(),
+            solver_versions: gamesweep_api::SolverVersions::of_this_build(),
             max_backoff: Duration::from_secs(10),
             exit_when_idle: false,
             idle_grace: Duration::from_secs(60),

@@ -18,6 +18,7 @@
 pub mod cli;
 mod config;
 mod held;
+pub mod logging;
 mod memory;
 mod policy;
 mod retry;

@@ -20,8 +20,9 @@ pub(crate) struct Coordinator {
     link: Arc<Link>,
     /// This worker's id.
     worker_id: String,
-    /// The solver version sent with leases, submits and failure reports.
-    solver_version: String,
+    /// The solver versions sent with leases, submits and failure reports
+    /// (converted once).
+    solver_versions: Vec<pb::SolverVersion>,
 }
 
 /// The coordinator's address, the client connected to it, and since when
@@ -216,7 +217,7 @@ impl Coordinator {
                 }),
             }),
             worker_id: config.worker_id.clone(),
-            solver_version: config.solver_version.clone(),
+            solver_versions: convert::solver_versions_to_proto(&config.solver_versions),
         })
     }
 
@@ -245,7 +246,7 @@ impl Coordinator {
     pub async fn lease(&self, max_shards: usize) -> Result<LeaseBatch, CallError> {
         let req = pb::LeaseRequest {
             worker_id: self.worker_id.clone(),
-            solver_version: self.solver_version.clone(),
+            solver_versions: self.solver_versions.clone(),
             max_shards: max_shards as u32,
             protocol: gamesweep_proto::LEASE_PROTOCOL,
         };
@@ -281,7 +282,7 @@ impl Coordinator {
     ) -> Result<Submitted, CallError> {
         let req = pb::SubmitRequest {
             worker_id: self.worker_id.clone(),
-            solver_version: self.solver_version.clone(),
+            solver_versions: self.solver_versions.clone(),
             sweep_id: key.sweep_id.clone(),
             index: key.index,
             attempt,
@@ -310,7 +311,7 @@ impl Coordinator {
     ) -> Result<(), CallError> {
         let req = pb::FailRequest {
             worker_id: self.worker_id.clone(),
-            solver_version: self.solver_version.clone(),
+            solver_versions: self.solver_versions.clone(),
             sweep_id: key.sweep_id.clone(),
             index: key.index,
             attempt,

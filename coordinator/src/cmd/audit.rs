@@ -30,7 +30,7 @@ pub fn exec(a: AuditArgs) -> anyhow::Result<()> {
     } else {
         let mut t = String::from("unix_ms        action  sweep                role    token                  peer                   detail\n");
         // Every field came over the network: control characters escaped.
-        let x = gamesweep_proto::escape;
+        let x = gamesweep_api::escape;
         for e in &entries {
             t.push_str(&format!(
                 "{:<14} {:<7} {:<20} {:<7} {:<22} {:<22} {}\n",

@@ -1,13 +1,13 @@
-//! `gamesweep explore`: the boards ([`crate::explore`]) as a local web app.
+//! `gamesweep explore`: the boards ([`gamesweep_serve::explore`]) as a local web app.
 //! Prints its URL (and writes it to `--address-file`), serves until
 //! interrupted.
 
 use crate::error::UsageError;
-use crate::explore;
-use crate::http;
-use crate::web::not_found;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use gamesweep_serve::explore;
+use gamesweep_serve::http;
+use gamesweep_serve::web::not_found;
 use std::path::PathBuf;
 
 /// Arguments of `explore`.
@@ -132,11 +132,11 @@ pub fn exec(a: ExploreArgs) -> anyhow::Result<()> {
                 eprintln!("gamesweep: cannot start {opener}: {e}; open {url} yourself");
             }
         }
-        crate::web::serve(
+        gamesweep_serve::web::serve(
             listener,
             app,
-            crate::web::WebServe::default(),
-            crate::server::shutdown_signal(),
+            gamesweep_serve::web::WebServe::default(),
+            gamesweep_serve::server::shutdown_signal(),
         )
         .await?;
         if let Some(file) = &a.address_file {

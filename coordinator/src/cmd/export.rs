@@ -1,15 +1,15 @@
 //! `gamesweep export ID FILE`: write one sweep (definition, plan, solver
 //! version, every finished shard result) to one compressed, checksummed
 //! export file signed with the coordinator's key (see
-//! [`crate::export_file`]), from a running coordinator or, with `--store
+//! [`gamesweep_engine::export_file`]), from a running coordinator or, with `--store
 //! DIR`, from a stopped coordinator's store.
 
 use crate::connect::{self, Conn};
-use crate::core::Core;
 use crate::error::UsageError;
-use crate::export_file;
-use crate::store::SledStore;
 use anyhow::Context as _;
+use gamesweep_engine::core::Core;
+use gamesweep_engine::export_file;
+use gamesweep_engine::store::SledStore;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -8,13 +8,13 @@
 
 use crate::args;
 use crate::connect::{self, Conn};
-use crate::core::transfer::ImportPolicy;
-use crate::core::Core;
 use crate::error::UsageError;
-use crate::export_file;
-use crate::store::SledStore;
 use anyhow::Context as _;
-use gamesweep_proto::domain::{ImportOptions, Imported};
+use gamesweep_api::domain::{ImportOptions, Imported};
+use gamesweep_engine::core::transfer::ImportPolicy;
+use gamesweep_engine::core::Core;
+use gamesweep_engine::export_file;
+use gamesweep_engine::store::SledStore;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -59,7 +59,8 @@ pub fn exec(a: ImportArgs) -> anyhow::Result<()> {
     let imported = match &a.store {
         Some(dir) => {
             let policy = ImportPolicy {
-                trusted: export_file::read_key_files(&a.trust_key).map_err(UsageError)?,
+                trusted: export_file::read_key_files(&a.trust_key)
+                    .map_err(|e| UsageError(e.to_string()))?,
                 require_signature: a.require_signature,
                 verify_ppm: a.verify_fraction,
             };

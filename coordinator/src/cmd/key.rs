@@ -5,10 +5,10 @@
 //! the exports of this one with `--trust-key FILE` (see docs/trust.md).
 
 use crate::error::UsageError;
-use crate::export_file::PublicKey;
 use crate::output;
-use crate::store::{SledStore, Store as _};
 use anyhow::Context as _;
+use gamesweep_engine::export_file::PublicKey;
+use gamesweep_engine::store::{SledStore, Store as _};
 use std::path::{Path, PathBuf};
 
 /// `key` subcommands.
@@ -50,7 +50,7 @@ fn public_key(dir: &Path) -> anyhow::Result<PublicKey> {
         .into());
     }
     let store = SledStore::open(dir).map_err(|e| UsageError(e.to_string()))?;
-    Ok(crate::export_file::Signer::from_seed(&store.signing_key()).public())
+    Ok(gamesweep_engine::export_file::Signer::from_seed(&store.signing_key()).public())
 }
 
 /// Run `key`.
@@ -62,7 +62,7 @@ pub fn exec(c: KeyCommand) -> anyhow::Result<()> {
                 "export signing key of {}: {}\n{} {}\n",
                 a.store.display(),
                 k.fingerprint(),
-                crate::export_file::KEY_FILE_TAG,
+                gamesweep_engine::export_file::KEY_FILE_TAG,
                 k.to_hex()
             ))?;
         }
@@ -72,7 +72,7 @@ pub fn exec(c: KeyCommand) -> anyhow::Result<()> {
                 "gamesweep export signing key (Ed25519 public key) of the store {}\ntrust its exports with: gamesweep import FILE --trust-key THIS_FILE (or serve/verify --trust-key)",
                 a.store.store.display()
             ));
-            crate::export_file::write_atomic(&a.out, text.as_bytes())
+            gamesweep_engine::export_file::write_atomic(&a.out, text.as_bytes())
                 .with_context(|| format!("writing {}", a.out.display()))?;
             eprintln!(
                 "wrote key {} of {} to {}",

@@ -2,7 +2,7 @@
 
 use crate::args::{self, parse_kind_args};
 use crate::connect::{self, Conn};
-use gamesweep_proto::domain::LaunchSpec;
+use gamesweep_api::domain::LaunchSpec;
 
 /// `launch` arguments: the kind, its parameters, and launch options.
 #[derive(clap::Args, Debug)]

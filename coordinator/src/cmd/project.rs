@@ -3,7 +3,7 @@
 
 use crate::args;
 use crate::connect::{self, Conn};
-use crate::report;
+use gamesweep_report::report;
 use std::path::PathBuf;
 
 /// `project` options.

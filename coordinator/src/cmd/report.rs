@@ -6,10 +6,10 @@
 //! `DIR/results.json`, no coordinator.
 
 use crate::connect::{self, Conn};
-use crate::core::Provenance;
-use crate::report;
 use anyhow::Context as _;
 use gamesweep::sweep::Rendered;
+use gamesweep_engine::core::Provenance;
+use gamesweep_report::report;
 use std::path::{Path, PathBuf};
 
 /// `report` options.

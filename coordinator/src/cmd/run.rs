@@ -4,8 +4,8 @@ use crate::args::{self, parse_kind_args};
 use crate::embedded::{self, EmbeddedRun, RunEnd};
 use crate::error::UsageError;
 use crate::progress::ShardBar;
-use crate::report;
 use gamesweep::sweep::{Output, Params, ShardCtx, ShardSpec, SweepKind};
+use gamesweep_report::report;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -181,7 +181,9 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
                     args::threads_text(threads),
                     out.display()
                 );
-                if let Ok(p) = serde_json::from_str::<crate::core::Provenance>(provenance) {
+                if let Ok(p) =
+                    serde_json::from_str::<gamesweep_engine::core::Provenance>(provenance)
+                {
                     let failed = p.failed_checks();
                     for line in &failed {
                         eprintln!("gamesweep: CHECK FAILED: {line}");

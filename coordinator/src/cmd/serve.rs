@@ -1,15 +1,15 @@
 //! `gamesweep serve`: a coordinator serving sweeps to workers over gRPC,
 //! keeping its state in a sled store.
 
-use crate::access::Tokens;
 use crate::args::parse_duration;
 use crate::connect;
-use crate::core::{Core, Limits};
 use crate::error::UsageError;
-use crate::http;
-use crate::server;
-use crate::store::ResilientStore;
-use gamesweep_proto::logging::{self, LogFormat};
+use gamesweep_engine::core::{Core, Limits};
+use gamesweep_engine::store::ResilientStore;
+use gamesweep_serve::access::Tokens;
+use gamesweep_serve::http;
+use gamesweep_serve::server;
+use gamesweep_worker::logging::{self, LogFormat};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -133,7 +133,7 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         role_token(&a.worker_token_file)?,
         role_token(&a.read_token_file)?,
     )
-    .map_err(UsageError)?;
+    .map_err(|e| UsageError(e.to_string()))?;
     server::check_listen(a.listen, token.is_some(), a.insecure)
         .map_err(|e| UsageError(e.to_string()))?;
     let tls = server_tls(&a)?;
@@ -184,7 +184,7 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
     })?;
     // Reopened in-process when writes fail (a full disk), so they resume
     // without a restart once there is room.
-    let store: Arc<dyn crate::store::Store> =
+    let store: Arc<dyn gamesweep_engine::store::Store> =
         Arc::new(ResilientStore::open_sled(&a.store).map_err(|e| UsageError(e.to_string()))?);
     anyhow::ensure!(
         a.max_lease_total.as_secs_f64() >= a.lease_secs,
@@ -198,8 +198,8 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         Core::open_recovering(
             store.clone(),
             Duration::from_secs_f64(a.lease_secs),
-            Arc::new(crate::core::SystemClock),
-            &crate::core::Recovery {
+            Arc::new(gamesweep_engine::core::SystemClock),
+            &gamesweep_engine::core::Recovery {
                 accept_loss: a.accept_loss,
                 store_dir: Some(a.store.clone()),
             },
@@ -220,7 +220,8 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             "a shared token grants the worker role: results under it never count as independent confirmation, and one holder can claim any worker id; issue per-worker credentials with `gamesweep token issue --role worker --name NAME`"
         );
     }
-    let trusted = crate::export_file::read_key_files(&a.trust_key).map_err(UsageError)?;
+    let trusted = gamesweep_engine::export_file::read_key_files(&a.trust_key)
+        .map_err(|e| UsageError(e.to_string()))?;
     tracing::info!(key = %core.signing_key(), trusted = trusted.len(), "exports are signed with this store's key; imports trust it and --trust-key");
     core.trust_keys(trusted);
     rt.block_on(async move {

@@ -18,11 +18,11 @@
 //! "limited", "estimate"}), "shards_failed", "failures": [{"index", "count",
 //! "error", "worker_id"}]}` and WORKER = `{"worker_id", "alive",
 //! "last_seen_ms_ago", "shards_held"}`. The states are
-//! [`gamesweep_proto::domain::SweepState`]'s; `deploy/README.md` explains them.
+//! [`gamesweep_api::domain::SweepState`]'s; `deploy/README.md` explains them.
 
 use crate::connect::{self, Conn};
 use crate::status_text;
-use gamesweep_proto::domain::{StatusReport, SweepState};
+use gamesweep_api::domain::{StatusReport, SweepState};
 use std::io::IsTerminal as _;
 use std::time::Duration;
 
@@ -80,7 +80,7 @@ pub fn exec(a: StatusArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gamesweep_proto::domain::SweepStatus;
+    use gamesweep_api::domain::SweepStatus;
 
     #[test]
     fn json_has_sorted_keys_and_parses_back() {
@@ -114,7 +114,7 @@ mod tests {
                 sample: None,
                 shards_failed: 0,
                 failures: vec![],
-                verification: Some(gamesweep_proto::domain::VerifyStatus {
+                verification: Some(gamesweep_api::domain::VerifyStatus {
                     ppm: 1_000_000,
                     selected: 1,
                     mismatched: 1,

@@ -6,9 +6,9 @@
 
 use crate::error::UsageError;
 use crate::output;
-use crate::store::journal;
-use crate::store::{SledStore, Store};
 use gamesweep::kinds;
+use gamesweep_engine::store::journal;
+use gamesweep_engine::store::{SledStore, Store};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -99,7 +99,7 @@ fn check(dir: &Path) -> anyhow::Result<()> {
             Vec::new()
         }
     };
-    let by_id: BTreeMap<&str, &crate::store::StoredSweep> =
+    let by_id: BTreeMap<&str, &gamesweep_engine::store::StoredSweep> =
         loaded.iter().map(|s| (s.record.id.as_str(), s)).collect();
     for s in &loaded {
         let r = &s.record;

@@ -8,9 +8,9 @@
 
 use crate::args;
 use crate::error::UsageError;
-use crate::export_file::{self, ExportResult, Signature};
 use gamesweep::kinds;
 use gamesweep::sweep::{ShardCtx, ShardSpec};
+use gamesweep_engine::export_file::{self, ExportResult, Signature};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -41,7 +41,7 @@ pub struct VerifyArgs {
 }
 
 fn parse_share(text: &str) -> Result<u32, String> {
-    crate::sample::parse_fraction(text)
+    gamesweep_engine::sample::parse_fraction(text).map_err(|e| e.to_string())
 }
 
 /// What became of one re-run shard.
@@ -64,7 +64,7 @@ pub fn choose(results: &[ExportResult], ppm: u32, seed: u64) -> Vec<usize> {
     if flat.is_empty() {
         return Vec::new();
     }
-    let mut picked: Vec<usize> = crate::sample::choose(&flat, ppm, seed)
+    let mut picked: Vec<usize> = gamesweep_engine::sample::choose(&flat, ppm, seed)
         .into_iter()
         .map(|i| i as usize)
         .collect();
@@ -75,8 +75,9 @@ pub fn choose(results: &[ExportResult], ppm: u32, seed: u64) -> Vec<usize> {
 /// Run `verify`.
 pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
     let started = Instant::now();
-    let trusted = export_file::read_key_files(&a.trust_key).map_err(UsageError)?;
-    let decoded = export_file::read(&a.file).map_err(UsageError)?;
+    let trusted =
+        export_file::read_key_files(&a.trust_key).map_err(|e| UsageError(e.to_string()))?;
+    let decoded = export_file::read(&a.file).map_err(|e| UsageError(e.to_string()))?;
     let export = &decoded.export;
     let signature = match decoded.signature {
         Signature::Signed(k) if trusted.contains(&k) => format!("signed by trusted key {k}"),
@@ -179,8 +180,8 @@ fn replan(
     claimed: &[ShardSpec],
 ) -> Result<Vec<ShardSpec>, String> {
     // A file asking for a huge target would make planning itself the attack.
-    crate::core::launch::check_target_shards(target)
-        .and_then(|()| crate::core::launch::check_plan_size(claimed.len()))
+    gamesweep_engine::core::launch::check_target_shards(target)
+        .and_then(|()| gamesweep_engine::core::launch::check_plan_size(claimed.len()))
         .map_err(|e| format!("{e}: not a plan this build makes"))?;
     let plan = kind.plan(params, target).map_err(|e| e.to_string())?;
     if let Some(i) = (0..plan.len().max(claimed.len())).find(|&i| plan.get(i) != claimed.get(i)) {

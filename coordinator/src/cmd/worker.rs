@@ -1,8 +1,8 @@
 //! `gamesweep worker`: a worker that leases shards from the coordinator
 //! (the same as `gamesweep-worker`).
 
-use gamesweep_proto::logging::{self, LogFormat};
 use gamesweep_worker::cli::WorkerArgs;
+use gamesweep_worker::logging::{self, LogFormat};
 
 /// `worker` options.
 #[derive(clap::Args, Debug)]
@@ -17,5 +17,5 @@ pub struct WorkerCmd {
 /// Run `worker` until it is drained or aborted by a signal.
 pub fn exec(a: WorkerCmd) -> anyhow::Result<()> {
     logging::init(a.log_format, "info");
-    gamesweep_worker::cli::run_process(&a.worker)
+    Ok(gamesweep_worker::cli::run_process(&a.worker)?)
 }

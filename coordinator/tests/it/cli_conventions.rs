@@ -243,7 +243,7 @@ fn cancel_pause_resume_priority_watch_and_schemas() {
     let file = d.join("small.gsx");
     let o = run(&["export", "small", s(&file)]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let export = gamesweep_coordinator::export_file::decode(&std::fs::read(&file).unwrap())
+    let export = gamesweep_engine::export_file::decode(&std::fs::read(&file).unwrap())
         .unwrap()
         .export;
     let body = serde_json::to_value(&export).unwrap();

@@ -12,10 +12,10 @@
 //! or is refused with `--require-signature`; the verification share is the
 //! importer's, never the file's; `verify` re-derives the plan.
 
-use gamesweep_coordinator::core::transfer::ImportPolicy;
-use gamesweep_coordinator::core::{Core, CoreError};
-use gamesweep_coordinator::export_file::{self, Decoded, Export, Signer, FORMAT_VERSION};
-use gamesweep_coordinator::store::{SledStore, Store};
+use gamesweep_engine::core::transfer::ImportPolicy;
+use gamesweep_engine::core::{Core, CoreError};
+use gamesweep_engine::export_file::{self, Decoded, Export, Signer, FORMAT_VERSION};
+use gamesweep_engine::store::{SledStore, Store};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -650,11 +650,11 @@ fn an_imported_sweep_leases_its_unfinished_shards_and_verification_copies() {
         ..ImportPolicy::default()
     };
     let core = Core::open(
-        Arc::new(gamesweep_coordinator::store::MemStore::new()),
+        Arc::new(gamesweep_engine::store::MemStore::new()),
         Duration::from_secs(10),
     )
     .unwrap();
-    let version = gamesweep_coordinator::core::solver_version();
+    let version = gamesweep_engine::core::solver_version();
     // Two shards unfinished, and every shard selected for verification.
     let mut partial = good.clone();
     partial.export.results.retain(|r| r.index >= 2);
@@ -780,8 +780,8 @@ fn under_old_signature(signed: &[u8], export: &Export) -> Vec<u8> {
 /// Lease everything `worker` may get from `core` and submit honest results;
 /// how many were submitted.
 fn work_all(core: &Core, worker: &str) -> usize {
-    use gamesweep_coordinator::core::Submission;
-    let version = gamesweep_coordinator::core::solver_version();
+    use gamesweep_engine::core::Submission;
+    let version = gamesweep_engine::core::solver_version();
     let got = core.lease(worker, &version, 1000).unwrap().leases;
     for g in &got {
         let kind = gamesweep::kinds::find(&g.kind).unwrap();
@@ -811,8 +811,8 @@ fn work_all(core: &Core, worker: &str) -> usize {
 /// 8 vertices, not 11,101. With `require_signature` it is refused.
 #[test]
 fn an_undercounting_export_is_tampered_or_counts_only_once_workers_reran_it() {
-    use gamesweep_coordinator::core::ManualClock;
-    use gamesweep_coordinator::store::MemStore;
+    use gamesweep_engine::core::ManualClock;
+    use gamesweep_engine::store::MemStore;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let bytes = std::fs::read(run_export(d, "n8", 8)).unwrap();
@@ -907,7 +907,7 @@ fn an_undercounting_export_is_tampered_or_counts_only_once_workers_reran_it() {
 /// store's own key is trusted without being named.
 #[test]
 fn a_file_declaring_verify_share_0_does_not_lower_the_importers_share() {
-    use gamesweep_coordinator::store::MemStore;
+    use gamesweep_engine::store::MemStore;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let file = run_export(d, "n7", 7);

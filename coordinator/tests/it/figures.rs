@@ -5,7 +5,7 @@
 //! `figures/` holds exactly the rendered files; `gamesweep report --from`
 //! rewrites a report's files from its `results.json`.
 
-use gamesweep_coordinator::{figures, report};
+use gamesweep_report::{figures, report};
 use std::path::{Path, PathBuf};
 
 use crate::support::cli;

@@ -17,13 +17,15 @@
 //! `tests/fuzz_corpus/<target>/` and run in `corpus_inputs_are_errors`.
 
 use gamesweep::sweep::{Params, ShardSpec};
-use gamesweep_coordinator::export_file;
-use gamesweep_coordinator::store::{
+use gamesweep_api::domain as d;
+use gamesweep_engine::export_file;
+use gamesweep_engine::store::{
     decode_any, FailureRecord, LeaseRecord, QuarantineRecord, SampleRecord, ShardTiming,
     SweepRecord, SweepState, SweepStats,
 };
-use gamesweep_proto::convert::{opt_shard_from_proto, params_from_proto};
-use gamesweep_proto::domain as d;
+use gamesweep_proto::convert::{
+    opt_shard_from_proto, params_from_proto, solver_versions_from_proto, solver_versions_to_proto,
+};
 use gamesweep_proto::pb;
 use prost::Message as _;
 use rand::{Rng, SeedableRng};
@@ -110,7 +112,7 @@ fn gamegraph_json_target(input: &[u8]) {
 
 /// The protobuf messages with a conversion to a domain type, in the order
 /// the first input byte picks them.
-const PROTO_KINDS: u8 = 11;
+const PROTO_KINDS: u8 = 12;
 
 /// `message byte, encoded message`: decode with prost, then convert.
 fn proto_target(input: &[u8]) {
@@ -171,9 +173,17 @@ fn proto_target(input: &[u8]) {
                 let _ = d::Imported::from(m);
             }
         }
-        _ => {
+        10 => {
             if let Ok(m) = pb::SweepStatus::decode(bytes) {
-                let _ = d::SweepState::try_from(m.state);
+                let _ = gamesweep_proto::convert::state_from_proto(m.state);
+            }
+        }
+        _ => {
+            // A worker's solver versions: a bad entry is an error naming it.
+            if let Ok(m) = pb::LeaseRequest::decode(bytes) {
+                if let Err(e) = solver_versions_from_proto(&m.solver_versions) {
+                    assert!(e.to_string().contains("solver_versions["), "{e}");
+                }
             }
         }
     }
@@ -545,6 +555,16 @@ fn proto_seeds() -> Vec<Vec<u8>> {
         tagged(
             10,
             pb::SweepStatus::from(status.sweeps[2].clone()).encode_to_vec(),
+        ),
+        tagged(
+            11,
+            pb::LeaseRequest {
+                worker_id: "w".into(),
+                solver_versions: solver_versions_to_proto(&gamesweep_api::solver_version()),
+                max_shards: 4,
+                protocol: gamesweep_proto::LEASE_PROTOCOL,
+            }
+            .encode_to_vec(),
         ),
     ]
 }
@@ -1181,9 +1201,9 @@ fn rechecksum(mut b: Vec<u8>) -> Vec<u8> {
 /// has imported results.
 #[test]
 fn structured_export_mutations_never_panic_nor_count_untrusted() {
-    use gamesweep_coordinator::core::transfer::ImportPolicy;
-    use gamesweep_coordinator::core::Core;
-    use gamesweep_coordinator::store::MemStore;
+    use gamesweep_engine::core::transfer::ImportPolicy;
+    use gamesweep_engine::core::Core;
+    use gamesweep_engine::store::MemStore;
     let iters = env_u64("GAMESWEEP_FUZZ_ITERS").map_or(STRUCT_ITERS, |n| (n / 10).max(1));
     let seed = env_u64("GAMESWEEP_FUZZ_SEED").unwrap_or(0x5eed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ fxhash("export-structured"));

@@ -273,7 +273,7 @@ fn the_largest_real_shard_result_fits_a_submit() {
         .max()
         .unwrap();
     eprintln!("largest uvg n<=9 shard result: {largest} bytes");
-    let limit = gamesweep_coordinator::access::SUBMIT_LIMIT;
+    let limit = gamesweep_serve::access::SUBMIT_LIMIT;
     assert!(largest > 0);
     assert!(
         largest * 64 < limit,

@@ -1,4 +1,4 @@
-//! `/metrics` text (`gamesweep_coordinator::metrics::render`) parsed by a
+//! `/metrics` text (`gamesweep_serve::metrics::render`) parsed by a
 //! Prometheus text-format parser: every value equals what `status --json`
 //! reports at the same instant, and the event counters move with leases,
 //! renewals, late, duplicate and refused submits. The core runs on an
@@ -6,11 +6,11 @@
 
 use gamesweep::kinds;
 use gamesweep::sweep::{self, Output};
-use gamesweep_coordinator::core::{
+use gamesweep_engine::core::{
     Core, CoreError, Granted, Held, LaunchSpec, ManualClock, StatusReport, Submission,
 };
-use gamesweep_coordinator::metrics;
-use gamesweep_coordinator::store::MemStore;
+use gamesweep_engine::store::MemStore;
+use gamesweep_serve::metrics;
 use prometheus_parse::{Scrape, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,7 +42,7 @@ fn run(g: &Granted) -> Output {
 fn submission(worker: &str, g: &Granted) -> Submission {
     Submission {
         worker: worker.into(),
-        version: gamesweep_coordinator::core::solver_version(),
+        version: gamesweep_engine::core::solver_version(),
         sweep_id: g.sweep_id.clone(),
         index: g.shard.index,
         token: g.token.clone(),
@@ -52,7 +52,7 @@ fn submission(worker: &str, g: &Granted) -> Submission {
 }
 
 fn lease(c: &Core, worker: &str, max: u32) -> Vec<Granted> {
-    let v = gamesweep_coordinator::core::solver_version();
+    let v = gamesweep_engine::core::solver_version();
     c.lease(worker, &v, max).unwrap().leases
 }
 

@@ -12,7 +12,7 @@
 //! an old worker are refused with one clear error.
 
 use gamesweep::sweep::{self, Params};
-use gamesweep_proto::domain::StatusReport;
+use gamesweep_api::domain::StatusReport;
 use gamesweep_proto::{convert, pb};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -177,7 +177,9 @@ fn lease_req(id: &str, max: u32) -> pb::LeaseRequest {
     pb::LeaseRequest {
         protocol: gamesweep_proto::LEASE_PROTOCOL,
         worker_id: id.into(),
-        solver_version: gamesweep_proto::solver_version(),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+            &gamesweep_api::solver_version(),
+        ),
         max_shards: max,
     }
 }
@@ -185,7 +187,9 @@ fn lease_req(id: &str, max: u32) -> pb::LeaseRequest {
 fn submit_req(id: &str, lease: &pb::Lease, result: Vec<u8>) -> pb::SubmitRequest {
     pb::SubmitRequest {
         worker_id: id.into(),
-        solver_version: gamesweep_proto::solver_version(),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+            &gamesweep_api::solver_version(),
+        ),
         sweep_id: lease.sweep_id.clone(),
         index: lease.shard.as_ref().unwrap().index,
         attempt: lease.attempt,
@@ -453,7 +457,9 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
     // One failure report, sent under three ids: counted once.
     let fail = |id: &str, l: &pb::Lease| pb::FailRequest {
         worker_id: id.into(),
-        solver_version: gamesweep_proto::solver_version(),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+            &gamesweep_api::solver_version(),
+        ),
         sweep_id: l.sweep_id.clone(),
         index: l.shard.as_ref().unwrap().index,
         attempt: 0,

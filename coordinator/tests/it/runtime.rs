@@ -5,7 +5,7 @@
 //! bounds every wait.
 
 use gamesweep::sweep::{self, Params};
-use gamesweep_proto::domain::{StatusReport, SweepState};
+use gamesweep_api::domain::{StatusReport, SweepState};
 use gamesweep_proto::{convert, pb};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -310,13 +310,13 @@ fn lease(
     rt: &tokio::runtime::Runtime,
     c: &mut gamesweep_proto::Client,
     worker: &str,
-    version: &str,
+    version: &gamesweep_api::SolverVersions,
     max: u32,
 ) -> Result<Vec<pb::Lease>, tonic::Status> {
     rt.block_on(c.lease(pb::LeaseRequest {
         protocol: 2,
         worker_id: worker.into(),
-        solver_version: version.into(),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
         max_shards: max,
     }))
     .map(|r| r.into_inner().leases)
@@ -334,13 +334,13 @@ fn submit(
     rt: &tokio::runtime::Runtime,
     c: &mut gamesweep_proto::Client,
     worker: &str,
-    version: &str,
+    version: &gamesweep_api::SolverVersions,
     l: &pb::Lease,
     r: &sweep::Output,
 ) -> Result<bool, tonic::Status> {
     rt.block_on(c.submit(pb::SubmitRequest {
         worker_id: worker.into(),
-        solver_version: version.into(),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
         sweep_id: l.sweep_id.clone(),
         index: l.shard.as_ref().unwrap().index,
         attempt: l.attempt,
@@ -364,7 +364,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
         &dir.path().join("serve.log"),
     );
     let rt = rt();
-    let v = gamesweep_proto::solver_version();
+    let v = gamesweep_api::solver_version();
 
     // Wrong or missing token: refused, and nothing is created.
     for t in [None, Some("wrong")] {
@@ -429,7 +429,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     assert_eq!(ids, ["d"]);
 
     // A worker of another solver build is refused at lease and at submit.
-    let e = lease(&rt, &mut c, "old", "0.0.0+0000", 1).unwrap_err();
+    let e = lease(&rt, &mut c, "old", &v.all_at("0.0.0+0000"), 1).unwrap_err();
     assert_eq!(e.code(), tonic::Code::FailedPrecondition);
     assert!(
         e.message().contains("solver version mismatch"),
@@ -441,7 +441,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     assert_eq!(leases.len(), 2);
     let (a, b) = (&leases[0], &leases[1]);
     let ra = run_lease(a);
-    let e = submit(&rt, &mut c, "old", "0.0.0+0000", a, &ra).unwrap_err();
+    let e = submit(&rt, &mut c, "old", &v.all_at("0.0.0+0000"), a, &ra).unwrap_err();
     assert_eq!(e.code(), tonic::Code::FailedPrecondition);
 
     // First result accepted; a duplicate of it ignored.
@@ -466,7 +466,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
         let e = rt
             .block_on(c.submit(pb::SubmitRequest {
                 worker_id: "w1".into(),
-                solver_version: v.clone(),
+                solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&v),
                 sweep_id: "d".into(),
                 index: b.shard.as_ref().unwrap().index,
                 attempt: b.attempt,
@@ -657,7 +657,7 @@ fn store_uvg8_run(
     shards: u32,
     edit: impl FnOnce(&mut Vec<sweep::ShardSpec>),
 ) {
-    use gamesweep_coordinator::store::{SledStore, Store, SweepRecord, SweepState};
+    use gamesweep_engine::store::{SledStore, Store, SweepRecord, SweepState};
     let store = SledStore::open(&out.join("store")).unwrap();
     let kind = gamesweep::kinds::find("uvg").unwrap();
     let params = kind
@@ -982,7 +982,7 @@ fn run_with_a_sample_projects_then_finishes() {
 /// and the other shards' results stay stored.
 #[test]
 fn a_shard_that_cannot_run_fails_the_run_with_a_clear_error() {
-    use gamesweep_coordinator::store::{SledStore, Store};
+    use gamesweep_engine::store::{SledStore, Store};
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r");
     store_uvg8_run(
@@ -1263,7 +1263,7 @@ fn a_lease_and_submit_round_trip_has_no_delayed_ack_stall() {
         &u,
     ]);
     let rt = rt();
-    let v = gamesweep_proto::solver_version();
+    let v = gamesweep_api::solver_version();
     let mut c = {
         let _g = rt.enter();
         gamesweep_proto::connect_lazy(&u, &gamesweep_proto::ClientOptions::token(None)).unwrap()

@@ -39,7 +39,9 @@ fn lease(
     rt.block_on(c.lease(pb::LeaseRequest {
         protocol: 2,
         worker_id: worker.into(),
-        solver_version: gamesweep_proto::solver_version(),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+            &gamesweep_api::solver_version(),
+        ),
         max_shards: max,
     }))
     .unwrap()
@@ -69,7 +71,9 @@ fn submit_req(
 ) -> pb::SubmitRequest {
     pb::SubmitRequest {
         worker_id: worker.into(),
-        solver_version: gamesweep_proto::solver_version(),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+            &gamesweep_api::solver_version(),
+        ),
         sweep_id: sweep.into(),
         index,
         attempt,
@@ -194,7 +198,9 @@ fn a_forged_result_is_refused_and_the_report_stays_true() {
         let e = rt
             .block_on(c.fail(pb::FailRequest {
                 worker_id: "mallory".into(),
-                solver_version: gamesweep_proto::solver_version(),
+                solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+                    &gamesweep_api::solver_version(),
+                ),
                 sweep_id: "f".into(),
                 index: target,
                 attempt: 1,

@@ -190,7 +190,13 @@ fn refused<T>(r: &Result<T, tonic::Status>, accepted: impl Fn(&T) -> bool) -> Op
 
 /// One round of forgeries against the coordinator at `url`, by a client
 /// holding the worker token (a compromised worker).
-fn forge(url: &str, token: &str, version: &str, rng: &mut Rng, f: &mut Forgeries) {
+fn forge(
+    url: &str,
+    token: &str,
+    version: &gamesweep_api::SolverVersions,
+    rng: &mut Rng,
+    f: &mut Forgeries,
+) {
     let rt = rt();
     let _in_runtime = rt.enter();
     let mut c =
@@ -213,7 +219,7 @@ fn forge(url: &str, token: &str, version: &str, rng: &mut Rng, f: &mut Forgeries
     let empty = gamesweep::kinds::find("uvg").unwrap().empty().encode();
     let r = rt.block_on(c.submit(pb::SubmitRequest {
         worker_id: "forger".into(),
-        solver_version: version.into(),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
         sweep_id: "chaos".into(),
         index: shard,
         attempt: 1,
@@ -243,7 +249,7 @@ fn forge(url: &str, token: &str, version: &str, rng: &mut Rng, f: &mut Forgeries
     // Fail another worker's shard.
     let r = rt.block_on(c.fail(pb::FailRequest {
         worker_id: "forger".into(),
-        solver_version: version.into(),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
         sweep_id: "chaos".into(),
         index: shard,
         attempt: 1,
@@ -260,7 +266,7 @@ fn forge(url: &str, token: &str, version: &str, rng: &mut Rng, f: &mut Forgeries
     let leases = rt.block_on(c.lease(pb::LeaseRequest {
         protocol: 2,
         worker_id: "forger".into(),
-        solver_version: version.into(),
+        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
         max_shards: 1,
     }));
     let Ok(leases) = leases else {
@@ -277,7 +283,7 @@ fn forge(url: &str, token: &str, version: &str, rng: &mut Rng, f: &mut Forgeries
         let submit = |c: &mut gamesweep_proto::Client, result: Vec<u8>| {
             rt.block_on(c.submit(pb::SubmitRequest {
                 worker_id: "forger".into(),
-                solver_version: version.into(),
+                solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
                 sweep_id: l.sweep_id.clone(),
                 index: spec.index,
                 attempt: l.attempt,
@@ -367,7 +373,7 @@ fn a_sweep_survives_kills_and_forgers_with_identical_results() {
     for i in 0..cl.workers.len() {
         cl.start_worker(i);
     }
-    let version = gamesweep_proto::solver_version();
+    let version = gamesweep_api::solver_version();
     let t0 = Instant::now();
     let limit = Duration::from_secs(900);
     let (mut worker_kills, mut coordinator_kills) = (0u32, 0u32);

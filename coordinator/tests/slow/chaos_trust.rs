@@ -182,7 +182,9 @@ fn dishonest(
             let leases = match rt.block_on(c.lease(pb::LeaseRequest {
                 protocol: gamesweep_proto::LEASE_PROTOCOL,
                 worker_id: id.clone(),
-                solver_version: gamesweep_proto::solver_version(),
+                solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+                    &gamesweep_api::solver_version(),
+                ),
                 max_shards: 1,
             })) {
                 Ok(r) => r.into_inner().leases,
@@ -201,7 +203,9 @@ fn dishonest(
                 };
                 let req = |who: &str| pb::SubmitRequest {
                     worker_id: who.to_string(),
-                    solver_version: gamesweep_proto::solver_version(),
+                    solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+                        &gamesweep_api::solver_version(),
+                    ),
                     sweep_id: l.sweep_id.clone(),
                     index: l.shard.as_ref().unwrap().index,
                     attempt: l.attempt,
@@ -435,7 +439,7 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
     args.extend(admin_args(&u, admin_s));
     ok(&args);
     let bytes = std::fs::read(&file).unwrap();
-    let mut ex = gamesweep_coordinator::export_file::decode(&bytes)
+    let mut ex = gamesweep_engine::export_file::decode(&bytes)
         .unwrap()
         .export;
     for r in &mut ex.results {
@@ -446,7 +450,7 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
     let tampered = d.join("tampered.gsx");
     std::fs::write(
         &tampered,
-        gamesweep_coordinator::export_file::encode_unsigned(&ex),
+        gamesweep_engine::export_file::encode_unsigned(&ex),
     )
     .unwrap();
     let mut args = vec!["import", tampered.to_str().unwrap(), "--name", "tampered"];

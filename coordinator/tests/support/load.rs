@@ -123,7 +123,7 @@ async fn simulated_worker(
     cfg: LoadConfig,
     deadline: Instant,
 ) -> Result<LoadReport, String> {
-    let version = gamesweep_proto::solver_version();
+    let version = gamesweep_api::solver_version();
     let mut r = LoadReport::default();
     loop {
         if Instant::now() > deadline {
@@ -134,7 +134,7 @@ async fn simulated_worker(
             .lease(pb::LeaseRequest {
                 protocol: 2,
                 worker_id: id.clone(),
-                solver_version: version.clone(),
+                solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&version),
                 max_shards: cfg.max_per_lease,
             })
             .await
@@ -172,7 +172,7 @@ async fn simulated_worker(
             let accepted = c
                 .submit(pb::SubmitRequest {
                     worker_id: id.clone(),
-                    solver_version: version.clone(),
+                    solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&version),
                     sweep_id: l.sweep_id,
                     index: spec.index,
                     attempt: l.attempt,

@@ -1,0 +1,369 @@
+//! The plain data the coordinator's users exchange with it: what to launch,
+//! what a launch answered, where sweeps stand (`status`), a finished sweep's
+//! rendered result and a projection. Serde structs without logic, in a crate
+//! of their own so that both sides of the wire (the engine's core and the
+//! typed client `gamesweep_proto::Coordinator`) speak them;
+//! `gamesweep_proto::convert` maps them to and from protobuf messages.
+//!
+//! [`StatusReport`] serialized with serde is the documented `gamesweep status
+//! --json` format (`deploy/README.md`).
+
+use gamesweep::sweep::Params;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The window (seconds) over which a status's `rate` is measured.
+pub const RATE_WINDOW_SECS: u64 = 300;
+
+/// Where a sweep stands. These six are every state a status reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SweepState {
+    /// Shards are being handed out (or will be, once leases expire).
+    Running,
+    /// Every shard has its result.
+    Done,
+    /// Cancelled: no more shards are handed out.
+    Cancelled,
+    /// Nothing left to hand out, but some shards were set aside after
+    /// repeated failures (resuming the sweep retries them).
+    Failed,
+    /// Launched with a sample and every sampled shard is done; nothing more
+    /// is handed out until the sweep is widened to its whole plan.
+    Sampled,
+    /// Paused by an admin (`gamesweep pause`): nothing is handed out until
+    /// `gamesweep resume`; leases held may finish.
+    Paused,
+}
+
+impl SweepState {
+    /// Every state, in declaration order.
+    pub const ALL: [SweepState; 6] = [
+        SweepState::Running,
+        SweepState::Done,
+        SweepState::Cancelled,
+        SweepState::Failed,
+        SweepState::Sampled,
+        SweepState::Paused,
+    ];
+
+    /// The state's name, as in `status --json` and the status text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SweepState::Running => "running",
+            SweepState::Done => "done",
+            SweepState::Cancelled => "cancelled",
+            SweepState::Failed => "failed",
+            SweepState::Sampled => "sampled",
+            SweepState::Paused => "paused",
+        }
+    }
+}
+
+impl std::fmt::Display for SweepState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A seeded random sample of a plan: millionths of the plan's estimate, and
+/// the shuffle seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleRequest {
+    /// Target share, 1..=1,000,000 millionths.
+    pub ppm: u32,
+    /// Shuffle seed.
+    pub seed: u64,
+}
+
+/// What to launch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaunchSpec {
+    /// Kind name.
+    pub kind: String,
+    /// The kind's parameters.
+    pub params: Params,
+    /// Sweep id (`None`: the coordinator picks one).
+    pub name: Option<String>,
+    /// Target shard count (0: the kind's default).
+    pub target_shards: u32,
+    /// Return an existing sweep of this name, kind and parameters instead of
+    /// refusing (without a sample: widen a sampled sweep to its whole plan).
+    pub resume_existing: bool,
+    /// Run only this sample of the plan first.
+    pub sample: Option<SampleRequest>,
+    /// Share of the shards run again by another worker, millionths (0: none).
+    pub verify_ppm: u32,
+    /// Key of the hash selecting them (`None`: the coordinator picks one).
+    pub verify_seed: Option<u64>,
+    /// Share of the workers relative to other running sweeps (0: the default, 1).
+    pub priority: u32,
+    /// `--replicate all`: every shard confirmed by two identities.
+    pub replicate_all: bool,
+}
+
+/// What a launch answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launched {
+    /// The sweep's id.
+    pub sweep_id: String,
+    /// Shards in its plan.
+    pub shards: u32,
+    /// An existing sweep was returned (`resume_existing`).
+    pub existing: bool,
+    /// Solver version recorded with the sweep.
+    pub solver_version: String,
+}
+
+/// What an import answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imported {
+    /// The sweep's id on the coordinator.
+    pub sweep_id: String,
+    /// Shards in its plan.
+    pub shards: u32,
+    /// Finished shards imported.
+    pub done: u32,
+    /// Fingerprint of the key that signed the file; empty: unsigned.
+    pub signer: String,
+    /// The signer is trusted; otherwise every imported result is re-run by
+    /// a worker before the sweep can finish.
+    pub trusted: bool,
+}
+
+/// How to import an export file (besides its bytes).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// Import under this id instead of the file's.
+    pub rename: Option<String>,
+    /// Refuse a file no trusted key signed.
+    pub require_signature: bool,
+    /// Verification share of the imported sweep, millionths (`None`: the
+    /// importing coordinator's default). Never taken from the file.
+    pub verify_ppm: Option<u32>,
+}
+
+/// Status of one sweep (an element of `status --json`'s `sweeps`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepStatus {
+    /// Sweep id.
+    pub sweep_id: String,
+    /// Kind name.
+    pub kind: String,
+    /// Resolved params.
+    pub params: Params,
+    /// Solver version recorded at launch.
+    pub solver_version: String,
+    /// Where the sweep stands.
+    pub state: SweepState,
+    /// Plan size.
+    pub shards_total: u32,
+    /// Shards waiting for a worker (including expired leases).
+    pub shards_pending: u32,
+    /// Shards held by a worker under an unexpired lease.
+    pub shards_leased: u32,
+    /// Shards with a result.
+    pub shards_done: u32,
+    /// Stored per-shard results (equals `shards_done`; a result is never counted twice).
+    pub results_stored: u32,
+    /// Positions in done shards plus progress of leased ones.
+    pub positions_done: u64,
+    /// Sum of the plan's estimates (0 if the kind gives none).
+    pub positions_estimate: u64,
+    /// Positions per second over the last few minutes (0 without progress in them).
+    pub rate: f64,
+    /// Seconds left at `rate` to `positions_projected`; `None` if unknown
+    /// or the sweep is not running (done, cancelled, paused, ...).
+    pub eta_seconds: Option<f64>,
+    /// Counterexample / record-set totals so far, by key.
+    pub counterexamples: BTreeMap<String, u64>,
+    /// Submits ignored because the shard was already done.
+    pub duplicates_ignored: u64,
+    /// Leases that expired and whose shard was handed out again (each is a
+    /// shard that waited for its lease to run out).
+    pub leases_expired: u64,
+    /// Leases their workers gave back early (aborting workers).
+    pub leases_released: u64,
+    /// Submits refused for want of a valid lease token.
+    #[serde(default)]
+    pub refused_submits: u64,
+    /// Renewals and releases refused for want of a valid lease token.
+    #[serde(default)]
+    pub refused_renewals: u64,
+    /// Failure reports refused for want of a valid lease token.
+    #[serde(default)]
+    pub refused_fails: u64,
+    /// Submits whose bytes were not a valid result of the sweep's kind.
+    #[serde(default)]
+    pub results_invalid: u64,
+    /// Submitted results the coordinator recounted (the kind's cheap truths).
+    #[serde(default)]
+    pub recounted: u64,
+    /// Of those, refused because the recount disagreed.
+    #[serde(default)]
+    pub recounts_refused: u64,
+    /// The sample, for a sampled sweep.
+    pub sample: Option<SampleStatus>,
+    /// Shards set aside after repeated failures.
+    pub shards_failed: u32,
+    /// Failure records of shards not done (the lowest indices, at most 20).
+    pub failures: Vec<ShardFailureStatus>,
+    /// Replicated validation, for a sweep launched with a verification share
+    /// (or with results being verified again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verification: Option<VerifyStatus>,
+    /// Share of the workers relative to other running sweeps (1 = default).
+    #[serde(default = "one")]
+    pub priority: u32,
+    /// The plan's estimate corrected by the done shards' actual positions
+    /// against their estimates (`positions_estimate` until a shard is done).
+    #[serde(default)]
+    pub positions_projected: u64,
+    /// How rough one shard's estimate is: the relative spread (one standard
+    /// deviation) of the done shards' actual/estimate ratios; `None` with
+    /// fewer than two done shards with estimates.
+    #[serde(default)]
+    pub estimate_spread: Option<f64>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Replicated validation of a sweep (see `coordinator/engine/src/core/verify.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerifyStatus {
+    /// Share of the shards selected, millionths.
+    pub ppm: u32,
+    /// Selection key.
+    pub seed: u64,
+    /// Shards selected by the share.
+    pub selected: u32,
+    /// Shards verified again because their worker was quarantined.
+    pub rechecks: u32,
+    /// Verifications waiting for a run.
+    pub pending: u32,
+    /// Verifications whose runs agreed.
+    pub verified: u32,
+    /// Verifications whose runs disagreed.
+    pub mismatched: u32,
+    /// Of those, settled against the accepted result (the stored result was replaced).
+    pub replaced: u32,
+    /// Verifications skipped: no other worker was seen for several lease periods.
+    pub unverifiable: u32,
+    /// Workers out-voted on some shard.
+    pub disagreeing_workers: Vec<String>,
+}
+
+/// A shard's reported failures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardFailureStatus {
+    /// Shard index.
+    pub index: u32,
+    /// Failures so far.
+    pub count: u32,
+    /// The last error.
+    pub error: String,
+    /// The worker that reported it.
+    pub worker_id: String,
+}
+
+/// Progress of a sampled sweep's sample.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleStatus {
+    /// Target share, millionths of the plan's estimate.
+    pub ppm: u32,
+    /// Shuffle seed.
+    pub seed: u64,
+    /// Sampled shards.
+    pub shards: u32,
+    /// Of which done.
+    pub done: u32,
+    /// Only the sample is handed out.
+    pub limited: bool,
+    /// Sum of the sampled shards' estimates.
+    pub estimate: u64,
+}
+
+/// A worker as the coordinator sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkerStatus {
+    /// Worker id.
+    pub worker_id: String,
+    /// Milliseconds since the coordinator last heard from it.
+    pub last_seen_ms_ago: u64,
+    /// Unexpired leases it holds.
+    pub shards_held: u32,
+    /// Heard from within three lease periods.
+    pub alive: bool,
+}
+
+/// A coordinator's whole status: `gamesweep status --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatusReport {
+    /// The coordinator's solver version.
+    pub coordinator_version: String,
+    /// The sweeps asked for (one, or all).
+    pub sweeps: Vec<SweepStatus>,
+    /// The workers seen.
+    pub workers: Vec<WorkerStatus>,
+    /// Bytes the store occupies on disk (0 where unknown).
+    pub store_bytes: u64,
+    /// The coordinator's resident memory (0 where the platform does not say).
+    pub coordinator_rss_bytes: u64,
+    /// Its peak resident memory so far.
+    pub coordinator_peak_rss_bytes: u64,
+    /// Workers the coordinator forgot (unheard of for long, or too many).
+    #[serde(default)]
+    pub workers_pruned: u64,
+    /// Workers quarantined after being out-voted (replicated validation).
+    #[serde(default)]
+    pub quarantined_workers: Vec<String>,
+    /// Why the store's writes are failing right now (`None` while they
+    /// work): no submit is acknowledged until they work again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store_writes_failing: Option<String>,
+}
+
+/// A finished sweep's rendered result, as the coordinator sends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SweepReport {
+    /// Kind name.
+    pub kind: String,
+    /// Its parameters.
+    pub params: Params,
+    /// The exact text of `results.json`.
+    pub results_json: String,
+    /// The text of `report.md`.
+    pub report_md: String,
+    /// `provenance.json` (empty from a coordinator that sends none).
+    pub provenance_json: String,
+}
+
+/// A sampled sweep's projection, as the coordinator sends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProjectionText {
+    /// `projection.json` (stable JSON).
+    pub json: String,
+    /// `projection.md`.
+    pub md: String,
+}
+
+/// One admin action from the coordinator's audit log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditRecord {
+    /// When, in Unix milliseconds.
+    pub unix_ms: u64,
+    /// The caller's role (`admin`; `open` on a coordinator without tokens).
+    pub role: String,
+    /// A short hash of the caller's token (never the token); empty without one.
+    pub token_fingerprint: String,
+    /// The caller's address, if known.
+    pub peer: String,
+    /// `launch` or `cancel`.
+    pub action: String,
+    /// The sweep acted on.
+    pub sweep_id: String,
+    /// For a launch: kind and parameters.
+    pub detail: String,
+}

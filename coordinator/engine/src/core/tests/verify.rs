@@ -1,0 +1,707 @@
+//! Replicated validation (see [`crate::core::verify`]) driven step by step on a
+//! manual clock: selection, copies only for other workers, agreement,
+//! mismatch settled by a third run, quarantine, single-worker sweeps and
+//! restarts.
+
+use crate::core::status::ShownState;
+use crate::core::verify::{self, VerifyStatus};
+use crate::core::*;
+use crate::store::{MemStore, SledStore};
+use gamesweep::kinds;
+use gamesweep::sweep::{self, Output};
+
+const V: fn() -> SolverVersions = solver_version;
+const LEASE: Duration = Duration::from_millis(100);
+
+fn mem_core() -> (Core, Arc<ManualClock>) {
+    let clock = Arc::new(ManualClock::new());
+    let core = Core::open_with_clock(Arc::new(MemStore::new()), LEASE, clock.clone()).unwrap();
+    (core, clock)
+}
+
+/// A core on the sled store in `dir` (retrying while the previous core's
+/// file lock is released, a bounded number of times).
+fn sled_core(dir: &std::path::Path, clock: Arc<ManualClock>) -> Core {
+    for _ in 0..100 {
+        match SledStore::open(dir) {
+            Ok(s) => return Core::open_with_clock(Arc::new(s), LEASE, clock).unwrap(),
+            Err(e) if e.to_string().contains("lock") => {
+                std::thread::sleep(Duration::from_millis(20))
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    panic!("the sled store stayed locked");
+}
+
+/// `uvg --max-n max_n` named `name`, about `shards` shards, verifying `ppm`.
+fn uvg(max_n: u64, name: &str, shards: u32, ppm: u32, seed: u64) -> LaunchSpec {
+    LaunchSpec {
+        replicate_all: false,
+        kind: "uvg".into(),
+        params: [("max_n".to_string(), max_n)].into(),
+        name: Some(name.into()),
+        target_shards: shards,
+        resume_existing: false,
+        sample: None,
+        verify_ppm: ppm,
+        verify_seed: Some(seed),
+        priority: 0,
+    }
+}
+
+fn run(g: &Granted) -> Output {
+    let kind = kinds::find(&g.kind).unwrap();
+    kind.run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+        .unwrap()
+}
+
+fn submit(c: &Core, worker: &str, g: &Granted, result: Output) -> bool {
+    c.submit(Submission {
+        worker: worker.into(),
+        version: V(),
+        sweep_id: g.sweep_id.clone(),
+        index: g.shard.index,
+        token: g.token.clone(),
+        result,
+        timing: None,
+    })
+    .unwrap()
+}
+
+/// Lease everything `worker` can get and submit honest results; the leases.
+fn work(c: &Core, worker: &str) -> Vec<Granted> {
+    let got = c.lease(worker, &V(), 1000).unwrap().leases;
+    for g in &got {
+        assert!(
+            submit(c, worker, g, run(g)),
+            "{worker} shard {}",
+            g.shard.index
+        );
+    }
+    got
+}
+
+/// A wrong result for `g` that still decodes as a `uvg` result: the
+/// result of shard `other` of the same sweep merged into the right one.
+fn wrong(g: &Granted, other: &Granted) -> Output {
+    let mut r = run(g);
+    r.merge(run(other)).unwrap();
+    assert_ne!(
+        verify::digest(&r.encode()),
+        verify::digest(&run(g).encode())
+    );
+    r
+}
+
+fn sequential(req: &LaunchSpec) -> Output {
+    let kind = kinds::find("uvg").unwrap();
+    let resolved = kind.resolve_params(&req.params).unwrap();
+    let plan = kind.plan(&resolved, req.target_shards).unwrap();
+    sweep::run_all_sequential(kind, &resolved, &plan).unwrap()
+}
+
+fn vstatus(c: &Core, id: &str) -> (ShownState, VerifyStatus) {
+    let st = c.status(Some(id)).unwrap().0.remove(0);
+    (st.state, st.verification.expect("a verified sweep"))
+}
+
+#[test]
+fn selection_is_deterministic_and_about_the_fraction() {
+    let pick = |seed, ppm| -> Vec<u32> {
+        (0..100_000)
+            .filter(|&i| verify::selected(seed, i, ppm))
+            .collect()
+    };
+    let one = pick(7, 10_000);
+    assert!((900..=1100).contains(&one.len()), "{}", one.len());
+    assert_eq!(one, pick(7, 10_000), "same seed, same shards");
+    assert_ne!(one, pick(8, 10_000), "another seed, other shards");
+    let tenth = pick(7, 100_000).len();
+    assert!((9_700..=10_300).contains(&tenth), "{tenth}");
+    assert!(pick(7, 0).is_empty());
+    assert_eq!(pick(7, 1_000_000).len(), 100_000);
+    // Nested: a larger share keeps the smaller one's shards.
+    let more = pick(7, 20_000);
+    assert!(one.iter().all(|i| more.contains(i)));
+    // The digest is SHA-256.
+    assert_eq!(
+        verify::digest(b"abc"),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+}
+
+#[test]
+fn result_encoding_is_canonical() {
+    // The digest compares encodings, so a decoded result must encode to
+    // the very bytes it came from.
+    let (c, _) = mem_core();
+    c.launch(&uvg(6, "s", 8, 0, 1)).unwrap();
+    for g in c.lease("@a", &V(), 100).unwrap().leases {
+        let bytes = run(&g).encode();
+        let again = c
+            .decode_result("s", g.shard.index, &bytes)
+            .unwrap()
+            .encode();
+        assert_eq!(bytes, again, "shard {}", g.shard.index);
+    }
+}
+
+#[test]
+fn a_bad_share_is_refused_with_its_value() {
+    let (c, _) = mem_core();
+    let e = c.launch(&uvg(4, "s", 1, 1_000_001, 1)).unwrap_err();
+    assert!(e.to_string().contains("1000001 ppm is out of range"), "{e}");
+    // A resume must keep the share.
+    c.launch(&uvg(4, "t", 1, 10_000, 3)).unwrap();
+    let resume = LaunchSpec {
+        resume_existing: true,
+        ..uvg(4, "t", 1, 0, 3)
+    };
+    let e = c.launch(&resume).unwrap_err();
+    assert!(e.to_string().contains("10000 ppm (seed 3)"), "{e}");
+    let same = LaunchSpec {
+        resume_existing: true,
+        ..uvg(4, "t", 1, 10_000, 3)
+    };
+    assert!(c.launch(&same).unwrap().existing);
+}
+
+#[test]
+fn copies_go_only_to_other_workers_and_agreement_verifies() {
+    let (c, _) = mem_core();
+    let req = uvg(5, "s", 3, 1_000_000, 1);
+    let n = c.launch(&req).unwrap().shards;
+    let first = work(&c, "@a");
+    assert_eq!(first.len() as u32, n);
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Running, "copies outstanding");
+    assert_eq!((v.selected, v.pending, v.verified), (n, n, 0));
+    assert!(c.merged("s").is_err(), "not finished before verification");
+    // The original worker never gets a copy.
+    let again = c.lease("@a", &V(), 100).unwrap();
+    assert!(again.leases.is_empty() && !again.idle);
+    // Another worker gets every copy, as a new attempt.
+    let copies = c.lease("@b", &V(), 100).unwrap().leases;
+    assert_eq!(copies.len() as u32, n);
+    assert!(copies.iter().all(|g| g.attempt == 2));
+    for g in &copies {
+        assert!(submit(&c, "@b", g, run(g)));
+    }
+    // A replayed copy is counted, not counted twice.
+    assert!(!submit(&c, "@b", &copies[0], run(&copies[0])));
+    let st = c.status(Some("s")).unwrap().0.remove(0);
+    assert_eq!(st.duplicates_ignored, 1);
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Done);
+    assert_eq!((v.verified, v.mismatched, v.pending), (n, 0, 0));
+    assert_eq!(c.merged("s").unwrap().output, sequential(&req));
+    let p = c.provenance("s").unwrap();
+    assert_eq!((p.shards_selected, p.shards_verified), (n, n));
+    assert_eq!(p.contributors, [("@a".to_string(), n)].into());
+}
+
+#[test]
+fn a_mismatch_runs_a_third_time_and_the_majority_replaces_a_wrong_result() {
+    let (c, _) = mem_core();
+    let req = uvg(6, "s", 8, 1_000_000, 1);
+    let n = c.launch(&req).unwrap().shards;
+    // The liar takes one shard and submits a wrong (but well-formed) result.
+    let lie = c.lease("@x", &V(), 1).unwrap().leases.remove(0);
+    let rest = work(&c, "@a");
+    assert!(submit(&c, "@x", &lie, wrong(&lie, &rest[0])));
+    assert_ne!(c.lock().sweep("s").unwrap().merged, sequential(&req));
+    // b verifies everything: a's shards agree, the liar's does not.
+    let copies = c.lease("@b", &V(), 100).unwrap().leases;
+    assert_eq!(copies.len() as u32, n);
+    for g in &copies {
+        assert!(submit(&c, "@b", g, run(g)));
+    }
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Running);
+    assert_eq!((v.verified, v.mismatched, v.pending), (n - 1, 1, 1));
+    // The third run goes to neither x nor b; a (who never ran it) takes it.
+    assert!(c.lease("@b", &V(), 100).unwrap().leases.is_empty());
+    assert!(c.lease("@x", &V(), 100).unwrap().leases.is_empty());
+    let third = c.lease("@a", &V(), 100).unwrap().leases;
+    assert_eq!(third.len(), 1);
+    assert_eq!(third[0].shard.index, lie.shard.index);
+    assert_eq!(third[0].attempt, 3);
+    assert!(submit(&c, "@a", &third[0], run(&third[0])));
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Done);
+    assert_eq!((v.mismatched, v.replaced, v.pending), (1, 1, 0));
+    assert_eq!(v.disagreeing_workers, ["@x"]);
+    assert_eq!(c.merged("s").unwrap().output, sequential(&req));
+    let p = c.provenance("s").unwrap();
+    assert_eq!(p.disagreeing_workers, ["@x"]);
+    assert_eq!(p.mismatches.len(), 1);
+    assert_eq!(p.mismatches[0].workers, ["@x", "@b", "@a"]);
+    assert!(p.mismatches[0].replaced);
+    assert_eq!(p.contributors.get("@x"), None, "its result was replaced");
+    assert_eq!(p.contributors["@b"], 1);
+    assert!(c.quarantined().is_empty(), "quarantine is off by default");
+}
+
+#[test]
+fn a_lying_verifier_is_outvoted_and_the_original_stays() {
+    let (c, _) = mem_core();
+    let req = uvg(5, "s", 3, 1_000_000, 1);
+    c.launch(&req).unwrap();
+    let done = work(&c, "@a");
+    let copies = c.lease("@y", &V(), 1).unwrap().leases;
+    assert!(submit(&c, "@y", &copies[0], wrong(&copies[0], &done[1])));
+    for g in c.lease("@b", &V(), 100).unwrap().leases {
+        assert!(submit(&c, "@b", &g, run(&g)));
+    }
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Done);
+    assert_eq!((v.mismatched, v.replaced), (1, 0));
+    assert_eq!(v.disagreeing_workers, ["@y"]);
+    assert_eq!(c.merged("s").unwrap().output, sequential(&req));
+}
+
+#[test]
+fn quarantine_reruns_every_other_result_of_the_caught_worker() {
+    let (c, _) = mem_core();
+    c.set_quarantine_on_mismatch(true);
+    // A seed that selects some shards of the plan but not all.
+    let kind = kinds::find("uvg").unwrap();
+    let params = kind
+        .resolve_params(&[("max_n".to_string(), 6)].into())
+        .unwrap();
+    let shards = kind.plan(&params, 8).unwrap().len() as u32;
+    let req = (0..200)
+        .map(|seed| uvg(6, "s", 8, 300_000, seed))
+        .find(|r| {
+            let k = (0..shards)
+                .filter(|&i| verify::selected(r.verify_seed.unwrap(), i, 300_000))
+                .count();
+            (2..=5).contains(&k)
+        })
+        .unwrap();
+    let n = c.launch(&req).unwrap().shards;
+    assert_eq!(n, shards);
+    let seed = req.verify_seed.unwrap();
+    // x has earned trust (adaptive replication samples it at the share).
+    c.lock().trust.insert(
+        "@x".into(),
+        crate::store::TrustRecord {
+            agreements: verify::TRUST_AFTER,
+            disagreements: 0,
+        },
+    );
+    // x takes every shard: honest on all but one selected shard.
+    let all = c.lease("@x", &V(), 100).unwrap().leases;
+    let lied = all
+        .iter()
+        .position(|g| verify::selected(seed, g.shard.index, 300_000))
+        .unwrap();
+    for (k, g) in all.iter().enumerate() {
+        let r = if k == lied {
+            wrong(g, &all[(k + 1) % all.len()])
+        } else {
+            run(g)
+        };
+        assert!(submit(&c, "@x", g, r));
+    }
+    let selected = vstatus(&c, "s").1.selected;
+    // a verifies the selected shards; b settles the mismatch.
+    for g in c.lease("@a", &V(), 100).unwrap().leases {
+        assert!(submit(&c, "@a", &g, run(&g)));
+    }
+    let decide = c.lease("@b", &V(), 100).unwrap().leases;
+    assert_eq!(decide.len(), 1);
+    assert!(submit(&c, "@b", &decide[0], run(&decide[0])));
+    assert_eq!(c.quarantined(), ["@x"]);
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Running, "x's other results run again");
+    assert_eq!(v.rechecks, n - selected);
+    assert_eq!(v.pending, n - selected);
+    // x gets nothing more; its submits are ignored.
+    let none = c.lease("@x", &V(), 100).unwrap();
+    assert!(none.leases.is_empty() && !none.idle);
+    assert!(!submit(&c, "@x", &all[0], run(&all[0])));
+    // Others re-run them (a, who did not run them).
+    let rechecks = c.lease("@a", &V(), 100).unwrap().leases;
+    assert_eq!(rechecks.len() as u32, n - selected);
+    for g in &rechecks {
+        assert!(submit(&c, "@a", g, run(g)));
+    }
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Done);
+    assert_eq!(v.verified, n - 1, "every other shard verified");
+    assert_eq!(v.disagreeing_workers, ["@x"]);
+    assert_eq!(c.merged("s").unwrap().output, sequential(&req));
+    assert_eq!(c.provenance("s").unwrap().quarantined_workers, ["@x"]);
+}
+
+#[test]
+fn a_single_worker_sweep_finishes_with_its_copies_unverifiable() {
+    let (c, clock) = mem_core();
+    let req = uvg(5, "s", 3, 1_000_000, 1);
+    let n = c.launch(&req).unwrap().shards;
+    work(&c, "@a");
+    // Less than three lease periods alone: still waiting for another worker.
+    clock.advance(LEASE * 2);
+    assert!(c.lease("@a", &V(), 100).unwrap().leases.is_empty());
+    assert_eq!(vstatus(&c, "s").0, ShownState::Running);
+    clock.advance(LEASE * 2);
+    assert!(c.lease("@a", &V(), 100).unwrap().leases.is_empty());
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Done);
+    assert_eq!((v.unverifiable, v.verified, v.pending), (n, 0, 0));
+    assert_eq!(c.merged("s").unwrap().output, sequential(&req));
+    assert_eq!(c.provenance("s").unwrap().shards_unverifiable, n);
+    assert!(c.lease("@a", &V(), 1).unwrap().idle);
+}
+
+#[test]
+fn another_live_worker_keeps_a_copy_from_being_skipped() {
+    let (c, clock) = mem_core();
+    c.launch(&uvg(5, "s", 3, 1_000_000, 1)).unwrap();
+    work(&c, "@a");
+    // b holds the copies (and renews them) while a asks.
+    let copies = c.lease("@b", &V(), 100).unwrap().leases;
+    for _ in 0..5 {
+        clock.advance(LEASE / 2);
+        let held: Vec<Held> = copies
+            .iter()
+            .map(|g| Held {
+                sweep_id: "s".into(),
+                index: g.shard.index,
+                progress: 0,
+                token: g.token.clone(),
+            })
+            .collect();
+        assert!(c.renew("@b", &held).unwrap().iter().all(|&k| k));
+        assert!(c.lease("@a", &V(), 100).unwrap().leases.is_empty());
+    }
+    assert_eq!(vstatus(&c, "s").1.unverifiable, 0);
+    // b gives one back: a still cannot take it, c can.
+    assert_eq!(
+        c.release(
+            "@b",
+            &[Held {
+                sweep_id: "s".into(),
+                index: copies[0].shard.index,
+                progress: 0,
+                token: copies[0].token.clone(),
+            }]
+        )
+        .unwrap(),
+        [true]
+    );
+    assert!(c.lease("@a", &V(), 100).unwrap().leases.is_empty());
+    assert_eq!(c.lease("@c", &V(), 100).unwrap().leases.len(), 1);
+}
+
+#[test]
+fn verification_state_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new());
+    let req = uvg(6, "s", 8, 1_000_000, 1);
+    let (n, lie, copies) = {
+        let c = sled_core(dir.path(), clock.clone());
+        c.set_quarantine_on_mismatch(true);
+        let n = c.launch(&req).unwrap().shards;
+        let lie = c.lease("@x", &V(), 1).unwrap().leases.remove(0);
+        let rest = work(&c, "@a");
+        assert!(submit(&c, "@x", &lie, wrong(&lie, &rest[0])));
+        let copies = c.lease("@b", &V(), 100).unwrap().leases;
+        for g in &copies {
+            assert!(submit(&c, "@b", g, run(g)));
+        }
+        c.flush().unwrap();
+        (n, lie, copies)
+    };
+    let c = sled_core(dir.path(), clock.clone());
+    c.set_quarantine_on_mismatch(true);
+    let (_, v) = vstatus(&c, "s");
+    assert_eq!((v.verified, v.mismatched, v.pending), (n - 1, 1, 1));
+    // A replayed copy after the restart is a duplicate.
+    assert!(!submit(&c, "@b", &copies[0], run(&copies[0])));
+    assert_eq!(c.status(Some("s")).unwrap().0[0].duplicates_ignored, 1);
+    // Attempt numbers continue.
+    let third = c.lease("@a", &V(), 100).unwrap().leases;
+    assert_eq!(third.len(), 1);
+    assert_eq!(
+        (third[0].shard.index, third[0].attempt),
+        (lie.shard.index, 3)
+    );
+    assert!(submit(&c, "@a", &third[0], run(&third[0])));
+    c.flush().unwrap();
+    assert_eq!(c.quarantined(), ["@x"]);
+    drop(c);
+    let c = sled_core(dir.path(), clock);
+    assert_eq!(c.quarantined(), ["@x"], "quarantine is durable");
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Done);
+    assert_eq!(
+        (v.replaced, v.disagreeing_workers),
+        (1, vec!["@x".to_string()])
+    );
+    assert_eq!(c.merged("s").unwrap().output, sequential(&req));
+    assert!(c.lease("@x", &V(), 1).unwrap().leases.is_empty());
+}
+
+/// The majority hijack (issue: two submissions of an attacker's copy under
+/// two worker ids replaced an honest result and blamed the honest worker):
+/// a copy goes to one identity, its second submission is a duplicate, and
+/// workers under a shared token (whatever ids they choose) get no copy at
+/// all. The third identity decides for the honest result; only the liar is
+/// named and quarantined.
+#[test]
+fn one_identity_is_one_voice_whatever_ids_it_uses() {
+    let (c, _) = mem_core();
+    c.set_quarantine_on_mismatch(true);
+    let req = uvg(5, "s", 3, 1_000_000, 1);
+    let n = c.launch(&req).unwrap().shards;
+    let done = work(&c, "@h");
+    // Shared-token workers, any ids: no copies (they never confirm).
+    for id in ["m1", "m2"] {
+        assert!(c.lease(id, &V(), 100).unwrap().leases.is_empty());
+    }
+    // @m gets one copy and lies, then sends the same lie again (at the
+    // gRPC face a second worker id is the same identity, @m).
+    let copy = c.lease("@m", &V(), 1).unwrap().leases.remove(0);
+    let other = done
+        .iter()
+        .find(|g| g.shard.index != copy.shard.index)
+        .unwrap();
+    let lie = wrong(&copy, other);
+    assert!(submit(&c, "@m", &copy, lie.clone()));
+    assert!(!submit(&c, "@m", &copy, lie), "one identity, one voice");
+    let (_, v) = vstatus(&c, "s");
+    assert_eq!((v.mismatched, v.replaced), (1, 0), "nothing replaced");
+    // A third identity settles it: the honest result stays.
+    for g in c.lease("@c", &V(), 100).unwrap().leases {
+        assert!(submit(&c, "@c", &g, run(&g)));
+    }
+    for g in c.lease("@d", &V(), 100).unwrap().leases {
+        assert!(submit(&c, "@d", &g, run(&g)));
+    }
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Done, "{v:?}");
+    assert_eq!((v.verified, v.mismatched, v.replaced), (n - 1, 1, 0));
+    assert_eq!(v.disagreeing_workers, ["@m"]);
+    assert_eq!(c.quarantined(), ["@m"], "the liar, never the honest worker");
+    assert_eq!(c.merged("s").unwrap().output, sequential(&req));
+    let trust = c.lock().trust.clone();
+    assert_eq!(trust["@m"].disagreements, 1);
+    assert_eq!(trust["@m"].agreements, 0);
+    assert_eq!(trust["@h"].disagreements, 0);
+}
+
+/// Adaptive replication: at a share that selects nothing, a new identity's
+/// results are all verified by another identity until it has agreed
+/// [`verify::TRUST_AFTER`] times; then its results are taken as they come.
+/// A shared token never earns trust and is sampled at the share only.
+#[test]
+fn a_new_identity_is_verified_until_it_has_earned_trust() {
+    let (c, _) = mem_core();
+    // One ppm: with this seed no shard of the plan is selected.
+    let kind = kinds::find("uvg").unwrap();
+    let params = kind
+        .resolve_params(&[("max_n".to_string(), 7)].into())
+        .unwrap();
+    let plan_len = kind.plan(&params, 40).unwrap().len() as u32;
+    let seed = (0..1000u64)
+        .find(|&s| (0..plan_len).all(|i| !verify::selected(s, i, 1)))
+        .unwrap();
+    let req = uvg(7, "s", 40, 1, seed);
+    let n = c.launch(&req).unwrap().shards;
+    assert!(n as usize > 3 * verify::TRUST_AFTER as usize, "{n}");
+    let k = verify::TRUST_AFTER;
+    // a's first k results: each opens a verification.
+    let first = c.lease("@a", &V(), k).unwrap().leases;
+    for g in &first {
+        assert!(submit(&c, "@a", g, run(g)));
+    }
+    let (_, v) = vstatus(&c, "s");
+    assert_eq!((v.selected, v.pending), (0, k));
+    // b confirms them (copies come first): a has earned trust.
+    let copies = c.lease("@b", &V(), k).unwrap().leases;
+    assert_eq!(copies.len() as u32, k);
+    for g in &copies {
+        assert!(submit(&c, "@b", g, run(g)));
+    }
+    assert_eq!(c.lock().trust["@a"].agreements, k);
+    // a's next results are not verified; a shared-token worker's neither
+    // (sampled at the share, which selects nothing here).
+    for g in c.lease("@a", &V(), 3).unwrap().leases {
+        assert!(submit(&c, "@a", &g, run(&g)));
+    }
+    for g in c.lease("shared-1", &V(), 3).unwrap().leases {
+        assert!(submit(&c, "shared-1", &g, run(&g)));
+    }
+    let (_, v) = vstatus(&c, "s");
+    assert_eq!((v.verified, v.pending), (k, 0), "{v:?}");
+    // A lease reveals nothing: no attempt, an opaque token of fixed size.
+    let next = c.lease("@c", &V(), 1).unwrap().leases;
+    assert_eq!(next[0].token.len(), crate::core::tokens::TOKEN_HEX_LEN);
+}
+
+/// `--replicate all`: every shard is confirmed by a second identity, and a
+/// shard is never skipped as unverifiable for want of one: the sweep waits.
+#[test]
+fn replicate_all_waits_for_a_second_identity() {
+    let (c, clock) = mem_core();
+    let req = LaunchSpec {
+        replicate_all: true,
+        ..uvg(5, "s", 3, 0, 1)
+    };
+    let n = c.launch(&req).unwrap().shards;
+    work(&c, "@a");
+    for _ in 0..10 {
+        clock.advance(LEASE * 2);
+        assert!(c.lease("@a", &V(), 10).unwrap().leases.is_empty());
+    }
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Running, "waits, never skips: {v:?}");
+    assert_eq!((v.selected, v.pending, v.unverifiable), (n, n, 0));
+    for g in c.lease("@b", &V(), 100).unwrap().leases {
+        assert!(submit(&c, "@b", &g, run(&g)));
+    }
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!((state, v.verified), (ShownState::Done, n));
+}
+
+/// `g`'s true result with one graph on `n` vertices fewer, every other
+/// figure adjusted so that validation passes (the issue's undercount).
+fn undercount(g: &Granted, n: usize) -> Vec<u8> {
+    let mut v: serde_json::Value = serde_json::from_slice(&run(g).encode()).unwrap();
+    let c = &mut v["by_n"][n.to_string()];
+    let dec = |x: &mut serde_json::Value, by: u64| *x = (x.as_u64().unwrap() - by).into();
+    dec(&mut c["graphs"], 1);
+    dec(&mut c["positions"], n as u64);
+    dec(&mut c["grundy"]["0"], n as u64);
+    let top = c["cover"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next_back()
+        .unwrap()
+        .clone();
+    dec(&mut c["cover"][&top], 1);
+    if c["degree3"]["graphs"].as_u64() > c["graphs"].as_u64() {
+        dec(&mut c["degree3"]["graphs"], 1);
+        dec(&mut c["degree3"]["positions"], n as u64);
+    }
+    serde_json::to_vec(&v).unwrap()
+}
+
+/// Issue 24, point 3: a result with one graph fewer and every figure
+/// adjusted passes validation; the coordinator's recount (the kind's cheap
+/// truth: the shard's graphs counted again by enumerating them) refuses
+/// it, counts it against the identity and withdraws its trust, so its other
+/// results are verified again. With the budget off the same lie is taken.
+#[test]
+fn the_recount_refuses_a_consistent_undercount_and_withdraws_trust() {
+    let (c, _) = mem_core();
+    c.launch(&uvg(7, "s", 8, 10_000, 1)).unwrap();
+    c.lock().trust.insert(
+        "@x".into(),
+        crate::store::TrustRecord {
+            agreements: verify::TRUST_AFTER + 2,
+            disagreements: 0,
+        },
+    );
+    let all = c.lease("@x", &V(), 100).unwrap().leases;
+    let has7 = |g: &Granted| {
+        serde_json::from_slice::<serde_json::Value>(&run(g).encode()).unwrap()["by_n"]["7"]
+            ["graphs"]
+            .as_u64()
+            .is_some_and(|k| k > 1)
+    };
+    let (lie, honest): (Vec<&Granted>, Vec<&Granted>) = all
+        .iter()
+        .partition(|g| std::ptr::eq(*g, all.iter().find(|g| has7(g)).unwrap()));
+    for g in &honest {
+        // As the server does: decode, validate and recount, then submit.
+        let out = c
+            .decode_result_from("@x", "s", g.shard.index, &run(g).encode())
+            .unwrap();
+        assert!(submit(&c, "@x", g, out));
+    }
+    let g = lie[0];
+    let bytes = undercount(g, 7);
+    let kind = kinds::find("uvg").unwrap();
+    let out = kind.decode(&bytes).unwrap();
+    assert!(
+        kind.validate(&g.params, &g.shard, &out).is_ok(),
+        "the lie passes validation"
+    );
+    let e = c
+        .decode_result_from("@x", "s", g.shard.index, &bytes)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("recounted: by_n[7].graphs is"), "{e}");
+    let p = c.status(Some("s")).unwrap().0.remove(0);
+    assert_eq!(p.results_invalid, 1);
+    assert_eq!(p.recounts_refused, 1);
+    assert_eq!(
+        p.recounted,
+        honest.len() as u64 + 1,
+        "every honest result was recounted too"
+    );
+    // Trust withdrawn: x's accepted results are all verified again.
+    assert_eq!(c.lock().trust["@x"].agreements, 0);
+    assert_eq!(c.lock().trust["@x"].disagreements, 1);
+    assert_eq!(vstatus(&c, "s").1.rechecks, honest.len() as u32);
+    // The honest result is taken; the lie never was. Others re-run x's
+    // results; the provenance names x.
+    assert!(submit(&c, "@x", g, run(g)));
+    for w in ["@a", "@b", "@a", "@b"] {
+        work(&c, w);
+    }
+    let p = c.provenance("s").unwrap();
+    assert_eq!(p.results_invalid_by.get("@x"), Some(&1));
+    assert_eq!(p.recounts_refused, 1);
+    assert_eq!(
+        c.merged("s").unwrap().output,
+        sequential(&uvg(7, "s", 8, 0, 1))
+    );
+
+    // With the budget off, nothing is recounted and the lie is taken
+    // (replication is then what catches it).
+    let (c, _) = mem_core();
+    c.set_recount_share(0.0);
+    c.launch(&uvg(7, "s", 8, 0, 1)).unwrap();
+    let all = c.lease("@x", &V(), 100).unwrap().leases;
+    let g = all.iter().find(|g| has7(g)).unwrap();
+    assert!(c
+        .decode_result_from("@x", "s", g.shard.index, &undercount(g, 7))
+        .is_ok());
+    assert_eq!(c.status(Some("s")).unwrap().0[0].recounted, 0);
+}
+
+/// An issued identity on probation (all its results replicated until it
+/// has agreed TRUST_AFTER times) is leased the smallest shards first; a
+/// trusted identity, a shared-token worker, and anyone in a sweep launched
+/// without verification get the largest first.
+#[test]
+fn probation_takes_the_smallest_shards_first() {
+    let (c, _) = mem_core();
+    c.launch(&uvg(8, "v", 16, 10_000, 1)).unwrap();
+    let order = c.lock().sweeps["v"].order.clone();
+    let first = |w: &str| c.lease(w, &V(), 1).unwrap().leases[0].shard.index;
+    assert_eq!(first("@new"), *order.last().unwrap());
+    assert_eq!(first("shared-1"), order[0]);
+    c.lock().trust.insert(
+        "@old".into(),
+        crate::store::TrustRecord {
+            agreements: verify::TRUST_AFTER,
+            disagreements: 0,
+        },
+    );
+    assert_eq!(first("@old"), order[1]);
+    assert_eq!(first("@new"), order[order.len() - 2]);
+    let (c, _) = mem_core();
+    c.launch(&uvg(8, "u", 16, 0, 1)).unwrap();
+    let order = c.lock().sweeps["u"].order.clone();
+    assert_eq!(
+        c.lease("@new", &V(), 1).unwrap().leases[0].shard.index,
+        order[0]
+    );
+}

@@ -1,0 +1,439 @@
+//! Moving a sweep between stores: [`Core::export`] collects one sweep's
+//! definition, plan and finished results ([`crate::export_file::Export`]),
+//! [`Core::export_file`] encodes it signed with the store's key;
+//! [`Core::import`] takes one in as if it had been launched here and its
+//! finished shards submitted. An export is untrusted input: the import
+//! re-plans the sweep and refuses a plan that differs, and decodes,
+//! validates (`SweepKind::validate`) and merges (checked) every result as a
+//! submit does, before anything is written. The sweep then loads exactly as
+//! a restart loads a stored one (`recovery`): unfinished shards are pending
+//! and get fresh leases, signed with this store's key.
+//!
+//! Trust: validation checks a result's shape, not its truth, so the
+//! signature decides what the results are worth. A file signed by a key
+//! this coordinator trusts (its store's own, `serve --trust-key`, or the
+//! import's `--trust-key`) imports as it is. Any other file (unsigned
+//! format 1, or signed by an unknown key; a signature that does not verify
+//! is refused when the file is decoded) imports as the results of an
+//! untrusted identity ([`UNTRUSTED_IMPORT`]): each imported shard gets a
+//! [`VerifyPurpose::Import`] verification record whose first run is the
+//! file's, so a worker re-runs every one before the sweep can finish and a
+//! wrong one is replaced (`core::verify`); or it is refused, with
+//! `--require-signature`. Either way the sweep's verification share is the
+//! importing side's ([`ImportPolicy::verify_ppm`]), never the file's.
+
+use super::model::CoreError;
+use super::verify::digest;
+use super::Core;
+use crate::export_file::{Decoded, Export, ExportResult, ExportSample, PublicKey, Signature};
+use crate::store::{
+    SampleRecord, ShardTiming, StoreError, StoredSweep, SweepRecord, SweepState, SweepStats,
+    Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
+};
+use gamesweep::kinds;
+use gamesweep::sweep::Output;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::collections::BTreeSet;
+use std::sync::MutexGuard;
+use tracing::{info, warn};
+
+pub use gamesweep_api::domain::Imported;
+
+/// The origin identity of results imported from an unsigned file; a file
+/// signed by an unknown key gets `import:untrusted:sha256:...` (its key's
+/// fingerprint), so status and provenance say which file lied.
+pub const UNTRUSTED_IMPORT: &str = "import:untrusted";
+
+/// An import's verification share when the importer names none: the
+/// default of `launch --verify-fraction` (1 %).
+pub const DEFAULT_IMPORT_VERIFY_PPM: u32 = 10_000;
+
+/// What an import trusts and the verification the imported sweep gets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportPolicy {
+    /// Signers trusted for this import besides the store's own key and the
+    /// core's [`Core::trust_keys`] (`import --trust-key`).
+    pub trusted: Vec<PublicKey>,
+    /// Refuse a file no trusted key signed (`--require-signature`).
+    pub require_signature: bool,
+    /// The imported sweep's verification share, millionths (`None`:
+    /// [`DEFAULT_IMPORT_VERIFY_PPM`]). The file's own share is not used.
+    pub verify_ppm: Option<u32>,
+}
+
+impl Core {
+    /// The public key this coordinator signs its exports with.
+    pub fn signing_key(&self) -> PublicKey {
+        self.signer.public()
+    }
+
+    /// Trust exports signed by `keys` besides the store's own key (`serve
+    /// --trust-key`), for every later import.
+    pub fn trust_keys(&self, keys: Vec<PublicKey>) {
+        *self.trusted_keys.lock().unwrap_or_else(|e| e.into_inner()) = keys;
+    }
+
+    /// Sweep `sweep_id` as an export file, signed with the store's key.
+    pub fn export_file(&self, sweep_id: &str) -> Result<Vec<u8>, CoreError> {
+        Ok(self.sign(&self.export(sweep_id)?))
+    }
+
+    /// `export` as an export file, signed with the store's key.
+    pub fn sign(&self, export: &Export) -> Vec<u8> {
+        crate::export_file::encode(export, &self.signer)
+    }
+
+    /// The key that signed `sig`, and whether this import trusts it.
+    fn trusted_signer(&self, sig: &Signature, policy: &ImportPolicy) -> (Option<PublicKey>, bool) {
+        let Signature::Signed(key) = sig else {
+            return (None, false);
+        };
+        let trusted = *key == self.signer.public()
+            || policy.trusted.contains(key)
+            || self
+                .trusted_keys
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains(key);
+        (Some(*key), trusted)
+    }
+
+    /// Sweep `sweep_id` as an export: its record, plan and every stored
+    /// result (with its timing and worker where known).
+    pub fn export(&self, sweep_id: &str) -> Result<Export, CoreError> {
+        let (record, plan, timings, origins) = {
+            let st = self.lock();
+            let s = st.sweep(sweep_id)?;
+            (
+                s.record.clone(),
+                s.plan.clone(),
+                s.timings.clone(),
+                s.verify.origins.clone(),
+            )
+        };
+        // Read outside the lock; a result accepted meanwhile is in or not.
+        let stored = self.store.results_of(sweep_id)?;
+        let mut results = Vec::with_capacity(stored.len());
+        for (index, bytes) in stored {
+            if index as usize >= plan.len() {
+                continue;
+            }
+            let result = String::from_utf8(bytes).map_err(|_| {
+                CoreError::Store(crate::store::StoreError::Corrupt(format!(
+                    "result of shard {index} of `{sweep_id}` is not text"
+                )))
+            })?;
+            let t = timings.get(&index);
+            results.push(ExportResult {
+                index,
+                result,
+                wall_us: t.map_or(0, |t| t.wall_us),
+                cpu_us: t.map_or(0, |t| t.cpu_us),
+                worker: t
+                    .map(|t| t.worker.clone())
+                    .or_else(|| origins.get(&index).cloned())
+                    .unwrap_or_default(),
+            });
+        }
+        Ok(Export {
+            sweep_id: record.id.clone(),
+            kind: record.kind.clone(),
+            params: record.params.clone(),
+            solver_version: record.solver_version.clone(),
+            target_shards: record.target_shards,
+            sample: record.sample.as_ref().map(|s| ExportSample {
+                ppm: s.ppm,
+                seed: s.seed,
+                shards: s.shards.clone(),
+                limited: s.limited,
+            }),
+            verify_ppm: record.verify_ppm,
+            verify_seed: record.verify_seed,
+            plan: plan.as_ref().clone(),
+            results,
+        })
+    }
+
+    /// Delete what a failed import of `id` left in the store (if one did,
+    /// and it could not be deleted then). Taken out of the set first, so
+    /// two imports of `id` cannot both delete: the second finds the first's
+    /// sweep and is refused as existing.
+    fn remove_failed_import(&self, id: &str) -> Result<(), CoreError> {
+        if !self.lock_failed_imports().remove(id) {
+            return Ok(());
+        }
+        if let Err(e) = self.store.delete_sweep(id) {
+            self.lock_failed_imports().insert(id.to_string());
+            return Err(e.into());
+        }
+        info!(sweep = %id, "deleted a failed import");
+        Ok(())
+    }
+
+    fn lock_failed_imports(&self) -> MutexGuard<'_, BTreeSet<String>> {
+        self.failed_imports
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The ids of every sweep, in id order.
+    pub fn sweep_ids(&self) -> Vec<String> {
+        self.lock().sweeps.keys().cloned().collect()
+    }
+
+    /// Take in the decoded export file `file` as sweep `rename` (default:
+    /// its own id), or refuse it with one line: no trusted signature under
+    /// `policy.require_signature`, an unknown kind, another solver version
+    /// than this build's, parameters or a plan other than this build makes
+    /// for them, an id that exists, a result that does not decode, does not
+    /// validate against its shard or overflows the merge. A file no trusted
+    /// key signed imports with every result awaiting a worker's run (see
+    /// the module doc). Nothing is written unless everything passed; the
+    /// sweep is flushed before this returns.
+    ///
+    /// All or nothing, even through a crash: the sweep is stored as
+    /// [`SweepState::Importing`] (invisible), then its results, and made
+    /// `running` last; a restart deletes a sweep still importing
+    /// (`recovery`), and so does a failed import (or, if the store cannot
+    /// be written then, the next import of the same id).
+    pub fn import(
+        &self,
+        file: &Decoded,
+        rename: Option<&str>,
+        policy: &ImportPolicy,
+    ) -> Result<Imported, CoreError> {
+        let export = &file.export;
+        let bad = |m: String| CoreError::BadRequest(format!("import refused: {m}"));
+        let id = rename.unwrap_or(&export.sweep_id).to_string();
+        if !super::launch::valid_id(&id) {
+            return Err(bad(format!(
+                "bad sweep id `{id}`: use 1-128 letters, digits, `-`, `_` or `.`"
+            )));
+        }
+        let (signer, trusted) = self.trusted_signer(&file.signature, policy);
+        if policy.require_signature && !trusted {
+            return Err(bad(match signer {
+                None => "the file is not signed (an export of format 1) and a signature by a trusted key is required (--require-signature)".into(),
+                Some(k) => format!("the file is signed by key {k}, which is not trusted here, and a signature by a trusted key is required (--require-signature): trust it with --trust-key FILE (`gamesweep key export` on its coordinator)"),
+            }));
+        }
+        // The identity results without a trusted signature are counted under.
+        let untrusted: Option<String> = (!trusted).then(|| match signer {
+            None => UNTRUSTED_IMPORT.to_string(),
+            Some(k) => format!("{UNTRUSTED_IMPORT}:{}", k.fingerprint()),
+        });
+        let verify_ppm = policy.verify_ppm.unwrap_or(DEFAULT_IMPORT_VERIFY_PPM);
+        super::verify::check_share(verify_ppm)?;
+        let kind = kinds::find(&export.kind).map_err(|e| bad(e.to_string()))?;
+        let mine = kind.version();
+        if export.solver_version != mine {
+            return Err(bad(format!(
+                "solver version mismatch: the export's `{}` results come from solver version {}, this build's is {mine}; import it with the gamesweep build that wrote it",
+                export.kind, export.solver_version
+            )));
+        }
+        if self.lock().sweeps.contains_key(&id) {
+            return Err(CoreError::Exists(id));
+        }
+        let params = kind
+            .resolve_params(&export.params)
+            .map_err(|e| bad(e.to_string()))?;
+        if params != export.params {
+            return Err(bad(
+                "the export's parameters are not complete resolved parameters of its kind".into(),
+            ));
+        }
+        // A file chooses its target: bounded before planning (a 2^32 − 1
+        // target would make planning itself the attack).
+        super::launch::check_target_shards(export.target_shards)
+            .and_then(|()| super::launch::check_plan_size(export.plan.len()))
+            .map_err(|e| bad(e.to_string()))?;
+        let plan = kind
+            .plan(&params, export.target_shards)
+            .map_err(|e| bad(e.to_string()))?;
+        if plan != export.plan {
+            return Err(bad(format!(
+                "the export's plan ({} shards) is not the plan this build makes for its parameters ({} shards)",
+                export.plan.len(),
+                plan.len()
+            )));
+        }
+        if let Some(smp) = &export.sample {
+            if !(1..=1_000_000).contains(&smp.ppm)
+                || smp.shards.iter().any(|&i| i as usize >= plan.len())
+            {
+                return Err(bad("the export's sample is out of range".into()));
+            }
+        }
+        // Decode and validate as a submit does (in parallel: validation
+        // re-solves witnesses), then merge with checked arithmetic.
+        let decoded: Vec<(Output, String)> = export
+            .results
+            .par_iter()
+            .map(|r| {
+                let shard = plan.get(r.index as usize).ok_or_else(|| {
+                    bad(format!("a result for shard {} beyond the plan", r.index))
+                })?;
+                kind.decode(r.result.as_bytes())
+                    .and_then(|out| kind.validate(&params, shard, &out).map(|()| out))
+                    .map(|out| {
+                        // The digest a worker's run is compared with.
+                        let d = digest(&out.encode());
+                        (out, d)
+                    })
+                    .map_err(|e| bad(format!("shard {} result: {e}", r.index)))
+            })
+            .collect::<Result<_, _>>()?;
+        let mut merged = kind.empty();
+        let mut last = None;
+        let mut records = BTreeMap::new();
+        for (r, (out, d)) in export.results.iter().zip(decoded) {
+            if let Some(who) = &untrusted {
+                records.insert(r.index, import_run(who, d));
+            }
+            if last.is_some_and(|l| r.index <= l) {
+                return Err(bad("results not in increasing shard order".into()));
+            }
+            last = Some(r.index);
+            merged
+                .merge(out)
+                .map_err(|e| bad(gamesweep::sweep::in_shard(e, r.index).to_string()))?;
+        }
+        // Written without the core's lock (workers keep being served); the
+        // store's create refuses an id taken meanwhile, and the sweep is
+        // added to the core only once all of it is durable.
+        if self.lock().sweeps.contains_key(&id) {
+            return Err(CoreError::Exists(id));
+        }
+        let record = SweepRecord {
+            id: id.clone(),
+            kind: export.kind.clone(),
+            params,
+            solver_version: mine,
+            target_shards: export.target_shards,
+            seq: self.store.next_seq()?,
+            // Staged: made visible (running) once everything is stored.
+            state: SweepState::Importing,
+            sample: export.sample.as_ref().map(|s| SampleRecord {
+                ppm: s.ppm,
+                seed: s.seed,
+                shards: s.shards.clone(),
+                limited: s.limited,
+            }),
+            verify_ppm,
+            // An untrusted file's seed could steer which later shards are
+            // checked: pick a fresh one.
+            verify_seed: if trusted {
+                export.verify_seed
+            } else {
+                rand::random()
+            },
+            replicate_all: false,
+            paused: false,
+            priority: crate::store::DEFAULT_PRIORITY,
+        };
+        let mut results = BTreeMap::new();
+        let mut timings = BTreeMap::new();
+        let mut origins = BTreeMap::new();
+        self.remove_failed_import(&id)?;
+        match self.store.create_sweep(&record, &plan) {
+            Err(StoreError::Exists(_)) => return Err(CoreError::Exists(id)),
+            Err(e) => return Err(e.into()),
+            Ok(()) => {}
+        }
+        let written = (|| -> Result<SweepRecord, CoreError> {
+            for r in &export.results {
+                // An untrusted file's worker names are its own word: its
+                // results are the untrusted identity's.
+                let worker = untrusted.as_ref().unwrap_or(&r.worker);
+                let timing = (r.wall_us > 0 || r.cpu_us > 0).then(|| ShardTiming {
+                    wall_us: r.wall_us,
+                    cpu_us: r.cpu_us,
+                    worker: worker.clone(),
+                });
+                self.store
+                    .put_result(&id, r.index, r.result.as_bytes(), timing.as_ref())?;
+                if !worker.is_empty() {
+                    self.store.put_origin(&id, r.index, worker)?;
+                    origins.insert(r.index, worker.clone());
+                }
+                if let Some(rec) = records.get(&r.index) {
+                    self.store.put_verify(&id, r.index, Some(rec))?;
+                }
+                results.insert(r.index, r.result.as_bytes().to_vec());
+                if let Some(t) = timing {
+                    timings.insert(r.index, t);
+                }
+            }
+            self.store.flush()?;
+            // Visible last (this flushes): until here a restart deletes it.
+            let visible = SweepRecord {
+                state: SweepState::Running,
+                ..record.clone()
+            };
+            self.store.update_sweep(&visible)?;
+            Ok(visible)
+        })();
+        let record = match written {
+            Ok(visible) => visible,
+            Err(e) => {
+                // Leave no half-imported sweep behind; if the store cannot
+                // be written now, the next import of this id (or a restart)
+                // deletes it.
+                if let Err(why) = self.store.delete_sweep(&id) {
+                    warn!(sweep = %id, error = %why, "cannot delete a failed import yet");
+                    self.lock_failed_imports().insert(id.clone());
+                }
+                return Err(e);
+            }
+        };
+        let now = self.clock.now();
+        let sweep = super::recovery::resume(
+            StoredSweep {
+                record,
+                plan,
+                results,
+                leases: BTreeMap::new(),
+                stats: SweepStats::default(),
+                timings,
+                failures: BTreeMap::new(),
+                verify: records,
+                origins,
+            },
+            self.epoch.unix_ms(now),
+        )?;
+        let imported = Imported {
+            sweep_id: id.clone(),
+            shards: sweep.plan.len() as u32,
+            done: sweep.results_stored,
+            signer: signer.map(|k| k.fingerprint()).unwrap_or_default(),
+            trusted,
+        };
+        debug_assert_eq!(sweep.merged.encode(), merged.encode());
+        self.lock().sweeps.insert(id.clone(), sweep);
+        self.forget_render(&id);
+        if trusted {
+            info!(sweep = %id, done = imported.done, total = imported.shards, signer = %imported.signer, "imported sweep, signed by a trusted key");
+        } else {
+            warn!(sweep = %id, done = imported.done, total = imported.shards, signer = %imported.signer, "imported sweep without a trusted signature: every imported result is re-run by a worker before the sweep can finish");
+        }
+        Ok(imported)
+    }
+}
+
+/// The open verification record of a shard imported without a trusted
+/// signature: its one run is the file's (`who`, result digest `digest`).
+fn import_run(who: &str, digest: String) -> VerifyRecord {
+    VerifyRecord {
+        purpose: VerifyPurpose::Import,
+        runs: vec![VerifyRun {
+            worker: who.to_string(),
+            attempt: 0,
+            digest,
+            result: None,
+        }],
+        lease: None,
+        verdict: Verdict::Open,
+    }
+}

@@ -1,0 +1,626 @@
+//! Replicated validation, sampled (BOINC's idea): a seeded share of each
+//! sweep's shards runs a second time, on another worker, and the two results
+//! are compared by digest.
+//!
+//! - **Selection**: shard `i` of a sweep with verification share `ppm`
+//!   (millionths) and key `seed` is selected when the first 8 bytes of
+//!   SHA-256(`"gamesweep-verify"`, seed, i) taken modulo 10⁶ fall below
+//!   `ppm`: deterministic, independent of submission order, about `ppm`
+//!   millionths of the plan.
+//! - Once a selected shard's result is accepted from worker A it gets a
+//!   [`VerifyRecord`] with that run; a **verification copy** is then leased
+//!   (its own attempt number) only to a worker that has not run the shard
+//!   and is not quarantined. Its result is compared with the stored one by
+//!   SHA-256 of [`Output::encode`] (canonical JSON of the typed result).
+//!   Equal: verified. Different: another run on a third worker; the digest
+//!   of at least two runs and more than any other wins (if the accepted
+//!   result lost, the stored result is replaced and the merged result is
+//!   rebuilt from the stored results). The losers are named.
+//! - With quarantine on (`serve --quarantine-on-mismatch`), an out-voted
+//!   worker gets no more leases, its later submits are ignored (counted as
+//!   duplicates), shards it holds go back to pending, and every result
+//!   already accepted from it in a sweep not yet finished gets a
+//!   [`VerifyPurpose::Recheck`] record and is verified the same way.
+//! - A shard imported from an export file without a trusted signature
+//!   (`core::transfer`) gets a [`VerifyPurpose::Import`] record whose first
+//!   run is the file's (worker `import:untrusted...`). That run is no vote:
+//!   a worker's run that agrees verifies it, one that disagrees replaces it
+//!   (the import named as out-voted), and it is never skipped as
+//!   unverifiable: the sweep finishes only once a worker ran every one.
+//! - A sweep is finished only when no record is open. A record no eligible
+//!   worker can take — none has been heard from for [`SKIP_PERIODS`] lease
+//!   periods since the record last changed — is skipped as
+//!   [`Verdict::Unverifiable`] (counted), so a single-worker sweep finishes.
+//!
+//! Everything is in the store (`verify`, `origins`, `quarantine` trees):
+//! a restarted coordinator continues where it stopped; a run from a worker
+//! that already ran the shard (a replayed submit) is counted as a duplicate.
+
+use super::leases::Granted;
+use super::model::{is_issued, voter, CoreError, ShardState, State, Sweep};
+pub use super::verify_state::{digest, selected};
+pub(crate) use super::verify_state::{first_run, Quarantine, Verification, PPM};
+use super::Core;
+use crate::store::{
+    LeaseRecord, QuarantineRecord, SweepState, Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
+};
+use gamesweep::kinds;
+use gamesweep::sweep::Output;
+use gamesweep_api::SolverVersions;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+use tracing::{info, warn};
+
+pub use gamesweep_api::domain::VerifyStatus;
+
+/// The run that replaces an untrusted import's result: the workers' runs
+/// (every run after the import's) all agree with each other and not with
+/// the import's; `None` otherwise (no worker run yet, or they agree with it).
+fn import_overruled(rec: &VerifyRecord) -> Option<&VerifyRun> {
+    let (import, workers) = rec.runs.split_first()?;
+    let first = workers.first()?;
+    let agree = rec.purpose == VerifyPurpose::Import
+        && first.digest != import.digest
+        && first.result.is_some()
+        && workers.iter().all(|r| r.digest == first.digest);
+    agree.then_some(first)
+}
+
+/// Lease periods without any eligible worker after which an open
+/// verification is skipped as unverifiable.
+pub const SKIP_PERIODS: u32 = 3;
+
+pub use super::model::TRUST_AFTER;
+
+/// May a run of `rec` be skipped as unverifiable when no eligible identity
+/// is around? Not under `--replicate all`, and not for imported results
+/// without a trusted signature: those wait for a second identity.
+fn skippable(replicate_all: bool, rec: &VerifyRecord) -> bool {
+    !replicate_all && rec.purpose != VerifyPurpose::Import
+}
+
+/// A verification share (millionths) must be at most the whole plan.
+pub(crate) fn check_share(ppm: u32) -> Result<(), CoreError> {
+    if ppm as u64 > PPM {
+        return Err(CoreError::BadRequest(format!(
+            "verification share {ppm} ppm is out of range: 0..=1000000 millionths of the shards (--verify-fraction 0..1)"
+        )));
+    }
+    Ok(())
+}
+
+/// A resumed sweep keeps its verification share and key: asking for
+/// others is refused.
+pub(crate) fn check_resume(s: &Sweep, req: &super::LaunchSpec) -> Result<(), CoreError> {
+    let r = &s.record;
+    let asked = if req.replicate_all {
+        PPM as u32
+    } else {
+        req.verify_ppm
+    };
+    if asked != r.verify_ppm
+        || req.replicate_all != r.replicate_all
+        || req.verify_seed.is_some_and(|k| k != r.verify_seed)
+    {
+        return Err(CoreError::BadRequest(format!(
+            "sweep `{}` was launched with verification share {} ppm (seed {}); asked for {} ppm{}: resume it with --verify-fraction {}, or use another name",
+            r.id,
+            r.verify_ppm,
+            r.verify_seed,
+            req.verify_ppm,
+            req.verify_seed.map_or(String::new(), |k| format!(" (seed {k})")),
+            r.verify_ppm as f64 / PPM as f64
+        )));
+    }
+    Ok(())
+}
+
+pub(crate) struct Run<'a> {
+    /// The lease was the shard's verification copy.
+    pub(crate) copy: bool,
+    /// The worker.
+    pub(crate) worker: &'a str,
+    /// Its solver versions.
+    pub(crate) version: &'a SolverVersions,
+    /// The sweep.
+    pub(crate) sweep_id: &'a str,
+    /// The shard.
+    pub(crate) index: u32,
+    /// The lease attempt.
+    pub(crate) attempt: u32,
+    /// The result.
+    pub(crate) result: &'a Output,
+}
+
+impl Core {
+    /// Quarantine workers caught disagreeing (`serve --quarantine-on-mismatch`).
+    pub fn set_quarantine_on_mismatch(&self, on: bool) {
+        self.lock().quarantine.on_mismatch = on;
+    }
+
+    /// The quarantined workers, by id.
+    pub fn quarantined(&self) -> Vec<String> {
+        self.lock().quarantine.workers.keys().cloned().collect()
+    }
+
+    /// Leases of verification copies for `worker`, at most `room`; skips
+    /// open verifications no eligible worker has been seen for.
+    pub(crate) fn lease_copies(
+        &self,
+        st: &mut State,
+        worker: &str,
+        version: &SolverVersions,
+        room: usize,
+        now: Instant,
+        until_ms: u64,
+    ) -> Result<Vec<Granted>, CoreError> {
+        let now_ms = until_ms - self.lease_ms;
+        let window = Duration::from_millis(u64::from(SKIP_PERIODS) * self.lease_ms);
+        let State {
+            sweeps,
+            workers,
+            quarantine,
+            ..
+        } = st;
+        let mut out = Vec::new();
+        for s in sweeps.values_mut() {
+            // A paused sweep hands out no verification copy either.
+            if s.record.state != SweepState::Running || s.record.paused || !s.verify.pending() {
+                continue;
+            }
+            let served = s.served_by(version);
+            let replicate_all = s.record.replicate_all;
+            let open: Vec<u32> = s.verify.records.tally().open.iter().copied().collect();
+            for i in open {
+                let mut rec = s.verify.records.get_mut(&i).expect("listed above");
+                if rec.lease.as_ref().is_some_and(|l| l.until_ms > now_ms) {
+                    continue;
+                }
+                // Only an issued identity that has not run the shard under
+                // any of its worker ids: a shared token never confirms.
+                // (An untrusted import's result is confirmed by any worker:
+                // the file is no identity of ours.)
+                let import = rec.purpose == VerifyPurpose::Import;
+                let eligible = |w: &str| {
+                    (is_issued(w) || (import && !w.is_empty() && voter(w) != w))
+                        && !rec.ran_as(voter(w))
+                        && !quarantine.workers.contains_key(w)
+                };
+                if served && out.len() < room && eligible(worker) {
+                    let attempt = {
+                        let a = s.attempts.entry(i).or_insert(0);
+                        *a += 1;
+                        *a
+                    };
+                    if rec.lease.is_some() {
+                        s.leases_expired += 1;
+                    }
+                    let nonce = super::tokens::fresh_nonce();
+                    rec.lease = Some(LeaseRecord {
+                        worker: worker.to_string(),
+                        until_ms,
+                        attempt,
+                        granted_ms: now_ms,
+                        nonce,
+                    });
+                    self.store.put_verify(&s.record.id, i, Some(&rec))?;
+                    info!(sweep = %s.record.id, shard = i, attempt, "verification copy leased");
+                    drop(rec);
+                    out.push(Granted {
+                        sweep_id: s.record.id.clone(),
+                        kind: s.record.kind.clone(),
+                        params: s.record.params.clone(),
+                        shard: s.plan[i as usize].clone(),
+                        attempt,
+                        token: self.lease_token(s, i, worker, nonce),
+                    });
+                    continue;
+                }
+                let since = *s.verify.since.entry(i).or_insert(now);
+                let someone = workers.iter().any(|(id, w)| {
+                    eligible(id) && now.saturating_duration_since(w.last_seen) < window
+                });
+                if !someone
+                    && skippable(replicate_all, &rec)
+                    && now.saturating_duration_since(since) >= window
+                {
+                    rec.verdict = Verdict::Unverifiable;
+                    rec.lease = None;
+                    self.store.put_verify(&s.record.id, i, Some(&rec))?;
+                    warn!(sweep = %s.record.id, shard = i, "no other identity to verify this shard; skipped as unverifiable");
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Renew `worker`'s verification copy `lease` of shard `index` (the
+    /// lease its token named); whether it is still its.
+    pub(crate) fn renew_copy(
+        &self,
+        s: &mut Sweep,
+        index: u32,
+        lease: &LeaseRecord,
+        worker: &str,
+        until_ms: u64,
+    ) -> Result<bool, CoreError> {
+        let running = s.record.state == SweepState::Running;
+        let Some(mut rec) = s.verify.records.get_mut(&index) else {
+            return Ok(false);
+        };
+        let mine = rec.open() && running && lease.worker == worker;
+        if mine {
+            rec.lease = Some(LeaseRecord {
+                until_ms,
+                ..lease.clone()
+            });
+            self.store.put_verify(&s.record.id, index, Some(&rec))?;
+        }
+        Ok(mine)
+    }
+
+    /// Give back the verification copy of shard `index` (its token named
+    /// it); whether there was one.
+    pub(crate) fn release_copy(&self, s: &mut Sweep, index: u32) -> Result<bool, CoreError> {
+        let Some(mut rec) = s.verify.records.get_mut(&index) else {
+            return Ok(false);
+        };
+        if rec.lease.is_none() {
+            return Ok(false);
+        }
+        rec.lease = None;
+        self.store.put_verify(&s.record.id, index, Some(&rec))?;
+        drop(rec);
+        s.leases_released += 1;
+        self.store.put_stats(&s.record.id, &s.stats())?;
+        Ok(true)
+    }
+
+    /// After a result of shard `index` was accepted from `worker`: record
+    /// where it came from, and open its verification if it is selected.
+    pub(crate) fn verify_accepted(
+        &self,
+        s: &mut Sweep,
+        agreements: u32,
+        index: u32,
+        worker: &str,
+        attempt: u32,
+        result: &Output,
+    ) -> Result<(), CoreError> {
+        self.store.put_origin(&s.record.id, index, worker)?;
+        s.verify.origins.insert(index, worker.to_string());
+        // Adaptive replication: an issued identity's results are all
+        // verified until it has earned trust (TRUST_AFTER agreements). A
+        // shared token's are verified at the sampled share only: nobody can
+        // earn trust for it. Only in sweeps launched with verification.
+        let purpose = if s.verify.selected.contains(&index) {
+            Some(VerifyPurpose::Sampled)
+        } else if s.verify.ppm > 0 && is_issued(worker) && agreements < TRUST_AFTER {
+            Some(VerifyPurpose::Untrusted)
+        } else {
+            None
+        };
+        if let Some(purpose) = purpose.filter(|_| !s.verify.records.contains_key(&index)) {
+            let mut rec = first_run(worker.to_string(), attempt, digest(&result.encode()));
+            rec.purpose = purpose;
+            self.store.put_verify(&s.record.id, index, Some(&rec))?;
+            s.verify.records.insert(index, rec);
+            s.verify.since.insert(index, self.clock.now());
+        }
+        Ok(())
+    }
+
+    /// Before the ordinary acceptance of a submit: `Some(accepted)` if
+    /// verification handled it (a verification run, or a quarantined
+    /// worker's submit, ignored), `None` to accept it the ordinary way.
+    pub(crate) fn verify_submit(
+        &self,
+        st: &mut State,
+        run: &Run<'_>,
+    ) -> Result<Option<bool>, CoreError> {
+        let now = self.clock.now();
+        let quarantined = st.quarantine.workers.contains_key(run.worker);
+        let (s, state) = st.shard_of(run.sweep_id, run.index, run.version)?;
+        if quarantined {
+            s.duplicates_ignored += 1;
+            self.store.put_stats(run.sweep_id, &s.stats())?;
+            warn!(worker = %run.worker, shard = run.index, "result from a quarantined worker ignored");
+            return Ok(Some(false));
+        }
+        let Some(mut rec) = s.verify.records.get_mut(&run.index) else {
+            return Ok(None);
+        };
+        // Only the copy's lease runs a verification: the coordinator chose
+        // its holder, so nobody can volunteer a confirmation.
+        if !run.copy || state != ShardState::Done || !rec.open() || rec.ran_as(voter(run.worker)) {
+            return Ok(None);
+        }
+        if run.result.kind() != s.record.kind {
+            return Ok(None); // refused by the ordinary path, with its message
+        }
+        let bytes = run.result.encode();
+        let digest = digest(&bytes);
+        rec.runs.push(VerifyRun {
+            worker: run.worker.to_string(),
+            attempt: run.attempt,
+            digest,
+            result: Some(String::from_utf8(bytes).map_err(|e| {
+                CoreError::BadRequest(format!("shard result is not UTF-8 JSON: {e}"))
+            })?),
+        });
+        if rec.lease.as_ref().is_some_and(|l| l.worker == run.worker) {
+            rec.lease = None;
+        }
+        drop(rec);
+        let (agreed, losers) = self.settle(s, run.index, now)?;
+        for w in agreed {
+            let t = st.trust.entry(w.clone()).or_default();
+            t.agreements = t.agreements.saturating_add(1);
+            self.store.put_trust(&w, t)?;
+        }
+        // One disagreement withdraws an identity's trust: everything it gave
+        // in unfinished sweeps is verified again, and its next results are
+        // all verified until it has earned trust again.
+        let losers: Vec<String> = losers.into_iter().filter(|w| is_issued(w)).collect();
+        if !losers.is_empty() {
+            self.distrust(st, &losers, run.sweep_id)?;
+            if st.quarantine.on_mismatch {
+                self.quarantine(st, &losers, run.sweep_id, run.index)?;
+            }
+        }
+        Ok(Some(true))
+    }
+
+    /// Withdraw the trust of issued identities caught giving a wrong
+    /// result (out-voted, or refused by a recount): their next results are
+    /// all verified until they earned trust again, and everything they gave
+    /// in unfinished sweeps (and in `sweep`) is verified again.
+    pub(crate) fn distrust(
+        &self,
+        st: &mut State,
+        identities: &[String],
+        sweep: &str,
+    ) -> Result<(), CoreError> {
+        for w in identities {
+            let t = st.trust.entry(w.clone()).or_default();
+            t.agreements = 0;
+            t.disagreements = t.disagreements.saturating_add(1);
+            self.store.put_trust(w, t)?;
+        }
+        self.recheck_all(st, identities, sweep)
+    }
+
+    /// Decide shard `index`'s verification from its runs, counting
+    /// identities, not runs: all the worker ids of one credential are one
+    /// voice, every shared-token run together is one voice that never
+    /// counts towards a majority. Agreement of two identities verifies; on
+    /// a mismatch the digest of at least two issued identities, and more
+    /// than any other digest's, wins. Returns the issued identities that
+    /// agreed (verified, or on the winning side) and the workers out-voted.
+    fn settle(
+        &self,
+        s: &mut Sweep,
+        index: u32,
+        now: Instant,
+    ) -> Result<(Vec<String>, Vec<String>), CoreError> {
+        let id = s.record.id.clone();
+        let mut guard = s.verify.records.get_mut(&index).expect("caller checked");
+        let rec: &mut VerifyRecord = &mut guard;
+        let mut voices: BTreeMap<&str, std::collections::BTreeSet<&str>> = BTreeMap::new();
+        for r in &rec.runs {
+            voices
+                .entry(r.digest.as_str())
+                .or_default()
+                .insert(voter(&r.worker));
+        }
+        let issued = |d: &str| voices[d].iter().filter(|v| is_issued(v)).count();
+        let top = voices.keys().map(|d| issued(d)).max().unwrap_or(0);
+        let leaders: Vec<&str> = voices
+            .keys()
+            .copied()
+            .filter(|d| issued(d) == top)
+            .collect();
+        let mut losers = Vec::new();
+        let mut agreed = Vec::new();
+        let mut replacement = None;
+        let all_voices: std::collections::BTreeSet<&str> =
+            voices.values().flatten().copied().collect();
+        if voices.len() == 1 && all_voices.len() >= 2 {
+            rec.verdict = Verdict::Verified;
+            agreed = all_voices
+                .iter()
+                .filter(|v| is_issued(v))
+                .map(|v| v.to_string())
+                .collect();
+            info!(sweep = %id, shard = index, runs = rec.runs.len(), "verified");
+        } else if top >= 2 && leaders.len() == 1 {
+            let winner = leaders[0].to_string();
+            agreed = voices[winner.as_str()]
+                .iter()
+                .filter(|v| is_issued(v))
+                .map(|v| v.to_string())
+                .collect();
+            losers = rec
+                .runs
+                .iter()
+                .filter(|r| r.digest != winner)
+                .map(|r| r.worker.clone())
+                .collect();
+            losers.sort();
+            losers.dedup();
+            let replaced = rec.runs[0].digest != winner;
+            if replaced {
+                let w = rec
+                    .runs
+                    .iter()
+                    .find(|r| r.digest == winner && r.result.is_some())
+                    .expect("the winner has two runs, so one besides the first");
+                replacement = Some((w.result.clone().unwrap_or_default(), w.worker.clone()));
+            }
+            warn!(sweep = %id, shard = index, disagreeing = ?losers, replaced, "verification mismatch settled by majority");
+            rec.verdict = Verdict::Majority {
+                disagreeing: losers.clone(),
+                replaced,
+            };
+            rec.lease = None;
+        } else if let Some(w) =
+            import_overruled(rec).map(|w| (w.result.clone().unwrap_or_default(), w.worker.clone()))
+        {
+            // An untrusted import's run is no vote: the workers' agreeing
+            // runs replace it (core/transfer.rs).
+            losers = vec![rec.runs[0].worker.clone()];
+            replacement = Some(w);
+            warn!(sweep = %id, shard = index, import = %rec.runs[0].worker, "an imported result without a trusted signature was wrong; replaced by the worker's");
+            rec.verdict = Verdict::Majority {
+                disagreeing: losers.clone(),
+                replaced: true,
+            };
+            rec.lease = None;
+        } else {
+            s.verify.since.insert(index, now);
+            if voices.len() > 1 {
+                warn!(sweep = %id, shard = index, "verification mismatch: the shard runs again on another identity");
+            }
+        }
+        drop(guard);
+        let rec = s.verify.records.get(&index).expect("still there");
+        self.store.put_verify(&id, index, Some(rec))?;
+        if let Some((bytes, worker)) = replacement {
+            self.store
+                .replace_result(&id, index, bytes.as_bytes(), &worker)?;
+            s.verify.origins.insert(index, worker);
+            s.timings.remove(&index);
+            self.rebuild(s)?;
+        }
+        Ok((agreed, losers))
+    }
+
+    /// Merge the stored results of `s` again (one was replaced).
+    fn rebuild(&self, s: &mut Sweep) -> Result<(), CoreError> {
+        let bad = |e: gamesweep::sweep::SweepError| CoreError::Render(e.to_string());
+        let kind = kinds::find(&s.record.kind).map_err(bad)?;
+        let mut merged = kind.empty();
+        for (i, bytes) in self.store.results_of(&s.record.id)? {
+            if s.states.get(i as usize) != Some(&ShardState::Done) {
+                continue;
+            }
+            let r = kind.decode(&bytes).map_err(bad)?;
+            s.work[i as usize] = r.work();
+            merged.merge(r).map_err(bad)?;
+        }
+        s.merged = merged;
+        s.recount_work();
+        Ok(())
+    }
+
+    /// Quarantine `workers` (out-voted on shard `shard` of `sweep`): no more
+    /// leases; shards they hold go back to pending (their results are
+    /// verified again by [`Core::recheck_all`], called before).
+    fn quarantine(
+        &self,
+        st: &mut State,
+        workers: &[String],
+        sweep: &str,
+        shard: u32,
+    ) -> Result<(), CoreError> {
+        for w in workers {
+            if st.quarantine.workers.contains_key(w) || w.is_empty() {
+                continue;
+            }
+            let rec = QuarantineRecord {
+                worker: w.clone(),
+                sweep: sweep.to_string(),
+                shard,
+            };
+            self.store.put_quarantine(&rec)?;
+            st.quarantine.workers.insert(w.clone(), rec);
+            warn!(worker = %w, "worker quarantined: it gets no more leases");
+            for s in st.sweeps.values_mut() {
+                if s.record.state != SweepState::Running {
+                    continue;
+                }
+                let id = s.record.id.clone();
+                let theirs: Vec<u32> = s
+                    .tally
+                    .leased
+                    .iter()
+                    .copied()
+                    .filter(|&i| {
+                        matches!(&s.states[i as usize], ShardState::Leased(l) if &l.worker == w)
+                    })
+                    .collect();
+                for i in theirs {
+                    s.set_state(i, ShardState::Pending);
+                    s.progress.remove(&i);
+                    self.store.put_lease(&id, i, None)?;
+                }
+                s.verify.records.for_each_mut(|r| {
+                    if r.lease.as_ref().is_some_and(|l| &l.worker == w) {
+                        r.lease = None;
+                    }
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Verify again every result accepted from `workers` (identities whose
+    /// trust was just withdrawn, out-voted on a shard of `sweep`) in sweeps
+    /// not finished (and in `sweep`): each gets a
+    /// [`VerifyPurpose::Recheck`] record unless one is open or settled by
+    /// other identities already.
+    pub(crate) fn recheck_all(
+        &self,
+        st: &mut State,
+        workers: &[String],
+        sweep: &str,
+    ) -> Result<(), CoreError> {
+        let now = self.clock.now();
+        for w in workers {
+            warn!(identity = %w, "out-voted: its trust is withdrawn and its results are verified again");
+            for s in st.sweeps.values_mut() {
+                if s.record.state != SweepState::Running || (s.finished() && s.record.id != sweep) {
+                    continue;
+                }
+                let id = s.record.id.clone();
+                let theirs: Vec<u32> = s
+                    .verify
+                    .origins
+                    .iter()
+                    .filter(|(i, o)| {
+                        *o == w && s.states.get(**i as usize) == Some(&ShardState::Done)
+                    })
+                    .map(|(i, _)| *i)
+                    .collect();
+                let stored = if theirs.is_empty() {
+                    BTreeMap::new()
+                } else {
+                    self.store.results_of(&id)?
+                };
+                for i in theirs {
+                    let rec = match s.verify.records.get_mut(&i) {
+                        // Already being verified, or verified by others.
+                        Some(r) if r.verdict != Verdict::Unverifiable => continue,
+                        Some(mut r) => {
+                            r.verdict = Verdict::Open;
+                            r.purpose = VerifyPurpose::Recheck;
+                            r.clone()
+                        }
+                        None => {
+                            let Some(bytes) = stored.get(&i) else {
+                                continue;
+                            };
+                            let mut r = first_run(w.clone(), 0, digest(bytes));
+                            r.purpose = VerifyPurpose::Recheck;
+                            r
+                        }
+                    };
+                    self.store.put_verify(&id, i, Some(&rec))?;
+                    s.verify.records.insert(i, rec);
+                    s.verify.since.insert(i, now);
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,297 @@
+//! The files a sweep leaves in its output folder, written in one place:
+//! `results.json` (exact text: pretty, sorted keys, newline-terminated, so a
+//! report fetched from a coordinator is byte-identical to one computed
+//! in-process), `report.md`, the kind's exports, and a sample's
+//! `projection.json` / `projection.md`.
+
+use crate::error::ReportError;
+use crate::figures;
+use gamesweep::sweep::{thousands, Rendered};
+use gamesweep_api::domain::ProjectionText;
+use gamesweep_engine::core::Provenance;
+use std::path::Path;
+
+/// `results.json`-style text of a JSON value (pretty, sorted keys, final newline).
+pub fn results_json_text(v: &serde_json::Value) -> String {
+    let mut json = serde_json::to_string_pretty(v).expect("JSON values serialize");
+    json.push('\n');
+    json
+}
+
+/// The heading of the section on how the shards were confirmed, which the
+/// report step appends to the kind's `report.md` (before the figures).
+pub const VERIFICATION_HEADING: &str = "\n## Verification\n";
+
+/// How the result in a report was confirmed, for its Verification section.
+#[derive(Clone, Debug)]
+pub enum Verification {
+    /// As the coordinator recorded it (`provenance.json`).
+    Recorded(Box<Provenance>),
+    /// Computed by one process with no coordinator (`run --in-process`).
+    InProcess,
+    /// Nothing recorded (no `provenance.json`).
+    Unrecorded,
+}
+
+impl Verification {
+    /// From a `provenance.json` text (empty, or not a provenance: nothing
+    /// recorded).
+    pub fn from_json(provenance_json: &str) -> Self {
+        serde_json::from_str::<Provenance>(provenance_json).map_or(Verification::Unrecorded, |p| {
+            Verification::Recorded(Box::new(p))
+        })
+    }
+
+    /// From the `provenance.json` in `dir`, if there is one.
+    pub fn of_dir(dir: &Path) -> Self {
+        std::fs::read_to_string(dir.join("provenance.json"))
+            .map_or(Verification::Unrecorded, |t| Self::from_json(&t))
+    }
+
+    /// The Verification section of `report.md`.
+    pub fn section_md(&self) -> String {
+        let mut md = format!("{VERIFICATION_HEADING}\n");
+        let p = match self {
+            Verification::InProcess => {
+                md.push_str("Not independently verified: computed by one process (`gamesweep run --in-process`), with no coordinator to record who computed what.\n");
+                return md;
+            }
+            Verification::Unrecorded => {
+                md.push_str("Not recorded: there is no `provenance.json` beside this report, so how its shards were confirmed is unknown.\n");
+                return md;
+            }
+            Verification::Recorded(p) => p,
+        };
+        let c = &p.confirmation;
+        if c.statement.is_empty() {
+            md.push_str(&format!(
+                "Not independently verified as this build counts it: `provenance.json` was written before identities were bound to credentials, so its {} contributors are worker ids the workers chose themselves, and no shard counts as confirmed by two identities.\n",
+                p.contributors.len()
+            ));
+        } else {
+            let mut chars = c.statement.chars();
+            let first: String = chars
+                .next()
+                .into_iter()
+                .flat_map(char::to_uppercase)
+                .collect();
+            md.push_str(&format!(
+                "{first}{}.\n",
+                chars.as_str().trim_end_matches('.')
+            ));
+            md.push_str("\n| shards | count |\n|---|---:|\n");
+            for (what, n) in [
+                ("confirmed by two identities", c.confirmed_by_two_identities),
+                (
+                    "resting on one issued identity",
+                    c.rest_on_one_issued_identity,
+                ),
+                ("resting on a shared token", c.rest_on_a_shared_token),
+                (
+                    "the most one identity, faulty or lying, could have changed unnoticed",
+                    c.most_one_identity_could_change,
+                ),
+            ] {
+                md.push_str(&format!("| {what} | {} |\n", thousands(n.into())));
+            }
+        }
+        md.push_str(&format!("\n{}\n", replication_line(p)));
+        if p.recounted > 0 {
+            md.push_str(&format!(
+                "\nThe coordinator recounted {} submitted results (the kind's cheap truths per shard, e.g. a uvg shard's graphs counted again); {} disagreed and were refused.\n",
+                thousands(p.recounted),
+                thousands(p.recounts_refused)
+            ));
+        }
+        if !p.results_invalid_by.is_empty() {
+            let by: Vec<String> = p
+                .results_invalid_by
+                .iter()
+                .map(|(w, n)| format!("`{}` {n}", gamesweep_api::text::escape(w)))
+                .collect();
+            md.push_str(&format!(
+                "\nResults refused as invalid, by identity: {}.\n",
+                by.join(", ")
+            ));
+        }
+        if !p.checks.is_empty() {
+            md.push_str("\nChecks of the merged result:\n\n");
+            for c in &p.checks {
+                let verdict = if c.ok { "passed" } else { "**FAILED**" };
+                md.push_str(&format!("- {}: {verdict} ({})\n", c.check, c.detail));
+            }
+        }
+        md
+    }
+}
+
+/// One line on the replicated validation a provenance records.
+pub fn replication_line(p: &Provenance) -> String {
+    if p.verify_ppm == 0 && p.shards_rechecked == 0 && p.shards_selected == 0 {
+        return "Replicated validation: none (launched with `--verify-fraction 0`).".into();
+    }
+    format!(
+        "Replicated validation: {} of {} shards selected ({} %), {} rechecked: {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other identity).",
+        thousands(p.shards_selected.into()),
+        thousands(p.shards_total.into()),
+        p.verify_fraction * 100.0,
+        thousands(p.shards_rechecked.into()),
+        thousands(p.shards_verified.into()),
+        thousands(p.shards_mismatched.into()),
+        thousands(p.shards_replaced.into()),
+        thousands(p.shards_unverifiable.into()),
+    )
+}
+
+/// Write `results.json`, `report.md` (the kind's text, the Verification
+/// section from `verification`, then the figures section), `report.html`,
+/// the SVG figures (in `figures/`; stale `.svg` files there are removed)
+/// and the exports of `rendered` into `dir` (created if missing), naming
+/// each export on stderr. The figures are rendered here from
+/// `results.json` ([`figures::render`]).
+pub fn write_results(
+    dir: &Path,
+    rendered: &Rendered,
+    verification: &Verification,
+) -> Result<(), ReportError> {
+    let md = format!("{}{}", rendered.report_md, verification.section_md());
+    let figs = figures::render(&rendered.results_json, &md)
+        .map_err(|e| ReportError::Figures(Box::new(e)))?;
+    let report_md = format!("{md}{}", figs.section_md);
+    write_files(
+        dir,
+        &[
+            ("results.json", &rendered.results_json),
+            ("report.md", &report_md),
+            ("report.html", &figs.html),
+        ],
+    )?;
+    write_figures(&dir.join(figures::DIR), &figs.files)?;
+    for (name, contents) in &rendered.exports {
+        write_files(dir, &[(name, contents)])?;
+        eprintln!("gamesweep: wrote {}/{name}", dir.display());
+    }
+    Ok(())
+}
+
+/// Write the SVG `files` into `fig_dir` and remove any other `.svg` file
+/// there (left by an earlier render); no files: the folder is removed when
+/// nothing else is in it.
+fn write_figures(fig_dir: &Path, files: &[(String, String)]) -> Result<(), ReportError> {
+    if let Ok(rd) = std::fs::read_dir(fig_dir) {
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if name.ends_with(".svg") && !files.iter().any(|(n, _)| *n == name) {
+                std::fs::remove_file(e.path())
+                    .map_err(|source| ReportError::io("removing", &e.path(), source))?;
+            }
+        }
+    }
+    if files.is_empty() {
+        // Fails harmlessly when the folder is missing or holds other files.
+        let _ = std::fs::remove_dir(fig_dir);
+        return Ok(());
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    write_files(fig_dir, &refs)
+}
+
+/// Write `provenance.json` into `dir` (nothing for an empty text: a
+/// coordinator that sends none).
+pub fn write_provenance(dir: &Path, provenance_json: &str) -> Result<(), ReportError> {
+    if provenance_json.is_empty() {
+        return Ok(());
+    }
+    write_files(dir, &[("provenance.json", provenance_json)])
+}
+
+/// Write `projection.json` and `projection.md` into `dir`.
+pub fn write_projection(dir: &Path, p: &ProjectionText) -> Result<(), ReportError> {
+    write_files(
+        dir,
+        &[("projection.json", &p.json), ("projection.md", &p.md)],
+    )
+}
+
+/// Create `dir` and write each `(file name, text)` into it.
+fn write_files(dir: &Path, files: &[(&str, &str)]) -> Result<(), ReportError> {
+    std::fs::create_dir_all(dir).map_err(|source| ReportError::io("creating", dir, source))?;
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text)
+            .map_err(|source| ReportError::io("writing", &dir.join(name), source))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_results_report_and_exports() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("a/b");
+        let rendered = Rendered {
+            results_json: "{\"kind\": \"noop\"}\n".into(),
+            report_md: "# r\n".into(),
+            exports: vec![("positions.txt".into(), "x\n".into())],
+        };
+        write_results(&out, &rendered, &Verification::InProcess).unwrap();
+        let read = |n: &str| std::fs::read_to_string(out.join(n)).unwrap();
+        assert_eq!(read("results.json"), "{\"kind\": \"noop\"}\n");
+        let md = read("report.md");
+        assert!(
+            md.starts_with(
+                "# r\n\n## Verification\n\nNot independently verified: computed by one process"
+            ),
+            "{md}"
+        );
+        assert!(md.contains("\n## Figures\n"), "{md}");
+        let html = read("report.html");
+        assert!(html.contains("<h1>r</h1>") && html.contains("Not independently verified"));
+        assert_eq!(read("positions.txt"), "x\n");
+    }
+
+    /// The Verification section says what the provenance records: the
+    /// confirmation figures, the recount, refusals by identity, the checks;
+    /// an old provenance (no confirmation) and none at all say so.
+    #[test]
+    fn the_verification_section_states_what_was_recorded() {
+        let mut p: Provenance =
+            serde_json::from_str(include_str!("../../../runs/uvg-n11/provenance.json")).unwrap();
+        let old = Verification::Recorded(Box::new(p.clone())).section_md();
+        assert!(
+            old.contains(
+                "written before identities were bound to credentials, so its 7 contributors"
+            ),
+            "{old}"
+        );
+        assert!(old.contains("Replicated validation: 45 of 4,096 shards selected (1 %), 0 rechecked: 41 verified, 0 mismatched (0 replaced by the majority), 4 unverifiable"), "{old}");
+        p.confirmation.statement = "partly verified: 2 shards rest on one identity".into();
+        p.confirmation.confirmed_by_two_identities = 4094;
+        p.confirmation.rest_on_one_issued_identity = 2;
+        p.confirmation.most_one_identity_could_change = 2;
+        p.recounted = 4096;
+        p.recounts_refused = 1;
+        p.results_invalid_by.insert("@faulty\u{1b}[2J".into(), 3);
+        let md = Verification::Recorded(Box::new(p)).section_md();
+        for want in [
+            "Partly verified: 2 shards rest on one identity.\n",
+            "| confirmed by two identities | 4,094 |",
+            "| the most one identity, faulty or lying, could have changed unnoticed | 2 |",
+            "recounted 4,096 submitted results",
+            "1 disagreed and were refused",
+            "`@faulty\\e[2J` 3",
+        ] {
+            assert!(md.contains(want), "{want}: {md}");
+        }
+        let none = Verification::of_dir(Path::new("/nonexistent")).section_md();
+        assert!(
+            none.contains("Not recorded: there is no `provenance.json`"),
+            "{none}"
+        );
+    }
+}

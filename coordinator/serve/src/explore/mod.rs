@@ -1,0 +1,634 @@
+//! The boards (`gamesweep explore`, and mounted read-only in the
+//! coordinator's dashboard): a web page where a person sees a UVG, Col or
+//! Myopic Col position, the values of its moves, the matching, and plays
+//! against the solver. Everything is compiled into the binary
+//! (`page.html`, `explore.js`, `explore.css`); the page asks the JSON
+//! routes below and draws the board as SVG itself.
+//!
+//! Routes (`GET` unless said):
+//! - `/explore`: the page (`?g=GRAPH6&s=START` opens a UVG position,
+//!   `?game=col|myopic&g=CODE&c=COLOURING` a Col one); `/explore/app.js`,
+//!   `/explore/style.css`.
+//! - `/explore/api/presets`: the presets ([`presets`]) and the witnesses of
+//!   the `results.json` given to `explore --results`.
+//! - `/explore/api/uvg?g=GRAPH6&path=S,V1,V2`: the UVG board with the token
+//!   moved along the path ([`engine::UvgView`]).
+//! - `/explore/api/col?rules=col|myopic&g=CODE&c=COLOURING&sid=VISIT`: the
+//!   Col board valued with the visit's component table ([`engine::ColView`]).
+//! - `POST /explore/api/gamegraph` with a game file's text as the body
+//!   (docs/gamegraph-format.md, at most [`engine::GAME_TEXT_MAX`] bytes):
+//!   `solve gamegraph --json`'s report and a drawing of each small game
+//!   ([`engine::GameGraphView`]); the only `POST`, it changes nothing.
+//!
+//! Values are computed on blocking threads, at most [`workers`] at a time
+//! (the rest wait), each request within a budget ([`engine`]): a game file
+//! is solved game by game and stops at [`engine::GAME_TIME_BUDGET`] or as
+//! soon as its client goes away; the visits' Col tables together hold at
+//! most [`COL_TABLES_MAX_BYTES`] (the least recently used go first). Errors are
+//! `{"error": "..."}` with a 4xx status, shown by the page.
+
+pub mod engine;
+pub mod presets;
+
+use crate::web::{error, json, text, unauthorized};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Who may read the boards (the dashboard's session check); `None`: anyone.
+pub type Guard = Arc<dyn Fn(&HeaderMap) -> bool + Send + Sync>;
+
+/// Visits whose Col tables are kept at most (the oldest goes first).
+pub const MAX_VISITS: usize = 32;
+
+/// A visit's Col table is dropped after this long unused.
+pub const VISIT_IDLE: Duration = Duration::from_secs(30 * 60);
+
+/// Bytes a Col table holds per work unit of its solver (components
+/// expanded plus games held), measured: 32 visits at the 1,000,000-unit
+/// budget held 2.9 GB.
+pub const COL_UNIT_BYTES: u64 = 96;
+
+/// The bytes all visits' Col tables may hold together (estimated by
+/// [`COL_UNIT_BYTES`]); past it the least recently used visits lose their
+/// tables (they are rebuilt on their next request).
+pub const COL_TABLES_MAX_BYTES: u64 = 384 << 20;
+
+/// The longest board code or path accepted in a request, in bytes.
+const MAX_ARG: usize = 4096;
+
+/// Blocking threads computing values at once.
+pub fn workers() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, 4)
+}
+
+/// A graph of a finished sweep's `results.json`, offered in the menu.
+#[derive(Clone, Debug, Serialize)]
+pub struct Listed {
+    /// What it is, in the kind's words ("smallest *5: 10 vertices, start 3").
+    pub caption: String,
+    /// graph6 (digraph6 for Myopic Col).
+    pub code: String,
+    /// The start the document gives.
+    pub start: Option<u64>,
+    /// A counterexample (the kind's role for it).
+    pub counterexample: bool,
+}
+
+/// A visit: last used, its Col table, the table's work units after its
+/// last request.
+type Visit = (Instant, Arc<Mutex<engine::ColTable>>, Arc<AtomicU64>);
+
+/// The boards' state: the visits' Col tables, the worker slots, the
+/// listed witnesses.
+pub struct Explorer {
+    visits: Mutex<HashMap<String, Visit>>,
+    slots: Arc<tokio::sync::Semaphore>,
+    listed: Vec<Listed>,
+    source: Option<String>,
+    guard: Option<Guard>,
+    game_file: Option<GameFile>,
+}
+
+/// The course-notes examples of `docs/examples/`, compiled in: the
+/// game-graph panel's menu.
+pub const GAME_EXAMPLES: &[(&str, &str)] = &[
+    (
+        "nim.game",
+        include_str!("../../../../docs/examples/nim.game"),
+    ),
+    (
+        "chomp.game",
+        include_str!("../../../../docs/examples/chomp.game"),
+    ),
+    (
+        "grundys-game.game",
+        include_str!("../../../../docs/examples/grundys-game.game"),
+    ),
+    (
+        "subtraction.game",
+        include_str!("../../../../docs/examples/subtraction.game"),
+    ),
+    (
+        "draws.game",
+        include_str!("../../../../docs/examples/draws.game"),
+    ),
+    (
+        "minimax.game",
+        include_str!("../../../../docs/examples/minimax.game"),
+    ),
+    (
+        "odd-cycle.game",
+        include_str!("../../../../docs/examples/odd-cycle.game"),
+    ),
+    (
+        "sum.game",
+        include_str!("../../../../docs/examples/sum.game"),
+    ),
+];
+
+/// A game file given to `explore --file`, offered in the page.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameFile {
+    /// The file's name as given.
+    pub name: String,
+    /// Its text.
+    pub text: String,
+}
+
+impl Explorer {
+    /// Boards listing `listed` (from the results file named `source`),
+    /// readable by whoever `guard` lets in.
+    pub fn new(listed: Vec<Listed>, source: Option<String>, guard: Option<Guard>) -> Arc<Self> {
+        Arc::new(Explorer {
+            visits: Mutex::new(HashMap::new()),
+            slots: Arc::new(tokio::sync::Semaphore::new(workers())),
+            listed,
+            source,
+            guard,
+            game_file: None,
+        })
+    }
+
+    /// Boards as [`Explorer::new`] makes them, with `file` offered in the
+    /// game-graph panel.
+    pub fn with_game_file(
+        listed: Vec<Listed>,
+        source: Option<String>,
+        guard: Option<Guard>,
+        file: Option<GameFile>,
+    ) -> Arc<Self> {
+        let mut ex =
+            Arc::into_inner(Explorer::new(listed, source, guard)).expect("a new Arc has one owner");
+        ex.game_file = file;
+        Arc::new(ex)
+    }
+
+    fn allowed(&self, h: &HeaderMap) -> bool {
+        self.guard.as_ref().is_none_or(|g| g(h))
+    }
+
+    /// The Col table of visit `sid` (a new one for a new visit) and the
+    /// cell its size is noted in.
+    fn table(&self, sid: &str) -> (Arc<Mutex<engine::ColTable>>, Arc<AtomicU64>) {
+        let mut v = self.visits.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        v.retain(|_, (at, _, _)| now.duration_since(*at) < VISIT_IDLE);
+        if let Some((at, t, w)) = v.get_mut(sid) {
+            *at = now;
+            return (t.clone(), w.clone());
+        }
+        if v.len() >= MAX_VISITS {
+            if let Some(old) = v
+                .iter()
+                .min_by_key(|(_, (at, _, _))| *at)
+                .map(|(k, _)| k.clone())
+            {
+                v.remove(&old);
+            }
+        }
+        let t = Arc::new(Mutex::new(engine::ColTable::new()));
+        let w = Arc::new(AtomicU64::new(0));
+        v.insert(sid.to_string(), (now, t.clone(), w.clone()));
+        (t, w)
+    }
+
+    /// Drop the least recently used visits' tables (never `keep`'s) until
+    /// all tables together are within [`COL_TABLES_MAX_BYTES`].
+    fn trim_tables(&self, keep: &str) {
+        let mut v = self.visits.lock().unwrap_or_else(|e| e.into_inner());
+        let bytes = |v: &HashMap<String, Visit>| -> u64 {
+            v.values()
+                .map(|(_, _, w)| w.load(Ordering::Relaxed).saturating_mul(COL_UNIT_BYTES))
+                .sum()
+        };
+        while bytes(&v) > COL_TABLES_MAX_BYTES {
+            let Some(old) = v
+                .iter()
+                .filter(|(k, _)| k.as_str() != keep)
+                .min_by_key(|(_, (at, _, _))| *at)
+                .map(|(k, _)| k.clone())
+            else {
+                break;
+            };
+            v.remove(&old);
+        }
+    }
+
+    /// The bytes all visits' Col tables hold, as estimated.
+    pub fn table_bytes(&self) -> u64 {
+        let v = self.visits.lock().unwrap_or_else(|e| e.into_inner());
+        v.values()
+            .map(|(_, _, w)| w.load(Ordering::Relaxed).saturating_mul(COL_UNIT_BYTES))
+            .sum()
+    }
+
+    /// Visits with a table now.
+    pub fn visits(&self) -> usize {
+        self.visits.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// The routes, under `/explore`.
+pub fn router(ex: Arc<Explorer>) -> Router {
+    Router::new()
+        .route("/explore", get(page))
+        .route("/explore/", get(page))
+        .route("/explore/app.js", get(script))
+        .route("/explore/style.css", get(style))
+        .route("/explore/api/presets", get(presets_json))
+        .route("/explore/api/uvg", get(uvg_json))
+        .route("/explore/api/col", get(col_json))
+        .route("/explore/api/gamegraph", post(gamegraph_json))
+        .with_state(ex)
+}
+
+async fn page(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Response {
+    if !ex.allowed(&headers) {
+        return (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
+    }
+    text("text/html; charset=utf-8", include_str!("page.html"))
+}
+
+async fn script() -> Response {
+    text("text/javascript; charset=utf-8", include_str!("explore.js"))
+}
+
+async fn style() -> Response {
+    text("text/css; charset=utf-8", include_str!("explore.css"))
+}
+
+#[derive(Serialize)]
+struct PresetList<'a> {
+    presets: &'a [presets::Preset],
+    results: &'a [Listed],
+    results_source: Option<&'a str>,
+    game_file: Option<&'a GameFile>,
+    game_examples: Vec<GameFile>,
+    limits: serde_json::Value,
+}
+
+async fn presets_json(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Response {
+    if !ex.allowed(&headers) {
+        return unauthorized();
+    }
+    json(&PresetList {
+        presets: presets::all(),
+        results: &ex.listed,
+        results_source: ex.source.as_deref(),
+        game_file: ex.game_file.as_ref(),
+        game_examples: GAME_EXAMPLES
+            .iter()
+            .map(|(name, text)| GameFile {
+                name: name.to_string(),
+                text: text.to_string(),
+            })
+            .collect(),
+        limits: serde_json::json!({
+            "uvg_exact_dp": engine::UVG_DP_LIMIT,
+            "uvg_max_n": engine::UVG_MAX_N,
+            "uvg_budget": engine::UVG_BUDGET,
+            "col_max_n": engine::COL_MAX_N,
+            "col_budget": engine::COL_BUDGET,
+            "game_text_max": engine::GAME_TEXT_MAX,
+            "game_draw_max": engine::GAME_DRAW_MAX,
+        }),
+    })
+}
+
+/// Run `f` on a blocking thread once a worker slot is free.
+async fn compute<T: Serialize + Send + 'static>(
+    ex: &Explorer,
+    f: impl FnOnce() -> Result<T, engine::BoardError> + Send + 'static,
+) -> Response {
+    let Ok(_slot) = ex.slots.clone().acquire_owned().await else {
+        return error(StatusCode::SERVICE_UNAVAILABLE, "shutting down");
+    };
+    match tokio::task::spawn_blocking(f).await {
+        Ok(Ok(v)) => json(&v),
+        Ok(Err(e @ engine::BoardError::Budget(_))) => {
+            error(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string())
+        }
+        Ok(Err(e)) => error(StatusCode::BAD_REQUEST, &e.to_string()),
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!("the computation failed: {e}"),
+        ),
+    }
+}
+
+/// `?g=GRAPH6&path=0,1,2`.
+#[derive(Deserialize)]
+struct UvgQuery {
+    g: Option<String>,
+    path: Option<String>,
+}
+
+async fn uvg_json(
+    State(ex): State<Arc<Explorer>>,
+    headers: HeaderMap,
+    q: Result<Query<UvgQuery>, QueryRejection>,
+) -> Response {
+    if !ex.allowed(&headers) {
+        return unauthorized();
+    }
+    let Ok(Query(q)) = q else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "bad query: expected ?g=GRAPH6&path=S,V,...",
+        );
+    };
+    let g = q.g.unwrap_or_default();
+    let path = q.path.unwrap_or_default();
+    if g.trim().is_empty() {
+        return error(StatusCode::BAD_REQUEST, "no graph: give a graph6 string");
+    }
+    if g.len() > MAX_ARG || path.len() > MAX_ARG {
+        return error(StatusCode::BAD_REQUEST, "graph or path too long");
+    }
+    compute(&ex, move || {
+        let p = engine::parse_path(&path)?;
+        engine::uvg_view(&g, &p)
+    })
+    .await
+}
+
+/// `?rules=col|myopic&g=CODE&c=COLOURING&sid=VISIT`.
+#[derive(Deserialize)]
+struct ColQuery {
+    rules: Option<String>,
+    g: Option<String>,
+    c: Option<String>,
+    sid: Option<String>,
+}
+
+async fn col_json(
+    State(ex): State<Arc<Explorer>>,
+    headers: HeaderMap,
+    q: Result<Query<ColQuery>, QueryRejection>,
+) -> Response {
+    if !ex.allowed(&headers) {
+        return unauthorized();
+    }
+    let Ok(Query(q)) = q else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "bad query: expected ?rules=col&g=CODE&c=COLOURING",
+        );
+    };
+    let rules = match q.rules.as_deref().unwrap_or("col") {
+        "col" => gamesweep::col::Rules::Col,
+        "myopic" => gamesweep::col::Rules::Myopic,
+        r => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!("unknown rules `{r}` (col or myopic)"),
+            )
+        }
+    };
+    let g = q.g.unwrap_or_default();
+    let c = q.c.unwrap_or_default();
+    if g.trim().is_empty() {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "no board: give a graph6 (Col) or digraph6 (Myopic) string",
+        );
+    }
+    if g.len() > MAX_ARG || c.len() > MAX_ARG {
+        return error(StatusCode::BAD_REQUEST, "board or colouring too long");
+    }
+    let sid = q.sid.unwrap_or_default();
+    if sid.len() > 64
+        || !sid
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '-')
+    {
+        return error(StatusCode::BAD_REQUEST, "bad visit id");
+    }
+    let (table, units) = ex.table(&sid);
+    let r = compute(&ex, move || {
+        // A table whose holder panicked may be half-built: start afresh.
+        let mut t = match table.lock() {
+            Ok(t) => t,
+            Err(e) => {
+                let mut t = e.into_inner();
+                *t = engine::ColTable::new();
+                t
+            }
+        };
+        let v = t.view(rules, &g, &c);
+        units.store(t.work(), Ordering::Relaxed);
+        v
+    })
+    .await;
+    ex.trim_tables(&sid);
+    r
+}
+
+async fn gamegraph_json(
+    State(ex): State<Arc<Explorer>>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    if !ex.allowed(&headers) {
+        return unauthorized();
+    }
+    if body.len() > engine::GAME_TEXT_MAX {
+        return error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!(
+                "the game file has {} bytes; the boards take at most {}",
+                body.len(),
+                engine::GAME_TEXT_MAX
+            ),
+        );
+    }
+    let text = match String::from_utf8(body.to_vec()) {
+        Ok(t) => t,
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "the game file is not UTF-8 text (byte {})",
+                    e.utf8_error().valid_up_to() + 1
+                ),
+            )
+        }
+    };
+    // The computation stops between games once the time budget has run
+    // out or the client has gone (hyper drops this future, and with it
+    // `_gone`, which raises the flag).
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let _gone = RaiseOnDrop(cancelled.clone());
+    compute(&ex, move || {
+        let deadline = Instant::now() + engine::GAME_TIME_BUDGET;
+        engine::gamegraph_view_until(&text, &|| {
+            if cancelled.load(Ordering::Relaxed) {
+                Some("the request was cancelled".into())
+            } else if Instant::now() > deadline {
+                Some(format!(
+                    "the game file needs more than this page's budget of {} s (`gamesweep solve gamegraph FILE` has none)",
+                    engine::GAME_TIME_BUDGET.as_secs()
+                ))
+            } else {
+                None
+            }
+        })
+    })
+    .await
+}
+
+/// Raises its flag when dropped.
+struct RaiseOnDrop(Arc<AtomicBool>);
+
+impl Drop for RaiseOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn visits_are_bounded_and_a_visit_keeps_its_table() {
+        let ex = Explorer::new(Vec::new(), None, None);
+        let first = ex.table("v0").0;
+        assert!(Arc::ptr_eq(&first, &ex.table("v0").0));
+        for i in 1..MAX_VISITS + 8 {
+            ex.table(&format!("v{i}"));
+        }
+        assert_eq!(ex.visits(), MAX_VISITS);
+        // The oldest went first: v0 gets a new table.
+        assert!(!Arc::ptr_eq(&first, &ex.table("v0").0));
+    }
+
+    /// Issue 24: 32 Col visits raised the process to 2.9 GB for 30 min.
+    #[test]
+    fn col_tables_are_capped_in_bytes() {
+        let ex = Explorer::new(Vec::new(), None, None);
+        let full = engine::COL_BUDGET;
+        for i in 0..MAX_VISITS {
+            let sid = format!("v{i}");
+            let (_, w) = ex.table(&sid);
+            w.store(full, Ordering::Relaxed);
+            ex.trim_tables(&sid);
+            assert!(ex.table_bytes() <= COL_TABLES_MAX_BYTES, "{i}");
+        }
+        let kept = (COL_TABLES_MAX_BYTES / (full * COL_UNIT_BYTES)) as usize;
+        assert_eq!(ex.visits(), kept);
+        assert!(kept >= 2, "{kept}");
+    }
+
+    /// Issue 24: a 1 MiB game-graph POST cost about 5 min of CPU and went on
+    /// after the client left.
+    #[test]
+    fn a_game_file_stops_at_its_budget_or_when_cancelled() {
+        // Many small cyclic games: each cheap, together far too much.
+        let mut text = String::new();
+        let mut i = 0;
+        while text.len() < engine::GAME_TEXT_MAX - 200 {
+            text.push_str(&format!(
+                "game g{i}\na -> b\nb -> c\nc -> a d\nd -> e\ne -> d\nend\n"
+            ));
+            i += 1;
+        }
+        // Parsing (linear) comes first; from the first question on, the
+        // work stops within one game of the answer.
+        let asked = std::cell::Cell::new(0u32);
+        let stopped_at = std::cell::Cell::new(None::<Instant>);
+        let e = engine::gamegraph_view_until(&text, &|| {
+            asked.set(asked.get() + 1);
+            if asked.get() < 100 {
+                return None;
+            }
+            stopped_at.set(stopped_at.get().or(Some(Instant::now())));
+            Some("out of time".to_string())
+        })
+        .unwrap_err();
+        assert_eq!(e, engine::BoardError::Budget("out of time".into()));
+        let late = stopped_at.get().unwrap().elapsed();
+        assert!(late < Duration::from_millis(500), "{late:?}");
+        assert_eq!(asked.get(), 100, "asked again after the stop");
+        // A sum larger than the boards compute is reported, not computed.
+        let mut big = String::from("game a\n");
+        for k in 0..600 {
+            big.push_str(&format!("p{k} -> p{}\n", k + 1));
+        }
+        big.push_str("end\ngame b\n");
+        for k in 0..600 {
+            big.push_str(&format!("q{k} -> q{}\n", k + 1));
+        }
+        big.push_str("end\nsum a b\n");
+        let v = engine::gamegraph_view(&big).unwrap();
+        let sum = v.report.sum.unwrap();
+        assert!(
+            sum.unavailable
+                .as_deref()
+                .is_some_and(|u| u.contains("at most 250000")),
+            "{:?}",
+            sum.unavailable
+        );
+    }
+
+    #[test]
+    fn a_game_file_is_solved_as_solve_gamegraph_does_and_drawn() {
+        let text = include_str!("../../../../docs/examples/nim.game");
+        let v = engine::gamegraph_view(text).unwrap();
+        let want =
+            gamesweep::gamegraph::solve_text_with(text, gamesweep::gamegraph::Format::Auto, None)
+                .unwrap();
+        assert_eq!(
+            serde_json::to_value(&v.report).unwrap(),
+            serde_json::to_value(&want).unwrap()
+        );
+        assert_eq!(v.drawings.len(), want.games.len());
+        for (d, g) in v.drawings.iter().zip(&want.games) {
+            let moves: usize = g.table.iter().map(|r| r.moves.len()).sum();
+            match &d.drawing {
+                Some(dr) => {
+                    assert_eq!(dr.n, g.table.len());
+                    assert_eq!(dr.edges.len(), moves, "{}", g.name);
+                }
+                None => assert!(g.table.len() > engine::GAME_DRAW_MAX),
+            }
+        }
+        for bad in ["", "   \n", "game x\nposition", "{\"games\": 3}"] {
+            let e = engine::gamegraph_view(bad).unwrap_err().to_string();
+            assert!(!e.is_empty() && !e.contains('\n'), "{bad:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn every_embedded_example_solves_on_the_board() {
+        for (name, text) in GAME_EXAMPLES {
+            let v = engine::gamegraph_view(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!v.report.games.is_empty(), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_visit_table_values_col_as_solve_does() {
+        let mut t = engine::ColTable::new();
+        let v = t.view(gamesweep::col::Rules::Col, "Bg", "...").unwrap();
+        let s = gamesweep::col::solve_position(gamesweep::col::Rules::Col, "Bg", "...").unwrap();
+        assert_eq!(v.value, s.value);
+        let held = t.games();
+        // Asked again, nothing new is built.
+        t.view(gamesweep::col::Rules::Col, "Bg", "...").unwrap();
+        assert_eq!(t.games(), held);
+        assert!(t.view(gamesweep::col::Rules::Col, "Bg", "LL.").is_err());
+    }
+}
