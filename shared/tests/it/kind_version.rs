@@ -166,12 +166,14 @@ fn real_tree_closures() {
         let c = a.closure(u);
         assert!(!c.iter().any(|x| x.starts_with("kinds")), "{u}: {c:?}");
     }
-    // no kind depends on another kind, nor on the registry
+    // no kind depends on another kind, nor on the registry, nor on its own
+    // display module (which depends on its kind only)
     for k in &kinds {
         let c = a.closure(k);
         let others: Vec<&String> = c
             .iter()
             .filter(|x| x.starts_with("kinds") && *x != k)
+            .filter(|x| !(versions::is_display_unit(k) && k.starts_with(x.as_str())))
             .collect();
         assert!(others.is_empty(), "{k} depends on {others:?}");
     }
@@ -181,7 +183,7 @@ fn real_tree_closures() {
     assert!(a.closure("kinds/col").contains("col"));
     assert!(!a.closure("kinds/uvg").contains("col"));
     assert!(a.closure("kinds/subtraction").contains("gamegraph"));
-    assert!(a.crates_of("kinds/uvg_search").contains("rand_chacha"));
+    assert!(a.crates_of("kinds/uvg_local_search").contains("rand_chacha"));
     // the graph planner of `sweep` estimates with `gen`'s seeded random
     // probes, so every kind's plan depends on the RNG
     assert!(a.crates_of("kinds/subtraction").contains("rand_chacha"));
@@ -190,14 +192,14 @@ fn real_tree_closures() {
     // test-only files are not part of any unit
     let paths: BTreeSet<&str> = a.files.iter().map(|f| f.path.as_str()).collect();
     for t in [
-        "kinds/uvg_test.rs",
-        "kinds/col/headline_test.rs",
+        "kinds/uvg/tests.rs",
+        "kinds/col/tests.rs",
         "cgt/tests.rs",
         "uvg/tests.rs",
     ] {
         assert!(!paths.contains(t), "{t}");
     }
-    assert!(paths.contains("kinds/subtraction.rs") && paths.contains("uvg/bitsliced.rs"));
+    assert!(paths.contains("kinds/subtraction/mod.rs") && paths.contains("uvg/bitsliced.rs"));
 }
 
 /// The table compiled into the crate is the one this logic computes now.
@@ -238,24 +240,24 @@ fn every_kind_has_its_own_version() {
         }
     }
     let sub = kinds::find("subtraction").unwrap();
-    assert!(sub.source_file().ends_with("kinds/subtraction.rs"));
+    assert!(sub.source_file().ends_with("kinds/subtraction/mod.rs"));
     assert_eq!(
         sub.version(),
-        gamesweep::kind_version("shared/src/kinds/subtraction.rs", "subtraction")
+        gamesweep::kind_version("shared/src/kinds/subtraction/mod.rs", "subtraction")
     );
     // the lookup normalises paths
-    let id = gamesweep::source_version("kinds/subtraction.rs").unwrap();
+    let id = gamesweep::source_version("kinds/subtraction/mod.rs").unwrap();
     for p in [
-        "shared/src/kinds/subtraction.rs",
-        "src/kinds/subtraction.rs",
-        "/home/x/gamesweep/shared/src/kinds/subtraction.rs",
-        "shared\\src\\kinds\\subtraction.rs",
+        "shared/src/kinds/subtraction/mod.rs",
+        "src/kinds/subtraction/mod.rs",
+        "/home/x/gamesweep/shared/src/kinds/subtraction/mod.rs",
+        "shared\\src\\kinds\\subtraction\\mod.rs",
     ] {
         assert_eq!(gamesweep::source_version(p), Some(id), "{p}");
     }
     assert_eq!(gamesweep::source_version("shared/src/kinds/nope.rs"), None);
     assert_eq!(
-        gamesweep::source_version("shared/xsrc/kinds/subtraction.rs"),
+        gamesweep::source_version("shared/xsrc/kinds/subtraction/mod.rs"),
         None
     );
 }
@@ -269,7 +271,7 @@ fn tests_and_docs_change_no_version() {
     let inputs = real_inputs();
     let (_d, src) = real_copy();
     let before = unit_versions(&src, &inputs);
-    edit(&src, "kinds/uvg.rs", |t| {
+    edit(&src, "kinds/uvg/mod.rs", |t| {
         format!(
             "//! One more line of module docs.\n{}\n\
              /// A doc comment on nothing much.\n// and a comment\n/* and a block */\n\
@@ -278,14 +280,14 @@ fn tests_and_docs_change_no_version() {
             t.replace("\n}\n", "\n}\n\n")
         )
     });
-    std::fs::write(src.join("kinds/uvg_more_test.rs"), "#[test] fn x() {}\n").unwrap();
-    edit(&src, "kinds/uvg_test.rs", |t| {
+    std::fs::write(src.join("kinds/uvg/uvg_more_test.rs"), "#[test] fn x() {}\n").unwrap();
+    edit(&src, "kinds/uvg/tests.rs", |t| {
         format!("{t}\n#[test]\nfn extra() {{}}\n")
     });
     edit(&src, "uvg/tests.rs", |t| {
         format!("{t}\n#[test]\nfn extra() {{}}\n")
     });
-    edit(&src, "kinds/col/headline_test.rs", |t| {
+    edit(&src, "kinds/col/tests.rs", |t| {
         format!("{t}\n// note\n")
     });
     edit(&src, "col/mod.rs", |t| t.replacen("//!", "//! (edited)", 3));
@@ -324,9 +326,9 @@ fn col_code_changes_myopic_kinds_not_uvg() {
     assert!(got.contains("kinds/col") && got.contains("col"), "{got:?}");
     for k in [
         "kinds/uvg",
-        "kinds/uvg_search",
+        "kinds/uvg_local_search",
         "kinds/subtraction",
-        "kinds/bft",
+        "kinds/uvg_reduction",
         "sweep",
     ] {
         assert!(!got.contains(k), "{k}: {got:?}");
@@ -335,14 +337,18 @@ fn col_code_changes_myopic_kinds_not_uvg() {
 
 #[test]
 fn a_kind_changes_only_itself_and_the_registry() {
-    let got = code_change("kinds/uvg.rs", "kinds/uvg", |t| {
+    // (its display module imports it, so it changes too)
+    let got = code_change("kinds/uvg/mod.rs", "kinds/uvg", |t| {
         format!("{t}\nfn probe_a() {{}}\n")
     });
-    assert_eq!(got, set(&["kinds", "kinds/uvg"]));
-    let got = code_change("kinds/col/tree.rs", "kinds/col", |t| {
+    assert_eq!(got, set(&["kinds", "kinds/uvg", "kinds/uvg/report"]));
+    let got = code_change("kinds/myopic_tree/validate.rs", "kinds/myopic_tree", |t| {
         format!("{t}\nfn probe_b() {{}}\n")
     });
-    assert_eq!(got, set(&["kinds", "kinds/col"]));
+    assert_eq!(
+        got,
+        set(&["kinds", "kinds/myopic_tree", "kinds/myopic_tree/report"])
+    );
 }
 
 #[test]
@@ -359,10 +365,13 @@ fn framework_and_shared_solver_changes_reach_every_user() {
     });
     assert!(got.contains("kinds/uvg") && got.contains("kinds/col") && got.contains("uvg"));
     // a string literal is code
-    let got = code_change("kinds/subtraction.rs", "kinds/subtraction", |t| {
+    let got = code_change("kinds/subtraction/mod.rs", "kinds/subtraction", |t| {
         t.replacen("outcome PREPERIOD+PERIOD", "outcome PRE+PER", 1)
     });
-    assert_eq!(got, set(&["kinds", "kinds/subtraction"]));
+    assert_eq!(
+        got,
+        set(&["kinds", "kinds/subtraction", "kinds/subtraction/report"])
+    );
 }
 
 /// Code acting from a distance: an inherent `impl` (or trait impl) for a
@@ -459,7 +468,7 @@ fn locked_dependency_versions_are_part_of_the_version() {
     assert!(!got.contains("uvg") && !got.contains("graph"), "{got:?}");
     // a crate used only through another (rand_core, via rand and rand_chacha)
     let after = versions::unit_versions(&a, &with(bump(&inputs.lock, "rand_core")));
-    assert!(changed(&before, &after).contains("kinds/uvg_search"));
+    assert!(changed(&before, &after).contains("kinds/uvg_local_search"));
     // JSON output: every kind
     let after = versions::unit_versions(&a, &with(bump(&inputs.lock, "serde_json")));
     assert!(kind_units(&a).is_subset(&changed(&before, &after)));
@@ -533,7 +542,7 @@ fn a_display_only_module_changes_no_kind_version() {
     );
     // A kind that uses `draw` hashes it, declaration and all.
     let (_d2, src2) = real_copy();
-    edit(&src2, "kinds/uvg.rs", |t| {
+    edit(&src2, "kinds/uvg/mod.rs", |t| {
         format!("{t}\nfn probe_pictures() -> usize {{ crate::draw::MAX_DRAW_N }}\n")
     });
     let a = analysis(&src2, &inputs);
@@ -554,4 +563,117 @@ fn no_kind_depends_on_a_display_only_module() {
             assert!(!a.closure(&k).contains(*m), "{k} depends on {m}");
         }
     }
+}
+
+// ------------------------------------- (e) a kind's display-only module
+
+/// Changing only a kind's `report.rs` (its report text, or new display code)
+/// keeps the kind's version: only the display unit itself changes.
+#[test]
+fn a_report_only_edit_keeps_the_kind_version() {
+    let inputs = real_inputs();
+    let (_d, src) = real_copy();
+    let before = unit_versions(&src, &inputs);
+    assert!(before.contains_key("kinds/uvg/report"), "{before:?}");
+    edit(&src, "kinds/uvg/report.rs", |t| {
+        format!(
+            "{}\npub(super) fn caption_probe(d: &UvgDoc) -> String {{ format!(\"{{}} rows\", d.by_n.len()) }}\n",
+            t.replacen("## ", "## Edited ", 1)
+        )
+    });
+    edit(&src, "kinds/subtraction/report.rs", |t| {
+        t.replacen("fn report_md", "fn report_md_probe() {}\npub(super) fn report_md", 1)
+    });
+    let after = unit_versions(&src, &inputs);
+    assert_eq!(
+        changed(&before, &after),
+        set(&["kinds/uvg/report", "kinds/subtraction/report"])
+    );
+    // and the table maps the kind's own files to the kind's version, the
+    // report file to the display unit's
+    let table = versions::file_versions(&src, &inputs).unwrap();
+    assert_eq!(table["kinds/uvg/mod.rs"], after["kinds/uvg"]);
+    assert_eq!(table["kinds/uvg/report.rs"], after["kinds/uvg/report"]);
+    assert_eq!(before["kinds/uvg"], after["kinds/uvg"]);
+}
+
+/// An edit anywhere else in the kind's folder (run, validate, recount,
+/// document, the `Kind` impl) changes its version.
+#[test]
+fn an_edit_outside_report_changes_the_kind_version() {
+    for (file, unit) in [
+        ("kinds/uvg/run.rs", "kinds/uvg"),
+        ("kinds/uvg/validate.rs", "kinds/uvg"),
+        ("kinds/uvg/mod.rs", "kinds/uvg"),
+        ("kinds/col/validate.rs", "kinds/col"),
+    ] {
+        let got = code_change(file, unit, |t| format!("{t}\nfn probe_v() {{}}\n"));
+        assert!(got.contains(unit), "{file}: {got:?}");
+        // the display unit imports its kind, so it changes too; nothing else
+        // but the registry
+        assert_eq!(got, set(&["kinds", unit, &format!("{unit}/report")]), "{file}");
+    }
+}
+
+/// A versioned module that reaches the display module is refused (the build
+/// fails naming the file), rather than pulling `report.rs` into the version
+/// (see `shared/build/versions.rs`, "Display-only modules"). The
+/// presentation method's own body may call it.
+#[test]
+fn versioned_code_reaching_the_report_module_is_refused() {
+    let inputs = real_inputs();
+    let refused = |file: &str, f: &dyn Fn(String) -> String, want: &str| {
+        let (_d, src) = real_copy();
+        edit(&src, file, |t| f(t));
+        let e = versions::file_versions(&src, &inputs).expect_err(file);
+        assert!(e.contains(want) && e.contains("display-only"), "{file}: {e}");
+    };
+    // an import of the display module in validation code
+    refused(
+        "kinds/uvg/validate.rs",
+        &|t| format!("{t}\nuse super::report::report_md;\n"),
+        "kinds/uvg/validate.rs",
+    );
+    // a path through the glob import (`use super::*` makes `report` nameable)
+    refused(
+        "kinds/uvg/run.rs",
+        &|t| format!("{t}\nfn probe(d: &UvgDoc) -> usize {{ report::report_md(d).len() }}\n"),
+        "kinds/uvg/run.rs",
+    );
+    // the document built from report text: a call of the presentation method
+    refused(
+        "kinds/subtraction/mod.rs",
+        &|t| {
+            format!("{t}\nfn probe(p: &SubtractionParams, d: &SubtractionDoc) -> usize {{ SUBTRACTION.report(p, d).len() }}\n")
+        },
+        "presentation method `report`",
+    );
+    // another module of the crate naming a kind's report module
+    refused(
+        "sweep/mod.rs",
+        &|t| format!("{t}\npub use crate::kinds::uvg::report as probe;\n"),
+        "sweep/mod.rs",
+    );
+    // an impl in the display module for a type of the kind
+    refused(
+        "kinds/uvg/report.rs",
+        &|t| format!("{t}\nimpl UvgDoc {{ pub fn probe(&self) -> usize {{ 1 }} }}\n"),
+        "an `impl` in the display-only module",
+    );
+    // a macro defined in the display module
+    refused(
+        "kinds/uvg/report.rs",
+        &|t| format!("{t}\nmacro_rules! probe {{ () => {{ 1 }} }}\n"),
+        "macro_rules",
+    );
+    // while the presentation method's body may (that is how it renders)
+    let (_d, src) = real_copy();
+    edit(&src, "kinds/uvg/mod.rs", |t| {
+        t.replacen(
+            "report::report_md(doc)",
+            "let text = self::report::report_md(doc);\n        text",
+            1,
+        )
+    });
+    assert!(versions::file_versions(&src, &inputs).is_ok());
 }
