@@ -19,7 +19,8 @@ pub mod uvg_strategy;
 
 use crate::sweep::{SweepError, SweepKind};
 
-/// All registered sweep kinds, in the order `--help` lists them.
+/// The user-facing sweep kinds, in the order `--help`, `gamesweep kinds` and
+/// the docs list them. Hidden kinds ([`hidden`]) are not among them.
 pub fn registry() -> &'static [&'static dyn SweepKind] {
     &[
         // One line per kind (this comment keeps rustfmt from joining the lines).
@@ -36,14 +37,22 @@ pub fn registry() -> &'static [&'static dyn SweepKind] {
         &engine_check::EngineCheckSweep,
         &subtraction::SubtractionSweep,
         &octal::OctalSweep,
-        &noop::NoopSweep,
     ]
 }
 
-/// The kind named `name`.
+/// Kinds that exist for the project's own harnesses and are listed nowhere a
+/// user looks: `noop`, the load-test kind (`bench/load.sh`, the slow `load`
+/// test). [`find`] still finds them by name, so they run like any other.
+pub fn hidden() -> &'static [&'static dyn SweepKind] {
+    &[&noop::NoopSweep]
+}
+
+/// The kind named `name`, user-facing ([`registry`]) or [`hidden`]; the
+/// error lists the user-facing names only.
 pub fn find(name: &str) -> Result<&'static dyn SweepKind, SweepError> {
     registry()
         .iter()
+        .chain(hidden())
         .copied()
         .find(|k| k.name() == name)
         .ok_or_else(|| {
@@ -56,4 +65,34 @@ pub fn find(name: &str) -> Result<&'static dyn SweepKind, SweepError> {
                     .join(", "),
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `noop` is reachable by name for the load harness, but no user-facing
+    /// list names it; every kind has one name.
+    #[test]
+    fn noop_is_hidden_but_found() {
+        assert!(registry().iter().all(|k| k.name() != "noop"));
+        assert_eq!(find("noop").unwrap().name(), "noop");
+        let Err(e) = find("nope") else {
+            panic!("`nope` found")
+        };
+        let e = e.to_string();
+        assert!(e.contains("uvg") && !e.contains("noop"), "{e}");
+        let mut names: Vec<&str> = registry()
+            .iter()
+            .chain(hidden())
+            .map(|k| k.name())
+            .collect();
+        let all = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all);
+        for k in registry().iter().chain(hidden()) {
+            assert_eq!(find(k.name()).unwrap().name(), k.name());
+        }
+    }
 }

@@ -3,11 +3,10 @@
 //! can run and the locked crates it uses always do.
 
 use crate::versions;
+use crate::versions::{analyse, dependency_names, read_tree, toml_section, Analysis, Inputs};
 use gamesweep::kinds;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use crate::versions::{
-    analyse, dependency_names, read_tree, toml_section, Analysis, Inputs};
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -183,7 +182,9 @@ fn real_tree_closures() {
     assert!(a.closure("kinds/col").contains("col"));
     assert!(!a.closure("kinds/uvg").contains("col"));
     assert!(a.closure("kinds/subtraction").contains("gamegraph"));
-    assert!(a.crates_of("kinds/uvg_local_search").contains("rand_chacha"));
+    assert!(a
+        .crates_of("kinds/uvg_local_search")
+        .contains("rand_chacha"));
     // the graph planner of `sweep` estimates with `gen`'s seeded random
     // probes, so every kind's plan depends on the RNG
     assert!(a.crates_of("kinds/subtraction").contains("rand_chacha"));
@@ -195,7 +196,7 @@ fn real_tree_closures() {
         "kinds/uvg/tests.rs",
         "kinds/col/tests.rs",
         "cgt/tests.rs",
-        "uvg/tests.rs",
+        "gen/tests.rs",
     ] {
         assert!(!paths.contains(t), "{t}");
     }
@@ -218,7 +219,7 @@ fn compiled_table_is_current() {
 #[test]
 fn every_kind_has_its_own_version() {
     let mut seen = BTreeMap::new();
-    for k in kinds::registry() {
+    for k in kinds::registry().iter().chain(kinds::hidden()) {
         let v = k.version();
         let prefix = format!("{}+", gamesweep::CRATE_VERSION);
         assert!(
@@ -280,16 +281,21 @@ fn tests_and_docs_change_no_version() {
             t.replace("\n}\n", "\n}\n\n")
         )
     });
-    std::fs::write(src.join("kinds/uvg/uvg_more_test.rs"), "#[test] fn x() {}\n").unwrap();
+    std::fs::write(
+        src.join("kinds/uvg/uvg_more_test.rs"),
+        "#[test] fn x() {}\n",
+    )
+    .unwrap();
     edit(&src, "kinds/uvg/tests.rs", |t| {
         format!("{t}\n#[test]\nfn extra() {{}}\n")
     });
-    edit(&src, "uvg/tests.rs", |t| {
-        format!("{t}\n#[test]\nfn extra() {{}}\n")
+    edit(&src, "uvg/mod.rs", |t| {
+        t.replace(
+            "#[cfg(test)]\nmod tests {",
+            "#[cfg(test)]\nmod tests {\n    #[test]\n    fn extra() {}",
+        )
     });
-    edit(&src, "kinds/col/tests.rs", |t| {
-        format!("{t}\n// note\n")
-    });
+    edit(&src, "kinds/col/tests.rs", |t| format!("{t}\n// note\n"));
     edit(&src, "col/mod.rs", |t| t.replacen("//!", "//! (edited)", 3));
     edit(&src, "sweep/mod.rs", |t| t.replace("///", "/// Edited:"));
     edit(&src, "graph/mod.rs", |t| {
@@ -582,7 +588,11 @@ fn a_report_only_edit_keeps_the_kind_version() {
         )
     });
     edit(&src, "kinds/subtraction/report.rs", |t| {
-        t.replacen("fn report_md", "fn report_md_probe() {}\npub(super) fn report_md", 1)
+        t.replacen(
+            "fn report_md",
+            "fn report_md_probe() {}\npub(super) fn report_md",
+            1,
+        )
     });
     let after = unit_versions(&src, &inputs);
     assert_eq!(
@@ -611,7 +621,11 @@ fn an_edit_outside_report_changes_the_kind_version() {
         assert!(got.contains(unit), "{file}: {got:?}");
         // the display unit imports its kind, so it changes too; nothing else
         // but the registry
-        assert_eq!(got, set(&["kinds", unit, &format!("{unit}/report")]), "{file}");
+        assert_eq!(
+            got,
+            set(&["kinds", unit, &format!("{unit}/report")]),
+            "{file}"
+        );
     }
 }
 
@@ -626,7 +640,10 @@ fn versioned_code_reaching_the_report_module_is_refused() {
         let (_d, src) = real_copy();
         edit(&src, file, |t| f(t));
         let e = versions::file_versions(&src, &inputs).expect_err(file);
-        assert!(e.contains(want) && e.contains("display-only"), "{file}: {e}");
+        assert!(
+            e.contains(want) && e.contains("display-only"),
+            "{file}: {e}"
+        );
     };
     // an import of the display module in validation code
     refused(

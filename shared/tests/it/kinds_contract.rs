@@ -21,7 +21,7 @@ fn defaults(kind: &dyn gamesweep::sweep::SweepKind) -> Params {
 
 #[test]
 fn wrong_parameters_are_errors() {
-    for kind in kinds::registry() {
+    for kind in kinds::registry().iter().chain(kinds::hidden()) {
         let mut p = defaults(*kind);
         p.insert("no_such_param".into(), 1);
         assert!(
@@ -49,7 +49,7 @@ fn wrong_parameters_are_errors() {
 
 #[test]
 fn bad_shards_results_and_documents_are_errors() {
-    for kind in kinds::registry() {
+    for kind in kinds::registry().iter().chain(kinds::hidden()) {
         let p = defaults(*kind);
         for payload in ["", "not json", "{}", "[1,2,3]", r#"{"start":5,"end":1}"#] {
             let shard = ShardSpec {

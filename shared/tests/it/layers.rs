@@ -120,7 +120,8 @@ fn module_path(src: &Path, file: &Path) -> Vec<String> {
 /// The unit a module path belongs to.
 fn unit(crate_name: &str, path: &[String]) -> String {
     let split = |p: &str| {
-        (crate_name == "shared" && matches!(p, "kinds" | "families")) || (crate_name == "coordinator" && p == "cmd")
+        (crate_name == "shared" && matches!(p, "kinds" | "families"))
+            || (crate_name == "coordinator" && p == "cmd")
     };
     match path {
         [] => "<root>".into(),

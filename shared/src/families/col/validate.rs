@@ -16,7 +16,11 @@ pub const RESOLVE_BUDGET: usize = 12;
 
 /// The blue and red vertex masks of a record's `colouring L.R.` detail on `n`
 /// vertices, checked against its colouring index.
-pub fn record_colouring(what: &str, r: &crate::sweep::Record, n: usize) -> Result<(u32, u32), String> {
+pub fn record_colouring(
+    what: &str,
+    r: &crate::sweep::Record,
+    n: usize,
+) -> Result<(u32, u32), String> {
     let text = r
         .detail
         .strip_prefix("colouring ")

@@ -47,7 +47,6 @@ pub struct ColParams {
     pub max_n: usize,
 }
 
-
 /// Counts of one vertex count `n` in `col`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -43,7 +43,6 @@ fn outputs_round_trip_through_their_encoding() {
     assert_eq!(r.work, 3 + 7 + 30 + 200 + 1481);
 }
 
-
 #[test]
 fn bad_graph_shard_and_params_are_errors() {
     let ctx = ShardCtx::detached();
@@ -169,7 +168,6 @@ fn forged_col_results_are_refused_naming_the_field() {
         "non_cold[`",
     );
 }
-
 
 // Release-mode reproduction of the spec's headline table (a few CPU seconds
 // in release; ignored in debug builds, where it would take minutes).

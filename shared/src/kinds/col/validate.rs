@@ -15,7 +15,11 @@ const RESOLVE_MAX_N: usize = 8;
 /// record (smallest position per value, non-cold positions) a proper
 /// colouring of a connected graph in the shard; up to [`RESOLVE_BUDGET`] of
 /// them re-valued, non-cold records first.
-pub(super) fn validate_col(p: &ColParams, shard: &GraphShard, out: &ColOutput) -> Result<(), String> {
+pub(super) fn validate_col(
+    p: &ColParams,
+    shard: &GraphShard,
+    out: &ColOutput,
+) -> Result<(), String> {
     let max_n = p.max_n;
     if !(1..=10).contains(&max_n) {
         return Err(format!("params: max_n {max_n} out of 1..=10"));

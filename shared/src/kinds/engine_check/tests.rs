@@ -37,9 +37,7 @@ fn bad_shards_and_params_are_errors() {
         );
     }
     // an unknown parameter
-    assert!(
-        SweepKind::resolve_params(&EngineCheckSweep, &[("max_n".into(), 3)].into()).is_err()
-    );
+    assert!(SweepKind::resolve_params(&EngineCheckSweep, &[("max_n".into(), 3)].into()).is_err());
 }
 
 /// Every shard of `engine-check` (the committed run: default plan, and a

@@ -11,7 +11,10 @@ const ENGINE_CHECK_COL_POSITIONS: u64 = 18_037;
 /// other set is empty, the disagreements are within the positions and their
 /// records are positions of the shard; up to [`RESOLVE_BUDGET`] Col
 /// disagreements are re-checked (solver and naive search must differ).
-pub(super) fn validate_engine_check(shard: &EngineCheckShard, out: &EngineCheckOutput) -> Result<(), String> {
+pub(super) fn validate_engine_check(
+    shard: &EngineCheckShard,
+    out: &EngineCheckOutput,
+) -> Result<(), String> {
     let (name, set, other, other_name, positions) = match shard {
         EngineCheckShard::Col => (
             "col",

@@ -24,9 +24,9 @@
 mod validate;
 
 mod report;
+use crate::col::{Board, Pos, Solver, SolverOptions};
 use crate::families::col::{board_digraph6, digraph_ranges, DigraphRange};
 use crate::families::col::{position_record, records_md, PositionDoc, Records};
-use crate::col::{Board, Pos, Solver, SolverOptions};
 use crate::graph::members;
 use crate::sweep::merge::{add, MergeError};
 use crate::sweep::{thousands, Kind, Merge, ParamDef, Record, ShardCtx, Smallest, SweepError};

@@ -4,8 +4,7 @@ use super::*;
 
 /// The Markdown report of a document.
 pub(super) fn report_md(p: &DigraphParams, d: &DigraphDoc) -> String {
-    let mut md =
-        String::from("# Myopic Col: the unwatched-source rule G = * + G(board − r)\n\n");
+    let mut md = String::from("# Myopic Col: the unwatched-source rule G = * + G(board − r)\n\n");
     let _ = writeln!(md, "Subject: r uncoloured, ≥ 1 out-neighbour, all out-neighbours uncoloured, no uncoloured in-neighbour (counted per position and r). Watched case: the same with an uncoloured in-neighbour.\n");
     let _ = writeln!(md, "| set | positions | subjects | exceptions | watched cases | watched broken | non-cold |\n|---|---|---|---|---|---|---|");
     let mut sets = vec![(

@@ -1,5 +1,5 @@
-use super::*;
 use super::validate::*;
+use super::*;
 use crate::sweep::{run_typed, ShardSpec, SweepKind};
 
 fn params(random: u64) -> DigraphParams {

@@ -9,7 +9,11 @@ use super::*;
 /// watched ones (with a smallest one exactly when there is one), the record
 /// lists complete up to their cap, and every record on the shard's n
 /// vertices.
-pub(super) fn validate(p: &DigraphParams, shard: &DigraphShard, out: &DigraphOutput) -> Result<(), String> {
+pub(super) fn validate(
+    p: &DigraphParams,
+    shard: &DigraphShard,
+    out: &DigraphOutput,
+) -> Result<(), String> {
     let (name, set, other, other_name, n, positions) = match *shard {
         DigraphShard::Exhaustive(r) => {
             r.check("myopic-digraph").map_err(|e| e.to_string())?;

@@ -20,9 +20,9 @@
 
 mod report;
 mod validate;
-use crate::families::col::{check_ranges, position_record, records_md, PositionDoc, Records};
 use crate::cgt::{Dyadic, Engine, GameId};
 use crate::col::{colouring_from_index, Board, Solver, SolverOptions};
+use crate::families::col::{check_ranges, position_record, records_md, PositionDoc, Records};
 use crate::graph::members;
 use crate::sweep::merge::{add, MergeError};
 use crate::sweep::{thousands, Kind, Merge, ParamDef, Record, ShardCtx, SweepError};
@@ -344,7 +344,6 @@ pub struct ListDoc {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub non_cold_records: Vec<PositionDoc>,
 }
-
 
 impl MyopicListSweep {
     fn check(&self, p: &ListParams) -> Result<(), SweepError> {

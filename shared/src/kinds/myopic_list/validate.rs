@@ -111,5 +111,4 @@ impl MyopicListSweep {
         }
         Ok(())
     }
-
 }

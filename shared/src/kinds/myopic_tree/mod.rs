@@ -15,12 +15,12 @@
 
 mod report;
 mod validate;
+use crate::col::trees::{RootedTree, TreeCatalogue};
+use crate::col::{Board, Solver, SolverOptions};
 use crate::families::col::{
     balance, check_ranges, position_record, records_md, values_md, PositionDoc, Records,
     ValueCounter, ValueRow, ValueStats,
 };
-use crate::col::trees::{RootedTree, TreeCatalogue};
-use crate::col::{Board, Solver, SolverOptions};
 use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::{thousands, Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
@@ -338,7 +338,6 @@ fn subtree_masks(t: &RootedTree) -> Vec<u32> {
     }
     m
 }
-
 
 impl MyopicTrees {
     fn check(&self, p: &TreeParams) -> Result<(), SweepError> {

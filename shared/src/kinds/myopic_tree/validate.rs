@@ -226,5 +226,4 @@ impl MyopicTrees {
         }
         Ok(())
     }
-
 }

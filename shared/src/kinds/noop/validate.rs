@@ -3,7 +3,11 @@
 use super::*;
 
 /// [`Kind::validate`] of `noop`.
-pub(super) fn validate(params: &NoopParams, shard: &NoopShard, out: &NoopOutput) -> Result<(), String> {
+pub(super) fn validate(
+    params: &NoopParams,
+    shard: &NoopShard,
+    out: &NoopOutput,
+) -> Result<(), String> {
     if out.shards != 1 {
         return Err(format!("shards is {}, not 1", out.shards));
     }
@@ -13,8 +17,7 @@ pub(super) fn validate(params: &NoopParams, shard: &NoopShard, out: &NoopOutput)
             out.index_sum, shard.index
         ));
     }
-    if out.padding.len() as u64 != params.result_bytes || out.padding.chars().any(|c| c != PAD)
-    {
+    if out.padding.len() as u64 != params.result_bytes || out.padding.chars().any(|c| c != PAD) {
         return Err(format!(
             "padding is not {} '{PAD}' bytes",
             params.result_bytes

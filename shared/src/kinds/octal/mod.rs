@@ -538,6 +538,5 @@ impl Kind for OctalSweep {
     }
 }
 
-
 #[cfg(test)]
 mod tests;

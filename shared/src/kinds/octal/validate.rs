@@ -3,7 +3,11 @@
 use super::*;
 
 /// [`Kind::validate`] of `octal`.
-pub(super) fn validate(params: &OctalParams, shard: &CodeRange, out: &OctalOutput) -> Result<(), String> {
+pub(super) fn validate(
+    params: &OctalParams,
+    shard: &CodeRange,
+    out: &OctalOutput,
+) -> Result<(), String> {
     params.check().map_err(|e| e.to_string())?;
     let CodeRange { lo, hi } = *shard;
     let want: Vec<u64> = (lo..hi.min(params.codes())).map(code_of_rank).collect();

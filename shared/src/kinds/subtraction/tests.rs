@@ -1,5 +1,5 @@
-use super::*;
 use super::validate::validate;
+use super::*;
 use crate::sweep::{run_typed, ShardSpec, SweepKind};
 
 fn run(m: u64, shards: u32) -> (SubtractionOutput, SubtractionDoc, String) {

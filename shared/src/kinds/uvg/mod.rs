@@ -10,7 +10,6 @@ mod report;
 mod run;
 mod validate;
 
-use run::Acc;
 use crate::graph::{graph6, BitGraph};
 use crate::sweep::graphplan::{self, GraphShard};
 use crate::sweep::merge::{add, add_counts, merge_maps, MergeError};
@@ -20,6 +19,7 @@ use crate::sweep::{
 };
 use crate::uvg;
 use crate::uvg::extension;
+use run::Acc;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -275,7 +275,6 @@ impl Merge for UvgOutput {
         self.by_n.values().map(|c| c.positions).sum()
     }
 }
-
 
 /// `results.json` of the `uvg` sweep.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -88,7 +88,11 @@ fn check_set(what: &str, r: &RecordSet, cap: u64, limit: u64) -> Result<(), Stri
 /// The shard's graphs counted again by enumerating them (no solving): the
 /// graphs on each number of vertices, and of those the ones of maximum
 /// degree ≤ 3, must be what `out` says.
-pub(super) fn recount(params: &UvgParams, shard: &GraphShard, out: &UvgOutput) -> Result<(), String> {
+pub(super) fn recount(
+    params: &UvgParams,
+    shard: &GraphShard,
+    out: &UvgOutput,
+) -> Result<(), String> {
     params.check().map_err(|e| e.to_string())?;
     let walk = shard.decode("uvg").map_err(|e| e.to_string())?;
     let max_n = params.max_n;
@@ -117,7 +121,11 @@ pub(super) fn recount(params: &UvgParams, shard: &GraphShard, out: &UvgOutput) -
     Ok(())
 }
 
-pub(super) fn validate(params: &UvgParams, shard: &GraphShard, out: &UvgOutput) -> Result<(), String> {
+pub(super) fn validate(
+    params: &UvgParams,
+    shard: &GraphShard,
+    out: &UvgOutput,
+) -> Result<(), String> {
     params.check().map_err(|e| e.to_string())?;
     let walk = shard.decode("uvg").map_err(|e| e.to_string())?;
     let (lo, hi, prefixes) = match (&walk, shard) {

@@ -11,13 +11,13 @@ mod report;
 mod run;
 mod validate;
 
+use crate::bft::random::{instance_rng, random_degree3_graph};
+use crate::bft::reduction::Position;
+use crate::bft::solve;
 use crate::families::bft::{
     plan_ranges, values_line, write_graph_exceptions, Exceptions, RangeShard, ValueCounts,
     SECTION5_NOTE,
 };
-use crate::bft::random::{instance_rng, random_degree3_graph};
-use crate::bft::reduction::Position;
-use crate::bft::solve;
 use crate::graph::{graph6, members, BitGraph, VSet};
 use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::report::{nim, thousands};

@@ -12,7 +12,11 @@ pub(super) const REGENERATE_BUDGET: usize = 16;
 /// test histograms count at most the starts (values exactly, all below 4 =
 /// degree + 1); exceptions are within the starts and their records are
 /// starts of the shard's graphs, the first [`REGENERATE_BUDGET`] regenerated.
-pub(super) fn validate(params: &Degree3Params, shard: &RangeShard, out: &Degree3Output) -> Result<(), String> {
+pub(super) fn validate(
+    params: &Degree3Params,
+    shard: &RangeShard,
+    out: &Degree3Output,
+) -> Result<(), String> {
     let (lo, hi) = params.sizes().map_err(|e| e.to_string())?;
     let range = shard
         .instances("uvg-degree3", params.random)

@@ -8,7 +8,11 @@ use super::*;
 /// on `vertices` vertices from a seed index of the shard whose start has the
 /// value claimed (re-solved: one Grundy evaluation per value, a climb does
 /// thousands).
-pub(super) fn validate(params: &SearchParams, shard: &SeedRange, out: &SearchOutput) -> Result<(), String> {
+pub(super) fn validate(
+    params: &SearchParams,
+    shard: &SeedRange,
+    out: &SearchOutput,
+) -> Result<(), String> {
     params.check().map_err(|e| e.to_string())?;
     let SeedRange { start, end } = *shard;
     if start >= end || end > params.seeds {

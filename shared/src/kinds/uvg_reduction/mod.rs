@@ -24,14 +24,14 @@ mod report;
 mod run;
 mod validate;
 
-use crate::families::bft::{
-    plan_ranges, total, values_line, write_exceptions_and_not_covered, ExceptionLine, Exceptions,
-    RangeShard, ValueCounts, SECTION5_NOTE,
-};
 use crate::bft::digraph::Digraph;
 use crate::bft::random::{digraph_from_mask, random_digraph4};
 use crate::bft::reduction::{Position, Reduced};
 use crate::bft::solve;
+use crate::families::bft::{
+    plan_ranges, total, values_line, write_exceptions_and_not_covered, ExceptionLine, Exceptions,
+    RangeShard, ValueCounts, SECTION5_NOTE,
+};
 use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::report::{nim, thousands};
 use crate::sweep::{Kind, Max, Merge, ParamDef, Record, ShardCtx, SweepError};

@@ -1,6 +1,6 @@
-use super::*;
 use super::run::check_digraph;
 use super::validate::validate;
+use super::*;
 use crate::sweep::{run_typed, ShardSpec, SweepKind};
 
 #[test]

@@ -76,7 +76,9 @@ pub(super) fn validate(
     }
     for (name, e) in out.exceptions.in_report_order() {
         let set = &e.0;
-        if set.cap != crate::families::bft::EXCEPTION_CAP || set.kept.len() as u64 != set.total.min(set.cap) {
+        if set.cap != crate::families::bft::EXCEPTION_CAP
+            || set.kept.len() as u64 != set.total.min(set.cap)
+        {
             return Err(format!(
                 "exceptions.{name} keeps {} record(s) of {} (cap {})",
                 set.kept.len(),

@@ -12,8 +12,10 @@
 mod report;
 mod validate;
 
-use crate::families::bft::{plan_ranges, write_graph_exceptions, Exceptions, RangeShard, SECTION5_NOTE};
 use crate::bft::random::{below, instance_rng, random_connected_graph};
+use crate::families::bft::{
+    plan_ranges, write_graph_exceptions, Exceptions, RangeShard, SECTION5_NOTE,
+};
 use crate::graph::{graph6, members, BitGraph, VSet};
 use crate::sweep::merge::{add, MergeError};
 use crate::sweep::report::thousands;
