@@ -456,7 +456,7 @@ fn skip_item(toks: &[Tok], mut i: usize) -> usize {
 /// One source file of the crate as compiled outside tests.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
-    /// Path relative to the source root, `/`-separated (`kinds/col/tree.rs`).
+    /// Path relative to the source root, `/`-separated (`kinds/myopic_tree/validate.rs`).
     pub path: String,
     /// Its module path (`["kinds", "col", "tree"]`; `[]` for the root).
     pub module: Vec<String>,

@@ -3,18 +3,19 @@
 //! charts), and positions (counterexamples first, then the smallest position
 //! of each value, then other witnesses) with their start or colouring.
 
-use gamesweep::kinds::bft::degree3::Degree3Doc;
-use gamesweep::kinds::bft::reduction::ReductionDoc;
-use gamesweep::kinds::bft::strategy::StrategyDoc;
-use gamesweep::kinds::col::digraph::DigraphDoc;
-use gamesweep::kinds::col::graphs::{ColDoc, EngineCheckDoc};
-use gamesweep::kinds::col::list::ListDoc;
-use gamesweep::kinds::col::tree::TreeDoc;
-use gamesweep::kinds::col::typed::{PositionDoc, ValueRow};
+use gamesweep::kinds::uvg_degree3::Degree3Doc;
+use gamesweep::kinds::uvg_reduction::ReductionDoc;
+use gamesweep::kinds::uvg_strategy::StrategyDoc;
+use gamesweep::kinds::myopic_digraph::DigraphDoc;
+use gamesweep::kinds::col::ColDoc;
+use gamesweep::kinds::engine_check::EngineCheckDoc;
+use gamesweep::kinds::myopic_list::ListDoc;
+use gamesweep::kinds::myopic_tree::TreeDoc;
+use gamesweep::families::col::typed::{PositionDoc, ValueRow};
 use gamesweep::kinds::octal::OctalDoc;
 use gamesweep::kinds::subtraction::SubtractionDoc;
 use gamesweep::kinds::uvg::{ExceptionRow, UvgDoc};
-use gamesweep::kinds::uvg_search::SearchDoc;
+use gamesweep::kinds::uvg_local_search::SearchDoc;
 use gamesweep::sweep::Record;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -270,7 +271,7 @@ fn smallest_of_values(values: &[ValueRow], out: &mut Vec<Drawing>) {
 }
 
 fn col(d: &ColDoc) -> Data {
-    let by = |f: fn(&gamesweep::kinds::col::graphs::ColRow) -> u64| -> Vec<(u64, u64)> {
+    let by = |f: fn(&gamesweep::kinds::col::ColRow) -> u64| -> Vec<(u64, u64)> {
         d.by_n.iter().map(|r| (r.n as u64, f(r))).collect()
     };
     let mut out = Data {
@@ -309,7 +310,7 @@ fn col(d: &ColDoc) -> Data {
 }
 
 fn tree(d: &TreeDoc) -> Data {
-    let by = |f: fn(&gamesweep::kinds::col::tree::NodeRow) -> u64| -> Vec<(u64, u64)> {
+    let by = |f: fn(&gamesweep::kinds::myopic_tree::NodeRow) -> u64| -> Vec<(u64, u64)> {
         d.by_nodes.iter().map(|r| (r.nodes as u64, f(r))).collect()
     };
     let mut out = Data {

@@ -3,7 +3,10 @@
 //! implements it; nothing outside `shared` ever sees a kind's own types.
 
 use super::merge::MergeError;
-use super::{parse_typed, resolve, Kind, Merge, ParamDef, Params, ShardCtx, ShardSpec, SweepError};
+use super::{
+    parse_typed, resolve, Kind, Merge, ParamDef, Params, ShardCtx, ShardSpec, SweepError,
+    ValidateError,
+};
 use serde::Serialize;
 use std::any::Any;
 use std::fmt::Debug;
@@ -167,7 +170,7 @@ impl<K: Kind> SweepKind for K {
         Some(checked.map_err(|reason| SweepError::InvalidResult {
             kind: Kind::name(self).into(),
             shard: shard.index,
-            reason: format!("recounted: {reason}"),
+            reason: ValidateError::new("recounted", reason),
         }))
     }
     fn empty(&self) -> Output {

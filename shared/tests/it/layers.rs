@@ -101,7 +101,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// `kinds/col/tree.rs` → `["kinds", "col", "tree"]`; `mod.rs`/`lib.rs`/`main.rs` name their folder.
+/// `kinds/myopic_tree/validate.rs` → `["kinds", "myopic_tree", "validate"]`; `mod.rs`/`lib.rs`/`main.rs` name their folder.
 fn module_path(src: &Path, file: &Path) -> Vec<String> {
     let rel = file.strip_prefix(src).unwrap().with_extension("");
     let mut parts: Vec<String> = rel

@@ -2,7 +2,7 @@
 
 use crate::col::Board;
 use crate::graph::{graph6, BitGraph};
-use crate::sweep::graphplan;
+use crate::sweep::{graphplan, ValidateError};
 
 /// The Col board of a graph (every vertex uncoloured).
 pub fn col_board(g: &BitGraph) -> Board {
@@ -20,7 +20,7 @@ pub fn record_colouring(
     what: &str,
     r: &crate::sweep::Record,
     n: usize,
-) -> Result<(u32, u32), String> {
+) -> Result<(u32, u32), ValidateError> {
     let text = r
         .detail
         .strip_prefix("colouring ")
@@ -37,14 +37,18 @@ pub fn record_colouring(
             'L' => blue |= 1 << v,
             'R' => red |= 1 << v,
             '.' => {}
-            _ => return Err(format!("{what}: colouring `{text}` has `{ch}`")),
+            _ => {
+                return Err(ValidateError::from(format!(
+                    "{what}: colouring `{text}` has `{ch}`"
+                )))
+            }
         }
     }
     if super::colouring_index(n, blue, red) != r.index {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{what}: colouring index {} is not that of `{text}`",
             r.index
-        ));
+        )));
     }
     Ok((blue, red))
 }
@@ -58,30 +62,30 @@ pub fn col_record(
     (lo, hi): (usize, usize),
     walk: &graphplan::Walk,
     prefixes: &[String],
-) -> Result<(BitGraph, u32, u32), String> {
+) -> Result<(BitGraph, u32, u32), ValidateError> {
     let n = r.vertices as usize;
     if n < lo || n > hi {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{what}: `{}` on {n} vertices, but this shard only has graphs on {lo}..={hi}",
             r.code
-        ));
+        )));
     }
     let g =
         graph6::parse_bitgraph(&r.code).map_err(|e| format!("{what}: `{:.40}`: {e}", r.code))?;
     if g.n() != n || g.edge_count() != r.edges as usize || !g.is_connected() {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{what}: `{}` is not a connected graph on {n} vertices with {} edges",
             r.code, r.edges
-        ));
+        )));
     }
     if let graphplan::Walk::Prefixes(ps) = walk {
         let depth = ps[0].n();
         let head = graph6::encode_bitgraph(&g.induced((1u32 << depth) - 1));
         if !prefixes.contains(&head) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{what}: `{}` is not in this shard (its first {depth} vertices are `{head}`)",
                 r.code
-            ));
+            )));
         }
     }
     let (blue, red) = record_colouring(what, r, n)?;
@@ -89,10 +93,10 @@ pub fn col_record(
         let same = |m: u32| m >> u & 1 == 1 && m >> v & 1 == 1;
         same(blue) || same(red)
     }) {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{what}: `{}` {} has a same-colour edge",
             r.code, r.detail
-        ));
+        )));
     }
     Ok((g, blue, red))
 }

@@ -23,6 +23,7 @@ use crate::families::col::{
 use crate::graph::{graph6, BitGraph};
 use crate::sweep::graphplan::{self, GraphShard};
 use crate::sweep::merge::{add, merge_maps, MergeError};
+use crate::sweep::ValidateError;
 use crate::sweep::{thousands, Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -270,7 +271,12 @@ impl Kind for ColSweep {
         out.values = tally.finish(&mut solver.engine);
         Ok(out)
     }
-    fn validate(&self, p: &ColParams, shard: &GraphShard, out: &ColOutput) -> Result<(), String> {
+    fn validate(
+        &self,
+        p: &ColParams,
+        shard: &GraphShard,
+        out: &ColOutput,
+    ) -> Result<(), ValidateError> {
         validate::validate_col(p, shard, out)
     }
     fn doc(&self, p: &ColParams, r: &ColOutput) -> ColDoc {

@@ -17,6 +17,7 @@ use crate::families::col::{
 use crate::graph::{graph6, BitGraph};
 use crate::sweep::graphplan;
 use crate::sweep::merge::{add, MergeError};
+use crate::sweep::ValidateError;
 use crate::sweep::{thousands, Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -227,7 +228,7 @@ impl Kind for EngineCheckSweep {
         _p: &NoParams,
         shard: &EngineCheckShard,
         out: &EngineCheckOutput,
-    ) -> Result<(), String> {
+    ) -> Result<(), ValidateError> {
         validate::validate_engine_check(shard, out)
     }
     fn doc(&self, _p: &NoParams, r: &EngineCheckOutput) -> EngineCheckDoc {

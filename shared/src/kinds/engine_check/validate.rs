@@ -14,7 +14,7 @@ const ENGINE_CHECK_COL_POSITIONS: u64 = 18_037;
 pub(super) fn validate_engine_check(
     shard: &EngineCheckShard,
     out: &EngineCheckOutput,
-) -> Result<(), String> {
+) -> Result<(), ValidateError> {
     let (name, set, other, other_name, positions) = match shard {
         EngineCheckShard::Col => (
             "col",
@@ -30,26 +30,26 @@ pub(super) fn validate_engine_check(
         }
     };
     if *other != CheckCounts::default() {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{other_name}: {} positions, but this is a {name} shard",
             other.positions
-        ));
+        )));
     }
     if set.positions != positions {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{name}.positions is {}, but the shard has {positions} positions",
             set.positions
-        ));
+        )));
     }
     let rs = &set.disagreements.0;
     let cap = super::RECORD_CAP;
     if rs.cap != cap || rs.total > positions || rs.kept.len() as u64 != rs.total.min(cap) {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{name}.disagreements: total {} with {} kept (cap {}), of {positions} positions (cap {cap})",
             rs.total,
             rs.kept.len(),
             rs.cap
-        ));
+        )));
     }
     let mut solver: Option<Solver> = None;
     for (i, r) in rs.kept.iter().enumerate() {
@@ -65,19 +65,19 @@ pub(super) fn validate_engine_check(
                     let v = solver.value(&b, b.position_masks(blue, red));
                     let (o, want) = (solver.engine.outcome(v), naive::outcome(&b, blue, red));
                     if o == want {
-                        return Err(format!(
+                        return Err(ValidateError::from(format!(
                             "{what}: solver and naive search agree ({o}): not a disagreement"
-                        ));
+                        )));
                     }
                 }
             }
             EngineCheckShard::Myopic(range) => {
                 let n = range.n;
                 if r.vertices as usize != n {
-                    return Err(format!(
+                    return Err(ValidateError::from(format!(
                         "{what}: {} vertices, but the shard's digraphs have {n}",
                         r.vertices
-                    ));
+                    )));
                 }
                 record_colouring(&what, r, n)?;
             }

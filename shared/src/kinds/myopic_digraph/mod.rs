@@ -29,6 +29,7 @@ use crate::families::col::{board_digraph6, digraph_ranges, DigraphRange};
 use crate::families::col::{position_record, records_md, PositionDoc, Records};
 use crate::graph::members;
 use crate::sweep::merge::{add, MergeError};
+use crate::sweep::ValidateError;
 use crate::sweep::{thousands, Kind, Merge, ParamDef, Record, ShardCtx, Smallest, SweepError};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -411,7 +412,7 @@ impl Kind for MyopicDigraphSweep {
         p: &DigraphParams,
         shard: &DigraphShard,
         out: &DigraphOutput,
-    ) -> Result<(), String> {
+    ) -> Result<(), ValidateError> {
         validate::validate(p, shard, out)
     }
     fn doc(&self, p: &DigraphParams, r: &DigraphOutput) -> DigraphDoc {

@@ -13,7 +13,7 @@ pub(super) fn validate(
     p: &DigraphParams,
     shard: &DigraphShard,
     out: &DigraphOutput,
-) -> Result<(), String> {
+) -> Result<(), ValidateError> {
     let (name, set, other, other_name, n, positions) = match *shard {
         DigraphShard::Exhaustive(r) => {
             r.check("myopic-digraph").map_err(|e| e.to_string())?;
@@ -29,10 +29,10 @@ pub(super) fn validate(
         }
         DigraphShard::Random { lo, hi } => {
             if lo > hi || hi > p.random || !(2..=20).contains(&p.vertices) {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "shard: random samples {lo}..{hi} outside 0..{} (or vertices {} out of 2..=20)",
                     p.random, p.vertices
-                ));
+                )));
             }
             (
                 "random",
@@ -45,16 +45,16 @@ pub(super) fn validate(
         }
     };
     if *other != RuleCounts::default() {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{other_name}: {} positions, but this is a {name} shard",
             other.positions
-        ));
+        )));
     }
     if set.positions != positions {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{name}.positions is {}, but the shard has {positions} positions",
             set.positions
-        ));
+        )));
     }
     let per_vertex = positions * n as u64;
     for (f, v, limit) in [
@@ -63,11 +63,13 @@ pub(super) fn validate(
         ("watched_broken", set.watched_broken, set.watched),
     ] {
         if v > limit {
-            return Err(format!("{name}.{f} is {v}, above {limit}"));
+            return Err(ValidateError::from(format!(
+                "{name}.{f} is {v}, above {limit}"
+            )));
         }
     }
     if set.smallest_watched_broken.0.is_some() != (set.watched_broken > 0) {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{name}.smallest_watched_broken is {}, but watched_broken is {}",
             if set.smallest_watched_broken.0.is_some() {
                 "set"
@@ -75,7 +77,7 @@ pub(super) fn validate(
                 "empty"
             },
             set.watched_broken
-        ));
+        )));
     }
     let cap = crate::families::col::RECORD_CAP;
     for (f, rs, limit) in [
@@ -83,12 +85,12 @@ pub(super) fn validate(
         ("non_cold", &set.non_cold.0, positions),
     ] {
         if rs.cap != cap || rs.total > limit || rs.kept.len() as u64 != rs.total.min(cap) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{name}.{f}: total {} with {} kept (cap {}), of {limit} (cap {cap})",
                 rs.total,
                 rs.kept.len(),
                 rs.cap
-            ));
+            )));
         }
     }
     let records = set
@@ -100,10 +102,10 @@ pub(super) fn validate(
         .chain(&set.smallest_watched_broken.0);
     for r in records {
         if r.vertices as usize != n {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{name}: record `{:.40}` has {} vertices, but the shard's digraphs have {n}",
                 r.code, r.vertices
-            ));
+            )));
         }
     }
     Ok(())

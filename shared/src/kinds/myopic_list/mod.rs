@@ -25,6 +25,7 @@ use crate::col::{colouring_from_index, Board, Solver, SolverOptions};
 use crate::families::col::{check_ranges, position_record, records_md, PositionDoc, Records};
 use crate::graph::members;
 use crate::sweep::merge::{add, MergeError};
+use crate::sweep::ValidateError;
 use crate::sweep::{thousands, Kind, Merge, ParamDef, Record, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -472,7 +473,12 @@ impl Kind for MyopicListSweep {
         }
         Ok(out)
     }
-    fn validate(&self, p: &ListParams, shard: &ListShard, out: &ListOutput) -> Result<(), String> {
+    fn validate(
+        &self,
+        p: &ListParams,
+        shard: &ListShard,
+        out: &ListOutput,
+    ) -> Result<(), ValidateError> {
         self.validate_output(p, shard, out)
     }
     fn doc(&self, p: &ListParams, r: &ListOutput) -> ListDoc {

@@ -14,17 +14,17 @@ impl MyopicListSweep {
         p: &ListParams,
         shard: &ListShard,
         out: &ListOutput,
-    ) -> Result<(), String> {
+    ) -> Result<(), ValidateError> {
         self.check(p).map_err(|e| e.to_string())?;
         let (name, check, codes, positions): (&str, &Check, Vec<(String, usize)>, u64) =
             match *shard {
                 ListShard::Lemma => ("lemma", &out.lemma, Vec::new(), 3 * p.max_len as u64),
                 ListShard::List { nodes } => {
                     if nodes == 0 || nodes > p.max_single {
-                        return Err(format!(
+                        return Err(ValidateError::from(format!(
                             "shard: list of {nodes} nodes outside 1..={}",
                             p.max_single
-                        ));
+                        )));
                     }
                     let n = lists_board(&[nodes]).n();
                     (
@@ -36,10 +36,10 @@ impl MyopicListSweep {
                 }
                 ListShard::Forest { lists, first } => {
                     if !(2..=4).contains(&lists) || first == 0 || first > p.max_forest {
-                        return Err(format!(
+                        return Err(ValidateError::from(format!(
                         "shard: forest of {lists} lists, first of {first} nodes, outside the plan for max_forest {}",
                         p.max_forest
-                    ));
+                    )));
                     }
                     let mut codes = Vec::new();
                     let mut positions = 0u64;
@@ -61,23 +61,23 @@ impl MyopicListSweep {
             ("forest", &out.forest),
         ] {
             if other != name && (c.positions != 0 || c.exceptions.total() != 0) {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{other}: {} positions, but this is a {name} shard",
                     c.positions
-                ));
+                )));
             }
         }
         if check.positions != positions {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{name}.positions is {}, but the shard has {positions}",
                 check.positions
-            ));
+            )));
         }
         if out.work != positions {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "work is {}, not the shard's {positions} positions",
                 out.work
-            ));
+            )));
         }
         let non_cold_limit = if name == "lemma" { 0 } else { positions };
         for (what, rs, limit) in [
@@ -86,12 +86,12 @@ impl MyopicListSweep {
         ] {
             let cap = crate::families::col::RECORD_CAP;
             if rs.cap != cap || rs.total > limit || rs.kept.len() as u64 != rs.total.min(cap) {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{what}: total {} with {} kept (cap {}), of {limit} positions (cap {cap})",
                     rs.total,
                     rs.kept.len(),
                     rs.cap
-                ));
+                )));
             }
             for r in &rs.kept {
                 let ok = if name == "lemma" {
@@ -102,10 +102,10 @@ impl MyopicListSweep {
                         .any(|(c, n)| *c == r.code && *n == r.vertices as usize)
                 };
                 if !ok {
-                    return Err(format!(
+                    return Err(ValidateError::from(format!(
                         "{what}: `{:.40}` on {} nodes is not one of the shard's lists",
                         r.code, r.vertices
-                    ));
+                    )));
                 }
             }
         }

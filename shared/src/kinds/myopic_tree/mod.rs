@@ -22,6 +22,7 @@ use crate::families::col::{
     ValueCounter, ValueRow, ValueStats,
 };
 use crate::sweep::merge::{add, merge_maps, MergeError};
+use crate::sweep::ValidateError;
 use crate::sweep::{thousands, Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -507,7 +508,12 @@ impl Kind for MyopicTrees {
         Ok(out)
     }
 
-    fn validate(&self, p: &TreeParams, shard: &TreeShard, out: &TreeOutput) -> Result<(), String> {
+    fn validate(
+        &self,
+        p: &TreeParams,
+        shard: &TreeShard,
+        out: &TreeOutput,
+    ) -> Result<(), ValidateError> {
         self.validate_output(p, shard, out)
     }
 

@@ -14,24 +14,24 @@ impl MyopicTrees {
         p: &TreeParams,
         shard: &TreeShard,
         out: &TreeOutput,
-    ) -> Result<(), String> {
+    ) -> Result<(), ValidateError> {
         self.check(p).map_err(|e| e.to_string())?;
         let cat = self.shape.catalogue(p.max_nodes);
         let mut want: BTreeMap<u32, NodeCounts> = BTreeMap::new();
         let mut codes = std::collections::BTreeSet::new();
         for t in &shard.trees {
             if t.nodes == 0 || t.index >= cat.count(t.nodes) {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "shard: no tree {}:{} within max_nodes {}",
                     t.nodes, t.index, p.max_nodes
-                ));
+                )));
             }
             let tree = cat.tree(t.nodes, t.index);
             if !codes.insert(tree.digraph6()) {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "shard: tree {}:{} is listed twice",
                     t.nodes, t.index
-                ));
+                )));
             }
             let n = t.nodes as u32;
             let kids = tree.children(0).len();
@@ -43,11 +43,11 @@ impl MyopicTrees {
             }
         }
         if out.by_nodes.keys().ne(want.keys()) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "by_nodes has node counts {:?}, but the shard's trees have {:?}",
                 out.by_nodes.keys().collect::<Vec<_>>(),
                 want.keys().collect::<Vec<_>>()
-            ));
+            )));
         }
         let (mut work, mut non_cold) = (0u64, 0u64);
         let mut exceptions: BTreeMap<SubjectGroup, u64> = BTreeMap::new();
@@ -55,48 +55,48 @@ impl MyopicTrees {
             let w = &want[n];
             let at = |f: &str| format!("by_nodes[{n}].{f}");
             if c.trees != w.trees {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{} is {}, but the shard has {} trees on {n} nodes",
                     at("trees"),
                     c.trees,
                     w.trees
-                ));
+                )));
             }
             if c.positions != w.positions {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{} is {}, not {} trees × 3^{}",
                     at("positions"),
                     c.positions,
                     w.trees,
                     n - 1
-                ));
+                )));
             }
             if c.non_cold > c.positions {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{} is {}, above positions = {}",
                     at("non_cold"),
                     c.non_cold,
                     c.positions
-                ));
+                )));
             }
             if c.groups.keys().ne(w.groups.keys()) {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{} has {:?}, but the shard's trees on {n} nodes have {:?}",
                     at("groups"),
                     c.groups.keys().map(|g| g.label()).collect::<Vec<_>>(),
                     w.groups.keys().map(|g| g.label()).collect::<Vec<_>>()
-                ));
+                )));
             }
             for (g, gc) in &c.groups {
                 let subjects = w.groups[g].subjects;
                 if gc.subjects != subjects || gc.exceptions > subjects {
-                    return Err(format!(
+                    return Err(ValidateError::from(format!(
                         "{}[{}]: {} subjects and {} exceptions, but the shard's trees have {subjects} subjects",
                         at("groups"),
                         g.label(),
                         gc.subjects,
                         gc.exceptions
-                    ));
+                    )));
                 }
                 *exceptions.entry(*g).or_default() += gc.exceptions;
             }
@@ -104,24 +104,24 @@ impl MyopicTrees {
                 m.values().try_fold(0u64, |a, &b| a.checked_add(b))
             });
             if sum != Some(c.positions) {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "values.counts[{n}] sums to {sum:?}, not by_nodes[{n}].positions = {}",
                     c.positions
-                ));
+                )));
             }
             work += c.positions;
             non_cold += c.non_cold;
         }
         if out.work != work {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "work is {}, not the {work} positions of the shard's trees",
                 out.work
-            ));
+            )));
         }
         if let Some(n) = out.values.counts.keys().find(|n| !want.contains_key(n)) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "values.counts[{n}]: the shard has no tree on {n} nodes"
-            ));
+            )));
         }
         if let Some((n, m)) = out
             .values
@@ -129,26 +129,26 @@ impl MyopicTrees {
             .iter()
             .find(|(n, m)| !want.contains_key(n) || !m.0.is_power_of_two())
         {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "values.max_denominator[{n}] is {}: not a power of two of a counted node count",
                 m.0
-            ));
+            )));
         }
         let totals = out.values.totals();
         if out.values.smallest.len() != totals.len() {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "values.smallest has {} positions for {} values",
                 out.values.smallest.len(),
                 totals.len()
-            ));
+            )));
         }
-        let record = |what: &str, r: &crate::sweep::Record| -> Result<(), String> {
+        let record = |what: &str, r: &crate::sweep::Record| -> Result<(), ValidateError> {
             let n = r.vertices as usize;
             if !codes.contains(&r.code) || n == 0 || r.edges as usize != n - 1 {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{what}: `{:.40}` ({n} nodes, {} arcs) is not one of the shard's trees",
                     r.code, r.edges
-                ));
+                )));
             }
             let text = r
                 .detail
@@ -158,7 +158,7 @@ impl MyopicTrees {
                 t.starts_with('.') && t.chars().all(|c| matches!(c, '.' | 'L' | 'R'))
             });
             if !ok {
-                return Err(format!("{what}: detail `{:.40}` is not a colouring of {n} nodes with the root uncoloured", r.detail));
+                return Err(ValidateError::from(format!("{what}: detail `{:.40}` is not a colouring of {n} nodes with the root uncoloured", r.detail)));
             }
             Ok(())
         };
@@ -171,10 +171,10 @@ impl MyopicTrees {
                 .and_then(|m| m.get(value))
                 .is_none()
             {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{what}: no position of value {value} on {} nodes is counted",
                     r.vertices
-                ));
+                )));
             }
             record(&what, r)?;
         }
@@ -193,13 +193,13 @@ impl MyopicTrees {
                 || rs.total != total
                 || rs.kept.len() as u64 != total.min(crate::families::col::RECORD_CAP)
             {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{what}: total {} with {} kept (cap {}), but {total} are counted (cap {})",
                     rs.total,
                     rs.kept.len(),
                     rs.cap,
                     crate::families::col::RECORD_CAP
-                ));
+                )));
             }
             for r in &rs.kept {
                 record(&what, r)?;
@@ -210,18 +210,18 @@ impl MyopicTrees {
             .keys()
             .find(|g| !self.shape.groups().contains(g))
         {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "exceptions[{}]: not a group of {}",
                 g.label(),
                 self.shape.name()
-            ));
+            )));
         }
         for g in self.shape.groups() {
             if exceptions.get(g).copied().unwrap_or(0) > 0 && !out.exceptions.contains_key(g) {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "exceptions[{}] is missing, but exceptions are counted",
                     g.label()
-                ));
+                )));
             }
         }
         Ok(())

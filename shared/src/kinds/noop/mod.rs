@@ -12,6 +12,7 @@
 mod report;
 mod validate;
 use crate::sweep::merge::{add, MergeError};
+use crate::sweep::ValidateError;
 use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -199,7 +200,7 @@ impl Kind for NoopSweep {
         params: &NoopParams,
         shard: &NoopShard,
         out: &NoopOutput,
-    ) -> Result<(), String> {
+    ) -> Result<(), ValidateError> {
         validate::validate(params, shard, out)
     }
 

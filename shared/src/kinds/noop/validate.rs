@@ -7,21 +7,24 @@ pub(super) fn validate(
     params: &NoopParams,
     shard: &NoopShard,
     out: &NoopOutput,
-) -> Result<(), String> {
+) -> Result<(), ValidateError> {
     if out.shards != 1 {
-        return Err(format!("shards is {}, not 1", out.shards));
+        return Err(ValidateError::from(format!(
+            "shards is {}, not 1",
+            out.shards
+        )));
     }
     if out.index_sum != shard.index {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "index_sum is {}, not the shard's index {}",
             out.index_sum, shard.index
-        ));
+        )));
     }
     if out.padding.len() as u64 != params.result_bytes || out.padding.chars().any(|c| c != PAD) {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "padding is not {} '{PAD}' bytes",
             params.result_bytes
-        ));
+        )));
     }
     Ok(())
 }

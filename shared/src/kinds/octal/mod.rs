@@ -20,6 +20,7 @@ mod report;
 
 mod validate;
 use crate::sweep::merge::{add, add_counts, MergeError};
+use crate::sweep::ValidateError;
 use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -494,7 +495,7 @@ impl Kind for OctalSweep {
         params: &OctalParams,
         shard: &CodeRange,
         out: &OctalOutput,
-    ) -> Result<(), String> {
+    ) -> Result<(), ValidateError> {
         validate::validate(params, shard, out)
     }
 

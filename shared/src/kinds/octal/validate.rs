@@ -7,16 +7,16 @@ pub(super) fn validate(
     params: &OctalParams,
     shard: &CodeRange,
     out: &OctalOutput,
-) -> Result<(), String> {
+) -> Result<(), ValidateError> {
     params.check().map_err(|e| e.to_string())?;
     let CodeRange { lo, hi } = *shard;
     let want: Vec<u64> = (lo..hi.min(params.codes())).map(code_of_rank).collect();
     if out.per_code.len() != want.len() || !want.iter().all(|c| out.per_code.contains_key(c)) {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "per_code has {} codes, not the shard's {} codes (ranks {lo}..{hi})",
             out.per_code.len(),
             want.len()
-        ));
+        )));
     }
     let mut again = OctalOutput::default();
     for (&code, st) in &out.per_code {
@@ -61,7 +61,9 @@ pub(super) fn validate(
         ),
     ];
     if let Some((f, _)) = fields.iter().find(|(_, ok)| !ok) {
-        return Err(format!("{f} does not agree with the per_code rows"));
+        return Err(ValidateError::from(format!(
+            "{f} does not agree with the per_code rows"
+        )));
     }
     let k = params.digits;
     for l in [
@@ -79,10 +81,10 @@ pub(super) fn validate(
             max_grundy: g.iter().copied().max().unwrap_or(0) as u64,
         };
         if out.per_code.get(&code) != Some(&row) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "per_code[{code}] is {:?}, solved again: {row:?}",
                 out.per_code.get(&code)
-            ));
+            )));
         }
     }
     Ok(())

@@ -13,6 +13,7 @@ mod validate;
 
 use crate::gamegraph::subtraction::{analyse, SubtractionAnalysis, SubtractionSet};
 use crate::sweep::merge::{add, add_counts, MergeError};
+use crate::sweep::ValidateError;
 use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -638,7 +639,7 @@ impl Kind for SubtractionSweep {
         params: &SubtractionParams,
         shard: &MaskRange,
         out: &SubtractionOutput,
-    ) -> Result<(), String> {
+    ) -> Result<(), ValidateError> {
         validate::validate(params, shard, out)
     }
 

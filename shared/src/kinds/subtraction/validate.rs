@@ -10,54 +10,60 @@ pub(super) fn validate(
     params: &SubtractionParams,
     shard: &MaskRange,
     out: &SubtractionOutput,
-) -> Result<(), String> {
+) -> Result<(), ValidateError> {
     let MaskRange { lo, hi } = *shard;
     let limit = params.sets() + 1;
     if lo == 0 || lo >= hi || hi > limit {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "shard: mask range {lo}..{hi} is not inside 1..{limit}"
-        ));
+        )));
     }
     let sets = hi - lo;
     if out.sets != sets {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "sets is {}, but the shard has the {sets} masks {lo}..{hi}",
             out.sets
-        ));
+        )));
     }
     let in_shard = |field: &str, s: &SetStats| {
         if (lo..hi).contains(&s.mask) {
             Ok(())
         } else {
-            Err(format!(
+            Err(ValidateError::from(format!(
                 "{field}: mask {} is outside the shard's {lo}..{hi}",
                 s.mask
-            ))
+            )))
         }
     };
     // Per-set rows: the smallest min(sets, cap), distinct masks in the shard.
     let per_set = &out.per_set;
     if per_set.total != sets {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "per_set.total is {}, not sets = {sets}",
             per_set.total
-        ));
+        )));
     }
     let want = sets.min(PER_SET_CAP as u64);
     if per_set.kept.len() as u64 != want {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "per_set keeps {} rows, not min({sets} sets, {PER_SET_CAP})",
             per_set.kept.len()
-        ));
+        )));
     }
     let mut masks = BTreeSet::new();
     for s in &per_set.kept {
         in_shard("per_set", s)?;
         if !masks.insert(s.mask) {
-            return Err(format!("per_set: mask {} is listed twice", s.mask));
+            return Err(ValidateError::from(format!(
+                "per_set: mask {} is listed twice",
+                s.mask
+            )));
         }
         if s.outcome.period == 0 || s.grundy.period == 0 {
-            return Err(format!("per_set: mask {} has a period of 0", s.mask));
+            return Err(ValidateError::from(format!(
+                "per_set: mask {} has a period of 0",
+                s.mask
+            )));
         }
     }
     // Histograms: each counts every set once; with every row kept they are
@@ -66,12 +72,12 @@ pub(super) fn validate(
     for (k, (h, name)) in out.histograms.all().into_iter().zip(FIELDS).enumerate() {
         let sum = h.values().try_fold(0u64, |a, &b| a.checked_add(b));
         if sum != Some(sets) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "histograms.{name} sums to {sum:?}, not sets = {sets}"
-            ));
+            )));
         }
         if let Some((v, _)) = h.iter().find(|(_, &c)| c == 0) {
-            return Err(format!("histograms.{name}[{v}] is 0"));
+            return Err(ValidateError::from(format!("histograms.{name}[{v}] is 0")));
         }
         let mut from_rows = BTreeMap::new();
         for s in &per_set.kept {
@@ -80,17 +86,17 @@ pub(super) fn validate(
         for (v, &c) in &from_rows {
             let have = h.get(v).copied().unwrap_or(0);
             if have < c || (complete && have != c) {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "histograms.{name}[{v}] is {have}, but {c} per-set rows have that value"
-                ));
+                )));
             }
         }
         if complete && from_rows.len() != h.len() {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "histograms.{name} has {} values, the per-set rows {}",
                 h.len(),
                 from_rows.len()
-            ));
+            )));
         }
     }
     // Consistency counters: at most the sets; exact with every row kept.
@@ -110,10 +116,10 @@ pub(super) fn validate(
     ];
     for (name, have, from_rows) in counters {
         if have > sets || have < from_rows || (complete && have != from_rows) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{name} is {have}, but {from_rows} of the {} per-set rows (of {sets} sets) break it",
                 per_set.kept.len()
-            ));
+            )));
         }
     }
     // Extremes: the histogram's largest value, as many sets as it counts,
@@ -131,38 +137,38 @@ pub(super) fn validate(
             continue; // no sets: unreachable, sets ≥ 1 above
         };
         if l.value != max {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{at}.value is {}, but histograms.{name} goes up to {max}",
                 l.value
-            ));
+            )));
         }
         if l.sets.total != count {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{at}.sets.total is {}, but histograms.{name}[{max}] is {count}",
                 l.sets.total
-            ));
+            )));
         }
         if l.sets.kept.len() as u64 != count.min(EXTREME_CAP as u64) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{at} keeps {} sets, not min({count}, {EXTREME_CAP})",
                 l.sets.kept.len()
-            ));
+            )));
         }
         for s in &l.sets.kept {
             in_shard(&at, s)?;
             if *s.values().all()[k] != max {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{at}: mask {} has {name} {}, not {max}",
                     s.mask,
                     s.values().all()[k]
-                ));
+                )));
             }
             if let Some(row) = per_set.kept.iter().find(|r| r.mask == s.mask) {
                 if row != s {
-                    return Err(format!(
+                    return Err(ValidateError::from(format!(
                         "{at}: mask {} disagrees with its per-set row",
                         s.mask
-                    ));
+                    )));
                 }
             }
         }
@@ -171,12 +177,12 @@ pub(super) fn validate(
             let set = SubtractionSet::from_mask(s.mask).map_err(|e| format!("{at}: {e}"))?;
             let truth = SetStats::new(s.mask, &analyse(&set));
             if truth != *s {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{at}: mask {} is claimed as `{}` but is `{}`",
                     s.mask,
                     s.row(),
                     truth.row()
-                ));
+                )));
             }
         }
     }

@@ -14,6 +14,7 @@ use crate::graph::{graph6, BitGraph};
 use crate::sweep::graphplan::{self, GraphShard};
 use crate::sweep::merge::{add, add_counts, merge_maps, MergeError};
 use crate::sweep::report::nim;
+use crate::sweep::ValidateError;
 use crate::sweep::{
     thousands, Kind, Max, Merge, ParamDef, Record, RecordSet, ShardCtx, Smallest, SweepError,
 };
@@ -525,7 +526,7 @@ impl Kind for UvgSweep {
         params: &UvgParams,
         shard: &GraphShard,
         out: &UvgOutput,
-    ) -> Result<(), String> {
+    ) -> Result<(), ValidateError> {
         validate::validate(params, shard, out)
     }
 
@@ -534,7 +535,7 @@ impl Kind for UvgSweep {
         params: &UvgParams,
         shard: &GraphShard,
         out: &UvgOutput,
-    ) -> Option<Result<(), String>> {
+    ) -> Option<Result<(), ValidateError>> {
         Some(validate::recount(params, shard, out))
     }
 

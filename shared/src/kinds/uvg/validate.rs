@@ -32,34 +32,39 @@ fn witness_graph(
     edges: Option<u32>,
     walk: &graphplan::Walk,
     prefixes: &[String],
-) -> Result<BitGraph, String> {
+) -> Result<BitGraph, ValidateError> {
     let (vertices, _) = graph6::decode(code).map_err(|e| format!("{what}: `{code:.40}`: {e}"))?;
     if vertices > WITNESS_BUDGET_N {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{what}: witness on {vertices} vertices exceeds the validation budget ({WITNESS_BUDGET_N})"
-        ));
+        )));
     }
     let g = graph6::parse_bitgraph(code).map_err(|e| format!("{what}: `{code}`: {e}"))?;
     if g.n() != n {
-        return Err(format!("{what}: `{code}` has {} vertices, not {n}", g.n()));
+        return Err(ValidateError::from(format!(
+            "{what}: `{code}` has {} vertices, not {n}",
+            g.n()
+        )));
     }
     if edges.is_some_and(|m| m as usize != g.edge_count()) {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{what}: `{code}` has {} edges, not {}",
             g.edge_count(),
             edges.unwrap_or(0)
-        ));
+        )));
     }
     if !g.is_connected() {
-        return Err(format!("{what}: `{code}` is not connected"));
+        return Err(ValidateError::from(format!(
+            "{what}: `{code}` is not connected"
+        )));
     }
     if let graphplan::Walk::Prefixes(ps) = walk {
         let depth = ps[0].n();
         let head = graph6::encode_bitgraph(&g.induced((1u32 << depth) - 1));
         if !prefixes.contains(&head) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{what}: `{code}` is not in this shard (its first {depth} vertices are `{head}`, not one of the shard's prefixes)"
-            ));
+            )));
         }
     }
     Ok(g)
@@ -67,19 +72,25 @@ fn witness_graph(
 
 /// Check a record set of a shard: at most `cap` kept, no more kept than
 /// counted, at most `limit` counted.
-fn check_set(what: &str, r: &RecordSet, cap: u64, limit: u64) -> Result<(), String> {
+fn check_set(what: &str, r: &RecordSet, cap: u64, limit: u64) -> Result<(), ValidateError> {
     if r.cap != cap {
-        return Err(format!("{what}.cap is {}, not {cap}", r.cap));
+        return Err(ValidateError::from(format!(
+            "{what}.cap is {}, not {cap}",
+            r.cap
+        )));
     }
     if r.kept.len() as u64 > r.total.min(cap) {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "{what} keeps {} records of {} counted (cap {cap})",
             r.kept.len(),
             r.total
-        ));
+        )));
     }
     if r.total > limit {
-        return Err(format!("{what}.total is {}, above {limit}", r.total));
+        return Err(ValidateError::from(format!(
+            "{what}.total is {}, above {limit}",
+            r.total
+        )));
     }
     Ok(())
 }
@@ -92,7 +103,7 @@ pub(super) fn recount(
     params: &UvgParams,
     shard: &GraphShard,
     out: &UvgOutput,
-) -> Result<(), String> {
+) -> Result<(), ValidateError> {
     params.check().map_err(|e| e.to_string())?;
     let walk = shard.decode("uvg").map_err(|e| e.to_string())?;
     let max_n = params.max_n;
@@ -112,9 +123,9 @@ pub(super) fn recount(
             ("degree3.graphs", c.degree3.graphs, degree3[n]),
         ] {
             if said != counted {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "by_n[{n}].{field} is {said}, but the shard holds {counted}"
-                ));
+                )));
             }
         }
     }
@@ -125,7 +136,7 @@ pub(super) fn validate(
     params: &UvgParams,
     shard: &GraphShard,
     out: &UvgOutput,
-) -> Result<(), String> {
+) -> Result<(), ValidateError> {
     params.check().map_err(|e| e.to_string())?;
     let walk = shard.decode("uvg").map_err(|e| e.to_string())?;
     let (lo, hi, prefixes) = match (&walk, shard) {
@@ -139,60 +150,63 @@ pub(super) fn validate(
     for (&n, c) in &out.by_n {
         let at = |field: &str| format!("by_n[{n}].{field}");
         if n < lo || n > hi {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "by_n[{n}]: this shard only has graphs on {lo}..={hi} vertices"
-            ));
+            )));
         }
         let nn = n as u64;
         if c.graphs == 0 || c.graphs > CONNECTED_GRAPHS[n] {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{} is {}: there are 1..={} connected graphs on {n} vertices",
                 at("graphs"),
                 c.graphs,
                 CONNECTED_GRAPHS[n]
-            ));
+            )));
         }
         if c.positions != c.graphs * nn {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{} is {}, not {n} × {} graphs",
                 at("positions"),
                 c.positions,
                 c.graphs
-            ));
+            )));
         }
         if let Some((&v, _)) = c.grundy.range(n as u8..).next() {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{}: value {v} on {n} vertices (a start's value is below its degree + 1 ≤ {n})",
                 at("grundy")
-            ));
+            )));
         }
         let sum = |m: &BTreeMap<u8, u64>| m.values().try_fold(0u64, |a, &b| a.checked_add(b));
         if sum(&c.grundy) != Some(c.positions) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{} sums to {:?}, not positions = {}",
                 at("grundy"),
                 sum(&c.grundy),
                 c.positions
-            ));
+            )));
         }
         if let Some((&t, _)) = c.cover.range(n as u8 + 1..).next() {
-            return Err(format!("{}: t = {t} on {n} vertices", at("cover")));
+            return Err(ValidateError::from(format!(
+                "{}: t = {t} on {n} vertices",
+                at("cover")
+            )));
         }
         if sum(&c.cover) != Some(c.graphs) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{} sums to {:?}, not graphs = {}",
                 at("cover"),
                 sum(&c.cover),
                 c.graphs
-            ));
+            )));
         }
         if c.first_player_wins > c.positions {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{} is {}, above positions = {}",
                 at("first_player_wins"),
                 c.first_player_wins,
                 c.positions
-            ));
+            )));
         }
         check_set(
             &at("matching_exceptions"),
@@ -203,31 +217,31 @@ pub(super) fn validate(
         // The matching test and value ≠ 0 agree except at the exceptions.
         let nonzero = c.positions - c.grundy.get(&0).copied().unwrap_or(0);
         if c.first_player_wins.abs_diff(nonzero) > c.matching_exceptions.total {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{} is {} but {nonzero} positions have a non-zero value and only {} are matching exceptions",
                 at("first_player_wins"),
                 c.first_player_wins,
                 c.matching_exceptions.total
-            ));
+            )));
         }
         let d = &c.degree3;
         if d.graphs > c.graphs || d.positions != d.graphs * nn {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{}: {} graphs and {} positions, of {} graphs on {n} vertices",
                 at("degree3"),
                 d.graphs,
                 d.positions,
                 c.graphs
-            ));
+            )));
         }
         if d.max_win_lose_tests.0 > d.win_lose_tests || (d.positions == 0 && d.win_lose_tests > 0) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{}: max {} of {} tests over {} positions",
                 at("degree3.win_lose_tests"),
                 d.max_win_lose_tests.0,
                 d.win_lose_tests,
                 d.positions
-            ));
+            )));
         }
         check_set(
             &at("degree3_exceptions"),
@@ -241,68 +255,77 @@ pub(super) fn validate(
         };
         check_set(&at("collected"), &c.collected, u64::MAX, collected)?;
         if c.collected.total != collected {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{}.total is {}, but {collected} positions have a value ≥ {}",
                 at("collected"),
                 c.collected.total,
                 params.collect_min_value
-            ));
+            )));
         }
         // Witnesses: in the shard, and of the value claimed (re-solved).
         for (&v, w) in &c.witnesses {
             let what = format!("{}[{v}]", at("witnesses"));
             let Some(w) = &w.0 else {
-                return Err(format!("{what} is empty"));
+                return Err(ValidateError::from(format!("{what} is empty")));
             };
             if !c.grundy.contains_key(&v) {
-                return Err(format!("{what}: no position of value {v} is counted"));
+                return Err(ValidateError::from(format!(
+                    "{what}: no position of value {v} is counted"
+                )));
             }
             let g = witness_graph(&what, &w.graph6, n, Some(w.edges), &walk, prefixes)?;
             let values = uvg::grundy_all(&g);
             match values.get(w.start as usize) {
                 Some(&x) if x == v => {}
                 Some(&x) => {
-                    return Err(format!(
+                    return Err(ValidateError::from(format!(
                         "{what}: `{}` start {} has value {x}, not {v}",
                         w.graph6, w.start
-                    ))
+                    )))
                 }
-                None => return Err(format!("{what}: start {} ≥ {n}", w.start)),
+                None => {
+                    return Err(ValidateError::from(format!(
+                        "{what}: start {} ≥ {n}",
+                        w.start
+                    )))
+                }
             }
         }
         if c.witnesses.len() != c.grundy.len() {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{}: {} witnesses for {} values",
                 at("witnesses"),
                 c.witnesses.len(),
                 c.grundy.len()
-            ));
+            )));
         }
         for (&k, w) in &c.cover_witnesses {
             let what = format!("{}[{k}]", at("cover_witnesses"));
             let Some(w) = &w.0 else {
-                return Err(format!("{what} is empty"));
+                return Err(ValidateError::from(format!("{what} is empty")));
             };
             if k < 3 || c.cover.range(k..).next().is_none() {
-                return Err(format!("{what}: no graph with t ≥ {k} is counted"));
+                return Err(ValidateError::from(format!(
+                    "{what}: no graph with t ≥ {k} is counted"
+                )));
             }
             let g = witness_graph(&what, &w.graph6, n, Some(w.edges), &walk, prefixes)?;
             let mask = uvg::grundy_all(&g).iter().fold(0u32, |m, &x| m | 1 << x);
             if (mask.trailing_ones() as u8) < k {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{what}: `{}` does not have starts of every value 0..{}",
                     w.graph6,
                     k - 1
-                ));
+                )));
             }
         }
         let with_cover = c.cover.range(3..).map(|(&t, _)| t).max().unwrap_or(0);
         if c.cover_witnesses.len() != with_cover.saturating_sub(2) as usize {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{}: {} witnesses, but graphs with t up to {with_cover} are counted",
                 at("cover_witnesses"),
                 c.cover_witnesses.len()
-            ));
+            )));
         }
         // The kept records: in the shard, and of the values their notes claim.
         let sets = [
@@ -314,12 +337,15 @@ pub(super) fn validate(
             for (i, r) in set.kept.iter().enumerate() {
                 let what = format!("{}.kept[{i}]", at(name));
                 if r.vertices as usize != n {
-                    return Err(format!("{what}: {} vertices under n = {n}", r.vertices));
+                    return Err(ValidateError::from(format!(
+                        "{what}: {} vertices under n = {n}",
+                        r.vertices
+                    )));
                 }
                 let g = witness_graph(&what, &r.code, n, Some(r.edges), &walk, prefixes)?;
                 let s = r.index as usize;
                 if s >= n {
-                    return Err(format!("{what}: start {s} ≥ {n}"));
+                    return Err(ValidateError::from(format!("{what}: start {s} ≥ {n}")));
                 }
                 let val = uvg::grundy_all(&g)[s];
                 let wins = uvg::first_player_wins_all(&g) >> s & 1 == 1;
@@ -338,10 +364,10 @@ pub(super) fn validate(
                     _ => val >= params.collect_min_value && r.note == format!("grundy={val}"),
                 };
                 if !ok {
-                    return Err(format!(
+                    return Err(ValidateError::from(format!(
                         "{what}: `{}` start {s} (value {val}) is not what `{}` says",
                         r.code, r.note
-                    ));
+                    )));
                 }
             }
         }
@@ -352,7 +378,7 @@ pub(super) fn validate(
 /// The smallest-*k search's figures against its records: every D re-solved
 /// and feeding the case it is counted in, the number of sets T recounted,
 /// the other counters consistent, the witness re-solved to value k.
-fn validate_extension(params: &UvgParams, e: &ExtensionCounts) -> Result<(), String> {
+fn validate_extension(params: &UvgParams, e: &ExtensionCounts) -> Result<(), ValidateError> {
     let k = params.extension_value;
     if k == 0 {
         return match e.is_empty() {
@@ -362,7 +388,8 @@ fn validate_extension(params: &UvgParams, e: &ExtensionCounts) -> Result<(), Str
     }
     let (mut a, mut b, mut t) = (0u64, 0u64, 0u64);
     for rec in &e.graphs {
-        let (d, case) = extension::check_record(k, params.max_n, rec)?;
+        let (d, case) = extension::check_record(k, params.max_n, rec)
+            .map_err(|e| ValidateError::from(e.to_string()))?;
         match case {
             extension::Case::A => a += 1,
             extension::Case::B => b += 1,
@@ -370,16 +397,16 @@ fn validate_extension(params: &UvgParams, e: &ExtensionCounts) -> Result<(), Str
         t += extension::admissible_sets(k, case, &uvg::grundy_all(&d));
     }
     if (a, b, t) != (e.d_case_a, e.d_case_b, e.t_sets) {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "extension: {} + {} graphs D and {} sets T claimed, the records give {a} + {b} and {t}",
             e.d_case_a, e.d_case_b, e.t_sets
-        ));
+        )));
     }
     if e.c_exact > e.t_sets || e.hits > e.t_sets {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "extension: {} exact and {} hits out of {} sets T",
             e.c_exact, e.hits, e.t_sets
-        ));
+        )));
     }
     match (&e.witness.0, e.hits) {
         (None, 0) => Ok(()),
@@ -392,15 +419,15 @@ fn validate_extension(params: &UvgParams, e: &ExtensionCounts) -> Result<(), Str
                 && uvg::grundy(&g, w.start, g.all()) == k;
             match ok {
                 true => Ok(()),
-                false => Err(format!(
+                false => Err(ValidateError::from(format!(
                     "extension.witness `{}` start {} is not a *{k} on {} vertices",
                     w.graph6,
                     w.start,
                     params.max_n + 2
-                )),
+                ))),
             }
         }
-        _ => Err(format!(
+        _ => Err(ValidateError::from(format!(
             "extension: {} hits but the witness is {}",
             e.hits,
             if e.witness.0.is_some() {
@@ -408,6 +435,6 @@ fn validate_extension(params: &UvgParams, e: &ExtensionCounts) -> Result<(), Str
             } else {
                 "missing"
             }
-        )),
+        ))),
     }
 }

@@ -21,6 +21,7 @@ use crate::families::bft::{
 use crate::graph::{graph6, members, BitGraph, VSet};
 use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::report::{nim, thousands};
+use crate::sweep::ValidateError;
 use crate::sweep::{Kind, Max, Merge, ParamDef, Record, ShardCtx, SweepError};
 use crate::uvg::degree3::grundy_degree3;
 use serde::{Deserialize, Serialize};
@@ -303,7 +304,7 @@ impl Kind for Degree3Sweep {
         params: &Degree3Params,
         shard: &RangeShard,
         out: &Degree3Output,
-    ) -> Result<(), String> {
+    ) -> Result<(), ValidateError> {
         validate::validate(params, shard, out)
     }
 

@@ -18,6 +18,7 @@ mod validate;
 mod report;
 use crate::graph::{graph6, BitGraph};
 use crate::sweep::merge::{add, merge_maps, MergeError};
+use crate::sweep::ValidateError;
 use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, Smallest, SweepError};
 use crate::uvg;
 use rand::{Rng, SeedableRng};
@@ -378,7 +379,7 @@ impl Kind for UvgLocalSearch {
         params: &SearchParams,
         shard: &SeedRange,
         out: &SearchOutput,
-    ) -> Result<(), String> {
+    ) -> Result<(), ValidateError> {
         validate::validate(params, shard, out)
     }
     fn doc(&self, params: &SearchParams, r: &SearchOutput) -> SearchDoc {

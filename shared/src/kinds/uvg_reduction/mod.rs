@@ -34,6 +34,7 @@ use crate::families::bft::{
 };
 use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::report::{nim, thousands};
+use crate::sweep::ValidateError;
 use crate::sweep::{Kind, Max, Merge, ParamDef, Record, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -518,7 +519,7 @@ impl Kind for ReductionSweep {
         params: &ReductionParams,
         shard: &RangeShard,
         out: &ReductionOutput,
-    ) -> Result<(), String> {
+    ) -> Result<(), ValidateError> {
         validate::validate(params, shard, out)
     }
 

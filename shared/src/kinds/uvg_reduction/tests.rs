@@ -39,7 +39,7 @@ fn real_shard_results_validate_and_forged_ones_are_refused() {
         let mut o = out.clone();
         f(&mut o);
         let e = validate(&p, &shard, &o).unwrap_err();
-        assert!(e.contains(field), "{field}: {e}");
+        assert!(e.to_string().contains(field), "{field}: {e}");
     };
     refused(&|o| o.random.digraphs += 1, "random.digraphs");
     refused(&|o| o.random.positions += 1, "random.positions");

@@ -13,7 +13,7 @@ pub(super) fn validate(
     params: &ReductionParams,
     shard: &RangeShard,
     out: &ReductionOutput,
-) -> Result<(), String> {
+) -> Result<(), ValidateError> {
     let range = shard
         .instances("uvg-reduction", total_instances(params))
         .map_err(|e| e.to_string())?;
@@ -38,24 +38,24 @@ pub(super) fn validate(
             ("gadgets", st.gadgets, gadgets),
         ] {
             if got != want {
-                return Err(format!(
+                return Err(ValidateError::from(format!(
                     "{name}.{field} is {got}, but the shard's digraphs have {want}"
-                ));
+                )));
             }
         }
         let main = sum(&st.main_p)
             .zip(sum(&st.main_n))
             .and_then(|(p, n)| p.checked_add(n));
         if main != Some(positions) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{name}.main_p and {name}.main_n count {main:?} positions, not {positions}"
-            ));
+            )));
         }
         if sum(&st.prefix) != Some(positions) {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "{name}.prefix counts {:?} positions, not {positions}",
                 sum(&st.prefix)
-            ));
+            )));
         }
         let p_off = st
             .main_p
@@ -69,22 +69,22 @@ pub(super) fn validate(
         main_exceptions = main_exceptions.saturating_add(p_off).saturating_add(n_off);
     }
     if out.exceptions.main.count() != main_exceptions {
-        return Err(format!(
+        return Err(ValidateError::from(format!(
             "exceptions.main is {}, but the value histograms have {main_exceptions} positions against the claim",
             out.exceptions.main.count()
-        ));
+        )));
     }
     for (name, e) in out.exceptions.in_report_order() {
         let set = &e.0;
         if set.cap != crate::families::bft::EXCEPTION_CAP
             || set.kept.len() as u64 != set.total.min(set.cap)
         {
-            return Err(format!(
+            return Err(ValidateError::from(format!(
                 "exceptions.{name} keeps {} record(s) of {} (cap {})",
                 set.kept.len(),
                 set.total,
                 set.cap
-            ));
+            )));
         }
     }
     Ok(())

@@ -19,6 +19,7 @@ use crate::families::bft::{
 use crate::graph::{graph6, members, BitGraph, VSet};
 use crate::sweep::merge::{add, MergeError};
 use crate::sweep::report::thousands;
+use crate::sweep::ValidateError;
 use crate::sweep::{Kind, Max, Merge, ParamDef, Record, ShardCtx, SweepError};
 use crate::uvg;
 use serde::{Deserialize, Serialize};
@@ -306,7 +307,7 @@ impl Kind for StrategySweep {
         params: &StrategyParams,
         shard: &RangeShard,
         out: &StrategyOutput,
-    ) -> Result<(), String> {
+    ) -> Result<(), ValidateError> {
         validate::validate(params, shard, out)
     }
 

@@ -20,7 +20,7 @@ fn real_shard_results_validate_and_forged_ones_are_refused() {
         let mut o = out.clone();
         f(&mut o);
         let e = validate(&p, &shard, &o).unwrap_err();
-        assert!(e.contains(field), "{field}: {e}");
+        assert!(e.to_string().contains(field), "{field}: {e}");
     };
     refused(&|o| o.games += 1, "games is");
     refused(&|o| o.games_by_n[0] += 1, "games_by_n");
