@@ -15,6 +15,8 @@
 //!   Sprague–Grundy check.
 //! * [`kernel_acyclic`] and [`find_kernel`]: kernels of digraphs.
 //! * [`minimax`]: negamax labels of payoff trees and DAGs.
+//! * [`octal`]: octal games' Grundy values and proven periodicity; the
+//!   `octal` sweep kind (`crate::kinds::octal`).
 //! * [`subtraction`]: subtraction games and their proven periodicity; the
 //!   `subtraction` sweep kind (`crate::kinds::subtraction`).
 //! * [`solve_text`]: everything above for one file, as a [`SolveReport`]
@@ -32,6 +34,7 @@ mod graph;
 pub mod kernel;
 pub mod label;
 pub mod minimax;
+pub mod octal;
 pub mod parse;
 pub mod solve;
 pub mod subtraction;

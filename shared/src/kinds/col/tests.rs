@@ -81,7 +81,10 @@ fn refused(f: impl FnOnce(&mut ColOutput), want: &str) {
     assert_eq!(validate_col(&p, &s, &out), Ok(()));
     f(&mut out);
     let e = validate_col(&p, &s, &out).expect_err(want);
-    assert!(e.to_string().contains(want), "`{e}` does not contain `{want}`");
+    assert!(
+        e.to_string().contains(want),
+        "`{e}` does not contain `{want}`"
+    );
 }
 
 /// Each forged field is refused, naming it.

@@ -64,7 +64,10 @@ fn forged_engine_check_results_are_refused_naming_the_field() {
         assert_eq!(validate_engine_check(shard, &out), Ok(()));
         f(&mut out);
         let e = validate_engine_check(shard, &out).expect_err(want);
-        assert!(e.to_string().contains(want), "`{e}` does not contain `{want}`");
+        assert!(
+            e.to_string().contains(want),
+            "`{e}` does not contain `{want}`"
+        );
     };
     let small = EngineCheckShard::Myopic(DigraphRange {
         n: 3,

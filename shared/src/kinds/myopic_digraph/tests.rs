@@ -112,7 +112,10 @@ fn forged_digraph_results_are_refused_naming_the_field() {
         let mut out = honest.clone();
         f(&mut out);
         let e = validate(&p, &s, &out).expect_err(want);
-        assert!(e.to_string().contains(want), "`{e}` does not contain `{want}`");
+        assert!(
+            e.to_string().contains(want),
+            "`{e}` does not contain `{want}`"
+        );
     };
     refused(
         &|o| o.random.positions += 1,

@@ -213,7 +213,10 @@ fn forged_list_results_are_refused_naming_the_field() {
         assert_eq!(Kind::validate(&MyopicListSweep, &p, &s, &out), Ok(()));
         f(&mut out);
         let e = Kind::validate(&MyopicListSweep, &p, &s, &out).expect_err(want);
-        assert!(e.to_string().contains(want), "`{e}` does not contain `{want}`");
+        assert!(
+            e.to_string().contains(want),
+            "`{e}` does not contain `{want}`"
+        );
     };
     refused(
         ListShard::Lemma,

@@ -179,7 +179,10 @@ fn refused(f: impl FnOnce(&mut TreeOutput), want: &str) {
     assert_eq!(Kind::validate(k, &p, &s, &out), Ok(()));
     f(&mut out);
     let e = Kind::validate(k, &p, &s, &out).expect_err(want);
-    assert!(e.to_string().contains(want), "`{e}` does not contain `{want}`");
+    assert!(
+        e.to_string().contains(want),
+        "`{e}` does not contain `{want}`"
+    );
 }
 
 /// Each forged field is refused, naming it.

@@ -334,7 +334,10 @@ fn results_are_validated_against_their_shard() {
         let mut o = real.clone();
         f(&mut o);
         let e = Kind::validate(&OctalSweep, &params, s, &o).expect_err(want);
-        assert!(e.to_string().contains(want), "`{e}` does not contain `{want}`");
+        assert!(
+            e.to_string().contains(want),
+            "`{e}` does not contain `{want}`"
+        );
     };
     refused(&|o| o.codes += 1000, "codes does not agree");
     refused(&|o| o.not_proven += 1, "not_proven does not agree");
@@ -368,5 +371,8 @@ fn results_are_validated_against_their_shard() {
         smallest: code,
     };
     let e = Kind::validate(&OctalSweep, &params, s, &o).unwrap_err();
-    assert!(e.to_string().starts_with(&format!("per_code[{code}] is")), "{e}");
+    assert!(
+        e.to_string().starts_with(&format!("per_code[{code}] is")),
+        "{e}"
+    );
 }

@@ -280,7 +280,8 @@ fn a_consistent_undercount_passes_validation_but_not_the_recount() {
     assert_eq!(validate(&p, &s, &out), Ok(()), "the lie is consistent");
     let e = recount(&p, &s, &out).unwrap_err();
     assert!(
-        e.to_string().contains("by_n[5].graphs is 20, but the shard holds 21"),
+        e.to_string()
+            .contains("by_n[5].graphs is 20, but the shard holds 21"),
         "{e}"
     );
     // A degree-3 count off by one.
@@ -305,7 +306,10 @@ fn refused(f: impl FnOnce(&mut UvgOutput), want: &str) {
     let (p, s, mut out) = n5();
     f(&mut out);
     let e = validate(&p, &s, &out).expect_err(want);
-    assert!(e.to_string().contains(want), "`{e}` does not contain `{want}`");
+    assert!(
+        e.to_string().contains(want),
+        "`{e}` does not contain `{want}`"
+    );
 }
 
 /// Defect 1: QA submitted 1,000 extra graphs at n = 5 (1,021; truly 21),
@@ -604,7 +608,10 @@ fn extension_search_checks_premises_and_forgeries() {
         .expect("some shard has a graph D");
     let mut forged = out.clone();
     forged.extension.t_sets += 1;
-    assert!(validate(&p, shard, &forged).unwrap_err().to_string().contains("sets T"));
+    assert!(validate(&p, shard, &forged)
+        .unwrap_err()
+        .to_string()
+        .contains("sets T"));
     let mut forged = out.clone();
     let first = forged.extension.graphs.pop_first().unwrap();
     let (g6, _) = first.split_once(' ').unwrap();

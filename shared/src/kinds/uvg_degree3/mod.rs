@@ -18,12 +18,13 @@ use crate::families::bft::{
     plan_ranges, values_line, write_graph_exceptions, Exceptions, RangeShard, ValueCounts,
     SECTION5_NOTE,
 };
-use crate::graph::{graph6, members, BitGraph, VSet};
+use crate::graph::{graph6, BitGraph};
 use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::report::{nim, thousands};
 use crate::sweep::ValidateError;
 use crate::sweep::{Kind, Max, Merge, ParamDef, Record, ShardCtx, SweepError};
 use crate::uvg::degree3::grundy_degree3;
+use crate::uvg::general::reachable_positions;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
@@ -346,27 +347,5 @@ impl Kind for Degree3Sweep {
     }
 }
 
-/// The game positions (token, token's component) reachable from the starts
-/// `starts` of `g`, every start with all vertices present — the node count of
-/// a plain exact search memoised on (token, component), independent of any
-/// solver's shortcuts. `seen` is shared across calls to count a whole graph
-/// with one memo.
-pub fn reachable_positions(g: &BitGraph, start: usize, seen: &mut HashSet<(usize, VSet)>) -> u64 {
-    let before = seen.len();
-    let first = (start, g.component(start, g.all()));
-    if seen.insert(first) {
-        let mut stack = vec![first];
-        while let Some((v, comp)) = stack.pop() {
-            let rest = comp & !(1 << v);
-            for u in members(g.nbrs(v) & rest) {
-                let next = (u, g.component(u, rest));
-                if seen.insert(next) {
-                    stack.push(next);
-                }
-            }
-        }
-    }
-    (seen.len() - before) as u64
-}
 #[cfg(test)]
 mod tests;

@@ -146,7 +146,10 @@ fn forged_degree3_results_are_refused_naming_the_field() {
         let mut out = honest.clone();
         f(&mut out);
         let e = validate(&p, &s, &out).expect_err(want);
-        assert!(e.to_string().contains(want), "`{e}` does not contain `{want}`");
+        assert!(
+            e.to_string().contains(want),
+            "`{e}` does not contain `{want}`"
+        );
     };
     // instances 2..9 have 10, 8, 9, 10, 8, 9, 10 vertices
     refused(

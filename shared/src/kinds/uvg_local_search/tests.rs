@@ -152,7 +152,10 @@ fn refused(f: impl FnOnce(&mut SearchOutput), want: &str) {
     assert_eq!(validate(&p, &s, &out), Ok(()));
     f(&mut out);
     let e = validate(&p, &s, &out).expect_err(want);
-    assert!(e.to_string().contains(want), "`{e}` does not contain `{want}`");
+    assert!(
+        e.to_string().contains(want),
+        "`{e}` does not contain `{want}`"
+    );
 }
 
 /// Each forged field is refused, naming it.
