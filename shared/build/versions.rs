@@ -630,12 +630,17 @@ fn kind_display_unit(module: &[String]) -> Option<String> {
 }
 
 /// Token ranges (opening to closing brace) of the bodies of the
-/// presentation methods [`DISPLAY_FNS`] in `toks`.
+/// presentation methods [`DISPLAY_FNS`] (taking `&self`) in `toks`.
 fn display_bodies(toks: &[Tok]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i + 1 < toks.len() {
-        if !(toks[i].is("fn") && DISPLAY_FNS.contains(&toks[i + 1].text.as_str())) {
+        // a method (`fn report(&self, …`): a free function of that name is
+        // ordinary versioned code
+        let method = toks.get(i + 2).is_some_and(|t| t.is("("))
+            && toks.get(i + 3).is_some_and(|t| t.is("&"))
+            && toks.get(i + 4).is_some_and(|t| t.is("self"));
+        if !(toks[i].is("fn") && DISPLAY_FNS.contains(&toks[i + 1].text.as_str()) && method) {
             i += 1;
             continue;
         }

@@ -694,3 +694,16 @@ fn versioned_code_reaching_the_report_module_is_refused() {
     });
     assert!(versions::file_versions(&src, &inputs).is_ok());
 }
+
+/// Only the presentation *method* may call the display module: a free
+/// function that happens to be named `report` is ordinary versioned code.
+#[test]
+fn a_free_function_named_report_is_not_exempt() {
+    let inputs = real_inputs();
+    let (_d, src) = real_copy();
+    edit(&src, "kinds/uvg/run.rs", |t| {
+        format!("{t}\nfn report(d: &UvgDoc) -> usize {{ report::report_md(d).len() }}\n")
+    });
+    let e = versions::file_versions(&src, &inputs).unwrap_err();
+    assert!(e.contains("kinds/uvg/run.rs"), "{e}");
+}

@@ -368,3 +368,28 @@ fn kinds_import_no_other_kind() {
         }
     }
 }
+
+/// No file under `shared/src/kinds/` has more than 800 lines, and every kind
+/// folder keeps its run wiring, validation, report and tests apart.
+#[test]
+fn kind_files_stay_small_and_apart() {
+    let kinds = workspace().join("shared/src/kinds");
+    let mut files = Vec::new();
+    rust_files(&kinds, &mut files);
+    assert!(files.len() > 13 * 3, "{files:?}");
+    for f in &files {
+        let lines = std::fs::read_to_string(f).unwrap().lines().count();
+        assert!(lines <= 800, "{}: {lines} lines", f.display());
+    }
+    for e in std::fs::read_dir(&kinds).unwrap().flatten() {
+        if e.path().is_dir() {
+            for part in ["mod.rs", "validate.rs", "report.rs", "tests.rs"] {
+                assert!(
+                    e.path().join(part).is_file(),
+                    "{}: no {part}",
+                    e.path().display()
+                );
+            }
+        }
+    }
+}

@@ -284,6 +284,8 @@ fn a_consistent_undercount_passes_validation_but_not_the_recount() {
             .contains("by_n[5].graphs is 20, but the shard holds 21"),
         "{e}"
     );
+    // the error names the field it refuses
+    assert_eq!(e.field, "by_n[5].graphs");
     // A degree-3 count off by one.
     let (_, s2, mut out2) = n5();
     out2.by_n.get_mut(&4).unwrap().degree3.graphs += 1;

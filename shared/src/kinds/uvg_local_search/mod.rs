@@ -16,6 +16,8 @@
 mod validate;
 
 mod report;
+mod run;
+
 use crate::graph::{graph6, BitGraph};
 use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::ValidateError;
@@ -23,6 +25,7 @@ use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, Smallest, SweepError};
 use crate::uvg;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use run::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -190,113 +193,6 @@ pub struct BestRow {
     pub edges: u32,
     /// `seed index I`: the climb that found it.
     pub found_by: String,
-}
-
-/// Rejected steps in a row before a climb is kicked.
-const STALL: u32 = 400;
-
-fn score(values: &[u8]) -> u128 {
-    values
-        .iter()
-        .map(|&v| 1u128 << (3 * v.min(40) as u32))
-        .sum()
-}
-
-fn random_connected(rng: &mut ChaCha8Rng, n: usize) -> BitGraph {
-    let mut g = BitGraph::new(n);
-    for v in 1..n {
-        let u = rng.random_range(0..v);
-        g.add_edge(u, v);
-    }
-    for v in 1..n {
-        for u in 0..v {
-            if !g.has_edge(u, v) && rng.random_bool(0.25) {
-                g.add_edge(u, v);
-            }
-        }
-    }
-    g
-}
-
-fn toggle(g: &mut BitGraph, u: usize, v: usize) {
-    if g.has_edge(u, v) {
-        g.remove_edge(u, v)
-    } else {
-        g.add_edge(u, v)
-    }
-}
-
-fn random_pair(rng: &mut ChaCha8Rng, n: usize) -> (usize, usize) {
-    let u = rng.random_range(0..n);
-    let mut v = rng.random_range(0..n - 1);
-    if v >= u {
-        v += 1;
-    }
-    (u, v)
-}
-
-/// Outcome of one climb.
-struct Climb {
-    best: BitGraph,
-    best_values: Vec<u8>,
-    steps: u64,
-    evaluations: u64,
-}
-
-fn climb(n: usize, target: u8, steps: u64, seed: u64, index: u64) -> Climb {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
-    let mut g = random_connected(&mut rng, n);
-    let mut values = uvg::grundy_all(&g);
-    let mut cur = score(&values);
-    let (mut best, mut best_values) = (g, values.clone());
-    let mut evaluations = 1u64;
-    let mut stall = 0u32;
-    let mut step = 0u64;
-    while step < steps && *best_values.iter().max().unwrap_or(&0) < target {
-        step += 1;
-        let (u, v) = random_pair(&mut rng, n);
-        toggle(&mut g, u, v);
-        if !g.is_connected() {
-            toggle(&mut g, u, v);
-            stall += 1;
-        } else {
-            let vals = uvg::grundy_all(&g);
-            evaluations += 1;
-            let s = score(&vals);
-            if s >= cur {
-                cur = s;
-                values = vals;
-                stall = 0;
-                if values.iter().max() > best_values.iter().max() {
-                    best = g;
-                    best_values = values.clone();
-                }
-            } else {
-                toggle(&mut g, u, v);
-                stall += 1;
-            }
-        }
-        if stall >= STALL {
-            stall = 0;
-            for _ in 0..3 {
-                let (u, v) = random_pair(&mut rng, n);
-                toggle(&mut g, u, v);
-                if !g.is_connected() {
-                    toggle(&mut g, u, v);
-                }
-            }
-            values = uvg::grundy_all(&g);
-            evaluations += 1;
-            cur = score(&values);
-        }
-    }
-    Climb {
-        best,
-        best_values,
-        steps: step,
-        evaluations,
-    }
 }
 
 impl Kind for UvgLocalSearch {
