@@ -638,7 +638,7 @@ fn versioned_code_reaching_the_report_module_is_refused() {
     let inputs = real_inputs();
     let refused = |file: &str, f: &dyn Fn(String) -> String, want: &str| {
         let (_d, src) = real_copy();
-        edit(&src, file, |t| f(t));
+        edit(&src, file, f);
         let e = versions::file_versions(&src, &inputs).expect_err(file);
         assert!(
             e.contains(want) && e.contains("display-only"),
