@@ -3,19 +3,19 @@
 //! charts), and positions (counterexamples first, then the smallest position
 //! of each value, then other witnesses) with their start or colouring.
 
-use gamesweep::kinds::uvg_degree3::Degree3Doc;
-use gamesweep::kinds::uvg_reduction::ReductionDoc;
-use gamesweep::kinds::uvg_strategy::StrategyDoc;
-use gamesweep::kinds::myopic_digraph::DigraphDoc;
+use gamesweep::families::col::typed::{PositionDoc, ValueRow};
 use gamesweep::kinds::col::ColDoc;
 use gamesweep::kinds::engine_check::EngineCheckDoc;
+use gamesweep::kinds::myopic_digraph::DigraphDoc;
 use gamesweep::kinds::myopic_list::ListDoc;
 use gamesweep::kinds::myopic_tree::TreeDoc;
-use gamesweep::families::col::typed::{PositionDoc, ValueRow};
 use gamesweep::kinds::octal::OctalDoc;
 use gamesweep::kinds::subtraction::SubtractionDoc;
 use gamesweep::kinds::uvg::{ExceptionRow, UvgDoc};
+use gamesweep::kinds::uvg_degree3::Degree3Doc;
 use gamesweep::kinds::uvg_local_search::SearchDoc;
+use gamesweep::kinds::uvg_reduction::ReductionDoc;
+use gamesweep::kinds::uvg_strategy::StrategyDoc;
 use gamesweep::sweep::Record;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
