@@ -3,7 +3,7 @@
 # runs/col-9, runs/myopic-tree-12, runs/myopic-tree-14,
 # runs/uvg-local-search-8: minutes each on 2 cores) and compare every file
 # byte for byte with the committed one; fails on any difference. The quick
-# runs are recomputed by `cargo test` (shared/tests/golden.rs). Arguments:
+# runs are recomputed by `cargo test` (shared/tests/it/golden.rs). Arguments:
 # the runs to recompute (default: all of them).
 # Usage: bench/golden-long.sh [RUN...]
 set -euo pipefail

@@ -44,6 +44,36 @@
 //!    sections, the workspace's `edition` and its `[workspace.dependencies]`
 //!    lines for those crates (features chosen there).
 //!
+//! # Display-only modules
+//!
+//! A kind's [`DISPLAY_CHILD`] module (`kinds/KIND/report.rs`, and its
+//! children) is a unit of its own that no kind's version hashes, so changing
+//! only its report text, figures or captions keeps `kind_version(KIND)`. That
+//! is sound because nothing in the version closure can reach it except the
+//! bodies of the presentation methods [`DISPLAY_FNS`] (`Kind::report`,
+//! `Kind::present`), whose output is report text (`Rendered::report_md`) and
+//! figures and captions (`Presentation`) only, which no run, merge, encode,
+//! document, validate or recount reads; the build *refuses*
+//! (fails with a message naming the file) every other way in:
+//!
+//! * a path to the display module (`report::…`, `super::report`,
+//!   `crate::kinds::KIND::report`, `use report::*`) anywhere in versioned code
+//!   outside those method bodies (a bare `report::` path in a kind's files
+//!   counts even when no module of that name is visible, since a glob import
+//!   can make it nameable; a glob import of the kind module itself does not
+//!   reach into `report`);
+//! * a call of a presentation method (`.report(` / `::present(` …) in a kind's
+//!   versioned code outside those bodies (its text must not feed a result);
+//! * an `impl` block in the display module for a type or trait defined
+//!   outside it (it could change versioned code from a distance, see 2.),
+//!   and a `macro_rules!` in it.
+//!
+//! Refusing rather than pulling the display module into the version keeps
+//! the rule visible: a `report.rs` is display-only or the build says why not,
+//! instead of silently becoming part of every version again. The display
+//! module itself may import anything of its kind (`use super::*`): that
+//! dependency points out of it, so it changes no version.
+//!
 //! Not covered: the Rust toolchain, and features switched on for a
 //! dependency by *another* package of the same build (Cargo unifies
 //! features); the golden tests guard those.
@@ -55,7 +85,24 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Modules whose children are units of their own.
-pub const SPLIT: &[&str] = &["kinds"];
+pub const SPLIT: &[&str] = &["kinds", "families"];
+
+/// The [`SPLIT`] module whose children are kinds: each kind's [`DISPLAY_CHILD`]
+/// module is a unit of its own, outside the kind's version.
+pub const KINDS: &str = "kinds";
+
+/// The child module of a kind (`kinds/uvg/report.rs` and anything below it)
+/// that only produces presentation: report text, figures, captions. It is
+/// left out of the kind's version (see "Display-only modules" above).
+pub const DISPLAY_CHILD: &str = "report";
+
+/// The [`Kind`] methods that only produce presentation, never a result: the
+/// only code of a kind's versioned modules allowed to call into its
+/// [`DISPLAY_CHILD`]. A method added to this list must be one whose output
+/// no run, merge, encode, document, validate or recount code reads.
+///
+/// [`Kind`]: ../src/sweep/kind.rs
+pub const DISPLAY_FNS: &[&str] = &["report", "present"];
 
 /// Top-level modules that only picture results (`draw`, for the
 /// coordinator's dashboard; `board`, for `solve` and `explore`). Their declaration in `lib.rs` is left out of
@@ -411,7 +458,7 @@ fn skip_item(toks: &[Tok], mut i: usize) -> usize {
 /// One source file of the crate as compiled outside tests.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
-    /// Path relative to the source root, `/`-separated (`kinds/col/tree.rs`).
+    /// Path relative to the source root, `/`-separated (`kinds/myopic_tree/validate.rs`).
     pub path: String,
     /// Its module path (`["kinds", "col", "tree"]`; `[]` for the root).
     pub module: Vec<String>,
@@ -551,14 +598,89 @@ fn unquote(lit: &str) -> String {
 
 // ------------------------------------------------------------------ units
 
-/// The unit of a module path: `""` for the root, the first segment, or for
-/// children of a [`SPLIT`] module the first two (`kinds/uvg`).
+/// The unit of a module path: `""` for the root, the first segment, for
+/// children of a [`SPLIT`] module the first two (`kinds/uvg`), and for a
+/// kind's display module the first three (`kinds/uvg/report`).
 pub fn unit_of(module: &[String]) -> String {
     match module {
         [] => String::new(),
+        [a, b, c, ..] if a == KINDS && c == DISPLAY_CHILD => format!("{a}/{b}/{c}"),
         [a, b, ..] if SPLIT.contains(&a.as_str()) => format!("{a}/{b}"),
         [a, ..] => a.clone(),
     }
+}
+
+/// Is `unit` a kind's display module (`kinds/uvg/report`)?
+pub fn is_display_unit(unit: &str) -> bool {
+    let mut parts = unit.split('/');
+    parts.next() == Some(KINDS)
+        && parts.next().is_some()
+        && parts.next() == Some(DISPLAY_CHILD)
+        && parts.next().is_none()
+}
+
+/// The display unit of the kind whose versioned module `module` is in
+/// (`kinds/uvg/validate` → `kinds/uvg/report`); `None` outside kinds and
+/// inside display modules.
+fn kind_display_unit(module: &[String]) -> Option<String> {
+    match module {
+        [a, b, rest @ ..] if a == KINDS && rest.first().is_none_or(|c| c != DISPLAY_CHILD) => {
+            Some(format!("{a}/{b}/{DISPLAY_CHILD}"))
+        }
+        _ => None,
+    }
+}
+
+/// Token ranges (opening to closing brace) of the bodies of the
+/// presentation methods [`DISPLAY_FNS`] (taking `&self`) in `toks`.
+fn display_bodies(toks: &[Tok]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 1 < toks.len() {
+        // a method (`fn report(&self, …`): a free function of that name is
+        // ordinary versioned code
+        let method = toks.get(i + 2).is_some_and(|t| t.is("("))
+            && toks.get(i + 3).is_some_and(|t| t.is("&"))
+            && toks.get(i + 4).is_some_and(|t| t.is("self"));
+        if !(toks[i].is("fn") && DISPLAY_FNS.contains(&toks[i + 1].text.as_str()) && method) {
+            i += 1;
+            continue;
+        }
+        // the body: the first `{` outside brackets after the name
+        let mut j = i + 2;
+        let mut nest = 0i32;
+        while j < toks.len() {
+            let t = &toks[j];
+            if t.is("(") || t.is("[") {
+                nest += 1;
+            } else if t.is(")") || t.is("]") {
+                nest -= 1;
+            } else if nest == 0 && (t.is("{") || t.is(";")) {
+                break;
+            }
+            j += 1;
+        }
+        if j >= toks.len() || !toks[j].is("{") {
+            i = j;
+            continue;
+        }
+        let mut depth = 0i32;
+        let mut k = j;
+        while k < toks.len() {
+            if toks[k].is("{") {
+                depth += 1;
+            } else if toks[k].is("}") {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            k += 1;
+        }
+        out.push((j, k));
+        i = k;
+    }
+    out
 }
 
 /// Module tree facts: every module path, its unit.
@@ -572,10 +694,15 @@ impl Modules {
         self.unit.contains_key(m)
     }
     /// Every unit of the modules at or below `m`.
+    /// Display units below `m` are left out unless `m` is inside one: naming
+    /// a kind's module whole (`use super::*`) does not reach its display
+    /// module (a `report::` path through such a glob is caught by
+    /// [`refs_of`] instead).
     fn subtree(&self, m: &[String]) -> BTreeSet<String> {
+        let own = unit_of(m);
         self.unit
             .iter()
-            .filter(|(p, _)| p.starts_with(m))
+            .filter(|(p, u)| p.starts_with(m) && (!is_display_unit(u) || **u == own))
             .map(|(_, u)| u.clone())
             .collect()
     }
@@ -600,6 +727,8 @@ impl Modules {
 struct Refs {
     units: BTreeSet<String>,
     crates: BTreeSet<String>,
+    /// Ways into a display module from versioned code (refused).
+    refused: Vec<String>,
 }
 
 /// Paths of a `use` tree or code path starting at `i` (a path segment):
@@ -661,6 +790,32 @@ fn paths_at(toks: &[Tok], mut i: usize) -> Vec<(Vec<String>, bool)> {
 fn refs_of(file: &SourceFile, mods: &Modules, crates: &BTreeSet<String>) -> Refs {
     let toks = &file.toks;
     let mut r = Refs::default();
+    let own = unit_of(&file.module);
+    let kind_display = kind_display_unit(&file.module);
+    let bodies = if kind_display.is_some() {
+        display_bodies(toks)
+    } else {
+        Vec::new()
+    };
+    let exempt = |i: usize| bodies.iter().any(|&(a, b)| a <= i && i <= b);
+    // Every reference found at token `i` goes through here: display units
+    // are dropped inside presentation method bodies and refused elsewhere.
+    let keep = |sub: Refs, i: usize, r: &mut Refs| {
+        r.crates.extend(sub.crates);
+        for u in sub.units {
+            if is_display_unit(&u) && u != own {
+                if !(exempt(i) && kind_display.as_ref() == Some(&u)) {
+                    r.refused.push(format!(
+                        "{}: versioned code names the display-only module `{u}` outside {}",
+                        file.path,
+                        display_fns_text()
+                    ));
+                }
+            } else {
+                r.units.insert(u);
+            }
+        }
+    };
     let mut inline: Vec<(String, i32)> = Vec::new();
     let mut depth = 0i32;
     for i in 0..toks.len() {
@@ -682,17 +837,52 @@ fn refs_of(file: &SourceFile, mods: &Modules, crates: &BTreeSet<String>) -> Refs
             .cloned()
             .chain(inline.iter().map(|(n, _)| n.clone()))
             .collect();
+        let mut sub = Refs::default();
         // paths in strings, as in `#[serde(deserialize_with = "crate::x::f")]`
         if let Some(body) = t.text.strip_prefix('"').and_then(|b| b.strip_suffix('"')) {
             if body.contains("::") && body.chars().all(|c| is_word(c) || c == ':') {
-                let sub = tokenize(body);
-                refs_at(&sub, 0, &here, mods, crates, &mut r);
+                let inner = tokenize(body);
+                refs_at(&inner, 0, &here, mods, crates, &mut sub);
             }
+            keep(sub, i, &mut r);
             continue;
         }
-        refs_at(toks, i, &here, mods, crates, &mut r);
+        refs_at(toks, i, &here, mods, crates, &mut sub);
+        if let Some(du) = &kind_display {
+            let prev = if i > 0 { Some(&toks[i - 1]) } else { None };
+            let starts_path = !prev.is_some_and(|p| p.is("::") || p.is("."));
+            let next = toks.get(i + 1);
+            // `report::x` at the start of a path, resolvable or not (a glob
+            // import of the kind module can make `report` nameable).
+            if t.is(DISPLAY_CHILD) && starts_path && next.is_some_and(|n| n.is("::")) {
+                sub.units.insert(du.clone());
+            }
+            // a call of a presentation method, `x.report(` or `K::report(`
+            let called = prev.is_some_and(|p| p.is(".") || p.is("::"));
+            if DISPLAY_FNS.contains(&t.text.as_str())
+                && called
+                && next.is_some_and(|n| n.is("("))
+                && !exempt(i)
+            {
+                r.refused.push(format!(
+                    "{}: versioned code calls the presentation method `{}` outside {}",
+                    file.path,
+                    t.text,
+                    display_fns_text()
+                ));
+            }
+        }
+        keep(sub, i, &mut r);
     }
     r
+}
+
+/// `the bodies of the presentation methods (report)`, for messages.
+fn display_fns_text() -> String {
+    format!(
+        "the bodies of the presentation methods ({}); move that code out of the display module, or into one of those methods",
+        DISPLAY_FNS.join(", ")
+    )
 }
 
 /// The references of a path starting at token `i`, if one does, from module `here`.
@@ -868,6 +1058,9 @@ pub struct Analysis {
     pub deps: BTreeMap<String, BTreeSet<String>>,
     /// unit → external crates its code names.
     pub crates: BTreeMap<String, BTreeSet<String>>,
+    /// Ways into a display-only module from versioned code, one message
+    /// each: the build refuses the tree when there is any.
+    pub refused: Vec<String>,
 }
 
 /// Analyse the tree read by [`read_tree`]; `crates`: the names (with `_`) of
@@ -899,9 +1092,11 @@ pub fn analyse(files: Vec<SourceFile>, crates: &BTreeSet<String>) -> Analysis {
     let mut defs: BTreeMap<String, BTreeSet<(String, String)>> = BTreeMap::new(); // name → (unit, file)
     let mut aliases: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut macro_units = BTreeSet::new();
+    let mut refused = Vec::new();
     for f in &files {
         let u = unit_of(&f.module);
         let r = refs_of(f, &mods, crates);
+        refused.extend(r.refused);
         deps.entry(u.clone()).or_default().extend(r.units);
         ext.entry(u.clone()).or_default().extend(r.crates);
         for (name, alias) in definitions(f) {
@@ -950,10 +1145,22 @@ pub fn analyse(files: Vec<SourceFile>, crates: &BTreeSet<String>) -> Analysis {
             }
             for o in owners {
                 if o != u {
+                    if is_display_unit(&u) {
+                        refused.push(format!(
+                            "{}: an `impl` in the display-only module `{u}` for `{}` (defined in `{o}`) could change versioned code; move it out of the display module",
+                            f.path,
+                            ty.join(" ")
+                        ));
+                    }
                     deps.entry(o).or_default().insert(u.clone());
                 }
             }
         }
+    }
+    for m in macro_units.iter().filter(|m| is_display_unit(m)) {
+        refused.push(format!(
+            "`{m}`: a `macro_rules!` in a display-only module is visible to versioned code; move it out of the display module"
+        ));
     }
     for m in &macro_units {
         for (u, d) in deps.iter_mut() {
@@ -962,10 +1169,13 @@ pub fn analyse(files: Vec<SourceFile>, crates: &BTreeSet<String>) -> Analysis {
             }
         }
     }
+    refused.sort();
+    refused.dedup();
     Analysis {
         files,
         deps,
         crates: ext,
+        refused,
     }
 }
 
@@ -1215,6 +1425,12 @@ pub fn file_versions(src_root: &Path, inputs: &Inputs) -> Result<BTreeMap<String
     let files = read_tree(src_root)?;
     let crates = dependency_names(&toml_section(&inputs.manifest, "dependencies"));
     let a = analyse(files, &crates);
+    if !a.refused.is_empty() {
+        return Err(format!(
+            "a kind's display-only `{DISPLAY_CHILD}` module must stay outside its version (see shared/build/versions.rs):\n  {}",
+            a.refused.join("\n  ")
+        ));
+    }
     let units = unit_versions(&a, inputs);
     Ok(a.files
         .iter()

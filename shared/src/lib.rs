@@ -12,6 +12,7 @@ pub mod board;
 pub mod cgt;
 pub mod col;
 pub mod draw;
+pub mod families;
 pub mod fxhash;
 pub mod gamegraph;
 pub mod gen;

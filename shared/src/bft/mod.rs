@@ -13,7 +13,7 @@
 //! * [`solve`]: the one place that calls the UVG solvers of [`crate::uvg`].
 //! * [`random`]: the seeded random models (ChaCha8, one stream per instance).
 //! * [`trees`]: t(k) and the exhaustive "smallest tree with value *k" check.
-//! * the sweep kinds (in `crate::kinds::bft`): `uvg-reduction`, `uvg-degree3`, `uvg-strategy`.
+//! * the sweep kinds (in `crate::kinds::uvg_reduction`, `uvg_degree3`, `uvg_strategy`): `uvg-reduction`, `uvg-degree3`, `uvg-strategy`.
 //!
 //! Section 5 of the paper (the polynomial-size *n construction) is not here:
 //! the write-up we have does not give its chain lengths or gadget interiors,

@@ -655,11 +655,6 @@ impl Engine {
         true
     }
 
-    /// `g >= h`.
-    pub fn ge(&mut self, g: GameId, h: GameId) -> bool {
-        self.le(h, g)
-    }
-
     /// The outcome class of `g`.
     pub fn outcome(&mut self, g: GameId) -> Outcome {
         let z = self.zero;

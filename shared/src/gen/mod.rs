@@ -184,21 +184,6 @@ pub fn count(prefix: &BitGraph, n: usize, connected_only: bool) -> u64 {
     c
 }
 
-/// A deterministic split of the prefixes at `depth` into part `i` of `m`
-/// (0-based), like geng's `res/mod`: prefix number `j` goes to part `j mod m`.
-/// Empty when `m == 0` or `i >= m`.
-pub fn shard_prefixes(depth: usize, i: usize, m: usize) -> Vec<BitGraph> {
-    if m == 0 || i >= m {
-        return Vec::new();
-    }
-    prefixes(depth)
-        .into_iter()
-        .enumerate()
-        .filter(|(j, _)| j % m == i)
-        .map(|(_, g)| g)
-        .collect()
-}
-
 /// Knuth's random-probe estimate of the number of **connected** graphs on
 /// each number of vertices `m` in the subtree of `prefix` (index `m` of the
 /// returned vector, `prefix.n() ..= max_n`; lower indices are 0). Each probe

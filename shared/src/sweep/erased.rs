@@ -5,7 +5,7 @@
 use super::merge::MergeError;
 use super::{
     parse_typed, resolve, Kind, Merge, ParamDef, Params, Presentation, ShardCtx, ShardSpec,
-    SweepError,
+    SweepError, ValidateError,
 };
 use serde::Serialize;
 use std::any::Any;
@@ -180,7 +180,7 @@ impl<K: Kind> SweepKind for K {
         Some(checked.map_err(|reason| SweepError::InvalidResult {
             kind: Kind::name(self).into(),
             shard: shard.index,
-            reason: format!("recounted: {reason}"),
+            reason: ValidateError::new("recounted", reason),
         }))
     }
     fn empty(&self) -> Output {

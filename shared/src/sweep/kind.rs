@@ -1,7 +1,7 @@
 //! The typed [`Kind`] trait every sweep kind implements, and what a shard
 //! sees while it runs ([`ShardCtx`]).
 
-use super::{Merge, ParamDef, Presentation, SweepError};
+use super::{Merge, ParamDef, Presentation, SweepError, ValidateError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt::Debug;
@@ -78,7 +78,7 @@ pub trait Kind: Sync + Send + 'static {
         params: &Self::Params,
         shard: &Self::Shard,
         out: &Self::Output,
-    ) -> Result<(), String>;
+    ) -> Result<(), ValidateError>;
     /// Cheap truths about `shard`, recomputed without solving it (for a
     /// graph sweep: how many graphs of each size the shard holds, by
     /// enumerating them, a few per cent of the cost of running it), and
@@ -91,7 +91,7 @@ pub trait Kind: Sync + Send + 'static {
         _params: &Self::Params,
         _shard: &Self::Shard,
         _out: &Self::Output,
-    ) -> Option<Result<(), String>> {
+    ) -> Option<Result<(), ValidateError>> {
         None
     }
     /// The `results.json` document of the merged result of the whole plan.

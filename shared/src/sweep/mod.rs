@@ -23,6 +23,7 @@
 
 mod erased;
 pub mod graphplan;
+mod invalid;
 mod kind;
 pub mod merge;
 pub mod params;
@@ -31,6 +32,7 @@ pub mod report;
 mod result;
 
 pub use erased::{json_text, Output, Rendered, SweepKind};
+pub use invalid::ValidateError;
 pub use kind::{Kind, ShardCtx, ShardSpec};
 pub use merge::{Max, Merge, MergeError, Smallest};
 pub use params::{parse_typed, resolve, ParamDef, Params};
@@ -124,7 +126,7 @@ pub enum SweepError {
         /// The shard's index in the plan.
         shard: u32,
         /// What was wrong, naming the field.
-        reason: String,
+        reason: ValidateError,
     },
     /// The shard was cancelled through its [`ShardCtx`].
     #[error("shard cancelled")]

@@ -159,27 +159,38 @@ pub fn record(d: &BitGraph, values: &[u8]) -> String {
     format!("{} {}", graph6::encode_bitgraph(d), vals.join(","))
 }
 
+/// A record [`check_record`] refuses: the record and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("extension record {record:?}: {problem}")]
+pub struct BadRecord {
+    /// The record as given.
+    pub record: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
 /// Checks a record from [`record`]: parses it, re-solves `D` and checks the
 /// values and that `D` feeds a case for `k`, `max_n`. One-line error.
-pub fn check_record(k: u8, max_n: usize, rec: &str) -> Result<(BitGraph, Case), String> {
+pub fn check_record(k: u8, max_n: usize, rec: &str) -> Result<(BitGraph, Case), BadRecord> {
+    let bad = |problem: String| BadRecord {
+        record: rec.to_string(),
+        problem,
+    };
     let (g6, vals) = rec
         .split_once(' ')
-        .ok_or_else(|| format!("extension record {rec:?}: expected \"GRAPH6 VALUES\""))?;
-    let d = graph6::parse_bitgraph(g6).map_err(|e| format!("extension record {rec:?}: {e}"))?;
+        .ok_or_else(|| bad("expected \"GRAPH6 VALUES\"".into()))?;
+    let d = graph6::parse_bitgraph(g6).map_err(|e| bad(e.to_string()))?;
     let claimed: Vec<u8> = vals
         .split(',')
         .map(|v| v.parse::<u8>())
         .collect::<Result<_, _>>()
-        .map_err(|e| format!("extension record {rec:?}: {e}"))?;
+        .map_err(|e| bad(e.to_string()))?;
     let actual = grundy_all(&d);
     if claimed != actual {
-        return Err(format!(
-            "extension record {rec:?}: start values are {actual:?}"
-        ));
+        return Err(bad(format!("start values are {actual:?}")));
     }
-    let case = case_of(k, max_n, &d, &actual).ok_or_else(|| {
-        format!("extension record {rec:?}: feeds no case for k={k}, max_n={max_n}")
-    })?;
+    let case = case_of(k, max_n, &d, &actual)
+        .ok_or_else(|| bad(format!("feeds no case for k={k}, max_n={max_n}")))?;
     Ok((d, case))
 }
 

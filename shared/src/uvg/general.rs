@@ -442,3 +442,30 @@ pub fn tree_t(k: u32) -> GeneralGraph {
     build(k, &mut next, &mut edges);
     GeneralGraph::from_edges(next, &edges).expect("tree edges are simple")
 }
+
+/// The game positions (token, token's component) reachable from the starts
+/// `starts` of `g`, every start with all vertices present — the node count of
+/// a plain exact search memoised on (token, component), independent of any
+/// solver's shortcuts. `seen` is shared across calls to count a whole graph
+/// with one memo.
+pub fn reachable_positions(
+    g: &BitGraph,
+    start: usize,
+    seen: &mut std::collections::HashSet<(usize, crate::graph::VSet)>,
+) -> u64 {
+    let before = seen.len();
+    let first = (start, g.component(start, g.all()));
+    if seen.insert(first) {
+        let mut stack = vec![first];
+        while let Some((v, comp)) = stack.pop() {
+            let rest = comp & !(1 << v);
+            for u in crate::graph::members(g.nbrs(v) & rest) {
+                let next = (u, g.component(u, rest));
+                if seen.insert(next) {
+                    stack.push(next);
+                }
+            }
+        }
+    }
+    (seen.len() - before) as u64
+}

@@ -1,0 +1,144 @@
+//! What a `uvg` sweep shows besides its report text: positions by Grundy
+//! value and n (a chart); the exceptions of the matching test and of the
+//! degree-3 algorithm; the smallest position of each value; the extension
+//! step's built positions, the extension search's witness and the collected
+//! positions. Display only: nothing here reaches `results.json`.
+
+use super::super::{ExceptionRow, UvgDoc};
+use crate::sweep::report::nim;
+use crate::sweep::{Chart, Marks, Presentation, Role, Series, Witness};
+use std::collections::BTreeSet;
+
+/// Collected positions shown per vertex count at most (the rest stay in
+/// `results.json` and the exported list).
+const COLLECTED_SHOWN: usize = 8;
+
+fn exception(what: &str, r: &ExceptionRow) -> Witness {
+    Witness {
+        role: Role::Counterexample,
+        size: (r.vertices, r.edges),
+        code: r.graph6.clone(),
+        marks: Marks::Start(vec![r.start as usize]),
+        value: None,
+        caption: format!(
+            "{what}: {} vertices, start {}, {}",
+            r.vertices, r.start, r.values
+        ),
+    }
+}
+
+/// The presentation of a `uvg` document.
+pub fn present(d: &UvgDoc) -> Presentation {
+    let values: BTreeSet<u8> = d
+        .by_n
+        .iter()
+        .flat_map(|r| r.grundy.keys().copied())
+        .collect();
+    let series = values
+        .iter()
+        .map(|&g| Series {
+            name: format!("value {}", nim(g as u64)),
+            points: d
+                .by_n
+                .iter()
+                .map(|r| (r.n as u64, r.grundy.get(&g).copied().unwrap_or(0)))
+                .collect(),
+        })
+        .collect();
+    let mut out = Presentation {
+        charts: vec![Chart::lines(
+            "values-by-n",
+            "Positions (graph, start) by Grundy value and n",
+            "n (vertices)",
+            "positions (log scale)",
+            series,
+        )],
+        witnesses: Vec::new(),
+    };
+    for r in &d.by_n {
+        for e in &r.matching_exception_records {
+            out.witnesses.push(exception("matching-test exception", e));
+        }
+        for e in &r.maxdeg3.exception_records {
+            out.witnesses
+                .push(exception("degree-3 algorithm exception", e));
+        }
+    }
+    // The smallest position of each value: the witness at the first n that
+    // has the value (a row's witness is the smallest of its n).
+    let mut seen = BTreeSet::new();
+    let mut rows: Vec<_> = d.by_n.iter().collect();
+    rows.sort_by_key(|r| r.n);
+    for r in &rows {
+        for (&g, w) in &r.witnesses {
+            if seen.insert(g) {
+                let v = nim(g as u64);
+                out.witnesses.push(Witness {
+                    role: Role::Smallest,
+                    size: (r.n as u32, w.edges),
+                    code: w.graph6.clone(),
+                    marks: Marks::Start(vec![w.start as usize]),
+                    caption: format!("smallest {v}: {} vertices, start {}", r.n, w.start),
+                    value: Some(v),
+                });
+            }
+        }
+    }
+    for r in &rows {
+        for (&k, e) in &r.extensions {
+            if let (Some(code), Some(start)) = (&e.extended_graph6, e.extended_start) {
+                let v = e.extended_value.map(|x| nim(x as u64));
+                out.witnesses.push(Witness {
+                    role: Role::Collected,
+                    size: (r.n as u32 + 1, 0),
+                    code: code.clone(),
+                    marks: Marks::Start(vec![start]),
+                    caption: format!(
+                        "extension to {}: {} vertices, start {start}, value {}",
+                        nim(k as u64),
+                        r.n + 1,
+                        v.as_deref().unwrap_or("not computed")
+                    ),
+                    value: v,
+                });
+            }
+        }
+    }
+    if let Some(s) = &d.extension_search {
+        if let Some(w) = &s.witness {
+            let v = nim(s.value as u64);
+            out.witnesses.push(Witness {
+                role: Role::Collected,
+                size: (s.vertices as u32, w.edges),
+                code: w.graph6.clone(),
+                marks: Marks::Start(vec![w.start as usize]),
+                caption: format!(
+                    "extension search: {v} on {} vertices, start {}",
+                    s.vertices, w.start
+                ),
+                value: Some(v),
+            });
+        }
+    }
+    for r in &rows {
+        let Some(c) = &r.collected else { continue };
+        for line in c.positions.iter().take(COLLECTED_SHOWN) {
+            let Some((code, start)) = line.split_once(' ') else {
+                continue;
+            };
+            let Ok(start) = start.trim().parse::<usize>() else {
+                continue;
+            };
+            let v = format!("≥ {}", nim(c.min_value as u64));
+            out.witnesses.push(Witness {
+                role: Role::Collected,
+                size: (r.n as u32, 0),
+                code: code.to_string(),
+                marks: Marks::Start(vec![start]),
+                caption: format!("collected (value {v}): {} vertices, start {start}", r.n),
+                value: Some(v),
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,244 @@
+//! The shard work of `uvg`: the accumulator every graph of a shard visits.
+
+use super::*;
+
+pub(super) fn record(g: &BitGraph, code: String, start: usize, note: String) -> Record {
+    Record {
+        vertices: g.n() as u32,
+        edges: g.edge_count() as u32,
+        code,
+        index: start as u64,
+        detail: format!("start {start}"),
+        note,
+    }
+}
+
+/// Per-shard accumulator: plain arrays on the hot path, turned into a
+/// [`UvgOutput`] once at the end.
+pub(super) struct Acc {
+    max_n: usize,
+    collect: u8,
+    graphs: Vec<u64>,
+    positions: Vec<u64>,
+    grundy: Vec<[u64; VALUES]>,
+    fpw: Vec<u64>,
+    d3_graphs: Vec<u64>,
+    d3_positions: Vec<u64>,
+    d3_tests: Vec<u64>,
+    d3_max_tests: Vec<u64>,
+    /// Best witness (edges, graph6, start) per (n, value).
+    witness: Vec<[Option<(usize, String, usize)>; VALUES]>,
+    /// Graphs whose start values include every one of 0..t-1 but not t, per (n, t).
+    cover: Vec<[u64; VALUES + 1]>,
+    /// Smallest graph (edges, graph6) whose start values include 0..k-1, per (n, k).
+    cover_witness: Vec<[Option<(usize, String)>; VALUES + 1]>,
+    matching_exceptions: Vec<RecordSet>,
+    degree3_exceptions: Vec<RecordSet>,
+    collected: Vec<RecordSet>,
+    /// The smallest-*k search: its target k (0 = off) and its figures.
+    ext_k: u8,
+    ext: ExtensionCounts,
+}
+
+impl Acc {
+    pub(super) fn new(max_n: usize, collect: u8, ext_k: u8) -> Self {
+        let z = max_n + 1;
+        Acc {
+            max_n,
+            collect,
+            graphs: vec![0; z],
+            positions: vec![0; z],
+            grundy: vec![[0; VALUES]; z],
+            fpw: vec![0; z],
+            d3_graphs: vec![0; z],
+            d3_positions: vec![0; z],
+            d3_tests: vec![0; z],
+            d3_max_tests: vec![0; z],
+            witness: vec![std::array::from_fn(|_| None); z],
+            cover: vec![[0; VALUES + 1]; z],
+            cover_witness: vec![std::array::from_fn(|_| None); z],
+            matching_exceptions: vec![RecordSet::new(EXCEPTION_CAP); z],
+            degree3_exceptions: vec![RecordSet::new(EXCEPTION_CAP); z],
+            collected: vec![RecordSet::new(u64::MAX); z],
+            ext_k,
+            ext: ExtensionCounts::default(),
+        }
+    }
+
+    /// Count `g`, whose start values are `values`.
+    pub(super) fn visit(&mut self, g: &BitGraph, values: &[u8]) {
+        let n = g.n();
+        let all = g.all();
+        // One matching computation answers the matching-theorem test for every start.
+        let winners = uvg::first_player_wins_all(g);
+        self.graphs[n] += 1;
+        self.positions[n] += n as u64;
+        let mut code: Option<String> = None;
+        let m = g.edge_count();
+        let deg3 = g.max_degree() <= 3;
+        if deg3 {
+            self.d3_graphs[n] += 1;
+            self.d3_positions[n] += n as u64;
+        }
+        let mask = values.iter().fold(0u32, |m, &v| m | 1 << v);
+        let t = mask.trailing_ones() as usize;
+        if self.ext_k != 0 && n + 1 >= self.max_n {
+            if let Some(case) = extension::case_of(self.ext_k, self.max_n, g, values) {
+                let st = extension::search(self.ext_k, case, g, values, &mut |_, _| {});
+                let e = &mut self.ext;
+                e.d_case_a += st.d_case_a;
+                e.d_case_b += st.d_case_b;
+                e.t_sets += st.t_sets;
+                e.c_exact += st.c_exact;
+                e.hits += st.hits;
+                if let Some(w) = st.witness {
+                    e.witness.offer(w);
+                }
+                e.graphs.insert(extension::record(g, values));
+            }
+        }
+        self.cover[n][t] += 1;
+        // Only k >= 3 is interesting (and k <= 2 would make this the hot spot).
+        for k in 3..=t {
+            let slot = &mut self.cover_witness[n][k];
+            let better = match slot {
+                None => true,
+                Some((e, _)) if m < *e => true,
+                Some((e, c)) if m == *e => {
+                    code.get_or_insert_with(|| graph6::encode_bitgraph(g))
+                        .as_str()
+                        < c.as_str()
+                }
+                _ => false,
+            };
+            if better {
+                *slot = Some((
+                    m,
+                    code.get_or_insert_with(|| graph6::encode_bitgraph(g))
+                        .clone(),
+                ));
+            }
+        }
+        for (v, &val) in values.iter().enumerate() {
+            self.grundy[n][val as usize] += 1;
+            let wins = winners >> v & 1 == 1;
+            self.fpw[n] += wins as u64;
+            if wins != (val != 0) {
+                let c = code
+                    .get_or_insert_with(|| graph6::encode_bitgraph(g))
+                    .clone();
+                let note = format!("exact={} matching_says_first_player_wins={wins}", val);
+                self.matching_exceptions[n].add(record(g, c, v, note));
+            }
+            if deg3 {
+                match uvg::degree3::grundy_degree3(g, v, all) {
+                    Some((d, tests)) => {
+                        self.d3_tests[n] += tests as u64;
+                        self.d3_max_tests[n] = self.d3_max_tests[n].max(tests as u64);
+                        if d != val {
+                            let c = code
+                                .get_or_insert_with(|| graph6::encode_bitgraph(g))
+                                .clone();
+                            let note = format!("exact={val} degree3={d}");
+                            self.degree3_exceptions[n].add(record(g, c, v, note));
+                        }
+                    }
+                    None => unreachable!("max degree checked above"),
+                }
+            }
+            // Witness order: vertices (fixed n here), edges, graph6, start.
+            let slot = &mut self.witness[n][val as usize];
+            let better = match slot {
+                None => true,
+                Some((e, _, _)) if m < *e => true,
+                Some((e, c, s)) if m == *e => {
+                    let mine = code.get_or_insert_with(|| graph6::encode_bitgraph(g));
+                    (mine.as_str(), v) < (c.as_str(), *s)
+                }
+                _ => false,
+            };
+            if better {
+                let c = code
+                    .get_or_insert_with(|| graph6::encode_bitgraph(g))
+                    .clone();
+                *slot = Some((m, c, v));
+            }
+            if self.collect > 0 && val >= self.collect {
+                let c = code
+                    .get_or_insert_with(|| graph6::encode_bitgraph(g))
+                    .clone();
+                self.collected[n].add(record(g, c, v, format!("grundy={val}")));
+            }
+        }
+    }
+
+    pub(super) fn finish(self) -> UvgOutput {
+        let mut out = UvgOutput {
+            extension: self.ext,
+            ..UvgOutput::default()
+        };
+        let parts = self
+            .matching_exceptions
+            .into_iter()
+            .zip(self.degree3_exceptions)
+            .zip(self.collected)
+            .enumerate();
+        for (n, ((mexc, dexc), collected)) in parts {
+            if n == 0 || n > self.max_n || self.graphs[n] == 0 {
+                continue;
+            }
+            let nonzero = |a: &[u64]| -> BTreeMap<u8, u64> {
+                a.iter()
+                    .enumerate()
+                    .filter(|(_, &c)| c > 0)
+                    .map(|(v, &c)| (v as u8, c))
+                    .collect()
+            };
+            let cover_witnesses = self.cover_witness[n]
+                .iter()
+                .enumerate()
+                .filter_map(|(k, w)| {
+                    let (m, code) = w.as_ref()?;
+                    let w = GraphWitness {
+                        edges: *m as u32,
+                        graph6: code.clone(),
+                    };
+                    Some((k as u8, Smallest(Some(w))))
+                })
+                .collect();
+            let witnesses = self.witness[n]
+                .iter()
+                .enumerate()
+                .filter_map(|(val, w)| {
+                    let (m, code, s) = w.as_ref()?;
+                    let w = StartWitness {
+                        edges: *m as u32,
+                        graph6: code.clone(),
+                        start: *s as u32,
+                    };
+                    Some((val as u8, Smallest(Some(w))))
+                })
+                .collect();
+            let counts = UvgCounts {
+                graphs: self.graphs[n],
+                positions: self.positions[n],
+                grundy: nonzero(&self.grundy[n]),
+                first_player_wins: self.fpw[n],
+                degree3: Degree3Counts {
+                    graphs: self.d3_graphs[n],
+                    positions: self.d3_positions[n],
+                    win_lose_tests: self.d3_tests[n],
+                    max_win_lose_tests: Max(self.d3_max_tests[n]),
+                },
+                cover: nonzero(&self.cover[n]),
+                cover_witnesses,
+                witnesses,
+                matching_exceptions: mexc,
+                degree3_exceptions: dexc,
+                collected,
+            };
+            out.by_n.insert(n, counts);
+        }
+        out
+    }
+}

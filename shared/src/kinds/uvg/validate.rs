@@ -1,0 +1,440 @@
+//! [`Kind::validate`] and [`Kind::recount`] of `uvg`: a shard's result checked
+//! without re-running it, and recounted by re-running it.
+
+use super::*;
+
+/// Connected graphs on n vertices, n = 0..=12 (OEIS A001349): no shard can
+/// count more.
+const CONNECTED_GRAPHS: [u64; 13] = [
+    0,
+    1,
+    1,
+    2,
+    6,
+    21,
+    112,
+    853,
+    11_117,
+    261_080,
+    11_716_571,
+    1_006_700_565,
+    164_059_830_476,
+];
+
+/// A witness graph `code` claimed to have `n` vertices and `edges` edges,
+/// decoded and checked: within the budget, connected, and (for a prefix
+/// shard) one of the shard's prefixes on its first `depth` vertices: the
+/// generator appends vertices, so that is the graph's chain of parents.
+fn witness_graph(
+    what: &str,
+    code: &str,
+    n: usize,
+    edges: Option<u32>,
+    walk: &graphplan::Walk,
+    prefixes: &[String],
+) -> Result<BitGraph, ValidateError> {
+    let (vertices, _) = graph6::decode(code).map_err(|e| format!("{what}: `{code:.40}`: {e}"))?;
+    if vertices > WITNESS_BUDGET_N {
+        return Err(ValidateError::from(format!(
+            "{what}: witness on {vertices} vertices exceeds the validation budget ({WITNESS_BUDGET_N})"
+        )));
+    }
+    let g = graph6::parse_bitgraph(code).map_err(|e| format!("{what}: `{code}`: {e}"))?;
+    if g.n() != n {
+        return Err(ValidateError::from(format!(
+            "{what}: `{code}` has {} vertices, not {n}",
+            g.n()
+        )));
+    }
+    if edges.is_some_and(|m| m as usize != g.edge_count()) {
+        return Err(ValidateError::from(format!(
+            "{what}: `{code}` has {} edges, not {}",
+            g.edge_count(),
+            edges.unwrap_or(0)
+        )));
+    }
+    if !g.is_connected() {
+        return Err(ValidateError::from(format!(
+            "{what}: `{code}` is not connected"
+        )));
+    }
+    if let graphplan::Walk::Prefixes(ps) = walk {
+        let depth = ps[0].n();
+        let head = graph6::encode_bitgraph(&g.induced((1u32 << depth) - 1));
+        if !prefixes.contains(&head) {
+            return Err(ValidateError::from(format!(
+                "{what}: `{code}` is not in this shard (its first {depth} vertices are `{head}`, not one of the shard's prefixes)"
+            )));
+        }
+    }
+    Ok(g)
+}
+
+/// Check a record set of a shard: at most `cap` kept, no more kept than
+/// counted, at most `limit` counted.
+fn check_set(what: &str, r: &RecordSet, cap: u64, limit: u64) -> Result<(), ValidateError> {
+    if r.cap != cap {
+        return Err(ValidateError::from(format!(
+            "{what}.cap is {}, not {cap}",
+            r.cap
+        )));
+    }
+    if r.kept.len() as u64 > r.total.min(cap) {
+        return Err(ValidateError::from(format!(
+            "{what} keeps {} records of {} counted (cap {cap})",
+            r.kept.len(),
+            r.total
+        )));
+    }
+    if r.total > limit {
+        return Err(ValidateError::from(format!(
+            "{what}.total is {}, above {limit}",
+            r.total
+        )));
+    }
+    Ok(())
+}
+
+/// [`Kind::validate`] for `uvg`: see there.
+/// The shard's graphs counted again by enumerating them (no solving): the
+/// graphs on each number of vertices, and of those the ones of maximum
+/// degree ≤ 3, must be what `out` says.
+pub(super) fn recount(
+    params: &UvgParams,
+    shard: &GraphShard,
+    out: &UvgOutput,
+) -> Result<(), ValidateError> {
+    params.check().map_err(|e| e.to_string())?;
+    let walk = shard.decode("uvg").map_err(|e| e.to_string())?;
+    let max_n = params.max_n;
+    let mut graphs = vec![0u64; max_n + 1];
+    let mut degree3 = vec![0u64; max_n + 1];
+    graphplan::walk_tree(&walk, max_n, &mut |g, counted| {
+        if counted {
+            graphs[g.n()] += 1;
+            degree3[g.n()] += u64::from(g.max_degree() <= 3);
+        }
+    });
+    let empty = UvgCounts::default();
+    for n in 1..=max_n {
+        let c = out.by_n.get(&n).unwrap_or(&empty);
+        for (field, said, counted) in [
+            ("graphs", c.graphs, graphs[n]),
+            ("degree3.graphs", c.degree3.graphs, degree3[n]),
+        ] {
+            if said != counted {
+                return Err(ValidateError::from(format!(
+                    "by_n[{n}].{field} is {said}, but the shard holds {counted}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn validate(
+    params: &UvgParams,
+    shard: &GraphShard,
+    out: &UvgOutput,
+) -> Result<(), ValidateError> {
+    params.check().map_err(|e| e.to_string())?;
+    let walk = shard.decode("uvg").map_err(|e| e.to_string())?;
+    let (lo, hi, prefixes) = match (&walk, shard) {
+        (graphplan::Walk::Top { depth }, _) => (1, (*depth - 1).min(params.max_n), &[][..]),
+        (graphplan::Walk::Prefixes(ps), GraphShard::Prefixes { prefixes, .. }) => {
+            (ps[0].n().max(1), params.max_n, &prefixes[..])
+        }
+        (graphplan::Walk::Split(_), _) => (1, params.max_n, &[][..]),
+        _ => unreachable!("decode keeps the shard's variant"),
+    };
+    for (&n, c) in &out.by_n {
+        let at = |field: &str| format!("by_n[{n}].{field}");
+        if n < lo || n > hi {
+            return Err(ValidateError::from(format!(
+                "by_n[{n}]: this shard only has graphs on {lo}..={hi} vertices"
+            )));
+        }
+        let nn = n as u64;
+        if c.graphs == 0 || c.graphs > CONNECTED_GRAPHS[n] {
+            return Err(ValidateError::from(format!(
+                "{} is {}: there are 1..={} connected graphs on {n} vertices",
+                at("graphs"),
+                c.graphs,
+                CONNECTED_GRAPHS[n]
+            )));
+        }
+        if c.positions != c.graphs * nn {
+            return Err(ValidateError::from(format!(
+                "{} is {}, not {n} × {} graphs",
+                at("positions"),
+                c.positions,
+                c.graphs
+            )));
+        }
+        if let Some((&v, _)) = c.grundy.range(n as u8..).next() {
+            return Err(ValidateError::from(format!(
+                "{}: value {v} on {n} vertices (a start's value is below its degree + 1 ≤ {n})",
+                at("grundy")
+            )));
+        }
+        let sum = |m: &BTreeMap<u8, u64>| m.values().try_fold(0u64, |a, &b| a.checked_add(b));
+        if sum(&c.grundy) != Some(c.positions) {
+            return Err(ValidateError::from(format!(
+                "{} sums to {:?}, not positions = {}",
+                at("grundy"),
+                sum(&c.grundy),
+                c.positions
+            )));
+        }
+        if let Some((&t, _)) = c.cover.range(n as u8 + 1..).next() {
+            return Err(ValidateError::from(format!(
+                "{}: t = {t} on {n} vertices",
+                at("cover")
+            )));
+        }
+        if sum(&c.cover) != Some(c.graphs) {
+            return Err(ValidateError::from(format!(
+                "{} sums to {:?}, not graphs = {}",
+                at("cover"),
+                sum(&c.cover),
+                c.graphs
+            )));
+        }
+        if c.first_player_wins > c.positions {
+            return Err(ValidateError::from(format!(
+                "{} is {}, above positions = {}",
+                at("first_player_wins"),
+                c.first_player_wins,
+                c.positions
+            )));
+        }
+        check_set(
+            &at("matching_exceptions"),
+            &c.matching_exceptions,
+            EXCEPTION_CAP,
+            c.positions,
+        )?;
+        // The matching test and value ≠ 0 agree except at the exceptions.
+        let nonzero = c.positions - c.grundy.get(&0).copied().unwrap_or(0);
+        if c.first_player_wins.abs_diff(nonzero) > c.matching_exceptions.total {
+            return Err(ValidateError::from(format!(
+                "{} is {} but {nonzero} positions have a non-zero value and only {} are matching exceptions",
+                at("first_player_wins"),
+                c.first_player_wins,
+                c.matching_exceptions.total
+            )));
+        }
+        let d = &c.degree3;
+        if d.graphs > c.graphs || d.positions != d.graphs * nn {
+            return Err(ValidateError::from(format!(
+                "{}: {} graphs and {} positions, of {} graphs on {n} vertices",
+                at("degree3"),
+                d.graphs,
+                d.positions,
+                c.graphs
+            )));
+        }
+        if d.max_win_lose_tests.0 > d.win_lose_tests || (d.positions == 0 && d.win_lose_tests > 0) {
+            return Err(ValidateError::from(format!(
+                "{}: max {} of {} tests over {} positions",
+                at("degree3.win_lose_tests"),
+                d.max_win_lose_tests.0,
+                d.win_lose_tests,
+                d.positions
+            )));
+        }
+        check_set(
+            &at("degree3_exceptions"),
+            &c.degree3_exceptions,
+            EXCEPTION_CAP,
+            d.positions,
+        )?;
+        let collected: u64 = match params.collect_min_value {
+            0 => 0,
+            k => c.grundy.range(k..).map(|(_, &x)| x).sum(),
+        };
+        check_set(&at("collected"), &c.collected, u64::MAX, collected)?;
+        if c.collected.total != collected {
+            return Err(ValidateError::from(format!(
+                "{}.total is {}, but {collected} positions have a value ≥ {}",
+                at("collected"),
+                c.collected.total,
+                params.collect_min_value
+            )));
+        }
+        // Witnesses: in the shard, and of the value claimed (re-solved).
+        for (&v, w) in &c.witnesses {
+            let what = format!("{}[{v}]", at("witnesses"));
+            let Some(w) = &w.0 else {
+                return Err(ValidateError::from(format!("{what} is empty")));
+            };
+            if !c.grundy.contains_key(&v) {
+                return Err(ValidateError::from(format!(
+                    "{what}: no position of value {v} is counted"
+                )));
+            }
+            let g = witness_graph(&what, &w.graph6, n, Some(w.edges), &walk, prefixes)?;
+            let values = uvg::grundy_all(&g);
+            match values.get(w.start as usize) {
+                Some(&x) if x == v => {}
+                Some(&x) => {
+                    return Err(ValidateError::from(format!(
+                        "{what}: `{}` start {} has value {x}, not {v}",
+                        w.graph6, w.start
+                    )))
+                }
+                None => {
+                    return Err(ValidateError::from(format!(
+                        "{what}: start {} ≥ {n}",
+                        w.start
+                    )))
+                }
+            }
+        }
+        if c.witnesses.len() != c.grundy.len() {
+            return Err(ValidateError::from(format!(
+                "{}: {} witnesses for {} values",
+                at("witnesses"),
+                c.witnesses.len(),
+                c.grundy.len()
+            )));
+        }
+        for (&k, w) in &c.cover_witnesses {
+            let what = format!("{}[{k}]", at("cover_witnesses"));
+            let Some(w) = &w.0 else {
+                return Err(ValidateError::from(format!("{what} is empty")));
+            };
+            if k < 3 || c.cover.range(k..).next().is_none() {
+                return Err(ValidateError::from(format!(
+                    "{what}: no graph with t ≥ {k} is counted"
+                )));
+            }
+            let g = witness_graph(&what, &w.graph6, n, Some(w.edges), &walk, prefixes)?;
+            let mask = uvg::grundy_all(&g).iter().fold(0u32, |m, &x| m | 1 << x);
+            if (mask.trailing_ones() as u8) < k {
+                return Err(ValidateError::from(format!(
+                    "{what}: `{}` does not have starts of every value 0..{}",
+                    w.graph6,
+                    k - 1
+                )));
+            }
+        }
+        let with_cover = c.cover.range(3..).map(|(&t, _)| t).max().unwrap_or(0);
+        if c.cover_witnesses.len() != with_cover.saturating_sub(2) as usize {
+            return Err(ValidateError::from(format!(
+                "{}: {} witnesses, but graphs with t up to {with_cover} are counted",
+                at("cover_witnesses"),
+                c.cover_witnesses.len()
+            )));
+        }
+        // The kept records: in the shard, and of the values their notes claim.
+        let sets = [
+            ("matching_exceptions", &c.matching_exceptions),
+            ("degree3_exceptions", &c.degree3_exceptions),
+            ("collected", &c.collected),
+        ];
+        for (name, set) in sets {
+            for (i, r) in set.kept.iter().enumerate() {
+                let what = format!("{}.kept[{i}]", at(name));
+                if r.vertices as usize != n {
+                    return Err(ValidateError::from(format!(
+                        "{what}: {} vertices under n = {n}",
+                        r.vertices
+                    )));
+                }
+                let g = witness_graph(&what, &r.code, n, Some(r.edges), &walk, prefixes)?;
+                let s = r.index as usize;
+                if s >= n {
+                    return Err(ValidateError::from(format!("{what}: start {s} ≥ {n}")));
+                }
+                let val = uvg::grundy_all(&g)[s];
+                let wins = uvg::first_player_wins_all(&g) >> s & 1 == 1;
+                let ok = match name {
+                    "matching_exceptions" => {
+                        wins != (val != 0)
+                            && r.note
+                                == format!("exact={val} matching_says_first_player_wins={wins}")
+                    }
+                    "degree3_exceptions" => {
+                        g.max_degree() <= 3
+                            && uvg::degree3::grundy_degree3(&g, s, g.all()).is_some_and(|(d, _)| {
+                                d != val && r.note == format!("exact={val} degree3={d}")
+                            })
+                    }
+                    _ => val >= params.collect_min_value && r.note == format!("grundy={val}"),
+                };
+                if !ok {
+                    return Err(ValidateError::from(format!(
+                        "{what}: `{}` start {s} (value {val}) is not what `{}` says",
+                        r.code, r.note
+                    )));
+                }
+            }
+        }
+    }
+    validate_extension(params, &out.extension)
+}
+
+/// The smallest-*k search's figures against its records: every D re-solved
+/// and feeding the case it is counted in, the number of sets T recounted,
+/// the other counters consistent, the witness re-solved to value k.
+fn validate_extension(params: &UvgParams, e: &ExtensionCounts) -> Result<(), ValidateError> {
+    let k = params.extension_value;
+    if k == 0 {
+        return match e.is_empty() {
+            true => Ok(()),
+            false => Err("extension: figures of a search that was not asked for".into()),
+        };
+    }
+    let (mut a, mut b, mut t) = (0u64, 0u64, 0u64);
+    for rec in &e.graphs {
+        let (d, case) = extension::check_record(k, params.max_n, rec)
+            .map_err(|e| ValidateError::from(e.to_string()))?;
+        match case {
+            extension::Case::A => a += 1,
+            extension::Case::B => b += 1,
+        }
+        t += extension::admissible_sets(k, case, &uvg::grundy_all(&d));
+    }
+    if (a, b, t) != (e.d_case_a, e.d_case_b, e.t_sets) {
+        return Err(ValidateError::from(format!(
+            "extension: {} + {} graphs D and {} sets T claimed, the records give {a} + {b} and {t}",
+            e.d_case_a, e.d_case_b, e.t_sets
+        )));
+    }
+    if e.c_exact > e.t_sets || e.hits > e.t_sets {
+        return Err(ValidateError::from(format!(
+            "extension: {} exact and {} hits out of {} sets T",
+            e.c_exact, e.hits, e.t_sets
+        )));
+    }
+    match (&e.witness.0, e.hits) {
+        (None, 0) => Ok(()),
+        (Some(w), h) if h > 0 => {
+            let g = graph6::parse_bitgraph(&w.graph6)
+                .map_err(|err| format!("extension.witness `{}`: {err}", w.graph6))?;
+            let ok = g.n() == params.max_n + 2
+                && w.start < g.n()
+                && g.edge_count() == w.edges
+                && uvg::grundy(&g, w.start, g.all()) == k;
+            match ok {
+                true => Ok(()),
+                false => Err(ValidateError::from(format!(
+                    "extension.witness `{}` start {} is not a *{k} on {} vertices",
+                    w.graph6,
+                    w.start,
+                    params.max_n + 2
+                ))),
+            }
+        }
+        _ => Err(ValidateError::from(format!(
+            "extension: {} hits but the witness is {}",
+            e.hits,
+            if e.witness.0.is_some() {
+                "present"
+            } else {
+                "missing"
+            }
+        ))),
+    }
+}

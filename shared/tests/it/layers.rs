@@ -1,0 +1,409 @@
+//! The workspace's module layers, checked from the sources: every import
+//! between modules of a crate points down a declared layer order, so there is
+//! no import cycle and no module imports a module above it.
+//!
+//! A *unit* is a top-level module of a crate (`shared::uvg`), except where a
+//! folder holds independent siblings: each sweep kind (`shared::kinds::uvg`)
+//! each family of kinds' shared code (`shared::families::col`) and each CLI
+//! command (`coordinator::cmd::run`) is a unit of its own, so kinds never
+//! import each other and commands never import each other.
+//! Imports are read from `crate::…`, `super::…` and `self::…` paths in
+//! non-test code (test modules and `*_test.rs` / `tests.rs` files are left out).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Units of each crate from the bottom up; a unit may import only units on
+/// lower lines. `*` stands for every unit with that prefix (siblings on one
+/// line never import each other).
+const LAYERS: &[(&str, &[&[&str]])] = &[
+    (
+        "shared",
+        &[
+            &["fxhash", "graph", "version"],
+            &["gen", "cgt", "uvg", "draw"],
+            &["col", "gamegraph", "bft"],
+            &["board"],
+            &["sweep"],
+            &["families::*"],
+            &["kinds::*"],
+            &["kinds", "families", "<root>"],
+        ],
+    ),
+    (
+        "coordinator/api",
+        &[&["solver", "text"], &["domain"], &["<root>"]],
+    ),
+    ("proto", &[&["pb"], &["convert"], &["client"], &["<root>"]]),
+    (
+        "coordinator/engine",
+        &[
+            &["export_file", "sample"],
+            &["store"],
+            &["projection"],
+            &["core"],
+            &["<root>"],
+        ],
+    ),
+    (
+        "coordinator/report",
+        &[&["error"], &["figures"], &["report"], &["<root>"]],
+    ),
+    (
+        "coordinator/serve",
+        &[
+            &["web", "conns"],
+            &["explore"],
+            &["access", "metrics"],
+            &["audit"],
+            &["server", "http"],
+            &["<root>"],
+        ],
+    ),
+    (
+        "coordinator",
+        &[
+            &["error", "output", "progress", "status_text"],
+            &["args", "connect"],
+            &["embedded"],
+            &["cmd::*"],
+            &["cmd"],
+            &["cli"],
+            // `bin/` holds the second binary's entry point (`gamesweep-worker`),
+            // a crate root of its own like `main.rs`.
+            &["<root>", "bin"],
+        ],
+    ),
+    (
+        "worker",
+        &[
+            &["config", "memory", "logging"],
+            &["shard", "policy"],
+            &["wire"],
+            &["held", "retry"],
+            &["worker_loop"],
+            &["<root>"],
+            &["cli"],
+        ],
+    ),
+];
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// `kinds/myopic_tree/validate.rs` → `["kinds", "myopic_tree", "validate"]`; `mod.rs`/`lib.rs`/`main.rs` name their folder.
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The unit a module path belongs to.
+fn unit(crate_name: &str, path: &[String]) -> String {
+    let split = |p: &str| {
+        (crate_name == "shared" && matches!(p, "kinds" | "families"))
+            || (crate_name == "coordinator" && p == "cmd")
+    };
+    match path {
+        [] => "<root>".into(),
+        [a, b, ..] if split(a) => format!("{a}::{b}"),
+        [a, ..] => a.clone(),
+    }
+}
+
+/// Non-test code of a file: comments removed, `#[cfg(test)]` items cut.
+fn code(text: &str) -> String {
+    let mut out = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let t = line.trim_start();
+        if t.starts_with("#[cfg(test)]") {
+            // Skip the attributed item: up to its matching close brace (or `;`).
+            let mut depth = 0i32;
+            let mut opened = false;
+            for l in lines.by_ref() {
+                let l = l.split("//").next().unwrap_or("");
+                depth += l.matches('{').count() as i32 - l.matches('}').count() as i32;
+                opened |= l.contains('{');
+                if (opened && depth <= 0) || (!opened && l.trim_end().ends_with(';')) {
+                    break;
+                }
+            }
+            continue;
+        }
+        out.push_str(line.split("//").next().unwrap_or(""));
+        out.push('\n');
+    }
+    out
+}
+
+/// First segments imported through `prefix` (`crate::`, `super::`, `self::`), with braces expanded.
+fn imported(code: &str, prefix: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find(prefix) {
+        let before = rest[..i].chars().last();
+        rest = &rest[i + prefix.len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let take_path = |s: &str| -> Vec<String> {
+            s.split("::")
+                .map(|w| {
+                    w.chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect::<String>()
+                })
+                .take_while(|w| !w.is_empty())
+                .take(2)
+                .collect()
+        };
+        if let Some(inner) = rest.strip_prefix('{') {
+            let end = inner.find('}').unwrap_or(inner.len());
+            for item in inner[..end].split(',') {
+                let p = take_path(item.trim());
+                if !p.is_empty() {
+                    out.push(p);
+                }
+            }
+        } else {
+            out.push(take_path(rest));
+        }
+    }
+    out
+}
+
+/// Unit → units it imports, for one crate.
+fn graph(crate_name: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let src = workspace().join(crate_name).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    // Top-level modules; a path whose first segment is none of them names
+    // an item of the crate root (`crate::run`, `crate::Config`).
+    let mut modules: BTreeSet<String> = files
+        .iter()
+        .filter_map(|f| module_path(&src, f).into_iter().next())
+        .collect();
+    // Inline modules of the crate root (`pub mod pb { … }`).
+    for root in ["lib.rs", "main.rs"] {
+        let text = std::fs::read_to_string(src.join(root)).unwrap_or_default();
+        for line in text.lines() {
+            let t = line.trim_start().trim_start_matches("pub ");
+            if let Some(rest) = t.strip_prefix("mod ") {
+                if let Some(name) = rest.strip_suffix(" {") {
+                    modules.insert(name.trim().to_string());
+                }
+            }
+        }
+    }
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in files {
+        let name = f.file_name().unwrap().to_string_lossy();
+        // Unit tests: `tests.rs`, or a `tests/` folder (`core/tests/mod.rs`).
+        let in_tests_dir = f
+            .strip_prefix(&src)
+            .is_ok_and(|r| r.components().any(|c| c.as_os_str() == "tests"));
+        if name.ends_with("_test.rs") || name == "tests.rs" || in_tests_dir {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        let code = code(&text);
+        let me_path = module_path(&src, &f);
+        let me = unit(crate_name, &me_path);
+        let entry = g.entry(me.clone()).or_default();
+        // The module that `super::` and `self::` name, as a path.
+        let self_path = me_path.clone();
+        let super_path = me_path[..me_path.len().saturating_sub(1)].to_vec();
+        for (prefix, base) in [
+            ("crate::", Vec::new()),
+            ("super::", super_path),
+            ("self::", self_path),
+        ] {
+            for p in imported(&code, prefix) {
+                let mut full = base.clone();
+                full.extend(p.into_iter().filter(|s| s != "self"));
+                if full.first().is_some_and(|m| !modules.contains(m)) {
+                    full.clear();
+                }
+                let target = unit(crate_name, &full);
+                // A folder's own `mod.rs` re-exporting its children is not an import.
+                let inside_me = !me_path.is_empty() && full.starts_with(&me_path);
+                if target != me && !inside_me {
+                    entry.insert(target);
+                }
+            }
+        }
+    }
+    g
+}
+
+fn layer_of(layers: &[&[&str]], unit: &str) -> Option<usize> {
+    layers.iter().position(|line| {
+        line.iter().any(|&u| {
+            u == unit
+                || u.strip_suffix('*')
+                    .is_some_and(|pre| unit.starts_with(pre) && unit.len() > pre.len())
+        })
+    })
+}
+
+fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn dfs(
+        u: &str,
+        g: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        state.insert(u.to_string(), 1);
+        stack.push(u.to_string());
+        for v in g.get(u).into_iter().flatten() {
+            match state.get(v.as_str()).copied().unwrap_or(0) {
+                1 => {
+                    let i = stack.iter().position(|x| x == v).unwrap();
+                    let mut c = stack[i..].to_vec();
+                    c.push(v.clone());
+                    return Some(c);
+                }
+                0 => {
+                    if let Some(c) = dfs(v, g, state, stack) {
+                        return Some(c);
+                    }
+                }
+                _ => {}
+            }
+        }
+        stack.pop();
+        state.insert(u.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for u in g.keys() {
+        if state.get(u.as_str()).copied().unwrap_or(0) == 0 {
+            if let Some(c) = dfs(u, g, &mut state, &mut Vec::new()) {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn no_import_cycles_in_any_crate() {
+    for (c, _) in LAYERS {
+        let g = graph(c);
+        assert!(g.len() > 1, "{c}: no modules found");
+        if let Some(cycle) = find_cycle(&g) {
+            panic!("{c}: import cycle {}", cycle.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn imports_point_down_the_declared_layers() {
+    for (c, layers) in LAYERS {
+        let g = graph(c);
+        for (from, tos) in &g {
+            let lf = layer_of(layers, from)
+                .unwrap_or_else(|| panic!("{c}: module `{from}` is in no declared layer"));
+            for to in tos {
+                let lt = layer_of(layers, to)
+                    .unwrap_or_else(|| panic!("{c}: module `{to}` is in no declared layer"));
+                assert!(
+                    lt < lf,
+                    "{c}: `{from}` (layer {lf}) imports `{to}` (layer {lt}): imports must point down"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_checker_sees_imports() {
+    let code = code("use crate::{graph::BitGraph, gen};\nuse super::x::y; // crate::no\n#[cfg(test)]\nmod tests {\n use crate::kinds;\n}\n");
+    assert_eq!(
+        imported(&code, "crate::"),
+        vec![
+            vec!["graph".to_string(), "BitGraph".to_string()],
+            vec!["gen".to_string()]
+        ]
+    );
+    assert_eq!(imported(&code, "super::").len(), 1);
+    let g: BTreeMap<String, BTreeSet<String>> = [
+        ("a".to_string(), BTreeSet::from(["b".to_string()])),
+        ("b".to_string(), BTreeSet::from(["a".to_string()])),
+    ]
+    .into();
+    assert!(find_cycle(&g).is_some());
+    // The real graph has the edges we know of.
+    let shared = graph("shared");
+    assert!(shared["kinds::uvg"].contains("uvg"));
+    assert!(shared["sweep"].contains("gen"));
+}
+
+/// A kind imports no other kind (what two kinds share lives in
+/// `shared::families`), and nothing below the kinds imports one.
+#[test]
+fn kinds_import_no_other_kind() {
+    let g = graph("shared");
+    let kinds: Vec<&String> = g.keys().filter(|u| u.starts_with("kinds::")).collect();
+    assert!(kinds.len() >= 13, "{kinds:?}");
+    for (from, tos) in &g {
+        let kinds_named: Vec<&String> = tos
+            .iter()
+            .filter(|t| t.starts_with("kinds") && *t != from)
+            .collect();
+        assert!(
+            kinds_named.is_empty(),
+            "shared: `{from}` imports the kind modules {kinds_named:?}"
+        );
+    }
+}
+
+/// No file under `shared/src/kinds/` has more than 800 lines, and every kind
+/// folder keeps its run wiring, validation, report and tests apart.
+#[test]
+fn kind_files_stay_small_and_apart() {
+    let kinds = workspace().join("shared/src/kinds");
+    let mut files = Vec::new();
+    rust_files(&kinds, &mut files);
+    assert!(files.len() > 13 * 3, "{files:?}");
+    for f in &files {
+        let lines = std::fs::read_to_string(f).unwrap().lines().count();
+        assert!(lines <= 800, "{}: {lines} lines", f.display());
+    }
+    for e in std::fs::read_dir(&kinds).unwrap().flatten() {
+        if e.path().is_dir() {
+            for part in ["mod.rs", "validate.rs", "report.rs", "tests.rs"] {
+                assert!(
+                    e.path().join(part).is_file(),
+                    "{}: no {part}",
+                    e.path().display()
+                );
+            }
+        }
+    }
+}
