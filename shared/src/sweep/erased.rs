@@ -98,6 +98,22 @@ pub fn json_text<T: Serialize>(doc: &T) -> String {
     s
 }
 
+/// `report` with the line that reproduces it after its title (the first
+/// line, `# …`, and its blank line): "Reproduce with `COMMAND`. Rendered
+/// from `results.json`; every number below is computed." A report without a
+/// title gets the line first.
+pub fn with_command(report: &str, command: &str) -> String {
+    let line = format!(
+        "Reproduce with `{command}`. Rendered from `results.json`; every number below is computed.\n\n"
+    );
+    match report.split_once("\n\n") {
+        Some((title, rest)) if title.starts_with("# ") && !title.contains('\n') => {
+            format!("{title}\n\n{line}{rest}")
+        }
+        _ => format!("{line}{report}"),
+    }
+}
+
 /// A kind's typed parameters and shard, parsed from the runtime's forms.
 fn typed<K: Kind>(
     k: &K,
@@ -222,7 +238,7 @@ impl<K: Kind> SweepKind for K {
         // the text round-trips through the kind's types byte for byte.
         Ok(Rendered {
             results_json: json_text(&doc),
-            report_md: self.report(&p, &doc),
+            report_md: with_command(&self.report(&p, &doc), &self.command(params)),
             exports: self.exports(&p, &doc),
         })
     }
@@ -372,3 +388,17 @@ impl PartialEq for Output {
     }
 }
 impl Eq for Output {}
+
+#[cfg(test)]
+mod tests {
+    use super::with_command;
+
+    #[test]
+    fn the_command_follows_the_title() {
+        assert_eq!(
+            with_command("# T\n\nBody.\n", "gamesweep run k --n 3"),
+            "# T\n\nReproduce with `gamesweep run k --n 3`. Rendered from `results.json`; every number below is computed.\n\nBody.\n"
+        );
+        assert!(with_command("No title.\n", "c").starts_with("Reproduce with `c`."));
+    }
+}

@@ -31,7 +31,7 @@ pub mod present;
 pub mod report;
 mod result;
 
-pub use erased::{json_text, Output, Rendered, SweepKind};
+pub use erased::{json_text, with_command, Output, Rendered, SweepKind};
 pub use invalid::ValidateError;
 pub use kind::{Kind, ShardCtx, ShardSpec};
 pub use merge::{Max, Merge, MergeError, Smallest};

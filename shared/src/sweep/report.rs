@@ -22,6 +22,14 @@ pub fn nim(v: u64) -> String {
     }
 }
 
+/// `n` vertices, in words: "1 vertex", "10 vertices".
+pub fn vertices(n: impl Into<u64>) -> String {
+    match n.into() {
+        1 => "1 vertex".into(),
+        n => format!("{n} vertices"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

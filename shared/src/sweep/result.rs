@@ -130,7 +130,7 @@ impl Record {
     /// vertex: the caption gives what it is, its size, its detail and what
     /// was found.
     pub fn start_counterexample(&self, what: &str) -> super::Witness {
-        let mut caption = format!("{what}: {} vertices", self.vertices);
+        let mut caption = format!("{what}: {}", super::report::vertices(self.vertices));
         for part in [&self.detail, &self.note] {
             if !part.is_empty() {
                 caption.push_str(", ");

@@ -10,6 +10,7 @@ use crate::cgt::{Engine, GameId};
 use crate::fxhash::FxHashMap;
 use crate::sweep::merge::{add_counts, merge_maps, MergeError};
 use crate::sweep::present::cmp_game_values;
+use crate::sweep::report::vertices;
 use crate::sweep::{thousands, Marks, Max, ParamDef, Record, RecordSet, Role, SweepError, Witness};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -368,7 +369,7 @@ impl PositionDoc {
     /// The position shown as `what` under `role`: the caption gives its
     /// size, its colouring or detail and what was found (its value).
     pub fn witness(&self, role: Role, what: &str) -> Witness {
-        let mut caption = format!("{what}: {} vertices", self.vertices);
+        let mut caption = format!("{what}: {}", vertices(self.vertices));
         if !self.detail.is_empty() {
             caption.push_str(", ");
             caption.push_str(&self.detail);
@@ -397,7 +398,7 @@ pub fn smallest_witnesses(values: &[ValueRow]) -> Vec<Witness> {
             let p = v.smallest.as_ref()?;
             let mut w = p.witness(Role::Smallest, &format!("smallest {}", v.value));
             // The note repeats the value; the caption says it once.
-            w.caption = format!("smallest {}: {} vertices", v.value, p.vertices);
+            w.caption = format!("smallest {}: {}", v.value, vertices(p.vertices));
             if !p.detail.is_empty() {
                 w.caption.push_str(", ");
                 w.caption.push_str(&p.detail);

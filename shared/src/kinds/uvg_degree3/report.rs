@@ -24,11 +24,6 @@ pub(super) fn report_md(doc: &Degree3Doc) -> String {
     );
     let _ = writeln!(
         s,
-        "Reproduce with `gamesweep run uvg-degree3 --random {} --min-n {} --max-n {} --seed {}`. Rendered from `results.json`; every number below is computed.\n",
-        p.random, p.min_n, p.max_n, p.seed
-    );
-    let _ = writeln!(
-        s,
         "- Graphs: {} random connected graphs of maximum degree ≤ 3 on {}–{} vertices, {} starts. Model: {}.",
         thousands(graphs),
         p.min_n,

@@ -8,16 +8,11 @@ use super::*;
 pub(super) fn report_md(doc: &ReductionDoc) -> String {
     let (t, ex, rn) = (&doc.total, &doc.exhaustive, &doc.random);
     let exc = &doc.exceptions;
-    let k = doc.params.random;
     let seed = doc.params.seed;
     let mut s = String::new();
     let _ = writeln!(
         s,
         "# Burke–Ferland–Teng: directed → undirected geography reduction\n"
-    );
-    let _ = writeln!(
-        s,
-        "Reproduce with `gamesweep run uvg-reduction --random {k} --seed {seed}`. Rendered from `results.json`; every number below is computed.\n"
     );
     let _ = writeln!(s, "## Instances\n");
     let _ = writeln!(

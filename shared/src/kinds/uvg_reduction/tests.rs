@@ -241,7 +241,11 @@ fn exceptions_round_trip_and_are_reported() {
     )
     .unwrap();
     assert_eq!(rendered.results_json, text);
-    assert_eq!(rendered.report_md, md);
+    // The framework adds the reproducing command after the title.
+    assert_eq!(
+        rendered.report_md,
+        crate::sweep::with_command(&md, "gamesweep run uvg-reduction --random 0")
+    );
 }
 
 /// Shard results survive the store and the wire (encode, decode) as is.

@@ -6,17 +6,11 @@ use super::*;
 
 /// Render report.md from the results.json document only.
 pub(super) fn report_md(doc: &StrategyDoc) -> String {
-    let p = &doc.params;
     let games = doc.games;
     let mut s = String::new();
     let _ = writeln!(
         s,
         "# Matching strategy vs a random mover (Fraenkel–Scheinerman–Ullman)\n"
-    );
-    let _ = writeln!(
-        s,
-        "Reproduce with `gamesweep run uvg-strategy --games {} --seed {}`. Rendered from `results.json`; every number below is computed.\n",
-        p.games, p.seed
     );
     let _ = writeln!(
         s,

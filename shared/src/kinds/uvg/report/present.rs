@@ -5,7 +5,7 @@
 //! positions. Display only: nothing here reaches `results.json`.
 
 use super::super::{ExceptionRow, UvgDoc};
-use crate::sweep::report::nim;
+use crate::sweep::report::{nim, vertices};
 use crate::sweep::{Chart, Marks, Presentation, Role, Series, Witness};
 use std::collections::BTreeSet;
 
@@ -21,8 +21,10 @@ fn exception(what: &str, r: &ExceptionRow) -> Witness {
         marks: Marks::Start(vec![r.start as usize]),
         value: None,
         caption: format!(
-            "{what}: {} vertices, start {}, {}",
-            r.vertices, r.start, r.values
+            "{what}: {}, start {}, {}",
+            vertices(r.vertices),
+            r.start,
+            r.values
         ),
     }
 }
@@ -78,7 +80,7 @@ pub fn present(d: &UvgDoc) -> Presentation {
                     size: (r.n as u32, w.edges),
                     code: w.graph6.clone(),
                     marks: Marks::Start(vec![w.start as usize]),
-                    caption: format!("smallest {v}: {} vertices, start {}", r.n, w.start),
+                    caption: format!("smallest {v}: {}, start {}", vertices(r.n as u64), w.start),
                     value: Some(v),
                 });
             }
@@ -94,9 +96,9 @@ pub fn present(d: &UvgDoc) -> Presentation {
                     code: code.clone(),
                     marks: Marks::Start(vec![start]),
                     caption: format!(
-                        "extension to {}: {} vertices, start {start}, value {}",
+                        "extension to {}: {}, start {start}, value {}",
                         nim(k as u64),
-                        r.n + 1,
+                        vertices(r.n as u64 + 1),
                         v.as_deref().unwrap_or("not computed")
                     ),
                     value: v,
@@ -113,8 +115,9 @@ pub fn present(d: &UvgDoc) -> Presentation {
                 code: w.graph6.clone(),
                 marks: Marks::Start(vec![w.start as usize]),
                 caption: format!(
-                    "extension search: {v} on {} vertices, start {}",
-                    s.vertices, w.start
+                    "extension search: {v} on {}, start {}",
+                    vertices(s.vertices as u64),
+                    w.start
                 ),
                 value: Some(v),
             });
@@ -135,7 +138,10 @@ pub fn present(d: &UvgDoc) -> Presentation {
                 size: (r.n as u32, 0),
                 code: code.to_string(),
                 marks: Marks::Start(vec![start]),
-                caption: format!("collected (value {v}): {} vertices, start {start}", r.n),
+                caption: format!(
+                    "collected (value {v}): {}, start {start}",
+                    vertices(r.n as u64)
+                ),
                 value: Some(v),
             });
         }

@@ -2,7 +2,7 @@
 //! Display only: nothing here reaches `results.json`.
 
 use super::super::SearchDoc;
-use crate::sweep::report::nim;
+use crate::sweep::report::{nim, vertices};
 use crate::sweep::{Marks, Presentation, Role, Witness};
 
 /// The best position found for each value a climb reached: an upper bound
@@ -21,8 +21,10 @@ pub fn present(d: &SearchDoc) -> Presentation {
                     code: b.graph6.clone(),
                     marks: Marks::Start(vec![b.start as usize]),
                     caption: format!(
-                        "best found {value}: {} vertices, start {} ({} climbs)",
-                        d.params.vertices, b.start, b.climbs
+                        "best found {value}: {}, start {} ({} climbs)",
+                        vertices(d.params.vertices as u64),
+                        b.start,
+                        b.climbs
                     ),
                     value: Some(value),
                 }

@@ -2,7 +2,7 @@
 //! only: nothing here reaches `results.json`.
 
 use super::super::ReductionDoc;
-use crate::sweep::report::nim;
+use crate::sweep::report::{nim, vertices};
 use crate::sweep::{Marks, Presentation, Role, Witness};
 
 /// Every exception of each check; the smallest Wrong Way position of each
@@ -11,7 +11,7 @@ pub fn present(d: &ReductionDoc) -> Presentation {
     let mut out = Presentation::default();
     for (name, list) in d.exceptions.in_report_order() {
         for r in &list.records {
-            let mut caption = format!("{name}: {} vertices", r.vertices);
+            let mut caption = format!("{name}: {}", vertices(r.vertices));
             for part in [&r.detail, &r.note] {
                 if !part.is_empty() {
                     caption.push_str(", ");
@@ -36,8 +36,9 @@ pub fn present(d: &ReductionDoc) -> Presentation {
             code: r.code.clone(),
             marks: Marks::None,
             caption: format!(
-                "smallest Wrong Way {value}: digraph on {} vertices, {}",
-                r.vertices, r.detail
+                "smallest Wrong Way {value}: digraph on {}, {}",
+                vertices(r.vertices),
+                r.detail
             ),
             value: Some(value),
         });
