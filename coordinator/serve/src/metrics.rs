@@ -261,3 +261,6 @@ pub fn render_report(report: &StatusReport, events: &BTreeMap<String, Events>) -
     prometheus_text::encode(&mut text, &reg).expect("writing to a String");
     text
 }
+
+#[cfg(test)]
+mod tests;

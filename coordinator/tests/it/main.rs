@@ -22,7 +22,6 @@ mod health;
 mod import_crash;
 mod limits;
 mod memcap;
-mod metrics;
 mod pipeline;
 mod replicate;
 mod runtime;

@@ -1,16 +1,16 @@
-//! `/metrics` text (`gamesweep_serve::metrics::render`) parsed by a
+//! `/metrics` text (`metrics::render`) parsed by a
 //! Prometheus text-format parser: every value equals what `status --json`
 //! reports at the same instant, and the event counters move with leases,
 //! renewals, late, duplicate and refused submits. The core runs on an
 //! in-memory store and a manual clock (no waiting for real time).
 
+use crate::metrics;
 use gamesweep::kinds;
 use gamesweep::sweep::{self, Output};
 use gamesweep_engine::core::{
     Core, CoreError, Granted, Held, LaunchSpec, ManualClock, StatusReport, Submission,
 };
 use gamesweep_engine::store::MemStore;
-use gamesweep_serve::metrics;
 use prometheus_parse::{Scrape, Value};
 use std::sync::Arc;
 use std::time::Duration;
