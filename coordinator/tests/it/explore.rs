@@ -557,7 +557,7 @@ fn explore_lists_a_results_file_and_the_dashboard_serves_the_boards() {
     );
     let printed = std::fs::read_to_string(dir.path().join("explore.out")).unwrap();
     assert!(
-        printed.contains("I}Kg[_GC? 4 by_n[n=10].witnesses.5"),
+        printed.contains("I}Kg[_GC? 4 smallest *5: 10 vertices, start 4"),
         "{printed}"
     );
     // The page and its assets, with the dashboard's headers.

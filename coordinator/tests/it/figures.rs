@@ -148,14 +148,21 @@ fn committed_figures_rerender_byte_for_byte() {
 fn the_smallest_positions_are_drawn_with_their_marks() {
     // uvg ≤ 9: the value-4 witness is drawn with its start marked.
     let md = read(&runs_dir().join("uvg/report.md"));
-    assert!(md.contains("value 4: n = 8, start 1 `GrqI?O`"), "{md}");
+    assert!(md.contains("smallest \\*4: 8 vertices, start 1 `GrqI?O`"), "{md}");
     let svg = read(&runs_dir().join("uvg/figures/position-05.svg"));
     assert!(svg.contains("class=\"start\" data-v=\"1\""), "{svg}");
     // Col: colourings are marked blue and red.
-    let col: String = (1..=40)
-        .filter_map(|i| {
-            std::fs::read_to_string(runs_dir().join(format!("col/figures/position-{i:02}.svg")))
+    // (The first 40 values in value order are negative: Left's colourings;
+    // the myopic trees' drawings have both colours.)
+    let col: String = ["col", "myopic-tree"]
+        .iter()
+        .flat_map(|run| {
+            (1..=40).filter_map(move |i| {
+                std::fs::read_to_string(
+                    runs_dir().join(format!("{run}/figures/position-{i:02}.svg")),
+                )
                 .ok()
+            })
         })
         .collect();
     assert!(col.contains("class=\"blue\"") && col.contains("class=\"red\""));
