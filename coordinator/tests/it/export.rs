@@ -710,8 +710,9 @@ fn graphs_at_8<'a>(results: impl IntoIterator<Item = &'a [u8]>) -> u64 {
     for r in results {
         merged.merge(kind.decode(r).unwrap()).unwrap();
     }
-    let out: gamesweep::kinds::uvg::UvgOutput = serde_json::from_slice(&merged.encode()).unwrap();
-    out.by_n.get(&8).map_or(0, |c| c.graphs)
+    // The encoded result read as JSON: the test names no kind's types.
+    let out: serde_json::Value = serde_json::from_slice(&merged.encode()).unwrap();
+    out["by_n"]["8"]["graphs"].as_u64().unwrap_or(0)
 }
 
 /// `export` (uvg) with one graph fewer in every shard that allows it, and
@@ -723,32 +724,54 @@ fn undercount(e: &mut Export) -> u64 {
     let params = kind.resolve_params(&e.params).unwrap();
     let mut forged = 0;
     for r in &mut e.results {
-        let mut out: gamesweep::kinds::uvg::UvgOutput = serde_json::from_str(&r.result).unwrap();
-        let Some((&n, c)) = out.by_n.iter_mut().next_back() else {
+        // The result as JSON (the test names no kind's types): its largest n.
+        let mut out: serde_json::Value = serde_json::from_str(&r.result).unwrap();
+        let Some(c) = out["by_n"].as_object_mut().and_then(|m| {
+            let last = m
+                .keys()
+                .max_by_key(|k| k.parse::<u64>().unwrap_or(0))?
+                .clone();
+            m.get_mut(&last).map(|c| (last.parse::<u64>().unwrap(), c))
+        }) else {
             continue;
         };
-        let nn = n as u64;
+        let (nn, c) = c;
+        let num = |v: &serde_json::Value| v.as_u64().unwrap_or(0);
         // The most frequent value loses the graph's n starts (and stays).
-        let (&v, &x) = c.grundy.iter().max_by_key(|(_, x)| **x).unwrap();
-        let cover = c.cover.iter().find(|(_, &k)| k >= 2).map(|(t, _)| *t);
-        let d3 = c.degree3.graphs >= c.graphs;
-        let fpw_ok = v == 0 || c.first_player_wins >= nn;
-        let (Some(t), true, true, true) = (cover, c.graphs >= 2, x > nn, fpw_ok) else {
+        let (v, x) = c["grundy"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, x)| (k.clone(), num(x)))
+            .max_by_key(|(_, x)| *x)
+            .unwrap();
+        let cover = c["cover"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .find(|(_, k)| num(k) >= 2)
+            .map(|(t, _)| t.clone());
+        let graphs = num(&c["graphs"]);
+        let d3_graphs = num(&c["degree3"]["graphs"]);
+        let d3 = d3_graphs >= graphs;
+        let fpw_ok = v == "0" || num(&c["first_player_wins"]) >= nn;
+        let (Some(t), true, true, true) = (cover, graphs >= 2, x > nn, fpw_ok) else {
             continue;
         };
-        if d3 && c.degree3.graphs < 2 {
+        if d3 && d3_graphs < 2 {
             continue;
         }
-        c.graphs -= 1;
-        c.positions -= nn;
-        *c.grundy.get_mut(&v).unwrap() -= nn;
-        if v != 0 {
-            c.first_player_wins -= nn;
+        let sub = |f: &mut serde_json::Value, by: u64| *f = (num(f) - by).into();
+        sub(&mut c["graphs"], 1);
+        sub(&mut c["positions"], nn);
+        sub(&mut c["grundy"][&v], nn);
+        if v != "0" {
+            sub(&mut c["first_player_wins"], nn);
         }
-        *c.cover.get_mut(&t).unwrap() -= 1;
+        sub(&mut c["cover"][&t], 1);
         if d3 {
-            c.degree3.graphs -= 1;
-            c.degree3.positions -= nn;
+            sub(&mut c["degree3"]["graphs"], 1);
+            sub(&mut c["degree3"]["positions"], nn);
         }
         let text = serde_json::to_string(&out).unwrap();
         let decoded = kind.decode(text.as_bytes()).unwrap();

@@ -8,7 +8,6 @@ use crate::support::cli;
 
 use crate::support::load;
 
-use gamesweep::kinds::noop::{expected_sum, NoopDoc};
 use std::time::Duration;
 
 const SHARDS: u64 = 20_000;
@@ -64,13 +63,15 @@ fn twenty_thousand_shards_two_hundred_workers_each_merged_once() {
         "--coordinator",
         &url,
     ]);
-    let doc: NoopDoc =
+    // The document read as JSON, so the harness names no kind's types.
+    let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
-    assert_eq!(doc.kind, "noop");
-    assert_eq!(doc.params.result_bytes, 64);
-    assert_eq!(doc.shards, SHARDS);
-    assert_eq!(Some(doc.index_sum), expected_sum(SHARDS));
-    assert!(doc.sum_matches);
+    assert_eq!(doc["kind"], "noop");
+    assert_eq!(doc["params"]["result_bytes"], 64);
+    assert_eq!(doc["shards"], SHARDS);
+    // Every shard 0..SHARDS merged exactly once: their indices sum to K(K-1)/2.
+    assert_eq!(doc["index_sum"], SHARDS * (SHARDS - 1) / 2);
+    assert_eq!(doc["sum_matches"], true);
 }
 
 #[test]

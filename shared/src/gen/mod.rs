@@ -47,6 +47,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod canon;
+pub mod count;
 
 use crate::graph::{BitGraph, VSet};
 use canon::{orbits, refine, refine_watch, search, Part, Perm};

@@ -5,7 +5,7 @@
 use super::merge::MergeError;
 use super::{
     parse_typed, resolve, Kind, Merge, ParamDef, Params, Presentation, ShardCtx, ShardSpec,
-    SweepError, ValidateError,
+    SweepError, TruthCheck, ValidateError,
 };
 use serde::Serialize;
 use std::any::Any;
@@ -69,6 +69,9 @@ pub trait SweepKind: Sync {
     /// from a `results.json` text alone (final or partial), witnesses in
     /// drawing order.
     fn present(&self, results_json: &str) -> Result<Presentation, SweepError>;
+    /// The kind's cheap truths ([`Kind::truths`]) about a finished sweep's
+    /// `results.json` text.
+    fn truths(&self, results_json: &str) -> Result<Vec<TruthCheck>, SweepError>;
     /// The command that reproduces a run with these resolved parameters:
     /// `gamesweep run KIND` and every parameter whose value is not its
     /// default, in declaration order.
@@ -214,6 +217,14 @@ impl<K: Kind> SweepKind for K {
         let out = merged.get::<K::Output>(Kind::name(self))?;
         let text = json_text(&self.doc(&p, out));
         self.render_from_json(params, &text)
+    }
+    fn truths(&self, results_json: &str) -> Result<Vec<TruthCheck>, SweepError> {
+        let doc: K::Doc =
+            serde_json::from_str(results_json).map_err(|e| SweepError::BadResult {
+                kind: Kind::name(self).into(),
+                reason: format!("results.json: {e}"),
+            })?;
+        Ok(Kind::truths(self, &doc))
     }
     fn present(&self, results_json: &str) -> Result<Presentation, SweepError> {
         let doc: K::Doc =

@@ -1,7 +1,7 @@
 //! The typed [`Kind`] trait every sweep kind implements, and what a shard
 //! sees while it runs ([`ShardCtx`]).
 
-use super::{Merge, ParamDef, Presentation, SweepError, ValidateError};
+use super::{Merge, ParamDef, Presentation, SweepError, TruthCheck, ValidateError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt::Debug;
@@ -93,6 +93,14 @@ pub trait Kind: Sync + Send + 'static {
         _out: &Self::Output,
     ) -> Option<Result<(), ValidateError>> {
         None
+    }
+    /// Cheap truths about the finished sweep's document, recomputed
+    /// independently of the sweep and much cheaper (for uvg: the connected
+    /// graphs per n, A001349, by Burnside's lemma): each check says what it
+    /// compared and whether it held. None by default. The coordinator
+    /// records them in `provenance.json`.
+    fn truths(&self, _doc: &Self::Doc) -> Vec<TruthCheck> {
+        Vec::new()
     }
     /// The `results.json` document of the merged result of the whole plan.
     fn doc(&self, params: &Self::Params, merged: &Self::Output) -> Self::Doc;

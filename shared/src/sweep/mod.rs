@@ -30,6 +30,7 @@ pub mod params;
 pub mod present;
 pub mod report;
 mod result;
+pub mod truth;
 
 pub use erased::{json_text, with_command, Output, Rendered, SweepKind};
 pub use invalid::ValidateError;
@@ -39,6 +40,7 @@ pub use params::{parse_typed, resolve, ParamDef, Params};
 pub use present::{Chart, Marks, Plot, Presentation, Role, Series, Witness};
 pub use report::thousands;
 pub use result::{Record, RecordSet};
+pub use truth::TruthCheck;
 
 /// Errors of planning or running a sweep.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

@@ -31,7 +31,6 @@ pub mod results;
 pub mod status;
 pub(crate) mod tokens;
 pub mod transfer;
-pub mod truths;
 pub mod verify;
 mod verify_state;
 

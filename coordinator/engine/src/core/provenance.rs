@@ -107,9 +107,9 @@ pub struct Provenance {
     #[serde(default)]
     pub recounts_refused: u64,
     /// Cheap truths the kind knows, checked on the merged result
-    /// (`core::truths`); a failed one means a wrong number got through.
+    /// (`Kind::truths`); a failed one means a wrong number got through.
     #[serde(default)]
-    pub checks: Vec<super::truths::TruthCheck>,
+    pub checks: Vec<gamesweep::sweep::TruthCheck>,
 }
 
 impl Provenance {
@@ -137,9 +137,10 @@ impl Core {
     pub fn provenance(&self, sweep_id: &str) -> Result<Provenance, CoreError> {
         let checks = {
             let r = self.rendered(sweep_id)?;
-            let doc: serde_json::Value = serde_json::from_str(&r.rendered.results_json)
-                .map_err(|e| CoreError::Render(format!("results.json does not parse: {e}")))?;
-            let checks = super::truths::check(&r.kind, &doc);
+            // The kind's own cheap truths (`Kind::truths`); the core names no kind.
+            let checks = gamesweep::kinds::find(&r.kind)
+                .and_then(|k| k.truths(&r.rendered.results_json))
+                .map_err(|e| CoreError::Render(format!("results.json: {e}")))?;
             for c in checks.iter().filter(|c| !c.ok) {
                 tracing::error!(sweep = %sweep_id, check = %c.check, "{}", c.detail);
             }

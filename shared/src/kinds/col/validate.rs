@@ -1,10 +1,7 @@
 //! [`Kind::validate`] of `col`: checks a shard's result without re-running it.
 
 use super::*;
-
-/// Connected graphs on n vertices, n = 0..=10 (OEIS A001349): no shard can
-/// count more.
-const CONNECTED_GRAPHS: [u64; 11] = [0, 1, 1, 2, 6, 21, 112, 853, 11_117, 261_080, 11_716_571];
+use crate::gen::count;
 
 /// Largest recorded position `col` validation re-values.
 const RESOLVE_MAX_N: usize = 8;
@@ -45,12 +42,12 @@ pub(super) fn validate_col(
                 "by_n[{n}]: this shard only has graphs on {lo}..={hi} vertices"
             )));
         }
-        if c.graphs == 0 || c.graphs > CONNECTED_GRAPHS[n] {
+        if c.graphs == 0 || c.graphs > count::connected_bound(n) {
             return Err(ValidateError::from(format!(
                 "{} is {}: there are 1..={} connected graphs on {n} vertices",
                 at("graphs"),
                 c.graphs,
-                CONNECTED_GRAPHS[n]
+                count::connected_bound(n)
             )));
         }
         let most = c.graphs * 3u64.pow(n as u32);

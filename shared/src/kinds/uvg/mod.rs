@@ -530,6 +530,10 @@ impl Kind for UvgSweep {
         validate::validate(params, shard, out)
     }
 
+    fn truths(&self, doc: &UvgDoc) -> Vec<crate::sweep::TruthCheck> {
+        validate::truths(doc)
+    }
+
     fn recount(
         &self,
         params: &UvgParams,

@@ -623,3 +623,29 @@ fn extension_search_checks_premises_and_forgeries() {
         .insert(format!("{g6} 0,0,0,0,0,0,0,0"));
     assert!(validate(&p, shard, &forged).is_err());
 }
+
+/// The cheap truths of a finished document: the committed n ≤ 9 run holds
+/// them all; one graph fewer at n = 8 is named, with the right count.
+#[test]
+fn truths_recompute_the_graph_counts_and_name_a_wrong_one() {
+    let json = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs/uvg/results.json"),
+    )
+    .unwrap();
+    let mut doc: UvgDoc = serde_json::from_str(&json).unwrap();
+    let good = Kind::truths(&UvgSweep, &doc);
+    assert_eq!(good.len(), 9);
+    assert!(good.iter().all(|c| c.ok), "{good:?}");
+    let row = doc.by_n.iter_mut().find(|r| r.n == 8).unwrap();
+    row.graphs -= 1;
+    row.positions -= 8;
+    let bad = Kind::truths(&UvgSweep, &doc);
+    let failed: Vec<_> = bad.iter().filter(|c| !c.ok).collect();
+    assert_eq!(failed.len(), 1, "{bad:?}");
+    assert!(
+        failed[0].detail.contains("11116 graphs"),
+        "{}",
+        failed[0].detail
+    );
+    assert!(failed[0].detail.contains("11117 connected graphs"));
+}

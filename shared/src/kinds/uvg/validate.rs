@@ -2,24 +2,8 @@
 //! without re-running it, and recounted by re-running it.
 
 use super::*;
-
-/// Connected graphs on n vertices, n = 0..=12 (OEIS A001349): no shard can
-/// count more.
-const CONNECTED_GRAPHS: [u64; 13] = [
-    0,
-    1,
-    1,
-    2,
-    6,
-    21,
-    112,
-    853,
-    11_117,
-    261_080,
-    11_716_571,
-    1_006_700_565,
-    164_059_830_476,
-];
+use crate::gen::count;
+use crate::sweep::TruthCheck;
 
 /// A witness graph `code` claimed to have `n` vertices and `edges` edges,
 /// decoded and checked: within the budget, connected, and (for a prefix
@@ -155,12 +139,12 @@ pub(super) fn validate(
             )));
         }
         let nn = n as u64;
-        if c.graphs == 0 || c.graphs > CONNECTED_GRAPHS[n] {
+        if c.graphs == 0 || c.graphs > count::connected_bound(n) {
             return Err(ValidateError::from(format!(
                 "{} is {}: there are 1..={} connected graphs on {n} vertices",
                 at("graphs"),
                 c.graphs,
-                CONNECTED_GRAPHS[n]
+                count::connected_bound(n)
             )));
         }
         if c.positions != c.graphs * nn {
@@ -437,4 +421,33 @@ fn validate_extension(params: &UvgParams, e: &ExtensionCounts) -> Result<(), Val
             }
         ))),
     }
+}
+
+/// The cheap truths of a finished `uvg` document ([`crate::sweep::Kind::truths`]):
+/// for every n, connected graphs = A001349(n) recomputed by
+/// [`crate::gen::count`] (Burnside's lemma, no enumeration), and positions =
+/// n × graphs (every vertex a start), for 1 ≤ n ≤ [`count::MAX_N`].
+pub(super) fn truths(doc: &UvgDoc) -> Vec<TruthCheck> {
+    let mut out = Vec::new();
+    for row in &doc.by_n {
+        let n = row.n as u64;
+        let Some(want) = count::connected_graphs(n as u32) else {
+            continue;
+        };
+        let (graphs, positions) = (row.graphs, row.positions);
+        let ok = u128::from(graphs) == want && u128::from(positions) == u128::from(n) * want;
+        out.push(TruthCheck {
+            check: format!("uvg n = {n}: connected graphs = A001349({n}), positions = n × graphs"),
+            ok,
+            detail: if ok {
+                format!("{graphs} graphs, {positions} positions")
+            } else {
+                format!(
+                    "MISMATCH: the sweep counted {graphs} graphs and {positions} positions at n = {n}, but there are {want} connected graphs on {n} vertices ({} positions): a result is wrong; re-run the sweep with `launch --replicate all` (or `gamesweep verify` its export with --fraction 1) and compare",
+                    u128::from(n) * want
+                )
+            },
+        });
+    }
+    out
 }
