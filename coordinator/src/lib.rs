@@ -2,20 +2,14 @@
 //! (`gamesweep_engine`, `gamesweep_report`, `gamesweep_serve`) and the
 //! worker's (`gamesweep_worker`).
 //!
-//! Modules in layers; a module uses only modules of lower layers, so there
-//! is no import cycle:
-//!
-//! 1. Leaves: `error` (usage errors, exit codes), `output` (stdout that
-//!    a closed pipe does not break), `progress` (the progress bar),
-//!    `status_text` (status tables, from domain types only).
-//! 2. CLI helpers: `args` (kind parameters, planning options, thread and
-//!    core defaults: error) and `connect` (connection options, runtime,
-//!    typed client: error).
-//! 3. `embedded` (`run`'s coordinator on loopback + local workers: args,
-//!    connect, progress, error).
-//! 4. `cmd::*`, one module per command, over layers 1-3; no command module
-//!    uses another.
-//! 5. `cli` (the clap definition and dispatch to `cmd`), then `main`.
+//! Modules: `error` (usage errors, exit codes), `output` (stdout that a
+//! closed pipe does not break), `progress` (the progress bar),
+//! `status_text` (status tables, from domain types only), `args` (kind
+//! parameters, planning options, thread and core defaults), `connect`
+//! (connection options, runtime, typed client), `embedded` (`run`'s
+//! coordinator on loopback + local workers), `cmd::*` (one module per
+//! command; no command uses another), `cli` (the clap definition and
+//! dispatch). Their order is stated once, in ARCHITECTURE.md ("Layers").
 //!
 //! Protobuf messages appear only in `gamesweep_serve::server` (the tonic
 //! service); everything else speaks `gamesweep_api::domain` types through

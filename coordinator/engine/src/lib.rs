@@ -1,13 +1,11 @@
 //! The coordinator's engine: everything a coordinator knows and decides,
-//! with no network face. Modules in layers; a module uses only modules of
-//! lower layers, so there is no import cycle:
-//!
-//! 1. Leaves: `export_file` (the export file format: encode, decode,
-//!    checksum, version, signatures) and `sample` (a sweep's random sample).
-//! 2. `store` (the `Store` trait, sled, the journal, the resilient wrapper),
-//!    then `projection` (time projections from the store's timings).
-//! 3. `core` (the state machine: launch, lease, submit, verify, status,
-//!    recovery, transfer; over store, sample, projection).
+//! with no network face. Modules:
+//! `export_file` (the export file format: encode, decode, checksum,
+//! version, signatures), `sample` (a sweep's random sample), `store` (the
+//! `Store` trait, sled, the journal, the resilient wrapper), `projection`
+//! (time projections from the store's timings), `core` (the state machine:
+//! launch, lease, submit, verify, status, recovery, transfer). Their order
+//! is stated once, in ARCHITECTURE.md ("Layers").
 //!
 //! Domain types (`gamesweep_api::domain`) are what the engine answers in;
 //! the gRPC service, the dashboard and the command line are above it, in

@@ -73,6 +73,29 @@ impl RecordSet {
     }
 }
 
+impl Record {
+    /// This record shown as a counterexample whose `index` is its start
+    /// vertex: the caption gives what it is, its size, its detail and what
+    /// was found.
+    pub fn start_counterexample(&self, what: &str) -> super::Witness {
+        let mut caption = format!("{what}: {}", super::report::vertices(self.vertices));
+        for part in [&self.detail, &self.note] {
+            if !part.is_empty() {
+                caption.push_str(", ");
+                caption.push_str(part);
+            }
+        }
+        super::Witness {
+            role: super::Role::Counterexample,
+            size: (self.vertices, self.edges),
+            code: self.code.clone(),
+            marks: super::Marks::Start(vec![self.index as usize]),
+            value: None,
+            caption,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,28 +145,5 @@ mod tests {
             fwd.kept.iter().map(|r| r.index).collect::<Vec<_>>(),
             vec![1, 2, 3]
         );
-    }
-}
-
-impl Record {
-    /// This record shown as a counterexample whose `index` is its start
-    /// vertex: the caption gives what it is, its size, its detail and what
-    /// was found.
-    pub fn start_counterexample(&self, what: &str) -> super::Witness {
-        let mut caption = format!("{what}: {}", super::report::vertices(self.vertices));
-        for part in [&self.detail, &self.note] {
-            if !part.is_empty() {
-                caption.push_str(", ");
-                caption.push_str(part);
-            }
-        }
-        super::Witness {
-            role: super::Role::Counterexample,
-            size: (self.vertices, self.edges),
-            code: self.code.clone(),
-            marks: super::Marks::Start(vec![self.index as usize]),
-            value: None,
-            caption,
-        }
     }
 }

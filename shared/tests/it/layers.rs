@@ -13,80 +13,34 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Units of each crate from the bottom up; a unit may import only units on
-/// lower lines. `*` stands for every unit with that prefix (siblings on one
-/// line never import each other).
-const LAYERS: &[(&str, &[&[&str]])] = &[
-    (
-        "shared",
-        &[
-            &["fxhash", "graph", "version"],
-            &["gen", "cgt", "uvg", "draw"],
-            &["col", "gamegraph", "bft"],
-            &["board"],
-            &["sweep"],
-            &["families::*"],
-            &["kinds::*"],
-            &["kinds", "families", "<root>"],
-        ],
-    ),
-    (
-        "coordinator/api",
-        &[&["solver", "text"], &["domain"], &["<root>"]],
-    ),
-    ("proto", &[&["pb"], &["convert"], &["client"], &["<root>"]]),
-    (
-        "coordinator/engine",
-        &[
-            &["export_file", "sample"],
-            &["store"],
-            &["projection"],
-            &["core"],
-            &["<root>"],
-        ],
-    ),
-    (
-        "coordinator/report",
-        &[&["error"], &["figures"], &["report"], &["<root>"]],
-    ),
-    (
-        "coordinator/serve",
-        &[
-            &["web", "conns"],
-            &["explore"],
-            &["access", "metrics"],
-            &["audit"],
-            &["server", "http"],
-            &["<root>"],
-        ],
-    ),
-    (
-        "coordinator",
-        &[
-            &["error", "output", "progress", "status_text"],
-            &["args", "connect"],
-            &["embedded"],
-            &["cmd::*"],
-            &["cmd"],
-            &["cli"],
-            // `bin/` holds the second binary's entry point (`gamesweep-worker`),
-            // a crate root of its own like `main.rs`.
-            &["<root>", "bin"],
-        ],
-    ),
-    (
-        "worker",
-        &[
-            &["config", "memory", "logging"],
-            &["shard", "policy"],
-            &["wire"],
-            &["held", "retry"],
-            &["worker_loop"],
-            &["<root>"],
-            &["cli"],
-        ],
-    ),
-];
+/// The layers of each crate, bottom up, as ARCHITECTURE.md states them
+/// once (its `layers` block: `crate: a b | c | …`); a unit may import only
+/// units of lower groups. `*` stands for every unit with that prefix
+/// (siblings in one group never import each other).
+fn layers() -> Vec<(String, Vec<Vec<String>>)> {
+    let text = std::fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
+    let block = text
+        .split("```layers\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("ARCHITECTURE.md states the layers in a ```layers block");
+    let out: Vec<(String, Vec<Vec<String>>)> = block
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let (krate, groups) = l
+                .split_once(':')
+                .unwrap_or_else(|| panic!("ARCHITECTURE.md layers: `{l}` has no `crate:`"));
+            let groups = groups
+                .split('|')
+                .map(|g| g.split_whitespace().map(str::to_string).collect())
+                .collect();
+            (krate.trim().to_string(), groups)
+        })
+        .collect();
+    assert!(out.len() >= 8, "ARCHITECTURE.md layers: {out:?}");
+    out
+}
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -261,9 +215,9 @@ fn graph(crate_name: &str) -> BTreeMap<String, BTreeSet<String>> {
     g
 }
 
-fn layer_of(layers: &[&[&str]], unit: &str) -> Option<usize> {
+fn layer_of(layers: &[Vec<String>], unit: &str) -> Option<usize> {
     layers.iter().position(|line| {
-        line.iter().any(|&u| {
+        line.iter().any(|u| {
             u == unit
                 || u.strip_suffix('*')
                     .is_some_and(|pre| unit.starts_with(pre) && unit.len() > pre.len())
@@ -313,8 +267,8 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 
 #[test]
 fn no_import_cycles_in_any_crate() {
-    for (c, _) in LAYERS {
-        let g = graph(c);
+    for (c, _) in layers() {
+        let g = graph(&c);
         assert!(g.len() > 1, "{c}: no modules found");
         if let Some(cycle) = find_cycle(&g) {
             panic!("{c}: import cycle {}", cycle.join(" -> "));
@@ -324,13 +278,13 @@ fn no_import_cycles_in_any_crate() {
 
 #[test]
 fn imports_point_down_the_declared_layers() {
-    for (c, layers) in LAYERS {
-        let g = graph(c);
+    for (c, layers) in layers() {
+        let g = graph(&c);
         for (from, tos) in &g {
-            let lf = layer_of(layers, from)
+            let lf = layer_of(&layers, from)
                 .unwrap_or_else(|| panic!("{c}: module `{from}` is in no declared layer"));
             for to in tos {
-                let lt = layer_of(layers, to)
+                let lt = layer_of(&layers, to)
                     .unwrap_or_else(|| panic!("{c}: module `{to}` is in no declared layer"));
                 assert!(
                     lt < lf,

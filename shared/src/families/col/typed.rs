@@ -297,6 +297,59 @@ pub fn check_ranges(
     Ok(())
 }
 
+/// How a position of a Col kind is shown ([`crate::sweep::Presentation`]).
+impl PositionDoc {
+    /// Its colouring marks (`colouring …` detail), or none.
+    pub fn marks(&self) -> Marks {
+        match self.detail.strip_prefix("colouring ") {
+            Some(text) => Marks::Colouring(text.to_string()),
+            None => Marks::None,
+        }
+    }
+
+    /// The position shown as `what` under `role`: the caption gives its
+    /// size, its colouring or detail and what was found (its value).
+    pub fn witness(&self, role: Role, what: &str) -> Witness {
+        let mut caption = format!("{what}: {}", vertices(self.vertices));
+        if !self.detail.is_empty() {
+            caption.push_str(", ");
+            caption.push_str(&self.detail);
+        }
+        if !self.note.is_empty() {
+            caption.push_str(", ");
+            caption.push_str(&self.note);
+        }
+        Witness {
+            role,
+            size: (self.vertices, self.edges),
+            code: self.code.clone(),
+            marks: self.marks(),
+            value: self.note.strip_prefix("value ").map(str::to_string),
+            caption,
+        }
+    }
+}
+
+/// The smallest position of each value of `values`, shown with its value,
+/// in the order of the values.
+pub fn smallest_witnesses(values: &[ValueRow]) -> Vec<Witness> {
+    in_value_order(values)
+        .into_iter()
+        .filter_map(|v| {
+            let p = v.smallest.as_ref()?;
+            let mut w = p.witness(Role::Smallest, &format!("smallest {}", v.value));
+            // The note repeats the value; the caption says it once.
+            w.caption = format!("smallest {}: {}", v.value, vertices(p.vertices));
+            if !p.detail.is_empty() {
+                w.caption.push_str(", ");
+                w.caption.push_str(&p.detail);
+            }
+            w.value = Some(v.value.clone());
+            Some(w)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,57 +407,4 @@ mod tests {
         ));
         assert!(check_ranges("k", &defs, &[("y", 1)]).is_err());
     }
-}
-
-/// How a position of a Col kind is shown ([`crate::sweep::Presentation`]).
-impl PositionDoc {
-    /// Its colouring marks (`colouring …` detail), or none.
-    pub fn marks(&self) -> Marks {
-        match self.detail.strip_prefix("colouring ") {
-            Some(text) => Marks::Colouring(text.to_string()),
-            None => Marks::None,
-        }
-    }
-
-    /// The position shown as `what` under `role`: the caption gives its
-    /// size, its colouring or detail and what was found (its value).
-    pub fn witness(&self, role: Role, what: &str) -> Witness {
-        let mut caption = format!("{what}: {}", vertices(self.vertices));
-        if !self.detail.is_empty() {
-            caption.push_str(", ");
-            caption.push_str(&self.detail);
-        }
-        if !self.note.is_empty() {
-            caption.push_str(", ");
-            caption.push_str(&self.note);
-        }
-        Witness {
-            role,
-            size: (self.vertices, self.edges),
-            code: self.code.clone(),
-            marks: self.marks(),
-            value: self.note.strip_prefix("value ").map(str::to_string),
-            caption,
-        }
-    }
-}
-
-/// The smallest position of each value of `values`, shown with its value,
-/// in the order of the values.
-pub fn smallest_witnesses(values: &[ValueRow]) -> Vec<Witness> {
-    in_value_order(values)
-        .into_iter()
-        .filter_map(|v| {
-            let p = v.smallest.as_ref()?;
-            let mut w = p.witness(Role::Smallest, &format!("smallest {}", v.value));
-            // The note repeats the value; the caption says it once.
-            w.caption = format!("smallest {}: {}", v.value, vertices(p.vertices));
-            if !p.detail.is_empty() {
-                w.caption.push_str(", ");
-                w.caption.push_str(&p.detail);
-            }
-            w.value = Some(v.value.clone());
-            Some(w)
-        })
-        .collect()
 }
