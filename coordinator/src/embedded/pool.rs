@@ -48,13 +48,33 @@ pub(super) fn run(
             .get_or_insert(e);
     };
     std::thread::scope(|s| {
+        // Results go to one submitting thread, so that a shard thread does
+        // not wait for the store's flush before leasing its next shard (the
+        // gRPC worker overlaps its submits with running the same way).
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<Done>();
         for _ in 0..threads.max(1) {
+            let done_tx = done_tx.clone();
             s.spawn(|| {
-                if let Err(e) = work(core, worker, &versions, &held, stop) {
+                if let Err(e) = work(core, worker, &versions, &held, stop, done_tx) {
                     fail_all(e);
                 }
             });
         }
+        drop(done_tx);
+        // It ends when every shard thread has ended and it has reported all
+        // their results.
+        s.spawn(|| {
+            for d in done_rx {
+                let reported = match d.outcome {
+                    Ok(result) => submit(core, worker, &versions, &d.granted, &result, d.timing),
+                    Err(why) => fail(core, worker, &versions, &d.granted, why),
+                };
+                lock(&held).retain(|r| r.token != d.granted.token);
+                if let Err(e) = reported {
+                    fail_all(e);
+                }
+            }
+        });
         // The heartbeat: a shard longer than the lease period keeps its lease.
         s.spawn(|| {
             let period = Duration::from_millis(core.lease_ms() / 3).max(IDLE_WAIT);
@@ -92,13 +112,23 @@ fn lock(held: &HeldSet) -> std::sync::MutexGuard<'_, Vec<Running>> {
     held.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// One pool thread: lease one shard at a time, run it, submit or report.
+/// A shard that ran to a result or a failure, for the submitting thread.
+struct Done {
+    granted: Granted,
+    /// The result, or why there is none.
+    outcome: Result<Output, String>,
+    timing: Timing,
+}
+
+/// One pool thread: lease one shard at a time, run it, and hand its result
+/// or failure to the submitting thread (which drops it from `held`).
 fn work(
     core: &Core,
     worker: &str,
     versions: &SolverVersions,
     held: &HeldSet,
     stop: &AtomicBool,
+    done: std::sync::mpsc::Sender<Done>,
 ) -> Result<(), CoreError> {
     while !stop.load(Ordering::Relaxed) {
         let Some(g) = core.lease(worker, versions, 1)?.leases.into_iter().next() else {
@@ -122,8 +152,9 @@ fn work(
                 0
             },
         };
-        let reported = match outcome {
-            Ok(result) => submit(core, worker, versions, &g, &result, timing),
+        let outcome = match outcome {
+            Ok(result) => Ok(result),
+            Err(Some(why)) => Err(why),
             // Stopping: handed back, so that a rerun need not wait for it
             // to expire (a refusal only means it expired already).
             Err(None) => {
@@ -133,15 +164,22 @@ fn work(
                     token: g.token.clone(),
                     progress: 0,
                 };
+                lock(held).retain(|r| r.token != g.token);
                 match core.release(worker, &[back]) {
-                    Err(e @ CoreError::Store(_)) => Err(e),
-                    _ => Ok(()),
+                    Err(e @ CoreError::Store(_)) => return Err(e),
+                    _ => continue,
                 }
             }
-            Err(Some(why)) => fail(core, worker, versions, &g, why),
         };
-        lock(held).retain(|r| r.token != g.token);
-        reported?;
+        let d = Done {
+            granted: g,
+            outcome,
+            timing,
+        };
+        if done.send(d).is_err() {
+            // The submitting thread stopped on an error of the core.
+            break;
+        }
     }
     Ok(())
 }
