@@ -228,14 +228,19 @@ mod tests {
     fn writes_results_report_and_exports() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("a/b");
+        // A real document (the figures read it), with a report and an export of our own.
+        let noop = gamesweep::kinds::find("noop").unwrap();
+        let params = noop.resolve_params(&Default::default()).unwrap();
+        let plan = noop.plan(&params, 2).unwrap();
+        let merged = gamesweep::sweep::run_all_sequential(noop, &params, &plan).unwrap();
         let rendered = Rendered {
-            results_json: "{\"kind\": \"noop\"}\n".into(),
             report_md: "# r\n".into(),
             exports: vec![("positions.txt".into(), "x\n".into())],
+            ..noop.render(&params, &merged).unwrap()
         };
         write_results(&out, &rendered, &Verification::Unrecorded).unwrap();
         let read = |n: &str| std::fs::read_to_string(out.join(n)).unwrap();
-        assert_eq!(read("results.json"), "{\"kind\": \"noop\"}\n");
+        assert_eq!(read("results.json"), rendered.results_json);
         let md = read("report.md");
         assert!(
             md.starts_with("# r\n\n## Verification\n\nNot recorded: there is no `provenance.json`"),
