@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Col / Myopic Col benchmarks (results recorded in runs/bench-col.md).
 #  1. the two headline sweeps end to end on 2 threads (`gamesweep run KIND
-#     --in-process`: plan, all shards, merge, render), wall and CPU time from
+#     --in-process`: plan, all shards through the run's store, merge, render),
+#     wall and CPU time from
 #     /usr/bin/time;
 #  2. which reductions pay: single-threaded CPU seconds of the solver alone
 #     under each setting (col_bench example), on Col ≤ 8 and binary trees ≤ 11.

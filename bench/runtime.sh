@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runtime overhead benchmark (figures go to runs/bench-runtime.md):
-#  1. `gamesweep run uvg --max-n N` through the embedded coordinator (gRPC +
-#     sled + worker) vs `--in-process` (the plain shard executor), same
-#     machine, alternating, REPS times each; prints wall-clock medians and the ratio.
+#  1. `gamesweep run uvg --max-n N` through the embedded coordinator with its
+#     worker over gRPC (dashboard off) vs `--in-process` (the same core and
+#     sled store, driven by threads calling it directly): the cost of the
+#     network layer. Same machine, alternating, REPS times each, every run
+#     from an empty folder; prints wall-clock medians and the ratio.
 #     The machine is shared, so wall times are noisy: the CPU seconds (user +
 #     sys of the whole process) are the robust measure of the runtime's cost.
 #  2. lease+submit round trips per second on loopback against `gamesweep serve`
@@ -27,9 +29,9 @@ for THREADS in 1 $(nproc); do
   echo "== uvg --max-n $N --threads $THREADS: embedded coordinator vs in-process ($REPS reps each, alternating)"
   : > "$T/emb"; : > "$T/inp"
   for i in $(seq "$REPS"); do
-    rm -rf "$T/emb-out"
+    rm -rf "$T/emb-out" "$T/inp-out"
     ( secs "$G" run uvg --max-n "$N" -q --threads "$THREADS" --in-process --out "$T/inp-out" ) >> "$T/inp"
-    ( secs "$G" run uvg --max-n "$N" -q --threads "$THREADS" --out "$T/emb-out" ) >> "$T/emb"
+    ( secs "$G" run uvg --max-n "$N" -q --threads "$THREADS" --no-http --out "$T/emb-out" ) >> "$T/emb"
   done
   cmp "$T/inp-out/results.json" "$T/emb-out/results.json" && echo "results.json identical"
   IW=$(cut -d' ' -f1 "$T/inp" | median); EW=$(cut -d' ' -f1 "$T/emb" | median)

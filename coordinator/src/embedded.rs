@@ -1,9 +1,15 @@
-//! `gamesweep run` on the embedded default: a coordinator on a loopback port
-//! and a local worker pool in this process, speaking real gRPC, with the sled
-//! store under the run's output folder, and the dashboard on another loopback
-//! port. Interrupting it (Ctrl-C, kill -9) and
-//! running the same command again resumes: finished shards are on disk and
-//! the stored plan is reused, so the final numbers are the same.
+//! `gamesweep run`, the one executor: a coordinator [`Core`] over the sled
+//! store under the run's output folder, and local workers in this process.
+//! By default the workers speak real gRPC to the core on a loopback port and
+//! the dashboard is on another loopback port; with `--in-process`
+//! ([`EmbeddedRun::in_process`]) the same core is driven by threads that
+//! lease and submit by direct calls (`pool`), with no server at all. Either
+//! way interrupting it (Ctrl-C, kill -9) and running the same command again
+//! resumes: finished shards are on disk and the stored plan is reused, so
+//! the final numbers are the same, and results, provenance, samples,
+//! exports and imports are the core's.
+
+mod pool;
 
 use crate::error::UsageError;
 use crate::progress::ShardBar;
@@ -16,6 +22,7 @@ use gamesweep_serve::server;
 use gamesweep_worker::logging::{self, LogFormat};
 use gamesweep_worker::{Shutdown, WorkerConfig};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -56,8 +63,12 @@ pub struct EmbeddedRun {
     pub export_every: Option<Duration>,
     /// Import this export file first, if the store holds no run yet.
     pub import: Option<PathBuf>,
-    /// Serve the dashboard on an ephemeral loopback port (its URL printed).
+    /// Serve the dashboard on an ephemeral loopback port (its URL printed);
+    /// never with `in_process`.
     pub http: bool,
+    /// Drive the core with local threads by direct calls instead of a
+    /// gRPC server and a worker client (`run --in-process`).
+    pub in_process: bool,
 }
 
 /// Where `run --export-every` writes its checkpoint: `OUT/run.gsx`.
@@ -188,6 +199,15 @@ pub fn run(
             );
         }
     }
+    let rt = crate::connect::runtime()?;
+    if cfg.in_process {
+        return rt.block_on(async {
+            let checkpoints = checkpoints(&core, cfg);
+            let result = drive(kind, params, cfg, &core, Local::InProcess, None).await;
+            stop_checkpoints(&core, checkpoints).await;
+            result
+        });
+    }
     // A per-run random token: other local users cannot talk to this coordinator.
     let token: String = {
         use rand::Rng as _;
@@ -196,7 +216,6 @@ pub fn run(
             .map(|_| format!("{:x}", rng.random_range(0..16u8)))
             .collect()
     };
-    let rt = crate::connect::runtime()?;
     rt.block_on(async {
         let listener = server::bind(([127, 0, 0, 1], 0).into()).await?;
         let url = format!("http://{}", listener.local_addr()?);
@@ -225,28 +244,14 @@ pub fn run(
         } else {
             None
         };
-        let checkpoint = server::Checkpoint::File {
-            sweep_id: RUN_SWEEP_ID.to_string(),
-            path: export_path(&cfg.out),
-        };
-        let checkpoints = cfg.export_every.map(|every| {
-            tokio::spawn(server::checkpoint_loop(
-                core.clone(),
-                every,
-                checkpoint.clone(),
-            ))
-        });
+        let checkpoints = checkpoints(&core, cfg);
         let dashboard_url = dashboard.as_ref().map(|d| d.2.as_str());
-        let result = drive(kind, params, cfg, &core, &url, &token, dashboard_url).await;
-        if let Some(task) = checkpoints {
-            task.abort();
-            // The last word: what the run has when it stops.
-            let core = core.clone();
-            let _ = tokio::task::spawn_blocking(move || {
-                server::write_checkpoints(&core, &checkpoint, &mut Default::default())
-            })
-            .await;
-        }
+        let local = Local::Grpc {
+            url: &url,
+            token: &token,
+        };
+        let result = drive(kind, params, cfg, &core, local, dashboard_url).await;
+        stop_checkpoints(&core, checkpoints).await;
         if let Some((stop, task, _)) = dashboard {
             let _ = stop.send(());
             let _ = task.await;
@@ -261,46 +266,116 @@ pub fn run(
     })
 }
 
+/// The checkpoint export of `cfg.export_every`, if asked for.
+struct Checkpoints {
+    task: tokio::task::JoinHandle<()>,
+    checkpoint: server::Checkpoint,
+}
+
+/// Start writing checkpoint exports every `cfg.export_every`.
+fn checkpoints(core: &Arc<Core>, cfg: &EmbeddedRun) -> Option<Checkpoints> {
+    let checkpoint = server::Checkpoint::File {
+        sweep_id: RUN_SWEEP_ID.to_string(),
+        path: export_path(&cfg.out),
+    };
+    cfg.export_every.map(|every| Checkpoints {
+        task: tokio::spawn(server::checkpoint_loop(
+            core.clone(),
+            every,
+            checkpoint.clone(),
+        )),
+        checkpoint,
+    })
+}
+
+/// Stop the checkpoint loop and write the last checkpoint: what the run
+/// has when it stops.
+async fn stop_checkpoints(core: &Arc<Core>, checkpoints: Option<Checkpoints>) {
+    if let Some(c) = checkpoints {
+        c.task.abort();
+        let core = core.clone();
+        let _ = tokio::task::spawn_blocking(move || {
+            server::write_checkpoints(&core, &c.checkpoint, &mut Default::default())
+        })
+        .await;
+    }
+}
+
+/// How the run's local workers reach its core.
+enum Local<'a> {
+    /// A `gamesweep_worker` over gRPC to the server at `url`.
+    Grpc {
+        /// The embedded server's URL.
+        url: &'a str,
+        /// The per-run bearer token.
+        token: &'a str,
+    },
+    /// Threads of this process calling the core directly (`pool`).
+    InProcess,
+}
+
+/// Launch (or resume) the run's sweep, through the server or directly;
+/// a refusal is the user's to fix (exit code 2), worded the same either way.
+async fn launch(
+    spec: LaunchSpec,
+    core: &Arc<Core>,
+    client: Option<&mut Coordinator>,
+    out: &Path,
+) -> anyhow::Result<gamesweep_api::domain::Launched> {
+    let exists = || -> anyhow::Error {
+        UsageError(format!(
+            "{} holds a different sweep (another kind or other parameters); use another --out or --fresh",
+            out.display()
+        ))
+        .into()
+    };
+    let invalid = |msg: String| -> anyhow::Error {
+        UsageError(format!("{msg} (in {}; --fresh starts over)", out.display())).into()
+    };
+    match client {
+        Some(client) => client.launch(spec).await.map_err(|e| match e {
+            RpcError::AlreadyExists(_) => exists(),
+            RpcError::InvalidArgument(msg) => invalid(msg),
+            e => e.into(),
+        }),
+        None => core.launch(&spec).map_err(|e| match e {
+            gamesweep_engine::core::CoreError::Exists(_) => exists(),
+            gamesweep_engine::core::CoreError::BadRequest(msg) => {
+                invalid(gamesweep_api::text::clip(msg))
+            }
+            e => e.into(),
+        }),
+    }
+}
+
 async fn drive(
     kind: &'static dyn SweepKind,
     params: &Params,
     cfg: &EmbeddedRun,
     core: &Arc<Core>,
-    url: &str,
-    token: &str,
+    local: Local<'_>,
     dashboard: Option<&str>,
 ) -> anyhow::Result<RunOutcome> {
-    let mut client =
-        Coordinator::connect_lazy(url, &gamesweep_proto::ClientOptions::token(Some(token)))?;
-    let reply = client
-        .launch(LaunchSpec {
-            kind: kind.name().to_string(),
-            params: params.clone(),
-            name: Some(RUN_SWEEP_ID.to_string()),
-            target_shards: cfg.shards,
-            resume_existing: true,
-            sample: cfg.sample,
-            verify_ppm: cfg.verify_ppm,
-            verify_seed: cfg.verify_seed,
-            priority: 0,
-            replicate_all: false,
-        })
-        .await
-        .map_err(|e| -> anyhow::Error {
-            match e {
-                RpcError::AlreadyExists(_) => UsageError(format!(
-                    "{} holds a different sweep (another kind or other parameters); use another --out or --fresh",
-                    cfg.out.display()
-                ))
-                .into(),
-                RpcError::InvalidArgument(msg) => UsageError(format!(
-                    "{msg} (in {}; --fresh starts over)",
-                    cfg.out.display()
-                ))
-                .into(),
-                e => e.into(),
-            }
-        })?;
+    let mut client = match &local {
+        Local::Grpc { url, token } => Some(Coordinator::connect_lazy(
+            url,
+            &gamesweep_proto::ClientOptions::token(Some(token)),
+        )?),
+        Local::InProcess => None,
+    };
+    let spec = LaunchSpec {
+        kind: kind.name().to_string(),
+        params: params.clone(),
+        name: Some(RUN_SWEEP_ID.to_string()),
+        target_shards: cfg.shards,
+        resume_existing: true,
+        sample: cfg.sample,
+        verify_ppm: cfg.verify_ppm,
+        verify_seed: cfg.verify_seed,
+        priority: 0,
+        replicate_all: false,
+    };
+    let reply = launch(spec, core, client.as_mut(), &cfg.out).await?;
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
     let resumed_done = st[0].shards_done;
     let sample_shards = st[0]
@@ -334,12 +409,22 @@ async fn drive(
         eprintln!("gamesweep: dashboard: {u}");
     }
 
+    let worker_id = format!("local-{}", std::process::id());
     let (tx, rx) = watch::channel(Shutdown::Running);
-    let mut wc = WorkerConfig::new(url);
-    wc.token = Some(token.to_string());
-    wc.threads = cfg.threads.max(1);
-    wc.worker_id = format!("local-{}", std::process::id());
-    let worker = tokio::spawn(gamesweep_worker::run(wc, rx));
+    let stop = Arc::new(AtomicBool::new(false));
+    let worker: tokio::task::JoinHandle<anyhow::Result<()>> = match &local {
+        Local::Grpc { url, token } => {
+            let mut wc = WorkerConfig::new(*url);
+            wc.token = Some(token.to_string());
+            wc.threads = cfg.threads.max(1);
+            wc.worker_id = worker_id;
+            tokio::spawn(async move { Ok(gamesweep_worker::run(wc, rx).await.map(drop)?) })
+        }
+        Local::InProcess => {
+            let (core, stop, threads) = (core.clone(), stop.clone(), cfg.threads);
+            tokio::task::spawn_blocking(move || Ok(pool::run(&core, &worker_id, threads, &stop)?))
+        }
+    };
 
     let bar = ShardBar::new(
         kind.name(),
@@ -374,14 +459,15 @@ async fn drive(
                 // The worker stopped on its own: only an error makes it do that here.
                 bar.finish();
                 return match w {
-                    Ok(Err(e)) => Err(e.into()),
-                    Ok(Ok(_)) => Err(anyhow::anyhow!("the local worker stopped unexpectedly")),
+                    Ok(Err(e)) => Err(e),
+                    Ok(Ok(())) => Err(anyhow::anyhow!("the local worker stopped unexpectedly")),
                     Err(e) => Err(anyhow::anyhow!("the local worker failed: {e}")),
                 };
             }
         }
     };
     let _ = tx.send(Shutdown::Abort);
+    stop.store(true, Ordering::Relaxed);
     let _ = tokio::time::timeout(Duration::from_secs(2), &mut worker).await;
     bar.finish();
     if !finished {
@@ -409,12 +495,21 @@ async fn drive(
         state @ (SweepState::Cancelled | SweepState::Running | SweepState::Paused) => {
             return Err(anyhow::anyhow!("the run stopped while {state}"))
         }
-        SweepState::Sampled => RunEnd::Sampled(
-            client
-                .projection(RUN_SWEEP_ID, cfg.project_cores.clone())
-                .await?,
-        ),
+        SweepState::Sampled => RunEnd::Sampled(match client.as_mut() {
+            Some(client) => {
+                client
+                    .projection(RUN_SWEEP_ID, cfg.project_cores.clone())
+                    .await?
+            }
+            None => projection_text(core, &cfg.project_cores)?,
+        }),
+        SweepState::Done if client.is_none() => {
+            // What the server's GetResult sends, without the trip.
+            let r = core.rendered(RUN_SWEEP_ID)?;
+            RunEnd::Results(r.rendered.clone(), core.provenance(RUN_SWEEP_ID)?.to_json())
+        }
         SweepState::Done => {
+            let client = client.as_mut().expect("in-process is the arm above");
             let r = client.result(RUN_SWEEP_ID).await?;
             let exports = kind
                 .render_from_json(params, &r.results_json)
@@ -438,5 +533,21 @@ async fn drive(
         resumed_done,
         positions: st[0].positions_done,
         end,
+    })
+}
+
+/// The projection of the sampled run for `cores` (default: this machine's
+/// cores), as the server's GetProjection renders it.
+fn projection_text(core: &Core, cores: &[u32]) -> anyhow::Result<ProjectionText> {
+    let cores = if cores.is_empty() {
+        vec![std::thread::available_parallelism().map_or(1, |n| n.get() as u32)]
+    } else {
+        cores.to_vec()
+    };
+    gamesweep_engine::core::results::check_cores(&cores)?;
+    let p = core.projection(RUN_SWEEP_ID, &cores)?;
+    Ok(ProjectionText {
+        json: gamesweep_report::report::results_json_text(&serde_json::to_value(&p)?),
+        md: gamesweep_engine::projection::render_md(&p),
     })
 }

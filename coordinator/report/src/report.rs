@@ -1,7 +1,7 @@
 //! The files a sweep leaves in its output folder, written in one place:
 //! `results.json` (exact text: pretty, sorted keys, newline-terminated, so a
-//! report fetched from a coordinator is byte-identical to one computed
-//! in-process), `report.md`, the kind's exports, and a sample's
+//! report fetched from a coordinator is byte-identical to one written by
+//! `gamesweep run`), `report.md`, the kind's exports, and a sample's
 //! `projection.json` / `projection.md`.
 
 use crate::error::ReportError;
@@ -27,8 +27,6 @@ pub const VERIFICATION_HEADING: &str = "\n## Verification\n";
 pub enum Verification {
     /// As the coordinator recorded it (`provenance.json`).
     Recorded(Box<Provenance>),
-    /// Computed by one process with no coordinator (`run --in-process`).
-    InProcess,
     /// Nothing recorded (no `provenance.json`).
     Unrecorded,
 }
@@ -52,10 +50,6 @@ impl Verification {
     pub fn section_md(&self) -> String {
         let mut md = format!("{VERIFICATION_HEADING}\n");
         let p = match self {
-            Verification::InProcess => {
-                md.push_str("Not independently verified: computed by one process (`gamesweep run --in-process`), with no coordinator to record who computed what.\n");
-                return md;
-            }
             Verification::Unrecorded => {
                 md.push_str("Not recorded: there is no `provenance.json` beside this report, so how its shards were confirmed is unknown.\n");
                 return md;
@@ -234,24 +228,27 @@ mod tests {
     fn writes_results_report_and_exports() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("a/b");
+        // A real document (the figures read it), with a report and an export of our own.
+        let noop = gamesweep::kinds::find("noop").unwrap();
+        let params = noop.resolve_params(&Default::default()).unwrap();
+        let plan = noop.plan(&params, 2).unwrap();
+        let merged = gamesweep::sweep::run_all_sequential(noop, &params, &plan).unwrap();
         let rendered = Rendered {
-            results_json: "{\"kind\": \"noop\"}\n".into(),
             report_md: "# r\n".into(),
             exports: vec![("positions.txt".into(), "x\n".into())],
+            ..noop.render(&params, &merged).unwrap()
         };
-        write_results(&out, &rendered, &Verification::InProcess).unwrap();
+        write_results(&out, &rendered, &Verification::Unrecorded).unwrap();
         let read = |n: &str| std::fs::read_to_string(out.join(n)).unwrap();
-        assert_eq!(read("results.json"), "{\"kind\": \"noop\"}\n");
+        assert_eq!(read("results.json"), rendered.results_json);
         let md = read("report.md");
         assert!(
-            md.starts_with(
-                "# r\n\n## Verification\n\nNot independently verified: computed by one process"
-            ),
+            md.starts_with("# r\n\n## Verification\n\nNot recorded: there is no `provenance.json`"),
             "{md}"
         );
         assert!(md.contains("\n## Figures\n"), "{md}");
         let html = read("report.html");
-        assert!(html.contains("<h1>r</h1>") && html.contains("Not independently verified"));
+        assert!(html.contains("<h1>r</h1>") && html.contains("Not recorded"));
         assert_eq!(read("positions.txt"), "x\n");
     }
 

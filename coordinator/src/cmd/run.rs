@@ -1,14 +1,12 @@
-//! `gamesweep run KIND [params]`: plan, run every shard on a local thread pool, merge, render.
+//! `gamesweep run KIND [params]`: the embedded run (`crate::embedded`), with
+//! its local workers over gRPC or, with `--in-process`, by direct calls.
 
 use crate::args::{self, parse_kind_args};
 use crate::embedded::{self, EmbeddedRun, RunEnd};
 use crate::error::UsageError;
-use crate::progress::ShardBar;
-use gamesweep::sweep::{Output, Params, ShardCtx, ShardSpec, SweepKind};
+use gamesweep::sweep::{Params, SweepKind};
 use gamesweep_report::report;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Arguments of `run`: the kind and its parameters, parsed per kind.
 #[derive(clap::Args, Debug)]
@@ -43,7 +41,7 @@ pub fn common_run_options(c: clap::Command) -> clap::Command {
     .arg(
         clap::Arg::new("in_process")
             .long("in-process")
-            .help("Run the shards on a plain thread pool, without the embedded coordinator (no store, no resume)")
+            .help("Drive the embedded coordinator with local threads by direct calls instead of gRPC: the same store, resume, results and provenance, without the network layer (so no dashboard, and no --verify-fraction: it has one worker identity)")
             .action(clap::ArgAction::SetTrue),
     )
     .arg(
@@ -113,159 +111,72 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
     let quiet = m.get_flag("quiet");
     let sample = args::sample_from(&m)?;
     let (verify_ppm, verify_seed) = args::verify_from(&m)?;
-    if verify_ppm > 0 && m.get_flag("in_process") {
+    let in_process = m.get_flag("in_process");
+    if in_process && verify_ppm > 0 {
         return Err(UsageError(
-            "--verify-fraction needs the embedded coordinator (it records and compares the runs); drop --in-process".into(),
+            "--verify-fraction needs a second worker identity to run the copies, and --in-process has one: drop one of them".into(),
         )
         .into());
     }
-    if m.get_flag("in_process") && (m.contains_id("export_every") || m.contains_id("import")) {
-        return Err(UsageError(
-            "--export-every and --import need the embedded coordinator (its store holds the sweep); drop --in-process".into(),
-        )
-        .into());
-    }
-    if sample.is_some() && m.get_flag("in_process") {
-        return Err(UsageError(
-            "--sample needs the embedded coordinator (it records the sample and the shard timings); drop --in-process".into(),
-        )
-        .into());
-    }
-
     let started = std::time::Instant::now();
-    if !m.get_flag("in_process") {
-        // The default: embedded coordinator + local workers over gRPC, with a
-        // store under `out`, so an interrupted run resumes.
-        let cfg = EmbeddedRun {
-            out: out.clone(),
-            threads,
-            shards,
-            progress: !quiet,
-            fresh: m.get_flag("fresh"),
-            accept_loss: m.get_flag("accept_loss"),
-            sample,
-            project_cores: args::project_cores_from(&m),
-            verify_ppm,
-            verify_seed,
-            export_every: m.get_one::<std::time::Duration>("export_every").copied(),
-            import: m.get_one::<PathBuf>("import").cloned(),
-            http: !m.get_flag("no_http"),
-        };
-        let o = embedded::run(kind, &params, &cfg)?;
-        match &o.end {
-            RunEnd::Sampled(projection) => {
-                report::write_projection(&out, projection)?;
-                eprintln!(
-                    "gamesweep: {} sample done: {} positions in {:.2} s on {}; wrote {}/projection.md and projection.json (rerun without --sample to run the whole plan)",
-                    kind.name(),
-                    o.positions,
-                    started.elapsed().as_secs_f64(),
-                    args::threads_text(threads),
-                    out.display()
-                );
-            }
-            RunEnd::Results(rendered, provenance) => {
-                report::write_results(
-                    &out,
-                    rendered,
-                    &report::Verification::from_json(provenance),
-                )?;
-                report::write_provenance(&out, provenance)?;
-                eprintln!(
-                    "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {}; wrote {}/results.json and report.md",
-                    kind.name(),
-                    o.shards,
-                    o.resumed_done,
-                    o.positions,
-                    started.elapsed().as_secs_f64(),
-                    args::threads_text(threads),
-                    out.display()
-                );
-                if let Ok(p) =
-                    serde_json::from_str::<gamesweep_engine::core::Provenance>(provenance)
-                {
-                    let failed = p.failed_checks();
-                    for line in &failed {
-                        eprintln!("gamesweep: CHECK FAILED: {line}");
-                    }
-                    anyhow::ensure!(
-                        failed.is_empty(),
-                        "{} check(s) of the merged result failed (see above and {}/provenance.json)",
-                        failed.len(),
-                        out.display()
-                    );
+    // Embedded coordinator + local workers (over gRPC, or by direct
+    // calls with --in-process), with a store under `out`, so an
+    // interrupted run resumes.
+    let cfg = EmbeddedRun {
+        out: out.clone(),
+        threads,
+        shards,
+        progress: !quiet,
+        fresh: m.get_flag("fresh"),
+        accept_loss: m.get_flag("accept_loss"),
+        sample,
+        project_cores: args::project_cores_from(&m),
+        verify_ppm,
+        verify_seed,
+        export_every: m.get_one::<std::time::Duration>("export_every").copied(),
+        import: m.get_one::<PathBuf>("import").cloned(),
+        http: !m.get_flag("no_http") && !in_process,
+        in_process,
+    };
+    let o = embedded::run(kind, &params, &cfg)?;
+    match &o.end {
+        RunEnd::Sampled(projection) => {
+            report::write_projection(&out, projection)?;
+            eprintln!(
+                "gamesweep: {} sample done: {} positions in {:.2} s on {}; wrote {}/projection.md and projection.json (rerun without --sample to run the whole plan)",
+                kind.name(),
+                o.positions,
+                started.elapsed().as_secs_f64(),
+                args::threads_text(threads),
+                out.display()
+            );
+        }
+        RunEnd::Results(rendered, provenance) => {
+            report::write_results(&out, rendered, &report::Verification::from_json(provenance))?;
+            report::write_provenance(&out, provenance)?;
+            eprintln!(
+                "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {}; wrote {}/results.json and report.md",
+                kind.name(),
+                o.shards,
+                o.resumed_done,
+                o.positions,
+                started.elapsed().as_secs_f64(),
+                args::threads_text(threads),
+                out.display()
+            );
+            if let Ok(p) = serde_json::from_str::<gamesweep_engine::core::Provenance>(provenance) {
+                let failed = p.failed_checks();
+                for line in &failed {
+                    eprintln!("gamesweep: CHECK FAILED: {line}");
                 }
+                anyhow::ensure!(
+                    failed.is_empty(),
+                    "{} check(s) of the merged result failed (see above and {}/provenance.json)",
+                    failed.len(),
+                    out.display()
+                );
             }
         }
-        return Ok(());
     }
-    let plan = kind.plan(&params, shards)?;
-    let merged = run_plan_in_process(kind, &params, &plan, threads, !quiet)?;
-    let elapsed = started.elapsed();
-    let rendered = kind.render(&params, &merged)?;
-    report::write_results(&out, &rendered, &report::Verification::InProcess)?;
-    eprintln!(
-        "gamesweep: {} done: {} shards, {} positions in {:.2} s on {}; wrote {}/results.json and report.md",
-        kind.name(),
-        plan.len(),
-        merged.work(),
-        elapsed.as_secs_f64(),
-        args::threads_text(threads),
-        out.display()
-    );
     Ok(())
-}
-
-/// Run every shard of `plan` on `threads` threads in this process and merge.
-/// Shards are taken in plan order; results are merged (order-independent).
-pub fn run_plan_in_process(
-    kind: &dyn SweepKind,
-    params: &Params,
-    plan: &[ShardSpec],
-    threads: usize,
-    progress: bool,
-) -> anyhow::Result<Output> {
-    let next = AtomicUsize::new(0);
-    let cancel = AtomicBool::new(false);
-    let work = AtomicU64::new(0);
-    let merged = Mutex::new(kind.empty());
-    let first_error = Mutex::new(None);
-    let bar = ShardBar::new(kind.name(), plan.len() as u64, 0, progress);
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= plan.len() || cancel.load(Ordering::Relaxed) {
-                    break;
-                }
-                let ctx = ShardCtx::new(&cancel, &work);
-                match kind.run_shard(params, &plan[i], &ctx) {
-                    Ok(r) => {
-                        let merge = merged.lock().expect("no panics while merging").merge(r);
-                        if let Err(e) = merge {
-                            cancel.store(true, Ordering::Relaxed);
-                            first_error
-                                .lock()
-                                .expect("error slot")
-                                .get_or_insert((i, e));
-                            break;
-                        }
-                        bar.inc(work.load(Ordering::Relaxed));
-                    }
-                    Err(e) => {
-                        cancel.store(true, Ordering::Relaxed);
-                        first_error
-                            .lock()
-                            .expect("error slot")
-                            .get_or_insert((i, e));
-                    }
-                }
-            });
-        }
-    });
-    bar.finish();
-    if let Some((i, e)) = first_error.into_inner().expect("error slot") {
-        return Err(anyhow::Error::new(e).context(format!("shard {i} of {}", plan.len())));
-    }
-    Ok(merged.into_inner().expect("merged"))
 }

@@ -685,6 +685,19 @@ fn store_uvg8_run(
 
 #[test]
 fn run_resumes_after_kill9_with_identical_results() {
+    resumes_after_kill9(&[]);
+}
+
+/// `run --in-process` is the same run without gRPC: it resumes too.
+#[test]
+fn an_in_process_run_resumes_after_kill9_with_identical_results() {
+    resumes_after_kill9(&["--in-process"]);
+}
+
+/// Kill -9 a `run uvg --max-n 8` with the options `extra` a little after
+/// it planned, rerun it with the same options: the stored plan is reused
+/// and the result is the sequential executor's.
+fn resumes_after_kill9(extra: &[&str]) {
     use std::io::BufRead as _;
     let dir = tempfile::tempdir().unwrap();
     let out: PathBuf = dir.path().join("r");
@@ -703,6 +716,7 @@ fn run_resumes_after_kill9_with_identical_results() {
                 "--out",
             ])
             .arg(&out)
+            .args(extra)
             .stderr(Stdio::piped())
             .spawn()
             .unwrap(),
@@ -715,7 +729,7 @@ fn run_resumes_after_kill9_with_identical_results() {
     let finished_early = child.0.try_wait().unwrap().is_some();
     child.kill9();
     // Rerun without --shards: the stored 64-shard plan must be reused.
-    let o = run_out(&out, &[]);
+    let o = run_out(&out, extra);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
     let kind = gamesweep::kinds::find("uvg").unwrap();
@@ -939,13 +953,14 @@ fn a_sampled_sweep_projects_then_widens_to_the_exact_result() {
         "out of range",
     );
     one_line_error(
-        &["run", "uvg", "--sample", "1%", "--in-process"],
-        "--sample needs the embedded coordinator",
+        &["run", "uvg", "--verify-fraction", "0.1", "--in-process"],
+        "--verify-fraction needs a second worker identity",
     );
 }
 
 /// `run --sample` writes a projection and no results; the same command
-/// without `--sample` finishes the sweep with the exact result.
+/// without `--sample` finishes the sweep with the exact result (the sample
+/// run in-process, the rest over gRPC: one store, one core).
 #[test]
 fn run_with_a_sample_projects_then_finishes() {
     let dir = tempfile::tempdir().unwrap();
@@ -959,6 +974,8 @@ fn run_with_a_sample_projects_then_finishes() {
             "2",
             "--project-cores",
             "2,64",
+            // The same core either way: sampled in-process, finished over gRPC.
+            "--in-process",
         ],
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -976,12 +993,85 @@ fn run_with_a_sample_projects_then_finishes() {
     );
 }
 
+/// `run --in-process` and the embedded run write the same files byte for
+/// byte (results.json, report.md, the figures), equal to the sequential
+/// executor's results, for uvg and a kind of another family.
+#[test]
+fn an_in_process_run_writes_what_the_embedded_run_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[(&str, u64)]); 2] = [
+        ("uvg", &[("max_n", 7)]),
+        ("myopic-tree", &[("max_nodes", 9)]),
+    ];
+    for (kind, params) in cases {
+        let mut args: Vec<String> = vec!["run".into(), kind.into(), "-q".into()];
+        for (k, v) in params {
+            args.push(format!("--{}", k.replace('_', "-")));
+            args.push(v.to_string());
+        }
+        let run = |name: &str, extra: &[&str]| {
+            let out = dir.path().join(format!("{kind}-{name}"));
+            let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
+            a.extend(["--no-http", "--out", out.to_str().unwrap()]);
+            a.extend(extra);
+            ok(&a);
+            out
+        };
+        let (embedded, in_process) = (run("embedded", &[]), run("in-process", &["--in-process"]));
+        for file in ["results.json", "report.md"] {
+            let a = std::fs::read(embedded.join(file)).unwrap();
+            let b = std::fs::read(in_process.join(file)).unwrap();
+            assert!(a == b, "{kind}: {file} differs between the executors");
+        }
+        let figures = |d: &Path| -> Vec<(String, Vec<u8>)> {
+            let Ok(rd) = std::fs::read_dir(d.join("figures")) else {
+                return Vec::new();
+            };
+            let mut v: Vec<_> = rd
+                .map(|e| e.unwrap().path())
+                .map(|p| {
+                    (
+                        p.file_name().unwrap().to_string_lossy().into_owned(),
+                        std::fs::read(&p).unwrap(),
+                    )
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        assert!(
+            figures(&embedded) == figures(&in_process),
+            "{kind}: figures differ"
+        );
+        // The independent oracle: the sequential executor, no core.
+        let k = gamesweep::kinds::find(kind).unwrap();
+        let given = params.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+        let p = k.resolve_params(&given).unwrap();
+        let merged = sweep::run_all_sequential(k, &p, &k.plan(&p, 0).unwrap()).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(in_process.join("results.json")).unwrap(),
+            k.render(&p, &merged).unwrap().results_json,
+            "{kind}"
+        );
+    }
+}
+
 /// A shard the solver cannot run (here: a corrupted payload in the store)
 /// is reported by the worker, retried, then set aside: `run` stops with one
 /// line naming the shard and the cause instead of re-leasing it forever,
 /// and the other shards' results stay stored.
 #[test]
 fn a_shard_that_cannot_run_fails_the_run_with_a_clear_error() {
+    a_shard_that_cannot_run_fails_the_run(&[]);
+}
+
+#[test]
+fn a_shard_that_cannot_run_fails_an_in_process_run_with_a_clear_error() {
+    a_shard_that_cannot_run_fails_the_run(&["--in-process"]);
+}
+
+/// The run with the options `extra` of a store whose shard 2 cannot run.
+fn a_shard_that_cannot_run_fails_the_run(extra: &[&str]) {
     use gamesweep_engine::store::{SledStore, Store};
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r");
@@ -994,7 +1084,7 @@ fn a_shard_that_cannot_run_fails_the_run_with_a_clear_error() {
         },
     );
     let started = Instant::now();
-    let o = run_out(&out, &[]);
+    let o = run_out(&out, extra);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "{err}");
     assert!(

@@ -135,7 +135,10 @@ pub enum SweepError {
     Cancelled,
 }
 
-/// Run a whole plan in this thread and merge (tests and small sweeps).
+/// Run a whole plan in this thread and merge: the tests' independent oracle
+/// (and the examples' executor). `gamesweep run` never uses it: it runs
+/// every shard through its coordinator core (`run`, `run --in-process`), so
+/// a test comparing the two checks the whole runtime against this loop.
 pub fn run_all_sequential(
     kind: &dyn SweepKind,
     params: &Params,
