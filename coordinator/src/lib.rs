@@ -15,7 +15,8 @@
 //!    connect, progress, error).
 //! 4. `cmd::*`, one module per command, over layers 1-3; no command module
 //!    uses another.
-//! 5. `cli` (the clap definition and dispatch to `cmd`), then `main`.
+//! 5. `cli` (the clap definition and dispatch to `cmd`, and
+//!    [`main_with`], the whole process with extra kinds), then `main`.
 //!
 //! Protobuf messages appear only in `gamesweep_serve::server` (the tonic
 //! service); everything else speaks `gamesweep_api::domain` types through
@@ -29,3 +30,5 @@ pub mod error;
 pub mod output;
 pub mod progress;
 pub mod status_text;
+
+pub use cli::main_with;
