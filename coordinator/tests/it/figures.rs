@@ -148,10 +148,7 @@ fn committed_figures_rerender_byte_for_byte() {
 fn the_smallest_positions_are_drawn_with_their_marks() {
     // uvg ≤ 9: the value-4 witness is drawn with its start marked.
     let md = read(&runs_dir().join("uvg/report.md"));
-    assert!(
-        md.contains("smallest \\*4: 8 vertices, start 1 `GrqI?O`"),
-        "{md}"
-    );
+    assert!(md.contains("smallest \\*4: 8 vertices, start 1 `GrqI?O`"), "{md}");
     let svg = read(&runs_dir().join("uvg/figures/position-05.svg"));
     assert!(svg.contains("class=\"start\" data-v=\"1\""), "{svg}");
     // Col: colourings are marked blue and red.
