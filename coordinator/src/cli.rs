@@ -74,6 +74,30 @@ pub enum Command {
     Man(cmd::docs::ManArgs),
 }
 
+/// The whole `gamesweep` process, with `extra_kinds` (defined outside the
+/// workspace, e.g. `examples/custom-kind/`) added to the kind registry
+/// first: parse the command line, run the command, and return the exit code
+/// (clap exits by itself on bad usage and for `--help`). The `gamesweep`
+/// binary calls it with no extra kinds; a binary with its own kinds calls it
+/// with them, and every command (run, serve, launch, worker, report, the
+/// dashboard) sees them.
+pub fn main_with(extra_kinds: &'static [&'static dyn gamesweep::sweep::SweepKind]) -> i32 {
+    if !extra_kinds.is_empty() {
+        if let Err(e) = gamesweep::kinds::register(extra_kinds) {
+            eprintln!("gamesweep: {e}");
+            return 2;
+        }
+    }
+    let cli = Cli::parse();
+    match dispatch(cli) {
+        Ok(()) => 0,
+        Err(err) => {
+            eprintln!("gamesweep: {err:#}");
+            crate::error::exit_code(&err)
+        }
+    }
+}
+
 /// Run the parsed command.
 pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
     match cli.command {

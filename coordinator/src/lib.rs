@@ -9,7 +9,7 @@
 //! (connection options, runtime, typed client), `embedded` (`run`'s
 //! coordinator on loopback + local workers), `cmd::*` (one module per
 //! command; no command uses another), `cli` (the clap definition and
-//! dispatch). Their order is stated once, in ARCHITECTURE.md ("Layers").
+//! dispatch; [`main_with`], the whole process with extra kinds). Their order is stated once, in ARCHITECTURE.md ("Layers").
 //!
 //! Protobuf messages appear only in `gamesweep_serve::server` (the tonic
 //! service); everything else speaks `gamesweep_api::domain` types through
@@ -23,3 +23,5 @@ pub mod error;
 pub mod output;
 pub mod progress;
 pub mod status_text;
+
+pub use cli::main_with;

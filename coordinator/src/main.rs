@@ -1,10 +1,8 @@
-//! `gamesweep`: parse the command line and hand over to the library.
-use clap::Parser;
+//! `gamesweep`: the command line of the library, with the built-in kinds only.
 
 fn main() {
-    let cli = gamesweep_coordinator::cli::Cli::parse();
-    if let Err(err) = gamesweep_coordinator::cli::dispatch(cli) {
-        eprintln!("gamesweep: {err:#}");
-        std::process::exit(gamesweep_coordinator::error::exit_code(&err));
+    let code = gamesweep_coordinator::main_with(&[]);
+    if code != 0 {
+        std::process::exit(code);
     }
 }

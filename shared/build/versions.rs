@@ -74,6 +74,11 @@
 //! module itself may import anything of its kind (`use super::*`): that
 //! dependency points out of it, so it changes no version.
 //!
+//! A kind defined outside this crate is not in the table; its version is
+//! computed by `gamesweep-build` (`shared/build-helper/`, which includes this file)
+//! from its own crate and combined with the whole crate's `BUILD_ID`
+//! (`README.md`, "Kinds outside this crate").
+//!
 //! Not covered: the Rust toolchain, and features switched on for a
 //! dependency by *another* package of the same build (Cargo unifies
 //! features); the golden tests guard those.

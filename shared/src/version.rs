@@ -47,15 +47,33 @@ pub fn source_version(file: &str) -> Option<&'static str> {
 /// which changes with any edit: safe, never too lenient.
 pub fn kind_version(source_file: &str, name: &str) -> String {
     match source_version(source_file) {
-        Some(id) => {
-            // FNV-1a over (id, name), two streams: 128 bits.
-            let (mut a, mut b) = (0xcbf2_9ce4_8422_2325u64, 0x6c62_272e_07bb_0142u64);
-            for &byte in id.as_bytes().iter().chain(&[0]).chain(name.as_bytes()) {
-                a = (a ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
-                b = (b ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
-            }
-            format!("{CRATE_VERSION}+{a:016x}{b:016x}")
-        }
+        Some(id) => format!("{CRATE_VERSION}+{}", fnv(&[id, name])),
         None => format!("{CRATE_VERSION}+{BUILD_ID}"),
     }
+}
+
+/// The solver version of the kind `name` defined outside this crate, whose
+/// crate's build script computed `outside_id` (`gamesweep_build`: a hash of
+/// that crate's code without comments or tests, its manifest and the
+/// locked versions of everything it depends on): `{CRATE_VERSION}+{id}`,
+/// where `id` hashes `outside_id`, [`BUILD_ID`] (every source file of this
+/// crate, tests and comments included) and `name`. The outside kind can use
+/// any code of this crate, so covering all of it is the sound
+/// over-approximation: any edit of `shared/src` changes the version.
+pub fn outside_kind_version(outside_id: &str, name: &str) -> String {
+    format!("{CRATE_VERSION}+{}", fnv(&[outside_id, BUILD_ID, name]))
+}
+
+/// FNV-1a over `parts` (each followed by a 0 byte but the last), two
+/// streams: 128 bits as 32 hex digits.
+fn fnv(parts: &[&str]) -> String {
+    let (mut a, mut b) = (0xcbf2_9ce4_8422_2325u64, 0x6c62_272e_07bb_0142u64);
+    for (i, part) in parts.iter().enumerate() {
+        let sep: &[u8] = if i == 0 { &[] } else { &[0] };
+        for &byte in sep.iter().chain(part.as_bytes()) {
+            a = (a ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+            b = (b ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{a:016x}{b:016x}")
 }

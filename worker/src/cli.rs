@@ -208,6 +208,20 @@ struct Cli {
     log_format: LogFormat,
 }
 
+/// [`main_with`] with `extra_kinds` (defined outside the workspace) added to
+/// the kind registry first, so the worker runs their shards: the worker
+/// binary of a crate with its own kinds. A registration error is exit code 2.
+pub fn main_with_kinds(
+    extra_kinds: &'static [&'static dyn gamesweep::sweep::SweepKind],
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> i32 {
+    if let Err(e) = gamesweep::kinds::register(extra_kinds) {
+        eprintln!("gamesweep-worker: {e}");
+        return 2;
+    }
+    main_with(args)
+}
+
 /// `gamesweep-worker`'s main: returns the exit code.
 pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     use clap::Parser;

@@ -1,7 +1,9 @@
 //! Every sweep kind, one folder each (named after its CLI name, `-` → `_`), and the registry that names them.
 //! Add a kind here and it is reachable from `gamesweep run`, `launch`, the
 //! coordinator and the workers. Kinds import the framework ([`crate::sweep`])
-//! and the solvers; nothing below this module imports a kind.
+//! and the solvers; nothing below this module imports a kind. A crate outside
+//! the workspace adds its own kinds with [`register`], once, at process start
+//! (`examples/custom-kind/`).
 
 pub mod col;
 pub mod engine_check;
@@ -18,10 +20,62 @@ pub mod uvg_reduction;
 pub mod uvg_strategy;
 
 use crate::sweep::{SweepError, SweepKind};
+use std::sync::OnceLock;
+
+/// The user-facing kinds: this crate's ([`builtin`]) followed by those
+/// [`register`]ed from outside. Fixed at its first use: by the first
+/// [`registry`] or [`find`], or by [`register`].
+static REGISTRY: OnceLock<&'static [&'static dyn SweepKind]> = OnceLock::new();
+
+/// Why [`register`] refused the kinds it was given.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RegisterError {
+    /// The registry was already fixed: `register` was called before, or a
+    /// kind was looked up ([`registry`], [`find`]) before it.
+    #[error("the kind registry is already fixed: register kinds once, at process start, before any kind is looked up")]
+    AlreadyFixed,
+    /// A registered kind has the name of another kind (built in, hidden or
+    /// registered in the same call).
+    #[error("cannot register kind `{0}`: a kind of that name already exists")]
+    NameClash(&'static str),
+}
+
+/// Add `extra` kinds (defined outside this crate) to the registry, after
+/// the built-in ones; [`registry`] and [`find`] then list and find them in
+/// every face (`gamesweep run`, `launch`, the coordinator, the workers, the
+/// report and the dashboard) without any of them naming the kinds. Callable
+/// once, before any kind is looked up (`gamesweep_coordinator::main_with`
+/// and `gamesweep_worker::cli::main_with_kinds` call it first thing); a
+/// second call, a call after a lookup, or a name clash is an error and
+/// changes nothing.
+pub fn register(extra: &'static [&'static dyn SweepKind]) -> Result<(), RegisterError> {
+    let mut names: Vec<&str> = builtin().iter().chain(hidden()).map(|k| k.name()).collect();
+    for k in extra {
+        if names.contains(&k.name()) {
+            return Err(RegisterError::NameClash(k.name()));
+        }
+        names.push(k.name());
+    }
+    if REGISTRY.get().is_some() {
+        return Err(RegisterError::AlreadyFixed);
+    }
+    // Leaked once per process (the registry lives as long as the process).
+    let all: Vec<&'static dyn SweepKind> = builtin().iter().chain(extra).copied().collect();
+    REGISTRY
+        .set(Vec::leak(all))
+        .map_err(|_| RegisterError::AlreadyFixed)
+}
 
 /// The user-facing sweep kinds, in the order `--help`, `gamesweep kinds` and
-/// the docs list them. Hidden kinds ([`hidden`]) are not among them.
+/// the docs list them: the built-in ones ([`builtin`]), then the
+/// [`register`]ed ones. Hidden kinds ([`hidden`]) are not among them. The
+/// first call fixes the registry.
 pub fn registry() -> &'static [&'static dyn SweepKind] {
+    REGISTRY.get_or_init(builtin)
+}
+
+/// The user-facing kinds this crate defines, in the order the docs list them.
+pub fn builtin() -> &'static [&'static dyn SweepKind] {
     &[
         // One line per kind (this comment keeps rustfmt from joining the lines).
         &uvg::UvgSweep,
@@ -94,5 +148,17 @@ mod tests {
         for k in registry().iter().chain(hidden()) {
             assert_eq!(find(k.name()).unwrap().name(), k.name());
         }
+    }
+
+    /// A name clash is refused whenever it is tried; once a lookup fixed
+    /// the registry, registering anything is refused and changes nothing.
+    #[test]
+    fn register_refuses_clashes_and_late_calls() {
+        static CLASH: [&dyn SweepKind; 1] = [&noop::NoopSweep];
+        assert_eq!(register(&CLASH), Err(RegisterError::NameClash("noop")));
+        let before = registry().len();
+        assert_eq!(register(&[]), Err(RegisterError::AlreadyFixed));
+        assert_eq!(registry().len(), before);
+        assert_eq!(builtin().len(), before);
     }
 }

@@ -145,7 +145,10 @@ impl<K: Kind> SweepKind for K {
         Kind::source_file(self)
     }
     fn version(&self) -> String {
-        crate::version::kind_version(Kind::source_file(self), Kind::name(self))
+        match Kind::outside_version(self) {
+            Some(id) => crate::version::outside_kind_version(id, Kind::name(self)),
+            None => crate::version::kind_version(Kind::source_file(self), Kind::name(self)),
+        }
     }
     fn resolve_params(&self, given: &Params) -> Result<Params, SweepError> {
         let p = resolve(Kind::name(self), self.param_defs(), given)?;

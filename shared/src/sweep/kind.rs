@@ -51,6 +51,18 @@ pub trait Kind: Sync + Send + 'static {
     /// folder, for a kind in `kinds/<name>/`) and of everything it uses,
     /// computed by `build.rs` (see `shared/build/versions.rs`).
     fn source_file(&self) -> &'static str;
+    /// For a kind defined outside this crate only: the version id its
+    /// crate's build script computed with `gamesweep_build::emit_kind_version`
+    /// (`Some(env!("GAMESWEEP_KIND_VERSION"))`), a hash of that crate's code
+    /// and locked dependencies. The kind's solver version then also hashes
+    /// all of this crate's sources ([`crate::version::outside_kind_version`]).
+    /// `None` (the default) for the kinds in `kinds/`, whose version comes
+    /// from [`Kind::source_file`]. Not overriding it outside this crate
+    /// would give the kind the version of some file of this crate (`file!()`
+    /// is `src/lib.rs` there too), which misses the kind's own code.
+    fn outside_version(&self) -> Option<&'static str> {
+        None
+    }
     /// Split the sweep into shards with their estimated work (positions; 0 if
     /// unknown). `target_shards` is a hint (0 = the kind's default).
     fn plan(

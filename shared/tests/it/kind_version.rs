@@ -707,3 +707,36 @@ fn a_free_function_named_report_is_not_exempt() {
     let e = versions::file_versions(&src, &inputs).unwrap_err();
     assert!(e.contains("kinds/uvg/run.rs"), "{e}");
 }
+
+/// A kind from outside the crate (`Kind::outside_version`, computed by
+/// `gamesweep_build`): its version hashes the outside id, every source of
+/// this crate (`BUILD_ID`) and the name, and is never a built-in kind's.
+#[test]
+fn an_outside_kind_version_covers_its_id_the_whole_crate_and_its_name() {
+    use gamesweep::version::outside_kind_version;
+    let id = "0123456789abcdef0123456789abcdef";
+    let v = outside_kind_version(id, "outside");
+    assert!(
+        v.starts_with(&format!("{}+", gamesweep::CRATE_VERSION)),
+        "{v}"
+    );
+    assert_eq!(v, outside_kind_version(id, "outside"));
+    assert_ne!(
+        v,
+        outside_kind_version("0123456789abcdef0123456789abcdee", "outside")
+    );
+    assert_ne!(v, outside_kind_version(id, "outsidf"));
+    assert_ne!(
+        v,
+        format!("{}+{}", gamesweep::CRATE_VERSION, gamesweep::BUILD_ID)
+    );
+    for k in kinds::registry().iter().chain(kinds::hidden()) {
+        assert_ne!(v, k.version(), "{}", k.name());
+        assert_ne!(
+            outside_kind_version(id, k.name()),
+            k.version(),
+            "{}",
+            k.name()
+        );
+    }
+}
