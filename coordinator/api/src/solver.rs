@@ -70,10 +70,12 @@ impl SolverVersions {
         Ok(SolverVersions(entries))
     }
 
-    /// This build's solver versions: every registered kind's.
+    /// This build's solver versions: every registered kind's, the hidden
+    /// ones too (the load-test kind is leased like any other).
     pub fn of_this_build() -> Self {
-        let entries = gamesweep::kinds::registry()
-            .iter()
+        let kinds = gamesweep::kinds::registry().iter();
+        let entries = kinds
+            .chain(gamesweep::kinds::hidden())
             .map(|k| SolverVersion {
                 name: k.name().to_string(),
                 version: k.version(),
@@ -134,6 +136,17 @@ mod tests {
     }
 
     #[test]
+    fn this_builds_versions_cover_the_hidden_kinds() {
+        let v = SolverVersions::of_this_build();
+        for k in gamesweep::kinds::registry()
+            .iter()
+            .chain(gamesweep::kinds::hidden())
+        {
+            assert_eq!(v.get(k.name()), Some(k.version().as_str()), "{}", k.name());
+        }
+    }
+
+    #[test]
     fn a_list_is_sorted_and_bad_entries_name_their_field() {
         let l = SolverVersions::new(vec![v("uvg", "2"), v("col", "1")]).unwrap();
         assert_eq!(l.entries(), &[v("col", "1"), v("uvg", "2")]);
@@ -156,7 +169,10 @@ mod tests {
     #[test]
     fn this_build_lists_every_kind_and_with_replaces_one() {
         let l = SolverVersions::of_this_build();
-        assert_eq!(l.entries().len(), gamesweep::kinds::registry().len());
+        assert_eq!(
+            l.entries().len(),
+            gamesweep::kinds::registry().len() + gamesweep::kinds::hidden().len()
+        );
         let k = &l.entries()[0].name.clone();
         let other = l.clone().with(k, "other");
         assert_eq!(other.get(k), Some("other"));
