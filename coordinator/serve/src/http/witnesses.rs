@@ -187,16 +187,22 @@ mod tests {
     fn the_kind_says_what_each_picture_is() {
         let (p, omitted) = pictures_of_results(&committed("uvg")).unwrap();
         assert_eq!(omitted, 0);
-        // uvg n <= 9: no exception, the smallest position of values 0..=4.
+        // uvg n <= 9: no exception; the smallest position of values 0..=4,
+        // then the extension step's 9 built positions.
         let caps: Vec<(&str, Option<&str>, Option<u64>)> = p
             .iter()
             .map(|x| (x.caption.as_str(), x.value.as_deref(), x.start))
             .collect();
-        assert_eq!(caps.len(), 5, "{caps:?}");
+        assert_eq!(caps.len(), 14, "{caps:?}");
         assert!(
-            caps.iter().all(|c| c.0.starts_with("smallest ")),
+            caps[..5].iter().all(|c| c.0.starts_with("smallest ")),
             "{caps:?}"
         );
+        assert!(
+            caps[5..].iter().all(|c| c.0.starts_with("extension to ")),
+            "{caps:?}"
+        );
+        assert_eq!(caps[4].0, "smallest *4: 8 vertices, start 1");
         assert_eq!(caps[0].1, Some("0"));
         assert_eq!(caps[4].1, Some("*4"));
         assert!(p
