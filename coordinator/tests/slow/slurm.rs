@@ -497,11 +497,16 @@ fn try_status(addr_file: &Path, token: &Path) -> Option<serde_json::Value> {
     serde_json::from_slice(&o.stdout).ok()
 }
 
-/// The coordinator itself as a Slurm job (gamesweep-coordinator.sbatch) with
-/// a two-minute limit: it is signalled, exits cleanly, requeues itself,
-/// comes back on the same store and republishes its address; the workers
-/// (job array) ride out the outage through the address file and finish the
-/// sweep, which gives the committed result.
+/// The coordinator itself as a Slurm job (gamesweep-coordinator.sbatch):
+/// signalled mid-sweep (`scancel --signal=TERM`, what its `--signal=TERM@60`
+/// delivers before a time limit, and what pre-emption delivers), it exits
+/// cleanly, requeues itself, comes back on the same store and republishes its
+/// address; the workers (job array) ride out the outage through the address
+/// file and finish the sweep, which gives the committed result.
+///
+/// The signal is sent once the first results are stored and before the last:
+/// with a time limit instead (`--time=2`), the solver is fast enough that the
+/// sweep was over before the limit came, and nothing resumed.
 #[test]
 #[ignore = "needs slurm"]
 fn a_requeued_coordinator_job_resumes_and_its_workers_follow() {
@@ -523,7 +528,7 @@ fn a_requeued_coordinator_job_resumes_and_its_workers_follow() {
         .port();
     let o = cluster
         .cmd("sbatch")
-        .args(["--parsable", "--cpus-per-task=1", "--time=2"])
+        .args(["--parsable", "--cpus-per-task=1", "--time=5"])
         .arg(format!(
             "--output={}",
             dir.join("coordinator.log").display()
@@ -575,6 +580,38 @@ fn a_requeued_coordinator_job_resumes_and_its_workers_follow() {
             .parse::<u32>()
             .unwrap_or(0)
     };
+    // Mid-sweep: some results stored, not all.
+    let mut at_signal = None;
+    wait_or(
+        "the first stored results",
+        Duration::from_secs(120),
+        || {
+            at_signal = try_status(&addr_file, &token);
+            at_signal
+                .as_ref()
+                .is_some_and(|s| s["sweeps"][0]["results_stored"].as_u64() > Some(0))
+        },
+        log,
+    );
+    let o = cluster
+        .cmd("scancel")
+        .args(["--signal=TERM", &coordinator])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "scancel --signal=TERM: {}", text(&o));
+    let at_signal = &at_signal.unwrap()["sweeps"][0];
+    let (stored, total) = (
+        at_signal["results_stored"].as_u64().unwrap(),
+        at_signal["shards_total"].as_u64().unwrap(),
+    );
+    assert!(
+        stored < total,
+        "the sweep ended before the signal: {at_signal}"
+    );
+    eprintln!(
+        "slurm test: coordinator signalled {:.1?} after start, {stored} of {total} results stored",
+        started.elapsed()
+    );
     wait_or(
         "the coordinator job to be requeued",
         Duration::from_secs(120),
