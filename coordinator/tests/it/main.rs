@@ -18,6 +18,7 @@ mod explore;
 mod export;
 mod figures;
 mod fuzz;
+mod grafana;
 mod health;
 mod import_crash;
 mod limits;

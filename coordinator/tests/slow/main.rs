@@ -11,6 +11,7 @@ mod chaos;
 mod chaos_trust;
 mod load;
 mod netns;
+mod prometheus;
 mod slurm;
 
 use std::sync::{Mutex, MutexGuard};
