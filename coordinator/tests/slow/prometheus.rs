@@ -248,11 +248,11 @@ fn a_real_prometheus_scrapes_what_status_says_and_the_grafana_queries_run() {
         Ok(get(&prom, "/-/ready").is_ok_and(|(st, _)| st == 200))
     });
     // The first scrape of the finished sweep.
-    let done = format!("gamesweep_shards{{sweep=\"prom\",state=\"done\"}}");
+    let done = "gamesweep_shards{sweep=\"prom\",state=\"done\"}";
     wait(
         "a scrape of the finished sweep",
         Duration::from_secs(60),
-        || Ok(!query(&prom, &done)?.is_empty()),
+        || Ok(!query(&prom, done)?.is_empty()),
     );
     assert_eq!(
         value(&prom, "up{job=\"gamesweep\"}"),
