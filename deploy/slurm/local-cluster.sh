@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# A throw-away single-node Slurm cluster on this machine, for tests and
-# benchmarks of the gamesweep Slurm scripts (not for production).
+# A throw-away Slurm cluster on this machine, for tests and benchmarks of
+# the gamesweep Slurm scripts (not for production): one node, or N nodes each
+# in its own network namespace.
 #
 #   deploy/slurm/local-cluster.sh up DIR     # prints: export SLURM_CONF=DIR/slurm.conf
 #   eval "$(deploy/slurm/local-cluster.sh up DIR)"
 #   sbatch ...; squeue; sinfo
 #   deploy/slurm/local-cluster.sh down DIR   # stops exactly the daemons `up` started
+#
+#   deploy/slurm/local-cluster.sh up --nodes 3 DIR   # node1..node3, see below
+#   deploy/slurm/local-cluster.sh kill-node DIR node2   # node2 dies
+#   deploy/slurm/local-cluster.sh revive-node DIR node2 # node2 boots again
 #
 # `up` (as root) installs Debian's slurm-wlm and munge with apt-get if they are
 # missing, writes DIR/slurm.conf, starts munged (as user munge, socket in
@@ -14,11 +19,28 @@
 # shows the node idle. `down` cancels this cluster's jobs, then sends TERM to
 # the recorded PIDs and KILL to any still alive after 10 s.
 #
+# With --nodes N (2 to 8): nodes node1..nodeN, each a slurmd in its own
+# network namespace (entered with nsenter: `ip netns exec` remounts /sys,
+# where slurmd then finds no cgroup filesystem) with its own address
+# 10.253.K.(10+i) on a private bridge in this namespace; slurmctld listens on
+# the bridge's 10.253.K.1 (K from DIR, so two clusters do not collide). No
+# route leads off the bridge: traffic never leaves this machine. All nodes
+# share the filesystem (DIR stands in for a cluster filesystem); each has its
+# own pid file, spool and log (DIR/slurmd-NODE.pid, DIR/spool/NODE,
+# DIR/log/slurmd-NODE.log). SlurmdTimeout is short (LOCAL_SLURM_SLURMD_TIMEOUT,
+# default 10 s) so a dead node is marked DOWN within seconds, and
+# ReturnToService=2 lets a revived node take jobs again. `kill-node` is a
+# node's death: its link goes down and every process in its namespace
+# (slurmd, slurmstepd, the job's processes) is killed. `revive-node` brings
+# the link up and starts its slurmd again. `down` also kills every process
+# left in the namespaces and removes them and the bridge.
+#
 # Environment: LOCAL_SLURM_CPUS (CPUs the node offers; default: this
 # machine's cores; more than the real count is allowed and oversubscribes),
 # LOCAL_SLURM_WAIT (seconds `up` waits for the node, default 60),
 # LOCAL_SLURM_CRED_EXPIRE (AuthInfo cred_expire, default 120 s as in Slurm;
-# a requeued job waits that long + 1 s before it may start again).
+# a requeued job waits that long + 1 s before it may start again),
+# LOCAL_SLURM_SLURMD_TIMEOUT (SlurmdTimeout with --nodes, default 10 s).
 set -euo pipefail
 
 die() {
@@ -27,7 +49,7 @@ die() {
 }
 
 usage() {
-	sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 # Is PID (a number) alive?
@@ -59,6 +81,102 @@ read_pid() {
 	die "$name did not write $f (see its log in $(dirname "$f"))"
 }
 
+# The network of a multi-node cluster in DIR: a tag from DIR's path (names
+# of the namespaces, bridge and links; the subnet's third byte).
+net_tag() { printf '%s' "$1" | sha256sum | cut -c1-6; }
+net_k() { echo $((0x$(net_tag "$1" | cut -c1-2) % 250 + 2)); }
+ns_name() { echo "gs$(net_tag "$1")-$2"; }
+node_addr() { echo "10.253.$(net_k "$1").$((10 + ${2#node}))"; }
+ctl_addr() { echo "10.253.$(net_k "$1").1"; }
+
+# The bridge and one namespace per node, each with its own address.
+net_up() {
+	local dir=$1 nodes=$2 tag br i ns
+	command -v ip >/dev/null || die "--nodes needs iproute2 (ip)"
+	command -v nsenter >/dev/null || die "--nodes needs nsenter (util-linux)"
+	tag=$(net_tag "$dir")
+	br="gsb$tag"
+	ip link show "$br" >/dev/null 2>&1 || ip link add "$br" type bridge || die "cannot create bridge $br (network namespaces need root and CAP_NET_ADMIN)"
+	ip addr replace "$(ctl_addr "$dir")/24" dev "$br"
+	ip link set "$br" up
+	echo "$br" >"$dir/net"
+	for ((i = 1; i <= nodes; i++)); do
+		ns=$(ns_name "$dir" "node$i")
+		ip netns list | grep -qw "$ns" || ip netns add "$ns" || die "cannot create network namespace $ns"
+		echo "ns $ns" >>"$dir/net"
+		if ! ip link show "v${tag}n$i" >/dev/null 2>&1; then
+			ip link add "v${tag}n$i" type veth peer name eth0 netns "$ns" || die "cannot create the link of node$i"
+		fi
+		ip link set "v${tag}n$i" master "$br" up
+		ip -n "$ns" addr replace "$(node_addr "$dir" "node$i")/24" dev eth0
+		ip -n "$ns" link set lo up
+		ip -n "$ns" link set eth0 up
+	done
+}
+
+# Every process in namespace NS, killed (a node's death, or `down`).
+kill_ns() {
+	local ns=$1 p
+	for _ in $(seq 20); do
+		local pids
+		pids=$(ip netns pids "$ns" 2>/dev/null || true)
+		[[ -z $pids ]] && return 0
+		for p in $pids; do kill -KILL "$p" 2>/dev/null || true; done
+		sleep 0.1
+	done
+	echo "local-cluster.sh: processes still in $ns after 20 rounds of KILL: $(ip netns pids "$ns" | tr '\n' ' ')" >&2
+}
+
+# slurmd of NODE in its namespace; prints its PID.
+start_slurmd() {
+	local dir=$1 node=$2 ns
+	ns=$(ns_name "$dir" "$node")
+	rm -f "$dir/slurmd-$node.pid"
+	mkdir -p "$dir/spool/$node"
+	nsenter --net="/run/netns/$ns" slurmd -N "$node" -f "$dir/slurm.conf" >"$dir/log/slurmd-$node.out" 2>&1 ||
+		die "slurmd of $node did not start (see $dir/log/slurmd-$node.log and slurmd-$node.out)"
+	read_pid "$dir/slurmd-$node.pid" "slurmd of $node"
+}
+
+net_down() {
+	local dir=$1 line
+	[[ -f "$dir/net" ]] || return 0
+	while read -r line; do
+		case $line in
+		ns\ *)
+			kill_ns "${line#ns }"
+			ip netns del "${line#ns }" 2>/dev/null || true
+			;;
+		esac
+	done <"$dir/net"
+	ip link del "$(head -n1 "$dir/net")" 2>/dev/null || true
+	rm -f "$dir/net"
+}
+
+# NODE dies: its link goes down and everything in its namespace is killed.
+kill_node() {
+	local dir=$1 node=$2 ns
+	[[ -f "$dir/net" ]] || die "no multi-node cluster in $dir (up --nodes N first)"
+	ns=$(ns_name "$dir" "$node")
+	grep -qx "ns $ns" "$dir/net" || die "no node $node in $dir"
+	ip link set "v$(net_tag "$dir")n${node#node}" down
+	kill_ns "$ns"
+	echo "local-cluster.sh: $node killed (link down, every process in $ns killed)" >&2
+}
+
+# NODE boots again: link up, slurmd started.
+revive_node() {
+	local dir=$1 node=$2 ns pid
+	[[ -f "$dir/net" ]] || die "no multi-node cluster in $dir (up --nodes N first)"
+	ns=$(ns_name "$dir" "$node")
+	grep -qx "ns $ns" "$dir/net" || die "no node $node in $dir"
+	ip link set "v$(net_tag "$dir")n${node#node}" up
+	export SLURM_CONF=$dir/slurm.conf
+	pid=$(start_slurmd "$dir" "$node") || exit 1
+	echo "$pid" >>"$dir/pids"
+	echo "local-cluster.sh: $node revived (slurmd PID $pid)" >&2
+}
+
 install_packages() {
 	local missing=()
 	command -v munged >/dev/null || missing+=(munge)
@@ -76,7 +194,7 @@ install_packages() {
 }
 
 up() {
-	local dir=$1
+	local dir=$1 nodes=${2:-0}
 	[[ $(id -u) -eq 0 ]] || die "must run as root (slurmd runs jobs as root here)"
 	mkdir -p "$dir"
 	dir=$(cd "$dir" && pwd)
@@ -105,6 +223,9 @@ up() {
 	runuser -u munge -- test -x "$dir" ||
 		die "user munge cannot reach $dir (a parent directory is not searchable by others): use another DIR"
 	mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/log"
+	local slurmd_timeout=${LOCAL_SLURM_SLURMD_TIMEOUT:-10}
+	[[ $slurmd_timeout =~ ^[1-9][0-9]*$ ]] || die "LOCAL_SLURM_SLURMD_TIMEOUT must be a positive number, not '$slurmd_timeout'"
+	if ((nodes > 0)); then net_up "$dir" "$nodes"; fi
 	chown munge:munge "$dir/munge"
 	chmod 0755 "$dir/munge"
 	rm -f "$dir/munge/munged.pid" "$dir/slurmctld.pid" "$dir/slurmd.pid"
@@ -121,10 +242,30 @@ up() {
 	slurmd_port=$(free_port)
 	while [[ $slurmd_port == "$ctld_port" ]]; do slurmd_port=$(free_port); done
 
+	local ctl_host="localhost(127.0.0.1)" slurmd_files node_lines node_names="localhost" i
+	slurmd_files="SlurmdSpoolDir=$dir/spool
+SlurmdPidFile=$dir/slurmd.pid
+SlurmdLogFile=$dir/log/slurmd.log"
+	node_lines="NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN"
+	if ((nodes > 0)); then
+		# slurmctld must run on the host SlurmctldHost names: this one.
+		ctl_host="$(hostname -s)($(ctl_addr "$dir"))"
+		slurmd_files="SlurmdSpoolDir=$dir/spool/%n
+SlurmdPidFile=$dir/slurmd-%n.pid
+SlurmdLogFile=$dir/log/slurmd-%n.log
+# A node that stops answering is DOWN after this many seconds.
+SlurmdTimeout=$slurmd_timeout"
+		node_lines=""
+		for ((i = 1; i <= nodes; i++)); do
+			node_lines+="NodeName=node$i NodeAddr=$(node_addr "$dir" "node$i") CPUs=$cpus State=UNKNOWN
+"
+		done
+		node_names="node[1-$nodes]"
+	fi
 	cat >"$dir/slurm.conf" <<EOF
-# Written by deploy/slurm/local-cluster.sh: a single-node test cluster.
+# Written by deploy/slurm/local-cluster.sh: a test cluster ($(((nodes > 0)) && echo "$nodes nodes" || echo "one node")).
 ClusterName=gamesweep-local
-SlurmctldHost=localhost(127.0.0.1)
+SlurmctldHost=$ctl_host
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 SlurmUser=root
@@ -134,11 +275,9 @@ CredType=cred/munge
 # cred_expire + 1 s is also how long Slurm holds a requeued job back.
 AuthInfo=socket=$dir/munge/munge.socket,cred_expire=$cred_expire
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
 SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd.log
+$slurmd_files
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
@@ -151,8 +290,8 @@ AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 # More CPUs than the machine has may be configured (LOCAL_SLURM_CPUS).
 SlurmdParameters=config_overrides
-NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
-PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+$node_lines
+PartitionName=debug Nodes=$node_names Default=YES MaxTime=INFINITE State=UP
 EOF
 
 	# munged as user munge (it refuses root), everything under DIR/munge.
@@ -174,28 +313,37 @@ EOF
 	ctld_pid=$(read_pid "$dir/slurmctld.pid" slurmctld)
 	echo "$ctld_pid" >>"$dir/pids"
 
-	# The node is called localhost, not this machine's host name: -N.
-	slurmd -N localhost -f "$SLURM_CONF" >"$dir/log/slurmd.out" 2>&1 ||
-		die "slurmd did not start (see $dir/log/slurmd.log and slurmd.out)"
-	local slurmd_pid
-	slurmd_pid=$(read_pid "$dir/slurmd.pid" slurmd)
-	echo "$slurmd_pid" >>"$dir/pids"
+	local daemons=("$munge_pid" "$ctld_pid") p
+	if ((nodes > 0)); then
+		for ((i = 1; i <= nodes; i++)); do
+			p=$(start_slurmd "$dir" "node$i") || exit 1
+			daemons+=("$p")
+			echo "$p" >>"$dir/pids"
+		done
+	else
+		# The node is called localhost, not this machine's host name: -N.
+		slurmd -N localhost -f "$SLURM_CONF" >"$dir/log/slurmd.out" 2>&1 ||
+			die "slurmd did not start (see $dir/log/slurmd.log and slurmd.out)"
+		daemons+=("$(read_pid "$dir/slurmd.pid" slurmd)")
+		echo "${daemons[-1]}" >>"$dir/pids"
+	fi
 
-	local deadline=$((SECONDS + wait)) state=""
+	local deadline=$((SECONDS + wait)) states=""
 	while ((SECONDS < deadline)); do
-		state=$(sinfo -h -n localhost -o %t 2>/dev/null || true)
-		[[ $state == idle ]] && break
-		for p in "$munge_pid" "$ctld_pid" "$slurmd_pid"; do
+		# One state per node: all idle, or keep waiting.
+		states=$(sinfo -h -N -n "$node_names" -o %t 2>/dev/null | sort -u | tr '\n' ' ' || true)
+		[[ $states == "idle " ]] && break
+		for p in "${daemons[@]}"; do
 			alive "$p" || die "daemon PID $p died during start-up (logs in $dir/log, $dir/munge)"
 		done
 		# A node that was down in a previous run of this DIR: resume it.
-		if [[ $state == down* || $state == drain* ]]; then
-			scontrol update nodename=localhost state=resume >/dev/null 2>&1 || true
+		if [[ $states == *down* || $states == *drain* ]]; then
+			scontrol update nodename="$node_names" state=resume >/dev/null 2>&1 || true
 		fi
 		sleep 0.5
 	done
-	[[ $state == idle ]] || die "node not idle after ${wait} s (sinfo state '${state:-none}'; logs in $dir/log)"
-	echo "local-cluster.sh: Slurm up in $dir (slurmctld port $ctld_port, slurmd port $slurmd_port, $cpus CPUs)" >&2
+	[[ $states == "idle " ]] || die "nodes not idle after ${wait} s (sinfo states '${states:-none}'; logs in $dir/log)"
+	echo "local-cluster.sh: Slurm up in $dir (slurmctld port $ctld_port, slurmd port $slurmd_port, $cpus CPUs per node, nodes $node_names)" >&2
 	echo "export SLURM_CONF=$dir/slurm.conf"
 }
 
@@ -236,6 +384,8 @@ down() {
 			kill -KILL "$p" 2>/dev/null || true
 		fi
 	done
+	# Job processes on nodes that could not be reached, and the namespaces.
+	net_down "$dir"
 	rm -f "$dir/pids"
 	echo "local-cluster.sh: Slurm in $dir stopped" >&2
 }
@@ -244,11 +394,26 @@ case "${1:-}" in
 -h | --help | help)
 	usage
 	;;
-up | down)
-	[[ $# -eq 2 ]] || die "usage: $0 up|down DIR (--help for more)"
-	"$1" "$2"
+up)
+	if [[ ${2:-} == --nodes ]]; then
+		[[ $# -eq 4 ]] || die "usage: $0 up [--nodes N] DIR (--help for more)"
+		[[ $3 =~ ^[2-8]$ ]] || die "--nodes must be 2 to 8, not '$3'"
+		up "$4" "$3"
+	else
+		[[ $# -eq 2 ]] || die "usage: $0 up [--nodes N] DIR (--help for more)"
+		up "$2"
+	fi
+	;;
+down)
+	[[ $# -eq 2 ]] || die "usage: $0 down DIR (--help for more)"
+	down "$2"
+	;;
+kill-node | revive-node)
+	[[ $# -eq 3 ]] || die "usage: $0 $1 DIR NODE (--help for more)"
+	[[ -d $2 ]] || die "no directory $2"
+	"${1/-/_}" "$(cd "$2" && pwd)" "$3"
 	;;
 *)
-	die "usage: $0 up|down DIR (--help for more)"
+	die "usage: $0 up [--nodes N] DIR | down DIR | kill-node DIR NODE | revive-node DIR NODE (--help for more)"
 	;;
 esac

@@ -56,12 +56,27 @@ struct Cluster {
 
 impl Cluster {
     fn up(dir: &Path, cred_expire: u32) -> Result<Cluster, String> {
+        // Four CPUs on a two-core machine: three workers of one CPU run at
+        // once (the coordinator and Slurm itself need little).
+        Cluster::start(dir, cred_expire, &["up"], 4)
+    }
+
+    /// `nodes` nodes of `cpus` CPUs, each in its own network namespace.
+    fn up_nodes(dir: &Path, cred_expire: u32, nodes: u32, cpus: u32) -> Result<Cluster, String> {
+        Cluster::start(
+            dir,
+            cred_expire,
+            &["up", "--nodes", &nodes.to_string()],
+            cpus,
+        )
+    }
+
+    fn start(dir: &Path, cred_expire: u32, up: &[&str], cpus: u32) -> Result<Cluster, String> {
         let o = Command::new("bash")
             .arg(script("local-cluster.sh"))
-            .args(["up", dir.to_str().unwrap()])
-            // Four CPUs on a two-core machine: three workers of one CPU run
-            // at once (the coordinator and Slurm itself need little).
-            .env("LOCAL_SLURM_CPUS", "4")
+            .args(up)
+            .arg(dir)
+            .env("LOCAL_SLURM_CPUS", cpus.to_string())
             .env("LOCAL_SLURM_CRED_EXPIRE", cred_expire.to_string())
             .env_remove("SLURM_CONF")
             .output()
@@ -82,6 +97,27 @@ impl Cluster {
             "{stdout}"
         );
         Ok(cluster)
+    }
+
+    /// `local-cluster.sh ACTION DIR NODE` (kill-node, revive-node).
+    fn node(&self, action: &str, node: &str) {
+        let o = Command::new("bash")
+            .arg(script("local-cluster.sh"))
+            .args([action, self.dir.to_str().unwrap(), node])
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "local-cluster.sh {action} {node}: {}",
+            text(&o)
+        );
+    }
+
+    /// A node's state in `sinfo` (`idle`, `alloc`, `down*`, ...).
+    fn node_state(&self, node: &str) -> String {
+        self.run("sinfo", &["-h", "-N", "-n", node, "-o", "%t"])
+            .trim()
+            .to_string()
     }
 
     /// A Slurm command against this cluster.
@@ -656,4 +692,150 @@ fn a_requeued_coordinator_job_resumes_and_its_workers_follow() {
     let log = std::fs::read_to_string(dir.join("coordinator.log")).unwrap();
     assert!(log.contains("requeueing job"), "{log}");
     eprintln!("slurm test: passed in {:.1?}", started.elapsed());
+}
+
+/// `deploy/slurm/local-cluster.sh up --nodes 3`: three slurmd, each in its
+/// own network namespace with its own address, run a job array's tasks on
+/// three distinct nodes; when a node dies (`kill-node`: link down, every
+/// process in its namespace killed) Slurm marks it DOWN within a bound and
+/// runs its requeued task on another node; a revived node is idle again;
+/// `down` leaves no namespace behind.
+#[test]
+#[ignore = "needs slurm"]
+fn three_nodes_in_namespaces_place_tasks_apart_and_requeue_a_dead_nodes_task() {
+    let _serial = crate::serial();
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if !root {
+        no_cluster("not root (local-cluster.sh must create network namespaces)");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    }
+    let dir = tmp.path();
+    // One CPU a node: a one-CPU task per node at a time, so three tasks
+    // need three nodes. A requeued job waits cred_expire + 1 s.
+    let cluster = match Cluster::up_nodes(&dir.join("slurm"), 10, 3, 1) {
+        Ok(c) => c,
+        Err(why) => no_cluster(&why),
+    };
+    let namespaces = || {
+        let o = Command::new("ip").args(["netns", "list"]).output().unwrap();
+        let conf = std::fs::read_to_string(dir.join("slurm/net")).unwrap_or_default();
+        let ours: Vec<String> = conf
+            .lines()
+            .filter_map(|l| l.strip_prefix("ns ").map(str::to_string))
+            .collect();
+        let listed = String::from_utf8_lossy(&o.stdout).to_string();
+        (ours, listed)
+    };
+    let (ours, listed) = namespaces();
+    assert_eq!(ours.len(), 3, "{ours:?}");
+    assert!(
+        ours.iter().all(|ns| listed.contains(ns.as_str())),
+        "{listed}"
+    );
+    let job = dir.join("job.sh");
+    std::fs::write(
+        &job,
+        "#!/bin/bash\n\
+         echo \"node=$SLURMD_NODENAME addr=$(ip -4 -o addr show eth0 | awk '{print $4}') restart=${SLURM_RESTART_COUNT:-0}\"\n\
+         if [ \"$SLURM_ARRAY_TASK_ID\" = 1 ] && [ \"${SLURM_RESTART_COUNT:-0}\" = 0 ]; then sleep 300; else sleep 20; fi\n",
+    )
+    .unwrap();
+    let o = cluster
+        .cmd("sbatch")
+        .args([
+            "--parsable",
+            "--requeue",
+            "--array=0-2",
+            "--cpus-per-task=1",
+        ])
+        .arg(format!("--output={}", dir.join("t-%a.out").display()))
+        .arg(&job)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "sbatch: {}", text(&o));
+    let array = String::from_utf8(o.stdout).unwrap().trim().to_string();
+    // Where each task runs.
+    let placed = || -> Vec<(String, String)> {
+        cluster
+            .run("squeue", &["-h", "-t", "R", "-o", "%i %N"])
+            .lines()
+            .filter_map(|l| {
+                let (id, node) = l.split_once(' ')?;
+                Some((id.to_string(), node.trim().to_string()))
+            })
+            .collect()
+    };
+    let mut running = Vec::new();
+    wait_for("three tasks running", Duration::from_secs(30), || {
+        running = placed();
+        running.len() == 3
+    });
+    let nodes: std::collections::BTreeSet<&str> = running.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(
+        nodes.len(),
+        3,
+        "Slurm did not place the tasks apart: {running:?}"
+    );
+    let task1 = format!("{array}_1");
+    let dead = running
+        .iter()
+        .find(|(id, _)| *id == task1)
+        .unwrap()
+        .1
+        .clone();
+    // Each task's own output names the node and the address it ran with.
+    wait_for("task 1's output", Duration::from_secs(10), || {
+        std::fs::read_to_string(dir.join("t-1.out")).is_ok_and(|t| t.contains("addr=10.253."))
+    });
+    let killed = Instant::now();
+    cluster.node("kill-node", &dead);
+    wait_for("the dead node to be DOWN", Duration::from_secs(60), || {
+        cluster.node_state(&dead).starts_with("down")
+    });
+    let down_after = killed.elapsed();
+    let mut elsewhere = String::new();
+    wait_for(
+        "the dead node's task to run on another node",
+        Duration::from_secs(120),
+        || {
+            elsewhere = placed()
+                .into_iter()
+                .find(|(id, _)| *id == task1)
+                .map(|(_, n)| n)
+                .unwrap_or_default();
+            !elsewhere.is_empty()
+        },
+    );
+    let moved_after = killed.elapsed();
+    assert_ne!(elsewhere, dead);
+    wait_for(
+        "the requeued task's output",
+        Duration::from_secs(20),
+        || {
+            std::fs::read_to_string(dir.join("t-1.out"))
+                .is_ok_and(|t| t.contains(&format!("node={elsewhere} ")) && t.contains("restart=1"))
+        },
+    );
+    eprintln!(
+        "slurm nodes: tasks on {nodes:?}; {dead} killed, DOWN after {down_after:.1?}, its task running on {elsewhere} after {moved_after:.1?}"
+    );
+    cluster.node("revive-node", &dead);
+    wait_for(
+        "the revived node to be idle",
+        Duration::from_secs(30),
+        || matches!(cluster.node_state(&dead).as_str(), "idle" | "mix" | "alloc"),
+    );
+    drop(cluster);
+    let (_, listed) = namespaces();
+    assert!(
+        ours.iter().all(|ns| !listed.contains(ns.as_str())),
+        "namespaces left after down: {listed}"
+    );
 }
