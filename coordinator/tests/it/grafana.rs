@@ -5,37 +5,13 @@
 //! (`tests/slow/prometheus.rs` runs each query on a real Prometheus.)
 
 use crate::support::cli::{ok, serve};
-use serde_json::Value;
+use crate::support::grafana::{self, get, metric_names};
 use std::collections::BTreeSet;
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// The body of `GET /metrics` at `addr` (HTTP/1.0: not chunked).
-fn metrics(addr: &str) -> String {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    write!(s, "GET /metrics HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).unwrap();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-    assert!(
-        head.starts_with("HTTP/1.0 200") || head.starts_with("HTTP/1.1 200"),
-        "{head}"
-    );
-    body.to_string()
-}
 
 #[test]
 fn the_grafana_dashboard_names_only_exported_metrics() {
-    let dashboard: Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/grafana/gamesweep.json"),
-        )
-        .unwrap(),
-    )
-    .unwrap();
+    let dashboard = grafana::dashboard();
     assert_eq!(dashboard["uid"], "gamesweep");
     assert!(dashboard["title"].is_string() && dashboard["schemaVersion"].is_u64());
     let vars: Vec<&str> = dashboard["templating"]["list"]
@@ -53,21 +29,14 @@ fn the_grafana_dashboard_names_only_exported_metrics() {
         assert_eq!(p["datasource"]["uid"], "${datasource}", "panel {title:?}");
         let targets = p["targets"].as_array().unwrap();
         assert!(!targets.is_empty(), "panel {title:?} has no query");
-        for t in targets {
-            let expr = t["expr"].as_str().unwrap();
-            let mut rest = expr;
-            let mut found = false;
-            while let Some(i) = rest.find("gamesweep_") {
-                let name: String = rest[i..]
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                rest = &rest[i + name.len()..];
-                names.insert(name);
-                found = true;
-            }
-            assert!(found, "panel {title:?}: {expr} names no gamesweep metric");
-        }
+    }
+    for (title, expr) in grafana::queries(&dashboard) {
+        let found = metric_names(&expr);
+        assert!(
+            !found.is_empty(),
+            "panel {title:?}: {expr} names no gamesweep metric"
+        );
+        names.extend(found);
     }
 
     // What a coordinator with one sweep exports.
@@ -107,7 +76,8 @@ fn the_grafana_dashboard_names_only_exported_metrics() {
         "--coordinator",
         &url,
     ]);
-    let text = metrics(&http);
+    let (status, text) = get(&http, "/metrics").unwrap();
+    assert_eq!(status, 200, "{text}");
     let lines = text.lines().map(|l| Ok(l.to_string()));
     let scrape = prometheus_parse::Scrape::parse(lines).unwrap();
     let exported: BTreeSet<&str> = scrape.samples.iter().map(|s| s.metric.as_str()).collect();

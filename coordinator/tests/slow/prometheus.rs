@@ -10,11 +10,10 @@
 //! without it the test fails, saying why.
 
 use crate::support::cli::{gs, serve, work_until_idle};
+use crate::support::grafana::{self, get, metric_names};
 use crate::support::proc::{self, free_port, Proc};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -24,23 +23,6 @@ fn repo() -> PathBuf {
         .parent()
         .unwrap()
         .to_path_buf()
-}
-
-/// `GET path` on `host:port` (HTTP/1.0, so the body is not chunked): status
-/// and body.
-fn get(addr: &str, path: &str) -> Result<(u16, String), String> {
-    let mut s = TcpStream::connect(addr).map_err(|e| e.to_string())?;
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").map_err(|e| e.to_string())?;
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).map_err(|e| e.to_string())?;
-    let (head, body) = raw.split_once("\r\n\r\n").ok_or("no header end")?;
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .ok_or_else(|| format!("no status in {head}"))?;
-    Ok((status, body.to_string()))
 }
 
 /// `s` percent-encoded for a query string.
@@ -114,21 +96,6 @@ fn wait(what: &str, limit: Duration, mut done: impl FnMut() -> Result<bool, Stri
         );
         std::thread::sleep(Duration::from_millis(250));
     }
-}
-
-/// Every `gamesweep_…` metric name in `expr`.
-fn metric_names(expr: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = expr;
-    while let Some(i) = rest.find("gamesweep_") {
-        let name: String = rest[i..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        rest = &rest[i + name.len()..];
-        out.push(name);
-    }
-    out
 }
 
 #[test]
@@ -348,16 +315,7 @@ fn a_real_prometheus_scrapes_what_status_says_and_the_grafana_queries_run() {
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    let dashboard: Value = serde_json::from_str(
-        &std::fs::read_to_string(repo().join("deploy/grafana/gamesweep.json")).unwrap(),
-    )
-    .unwrap();
-    let mut exprs = Vec::new();
-    for p in dashboard["panels"].as_array().unwrap() {
-        for t in p["targets"].as_array().unwrap() {
-            exprs.push((p["title"].as_str().unwrap(), t["expr"].as_str().unwrap()));
-        }
-    }
+    let exprs = grafana::queries(&grafana::dashboard());
     assert!(exprs.len() >= 8, "{exprs:?}");
     for (panel, expr) in &exprs {
         for m in metric_names(expr) {
