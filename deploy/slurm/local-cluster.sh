@@ -27,7 +27,9 @@
 # route leads off the bridge: traffic never leaves this machine. All nodes
 # share the filesystem (DIR stands in for a cluster filesystem); each has its
 # own pid file, spool and log (DIR/slurmd-NODE.pid, DIR/spool/NODE,
-# DIR/log/slurmd-NODE.log). SlurmdTimeout is short (LOCAL_SLURM_SLURMD_TIMEOUT,
+# DIR/log/slurmd-NODE.log), and its own host name (NODE) and /etc/hosts
+# (DIR/hosts, bind-mounted: node names resolve on every node, as on a
+# cluster). SlurmdTimeout is short (LOCAL_SLURM_SLURMD_TIMEOUT,
 # default 10 s) so a dead node is marked DOWN within seconds, and
 # ReturnToService=2 lets a revived node take jobs again. `kill-node` is a
 # node's death: its link goes down and every process in its namespace
@@ -100,6 +102,11 @@ net_up() {
 	ip addr replace "$(ctl_addr "$dir")/24" dev "$br"
 	ip link set "$br" up
 	echo "$br" >"$dir/net"
+	{
+		echo "127.0.0.1 localhost"
+		echo "$(ctl_addr "$dir") $(hostname -s)"
+		for ((i = 1; i <= nodes; i++)); do echo "$(node_addr "$dir" "node$i") node$i"; done
+	} >"$dir/hosts"
 	for ((i = 1; i <= nodes; i++)); do
 		ns=$(ns_name "$dir" "node$i")
 		ip netns list | grep -qw "$ns" || ip netns add "$ns" || die "cannot create network namespace $ns"
@@ -133,7 +140,13 @@ start_slurmd() {
 	ns=$(ns_name "$dir" "$node")
 	rm -f "$dir/slurmd-$node.pid"
 	mkdir -p "$dir/spool/$node"
-	nsenter --net="/run/netns/$ns" slurmd -N "$node" -f "$dir/slurm.conf" >"$dir/log/slurmd-$node.out" 2>&1 ||
+	# Its own host name and /etc/hosts (DIR/hosts: every node's name and
+	# address), as on a cluster where node names resolve; the rest of the
+	# filesystem is shared.
+	# shellcheck disable=SC2016 # $1.. are the inner shell's arguments
+	nsenter --net="/run/netns/$ns" unshare --mount --uts --propagation private \
+		sh -c 'mount --bind "$1" /etc/hosts && hostname "$2" && exec slurmd -N "$2" -f "$3"' \
+		sh "$dir/hosts" "$node" "$dir/slurm.conf" >"$dir/log/slurmd-$node.out" 2>&1 ||
 		die "slurmd of $node did not start (see $dir/log/slurmd-$node.log and slurmd-$node.out)"
 	read_pid "$dir/slurmd-$node.pid" "slurmd of $node"
 }

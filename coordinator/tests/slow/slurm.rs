@@ -743,7 +743,7 @@ fn three_nodes_in_namespaces_place_tasks_apart_and_requeue_a_dead_nodes_task() {
     std::fs::write(
         &job,
         "#!/bin/bash\n\
-         echo \"node=$SLURMD_NODENAME addr=$(ip -4 -o addr show eth0 | awk '{print $4}') restart=${SLURM_RESTART_COUNT:-0}\"\n\
+         echo \"node=$SLURMD_NODENAME host=$(hostname) addr=$(ip -4 -o addr show eth0 | awk '{print $4}') restart=${SLURM_RESTART_COUNT:-0} node3=$(getent hosts node3 | awk '{print $1}')\"\n\
          if [ \"$SLURM_ARRAY_TASK_ID\" = 1 ] && [ \"${SLURM_RESTART_COUNT:-0}\" = 0 ]; then sleep 300; else sleep 20; fi\n",
     )
     .unwrap();
@@ -791,8 +791,12 @@ fn three_nodes_in_namespaces_place_tasks_apart_and_requeue_a_dead_nodes_task() {
         .1
         .clone();
     // Each task's own output names the node and the address it ran with.
+    // Each node has its own host name and resolves the others' names.
     wait_for("task 1's output", Duration::from_secs(10), || {
-        std::fs::read_to_string(dir.join("t-1.out")).is_ok_and(|t| t.contains("addr=10.253."))
+        std::fs::read_to_string(dir.join("t-1.out")).is_ok_and(|t| {
+            t.contains(&format!("node={dead} host={dead} addr=10.253."))
+                && t.contains(" node3=10.253.")
+        })
     });
     let killed = Instant::now();
     cluster.node("kill-node", &dead);
