@@ -657,9 +657,15 @@ mod tests {
         // ... which came 1.8 s after the end: its pictures get 1.5 s more.
         let polled = end + ms(1800);
         assert_eq!(linger_left(Some(polled), end, polled), ms(1500));
-        assert_eq!(linger_left(Some(polled), end, polled + s(2)), Duration::ZERO);
+        assert_eq!(
+            linger_left(Some(polled), end, polled + s(2)),
+            Duration::ZERO
+        );
         // A page that stopped polling: never past LINGER_MAX.
-        assert_eq!(linger_left(Some(end - s(9)), end, end + s(6)), Duration::ZERO);
+        assert_eq!(
+            linger_left(Some(end - s(9)), end, end + s(6)),
+            Duration::ZERO
+        );
         assert_eq!(
             linger_left(Some(end + ms(5900)), end, end + ms(5900)),
             ms(100)

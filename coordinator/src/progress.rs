@@ -254,12 +254,8 @@ mod tests {
         let outs: Vec<_> = leases
             .iter()
             .map(|g| {
-                kind.run_shard(
-                    &g.params,
-                    &g.shard,
-                    &gamesweep::sweep::ShardCtx::detached(),
-                )
-                .unwrap()
+                kind.run_shard(&g.params, &g.shard, &gamesweep::sweep::ShardCtx::detached())
+                    .unwrap()
             })
             .collect();
         let total: u64 = outs.iter().map(|o| o.work()).sum();
@@ -302,10 +298,7 @@ mod tests {
                     "eta {eta:.1} s, {left:.1} s left: {text}"
                 );
                 assert!(text.contains(&format!("eta ~{}", hms(eta))), "{text}");
-                assert!(
-                    text.contains(&format!("{}/{n} shards", i + 1)),
-                    "{text}"
-                );
+                assert!(text.contains(&format!("{}/{n} shards", i + 1)), "{text}");
                 assert!((shards - share).abs() < 1.0, "{shards}");
                 checked += 1;
             }

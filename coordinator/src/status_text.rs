@@ -214,10 +214,7 @@ fn positions_text(s: &SweepStatus) -> String {
                 t(s.positions_target),
                 t(s.positions_projected)
             ),
-            None => format!(
-                " of ~{} ({pct}; rough: {rough})",
-                t(s.positions_projected)
-            ),
+            None => format!(" of ~{} ({pct}; rough: {rough})", t(s.positions_projected)),
         }
     };
     let moving = match s.state {
@@ -229,7 +226,11 @@ fn positions_text(s: &SweepStatus) -> String {
                 "  rate: {}/s over the last {} min  ETA{}: {eta}",
                 t(s.rate.round() as u64),
                 RATE_WINDOW_SECS / 60,
-                if sample.is_some() { " of the sample" } else { "" }
+                if sample.is_some() {
+                    " of the sample"
+                } else {
+                    ""
+                }
             )
         }
         SweepState::Paused => format!("  paused (`gamesweep resume {}`)", s.sweep_id),
@@ -336,8 +337,8 @@ mod tests {
             priority: 1,
             positions_projected: 400,
             estimate_spread: None,
-                positions_target: 400,
-                fraction_done: 0.25,
+            positions_target: 400,
+            fraction_done: 0.25,
         }
     }
 
@@ -492,7 +493,10 @@ mod tests {
             text.contains("  positions: 12,345,678 of ~41,000,000 (30.1 % done; rough: projected from 1,234 done shards; the plan estimated 40,000,000)  rate: 98,765/s over the last 5 min  ETA: ~0:01:02 (rough)\n"),
             "{text}"
         );
-        assert!(text.contains("counterexamples so far: bad=12,345"), "{text}");
+        assert!(
+            text.contains("counterexamples so far: bad=12,345"),
+            "{text}"
+        );
         // Only the sample is served: its positions, share and ETA, and the
         // whole sweep's size only as a note.
         r.sweeps[0].sample = Some(gamesweep_api::domain::SampleStatus {

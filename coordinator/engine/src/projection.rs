@@ -317,7 +317,11 @@ pub fn project(f: &SweepFacts<'_>, cores: &[u32]) -> Result<Projection, NothingT
     };
     // Wall time per CPU time of the sampled shards (1 when no worker gave
     // a CPU time: then both are the wall time).
-    let cpu_share = if wall > 0.0 { (cpu / wall).min(1.0) } else { 1.0 };
+    let cpu_share = if wall > 0.0 {
+        (cpu / wall).min(1.0)
+    } else {
+        1.0
+    };
     let wall_per_cpu = if cpu > 0.0 { wall / cpu } else { 1.0 };
     let wall_on = |c: u32| -> Wall {
         let c = c.max(1);
@@ -570,7 +574,10 @@ mod tests {
         p.machine = Some(MachineLoad::new(2, 3.9));
         let md = render_md(&p);
         assert!(md.contains("| 2 | 34.0 s | 34.0 s | 2.0 min |"), "{md}");
-        assert!(md.contains("| CPU ÷ wall per shard thread | 28 % (**busy machine**"), "{md}");
+        assert!(
+            md.contains("| CPU ÷ wall per shard thread | 28 % (**busy machine**"),
+            "{md}"
+        );
         assert!(
             md.contains("The machine's load average over the run was 3.9 on 2 cores: **busy**"),
             "{md}"

@@ -796,10 +796,20 @@ fn a_page_open_on_runs_dashboard_sees_the_end_and_says_the_run_ended() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let out = d.join("out");
-    // Long enough (a few seconds on one thread) for the page to load first.
+    // Long enough for the browser to start and the page to load while it
+    // runs (about 14 s on one thread; n = 9 ends in under a second).
     let mut run = Proc(
         isolated(Command::new(BIN))
-            .args(["run", "uvg", "--max-n", "9", "--threads", "1", "-q", "--out"])
+            .args([
+                "run",
+                "uvg",
+                "--max-n",
+                "10",
+                "--threads",
+                "1",
+                "-q",
+                "--out",
+            ])
             .arg(&out)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -852,7 +862,10 @@ fn a_page_open_on_runs_dashboard_sees_the_end_and_says_the_run_ended() {
             if v["lost"] != "" || v["error"].is_string() {
                 break v;
             }
-            assert!(Instant::now() < deadline, "the page never lost its coordinator: {v}");
+            assert!(
+                Instant::now() < deadline,
+                "the page never lost its coordinator: {v}"
+            );
             tokio::time::sleep(Duration::from_millis(200)).await;
         };
         let last = client
@@ -865,7 +878,10 @@ fn a_page_open_on_runs_dashboard_sees_the_end_and_says_the_run_ended() {
     let status = run.0.wait().unwrap();
     let err = reader.join().unwrap();
     assert!(status.success(), "{err}");
-    assert_eq!(first["state"], "running", "the page saw the run running: {first}");
+    assert_eq!(
+        first["state"], "running",
+        "the page saw the run running: {first}"
+    );
     // The final state, read before the coordinator stopped.
     assert_eq!(last["state"], "done", "{last}; {page}");
     assert_eq!(last["shards_done"], last["shards_total"], "{last}");
