@@ -12,7 +12,7 @@
 mod pool;
 
 use crate::error::UsageError;
-use crate::progress::ShardBar;
+use crate::progress::RunBar;
 use gamesweep::sweep::{Params, Rendered, SweepKind};
 use gamesweep_api::domain::{LaunchSpec, ProjectionText, SampleRequest, SweepState};
 use gamesweep_engine::core::Core;
@@ -228,6 +228,7 @@ pub fn run(
                 let _ = stop_rx.await;
             },
         ));
+        let last_poll = gamesweep_serve::http::LastPoll::default();
         let dashboard = if cfg.http {
             let listener = gamesweep_serve::http::bind(([127, 0, 0, 1], 0).into()).await?;
             let url = gamesweep_serve::http::url(listener.local_addr()?, false);
@@ -235,7 +236,10 @@ pub fn run(
             let task = tokio::spawn(gamesweep_serve::http::serve(
                 core.clone(),
                 listener,
-                gamesweep_serve::http::HttpOptions::default(),
+                gamesweep_serve::http::HttpOptions {
+                    last_poll: last_poll.clone(),
+                    ..Default::default()
+                },
                 async {
                     let _ = stopped.await;
                 },
@@ -253,6 +257,11 @@ pub fn run(
         let result = drive(kind, params, cfg, &core, local, dashboard_url).await;
         stop_checkpoints(&core, checkpoints).await;
         if let Some((stop, task, _)) = dashboard {
+            // An open page reads the final state before the dashboard
+            // stops (not after an interruption: the user asked to stop).
+            if result.is_ok() {
+                linger(&last_poll, Instant::now()).await;
+            }
             let _ = stop.send(());
             let _ = task.await;
         }
@@ -264,6 +273,50 @@ pub fn run(
         }
         result
     })
+}
+
+/// A page that read the dashboard this recently when the run ended is
+/// open: the dashboard waits for it to read the final state.
+const PAGE_OPEN: Duration = Duration::from_secs(10);
+
+/// The longest the dashboard stays up after the run for an open page
+/// (it polls every 2 s): the next poll, and the page's follow-up requests
+/// (witness pictures) after it.
+const LINGER_MAX: Duration = Duration::from_secs(6);
+
+/// After a page's first poll past the end, how long its follow-up
+/// requests (the pictures) get.
+const LINGER_AFTER_POLL: Duration = Duration::from_millis(1500);
+
+/// How long the dashboard stays up at `now`, the run having ended at
+/// `ended`, when a page last polled at `polled`: not at all without a poll
+/// within [`PAGE_OPEN`] of the end; until [`LINGER_AFTER_POLL`] past the
+/// first poll after the end, at most [`LINGER_MAX`] after the end.
+fn linger_left(polled: Option<Instant>, ended: Instant, now: Instant) -> Duration {
+    let Some(polled) = polled else {
+        return Duration::ZERO;
+    };
+    if polled < ended && ended.saturating_duration_since(polled) > PAGE_OPEN {
+        return Duration::ZERO;
+    }
+    let until = if polled >= ended {
+        (polled + LINGER_AFTER_POLL).min(ended + LINGER_MAX)
+    } else {
+        ended + LINGER_MAX
+    };
+    until.saturating_duration_since(now)
+}
+
+/// Keep the dashboard answering (with the final state) while
+/// [`linger_left`] says an open page has yet to read it.
+async fn linger(last_poll: &gamesweep_serve::http::LastPoll, ended: Instant) {
+    loop {
+        let left = linger_left(last_poll.get(), ended, Instant::now());
+        if left.is_zero() {
+            return;
+        }
+        tokio::time::sleep(left.min(Duration::from_millis(100))).await;
+    }
 }
 
 /// The checkpoint export of `cfg.export_every`, if asked for.
@@ -426,28 +479,16 @@ async fn drive(
         }
     };
 
-    let bar = ShardBar::new(
-        kind.name(),
-        sample_shards.unwrap_or(reply.shards) as u64,
-        match &st[0].sample {
-            Some(s) if s.limited => s.done as u64,
-            _ => resumed_done as u64,
-        },
-        cfg.progress,
-    );
+    let bar = RunBar::new(kind.name(), cfg.progress);
+    let mut load = LoadAverage::default();
     let started = Instant::now();
     let mut interrupted = std::pin::pin!(tokio::signal::ctrl_c());
     let mut worker = worker;
     let finished = loop {
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
         let s = &st[0];
-        bar.set(
-            match &s.sample {
-                Some(smp) if smp.limited => smp.done as u64,
-                _ => s.shards_done as u64,
-            },
-            s.positions_done,
-        );
+        bar.set(s);
+        load.sample();
         // A paused run waits for `gamesweep resume`.
         if !matches!(s.state, SweepState::Running | SweepState::Paused) {
             break true;
@@ -495,14 +536,11 @@ async fn drive(
         state @ (SweepState::Cancelled | SweepState::Running | SweepState::Paused) => {
             return Err(anyhow::anyhow!("the run stopped while {state}"))
         }
-        SweepState::Sampled => RunEnd::Sampled(match client.as_mut() {
-            Some(client) => {
-                client
-                    .projection(RUN_SWEEP_ID, cfg.project_cores.clone())
-                    .await?
-            }
-            None => projection_text(core, &cfg.project_cores)?,
-        }),
+        // Projected here, where the sample ran, so the projection can say
+        // how loaded this machine was over the run.
+        SweepState::Sampled => {
+            RunEnd::Sampled(projection_text(core, &cfg.project_cores, load.mean())?)
+        }
         SweepState::Done if client.is_none() => {
             // What the server's GetResult sends, without the trip.
             let r = core.rendered(RUN_SWEEP_ID)?;
@@ -536,18 +574,101 @@ async fn drive(
     })
 }
 
+/// The machine's 1-minute load average over a run, read from
+/// `/proc/loadavg` at most once a second (nothing where there is none).
+#[derive(Default)]
+struct LoadAverage {
+    sum: f64,
+    n: u32,
+    last: Option<Instant>,
+}
+
+impl LoadAverage {
+    fn sample(&mut self) {
+        if self
+            .last
+            .is_some_and(|t| t.elapsed() < Duration::from_secs(1))
+        {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let Ok(text) = std::fs::read_to_string("/proc/loadavg") else {
+            return;
+        };
+        if let Some(l) = text
+            .split_whitespace()
+            .next()
+            .and_then(|v| v.parse::<f64>().ok())
+        {
+            self.sum += l;
+            self.n += 1;
+        }
+    }
+
+    /// The mean over the run, against this machine's cores.
+    fn mean(&self) -> Option<gamesweep_engine::projection::MachineLoad> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+        (self.n > 0).then(|| {
+            gamesweep_engine::projection::MachineLoad::new(cores, self.sum / self.n as f64)
+        })
+    }
+}
+
 /// The projection of the sampled run for `cores` (default: this machine's
 /// cores), as the server's GetProjection renders it.
-fn projection_text(core: &Core, cores: &[u32]) -> anyhow::Result<ProjectionText> {
+fn projection_text(
+    core: &Core,
+    cores: &[u32],
+    machine: Option<gamesweep_engine::projection::MachineLoad>,
+) -> anyhow::Result<ProjectionText> {
     let cores = if cores.is_empty() {
         vec![std::thread::available_parallelism().map_or(1, |n| n.get() as u32)]
     } else {
         cores.to_vec()
     };
     gamesweep_engine::core::results::check_cores(&cores)?;
-    let p = core.projection(RUN_SWEEP_ID, &cores)?;
+    let mut p = core.projection(RUN_SWEEP_ID, &cores)?;
+    p.machine = machine;
     Ok(ProjectionText {
         json: gamesweep_report::report::results_json_text(&serde_json::to_value(&p)?),
         md: gamesweep_engine::projection::render_md(&p),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 26: when `run` ended, its dashboard stopped at once, and an
+    /// open page froze at "running ... ETA 1 s" under "Failed to fetch".
+    /// Now it stays for the page's next poll (bounded), and not at all
+    /// when no page polled recently.
+    #[test]
+    fn the_dashboard_lingers_only_for_a_page_that_polled_recently() {
+        let end = Instant::now() + Duration::from_secs(100);
+        let s = Duration::from_secs;
+        let ms = Duration::from_millis;
+        // No page, or one long closed: stop at once.
+        assert_eq!(linger_left(None, end, end), Duration::ZERO);
+        assert_eq!(linger_left(Some(end - s(11)), end, end), Duration::ZERO);
+        // A page polled 1 s before the end: wait for its next poll...
+        assert_eq!(linger_left(Some(end - s(1)), end, end), LINGER_MAX);
+        assert_eq!(linger_left(Some(end - s(1)), end, end + s(2)), s(4));
+        // ... which came 1.8 s after the end: its pictures get 1.5 s more.
+        let polled = end + ms(1800);
+        assert_eq!(linger_left(Some(polled), end, polled), ms(1500));
+        assert_eq!(
+            linger_left(Some(polled), end, polled + s(2)),
+            Duration::ZERO
+        );
+        // A page that stopped polling: never past LINGER_MAX.
+        assert_eq!(
+            linger_left(Some(end - s(9)), end, end + s(6)),
+            Duration::ZERO
+        );
+        assert_eq!(
+            linger_left(Some(end + ms(5900)), end, end + ms(5900)),
+            ms(100)
+        );
+    }
 }

@@ -3,6 +3,7 @@
 //! coordinator's store and memory, and the workers. Rendering only: the
 //! status comes from the typed client as a domain value.
 
+use gamesweep::sweep::thousands;
 use gamesweep_api::domain::{
     StatusReport, SweepState, SweepStatus, VerifyStatus, RATE_WINDOW_SECS,
 };
@@ -57,16 +58,20 @@ fn render_fields(r: &StatusReport) -> String {
                 String::new()
             }
         ));
+        let t = |n: u32| thousands(n as u64);
         out.push_str(&format!(
             "  shards: {} done, {} leased, {} pending of {}\n",
-            s.shards_done, s.shards_leased, s.shards_pending, s.shards_total
+            t(s.shards_done),
+            t(s.shards_leased),
+            t(s.shards_pending),
+            t(s.shards_total)
         ));
         out.push_str(&positions_text(s));
         if !s.counterexamples.is_empty() {
             let c: Vec<String> = s
                 .counterexamples
                 .iter()
-                .map(|(key, total)| format!("{key}={total}"))
+                .map(|(key, total)| format!("{key}={}", thousands(*total)))
                 .collect();
             out.push_str(&format!("  counterexamples so far: {}\n", c.join(", ")));
         }
@@ -175,22 +180,42 @@ fn render_fields(r: &StatusReport) -> String {
     out
 }
 
-/// The positions line of a sweep's block: done, the estimate (the plan's,
-/// or projected from the done shards, saying how rough it is), and for a
-/// running sweep the recent rate and the ETA.
+/// The positions line of a sweep's block: done, the share done, the
+/// target (the plan's estimate, or projected from the done shards, saying
+/// how rough it is; the sample's while only the sample is served, the
+/// whole sweep's beside it), and for a running sweep the recent rate and
+/// the ETA (both the engine's, as the dashboard and `run`'s bar show them).
 fn positions_text(s: &SweepStatus) -> String {
-    let est = if s.positions_estimate == 0 || s.state == SweepState::Done {
+    let t = thousands;
+    let sample = s.sample.as_ref().filter(|m| m.limited);
+    let pct = format!("{:.1} % done", 100.0 * s.fraction_done);
+    let est = if s.state == SweepState::Done {
+        " (100 % done)".to_string()
+    } else if s.positions_estimate == 0 {
         String::new()
-    } else if s.shards_done > 0 && s.positions_projected > 0 {
-        let spread = s
-            .estimate_spread
-            .map_or_else(String::new, |x| format!(", ±{:.0} % per shard", x * 100.0));
-        format!(
-            " of ~{} (rough: projected from {} done shards{spread}; the plan estimated {})",
-            s.positions_projected, s.shards_done, s.positions_estimate
-        )
     } else {
-        format!(" of ~{} (rough: the plan's estimate)", s.positions_estimate)
+        let rough = if s.shards_done > 0 && s.positions_projected > 0 {
+            let spread = s
+                .estimate_spread
+                .map_or_else(String::new, |x| format!(", ±{:.0} % per shard", x * 100.0));
+            format!(
+                "projected from {} done shards{spread}; the plan estimated {}",
+                t(s.shards_done as u64),
+                t(s.positions_estimate)
+            )
+        } else {
+            "the plan's estimate".to_string()
+        };
+        match sample {
+            // Progress and ETA are the sample's; the whole sweep's size is
+            // only a note (`gamesweep project` prices it).
+            Some(_) => format!(
+                " of ~{} in the sample ({pct}; the whole sweep: ~{}, rough: {rough})",
+                t(s.positions_target),
+                t(s.positions_projected)
+            ),
+            None => format!(" of ~{} ({pct}; rough: {rough})", t(s.positions_projected)),
+        }
     };
     let moving = match s.state {
         SweepState::Running => {
@@ -198,15 +223,49 @@ fn positions_text(s: &SweepStatus) -> String {
                 .eta_seconds
                 .map_or_else(|| "unknown".into(), |e| format!("~{} (rough)", hms(e)));
             format!(
-                "  rate: {:.0}/s over the last {} min  ETA: {eta}",
-                s.rate,
-                RATE_WINDOW_SECS / 60
+                "  rate: {}/s over the last {} min  ETA{}: {eta}",
+                t(s.rate.round() as u64),
+                RATE_WINDOW_SECS / 60,
+                if sample.is_some() {
+                    " of the sample"
+                } else {
+                    ""
+                }
             )
         }
         SweepState::Paused => format!("  paused (`gamesweep resume {}`)", s.sweep_id),
         _ => String::new(),
     };
-    format!("  positions: {}{est}{moving}\n", s.positions_done)
+    format!("  positions: {}{est}{moving}\n", t(s.positions_done))
+}
+
+/// `unix_ms` as an ISO 8601 UTC time to the second
+/// (`2026-12-01T23:42:50Z`): what `status --watch` puts before each line
+/// when it writes into a pipe or a file.
+pub fn utc(unix_ms: u64) -> String {
+    let secs = unix_ms / 1000;
+    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// `text` with `stamp` and a space before each of its lines.
+pub fn stamped(text: &str, stamp: &str) -> String {
+    text.lines().map(|l| format!("{stamp} {l}\n")).collect()
 }
 
 /// The verification lines of a sweep's block.
@@ -278,6 +337,8 @@ mod tests {
             priority: 1,
             positions_projected: 400,
             estimate_spread: None,
+            positions_target: 400,
+            fraction_done: 0.25,
         }
     }
 
@@ -342,7 +403,7 @@ mod tests {
         r.sweeps.push(sweep(SweepState::Running, None));
         assert!(render(&r).contains("ETA: unknown"));
         assert!(
-            render(&r).contains("positions: 100 of ~400 (rough: projected from 5 done shards; the plan estimated 400)"),
+            render(&r).contains("positions: 100 of ~400 (25.0 % done; rough: projected from 5 done shards; the plan estimated 400)"),
             "{}",
             render(&r)
         );
@@ -350,7 +411,7 @@ mod tests {
         r.sweeps[0].positions_projected = 150;
         r.sweeps[0].priority = 3;
         assert!(
-            render(&r).contains("of ~150 (rough: projected from 5 done shards, ±12 % per shard; the plan estimated 400)"),
+            render(&r).contains("of ~150 (25.0 % done; rough: projected from 5 done shards, ±12 % per shard; the plan estimated 400)"),
             "{}",
             render(&r)
         );
@@ -379,6 +440,87 @@ mod tests {
                 "store writes failing: IO error: No space left on device (os error 28)\n"
             ),
             "{text}"
+        );
+    }
+
+    /// Issue 26: `status --watch` into a pipe printed status after status
+    /// with no time on them.
+    #[test]
+    fn watch_lines_into_a_pipe_carry_a_utc_time() {
+        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc(951_782_400_000), "2000-02-29T00:00:00Z");
+        assert_eq!(utc(1_796_168_570_999), "2026-12-01T23:42:50Z");
+        assert_eq!(
+            stamped("a\n  b\n", "2026-12-01T23:42:50Z"),
+            "2026-12-01T23:42:50Z a\n2026-12-01T23:42:50Z   b\n"
+        );
+    }
+
+    /// Issue 26: `status` had no "% done" and no thousands separators (the
+    /// dashboard and the reports have both), and a `--sample` sweep's line
+    /// gave the sample's ETA beside the whole sweep's positions.
+    #[test]
+    fn status_says_percent_done_with_separators_and_keeps_a_sample_apart() {
+        let mut s = sweep(SweepState::Running, Some(62.0));
+        s.shards_total = 4096;
+        s.shards_done = 1234;
+        s.shards_pending = 2860;
+        s.shards_leased = 2;
+        s.positions_done = 12_345_678;
+        s.positions_estimate = 40_000_000;
+        s.positions_projected = 41_000_000;
+        s.positions_target = 41_000_000;
+        s.fraction_done = 0.3011;
+        s.rate = 98_765.4;
+        s.counterexamples = [("bad".to_string(), 12_345u64)].into_iter().collect();
+        let mut r = StatusReport {
+            coordinator_version: "v".into(),
+            sweeps: vec![s],
+            workers: vec![],
+            store_bytes: 0,
+            coordinator_rss_bytes: 0,
+            coordinator_peak_rss_bytes: 0,
+            workers_pruned: 0,
+            quarantined_workers: vec![],
+            store_writes_failing: None,
+        };
+        let text = render(&r);
+        assert!(
+            text.contains("  shards: 1,234 done, 2 leased, 2,860 pending of 4,096\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  positions: 12,345,678 of ~41,000,000 (30.1 % done; rough: projected from 1,234 done shards; the plan estimated 40,000,000)  rate: 98,765/s over the last 5 min  ETA: ~0:01:02 (rough)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("counterexamples so far: bad=12,345"),
+            "{text}"
+        );
+        // Only the sample is served: its positions, share and ETA, and the
+        // whole sweep's size only as a note.
+        r.sweeps[0].sample = Some(gamesweep_api::domain::SampleStatus {
+            ppm: 10_000,
+            seed: 7,
+            shards: 41,
+            done: 12,
+            limited: true,
+            estimate: 400_000,
+        });
+        r.sweeps[0].positions_done = 123_456;
+        r.sweeps[0].positions_target = 410_000;
+        let text = render(&r);
+        assert!(
+            text.contains("  positions: 123,456 of ~410,000 in the sample (30.1 % done; the whole sweep: ~41,000,000, rough: projected from 1,234 done shards; the plan estimated 40,000,000)  rate: 98,765/s over the last 5 min  ETA of the sample: ~0:01:02 (rough)\n"),
+            "{text}"
+        );
+        r.sweeps[0].state = SweepState::Done;
+        r.sweeps[0].sample = None;
+        r.sweeps[0].fraction_done = 1.0;
+        assert!(
+            render(&r).contains("  positions: 123,456 (100 % done)\n"),
+            "{}",
+            render(&r)
         );
     }
 

@@ -293,6 +293,8 @@ impl From<SweepStatus> for pb::SweepStatus {
             priority: s.priority,
             positions_projected: s.positions_projected,
             estimate_spread: s.estimate_spread,
+            positions_target: s.positions_target,
+            fraction_done: s.fraction_done,
         }
     }
 }
@@ -344,6 +346,12 @@ impl TryFrom<pb::SweepStatus> for SweepStatus {
             return Err(ConvertError::BadNumber {
                 field: "estimate_spread",
                 value: x.to_string(),
+            });
+        }
+        if !(0.0..=1.0).contains(&s.fraction_done) {
+            return Err(ConvertError::BadNumber {
+                field: "fraction_done",
+                value: s.fraction_done.to_string(),
             });
         }
         if !(s.rate.is_finite() && s.rate >= 0.0) {
@@ -407,6 +415,8 @@ impl TryFrom<pb::SweepStatus> for SweepStatus {
             priority: s.priority.max(1),
             positions_projected: s.positions_projected,
             estimate_spread: s.estimate_spread,
+            positions_target: s.positions_target,
+            fraction_done: s.fraction_done,
         })
     }
 }
@@ -603,6 +613,8 @@ mod tests {
             priority: 2,
             positions_projected: 4000,
             estimate_spread: Some(0.25),
+            positions_target: 4000,
+            fraction_done: 0.25,
         }
     }
 

@@ -224,6 +224,16 @@ pub struct SweepStatus {
     /// fewer than two done shards with estimates.
     #[serde(default)]
     pub estimate_spread: Option<f64>,
+    /// The positions `eta_seconds` and `fraction_done` run toward:
+    /// `positions_projected`, or while only a sample is served the sample's
+    /// projected positions.
+    #[serde(default)]
+    pub positions_target: u64,
+    /// Share of `positions_target` done, 0 to 1 (1 only when done; below 1
+    /// while running even past an underestimated target). Every face shows
+    /// this as "% done" (`gamesweep_engine::core::pace`).
+    #[serde(default)]
+    pub fraction_done: f64,
 }
 
 fn one() -> u32 {

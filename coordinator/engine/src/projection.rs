@@ -13,16 +13,28 @@
 //! is free first, each taking its estimate at the measured rate; the plain
 //! lower bound `cpu / c` is given beside it.
 //!
+//! CPU time alone is what the shards cost on an idle core. On a busy machine
+//! a shard's thread gets less than a core, and the wall clock is what a
+//! researcher waits for: the same schedule is also given at the measured
+//! *wall* rate (positions per second of each shard's wall time), and the
+//! share of a core the shards' threads got (CPU ÷ wall) says how busy the
+//! machine was; below [`BUSY_CPU_SHARE`] the projection says so. `run
+//! --sample` adds the machine's load average over the run against its
+//! cores ([`MachineLoad`]).
+//!
 //! JSON (`gamesweep project ID --json`, keys as below, stable):
 //! `{"sweep_id", "kind", "params", "shards_total", "estimate_total",
 //!   "sample": {"seed", "ppm", "shards": [index...], "done",
 //!              "estimate_share"},
 //!   "measured": {"shards", "shard_ids": [index...], "positions", "estimate",
-//!                "cpu_seconds", "wall_seconds", "positions_per_core_second",
+//!                "cpu_seconds", "wall_seconds", "cpu_share", "busy",
+//!                "positions_per_core_second", "positions_per_wall_second",
 //!                "shard_seconds": {"min", "median", "max", "max_shard"},
 //!                "work_over_estimate": {"min", "median", "max"}},
 //!   "projected": {"positions", "positions_sample_scaled", "cpu_seconds", "share_run",
-//!                 "wall": [{"cores", "seconds", "lower_bound_seconds"}...]}}`
+//!                 "wall": [{"cores", "seconds", "lower_bound_seconds",
+//!                           "seconds_at_wall_rate"}...]},
+//!   "machine" (only from `run --sample`): {"cores", "load_average", "busy"}}`
 
 use crate::store::{SampleRecord, ShardTiming};
 use gamesweep::sweep::{thousands, Params, ShardSpec};
@@ -48,6 +60,39 @@ pub struct Projection {
     pub measured: Measured,
     /// The whole sweep, projected.
     pub projected: Projected,
+    /// The machine's load over the run that measured the sample (`run
+    /// --sample`, which runs on it; `None` from a coordinator, whose workers
+    /// are elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machine: Option<MachineLoad>,
+}
+
+/// Below this share of a core per shard thread (CPU ÷ wall), the machine
+/// was busy with other work while the sample ran: its wall times are
+/// longer than an idle machine's.
+pub const BUSY_CPU_SHARE: f64 = 0.85;
+
+/// The load of the machine a sample ran on, over the run.
+#[derive(Clone, Debug, Serialize)]
+pub struct MachineLoad {
+    /// Its cores.
+    pub cores: u32,
+    /// The 1-minute load average, averaged over the run.
+    pub load_average: f64,
+    /// Busy: the load average exceeded the cores (more runnable threads
+    /// than cores: each got less than a core).
+    pub busy: bool,
+}
+
+impl MachineLoad {
+    /// `load_average` on `cores` cores (busy above the cores).
+    pub fn new(cores: u32, load_average: f64) -> Self {
+        MachineLoad {
+            cores,
+            load_average,
+            busy: load_average > cores as f64 + 0.5,
+        }
+    }
 }
 
 /// The sample as launched.
@@ -104,8 +149,15 @@ pub struct Measured {
     pub cpu_seconds: f64,
     /// Wall seconds, summed over shards.
     pub wall_seconds: f64,
+    /// CPU ÷ wall: the share of a core each shard's thread got (about 1 on
+    /// an idle machine).
+    pub cpu_share: f64,
+    /// The machine was busy: `cpu_share` below [`BUSY_CPU_SHARE`].
+    pub busy: bool,
     /// Positions per CPU second.
     pub positions_per_core_second: f64,
+    /// Positions per second of shard wall time (per worker thread).
+    pub positions_per_wall_second: f64,
     /// Per-shard CPU seconds.
     pub shard_seconds: ShardSeconds,
     /// Per-shard positions divided by estimate (how good the estimates are).
@@ -121,6 +173,9 @@ pub struct Wall {
     pub seconds: f64,
     /// CPU seconds divided by cores.
     pub lower_bound_seconds: f64,
+    /// The same schedule at the measured wall rate: what it takes if the
+    /// machines are as busy as the one that ran the sample.
+    pub seconds_at_wall_rate: f64,
 }
 
 /// The whole sweep, projected from the sample.
@@ -260,6 +315,14 @@ pub fn project(f: &SweepFacts<'_>, cores: &[u32]) -> Result<Projection, NothingT
             })
             .collect()
     };
+    // Wall time per CPU time of the sampled shards (1 when no worker gave
+    // a CPU time: then both are the wall time).
+    let cpu_share = if wall > 0.0 {
+        (cpu / wall).min(1.0)
+    } else {
+        1.0
+    };
+    let wall_per_cpu = if cpu > 0.0 { wall / cpu } else { 1.0 };
     let wall_on = |c: u32| -> Wall {
         let c = c.max(1);
         // Greedy list schedule: each shard goes to the core free first.
@@ -274,6 +337,7 @@ pub fn project(f: &SweepFacts<'_>, cores: &[u32]) -> Result<Projection, NothingT
             cores: c,
             seconds: end as f64 / 1e6,
             lower_bound_seconds: proj_cpu / c as f64,
+            seconds_at_wall_rate: end as f64 / 1e6 * wall_per_cpu,
         }
     };
     Ok(Projection {
@@ -300,8 +364,15 @@ pub fn project(f: &SweepFacts<'_>, cores: &[u32]) -> Result<Projection, NothingT
             estimate,
             cpu_seconds: cpu,
             wall_seconds: wall,
+            cpu_share,
+            busy: cpu_share < BUSY_CPU_SHARE,
             positions_per_core_second: if cpu > 0.0 {
                 positions as f64 / cpu
+            } else {
+                0.0
+            },
+            positions_per_wall_second: if wall > 0.0 {
+                positions as f64 / wall
             } else {
                 0.0
             },
@@ -324,6 +395,7 @@ pub fn project(f: &SweepFacts<'_>, cores: &[u32]) -> Result<Projection, NothingT
             },
             wall: cores.iter().map(|&c| wall_on(c)).collect(),
         },
+        machine: None,
     })
 }
 
@@ -376,6 +448,15 @@ pub fn render_md(p: &Projection) -> String {
         m.cpu_seconds, m.wall_seconds
     ));
     s.push_str(&format!(
+        "| CPU ÷ wall per shard thread | {:.0} %{} |\n",
+        100.0 * m.cpu_share,
+        if m.busy {
+            " (**busy machine**: each shard's thread got well under a core)"
+        } else {
+            ""
+        }
+    ));
+    s.push_str(&format!(
         "| positions / s / core | {} |\n",
         thousands(m.positions_per_core_second.round() as u64)
     ));
@@ -398,14 +479,38 @@ pub fn render_md(p: &Projection) -> String {
         100.0 * pr.share_run,
         dur(pr.cpu_seconds)
     ));
-    s.push_str("| cores | projected wall (largest-first schedule) | lower bound (CPU ÷ cores) |\n|---|---|---|\n");
+    s.push_str("| cores | projected wall, from CPU time (largest-first schedule) | lower bound (CPU ÷ cores) | projected wall at the measured wall rate |\n|---|---|---|---|\n");
     for w in &pr.wall {
         s.push_str(&format!(
-            "| {} | {} | {} |\n",
+            "| {} | {} | {} | {} |\n",
             w.cores,
             dur(w.seconds),
-            dur(w.lower_bound_seconds)
+            dur(w.lower_bound_seconds),
+            dur(w.seconds_at_wall_rate)
         ));
+    }
+    s.push_str(&format!(
+        "\nFrom CPU time: idle cores, one worker thread each. At the wall rate: machines as busy \
+         as the one that ran the sample (its shard threads got {:.0} % of a core).\n",
+        100.0 * m.cpu_share
+    ));
+    if let Some(l) = &p.machine {
+        s.push_str(&format!(
+            "\nThe machine's load average over the run was {:.1} on {} cores{}.\n",
+            l.load_average,
+            l.cores,
+            if l.busy {
+                ": **busy** (more runnable threads than cores); the CPU-time figures assume idle cores, the wall-rate ones this load"
+            } else {
+                ""
+            }
+        ));
+    }
+    if m.busy {
+        s.push_str(
+            "\n**The machine was busy while the sample ran**: expect wall times nearer the wall-rate \
+             column than the CPU-time one unless the sweep runs on idle cores.\n",
+        );
     }
     s.push_str(
         "\nShard times in the schedule are each shard's estimate at the measured rate; coordinator \
@@ -417,6 +522,71 @@ pub fn render_md(p: &Projection) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 26: `run uvg --max-n 11 --sample 1%` took 121 s of wall time on
+    /// a loaded machine and projected 57 min on 2 cores from CPU time only.
+    /// Now the wall rate gives its own column, and a busy machine is said.
+    #[test]
+    fn a_busy_machine_gets_wall_clock_figures_and_is_named() {
+        let plan: Vec<ShardSpec> = (0..100)
+            .map(|i| ShardSpec {
+                index: i,
+                payload: String::new(),
+                estimate: 1000,
+            })
+            .collect();
+        let sample = SampleRecord {
+            ppm: 10_000,
+            seed: 1,
+            shards: vec![0],
+            limited: true,
+        };
+        let work: BTreeMap<u32, u64> = [(0, 1000)].into();
+        // 0.68 s of CPU over 2.42 s of wall: the thread got 28 % of a core.
+        let timings: BTreeMap<u32, ShardTiming> = [(
+            0,
+            ShardTiming {
+                wall_us: 2_420_000,
+                cpu_us: 680_000,
+                worker: "w".into(),
+            },
+        )]
+        .into();
+        let params = Params::new();
+        let f = SweepFacts {
+            sweep_id: "s",
+            kind: "uvg",
+            params: &params,
+            plan: &plan,
+            sample: &sample,
+            work: &work,
+            timings: &timings,
+        };
+        let mut p = project(&f, &[2]).unwrap();
+        assert!(p.measured.busy, "{:?}", p.measured);
+        assert!((p.measured.cpu_share - 0.68 / 2.42).abs() < 1e-9);
+        // From CPU: 100 shards of 0.68 s on 2 cores = 34 s; at the wall
+        // rate, 121 s (what the sample's pace says).
+        let w = &p.projected.wall[0];
+        assert!((w.seconds - 34.0).abs() < 1e-3, "{w:?}");
+        assert!((w.seconds_at_wall_rate - 121.0).abs() < 1e-3, "{w:?}");
+        assert!((p.measured.positions_per_wall_second - 1000.0 / 2.42).abs() < 1e-9);
+        p.machine = Some(MachineLoad::new(2, 3.9));
+        let md = render_md(&p);
+        assert!(md.contains("| 2 | 34.0 s | 34.0 s | 2.0 min |"), "{md}");
+        assert!(
+            md.contains("| CPU ÷ wall per shard thread | 28 % (**busy machine**"),
+            "{md}"
+        );
+        assert!(
+            md.contains("The machine's load average over the run was 3.9 on 2 cores: **busy**"),
+            "{md}"
+        );
+        let json = serde_json::to_value(&p).unwrap();
+        assert_eq!(json["machine"]["busy"], true);
+        assert_eq!(json["measured"]["busy"], true);
+        assert!(!MachineLoad::new(2, 1.2).busy);
+    }
 
     #[test]
     fn projection_scales_the_sample_and_schedules_shards() {
@@ -468,6 +638,9 @@ mod tests {
         assert!((p.sample.estimate_share - 0.2).abs() < 1e-9);
         let md = render_md(&p);
         assert!(md.contains("| shards used | 2 (4, 7) |"), "{md}");
+        // An idle machine: CPU ≈ wall, not busy, both columns about equal.
+        assert!(!p.measured.busy && p.measured.cpu_share > 0.99);
+        assert!(!md.contains("**busy") && !md.contains("was busy"), "{md}");
         // Nothing done yet: a clear error.
         let none = BTreeMap::new();
         let f = SweepFacts { work: &none, ..f };

@@ -33,8 +33,11 @@ pub struct ExportArgs {
 /// Run `export`.
 pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
     let started = Instant::now();
+    // What it is doing, on a terminal only (a large sweep takes minutes).
+    let spinner = crate::progress::Spinner::new(crate::progress::on_terminal());
     let bytes = match &a.store {
         Some(dir) => {
+            spinner.step(format!("reading sweep {} from {}", a.id, dir.display()));
             let store = SledStore::open(dir).map_err(|e| UsageError(e.to_string()))?;
             let core = Core::open(Arc::new(store), Duration::from_secs(60))?;
             core.export_file(&a.id)
@@ -43,11 +46,13 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
         None => {
             let rt = connect::runtime()?;
             let mut c = connect::connect(&rt, &a.conn)?;
+            spinner.step(format!("receiving sweep {} from the coordinator", a.id));
             rt.block_on(c.export(&a.id))
                 .with_context(|| format!("exporting {}", a.id))?
         }
     };
     // What came over the wire is checked like any export file.
+    spinner.step(format!("checking the export ({} bytes)", bytes.len()));
     let decoded = export_file::decode(&bytes)
         .map_err(|e| anyhow::anyhow!("the coordinator sent a bad export: {e}"))?;
     let export = &decoded.export;
@@ -55,8 +60,10 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
         export_file::Signature::Signed(k) => format!("signed by key {k}"),
         export_file::Signature::Unsigned => "unsigned".into(),
     };
+    spinner.step(format!("writing {}", a.file.display()));
     export_file::write_atomic(&a.file, &bytes)
         .with_context(|| format!("writing {}", a.file.display()))?;
+    spinner.finish();
     eprintln!(
         "exported {}: {}/{} shards done, {signed}, {} bytes, in {:.2} s, to {}",
         a.id,

@@ -55,6 +55,9 @@ pub struct ImportArgs {
 /// Run `import`.
 pub fn exec(a: ImportArgs) -> anyhow::Result<()> {
     let started = Instant::now();
+    // What it is doing, on a terminal only (a large file takes minutes).
+    let spinner = crate::progress::Spinner::new(crate::progress::on_terminal());
+    spinner.step(format!("reading {}", a.file.display()));
     let bytes = std::fs::read(&a.file).with_context(|| format!("reading {}", a.file.display()))?;
     let imported = match &a.store {
         Some(dir) => {
@@ -64,10 +67,17 @@ pub fn exec(a: ImportArgs) -> anyhow::Result<()> {
                 require_signature: a.require_signature,
                 verify_ppm: a.verify_fraction,
             };
+            spinner.step(format!("checking {}", a.file.display()));
             let file = export_file::decode(&bytes)
                 .map_err(|e| UsageError(format!("{}: import refused: {e}", a.file.display())))?;
+            spinner.step(format!("opening {}", dir.display()));
             let store = SledStore::open(dir).map_err(|e| UsageError(e.to_string()))?;
             let core = Core::open(Arc::new(store), Duration::from_secs(60))?;
+            spinner.step(format!(
+                "importing {} results into {} (each re-validated)",
+                file.export.results.len(),
+                dir.display()
+            ));
             core.import(&file, a.name.as_deref(), &policy)
                 .map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?
         }
@@ -79,10 +89,16 @@ pub fn exec(a: ImportArgs) -> anyhow::Result<()> {
                 require_signature: a.require_signature,
                 verify_ppm: a.verify_fraction,
             };
+            spinner.step(format!(
+                "sending {} ({} bytes) to the coordinator, which re-validates every result",
+                a.file.display(),
+                bytes.len()
+            ));
             rt.block_on(c.import(bytes, &opts))
                 .with_context(|| format!("importing {}", a.file.display()))?
         }
     };
+    spinner.finish();
     eprintln!(
         "imported {} as sweep {}: {}/{} shards done, in {:.2} s; {}",
         a.file.display(),

@@ -126,7 +126,8 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
         out: out.clone(),
         threads,
         shards,
-        progress: !quiet,
+        // The bar only on a terminal: into a pipe or a log, nothing.
+        progress: !quiet && crate::progress::on_terminal(),
         fresh: m.get_flag("fresh"),
         accept_loss: m.get_flag("accept_loss"),
         sample,

@@ -163,6 +163,7 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         login: a.http_login || http::needs_login(addr, &tokens),
         tokens: tokens.clone(),
         tls: http_tls,
+        ..Default::default()
     });
     anyhow::ensure!(
         (0.2..=MAX_LEASE_SECS).contains(&a.lease_secs),

@@ -489,6 +489,10 @@ fn stream<T: Send>(
     let mut lineno = 0usize;
     let (mut read, mut bad, mut first_bad) = (0usize, 0usize, 0usize);
     let mut buf = Vec::new();
+    // Lines solved so far, on a terminal only (issue 26: a long pipeline
+    // was silent for minutes).
+    let counter =
+        crate::progress::Counter::new("lines solved", None, crate::progress::on_terminal());
     loop {
         // One chunk: (line number, text) of its non-blank lines.
         let mut chunk: Vec<(usize, Result<String, String>)> = Vec::with_capacity(CHUNK);
@@ -546,14 +550,16 @@ fn stream<T: Send>(
                     if first_bad == 0 {
                         first_bad = *k;
                     }
-                    eprintln!("gamesweep: line {k}: {e}");
+                    counter.eprintln(&format!("gamesweep: line {k}: {e}"));
                 }
             }
         }
+        counter.inc(chunk.len() as u64);
         if eof {
             break;
         }
     }
+    counter.finish_with_line();
     if bad > 0 {
         return Err(UsageError(format!(
             "{bad} of {read} lines could not be solved (the first: line {first_bad})"

@@ -9,7 +9,8 @@
 //! SWEEP = `{"sweep_id", "kind", "params": {name: u64}, "solver_version",
 //! "state": "running"|"done"|"cancelled"|"failed"|"sampled", "shards_total",
 //! "shards_pending", "shards_leased", "shards_done", "results_stored",
-//! "positions_done", "positions_estimate", "rate" (positions/s),
+//! "positions_done", "positions_estimate", "positions_projected",
+//! "positions_target", "fraction_done" (0..1), "rate" (positions/s),
 //! "eta_seconds" (number or null), "counterexamples": {key: total},
 //! "duplicates_ignored", "leases_expired", "leases_released",
 //! "refused_submits", "refused_renewals", "refused_fails", "results_invalid",
@@ -37,7 +38,8 @@ pub struct StatusArgs {
     pub json: bool,
     /// Refresh every 2 seconds until the sweeps shown are no longer running
     /// (on a terminal the screen is cleared each time; into a pipe or file,
-    /// each status follows the last).
+    /// each status follows the last, every line starting with the UTC time
+    /// it was read).
     #[arg(long)]
     pub watch: bool,
     #[command(flatten)]
@@ -61,6 +63,13 @@ pub fn exec(a: StatusArgs) -> anyhow::Result<()> {
         } else if a.watch && std::io::stdout().is_terminal() {
             // Clear the screen and go home, like `watch`.
             format!("\x1b[2J\x1b[H{}", status_text::render(&r))
+        } else if a.watch {
+            // Into a pipe or a file, status follows status: each line says
+            // when it was read (UTC), so a log of them is a time series.
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
+            status_text::stamped(&status_text::render(&r), &status_text::utc(now))
         } else {
             status_text::render(&r)
         };
@@ -124,6 +133,8 @@ mod tests {
                 priority: 1,
                 positions_projected: 10,
                 estimate_spread: None,
+                positions_target: 400,
+                fraction_done: 0.25,
             }],
             workers: vec![],
             store_bytes: 0,

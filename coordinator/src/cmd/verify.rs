@@ -125,6 +125,12 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
         .max(1);
     let next = AtomicUsize::new(0);
     let checks: Mutex<Vec<(u32, Check)>> = Mutex::new(Vec::new());
+    // Shards re-run so far, on a terminal only (hours on a large export).
+    let counter = crate::progress::Counter::new(
+        "shards re-run",
+        Some(picked.len() as u64),
+        crate::progress::on_terminal(),
+    );
     std::thread::scope(|s| {
         for _ in 0..threads.min(picked.len().max(1)) {
             s.spawn(|| loop {
@@ -136,9 +142,11 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .push((r.index, check));
+                counter.inc(1);
             });
         }
     });
+    counter.finish();
     let mut checks = checks.into_inner().unwrap_or_else(|e| e.into_inner());
     checks.sort_by_key(|(i, _)| *i);
     let mut mismatched = 0;

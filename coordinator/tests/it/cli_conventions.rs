@@ -206,7 +206,17 @@ fn cancel_pause_resume_priority_watch_and_schemas() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = String::from_utf8(run(&["status", "big", "--watch"]).stdout).unwrap();
     assert!(!text.contains('\x1b'), "terminal codes in a pipe: {text:?}");
-    assert!(text.starts_with("big  uvg "), "{text}");
+    // Into a pipe each line carries the UTC time it was read (issue 26).
+    let stamp = text.split(' ').next().unwrap_or_default();
+    assert!(
+        stamp.len() == 20 && stamp.starts_with("20") && stamp.ends_with('Z'),
+        "{text}"
+    );
+    assert!(
+        text.lines().all(|l| l.starts_with(stamp)),
+        "every line stamped: {text}"
+    );
+    assert!(text.starts_with(&format!("{stamp} big  uvg ")), "{text}");
     assert!(text.contains("[paused] priority 3\n"), "{text}");
     let o = run(&["pause", "big"]);
     assert_eq!(o.status.code(), Some(2));

@@ -429,6 +429,8 @@ fn sweep_status(state: d::SweepState) -> d::SweepStatus {
         priority: 1,
         positions_projected: 4000,
         estimate_spread: Some(0.1),
+        positions_target: 1,
+        fraction_done: 0.5,
     }
 }
 

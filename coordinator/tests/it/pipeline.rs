@@ -477,3 +477,54 @@ fn a_reader_leaving_early_and_an_endless_line_end_cleanly() {
         "gamesweep: line 1: longer than 1048576 bytes\n"
     );
 }
+
+/// `gamesweep args` with standard input from `input` and standard output
+/// to `out`, its standard error on a pseudo-terminal (util-linux `script`,
+/// Debian's essential `bsdutils`): what the terminal received.
+fn on_a_terminal(args: &[&str], input: &std::path::Path, out: &std::path::Path) -> String {
+    let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    let line = format!(
+        "{} {} < {} > {}",
+        quote(BIN),
+        args.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" "),
+        quote(input.to_str().unwrap()),
+        quote(out.to_str().unwrap())
+    );
+    let o = isolated(Command::new("script"))
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux `script` (package bsdutils)");
+    assert!(
+        o.status.success(),
+        "{line}: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Issue 26: `gamesweep graphs 10 -c | gamesweep solve uvg - --summary` was
+/// silent for 81 s. On a terminal it now counts the lines solved (on
+/// stderr); into a pipe or a file its stderr stays empty, and the answer on
+/// stdout is the same either way.
+#[test]
+fn a_pipeline_counts_lines_on_a_terminal_and_is_quiet_into_a_pipe() {
+    let input = connected_upto(7);
+    let lines = input.lines().count();
+    let piped = gs_in(&["solve", "uvg", "-", "--summary"], input.as_bytes());
+    assert!(piped.status.success());
+    assert!(
+        piped.stderr.is_empty(),
+        "progress into a pipe: {:?}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (inp, out) = (dir.path().join("in.g6"), dir.path().join("out.json"));
+    std::fs::write(&inp, &input).unwrap();
+    let tty = on_a_terminal(&["solve", "uvg", "-", "--summary"], &inp, &out);
+    assert!(
+        tty.contains(&format!("gamesweep: {lines} lines solved in ")),
+        "{lines} lines: {tty:?}"
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), piped.stdout);
+}

@@ -24,6 +24,7 @@ pub mod launch;
 pub mod leases;
 pub mod memory;
 pub mod model;
+pub mod pace;
 pub mod provenance;
 pub mod recount;
 mod recovery;

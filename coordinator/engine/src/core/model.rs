@@ -7,7 +7,7 @@ use crate::store::{
 };
 use gamesweep::sweep::{Output, ShardSpec};
 use gamesweep_api::SolverVersions;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tracing::warn;
@@ -71,9 +71,6 @@ pub enum CoreError {
 
 /// The rate (`status`) is measured over this much recent time.
 pub const RATE_WINDOW: Duration = Duration::from_secs(gamesweep_api::domain::RATE_WINDOW_SECS);
-
-/// The rate keeps at most one sample per this much time.
-const RATE_SAMPLE_EVERY: Duration = Duration::from_secs(1);
 
 /// Failures after which a shard is set aside instead of handed out again
 /// (a deterministic solver fails the same way every time). Resuming the
@@ -358,10 +355,10 @@ pub(crate) struct Sweep {
     /// token of a shard still pending may take it back, for the same
     /// identity only, within its cap).
     pub(crate) retired: HashMap<u32, HashSet<u64>>,
-    /// Recent (time, positions done) samples, for the rate: taken when
-    /// shards are leased, renewed and submitted, at most one a second, none
-    /// older than [`RATE_WINDOW`] (in memory only).
-    pub(crate) rate_samples: VecDeque<(Instant, u64)>,
+    /// Recent (time, positions done) samples, for the rate
+    /// ([`super::pace`]): taken when shards are leased, renewed and
+    /// submitted (in memory only).
+    pub(crate) rate_samples: super::pace::Pace,
     /// Fair share between sweeps (see `leases`): the virtual time at which
     /// this sweep is next served (in memory only).
     pub(crate) pass: u64,
@@ -411,7 +408,7 @@ impl Sweep {
             recounted: 0,
             recounts_refused: 0,
             retired: HashMap::new(),
-            rate_samples: VecDeque::new(),
+            rate_samples: Default::default(),
             pass: 0,
             verify,
             events: Events::default(),
@@ -639,46 +636,16 @@ impl Sweep {
             .fold(self.merged.work(), |sum, &p| sum.saturating_add(p))
     }
 
-    /// Note the positions done at `now` for the rate (at most one sample a
-    /// second; samples older than [`RATE_WINDOW`] are dropped).
+    /// Note the positions done at `now` for the rate ([`super::pace`]).
     pub(crate) fn note_progress(&mut self, now: Instant) {
-        if self
-            .rate_samples
-            .back()
-            .is_some_and(|&(t, _)| now.saturating_duration_since(t) < RATE_SAMPLE_EVERY)
-        {
-            return;
-        }
-        while self
-            .rate_samples
-            .front()
-            .is_some_and(|&(t, _)| now.saturating_duration_since(t) > RATE_WINDOW)
-        {
-            self.rate_samples.pop_front();
-        }
         let positions = self.positions();
-        self.rate_samples.push_back((now, positions));
+        self.rate_samples.note(now, positions);
     }
 
-    /// Positions per second at `now` over the samples of the last
-    /// [`RATE_WINDOW`] up to `positions` (done now): 0 without a sample in
-    /// it, or less than a second after the first.
+    /// Positions per second at `now` up to `positions` (done now), over the
+    /// recent window ([`super::pace::Pace::rate`]).
     pub(crate) fn rate(&self, now: Instant, positions: u64) -> f64 {
-        let first = self
-            .rate_samples
-            .iter()
-            .find(|&&(t, _)| now.saturating_duration_since(t) <= RATE_WINDOW);
-        match first {
-            Some(&(t, w)) => {
-                let secs = now.saturating_duration_since(t).as_secs_f64();
-                if secs >= 1.0 {
-                    positions.saturating_sub(w) as f64 / secs
-                } else {
-                    0.0
-                }
-            }
-            None => 0.0,
-        }
+        self.rate_samples.rate(now, positions)
     }
 
     /// Share of the workers relative to other sweeps (at least 1).

@@ -90,8 +90,18 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
     } else {
         0.0
     };
-    let eta_seconds = (running && projected_target > 0 && rate > 0.0)
-        .then(|| projected_target.saturating_sub(positions_done) as f64 / rate);
+    // The one definition of the ETA and the share done (core/pace.rs).
+    let eta_seconds = if running {
+        super::pace::eta_seconds(positions_done, projected_target, rate)
+    } else {
+        None
+    };
+    // Done: the whole plan; sampled: the whole sample (what it ran toward).
+    let fraction_done = if matches!(state, ShownState::Done | ShownState::Sampled) {
+        1.0
+    } else {
+        super::pace::fraction_done(positions_done, projected_target)
+    };
     SweepStatus {
         sweep_id: s.record.id.clone(),
         kind: s.record.kind.clone(),
@@ -135,6 +145,8 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
         priority: s.priority(),
         positions_projected: projection.total,
         estimate_spread: projection.spread,
+        positions_target: projected_target,
+        fraction_done,
     }
 }
 

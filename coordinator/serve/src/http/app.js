@@ -1,10 +1,15 @@
 // The gamesweep dashboard: polls /api/status and /api/history every 2 s,
 // and a sweep's witness pictures when its done shards change. Read-only.
+// The rate, ETA and share done are the engine's (status JSON), as `status`
+// and `run`'s bar show them. When the coordinator stops answering (a `run`
+// that ended, a coordinator stopped), the page keeps the last numbers it
+// read and says so, rather than an error over numbers that look live.
 "use strict";
 
 const POLL_MS = 2000;
 const pictures = {}; // sweep id -> {done, html}
 let history = { sweeps: {}, workers: {} };
+let lastRead = null; // {at: Date, settled: every sweep shown had ended}
 
 function esc(s) {
   return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -21,6 +26,12 @@ function duration(s) {
   s = Math.round(s);
   const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
   return (h ? h + " h " : "") + (h || m ? m + " min " : "") + sec + " s";
+}
+// While only a sample is served, progress and ETA are the sample's.
+function sampleOnly(s) { return !!(s.sample && s.sample.limited); }
+function percent(s) {
+  const f = s.fraction_done === undefined ? 0 : s.fraction_done;
+  return (f >= 1 ? "100" : (100 * f).toFixed(1)) + " %" + (sampleOnly(s) ? " of the sample" : "");
 }
 function bytes(b) {
   if (b >= 1 << 30) return (b / (1 << 30)).toFixed(1) + " GiB";
@@ -80,8 +91,9 @@ function sweepHtml(s) {
     '<dl class="facts">' +
     '<dt>positions done</dt><dd class="positions-done" data-value="' + s.positions_done + '">' + num(s.positions_done) + "</dd>" +
     '<dt>estimate</dt><dd class="positions-estimate" data-value="' + s.positions_estimate + '">' + num(s.positions_estimate) + "</dd>" +
+    '<dt>done</dt><dd class="fraction-done" data-value="' + s.fraction_done + '">' + esc(percent(s)) + "</dd>" +
     '<dt>rate</dt><dd class="rate">' + esc(rate(s.rate)) + "</dd>" +
-    '<dt>ETA</dt><dd class="eta">' + esc(s.state === "running" ? duration(s.eta_seconds) : "–") + "</dd>" +
+    '<dt>ETA' + (sampleOnly(s) ? " of the sample" : "") + '</dt><dd class="eta">' + esc(s.state === "running" ? duration(s.eta_seconds) : "–") + "</dd>" +
     "<dt>counterexamples</dt><dd>" + cx + "</dd>" +
     "<dt>results refused</dt><dd>" + num(s.refused_submits + s.results_invalid) + "</dd>" +
     "</dl>" + chart(history.sweeps[s.sweep_id]) + fails +
@@ -129,14 +141,41 @@ async function refresh() {
     document.querySelector("#workers tbody").innerHTML = st.workers.map(w =>
       '<tr class="worker" data-worker="' + esc(w.worker_id) + '"><td>' + esc(w.worker_id) + "</td><td>" + (w.alive ? "yes" : "no") + "</td><td>" +
       esc(duration(w.last_seen_ms_ago / 1000)) + " ago</td><td>" + w.shards_held + "</td><td>" + esc(rate(h.workers[w.worker_id])) + "</td></tr>").join("");
-    document.getElementById("updated").textContent = "updated " + new Date().toLocaleTimeString();
+    const at = new Date();
+    document.getElementById("updated").textContent = "updated " + at.toLocaleTimeString();
     document.getElementById("error").hidden = true;
+    document.getElementById("ended").hidden = true;
     document.body.dataset.loaded = "1";
+    delete document.body.dataset.lost;
+    lastRead = { at, settled: st.sweeps.every(s => s.state !== "running" && s.state !== "paused") };
   } catch (e) {
-    const el = document.getElementById("error");
-    el.textContent = "Cannot reach the coordinator: " + e.message;
-    el.hidden = false;
+    if (lastRead === null) {
+      const el = document.getElementById("error");
+      el.textContent = "Cannot reach the coordinator: " + e.message;
+      el.hidden = false;
+      return;
+    }
+    lostCoordinator(e);
   }
+}
+
+// The coordinator stopped answering after the page had read it: keep its
+// last numbers, say when they were read and whether every sweep had ended
+// by then (a `run` that finished stops its coordinator a moment later);
+// no ETA counts down over numbers that no longer move.
+function lostCoordinator(e) {
+  const t = lastRead.at.toLocaleTimeString();
+  const el = document.getElementById("ended");
+  el.textContent = lastRead.settled
+    ? "The coordinator has stopped; every sweep had ended. These are the final numbers it sent (at " + t + ")."
+    : "Lost the coordinator (" + e.message + "): the numbers below are the last it sent, at " + t +
+      ", and no longer move; it may have stopped (a run interrupted) or be unreachable. Still trying every 2 s.";
+  el.hidden = false;
+  document.getElementById("error").hidden = true;
+  document.body.dataset.lost = lastRead.settled ? "ended" : "lost";
+  document.getElementById("updated").textContent = "last updated " + t;
+  document.querySelectorAll("#sweeps dd.eta").forEach(d => { d.textContent = "–"; });
+  document.querySelectorAll("#sweeps dd.rate").forEach(d => { d.textContent = "–"; });
 }
 
 refresh();

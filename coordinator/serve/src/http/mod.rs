@@ -45,6 +45,23 @@ use tokio_rustls::rustls;
 /// Connections served at once; more wait to be accepted.
 pub const MAX_CONNECTIONS: usize = crate::web::MAX_CONNECTIONS;
 
+/// When a page last read `/api/status` (shared with whoever serves the
+/// dashboard: `run` keeps its dashboard answering after the end while a
+/// page is reading it, so the page shows the final state).
+#[derive(Clone, Debug, Default)]
+pub struct LastPoll(Arc<std::sync::Mutex<Option<std::time::Instant>>>);
+
+impl LastPoll {
+    /// When a page last read the status (`None`: never).
+    pub fn get(&self) -> Option<std::time::Instant> {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn mark(&self) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::time::Instant::now());
+    }
+}
+
 /// How the dashboard is served.
 #[derive(Clone, Default)]
 pub struct HttpOptions {
@@ -54,6 +71,8 @@ pub struct HttpOptions {
     pub login: bool,
     /// TLS (the gRPC server's certificate and key, and its client CA).
     pub tls: Option<Arc<rustls::ServerConfig>>,
+    /// Marked each time a page reads the status.
+    pub last_poll: LastPoll,
 }
 
 /// Whether the dashboard on `addr` asks for a token: on any address but a
@@ -69,6 +88,7 @@ pub struct Dashboard {
     history: history::History,
     pictures: witnesses::Cache,
     auth: auth::Auth,
+    last_poll: LastPoll,
 }
 
 impl Dashboard {
@@ -79,6 +99,7 @@ impl Dashboard {
             history: history::History::default(),
             pictures: witnesses::Cache::default(),
             auth: auth::Auth::new(&opts.tokens, opts.login, opts.tls.is_some()),
+            last_poll: opts.last_poll.clone(),
         })
     }
 }
@@ -178,8 +199,12 @@ async fn status(State(d): State<Arc<Dashboard>>, headers: HeaderMap) -> Response
         return unauthorized();
     }
     let core = d.core.clone();
+    let last_poll = d.last_poll.clone();
     match blocking(move || core.status_report(None)).await {
-        Ok(r) => json(&r),
+        Ok(r) => {
+            last_poll.mark();
+            json(&r)
+        }
         Err(r) => r,
     }
 }
