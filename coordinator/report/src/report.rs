@@ -140,14 +140,14 @@ pub fn replication_line(p: &Provenance) -> String {
 /// Write `results.json`, `report.md` (the kind's text, the Verification
 /// section from `verification`, then the figures section), `report.html`,
 /// the SVG figures (in `figures/`; stale `.svg` files there are removed)
-/// and the exports of `rendered` into `dir` (created if missing), naming
-/// each export on stderr. The figures are rendered here from
+/// and the exports of `rendered` into `dir` (created if missing); the
+/// [`Written`] list names them all, for the caller's one line. The figures are rendered here from
 /// `results.json` ([`figures::render`]).
 pub fn write_results(
     dir: &Path,
     rendered: &Rendered,
     verification: &Verification,
-) -> Result<(), ReportError> {
+) -> Result<Written, ReportError> {
     let md = format!("{}{}", rendered.report_md, verification.section_md());
     let figs = figures::render(&rendered.results_json, &md)
         .map_err(|e| ReportError::Figures(Box::new(e)))?;
@@ -163,9 +163,54 @@ pub fn write_results(
     write_figures(&dir.join(figures::DIR), &figs.files)?;
     for (name, contents) in &rendered.exports {
         write_files(dir, &[(name, contents)])?;
-        eprintln!("gamesweep: wrote {}/{name}", dir.display());
     }
-    Ok(())
+    let mut files: Vec<String> = vec![
+        "results.json".into(),
+        "report.md".into(),
+        "report.html".into(),
+    ];
+    if !figs.files.is_empty() {
+        files.push(format!(
+            "{}/ ({} SVG file{})",
+            figures::DIR,
+            figs.files.len(),
+            if figs.files.len() == 1 { "" } else { "s" }
+        ));
+    }
+    files.extend(rendered.exports.iter().map(|(n, _)| n.clone()));
+    Ok(Written { files })
+}
+
+/// The files a command wrote into its output folder, for the one line it
+/// prints: every file, so a person knows what to open (`report` and `run`
+/// once named two of five).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// Names inside the folder, in the order written (`figures/ (N SVG files)`).
+    pub files: Vec<String>,
+}
+
+impl Written {
+    /// Add `name` (written by the caller) to the list.
+    pub fn and(mut self, name: &str) -> Self {
+        self.files.push(name.into());
+        self
+    }
+}
+
+impl std::fmt::Display for Written {
+    /// `results.json, report.md, report.html and figures/ (3 SVG files)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, name) in self.files.iter().enumerate() {
+            let sep = match i {
+                0 => "",
+                i if i + 1 == self.files.len() => " and ",
+                _ => ", ",
+            };
+            write!(f, "{sep}{name}")?;
+        }
+        Ok(())
+    }
 }
 
 /// Write the SVG `files` into `fig_dir` and remove any other `.svg` file
@@ -195,11 +240,13 @@ fn write_figures(fig_dir: &Path, files: &[(String, String)]) -> Result<(), Repor
 
 /// Write `provenance.json` into `dir` (nothing for an empty text: a
 /// coordinator that sends none).
-pub fn write_provenance(dir: &Path, provenance_json: &str) -> Result<(), ReportError> {
+/// Says whether it wrote the file.
+pub fn write_provenance(dir: &Path, provenance_json: &str) -> Result<bool, ReportError> {
     if provenance_json.is_empty() {
-        return Ok(());
+        return Ok(false);
     }
-    write_files(dir, &[("provenance.json", provenance_json)])
+    write_files(dir, &[("provenance.json", provenance_json)])?;
+    Ok(true)
 }
 
 /// Write `projection.json` and `projection.md` into `dir`.
@@ -238,7 +285,13 @@ mod tests {
             exports: vec![("positions.txt".into(), "x\n".into())],
             ..noop.render(&params, &merged).unwrap()
         };
-        write_results(&out, &rendered, &Verification::Unrecorded).unwrap();
+        let written = write_results(&out, &rendered, &Verification::Unrecorded).unwrap();
+        // Issue 26: the line a command prints names every file written.
+        assert_eq!(
+            written.to_string(),
+            "results.json, report.md, report.html and positions.txt",
+            "{written:?}"
+        );
         let read = |n: &str| std::fs::read_to_string(out.join(n)).unwrap();
         assert_eq!(read("results.json"), rendered.results_json);
         let md = read("report.md");

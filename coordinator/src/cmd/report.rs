@@ -60,9 +60,9 @@ fn exec_from(dir: &Path, out: Option<PathBuf>) -> anyhow::Result<()> {
         );
     }
     let out = out.unwrap_or_else(|| dir.to_path_buf());
-    report::write_results(&out, &rendered, &report::Verification::of_dir(dir))?;
+    let written = report::write_results(&out, &rendered, &report::Verification::of_dir(dir))?;
     eprintln!(
-        "wrote {}/report.md, report.html and figures/ from {}",
+        "wrote {}/: {written}, from {}",
         out.display(),
         path.display()
     );
@@ -82,7 +82,7 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
     let r = rt.block_on(c.result(&id))?;
     let out = a.out.unwrap_or_else(|| PathBuf::from("runs").join(&id));
     let exports = exports_of(&r.provenance_json, &r.results_json)?;
-    report::write_results(
+    let written = report::write_results(
         &out,
         &Rendered {
             results_json: r.results_json,
@@ -91,15 +91,15 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
         },
         &report::Verification::from_json(&r.provenance_json),
     )?;
-    report::write_provenance(&out, &r.provenance_json)?;
-    if r.provenance_json.is_empty() {
+    if report::write_provenance(&out, &r.provenance_json)? {
         eprintln!(
-            "wrote {}/results.json and report.md (the coordinator sent no provenance)",
-            out.display()
+            "wrote {}/: {}",
+            out.display(),
+            written.and("provenance.json")
         );
     } else {
         eprintln!(
-            "wrote {}/results.json, report.md and provenance.json",
+            "wrote {}/: {written} (the coordinator sent no provenance)",
             out.display()
         );
     }

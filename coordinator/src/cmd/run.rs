@@ -153,10 +153,16 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
             );
         }
         RunEnd::Results(rendered, provenance) => {
-            report::write_results(&out, rendered, &report::Verification::from_json(provenance))?;
-            report::write_provenance(&out, provenance)?;
+            let mut written = report::write_results(
+                &out,
+                rendered,
+                &report::Verification::from_json(provenance),
+            )?;
+            if report::write_provenance(&out, provenance)? {
+                written = written.and("provenance.json");
+            }
             eprintln!(
-                "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {}; wrote {}/results.json and report.md",
+                "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {}; wrote {}/: {written}",
                 kind.name(),
                 o.shards,
                 o.resumed_done,

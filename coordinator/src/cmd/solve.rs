@@ -194,9 +194,10 @@ pub struct UvgArgs {
     /// Stop with an error after this many search nodes (positions evaluated)
     /// of the exact search, all starts together (memory grows with them,
     /// about 40 bytes a node on graphs of up to 64 vertices, time about 2 µs
-    /// a node); 0: unlimited. Graphs of at
-    /// most 14 vertices (16 with `-`) are solved by a fixed-size subset DP and
-    /// never run out. With `-`, for each line.
+    /// a node); 0: unlimited. Graphs of at most 16 vertices are always
+    /// solved exactly by a fixed-size subset DP (milliseconds; the budget
+    /// does not apply to them), here, with `-` and in `explore`. With `-`,
+    /// for each line.
     #[arg(long, value_name = "NODES", default_value_t = DEFAULT_UVG_BUDGET)]
     pub budget: u64,
     /// Drawings of the graph: the start (with --start) filled, a maximum
@@ -707,6 +708,9 @@ fn stream_uvg(a: UvgArgs) -> anyhow::Result<()> {
                 return Ok(());
             }
             line.clear();
+            // Echo the code without nauty's `>>graph6<<` header (`geng -h`):
+            // the output is then valid graph6 for the next tool.
+            let text = graph6::strip_header(text);
             if a.json {
                 let j = serde_json::json!({ "graph6": text, "grundy": values });
                 line.push_str(&j.to_string());
@@ -788,7 +792,8 @@ fn col_line(rules: gamesweep::col::Rules, line: &str, b: Option<u64>) -> Result<
         },
     )?;
     Ok(ColLine {
-        board: board.to_string(),
+        // Without a `>>graph6<<` / `>>digraph6<<` header, as for `solve uvg -`.
+        board: graph6::strip_header(board).to_string(),
         colouring,
         value: r.value,
         outcome: r.outcome.to_string(),
@@ -802,8 +807,27 @@ pub struct ColSummary {
     pub positions: u64,
     /// Positions by outcome class (`L`, `N`, `P`, `R`).
     pub outcomes: std::collections::BTreeMap<String, u64>,
-    /// Positions by value (CGSuite notation).
+    /// Positions by value (CGSuite notation); written in the order of game
+    /// values (numbers by size, `x` before `x*`), as the reports list them.
+    #[serde(serialize_with = "in_value_order")]
     pub values: std::collections::BTreeMap<String, u64>,
+}
+
+/// `values` in the order of game values (numbers by size, `x` before `x*`),
+/// not the text order of the map (`-1, -1/2, -2`).
+fn value_order(values: &std::collections::BTreeMap<String, u64>) -> Vec<(&String, &u64)> {
+    let mut v: Vec<_> = values.iter().collect();
+    v.sort_by(|a, b| gamesweep::sweep::present::cmp_game_values(a.0, b.0));
+    v
+}
+
+/// Serialize a value histogram as a JSON object whose keys are in
+/// `value_order` (an object, as before, so readers keep working).
+fn in_value_order<S: serde::Serializer>(
+    values: &std::collections::BTreeMap<String, u64>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_map(value_order(values))
 }
 
 fn stream_col(rules: gamesweep::col::Rules, a: ColArgs) -> anyhow::Result<()> {
@@ -848,7 +872,7 @@ fn stream_col(rules: gamesweep::col::Rules, a: ColArgs) -> anyhow::Result<()> {
                 text.push_str(&format!("{} {o}: {c}", if i == 0 { "" } else { "," }));
             }
             text.push_str("\nvalues:\n");
-            for (v, c) in &sum.values {
+            for (v, c) in value_order(&sum.values) {
                 text.push_str(&format!("  {v}: {c}\n"));
             }
             output::print(text)?;

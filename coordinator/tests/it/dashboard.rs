@@ -604,6 +604,19 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
         assert_eq!(done["board_links"], done["pictures"], "{done}");
         assert_eq!(done["charts"], 1, "{done}");
         assert!(done["workers"].as_u64() >= Some(1), "{done}");
+        // Issue 26: captions wrap at spaces; a word is broken only when it
+        // does not fit ("extended" was wrapped as "e xtended").
+        let wrap = client
+            .execute(
+                "const f = document.querySelector('section.sweep[data-sweep=\"dash\"] figure.witness figcaption'); const s = getComputedStyle(f); return [s.wordBreak, s.overflowWrap, f.textContent];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_ne!(wrap[0], "break-all", "{wrap}");
+        assert_eq!(wrap[1], "anywhere", "{wrap}");
+        // The caption names the value ("smallest *2: ..."), not a JSON path.
+        assert!(!wrap[2].as_str().unwrap().contains("by_n["), "{wrap}");
         // One witness by its graph6, drawn by the server: n = 8's value-0 witness.
         let fig = client
             .find(fantoccini::Locator::Css(

@@ -541,6 +541,29 @@ fn the_solver_wins_from_a_losing_start_and_errors_are_one_clear_message() {
     assert_eq!(get(&url, "/explore/api/uvg?g=Bw").0, 200);
 }
 
+/// Issue 26: graphs of up to 16 vertices are always exact on the page, as
+/// it says (K16 was refused with 422, past the page's search budget), with
+/// or without a token, and the values are `solve uvg`'s.
+#[test]
+fn sixteen_vertex_boards_are_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_p, url) = explore(dir.path(), &[]);
+    let k16 = graph6::encode_with(16, |_, _| true);
+    for g in [k16.as_str(), "OpU_E_pAwILxuFsesdJc]"] {
+        let want = &solve_uvg(&[g.to_string()])[0];
+        let b = uvg(&url, g, &[]);
+        assert_eq!(&as_u64s(&b["start_values"]), want, "{g}");
+        assert!(b["method"].as_str().unwrap().contains("subset DP"), "{b}");
+        // A token on 0, then on its first neighbour: each move's value is
+        // that of the same token in the graph without the vertices used.
+        let b = uvg(&url, g, &[0]);
+        assert_eq!(b["value"].as_u64().unwrap(), want[0], "{g}");
+        let first = b["moves"][0]["vertex"].as_u64().unwrap() as usize;
+        let b2 = uvg(&url, g, &[0, first]);
+        assert_eq!(b2["value"], b["moves"][0]["value"], "{g}");
+    }
+}
+
 #[test]
 fn explore_lists_a_results_file_and_the_dashboard_serves_the_boards() {
     let dir = tempfile::tempdir().unwrap();

@@ -174,6 +174,66 @@ fn the_smallest_positions_are_drawn_with_their_marks() {
     assert!(md.contains("The first 40 of 100 are drawn"), "{md}");
 }
 
+/// Issue 26: board codes hold any character from `?` to `~`, backtick and
+/// `|` included. In every committed `report.html`, a table cell that opens
+/// with a code span holds a whole board code: the span decodes as graph6
+/// or digraph6 (`` `Gr`CC?` `` cut the span at `Gr` and left the rest as
+/// text), and the rendered rows have the header's number of cells. The
+/// Markdown of a code with a backtick and a `|` in a Col table renders the
+/// same way.
+#[test]
+fn board_codes_survive_markdown_tables() {
+    use gamesweep::graph::graph6;
+    let unescape = |s: &str| {
+        s.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&amp;", "&")
+    };
+    let check = |name: &str, html: &str| -> usize {
+        let mut codes = 0;
+        for table in html.split("<table>").skip(1) {
+            let table = &table[..table.find("</table>").unwrap()];
+            // Header cells (`<th>` or `<th style=…>`, not `<thead>`).
+            let width = table.matches("<th>").count() + table.matches("<th ").count();
+            for row in table.split("<tr>").skip(2) {
+                assert_eq!(
+                    row.matches("<td>").count() + row.matches("<td ").count(),
+                    width,
+                    "{name}: {row}"
+                );
+                for cell in row.split("<td>").skip(1) {
+                    let Some(rest) = cell.strip_prefix("<code>") else {
+                        continue;
+                    };
+                    let code = unescape(&rest[..rest.find("</code>").unwrap()]);
+                    let ok = if code.starts_with('&') {
+                        graph6::decode_digraph(&code).is_ok()
+                    } else {
+                        graph6::decode(&code).is_ok()
+                    };
+                    assert!(ok, "{name}: `{code}` is not a board code: {cell}");
+                    codes += 1;
+                }
+            }
+        }
+        codes
+    };
+    let mut codes = 0;
+    for dir in run_dirs() {
+        let html = read(&dir.join("report.html"));
+        codes += check(&dir.display().to_string(), &html);
+    }
+    assert!(codes >= 200, "{codes} codes in tables");
+    // `|` too: a made-up row as the Col table writes it.
+    let md = format!(
+        "| value | positions | smallest position |\n|---|---|---|\n| -1 | 2 | {} 3 vertices, colouring L.. |\n",
+        gamesweep::sweep::report::md_code_cell("B`|")
+    );
+    let html = gamesweep_report::figures::html::markdown(&md);
+    assert!(html.contains("<code>B`|</code>"), "{html}");
+}
+
 #[test]
 fn report_from_rewrites_a_report() {
     let tmp = tempfile::tempdir().unwrap();
@@ -183,7 +243,18 @@ fn report_from_rewrites_a_report() {
     std::fs::copy(src.join("results.json"), dir.join("results.json")).unwrap();
     std::fs::write(dir.join("figures/stale.svg"), "<svg/>").unwrap();
     std::fs::write(dir.join("figures/keep.txt"), "x").unwrap();
-    cli::ok(&["report", "--from", dir.to_str().unwrap()]);
+    let o = cli::gs(&["report", "--from", dir.to_str().unwrap()]);
+    assert!(o.status.success());
+    // Issue 26: the line names every file written (it said "report.md,
+    // report.html and figures/", leaving out results.json and how many SVGs).
+    let err = String::from_utf8(o.stderr).unwrap();
+    let svgs = committed_figures(&src).len();
+    assert!(
+        err.contains(&format!(
+            "results.json, report.md, report.html and figures/ ({svgs} SVG files), from"
+        )),
+        "{err}"
+    );
     for f in ["report.md", "report.html"] {
         assert!(read(&dir.join(f)) == read(&src.join(f)), "{f}");
     }

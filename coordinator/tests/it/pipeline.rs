@@ -268,6 +268,71 @@ fn col_and_myopic_lines_match_the_single_position_command() {
     );
 }
 
+/// Issue 26: a code read with nauty's header (`geng -h`: `>>graph6<<CF`) is
+/// echoed without it, so every output line is valid graph6 for the next
+/// tool: `solve uvg -` (text and JSON), `solve col -`, `solve myopic -`, and
+/// the single `solve uvg CODE --json`.
+#[test]
+fn echoed_codes_drop_the_graph6_header() {
+    let out = ok_in(&["solve", "uvg", "-"], ">>graph6<<CF\n");
+    assert_eq!(out, "CF 0 0 0 1\n");
+    let out = ok_in(&["solve", "uvg", "-", "--json"], ">>graph6<<CF\n");
+    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(j["graph6"], "CF");
+    let out = ok_in(&["solve", "col", "-"], ">>graph6<<Bw L..\n");
+    assert!(out.starts_with("Bw L.. "), "{out}");
+    let d6 = gamesweep::graph::graph6::encode_digraph_with(3, |i, j| i == 0 && j > 0);
+    let out = ok_in(
+        &["solve", "myopic", "-"],
+        &format!(">>digraph6<<{d6} .L.\n"),
+    );
+    assert!(out.starts_with(&format!("{d6} .L. ")), "{out}");
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&["solve", "uvg", ">>graph6<<CF", "--json"])).unwrap();
+    assert_eq!(j["graph6"], "CF");
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&["solve", "col", ">>graph6<<Bw", "--json"])).unwrap();
+    assert_eq!(j["board"], "Bw");
+}
+
+/// Issue 26: `solve col|myopic - --summary` lists values in the order of
+/// game values (numbers by size, `x` before `x*`), as the reports do, not as
+/// text (`-1, -1/2, -2`); the JSON summary too.
+#[test]
+fn col_summary_values_are_in_value_order() {
+    let graphs6 = ok(&["graphs", "6", "-c"]);
+    // Every graph with its first vertex blue: values down to -5 and stars.
+    let input: String = graphs6
+        .lines()
+        .map(|g| {
+            let n = gamesweep::graph::graph6::decode(g).unwrap().0;
+            format!("{g} L{}\n", ".".repeat(n - 1))
+        })
+        .collect();
+    let text = ok_in(&["solve", "col", "-", "--summary"], &input);
+    let values: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "values:")
+        .skip(1)
+        .map(|l| l.trim().split(": ").next().unwrap())
+        .collect();
+    assert!(values.len() > 5, "{text}");
+    let mut sorted = values.clone();
+    sorted.sort_by(|a, b| gamesweep::sweep::present::cmp_game_values(a, b));
+    assert_eq!(values, sorted, "{text}");
+    assert!(values.contains(&"-1") && values.contains(&"-2"), "{text}");
+    // The JSON object `values` lists its keys in the same order (parsed
+    // here by hand: serde_json's map would sort them as text again).
+    let json = ok_in(&["solve", "col", "-", "--summary", "--json"], &input);
+    let (_, body) = json.split_once("\"values\":{").unwrap();
+    let body = &body[..body.find('}').unwrap()];
+    let keys: Vec<&str> = body
+        .split(',')
+        .map(|kv| kv.split(':').next().unwrap().trim_matches('"'))
+        .collect();
+    assert_eq!(keys, sorted, "{json}");
+}
+
 /// The size of each part `0..m` of `graphs n -c`.
 fn part_sizes(n: u32, m: u32) -> Vec<u64> {
     (0..m)

@@ -122,6 +122,40 @@ fn uvg_json_has_every_move_value_the_matching_and_nu() {
         .all(|s| s["nu_without"] == 4 && s["first_player_wins"] == true));
 }
 
+/// Issue 26: a graph of 16 vertices is exact on the command line whatever
+/// `--budget` (it failed with "search budget of 5000000 positions exceeded"
+/// while `solve uvg -` answered in milliseconds), and the help says so.
+#[test]
+fn uvg_of_sixteen_vertices_is_exact_whatever_the_budget() {
+    let hard = "OpU_E_pAwILxuFsesdJc]";
+    let values = batch_values(hard);
+    assert_eq!(values.len(), 16);
+    for budget in [None, Some("1")] {
+        let mut args = vec!["solve", "uvg", hard, "--json"];
+        if let Some(b) = budget {
+            args.extend(["--budget", b]);
+        }
+        let j: Value = serde_json::from_str(&ok(&args)).unwrap();
+        for s in j["starts"].as_array().unwrap() {
+            let v = s["start"].as_u64().unwrap() as usize;
+            assert_eq!(s["grundy"].as_u64().unwrap(), values[v], "{budget:?} {v}");
+            assert!(s.get("nodes").is_none(), "searched: {s}");
+            let seen: BTreeSet<u64> = s["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["grundy"].as_u64().unwrap())
+                .collect();
+            assert_eq!((0..).find(|x| !seen.contains(x)).unwrap(), values[v]);
+        }
+    }
+    let help = ok(&["solve", "uvg", "--help"]);
+    assert!(
+        help.contains("at most 16 vertices are always") && !help.contains("14 vertices"),
+        "{help}"
+    );
+}
+
 #[test]
 fn uvg_text_shows_the_table_matching_nu_and_degree3() {
     let text = ok(&["solve", "uvg", &path(5)]);

@@ -103,7 +103,8 @@ pub fn analyse(
     start: Option<usize>,
     budget: Option<u64>,
 ) -> Result<UvgAnalysis, PositionError> {
-    let text = text.trim();
+    // The code as echoed (`graph6` of the answer): without a `>>graph6<<` header.
+    let text = graph6::strip_header(text.trim());
     let rep = solve_position_within(text, start, budget)?;
     let (n, edges) = graph6::decode(text).map_err(|source| PositionError::Graph6 {
         text: text.to_string(),

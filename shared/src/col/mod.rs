@@ -488,7 +488,7 @@ pub fn solve_position_within(
     over(&solver)?;
     Ok(SolveReport {
         rules,
-        board: text.trim().to_string(),
+        board: graph6::strip_header(text.trim()).to_string(),
         colouring: colouring.to_string(),
         value,
         outcome,

@@ -6,7 +6,7 @@
 //! the same merged result.
 
 use crate::sweep::merge::{add_vecs, MergeError};
-use crate::sweep::report::{nim, thousands};
+use crate::sweep::report::{md_code, nim, thousands};
 use crate::sweep::{Record, RecordSet, SweepError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -164,8 +164,12 @@ pub(crate) fn write_exceptions_and_not_covered<'a>(
         for ExceptionLine { label, record: e } in lines {
             let _ = writeln!(
                 s,
-                "- {label}`{}` ({} vertices, {} {edge_word}), {}: {}",
-                e.code, e.vertices, e.edges, e.detail, e.note
+                "- {label}{} ({} vertices, {} {edge_word}), {}: {}",
+                md_code(&e.code),
+                e.vertices,
+                e.edges,
+                e.detail,
+                e.note
             );
         }
     }

@@ -162,8 +162,10 @@ fn pack_bits(bits: impl Iterator<Item = bool>, out: &mut Vec<u8>) {
     }
 }
 
-/// Strip an optional `>>graph6<<` / `>>digraph6<<` header and trailing whitespace.
-fn clean(s: &str) -> &str {
+/// Strip an optional `>>graph6<<` / `>>digraph6<<` header and trailing
+/// whitespace: the code as another tool reads it (nauty's `-h` adds the
+/// header; echoing it back would not be valid graph6 for the next tool).
+pub fn strip_header(s: &str) -> &str {
     let s = s.trim_end_matches(['\n', '\r', ' ', '\t']);
     s.strip_prefix(">>graph6<<")
         .or_else(|| s.strip_prefix(">>digraph6<<"))
@@ -172,7 +174,7 @@ fn clean(s: &str) -> &str {
 
 /// Decode a graph6 string into (n, edges with u < v in column order).
 pub fn decode(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Error> {
-    let s = clean(s).as_bytes();
+    let s = strip_header(s).as_bytes();
     if s.first() == Some(&b'&') {
         return Err(Graph6Error::WrongFormat(
             "this is digraph6 (starts with '&'), expected graph6",
@@ -262,7 +264,7 @@ pub fn parse_bitgraph(s: &str) -> Result<BitGraph, Graph6Error> {
 
 /// Decode a digraph6 string into (n, arcs `(from, to)` in row-major order).
 pub fn decode_digraph(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Error> {
-    let s = clean(s).as_bytes();
+    let s = strip_header(s).as_bytes();
     let Some(rest) = s.strip_prefix(b"&") else {
         return Err(Graph6Error::WrongFormat("digraph6 must start with '&'"));
     };

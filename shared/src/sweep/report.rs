@@ -30,9 +30,66 @@ pub fn vertices(n: impl Into<u64>) -> String {
     }
 }
 
+/// A code span of `s` as CommonMark allows any text in one: fenced by at
+/// least `min_fence` backticks and by one more than the longest run of
+/// backticks in `s`, padded with a space each side when `pad` or when `s`
+/// holds a backtick (CommonMark strips one space each side, so the text
+/// reads back exactly); in a table `cell`, `|` is escaped as `\|` (GFM
+/// reads a bare `|` as a cell border even inside a code span).
+fn span(s: &str, min_fence: usize, pad: bool, cell: bool) -> String {
+    let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(min_fence.max(longest + 1));
+    let pad = if pad || longest > 0 { " " } else { "" };
+    let body = if cell {
+        s.replace('|', "\\|")
+    } else {
+        s.to_string()
+    };
+    format!("{fence}{pad}{body}{pad}{fence}")
+}
+
+/// A Markdown code span of a board code (graph6 and digraph6 use every
+/// character from `?` to `~`, backtick included): `` `Bw` ``, and
+/// ``` `` G~o`C? `` ``` when the code holds a backtick.
+pub fn md_code(s: &str) -> String {
+    span(s, 1, false, false)
+}
+
+/// [`md_code`] for a Markdown table cell: `|` escaped too.
+pub fn md_code_cell(s: &str) -> String {
+    span(s, 1, false, true)
+}
+
+/// A code span fenced by two backticks and padded (`` `` Er`? `` ``), as
+/// the UVG reports write graph6, for a table cell (`|` escaped); longer
+/// fences when the code holds a run of two backticks.
+pub fn md_code_wide_cell(s: &str) -> String {
+    span(s, 2, true, true)
+}
+
+/// [`md_code_wide_cell`] outside a table (`|` left as it is).
+pub fn md_code_wide(s: &str) -> String {
+    span(s, 2, true, false)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 26: a code with a backtick (`G~o`C?`) broke the Col tables
+    /// (single-backtick spans); a `|` would split a table cell.
+    #[test]
+    fn code_spans_hold_any_board_code() {
+        assert_eq!(md_code("Bw"), "`Bw`");
+        assert_eq!(md_code("G~o`C?"), "`` G~o`C? ``");
+        assert_eq!(md_code("`A``"), "``` `A`` ```");
+        assert_eq!(md_code("A|B"), "`A|B`");
+        assert_eq!(md_code_cell("A|B"), "`A\\|B`");
+        assert_eq!(md_code_wide_cell("Er`?"), "`` Er`? ``");
+        assert_eq!(md_code_wide_cell("@"), "`` @ ``");
+        assert_eq!(md_code_wide_cell("E``?"), "``` E``? ```");
+        assert_eq!(md_code_wide("A|B"), "`` A|B ``");
+    }
 
     #[test]
     fn formats() {

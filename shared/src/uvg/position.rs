@@ -24,8 +24,10 @@ use crate::graph::BitGraph;
 use serde::Serialize;
 use std::fmt;
 
-/// Largest graph solved with the dense bitset solver (its memo is indexed by vertex subsets).
-pub const DENSE_LIMIT: usize = 14;
+/// Largest graph solved with the dense bitset solver (its table is indexed by
+/// vertex subsets): every graph the subset DP takes ([`super::SUBSET_DP_MAX_N`],
+/// 2^16 rows, a few milliseconds), so a budget only ever applies above it.
+pub const DENSE_LIMIT: usize = super::SUBSET_DP_MAX_N;
 
 /// Why a position could not be solved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -397,6 +399,41 @@ mod tests {
             "{e:?}"
         );
         assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
+    }
+
+    /// Issue 26: every graph of at most 16 vertices is exact whatever the
+    /// budget (the subset DP, no search nodes counted): a 16-vertex graph
+    /// that needs about 10^7 nodes of the general search, and K16.
+    #[test]
+    fn graphs_of_sixteen_vertices_are_exact_under_any_budget() {
+        let hard = "OpU_E_pAwILxuFsesdJc]";
+        let k16 = graph6::encode_with(16, |_, _| true);
+        for (text, want) in [(hard, None), (k16.as_str(), Some(vec![1u32; 16]))] {
+            let rep = solve_position_within(text, None, Some(1))
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(rep.n, 16);
+            assert!(
+                rep.starts.iter().all(|s| s.nodes.is_none()),
+                "{text}: searched"
+            );
+            check_moves(text, &rep);
+            let values: Vec<u32> = rep.starts.iter().map(|s| s.grundy.unwrap()).collect();
+            let want = want.unwrap_or_else(|| {
+                // The general solver, unbounded, on the hard graph.
+                let (n, edges) = graph6::decode(text).unwrap();
+                let g = GeneralGraph::from_edges(n, &edges).unwrap();
+                (0..n)
+                    .map(|s| grundy_general(&g, s, None).unwrap().value)
+                    .collect()
+            });
+            assert_eq!(values, want, "{text}");
+        }
+        // Above 16 the budget applies.
+        let k17 = graph6::encode_with(17, |_, _| true);
+        assert!(matches!(
+            solve_position_within(&k17, None, Some(1)),
+            Err(PositionError::BudgetExceeded { .. })
+        ));
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod versions;
 #[path = "../support/golden.rs"]
 mod support;
 
+mod docs_figures;
 mod golden;
 mod kind_version;
 mod kinds_contract;

@@ -115,6 +115,22 @@ fn the_smallest_uvg_positions_are_captioned_with_value_size_and_start() {
     assert_eq!(smallest.len(), 6, "{smallest:?}");
 }
 
+/// Issue 26: the UVG chart's legend names each line by its value in the
+/// report's notation (`0`, `*`, `*2`), not "value *2".
+#[test]
+fn uvg_chart_legends_are_the_values() {
+    let json = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs/uvg-n10/results.json"),
+    )
+    .unwrap();
+    let p = kind_of(&json).present(&json).unwrap();
+    let gamesweep::sweep::present::Plot::Lines(series) = &p.charts[0].plot else {
+        panic!("{:?}", p.charts[0]);
+    };
+    let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["0", "*", "*2", "*3", "*4", "*5"]);
+}
+
 #[test]
 fn col_values_come_in_value_order() {
     let json = std::fs::read_to_string(

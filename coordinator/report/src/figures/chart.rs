@@ -92,7 +92,9 @@ pub fn svg(c: &Chart) -> Result<String, ReportError> {
             .map_err(err)?;
         match &c.plot {
             Plot::Lines(series) => {
+                let mut drawn = 0;
                 for (i, s) in series.iter().enumerate() {
+                    // Each series keeps its colour whatever is left out.
                     let colour = COLOURS[i % COLOURS.len()];
                     let pts: Vec<(f64, f64)> = s
                         .points
@@ -100,6 +102,12 @@ pub fn svg(c: &Chart) -> Result<String, ReportError> {
                         .filter(|p| p.1 > 0)
                         .map(|&(x, y)| (x as f64, y as f64))
                         .collect();
+                    // A series that is zero everywhere has no point on a log
+                    // scale: no line, so no legend entry either.
+                    if pts.is_empty() {
+                        continue;
+                    }
+                    drawn += 1;
                     chart
                         .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))
                         .map_err(err)?
@@ -111,14 +119,16 @@ pub fn svg(c: &Chart) -> Result<String, ReportError> {
                         .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, colour.filled())))
                         .map_err(err)?;
                 }
-                chart
-                    .configure_series_labels()
-                    .position(SeriesLabelPosition::UpperLeft)
-                    .background_style(WHITE.mix(0.85))
-                    .border_style(BLACK.mix(0.4))
-                    .label_font(("sans-serif", 12))
-                    .draw()
-                    .map_err(err)?;
+                if drawn > 0 {
+                    chart
+                        .configure_series_labels()
+                        .position(SeriesLabelPosition::UpperLeft)
+                        .background_style(WHITE.mix(0.85))
+                        .border_style(BLACK.mix(0.4))
+                        .label_font(("sans-serif", 12))
+                        .draw()
+                        .map_err(err)?;
+                }
             }
             Plot::Bars(b) => {
                 let colour = COLOURS[0];
@@ -181,5 +191,43 @@ mod tests {
         let s = svg(&b).unwrap();
         // Two bars (the zero count is not drawn), plus the background.
         assert!(s.matches("<rect").count() >= 3, "{s}");
+    }
+
+    /// Issue 26: a series that is zero everywhere draws nothing on a log
+    /// scale, so it has no legend entry (it had one, with no line); the
+    /// other series keep their colours.
+    #[test]
+    fn all_zero_series_have_no_legend_entry() {
+        let series = |names: &[&str]| {
+            names
+                .iter()
+                .map(|&n| Series {
+                    name: n.into(),
+                    points: if n == "zero" {
+                        vec![(1, 0), (2, 0)]
+                    } else {
+                        vec![(1, 3), (2, 30)]
+                    },
+                })
+                .collect()
+        };
+        let chart = |names: &[&str]| Chart {
+            stem: "t".into(),
+            title: "T".into(),
+            x_label: "n".into(),
+            y_label: "count".into(),
+            plot: Plot::Lines(series(names)),
+        };
+        let s = svg(&chart(&["kept", "zero", "last"])).unwrap();
+        // plotters writes each legend text on a line of its own.
+        assert!(s.contains("\nkept\n") && s.contains("\nlast\n"), "{s}");
+        assert!(!s.contains("\nzero\n"), "a legend entry with no line: {s}");
+        // "last" is drawn in the third colour, as when nothing is left out.
+        let (r, g, b) = COLOURS[2].rgb();
+        let third = format!("#{r:02X}{g:02X}{b:02X}");
+        assert!(s.contains(&third), "{third}: {s}");
+        // Nothing to draw: no empty legend box either.
+        let empty = svg(&chart(&["zero"])).unwrap();
+        assert!(!empty.contains("\nzero\n"), "{empty}");
     }
 }

@@ -10,7 +10,7 @@ use crate::cgt::{Engine, GameId};
 use crate::fxhash::FxHashMap;
 use crate::sweep::merge::{add_counts, merge_maps, MergeError};
 use crate::sweep::present::cmp_game_values;
-use crate::sweep::report::vertices;
+use crate::sweep::report::{md_code, md_code_cell, vertices};
 use crate::sweep::{thousands, Marks, Max, ParamDef, Record, RecordSet, Role, SweepError, Witness};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -245,8 +245,12 @@ pub fn records_md(md: &mut String, records: &[PositionDoc]) {
     for x in records {
         let _ = writeln!(
             md,
-            "- `{}` ({} vertices, {} arcs/edges), {}: {}",
-            x.code, x.vertices, x.edges, x.detail, x.note
+            "- {} ({} vertices, {} arcs/edges), {}: {}",
+            md_code(&x.code),
+            x.vertices,
+            x.edges,
+            x.detail,
+            x.note
         );
     }
 }
@@ -258,7 +262,13 @@ pub fn values_md(md: &mut String, rows: &[ValueRow], unit: &str) {
     for v in in_value_order(rows) {
         let _ = write!(md, "| {} | {} | ", v.value, thousands(v.positions));
         if let Some(w) = &v.smallest {
-            let _ = write!(md, "`{}` {} {unit}, {}", w.code, w.vertices, w.detail);
+            let _ = write!(
+                md,
+                "{} {} {unit}, {}",
+                md_code_cell(&w.code),
+                w.vertices,
+                w.detail
+            );
         }
         md.push_str(" |\n");
     }

@@ -44,10 +44,10 @@ pub(super) fn report_md(p: &DigraphParams, d: &DigraphDoc) -> String {
                 .unwrap_or_default();
             let _ = writeln!(
                 md,
-                "Smallest broken watched case ({part}): {} vertices, arcs {}, `{}`, {}: {}\n",
+                "Smallest broken watched case ({part}): {} vertices, arcs {}, {}, {}: {}\n",
                 w.vertices,
                 arcs.join(", "),
-                w.code,
+                crate::sweep::report::md_code(&w.code),
                 w.detail,
                 w.note
             );

@@ -3,6 +3,7 @@
 pub(super) mod present;
 
 use super::*;
+use crate::sweep::report::{md_code_wide, md_code_wide_cell};
 
 /// Render report.md from the results.json document only.
 pub(super) fn report_md(doc: &UvgDoc) -> String {
@@ -77,8 +78,11 @@ pub(super) fn report_md(doc: &UvgDoc) -> String {
         for e in &row.matching_exception_records {
             let _ = writeln!(
                 s,
-                "- n = {}: `` {} `` start {} ({})",
-                row.n, e.graph6, e.start, e.values
+                "- n = {}: {} start {} ({})",
+                row.n,
+                md_code_wide(&e.graph6),
+                e.start,
+                e.values
             );
         }
     }
@@ -136,11 +140,11 @@ pub(super) fn report_md(doc: &UvgDoc) -> String {
         if let Some((row, w)) = smallest(v) {
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | `` {} `` | {} |",
+                "| {} | {} | {} | {} | {} |",
                 nim(v as u64),
                 row.n,
                 w.edges,
-                w.graph6,
+                md_code_wide_cell(&w.graph6),
                 w.start
             );
         }
@@ -165,12 +169,12 @@ exactly when some connected a-vertex graph has starts of every value 0, â€¦, kâˆ
             Some(ext) => {
                 let _ = writeln!(
                     s,
-                    "- *{k}: the smallest *{} has {a} vertices; {} connected {a}-vertex graphs have starts of every value 0..{}; so the smallest *{k} has exactly **{} vertices**: `` {} `` start {} (value {}).",
+                    "- *{k}: the smallest *{} has {a} vertices; {} connected {a}-vertex graphs have starts of every value 0..{}; so the smallest *{k} has exactly **{} vertices**: {} start {} (value {}).",
                     k - 1,
                     thousands(ext.graphs),
                     k - 1,
                     a + 1,
-                    ext.extended_graph6.as_deref().unwrap_or("?"),
+                    md_code_wide(ext.extended_graph6.as_deref().unwrap_or("?")),
                     ext.extended_start.map_or("?".into(), |s| s.to_string()),
                     ext.extended_value.map_or("?".into(), |v| nim(v as u64))
                 );
@@ -249,7 +253,7 @@ fn extension_section(s: &mut String, max_n: usize, e: &ExtensionSearch) {
             "The premises do not hold for this sweep, so the search decides nothing."
         );
     } else if let Some(w) = &e.witness {
-        let _ = writeln!(s, "**A *{k} exists on {} vertices**: `` {} `` start {} ({} edges), so the smallest *{k} has exactly {} vertices.", e.vertices, w.graph6, w.start, w.edges, e.vertices);
+        let _ = writeln!(s, "**A *{k} exists on {} vertices**: {} start {} ({} edges), so the smallest *{k} has exactly {} vertices.", e.vertices, md_code_wide(&w.graph6), w.start, w.edges, e.vertices);
     } else {
         let _ = writeln!(s, "No C has starts of every value 0..{}: **no *{k} exists on {} vertices**, so the smallest *{k} has at least {} vertices. The graphs D are listed in `extension-{k}-graphs.txt`.", k - 1, e.vertices, e.vertices + 1);
     }

@@ -26,8 +26,11 @@ pub(super) fn report_md(doc: &SearchDoc) -> String {
     for (v, x) in doc.best_values.iter().rev() {
         let _ = writeln!(
             s,
-            "| *{v} | {} | `` {} `` | {} | {} |",
-            x.climbs, x.graph6, x.start, x.edges
+            "| *{v} | {} | {} | {} | {} |",
+            x.climbs,
+            crate::sweep::report::md_code_wide_cell(&x.graph6),
+            x.start,
+            x.edges
         );
     }
     s

@@ -74,8 +74,9 @@ pub(super) fn report_md(doc: &ReductionDoc) -> String {
         if let Some(e) = doc.wrong_way_examples.get(&v) {
             let _ = writeln!(
                 s,
-                "  Smallest *{v} (witness order): digraph `{}`, {}.",
-                e.code, e.detail
+                "  Smallest *{v} (witness order): digraph {}, {}.",
+                crate::sweep::report::md_code(&e.code),
+                e.detail
             );
         }
     }

@@ -39,7 +39,8 @@ pub fn present(d: &UvgDoc) -> Presentation {
     let series = values
         .iter()
         .map(|&g| Series {
-            name: format!("value {}", nim(g as u64)),
+            // The value as the report writes it (`*2`): the chart's legend.
+            name: nim(g as u64),
             points: d
                 .by_n
                 .iter()
