@@ -32,18 +32,16 @@ pub fn kinds_help() -> String {
     out
 }
 
-/// Build the clap command for one sweep kind's parameters, plus `common` options.
+/// Build the clap command for one sweep kind's parameters, plus `common`
+/// options, as `gamesweep VERB KIND` (`verb`: `run` or `launch`).
 pub fn kind_command(
+    verb: &str,
     kind: &dyn SweepKind,
     common: impl FnOnce(clap::Command) -> clap::Command,
 ) -> clap::Command {
     let mut c = clap::Command::new(kind.name())
         .about(kind.about())
-        .override_usage(format!(
-            "gamesweep run {} [OPTIONS]  (or: gamesweep launch {} [OPTIONS])",
-            kind.name(),
-            kind.name()
-        ))
+        .override_usage(format!("gamesweep {verb} {} [OPTIONS]", kind.name()))
         .no_binary_name(true);
     for p in kind.params() {
         let long: &'static str = Box::leak(p.name.replace('_', "-").into_boxed_str());
@@ -62,15 +60,112 @@ pub fn kind_command(
     common(c)
 }
 
-/// Parse `KIND [--param N]...` (the first word is the kind) into the kind, its
-/// resolved parameters and the matches (for the caller's common options).
+/// `gamesweep VERB` as the man pages and shell completions show it: one
+/// subcommand per kind of the registry (its parameters and `common`), so
+/// that `gamesweep run <TAB>` offers the kinds and `gamesweep run uvg
+/// --<TAB>` their parameters. With `options_here`, `common` is listed on
+/// `VERB` itself too (the man page of `run` lists its options; a completion
+/// must not offer them before the kind, where they are not accepted).
+/// `parsed` is the command as parsed (its about texts are kept).
+pub fn documented_kinds_command(
+    parsed: clap::Command,
+    verb: &'static str,
+    common: fn(clap::Command) -> clap::Command,
+    options_here: bool,
+) -> clap::Command {
+    let mut c = clap::Command::new(verb)
+        .subcommand_value_name("KIND")
+        .subcommand_help_heading("KINDS")
+        .subcommand_required(true);
+    if let Some(about) = parsed.get_about() {
+        c = c.about(about.clone());
+    }
+    if let Some(about) = parsed.get_long_about() {
+        c = c.long_about(about.clone());
+    }
+    if options_here {
+        c = common(c);
+    }
+    for k in gamesweep::kinds::registry() {
+        c = c.subcommand(kind_command(verb, *k, common).no_binary_name(false));
+    }
+    c
+}
+
+/// The sweep kind named `name`; for a name that is no kind, a usage error
+/// that lists the kinds and suggests the nearest one (`uvgg`: `uvg`).
+pub fn find_kind(name: &str) -> anyhow::Result<&'static dyn SweepKind> {
+    gamesweep::kinds::find(name).map_err(|e| {
+        let names: Vec<&str> = gamesweep::kinds::registry().iter().map(|k| k.name()).collect();
+        match did_you_mean(name, &names) {
+            Some(near) => UsageError(format!(
+                "unknown sweep kind `{}`: did you mean `{near}`? (kinds: {}; `gamesweep kinds` lists their parameters)",
+                gamesweep_api::quote_prefix(name),
+                names.join(", ")
+            ))
+            .into(),
+            None => anyhow::Error::new(e),
+        }
+    })
+}
+
+/// The one of `candidates` nearest to `word` by edit distance, if it is
+/// near enough to be a typo (at most a third of its letters, and at least
+/// one, differ) and no other is as near.
+pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    let mut best: Option<(usize, &'a str)> = None;
+    let mut tie = false;
+    for &c in candidates {
+        let d = edit_distance(&word.to_lowercase(), &c.to_lowercase());
+        match best {
+            Some((b, _)) if d > b => {}
+            Some((b, _)) if d == b => tie = true,
+            _ => {
+                best = Some((d, c));
+                tie = false;
+            }
+        }
+    }
+    best.filter(|&(d, _)| d <= limit && !tie).map(|(_, c)| c)
+}
+
+/// Levenshtein distance of two words (in characters).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// A clap error as one convention for every error of `gamesweep`:
+/// "gamesweep: " and clap's message without its own "error: " (its tips and
+/// usage lines follow).
+pub fn clap_error_text(e: &clap::Error) -> String {
+    let text = e.to_string();
+    let text = text.trim_end();
+    text.strip_prefix("error: ").unwrap_or(text).to_string()
+}
+
+/// Parse `KIND [--param N]...` (the first word is the kind) of `gamesweep
+/// VERB` into the kind, its resolved parameters and the matches (for the
+/// caller's common options).
 pub fn parse_kind_args(
+    verb: &str,
     words: &[String],
     common: impl FnOnce(clap::Command) -> clap::Command,
 ) -> anyhow::Result<(&'static dyn SweepKind, Params, clap::ArgMatches)> {
     let Some(name) = words.first() else {
         return Err(UsageError(format!(
-            "which sweep? e.g. `gamesweep run uvg --max-n 9`. Kinds:\n{}",
+            "which sweep? e.g. `gamesweep {verb} uvg --max-n 9`. Kinds:\n{}",
             kinds_help()
         ))
         .into());
@@ -79,25 +174,23 @@ pub fn parse_kind_args(
         // Help without a kind: the options every kind takes, then the kinds.
         let mut c = common(
             clap::Command::new("KIND")
-                .override_usage(
-                    "gamesweep run KIND [OPTIONS]  (or: gamesweep launch KIND [OPTIONS])",
-                )
+                .override_usage(format!("gamesweep {verb} KIND [OPTIONS]"))
                 .no_binary_name(true)
                 .after_help(format!(
-                    "Kinds and their own options (`gamesweep run KIND --help` for one):\n{}",
+                    "Kinds and their own options (`gamesweep {verb} KIND --help` for one):\n{}",
                     kinds_help()
                 )),
         );
         c.print_help()?;
         std::process::exit(0);
     }
-    let kind = gamesweep::kinds::find(name)?;
-    let matches = match kind_command(kind, common).try_get_matches_from(&words[1..]) {
+    let kind = find_kind(name)?;
+    let matches = match kind_command(verb, kind, common).try_get_matches_from(&words[1..]) {
         Ok(m) => m,
         Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp) => {
             e.exit();
         }
-        Err(e) => return Err(UsageError(e.to_string().trim_end().to_string()).into()),
+        Err(e) => return Err(UsageError(clap_error_text(&e)).into()),
     };
     let mut given = Params::new();
     for p in kind.params() {
@@ -112,8 +205,8 @@ pub fn parse_kind_args(
     Ok((kind, params, matches))
 }
 
-/// The planning options `run` and `launch` share: `--shards K`, `--sample F`,
-/// `--sample-seed N` and `--project-cores LIST`.
+/// The planning options `run` and `launch` share: `--shards K`, `--sample F`
+/// and `--sample-seed N`.
 pub fn plan_options(c: clap::Command) -> clap::Command {
     c.arg(
         clap::Arg::new("shards")
@@ -136,7 +229,12 @@ pub fn plan_options(c: clap::Command) -> clap::Command {
             .help("Seed of the sample's shuffle (recorded with the sample) [default: 1]")
             .value_parser(clap::value_parser!(u64)),
     )
-    .arg(
+}
+
+/// `run`'s `--project-cores LIST` (a sample's projection is written by
+/// `run` itself; `launch`'s is asked for later with `gamesweep project`).
+pub fn project_cores_option(c: clap::Command) -> clap::Command {
+    c.arg(
         clap::Arg::new("project_cores")
             .long("project-cores")
             .value_name("LIST")
@@ -159,7 +257,7 @@ pub fn sample_from(m: &clap::ArgMatches) -> anyhow::Result<Option<SampleRequest>
     }))
 }
 
-/// The core counts asked for by [`plan_options`] (default: [`default_project_cores`]).
+/// The core counts asked for by [`project_cores_option`] (default: [`default_project_cores`]).
 pub fn project_cores_from(m: &clap::ArgMatches) -> Vec<u32> {
     match m.get_many::<u32>("project_cores") {
         Some(v) => v.copied().collect(),
@@ -282,7 +380,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// `n thread` or `n threads`.
 pub fn threads_text(n: usize) -> String {
-    format!("{n} thread{}", if n == 1 { "" } else { "s" })
+    crate::output::plural(n as u64, "thread")
 }
 
 /// Why a plan has `got` shards when `--shards asked` was given (empty when
@@ -305,7 +403,7 @@ pub fn shard_count_note(asked: u32, got: u32) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_verify_fraction, shard_count_note, threads_text};
+    use super::{did_you_mean, parse_verify_fraction, shard_count_note, threads_text};
 
     #[test]
     fn verify_fractions_parse_and_bad_ones_are_named() {
@@ -319,6 +417,18 @@ mod tests {
         }
         let e = parse_verify_fraction("lots").unwrap_err();
         assert!(e.starts_with("bad --verify-fraction `lots`"), "{e}");
+    }
+
+    #[test]
+    fn a_typo_gets_the_nearest_name_and_a_far_word_none() {
+        let kinds = ["uvg", "col", "uvg-degree3", "myopic-tree"];
+        assert_eq!(did_you_mean("uvgg", &kinds), Some("uvg"));
+        assert_eq!(did_you_mean("UVG", &kinds), Some("uvg"));
+        assert_eq!(did_you_mean("coll", &kinds), Some("col"));
+        assert_eq!(did_you_mean("uvg-degre3", &kinds), Some("uvg-degree3"));
+        assert_eq!(did_you_mean("chess", &kinds), None);
+        // Equally near to two: no guess.
+        assert_eq!(did_you_mean("cvg", &["uvg", "cog"]), None);
     }
 
     #[test]

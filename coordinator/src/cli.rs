@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 
 /// Exact exhaustive sweeps for combinatorial game theory.
 #[derive(Parser, Debug)]
-#[command(name = "gamesweep", version, about, long_about = None, propagate_version = true)]
+#[command(name = "gamesweep", version, long_about = None, propagate_version = true)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -16,9 +16,10 @@ pub struct Cli {
 /// The commands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Run a sweep on this machine and write results.json + report.md.
+    /// Run a sweep on this machine and write its results (results.json, report.md, report.html, figures/).
     ///
     /// `gamesweep run KIND --help` lists the kind's parameters; `gamesweep kinds` lists the kinds.
+    /// Interrupted (Ctrl-C, SIGTERM), it keeps its finished shards: the same command resumes.
     #[command(disable_help_flag = true)]
     Run(cmd::run::RunArgs),
     /// Generate graphs by canonical augmentation, printing graph6 (like nauty's geng).
@@ -34,7 +35,7 @@ pub enum Command {
     Serve(cmd::serve::ServeArgs),
     /// Plan a sweep on the coordinator and print its id.
     ///
-    /// `gamesweep launch KIND [--param N]... [--name ID] [--shards K]`
+    /// `gamesweep launch KIND [--PARAMETER N]... [--name ID] [--shards K]`; `gamesweep launch KIND --help` lists the kind's parameters.
     #[command(disable_help_flag = true)]
     Launch(cmd::launch::LaunchArgs),
     /// Show progress of one sweep or all.
@@ -88,7 +89,10 @@ pub fn main_with(extra_kinds: &'static [&'static dyn gamesweep::sweep::SweepKind
             return 2;
         }
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
     match dispatch(cli) {
         Ok(()) => 0,
         Err(err) => {
@@ -96,6 +100,47 @@ pub fn main_with(extra_kinds: &'static [&'static dyn gamesweep::sweep::SweepKind
             crate::error::exit_code(&err)
         }
     }
+}
+
+/// A command line clap refused (or `--help`, `--version`): help and version
+/// go to stdout (exit 0); an error is printed as every error of `gamesweep`
+/// is, "gamesweep: " then what was wrong (exit 2).
+fn clap_exit(e: &clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            0
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            2
+        }
+        _ => {
+            eprintln!("gamesweep: {}", crate::args::clap_error_text(e));
+            2
+        }
+    }
+}
+
+/// The command line as man pages and completions show it: [`Cli`]'s, with
+/// `run` and `launch` given one subcommand per kind of the registry (its
+/// parameters and the command's options; see
+/// [`crate::args::documented_kinds_command`]). `options_here`: list `run`'s
+/// and `launch`'s options on them too (for the man pages).
+pub fn documented_command(options_here: bool) -> clap::Command {
+    let cli = <Cli as clap::CommandFactory>::command();
+    let kinds = |verb: &'static str, common: fn(clap::Command) -> clap::Command| {
+        let parsed = cli
+            .find_subcommand(verb)
+            .cloned()
+            .unwrap_or_else(|| clap::Command::new(verb));
+        crate::args::documented_kinds_command(parsed, verb, common, options_here)
+    };
+    let run = kinds("run", cmd::run::common_run_options);
+    let launch = kinds("launch", cmd::launch::launch_options);
+    cli.mut_subcommand("run", |_| run)
+        .mut_subcommand("launch", |_| launch)
 }
 
 /// Run the parsed command.
@@ -122,9 +167,49 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Store(c) => cmd::store::exec(c),
         Command::Pause(a) => cmd::pause::exec(a, true),
         Command::Resume(a) => cmd::pause::exec(a, false),
-        Command::Completions(a) => {
-            cmd::docs::completions(a, <Cli as clap::CommandFactory>::command())
+        Command::Completions(a) => cmd::docs::completions(a, documented_command(false)),
+        Command::Man(a) => cmd::docs::man(a, documented_command(true)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `gamesweep` call of the man pages' examples parses, the kind's
+    /// parameters and options of `run` and `launch` included.
+    #[test]
+    fn man_page_examples_parse() {
+        for (_, call, _) in cmd::docs::EXAMPLES {
+            let parts = call
+                .replace(" | ", "\n")
+                .replace(" > ", "\n")
+                .replace(" & ", "\n");
+            for part in parts.lines() {
+                let words: Vec<String> = part
+                    .split_whitespace()
+                    .map(|w| w.trim_matches('\'').to_string())
+                    .collect();
+                if words.first().map(String::as_str) != Some("gamesweep") {
+                    continue;
+                }
+                let cli = Cli::try_parse_from(&words)
+                    .unwrap_or_else(|e| panic!("{part}: {}", crate::args::clap_error_text(&e)));
+                let kind_words = match cli.command {
+                    Command::Run(a) => {
+                        Some(("run", a.words, cmd::run::common_run_options as fn(_) -> _))
+                    }
+                    Command::Launch(a) => {
+                        Some(("launch", a.words, cmd::launch::launch_options as fn(_) -> _))
+                    }
+                    _ => None,
+                };
+                if let Some((verb, w, common)) = kind_words {
+                    if let Err(e) = crate::args::parse_kind_args(verb, &w, common) {
+                        panic!("{part}: {e}");
+                    }
+                }
+            }
         }
-        Command::Man(a) => cmd::docs::man(a, <Cli as clap::CommandFactory>::command()),
     }
 }

@@ -192,10 +192,9 @@ pub fn run(
                 )
             };
             eprintln!(
-                "gamesweep: imported {}: {}/{} shards done, {trust}",
+                "gamesweep: imported {}: {} done, {trust}",
                 file.display(),
-                i.done,
-                i.shards
+                crate::output::count_of(i.done.into(), i.shards.into(), "shard")
             );
         }
     }
@@ -409,6 +408,9 @@ async fn drive(
     local: Local<'_>,
     dashboard: Option<&str>,
 ) -> anyhow::Result<RunOutcome> {
+    // Caught from here on (registered now, not when first awaited), so that
+    // a signal during planning is not the default death without a word.
+    let mut interrupted = std::pin::pin!(stop_signal()?);
     let mut client = match &local {
         Local::Grpc { url, token } => Some(Coordinator::connect_lazy(
             url,
@@ -438,22 +440,21 @@ async fn drive(
         .map(|s| s.shards);
     if let Some(k) = sample_shards {
         eprintln!(
-            "gamesweep: sample: {k} of {} shards (seed {}); a projection is written when they are done, and rerunning without --sample continues with the whole plan",
-            reply.shards,
+            "gamesweep: sample: {k} of {} (seed {}); a projection is written when they are done, and rerunning without --sample continues with the whole plan",
+            crate::output::plural(reply.shards.into(), "shard"),
             cfg.sample.map_or(0, |s| s.seed)
         );
     }
     if reply.existing {
         eprintln!(
-            "gamesweep: resuming the run in {}: {}/{} shards already done",
+            "gamesweep: resuming the run in {}: {} already done",
             cfg.out.display(),
-            resumed_done,
-            reply.shards
+            crate::output::count_of(resumed_done.into(), reply.shards.into(), "shard")
         );
     } else {
         eprintln!(
-            "gamesweep: {} shards planned{}; progress is saved in {} (interrupt and rerun the same command to resume)",
-            reply.shards,
+            "gamesweep: {} planned{}; progress is saved in {} (interrupt and rerun the same command to resume)",
+            crate::output::plural(reply.shards.into(), "shard"),
             crate::args::shard_count_note(cfg.shards, reply.shards),
             store_dir(&cfg.out).display()
         );
@@ -482,8 +483,8 @@ async fn drive(
     let bar = RunBar::new(kind.name(), cfg.progress);
     let mut load = LoadAverage::default();
     let started = Instant::now();
-    let mut interrupted = std::pin::pin!(tokio::signal::ctrl_c());
     let mut worker = worker;
+    let mut signal = None;
     let finished = loop {
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
         let s = &st[0];
@@ -495,7 +496,10 @@ async fn drive(
         }
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_millis(if cfg.progress { 200 } else { 20 })) => {}
-            _ = &mut interrupted => break false,
+            sig = &mut interrupted => {
+                signal = Some(sig);
+                break false;
+            }
             w = &mut worker => {
                 // The worker stopped on its own: only an error makes it do that here.
                 bar.finish();
@@ -514,13 +518,18 @@ async fn drive(
     if !finished {
         core.flush()?;
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
-        return Err(anyhow::anyhow!(
-            "interrupted after {:.1} s with {}/{} shards saved in {}; run the same command again to resume",
-            started.elapsed().as_secs_f64(),
-            st[0].shards_done,
-            st[0].shards_total,
-            store_dir(&cfg.out).display()
-        ));
+        let signal = signal.unwrap_or(crate::error::SIGINT);
+        return Err(crate::error::Interrupted {
+            signal,
+            message: format!(
+                "interrupted ({}) after {:.1} s with {} saved in {}; rerun the same command to resume",
+                if signal == crate::error::SIGTERM { "SIGTERM" } else { "SIGINT" },
+                started.elapsed().as_secs_f64(),
+                crate::output::count_of(st[0].shards_done as u64, st[0].shards_total as u64, "shard"),
+                store_dir(&cfg.out).display()
+            ),
+        }
+        .into());
     }
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
     let end = match st[0].state {
@@ -612,6 +621,21 @@ impl LoadAverage {
             gamesweep_engine::projection::MachineLoad::new(cores, self.sum / self.n as f64)
         })
     }
+}
+
+/// A future that ends with the number of the first SIGINT (Ctrl-C) or
+/// SIGTERM (`kill`, Slurm's `scancel`, systemd's stop) the process gets;
+/// both are caught from the moment this is called.
+fn stop_signal() -> anyhow::Result<impl std::future::Future<Output = i32>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut int = signal(SignalKind::interrupt())?;
+    let mut term = signal(SignalKind::terminate())?;
+    Ok(async move {
+        tokio::select! {
+            _ = int.recv() => crate::error::SIGINT,
+            _ = term.recv() => crate::error::SIGTERM,
+        }
+    })
 }
 
 /// The projection of the sampled run for `cores` (default: this machine's

@@ -344,9 +344,41 @@ fn transport_hint(url: &str, message: &str) -> &'static str {
         || m.contains("frame with invalid size")
         || m.contains("protocol error")
     {
+        if answers_http1(url) {
+            return "; that address answers plain HTTP/1.1 like a web page (the dashboard of `serve --http`?), not gRPC: point --coordinator at the coordinator's `serve --listen` address (default port 7461)";
+        }
         return "; if the coordinator serves TLS, use an https:// URL";
     }
     ""
+}
+
+/// Whether the server at `url` (an `http://` URL) answers an HTTP/1.1
+/// request with an HTTP/1.1 response, as a web server (the dashboard) does
+/// and a gRPC server (HTTP/2 only) does not. Gives up (false) after about
+/// a second; called on an error path only.
+fn answers_http1(url: &str) -> bool {
+    use std::io::{Read as _, Write as _};
+    let Some(rest) = url.strip_prefix("http://") else {
+        return false;
+    };
+    let authority = rest.split('/').next().unwrap_or("");
+    let Some(addr) = std::net::ToSocketAddrs::to_socket_addrs(authority)
+        .ok()
+        .and_then(|mut a| a.next())
+    else {
+        return false;
+    };
+    let limit = Duration::from_millis(500);
+    let Ok(mut s) = std::net::TcpStream::connect_timeout(&addr, limit) else {
+        return false;
+    };
+    let _ = s.set_read_timeout(Some(limit));
+    let _ = s.set_write_timeout(Some(limit));
+    let request = format!("GET / HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n");
+    let mut head = [0u8; 7];
+    s.write_all(request.as_bytes()).is_ok()
+        && s.read_exact(&mut head).is_ok()
+        && &head == b"HTTP/1."
 }
 
 /// Whether the server at `url` (an `http://` URL) answers a TLS

@@ -88,7 +88,12 @@ pub fn render_report(report: &StatusReport, events: &BTreeMap<String, Events>) -
     let info = Family::<InfoLabels, UGauge>::default();
     reg.register(
         "sweep_info",
-        "1 per sweep, with its kind and state (running, done, cancelled, failed, sampled)",
+        format!(
+            "1 per sweep, with its kind and state ({})",
+            gamesweep_api::domain::SweepState::ALL
+                .map(|s| s.as_str())
+                .join(", ")
+        ),
         info.clone(),
     );
     let shards = Family::<ShardLabels, UGauge>::default();

@@ -446,13 +446,14 @@ pub enum ServeError {
     /// Non-loopback listen address without a token.
     #[error("refusing to listen on {0} without a token: pass --token-file FILE (or --insecure on a trusted network)")]
     InsecureListen(SocketAddr),
-    /// Binding failed.
-    #[error("cannot listen on {addr}: {source}")]
+    /// Binding failed. (`why` is said here and is not the error's source,
+    /// which a `{:#}` chain would say a second time.)
+    #[error("cannot listen on {addr}: {why}{}", if why.kind() == std::io::ErrorKind::AddrInUse { " (another coordinator on that port? pick another --listen)" } else { "" })]
     Bind {
         /// The address.
         addr: SocketAddr,
         /// Why.
-        source: std::io::Error,
+        why: std::io::Error,
     },
     /// The server failed.
     #[error("server error: {0}")]
@@ -474,7 +475,7 @@ pub fn check_listen(addr: SocketAddr, has_token: bool, insecure: bool) -> Result
 pub async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener, ServeError> {
     tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|source| ServeError::Bind { addr, source })
+        .map_err(|why| ServeError::Bind { addr, why })
 }
 
 /// How a coordinator serves: who may call what, TLS, and how many

@@ -11,7 +11,8 @@ pub struct AuditArgs {
     /// Show the last N entries (the coordinator returns at most 1000).
     #[arg(long, default_value_t = 50, value_name = "N")]
     pub last: u32,
-    /// Print JSON (one array of entries) instead of a table.
+    /// Print JSON (one array of entries, times as `unix_ms`: milliseconds
+    /// since the Unix epoch) instead of a table (times as UTC dates).
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -28,13 +29,14 @@ pub fn exec(a: AuditArgs) -> anyhow::Result<()> {
     let text = if a.json {
         format!("{}\n", serde_json::to_string_pretty(&entries)?)
     } else {
-        let mut t = String::from("unix_ms        action  sweep                role    token                  peer                   detail\n");
+        // When, as a date in UTC (`--json` keeps the number, `unix_ms`).
+        let mut t = String::from("time (UTC)            action  sweep                role    token                  peer                   detail\n");
         // Every field came over the network: control characters escaped.
         let x = gamesweep_api::escape;
         for e in &entries {
             t.push_str(&format!(
-                "{:<14} {:<7} {:<20} {:<7} {:<22} {:<22} {}\n",
-                e.unix_ms,
+                "{:<21} {:<7} {:<20} {:<7} {:<22} {:<22} {}\n",
+                output::utc_time(e.unix_ms),
                 x(&e.action),
                 x(&e.sweep_id),
                 x(&e.role),

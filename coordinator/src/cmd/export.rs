@@ -7,7 +7,7 @@
 use crate::connect::{self, Conn};
 use crate::error::UsageError;
 use anyhow::Context as _;
-use gamesweep_engine::core::Core;
+use gamesweep_engine::core::{Core, CoreError};
 use gamesweep_engine::export_file;
 use gamesweep_engine::store::SledStore;
 use std::path::PathBuf;
@@ -40,8 +40,26 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
             spinner.step(format!("reading sweep {} from {}", a.id, dir.display()));
             let store = SledStore::open(dir).map_err(|e| UsageError(e.to_string()))?;
             let core = Core::open(Arc::new(store), Duration::from_secs(60))?;
-            core.export_file(&a.id)
-                .map_err(|e| UsageError(e.to_string()))?
+            core.export_file(&a.id).map_err(|e| match e {
+                // There is no coordinator here to speak of: name the store.
+                CoreError::NoSuchSweep(_) => {
+                    let ids: Vec<String> = core
+                        .status(None)
+                        .map(|(s, _)| s.into_iter().map(|s| s.sweep_id).collect())
+                        .unwrap_or_default();
+                    UsageError(format!(
+                        "no sweep named `{}` in the store {} ({})",
+                        gamesweep_api::quote_prefix(&a.id),
+                        dir.display(),
+                        if ids.is_empty() {
+                            "it holds none".to_string()
+                        } else {
+                            format!("it holds {}", ids.join(", "))
+                        }
+                    ))
+                }
+                e => UsageError(e.to_string()),
+            })?
         }
         None => {
             let rt = connect::runtime()?;
@@ -53,8 +71,10 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
     };
     // What came over the wire is checked like any export file.
     spinner.step(format!("checking the export ({} bytes)", bytes.len()));
-    let decoded = export_file::decode(&bytes)
-        .map_err(|e| anyhow::anyhow!("the coordinator sent a bad export: {e}"))?;
+    let decoded = export_file::decode(&bytes).map_err(|e| match &a.store {
+        Some(dir) => anyhow::anyhow!("the store {} gave a bad export: {e}", dir.display()),
+        None => anyhow::anyhow!("the coordinator sent a bad export: {e}"),
+    })?;
     let export = &decoded.export;
     let signed = match decoded.signature {
         export_file::Signature::Signed(k) => format!("signed by key {k}"),
@@ -65,11 +85,14 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
         .with_context(|| format!("writing {}", a.file.display()))?;
     spinner.finish();
     eprintln!(
-        "exported {}: {}/{} shards done, {signed}, {} bytes, in {:.2} s, to {}",
+        "exported {}: {} done, {signed}, {}, in {:.2} s, to {}",
         a.id,
-        export.results.len(),
-        export.plan.len(),
-        bytes.len(),
+        crate::output::count_of(
+            export.results.len() as u64,
+            export.plan.len() as u64,
+            "shard"
+        ),
+        crate::output::plural(bytes.len() as u64, "byte"),
         started.elapsed().as_secs_f64(),
         a.file.display()
     );

@@ -100,11 +100,10 @@ pub fn exec(a: ImportArgs) -> anyhow::Result<()> {
     };
     spinner.finish();
     eprintln!(
-        "imported {} as sweep {}: {}/{} shards done, in {:.2} s; {}",
+        "imported {} as sweep {}: {} done, in {:.2} s; {}",
         a.file.display(),
         imported.sweep_id,
-        imported.done,
-        imported.shards,
+        crate::output::count_of(imported.done.into(), imported.shards.into(), "shard"),
         started.elapsed().as_secs_f64(),
         trust_text(&imported)
     );
@@ -120,8 +119,9 @@ pub fn trust_text(i: &Imported) -> String {
     };
     if i.trusted {
         return format!(
-            "signed by trusted key {}: {} results trusted{rest}",
-            i.signer, i.done
+            "signed by trusted key {}: {} trusted{rest}",
+            i.signer,
+            crate::output::plural(i.done.into(), "result")
         );
     }
     let who = if i.signer.is_empty() {
@@ -133,7 +133,7 @@ pub fn trust_text(i: &Imported) -> String {
         )
     };
     format!(
-        "{who}: not signed by a trusted key: {} results will be re-run by workers before the sweep can finish{rest}",
-        i.done
+        "{who}: not signed by a trusted key: {} will be re-run by workers before the sweep can finish{rest}",
+        crate::output::plural(i.done.into(), "result")
     )
 }

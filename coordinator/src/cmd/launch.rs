@@ -2,7 +2,8 @@
 
 use crate::args::{self, parse_kind_args};
 use crate::connect::{self, Conn};
-use gamesweep_api::domain::LaunchSpec;
+use crate::error::UsageError;
+use gamesweep_api::domain::{LaunchSpec, SweepState, SweepStatus};
 
 /// `launch` arguments: the kind, its parameters, and launch options.
 #[derive(clap::Args, Debug)]
@@ -18,7 +19,7 @@ pub struct LaunchArgs {
 }
 
 /// The options `launch` takes besides the kind's parameters.
-fn launch_options(c: clap::Command) -> clap::Command {
+pub fn launch_options(c: clap::Command) -> clap::Command {
     let c = args::plan_options(c)
         .arg(
             clap::Arg::new("name")
@@ -52,7 +53,7 @@ fn launch_options(c: clap::Command) -> clap::Command {
 
 /// Run `launch`.
 pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
-    let (kind, params, m) = parse_kind_args(&a.words, launch_options)?;
+    let (kind, params, m) = parse_kind_args("launch", &a.words, launch_options)?;
     let (verify_ppm, verify_seed) = args::verify_from(&m)?;
     let spec = LaunchSpec {
         kind: kind.name().to_string(),
@@ -69,17 +70,70 @@ pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
     let spec_shards = spec.target_shards;
     let rt = connect::runtime()?;
     let mut c = connect::connect(&rt, &Conn::from_matches(&m))?;
-    let reply = rt.block_on(c.launch(spec))?;
+    let resume = spec.resume_existing;
+    let (kind_name, params) = (spec.kind.clone(), spec.params.clone());
+    let reply = match rt.block_on(c.launch(spec)) {
+        Err(gamesweep_proto::RpcError::AlreadyExists(msg)) if resume => {
+            // "Pick another --name" is no answer to --resume: the user meant
+            // this sweep, launched with other parameters.
+            let name = m.get_one::<String>("name").cloned().unwrap_or_default();
+            let st = rt.block_on(c.status(Some(&name)))?;
+            return Err(match st.sweeps.first() {
+                Some(s) => UsageError(format!(
+                    "sweep `{}` was launched as `{}`, not `{}`: --resume continues a sweep only with the same kind and parameters (drop --resume and pick another --name to launch these)",
+                    gamesweep_api::quote_prefix(&name),
+                    as_flags(&s.kind, &s.params),
+                    as_flags(&kind_name, &params)
+                ))
+                .into(),
+                None => gamesweep_proto::RpcError::AlreadyExists(msg).into(),
+            });
+        }
+        r => r?,
+    };
     if reply.existing {
-        eprintln!("continuing {} ({} shards)", reply.sweep_id, reply.shards);
+        // What `--resume` found: a sweep with nothing left is not "continued".
+        let st = rt.block_on(c.status(Some(&reply.sweep_id)))?;
+        eprintln!("{}", resumed_text(&reply.sweep_id, st.sweeps.first()));
     } else {
         eprintln!(
-            "launched {} with {} shards{}",
+            "launched {} with {}{}",
             reply.sweep_id,
-            reply.shards,
+            crate::output::plural(reply.shards.into(), "shard"),
             args::shard_count_note(spec_shards, reply.shards)
         );
     }
     crate::output::print(format_args!("{}\n", reply.sweep_id))?;
     Ok(())
+}
+
+/// A kind and its parameters as they are typed: `uvg --max-n 10`.
+fn as_flags(kind: &str, params: &gamesweep::sweep::Params) -> String {
+    params.iter().fold(kind.to_string(), |t, (k, v)| {
+        format!("{t} --{} {v}", k.replace('_', "-"))
+    })
+}
+
+/// What `launch --resume` says of the existing sweep `id` it found, by the
+/// state it is in now.
+fn resumed_text(id: &str, s: Option<&SweepStatus>) -> String {
+    let Some(s) = s else {
+        return format!("continuing {id}");
+    };
+    let done = crate::output::count_of(s.shards_done.into(), s.shards_total.into(), "shard");
+    match s.state {
+        SweepState::Done => format!(
+            "{id} is already done ({done}): nothing to continue; `gamesweep report {id}` fetches its results"
+        ),
+        SweepState::Sampled => format!(
+            "{id} has finished its sample ({done}): nothing more runs until it is widened (`launch --resume` without --sample)"
+        ),
+        SweepState::Paused => format!(
+            "{id} is paused ({done}): `gamesweep resume {id}` hands its shards out again"
+        ),
+        SweepState::Cancelled => format!(
+            "{id} is cancelled ({done}): --resume does not restart it; launch under another --name to run it again"
+        ),
+        SweepState::Running | SweepState::Failed => format!("continuing {id} ({done})"),
+    }
 }

@@ -23,7 +23,10 @@ pub struct RunArgs {
 
 /// Options every `run` takes besides the kind's own parameters.
 pub fn common_run_options(c: clap::Command) -> clap::Command {
-    args::verify_options(args::plan_options(c), args::RUN_VERIFY_FRACTION)
+    args::verify_options(
+        args::project_cores_option(args::plan_options(c)),
+        args::RUN_VERIFY_FRACTION,
+    )
         .arg(
         clap::Arg::new("threads")
             .long("threads")
@@ -99,7 +102,7 @@ pub fn default_out_dir(kind: &dyn SweepKind, params: &Params) -> PathBuf {
 
 /// Run the `run` command.
 pub fn exec(a: RunArgs) -> anyhow::Result<()> {
-    let (kind, params, m) = parse_kind_args(&a.words, common_run_options)?;
+    let (kind, params, m) = parse_kind_args("run", &a.words, common_run_options)?;
     let threads = m
         .get_one::<u32>("threads")
         .map_or_else(args::default_threads, |&t| t as usize);
@@ -144,9 +147,9 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
         RunEnd::Sampled(projection) => {
             report::write_projection(&out, projection)?;
             eprintln!(
-                "gamesweep: {} sample done: {} positions in {:.2} s on {}; wrote {}/projection.md and projection.json (rerun without --sample to run the whole plan)",
+                "gamesweep: {} sample done: {} in {:.2} s on {}; wrote {}/projection.md and projection.json (rerun without --sample to run the whole plan)",
                 kind.name(),
-                o.positions,
+                crate::output::plural(o.positions, "position"),
                 started.elapsed().as_secs_f64(),
                 args::threads_text(threads),
                 out.display()
@@ -162,11 +165,11 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
                 written = written.and("provenance.json");
             }
             eprintln!(
-                "gamesweep: {} done: {} shards ({} resumed), {} positions in {:.2} s on {}; wrote {}/: {written}",
+                "gamesweep: {} done: {} ({} resumed), {} in {:.2} s on {}; wrote {}/: {written}",
                 kind.name(),
-                o.shards,
+                crate::output::plural(o.shards.into(), "shard"),
                 o.resumed_done,
-                o.positions,
+                crate::output::plural(o.positions, "position"),
                 started.elapsed().as_secs_f64(),
                 args::threads_text(threads),
                 out.display()

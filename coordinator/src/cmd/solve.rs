@@ -24,8 +24,10 @@ pub enum SolveCommand {
     /// a kernel, minimax values, and for a declared sum the pair table.
     Gamegraph(GamegraphArgs),
     /// Col on a graph (graph6) with a partial colouring: canonical value, outcome class, options.
+    #[command(mut_arg("board", |a| a.help(board_help("graph6"))))]
     Col(ColArgs),
     /// Myopic Col on a digraph (digraph6) with a partial colouring: canonical value, outcome class, options.
+    #[command(mut_arg("board", |a| a.help(board_help("digraph6 (starts with `&`)"))))]
     Myopic(ColArgs),
     /// A subtraction game (take s counters, s in the set): the losing heaps up to N and the Grundy
     /// sequence with its proven preperiod and period.
@@ -80,12 +82,16 @@ impl DrawArgs {
 /// Size of `--svg` pictures, in pixels.
 const SVG_SIZE: u32 = 360;
 
+/// The help of `solve col`'s and `solve myopic`'s BOARD, in `format`: each
+/// speaks of its own format only.
+fn board_help(format: &str) -> String {
+    format!("The board, in {format}; `-`: read `BOARD [COLOURING]` lines from standard input and print `BOARD COLOURING VALUE OUTCOME` for each")
+}
+
 /// Arguments of `solve col` / `solve myopic`.
 #[derive(clap::Args, Debug)]
 pub struct ColArgs {
-    /// The board: graph6 for Col, digraph6 (starts with `&`) for Myopic Col;
-    /// `-`: read `BOARD [COLOURING]` lines from standard input and print
-    /// `BOARD COLOURING VALUE OUTCOME` for each.
+    /// The board (its help is set per game: [`board_help`]).
     pub board: String,
     /// One character per vertex: `.` uncoloured, `L` or `B` blue (Left), `R` red (Right). Default: all uncoloured.
     #[arg(long, alias = "coloring")]

@@ -7,7 +7,7 @@
 //! "store_bytes", "coordinator_rss_bytes", "coordinator_peak_rss_bytes",
 //! "workers_pruned"}` with
 //! SWEEP = `{"sweep_id", "kind", "params": {name: u64}, "solver_version",
-//! "state": "running"|"done"|"cancelled"|"failed"|"sampled", "shards_total",
+//! "state": "running"|"done"|"cancelled"|"failed"|"sampled"|"paused", "shards_total",
 //! "shards_pending", "shards_leased", "shards_done", "results_stored",
 //! "positions_done", "positions_estimate", "positions_projected",
 //! "positions_target", "fraction_done" (0..1), "rate" (positions/s),
@@ -33,7 +33,7 @@ pub struct StatusArgs {
     /// Sweep id (default: all sweeps).
     pub id: Option<String>,
     /// Print JSON: one object per call; every sweep's "state" is one of
-    /// running, done, cancelled, failed, sampled (format: deploy/README.md).
+    /// running, done, cancelled, failed, sampled, paused (format: deploy/README.md).
     #[arg(long)]
     pub json: bool,
     /// Refresh every 2 seconds until the sweeps shown are no longer running

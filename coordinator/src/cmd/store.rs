@@ -131,12 +131,12 @@ fn check(dir: &Path) -> anyhow::Result<()> {
                 .count();
         }
         out.push_str(&format!(
-            "sweep `{}` ({}, launch {}): {} shards, {} results stored, {}\n",
+            "sweep `{}` ({}, launch {}): {}, {} stored, {}\n",
             r.id,
             r.kind,
             r.seq,
-            s.plan.len(),
-            s.results.len(),
+            crate::output::plural(s.plan.len() as u64, "shard"),
+            crate::output::plural(s.results.len() as u64, "result"),
             match acknowledged {
                 None => "not in the journal (journaled at the next start)".to_string(),
                 Some(js) => format!(

@@ -111,18 +111,19 @@ pub fn exec(c: TokenCommand) -> anyhow::Result<()> {
                     .collect();
                 format!("{}\n", serde_json::to_string_pretty(&v)?)
             } else {
+                // Dates in UTC (`--json` keeps the numbers).
                 let mut t = format!(
-                    "{:<24} {:<7} {:<14} {:<14} {}\n",
-                    "name", "role", "issued_ms", "revoked_ms", "fingerprint"
+                    "{:<24} {:<7} {:<21} {:<21} {}\n",
+                    "name", "role", "issued (UTC)", "revoked (UTC)", "fingerprint"
                 );
                 for c in &list {
                     t.push_str(&format!(
-                        "{:<24} {:<7} {:<14} {:<14} {}\n",
+                        "{:<24} {:<7} {:<21} {:<21} {}\n",
                         format!("@{}", c.name),
                         c.role,
-                        c.issued_unix_ms,
+                        output::utc_time(c.issued_unix_ms),
                         if c.revoked_unix_ms > 0 {
-                            c.revoked_unix_ms.to_string()
+                            output::utc_time(c.revoked_unix_ms)
                         } else {
                             "-".into()
                         },

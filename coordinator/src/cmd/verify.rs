@@ -157,10 +157,10 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
         }
     }
     println!(
-        "verify {}: {} of {} finished shards re-run (sample {}, seed {}), {} match, {} mismatch, in {:.2} s on {}",
+        "verify {}: {} of {} re-run (sample {}, seed {}), {} match, {} mismatch, in {:.2} s on {}",
         a.file.display(),
         checks.len(),
-        export.results.len(),
+        crate::output::plural(export.results.len() as u64, "finished shard"),
         a.sample as f64 / 1e6,
         a.seed,
         checks.len() - mismatched,

@@ -305,9 +305,11 @@ impl fmt::Display for UvgAnalysis {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "UVG on {} vertices, {} edges, max degree {}",
+            "UVG on {} {}, {} edge{}, max degree {}",
             self.n,
+            if self.n == 1 { "vertex" } else { "vertices" },
             self.edges.len(),
+            if self.edges.len() == 1 { "" } else { "s" },
             self.max_degree
         )?;
         writeln!(

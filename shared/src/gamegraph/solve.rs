@@ -389,14 +389,19 @@ fn list(names: &[String], max: usize) -> String {
     }
 }
 
+/// `n` and `noun`, with an `s` unless `n` is 1: "1 draw", "2 draws".
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 impl fmt::Display for GameReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "game {}: {} positions, {} moves, {}, {}",
+            "game {}: {}, {}, {}, {}",
             self.name,
-            self.positions,
-            self.moves,
+            count(self.positions, "position"),
+            count(self.moves, "move"),
             if self.acyclic { "acyclic" } else { "cyclic" },
             if self.normal_play {
                 "normal play"
@@ -412,8 +417,10 @@ impl fmt::Display for GameReport {
         }
         writeln!(
             f,
-            "  outcomes: {} of type I, {} of type II, {} draws",
-            self.counts.first, self.counts.second, self.counts.draw
+            "  outcomes: {} of type I, {} of type II, {}",
+            self.counts.first,
+            self.counts.second,
+            count(self.counts.draw, "draw")
         )?;
         let mut header = vec!["position", "moves", "sink", "outcome", "good moves"];
         let has_grundy = self.grundy_unavailable.is_none();
@@ -488,8 +495,11 @@ impl fmt::Display for SumReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "sum {} + {}: {} positions, {} moves",
-            self.left, self.right, self.positions, self.moves
+            "sum {} + {}: {}, {}",
+            self.left,
+            self.right,
+            count(self.positions, "position"),
+            count(self.moves, "move")
         )?;
         if let Some(why) = &self.unavailable {
             writeln!(f, "  not fully computed: {why}")?;

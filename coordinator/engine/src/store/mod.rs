@@ -59,6 +59,10 @@ pub enum StoreError {
         /// What sled said.
         reason: String,
     },
+    /// Another process holds the store open (sled locks it): another
+    /// coordinator, or a `run` of the same folder.
+    #[error("store {} is in use by another process (a coordinator serving it, or a `gamesweep run` of the same folder): stop that one first, or point --store at another directory", .0.display())]
+    InUse(PathBuf),
     /// A sled database that gamesweep did not create.
     #[error("{0} is a database but not a gamesweep store; point --store at an empty directory or a gamesweep store")]
     Foreign(PathBuf),

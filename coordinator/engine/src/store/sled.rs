@@ -334,7 +334,10 @@ impl SledStore {
             }
         }
         let db = open_db(dir).map_err(|reason| {
-            if has_journal {
+            // sled's lock on its `db` file: held, not damaged.
+            if reason.contains("could not acquire lock") {
+                StoreError::InUse(dir.to_path_buf())
+            } else if has_journal {
                 StoreError::Damaged(format!(
                     "store damaged: cannot open {}: {reason}; run `gamesweep store check {}`, or restore the store from a backup or an --export-every checkpoint (see deploy/README.md, \"Recovering a damaged store\")",
                     dir.display(),
@@ -1085,6 +1088,20 @@ mod tests {
             "the accepted result's timing"
         );
         assert_eq!(all[0].timings.len(), 1);
+    }
+
+    /// A store another process (or handle) holds open is "in use", not
+    /// "point --store at an empty directory" nor "damaged".
+    #[test]
+    fn a_store_held_open_is_in_use() {
+        let dir = tempfile::tempdir().unwrap();
+        let held = SledStore::open(dir.path()).unwrap();
+        let err = SledStore::open(dir.path()).err().expect("opened twice");
+        assert!(matches!(err, StoreError::InUse(_)), "{err}");
+        let text = err.to_string();
+        assert!(text.contains("in use by another process"), "{text}");
+        assert!(!text.contains("empty directory"), "{text}");
+        drop(held);
     }
 
     #[test]

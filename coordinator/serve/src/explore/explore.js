@@ -131,7 +131,7 @@ function renderUvg(v) {
   set("nu-s", v.nu_without_token === null ? "—" : String(v.nu_without_token), v.nu_without_token);
   set("deg3", v.degree3 ? nim(v.degree3[0]) + " after " + v.degree3[1] + " win/lose tests" :
     (token === null ? "—" : "not applicable (a vertex of degree > 3)"), v.degree3 ? v.degree3[0] : null);
-  set("reply", v.reply ? v.reply.vertex + " (" + v.reply.why + (v.reply.remoteness !== null ? ", " + v.reply.remoteness + " moves left" : "") + ")" : "—");
+  set("reply", v.reply ? v.reply.vertex + " (" + v.reply.why + (v.reply.remoteness !== null ? ", " + v.reply.remoteness + (v.reply.remoteness === 1 ? " move left" : " moves left") : "") + ")" : "—");
   set("path", v.path.length ? v.path.join(" → ") : "—");
   $("hint").textContent = token === null ? "Click a vertex to put the token there. The numbers are the Grundy value of each start." :
     "Click a highlighted neighbour to move (green: value 0, a winning move).";

@@ -301,3 +301,19 @@ fn metrics_of_an_empty_coordinator_parse() {
         "text/plain; version=0.0.4; charset=utf-8"
     );
 }
+
+/// The HELP of `gamesweep_sweep_info` names every state a sweep can be in
+/// (it lacked `paused`).
+#[test]
+fn sweep_info_help_names_every_state() {
+    let c = Core::open(Arc::new(MemStore::new()), LEASE).unwrap();
+    launch(&c, "s", 1); // a family without samples is left out of the text
+    let (_, _, text) = scrape(&c);
+    let help = text
+        .lines()
+        .find(|l| l.starts_with("# HELP gamesweep_sweep_info "))
+        .unwrap_or_else(|| panic!("no HELP of sweep_info: {text}"));
+    for state in gamesweep_api::domain::SweepState::ALL {
+        assert!(help.contains(state.as_str()), "{state:?} not in {help}");
+    }
+}
