@@ -472,6 +472,8 @@ async fn drive(
     bar.finish();
     if !finished {
         core.flush()?;
+        // So that the resume reads nothing but the checkpoint (best effort).
+        let _ = core.checkpoint();
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
         return Err(anyhow::anyhow!(
             "interrupted after {:.1} s with {}/{} shards saved in {}; run the same command again to resume",
