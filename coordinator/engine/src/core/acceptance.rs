@@ -382,7 +382,7 @@ impl Core {
         s.merged = merged.expect("merged above for a shard not done");
         s.done_digest = s
             .done_digest
-            .add(SetDigest::of(index, &journal::digest(&bytes)));
+            .union(SetDigest::of(index, &journal::digest(&bytes)));
         s.results_stored += 1;
         s.events.results_accepted = s.events.results_accepted.saturating_add(1);
         s.note_progress(self.clock.now());

@@ -262,7 +262,7 @@ fn check_loaded(
                         .map(|(&i, d)| (1u64, SetDigest::of(i, d)))
                         .reduce(
                             || (0, SetDigest::default()),
-                            |a, b| (a.0 + b.0, a.1.add(b.1)),
+                            |a, b| (a.0 + b.0, a.1.union(b.1)),
                         );
                     if n != cp.count() || sum.hex() != cp.digest {
                         return Ok(Checked::Doubt(format!(
@@ -485,7 +485,7 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
                 record.id
             )));
         };
-        done_digest = done_digest.add(SetDigest::of(i, &journal::digest(&bytes)));
+        done_digest = done_digest.union(SetDigest::of(i, &journal::digest(&bytes)));
         let r = kind.decode(&bytes).map_err(bad)?;
         *state = ShardState::Done;
         *w = r.work();
@@ -778,7 +778,7 @@ mod tests {
         bad.merged = m.encode();
         bad.digest = SetDigest::from_hex(&bad.digest)
             .unwrap()
-            .add(SetDigest::of(9, &[0; 32]))
+            .union(SetDigest::of(9, &[0; 32]))
             .hex();
         assert_eq!(bad.seq, s0);
         st.put_checkpoint("s", &bad).unwrap();

@@ -507,7 +507,7 @@ impl Core {
             if s.states.get(i as usize) != Some(&ShardState::Done) {
                 continue;
             }
-            digest = digest.add(SetDigest::of(i, &crate::store::journal::digest(&bytes)));
+            digest = digest.union(SetDigest::of(i, &crate::store::journal::digest(&bytes)));
             let r = kind.decode(&bytes).map_err(bad)?;
             s.work[i as usize] = r.work();
             merged.merge(r).map_err(bad)?;

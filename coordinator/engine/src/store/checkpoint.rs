@@ -114,7 +114,7 @@ impl SetDigest {
 
     /// The digest of the union of two disjoint sets.
     #[must_use]
-    pub fn add(self, other: SetDigest) -> SetDigest {
+    pub fn union(self, other: SetDigest) -> SetDigest {
         let mut out = self.0;
         for (o, x) in out.iter_mut().zip(other.0) {
             *o = o.wrapping_add(x);
@@ -124,7 +124,7 @@ impl SetDigest {
 
     /// The digest of this set without a member's digest `other`.
     #[must_use]
-    pub fn sub(self, other: SetDigest) -> SetDigest {
+    pub fn without(self, other: SetDigest) -> SetDigest {
         let mut out = self.0;
         for (o, x) in out.iter_mut().zip(other.0) {
             *o = o.wrapping_sub(x);
@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn runs_and_coverage_agree() {
-        let done = |i: u32| i % 5 != 0 && i != 7;
+        let done = |i: u32| !i.is_multiple_of(5) && i != 7;
         let r = runs(23, done);
         assert_eq!(r, [(1, 5), (6, 7), (8, 10), (11, 15), (16, 20), (21, 23)]);
         let cp = Checkpoint {
@@ -176,13 +176,13 @@ mod tests {
     #[test]
     fn the_set_digest_ignores_order_and_sees_every_member() {
         let d = |i: u32, b: u8| SetDigest::of(i, &[b; 32]);
-        let a = d(1, 1).add(d(2, 2)).add(d(3, 3));
-        let b = d(3, 3).add(d(1, 1)).add(d(2, 2));
+        let a = d(1, 1).union(d(2, 2)).union(d(3, 3));
+        let b = d(3, 3).union(d(1, 1)).union(d(2, 2));
         assert_eq!(a, b);
-        assert_ne!(a, d(1, 1).add(d(2, 2)));
-        assert_ne!(a, d(1, 1).add(d(2, 2)).add(d(3, 4)), "another digest");
-        assert_ne!(a, d(1, 1).add(d(2, 2)).add(d(4, 3)), "another shard");
-        assert_eq!(a.sub(d(2, 2)), d(1, 1).add(d(3, 3)));
+        assert_ne!(a, d(1, 1).union(d(2, 2)));
+        assert_ne!(a, d(1, 1).union(d(2, 2)).union(d(3, 4)), "another digest");
+        assert_ne!(a, d(1, 1).union(d(2, 2)).union(d(4, 3)), "another shard");
+        assert_eq!(a.without(d(2, 2)), d(1, 1).union(d(3, 3)));
         assert_eq!(a.hex().len(), 64);
         assert_eq!(SetDigest::from_hex(&a.hex()), Some(a));
         assert_eq!(SetDigest::from_hex("zz"), None);

@@ -355,7 +355,7 @@ impl SledStore {
                 // A result whose own checksum fails is reported by the tree scan.
                 Some(v) => {
                     let bytes = unseal("results", &shard_key(id, i), &v).unwrap_or(&v);
-                    sum = sum.add(SetDigest::of(i, &journal::digest(bytes)));
+                    sum = sum.union(SetDigest::of(i, &journal::digest(bytes)));
                 }
             }
         }
