@@ -15,7 +15,9 @@
 # sweep. Also prints the coordinator's RSS before and after the launch
 # (memory per pending shard) and the load average (the machine is shared).
 # Usage: bench/load.sh [SHARDS=20000] [WORKERS=200] [SHARD_MS=0]
-#   env: CONNECTIONS=4 LEASE=1 RESULT_BYTES=64 SKIP_BUILD=1 MIDKILL=SECS
+# With STOP=KILL, the coordinator is stopped with SIGKILL after the report
+# instead of SIGTERM (restart after a crash: no shutdown checkpoint).
+#   env: CONNECTIONS=4 LEASE=1 RESULT_BYTES=64 SKIP_BUILD=1 MIDKILL=SECS STOP=KILL
 #        GAMESWEEP=path/to/gamesweep LOAD=path/to/load (other builds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -84,7 +86,7 @@ HZ=$(getconf CLK_TCK)
 CPU=$(awk -v hz="$HZ" '{printf "%.2f", ($14 + $15) / hz}' /proc/$SERVE/stat)
 HWM=$(awk '/VmHWM/ {printf "%.1f", $2 / 1024}' /proc/$SERVE/status)
 "$G" report load --coordinator "$URL" --out "$T/out" >/dev/null 2>&1
-kill -TERM $SERVE; wait $SERVE || true; SERVE=
+kill -"${STOP:-TERM}" $SERVE; wait $SERVE || true; SERVE=
 STORE=$(du -sb "$T/store" | cut -f1)
 echo "coordinator: ${CPU} s CPU (launch + run, since its last start), peak RSS ${HWM} MiB; store $(echo "$STORE / 1048576" | bc -l | xargs printf '%.1f') MiB on disk"
 
@@ -96,7 +98,7 @@ for _ in $(seq 6000); do
 done
 r1=$(date +%s.%N)
 "$G" status load --coordinator "$URL" >/dev/null
-echo "restart to status answering (whole plan recovered): $(echo "$r1 - $r0" | bc -l | xargs printf '%.2f') s"
+echo "restart to status answering (whole plan recovered, stopped with SIG${STOP:-TERM}): $(echo "$r1 - $r0" | bc -l | xargs printf '%.2f') s"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 want=$(echo "$SHARDS * ($SHARDS - 1) / 2" | bc)

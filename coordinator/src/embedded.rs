@@ -517,6 +517,8 @@ async fn drive(
     bar.finish();
     if !finished {
         core.flush()?;
+        // So that the resume reads nothing but the checkpoint (best effort).
+        let _ = core.checkpoint();
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
         let signal = signal.unwrap_or(crate::error::SIGINT);
         return Err(crate::error::Interrupted {

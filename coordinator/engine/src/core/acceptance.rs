@@ -11,6 +11,8 @@
 
 use super::model::{voter, CoreError, Named, ShardState, State, Sweep, MAX_FAILURES};
 use super::Core;
+use crate::store::checkpoint::SetDigest;
+use crate::store::journal;
 use crate::store::{FailureRecord, ShardTiming, FAILING_WORKERS_KEPT};
 use gamesweep::kinds;
 use gamesweep::sweep::Output;
@@ -341,10 +343,11 @@ impl Core {
             ShardState::Done | ShardState::Failed => None,
             _ => Some(merge_checked(&s.merged, &result, &sweep_id, index)?),
         };
+        let bytes = result.encode();
         if matches!(state, ShardState::Done | ShardState::Failed)
             || !self
                 .store
-                .put_result(&sweep_id, index, &result.encode(), timing.as_ref())?
+                .put_result(&sweep_id, index, &bytes, timing.as_ref())?
         {
             s.duplicates_ignored = s.duplicates_ignored.saturating_add(1);
             self.store.put_stats(&sweep_id, &s.stats())?;
@@ -377,6 +380,9 @@ impl Core {
             s.set_timing(index, t);
         }
         s.merged = merged.expect("merged above for a shard not done");
+        s.done_digest = s
+            .done_digest
+            .union(SetDigest::of(index, &journal::digest(&bytes)));
         s.results_stored += 1;
         s.events.results_accepted = s.events.results_accepted.saturating_add(1);
         s.note_progress(self.clock.now());
@@ -502,6 +508,8 @@ impl Core {
     /// Make everything accepted so far durable. Concurrent callers share
     /// flushes (see [`super::commit`]).
     pub fn flush(&self) -> Result<(), CoreError> {
-        Ok(self.commit.commit(|| self.store.flush())?)
+        self.commit.commit(|| self.store.flush())?;
+        self.checkpoint_if_due();
+        Ok(())
     }
 }

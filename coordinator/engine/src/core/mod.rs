@@ -7,7 +7,8 @@
 //! By concern: [`model`] (errors, shard and sweep state), `recovery`
 //! (loading the store at startup), [`launch`] (planning, samples, resume,
 //! cancel), [`leases`] (lease, renew, expiry), [`acceptance`] (submit, fail,
-//! flush), [`commit`] (group commit), [`status`], [`results`] (merged
+//! flush), [`commit`] (group commit), `checkpoint` (the merged results
+//! written so that a restart merges only what came after), [`status`], [`results`] (merged
 //! result, cached render, projection), [`memory`] (`/proc`), [`clock`],
 //! `tokens` (the lease tokens that bind submits, renewals, releases and
 //! failure reports to the leases the core granted).
@@ -17,6 +18,7 @@
 //! instead of sleeping.
 
 pub mod acceptance;
+mod checkpoint;
 pub mod clock;
 pub mod commit;
 pub mod credentials;
@@ -36,6 +38,7 @@ pub mod verify;
 mod verify_state;
 
 pub use acceptance::{FailOutcome, FailureReport, Submission, Timing};
+pub use checkpoint::CHECKPOINT_EVERY;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use commit::GroupCommit;
 pub use gamesweep_api::{solver_version, SolverVersions};
@@ -117,6 +120,9 @@ pub struct Core {
     failed_imports: Mutex<std::collections::BTreeSet<String>>,
     /// The CPU budget for recounting submitted results (core/recount.rs).
     recount: Mutex<recount::Budget>,
+    /// When the last checkpoint was started (or the core opened) and how
+    /// long it took; held while one is written (core/checkpoint.rs).
+    checkpointing: Mutex<(std::time::Instant, std::time::Duration)>,
 }
 
 impl Core {
@@ -182,6 +188,7 @@ impl Core {
             version: format!("{}+{}", gamesweep::CRATE_VERSION, gamesweep::BUILD_ID),
             failed_imports: Mutex::default(),
             recount: Mutex::new(recount::Budget::new(recount::DEFAULT_SHARE, now)),
+            checkpointing: Mutex::new((std::time::Instant::now(), std::time::Duration::ZERO)),
         })
     }
 

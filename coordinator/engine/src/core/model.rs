@@ -2,6 +2,7 @@
 //! the few transitions on it that need no store (they take `now` explicitly).
 
 use super::verify_state::{Quarantine, Verification};
+use crate::store::checkpoint::SetDigest;
 use crate::store::{
     FailureRecord, LeaseRecord, ShardTiming, StoreError, SweepRecord, SweepState, SweepStats,
 };
@@ -376,6 +377,20 @@ pub(crate) struct Sweep {
     pub(crate) sampled: HashSet<u32>,
     /// The plan's estimated positions, and the sample's.
     pub(crate) estimate: (u64, u64),
+    /// [`SetDigest`] of the done shards' (index, result SHA-256) pairs:
+    /// what a checkpoint of this moment covers (`store/checkpoint.rs`).
+    pub(crate) done_digest: SetDigest,
+    /// Done shards the sweep's stored checkpoint covers (0: none): a
+    /// checkpoint is due when [`Sweep::results_stored`] differs.
+    pub(crate) checkpointed: u32,
+    /// Started from a checkpoint: `timings` and `verify.origins` hold only
+    /// the shards it did not cover until [`Sweep::fill`] adds the rest
+    /// (read from the store by what needs them: export, projection,
+    /// re-verification), so a start does not read them.
+    pub(crate) lazy: bool,
+    /// While lazy: [`Sweep::worker_work`] of the shards the checkpoint
+    /// covered (its aggregate), under the workers' own.
+    pub(crate) worker_work_base: BTreeMap<String, u64>,
 }
 
 impl Sweep {
@@ -417,6 +432,10 @@ impl Sweep {
             worker_work: BTreeMap::new(),
             sampled: HashSet::new(),
             estimate: (0, 0),
+            done_digest: SetDigest::default(),
+            checkpointed: 0,
+            lazy: false,
+            worker_work_base: BTreeMap::new(),
         }
         .counted()
     }
@@ -474,13 +493,37 @@ impl Sweep {
                 sums.count(self.plan[i].estimate, self.work[i], 1);
             }
         }
-        let mut by_worker: BTreeMap<String, u64> = BTreeMap::new();
+        let mut by_worker: BTreeMap<String, u64> = self.worker_work_base.clone();
         for (&i, t) in &self.timings {
             let w = self.work.get(i as usize).copied().unwrap_or(0);
             let e = by_worker.entry(t.worker.clone()).or_insert(0);
             *e = e.saturating_add(w);
         }
         (sums, by_worker)
+    }
+
+    /// The stored timings and origins of a sweep started lazily (see
+    /// [`Sweep::lazy`]): those of done shards it lacks are added (what it
+    /// holds is as new or newer), and its worker work counted again.
+    pub(crate) fn fill(
+        &mut self,
+        timings: BTreeMap<u32, ShardTiming>,
+        origins: BTreeMap<u32, String>,
+    ) {
+        let done = |s: &Self, i: u32| s.states.get(i as usize) == Some(&ShardState::Done);
+        for (i, t) in timings {
+            if done(self, i) {
+                self.timings.entry(i).or_insert(t);
+            }
+        }
+        for (i, o) in origins {
+            if done(self, i) {
+                self.verify.origins.entry(i).or_insert(o);
+            }
+        }
+        self.lazy = false;
+        self.worker_work_base.clear();
+        self.recount_work();
     }
 
     /// Set shard `index`'s positions (keeping [`Sweep::sums`]).

@@ -172,8 +172,10 @@ impl Core {
     pub fn projection(&self, sweep_id: &str, cores: &[u32]) -> Result<Projection, CoreError> {
         check_cores(cores)?;
         let (kind, params, plan, sample, work, timings) = {
-            let st = self.lock();
-            let s = st.sweep(sweep_id)?;
+            let mut st = self.lock();
+            let s = st.sweep_mut(sweep_id)?;
+            self.fill_in(s)?;
+            let s = &*s;
             let Some(sample) = s.record.sample.clone() else {
                 return Err(CoreError::BadRequest(format!(
                     "sweep `{sweep_id}` was launched without --sample: a projection needs a random sample of shards (launch one with `--sample 0.5% --sample-seed N`)"

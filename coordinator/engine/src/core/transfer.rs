@@ -103,8 +103,9 @@ impl Core {
     /// result (with its timing and worker where known).
     pub fn export(&self, sweep_id: &str) -> Result<Export, CoreError> {
         let (record, plan, timings, origins) = {
-            let st = self.lock();
-            let s = st.sweep(sweep_id)?;
+            let mut st = self.lock();
+            let s = st.sweep_mut(sweep_id)?;
+            self.fill_in(s)?;
             (
                 s.record.clone(),
                 s.plan.clone(),
@@ -400,6 +401,7 @@ impl Core {
                 failures: BTreeMap::new(),
                 verify: records,
                 origins,
+                checkpoint: None,
             },
             self.epoch.unix_ms(now),
         )?;

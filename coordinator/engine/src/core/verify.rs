@@ -41,6 +41,7 @@ use super::model::{is_issued, voter, CoreError, ShardState, State, Sweep};
 pub use super::verify_state::{digest, selected};
 pub(crate) use super::verify_state::{first_run, Quarantine, Verification, PPM};
 use super::Core;
+use crate::store::checkpoint::SetDigest;
 use crate::store::{
     LeaseRecord, QuarantineRecord, SweepState, Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
 };
@@ -497,18 +498,24 @@ impl Core {
 
     /// Merge the stored results of `s` again (one was replaced).
     fn rebuild(&self, s: &mut Sweep) -> Result<(), CoreError> {
+        self.fill_in(s)?;
         let bad = |e: gamesweep::sweep::SweepError| CoreError::Render(e.to_string());
         let kind = kinds::find(&s.record.kind).map_err(bad)?;
         let mut merged = kind.empty();
+        let mut digest = SetDigest::default();
         for (i, bytes) in self.store.results_of(&s.record.id)? {
             if s.states.get(i as usize) != Some(&ShardState::Done) {
                 continue;
             }
+            digest = digest.union(SetDigest::of(i, &crate::store::journal::digest(&bytes)));
             let r = kind.decode(&bytes).map_err(bad)?;
             s.work[i as usize] = r.work();
             merged.merge(r).map_err(bad)?;
         }
         s.merged = merged;
+        s.done_digest = digest;
+        // The store dropped the checkpoint with the replaced result.
+        s.checkpointed = 0;
         s.recount_work();
         Ok(())
     }
@@ -582,6 +589,7 @@ impl Core {
                 if s.record.state != SweepState::Running || (s.finished() && s.record.id != sweep) {
                     continue;
                 }
+                self.fill_in(s)?;
                 let id = s.record.id.clone();
                 let theirs: Vec<u32> = s
                     .verify

@@ -6,9 +6,12 @@
 //! version, state) and its plan (written once at launch, never re-planned),
 //! one result per shard (written at most once: compare-and-swap on an empty
 //! slot), the current lease of each leased shard, and a few counters. The
-//! merged result is never stored: it is derived from the per-shard results, so
-//! it cannot disagree with them. Beside the sweeps, an append-only audit log
-//! of admin actions (launch, cancel: who, what, when).
+//! merged result is derived from the per-shard results; a [`checkpoint`] of
+//! it (with the done shards it covers and their digest) is stored now and
+//! then so that a start merges only the results stored after it, and is
+//! used only when the journal bears it out, so it cannot disagree with
+//! them unnoticed. Beside the sweeps, an append-only audit log of admin
+//! actions (launch, cancel: who, what, when).
 //!
 //! Durability: [`Store::put_result`] does not flush; the caller flushes
 //! ([`Store::flush`]) before acknowledging a submit, so every acknowledged
@@ -31,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+pub mod checkpoint;
 mod credentials;
 pub mod journal;
 mod mem;
@@ -320,15 +324,20 @@ pub struct StoredSweep {
     /// Counters.
     pub stats: SweepStats,
     /// Timings of the accepted results, by shard index (absent for results
-    /// from workers that sent none).
+    /// from workers that sent none; with a checkpoint, only of `results`).
     pub timings: BTreeMap<u32, ShardTiming>,
     /// Reported failures, by shard index.
     pub failures: BTreeMap<u32, FailureRecord>,
     /// Verification records, by shard index.
     pub verify: BTreeMap<u32, VerifyRecord>,
     /// The worker each accepted result came from, by shard index (absent
-    /// for results accepted before this was recorded).
+    /// for results accepted before this was recorded; with a checkpoint,
+    /// only of `results`).
     pub origins: BTreeMap<u32, String>,
+    /// The sweep's checkpoint, when loaded by [`Store::load_for_start`]:
+    /// then `results` holds only the shards it does not cover (see
+    /// [`checkpoint`]). `None` from [`Store::load_all`], which reads every result.
+    pub checkpoint: Option<checkpoint::Checkpoint>,
 }
 
 /// The coordinator's durable state.
@@ -343,6 +352,23 @@ pub trait Store: Send + Sync {
     fn next_seq(&self) -> Result<u64, StoreError>;
     /// Every stored sweep, in launch order.
     fn load_all(&self) -> Result<Vec<StoredSweep>, StoreError>;
+    /// Every stored sweep, in launch order, for a start: a sweep with a
+    /// readable checkpoint of its launch comes with it and with only the
+    /// results it does not cover (results accepted after it); any other
+    /// with every result, as [`Store::load_all`]. A store that keeps no
+    /// checkpoints loads everything.
+    fn load_for_start(&self) -> Result<Vec<StoredSweep>, StoreError> {
+        self.load_all()
+    }
+    /// Store sweep `id`'s checkpoint, durably; `Ok(false)` from a store that
+    /// keeps none. The caller guarantees every result it covers is flushed.
+    fn put_checkpoint(
+        &self,
+        _id: &str,
+        _checkpoint: &checkpoint::Checkpoint,
+    ) -> Result<bool, StoreError> {
+        Ok(false)
+    }
     /// Store shard `index`'s result (and its timing) unless it has one;
     /// `Ok(false)` if it had one already (nothing written). Not flushed: call
     /// [`Store::flush`].
@@ -389,6 +415,26 @@ pub trait Store: Send + Sync {
     ) -> Result<(), StoreError>;
     /// The stored results of sweep `id`, by shard index.
     fn results_of(&self, id: &str) -> Result<BTreeMap<u32, Vec<u8>>, StoreError>;
+    /// The stored timings of sweep `id`'s accepted results, by shard index
+    /// (what [`Store::load_for_start`] leaves out for a checkpoint's shards).
+    fn timings_of(&self, id: &str) -> Result<BTreeMap<u32, ShardTiming>, StoreError> {
+        Ok(self
+            .load_all()?
+            .into_iter()
+            .find(|s| s.record.id == id)
+            .map(|s| s.timings)
+            .unwrap_or_default())
+    }
+    /// The stored origins of sweep `id`'s accepted results, by shard index
+    /// (what [`Store::load_for_start`] leaves out for a checkpoint's shards).
+    fn origins_of(&self, id: &str) -> Result<BTreeMap<u32, String>, StoreError> {
+        Ok(self
+            .load_all()?
+            .into_iter()
+            .find(|s| s.record.id == id)
+            .map(|s| s.origins)
+            .unwrap_or_default())
+    }
     /// Quarantine a worker, durably.
     fn put_quarantine(&self, record: &QuarantineRecord) -> Result<(), StoreError>;
     /// The quarantined workers.

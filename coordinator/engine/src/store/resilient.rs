@@ -543,6 +543,24 @@ impl Store for ResilientStore {
         self.shared.with(|s| s.load_all())
     }
 
+    fn load_for_start(&self) -> Result<Vec<StoredSweep>, StoreError> {
+        self.flush()?;
+        self.shared.with(|s| s.load_for_start())
+    }
+
+    fn put_checkpoint(
+        &self,
+        id: &str,
+        checkpoint: &super::checkpoint::Checkpoint,
+    ) -> Result<bool, StoreError> {
+        // Not kept in the redo log: a checkpoint is an optimisation, and
+        // while writes fail there is none to write (the next one covers more).
+        if self.writes_failing().is_some() {
+            return Ok(false);
+        }
+        self.shared.with(|s| s.put_checkpoint(id, checkpoint))
+    }
+
     fn put_result(
         &self,
         id: &str,
@@ -643,6 +661,15 @@ impl Store for ResilientStore {
             bytes: result.to_vec(),
             worker: worker.into(),
         })
+    }
+
+    fn timings_of(&self, id: &str) -> Result<BTreeMap<u32, ShardTiming>, StoreError> {
+        // Called for what was stored before the start (flushed then).
+        self.shared.with(|s| s.timings_of(id))
+    }
+
+    fn origins_of(&self, id: &str) -> Result<BTreeMap<u32, String>, StoreError> {
+        self.shared.with(|s| s.origins_of(id))
     }
 
     fn results_of(&self, id: &str) -> Result<BTreeMap<u32, Vec<u8>>, StoreError> {

@@ -1,5 +1,6 @@
 //! [`Store`] on a sled database in a directory.
 
+use super::checkpoint::{Checkpoint, SetDigest};
 use super::journal::{self, JournalFile, Record, SweepEntry};
 use super::{
     AuditRecord, CredentialRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord,
@@ -44,6 +45,8 @@ pub const SEALED_TREES: &[&str] = &[
     "audit",
     "trust",
     "credentials",
+    "checkpoints",
+    "fresh",
 ];
 
 /// First byte of a sealed value: never the first byte of JSON (a v2 value),
@@ -81,7 +84,9 @@ pub fn seal(tree: &str, key: &[u8], payload: &[u8]) -> Vec<u8> {
 pub fn locate(tree: &str, key: &[u8]) -> String {
     let text = |b: &[u8]| String::from_utf8_lossy(b).escape_debug().to_string();
     match tree {
-        "sweeps" | "plans" | "stats" => format!("tree `{tree}`, sweep `{}`", text(key)),
+        "sweeps" | "plans" | "stats" | "checkpoints" => {
+            format!("tree `{tree}`, sweep `{}`", text(key))
+        }
         "quarantine" => format!("tree `{tree}`, worker `{}`", text(key)),
         "audit" => format!("tree `{tree}`, entry {}", text(key).len()),
         _ if key.len() >= 5 && key[key.len() - 5] == 0 => format!(
@@ -185,6 +190,13 @@ pub struct SledStore {
     trust: Sealed,
     /// Issued credentials (hashes only), by name.
     credentials: Sealed,
+    /// Each sweep's checkpoint (`checkpoint.rs`), by sweep id.
+    checkpoints: Sealed,
+    /// The shards whose results were stored since their sweep's last
+    /// checkpoint (empty values), by shard: what a start reads besides the
+    /// checkpoint. Written before the result, removed after a checkpoint
+    /// covering it is flushed; an entry left behind only costs a lookup.
+    fresh: Sealed,
     /// The store's directory (the journal lives in it).
     dir: PathBuf,
     /// The journal of acknowledged work, open for appending. Its lock also
@@ -272,6 +284,8 @@ pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError
         "trust" => dec::<TrustRecord>("trust record", bytes).map(drop),
         "credentials" => dec::<CredentialRecord>("credential", bytes).map(drop),
         "audit" => dec::<AuditRecord>("audit entry", bytes).map(drop),
+        "checkpoints" => dec::<Checkpoint>("checkpoint", bytes).map(drop),
+        "fresh" => index_of(key).map(drop),
         _ => Err(StoreError::Corrupt(format!("no tree `{tree}`"))),
     }
 }
@@ -298,6 +312,224 @@ fn open_db(dir: &Path) -> Result<sled::Db, String> {
 }
 
 impl SledStore {
+    /// The checkpoint of `record`'s launch, if it reads and fits a plan of
+    /// `shards` shards; a damaged one is passed over with a warning (the
+    /// start then reads every result, which are all still stored).
+    fn checkpoint_of(&self, record: &SweepRecord, shards: usize) -> Option<Checkpoint> {
+        let bytes = match self.checkpoints.get(record.id.as_bytes()) {
+            Ok(b) => b?,
+            Err(e) => {
+                tracing::warn!(sweep = %record.id, error = %e, "checkpoint damaged; reading every result instead");
+                return None;
+            }
+        };
+        match dec::<Checkpoint>("checkpoint", &bytes) {
+            Ok(cp) if cp.seq == record.seq && cp.well_formed(shards) => Some(cp),
+            Ok(cp) if cp.seq != record.seq => None,
+            Ok(_) => {
+                tracing::warn!(sweep = %record.id, "checkpoint does not fit the plan; reading every result instead");
+                None
+            }
+            Err(e) => {
+                tracing::warn!(sweep = %record.id, error = %e, "checkpoint damaged; reading every result instead");
+                None
+            }
+        }
+    }
+
+    /// What is wrong with sweep `id`'s checkpoint `cp` against the stored
+    /// results it covers (`None`: nothing; a stale checkpoint of an earlier
+    /// launch is not damage, it is never used).
+    fn checkpoint_damage(&self, id: &str, cp: &Checkpoint) -> Result<Option<String>, StoreError> {
+        let Some(seq) = self.seq_of(id) else {
+            return Ok(None);
+        };
+        if cp.seq != seq {
+            return Ok(None);
+        }
+        let mut missing = Vec::new();
+        let mut sum = SetDigest::default();
+        for i in cp.shards() {
+            match self.results.tree.get(shard_key(id, i))? {
+                None => missing.push(i),
+                // A result whose own checksum fails is reported by the tree scan.
+                Some(v) => {
+                    let bytes = unseal("results", &shard_key(id, i), &v).unwrap_or(&v);
+                    sum = sum.union(SetDigest::of(i, &journal::digest(bytes)));
+                }
+            }
+        }
+        Ok(if !missing.is_empty() {
+            Some(format!(
+                "{} result(s) it covers are missing (shards {})",
+                missing.len(),
+                missing
+                    .iter()
+                    .take(8)
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        } else if sum.hex() != cp.digest {
+            Some("the stored results it covers are not the ones it merged (digest mismatch)".into())
+        } else {
+            None
+        })
+    }
+
+    /// The values of `tree` (per shard, decoded as `what`) of sweep `id`:
+    /// all of them, or those of the shards `only`.
+    fn per_shard<T: for<'de> Deserialize<'de>>(
+        &self,
+        tree: &Sealed,
+        what: &str,
+        id: &str,
+        only: Option<&[u32]>,
+    ) -> Result<BTreeMap<u32, T>, StoreError> {
+        let at =
+            |k: &[u8], e: StoreError| StoreError::Corrupt(format!("{}: {e}", locate(tree.name, k)));
+        let mut out = BTreeMap::new();
+        match only {
+            Some(shards) => {
+                for &i in shards {
+                    let k = shard_key(id, i);
+                    if let Some(v) = tree.get(&k)? {
+                        out.insert(i, dec(what, &v).map_err(|e| at(&k, e))?);
+                    }
+                }
+            }
+            None => {
+                for kv in tree.scan(&sweep_prefix(id)) {
+                    let (k, v) = kv?;
+                    out.insert(index_of(&k)?, dec(what, &v).map_err(|e| at(&k, e))?);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every stored sweep; with `with_checkpoints`, see [`Store::load_for_start`].
+    fn load(&self, with_checkpoints: bool) -> Result<Vec<StoredSweep>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.sweeps.scan(b"") {
+            let (k, v) = kv?;
+            let record: SweepRecord = dec("sweep record", &v)
+                .map_err(|e| StoreError::Corrupt(format!("{}: {e}", locate("sweeps", &k))))?;
+            if k.as_ref() != record.id.as_bytes() {
+                return Err(StoreError::Corrupt(format!(
+                    "sweep key/id mismatch for `{}`",
+                    record.id
+                )));
+            }
+            let plan: Vec<ShardSpec> = match self.plans.get(k.as_ref())? {
+                Some(p) => dec("plan", &p)?,
+                None => {
+                    return Err(StoreError::Corrupt(format!(
+                        "sweep `{}` has no plan",
+                        record.id
+                    )))
+                }
+            };
+            if plan.iter().enumerate().any(|(i, s)| s.index as usize != i) {
+                return Err(StoreError::Corrupt(format!(
+                    "plan of `{}` is not indexed 0..n",
+                    record.id
+                )));
+            }
+            let prefix = sweep_prefix(&record.id);
+            let checkpoint = match with_checkpoints {
+                true => self.checkpoint_of(&record, plan.len()),
+                false => None,
+            };
+            let mut results = BTreeMap::new();
+            let beyond = |i: u32| {
+                StoreError::Corrupt(format!(
+                    "result for shard {i} beyond the plan of `{}`",
+                    record.id
+                ))
+            };
+            if let Some(cp) = &checkpoint {
+                // Only what was stored after the checkpoint.
+                for kv in self.fresh.tree.scan_prefix(&prefix) {
+                    let (k, _) = kv?;
+                    let i = index_of(&k)?;
+                    if cp.covers(i) {
+                        continue;
+                    }
+                    if i as usize >= plan.len() {
+                        return Err(beyond(i));
+                    }
+                    if let Some(v) = self.results.get(&k)? {
+                        results.insert(i, v);
+                    }
+                }
+            } else {
+                for kv in self.results.scan(&prefix) {
+                    let (k, v) = kv?;
+                    let i = index_of(&k)?;
+                    if i as usize >= plan.len() {
+                        return Err(beyond(i));
+                    }
+                    results.insert(i, v);
+                }
+            }
+            let at = |tree: &str, k: &[u8], e: StoreError| {
+                StoreError::Corrupt(format!("{}: {e}", locate(tree, k)))
+            };
+            let mut leases = BTreeMap::new();
+            for kv in self.leases.scan(&prefix) {
+                let (k, v) = kv?;
+                leases.insert(
+                    index_of(&k)?,
+                    dec("lease", &v).map_err(|e| at("leases", &k, e))?,
+                );
+            }
+            // From a checkpoint, only the shards it does not cover: the
+            // rest are read when needed ([`Store::timings_of`]).
+            let only: Option<Vec<u32>> = checkpoint
+                .as_ref()
+                .map(|_| results.keys().copied().collect());
+            let timings =
+                self.per_shard(&self.timings, "shard timing", &record.id, only.as_deref())?;
+            let mut failures = BTreeMap::new();
+            for kv in self.failures.scan(&prefix) {
+                let (k, v) = kv?;
+                failures.insert(
+                    index_of(&k)?,
+                    dec("shard failure", &v).map_err(|e| at("failures", &k, e))?,
+                );
+            }
+            let mut verify = BTreeMap::new();
+            for kv in self.verify.scan(&prefix) {
+                let (k, v) = kv?;
+                verify.insert(
+                    index_of(&k)?,
+                    dec("verification record", &v).map_err(|e| at("verify", &k, e))?,
+                );
+            }
+            let origins =
+                self.per_shard(&self.origins, "result origin", &record.id, only.as_deref())?;
+            let stats = match self.stats.get(k.as_ref())? {
+                Some(s) => dec("stats", &s).map_err(|e| at("stats", &k, e))?,
+                None => SweepStats::default(),
+            };
+            out.push(StoredSweep {
+                record,
+                plan,
+                results,
+                leases,
+                stats,
+                timings,
+                failures,
+                verify,
+                origins,
+                checkpoint,
+            });
+        }
+        out.sort_by_key(|s| s.record.seq);
+        Ok(out)
+    }
+
     /// Open (or create) the store in `dir`. A directory holding anything but
     /// a gamesweep store is refused; a v2 store is migrated in place (every
     /// value sealed, the journal written from what it holds). Whether
@@ -415,6 +647,8 @@ impl SledStore {
             signing_key,
             trust: t("trust")?,
             credentials: t("credentials")?,
+            checkpoints: t("checkpoints")?,
+            fresh: t("fresh")?,
             sweeps: t("sweeps")?,
             plans: t("plans")?,
             results: t("results")?,
@@ -572,7 +806,9 @@ impl Store for SledStore {
         self.sweeps.remove(id.as_bytes())?;
         self.plans.remove(id.as_bytes())?;
         self.stats.remove(id.as_bytes())?;
+        self.checkpoints.remove(id.as_bytes())?;
         for tree in [
+            &self.fresh,
             &self.results,
             &self.leases,
             &self.timings,
@@ -596,106 +832,27 @@ impl Store for SledStore {
     }
 
     fn load_all(&self) -> Result<Vec<StoredSweep>, StoreError> {
-        let mut out = Vec::new();
-        for kv in self.sweeps.scan(b"") {
-            let (k, v) = kv?;
-            let record: SweepRecord = dec("sweep record", &v)
-                .map_err(|e| StoreError::Corrupt(format!("{}: {e}", locate("sweeps", &k))))?;
-            if k.as_ref() != record.id.as_bytes() {
-                return Err(StoreError::Corrupt(format!(
-                    "sweep key/id mismatch for `{}`",
-                    record.id
-                )));
+        self.load(false)
+    }
+
+    fn load_for_start(&self) -> Result<Vec<StoredSweep>, StoreError> {
+        self.load(true)
+    }
+
+    fn put_checkpoint(&self, id: &str, checkpoint: &Checkpoint) -> Result<bool, StoreError> {
+        self.checkpoints.insert(id.as_bytes(), &enc(checkpoint))?;
+        self.db.flush()?;
+        // Durable: the shards it covers are no longer fresh (one batch:
+        // per-key removes cost tens of microseconds each).
+        let mut batch = sled::Batch::default();
+        for kv in self.fresh.tree.scan_prefix(sweep_prefix(id)) {
+            let (k, _) = kv?;
+            if index_of(&k).is_ok_and(|i| checkpoint.covers(i)) {
+                batch.remove(k);
             }
-            let plan: Vec<ShardSpec> = match self.plans.get(k.as_ref())? {
-                Some(p) => dec("plan", &p)?,
-                None => {
-                    return Err(StoreError::Corrupt(format!(
-                        "sweep `{}` has no plan",
-                        record.id
-                    )))
-                }
-            };
-            if plan.iter().enumerate().any(|(i, s)| s.index as usize != i) {
-                return Err(StoreError::Corrupt(format!(
-                    "plan of `{}` is not indexed 0..n",
-                    record.id
-                )));
-            }
-            let prefix = sweep_prefix(&record.id);
-            let mut results = BTreeMap::new();
-            for kv in self.results.scan(&prefix) {
-                let (k, v) = kv?;
-                let i = index_of(&k)?;
-                if i as usize >= plan.len() {
-                    return Err(StoreError::Corrupt(format!(
-                        "result for shard {i} beyond the plan of `{}`",
-                        record.id
-                    )));
-                }
-                results.insert(i, v);
-            }
-            let at = |tree: &str, k: &[u8], e: StoreError| {
-                StoreError::Corrupt(format!("{}: {e}", locate(tree, k)))
-            };
-            let mut leases = BTreeMap::new();
-            for kv in self.leases.scan(&prefix) {
-                let (k, v) = kv?;
-                leases.insert(
-                    index_of(&k)?,
-                    dec("lease", &v).map_err(|e| at("leases", &k, e))?,
-                );
-            }
-            let mut timings = BTreeMap::new();
-            for kv in self.timings.scan(&prefix) {
-                let (k, v) = kv?;
-                timings.insert(
-                    index_of(&k)?,
-                    dec("shard timing", &v).map_err(|e| at("timings", &k, e))?,
-                );
-            }
-            let mut failures = BTreeMap::new();
-            for kv in self.failures.scan(&prefix) {
-                let (k, v) = kv?;
-                failures.insert(
-                    index_of(&k)?,
-                    dec("shard failure", &v).map_err(|e| at("failures", &k, e))?,
-                );
-            }
-            let mut verify = BTreeMap::new();
-            for kv in self.verify.scan(&prefix) {
-                let (k, v) = kv?;
-                verify.insert(
-                    index_of(&k)?,
-                    dec("verification record", &v).map_err(|e| at("verify", &k, e))?,
-                );
-            }
-            let mut origins = BTreeMap::new();
-            for kv in self.origins.scan(&prefix) {
-                let (k, v) = kv?;
-                origins.insert(
-                    index_of(&k)?,
-                    dec("result origin", &v).map_err(|e| at("origins", &k, e))?,
-                );
-            }
-            let stats = match self.stats.get(k.as_ref())? {
-                Some(s) => dec("stats", &s).map_err(|e| at("stats", &k, e))?,
-                None => SweepStats::default(),
-            };
-            out.push(StoredSweep {
-                record,
-                plan,
-                results,
-                leases,
-                stats,
-                timings,
-                failures,
-                verify,
-                origins,
-            });
         }
-        out.sort_by_key(|s| s.record.seq);
-        Ok(out)
+        self.fresh.tree.apply_batch(batch)?;
+        Ok(true)
     }
 
     fn put_result(
@@ -707,6 +864,9 @@ impl Store for SledStore {
     ) -> Result<bool, StoreError> {
         // Compare-and-swap on an empty slot: a shard's result is written at most once.
         let key = shard_key(id, index);
+        // Before the result: whatever prefix of these writes a crash keeps,
+        // a stored result is never missing from `fresh` (see its field).
+        self.fresh.insert(&key, &[])?;
         let swapped = self
             .results
             .tree
@@ -775,6 +935,9 @@ impl Store for SledStore {
         worker: &str,
     ) -> Result<(), StoreError> {
         let key = shard_key(id, index);
+        // The checkpoint merged the result replaced: gone first, so no
+        // prefix of these writes keeps it beside the new result.
+        self.checkpoints.remove(id.as_bytes())?;
         self.results.insert(&key, result)?;
         // The replaced result's timing was another run's.
         self.timings.remove(&key)?;
@@ -787,6 +950,14 @@ impl Store for SledStore {
             });
         }
         Ok(())
+    }
+
+    fn timings_of(&self, id: &str) -> Result<BTreeMap<u32, ShardTiming>, StoreError> {
+        self.per_shard(&self.timings, "shard timing", id, None)
+    }
+
+    fn origins_of(&self, id: &str) -> Result<BTreeMap<u32, String>, StoreError> {
+        self.per_shard(&self.origins, "result origin", id, None)
     }
 
     fn results_of(&self, id: &str) -> Result<BTreeMap<u32, Vec<u8>>, StoreError> {
@@ -913,6 +1084,7 @@ impl Store for SledStore {
 
     fn remove_result(&self, id: &str, index: u32) -> Result<(), StoreError> {
         let key = shard_key(id, index);
+        self.checkpoints.remove(id.as_bytes())?;
         self.results.remove(&key)?;
         self.timings.remove(&key)?;
         self.origins.remove(&key)
@@ -960,6 +1132,30 @@ impl Store for SledStore {
                 }
             }
         }
+        // A checkpoint must merge exactly the stored results it covers: its
+        // digest again from them (a covered result lost or changed under a
+        // valid checksum shows here, not at start, which reads only the
+        // checkpoint).
+        for kv in self.checkpoints.tree.iter() {
+            let (k, v) = kv?;
+            let Ok(cp) =
+                unseal("checkpoints", &k, &v).and_then(|p| dec::<Checkpoint>("checkpoint", p))
+            else {
+                continue; // reported above
+            };
+            let id = String::from_utf8_lossy(&k).into_owned();
+            if let Some(what) = self.checkpoint_damage(&id, &cp)? {
+                damage.push(Damage {
+                    tree: "checkpoints".into(),
+                    sweep: Some(id),
+                    shard: None,
+                    what: format!("{}: {what}", locate("checkpoints", &k)),
+                });
+                if purge {
+                    self.checkpoints.tree.remove(&k)?;
+                }
+            }
+        }
         if purge && !damage.is_empty() {
             self.db.flush()?;
         }
@@ -971,7 +1167,7 @@ impl Store for SledStore {
 fn owner(tree: &str, key: &[u8]) -> (Option<String>, Option<u32>) {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     match tree {
-        "sweeps" | "plans" | "stats" => (Some(text(key)), None),
+        "sweeps" | "plans" | "stats" | "checkpoints" => (Some(text(key)), None),
         "quarantine" | "audit" => (None, None),
         _ if key.len() >= 5 && key[key.len() - 5] == 0 => {
             (Some(text(&key[..key.len() - 5])), index_of(key).ok())

@@ -1,0 +1,146 @@
+//! Checkpoints of the sweeps' merged results (`store/checkpoint.rs` has the
+//! format and the soundness argument), so that a restart merges only what
+//! was accepted after the last one.
+//!
+//! Written off the submit path's lock: the snapshot (merged result, done
+//! shards as runs, their positions, the set digest) is taken under the
+//! core's lock in one pass over the sweep's shard states; everything else
+//! (a store flush that makes every covered result durable, encoding, the
+//! sealed write and its flush) happens after the lock is released. At most
+//! one checkpoint is written at a time, at most every
+//! [`CHECKPOINT_EVERY`] while results come in (by the flush that follows
+//! a submit), and at a clean shutdown ([`Core::checkpoint`]).
+
+use super::model::{CoreError, ShardState, Sweep};
+use super::Core;
+use crate::store::checkpoint::{self, Checkpoint};
+use crate::store::SweepState;
+use std::time::{Duration, Instant};
+use tracing::{debug, warn};
+
+/// How often checkpoints are written while results come in. A restart
+/// after a crash reads at most about this long's worth of results besides
+/// the checkpoints.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
+
+/// A checkpoint's cost grows with the plan (one pass over the shard
+/// states, the positions of every covered shard encoded and written): the
+/// next one waits at least this many times as long as the last one took,
+/// so writing them takes at most about 1/20 of one core. (At 1,000,000
+/// shards under load, checkpoints every 10 s cut the submit rate from
+/// 2,235/s to 1,458/s: runs/BENCHMARKS.md.)
+const CHECKPOINT_SPACING: u32 = 20;
+
+impl Sweep {
+    /// This sweep's checkpoint as of now.
+    pub(crate) fn checkpoint(&self) -> Checkpoint {
+        let covered = checkpoint::runs(self.states.len() as u32, |i| {
+            self.states[i as usize] == ShardState::Done
+        });
+        let work = covered
+            .iter()
+            .flat_map(|&(a, b)| a..b)
+            .map(|i| self.work[i as usize])
+            .collect();
+        Checkpoint {
+            seq: self.record.seq,
+            covered,
+            merged: self.merged.encode(),
+            work,
+            digest: self.done_digest.hex(),
+            worker_work: self.worker_work.clone(),
+        }
+    }
+}
+
+impl Core {
+    /// Write a checkpoint of every sweep with results accepted since its
+    /// last one (a clean shutdown; tests). Returns how many were written
+    /// (none by a store that keeps no checkpoints).
+    pub fn checkpoint(&self) -> Result<usize, CoreError> {
+        let mut last = self.checkpointing.lock().unwrap_or_else(|e| e.into_inner());
+        let started = Instant::now();
+        let out = self.write_checkpoints();
+        *last = (started, started.elapsed());
+        out
+    }
+
+    /// [`Core::checkpoint`] if [`CHECKPOINT_EVERY`] has passed since the
+    /// last one and no other is being written; a failure is logged (the
+    /// next one covers more, and a start without one reads every result).
+    pub(crate) fn checkpoint_if_due(&self) {
+        let Ok(mut last) = self.checkpointing.try_lock() else {
+            return;
+        };
+        let (at, took) = *last;
+        if at.elapsed() < CHECKPOINT_EVERY.max(took * CHECKPOINT_SPACING) {
+            return;
+        }
+        let started = Instant::now();
+        let out = self.write_checkpoints();
+        *last = (started, started.elapsed());
+        match out {
+            Ok(0) => {}
+            Ok(n) => {
+                debug!(
+                    sweeps = n,
+                    ms = started.elapsed().as_millis() as u64,
+                    "checkpoint written"
+                )
+            }
+            Err(e) if self.store.writes_failing().is_some() => {
+                debug!(error = %e, "no checkpoint while store writes fail")
+            }
+            Err(e) => warn!(error = %e, "cannot write a checkpoint; will try again"),
+        }
+    }
+
+    /// Add to a sweep started from a checkpoint the timings and origins it
+    /// did not read (see [`Sweep::lazy`]): before anything that needs them
+    /// all. O(done shards), once per sweep and process.
+    pub(crate) fn fill_in(&self, s: &mut Sweep) -> Result<(), CoreError> {
+        if s.lazy {
+            let started = Instant::now();
+            let timings = self.store.timings_of(&s.record.id)?;
+            let origins = self.store.origins_of(&s.record.id)?;
+            s.fill(timings, origins);
+            debug!(sweep = %s.record.id, ms = started.elapsed().as_millis() as u64, "timings and origins read");
+        }
+        Ok(())
+    }
+
+    fn write_checkpoints(&self) -> Result<usize, CoreError> {
+        let snaps: Vec<(String, Checkpoint, u32)> = {
+            let st = self.lock();
+            st.sweeps
+                .values()
+                .filter(|s| {
+                    s.results_stored != s.checkpointed && s.record.state != SweepState::Importing
+                })
+                .map(|s| (s.record.id.clone(), s.checkpoint(), s.results_stored))
+                .collect()
+        };
+        if snaps.is_empty() {
+            return Ok(0);
+        }
+        // Every result the snapshots cover was stored before them (under
+        // the lock): this flush makes them durable in sled and the journal.
+        self.commit.commit(|| self.store.flush())?;
+        let mut written = 0;
+        for (id, cp, done) in snaps {
+            if !self.store.put_checkpoint(&id, &cp)? {
+                continue;
+            }
+            written += 1;
+            let mut st = self.lock();
+            if let Some(s) = st.sweeps.get_mut(&id) {
+                // Unless a replaced result changed the sweep meanwhile (the
+                // store dropped that checkpoint, or a start finds it stale).
+                if s.record.seq == cp.seq && s.done_digest.hex() == cp.digest {
+                    s.checkpointed = done;
+                }
+            }
+        }
+        Ok(written)
+    }
+}
