@@ -195,13 +195,14 @@ mod tests {
             analyse(&k20, Some(0), Some(1000)),
             Err(PositionError::BudgetExceeded { budget: 1000, .. })
         ));
-        // The path on 16 vertices: enough budget for the starts alone is not
-        // enough for their moves too.
-        let p16 = graph6::encode_with(16, |i, j| j == i + 1);
-        let full = analyse(&p16, None, None).unwrap();
+        // The path on 18 vertices (its moves leave 17, past the exact dense
+        // path's 16): enough budget for the starts alone is not enough for
+        // their moves too.
+        let p18 = graph6::encode_with(18, |i, j| j == i + 1);
+        let full = analyse(&p18, None, None).unwrap();
         let starts: u64 = full.starts.iter().map(|s| s.nodes.unwrap()).sum();
         assert!(matches!(
-            analyse(&p16, None, Some(starts)),
+            analyse(&p18, None, Some(starts)),
             Err(PositionError::BudgetExceeded { .. })
         ));
     }

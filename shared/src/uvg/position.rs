@@ -340,15 +340,16 @@ mod tests {
         assert!(rep.starts[0].first_player_wins);
         assert_eq!(rep.starts[0].winning_move, Some(1));
         assert!(rep.starts[0].nodes.is_some());
-        // On K16 a budget of one node is not enough, but the winner is still
-        // known (K16 has a perfect matching: the mover wins).
-        let k16 = graph6::encode_with(16, |_, _| true);
-        let rep = solve_position(&k16, Some(2), Some(1)).unwrap();
+        // On K18 (past the exact dense path's 16 vertices) a budget of one
+        // node is not enough, but the winner is still known (K18 has a
+        // perfect matching: the mover wins).
+        let k18 = graph6::encode_with(18, |_, _| true);
+        let rep = solve_position(&k18, Some(2), Some(1)).unwrap();
         let s = &rep.starts[0];
         assert_eq!((s.start, s.grundy, s.first_player_wins), (2, None, true));
         assert!(rep.to_string().contains("unknown (budget)"));
         assert_eq!(
-            solve_position_within(&k16, Some(2), Some(1)),
+            solve_position_within(&k18, Some(2), Some(1)),
             Err(PositionError::BudgetExceeded {
                 budget: 1,
                 nodes: 2
