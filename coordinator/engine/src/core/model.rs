@@ -70,8 +70,7 @@ pub enum CoreError {
     Store(#[from] StoreError),
 }
 
-/// The rate (`status`) is measured over this much recent time.
-pub const RATE_WINDOW: Duration = Duration::from_secs(gamesweep_api::domain::RATE_WINDOW_SECS);
+pub use super::pace::RATE_WINDOW;
 
 /// Failures after which a shard is set aside instead of handed out again
 /// (a deterministic solver fails the same way every time). Resuming the

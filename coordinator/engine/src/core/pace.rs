@@ -15,9 +15,11 @@
 //! done shards, or the sample's while only the sample is served) at that
 //! rate.
 
-use super::model::RATE_WINDOW;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
+
+/// The rate (`status`) is measured over this much recent time.
+pub const RATE_WINDOW: Duration = Duration::from_secs(gamesweep_api::domain::RATE_WINDOW_SECS);
 
 /// The rate keeps at most one sample per this much time.
 const SAMPLE_EVERY: Duration = Duration::from_secs(1);
