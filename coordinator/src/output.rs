@@ -22,19 +22,7 @@ pub fn print(text: impl fmt::Display) -> anyhow::Result<bool> {
     }
 }
 
-/// `n` and `noun`, in the plural unless `n` is 1: "1 shard", "2 shards",
-/// "1 vertex", "3 vertices".
-pub fn plural(n: u64, noun: &str) -> String {
-    if n == 1 {
-        return format!("1 {noun}");
-    }
-    let many = match noun {
-        "vertex" => "vertices".to_string(),
-        n if n.ends_with('s') || n.ends_with('x') => format!("{n}es"),
-        n => format!("{n}s"),
-    };
-    format!("{n} {many}")
-}
+pub use gamesweep::sweep::report::plural;
 
 /// "5/65 shards", "0/1 shard": a count done of a total, the noun agreeing
 /// with the total.

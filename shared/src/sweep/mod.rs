@@ -38,7 +38,7 @@ pub use kind::{Kind, ShardCtx, ShardSpec};
 pub use merge::{Max, Merge, MergeError, Smallest};
 pub use params::{parse_typed, resolve, ParamDef, Params};
 pub use present::{Chart, Marks, Plot, Presentation, Role, Series, Witness};
-pub use report::thousands;
+pub use report::{plural, thousands};
 pub use result::{Record, RecordSet};
 pub use truth::TruthCheck;
 

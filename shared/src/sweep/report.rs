@@ -22,12 +22,23 @@ pub fn nim(v: u64) -> String {
     }
 }
 
+/// `n` (with thousands separators) and `noun`, in the plural unless `n` is
+/// 1: "1 shard", "2 shards", "1 vertex", "3 vertices", "4,096 shards".
+pub fn plural(n: u64, noun: &str) -> String {
+    if n == 1 {
+        return format!("1 {noun}");
+    }
+    let many = match noun {
+        "vertex" => "vertices".to_string(),
+        n if n.ends_with('s') || n.ends_with('x') => format!("{n}es"),
+        n => format!("{n}s"),
+    };
+    format!("{} {many}", thousands(n))
+}
+
 /// `n` vertices, in words: "1 vertex", "10 vertices".
 pub fn vertices(n: impl Into<u64>) -> String {
-    match n.into() {
-        1 => "1 vertex".into(),
-        n => format!("{n} vertices"),
-    }
+    plural(n.into(), "vertex")
 }
 
 /// A code span of `s` as CommonMark allows any text in one: fenced by at

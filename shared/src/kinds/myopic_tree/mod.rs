@@ -23,7 +23,7 @@ use crate::families::col::{
 };
 use crate::sweep::merge::{add, merge_maps, MergeError};
 use crate::sweep::ValidateError;
-use crate::sweep::{thousands, Kind, Merge, ParamDef, ShardCtx, SweepError};
+use crate::sweep::{plural, thousands, Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -9,7 +9,7 @@ pub(super) fn report_md(shape: Shape, d: &TreeDoc) -> String {
     let max_nodes = d.params.max_nodes;
     let mut md = String::new();
     let _ = writeln!(md, "# {}\n", shape.title());
-    let _ = writeln!(md, "Trees up to {max_nodes} nodes, arcs parent → child, root uncoloured, every colouring of the other nodes.\n");
+    let _ = writeln!(md, "Trees up to {}, arcs parent → child, root uncoloured, every colouring of the other nodes.\n", plural(max_nodes as u64, "node"));
     let mut header = "| nodes | trees | positions |".to_string();
     let mut sep = "|---|---|---|".to_string();
     for g in d.totals.groups.keys() {

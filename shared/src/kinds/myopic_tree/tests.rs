@@ -265,3 +265,12 @@ fn forged_tree_results_are_refused_naming_the_field() {
         "is not one of the shard's trees",
     );
 }
+
+#[test]
+fn a_one_node_sweep_says_node_in_the_singular() {
+    for (max_nodes, words) in [(1, "Trees up to 1 node,"), (3, "Trees up to 3 nodes,")] {
+        let p = TreeParams { max_nodes };
+        let md = MyopicTreeSweep.report(&p, &doc(&MyopicTreeSweep, max_nodes));
+        assert!(md.contains(words), "{md}");
+    }
+}

@@ -636,6 +636,8 @@ fn truths_recompute_the_graph_counts_and_name_a_wrong_one() {
     let good = Kind::truths(&UvgSweep, &doc);
     assert_eq!(good.len(), 9);
     assert!(good.iter().all(|c| c.ok), "{good:?}");
+    assert_eq!(good[0].detail, "1 graph, 1 position");
+    assert_eq!(good[8].detail, "261,080 graphs, 2,349,720 positions");
     let row = doc.by_n.iter_mut().find(|r| r.n == 8).unwrap();
     row.graphs -= 1;
     row.positions -= 8;
@@ -643,9 +645,9 @@ fn truths_recompute_the_graph_counts_and_name_a_wrong_one() {
     let failed: Vec<_> = bad.iter().filter(|c| !c.ok).collect();
     assert_eq!(failed.len(), 1, "{bad:?}");
     assert!(
-        failed[0].detail.contains("11116 graphs"),
+        failed[0].detail.contains("11,116 graphs and 88,928 positions"),
         "{}",
         failed[0].detail
     );
-    assert!(failed[0].detail.contains("11117 connected graphs"));
+    assert!(failed[0].detail.contains("11,117 connected graphs"));
 }

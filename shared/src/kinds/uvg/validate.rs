@@ -423,6 +423,14 @@ fn validate_extension(params: &UvgParams, e: &ExtensionCounts) -> Result<(), Val
     }
 }
 
+/// [`crate::sweep::thousands`] for a `u128` count.
+fn thousands128(n: u128) -> String {
+    match u64::try_from(n) {
+        Ok(n) => crate::sweep::thousands(n),
+        Err(_) => n.to_string(),
+    }
+}
+
 /// The cheap truths of a finished `uvg` document ([`crate::sweep::Kind::truths`]):
 /// for every n, connected graphs = A001349(n) recomputed by
 /// [`crate::gen::count`] (Burnside's lemma, no enumeration), and positions =
@@ -440,11 +448,18 @@ pub(super) fn truths(doc: &UvgDoc) -> Vec<TruthCheck> {
             check: format!("uvg n = {n}: connected graphs = A001349({n}), positions = n × graphs"),
             ok,
             detail: if ok {
-                format!("{graphs} graphs, {positions} positions")
+                format!(
+                    "{}, {}",
+                    crate::sweep::plural(graphs, "graph"),
+                    crate::sweep::plural(positions, "position")
+                )
             } else {
                 format!(
-                    "MISMATCH: the sweep counted {graphs} graphs and {positions} positions at n = {n}, but there are {want} connected graphs on {n} vertices ({} positions): a result is wrong; re-run the sweep with `launch --replicate all` (or `gamesweep verify` its export with --fraction 1) and compare",
-                    u128::from(n) * want
+                    "MISMATCH: the sweep counted {} and {} at n = {n}, but there are {} connected graphs on {n} vertices ({} positions): a result is wrong; re-run the sweep with `launch --replicate all` (or `gamesweep verify` its export with --fraction 1) and compare",
+                    crate::sweep::plural(graphs, "graph"),
+                    crate::sweep::plural(positions, "position"),
+                    thousands128(want),
+                    thousands128(u128::from(n) * want)
                 )
             },
         });
