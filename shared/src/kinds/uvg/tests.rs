@@ -645,7 +645,9 @@ fn truths_recompute_the_graph_counts_and_name_a_wrong_one() {
     let failed: Vec<_> = bad.iter().filter(|c| !c.ok).collect();
     assert_eq!(failed.len(), 1, "{bad:?}");
     assert!(
-        failed[0].detail.contains("11,116 graphs and 88,928 positions"),
+        failed[0]
+            .detail
+            .contains("11,116 graphs and 88,928 positions"),
         "{}",
         failed[0].detail
     );
