@@ -22,7 +22,7 @@ pub enum Command {
     /// Interrupted (Ctrl-C, SIGTERM), it keeps its finished shards: the same command resumes.
     #[command(disable_help_flag = true)]
     Run(cmd::run::RunArgs),
-    /// Generate graphs by canonical augmentation, printing graph6 (like nauty's geng).
+    /// Generate graphs by canonical augmentation, printing graph6 or sparse6 (like nauty's geng).
     Graphs(cmd::graphs::GraphsArgs),
     /// Solve a single position exactly.
     #[command(subcommand)]

@@ -1,6 +1,7 @@
 //! `gamesweep graphs N [RES/MOD]`: graphs on N vertices by canonical
 //! augmentation, as graph6 lines (one per isomorphism class), in the spirit
-//! of nauty's `geng` (same options: `-c`, `-u`, `-d`, `-D`, `res/mod`).
+//! of nauty's `geng` (same options: `-c`, `-u`, `-d`, `-D`, `-s`, `-q`,
+//! `mine:maxe`, `res/mod`).
 //!
 //! Part `res/mod` cuts the generation tree at one level ([`split_level`]):
 //! of the nodes there, in the order the walk generates them, the part keeps
@@ -14,7 +15,7 @@
 
 use crate::error::UsageError;
 use gamesweep::gen::{self, Residue, WalkOptions};
-use gamesweep::graph::{graph6, BitGraph};
+use gamesweep::graph::{graph6, sparse6, BitGraph};
 use rayon::prelude::*;
 use std::io::Write as _;
 
@@ -24,16 +25,27 @@ pub struct GraphsArgs {
     /// Number of vertices (1..=16).
     #[arg(value_parser = clap::value_parser!(u32).range(1..=16))]
     pub n: u32,
-    /// Part RES of MOD (0 <= RES < MOD), like geng's `res/mod`: the MOD
-    /// parts partition the output and are about equally large.
-    #[arg(value_name = "RES/MOD")]
-    pub part: Option<String>,
+    /// Edge range MINE:MAXE and/or part RES/MOD, in geng's order and
+    /// meaning. MINE:MAXE keeps graphs with MINE..=MAXE edges (`E` alone:
+    /// exactly E; `E:0`: E or more, except `0:0`; `-` may stand for `:`).
+    /// RES/MOD (0 <= RES < MOD) keeps part RES of MOD: the MOD parts
+    /// partition the output and are about equally large.
+    #[arg(value_names = ["MINE:MAXE", "RES/MOD"], num_args = 0..=2)]
+    pub rest: Vec<String>,
     /// Only connected graphs (geng -c).
     #[arg(short = 'c', long)]
     pub connected: bool,
     /// Print only the number of graphs (geng -u).
     #[arg(short = 'u', long)]
     pub count: bool,
+    /// Write sparse6 instead of graph6 (geng -s).
+    #[arg(short = 's', long)]
+    pub sparse6: bool,
+    /// Quiet: no summary line on standard error (geng -q). The summary
+    /// ("N graphs on n vertices in T s") is written only when standard
+    /// error is a terminal.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
     /// Only graphs of minimum degree at least this (geng -d).
     #[arg(short = 'd', long, value_name = "D")]
     pub min_degree: Option<u32>,
@@ -99,6 +111,56 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize), UsageError> {
     Ok((i, m))
 }
 
+/// geng's `mine:maxe`: the edge counts kept, as an inclusive range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EdgeRange {
+    /// Fewest edges.
+    pub min: u32,
+    /// Most edges.
+    pub max: u32,
+}
+
+impl EdgeRange {
+    /// Every edge count.
+    pub const ALL: EdgeRange = EdgeRange {
+        min: 0,
+        max: u32::MAX,
+    };
+}
+
+/// Parse geng's `mine:maxe` (also `mine-maxe`): `E` is exactly E, `E:0`
+/// is E or more (except `0:0`, no edges), `:M` is at most M, `E:` is
+/// exactly E (as geng reads it).
+pub fn parse_edges(s: &str) -> Result<EdgeRange, UsageError> {
+    let bad = |why: &str| {
+        UsageError(format!(
+            "`{s}` is neither an edge range MINE:MAXE (E, E:0 or MINE:MAXE as in geng, e.g. 10:12) nor a part RES/MOD: {why}"
+        ))
+    };
+    let num = |t: &str| -> Result<u32, UsageError> {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| bad(&format!("`{t}` is not a number of edges")))
+    };
+    let Some((a, b)) = s.split_once([':', '-']) else {
+        let e = num(s)?;
+        return Ok(EdgeRange { min: e, max: e });
+    };
+    let min = if a.is_empty() { 0 } else { num(a)? };
+    let max = match (b.is_empty(), a.is_empty()) {
+        (true, true) => return Err(bad("give at least one bound")),
+        (true, false) => min,
+        (false, _) => match num(b)? {
+            0 if min > 0 => u32::MAX,
+            m => m,
+        },
+    };
+    if max < min {
+        return Err(bad("MAXE is less than MINE"));
+    }
+    Ok(EdgeRange { min, max })
+}
+
 /// The degree filter of `-d`/`-D`.
 #[derive(Clone, Copy, Debug)]
 struct Degrees {
@@ -109,6 +171,20 @@ struct Degrees {
 impl Degrees {
     fn admits(&self, g: &BitGraph) -> bool {
         (0..g.n()).all(|v| (self.min..=self.max).contains(&g.degree(v)))
+    }
+}
+
+/// What a listed graph must satisfy besides being generated: `-d`/`-D` and
+/// `mine:maxe`.
+#[derive(Clone, Copy, Debug)]
+struct Filter {
+    deg: Degrees,
+    edges: EdgeRange,
+}
+
+impl Filter {
+    fn admits(&self, g: &BitGraph) -> bool {
+        (self.edges.min..=self.edges.max).contains(&(g.edge_count() as u32)) && self.deg.admits(g)
     }
 }
 
@@ -172,16 +248,16 @@ fn pieces(n: usize, part: Option<(usize, usize)>) -> Vec<(BitGraph, Vec<Residue>
 }
 
 /// Walk the graphs on exactly `n` vertices of `piece` (a prefix and the cuts below it) that
-/// pass `opts` and `deg`, in generation order.
+/// pass `opts` and `filter`, in generation order.
 fn walk(
     n: usize,
     piece: &(BitGraph, Vec<Residue>),
     opts: WalkOptions,
-    deg: Degrees,
+    filter: Filter,
     visit: &mut dyn FnMut(&BitGraph),
 ) {
     gen::walk_nodes_split(&piece.0, n, opts, &piece.1, &mut |g, shown| {
-        if shown && g.n() == n && deg.admits(g) {
+        if shown && g.n() == n && filter.admits(g) {
             visit(g)
         }
     });
@@ -189,8 +265,24 @@ fn walk(
 
 /// Run `graphs`.
 pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
     let n = args.n as usize;
-    let part = match (&args.part, &args.shard) {
+    let (mut range, mut positional_part) = (None, None);
+    for a in &args.rest {
+        if a.contains('/') {
+            if positional_part.replace(a.clone()).is_some() {
+                return Err(UsageError(format!("give RES/MOD once, got a second `{a}`")).into());
+            }
+        } else if positional_part.is_some() {
+            return Err(UsageError(format!(
+                "the edge range `{a}` comes before RES/MOD, as in geng (graphs N MINE:MAXE RES/MOD)"
+            ))
+            .into());
+        } else if range.replace(parse_edges(a)?).is_some() {
+            return Err(UsageError(format!("give MINE:MAXE once, got a second `{a}`")).into());
+        }
+    }
+    let part = match (&positional_part, &args.shard) {
         (Some(_), Some(_)) => {
             return Err(
                 UsageError("give the part once: RES/MOD or --shard I/M, not both".into()).into(),
@@ -199,9 +291,12 @@ pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
         (Some(s), None) | (None, Some(s)) => Some(parse_shard(s)?),
         (None, None) => None,
     };
-    let deg = Degrees {
-        min: args.min_degree.unwrap_or(0),
-        max: args.max_degree.unwrap_or(u32::MAX),
+    let filter = Filter {
+        deg: Degrees {
+            min: args.min_degree.unwrap_or(0),
+            max: args.max_degree.unwrap_or(u32::MAX),
+        },
+        edges: range.unwrap_or(EdgeRange::ALL),
     };
     let opts = WalkOptions {
         connected_only: args.connected,
@@ -217,7 +312,7 @@ pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
                 .par_iter()
                 .map(|p| {
                     let mut c = 0u64;
-                    walk(n, p, opts, deg, &mut |_| c += 1);
+                    walk(n, p, opts, filter, &mut |_| c += 1);
                     c
                 })
                 .sum()
@@ -225,13 +320,22 @@ pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
         crate::output::print(format_args!("{total}\n"))?;
         return Ok(());
     }
+    let encode = |g: &BitGraph| {
+        if args.sparse6 {
+            sparse6::encode(g.n(), &g.edges().collect::<Vec<_>>())
+        } else {
+            graph6::encode_bitgraph(g)
+        }
+    };
+    let mut listed = 0u64;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut err = None;
     for p in &pieces {
-        walk(n, p, opts, deg, &mut |g: &BitGraph| {
+        walk(n, p, opts, filter, &mut |g: &BitGraph| {
             if err.is_none() {
-                if let Err(e) = writeln!(out, "{}", graph6::encode_bitgraph(g)) {
+                listed += 1;
+                if let Err(e) = writeln!(out, "{}", encode(g)) {
                     err = Some(e);
                 }
             }
@@ -246,9 +350,18 @@ pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
     };
     match res {
         // `gamesweep graphs 9 | head` is fine.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => Ok(other?),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+        other => other?,
     }
+    if !args.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        eprintln!(
+            "gamesweep: {} on {} in {:.2} s",
+            crate::output::plural(listed, "graph"),
+            gamesweep::sweep::report::vertices(n as u64),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -261,13 +374,16 @@ mod tests {
             connected_only: connected,
             min_n: n,
         };
-        let deg = Degrees {
-            min: 0,
-            max: u32::MAX,
+        let filter = Filter {
+            deg: Degrees {
+                min: 0,
+                max: u32::MAX,
+            },
+            edges: EdgeRange::ALL,
         };
         let mut out = Vec::new();
         for p in pieces(n, part) {
-            walk(n, &p, opts, deg, &mut |g| {
+            walk(n, &p, opts, filter, &mut |g| {
                 out.push(graph6::encode_bitgraph(g))
             });
         }
@@ -309,6 +425,23 @@ mod tests {
                     "n {n} part {res}/{m}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn edge_ranges_read_as_geng_reads_them() {
+        let r = |min, max| Some(EdgeRange { min, max });
+        let parse_edges = |s| parse_edges(s).ok();
+        assert_eq!(parse_edges("4"), r(4, 4));
+        assert_eq!(parse_edges("4:5"), r(4, 5));
+        assert_eq!(parse_edges("4-5"), r(4, 5));
+        assert_eq!(parse_edges("4:0"), r(4, u32::MAX));
+        assert_eq!(parse_edges("0:0"), r(0, 0));
+        assert_eq!(parse_edges("4:"), r(4, 4));
+        assert_eq!(parse_edges(":3"), r(0, 3));
+        for bad in ["", ":", "x", "5:4", "1:2:3"] {
+            let e = super::parse_edges(bad).unwrap_err().0;
+            assert!(e.starts_with(&format!("`{bad}` is neither")), "{bad}: {e}");
         }
     }
 

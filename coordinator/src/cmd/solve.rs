@@ -23,8 +23,8 @@ pub enum SolveCommand {
     /// An explicit game graph from a file (see docs/gamegraph-format.md): outcome labels, Grundy numbers,
     /// a kernel, minimax values, and for a declared sum the pair table.
     Gamegraph(GamegraphArgs),
-    /// Col on a graph (graph6) with a partial colouring: canonical value, outcome class, options.
-    #[command(mut_arg("board", |a| a.help(board_help("graph6"))))]
+    /// Col on a graph (graph6 or sparse6) with a partial colouring: canonical value, outcome class, options.
+    #[command(mut_arg("board", |a| a.help(board_help("graph6 or sparse6"))))]
     Col(ColArgs),
     /// Myopic Col on a digraph (digraph6) with a partial colouring: canonical value, outcome class, options.
     #[command(mut_arg("board", |a| a.help(board_help("digraph6 (starts with `&`)"))))]
@@ -159,6 +159,12 @@ pub struct GamegraphArgs {
     /// of a sum (4,000,000 positions, 50,000,000 moves).
     #[arg(long, value_name = "BRANCHES")]
     pub budget: Option<u64>,
+    /// Check the file's `# expect GAME POSITION grundy N` and `# expect GAME
+    /// POSITION outcome I|II|draw` lines against the solver instead of
+    /// printing the tables: one line per expectation (`--json`: a list),
+    /// exit status 1 if any fails, 2 if the file has none or one is malformed.
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// Input format of a game file.
@@ -175,9 +181,10 @@ pub enum GameFormat {
 /// Arguments of `solve uvg`.
 #[derive(clap::Args, Debug)]
 pub struct UvgArgs {
-    /// The graph in graph6 (as printed by `gamesweep graphs` or nauty's geng);
-    /// `-`: read graph6 lines from standard input and print `GRAPH6 V0 V1 ...`
-    /// (the Grundy value of each start vertex) for each.
+    /// The graph in graph6 or sparse6 (as printed by `gamesweep graphs` or
+    /// nauty's geng, with or without `-s`); `-`: read graph6 or sparse6
+    /// lines from standard input and print `CODE V0 V1 ...` (the Grundy
+    /// value of each start vertex) for each.
     pub graph6: String,
     /// Only this start vertex (0-based); default: every vertex.
     #[arg(long)]
@@ -452,6 +459,9 @@ fn solve_gamegraph(a: GamegraphArgs) -> anyhow::Result<()> {
     let branches = a.budget.map(|b| if b == 0 { u64::MAX } else { b });
     let report = solve_text_with(&text, format, branches)
         .map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?;
+    if a.check {
+        return check_expectations(&a, &text, &report);
+    }
     for g in &report.games {
         if let KernelReport::GaveUp { branches } = g.kernel {
             eprintln!(
@@ -467,6 +477,53 @@ fn solve_gamegraph(a: GamegraphArgs) -> anyhow::Result<()> {
     } else {
         output::print(&report)?;
     }
+    Ok(())
+}
+
+/// `solve gamegraph FILE --check`: the file's `# expect` lines against `report`.
+fn check_expectations(
+    a: &GamegraphArgs,
+    text: &str,
+    report: &gamesweep::gamegraph::SolveReport,
+) -> anyhow::Result<()> {
+    use gamesweep::gamegraph::expect;
+    let file = a.file.display();
+    let exp = expect::expectations(text).map_err(|e| UsageError(format!("{file}: {e}")))?;
+    if exp.is_empty() {
+        return Err(UsageError(format!(
+            "{file} has no `# expect GAME POSITION grundy N|outcome I|II|draw` lines to check"
+        ))
+        .into());
+    }
+    let checked = expect::check(report, &exp);
+    if a.json {
+        output::print(format_args!(
+            "{}\n",
+            serde_json::to_string_pretty(&checked)?
+        ))?;
+    } else {
+        let mut out = String::new();
+        for c in &checked {
+            let e = &c.expectation;
+            let head = format!("line {}: {} {} {}", e.line, e.game, e.position, e.expected);
+            if c.holds {
+                out.push_str(&format!("ok      {head}\n"));
+            } else {
+                out.push_str(&format!("FAILED  {head}: computed {}\n", c.got));
+            }
+        }
+        output::print(format_args!("{out}"))?;
+    }
+    let failed = checked.iter().filter(|c| !c.holds).count();
+    anyhow::ensure!(
+        failed == 0,
+        "{file}: {failed} of {} failed",
+        output::plural(checked.len() as u64, "expectation")
+    );
+    eprintln!(
+        "gamesweep: {file}: all {} hold",
+        output::plural(checked.len() as u64, "expectation")
+    );
     Ok(())
 }
 
@@ -608,7 +665,14 @@ thread_local! {
 fn uvg_line(line: &str, budget: Option<u64>) -> Result<Vec<u32>, String> {
     use gamesweep::uvg::position::solve_position_within;
     use gamesweep::uvg::SUBSET_DP_MAX_N;
-    let (n, edges) = graph6::decode(line).map_err(|e| format!("bad graph6 `{line:.40}`: {e}"))?;
+    let (n, edges) = graph6::decode(line).map_err(|e| {
+        let format = if line.starts_with([':', ';']) {
+            "sparse6"
+        } else {
+            "graph6"
+        };
+        format!("bad {format} `{line:.40}`: {e}")
+    })?;
     if n == 0 {
         return Err("the graph has no vertices: there is no start vertex".into());
     }

@@ -596,3 +596,50 @@ fn subtraction_example_matches_the_recursion() {
     let losing: Vec<u64> = (0..21).filter(|&n| g[n as usize] == 0).collect();
     assert_eq!(j["losing"], serde_json::json!(losing));
 }
+
+/// `solve gamegraph FILE --check` holds every example's `# expect` lines
+/// (a user can run what this file's tests check), and a wrong expectation
+/// exits 1 naming its line and what was computed.
+#[test]
+fn check_runs_the_examples_expectations() {
+    let mut total = 0;
+    for entry in std::fs::read_dir(examples()).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let n = expectations(&text).len();
+        if n == 0 {
+            continue;
+        }
+        let p = path.to_str().unwrap();
+        let out = ok(&["solve", "gamegraph", p, "--check"]);
+        assert_eq!(out.lines().count(), n, "{p}: {out}");
+        assert!(out.lines().all(|l| l.starts_with("ok ")), "{p}: {out}");
+        let j: Value =
+            serde_json::from_str(&ok(&["solve", "gamegraph", p, "--check", "--json"])).unwrap();
+        assert_eq!(j.as_array().unwrap().len(), n);
+        total += n;
+    }
+    assert!(total >= 54, "{total} expectations");
+    let dir = tempfile::tempdir().unwrap();
+    let nim = std::fs::read_to_string(examples().join("nim.game")).unwrap();
+    let wrong = dir.path().join("wrong.game");
+    std::fs::write(
+        &wrong,
+        nim.replace("# expect nim 1.2.3 grundy 0", "# expect nim 1.2.3 grundy 1"),
+    )
+    .unwrap();
+    let o = gs(&["solve", "gamegraph", wrong.to_str().unwrap(), "--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("FAILED  line 6: nim 1.2.3 grundy 1: computed grundy 0"),
+        "{out}"
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 of 12 expectations failed"));
+    let none = dir.path().join("none.game");
+    std::fs::write(&none, "a -> b\n").unwrap();
+    refused(
+        &["solve", "gamegraph", none.to_str().unwrap(), "--check"],
+        "has no `# expect",
+    );
+}

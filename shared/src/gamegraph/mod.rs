@@ -30,6 +30,7 @@
 //! assert_eq!(game.kernel.members(), Some(&["c".to_string()][..]));
 //! ```
 
+pub mod expect;
 mod graph;
 pub mod kernel;
 pub mod label;

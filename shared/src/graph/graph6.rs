@@ -71,6 +71,12 @@ pub enum Graph6Error {
     /// A loop in a digraph6 string (not a simple digraph).
     #[error("digraph6 has a loop at vertex {0}; loops are not supported")]
     Loop(usize),
+    /// A loop in a sparse6 string (the games need simple graphs).
+    #[error("sparse6 has a loop at vertex {0}; loops are not supported")]
+    Sparse6Loop(usize),
+    /// An edge given twice in a sparse6 string.
+    #[error("sparse6 has the edge {0}–{1} more than once; multiple edges are not supported")]
+    Sparse6Repeated(usize, usize),
     /// digraph6 given where graph6 was expected or vice versa.
     #[error("{0}")]
     WrongFormat(&'static str),
@@ -79,7 +85,11 @@ pub enum Graph6Error {
 /// Largest vertex count we accept when decoding (guards memory on hostile input).
 pub const MAX_DECODE_N: usize = 1 << 16;
 
-fn check_bytes(s: &[u8], offset: usize, format: &'static str) -> Result<(), Graph6Error> {
+pub(super) fn check_bytes(
+    s: &[u8],
+    offset: usize,
+    format: &'static str,
+) -> Result<(), Graph6Error> {
     for (i, &b) in s.iter().enumerate() {
         if !(63..=126).contains(&b) {
             return Err(Graph6Error::BadByte {
@@ -93,7 +103,7 @@ fn check_bytes(s: &[u8], offset: usize, format: &'static str) -> Result<(), Grap
 }
 
 /// Read N(n); returns (n, header length).
-fn read_n(s: &[u8], format: &'static str) -> Result<(usize, usize), Graph6Error> {
+pub(super) fn read_n(s: &[u8], format: &'static str) -> Result<(usize, usize), Graph6Error> {
     let Some(&b0) = s.first() else {
         return Err(Graph6Error::Empty { format });
     };
@@ -128,7 +138,7 @@ fn read_n(s: &[u8], format: &'static str) -> Result<(usize, usize), Graph6Error>
     }
 }
 
-fn write_n(n: usize, out: &mut Vec<u8>) {
+pub(super) fn write_n(n: usize, out: &mut Vec<u8>) {
     if n <= 62 {
         out.push(n as u8 + 63);
     } else if n <= 258_047 {
@@ -162,27 +172,29 @@ fn pack_bits(bits: impl Iterator<Item = bool>, out: &mut Vec<u8>) {
     }
 }
 
-/// Strip an optional `>>graph6<<` / `>>digraph6<<` header and trailing
+/// Strip an optional `>>graph6<<` / `>>digraph6<<` / `>>sparse6<<` header and trailing
 /// whitespace: the code as another tool reads it (nauty's `-h` adds the
 /// header; echoing it back would not be valid graph6 for the next tool).
 pub fn strip_header(s: &str) -> &str {
     let s = s.trim_end_matches(['\n', '\r', ' ', '\t']);
     s.strip_prefix(">>graph6<<")
         .or_else(|| s.strip_prefix(">>digraph6<<"))
+        .or_else(|| s.strip_prefix(">>sparse6<<"))
         .unwrap_or(s)
 }
 
 /// Decode a graph6 string into (n, edges with u < v in column order).
+/// sparse6 (`:`, geng's `-s`) is accepted too, as [`super::sparse6::decode`]
+/// reads it: the edges come out the same.
 pub fn decode(s: &str) -> Result<(usize, Vec<(usize, usize)>), Graph6Error> {
-    let s = strip_header(s).as_bytes();
+    let text = strip_header(s);
+    if text.starts_with([':', ';']) {
+        return super::sparse6::decode(text);
+    }
+    let s = text.as_bytes();
     if s.first() == Some(&b'&') {
         return Err(Graph6Error::WrongFormat(
             "this is digraph6 (starts with '&'), expected graph6",
-        ));
-    }
-    if s.first() == Some(&b':') {
-        return Err(Graph6Error::WrongFormat(
-            "sparse6 (starts with ':') is not supported; use graph6",
         ));
     }
     check_bytes(s, 0, G6)?;

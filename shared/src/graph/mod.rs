@@ -9,6 +9,7 @@
 
 pub mod general;
 pub mod graph6;
+pub mod sparse6;
 
 /// Vertex set as a bitmask (bit `v` set ⇔ vertex `v` present).
 pub type VSet = u32;
