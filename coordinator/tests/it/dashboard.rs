@@ -11,7 +11,7 @@
 use crate::support::browser;
 use crate::support::cli;
 use crate::support::proc;
-use cli::{gs, isolated, ok, refused, serve, BIN};
+use cli::{gs, isolated, ok, refused, serve, work_until_idle, BIN};
 use proc::Proc;
 
 use std::io::{Read, Write};
@@ -913,4 +913,172 @@ fn a_page_open_on_runs_dashboard_sees_the_end_and_says_the_run_ended() {
         page["etas"].as_array().unwrap().iter().all(|e| e == "–"),
         "{page}"
     );
+}
+
+/// The page's layout (read from the DOM): its width against the window's,
+/// each sweep's gallery, sample badge and rate chart, the workers table.
+const READ_LAYOUT: &str = r#"
+const el = document.scrollingElement;
+const sweeps = {};
+for (const s of document.querySelectorAll('section.sweep')) {
+  const d = s.querySelector('details.witnesses');
+  const c = s.querySelector('svg.chart');
+  const badge = s.querySelector('h2 .badge.sample');
+  const label = c ? c.querySelector('.chart-label') : null;
+  sweeps[s.dataset.sweep] = {
+    state: s.dataset.state,
+    open: d ? d.open : null,
+    pictures: s.querySelectorAll('figure.witness svg.graph').length,
+    sample: badge ? badge.textContent : null,
+    chart_label: label ? label.textContent : null,
+    axes: c ? c.querySelectorAll('.axes line').length : 0,
+    points: c ? c.querySelectorAll('circle.rate-point').length : 0,
+  };
+}
+const empty = document.querySelector('#workers tbody tr.empty');
+return {
+  loaded: document.body.dataset.loaded || '',
+  width: el.scrollWidth, window: document.documentElement.clientWidth, inner: window.innerWidth,
+  sweeps, workers: document.querySelectorAll('#workers tr.worker').length,
+  no_workers: empty ? empty.textContent : null,
+};"#;
+
+/// Issue 26 (item 20): at 420 px the dashboard scrolled sideways; with
+/// several sweeps the full galleries of finished and cancelled ones pushed
+/// the workers table down (nothing collapsed); a sampled sweep was not
+/// marked as one; an empty workers table showed only its headers; the rate
+/// chart was a bare "last hour" line, empty for its first 20 s. Now ended
+/// sweeps' galleries start closed (a reader's choice stays across
+/// refreshes), a sample says "sample 20 %", no workers says so, and the
+/// chart has axes and a label and a point from the first read.
+#[test]
+#[ignore = "needs chromium"]
+fn at_420_px_the_dashboard_fits_and_ended_sweeps_fold_away() {
+    let (chromium, driver) = browser::browser_or_fail("the dashboard's narrow browser test");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_c, url, base) = serve_http(d, &[]);
+    let (_driver, port) = browser::driver(&driver, d);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = browser::session(&chromium, port, d, 420, 900).await;
+        c.goto(&base).await.unwrap();
+        let read = || {
+            let c = c.clone();
+            async move { c.execute(READ_LAYOUT, vec![]).await.unwrap() }
+        };
+        let fits = |v: &serde_json::Value, what: &str| {
+            assert!(v["inner"].as_u64().unwrap() <= 420, "{what}: {v}");
+            assert!(
+                v["width"].as_u64() <= v["window"].as_u64(),
+                "{what}: the page is wider than its window: {v}"
+            );
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let v = loop {
+            let v = read().await;
+            if v["loaded"] == "1" {
+                break v;
+            }
+            assert!(Instant::now() < deadline, "the page never loaded: {v}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        assert_eq!(v["no_workers"], "no workers connected", "{v}");
+        fits(&v, "no sweeps");
+
+        // One sweep run to the end, one cancelled, a sampled one and a
+        // full one left running (no worker after the first).
+        let launch = |name: &str, n: &str, extra: &[&str]| {
+            let mut a = vec!["launch", "uvg", "--max-n", n, "--name", name];
+            a.extend_from_slice(&["--verify-fraction", "0", "--coordinator", &url]);
+            a.extend_from_slice(extra);
+            ok(&a);
+        };
+        launch(
+            "small",
+            "8",
+            &["--collect-min-value", "3", "--shards", "24"],
+        );
+        work_until_idle(&url, None, &d.join("worker.log"));
+        launch("cut", "9", &[]);
+        ok(&["cancel", "cut", "--coordinator", &url]);
+        launch("part", "9", &["--sample", "20%"]);
+        launch("live", "10", &[]);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut first_live = None;
+        let v = loop {
+            let v = read().await;
+            if first_live.is_none() && v["sweeps"]["live"].is_object() {
+                first_live = Some(v["sweeps"]["live"].clone());
+            }
+            let s = &v["sweeps"];
+            if ["small", "cut", "part", "live"]
+                .iter()
+                .all(|k| s[k].is_object())
+                && s["small"]["pictures"].as_u64() > Some(0)
+            {
+                break v;
+            }
+            assert!(Instant::now() < deadline, "the sweeps never showed: {v}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let s = &v["sweeps"];
+        assert_eq!(
+            (
+                &s["small"]["state"],
+                &s["cut"]["state"],
+                &s["live"]["state"]
+            ),
+            (
+                &serde_json::json!("done"),
+                &serde_json::json!("cancelled"),
+                &serde_json::json!("running")
+            ),
+            "{v}"
+        );
+        // Ended sweeps' galleries closed, running ones open.
+        for (k, open) in [
+            ("small", false),
+            ("cut", false),
+            ("part", true),
+            ("live", true),
+        ] {
+            assert_eq!(s[k]["open"], open, "{k}: {v}");
+        }
+        // Only the sampled sweep says it is a sample, and how large.
+        assert_eq!(s["part"]["sample"], "sample 20 %", "{v}");
+        for k in ["small", "cut", "live"] {
+            assert!(s[k]["sample"].is_null(), "{k}: {v}");
+        }
+        // The rate chart: axes, a label, and a point from the first read.
+        let first = first_live.unwrap();
+        assert_eq!(first["chart_label"], "positions/s, last 10 min", "{first}");
+        assert_eq!(first["axes"], 2, "{first}");
+        assert_eq!(first["points"], 1, "{first}");
+        assert!(
+            v["workers"].as_u64() >= Some(1) && v["no_workers"].is_null(),
+            "{v}"
+        );
+        fits(&v, "four sweeps");
+
+        // A gallery the reader opens (or closes) stays so across refreshes.
+        c.execute(
+            "document.querySelector('details.witnesses[data-sweep=\"small\"] > summary').click();
+             document.querySelector('details.witnesses[data-sweep=\"live\"] > summary').click();",
+            vec![],
+        )
+        .await
+        .unwrap();
+        tokio::time::sleep(Duration::from_millis(2 * 2000 + 500)).await;
+        let v = read().await;
+        assert_eq!(v["sweeps"]["small"]["open"], true, "{v}");
+        assert_eq!(v["sweeps"]["live"]["open"], false, "{v}");
+        assert_eq!(v["sweeps"]["cut"]["open"], false, "{v}");
+        fits(&v, "a gallery opened");
+        c.close().await.unwrap();
+    });
 }

@@ -564,6 +564,87 @@ fn sixteen_vertex_boards_are_exact() {
     }
 }
 
+/// A coordinator serving its dashboard (with the boards) on a loopback
+/// port: its process and the dashboard's URL.
+fn dashboard(dir: &Path) -> (Proc, String) {
+    let file = dir.join("dash.url");
+    let (c, _grpc) = serve(
+        &dir.join("store"),
+        &[
+            "--http",
+            "127.0.0.1:0",
+            "--http-address-file",
+            file.to_str().unwrap(),
+        ],
+        &dir.join("serve.log"),
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(u) = std::fs::read_to_string(&file) {
+            if u.ends_with('\n') {
+                return (c, u.trim().to_string());
+            }
+        }
+        assert!(Instant::now() < deadline, "no dashboard");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Issue 26: every graph of at most 16 vertices is exact within 100 ms on
+/// every face. With a token on a dense 16-vertex graph the boards' reply
+/// (the remoteness search) ran past its budget of 300,000 positions, taking
+/// over 100 ms and then falling back to the lowest move, on `explore` and
+/// on the dashboard's boards alike. Now it is exact, as `solve uvg` is.
+#[test]
+fn a_dense_sixteen_vertex_board_with_a_token_is_exact_within_100_ms_on_both_faces() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_p, local) = explore(dir.path(), &[]);
+    let (_c, dash) = dashboard(dir.path());
+    // K16 minus a perfect matching ({0, 1}, {2, 3}, ...).
+    let g = graph6::encode_with(16, |a, b| a / 2 != b / 2);
+    let want = &solve_uvg(std::slice::from_ref(&g))[0];
+    for base in [&local, &dash] {
+        for path in [vec![0], vec![0, 2], vec![0, 2, 4]] {
+            // The fastest of three, so a busy machine's one slow answer
+            // does not count; all three must be the same.
+            let mut best = Duration::MAX;
+            let mut seen = Vec::new();
+            for _ in 0..3 {
+                let t = Instant::now();
+                let b = uvg(base, &g, &path);
+                best = best.min(t.elapsed());
+                seen.push(b);
+            }
+            let b = &seen[0];
+            assert!(seen.iter().all(|x| x == b), "{base} {path:?}");
+            let reply = &b["reply"];
+            assert_ne!(reply["why"], "lowest", "{base} {path:?}: {reply}");
+            assert!(reply["remoteness"].is_u64(), "{base} {path:?}: {reply}");
+            // A winning reply exactly when the player to move wins, to a
+            // move of value 0; the position's value is `solve uvg`'s.
+            let wins = b["mover_wins"].as_bool().unwrap();
+            assert_eq!(b["value"].as_u64().unwrap() != 0, wins, "{b}");
+            assert_eq!(reply["why"] == "winning", wins, "{reply}");
+            if wins {
+                let to = reply["vertex"].as_u64().unwrap();
+                let m = b["moves"].as_array().unwrap();
+                assert!(
+                    m.iter().any(|m| m["vertex"] == to && m["value"] == 0),
+                    "{b}"
+                );
+            }
+            if path.len() == 1 {
+                assert_eq!(b["value"].as_u64().unwrap(), want[0], "{base}");
+            }
+            assert!(
+                best <= Duration::from_millis(100),
+                "{base} path {path:?}: {best:?}"
+            );
+            eprintln!("{base} path {path:?}: {best:?}");
+        }
+    }
+}
+
 #[test]
 fn explore_lists_a_results_file_and_the_dashboard_serves_the_boards() {
     let dir = tempfile::tempdir().unwrap();
@@ -921,6 +1002,205 @@ fn the_boards_in_a_headless_browser() {
             eprintln!("wrote {} ({} bytes)", docs.display(), png.len());
         }
     }
+}
+
+/// Nothing of the page is wider than its window (no sideways scrolling).
+const FITS: &str = r#"
+const el = document.scrollingElement;
+return {width: el.scrollWidth, window: document.documentElement.clientWidth, inner: window.innerWidth};"#;
+
+/// What the panel, the menus and the board show besides the values: is
+/// anything left of an earlier position?
+const STALE: &str = r#"
+const t = id => document.getElementById(id).textContent;
+const dv = id => document.getElementById(id).dataset.value === undefined ? null : document.getElementById(id).dataset.value;
+const err = document.querySelector('#board text.board-error');
+let box = null;
+if (err) { const b = err.getBBox(); box = [b.x, b.y, b.x + b.width, b.y + b.height]; }
+const m = document.getElementById('message');
+return {
+  value: t('value'), value_data: dv('value'), nu: t('nu'), reply: t('reply'), path: t('path'),
+  rows: document.querySelectorAll('#moves tbody tr').length + document.querySelectorAll('#col-moves tbody tr').length,
+  col_value: t('col-value'), vertices: document.querySelectorAll('#board g.v').length,
+  error_box: box, error_text: err ? err.textContent : null,
+  note: t('note'), preset: document.getElementById('preset').value, results: document.getElementById('results').value,
+  hint: t('hint'), outcome: m.hidden ? null : (m.dataset.outcome || ''),
+  message_bg: m.hidden ? null : getComputedStyle(m).backgroundColor,
+};"#;
+
+/// Issue 26 (item 19, item 20): after a bad graph6 or a graph over the
+/// budget the panel kept the previous position and the error drawn in the
+/// board was cut off; a Col board typed by hand kept the previous preset's
+/// note; choosing a result left the preset menu on its preset; a lost game
+/// showed in the same green box as a win, under a hint to click a
+/// neighbour; at 420 px the page scrolled sideways.
+#[test]
+#[ignore = "needs chromium"]
+fn at_420_px_the_boards_fit_and_keep_nothing_stale() {
+    let (chromium, driver) = browser::browser_or_fail("the boards' narrow browser test");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs/uvg-n10/results.json");
+    let (_p, url) = explore(d, &["--results", results.to_str().unwrap()]);
+    let (_driver, port) = browser::driver(&driver, d);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = browser::session(&chromium, port, d, 420, 900).await;
+        c.goto(&url).await.unwrap();
+        let page = Page { c };
+        page.wait(1).await;
+        let fits = |what: &'static str| {
+            let c = page.c.clone();
+            async move {
+                let f = c.execute(FITS, vec![]).await.unwrap();
+                let (w, win) = (f["width"].as_u64().unwrap(), f["window"].as_u64().unwrap());
+                assert!(f["inner"].as_u64().unwrap() <= 420, "{what}: {f}");
+                assert!(w <= win, "{what}: the page is {w} px wide in a {win} px window ({f})");
+            }
+        };
+        let stale = || {
+            let c = page.c.clone();
+            async move { c.execute(STALE, vec![]).await.unwrap() }
+        };
+        fits("the Petersen graph").await;
+        // A position with a token, then a bad graph6 and a graph over the
+        // budget: nothing of the position stays, the error fits the board.
+        let v = page.click(0, 1).await;
+        assert!(v["value"].is_string() && v["nu"] == "5", "{v}");
+        let k22 = graph6::encode_with(22, |_, _| true);
+        for bad in ["Bad!!", k22.as_str()] {
+            let v = page
+                .act(
+                    "document.getElementById('game').value = 'uvg';
+                     document.getElementById('code').value = arguments[0];
+                     document.getElementById('load').click();",
+                    vec![Value::from(bad)],
+                    1,
+                )
+                .await;
+            assert_eq!(v["state"], "error", "{bad}: {v}");
+            let s = stale().await;
+            for k in ["value", "nu", "reply", "path", "col_value"] {
+                assert_eq!(s[k], "—", "{bad}: {k} stayed: {s}");
+            }
+            assert!(s["value_data"].is_null() && s["rows"] == 0, "{bad}: {s}");
+            assert_eq!(s["vertices"], 0, "{bad}: {s}");
+            // The whole message, inside the board's box (-20..420).
+            let b: Vec<f64> = s["error_box"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{bad}: no error drawn: {s}"))
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect();
+            assert!(
+                b[0] >= -20.0 && b[1] >= -20.0 && b[2] <= 420.0 && b[3] <= 420.0,
+                "{bad}: the error is drawn at {b:?}: {s}"
+            );
+            let shown: String = s["error_text"].as_str().unwrap().split_whitespace().collect();
+            let said: String = v["error"].as_str().unwrap().split_whitespace().collect();
+            assert!(shown.ends_with(&said), "{bad}: {shown} / {said}");
+            fits("an error").await;
+        }
+        // A preset's note goes when a board is typed by hand.
+        page.preset("col-path5").await;
+        assert!(!stale().await["note"].as_str().unwrap().is_empty());
+        let v = page
+            .act(
+                "document.getElementById('game').value = 'col';
+                 document.getElementById('code').value = 'Bw';
+                 document.getElementById('colouring').value = '';
+                 document.getElementById('load').click();",
+                vec![],
+                1,
+            )
+            .await;
+        assert_eq!(v["state"], "ready", "{v}");
+        let s = stale().await;
+        assert_eq!((&s["note"], &s["preset"]), (&Value::from(""), &Value::from("")), "{s}");
+        // Choosing a result leaves no preset chosen, and the reverse.
+        page.preset("petersen").await;
+        let v = page
+            .act(
+                "const s = document.getElementById('results'); s.value = '0'; s.dispatchEvent(new Event('change'));",
+                vec![],
+                1,
+            )
+            .await;
+        assert_eq!(v["state"], "ready", "{v}");
+        let s = stale().await;
+        assert_eq!((&s["preset"], &s["results"]), (&Value::from(""), &Value::from("0")), "{s}");
+        page.preset("petersen").await;
+        assert_eq!(stale().await["results"], "", "a result stayed chosen");
+        fits("a result chosen").await;
+        // Games to the end against the solver: a loss (C7 from 0) and a
+        // win (the smallest *3 from its start, always moving to value 0).
+        page.c
+            .execute("document.getElementById('play').checked = true;", vec![])
+            .await
+            .unwrap();
+        let mut ends = Vec::new();
+        for (preset, winning) in [("cycle7", false), ("star3", true)] {
+            page.preset(preset).await;
+            let v = page.button("reset").await;
+            let s0 = pairs(&v["starts"])
+                .iter()
+                .find(|p| (p.1 != 0) == winning)
+                .unwrap()
+                .0;
+            let mut v = page.click(s0, 1).await;
+            for round in 0.. {
+                assert!(round < 12, "{preset}: the game did not end: {v}");
+                if v["message"].is_string() {
+                    break;
+                }
+                let m = pairs(&v["moves"]);
+                let to = m.iter().find(|p| p.1 == 0).unwrap_or(&m[0]).0;
+                // The person's move, then the solver's reply if it has one
+                // (the page stays busy between the two).
+                v = page.click(to, 1).await;
+            }
+            let s = stale().await;
+            assert!(
+                !s["hint"].as_str().unwrap().contains("Click a highlighted neighbour"),
+                "{preset}: {s}"
+            );
+            fits("a game over").await;
+            ends.push((v["message"].as_str().unwrap().to_string(), s));
+        }
+        let (lost, won) = (&ends[0], &ends[1]);
+        assert!(lost.0.contains("the solver wins"), "{lost:?}");
+        assert!(won.0.contains("you win"), "{won:?}");
+        assert_eq!(lost.1["outcome"], "loss", "{lost:?}");
+        assert_eq!(won.1["outcome"], "win", "{won:?}");
+        assert_ne!(lost.1["message_bg"], won.1["message_bg"], "a loss looks like a win");
+        // The game-graph panel with the Nim example.
+        page.c
+            .execute(
+                "const s = document.getElementById('gg-example');
+                 s.value = Array.from(s.options).find(o => o.textContent === 'nim.game').value;
+                 s.dispatchEvent(new Event('change'));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while page
+            .c
+            .execute("return document.body.dataset.ggSeq || null;", vec![])
+            .await
+            .unwrap()
+            .is_null()
+        {
+            assert!(Instant::now() < deadline, "the game graph did not show");
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+        fits("the Nim game graph").await;
+        page.c.close().await.unwrap();
+    });
 }
 
 #[test]

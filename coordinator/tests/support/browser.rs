@@ -45,7 +45,7 @@ pub fn driver(driver: &Path, dir: &Path) -> (Proc, u16) {
 
 /// A headless Chromium session on the driver at `port` (retried while the
 /// driver starts, at most 30 s), with its profile in `dir` and a window of
-/// `width` × `height`. `--no-sandbox`: tests may run as root.
+/// `width` × `height` (below 500 px wide, an emulated screen of that size). `--no-sandbox`: tests may run as root.
 pub async fn session(
     chromium: &Path,
     port: u16,
@@ -64,6 +64,14 @@ pub async fn session(
                      format!("--user-data-dir={}", profile.display())],
         }),
     );
+    if width < 500 {
+        // Chromium's window is at least 500 px wide; a narrower page (a
+        // phone's 420 px) is an emulated screen of that width.
+        caps["goog:chromeOptions"]["mobileEmulation"] = serde_json::json!({
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0,
+                              "mobile": false, "touch": false},
+        });
+    }
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let mut b = fantoccini::ClientBuilder::new(

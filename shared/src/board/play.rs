@@ -12,8 +12,12 @@
 //! remoteness), else the move of greatest remoteness; ties go to the lowest
 //! vertex. The search is exact, over (token, token's component of the
 //! unvisited vertices) positions, on graphs of at most [`PLAY_MAX_N`]
-//! vertices, and stops with [`PlayError::BudgetExceeded`] after `budget`
-//! positions.
+//! vertices. On graphs of at most [`DENSE_LIMIT`] vertices (those `solve
+//! uvg` solves by the subset DP) its table is a flat array indexed by
+//! (token, vertex set), at most 16 × 2^16 bytes, and it always runs to the
+//! end, whatever the budget: a dense 16-vertex graph takes a few tens of
+//! milliseconds. Above, it stops with [`PlayError::BudgetExceeded`] after
+//! `budget` positions.
 //!
 //! ```
 //! use gamesweep::board::play::reply;
@@ -29,6 +33,13 @@ use serde::Serialize;
 
 /// The most vertices [`reply`] plays on (a vertex set is one `u64`).
 pub const PLAY_MAX_N: usize = 64;
+
+/// Graphs of at most this many vertices are searched with a flat table and
+/// no budget (the subset DP's limit, [`crate::uvg::SUBSET_DP_MAX_N`]).
+pub const DENSE_LIMIT: usize = crate::uvg::SUBSET_DP_MAX_N;
+
+/// A flat table's empty cell (remoteness is at most 63).
+const UNKNOWN: u8 = u8::MAX;
 
 /// Why there is no reply.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -91,10 +102,40 @@ pub struct Reply {
     pub nodes: u64,
 }
 
+/// The search's table of remoteness by (token, vertex set).
+enum Memo {
+    /// At most [`DENSE_LIMIT`] vertices: cell `token << n | set`, both the
+    /// set as asked and the token's component of it.
+    Flat { n: usize, cells: Vec<u8> },
+    /// Larger graphs: by (token, component).
+    Map(FxHashMap<(u8, u64), u32>),
+}
+
+impl Memo {
+    fn get(&self, t: usize, set: u64) -> Option<u32> {
+        match self {
+            Memo::Flat { n, cells } => {
+                let c = cells[(t << n) | set as usize];
+                (c != UNKNOWN).then_some(u32::from(c))
+            }
+            Memo::Map(m) => m.get(&(t as u8, set)).copied(),
+        }
+    }
+
+    fn put(&mut self, t: usize, set: u64, r: u32) {
+        match self {
+            Memo::Flat { n, cells } => cells[(t << *n) | set as usize] = r as u8,
+            Memo::Map(m) => {
+                m.insert((t as u8, set), r);
+            }
+        }
+    }
+}
+
 /// The search: adjacency as bit rows, memo by (token, component).
 struct Search {
     adj: Vec<u64>,
-    memo: FxHashMap<(u8, u64), u32>,
+    memo: Memo,
     nodes: u64,
     budget: Option<u64>,
 }
@@ -125,12 +166,23 @@ impl Search {
     }
 
     /// Remoteness of (token `t`, unvisited vertices `free`, `t ∉ free`).
-    fn remoteness(&mut self, t: usize, free: u64) -> Result<u32, PlayError> {
-        let free = self.reach(t, free);
+    fn remoteness(&mut self, t: usize, asked: u64) -> Result<u32, PlayError> {
+        let flat = matches!(self.memo, Memo::Flat { .. });
+        if flat {
+            // The set as asked is a key too: a hit skips the search of the
+            // component.
+            if let Some(r) = self.memo.get(t, asked) {
+                return Ok(r);
+            }
+        }
+        let free = self.reach(t, asked);
         if self.adj[t] & free == 0 {
             return Ok(0);
         }
-        if let Some(&r) = self.memo.get(&(t as u8, free)) {
+        if let Some(r) = self.memo.get(t, free) {
+            if flat {
+                self.memo.put(t, asked, r);
+            }
             return Ok(r);
         }
         self.nodes += 1;
@@ -148,14 +200,18 @@ impl Search {
             most = most.max(r);
         }
         let r = 1 + least_even.unwrap_or(most);
-        self.memo.insert((t as u8, free), r);
+        self.memo.put(t, free, r);
+        if flat {
+            self.memo.put(t, asked, r);
+        }
         Ok(r)
     }
 }
 
 /// The solver's reply on `text` (graph6) with the token on `token` and the
 /// vertices `visited` used up (the token's own vertex may be listed or not),
-/// after at most `budget` positions evaluated (`None`: unlimited).
+/// after at most `budget` positions evaluated (`None`: unlimited; graphs of
+/// at most [`DENSE_LIMIT`] vertices are searched to the end whatever it is).
 pub fn reply(
     text: &str,
     visited: &[usize],
@@ -186,12 +242,26 @@ pub fn reply(
         free &= !(1 << v);
     }
     free &= !(1 << token);
-    let mut s = Search {
-        adj,
-        memo: FxHashMap::default(),
-        nodes: 0,
-        budget,
+    let (memo, budget) = if n <= DENSE_LIMIT {
+        let cells = vec![UNKNOWN; n << n];
+        (Memo::Flat { n, cells }, None)
+    } else {
+        (Memo::Map(FxHashMap::default()), budget)
     };
+    search(
+        Search {
+            adj,
+            memo,
+            nodes: 0,
+            budget,
+        },
+        token,
+        free,
+    )
+}
+
+/// [`reply`] by the search `s`, token on `token`, `free` unvisited.
+fn search(mut s: Search, token: usize, free: u64) -> Result<Reply, PlayError> {
     let mut moves = Vec::new();
     for u in bits(s.adj[token] & free) {
         let r = s.remoteness(u, free & !(1 << u))?;
@@ -223,4 +293,82 @@ pub fn reply(
         moves,
         nodes: s.nodes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search of `text` from `token` (nothing visited), with a flat
+    /// table or a map.
+    fn by(text: &str, token: usize, flat: bool) -> Reply {
+        let (n, edges) = graph6::decode(text).unwrap();
+        let mut adj = vec![0u64; n];
+        for &(a, b) in &edges {
+            adj[a] |= 1 << b;
+            adj[b] |= 1 << a;
+        }
+        let memo = if flat {
+            Memo::Flat {
+                n,
+                cells: vec![UNKNOWN; n << n],
+            }
+        } else {
+            Memo::Map(FxHashMap::default())
+        };
+        let s = Search {
+            adj,
+            memo,
+            nodes: 0,
+            budget: None,
+        };
+        let free = ((1u64 << n) - 1) & !(1 << token);
+        let mut r = search(s, token, free).unwrap();
+        r.nodes = 0;
+        r
+    }
+
+    #[test]
+    fn the_flat_table_and_the_map_agree() {
+        // Seeded random graphs of 2..=11 vertices, every token.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for i in 0..60 {
+            let n = 2 + i % 10;
+            let pct = 20 + next() % 70;
+            let m: Vec<bool> = (0..n * n).map(|_| next() % 100 < pct).collect();
+            let text = graph6::encode_with(n, |a, b| m[a * n + b]);
+            for t in 0..n {
+                assert_eq!(by(&text, t, true), by(&text, t, false), "{text} token {t}");
+            }
+        }
+    }
+
+    /// Issue 26: on a dense 16-vertex graph the reply's search ran past its
+    /// budget of 300,000 positions (and past 100 ms); up to 16 vertices it
+    /// is exact whatever the budget.
+    #[test]
+    fn sixteen_vertices_are_searched_to_the_end_whatever_the_budget() {
+        // K16 minus a perfect matching.
+        let text = graph6::encode_with(16, |a, b| a / 2 != b / 2);
+        let r = reply(&text, &[], 0, Some(1)).unwrap();
+        let g = crate::graph::BitGraph::from_edges(16, &graph6::decode(&text).unwrap().1);
+        assert_eq!(
+            r.mover_wins,
+            crate::uvg::first_player_wins(&g, 0, g.all()),
+            "{r:?}"
+        );
+        assert_eq!(r.moves.len(), 14);
+        // Past 16 vertices the budget holds.
+        let k18 = graph6::encode_with(18, |_, _| true);
+        assert_eq!(
+            reply(&k18, &[], 0, Some(1000)),
+            Err(PlayError::BudgetExceeded { budget: 1000 })
+        );
+    }
 }

@@ -25,7 +25,9 @@ pub const UVG_MAX_N: usize = 32;
 /// Search nodes a UVG request may use (graphs above the DP limit).
 pub const UVG_BUDGET: u64 = 2_000_000;
 
-/// Nodes the remoteness search behind the solver's reply may use.
+/// Nodes the remoteness search behind the solver's reply may use on graphs
+/// above [`UVG_DP_LIMIT`] vertices; up to it the search is always exact
+/// (a flat table, [`gamesweep::board::play::DENSE_LIMIT`]), as the values are.
 pub const REMOTENESS_BUDGET: u64 = 300_000;
 
 /// Work units (components expanded plus games held) a visit's Col table may

@@ -41,10 +41,15 @@ function showError(msg) {
   e.textContent = msg;
   e.hidden = !msg;
 }
-function showMessage(msg) {
+// The end of a game: `kind` is "win" (the person won), "loss" (the
+// solver won) or "over" (no moves left, nobody playing the solver); each
+// has its own colour and word, not only green.
+function showMessage(msg, kind) {
   const m = $("message");
   m.textContent = msg || "";
   m.hidden = !msg;
+  m.className = "message" + (msg ? " " + (kind || "over") : "");
+  if (msg) m.dataset.outcome = kind || "over"; else delete m.dataset.outcome;
 }
 function done(ok) {
   st.seq += 1;
@@ -68,6 +73,42 @@ function syncUrl() {
 }
 
 // ---- drawing ----
+
+// Nothing of an earlier position stays on the panel once a request failed.
+function clearPanel() {
+  for (const id of ["value", "winner", "nu", "nu-s", "deg3", "reply", "path", "col-value", "col-outcome", "col-colouring", "col-table"]) {
+    const e = $(id);
+    e.textContent = "—";
+    delete e.dataset.value;
+  }
+  $("moves").querySelector("tbody").innerHTML = "";
+  $("col-moves").querySelector("tbody").innerHTML = "";
+  $("hint").textContent = "";
+  $("method").textContent = "";
+}
+
+// The error, drawn inside the board: words wrapped into lines that fit its
+// 440-unit box (a word longer than a line is cut into pieces).
+const ERROR_LINE = 34, ERROR_LINES = 12;
+function errorBoard(msg) {
+  const lines = [];
+  let cur = "";
+  for (let w of String(msg).split(/\s+/).filter(Boolean)) {
+    while (w.length > ERROR_LINE) {
+      if (cur) { lines.push(cur); cur = ""; }
+      lines.push(w.slice(0, ERROR_LINE));
+      w = w.slice(ERROR_LINE);
+    }
+    if (cur && cur.length + 1 + w.length > ERROR_LINE) { lines.push(cur); cur = w; }
+    else cur = cur ? cur + " " + w : w;
+  }
+  if (cur) lines.push(cur);
+  if (lines.length > ERROR_LINES) { lines.length = ERROR_LINES; lines[ERROR_LINES - 1] += " …"; }
+  const all = ["nothing to show:"].concat(lines);
+  const y0 = 200 - (all.length - 1) * 10;
+  return '<text class="board-error" x="200" y="' + y0 + '" text-anchor="middle" font-size="14" fill="#b71c1c">' +
+    all.map((l, i) => '<tspan x="200" dy="' + (i ? 20 : 0) + '">' + esc(l) + "</tspan>").join("") + "</text>";
+}
 
 function svgBoard(d, cls, labels) {
   // cls(v) -> class list; labels(v) -> [text, data-value, nonzero] or null
@@ -134,7 +175,8 @@ function renderUvg(v) {
   set("reply", v.reply ? v.reply.vertex + " (" + v.reply.why + (v.reply.remoteness !== null ? ", " + v.reply.remoteness + (v.reply.remoteness === 1 ? " move left" : " moves left") : "") + ")" : "—");
   set("path", v.path.length ? v.path.join(" → ") : "—");
   $("hint").textContent = token === null ? "Click a vertex to put the token there. The numbers are the Grundy value of each start." :
-    "Click a highlighted neighbour to move (green: value 0, a winning move).";
+    v.moves.length ? "Click a highlighted neighbour to move (green: value 0, a winning move)." :
+    "Game over: no move from " + token + ". Undo takes moves back; Reset starts again.";
   $("moves-head").textContent = token === null ? "start" : "move to";
   const rows = token === null ? v.start_values.map((x, w) => [w, x, "start"]) : v.moves.map(m => [m.vertex, m.value, "move"]);
   $("moves").querySelector("tbody").innerHTML = rows.map(([w, x, k]) =>
@@ -172,10 +214,11 @@ function renderCol(v) {
 
 // ---- loading ----
 
+// The end of a game: [text, kind] (kind as showMessage takes it), or null.
 function endMessage(v) {
-  if (st.game !== "uvg" || v.token === null || v.moves.length) return "";
-  if (!$("play").checked) return "No moves left from " + v.token + ": the player to move loses.";
-  return st.path.length % 2 === 1 ? "You cannot move: the solver wins." : "The solver cannot move: you win!";
+  if (st.game !== "uvg" || v.token === null || v.moves.length) return null;
+  if (!$("play").checked) return ["No moves left from " + v.token + ": the player to move loses.", "over"];
+  return st.path.length % 2 === 1 ? ["You cannot move: the solver wins.", "loss"] : ["The solver cannot move: you win!", "win"];
 }
 
 async function load() {
@@ -195,15 +238,30 @@ async function load() {
     }
     st.view = v;
     showError("");
-    showMessage(endMessage(v));
+    const end = endMessage(v);
+    showMessage(end && end[0], end && end[1]);
     done(true);
     return true;
   } catch (e) {
+    // Nothing of the position shown before stays: the board says why
+    // there is none, the panel is empty.
+    st.view = null;
     showError(e.message);
-    if (!st.view) $("board").innerHTML = '<text x="200" y="200" text-anchor="middle" fill="#c62828">nothing to show: ' + esc(e.message).slice(0, 80) + "</text>";
+    showMessage("");
+    clearPanel();
+    $("board").innerHTML = errorBoard(e.message);
     done(false);
     return false;
   }
+}
+
+// A step that failed: back to the position before it (`back` restores the
+// state), with the step's error still shown.
+async function revert(back) {
+  const err = $("error").textContent;
+  back();
+  await load();
+  showError(err);
 }
 
 async function clickVertex(w) {
@@ -217,11 +275,11 @@ async function clickVertex(w) {
     }
     if (!v.moves.some(m => m.vertex === w)) return;
     st.path.push(w);
-    if (!(await load())) { st.path.pop(); return; }
+    if (!(await load())) { await revert(() => st.path.pop()); return; }
     const r = st.view;
     if ($("play").checked && r.reply && r.moves.length) {
       st.path.push(r.reply.vertex);
-      if (!(await load())) st.path.pop();
+      if (!(await load())) await revert(() => st.path.pop());
     }
   } else {
     const paint = document.querySelector('input[name="paint"]:checked').value;
@@ -233,10 +291,7 @@ async function clickVertex(w) {
     st.colouring = cur.join("");
     if (!(await load())) {
       // An illegal colouring: the error stays shown, the board as it was.
-      const err = $("error").textContent;
-      st.colouring = st.colHistory.pop();
-      await load();
-      showError(err);
+      await revert(() => { st.colouring = st.colHistory.pop(); });
     }
   }
 }
@@ -390,7 +445,10 @@ async function init() {
   });
   $("entry").addEventListener("submit", e => {
     e.preventDefault();
+    // A board typed by hand: no preset or result is chosen, and no note of one stays.
     $("preset").value = "";
+    $("results").value = "";
+    $("note").textContent = "";
     open($("game").value, $("code").value.trim(), $("game").value === "uvg" ? "" : $("colouring").value.trim());
   });
   $("game").addEventListener("change", () => setGame($("game").value));
@@ -399,12 +457,14 @@ async function init() {
   $("preset").addEventListener("change", () => {
     const p = st.presets[Number($("preset").value)];
     if (!p) return;
+    $("results").value = "";
     $("note").textContent = p.name + ": " + p.note;
     open(p.game, p.code, p.game === "uvg" ? (p.start === null ? "" : p.start) : p.colouring);
   });
   $("results").addEventListener("change", () => {
     const r = st.results[Number($("results").value)];
     if (!r) return;
+    $("preset").value = "";
     $("note").textContent = (r.counterexample ? "counterexample " : "") + r.caption + ": " + r.code + (r.start !== null ? " start " + r.start : "");
     open(r.code.startsWith("&") ? "myopic" : "uvg", r.code, r.code.startsWith("&") ? "" : (r.start === null ? "" : r.start));
   });

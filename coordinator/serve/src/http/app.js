@@ -7,8 +7,9 @@
 "use strict";
 
 const POLL_MS = 2000;
-const pictures = {}; // sweep id -> {done, html}
-let history = { sweeps: {}, workers: {} };
+const pictures = {}; // sweep id -> {done, drawn_done, html, count}
+const galleryOpen = {}; // sweep id -> open or closed, as the reader last set it
+let history = { sweeps: {}, workers: {}, now_ms: null };
 let lastRead = null; // {at: Date, settled: every sweep shown had ended}
 
 function esc(s) {
@@ -46,23 +47,61 @@ async function get(path) {
   return r.json();
 }
 
-// The rate between consecutive samples, as an SVG polyline.
-function chart(samples) {
-  const W = 300, H = 60;
-  if (!samples || samples.length < 2) {
-    return '<svg class="chart" width="' + W + '" height="' + H + '"><text x="8" y="34" font-size="11" fill="#999">rate chart: needs two samples (every 10 s)</text></svg>';
-  }
+// The rate chart's span.
+const CHART_SPAN_MS = 10 * 60 * 1000;
+
+// The sweep's rate over the last 10 minutes, with axes: the rate between
+// consecutive history samples (every 10 s, on the server's clock), and the
+// latest from the last sample to now (the status just read, at the
+// history's `now_ms`). Before the first sample it is the engine's rate
+// (status JSON), so a point is drawn from the first read.
+function ratePoints(s, samples, now) {
   const pts = [];
+  samples = (samples || []).filter(x => x[0] >= now - CHART_SPAN_MS - 10000);
   for (let i = 1; i < samples.length; i++) {
     const dt = (samples[i][0] - samples[i - 1][0]) / 1000;
-    pts.push([samples[i][0], dt > 0 ? Math.max(0, samples[i][1] - samples[i - 1][1]) / dt : 0]);
+    if (dt > 0) pts.push([samples[i][0], Math.max(0, samples[i][1] - samples[i - 1][1]) / dt]);
   }
-  const t0 = samples[samples.length - 1][0] - 3600 * 1000, t1 = samples[samples.length - 1][0];
+  const last = samples[samples.length - 1];
+  const live = s.state === "running" || s.state === "paused";
+  if (last && now - last[0] >= 1000 && (live || !pts.length)) {
+    pts.push([now, Math.max(0, s.positions_done - last[1]) * 1000 / (now - last[0])]);
+  } else if (!pts.length) {
+    // No sample yet, or only one a moment ago: the engine's own rate.
+    pts.push([now, isFinite(s.rate) ? Math.max(0, s.rate) : 0]);
+  }
+  return pts.filter(p => p[0] >= now - CHART_SPAN_MS);
+}
+
+function chart(s, samples, now) {
+  const W = 320, H = 120, L = 52, R = 8, T = 20, B = 22; // plot inside the margins
+  const pts = ratePoints(s, samples, now);
   const max = Math.max(1, ...pts.map(p => p[1]));
-  const xy = pts.map(p => [4 + (W - 8) * (p[0] - t0) / (t1 - t0), H - 4 - (H - 16) * p[1] / max]);
-  return '<svg class="chart" width="' + W + '" height="' + H + '" viewBox="0 0 ' + W + ' ' + H + '">' +
-    '<polyline fill="none" stroke="#1976d2" stroke-width="1.5" points="' + xy.map(p => p[0].toFixed(1) + "," + p[1].toFixed(1)).join(" ") + '"/>' +
-    '<text x="4" y="11" font-size="10" fill="#555">max ' + esc(rate(max)) + ' · last hour</text></svg>';
+  const x = t => L + (W - L - R) * (t - (now - CHART_SPAN_MS)) / CHART_SPAN_MS;
+  const y = r => H - B - (H - T - B) * r / max;
+  const xy = pts.map(p => x(p[0]).toFixed(1) + "," + y(p[1]).toFixed(1));
+  const label = "positions/s, last 10 min";
+  const latest = pts.length ? pts[pts.length - 1][1] : 0;
+  let svg = '<svg class="chart" viewBox="0 0 ' + W + " " + H + '" width="' + W + '" height="' + H + '" role="img" aria-label="' +
+    esc(label + ": latest " + rate(latest) + ", highest " + rate(max)) + '">' +
+    '<text class="chart-label" x="' + L + '" y="13" font-size="11" fill="#333">' + label + "</text>" +
+    '<g class="axes" stroke="#555" stroke-width="1"><line class="y-axis" x1="' + L + '" y1="' + T + '" x2="' + L + '" y2="' + (H - B) + '"/>' +
+    '<line class="x-axis" x1="' + L + '" y1="' + (H - B) + '" x2="' + (W - R) + '" y2="' + (H - B) + '"/></g>' +
+    '<line stroke="#e0e0e0" x1="' + L + '" y1="' + T + '" x2="' + (W - R) + '" y2="' + T + '"/>' +
+    '<g class="ticks" font-size="10" fill="#333">' +
+    '<text x="' + (L - 4) + '" y="' + (T + 4) + '" text-anchor="end">' + esc(rate(max).replace(" /s", "").replace("/s", "")) + "</text>" +
+    '<text x="' + (L - 4) + '" y="' + (H - B + 4) + '" text-anchor="end">0</text>' +
+    [[-10, "−10 min"], [-5, "−5 min"], [0, "now"]].map(([m, t]) =>
+      '<text x="' + x(now + m * 60000).toFixed(1) + '" y="' + (H - 6) + '" text-anchor="' + (m === -10 ? "start" : m === 0 ? "end" : "middle") + '">' + t + "</text>").join("") +
+    "</g>";
+  if (pts.length > 1) svg += '<polyline class="rate-line" fill="none" stroke="#1565c0" stroke-width="1.5" points="' + xy.join(" ") + '"/>';
+  svg += pts.length ? '<circle class="rate-point" r="2.5" fill="#1565c0" cx="' + xy[xy.length - 1].split(",")[0] + '" cy="' + xy[xy.length - 1].split(",")[1] + '" data-rate="' + latest + '"/>' : "";
+  return svg + "</svg>";
+}
+
+// A sampled sweep's share, "1 %" for 10,000 ppm.
+function samplePercent(ppm) {
+  return String(Number((ppm / 1e4).toPrecision(3))) + " %";
 }
 
 function bar(s) {
@@ -75,12 +114,17 @@ function bar(s) {
 function sweepHtml(s) {
   const id = esc(s.sweep_id);
   const params = Object.entries(s.params).map(([k, v]) => "--" + k.replace(/_/g, "-") + " " + v).join(" ");
-  const fails = s.failures.length ? '<h3>Failed shards</h3><table class="failures"><thead><tr><th>shard</th><th>failures</th><th>worker</th><th>error</th></tr></thead><tbody>' +
-    s.failures.map(f => "<tr><td>" + f.index + "</td><td>" + f.count + "</td><td>" + esc(f.worker_id) + "</td><td>" + esc(f.error) + "</td></tr>").join("") + "</tbody></table>" : "";
+  const fails = s.failures.length ? '<h3>Failed shards</h3><div class="scroll"><table class="failures"><thead><tr><th>shard</th><th>failures</th><th>worker</th><th>error</th></tr></thead><tbody>' +
+    s.failures.map(f => "<tr><td>" + f.index + "</td><td>" + f.count + "</td><td>" + esc(f.worker_id) + "</td><td>" + esc(f.error) + "</td></tr>").join("") + "</tbody></table></div>" : "";
   const cx = Object.entries(s.counterexamples).map(([k, v]) => esc(k) + ": " + num(v)).join(", ") || "none";
   const pic = pictures[s.sweep_id];
+  // Galleries of sweeps still running are open, of ended ones closed,
+  // unless the reader opened or closed one.
+  const open = galleryOpen[s.sweep_id] !== undefined ? galleryOpen[s.sweep_id] : s.state === "running" || s.state === "paused";
+  const sample = s.sample ? ' <span class="badge sample" title="only a sample of the plan: ' + esc(num(s.sample.shards)) + " shards, " +
+    esc(num(s.sample.done)) + ' done">sample ' + esc(samplePercent(s.sample.ppm)) + "</span>" : "";
   return '<section class="sweep" data-sweep="' + id + '" data-state="' + esc(s.state) + '">' +
-    "<h2>" + id + ' <span class="state state-' + esc(s.state) + '">' + esc(s.state) + "</span></h2>" +
+    "<h2>" + id + ' <span class="state state-' + esc(s.state) + '">' + esc(s.state) + "</span>" + sample + "</h2>" +
     '<div class="muted">' + esc(s.kind) + " " + esc(params) + "</div>" +
     bar(s) +
     '<div class="legend muted"><span>done <b class="shards-done" data-value="' + s.shards_done + '">' + num(s.shards_done) + "</b></span>" +
@@ -96,8 +140,9 @@ function sweepHtml(s) {
     '<dt>ETA' + (sampleOnly(s) ? " of the sample" : "") + '</dt><dd class="eta">' + esc(s.state === "running" ? duration(s.eta_seconds) : "–") + "</dd>" +
     "<dt>counterexamples</dt><dd>" + cx + "</dd>" +
     "<dt>results refused</dt><dd>" + num(s.refused_submits + s.results_invalid) + "</dd>" +
-    "</dl>" + chart(history.sweeps[s.sweep_id]) + fails +
-    '<h3>Witnesses and counterexamples so far</h3><div class="gallery">' + (pic ? pic.html : '<span class="muted">loading…</span>') + "</div>" +
+    "</dl>" + chart(s, history.sweeps[s.sweep_id], history.now_ms || Date.now()) + fails +
+    '<details class="witnesses" data-sweep="' + id + '"' + (open ? " open" : "") + "><summary>Witnesses and counterexamples so far" +
+    (pic ? " (" + pic.count + ")" : "") + '</summary><div class="gallery">' + (pic ? pic.html : '<span class="muted">loading…</span>') + "</div></details>" +
     "</section>";
 }
 
@@ -122,7 +167,7 @@ async function refreshPictures(s) {
     (w.start !== null ? " start " + w.start : "") + "</figcaption></figure>").join("");
   if (!p.pictures.length && !p.error) html = '<span class="muted">none yet</span>';
   if (p.omitted) html += '<span class="muted">' + p.omitted + " more not drawn</span>";
-  pictures[s.sweep_id] = { done: s.shards_done, drawn_done: p.shards_done, html };
+  pictures[s.sweep_id] = { done: s.shards_done, drawn_done: p.shards_done, html, count: p.pictures.length + (p.omitted || 0) };
 }
 
 async function refresh() {
@@ -138,7 +183,8 @@ async function refresh() {
     document.getElementById("coordinator").textContent =
       "coordinator " + st.coordinator_version + " · store " + bytes(st.store_bytes) + " · memory " + bytes(st.coordinator_rss_bytes);
     document.getElementById("sweeps").innerHTML = st.sweeps.length ? st.sweeps.map(sweepHtml).join("") : '<p class="muted">No sweeps yet.</p>';
-    document.querySelector("#workers tbody").innerHTML = st.workers.map(w =>
+    document.querySelector("#workers tbody").innerHTML = st.workers.length === 0
+      ? '<tr class="empty"><td colspan="5">no workers connected</td></tr>' : st.workers.map(w =>
       '<tr class="worker" data-worker="' + esc(w.worker_id) + '"><td>' + esc(w.worker_id) + "</td><td>" + (w.alive ? "yes" : "no") + "</td><td>" +
       esc(duration(w.last_seen_ms_ago / 1000)) + " ago</td><td>" + w.shards_held + "</td><td>" + esc(rate(h.workers[w.worker_id])) + "</td></tr>").join("");
     const at = new Date();
@@ -177,6 +223,13 @@ function lostCoordinator(e) {
   document.querySelectorAll("#sweeps dd.eta").forEach(d => { d.textContent = "–"; });
   document.querySelectorAll("#sweeps dd.rate").forEach(d => { d.textContent = "–"; });
 }
+
+// A gallery the reader opens or closes stays so across refreshes (the
+// sweeps are drawn anew every 2 s).
+document.getElementById("sweeps").addEventListener("click", e => {
+  const sum = e.target.closest("details.witnesses > summary");
+  if (sum) galleryOpen[sum.parentNode.dataset.sweep] = !sum.parentNode.open;
+});
 
 refresh();
 setInterval(refresh, POLL_MS);

@@ -44,6 +44,9 @@ struct Inner {
 pub struct Snapshot {
     /// Seconds between samples.
     pub every_s: u64,
+    /// The server's clock when this was read (unix ms): the time of the
+    /// status read with it, on the samples' clock.
+    pub now_ms: u64,
     /// Per sweep: `[unix ms, positions done]`, oldest first, the last hour.
     pub sweeps: BTreeMap<String, Vec<(u64, u64)>>,
     /// Per worker: positions per second over the last five minutes (of
@@ -102,6 +105,7 @@ impl History {
         let h = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         Snapshot {
             every_s: EVERY.as_secs(),
+            now_ms: unix_ms(),
             sweeps: h
                 .sweeps
                 .iter()
