@@ -884,6 +884,38 @@ fn status_at(slurm_dir: &Path, addr_file: &Path, token: &Path) -> Option<serde_j
     serde_json::from_slice(&o.stdout).ok()
 }
 
+/// Send SIG (`STOP`, `CONT`) to the worker processes in NODE's namespace of
+/// the local cluster in `slurm_dir`; returns how many there were.
+fn signal_workers_on(slurm_dir: &Path, node: &str, sig: &str) -> usize {
+    let net = std::fs::read_to_string(slurm_dir.join("net")).unwrap_or_default();
+    let ns = net
+        .lines()
+        .filter_map(|l| l.strip_prefix("ns "))
+        .find(|ns| ns.ends_with(&format!("-{node}")))
+        .unwrap_or_else(|| panic!("no namespace of {node} in {net}"))
+        .to_string();
+    let o = Command::new("ip")
+        .args(["netns", "pids", &ns])
+        .output()
+        .unwrap();
+    let pids: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .split_whitespace()
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| c.split(|&b| b == 0).next() == Some(WORKER.as_bytes()))
+        })
+        .map(str::to_string)
+        .collect();
+    for pid in &pids {
+        let o = Command::new("kill")
+            .args([&format!("-{sig}"), pid.as_str()])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "kill -{sig} {pid}: {}", text(&o));
+    }
+    pids.len()
+}
+
 /// Shards held by the worker whose id starts with `prefix`.
 fn held_by(st: &serde_json::Value, prefix: &str) -> u64 {
     st["workers"]
@@ -910,13 +942,14 @@ fn held_by(st: &serde_json::Value, prefix: &str) -> u64 {
 /// file in the shared directory; a worker array of two tasks lands on two
 /// other nodes (asserted from `squeue`).
 ///
-/// 1. Task 1's node dies while its worker holds a lease (link down, every
-///    process killed). Slurm marks it DOWN and runs the requeued task on the
+/// 1. Task 1's node dies while its worker holds a lease (the worker is
+///    frozen with SIGSTOP once it holds one, so that it cannot hand the shard
+///    in between the look and the kill; then link down, every process killed). Slurm marks it DOWN and runs the requeued task on the
 ///    spare node. The lease (10 s) must have run out before that (Slurm
 ///    needs `SlurmdTimeout` 10 s plus the requeue hold-back `cred_expire` + 1
 ///    = 11 s, about 57 s in practice): once the sweep goes on, the shard is
 ///    re-issued within 5 s. With a lease longer than Slurm's requeue
-///    (`--lease-secs 120`) this check fails.
+///    (`--lease-secs 120`) this check fails (tried: it times out).
 /// 2. node4 is resumed (`scontrol update state=resume`), a new array task
 ///    runs there and works.
 /// 3. The coordinator's node dies: its job is requeued onto the revived first
@@ -1058,16 +1091,29 @@ fn a_sweep_across_nodes_survives_a_dead_worker_node_a_dead_coordinator_node_and_
     // 1. Task 1's node dies while its worker holds a lease.
     let sweep_start = Instant::now();
     gs(&url, &token, &["resume", "n10"]);
-    wait_or(
-        "task 1's worker to hold a lease after some results",
-        Duration::from_secs(60),
-        || {
-            st().is_some_and(|s| {
-                held_by(&s, &t1) >= 1 && s["sweeps"][0]["results_stored"].as_u64() >= Some(5)
-            })
-        },
-        diag,
-    );
+    // Its worker is frozen (SIGSTOP) while it holds a lease, so that it
+    // cannot hand the shard in between the look and the kill.
+    let frozen_at = |sig: &str| signal_workers_on(&sdir, &n1, sig);
+    let mut frozen = false;
+    for _ in 0..20 {
+        wait_or(
+            "task 1's worker to hold a lease after some results",
+            Duration::from_secs(60),
+            || {
+                st().is_some_and(|s| {
+                    held_by(&s, &t1) >= 1 && s["sweeps"][0]["results_stored"].as_u64() >= Some(5)
+                })
+            },
+            diag,
+        );
+        assert!(frozen_at("STOP") >= 1, "no worker process on {n1}");
+        if st().is_some_and(|s| held_by(&s, &t1) >= 1) {
+            frozen = true;
+            break;
+        }
+        frozen_at("CONT");
+    }
+    assert!(frozen, "task 1's worker never held a lease when frozen");
     let killed = Instant::now();
     cluster.node("kill-node", &n1);
     gs(&url, &token, &["pause", "n10"]);
@@ -1111,21 +1157,19 @@ fn a_sweep_across_nodes_survives_a_dead_worker_node_a_dead_coordinator_node_and_
     gs(&url, &token, &["resume", "n10"]);
     let resumed = Instant::now();
     wait_or(
-        "the dead worker's leases to be re-issued",
-        Duration::from_secs(30),
+        "the dead worker's leases to be re-issued (5 s)",
+        Duration::from_secs(5),
         || {
             st().is_some_and(|s| {
                 s["sweeps"][0]["leases_expired"].as_u64().unwrap() >= expired_before + held
             })
         },
-        diag,
+        || {
+            format!("a shard waited for its lease to expire although Slurm had requeued its task {moved_after:.1?} after the death\n{}", diag())
+        },
     );
     let reissued_after = resumed.elapsed();
     gs(&url, &token, &["pause", "n10"]);
-    assert!(
-        reissued_after < Duration::from_secs(5),
-        "a shard waited {reissued_after:.1?} for its lease to expire although Slurm had requeued its task ({moved_after:.1?} after the death)"
-    );
     eprintln!(
         "slurm e2e: {n1} DOWN after {down_after:.1?}, {t1} running on {spare} after {moved_after:.1?}; leases re-issued {reissued_after:.1?} after the sweep went on"
     );
