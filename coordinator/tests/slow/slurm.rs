@@ -884,9 +884,9 @@ fn status_at(slurm_dir: &Path, addr_file: &Path, token: &Path) -> Option<serde_j
     serde_json::from_slice(&o.stdout).ok()
 }
 
-/// Send SIG (`STOP`, `CONT`) to the worker processes in NODE's namespace of
-/// the local cluster in `slurm_dir`; returns how many there were.
-fn signal_workers_on(slurm_dir: &Path, node: &str, sig: &str) -> usize {
+/// PIDs of the processes of program `exe` in NODE's namespace of the local
+/// cluster in `slurm_dir`.
+fn pids_on(slurm_dir: &Path, node: &str, exe: &str) -> Vec<String> {
     let net = std::fs::read_to_string(slurm_dir.join("net")).unwrap_or_default();
     let ns = net
         .lines()
@@ -898,14 +898,20 @@ fn signal_workers_on(slurm_dir: &Path, node: &str, sig: &str) -> usize {
         .args(["netns", "pids", &ns])
         .output()
         .unwrap();
-    let pids: Vec<String> = String::from_utf8_lossy(&o.stdout)
+    String::from_utf8_lossy(&o.stdout)
         .split_whitespace()
         .filter(|pid| {
             std::fs::read(format!("/proc/{pid}/cmdline"))
-                .is_ok_and(|c| c.split(|&b| b == 0).next() == Some(WORKER.as_bytes()))
+                .is_ok_and(|c| c.split(|&b| b == 0).next() == Some(exe.as_bytes()))
         })
         .map(str::to_string)
-        .collect();
+        .collect()
+}
+
+/// Send SIG (`STOP`, `CONT`) to the worker processes in NODE's namespace;
+/// returns how many there were.
+fn signal_workers_on(slurm_dir: &Path, node: &str, sig: &str) -> usize {
+    let pids = pids_on(slurm_dir, node, WORKER);
     for pid in &pids {
         let o = Command::new("kill")
             .args([&format!("-{sig}"), pid.as_str()])
@@ -1291,4 +1297,115 @@ fn a_sweep_across_nodes_survives_a_dead_worker_node_a_dead_coordinator_node_and_
         s["refused_submits"],
         started.elapsed()
     );
+}
+
+/// No split brain: the coordinator's node is cut off (link down, its
+/// processes keep running). Slurm marks the node DOWN and requeues the
+/// coordinator job onto another node, but the store on the shared
+/// filesystem is still locked by the first coordinator, alive behind the cut:
+/// the second refuses to open it ("in use by another process") while the
+/// first still runs.
+#[test]
+#[ignore = "needs slurm"]
+fn a_requeued_coordinator_never_opens_the_store_of_a_cut_off_one() {
+    let _serial = crate::serial();
+    let started = Instant::now();
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if !root {
+        no_cluster("not root (local-cluster.sh must create network namespaces)");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    }
+    let dir = tmp.path();
+    let sdir = dir.join("slurm");
+    let cluster = match Cluster::up_nodes(&sdir, 10, 3, 2) {
+        Ok(c) => c,
+        Err(why) => no_cluster(&why),
+    };
+    let token = dir.join("token");
+    std::fs::write(&token, "slurm-test-token\n").unwrap();
+    let addr_file = dir.join("coordinator.url");
+    let log_file = dir.join("coordinator.log");
+    let o = cluster
+        .cmd("sbatch")
+        .args(["--parsable", "--cpus-per-task=2", "--time=10"])
+        .arg(format!("--output={}", log_file.display()))
+        .arg(script("gamesweep-coordinator.sbatch"))
+        .env("GAMESWEEP_STORE", dir.join("store"))
+        .env("GAMESWEEP_COORDINATOR_FILE", &addr_file)
+        .env("GAMESWEEP_TOKEN_FILE", &token)
+        .env("GAMESWEEP_BIN", GS)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "sbatch coordinator: {}", text(&o));
+    let job = String::from_utf8(o.stdout).unwrap().trim().to_string();
+    let diag = || {
+        let mut s = std::fs::read_to_string(&log_file).unwrap_or_default();
+        for args in [vec!["squeue"], vec!["sinfo", "-N"]] {
+            if let Ok(o) = cluster.cmd(args[0]).args(&args[1..]).output() {
+                s.push_str(&String::from_utf8_lossy(&o.stdout));
+            }
+        }
+        s
+    };
+    wait_or(
+        "the coordinator job's address",
+        Duration::from_secs(60),
+        || status_at(&sdir, &addr_file, &token).is_some(),
+        diag,
+    );
+    let (first_node, url) = coordinator_at(&sdir, &addr_file).unwrap();
+    gs(&url, &token, &LAUNCH_N10);
+    let first = pids_on(&sdir, &first_node, GS);
+    assert_eq!(first.len(), 1, "{first:?}");
+    let cut = Instant::now();
+    cluster.node("cut-node", &first_node);
+    wait_or(
+        "the cut-off node to be DOWN",
+        Duration::from_secs(60),
+        || cluster.node_state(&first_node).starts_with("down"),
+        diag,
+    );
+    // The requeued job starts on another node and, refused the store, ends
+    // within a second: found in its log, not in `squeue`.
+    let mut second_node = String::new();
+    wait_or(
+        "the requeued coordinator job to refuse the store",
+        Duration::from_secs(150),
+        || {
+            let log = std::fs::read_to_string(&log_file).unwrap_or_default();
+            second_node = log
+                .lines()
+                .find_map(|l| {
+                    let rest = l.split_once("(restart 1) on ")?.1;
+                    Some(rest.split([',', ' ']).next()?.to_string())
+                })
+                .unwrap_or_default();
+            !second_node.is_empty() && log.contains("in use by another process")
+        },
+        diag,
+    );
+    let moved_after = cut.elapsed();
+    assert_ne!(second_node, first_node, "{}", diag());
+    let restarts = cluster.job_fields(&job, &["Restarts"]).unwrap()[0].clone();
+    assert_eq!(restarts, "1", "{}", diag());
+    // The first one still runs behind the cut, and nothing else serves.
+    assert!(
+        Path::new(&format!("/proc/{}", first[0])).exists(),
+        "the first coordinator died: {}",
+        diag()
+    );
+    assert!(pids_on(&sdir, &second_node, GS).is_empty(), "{}", diag());
+    eprintln!(
+        "slurm split brain: {first_node} cut off; job requeued onto {second_node}, which refused the store {moved_after:.1?} after the cut while the first coordinator (PID {}) still ran; passed in {:.1?}",
+        first[0],
+        started.elapsed()
+    );
+    cluster.node("heal-node", &first_node);
 }
