@@ -11,6 +11,8 @@
 #   deploy/slurm/local-cluster.sh up --nodes 3 DIR   # node1..node3, see below
 #   deploy/slurm/local-cluster.sh kill-node DIR node2   # node2 dies
 #   deploy/slurm/local-cluster.sh revive-node DIR node2 # node2 boots again
+#   deploy/slurm/local-cluster.sh cut-node DIR node2    # node2's link drops
+#   deploy/slurm/local-cluster.sh heal-node DIR node2   # and comes back
 #
 # `up` (as root) installs Debian's slurm-wlm and munge with apt-get if they are
 # missing, writes DIR/slurm.conf, starts munged (as user munge, socket in
@@ -34,7 +36,9 @@
 # ReturnToService=2 lets a revived node take jobs again. `kill-node` is a
 # node's death: its link goes down and every process in its namespace
 # (slurmd, slurmstepd, the job's processes) is killed. `revive-node` brings
-# the link up and starts its slurmd again. `down` also kills every process
+# the link up and starts its slurmd again. `cut-node` only takes the link
+# down (a partition: the node's processes keep running, as on a node whose
+# switch port failed); `heal-node` brings it up. `down` also kills every process
 # left in the namespaces and removes them and the bridge.
 #
 # Environment: LOCAL_SLURM_CPUS (CPUs the node offers; default: this
@@ -51,7 +55,7 @@ die() {
 }
 
 usage() {
-	sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,49p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 # Is PID (a number) alive?
@@ -175,6 +179,26 @@ kill_node() {
 	ip link set "v$(net_tag "$dir")n${node#node}" down
 	kill_ns "$ns"
 	echo "local-cluster.sh: $node killed (link down, every process in $ns killed)" >&2
+}
+
+# NODE is cut off: its link goes down, its processes keep running.
+cut_node() {
+	local dir=$1 node=$2 ns
+	[[ -f "$dir/net" ]] || die "no multi-node cluster in $dir (up --nodes N first)"
+	ns=$(ns_name "$dir" "$node")
+	grep -qx "ns $ns" "$dir/net" || die "no node $node in $dir"
+	ip link set "v$(net_tag "$dir")n${node#node}" down
+	echo "local-cluster.sh: $node cut off (link down, its processes still run)" >&2
+}
+
+# A cut-off NODE's link comes back.
+heal_node() {
+	local dir=$1 node=$2 ns
+	[[ -f "$dir/net" ]] || die "no multi-node cluster in $dir (up --nodes N first)"
+	ns=$(ns_name "$dir" "$node")
+	grep -qx "ns $ns" "$dir/net" || die "no node $node in $dir"
+	ip link set "v$(net_tag "$dir")n${node#node}" up
+	echo "local-cluster.sh: $node link up again" >&2
 }
 
 # NODE boots again: link up, slurmd started.
@@ -421,12 +445,12 @@ down)
 	[[ $# -eq 2 ]] || die "usage: $0 down DIR (--help for more)"
 	down "$2"
 	;;
-kill-node | revive-node)
+kill-node | revive-node | cut-node | heal-node)
 	[[ $# -eq 3 ]] || die "usage: $0 $1 DIR NODE (--help for more)"
 	[[ -d $2 ]] || die "no directory $2"
 	"${1/-/_}" "$(cd "$2" && pwd)" "$3"
 	;;
 *)
-	die "usage: $0 up [--nodes N] DIR | down DIR | kill-node DIR NODE | revive-node DIR NODE (--help for more)"
+	die "usage: $0 up [--nodes N] DIR | down DIR | kill-node|revive-node|cut-node|heal-node DIR NODE (--help for more)"
 	;;
 esac
