@@ -251,11 +251,8 @@ impl SetDigest {
     /// The digest of one pair.
     pub fn of(index: u32, result_sha256: &[u8; 32]) -> SetDigest {
         let lane = |k: usize| {
-            let d = u64::from_le_bytes(
-                result_sha256[8 * k..8 * k + 8]
-                    .try_into()
-                    .expect("8 bytes"),
-            );
+            let d =
+                u64::from_le_bytes(result_sha256[8 * k..8 * k + 8].try_into().expect("8 bytes"));
             // A key per (shard, lane); `mix(d ^ key)` is a bijection of d.
             let key = mix(u64::from(index) ^ ((k as u64 + 1) << 40));
             mix(d ^ key)
@@ -341,7 +338,9 @@ mod tests {
         }
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(Checkpoint::decode(&longer).unwrap_err().contains("after its end"));
+        assert!(Checkpoint::decode(&longer)
+            .unwrap_err()
+            .contains("after its end"));
         // The JSON of the format before: not this format.
         assert!(Checkpoint::decode(b"{\"seq\":1}").is_err());
         // A count that asks for more than the value holds.
@@ -368,7 +367,11 @@ mod tests {
         for bit in 0..256 {
             let mut sha = [7u8; 32];
             sha[bit / 8] ^= 1 << (bit % 8);
-            assert_ne!(SetDigest::of(5, &sha), SetDigest::of(5, &[7; 32]), "bit {bit}");
+            assert_ne!(
+                SetDigest::of(5, &sha),
+                SetDigest::of(5, &[7; 32]),
+                "bit {bit}"
+            );
         }
         assert_eq!(a.without(d(2, 2)), d(1, 1).union(d(3, 3)));
         assert_eq!(a.hex().len(), 64);

@@ -843,7 +843,8 @@ impl Store for SledStore {
     }
 
     fn put_checkpoint(&self, id: &str, checkpoint: &Checkpoint) -> Result<bool, StoreError> {
-        self.checkpoints.insert(id.as_bytes(), &checkpoint.encode())?;
+        self.checkpoints
+            .insert(id.as_bytes(), &checkpoint.encode())?;
         self.db.flush()?;
         // Durable: the shards it covers are no longer fresh (one batch:
         // per-key removes cost tens of microseconds each).
@@ -1141,11 +1142,9 @@ impl Store for SledStore {
         // checkpoint).
         for kv in self.checkpoints.tree.iter() {
             let (k, v) = kv?;
-            let Ok(cp) =
-                unseal("checkpoints", &k, &v).and_then(|p| {
-                    Checkpoint::decode(p).map_err(|e| StoreError::Corrupt(format!("checkpoint: {e}")))
-                })
-            else {
+            let Ok(cp) = unseal("checkpoints", &k, &v).and_then(|p| {
+                Checkpoint::decode(p).map_err(|e| StoreError::Corrupt(format!("checkpoint: {e}")))
+            }) else {
                 continue; // reported above
             };
             let id = String::from_utf8_lossy(&k).into_owned();
