@@ -804,6 +804,87 @@ mod tests {
         assert_eq!(c.merged("s").unwrap().output.encode(), want);
     }
 
+    /// Whether sweep `s` of `c` was started from its checkpoint.
+    fn from_checkpoint(c: &Core) -> bool {
+        c.lock().sweeps["s"].lazy
+    }
+
+    /// The sealed checkpoint of sweep `s` in the store in `dir`, and to put one back.
+    fn checkpoint_value(dir: &Path) -> Vec<u8> {
+        let db = sled::open(dir).unwrap();
+        let v = db.open_tree("checkpoints").unwrap().get(b"s").unwrap();
+        v.expect("a checkpoint is stored").to_vec()
+    }
+
+    fn put_checkpoint_value(dir: &Path, value: &[u8]) {
+        let db = sled::open(dir).unwrap();
+        db.open_tree("checkpoints")
+            .unwrap()
+            .insert(b"s", value)
+            .unwrap();
+        db.flush().unwrap();
+    }
+
+    #[test]
+    fn a_truncated_checkpoint_under_a_valid_checksum_is_passed_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let want = finished(dir.path());
+        let c = open(store(dir.path()), dir.path(), false).unwrap();
+        assert_eq!(c.checkpoint().unwrap(), 1);
+        drop(c);
+        let c = open(store(dir.path()), dir.path(), false).unwrap();
+        assert!(from_checkpoint(&c), "the whole checkpoint is used");
+        drop(c);
+        let sealed = checkpoint_value(dir.path());
+        let payload = crate::store::unseal("checkpoints", b"s", &sealed)
+            .unwrap()
+            .to_vec();
+        for cut in [payload.len() - 1, payload.len() / 2, 3] {
+            // Cut, and sealed again so that its checksum holds.
+            put_checkpoint_value(
+                dir.path(),
+                &crate::store::seal("checkpoints", b"s", &payload[..cut]),
+            );
+            let c = open(store(dir.path()), dir.path(), false).unwrap();
+            assert!(!from_checkpoint(&c), "cut at {cut}: every result read");
+            assert_eq!(c.merged("s").unwrap().output.encode(), want, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_older_than_the_journal_is_passed_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let want = {
+            let c = Core::open(
+                Arc::new(crate::store::MemStore::new()),
+                Duration::from_secs(60),
+            )
+            .unwrap();
+            launch(&c, 5, 8);
+            while run_some(&c, 100) > 0 {}
+            c.merged("s").unwrap().output.encode()
+        };
+        let c = open(store(dir.path()), dir.path(), false).unwrap();
+        launch(&c, 5, 8);
+        assert_eq!(run_some(&c, 2), 2);
+        assert_eq!(c.checkpoint().unwrap(), 1);
+        let (old_done, shards) = done_of(&c);
+        assert!(old_done < shards);
+        drop(c);
+        let old = checkpoint_value(dir.path());
+        // More results, a newer checkpoint (the older one's fresh entries
+        // are gone with it), then the older checkpoint back in its place.
+        let c = open(store(dir.path()), dir.path(), false).unwrap();
+        while run_some(&c, 100) > 0 {}
+        assert_eq!(c.checkpoint().unwrap(), 1);
+        drop(c);
+        put_checkpoint_value(dir.path(), &old);
+        let c = open(store(dir.path()), dir.path(), false).unwrap();
+        assert!(!from_checkpoint(&c), "every result read");
+        assert_eq!(done_of(&c), (shards, shards));
+        assert_eq!(c.merged("s").unwrap().output.encode(), want);
+    }
+
     /// Restarts at random moments, checkpoints at random moments: the
     /// merged result is byte for byte the uninterrupted run's, every shard
     /// counted once.

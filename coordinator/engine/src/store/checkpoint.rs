@@ -18,10 +18,8 @@
 //! The covered results stay stored: `gamesweep store check` recomputes the
 //! digest from them, and export and verification read them.
 
-use serde::{Deserialize, Serialize};
-
 /// A sweep's merged result as of a moment (see the module docs).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checkpoint {
     /// The sweep's launch sequence number (a checkpoint of an earlier sweep
     /// of the same id is never used).
@@ -36,7 +34,6 @@ pub struct Checkpoint {
     pub digest: String,
     /// Positions of the covered shards by the worker whose result was
     /// accepted (from their timings), so a start need not read them.
-    #[serde(default)]
     pub worker_work: std::collections::BTreeMap<String, u64>,
 }
 
@@ -71,6 +68,143 @@ impl Checkpoint {
     }
 }
 
+/// First bytes of an encoded checkpoint ([`Checkpoint::encode`]): never
+/// the first byte of JSON, the format before it (read as no checkpoint).
+const MAGIC: &[u8; 5] = b"\xC7GSC1";
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// A cursor over an encoded checkpoint; every read checks the length.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn varint(&mut self) -> Result<u64, String> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let (&b, rest) = self.0.split_first().ok_or("truncated")?;
+            self.0 = rest;
+            if shift == 63 && b > 1 {
+                return Err("varint overflows 64 bits".into());
+            }
+            v |= u64::from(b & 0x7F) << shift;
+            if b < 0x80 {
+                return Ok(v);
+            }
+        }
+        Err("varint longer than 10 bytes".into())
+    }
+
+    fn u32(&mut self) -> Result<u32, String> {
+        u32::try_from(self.varint()?).map_err(|_| "shard number beyond 32 bits".to_string())
+    }
+
+    fn bytes(&mut self) -> Result<&[u8], String> {
+        let n = usize::try_from(self.varint()?).map_err(|_| "length beyond memory")?;
+        if n > self.0.len() {
+            return Err("truncated".into());
+        }
+        let (b, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Ok(b)
+    }
+
+    /// A count of items each at least one byte long (so a damaged count
+    /// cannot ask for more memory than the value holds).
+    fn count(&mut self) -> Result<usize, String> {
+        let n = self.varint()?;
+        if n > self.0.len() as u64 {
+            return Err("truncated".into());
+        }
+        Ok(n as usize)
+    }
+}
+
+impl Checkpoint {
+    /// The stored form: a compact binary encoding (varints; the covered
+    /// runs as gaps and lengths), about 1–5 bytes per covered shard
+    /// instead of JSON's ~10.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + self.merged.len() + 2 * self.work.len());
+        out.extend_from_slice(MAGIC);
+        put_varint(&mut out, self.seq);
+        put_varint(&mut out, self.digest.len() as u64);
+        out.extend_from_slice(self.digest.as_bytes());
+        put_varint(&mut out, self.covered.len() as u64);
+        let mut last = 0u32;
+        for &(a, b) in &self.covered {
+            put_varint(&mut out, u64::from(a.wrapping_sub(last)));
+            put_varint(&mut out, u64::from(b.wrapping_sub(a)));
+            last = b;
+        }
+        put_varint(&mut out, self.work.len() as u64);
+        for &w in &self.work {
+            put_varint(&mut out, w);
+        }
+        put_varint(&mut out, self.merged.len() as u64);
+        out.extend_from_slice(&self.merged);
+        put_varint(&mut out, self.worker_work.len() as u64);
+        for (worker, &w) in &self.worker_work {
+            put_varint(&mut out, worker.len() as u64);
+            out.extend_from_slice(worker.as_bytes());
+            put_varint(&mut out, w);
+        }
+        out
+    }
+
+    /// [`Checkpoint::encode`]'s bytes back; an error names what is wrong
+    /// (truncated, overlong, not this format). Never panics on bad bytes.
+    pub fn decode(bytes: &[u8]) -> Result<Checkpoint, String> {
+        let rest = bytes
+            .strip_prefix(MAGIC)
+            .ok_or("not a checkpoint of this format")?;
+        let mut r = Reader(rest);
+        let seq = r.varint()?;
+        let digest = std::str::from_utf8(r.bytes()?)
+            .map_err(|_| "digest is not text")?
+            .to_string();
+        let runs = r.count()?;
+        let mut covered = Vec::with_capacity(runs);
+        let mut last = 0u32;
+        for _ in 0..runs {
+            let a = last.checked_add(r.u32()?).ok_or("run beyond 32 bits")?;
+            let b = a.checked_add(r.u32()?).ok_or("run beyond 32 bits")?;
+            covered.push((a, b));
+            last = b;
+        }
+        let n = r.count()?;
+        let mut work = Vec::with_capacity(n);
+        for _ in 0..n {
+            work.push(r.varint()?);
+        }
+        let merged = r.bytes()?.to_vec();
+        let workers = r.count()?;
+        let mut worker_work = std::collections::BTreeMap::new();
+        for _ in 0..workers {
+            let name = std::str::from_utf8(r.bytes()?)
+                .map_err(|_| "worker name is not UTF-8")?
+                .to_string();
+            worker_work.insert(name, r.varint()?);
+        }
+        if !r.0.is_empty() {
+            return Err(format!("{} bytes after its end", r.0.len()));
+        }
+        Ok(Checkpoint {
+            seq,
+            covered,
+            merged,
+            work,
+            digest,
+            worker_work,
+        })
+    }
+}
+
 /// Runs `[start, end)` of the indices `i` for which `done(i)`, in `0..n`.
 pub fn runs(n: u32, done: impl Fn(u32) -> bool) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
@@ -92,23 +226,37 @@ pub fn runs(n: u32, done: impl Fn(u32) -> bool) -> Vec<(u32, u32)> {
 }
 
 /// An order-independent digest of a set of (shard, result SHA-256) pairs:
-/// the sum, modulo 2²⁵⁶ (four 64-bit lanes, each wrapping), of SHA-256 over
-/// each pair. Unlike a hash over the sorted pairs it is kept up to date as
-/// results are accepted (one addition), and recomputed from the journal on
-/// all cores. It guards against damage and stale state, not against an
-/// adversary who can write the store (who could change the journal too).
+/// four 64-bit lanes, each the wrapping sum over the pairs of a mix of
+/// that lane of the result's SHA-256 with the shard number. Unlike a hash
+/// over the sorted pairs it is kept up to date as results are accepted
+/// (one addition), and recomputed from the journal at a few nanoseconds a
+/// pair. The mix is a bijection of the lane for a given shard, so a change
+/// to any one pair's digest always changes the sum; anything else (pairs
+/// swapped, several changed) goes unseen with probability about 2⁻²⁵⁶.
+/// The inputs are SHA-256 digests already: no second cryptographic hash is
+/// needed to spread them. It guards against damage and stale state, not
+/// against an adversary who can write the store (who could change the
+/// journal too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SetDigest([u64; 4]);
+
+/// splitmix64's finalizer: a bijection of `u64` that spreads every bit.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
 
 impl SetDigest {
     /// The digest of one pair.
     pub fn of(index: u32, result_sha256: &[u8; 32]) -> SetDigest {
-        use sha2::Digest as _;
-        let mut h = sha2::Sha256::new();
-        h.update(index.to_be_bytes());
-        h.update(result_sha256);
-        let d: [u8; 32] = h.finalize().into();
-        let lane = |k: usize| u64::from_le_bytes(d[8 * k..8 * k + 8].try_into().expect("8 bytes"));
+        let lane = |k: usize| {
+            let d =
+                u64::from_le_bytes(result_sha256[8 * k..8 * k + 8].try_into().expect("8 bytes"));
+            // A key per (shard, lane); `mix(d ^ key)` is a bijection of d.
+            let key = mix(u64::from(index) ^ ((k as u64 + 1) << 40));
+            mix(d ^ key)
+        };
         SetDigest([lane(0), lane(1), lane(2), lane(3)])
     }
 
@@ -174,6 +322,34 @@ mod tests {
     }
 
     #[test]
+    fn the_binary_encoding_round_trips_and_refuses_every_truncation() {
+        let cp = Checkpoint {
+            seq: 7,
+            covered: vec![(0, 3), (5, 6), (1 << 20, (1 << 20) + 2)],
+            merged: b"{\"x\":1}".to_vec(),
+            work: vec![0, 1, 127, 128, u64::MAX, 42],
+            digest: SetDigest::of(1, &[3; 32]).hex(),
+            worker_work: [("a".to_string(), 5), ("@w".to_string(), u64::MAX)].into(),
+        };
+        let bytes = cp.encode();
+        assert_eq!(Checkpoint::decode(&bytes), Ok(cp.clone()));
+        for cut in 0..bytes.len() {
+            assert!(Checkpoint::decode(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(Checkpoint::decode(&longer)
+            .unwrap_err()
+            .contains("after its end"));
+        // The JSON of the format before: not this format.
+        assert!(Checkpoint::decode(b"{\"seq\":1}").is_err());
+        // A count that asks for more than the value holds.
+        let mut huge = MAGIC.to_vec();
+        huge.extend([1, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]);
+        assert!(Checkpoint::decode(&huge).is_err());
+    }
+
+    #[test]
     fn the_set_digest_ignores_order_and_sees_every_member() {
         let d = |i: u32, b: u8| SetDigest::of(i, &[b; 32]);
         let a = d(1, 1).union(d(2, 2)).union(d(3, 3));
@@ -182,6 +358,21 @@ mod tests {
         assert_ne!(a, d(1, 1).union(d(2, 2)));
         assert_ne!(a, d(1, 1).union(d(2, 2)).union(d(3, 4)), "another digest");
         assert_ne!(a, d(1, 1).union(d(2, 2)).union(d(4, 3)), "another shard");
+        assert_ne!(
+            d(1, 1).union(d(2, 2)),
+            d(1, 2).union(d(2, 1)),
+            "results swapped between shards"
+        );
+        // Each lane of each pair's digest counts: one bit flipped anywhere.
+        for bit in 0..256 {
+            let mut sha = [7u8; 32];
+            sha[bit / 8] ^= 1 << (bit % 8);
+            assert_ne!(
+                SetDigest::of(5, &sha),
+                SetDigest::of(5, &[7; 32]),
+                "bit {bit}"
+            );
+        }
         assert_eq!(a.without(d(2, 2)), d(1, 1).union(d(3, 3)));
         assert_eq!(a.hex().len(), 64);
         assert_eq!(SetDigest::from_hex(&a.hex()), Some(a));

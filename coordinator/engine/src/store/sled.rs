@@ -284,7 +284,9 @@ pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError
         "trust" => dec::<TrustRecord>("trust record", bytes).map(drop),
         "credentials" => dec::<CredentialRecord>("credential", bytes).map(drop),
         "audit" => dec::<AuditRecord>("audit entry", bytes).map(drop),
-        "checkpoints" => dec::<Checkpoint>("checkpoint", bytes).map(drop),
+        "checkpoints" => Checkpoint::decode(bytes)
+            .map(drop)
+            .map_err(|e| StoreError::Corrupt(format!("checkpoint: {e}"))),
         "fresh" => index_of(key).map(drop),
         _ => Err(StoreError::Corrupt(format!("no tree `{tree}`"))),
     }
@@ -323,7 +325,7 @@ impl SledStore {
                 return None;
             }
         };
-        match dec::<Checkpoint>("checkpoint", &bytes) {
+        match Checkpoint::decode(&bytes) {
             Ok(cp) if cp.seq == record.seq && cp.well_formed(shards) => Some(cp),
             Ok(cp) if cp.seq != record.seq => None,
             Ok(_) => {
@@ -421,8 +423,9 @@ impl SledStore {
                     record.id
                 )));
             }
-            let plan: Vec<ShardSpec> = match self.plans.get(k.as_ref())? {
-                Some(p) => dec("plan", &p)?,
+            // Decoded where sled keeps it (no copy of a value of tens of MB).
+            let plan: Vec<ShardSpec> = match self.plans.tree.get(k.as_ref())? {
+                Some(p) => dec("plan", unseal("plans", &k, &p)?)?,
                 None => {
                     return Err(StoreError::Corrupt(format!(
                         "sweep `{}` has no plan",
@@ -840,7 +843,8 @@ impl Store for SledStore {
     }
 
     fn put_checkpoint(&self, id: &str, checkpoint: &Checkpoint) -> Result<bool, StoreError> {
-        self.checkpoints.insert(id.as_bytes(), &enc(checkpoint))?;
+        self.checkpoints
+            .insert(id.as_bytes(), &checkpoint.encode())?;
         self.db.flush()?;
         // Durable: the shards it covers are no longer fresh (one batch:
         // per-key removes cost tens of microseconds each).
@@ -1138,9 +1142,9 @@ impl Store for SledStore {
         // checkpoint).
         for kv in self.checkpoints.tree.iter() {
             let (k, v) = kv?;
-            let Ok(cp) =
-                unseal("checkpoints", &k, &v).and_then(|p| dec::<Checkpoint>("checkpoint", p))
-            else {
+            let Ok(cp) = unseal("checkpoints", &k, &v).and_then(|p| {
+                Checkpoint::decode(p).map_err(|e| StoreError::Corrupt(format!("checkpoint: {e}")))
+            }) else {
                 continue; // reported above
             };
             let id = String::from_utf8_lossy(&k).into_owned();
