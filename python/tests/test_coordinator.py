@@ -58,8 +58,11 @@ def test_launch_watch_report_against_serve(cli, served, tmp_path, monkeypatch):
     sid = c.launch("uvg", max_n=6, name="py-uvg", shards=4)
     assert sid == "py-uvg"
     mine, theirs = c.status(sid), cli.json("status", sid, "--json", *auth)
-    for s in mine["sweeps"] + theirs["sweeps"]:
-        s.pop("rate", None), s.pop("eta_seconds", None)
+    # What moves between two calls: the coordinator's memory, rates.
+    for st in (mine, theirs):
+        st.pop("coordinator_rss_bytes", None), st.pop("coordinator_peak_rss_bytes", None)
+        for s in st["sweeps"]:
+            s.pop("rate", None), s.pop("eta_seconds", None)
     assert mine == theirs
     assert c.sweep(sid)["shards_total"] >= 1
     worker()

@@ -48,7 +48,7 @@ def test_ctrl_c_interrupts_a_long_solve():
     t0 = time.monotonic()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        gs.uvg.values(g, budget=3_000_000)
+        gs.uvg.values(g, budget=30_000_000)
     took = time.monotonic() - t0
     timer.cancel()
     assert took < 2.0, f"KeyboardInterrupt after {took:.2f} s"
