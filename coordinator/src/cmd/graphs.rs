@@ -202,7 +202,7 @@ pub fn split_depth(n: usize) -> usize {
 /// node indices there line up with the global ones (the nodes below earlier
 /// prefixes are counted first). Walking prefix by prefix lets a listing stop
 /// early and a count run on several threads.
-fn pieces(n: usize, part: Option<(usize, usize)>) -> Vec<(BitGraph, Vec<Residue>)> {
+pub fn pieces(n: usize, part: Option<(usize, usize)>) -> Vec<(BitGraph, Vec<Residue>)> {
     let (res, modulus) = match part {
         Some((res, m)) if m > 1 => (res as u64, m as u64),
         _ => {

@@ -132,7 +132,11 @@ fn budget(b: u64) -> Option<u64> {
 
 /// The one-line error when a budget ran out: what ran out, after how long,
 /// and the option to raise it.
-fn over_budget(what: impl std::fmt::Display, budget: u64, since: std::time::Instant) -> UsageError {
+pub fn over_budget(
+    what: impl std::fmt::Display,
+    budget: u64,
+    since: std::time::Instant,
+) -> UsageError {
     UsageError(format!(
         "{what} after {:.1} s; pass --budget {} to allow more, --budget 0 for unlimited",
         since.elapsed().as_secs_f64(),
@@ -662,7 +666,7 @@ thread_local! {
 /// work per graph; exact for any order of lines, fastest when consecutive
 /// graphs share their first vertices), the general solver within `budget`
 /// search nodes above.
-fn uvg_line(line: &str, budget: Option<u64>) -> Result<Vec<u32>, String> {
+pub fn uvg_line(line: &str, budget: Option<u64>) -> Result<Vec<u32>, String> {
     use gamesweep::uvg::position::solve_position_within;
     use gamesweep::uvg::SUBSET_DP_MAX_N;
     let (n, edges) = graph6::decode(line).map_err(|e| {

@@ -1,0 +1,52 @@
+"""Rich display in Jupyter: pictures as SVG, solutions as dicts that draw."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+
+class Picture:
+    """An SVG picture (the reports' drawing of a position). Jupyter shows it;
+    ``str(p)`` / ``p.svg`` is the SVG text."""
+
+    def __init__(self, svg: str) -> None:
+        self.svg = svg
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __str__(self) -> str:
+        return self.svg
+
+    def __repr__(self) -> str:
+        return f"<gamesweep.Picture, {len(self.svg)} bytes of SVG>"
+
+    def save(self, path: str) -> None:
+        """Write the SVG to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.svg)
+
+
+class Solution(dict):
+    """A solve's answer: the dict the CLI prints with ``--json`` (compare it,
+    index it, ``json.dumps`` it), drawn in Jupyter as the reports draw the
+    position."""
+
+    def __init__(self, data: dict, draw: Callable[[], str]) -> None:
+        super().__init__(data)
+        self._draw = draw
+
+    def picture(self) -> Picture:
+        """The position's picture (SVG)."""
+        return Picture(self._draw())
+
+    def _repr_svg_(self) -> Optional[str]:
+        try:
+            return self._draw()
+        except Exception:  # a picture is a nicety: fall back to the text
+            return None
+
+
+def frame_html(df: Any) -> str:
+    """HTML of a pandas DataFrame (as Jupyter shows it)."""
+    return df.to_html()

@@ -1,0 +1,108 @@
+"""Graphs in, graph6 out: what every gamesweep function accepts as a graph."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Tuple, Union
+
+from . import _native
+
+#: What the functions take as a graph: graph6 text, an edge list
+#: ``[(u, v), ...]`` (vertices ``0..max``), ``(n, edges)`` (isolated vertices
+#: too), a ``networkx.Graph`` (vertices numbered in ``G.nodes`` order, as
+#: ``networkx.to_graph6_bytes`` does) or anything with a ``graph6_string()``
+#: method (a Sage graph).
+GraphLike = Union[str, bytes, Iterable[Tuple[int, int]], Tuple[int, Iterable[Tuple[int, int]]], Any]
+
+
+def _pairs(edges: Iterable[Any], what: str) -> list:
+    out = []
+    for e in edges:
+        try:
+            u, v = e[0], e[1]
+            out.append((int(u), int(v)))
+        except (TypeError, ValueError, IndexError):
+            raise _native.GamesweepError(f"{what} {e!r}: expected a pair of vertex numbers") from None
+    return out
+
+
+def _networkx(g: Any, digraph: bool) -> str:
+    index = {v: i for i, v in enumerate(g.nodes)}
+    pairs = [(index[u], index[v]) for u, v in g.edges()]
+    if g.is_directed():
+        if not digraph:
+            raise _native.GamesweepError(
+                "a directed networkx graph: this game is played on an undirected graph"
+            )
+        return _native.digraph6_encode(len(index), pairs)
+    if digraph:
+        # An undirected graph as a digraph: both arcs of every edge.
+        return _native.digraph6_encode(len(index), pairs + [(v, u) for u, v in pairs])
+    return _native.graph6_encode(len(index), pairs)
+
+
+def to_graph6(g: GraphLike) -> str:
+    """The graph6 text of ``g`` (see :data:`GraphLike`); graph6 text is
+    returned as given (without a ``>>graph6<<`` header), for the solver to
+    check."""
+    return _to_code(g, digraph=False)
+
+
+def to_digraph6(g: GraphLike) -> str:
+    """The digraph6 text (``&...``) of ``g``: digraph6 text, ``(n, arcs)``,
+    a list of arcs, a ``networkx.DiGraph`` (an undirected graph gives both
+    arcs of every edge), or an object with ``dig6_string()`` (Sage)."""
+    return _to_code(g, digraph=True)
+
+
+def _to_code(g: GraphLike, digraph: bool) -> str:
+    if isinstance(g, bytes):
+        g = g.decode("ascii", errors="replace")
+    if isinstance(g, str):
+        t = g.strip()
+        for h in (">>graph6<<", ">>digraph6<<"):
+            if t.startswith(h):
+                t = t[len(h):]
+        return t
+    if hasattr(g, "nodes") and hasattr(g, "edges") and hasattr(g, "is_directed"):
+        return _networkx(g, digraph)
+    method = "dig6_string" if digraph else "graph6_string"
+    if callable(getattr(g, method, None)):
+        return str(getattr(g, method)())
+    if (
+        isinstance(g, tuple)
+        and len(g) == 2
+        and isinstance(g[0], int)
+        and not isinstance(g[0], bool)
+    ):
+        n, edges = g
+        pairs = _pairs(edges, "arc" if digraph else "edge")
+    else:
+        try:
+            pairs = _pairs(g, "arc" if digraph else "edge")
+        except TypeError:
+            raise _native.GamesweepError(
+                f"cannot read a graph from {type(g).__name__}: give graph6 text, an edge list, "
+                "(n, edges), a networkx graph or an object with graph6_string()"
+            ) from None
+        n = 1 + max((max(u, v) for u, v in pairs), default=-1)
+    if any(u < 0 or v < 0 for u, v in pairs):
+        raise _native.GamesweepError("a negative vertex number")
+    if digraph:
+        return _native.digraph6_encode(n, pairs)
+    return _native.graph6_encode(n, pairs)
+
+
+def edges(g: GraphLike) -> Tuple[int, list]:
+    """``(n, edges)`` of a graph (see :data:`GraphLike`), edges as in graph6."""
+    return _native.graph6_decode(to_graph6(g))
+
+
+def to_networkx(g: GraphLike) -> Any:
+    """A ``networkx.Graph`` on vertices ``0..n-1`` (needs networkx)."""
+    import networkx as nx
+
+    n, es = edges(g)
+    h = nx.Graph()
+    h.add_nodes_from(range(n))
+    h.add_edges_from(es)
+    return h

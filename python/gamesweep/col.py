@@ -1,0 +1,41 @@
+"""Col on a graph: ``gamesweep solve col``.
+
+Left colours a vertex blue, Right red; no two adjacent vertices of the same
+colour; who cannot move loses. Values in CGSuite notation.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from . import _native
+from ._display import Picture, Solution
+from ._graph import GraphLike, to_graph6
+
+#: Default ``budget`` (solver work), as ``solve col``.
+DEFAULT_BUDGET: int = _native.DEFAULT_COL_BUDGET
+
+
+def solve(
+    g: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET
+) -> Solution:
+    """What ``gamesweep solve col G6 [--colouring C] --json`` prints, as a
+    dict (``value``, ``outcome``, options, ...). ``colouring``: one character
+    per vertex, ``.`` uncoloured, ``L``/``B`` blue, ``R`` red (default: all
+    uncoloured). Raises :class:`GamesweepError` after ``budget`` units of
+    work (0: unlimited)."""
+    code = to_graph6(g)
+    data = json.loads(_native.col_solve(code, colouring, False, budget))
+    return Solution(data, lambda: _native.col_svg(code, colouring, False, budget))
+
+
+def value(g: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> str:
+    """The canonical value of Col on ``g`` with ``colouring`` (CGSuite
+    notation, e.g. ``"*"``, ``"1/2"``, ``"{1|0}"``): ``solve(...)["value"]``."""
+    return solve(g, colouring, budget=budget)["value"]
+
+
+def draw(g: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> Picture:
+    """The picture of ``gamesweep solve col G6 --svg``."""
+    return Picture(_native.col_svg(to_graph6(g), colouring, False, budget))

@@ -1,0 +1,144 @@
+"""Driving a coordinator (``gamesweep serve``) from Python: the CLI's
+``launch``, ``status``, ``status --watch`` and ``report``, over the same
+client, TLS options and environment variables (``GAMESWEEP_COORDINATOR``,
+``GAMESWEEP_TOKEN_FILE``, ``GAMESWEEP_TLS_CA``, ...)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any, Dict, Optional, Union
+
+from . import _native
+
+#: Sweep states after which nothing happens without a new command.
+SETTLED = frozenset({"done", "cancelled", "failed", "sampled", "paused"})
+
+
+class Coordinator:
+    """A coordinator at ``url`` (default: ``$GAMESWEEP_COORDINATOR``, else
+    ``http://127.0.0.1:7461``), with the bearer token in ``token_file``
+    (default: ``$GAMESWEEP_TOKEN_FILE``, else ``~/.gamesweep/token`` if it
+    exists) and, for ``https://``, ``tls_ca``, ``tls_cert``, ``tls_key``
+    (PEM files) as the CLI's ``--tls-*`` options."""
+
+    def __init__(
+        self,
+        url: Optional[str] = None,
+        token_file: Optional[str] = None,
+        *,
+        tls_ca: Optional[str] = None,
+        tls_cert: Optional[str] = None,
+        tls_key: Optional[str] = None,
+    ) -> None:
+        self.url = url
+        self._conn = dict(
+            url=url,
+            token_file=None if token_file is None else str(token_file),
+            tls_ca=tls_ca,
+            tls_cert=tls_cert,
+            tls_key=tls_key,
+        )
+
+    def launch(
+        self,
+        kind: str,
+        *,
+        name: Optional[str] = None,
+        shards: Optional[int] = None,
+        resume: bool = False,
+        priority: Optional[int] = None,
+        **params: Union[int, str],
+    ) -> str:
+        """Plan a sweep of ``kind`` with its parameters as keywords
+        (``max_n=9`` is ``--max-n 9``); the sweep id. As ``gamesweep launch
+        KIND ... [--name ID] [--shards K] [--resume] [--priority N]``."""
+        words = [kind]
+        for k, v in params.items():
+            words += [f"--{k.replace('_', '-')}", str(v)]
+        if name is not None:
+            words += ["--name", name]
+        if shards is not None:
+            words += ["--shards", str(shards)]
+        if resume:
+            words.append("--resume")
+        if priority is not None:
+            words += ["--priority", str(priority)]
+        reply = json.loads(_native.coordinator_launch(words, **self._conn))
+        return reply["sweep_id"]
+
+    def status(self, id: Optional[str] = None) -> Dict[str, Any]:
+        """``gamesweep status [ID] --json`` as a dict: ``coordinator_version``
+        and ``sweeps`` (each with ``state``, ``shards_done``,
+        ``shards_total``, ``positions_done``, ...)."""
+        return json.loads(_native.coordinator_status(id, **self._conn))
+
+    def sweep(self, id: str) -> Dict[str, Any]:
+        """The status of sweep ``id``."""
+        for s in self.status(id)["sweeps"]:
+            if s["sweep_id"] == id:
+                return s
+        raise _native.GamesweepError(f"no sweep `{id}`")
+
+    def watch(self, id: str, *, interval: float = 2.0, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """Follow sweep ``id`` until it is no longer running, with a progress
+        bar (``tqdm``'s, in a notebook its widget, where tqdm is installed;
+        else a line of text); its last status. ``timeout``: seconds to give
+        up after (``TimeoutError``)."""
+        t0 = time.monotonic()
+        bar = _bar(id)
+        try:
+            while True:
+                s = self.sweep(id)
+                bar.update(s["shards_done"], s["shards_total"], s["state"])
+                if s["state"] in SETTLED:
+                    return s
+                if timeout is not None and time.monotonic() - t0 > timeout:
+                    raise TimeoutError(f"sweep {id} still {s['state']} after {timeout} s")
+                time.sleep(interval)
+        finally:
+            bar.close()
+
+    def report(self, id: str, out: Optional[str] = None) -> Any:
+        """``gamesweep report ID --out DIR``: fetch the finished sweep's
+        results and write them (default ``runs/ID``); the run as
+        :class:`gamesweep.Results`."""
+        from .results import Results
+
+        out = out if out is not None else f"runs/{id}"
+        _native.coordinator_report(id, str(out), **self._conn)
+        return Results.load(str(out))
+
+    def __repr__(self) -> str:
+        return f"Coordinator({self.url or '$GAMESWEEP_COORDINATOR'!r})"
+
+
+class _bar:
+    """tqdm's bar if tqdm is installed, else one line of text rewritten."""
+
+    def __init__(self, id: str) -> None:
+        self.id = id
+        self.done = 0
+        try:
+            from tqdm.auto import tqdm
+
+            self.tqdm = tqdm(desc=id, unit="shard")
+        except ImportError:
+            self.tqdm = None
+
+    def update(self, done: int, total: int, state: str) -> None:
+        if self.tqdm is not None:
+            self.tqdm.total = total
+            self.tqdm.update(done - self.done)
+            self.tqdm.set_postfix_str(state)
+        else:
+            sys.stderr.write(f"\r{self.id}: {done}/{total} shards, {state}   ")
+            sys.stderr.flush()
+        self.done = done
+
+    def close(self) -> None:
+        if self.tqdm is not None:
+            self.tqdm.close()
+        else:
+            sys.stderr.write("\n")

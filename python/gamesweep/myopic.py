@@ -1,0 +1,38 @@
+"""Myopic Col on a digraph: ``gamesweep solve myopic``.
+
+As Col, but a vertex may not take the colour of an out-neighbour only (the
+player sees along arcs). Boards are digraph6 (``&...``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from . import _native
+from ._display import Picture, Solution
+from ._graph import GraphLike, to_digraph6
+
+#: Default ``budget`` (solver work), as ``solve myopic``.
+DEFAULT_BUDGET: int = _native.DEFAULT_COL_BUDGET
+
+
+def solve(
+    d: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET
+) -> Solution:
+    """What ``gamesweep solve myopic D6 [--colouring C] --json`` prints, as
+    a dict. ``d``: digraph6 text, ``(n, arcs)``, a list of arcs or a
+    ``networkx.DiGraph``."""
+    code = to_digraph6(d)
+    data = json.loads(_native.col_solve(code, colouring, True, budget))
+    return Solution(data, lambda: _native.col_svg(code, colouring, True, budget))
+
+
+def value(d: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> str:
+    """The canonical value of Myopic Col on ``d`` with ``colouring``."""
+    return solve(d, colouring, budget=budget)["value"]
+
+
+def draw(d: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> Picture:
+    """The picture of ``gamesweep solve myopic D6 --svg``."""
+    return Picture(_native.col_svg(to_digraph6(d), colouring, True, budget))

@@ -1,0 +1,168 @@
+"""A committed run (``runs/NAME``) as pandas DataFrames.
+
+Read through the kind's own presentation (``Kind::present``, the code that
+draws the report's figures and positions), never by a kind's field names,
+so every kind loads the same way. Schema (checked by the tests):
+
+``Results.witnesses`` — one row per position the report draws:
+    ``role`` (``counterexample``, ``smallest``, ``collected``), ``graph6``
+    (graph6, or digraph6 ``&...``), ``value`` (the kind's notation, or
+    None), ``start`` (list of start vertices, or None), ``colouring``
+    (``L``/``R``/``.`` per vertex, or None), ``vertices``, ``edges``,
+    ``caption``.
+``Results.histograms`` — one row per plotted point of the report's charts:
+    ``chart`` (the figure's file stem), ``title``, ``series``, ``x``, ``y``,
+    ``x_label``, ``y_label``. ``Results.histogram(stem)`` is one chart
+    wide: ``x`` as index, one column per series.
+``Results.params`` — one row per parameter: ``param``, ``value``.
+``Results.provenance`` — the run's ``provenance.json`` as a dict, or None.
+``Results.doc`` — ``results.json`` as a dict (the schema in
+    ``docs/schema/results.schema.json``: ``kind``, ``params``, the rest the
+    kind's own).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Optional
+
+from . import _native
+from ._display import Picture
+
+#: Columns of :attr:`Results.witnesses`, in order.
+WITNESS_COLUMNS = ["role", "graph6", "value", "start", "colouring", "vertices", "edges", "caption"]
+#: Columns of :attr:`Results.histograms`, in order.
+HISTOGRAM_COLUMNS = ["chart", "title", "series", "x", "y", "x_label", "y_label"]
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError(
+            "gamesweep.Results needs pandas: pip install pandas (or pip install './python[pandas]')"
+        ) from None
+    return pandas
+
+
+class Results:
+    """A finished run's ``results.json`` (and ``provenance.json`` where the
+    run has one) as DataFrames; see the module's docstring for the schema.
+    In Jupyter it shows as an HTML summary with its witnesses table."""
+
+    def __init__(self, doc: dict, presentation: dict, provenance: Optional[dict], path: Optional[str]) -> None:
+        pd = _pandas()
+        #: ``results.json`` as a dict.
+        self.doc: dict = doc
+        #: The kind's name.
+        self.kind: str = doc["kind"]
+        #: ``provenance.json`` as a dict, or None.
+        self.provenance: Optional[dict] = provenance
+        #: The folder read, if any.
+        self.path: Optional[str] = path
+        self.params = pd.DataFrame(
+            sorted(doc["params"].items()), columns=["param", "value"]
+        )
+        rows = [
+            {
+                "role": w["role"],
+                "graph6": w["code"],
+                "value": w["value"],
+                "start": w["start"],
+                "colouring": w["colouring"],
+                "vertices": w["vertices"],
+                "edges": w["edges"],
+                "caption": w["caption"],
+            }
+            for w in presentation["witnesses"]
+        ]
+        self.witnesses = pd.DataFrame(rows, columns=WITNESS_COLUMNS)
+        points = [
+            {
+                "chart": c["stem"],
+                "title": c["title"],
+                "series": s["name"],
+                "x": x,
+                "y": y,
+                "x_label": c["x_label"],
+                "y_label": c["y_label"],
+            }
+            for c in presentation["charts"]
+            for s in c["series"]
+            for x, y in s["points"]
+        ]
+        self.histograms = pd.DataFrame(points, columns=HISTOGRAM_COLUMNS)
+
+    @classmethod
+    def load(cls, path: str) -> "Results":
+        """Read ``path/results.json`` (and ``path/provenance.json`` if
+        present); raises :class:`GamesweepError` if the document does not
+        meet ``docs/schema/results.schema.json`` or is not of a known kind."""
+        with open(os.path.join(path, "results.json"), encoding="utf-8") as f:
+            text = f.read()
+        prov = None
+        p = os.path.join(path, "provenance.json")
+        if os.path.exists(p):
+            with open(p, encoding="utf-8") as f:
+                prov = json.load(f)
+        return cls.from_json(text, provenance=prov, path=path)
+
+    @classmethod
+    def from_json(cls, text: str, provenance: Optional[dict] = None, path: Optional[str] = None) -> "Results":
+        """A :class:`Results` from the text of a ``results.json``."""
+        doc = json.loads(text)
+        _check_doc(doc)
+        pres = json.loads(_native.present(text))
+        return cls(doc, pres, provenance, path)
+
+    def histogram(self, chart: str) -> Any:
+        """One chart of :attr:`histograms`, wide: ``x`` as index, a column
+        per series (``y``)."""
+        h = self.histograms[self.histograms["chart"] == chart]
+        if h.empty:
+            known = ", ".join(sorted(set(self.histograms["chart"]))) or "none"
+            raise KeyError(f"no chart `{chart}` (charts: {known})")
+        return h.pivot_table(index="x", columns="series", values="y", aggfunc="sum")
+
+    def picture(self, i: int) -> Picture:
+        """The picture of witness ``i`` (a row of :attr:`witnesses`), as the
+        report draws it (UVG positions with their start and matching, Col
+        boards with their colouring); None where the position is not a
+        graph of a game drawn here."""
+        w = self.witnesses.iloc[i]
+        code = w["graph6"]
+        if w["colouring"] is not None:
+            return Picture(_native.col_svg(code, w["colouring"], code.startswith("&"), 0))
+        start = w["start"][0] if w["start"] else None
+        return Picture(_native.uvg_svg(code, start, 0))
+
+    def _repr_html_(self) -> str:
+        head = f"<p><b>{self.kind}</b> " + ", ".join(
+            f"{k} {v}" for k, v in sorted(self.doc["params"].items())
+        )
+        head += f"; {len(self.witnesses)} witnesses, {self.histograms['chart'].nunique()} charts</p>"
+        return head + self.witnesses.drop(columns=["caption"]).to_html()
+
+    def __repr__(self) -> str:
+        return f"<gamesweep.Results {self.kind} {self.doc['params']}: {len(self.witnesses)} witnesses>"
+
+
+def _check_doc(doc: Any) -> None:
+    """The checks of ``docs/schema/results.schema.json`` (kept in step by
+    the tests)."""
+    import re
+
+    err = _native.GamesweepError
+    if not isinstance(doc, dict):
+        raise err("results.json: not a JSON object")
+    for k in ("kind", "params"):
+        if k not in doc:
+            raise err(f"results.json: no `{k}` field")
+    if not isinstance(doc["kind"], str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", doc["kind"]):
+        raise err(f"results.json: `kind` {doc['kind']!r} is not a kind's name")
+    if not isinstance(doc["params"], dict):
+        raise err("results.json: `params` is not an object")
+    for k, v in doc["params"].items():
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise err(f"results.json: parameter `{k}` is {v!r}, not a whole number >= 0")

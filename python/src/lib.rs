@@ -1,0 +1,651 @@
+//! `gamesweep._native`: the Rust half of the `gamesweep` Python module.
+//!
+//! Every function here calls the same code as the `gamesweep` command line
+//! (the `gamesweep` library crate, and `gamesweep_coordinator`'s command
+//! modules where the CLI adds something of its own) and answers with what
+//! the CLI prints with `--json`, as JSON text that the Python half parses,
+//! so the two cannot drift apart. Errors are `GamesweepError` carrying the
+//! CLI's message. Solves run with the GIL released, on a thread of their
+//! own while this one checks for Ctrl-C (`KeyboardInterrupt`); the small
+//! graphs of `uvg_values` are solved in place (microseconds).
+//!
+//! The Python half (`python/gamesweep/`) converts graphs (networkx, Sage,
+//! edge lists) to graph6, documents every name and holds the type stubs.
+
+use gamesweep::graph::graph6;
+use gamesweep_coordinator::cmd::{graphs as cli_graphs, solve as cli_solve};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::prelude::*;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+create_exception!(
+    _native,
+    GamesweepError,
+    PyValueError,
+    "An input gamesweep cannot solve, or a budget run out; the message is the CLI's."
+);
+
+/// How often a thread waiting for a solve checks for Ctrl-C.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Size of `_repr_svg_` pictures, in pixels (the CLI's `--svg`).
+const SVG_SIZE: u32 = 360;
+
+fn err(msg: impl std::fmt::Display) -> PyErr {
+    GamesweepError::new_err(msg.to_string())
+}
+
+/// Run `job` on a thread of its own with the GIL released, checking for
+/// signals (Ctrl-C in Jupyter) every [`SIGNAL_POLL`]. On a signal the job
+/// is abandoned (it runs to its budget's end and its answer is dropped) and
+/// the signal's exception (`KeyboardInterrupt`) is raised.
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (tx, rx) = mpsc::sync_channel(1);
+    std::thread::Builder::new()
+        .name("gamesweep-solve".into())
+        .spawn(move || {
+            let _ = tx.send(job());
+        })
+        .map_err(|e| err(format!("cannot start a solver thread: {e}")))?;
+    let mut rx = rx;
+    loop {
+        // The receiver moves into the GIL-free closure and back (it is
+        // `Send`, not `Sync`).
+        let (back, got) = py.detach(move || {
+            let got = rx.recv_timeout(SIGNAL_POLL);
+            (rx, got)
+        });
+        rx = back;
+        match got {
+            Ok(v) => return Ok(v),
+            Err(mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(PyKeyboardInterrupt::new_err("the solver thread stopped"))
+            }
+        }
+    }
+}
+
+/// `--budget` as the solvers take it: 0 is unlimited.
+fn budget(b: u64) -> Option<u64> {
+    (b > 0).then_some(b)
+}
+
+/// The number of vertices a graph6 text announces (its first bytes), or
+/// `None` if it is not plain graph6 of at most 62 vertices.
+fn small_order(text: &str) -> Option<usize> {
+    let b = *graph6::strip_header(text.trim()).as_bytes().first()?;
+    (63..=125).contains(&b).then(|| usize::from(b - 63))
+}
+
+/// `solve uvg - --json`'s `grundy` of one line: the Grundy value of every
+/// start vertex of the graph6 `g6`.
+#[pyfunction]
+#[pyo3(signature = (g6, budget = cli_solve::DEFAULT_UVG_BUDGET))]
+fn uvg_values(py: Python<'_>, g6: &str, budget: u64) -> PyResult<Vec<u32>> {
+    let b = self::budget(budget);
+    if small_order(g6).is_some_and(|n| n <= gamesweep::uvg::SUBSET_DP_MAX_N) {
+        // Fixed work of microseconds: solved in place, on this thread's
+        // incremental table (consecutive graphs of `graphs()` share rows).
+        let line = graph6::strip_header(g6.trim());
+        return py.detach(|| cli_solve::uvg_line(line, b)).map_err(err);
+    }
+    let line = g6.trim().to_string();
+    interruptible(py, move || cli_solve::uvg_line(&line, b))?.map_err(err)
+}
+
+/// The analysis `solve uvg` prints (as the Rust value), or the CLI's error.
+fn uvg_analysis(
+    g6: &str,
+    start: Option<usize>,
+    budget: u64,
+) -> Result<gamesweep::board::uvg::UvgAnalysis, String> {
+    use gamesweep::uvg::position::PositionError;
+    let since = Instant::now();
+    gamesweep::board::uvg::analyse(g6, start, self::budget(budget)).map_err(|e| match e {
+        // The CLI says `--start ...`; here it is the keyword `start`.
+        PositionError::StartOutOfRange { .. } => format!("{e}"),
+        PositionError::BudgetExceeded { budget, .. } => {
+            cli_solve::over_budget(e, budget, since).to_string()
+        }
+        e => e.to_string(),
+    })
+}
+
+/// `solve uvg G6 [--start S] --json`, as JSON text.
+#[pyfunction]
+#[pyo3(signature = (g6, start = None, budget = cli_solve::DEFAULT_UVG_BUDGET))]
+fn uvg_solve(py: Python<'_>, g6: &str, start: Option<usize>, budget: u64) -> PyResult<String> {
+    let g6 = g6.to_string();
+    let a = interruptible(py, move || uvg_analysis(&g6, start, budget))?.map_err(err)?;
+    serde_json::to_string(&a).map_err(err)
+}
+
+/// `solve uvg G6 [--start S] --svg`: the picture of the reports.
+#[pyfunction]
+#[pyo3(signature = (g6, start = None, budget = cli_solve::DEFAULT_UVG_BUDGET))]
+fn uvg_svg(py: Python<'_>, g6: &str, start: Option<usize>, budget: u64) -> PyResult<String> {
+    let g6 = g6.to_string();
+    let a = interruptible(py, move || uvg_analysis(&g6, start, budget))?.map_err(err)?;
+    gamesweep::board::picture::uvg_svg(&a, start, SVG_SIZE)
+        .map_err(|e| err(format!("cannot draw: {e}")))
+}
+
+fn rules(myopic: bool) -> gamesweep::col::Rules {
+    if myopic {
+        gamesweep::col::Rules::Myopic
+    } else {
+        gamesweep::col::Rules::Col
+    }
+}
+
+/// The colouring given, or all uncoloured (the CLI's default).
+fn colouring_or_blank(board: &str, colouring: Option<String>) -> Result<String, String> {
+    match colouring {
+        Some(c) => Ok(c),
+        None => {
+            let n = if board.starts_with('&') {
+                graph6::decode_digraph(board).map(|(n, _)| n)
+            } else {
+                graph6::decode(board).map(|(n, _)| n)
+            }
+            .map_err(|e| format!("bad board `{board}`: {e}"))?;
+            Ok(".".repeat(n))
+        }
+    }
+}
+
+/// `solve col|myopic BOARD [--colouring C] --json`, as JSON text.
+#[pyfunction]
+#[pyo3(signature = (board, colouring = None, myopic = false, budget = cli_solve::DEFAULT_COL_BUDGET))]
+fn col_solve(
+    py: Python<'_>,
+    board: &str,
+    colouring: Option<String>,
+    myopic: bool,
+    budget: u64,
+) -> PyResult<String> {
+    let board = board.trim().to_string();
+    let r = interruptible(py, move || -> Result<String, String> {
+        let colouring = colouring_or_blank(&board, colouring)?;
+        let since = Instant::now();
+        let report = gamesweep::col::solve_position_within(
+            rules(myopic),
+            &board,
+            &colouring,
+            self::budget(budget),
+        )
+        .map_err(|e| match e {
+            gamesweep::col::ColError::BudgetExceeded { budget } => {
+                cli_solve::over_budget(e, budget, since).to_string()
+            }
+            e => e.to_string(),
+        })?;
+        serde_json::to_string(&report).map_err(|e| e.to_string())
+    })?;
+    r.map_err(err)
+}
+
+/// `solve col|myopic BOARD [--colouring C] --svg`.
+#[pyfunction]
+#[pyo3(signature = (board, colouring = None, myopic = false, budget = cli_solve::DEFAULT_COL_BUDGET))]
+fn col_svg(
+    py: Python<'_>,
+    board: &str,
+    colouring: Option<String>,
+    myopic: bool,
+    budget: u64,
+) -> PyResult<String> {
+    let board = board.trim().to_string();
+    let r = interruptible(py, move || -> Result<String, String> {
+        let colouring = colouring_or_blank(&board, colouring)?;
+        let since = Instant::now();
+        let a =
+            gamesweep::board::col::analyse(rules(myopic), &board, &colouring, self::budget(budget))
+                .map_err(|e| match e {
+                    gamesweep::col::ColError::BudgetExceeded { budget } => {
+                        cli_solve::over_budget(e, budget, since).to_string()
+                    }
+                    e => e.to_string(),
+                })?;
+        gamesweep::board::picture::col_svg(&a, SVG_SIZE).map_err(|e| format!("cannot draw: {e}"))
+    })?;
+    r.map_err(err)
+}
+
+/// `solve gamegraph FILE --json` on the text of a game file (the CLI
+/// checks the same size limit when reading the file).
+#[pyfunction]
+#[pyo3(signature = (text, format = "auto", budget = None))]
+fn gamegraph_solve(
+    py: Python<'_>,
+    text: String,
+    format: &str,
+    budget: Option<u64>,
+) -> PyResult<String> {
+    use gamesweep::gamegraph::{solve_text_with, Format};
+    if text.len() as u64 > cli_solve::MAX_GAME_FILE_BYTES {
+        return Err(err(format!(
+            "game file larger than {} bytes (64 MiB)",
+            cli_solve::MAX_GAME_FILE_BYTES
+        )));
+    }
+    let format = match format {
+        "auto" => Format::Auto,
+        "text" => Format::Text,
+        "json" => Format::Json,
+        f => {
+            return Err(err(format!(
+                "format `{f}`: expected `auto`, `text` or `json`"
+            )))
+        }
+    };
+    let branches = budget.map(|b| if b == 0 { u64::MAX } else { b });
+    let r = interruptible(py, move || {
+        solve_text_with(&text, format, branches)
+            .map_err(|e| e.to_string())
+            .and_then(|r| serde_json::to_string(&r).map_err(|e| e.to_string()))
+    })?;
+    r.map_err(err)
+}
+
+/// `solve subtraction --set S --upto N --json`, as JSON text.
+#[pyfunction]
+#[pyo3(signature = (set, upto = 40))]
+fn subtraction(py: Python<'_>, set: Vec<u32>, upto: u64) -> PyResult<String> {
+    use gamesweep::gamegraph::subtraction::{analyse, grundy_sequence, SubtractionSet};
+    if upto > cli_solve::MAX_UPTO {
+        return Err(err(format!(
+            "--upto {upto} is more than {}",
+            cli_solve::MAX_UPTO
+        )));
+    }
+    let set = SubtractionSet::new(&set).map_err(|e| err(format!("--set: {e}")))?;
+    let r = interruptible(py, move || {
+        let an = analyse(&set);
+        let len = upto as usize + 1;
+        let grundy = grundy_sequence(&set, len);
+        let losing: Vec<usize> = (0..len).filter(|&n| grundy[n] == 0).collect();
+        // The fields of the CLI's `SubtractionReport`.
+        serde_json::json!({
+            "set": set.elements(),
+            "upto": upto,
+            "losing": losing,
+            "grundy": grundy,
+            "grundy_periodicity": an.grundy,
+            "outcome_periodicity": an.outcome,
+        })
+        .to_string()
+    })?;
+    Ok(r)
+}
+
+/// graph6 of the graph on `n` vertices with `edges`.
+#[pyfunction]
+fn graph6_encode(n: usize, edges: Vec<(usize, usize)>) -> PyResult<String> {
+    if n > 1 << 20 {
+        return Err(err(format!("{n} vertices: too many for graph6 here")));
+    }
+    let mut adj = std::collections::HashSet::with_capacity(edges.len());
+    for (u, v) in edges {
+        if u >= n || v >= n {
+            return Err(err(format!("edge ({u}, {v}): a vertex is not below {n}")));
+        }
+        if u == v {
+            return Err(err(format!("edge ({u}, {v}): a loop (graph6 has none)")));
+        }
+        adj.insert((u.min(v), u.max(v)));
+    }
+    Ok(graph6::encode_with(n, |u, v| {
+        adj.contains(&(u.min(v), u.max(v)))
+    }))
+}
+
+/// digraph6 of the digraph on `n` vertices with `arcs`.
+#[pyfunction]
+fn digraph6_encode(n: usize, arcs: Vec<(usize, usize)>) -> PyResult<String> {
+    if n > 1 << 20 {
+        return Err(err(format!("{n} vertices: too many for digraph6 here")));
+    }
+    let mut set = std::collections::HashSet::with_capacity(arcs.len());
+    for (u, v) in arcs {
+        if u >= n || v >= n {
+            return Err(err(format!("arc ({u}, {v}): a vertex is not below {n}")));
+        }
+        set.insert((u, v));
+    }
+    Ok(graph6::encode_digraph_with(n, |u, v| set.contains(&(u, v))))
+}
+
+/// `(n, edges)` of a graph6 text.
+#[pyfunction]
+fn graph6_decode(g6: &str) -> PyResult<(usize, Vec<(usize, usize)>)> {
+    let t = graph6::strip_header(g6.trim());
+    graph6::decode(t).map_err(|e| err(format!("bad graph6 `{t:.40}`: {e}")))
+}
+
+/// What the kind of a `results.json` shows (`Kind::present`, the report's
+/// figures and drawn positions), as JSON: `{"kind", "witnesses": [{"role",
+/// "code", "start", "colouring", "value", "caption", "vertices", "edges"}],
+/// "charts": [{"stem", "title", "x_label", "y_label", "series": [{"name",
+/// "points"}]}]}` (a bar chart is one series named after its title).
+#[pyfunction]
+fn present(results_json: &str) -> PyResult<String> {
+    use gamesweep::sweep::present::{Marks, Plot, Role};
+    #[derive(serde::Deserialize)]
+    struct Head {
+        kind: String,
+    }
+    let head: Head = serde_json::from_str(results_json)
+        .map_err(|e| err(format!("results.json: no `kind` field: {e}")))?;
+    let kind = gamesweep::kinds::find(&head.kind).map_err(err)?;
+    let p = kind.present(results_json).map_err(err)?.sorted();
+    let witnesses: Vec<serde_json::Value> = p
+        .witnesses
+        .iter()
+        .map(|w| {
+            let (start, colouring) = match &w.marks {
+                Marks::Start(s) => (Some(s.clone()), None),
+                Marks::Colouring(c) => (None, Some(c.clone())),
+                Marks::None => (None, None),
+            };
+            let role = match w.role {
+                Role::Counterexample => "counterexample",
+                Role::Smallest => "smallest",
+                Role::Collected => "collected",
+            };
+            serde_json::json!({
+                "role": role,
+                "code": w.code,
+                "start": start,
+                "colouring": colouring,
+                "value": w.value,
+                "caption": w.caption,
+                "vertices": w.size.0,
+                "edges": w.size.1,
+            })
+        })
+        .collect();
+    let charts: Vec<serde_json::Value> = p
+        .charts
+        .iter()
+        .map(|c| {
+            let series = match &c.plot {
+                Plot::Lines(s) => s
+                    .iter()
+                    .map(|s| serde_json::json!({"name": s.name, "points": s.points}))
+                    .collect(),
+                Plot::Bars(b) => vec![serde_json::json!({"name": c.title, "points": b})],
+            };
+            serde_json::json!({
+                "stem": c.stem,
+                "title": c.title,
+                "x_label": c.x_label,
+                "y_label": c.y_label,
+                "series": series,
+            })
+        })
+        .collect();
+    Ok(
+        serde_json::json!({"kind": head.kind, "witnesses": witnesses, "charts": charts})
+            .to_string(),
+    )
+}
+
+/// graph6 lines arriving from the generator thread, in batches.
+const BATCH: usize = 4096;
+
+/// The lazy iterator of `graphs()`: a thread walks the generation tree
+/// piece by piece exactly as `gamesweep graphs` does and sends batches of
+/// graph6 lines through a bounded channel; dropping the iterator stops it
+/// at the end of its piece.
+#[pyclass(module = "gamesweep._native")]
+struct GraphIter {
+    rx: std::sync::Mutex<mpsc::Receiver<Vec<String>>>,
+    batch: std::vec::IntoIter<String>,
+}
+
+#[pymethods]
+impl GraphIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<String>> {
+        loop {
+            if let Some(s) = self.batch.next() {
+                return Ok(Some(s));
+            }
+            let rx = &self.rx;
+            let got = py.detach(|| match rx.lock() {
+                Ok(rx) => rx.recv_timeout(SIGNAL_POLL),
+                Err(_) => Err(mpsc::RecvTimeoutError::Disconnected),
+            });
+            match got {
+                Ok(b) => self.batch = b.into_iter(),
+                Err(mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(None),
+            }
+        }
+    }
+}
+
+/// `gamesweep graphs N [RES/MOD] [-c] [-d D] [-D D]` as a lazy iterator.
+#[pyfunction]
+#[pyo3(signature = (n, connected = true, part = None, min_degree = None, max_degree = None))]
+fn graphs(
+    n: u32,
+    connected: bool,
+    part: Option<&str>,
+    min_degree: Option<u32>,
+    max_degree: Option<u32>,
+) -> PyResult<GraphIter> {
+    use gamesweep::gen::{walk_nodes_split, WalkOptions};
+    if !(1..=16).contains(&n) {
+        return Err(err(format!("n {n}: the number of vertices is 1..=16")));
+    }
+    let n = n as usize;
+    let part = part.map(cli_graphs::parse_shard).transpose().map_err(err)?;
+    let (lo, hi) = (min_degree.unwrap_or(0), max_degree.unwrap_or(u32::MAX));
+    let opts = WalkOptions {
+        connected_only: connected,
+        min_n: n,
+    };
+    let (tx, rx) = mpsc::sync_channel::<Vec<String>>(4);
+    std::thread::Builder::new()
+        .name("gamesweep-graphs".into())
+        .spawn(move || {
+            let mut batch = Vec::with_capacity(BATCH);
+            let mut closed = false;
+            for (prefix, cuts) in cli_graphs::pieces(n, part) {
+                walk_nodes_split(&prefix, n, opts, &cuts, &mut |g, shown| {
+                    if closed || !shown || g.n() != n {
+                        return;
+                    }
+                    if (0..n).all(|v| (lo..=hi).contains(&g.degree(v))) {
+                        batch.push(graph6::encode_bitgraph(g));
+                        if batch.len() == BATCH {
+                            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                            closed = tx.send(full).is_err();
+                        }
+                    }
+                });
+                if closed {
+                    return;
+                }
+            }
+            if !batch.is_empty() {
+                let _ = tx.send(batch);
+            }
+        })
+        .map_err(|e| err(format!("cannot start the generator thread: {e}")))?;
+    Ok(GraphIter {
+        rx: std::sync::Mutex::new(rx),
+        batch: Vec::new().into_iter(),
+    })
+}
+
+/// The connection options of the CLI (`--coordinator`, `--token-file`,
+/// `--tls-ca`, `--tls-cert`, `--tls-key`), parsed by the CLI's own
+/// definition so that the same environment variables fill what is not given.
+fn conn_words(
+    url: Option<String>,
+    token_file: Option<String>,
+    tls: (Option<String>, Option<String>, Option<String>),
+) -> Vec<String> {
+    let mut w = Vec::new();
+    for (flag, v) in [
+        ("--coordinator", url),
+        ("--token-file", token_file),
+        ("--tls-ca", tls.0),
+        ("--tls-cert", tls.1),
+        ("--tls-key", tls.2),
+    ] {
+        if let Some(v) = v {
+            w.push(flag.to_string());
+            w.push(v);
+        }
+    }
+    w
+}
+
+fn conn(words: Vec<String>) -> PyResult<gamesweep_coordinator::connect::Conn> {
+    use gamesweep_coordinator::connect::Conn;
+    let m = Conn::args(clap::Command::new("gamesweep"))
+        .try_get_matches_from(std::iter::once("gamesweep".to_string()).chain(words))
+        .map_err(|e| err(e.to_string().trim().trim_start_matches("error: ")))?;
+    Ok(Conn::from_matches(&m))
+}
+
+/// An error of a client call, as the CLI prints it.
+fn cli_err(e: anyhow::Error) -> PyErr {
+    err(format!("{e:#}"))
+}
+
+/// `gamesweep status [ID] --json`.
+#[pyfunction]
+#[pyo3(signature = (id = None, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+fn coordinator_status(
+    py: Python<'_>,
+    id: Option<String>,
+    url: Option<String>,
+    token_file: Option<String>,
+    tls_ca: Option<String>,
+    tls_cert: Option<String>,
+    tls_key: Option<String>,
+) -> PyResult<String> {
+    use gamesweep_coordinator::{cmd::status, connect};
+    let c = conn(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)))?;
+    let r = interruptible(py, move || -> anyhow::Result<String> {
+        let rt = connect::runtime()?;
+        let mut client = connect::connect(&rt, &c)?;
+        let r = rt.block_on(client.status(id.as_deref()))?;
+        status::json(&r)
+    })?;
+    r.map_err(cli_err)
+}
+
+/// `gamesweep launch KIND [params] [--name ID] [--shards K] ...`: the words
+/// after `launch`; answers `{"sweep_id", "shards", "existing"}`.
+#[pyfunction]
+#[pyo3(signature = (words, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+fn coordinator_launch(
+    py: Python<'_>,
+    words: Vec<String>,
+    url: Option<String>,
+    token_file: Option<String>,
+    tls_ca: Option<String>,
+    tls_cert: Option<String>,
+    tls_key: Option<String>,
+) -> PyResult<String> {
+    use gamesweep_api::domain::LaunchSpec;
+    use gamesweep_coordinator::{args, cmd::launch::launch_options, connect};
+    let mut words = words;
+    words.extend(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)));
+    let r = interruptible(py, move || -> anyhow::Result<String> {
+        // As `launch::exec` builds it.
+        let (kind, params, m) = args::parse_kind_args("launch", &words, launch_options)?;
+        let (verify_ppm, verify_seed) = args::verify_from(&m)?;
+        let spec = LaunchSpec {
+            kind: kind.name().to_string(),
+            params,
+            name: m.get_one::<String>("name").cloned(),
+            target_shards: m.get_one::<u32>("shards").copied().unwrap_or(0),
+            resume_existing: m.get_flag("resume"),
+            sample: args::sample_from(&m)?,
+            verify_ppm,
+            verify_seed,
+            priority: m.get_one::<u32>("priority").copied().unwrap_or(0),
+            replicate_all: m.get_one::<String>("replicate").is_some_and(|p| p == "all"),
+        };
+        let rt = connect::runtime()?;
+        let mut client = connect::connect(&rt, &connect::Conn::from_matches(&m))?;
+        let reply = rt.block_on(client.launch(spec))?;
+        Ok(serde_json::json!({
+            "sweep_id": reply.sweep_id,
+            "shards": reply.shards,
+            "existing": reply.existing,
+        })
+        .to_string())
+    })?;
+    r.map_err(cli_err)
+}
+
+/// `gamesweep report ID --out DIR`: fetch a finished sweep's results and
+/// write them (results.json, report.md, figures, report.html,
+/// provenance.json) into `out`.
+#[pyfunction]
+#[pyo3(signature = (id, out, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+#[allow(clippy::too_many_arguments)]
+fn coordinator_report(
+    py: Python<'_>,
+    id: String,
+    out: String,
+    url: Option<String>,
+    token_file: Option<String>,
+    tls_ca: Option<String>,
+    tls_cert: Option<String>,
+    tls_key: Option<String>,
+) -> PyResult<()> {
+    use gamesweep_coordinator::cmd::report::{exec, ReportArgs};
+    let c = conn(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)))?;
+    interruptible(py, move || {
+        exec(ReportArgs {
+            id: Some(id),
+            from: None,
+            out: Some(out.into()),
+            conn: c,
+        })
+    })?
+    .map_err(cli_err)
+}
+
+/// The Rust half of the `gamesweep` Python module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("GamesweepError", m.py().get_type::<GamesweepError>())?;
+    m.add("DEFAULT_UVG_BUDGET", cli_solve::DEFAULT_UVG_BUDGET)?;
+    m.add("DEFAULT_COL_BUDGET", cli_solve::DEFAULT_COL_BUDGET)?;
+    m.add_class::<GraphIter>()?;
+    m.add_function(wrap_pyfunction!(uvg_values, m)?)?;
+    m.add_function(wrap_pyfunction!(uvg_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(uvg_svg, m)?)?;
+    m.add_function(wrap_pyfunction!(col_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(col_svg, m)?)?;
+    m.add_function(wrap_pyfunction!(gamegraph_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(subtraction, m)?)?;
+    m.add_function(wrap_pyfunction!(graph6_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(digraph6_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(graph6_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(graphs, m)?)?;
+    m.add_function(wrap_pyfunction!(present, m)?)?;
+    m.add_function(wrap_pyfunction!(coordinator_status, m)?)?;
+    m.add_function(wrap_pyfunction!(coordinator_launch, m)?)?;
+    m.add_function(wrap_pyfunction!(coordinator_report, m)?)?;
+    Ok(())
+}
