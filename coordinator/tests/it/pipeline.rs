@@ -450,6 +450,23 @@ fn geng_or_fail(test: &str, args: &[&str]) -> std::process::Output {
         .unwrap_or_else(|e| proc::missing(test, "nauty (nauty-geng)", &e.to_string()))
 }
 
+/// `gamesweep graphs ARGS -u` prints the count `nauty-geng ARGS -u` gives.
+fn assert_counts_like_geng(test: &str, args: &[&str]) {
+    let mut with_u = args.to_vec();
+    with_u.push("-u");
+    let g = geng_or_fail(test, &with_u);
+    // geng -u: ">Z 60 graphs generated in 0.00 sec" on stderr.
+    let text = String::from_utf8_lossy(&g.stderr);
+    let theirs = text
+        .lines()
+        .find_map(|l| l.strip_prefix(">Z "))
+        .and_then(|l| l.split(' ').next())
+        .unwrap_or_else(|| panic!("geng said: {text}"));
+    let mut mine = vec!["graphs"];
+    mine.extend(with_u);
+    assert_eq!(ok(&mine).trim(), theirs, "geng {args:?}");
+}
+
 #[test]
 #[ignore = "needs nauty"]
 fn degree_bounds_count_like_geng_itself() {
@@ -460,20 +477,7 @@ fn degree_bounds_count_like_geng_itself() {
         vec!["-d3", "9"],
         vec!["-c", "-d4", "-D6", "9"],
     ] {
-        let mut with_u = args.clone();
-        with_u.push("-u");
-        let g = geng_or_fail("degree_bounds_count_like_geng_itself", &with_u);
-        // geng -u: ">Z 60 graphs generated in 0.00 sec" on stderr.
-        let text = String::from_utf8_lossy(&g.stderr);
-        let theirs = text
-            .lines()
-            .find_map(|l| l.strip_prefix(">Z "))
-            .and_then(|l| l.split(' ').next())
-            .unwrap_or_else(|| panic!("geng said: {text}"));
-        let mut mine_args = vec!["graphs"];
-        mine_args.extend(args.iter().copied());
-        mine_args.push("-u");
-        assert_eq!(ok(&mine_args).trim(), theirs, "geng {args:?}");
+        assert_counts_like_geng("degree_bounds_count_like_geng_itself", &args);
     }
 }
 
@@ -682,19 +686,7 @@ fn edge_ranges_count_like_geng() {
         vec!["-c", "-d2", "8", "9-11"],
         vec!["-c", "9", "12:14"],
     ] {
-        let mut with_u = args.clone();
-        with_u.push("-u");
-        let g = geng_or_fail("edge_ranges_count_like_geng", &with_u);
-        let text = String::from_utf8_lossy(&g.stderr);
-        let theirs = text
-            .lines()
-            .find_map(|l| l.strip_prefix(">Z "))
-            .and_then(|l| l.split(' ').next())
-            .unwrap_or_else(|| panic!("geng said: {text}"));
-        let mut mine = vec!["graphs"];
-        mine.extend(args.iter().copied());
-        mine.push("-u");
-        assert_eq!(ok(&mine).trim(), theirs, "geng {args:?}");
+        assert_counts_like_geng("edge_ranges_count_like_geng", &args);
     }
     // Parts of an edge range partition it.
     let whole: u64 = ok(&["graphs", "-c", "9", "12:14", "-u"])

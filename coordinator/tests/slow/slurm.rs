@@ -296,12 +296,27 @@ fn log_shows_signal(log: &Path) -> bool {
 /// A temporary directory with a running local cluster in it, or the reason
 /// there is none (the test fails). `cred_expire`: see local-cluster.sh.
 fn cluster(cred_expire: u32) -> Result<(tempfile::TempDir, Cluster), String> {
+    cluster_in_tmp(|slurm| Cluster::up(slurm, cred_expire))
+}
+
+/// [`cluster`] of `nodes` nodes of `cpus` CPUs, each in its own network
+/// namespace; the test fails (never skips) without one.
+fn nodes_cluster(cred_expire: u32, nodes: u32, cpus: u32) -> (tempfile::TempDir, Cluster) {
+    cluster_in_tmp(|slurm| Cluster::up_nodes(slurm, cred_expire, nodes, cpus))
+        .unwrap_or_else(|why| no_cluster(&why))
+}
+
+/// A temporary directory (root only) with the cluster `up` starts in its
+/// `slurm/`.
+fn cluster_in_tmp(
+    up: impl FnOnce(&Path) -> Result<Cluster, String>,
+) -> Result<(tempfile::TempDir, Cluster), String> {
     let root = Command::new("id")
         .arg("-u")
         .output()
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
     if !root {
-        return Err("not root (local-cluster.sh must start slurmd and munged)".into());
+        return Err("not root (local-cluster.sh must start slurmd and munged, and create network namespaces)".into());
     }
     let tmp = tempfile::tempdir().unwrap();
     // munged (user munge) must reach the cluster directory inside.
@@ -309,7 +324,7 @@ fn cluster(cred_expire: u32) -> Result<(tempfile::TempDir, Cluster), String> {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
     }
-    let cluster = Cluster::up(&tmp.path().join("slurm"), cred_expire)?;
+    let cluster = up(&tmp.path().join("slurm"))?;
     Ok((tmp, cluster))
 }
 
@@ -704,25 +719,10 @@ fn a_requeued_coordinator_job_resumes_and_its_workers_follow() {
 #[ignore = "needs slurm"]
 fn three_nodes_in_namespaces_place_tasks_apart_and_requeue_a_dead_nodes_task() {
     let _serial = crate::serial();
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    if !root {
-        no_cluster("not root (local-cluster.sh must create network namespaces)");
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
-    }
-    let dir = tmp.path();
     // One CPU a node: a one-CPU task per node at a time, so three tasks
     // need three nodes. A requeued job waits cred_expire + 1 s.
-    let cluster = match Cluster::up_nodes(&dir.join("slurm"), 10, 3, 1) {
-        Ok(c) => c,
-        Err(why) => no_cluster(&why),
-    };
+    let (tmp, cluster) = nodes_cluster(10, 3, 1);
+    let dir = tmp.path();
     let namespaces = || {
         let o = Command::new("ip").args(["netns", "list"]).output().unwrap();
         let conf = std::fs::read_to_string(dir.join("slurm/net")).unwrap_or_default();
@@ -971,24 +971,9 @@ fn held_by(st: &serde_json::Value, prefix: &str) -> u64 {
 fn a_sweep_across_nodes_survives_a_dead_worker_node_a_dead_coordinator_node_and_a_joining_node() {
     let _serial = crate::serial();
     let started = Instant::now();
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    if !root {
-        no_cluster("not root (local-cluster.sh must create network namespaces)");
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
-    }
+    let (tmp, cluster) = nodes_cluster(10, 5, 2);
     let dir = tmp.path();
     let sdir = dir.join("slurm");
-    let cluster = match Cluster::up_nodes(&sdir, 10, 5, 2) {
-        Ok(c) => c,
-        Err(why) => no_cluster(&why),
-    };
     let joining = "node4";
     cluster.run(
         "scontrol",
@@ -1310,24 +1295,9 @@ fn a_sweep_across_nodes_survives_a_dead_worker_node_a_dead_coordinator_node_and_
 fn a_requeued_coordinator_never_opens_the_store_of_a_cut_off_one() {
     let _serial = crate::serial();
     let started = Instant::now();
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    if !root {
-        no_cluster("not root (local-cluster.sh must create network namespaces)");
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
-    }
+    let (tmp, cluster) = nodes_cluster(10, 3, 2);
     let dir = tmp.path();
     let sdir = dir.join("slurm");
-    let cluster = match Cluster::up_nodes(&sdir, 10, 3, 2) {
-        Ok(c) => c,
-        Err(why) => no_cluster(&why),
-    };
     let token = dir.join("token");
     std::fs::write(&token, "slurm-test-token\n").unwrap();
     let addr_file = dir.join("coordinator.url");
