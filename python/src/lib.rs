@@ -563,26 +563,12 @@ fn coordinator_launch(
     tls_cert: Option<String>,
     tls_key: Option<String>,
 ) -> PyResult<String> {
-    use gamesweep_api::domain::LaunchSpec;
-    use gamesweep_coordinator::{args, cmd::launch::launch_options, connect};
+    use gamesweep_coordinator::{cmd::launch::launch_spec, connect};
     let mut words = words;
     words.extend(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)));
     let r = interruptible(py, move || -> anyhow::Result<String> {
         // As `launch::exec` builds it.
-        let (kind, params, m) = args::parse_kind_args("launch", &words, launch_options)?;
-        let (verify_ppm, verify_seed) = args::verify_from(&m)?;
-        let spec = LaunchSpec {
-            kind: kind.name().to_string(),
-            params,
-            name: m.get_one::<String>("name").cloned(),
-            target_shards: m.get_one::<u32>("shards").copied().unwrap_or(0),
-            resume_existing: m.get_flag("resume"),
-            sample: args::sample_from(&m)?,
-            verify_ppm,
-            verify_seed,
-            priority: m.get_one::<u32>("priority").copied().unwrap_or(0),
-            replicate_all: m.get_one::<String>("replicate").is_some_and(|p| p == "all"),
-        };
+        let (spec, m) = launch_spec(&words)?;
         let rt = connect::runtime()?;
         let mut client = connect::connect(&rt, &connect::Conn::from_matches(&m))?;
         let reply = rt.block_on(client.launch(spec))?;

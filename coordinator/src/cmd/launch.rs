@@ -51,9 +51,10 @@ pub fn launch_options(c: clap::Command) -> clap::Command {
     Conn::args(args::verify_options(c, args::LAUNCH_VERIFY_FRACTION))
 }
 
-/// Run `launch`.
-pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
-    let (kind, params, m) = parse_kind_args("launch", &a.words, launch_options)?;
+/// The sweep `launch WORDS` asks for (`WORDS`: the kind, its parameters and
+/// launch's options), and the parsed words (they hold the connection too).
+pub fn launch_spec(words: &[String]) -> anyhow::Result<(LaunchSpec, clap::ArgMatches)> {
+    let (kind, params, m) = parse_kind_args("launch", words, launch_options)?;
     let (verify_ppm, verify_seed) = args::verify_from(&m)?;
     let spec = LaunchSpec {
         kind: kind.name().to_string(),
@@ -67,6 +68,12 @@ pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
         priority: m.get_one::<u32>("priority").copied().unwrap_or(0),
         replicate_all: m.get_one::<String>("replicate").is_some_and(|p| p == "all"),
     };
+    Ok((spec, m))
+}
+
+/// Run `launch`.
+pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
+    let (spec, m) = launch_spec(&a.words)?;
     let spec_shards = spec.target_shards;
     let rt = connect::runtime()?;
     let mut c = connect::connect(&rt, &Conn::from_matches(&m))?;
