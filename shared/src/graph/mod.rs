@@ -7,6 +7,7 @@
 //! * `general`: adjacency lists for large instances (hundreds of vertices).
 //! * `graph6`: nauty's graph6 / digraph6 text formats.
 
+mod codec;
 pub mod general;
 pub mod graph6;
 pub mod sparse6;
