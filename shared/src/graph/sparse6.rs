@@ -160,7 +160,7 @@ mod tests {
                         seed ^= seed << 13;
                         seed ^= seed >> 7;
                         seed ^= seed << 17;
-                        if seed % 3 == 0 {
+                        if seed.is_multiple_of(3) {
                             edges.push((i, j));
                         }
                     }
