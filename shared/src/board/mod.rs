@@ -307,9 +307,13 @@ mod tests {
         );
         let k65 = graph6::encode_with(65, |_, _| true);
         assert_eq!(reply(&k65, &[], 0, None), Err(PlayError::TooBig { n: 65 }));
+        // At most 16 vertices the reply is exact whatever the budget; past
+        // that the budget applies.
         let k14 = graph6::encode_with(14, |_, _| true);
+        assert!(reply(&k14, &[], 0, Some(100)).unwrap().mover_wins);
+        let k18 = graph6::encode_with(18, |_, _| true);
         assert_eq!(
-            reply(&k14, &[], 0, Some(100)),
+            reply(&k18, &[], 0, Some(100)),
             Err(PlayError::BudgetExceeded { budget: 100 })
         );
         assert_eq!(

@@ -103,7 +103,7 @@ pub struct Reply {
 }
 
 /// The search's table of remoteness by (token, vertex set).
-enum Memo {
+enum ReplyMemo {
     /// At most [`DENSE_LIMIT`] vertices: cell `token << n | set`, both the
     /// set as asked and the token's component of it.
     Flat { n: usize, cells: Vec<u8> },
@@ -111,21 +111,21 @@ enum Memo {
     Map(FxHashMap<(u8, u64), u32>),
 }
 
-impl Memo {
+impl ReplyMemo {
     fn get(&self, t: usize, set: u64) -> Option<u32> {
         match self {
-            Memo::Flat { n, cells } => {
+            ReplyMemo::Flat { n, cells } => {
                 let c = cells[(t << n) | set as usize];
                 (c != UNKNOWN).then_some(u32::from(c))
             }
-            Memo::Map(m) => m.get(&(t as u8, set)).copied(),
+            ReplyMemo::Map(m) => m.get(&(t as u8, set)).copied(),
         }
     }
 
     fn put(&mut self, t: usize, set: u64, r: u32) {
         match self {
-            Memo::Flat { n, cells } => cells[(t << *n) | set as usize] = r as u8,
-            Memo::Map(m) => {
+            ReplyMemo::Flat { n, cells } => cells[(t << *n) | set as usize] = r as u8,
+            ReplyMemo::Map(m) => {
                 m.insert((t as u8, set), r);
             }
         }
@@ -135,7 +135,7 @@ impl Memo {
 /// The search: adjacency as bit rows, memo by (token, component).
 struct Search {
     adj: Vec<u64>,
-    memo: Memo,
+    memo: ReplyMemo,
     nodes: u64,
     budget: Option<u64>,
 }
@@ -167,7 +167,7 @@ impl Search {
 
     /// Remoteness of (token `t`, unvisited vertices `free`, `t ∉ free`).
     fn remoteness(&mut self, t: usize, asked: u64) -> Result<u32, PlayError> {
-        let flat = matches!(self.memo, Memo::Flat { .. });
+        let flat = matches!(self.memo, ReplyMemo::Flat { .. });
         if flat {
             // The set as asked is a key too: a hit skips the search of the
             // component.
@@ -244,9 +244,9 @@ pub fn reply(
     free &= !(1 << token);
     let (memo, budget) = if n <= DENSE_LIMIT {
         let cells = vec![UNKNOWN; n << n];
-        (Memo::Flat { n, cells }, None)
+        (ReplyMemo::Flat { n, cells }, None)
     } else {
-        (Memo::Map(FxHashMap::default()), budget)
+        (ReplyMemo::Map(FxHashMap::default()), budget)
     };
     search(
         Search {
@@ -309,12 +309,12 @@ mod tests {
             adj[b] |= 1 << a;
         }
         let memo = if flat {
-            Memo::Flat {
+            ReplyMemo::Flat {
                 n,
                 cells: vec![UNKNOWN; n << n],
             }
         } else {
-            Memo::Map(FxHashMap::default())
+            ReplyMemo::Map(FxHashMap::default())
         };
         let s = Search {
             adj,
