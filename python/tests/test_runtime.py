@@ -25,7 +25,7 @@ def test_the_gil_is_released_during_a_solve():
 
     def solve():
         try:
-            gs.uvg.values(g, budget=300_000)
+            gs.uvg.values(g, budget=5_000_000)
         except gs.GamesweepError:
             pass
         done.set()
