@@ -669,6 +669,19 @@ mod tests {
 
     /// Lease up to `n` shards of `c` and submit their results, flushed;
     /// returns how many were accepted.
+    /// The merged result of sweep `s` (`launch(max_n, target)`) run to the
+    /// end in memory without a restart.
+    fn uninterrupted(max_n: u64, target: u32) -> Vec<u8> {
+        let c = Core::open(
+            Arc::new(crate::store::MemStore::new()),
+            Duration::from_secs(60),
+        )
+        .unwrap();
+        launch(&c, max_n, target);
+        while run_some(&c, 100) > 0 {}
+        c.merged("s").unwrap().output.encode()
+    }
+
     fn run_some(c: &Core, n: u32) -> u32 {
         let mut accepted = 0;
         for g in c
@@ -854,16 +867,7 @@ mod tests {
     #[test]
     fn a_checkpoint_older_than_the_journal_is_passed_over() {
         let dir = tempfile::tempdir().unwrap();
-        let want = {
-            let c = Core::open(
-                Arc::new(crate::store::MemStore::new()),
-                Duration::from_secs(60),
-            )
-            .unwrap();
-            launch(&c, 5, 8);
-            while run_some(&c, 100) > 0 {}
-            c.merged("s").unwrap().output.encode()
-        };
+        let want = uninterrupted(5, 8);
         let c = open(store(dir.path()), dir.path(), false).unwrap();
         launch(&c, 5, 8);
         assert_eq!(run_some(&c, 2), 2);
@@ -892,16 +896,7 @@ mod tests {
     fn restarts_and_checkpoints_at_random_moments_change_nothing() {
         use rand::{Rng, SeedableRng};
         let dir = tempfile::tempdir().unwrap();
-        let want = {
-            let c = Core::open(
-                Arc::new(crate::store::MemStore::new()),
-                Duration::from_secs(60),
-            )
-            .unwrap();
-            launch(&c, 6, 24);
-            while run_some(&c, 100) > 0 {}
-            c.merged("s").unwrap().output.encode()
-        };
+        let want = uninterrupted(6, 24);
         for seed in 0..4u64 {
             let _ = std::fs::remove_dir_all(dir.path());
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
