@@ -120,9 +120,10 @@ pub struct Core {
     failed_imports: Mutex<std::collections::BTreeSet<String>>,
     /// The CPU budget for recounting submitted results (core/recount.rs).
     recount: Mutex<recount::Budget>,
-    /// When the last checkpoint was started (or the core opened) and how
-    /// long it took; held while one is written (core/checkpoint.rs).
-    checkpointing: Mutex<(std::time::Instant, std::time::Duration)>,
+    /// When the last checkpoint and the last reopen of the store were
+    /// started and how long they took; held while one is written
+    /// (core/checkpoint.rs).
+    checkpointing: Mutex<checkpoint::Checkpointing>,
 }
 
 impl Core {
@@ -188,7 +189,7 @@ impl Core {
             version: format!("{}+{}", gamesweep::CRATE_VERSION, gamesweep::BUILD_ID),
             failed_imports: Mutex::default(),
             recount: Mutex::new(recount::Budget::new(recount::DEFAULT_SHARE, now)),
-            checkpointing: Mutex::new((std::time::Instant::now(), std::time::Duration::ZERO)),
+            checkpointing: Mutex::new(checkpoint::Checkpointing::new()),
         })
     }
 

@@ -647,7 +647,23 @@ mod tests {
             assert!(c.submit(sub).unwrap());
         }
         c.flush().unwrap();
-        c.merged("s").unwrap().output.encode()
+        let merged = c.merged("s").unwrap().output.encode();
+        drop(c);
+        // As a crash just before the finished sweep's checkpoint leaves it
+        // (the tests of damage need a start that reads every result).
+        let s = store(dir);
+        drop(s);
+        for _ in 0..100 {
+            match sled::open(dir) {
+                Ok(db) => {
+                    db.open_tree("checkpoints").unwrap().remove("s").unwrap();
+                    db.flush().unwrap();
+                    return merged;
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+        panic!("store still locked")
     }
 
     /// Launch uvg n ≤ `max_n` as `s` in `c` with `target` shards.
@@ -715,6 +731,26 @@ mod tests {
         let st = c.lock();
         let s = st.sweeps.get("s").unwrap();
         (s.results_stored, s.plan.len() as u32)
+    }
+
+    #[test]
+    fn the_flush_of_a_sweeps_last_result_writes_its_checkpoint_at_once() {
+        // Checkpoints are otherwise at least 10 s apart: a crash right after
+        // a sweep finished would leave a restart to read its last results.
+        let dir = tempfile::tempdir().unwrap();
+        let c = open(store(dir.path()), dir.path(), false).unwrap();
+        launch(&c, 5, 4);
+        assert_eq!(run_some(&c, 1), 1);
+        let cp = |c: &Core| {
+            let all = c.store.load_for_start().unwrap();
+            all[0].checkpoint.as_ref().map(|cp| cp.count())
+        };
+        let early = cp(&c);
+        while run_some(&c, 1) > 0 {}
+        let (done, shards) = done_of(&c);
+        assert_eq!(done, shards);
+        assert_eq!(cp(&c), Some(u64::from(shards)), "before: {early:?}");
+        assert_eq!(c.checkpoint().unwrap(), 0, "nothing left to checkpoint");
     }
 
     #[test]
@@ -880,8 +916,10 @@ mod tests {
         // are gone with it), then the older checkpoint back in its place.
         let c = open(store(dir.path()), dir.path(), false).unwrap();
         while run_some(&c, 100) > 0 {}
-        assert_eq!(c.checkpoint().unwrap(), 1);
+        // Written by the flush of the last result (the sweep finished).
+        assert_eq!(c.checkpoint().unwrap(), 0);
         drop(c);
+        assert_ne!(checkpoint_value(dir.path()), old);
         put_checkpoint_value(dir.path(), &old);
         let c = open(store(dir.path()), dir.path(), false).unwrap();
         assert!(!from_checkpoint(&c), "every result read");

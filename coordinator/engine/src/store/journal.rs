@@ -281,20 +281,59 @@ pub struct Read {
 /// Replay the journal bytes `data`.
 pub fn replay(data: &[u8]) -> Read {
     let mut journal = Journal::default();
+    let walked = walk(data, |r| journal.apply(r));
+    journal.torn_bytes = walked.torn_bytes;
+    Read {
+        journal,
+        valid_len: walked.valid_len,
+        damage: walked.damage,
+    }
+}
+
+/// The highest launch sequence number the journal bytes `data` name, and
+/// what [`replay`] would say of their framing, without building the sweeps'
+/// maps: a reopen in the same process ([`JournalFile::reopen`]) needs no more.
+pub fn max_seq(data: &[u8]) -> Read {
+    let mut journal = Journal::default();
+    let walked = walk(data, |r| {
+        journal.records += 1;
+        match r {
+            Record::Sweep(e) => journal.max_seq = journal.max_seq.max(e.record.seq),
+            Record::Deleted { seq } => journal.max_seq = journal.max_seq.max(seq),
+            _ => {}
+        }
+    });
+    journal.torn_bytes = walked.torn_bytes;
+    Read {
+        journal,
+        valid_len: walked.valid_len,
+        damage: walked.damage,
+    }
+}
+
+/// What [`walk`] found of a journal's framing.
+struct Walked {
+    valid_len: u64,
+    torn_bytes: u64,
+    damage: Option<(u64, String)>,
+}
+
+/// Every whole, intact record of the journal bytes `data`, in order, to
+/// `visit`; stops at a torn tail or at damage (see the module docs).
+fn walk(data: &[u8], mut visit: impl FnMut(Record)) -> Walked {
     if data.is_empty() {
-        return Read {
-            journal,
+        return Walked {
             valid_len: 0,
+            torn_bytes: 0,
             damage: None,
         };
     }
     if data.len() < MAGIC.len() || &data[..MAGIC.len()] != MAGIC {
         // A header cut by a crash while the file was created is a torn tail.
         let torn = data.len() < MAGIC.len() && MAGIC.starts_with(data);
-        journal.torn_bytes = data.len() as u64;
-        return Read {
-            journal,
+        return Walked {
             valid_len: 0,
+            torn_bytes: data.len() as u64,
             damage: (!torn).then(|| (0, "not a gamesweep journal (bad magic)".to_string())),
         };
     }
@@ -333,7 +372,7 @@ pub fn replay(data: &[u8]) -> Read {
                 } else {
                     match Record::parse(payload) {
                         Some(r) => {
-                            journal.apply(r);
+                            visit(r);
                             at += 8 + len;
                             continue;
                         }
@@ -342,16 +381,15 @@ pub fn replay(data: &[u8]) -> Read {
                 }
             }
         };
-        journal.torn_bytes = rest.len() as u64;
-        return Read {
-            journal,
+        return Walked {
             valid_len: at as u64,
+            torn_bytes: rest.len() as u64,
             damage: problem.map(|p| (at as u64, p)),
         };
     }
-    Read {
-        journal,
+    Walked {
         valid_len: at as u64,
+        torn_bytes: 0,
         damage: None,
     }
 }
@@ -372,6 +410,22 @@ impl JournalFile {
     /// Open the journal in `dir`, creating it (with its magic, fsynced)
     /// if missing, and truncating a torn tail. Returns the file and what it held.
     pub fn open(dir: &Path) -> Result<(JournalFile, Read), StoreError> {
+        Self::open_reading(dir, replay)
+    }
+
+    /// [`JournalFile::open`] for a store reopened in the process that wrote
+    /// its journal (`ResilientStore`'s reopen to bound recovery): the
+    /// records are walked for their framing and highest sequence number but
+    /// not replayed into maps (the returned [`Read`] has only `max_seq`,
+    /// `records` and the framing).
+    pub fn reopen(dir: &Path) -> Result<(JournalFile, Read), StoreError> {
+        Self::open_reading(dir, max_seq)
+    }
+
+    fn open_reading(
+        dir: &Path,
+        read_with: fn(&[u8]) -> Read,
+    ) -> Result<(JournalFile, Read), StoreError> {
         let path = dir.join(FILE_NAME);
         let io = |what: &str, e: std::io::Error| {
             StoreError::Corrupt(format!("journal {}: {what}: {e}", path.display()))
@@ -385,7 +439,7 @@ impl JournalFile {
         let mut data = Vec::new();
         file.read_to_end(&mut data)
             .map_err(|e| io("cannot read", e))?;
-        let read = replay(&data);
+        let read = read_with(&data);
         if read.damage.is_none() && read.valid_len < data.len() as u64 {
             // A torn last record (crash mid-append): cut it off.
             file.set_len(read.valid_len)
@@ -512,6 +566,39 @@ mod tests {
             b.extend(r.frame());
         }
         b
+    }
+
+    #[test]
+    fn the_walk_for_a_reopen_finds_what_a_replay_finds_of_sequence_numbers_and_framing() {
+        let recs = vec![
+            entry("a", 3),
+            Record::Done {
+                seq: 3,
+                index: 1,
+                digest: [7; 32],
+            },
+            entry("b", 9),
+            Record::Deleted { seq: 12 },
+            Record::Lost { seq: 3, index: 1 },
+        ];
+        let whole = bytes(&recs);
+        let mut torn = whole.clone();
+        torn.truncate(whole.len() - 3);
+        let mut damaged = whole.clone();
+        let at = MAGIC.len() + 9;
+        damaged[at] ^= 0x40;
+        for data in [whole, torn, damaged, Vec::new(), b"gsj".to_vec()] {
+            let (full, walked) = (replay(&data), max_seq(&data));
+            assert_eq!(walked.journal.max_seq, full.journal.max_seq);
+            assert_eq!(walked.journal.records, full.journal.records);
+            assert_eq!(walked.journal.torn_bytes, full.journal.torn_bytes);
+            assert_eq!(
+                (walked.valid_len, walked.damage),
+                (full.valid_len, full.damage)
+            );
+            assert!(walked.journal.sweeps.is_empty(), "nothing replayed into maps");
+        }
+        assert_eq!(max_seq(&bytes(&recs)).journal.max_seq, 12);
     }
 
     #[test]

@@ -469,6 +469,16 @@ pub trait Store: Send + Sync {
     fn writes_failing(&self) -> Option<String> {
         None
     }
+    /// Close the database and open it again, everything written so far
+    /// flushed first, so that the next start recovers less: sled (0.34)
+    /// writes its page-table snapshot only when it opens a database, and
+    /// replays its whole log since then at the next open, so a coordinator
+    /// that ran for a million shards leaves a restart hundreds of MB to
+    /// replay. Store calls wait meanwhile. `Ok(false)`: this store does not
+    /// reopen (in memory), or did not because its writes are failing.
+    fn refresh(&self) -> Result<bool, StoreError> {
+        Ok(false)
+    }
     /// The journal of acknowledged work as read at open (the first call; later
     /// calls read it again), or `None` for a store that keeps none (in memory).
     fn journal(&self) -> Result<Option<journal::Read>, StoreError>;

@@ -317,11 +317,14 @@ impl ResilientStore {
     /// The sled store in `dir` (see [`super::SledStore::open`]), reopened
     /// in the same directory when writes fail.
     pub fn open_sled(dir: &Path) -> Result<Self, StoreError> {
+        let first = Arc::new(super::SledStore::open(dir)?);
         let dir: PathBuf = dir.to_path_buf();
-        Self::new(
-            move || Ok(Arc::new(super::SledStore::open(&dir)?) as Arc<dyn Store>),
+        // Reopened in this process: its journal is not replayed again.
+        Ok(Self::around(
+            first,
+            move || Ok(Arc::new(super::SledStore::reopen(&dir)?) as Arc<dyn Store>),
             Backoff::default(),
-        )
+        ))
     }
 
     /// The store `open` opens, reopened by `open` when writes fail, with
@@ -330,8 +333,17 @@ impl ResilientStore {
         open: impl Fn() -> Result<Arc<dyn Store>, StoreError> + Send + Sync + 'static,
         backoff: Backoff,
     ) -> Result<Self, StoreError> {
-        let store = open()?;
-        Ok(ResilientStore {
+        Ok(Self::around(open()?, open, backoff))
+    }
+
+    /// `store`, reopened by `open` when writes fail (and by
+    /// [`Store::refresh`]), with `backoff` between attempts.
+    pub fn around(
+        store: Arc<dyn Store>,
+        open: impl Fn() -> Result<Arc<dyn Store>, StoreError> + Send + Sync + 'static,
+        backoff: Backoff,
+    ) -> Self {
+        ResilientStore {
             shared: Arc::new(Shared {
                 lease_key: store.lease_key(),
                 signing_key: store.signing_key(),
@@ -341,7 +353,7 @@ impl ResilientStore {
                 log: Mutex::default(),
                 backoff,
             }),
-        })
+        }
     }
 }
 
@@ -495,6 +507,49 @@ impl Shared {
             );
         }
         Ok(())
+    }
+}
+
+impl Shared {
+    /// [`Store::refresh`]: flush, close and open again, holding the handle
+    /// throughout so that calls wait rather than fail. A flush that fails
+    /// or an open that fails starts an episode, as a failed write would.
+    fn refresh(self: &Arc<Self>) -> Result<bool, StoreError> {
+        let mut log = self.log();
+        if log.failing.is_some() {
+            return Ok(false);
+        }
+        let mut handle = self.handle.write().unwrap_or_else(|e| e.into_inner());
+        let Some(old) = handle.take() else {
+            return Ok(false);
+        };
+        if let Err(e) = old.flush() {
+            *handle = Some(old);
+            drop(handle);
+            if is_write_failure(&e) {
+                self.start_episode(&mut log, &e);
+            }
+            return Err(e);
+        }
+        // Everything logged is on disk now.
+        let upto = log.seq;
+        log.prune(upto);
+        // Every handle of the old database goes before the directory is
+        // opened again (sled keeps its file locked while one is).
+        drop(old);
+        match (self.open)() {
+            Ok(store) => {
+                self.size.store(store.size_on_disk(), Ordering::Relaxed);
+                *handle = Some(store);
+                Ok(true)
+            }
+            Err(e) => {
+                // Closed, with nothing unflushed: reopened in the background.
+                drop(handle);
+                self.start_episode(&mut log, &e);
+                Err(e)
+            }
+        }
     }
 }
 
@@ -709,6 +764,10 @@ impl Store for ResilientStore {
 
     fn flush(&self) -> Result<(), StoreError> {
         self.shared.durable(|s| s.flush(), None)
+    }
+
+    fn refresh(&self) -> Result<bool, StoreError> {
+        self.shared.refresh()
     }
 
     fn size_on_disk(&self) -> u64 {

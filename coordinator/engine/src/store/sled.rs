@@ -539,6 +539,18 @@ impl SledStore {
     /// anything acknowledged is missing is decided by the core at start
     /// (`core/recovery.rs`) from [`Store::journal`].
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
+        Self::open_with(dir, false)
+    }
+
+    /// [`SledStore::open`] again, in the process that had it open
+    /// ([`super::ResilientStore`]'s reopen that bounds recovery, which
+    /// dropped the store after a flush): the journal is walked, not
+    /// replayed, and [`Store::journal`] reads it again if asked.
+    pub fn reopen(dir: &Path) -> Result<Self, StoreError> {
+        Self::open_with(dir, true)
+    }
+
+    fn open_with(dir: &Path, reopen: bool) -> Result<Self, StoreError> {
         let open_err = |reason: String| StoreError::Open {
             path: dir.to_path_buf(),
             reason,
@@ -639,8 +651,12 @@ impl SledStore {
             meta.insert("format", FORMAT)?;
             db.flush()?;
         }
-        let (journal_file, read) = JournalFile::open(dir)?;
+        let (journal_file, read) = match reopen {
+            false => JournalFile::open(dir)?,
+            true => JournalFile::reopen(dir)?,
+        };
         let seq_floor = read.journal.max_seq + 1;
+        let replayed = (!reopen).then_some(read);
         let t = |name| Sealed::open(&db, name);
         let lease_key = kept_key(LEASE_KEY)?;
         // Stores made before signed exports get their key on first open.
@@ -666,7 +682,7 @@ impl SledStore {
             dir: dir.to_path_buf(),
             journal: Mutex::new(journal_file),
             pending: Mutex::new(Vec::new()),
-            replayed: Mutex::new(Some(read)),
+            replayed: Mutex::new(replayed),
             seq_floor: Mutex::new(seq_floor),
             seqs: Mutex::default(),
             db,
