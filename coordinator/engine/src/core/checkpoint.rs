@@ -41,7 +41,7 @@ pub const REFRESH_EVERY: Duration = Duration::from_secs(30);
 
 /// A reopen makes store calls wait (a fraction of a second): the next one
 /// waits at least this many times as long as the last one took.
-const REFRESH_SPACING: u32 = 50;
+const REFRESH_SPACING: u32 = 20;
 
 /// When the last checkpoint and the last reopen of the store were started
 /// (or the core opened) and how long each took.
