@@ -1140,6 +1140,11 @@ fn a_sweep_across_nodes_survives_a_dead_worker_node_a_dead_coordinator_node_and_
             diag,
         );
         assert!(frozen_at("STOP") >= 1, "no worker process on {n1}");
+        // A submit the worker sent just before the signal may still be on
+        // its way (seen once under load average 9: the lease was gone,
+        // neither expired nor released): let it land before looking. The
+        // frozen worker renews nothing, and its lease (10 s) outlasts this.
+        std::thread::sleep(Duration::from_secs(1));
         if st().is_some_and(|s| held_by(&s, &t1) >= 1) {
             frozen = true;
             break;
@@ -1479,8 +1484,9 @@ fn workers_script_refuses(creds: &Path, node: &str, shared: &Path, why: &str) {
 /// Issue 28, item 3: one worker credential per node, and item 4's
 /// partitions and nodes of different sizes.
 ///
-/// Four nodes: node1 (2 CPUs) alone in partition `service`, node2 and node3
-/// (2 CPUs) and node4 (3 CPUs) in `compute`. The coordinator job goes to
+/// Five nodes: node1 (2 CPUs) alone in partition `service`, node2 and node3
+/// (2 CPUs) and node4 (3 CPUs) in `compute`, node5 (1 CPU) in no partition
+/// until it joins `compute` mid-test. The coordinator job goes to
 /// `-p service` with `GAMESWEEP_CREDENTIALS_DIR` and
 /// `GAMESWEEP_CREDENTIALS_PARTITION=compute`: once it listens it issues
 /// node2..node4 one credential each (files 0600 in a 0700 directory, none
@@ -1488,13 +1494,16 @@ fn workers_script_refuses(creds: &Path, node: &str, shared: &Path, why: &str) {
 /// `--replicate all`, and seven one-CPU worker tasks go to `-p compute`:
 /// Slurm fills the nodes by their CPUs (2, 2, 3 tasks), and the coordinator
 /// sees exactly three identities, `@node2`, `@node3`, `@node4`, however many
-/// tasks run on each. Mid-sweep node4's credential is revoked: its three
-/// tasks exit non-zero (FAILED), the others go on, and node4's leases run
-/// out and go to the other nodes. The result equals `runs/uvg-n10`, every
-/// shard was confirmed by two identities (`provenance.json`), and the
-/// store's verification records (read once the coordinator job has
-/// stopped) show each shard's runs on two different nodes, never two runs of
-/// one node. Besides: the worker script refuses (one line, non-zero) when
+/// tasks run on each. node5 joins the partition: the job's next rescan
+/// (every 2 s here) issues its credential, and a task there is `@node5`.
+/// Mid-sweep node4's credential is revoked: its three tasks exit non-zero
+/// (FAILED), the others go on, and node4's leases run out and go to the
+/// other nodes. The result equals `runs/uvg-n10`, every shard was confirmed
+/// by two identities (`provenance.json`). The coordinator job, signalled
+/// and requeued, comes back on the same store and issues nothing again.
+/// The store's verification records (read once the coordinator job has
+/// stopped) show each shard's runs on two different nodes, never two runs
+/// of one node. Besides: the worker script refuses (one line, non-zero) when
 /// its node has no credential file, or when the directory is readable by
 /// others, and never falls back to the shared token.
 #[test]
