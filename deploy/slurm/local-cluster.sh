@@ -47,6 +47,11 @@
 # LOCAL_SLURM_CRED_EXPIRE (AuthInfo cred_expire, default 120 s as in Slurm;
 # a requeued job waits that long + 1 s before it may start again),
 # LOCAL_SLURM_SLURMD_TIMEOUT (SlurmdTimeout with --nodes, default 10 s).
+# With --nodes only: LOCAL_SLURM_NODE_CPUS (CPUs per node, one number per
+# node separated by commas, e.g. 2,2,2,3 for nodes of different sizes;
+# wins over LOCAL_SLURM_CPUS), LOCAL_SLURM_PARTITIONS (partitions instead
+# of the one `debug` partition: NAME=NODES entries separated by spaces, the
+# first is the default, e.g. "service=node1 compute=node[2-4]").
 set -euo pipefail
 
 die() {
@@ -55,7 +60,7 @@ die() {
 }
 
 usage() {
-	sed -n '2,49p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,55p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 # Is PID (a number) alive?
@@ -260,6 +265,28 @@ up() {
 	runuser -u munge -- test -x "$dir" ||
 		die "user munge cannot reach $dir (a parent directory is not searchable by others): use another DIR"
 	mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/log"
+	# CPUs and partitions per node (--nodes only).
+	local node_cpus=() partitions=() entry i
+	read -r -a partitions <<<"${LOCAL_SLURM_PARTITIONS:-}"
+	if [[ -n ${LOCAL_SLURM_NODE_CPUS:-} ]]; then
+		((nodes > 0)) || die "LOCAL_SLURM_NODE_CPUS needs --nodes N"
+		IFS=, read -r -a node_cpus <<<"$LOCAL_SLURM_NODE_CPUS"
+		[[ ${#node_cpus[@]} -eq $nodes ]] ||
+			die "LOCAL_SLURM_NODE_CPUS='$LOCAL_SLURM_NODE_CPUS' names ${#node_cpus[@]} nodes' CPUs, not $nodes (one number per node, separated by commas)"
+		for entry in "${node_cpus[@]}"; do
+			[[ $entry =~ ^[1-9][0-9]*$ ]] || die "LOCAL_SLURM_NODE_CPUS: '$entry' is not a positive number"
+		done
+	else
+		for ((i = 0; i < nodes; i++)); do node_cpus+=("$cpus"); done
+	fi
+	if [[ ${#partitions[@]} -gt 0 ]]; then
+		((nodes > 0)) || die "LOCAL_SLURM_PARTITIONS needs --nodes N"
+		local part_re='^[A-Za-z0-9_-]+=[][A-Za-z0-9_,-]+$'
+		for entry in "${partitions[@]}"; do
+			[[ $entry =~ $part_re ]] ||
+				die "LOCAL_SLURM_PARTITIONS: '$entry' is not NAME=NODES (e.g. service=node1 compute=node[2-4])"
+		done
+	fi
 	local slurmd_timeout=${LOCAL_SLURM_SLURMD_TIMEOUT:-10}
 	[[ $slurmd_timeout =~ ^[1-9][0-9]*$ ]] || die "LOCAL_SLURM_SLURMD_TIMEOUT must be a positive number, not '$slurmd_timeout'"
 	if ((nodes > 0)); then net_up "$dir" "$nodes"; fi
@@ -294,10 +321,19 @@ SlurmdLogFile=$dir/log/slurmd-%n.log
 SlurmdTimeout=$slurmd_timeout"
 		node_lines=""
 		for ((i = 1; i <= nodes; i++)); do
-			node_lines+="NodeName=node$i NodeAddr=$(node_addr "$dir" "node$i") CPUs=$cpus State=UNKNOWN
+			node_lines+="NodeName=node$i NodeAddr=$(node_addr "$dir" "node$i") CPUs=${node_cpus[i - 1]} State=UNKNOWN
 "
 		done
 		node_names="node[1-$nodes]"
+	fi
+	local partition_lines="PartitionName=debug Nodes=$node_names Default=YES MaxTime=INFINITE State=UP" entry default=YES
+	if [[ ${#partitions[@]} -gt 0 ]]; then
+		partition_lines=""
+		for entry in "${partitions[@]}"; do
+			partition_lines+="PartitionName=${entry%%=*} Nodes=${entry#*=} Default=$default MaxTime=INFINITE State=UP
+"
+			default=NO
+		done
 	fi
 	cat >"$dir/slurm.conf" <<EOF
 # Written by deploy/slurm/local-cluster.sh: a test cluster ($(((nodes > 0)) && echo "$nodes nodes" || echo "one node")).
@@ -328,7 +364,7 @@ JobCompType=jobcomp/none
 # More CPUs than the machine has may be configured (LOCAL_SLURM_CPUS).
 SlurmdParameters=config_overrides
 $node_lines
-PartitionName=debug Nodes=$node_names Default=YES MaxTime=INFINITE State=UP
+$partition_lines
 EOF
 
 	# munged as user munge (it refuses root), everything under DIR/munge.
@@ -380,7 +416,7 @@ EOF
 		sleep 0.5
 	done
 	[[ $states == "idle " ]] || die "nodes not idle after ${wait} s (sinfo states '${states:-none}'; logs in $dir/log)"
-	echo "local-cluster.sh: Slurm up in $dir (slurmctld port $ctld_port, slurmd port $slurmd_port, $cpus CPUs per node, nodes $node_names)" >&2
+	echo "local-cluster.sh: Slurm up in $dir (slurmctld port $ctld_port, slurmd port $slurmd_port, $( ((nodes > 0)) && echo "CPUs per node ${node_cpus[*]}" || echo "$cpus CPUs"), nodes $node_names${LOCAL_SLURM_PARTITIONS:+, partitions $LOCAL_SLURM_PARTITIONS})" >&2
 	echo "export SLURM_CONF=$dir/slurm.conf"
 }
 
