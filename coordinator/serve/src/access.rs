@@ -357,6 +357,12 @@ fn decide(tokens: &Tokens, path: &str, auth: Option<&str>) -> Result<(usize, Cal
     let given = auth.and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
     let (roles, identity) = tokens.roles(given.as_bytes());
     if roles == 0 {
+        if let Some(name) = tokens.issued.as_ref().and_then(|i| i.revoked(given.as_bytes())) {
+            tracing::warn!(path, credential = %name, "request with a revoked credential refused");
+            return Err(Status::unauthenticated(format!(
+                "credential `{name}` was revoked (gamesweep token revoke): ask the coordinator's admin for a new one"
+            )));
+        }
         tracing::warn!(path, "request with a missing or wrong token refused");
         return Err(Status::unauthenticated(
             "missing or wrong token: pass the coordinator's token with --token-file",

@@ -495,6 +495,12 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
     ]);
     let e = rt.block_on(h.lease(lease_req("id-0", 1))).unwrap_err();
     assert_eq!(e.code(), tonic::Code::Unauthenticated, "{e:?}");
+    // Named as revoked, not as a mistyped token.
+    assert!(
+        e.message().contains("credential `hoarder` was revoked"),
+        "{}",
+        e.message()
+    );
     let (list, _) = ok(&[
         "token",
         "list",

@@ -61,6 +61,9 @@ pub struct Issued {
 #[derive(Debug, Default)]
 pub struct Credentials {
     by_hash: RwLock<HashMap<[u8; 32], Issued>>,
+    /// Revoked credentials' names by the SHA-256 of their secrets, so a
+    /// refusal can say "revoked" rather than "wrong token".
+    revoked: RwLock<HashMap<[u8; 32], String>>,
 }
 
 /// SHA-256 of a secret.
@@ -84,6 +87,26 @@ impl Credentials {
         self.read().get(&h).cloned()
     }
 
+    /// The name of the revoked credential whose secret is `secret`, if it is one.
+    pub fn revoked(&self, secret: &[u8]) -> Option<String> {
+        if !secret.starts_with(SECRET_PREFIX.as_bytes()) {
+            return None;
+        }
+        let h = hash(secret);
+        self.revoked
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&h)
+            .cloned()
+    }
+
+    fn note_revoked(&self, hash: [u8; 32], name: &str) {
+        self.revoked
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(hash, name.to_string());
+    }
+
     /// Whether any credential is valid.
     pub fn any(&self) -> bool {
         !self.read().is_empty()
@@ -100,6 +123,9 @@ impl Credentials {
     /// Take in a stored record (valid ones only).
     fn load(&self, r: &CredentialRecord) -> Result<(), CoreError> {
         if r.revoked_unix_ms.is_some() {
+            if let Some(h) = hex_to_32(&r.secret_sha256) {
+                self.note_revoked(h, &r.name);
+            }
             return Ok(());
         }
         let bad = || {
@@ -236,6 +262,7 @@ impl Core {
         }
         if let Some(h) = hex_to_32(&r.secret_sha256) {
             self.credentials.write().remove(&h);
+            self.credentials.note_revoked(h, &r.name);
         }
         warn!(name, "credential revoked");
         Ok(r)
