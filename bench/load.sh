@@ -17,7 +17,8 @@
 # Usage: bench/load.sh [SHARDS=20000] [WORKERS=200] [SHARD_MS=0]
 # With STOP=KILL, the coordinator is stopped with SIGKILL after the report
 # instead of SIGTERM (restart after a crash: no shutdown checkpoint).
-# With KEEP=DIR, the store as the stop left it is copied to DIR (for
+# With KEEP=DIR, the store as the stop left it is copied to DIR, and the
+# coordinator's log to DIR.serve.log (for
 # bench/restart.sh: repeated restarts after SIGKILL on the same store).
 #   env: CONNECTIONS=4 LEASE=1 RESULT_BYTES=64 SKIP_BUILD=1 MIDKILL=SECS STOP=KILL KEEP=DIR
 #        GAMESWEEP=path/to/gamesweep LOAD=path/to/load (other builds)
@@ -89,7 +90,7 @@ CPU=$(awk -v hz="$HZ" '{printf "%.2f", ($14 + $15) / hz}' /proc/$SERVE/stat)
 HWM=$(awk '/VmHWM/ {printf "%.1f", $2 / 1024}' /proc/$SERVE/status)
 "$G" report load --coordinator "$URL" --out "$T/out" >/dev/null 2>&1
 kill -"${STOP:-TERM}" $SERVE; wait $SERVE || true; SERVE=
-if [ -n "${KEEP:-}" ]; then rm -rf "$KEEP"; cp -a "$T/store" "$KEEP"; fi
+if [ -n "${KEEP:-}" ]; then rm -rf "$KEEP"; cp -a "$T/store" "$KEEP"; cp "$T/serve.log" "$KEEP.serve.log"; fi
 STORE=$(du -sb "$T/store" | cut -f1)
 echo "coordinator: ${CPU} s CPU (launch + run, since its last start), peak RSS ${HWM} MiB; store $(echo "$STORE / 1048576" | bc -l | xargs printf '%.1f') MiB on disk"
 

@@ -357,7 +357,11 @@ fn decide(tokens: &Tokens, path: &str, auth: Option<&str>) -> Result<(usize, Cal
     let given = auth.and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
     let (roles, identity) = tokens.roles(given.as_bytes());
     if roles == 0 {
-        if let Some(name) = tokens.issued.as_ref().and_then(|i| i.revoked(given.as_bytes())) {
+        if let Some(name) = tokens
+            .issued
+            .as_ref()
+            .and_then(|i| i.revoked(given.as_bytes()))
+        {
             tracing::warn!(path, credential = %name, "request with a revoked credential refused");
             return Err(Status::unauthenticated(format!(
                 "credential `{name}` was revoked (gamesweep token revoke): ask the coordinator's admin for a new one"

@@ -16,7 +16,7 @@ use super::Core;
 use crate::store::checkpoint::{self, Checkpoint};
 use crate::store::SweepState;
 use std::time::{Duration, Instant};
-use tracing::{debug, warn};
+use tracing::{debug, info, warn};
 
 /// How often checkpoints are written while results come in. A restart
 /// after a crash reads at most about this long's worth of results besides
@@ -113,8 +113,7 @@ impl Core {
         let (at, took) = last.checkpoint;
         // A sweep that just finished gets its checkpoint at once, so that a
         // restart reads none of its results.
-        if at.elapsed() < CHECKPOINT_EVERY.max(took * CHECKPOINT_SPACING) && !self.just_finished()
-        {
+        if at.elapsed() < CHECKPOINT_EVERY.max(took * CHECKPOINT_SPACING) && !self.just_finished() {
             return;
         }
         let started = Instant::now();
@@ -134,9 +133,9 @@ impl Core {
                     let out = self.store.refresh();
                     last.refresh = (started, started.elapsed());
                     match out {
-                        Ok(true) => debug!(
+                        Ok(true) => info!(
                             ms = started.elapsed().as_millis() as u64,
-                            "store reopened (bounds the next start's replay)"
+                            "store reopened, so that a restart replays only what is written after this"
                         ),
                         Ok(false) => {}
                         Err(e) => warn!(error = %e, "cannot reopen the store; reopening it in the background"),

@@ -631,7 +631,10 @@ mod tests {
             let read = replay(&bytes(&recs));
             let show = |j: &Journal| {
                 let sweeps: Vec<_> = j.sweeps.iter().map(|(k, s)| (k, &s.done)).collect();
-                format!("{sweeps:?} {:?} {} {} {}", j.deleted, j.max_seq, j.records, j.orphans)
+                format!(
+                    "{sweeps:?} {:?} {} {} {}",
+                    j.deleted, j.max_seq, j.records, j.orphans
+                )
             };
             assert_eq!(show(&read.journal), show(&one_by_one), "seed {seed}");
         }
@@ -665,7 +668,10 @@ mod tests {
                 (walked.valid_len, walked.damage),
                 (full.valid_len, full.damage)
             );
-            assert!(walked.journal.sweeps.is_empty(), "nothing replayed into maps");
+            assert!(
+                walked.journal.sweeps.is_empty(),
+                "nothing replayed into maps"
+            );
         }
         assert_eq!(max_seq(&bytes(&recs)).journal.max_seq, 12);
     }
