@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Dict, Optional
 
 
 class Picture:
@@ -27,12 +27,12 @@ class Picture:
             f.write(self.svg)
 
 
-class Solution(dict):
+class Solution(Dict[str, Any]):
     """A solve's answer: the dict the CLI prints with ``--json`` (compare it,
     index it, ``json.dumps`` it), drawn in Jupyter as the reports draw the
     position."""
 
-    def __init__(self, data: dict, draw: Callable[[], str]) -> None:
+    def __init__(self, data: Dict[str, Any], draw: Callable[[], str]) -> None:
         super().__init__(data)
         self._draw = draw
 
@@ -49,4 +49,4 @@ class Solution(dict):
 
 def frame_html(df: Any) -> str:
     """HTML of a pandas DataFrame (as Jupyter shows it)."""
-    return df.to_html()
+    return str(df.to_html())

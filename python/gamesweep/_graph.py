@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Tuple, Union
+from typing import Any, Iterable, List, Tuple, Union
 
 from . import _native
 
-#: What the functions take as a graph: graph6 text, an edge list
+#: What the functions take as a graph: graph6 or sparse6 text (nauty's
+#: formats, as ``gamesweep graphs`` and geng write them), an edge list
 #: ``[(u, v), ...]`` (vertices ``0..max``), ``(n, edges)`` (isolated vertices
 #: too), a ``networkx.Graph`` (vertices numbered in ``G.nodes`` order, as
 #: ``networkx.to_graph6_bytes`` does) or anything with a ``graph6_string()``
@@ -14,7 +15,7 @@ from . import _native
 GraphLike = Union[str, bytes, Iterable[Tuple[int, int]], Tuple[int, Iterable[Tuple[int, int]]], Any]
 
 
-def _pairs(edges: Iterable[Any], what: str) -> list:
+def _pairs(edges: Iterable[Any], what: str) -> List[Tuple[int, int]]:
     out = []
     for e in edges:
         try:
@@ -43,8 +44,25 @@ def _networkx(g: Any, digraph: bool) -> str:
 def to_graph6(g: GraphLike) -> str:
     """The graph6 text of ``g`` (see :data:`GraphLike`); graph6 text is
     returned as given (without a ``>>graph6<<`` header), for the solver to
-    check."""
+    check; sparse6 text (``:...``) is converted."""
+    code = _to_code(g, digraph=False)
+    if code.startswith((":", ";")):
+        n, es = _native.graph6_decode(code)
+        return _native.graph6_encode(n, es)
+    return code
+
+
+def graph_text(g: GraphLike) -> str:
+    """The text the solvers read for ``g``: graph6 or sparse6 text as given
+    (the solver checks it and reports errors as the CLI does), else graph6."""
     return _to_code(g, digraph=False)
+
+
+def to_sparse6(g: GraphLike) -> str:
+    """The sparse6 text of ``g`` (see :data:`GraphLike`), as nauty's
+    ``ntos6`` (and ``gamesweep graphs -s``) writes it."""
+    n, es = edges(g)
+    return _native.sparse6_encode(n, es)
 
 
 def to_digraph6(g: GraphLike) -> str:
@@ -59,7 +77,7 @@ def _to_code(g: GraphLike, digraph: bool) -> str:
         g = g.decode("ascii", errors="replace")
     if isinstance(g, str):
         t = g.strip()
-        for h in (">>graph6<<", ">>digraph6<<"):
+        for h in (">>graph6<<", ">>digraph6<<", ">>sparse6<<"):
             if t.startswith(h):
                 t = t[len(h):]
         return t
@@ -74,8 +92,8 @@ def _to_code(g: GraphLike, digraph: bool) -> str:
         and isinstance(g[0], int)
         and not isinstance(g[0], bool)
     ):
-        n, edges = g
-        pairs = _pairs(edges, "arc" if digraph else "edge")
+        n = int(g[0])
+        pairs = _pairs(g[1], "arc" if digraph else "edge")
     else:
         try:
             pairs = _pairs(g, "arc" if digraph else "edge")
@@ -92,9 +110,9 @@ def _to_code(g: GraphLike, digraph: bool) -> str:
     return _native.graph6_encode(n, pairs)
 
 
-def edges(g: GraphLike) -> Tuple[int, list]:
+def edges(g: GraphLike) -> Tuple[int, List[Tuple[int, int]]]:
     """``(n, edges)`` of a graph (see :data:`GraphLike`), edges as in graph6."""
-    return _native.graph6_decode(to_graph6(g))
+    return _native.graph6_decode(_to_code(g, digraph=False))
 
 
 def to_networkx(g: GraphLike) -> Any:

@@ -1,7 +1,32 @@
 """Type stubs of the Rust half (``gamesweep._native``); the public names are
 re-exported, documented and typed by the Python modules."""
 
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple, Union
+
+from typing_extensions import final
+
+__all__ = [
+    "DEFAULT_COL_BUDGET",
+    "DEFAULT_UVG_BUDGET",
+    "GamesweepError",
+    "GraphIter",
+    "col_solve",
+    "col_svg",
+    "coordinator_launch",
+    "coordinator_report",
+    "coordinator_status",
+    "digraph6_encode",
+    "gamegraph_solve",
+    "graph6_decode",
+    "graph6_encode",
+    "graphs",
+    "present",
+    "sparse6_encode",
+    "subtraction",
+    "uvg_solve",
+    "uvg_svg",
+    "uvg_values",
+]
 
 class GamesweepError(ValueError):
     """An input gamesweep cannot solve, or a budget run out; the message is the CLI's."""
@@ -9,19 +34,25 @@ class GamesweepError(ValueError):
 DEFAULT_UVG_BUDGET: int
 DEFAULT_COL_BUDGET: int
 
+@final
 class GraphIter(Iterator[str]):
-    def __iter__(self) -> "GraphIter": ...
+    def __iter__(self) -> GraphIter: ...
     def __next__(self) -> str: ...
 
 def uvg_values(g6: str, budget: int = ...) -> List[int]: ...
 def uvg_solve(g6: str, start: Optional[int] = None, budget: int = ...) -> str: ...
 def uvg_svg(g6: str, start: Optional[int] = None, budget: int = ...) -> str: ...
-def col_solve(board: str, colouring: Optional[str] = None, myopic: bool = False, budget: int = ...) -> str: ...
-def col_svg(board: str, colouring: Optional[str] = None, myopic: bool = False, budget: int = ...) -> str: ...
+def col_solve(
+    board: str, colouring: Optional[str] = None, myopic: bool = False, budget: int = ...
+) -> str: ...
+def col_svg(
+    board: str, colouring: Optional[str] = None, myopic: bool = False, budget: int = ...
+) -> str: ...
 def gamegraph_solve(text: str, format: str = "auto", budget: Optional[int] = None) -> str: ...
 def subtraction(set: List[int], upto: int = 40) -> str: ...
 def graph6_encode(n: int, edges: List[Tuple[int, int]]) -> str: ...
 def digraph6_encode(n: int, arcs: List[Tuple[int, int]]) -> str: ...
+def sparse6_encode(n: int, edges: List[Tuple[int, int]]) -> str: ...
 def graph6_decode(g6: str) -> Tuple[int, List[Tuple[int, int]]]: ...
 def graphs(
     n: int,
@@ -29,5 +60,32 @@ def graphs(
     part: Optional[str] = None,
     min_degree: Optional[int] = None,
     max_degree: Optional[int] = None,
+    edges: Union[int, Tuple[int, Optional[int]], str, None] = None,
+    sparse6: bool = False,
 ) -> GraphIter: ...
 def present(results_json: str) -> str: ...
+def coordinator_status(
+    id: Optional[str] = None,
+    url: Optional[str] = None,
+    token_file: Optional[str] = None,
+    tls_ca: Optional[str] = None,
+    tls_cert: Optional[str] = None,
+    tls_key: Optional[str] = None,
+) -> str: ...
+def coordinator_launch(
+    words: List[str],
+    url: Optional[str] = None,
+    token_file: Optional[str] = None,
+    tls_ca: Optional[str] = None,
+    tls_cert: Optional[str] = None,
+    tls_key: Optional[str] = None,
+) -> str: ...
+def coordinator_report(
+    id: str,
+    out: str,
+    url: Optional[str] = None,
+    token_file: Optional[str] = None,
+    tls_ca: Optional[str] = None,
+    tls_cert: Optional[str] = None,
+    tls_key: Optional[str] = None,
+) -> None: ...

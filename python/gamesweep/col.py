@@ -11,7 +11,9 @@ from typing import Optional
 
 from . import _native
 from ._display import Picture, Solution
-from ._graph import GraphLike, to_graph6
+from ._graph import GraphLike, graph_text
+
+__all__ = ["DEFAULT_BUDGET", "draw", "solve", "value"]
 
 #: Default ``budget`` (solver work), as ``solve col``.
 DEFAULT_BUDGET: int = _native.DEFAULT_COL_BUDGET
@@ -25,7 +27,7 @@ def solve(
     per vertex, ``.`` uncoloured, ``L``/``B`` blue, ``R`` red (default: all
     uncoloured). Raises :class:`GamesweepError` after ``budget`` units of
     work (0: unlimited)."""
-    code = to_graph6(g)
+    code = graph_text(g)
     data = json.loads(_native.col_solve(code, colouring, False, budget))
     return Solution(data, lambda: _native.col_svg(code, colouring, False, budget))
 
@@ -33,9 +35,9 @@ def solve(
 def value(g: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> str:
     """The canonical value of Col on ``g`` with ``colouring`` (CGSuite
     notation, e.g. ``"*"``, ``"1/2"``, ``"{1|0}"``): ``solve(...)["value"]``."""
-    return solve(g, colouring, budget=budget)["value"]
+    return str(solve(g, colouring, budget=budget)["value"])
 
 
 def draw(g: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> Picture:
     """The picture of ``gamesweep solve col G6 --svg``."""
-    return Picture(_native.col_svg(to_graph6(g), colouring, False, budget))
+    return Picture(_native.col_svg(graph_text(g), colouring, False, budget))

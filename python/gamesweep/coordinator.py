@@ -12,6 +12,8 @@ from typing import Any, Dict, Optional, Union
 
 from . import _native
 
+__all__ = ["Coordinator", "SETTLED"]
+
 #: Sweep states after which nothing happens without a new command.
 SETTLED = frozenset({"done", "cancelled", "failed", "sampled", "paused"})
 
@@ -66,19 +68,21 @@ class Coordinator:
         if priority is not None:
             words += ["--priority", str(priority)]
         reply = json.loads(_native.coordinator_launch(words, **self._conn))
-        return reply["sweep_id"]
+        return str(reply["sweep_id"])
 
     def status(self, id: Optional[str] = None) -> Dict[str, Any]:
         """``gamesweep status [ID] --json`` as a dict: ``coordinator_version``
         and ``sweeps`` (each with ``state``, ``shards_done``,
         ``shards_total``, ``positions_done``, ...)."""
-        return json.loads(_native.coordinator_status(id, **self._conn))
+        data: Dict[str, Any] = json.loads(_native.coordinator_status(id, **self._conn))
+        return data
 
     def sweep(self, id: str) -> Dict[str, Any]:
         """The status of sweep ``id``."""
         for s in self.status(id)["sweeps"]:
             if s["sweep_id"] == id:
-                return s
+                found: Dict[str, Any] = s
+                return found
         raise _native.GamesweepError(f"no sweep `{id}`")
 
     def watch(self, id: str, *, interval: float = 2.0, timeout: Optional[float] = None) -> Dict[str, Any]:

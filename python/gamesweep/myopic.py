@@ -13,6 +13,8 @@ from . import _native
 from ._display import Picture, Solution
 from ._graph import GraphLike, to_digraph6
 
+__all__ = ["DEFAULT_BUDGET", "draw", "solve", "value"]
+
 #: Default ``budget`` (solver work), as ``solve myopic``.
 DEFAULT_BUDGET: int = _native.DEFAULT_COL_BUDGET
 
@@ -30,7 +32,7 @@ def solve(
 
 def value(d: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> str:
     """The canonical value of Myopic Col on ``d`` with ``colouring``."""
-    return solve(d, colouring, budget=budget)["value"]
+    return str(solve(d, colouring, budget=budget)["value"])
 
 
 def draw(d: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> Picture:

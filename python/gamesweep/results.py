@@ -25,15 +25,17 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Optional
+from typing import Any, Dict, List, Optional
 
 from . import _native
 from ._display import Picture
 
+__all__ = ["HISTOGRAM_COLUMNS", "Results", "WITNESS_COLUMNS"]
+
 #: Columns of :attr:`Results.witnesses`, in order.
-WITNESS_COLUMNS = ["role", "graph6", "value", "start", "colouring", "vertices", "edges", "caption"]
+WITNESS_COLUMNS: List[str] = ["role", "graph6", "value", "start", "colouring", "vertices", "edges", "caption"]
 #: Columns of :attr:`Results.histograms`, in order.
-HISTOGRAM_COLUMNS = ["chart", "title", "series", "x", "y", "x_label", "y_label"]
+HISTOGRAM_COLUMNS: List[str] = ["chart", "title", "series", "x", "y", "x_label", "y_label"]
 
 
 def _pandas() -> Any:
@@ -51,14 +53,20 @@ class Results:
     run has one) as DataFrames; see the module's docstring for the schema.
     In Jupyter it shows as an HTML summary with its witnesses table."""
 
-    def __init__(self, doc: dict, presentation: dict, provenance: Optional[dict], path: Optional[str]) -> None:
+    def __init__(
+        self,
+        doc: Dict[str, Any],
+        presentation: Dict[str, Any],
+        provenance: Optional[Dict[str, Any]],
+        path: Optional[str],
+    ) -> None:
         pd = _pandas()
         #: ``results.json`` as a dict.
-        self.doc: dict = doc
+        self.doc: Dict[str, Any] = doc
         #: The kind's name.
         self.kind: str = doc["kind"]
         #: ``provenance.json`` as a dict, or None.
-        self.provenance: Optional[dict] = provenance
+        self.provenance: Optional[Dict[str, Any]] = provenance
         #: The folder read, if any.
         self.path: Optional[str] = path
         self.params = pd.DataFrame(
@@ -109,7 +117,9 @@ class Results:
         return cls.from_json(text, provenance=prov, path=path)
 
     @classmethod
-    def from_json(cls, text: str, provenance: Optional[dict] = None, path: Optional[str] = None) -> "Results":
+    def from_json(
+        cls, text: str, provenance: Optional[Dict[str, Any]] = None, path: Optional[str] = None
+    ) -> "Results":
         """A :class:`Results` from the text of a ``results.json``."""
         doc = json.loads(text)
         _check_doc(doc)
@@ -142,7 +152,7 @@ class Results:
             f"{k} {v}" for k, v in sorted(self.doc["params"].items())
         )
         head += f"; {len(self.witnesses)} witnesses, {self.histograms['chart'].nunique()} charts</p>"
-        return head + self.witnesses.drop(columns=["caption"]).to_html()
+        return head + str(self.witnesses.drop(columns=["caption"]).to_html())
 
     def __repr__(self) -> str:
         return f"<gamesweep.Results {self.kind} {self.doc['params']}: {len(self.witnesses)} witnesses>"

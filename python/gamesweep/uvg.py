@@ -11,7 +11,9 @@ from typing import List, Optional
 
 from . import _native
 from ._display import Picture, Solution
-from ._graph import GraphLike, to_graph6
+from ._graph import GraphLike, graph_text
+
+__all__ = ["DEFAULT_BUDGET", "draw", "solve", "values"]
 
 #: Default ``budget`` (search nodes of all starts together), as ``solve uvg``.
 DEFAULT_BUDGET: int = _native.DEFAULT_UVG_BUDGET
@@ -27,7 +29,7 @@ def values(g: GraphLike, *, budget: int = DEFAULT_BUDGET) -> List[int]:
     (0: unlimited). Consecutive calls on graphs of :func:`gamesweep.graphs`
     share table rows, as in the CLI's pipe.
     """
-    return _native.uvg_values(to_graph6(g), budget)
+    return _native.uvg_values(graph_text(g), budget)
 
 
 def solve(
@@ -39,12 +41,25 @@ def solve(
     ``first_player_wins``, ``winning_move``, the value of every ``moves``,
     ``nu_without`` and ``degree3``. Shown in Jupyter as the reports draw
     it (the start filled, a maximum matching gold, unmatched vertices red).
+
+    ``g``: a graph (graph6 or sparse6 text, an edge list, ``(n, edges)``, a
+    ``networkx.Graph``, ...); ``start``: one start vertex (default: every
+    vertex); ``budget``: search nodes of all starts together (0:
+    unlimited), as ``--budget``.
+
+    Raises :class:`GamesweepError` with the CLI's message for a bad graph,
+    a start out of range or a budget run out; Ctrl-C (an interrupted
+    Jupyter cell) stops a long solve with ``KeyboardInterrupt``::
+
+        >>> s = solve("Dhc", start=0)          # the 5-cycle
+        >>> s["nu"], s["starts"][0]["grundy"], s["starts"][0]["first_player_wins"]
+        (2, 0, False)
     """
-    code = to_graph6(g)
+    code = graph_text(g)
     data = json.loads(_native.uvg_solve(code, start, budget))
     return Solution(data, lambda: _native.uvg_svg(code, start, budget))
 
 
 def draw(g: GraphLike, start: Optional[int] = None, *, budget: int = DEFAULT_BUDGET) -> Picture:
     """The picture of ``gamesweep solve uvg G6 [--start S] --svg``."""
-    return Picture(_native.uvg_svg(to_graph6(g), start, budget))
+    return Picture(_native.uvg_svg(graph_text(g), start, budget))

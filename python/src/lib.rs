@@ -76,10 +76,11 @@ fn budget(b: u64) -> Option<u64> {
     (b > 0).then_some(b)
 }
 
-/// The number of vertices a graph6 text announces (its first bytes), or
-/// `None` if it is not plain graph6 of at most 62 vertices.
+/// The number of vertices a graph6 or sparse6 text announces (its first
+/// bytes), or `None` if it is neither of at most 62 vertices.
 fn small_order(text: &str) -> Option<usize> {
-    let b = *graph6::strip_header(text.trim()).as_bytes().first()?;
+    let t = graph6::strip_header(text.trim());
+    let b = *t.strip_prefix(':').unwrap_or(t).as_bytes().first()?;
     (63..=125).contains(&b).then(|| usize::from(b - 63))
 }
 
@@ -322,11 +323,35 @@ fn digraph6_encode(n: usize, arcs: Vec<(usize, usize)>) -> PyResult<String> {
     Ok(graph6::encode_digraph_with(n, |u, v| set.contains(&(u, v))))
 }
 
-/// `(n, edges)` of a graph6 text.
+/// sparse6 of the graph on `n` vertices with `edges` (as nauty's `ntos6`).
+#[pyfunction]
+fn sparse6_encode(n: usize, edges: Vec<(usize, usize)>) -> PyResult<String> {
+    if n > 1 << 20 {
+        return Err(err(format!("{n} vertices: too many for sparse6 here")));
+    }
+    for &(u, v) in &edges {
+        if u >= n || v >= n {
+            return Err(err(format!("edge ({u}, {v}): a vertex is not below {n}")));
+        }
+        if u == v {
+            return Err(err(format!(
+                "edge ({u}, {v}): a loop (the games need simple graphs)"
+            )));
+        }
+    }
+    Ok(gamesweep::graph::sparse6::encode(n, &edges))
+}
+
+/// `(n, edges)` of a graph6 (or sparse6) text.
 #[pyfunction]
 fn graph6_decode(g6: &str) -> PyResult<(usize, Vec<(usize, usize)>)> {
     let t = graph6::strip_header(g6.trim());
-    graph6::decode(t).map_err(|e| err(format!("bad graph6 `{t:.40}`: {e}")))
+    let format = if t.starts_with([':', ';']) {
+        "sparse6"
+    } else {
+        "graph6"
+    };
+    graph6::decode(t).map_err(|e| err(format!("bad {format} `{t:.40}`: {e}")))
 }
 
 /// What the kind of a `results.json` shows (`Kind::present`, the report's
@@ -435,23 +460,60 @@ impl GraphIter {
     }
 }
 
-/// `gamesweep graphs N [RES/MOD] [-c] [-d D] [-D D]` as a lazy iterator.
+/// `edges` of `graphs()`: a number of edges, a `(min, max)` pair (`max`
+/// `None`: no upper bound) or geng's `MINE:MAXE` text.
+#[derive(FromPyObject)]
+enum Edges {
+    Exactly(u32),
+    Range((u32, Option<u32>)),
+    Text(String),
+}
+
+impl Edges {
+    fn range(self) -> Result<cli_graphs::EdgeRange, String> {
+        use cli_graphs::EdgeRange;
+        match self {
+            Edges::Exactly(e) => Ok(EdgeRange { min: e, max: e }),
+            Edges::Range((min, max)) => {
+                let max = max.unwrap_or(u32::MAX);
+                if max < min {
+                    return Err(format!(
+                        "edges ({min}, {max}): the most edges is less than the fewest"
+                    ));
+                }
+                Ok(EdgeRange { min, max })
+            }
+            Edges::Text(t) => cli_graphs::parse_edges(&t).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// `gamesweep graphs N [MINE:MAXE] [RES/MOD] [-c] [-d D] [-D D] [-s]` as a
+/// lazy iterator of graph6 (or sparse6) lines.
 #[pyfunction]
-#[pyo3(signature = (n, connected = true, part = None, min_degree = None, max_degree = None))]
+#[pyo3(signature = (n, connected = true, part = None, min_degree = None, max_degree = None, edges = None, sparse6 = false))]
 fn graphs(
     n: u32,
     connected: bool,
     part: Option<&str>,
     min_degree: Option<u32>,
     max_degree: Option<u32>,
+    edges: Option<Edges>,
+    sparse6: bool,
 ) -> PyResult<GraphIter> {
     use gamesweep::gen::{walk_nodes_split, WalkOptions};
+    use gamesweep::graph::sparse6 as s6;
     if !(1..=16).contains(&n) {
         return Err(err(format!("n {n}: the number of vertices is 1..=16")));
     }
     let n = n as usize;
     let part = part.map(cli_graphs::parse_shard).transpose().map_err(err)?;
     let (lo, hi) = (min_degree.unwrap_or(0), max_degree.unwrap_or(u32::MAX));
+    let range = edges
+        .map(Edges::range)
+        .transpose()
+        .map_err(err)?
+        .unwrap_or(cli_graphs::EdgeRange::ALL);
     let opts = WalkOptions {
         connected_only: connected,
         min_n: n,
@@ -467,8 +529,15 @@ fn graphs(
                     if closed || !shown || g.n() != n {
                         return;
                     }
-                    if (0..n).all(|v| (lo..=hi).contains(&g.degree(v))) {
-                        batch.push(graph6::encode_bitgraph(g));
+                    let e = g.edge_count() as u64;
+                    if (u64::from(range.min)..=u64::from(range.max)).contains(&e)
+                        && (0..n).all(|v| (lo..=hi).contains(&g.degree(v)))
+                    {
+                        batch.push(if sparse6 {
+                            s6::encode(n, &g.edges().collect::<Vec<_>>())
+                        } else {
+                            graph6::encode_bitgraph(g)
+                        });
                         if batch.len() == BATCH {
                             let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
                             closed = tx.send(full).is_err();
@@ -627,6 +696,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(subtraction, m)?)?;
     m.add_function(wrap_pyfunction!(graph6_encode, m)?)?;
     m.add_function(wrap_pyfunction!(digraph6_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(sparse6_encode, m)?)?;
     m.add_function(wrap_pyfunction!(graph6_decode, m)?)?;
     m.add_function(wrap_pyfunction!(graphs, m)?)?;
     m.add_function(wrap_pyfunction!(present, m)?)?;

@@ -1,0 +1,52 @@
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+
+from . import col as col
+from . import gamegraph as gamegraph
+from . import myopic as myopic
+from . import uvg as uvg
+from ._display import Picture as Picture
+from ._display import Solution as Solution
+from ._graph import GraphLike as GraphLike
+from ._graph import edges as edges
+from ._graph import to_digraph6 as to_digraph6
+from ._graph import to_graph6 as to_graph6
+from ._graph import to_networkx as to_networkx
+from ._graph import to_sparse6 as to_sparse6
+from ._native import GamesweepError as GamesweepError
+from .coordinator import Coordinator as Coordinator
+from .results import Results as Results
+
+__all__ = [
+    "Coordinator",
+    "GamesweepError",
+    "GraphLike",
+    "Picture",
+    "Results",
+    "Solution",
+    "col",
+    "edges",
+    "gamegraph",
+    "graphs",
+    "myopic",
+    "subtraction",
+    "to_digraph6",
+    "to_graph6",
+    "to_networkx",
+    "to_sparse6",
+    "uvg",
+]
+
+__version__: str
+
+def graphs(
+    n: int,
+    connected: bool = True,
+    part: Optional[str] = None,
+    min_degree: Optional[int] = None,
+    max_degree: Optional[int] = None,
+    edges: Union[int, Tuple[int, Optional[int]], str, None] = None,
+    sparse6: bool = False,
+) -> Iterator[str]:
+    """The graphs on ``n`` vertices up to isomorphism (``gamesweep graphs``)."""
+def subtraction(set: List[int], upto: int = 40) -> Dict[str, Any]:
+    """``gamesweep solve subtraction --set S --upto N --json``."""

@@ -1,0 +1,42 @@
+from typing import Any, Dict, FrozenSet, Optional, Union
+
+from .results import Results
+
+__all__ = ["Coordinator", "SETTLED"]
+
+SETTLED: FrozenSet[str]
+
+class Coordinator:
+    """A coordinator (``gamesweep serve``) and the CLI's client commands."""
+
+    url: Optional[str]
+    def __init__(
+        self,
+        url: Optional[str] = None,
+        token_file: Optional[str] = None,
+        *,
+        tls_ca: Optional[str] = None,
+        tls_cert: Optional[str] = None,
+        tls_key: Optional[str] = None,
+    ) -> None: ...
+    def launch(
+        self,
+        kind: str,
+        *,
+        name: Optional[str] = None,
+        shards: Optional[int] = None,
+        resume: bool = False,
+        priority: Optional[int] = None,
+        **params: Union[int, str],
+    ) -> str:
+        """Plan a sweep (``gamesweep launch``); its id."""
+    def status(self, id: Optional[str] = None) -> Dict[str, Any]:
+        """``gamesweep status [ID] --json``."""
+    def sweep(self, id: str) -> Dict[str, Any]:
+        """The status of sweep ``id``."""
+    def watch(
+        self, id: str, *, interval: float = 2.0, timeout: Optional[float] = None
+    ) -> Dict[str, Any]:
+        """Follow sweep ``id`` until it settles; its last status."""
+    def report(self, id: str, out: Optional[str] = None) -> Results:
+        """``gamesweep report ID --out DIR``; the run as :class:`Results`."""

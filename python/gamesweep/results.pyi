@@ -1,0 +1,39 @@
+from typing import Any, Dict, List, Optional
+
+from ._display import Picture
+
+__all__ = ["HISTOGRAM_COLUMNS", "Results", "WITNESS_COLUMNS"]
+
+WITNESS_COLUMNS: List[str]
+HISTOGRAM_COLUMNS: List[str]
+
+class Results:
+    """A finished run's ``results.json`` as pandas DataFrames."""
+
+    doc: Dict[str, Any]
+    kind: str
+    provenance: Optional[Dict[str, Any]]
+    path: Optional[str]
+    params: Any
+    witnesses: Any
+    histograms: Any
+    def __init__(
+        self,
+        doc: Dict[str, Any],
+        presentation: Dict[str, Any],
+        provenance: Optional[Dict[str, Any]],
+        path: Optional[str],
+    ) -> None: ...
+    @classmethod
+    def load(cls, path: str) -> Results:
+        """Read ``path/results.json`` (and ``provenance.json``)."""
+    @classmethod
+    def from_json(
+        cls, text: str, provenance: Optional[Dict[str, Any]] = None, path: Optional[str] = None
+    ) -> Results:
+        """A :class:`Results` from the text of a ``results.json``."""
+    def histogram(self, chart: str) -> Any:
+        """One chart of :attr:`histograms`, wide."""
+    def picture(self, i: int) -> Picture:
+        """The picture of witness ``i``."""
+    def _repr_html_(self) -> str: ...

@@ -1,0 +1,15 @@
+from typing import List, Optional
+
+from ._display import Picture, Solution
+from ._graph import GraphLike
+
+__all__ = ["DEFAULT_BUDGET", "draw", "solve", "values"]
+
+DEFAULT_BUDGET: int
+
+def values(g: GraphLike, *, budget: int = ...) -> List[int]:
+    """The Grundy value of every start vertex of ``g``."""
+def solve(g: GraphLike, start: Optional[int] = None, *, budget: int = ...) -> Solution:
+    """What ``gamesweep solve uvg G6 [--start S] --json`` prints."""
+def draw(g: GraphLike, start: Optional[int] = None, *, budget: int = ...) -> Picture:
+    """The picture of ``gamesweep solve uvg G6 --svg``."""

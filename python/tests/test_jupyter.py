@@ -1,0 +1,36 @@
+"""Ctrl-C in Jupyter: interrupting a kernel stops a long solve with
+KeyboardInterrupt (the kernel lives on), as the interrupt button does."""
+
+import time
+
+
+def test_interrupting_the_kernel_stops_a_long_solve():
+    from jupyter_client.manager import start_new_kernel
+
+    km, kc = start_new_kernel(kernel_name="python3", startup_timeout=120)
+    try:
+        kc.execute_interactive(
+            "import random, gamesweep as gs\n"
+            "rng = random.Random(7)\n"
+            "g = gs.to_graph6([(u, v) for u in range(60) for v in range(u + 1, 60) if rng.random() < 0.06])\n",
+            timeout=60,
+        )
+        # Unlimited budget: without the interrupt it would run for hours.
+        msg_id = kc.execute("gs.uvg.values(g, budget=0)")
+        time.sleep(1.0)
+        t0 = time.monotonic()
+        km.interrupt_kernel()
+        while True:
+            reply = kc.get_shell_msg(timeout=30)
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
+        took = time.monotonic() - t0
+        assert reply["content"]["status"] == "error", reply["content"]
+        assert reply["content"]["ename"] == "KeyboardInterrupt", reply["content"]
+        assert took < 5.0, f"the interrupt took {took:.1f} s"
+        # The kernel goes on: the next cell runs.
+        out = kc.execute_interactive("print(gs.uvg.values('Dhc'))", timeout=60)
+        assert out["content"]["status"] == "ok"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
