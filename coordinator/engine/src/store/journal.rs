@@ -278,6 +278,10 @@ pub struct Read {
     pub damage: Option<(u64, String)>,
 }
 
+/// A shard's record in journal order: its digest (`Done`, `Replaced`) or
+/// `None` (`Lost`).
+type ShardRecord = (u32, Option<[u8; 32]>);
+
 /// Replay the journal bytes `data`.
 pub fn replay(data: &[u8]) -> Read {
     let mut journal = Journal::default();
@@ -285,7 +289,7 @@ pub fn replay(data: &[u8]) -> Read {
     // most of a start's journal time: each live sweep's shard records are
     // kept in order instead, and each map built at the end from its last
     // record per shard (same result as [`Journal::apply`] on each record).
-    let mut shards: HashMap<u64, Vec<(u32, Option<[u8; 32]>)>> = HashMap::new();
+    let mut shards: HashMap<u64, Vec<ShardRecord>> = HashMap::new();
     let walked = walk(data, |r| match r {
         Record::Done { seq, index, digest } | Record::Replaced { seq, index, digest }
             if journal.sweeps.contains_key(&seq) =>
