@@ -463,7 +463,10 @@ mod tests {
         use crate::cgt::Outcome;
         for (rules, text) in [
             (Rules::Col, graph6::encode_with(7, |i, j| j == i + 1)),
-            (Rules::Col, graph6::encode_with(6, |i, j| j == i + 1 || j == i + 3)),
+            (
+                Rules::Col,
+                graph6::encode_with(6, |i, j| j == i + 1 || j == i + 3),
+            ),
             (
                 Rules::Myopic,
                 graph6::encode_digraph_with(7, |i, j| j == 2 * i + 1 || j == 2 * i + 2),
