@@ -1507,7 +1507,7 @@ fn playing_every_board_against_the_solver_in_a_browser() {
         .build()
         .unwrap();
     let png = rt.block_on(async {
-        let c = browser::session(&chromium, port, d, 1000, 700).await;
+        let c = browser::session(&chromium, port, d, 1000, 900).await;
         let page = Page { c };
         // Col on a 7-vertex caterpillar, Myopic Col on the binary out-tree.
         let col = graph6::encode_with(7, |i, j| j == i + 1 || (i == 1 && j == 5));
@@ -1579,7 +1579,7 @@ fn playing_every_board_against_the_solver_in_a_browser() {
                 // The one who cannot move lost; the solver wins whatever was
                 // won for it at the start.
                 let last = colour_line(&c0, &line, line.len());
-                let to_move = if line.len() % 2 == 0 { first } else { first.other() };
+                let to_move = if line.len().is_multiple_of(2) { first } else { first.other() };
                 assert!(reply(rules, code, &last, to_move, None).unwrap().reply.is_none());
                 let solver_won = to_move == me;
                 assert_eq!(v["outcome"], if solver_won { "loss" } else { "win" }, "{v}");
