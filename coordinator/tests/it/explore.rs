@@ -5,12 +5,15 @@
 //! dashboard serves the same routes. Then the page itself in headless
 //! Chromium: the smallest *3 preset and the Petersen graph read from the
 //! DOM, a full game against the solver from a losing start, a bad graph6,
-//! a coloured Col board. The browser test needs `chromium` and
-//! `chromedriver`: it is `#[ignore = "needs chromium"]`, and fails without
-//! them when it runs (`-- --include-ignored`, as `.ci/run` does).
+//! a coloured Col board; full Col and Myopic Col games against the solver
+//! from both sides, the move list, links to games, UVG with the solver
+//! moving first and the values hidden. The browser tests need `chromium`
+//! and `chromedriver`: they are `#[ignore = "needs chromium"]`, and fail
+//! without them when they run (`-- --include-ignored`, as `.ci/run` does).
 //!
 //! `GAMESWEEP_EXPLORE_SCREENSHOT=1` also writes the browser's screenshots to
-//! `docs/explore-uvg.png` and `docs/explore-col.png` (shown in the README).
+//! `docs/explore-uvg.png`, `docs/explore-col.png` and
+//! `docs/explore-play.png` (shown in the README).
 
 use crate::support::browser;
 use crate::support::cli;
@@ -1283,4 +1286,455 @@ fn game_files_are_solved_as_solve_gamegraph_does() {
     let badf = dir.path().join("bad.game");
     std::fs::write(&badf, "game g\nmove a\n").unwrap();
     refused(&["explore", "--file", badf.to_str().unwrap()], "bad.game");
+}
+
+/// `/explore/api/col` with a side to move: the solver's move is
+/// `board::colplay`'s (the quickest win, else the longest resistance),
+/// who wins is `solve col --json`'s outcome; a bad side is one clear
+/// error.
+#[test]
+fn the_col_route_gives_the_solvers_move_for_the_side_to_move() {
+    use gamesweep::board::colplay::{reply, Side};
+    use gamesweep::col::Rules;
+    let dir = tempfile::tempdir().unwrap();
+    let (_p, url) = explore(dir.path(), &[]);
+    let p7 = graph6::encode_with(7, |i, j| j == i + 1);
+    let tree = graph6::encode_digraph_with(7, |i, j| j == 2 * i + 1 || j == 2 * i + 2);
+    let mut checked = 0;
+    for (rules, name, code, cols) in [
+        (
+            Rules::Col,
+            "col",
+            &p7,
+            ["", "L......", "..R.L..", "L.R.L.R"],
+        ),
+        (
+            Rules::Myopic,
+            "myopic",
+            &tree,
+            ["", ".L.....", "R..L...", "LRRLLRR"],
+        ),
+    ] {
+        for c in cols {
+            for side in [Side::Left, Side::Right] {
+                let (st, body) = get(
+                    &url,
+                    &format!(
+                        "/explore/api/col?rules={name}&g={}&c={c}&sid=t&side={side}",
+                        enc(code)
+                    ),
+                );
+                assert_eq!(st, 200, "{body}");
+                let v: Value = serde_json::from_str(&body).unwrap();
+                let want = reply(rules, code, c, side, None).unwrap();
+                let play = &v["play"];
+                assert_eq!(play["side"], side.to_string(), "{v}");
+                assert_eq!(
+                    play["remoteness"], want.remoteness,
+                    "{code} {c} {side}: {v}"
+                );
+                assert_eq!(
+                    play["reply"]["vertex"].as_u64().map(|x| x as usize),
+                    want.reply,
+                    "{code} {c} {side}: {v}"
+                );
+                let colouring = if c.is_empty() {
+                    ".".repeat(7)
+                } else {
+                    c.to_string()
+                };
+                let s: Value = serde_json::from_str(
+                    ok(&["solve", name, code, "--colouring", &colouring, "--json"]).trim(),
+                )
+                .unwrap();
+                let wins = match side {
+                    Side::Left => s["outcome"] == "L" || s["outcome"] == "N",
+                    Side::Right => s["outcome"] == "R" || s["outcome"] == "N",
+                };
+                assert_eq!(play["mover_wins"], wins, "{code} {c} {side}: {v} / {s}");
+                assert_eq!(want.mover_wins, wins);
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 16);
+    // Without a side, no move; a side that is not one is refused.
+    let (st, body) = get(
+        &url,
+        &format!("/explore/api/col?rules=col&g={}&sid=t", enc(&p7)),
+    );
+    assert_eq!(st, 200);
+    assert!(serde_json::from_str::<Value>(&body).unwrap()["play"].is_null());
+    let (st, body) = get(
+        &url,
+        &format!("/explore/api/col?rules=col&g={}&sid=t&side=up", enc(&p7)),
+    );
+    assert_eq!(st, 400, "{body}");
+    assert!(body.contains("unknown side `up`"), "{body}");
+    // The UVG board without a token says where the solver would put it:
+    // on C7 every start loses, so the one that lasts longest.
+    let c7 = graph6::encode_with(7, |i, j| j == i + 1 || (i == 0 && j == 6));
+    let v = uvg(&url, &c7, &[]);
+    let r = &v["start_reply"];
+    let rs: Vec<u32> = (0..7)
+        .map(|s| {
+            gamesweep::board::play::reply(&c7, &[], s, None)
+                .unwrap()
+                .remoteness
+        })
+        .collect();
+    let best = (0..7)
+        .max_by_key(|&s| (rs[s], std::cmp::Reverse(s)))
+        .unwrap();
+    assert_eq!(
+        (r["vertex"].as_u64(), r["why"].as_str()),
+        (Some(best as u64), Some("remoteness")),
+        "{v}"
+    );
+}
+
+/// What the play controls and the move list show.
+const PLAY: &str = r#"
+const b = document.body.dataset;
+const m = document.getElementById('message');
+const n = document.getElementById('notice');
+return {
+  seq: Number(b.seq || 0), state: b.state || "", turn: b.turn || "", at: Number(b.at || 0), len: Number(b.len || 0),
+  line: Array.from(document.querySelectorAll('#movelist li[data-i]')).map(li => [Number(li.dataset.v), li.dataset.side, li.dataset.who]),
+  colouring: document.getElementById('col-colouring').textContent,
+  path: document.getElementById('path').textContent,
+  message: m.hidden ? null : m.textContent, outcome: m.hidden ? null : (m.dataset.outcome || ''),
+  notice: n.hidden ? null : n.textContent,
+  link: document.getElementById('link').value,
+  vertices: document.querySelectorAll('#board g.v').length,
+};"#;
+
+impl Page {
+    async fn play(&self) -> Value {
+        self.c.execute(PLAY, vec![]).await.unwrap()
+    }
+    /// Run `js`, then wait (bounded) until the page has answered and it is
+    /// not the solver's move (the person's turn, or the game over).
+    async fn settle(&self, js: &str, args: Vec<Value>) -> Value {
+        let before = self.play().await["seq"].as_u64().unwrap();
+        self.c.execute(js, args).await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let v = self.play().await;
+            if v["seq"].as_u64().unwrap() > before
+                && v["state"] == "ready"
+                && (v["turn"] != "solver" || v["message"].is_string())
+            {
+                return v;
+            }
+            assert!(Instant::now() < deadline, "the page did not settle: {v}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    /// Run `js` (a step through the line), then wait (bounded) until the
+    /// page has shown the position.
+    async fn step(&self, js: &str) -> Value {
+        let before = self.play().await["seq"].as_u64().unwrap();
+        self.c.execute(js, vec![]).await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let v = self.play().await;
+            if v["seq"].as_u64().unwrap() > before && v["state"] == "ready" {
+                return v;
+            }
+            assert!(Instant::now() < deadline, "the page did not step: {v}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    async fn open(&self, url: &str) -> Value {
+        self.c.goto(url).await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let v = self.play().await;
+            if v["seq"].as_u64().unwrap() >= 1 && v["state"] != "busy" {
+                return v;
+            }
+            assert!(Instant::now() < deadline, "the page did not load: {v}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// The colouring after the first `k` moves of a Col line from `c0`.
+fn colour_line(c0: &str, line: &[(usize, String)], k: usize) -> String {
+    let mut c: Vec<char> = c0.chars().collect();
+    for (v, side) in &line[..k] {
+        c[*v] = side.chars().next().unwrap();
+    }
+    c.into_iter().collect()
+}
+
+fn line_of(v: &Value) -> Vec<(usize, String)> {
+    v["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e[0].as_u64().unwrap() as usize,
+                e[1].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Issue 29 (item 1): Col and Myopic Col could not be played; UVG had no
+/// "solver moves first", no hidden values, no move list and no link to a
+/// game. Full Col games against the solver as Blue and as Red, moving
+/// first and second, every solver move checked against `board::colplay`
+/// and its result against `solve col --json`; stepping back, replaying, a
+/// shared link restored, bad links explained; UVG with the solver moving
+/// first and the values hidden.
+#[test]
+#[ignore = "needs chromium"]
+fn playing_every_board_against_the_solver_in_a_browser() {
+    use gamesweep::board::colplay::{reply, Side};
+    use gamesweep::col::Rules;
+    let started = Instant::now();
+    let (chromium, driver) = browser::browser_or_fail("the boards' play test");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_p, url) = explore(d, &[]);
+    let (_driver, port) = browser::driver(&driver, d);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let png = rt.block_on(async {
+        let c = browser::session(&chromium, port, d, 1000, 900).await;
+        let page = Page { c };
+        // Col on a 7-vertex caterpillar, Myopic Col on the binary out-tree.
+        let col = graph6::encode_with(7, |i, j| j == i + 1 || (i == 1 && j == 5));
+        let tree = graph6::encode_digraph_with(7, |i, j| j == 2 * i + 1 || j == 2 * i + 2);
+        let mut games = 0;
+        let mut solver_moves = 0;
+        let mut shot = None;
+        for (rules, name, code) in [(Rules::Col, "col", &col), (Rules::Myopic, "myopic", &tree)] {
+            for (you, order) in [("L", "first"), ("L", "second"), ("R", "first"), ("R", "second")] {
+                page.open(&format!("{url}?game={name}&g={}", enc(code))).await;
+                let mut v = page
+                    .settle(
+                        "document.getElementById('you').value = arguments[0];
+                         document.getElementById('order').value = arguments[1];
+                         const p = document.getElementById('col-play');
+                         p.checked = true; p.dispatchEvent(new Event('change'));",
+                        vec![Value::from(you), Value::from(order)],
+                    )
+                    .await;
+                let me = Side::parse(you).unwrap();
+                let first = if order == "first" { me } else { me.other() };
+                let start = reply(rules, code, "", first, None).unwrap();
+                for round in 0.. {
+                    assert!(round < 10, "{name} {you} {order}: the game did not end: {v}");
+                    if v["message"].is_string() {
+                        break;
+                    }
+                    assert_eq!(v["turn"], "you", "{v}");
+                    // The person plays its lowest legal move.
+                    let r = reply(rules, code, v["colouring"].as_str().unwrap(), me, None).unwrap();
+                    let w = r.moves[0].vertex;
+                    v = page.settle(
+                        "document.querySelector('#board g.v[data-v=\"' + arguments[0] + '\"]').dispatchEvent(new MouseEvent('click', {bubbles: true}));",
+                        vec![Value::from(w)],
+                    )
+                    .await;
+                }
+                games += 1;
+                if shot.is_none() {
+                    shot = Some(page.c.screenshot().await.unwrap());
+                }
+                // Every solver move is colplay's, and keeps a won position won
+                // by `solve col --json`'s outcome.
+                let line = line_of(&v);
+                let c0 = ".".repeat(7);
+                for (i, (w, side)) in line.iter().enumerate() {
+                    let s = Side::parse(side).unwrap();
+                    assert_eq!(s, if i % 2 == 0 { first } else { first.other() });
+                    let who = v["line"][i][2].as_str().unwrap();
+                    assert_eq!(who == "you", s == me, "{v}");
+                    if who != "solver" {
+                        continue;
+                    }
+                    let before = colour_line(&c0, &line, i);
+                    let want = reply(rules, code, &before, s, None).unwrap();
+                    assert_eq!(want.reply, Some(*w), "{name} {before} {side}: {v}");
+                    let after = colour_line(&c0, &line, i + 1);
+                    let o: Value = serde_json::from_str(
+                        ok(&["solve", name, code, "--colouring", &after, "--json"]).trim(),
+                    )
+                    .unwrap();
+                    let keeps = match s {
+                        Side::Left => o["outcome"] == "L" || o["outcome"] == "P",
+                        Side::Right => o["outcome"] == "R" || o["outcome"] == "P",
+                    };
+                    assert_eq!(keeps, want.mover_wins, "{name} {after}: {o}");
+                    solver_moves += 1;
+                }
+                // The one who cannot move lost; the solver wins whatever was
+                // won for it at the start.
+                let last = colour_line(&c0, &line, line.len());
+                let to_move = if line.len().is_multiple_of(2) { first } else { first.other() };
+                assert!(reply(rules, code, &last, to_move, None).unwrap().reply.is_none());
+                let solver_won = to_move == me;
+                assert_eq!(v["outcome"], if solver_won { "loss" } else { "win" }, "{v}");
+                if start.mover_wins != (first == me) {
+                    assert!(solver_won, "{name} {you} {order}: the solver lost a won game: {v}");
+                }
+                // Step back twice, then replay from the start.
+                let n = line.len() as u64;
+                page.step("document.getElementById('nav-back').click();").await;
+                let b = page.step("document.getElementById('nav-back').click();").await;
+                assert_eq!((b["at"].as_u64(), b["len"].as_u64()), (Some(n - 2), Some(n)), "{b}");
+                assert_eq!(b["colouring"], colour_line(&c0, &line, line.len() - 2), "{b}");
+                assert!(b["message"].is_null(), "{b}");
+                // The replay (a move every 400 ms) in two of the four games.
+                if (you == "L") == (order == "first") {
+                    page.c.execute("document.getElementById('replay').click();", vec![]).await.unwrap();
+                    let deadline = Instant::now() + Duration::from_secs(30);
+                    let mut seen = Vec::new();
+                    let r = loop {
+                        let r = page.play().await;
+                        seen.push(r["at"].as_u64().unwrap());
+                        if r["at"].as_u64() == Some(n) && r["state"] == "ready" {
+                            break r;
+                        }
+                        assert!(Instant::now() < deadline, "the replay did not end: {r}");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    };
+                    assert!(seen.contains(&0), "the replay did not start from the start: {seen:?}");
+                    assert_eq!(r["colouring"], last, "{r}");
+                    assert_eq!(r["outcome"], v["outcome"], "{r}");
+                } else {
+                    let r = page.step("document.getElementById('nav-end').click();").await;
+                    assert_eq!(r["colouring"], last, "{r}");
+                }
+                // A link to the middle of the game restores the board, the
+                // line, the position and the play settings.
+                let m = page.step("document.querySelector('#movelist li[data-i=\"1\"]').click();").await;
+                assert_eq!(m["at"], 2, "{m}");
+                let link = m["link"].as_str().unwrap().to_string();
+                assert!(link.contains("at=2") && link.contains(&format!("play={you}")), "{link}");
+                let o = page.open(&link).await;
+                assert_eq!((&o["at"], &o["len"], &o["line"]), (&m["at"], &m["len"], &m["line"]), "{o}");
+                assert_eq!(o["colouring"], colour_line(&c0, &line, 2), "{o}");
+                assert!(o["notice"].is_null(), "{o}");
+                let ctl = page
+                    .c
+                    .execute("return [document.getElementById('col-play').checked, document.getElementById('you').value];", vec![])
+                    .await
+                    .unwrap();
+                assert_eq!(ctl, serde_json::json!([true, you]));
+            }
+        }
+        // Bad links: said, and the board shown as far as the link is right.
+        for (link, says, moves) in [
+            (format!("{url}?game=col&g={}&m=0,0", enc(&col)), "move 2 of the link: vertex 0 is already blue", 1),
+            (format!("{url}?game=col&g={}&m=0,2,1", enc(&col)), "move 3 of the link: vertex 1 cannot be blue: it is adjacent to blue vertex 0", 2),
+            (format!("{url}?game=chess&g={}", enc(&col)), "unknown game", 0),
+            (format!("{url}?g={}&path=0,5", enc(&col)), "5 is not a move: it is not adjacent to the token on 0", 1),
+            (format!("{url}?game=myopic&g={}&m=x&at=9", enc(&tree)), "are not a list of vertices", 0),
+        ] {
+            let v = page.open(&link).await;
+            let n = v["notice"].as_str().unwrap_or_else(|| panic!("{link}: nothing said: {v}"));
+            assert!(n.contains(says), "{link}: {n}");
+            assert!(v["vertices"].as_u64().unwrap() > 0, "{link}: no board: {v}");
+            assert_eq!(v["len"], moves, "{link}: {v}");
+        }
+        // A link that names no board: said, and a board shown.
+        let v = page.open(&format!("{url}?game=col")).await;
+        assert!(v["notice"].as_str().is_some_and(|n| n.contains("names no board")), "{v}");
+        assert!(v["vertices"].as_u64().unwrap() > 0, "{v}");
+
+        // UVG, the solver moving first on the Petersen graph: it puts the
+        // token on the winning start of least remoteness and moves.
+        let pet = preset_code(&url, "petersen")["code"].as_str().unwrap().to_string();
+        page.open(&format!("{url}?g={}", enc(&pet))).await;
+        let mut v = page
+            .settle(
+                "const f = document.getElementById('solver-first'); f.checked = true; f.dispatchEvent(new Event('change'));",
+                vec![],
+            )
+            .await;
+        let starts: Vec<_> = (0..10)
+            .map(|s| gamesweep::board::play::reply(&pet, &[], s, None).unwrap())
+            .collect();
+        let best = (0..10)
+            .filter(|&s| starts[s].mover_wins)
+            .min_by_key(|&s| (starts[s].remoteness, s))
+            .unwrap();
+        let line = line_of(&v);
+        assert_eq!(line.len(), 2, "{v}");
+        assert_eq!(line[0].0, best, "{v}");
+        assert_eq!(Some(line[1].0), starts[best].reply, "{v}");
+        assert!(v["line"].as_array().unwrap().iter().all(|e| e[2] == "solver"), "{v}");
+        // Values hidden while playing: no value, winner or suggestion shows;
+        // shown again when unticked.
+        const SHOWN: &str = "return ['value', 'winner', 'reply', 'moves'].map(id => document.getElementById(id).offsetParent !== null)
+            .concat([Array.from(document.querySelectorAll('#board text.val')).some(t => getComputedStyle(t).display !== 'none')]);";
+        assert_eq!(page.c.execute(SHOWN, vec![]).await.unwrap(), serde_json::json!([true, true, true, true, true]));
+        page.c
+            .execute("const h = document.getElementById('hide'); h.checked = true; h.dispatchEvent(new Event('change'));", vec![])
+            .await
+            .unwrap();
+        assert_eq!(page.c.execute(SHOWN, vec![]).await.unwrap(), serde_json::json!([false, false, false, false, false]));
+        assert!(page.play().await["link"].as_str().unwrap().contains("hide=1"));
+        // Play on (values hidden) to the end: the solver wins.
+        for round in 0.. {
+            assert!(round < 10, "the UVG game did not end: {v}");
+            if v["message"].is_string() {
+                break;
+            }
+            let path: Vec<usize> = line_of(&v).iter().map(|x| x.0).collect();
+            let r = gamesweep::board::play::reply(&pet, &path[..path.len() - 1], path[path.len() - 1], None).unwrap();
+            v = page
+                .settle(
+                    "document.querySelector('#board g.v[data-v=\"' + arguments[0] + '\"]').dispatchEvent(new MouseEvent('click', {bubbles: true}));",
+                    vec![Value::from(r.moves[0].vertex)],
+                )
+                .await;
+        }
+        assert_eq!(v["outcome"], "loss", "{v}");
+        assert!(v["message"].as_str().unwrap().contains("the solver wins"), "{v}");
+        // The hidden values survive a link; unticked, they show again.
+        let o = page.open(v["link"].as_str().unwrap()).await;
+        assert_eq!(o["line"], v["line"], "{o}");
+        assert_eq!(page.c.execute(SHOWN, vec![]).await.unwrap()[3], false);
+        page.c
+            .execute("const h = document.getElementById('hide'); h.checked = false; h.dispatchEvent(new Event('change'));", vec![])
+            .await
+            .unwrap();
+        assert_eq!(page.c.execute(SHOWN, vec![]).await.unwrap()[3], true);
+        // An illegal UVG move is explained, not ignored.
+        page.open(&format!("{url}?g={}&path=0", enc(&pet))).await;
+        let far = (0..10).find(|&w| w != 0 && !graph6::decode(&pet).unwrap().1.iter().any(|&(a, b)| (a, b) == (0, w) || (a, b) == (w, 0))).unwrap();
+        page.c
+            .execute(
+                "document.querySelector('#board g.v[data-v=\"' + arguments[0] + '\"]').dispatchEvent(new MouseEvent('click', {bubbles: true}));",
+                vec![Value::from(far)],
+            )
+            .await
+            .unwrap();
+        let n = page.play().await;
+        assert!(n["notice"].as_str().is_some_and(|t| t.contains("not adjacent to the token on 0")), "{n}");
+        eprintln!(
+            "explore play: {games} Col games, {solver_moves} solver moves checked, in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        page.c.close().await.unwrap();
+        shot
+    });
+    let png = png.expect("a screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    std::fs::write(d.join("explore-play.png"), &png).unwrap();
+    if std::env::var("GAMESWEEP_EXPLORE_SCREENSHOT").as_deref() == Ok("1") {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/explore-play.png");
+        std::fs::write(&docs, &png).unwrap();
+        eprintln!("wrote {} ({} bytes)", docs.display(), png.len());
+    }
 }

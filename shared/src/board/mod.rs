@@ -11,6 +11,8 @@
 //!   remoteness of every move.
 //! * [`col`]: Col / Myopic Col on a board with a partial colouring: value,
 //!   outcome, every option with the value it leads to.
+//! * [`colplay`]: the solver's reply in a Col / Myopic Col game under way
+//!   (the side to move chosen), with the remoteness of every move.
 //! * [`picture`]: Graphviz and SVG drawings of these (layout by
 //!   [`crate::draw::layout`]).
 //!
@@ -18,6 +20,7 @@
 //! `shared/build/versions.rs`): no kind imports it.
 
 pub mod col;
+pub mod colplay;
 pub mod picture;
 pub mod play;
 pub mod uvg;

@@ -6,6 +6,8 @@
 //! `solve uvg`'s own solver; Col values from a per-visit [`ColTable`].
 //! Pure functions of their input plus a work budget; no I/O.
 
+use gamesweep::board::colplay::{self, Side};
+use gamesweep::cgt::Outcome;
 use gamesweep::col::{self, Board, Colour, Rules, Solver, SolverOptions};
 use gamesweep::graph::graph6;
 use gamesweep::graph::{members, BitGraph};
@@ -33,6 +35,11 @@ pub const REMOTENESS_BUDGET: u64 = 300_000;
 /// Work units (components expanded plus games held) a visit's Col table may
 /// grow to before it is started afresh; one request that needs more is refused.
 pub const COL_BUDGET: u64 = 1_000_000;
+
+/// Positions the remoteness search behind the Col solver's reply
+/// ([`gamesweep::board::colplay`]) may evaluate; past it the reply is the
+/// lowest winning move by the values (or the lowest move when none wins).
+pub const COL_REMOTENESS_BUDGET: u64 = 300_000;
 
 /// Largest Col / Myopic Col board.
 pub const COL_MAX_N: usize = 24;
@@ -182,6 +189,9 @@ pub struct UvgView {
     pub degree3: Option<(u32, u32)>,
     /// The solver's reply (with a token and a legal move).
     pub reply: Option<Reply>,
+    /// Without a token: where the solver puts it when it moves first
+    /// ([`start_reply`]).
+    pub start_reply: Option<Reply>,
     /// How the values were computed.
     pub method: String,
 }
@@ -226,6 +236,41 @@ fn reply(code: &str, visited: &[usize], token: usize, moves: &[UvgMove]) -> Opti
             remoteness: None,
         }),
     }
+}
+
+/// Where the solver puts the token when it moves first (it then moves
+/// from there): as a reply, a start from which the player to move wins
+/// (value ≠ 0) of least remoteness, else the start of greatest remoteness,
+/// lowest vertex on ties. Above [`UVG_DP_LIMIT`] vertices (or when a
+/// remoteness search runs out of budget) the lowest start of value ≠ 0,
+/// else vertex 0.
+pub fn start_reply(code: &str, n: usize, values: &[u32]) -> Option<Reply> {
+    let exact = (n <= UVG_DP_LIMIT)
+        .then(|| {
+            (0..n)
+                .map(|s| {
+                    gamesweep::board::play::reply(code, &[], s, Some(REMOTENESS_BUDGET))
+                        .map(|r| (s, r.mover_wins, r.remoteness))
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .ok()
+        })
+        .flatten();
+    if let Some(all) = exact {
+        let win = all.iter().filter(|x| x.1).min_by_key(|x| (x.2, x.0));
+        let pick = win.or_else(|| all.iter().max_by_key(|x| (x.2, std::cmp::Reverse(x.0))))?;
+        return Some(Reply {
+            vertex: pick.0,
+            why: if pick.1 { "winning" } else { "remoteness" }.into(),
+            remoteness: Some(pick.2),
+        });
+    }
+    let win = values.iter().position(|&v| v != 0);
+    Some(Reply {
+        vertex: win.unwrap_or(0),
+        why: if win.is_some() { "winning" } else { "lowest" }.into(),
+        remoteness: None,
+    })
 }
 
 /// Parse a token path `0,3,2` (empty: no token).
@@ -301,6 +346,7 @@ pub fn uvg_view(code: &str, path: &[usize]) -> Result<UvgView, BoardError> {
         mover_wins: None,
         degree3: None,
         reply: None,
+        start_reply: None,
         method: if n <= UVG_DP_LIMIT {
             format!("exact: subset DP (n ≤ {UVG_DP_LIMIT})")
         } else {
@@ -317,6 +363,7 @@ pub fn uvg_view(code: &str, path: &[usize]) -> Result<UvgView, BoardError> {
                 .iter()
                 .map(|s| s.grundy.ok_or_else(|| over(UVG_BUDGET)))
                 .collect::<Result<Vec<_>, _>>()?;
+            view.start_reply = start_reply(code, n, &values);
             view.start_values = Some(values);
         }
         Some(t) => {
@@ -351,6 +398,26 @@ pub struct ColMove {
     pub vertex: usize,
     /// The value after the move (CGSuite notation).
     pub value: String,
+    /// Does the side making this move win, under best play afterwards
+    /// (the other side to move: Left's move wins when its value is ≥ 0,
+    /// Right's when ≤ 0)? Not sent: the options are sent as `solve col
+    /// --json` gives them.
+    #[serde(skip)]
+    pub wins: bool,
+}
+
+/// The solver's move in a Col position with a side to move.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ColPlay {
+    /// The side to move.
+    pub side: Side,
+    /// Does the side to move win (the canonical value's outcome)?
+    pub mover_wins: bool,
+    /// Moves left under best play, both sides' (winner quickest, loser
+    /// slowest), when the search finished within its budget.
+    pub remoteness: Option<u32>,
+    /// The solver's move for the side to move (`None`: it cannot move).
+    pub reply: Option<Reply>,
 }
 
 /// A Col / Myopic Col position as the board shows it.
@@ -378,6 +445,8 @@ pub struct ColView {
     pub table_games: usize,
     /// The table was started afresh for this request (it had grown to the budget).
     pub table_reset: bool,
+    /// With a side to move asked for: the solver's move for it.
+    pub play: Option<ColPlay>,
 }
 
 /// Parse a Col / Myopic board and colouring, as `solve col` does (Col
@@ -482,6 +551,7 @@ impl ColTable {
             left.push(ColMove {
                 vertex: u,
                 value: s.engine.display(c),
+                wins: matches!(s.engine.outcome(c), Outcome::L | Outcome::P),
             });
         }
         let mut right = Vec::new();
@@ -490,6 +560,7 @@ impl ColTable {
             right.push(ColMove {
                 vertex: u,
                 value: s.engine.display(c),
+                wins: matches!(s.engine.outcome(c), Outcome::R | Outcome::P),
             });
         }
         if s.budget_exceeded() {
@@ -505,6 +576,18 @@ impl ColTable {
         rules: Rules,
         code: &str,
         colouring: &str,
+    ) -> Result<ColView, BoardError> {
+        self.view_to_move(rules, code, colouring, None)
+    }
+
+    /// [`ColTable::view`], with the solver's move for `side` to move when
+    /// given ([`col_play`]).
+    pub fn view_to_move(
+        &mut self,
+        rules: Rules,
+        code: &str,
+        colouring: &str,
+        side: Option<Side>,
     ) -> Result<ColView, BoardError> {
         let (board, cols, drawing) = col_board(rules, code, colouring)?;
         let pos = board.position(&cols);
@@ -530,6 +613,13 @@ impl ColTable {
             }
         };
         let (value, outcome, cold, left_options, right_options) = solved;
+        let play = side.map(|side| {
+            let options = match side {
+                Side::Left => &left_options,
+                Side::Right => &right_options,
+            };
+            col_play(&board, pos, side, outcome, options)
+        });
         let colouring: String = cols
             .iter()
             .map(|c| match c {
@@ -550,7 +640,51 @@ impl ColTable {
             right_options,
             table_games: self.games(),
             table_reset: reset,
+            play,
         })
+    }
+}
+
+/// The solver's move for `side` in `pos` ([`gamesweep::board::colplay`]:
+/// the quickest win, else the longest resistance, lowest vertex on ties);
+/// when its search runs past [`COL_REMOTENESS_BUDGET`], the lowest
+/// winning move by the values (`options`, the side's moves valued), else
+/// the lowest move.
+pub fn col_play(
+    board: &Board,
+    pos: col::Pos,
+    side: Side,
+    outcome: Outcome,
+    options: &[ColMove],
+) -> ColPlay {
+    let mover_wins = match side {
+        Side::Left => matches!(outcome, Outcome::L | Outcome::N),
+        Side::Right => matches!(outcome, Outcome::R | Outcome::N),
+    };
+    match colplay::reply_at(board, pos, side, Some(COL_REMOTENESS_BUDGET)) {
+        Ok(r) => ColPlay {
+            side,
+            mover_wins,
+            remoteness: Some(r.remoteness),
+            reply: r.reply.map(|v| Reply {
+                vertex: v,
+                why: if r.mover_wins { "winning" } else { "longest" }.into(),
+                remoteness: r.moves.iter().find(|m| m.vertex == v).map(|m| m.remoteness),
+            }),
+        },
+        Err(_) => {
+            let pick = options.iter().find(|m| m.wins);
+            ColPlay {
+                side,
+                mover_wins,
+                remoteness: None,
+                reply: pick.or(options.first()).map(|m| Reply {
+                    vertex: m.vertex,
+                    why: if pick.is_some() { "winning" } else { "lowest" }.into(),
+                    remoteness: None,
+                }),
+            }
+        }
     }
 }
 

@@ -13,8 +13,10 @@
 //!   the `results.json` given to `explore --results`.
 //! - `/explore/api/uvg?g=GRAPH6&path=S,V1,V2`: the UVG board with the token
 //!   moved along the path ([`engine::UvgView`]).
-//! - `/explore/api/col?rules=col|myopic&g=CODE&c=COLOURING&sid=VISIT`: the
-//!   Col board valued with the visit's component table ([`engine::ColView`]).
+//! - `/explore/api/col?rules=col|myopic&g=CODE&c=COLOURING&sid=VISIT&side=L|R`:
+//!   the Col board valued with the visit's component table
+//!   ([`engine::ColView`]); with `side`, the solver's move for that side to
+//!   move ([`engine::ColPlay`], within [`engine::COL_REMOTENESS_BUDGET`]).
 //! - `POST /explore/api/gamegraph` with a game file's text as the body
 //!   (docs/gamegraph-format.md, at most [`engine::GAME_TEXT_MAX`] bytes):
 //!   `solve gamegraph --json`'s report and a drawing of each small game
@@ -301,6 +303,7 @@ async fn presets_json(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Re
             "uvg_budget": engine::UVG_BUDGET,
             "col_max_n": engine::COL_MAX_N,
             "col_budget": engine::COL_BUDGET,
+            "col_remoteness_budget": engine::COL_REMOTENESS_BUDGET,
             "game_text_max": engine::GAME_TEXT_MAX,
             "game_draw_max": engine::GAME_DRAW_MAX,
         }),
@@ -371,6 +374,7 @@ struct ColQuery {
     g: Option<String>,
     c: Option<String>,
     sid: Option<String>,
+    side: Option<String>,
 }
 
 async fn col_json(
@@ -408,6 +412,21 @@ async fn col_json(
     if g.len() > MAX_ARG || c.len() > MAX_ARG {
         return error(StatusCode::BAD_REQUEST, "board or colouring too long");
     }
+    let side = match q.side.as_deref().map(str::trim).unwrap_or("") {
+        "" => None,
+        s => match gamesweep::board::colplay::Side::parse(s) {
+            Some(side) => Some(side),
+            None => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    &format!(
+                        "unknown side `{}` to move (L: Blue, Left; R: Red, Right)",
+                        s.chars().take(16).collect::<String>()
+                    ),
+                )
+            }
+        },
+    };
     let sid = q.sid.unwrap_or_default();
     if sid.len() > 64
         || !sid
@@ -427,7 +446,7 @@ async fn col_json(
                 t
             }
         };
-        let v = t.view(rules, &g, &c);
+        let v = t.view_to_move(rules, &g, &c, side);
         units.store(t.work(), Ordering::Relaxed);
         v
     })
