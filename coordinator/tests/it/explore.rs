@@ -1405,6 +1405,7 @@ return {
   path: document.getElementById('path').textContent,
   message: m.hidden ? null : m.textContent, outcome: m.hidden ? null : (m.dataset.outcome || ''),
   notice: n.hidden ? null : n.textContent,
+  turn_text: document.getElementById('turn').hidden ? null : document.getElementById('turn').textContent,
   link: document.getElementById('link').value,
   vertices: document.querySelectorAll('#board g.v').length,
 };"#;
@@ -1583,6 +1584,8 @@ fn playing_every_board_against_the_solver_in_a_browser() {
                 assert!(reply(rules, code, &last, to_move, None).unwrap().reply.is_none());
                 let solver_won = to_move == me;
                 assert_eq!(v["outcome"], if solver_won { "loss" } else { "win" }, "{v}");
+                // Nobody is to move once the game is over.
+                assert_eq!(v["turn_text"], "Game over.", "{v}");
                 if start.mover_wins != (first == me) {
                     assert!(solver_won, "{name} {you} {order}: the solver lost a won game: {v}");
                 }

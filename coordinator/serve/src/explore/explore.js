@@ -348,7 +348,10 @@ function renderMoveList() {
 // Who is to move, said under the board.
 function renderTurn(v) {
   let t = "";
-  if (st.game === "uvg") {
+  if (endMessage(v)) {
+    // The end is announced in the message box: nobody is to move.
+    t = playing() ? "Game over." : "";
+  } else if (st.game === "uvg") {
     if (playing()) {
       const o = owner(st.at);
       t = st.at === 0 ? (o === "you" ? "Your move: put the token on a vertex, then move it." : "The solver's move: it puts the token on a vertex.")
