@@ -11,6 +11,10 @@
 //!   remoteness of every move.
 //! * [`col`]: Col / Myopic Col on a board with a partial colouring: value,
 //!   outcome, every option with the value it leads to.
+//! * [`sum`]: sums of positions of any of these games (and of loop-free
+//!   game graphs) valued in one CGT engine: the sum's canonical value,
+//!   outcome and simplest winning moves.
+//! * [`tree`]: a position's options with their values, recursively to a depth.
 //! * [`picture`]: Graphviz and SVG drawings of these (layout by
 //!   [`crate::draw::layout`]).
 //!
@@ -20,6 +24,8 @@
 pub mod col;
 pub mod picture;
 pub mod play;
+pub mod sum;
+pub mod tree;
 pub mod uvg;
 
 #[cfg(test)]
