@@ -59,8 +59,8 @@ pub const MAX_TERMS: usize = 64;
 pub struct Limits {
     /// Col / Myopic Col solver work ([`Solver::work`]); `None`: unlimited.
     pub col_work: Option<u64>,
-    /// UVG search nodes of each position valued (graphs of at most 16
-    /// vertices never use any); `None`: unlimited.
+    /// UVG search nodes of all positions valued together (graphs of at
+    /// most 16 vertices never use any); `None`: unlimited.
     pub uvg_nodes: Option<u64>,
     /// Most vertices of a UVG graph.
     pub uvg_max_n: usize,
@@ -151,7 +151,9 @@ pub enum Position {
     Uvg {
         /// The graph, graph6 (no header).
         code: String,
-        /// Adjacency bitsets... as lists, per vertex.
+        /// The graph's edges, as graph6 lists them.
+        edges: Rc<Vec<(usize, usize)>>,
+        /// Each vertex's neighbours, increasing.
         adj: Rc<Vec<Vec<usize>>>,
         /// The token's walk, start first.
         path: Vec<usize>,
@@ -253,6 +255,10 @@ pub struct Analyst<'a> {
     files: HashMap<String, Vec<Rc<GameGraph>>>,
     /// Grundy numbers of a game's positions, by (file, game index); `None`: not yet known.
     grundy: HashMap<(String, usize), Vec<Option<u32>>>,
+    /// UVG search nodes used so far.
+    uvg_used: u64,
+    /// UVG values by term.
+    uvg_memo: HashMap<String, u32>,
 }
 
 impl<'a> Analyst<'a> {
@@ -264,6 +270,8 @@ impl<'a> Analyst<'a> {
             load,
             files: HashMap::new(),
             grundy: HashMap::new(),
+            uvg_used: 0,
+            uvg_memo: HashMap::new(),
         }
     }
 
@@ -354,6 +362,7 @@ impl<'a> Analyst<'a> {
         }
         Ok(Position::Uvg {
             code: code.to_string(),
+            edges: Rc::new(edges),
             adj: Rc::new(adj),
             path: walk,
         })
@@ -468,7 +477,12 @@ impl<'a> Analyst<'a> {
     /// The options of `p`.
     pub fn options(&self, p: &Position) -> Options {
         match p {
-            Position::Uvg { code, adj, path } => {
+            Position::Uvg {
+                code,
+                edges,
+                adj,
+                path,
+            } => {
                 let token = *path.last().expect("a path has a start");
                 let moves: Vec<Move> = adj[token]
                     .iter()
@@ -480,6 +494,7 @@ impl<'a> Analyst<'a> {
                             label: v.to_string(),
                             to: Position::Uvg {
                                 code: code.clone(),
+                                edges: edges.clone(),
                                 adj: adj.clone(),
                                 path,
                             },
@@ -547,8 +562,8 @@ impl<'a> Analyst<'a> {
     /// The canonical value of `p` in [`Analyst::engine`].
     pub fn value(&mut self, p: &Position) -> Result<GameId, SumError> {
         match p {
-            Position::Uvg { path, .. } => {
-                let g = self.uvg_grundy(p, path)?;
+            Position::Uvg { .. } => {
+                let g = self.uvg_grundy(p)?;
                 Ok(self.solver.engine.nimber(g))
             }
             Position::Col { board, colours, .. } => {
@@ -574,20 +589,43 @@ impl<'a> Analyst<'a> {
         }
     }
 
-    fn uvg_grundy(&self, p: &Position, path: &[usize]) -> Result<u32, SumError> {
-        let Position::Uvg { code, .. } = p else {
+    fn uvg_grundy(&mut self, p: &Position) -> Result<u32, SumError> {
+        let Position::Uvg {
+            edges, adj, path, ..
+        } = p
+        else {
             unreachable!("called on UVG positions")
         };
+        let term = p.term();
+        if let Some(&g) = self.uvg_memo.get(&term) {
+            return Ok(g);
+        }
         let token = *path.last().expect("a path has a start");
-        super::uvg::position_values(code, path, token, self.limits.uvg_nodes)
-            .map(|v| v.grundy)
-            .map_err(|e| match e {
-                crate::uvg::position::PositionError::BudgetExceeded { .. } => SumError::Budget {
-                    term: cut(&p.term()),
-                    why: e.to_string(),
-                },
-                e => bad(&p.term(), e.to_string()),
-            })
+        let mut keep = vec![true; adj.len()];
+        for &v in path {
+            keep[v] = false;
+        }
+        keep[token] = true;
+        let v = super::uvg::values_without(
+            adj.len(),
+            edges,
+            &keep,
+            &[token],
+            self.limits.uvg_nodes,
+            &mut self.uvg_used,
+        )
+        .map_err(|e| match e {
+            crate::uvg::position::PositionError::BudgetExceeded { budget, .. } => {
+                SumError::Budget {
+                    term: cut(&term),
+                    why: format!("UVG search budget of {budget} nodes exceeded"),
+                }
+            }
+            e => bad(&term, e.to_string()),
+        })?;
+        let g = v[0].grundy;
+        self.uvg_memo.insert(term, g);
+        Ok(g)
     }
 
     /// The Grundy number of `at` in `game`, over the positions reachable

@@ -8,11 +8,11 @@
 //! ```
 //! use gamesweep::board::sum::Limits;
 //! use gamesweep::board::tree::tree;
-//! // The path 0 - 1 - 2 in Col: 0, Left's options -1 (an end) and 0 (the middle).
+//! // The path 0 - 1 - 2 in Col: 0; Left colours an end (-1/2) or the middle (-2).
 //! let t = tree("col:Bg", 1, 100, &Limits::default(), &|_| Err("no files".into())).unwrap();
 //! assert_eq!(t.root.value, "0");
 //! let left: Vec<&str> = t.root.left.as_ref().unwrap().iter().map(|n| n.value.as_str()).collect();
-//! assert_eq!(left, ["-1", "0", "-1"]);
+//! assert_eq!(left, ["-1/2", "-2", "-1/2"]);
 //! ```
 
 use super::sum::{Analyst, FileLoader, Limits, Position, SumError};
