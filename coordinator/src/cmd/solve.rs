@@ -144,12 +144,9 @@ fn sum_error(e: gamesweep::board::sum::SumError) -> UsageError {
 
 fn solve_sum(a: SumArgs) -> anyhow::Result<()> {
     let terms: Vec<&str> = a.terms.iter().map(String::as_str).collect();
-    let report = gamesweep::board::sum::sum(
-        &terms,
-        &sum_limits(a.budget, a.uvg_budget),
-        &load_game_file,
-    )
-    .map_err(sum_error)?;
+    let report =
+        gamesweep::board::sum::sum(&terms, &sum_limits(a.budget, a.uvg_budget), &load_game_file)
+            .map_err(sum_error)?;
     if a.json {
         output::print(format_args!("{}\n", serde_json::to_string(&report)?))?;
     } else {

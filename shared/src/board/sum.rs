@@ -206,9 +206,9 @@ impl Position {
                 let p: Vec<String> = path.iter().map(usize::to_string).collect();
                 format!("uvg:{code}@{}", p.join(","))
             }
-            Position::Col {
-                code, colours, ..
-            } => format!("{}:{code}:{}", self.game(), colouring_text(colours)),
+            Position::Col { code, colours, .. } => {
+                format!("{}:{code}:{}", self.game(), colouring_text(colours))
+            }
             Position::Graph { file, game, at } => {
                 format!("gamegraph:{file}#{}#{}", game.name(), game.name_of(*at))
             }
@@ -296,10 +296,7 @@ impl<'a> Analyst<'a> {
             "gamegraph" => self.resolve_graph(t, rest),
             g => Err(bad(
                 t,
-                format!(
-                    "unknown game `{}` (uvg, col, myopic or gamegraph)",
-                    cut(g)
-                ),
+                format!("unknown game `{}` (uvg, col, myopic or gamegraph)", cut(g)),
             )),
         }
     }
@@ -311,7 +308,10 @@ impl<'a> Analyst<'a> {
         };
         let code = graph6::strip_header(code);
         if code.starts_with('&') {
-            return Err(bad(t, "UVG takes an undirected graph (graph6), not digraph6"));
+            return Err(bad(
+                t,
+                "UVG takes an undirected graph (graph6), not digraph6",
+            ));
         }
         let (n, edges) = graph6::decode(code).map_err(|e| bad(t, format!("bad graph6: {e}")))?;
         if n == 0 {
@@ -320,10 +320,7 @@ impl<'a> Analyst<'a> {
         if n > self.limits.uvg_max_n {
             return Err(bad(
                 t,
-                format!(
-                    "{n} vertices; at most {} here",
-                    self.limits.uvg_max_n
-                ),
+                format!("{n} vertices; at most {} here", self.limits.uvg_max_n),
             ));
         }
         let mut adj = vec![Vec::new(); n];
@@ -341,7 +338,10 @@ impl<'a> Analyst<'a> {
             let v: usize = w.trim().parse().map_err(|_| {
                 bad(
                     t,
-                    format!("`{}` is not a vertex number (expected @START or @START,V1,...)", cut(w)),
+                    format!(
+                        "`{}` is not a vertex number (expected @START or @START,V1,...)",
+                        cut(w)
+                    ),
                 )
             })?;
             if v >= n {
@@ -377,10 +377,16 @@ impl<'a> Analyst<'a> {
         };
         let code = graph6::strip_header(code);
         if rules == Rules::Col && code.starts_with('&') {
-            return Err(bad(t, "Col takes an undirected graph (graph6 or sparse6); digraph6 is for myopic:"));
+            return Err(bad(
+                t,
+                "Col takes an undirected graph (graph6 or sparse6); digraph6 is for myopic:",
+            ));
         }
         if rules == Rules::Myopic && !code.starts_with('&') {
-            return Err(bad(t, "Myopic Col takes a digraph6 board (starts with `&`)"));
+            return Err(bad(
+                t,
+                "Myopic Col takes a digraph6 board (starts with `&`)",
+            ));
         }
         let board = parse_board(rules, code).map_err(|e| bad(t, e.to_string()))?;
         let n = board.n();
@@ -419,7 +425,10 @@ impl<'a> Analyst<'a> {
         let file = parts.next().unwrap_or_default();
         let (a, b) = (parts.next(), parts.next());
         if parts.next().is_some() {
-            return Err(bad(t, "expected gamegraph:FILE[#GAME]#POSITION (names never contain `#`)"));
+            return Err(bad(
+                t,
+                "expected gamegraph:FILE[#GAME]#POSITION (names never contain `#`)",
+            ));
         }
         if file.is_empty() {
             return Err(bad(t, "no file: expected gamegraph:FILE[#GAME]#POSITION"));
@@ -439,10 +448,16 @@ impl<'a> Analyst<'a> {
                 .join(", ")
         };
         let find_game = |name: &str| {
-            games
-                .iter()
-                .position(|g| g.name() == name)
-                .ok_or_else(|| bad(t, format!("{file} has no game `{}` (its games: {})", cut(name), names())))
+            games.iter().position(|g| g.name() == name).ok_or_else(|| {
+                bad(
+                    t,
+                    format!(
+                        "{file} has no game `{}` (its games: {})",
+                        cut(name),
+                        names()
+                    ),
+                )
+            })
         };
         let (gi, pos) = match (a, b) {
             (Some(g), Some(p)) => (find_game(g)?, Some(p)),
@@ -451,7 +466,11 @@ impl<'a> Analyst<'a> {
             (None, _) => {
                 return Err(bad(
                     t,
-                    format!("{file} has {} games ({}): name one, gamegraph:FILE#GAME[#POSITION]", games.len(), names()),
+                    format!(
+                        "{file} has {} games ({}): name one, gamegraph:FILE#GAME[#POSITION]",
+                        games.len(),
+                        names()
+                    ),
                 ))
             }
         };
@@ -667,9 +686,14 @@ impl<'a> Analyst<'a> {
                 let w = moves[*next];
                 *next += 1;
                 if on_path[w] {
-                    let from = stack.iter().position(|&(u, _)| u == w).expect("on the path");
-                    let mut cycle: Vec<&str> =
-                        stack[from..].iter().map(|&(u, _)| game.name_of(u)).collect();
+                    let from = stack
+                        .iter()
+                        .position(|&(u, _)| u == w)
+                        .expect("on the path");
+                    let mut cycle: Vec<&str> = stack[from..]
+                        .iter()
+                        .map(|&(u, _)| game.name_of(u))
+                        .collect();
                     cycle.push(game.name_of(w));
                     return Err(SumError::Loopy {
                         term: cut(&p.term()),
@@ -882,7 +906,14 @@ pub fn sum(terms: &[&str], limits: &Limits, load: FileLoader) -> Result<SumRepor
 impl fmt::Display for SumReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, s) in self.summands.iter().enumerate() {
-            writeln!(f, "summand {}: {} = {} ({})", i + 1, s.term, s.value, s.outcome)?;
+            writeln!(
+                f,
+                "summand {}: {} = {} ({})",
+                i + 1,
+                s.term,
+                s.value,
+                s.outcome
+            )?;
             if s.components.len() > 1 {
                 let parts: Vec<String> = s
                     .components
@@ -897,7 +928,10 @@ impl fmt::Display for SumReport {
         }
         writeln!(f, "sum:     {}", self.value)?;
         writeln!(f, "outcome: {} ({})", self.outcome, self.winner)?;
-        for (who, m) in [("Left (Blue)", &self.left_wins_by), ("Right (Red)", &self.right_wins_by)] {
+        for (who, m) in [
+            ("Left (Blue)", &self.left_wins_by),
+            ("Right (Red)", &self.right_wins_by),
+        ] {
             match m {
                 None => writeln!(f, "{who} moving first: no winning move")?,
                 Some(m) => writeln!(
@@ -915,4 +949,3 @@ impl fmt::Display for SumReport {
         Ok(())
     }
 }
-

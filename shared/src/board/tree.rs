@@ -80,15 +80,14 @@ pub fn tree(
     let p = a.resolve(term)?;
     let depth = depth.min(MAX_DEPTH);
     let mut count = 0usize;
-    let root = node(&mut a, &p, None, depth, &mut count, max_positions)
-        .map_err(|e| match e {
-            SumError::TreeTooBig { limit, .. } => SumError::TreeTooBig {
-                term: p.term().chars().take(80).collect(),
-                depth,
-                limit,
-            },
-            e => e,
-        })?;
+    let root = node(&mut a, &p, None, depth, &mut count, max_positions).map_err(|e| match e {
+        SumError::TreeTooBig { limit, .. } => SumError::TreeTooBig {
+            term: p.term().chars().take(80).collect(),
+            depth,
+            limit,
+        },
+        e => e,
+    })?;
     Ok(TreeReport {
         game: p.game().to_string(),
         impartial: p.impartial(),
@@ -156,11 +155,20 @@ fn node(
 
 impl fmt::Display for TreeReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fn write(f: &mut fmt::Formatter<'_>, n: &TreeNode, who: &str, indent: usize) -> fmt::Result {
+        fn write(
+            f: &mut fmt::Formatter<'_>,
+            n: &TreeNode,
+            who: &str,
+            indent: usize,
+        ) -> fmt::Result {
             let pad = "  ".repeat(indent);
             match &n.label {
                 None => writeln!(f, "{} = {} ({})", n.term, n.value, n.outcome)?,
-                Some(m) => writeln!(f, "{pad}{who}{m} → {} ({})   {}", n.value, n.outcome, n.term)?,
+                Some(m) => writeln!(
+                    f,
+                    "{pad}{who}{m} → {} ({})   {}",
+                    n.value, n.outcome, n.term
+                )?,
             }
             for (who, list) in [("", &n.moves), ("L ", &n.left), ("R ", &n.right)] {
                 for c in list.iter().flatten() {

@@ -36,7 +36,11 @@ fn textbook_col_values_and_their_sums() {
     assert_eq!(value(&["col:A_:R."]), "1");
     assert_eq!(value(&["col:A_:L."]), "-1");
     let r = sum_of(&["col:A_:R.", "col:A_:L."]);
-    assert_eq!((r.value.as_str(), r.outcome.to_string()), ("0", "P".into()), "1 + -1 = 0");
+    assert_eq!(
+        (r.value.as_str(), r.outcome.to_string()),
+        ("0", "P".into()),
+        "1 + -1 = 0"
+    );
     assert_eq!(value(&["col:Bg:L.."]), "-1/2");
     assert_eq!(value(&["col:Bg:R.."]), "1/2");
     // 1/2 + 1/2 = 1: {0|1} + {0|1} - 1 is a second-player win.
@@ -45,12 +49,18 @@ fn textbook_col_values_and_their_sums() {
     assert!(r.left_wins_by.is_none() && r.right_wins_by.is_none());
     // 1/2 + * = 1/2*: Left wins whoever starts; Right has no winning move.
     let r = sum_of(&["col:Bg:R..", "col:@"]);
-    assert_eq!((r.value.as_str(), r.outcome.to_string()), ("1/2*", "L".into()));
+    assert_eq!(
+        (r.value.as_str(), r.outcome.to_string()),
+        ("1/2*", "L".into())
+    );
     assert!(r.cold);
     assert!(r.right_wins_by.is_none());
     let m = r.left_wins_by.unwrap();
     // Left's winning moves go to a sum >= 0; the simplest is to 1/2 (colour the lone vertex).
-    assert_eq!((m.summand, m.term.as_str(), m.value.as_str()), (1, "col:@:L", "1/2"));
+    assert_eq!(
+        (m.summand, m.term.as_str(), m.value.as_str()),
+        (1, "col:@:L", "1/2")
+    );
     // A board of three components decomposes into their values: the edge
     // 0 - 1 with 0 blue leaves 1 red-only (-1); 2 and 3 are lone vertices (*).
     let g = encode_with(4, |i, j| i.min(j) == 0 && i.max(j) == 1);
@@ -107,10 +117,15 @@ fn game_graph_positions_are_nimbers_and_loops_are_refused() {
     let e = sum(&["col:@", "gamegraph:loop.game"], &Limits::default(), &load).unwrap_err();
     assert!(matches!(e, SumError::Loopy { .. }), "{e}");
     let msg = e.to_string();
-    assert!(msg.contains("gamegraph:loop.game#g#a") && msg.contains("a -> b -> a"), "{msg}");
+    assert!(
+        msg.contains("gamegraph:loop.game#g#a") && msg.contains("a -> b -> a"),
+        "{msg}"
+    );
     // From c no cycle is reachable: c -> d is *.
     assert_eq!(
-        sum(&["gamegraph:loop.game#c"], &Limits::default(), &load).unwrap().value,
+        sum(&["gamegraph:loop.game#c"], &Limits::default(), &load)
+            .unwrap()
+            .value,
         "*"
     );
     // Not normal play: refused.
@@ -121,15 +136,40 @@ fn game_graph_positions_are_nimbers_and_loops_are_refused() {
 #[test]
 fn bad_terms_are_refused_with_one_line() {
     for t in [
-        "", "x", "nim:3", "uvg:Bg", "uvg:Bg@", "uvg:Bg@3", "uvg:Bg@0,2", "uvg:Bg@1,0,1",
-        "uvg:Bg@a", "uvg:&B??@0", "uvg:?@0", "col:", "col:!!", "col:Bg:LL.", "col:Bg:..",
-        "col:Bg:X..", "col:&B??", "myopic:Bg", "myopic:&B??:L", "gamegraph:", "gamegraph:f#a#b#c",
-        "gamegraph:nofile", "uvg:~~~~@0", "col:~~~~",
+        "",
+        "x",
+        "nim:3",
+        "uvg:Bg",
+        "uvg:Bg@",
+        "uvg:Bg@3",
+        "uvg:Bg@0,2",
+        "uvg:Bg@1,0,1",
+        "uvg:Bg@a",
+        "uvg:&B??@0",
+        "uvg:?@0",
+        "col:",
+        "col:!!",
+        "col:Bg:LL.",
+        "col:Bg:..",
+        "col:Bg:X..",
+        "col:&B??",
+        "myopic:Bg",
+        "myopic:&B??:L",
+        "gamegraph:",
+        "gamegraph:f#a#b#c",
+        "gamegraph:nofile",
+        "uvg:~~~~@0",
+        "col:~~~~",
     ] {
-        let e = sum(&[t], &Limits::default(), &no_files).unwrap_err().to_string();
+        let e = sum(&[t], &Limits::default(), &no_files)
+            .unwrap_err()
+            .to_string();
         assert!(!e.is_empty() && !e.contains('\n'), "{t:?}: {e}");
     }
-    assert_eq!(sum(&[], &Limits::default(), &no_files).unwrap_err(), SumError::NoTerms);
+    assert_eq!(
+        sum(&[], &Limits::default(), &no_files).unwrap_err(),
+        SumError::NoTerms
+    );
     // A budget that runs out is an error, not a wrong value.
     let p20 = encode_with(20, |i, j| j == i + 1);
     let tight = Limits {
@@ -151,7 +191,11 @@ fn a_tree_lists_every_option_with_its_value() {
     fn walk(n: &TreeNode, count: &mut usize) {
         *count += 1;
         assert_eq!(n.value, value(&[&n.term]), "{}", n.term);
-        for c in [&n.moves, &n.left, &n.right].into_iter().flatten().flatten() {
+        for c in [&n.moves, &n.left, &n.right]
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             walk(c, count);
         }
     }
@@ -161,10 +205,33 @@ fn a_tree_lists_every_option_with_its_value() {
     assert_eq!(count, 1 + 6 + 16);
     let u = tree("uvg:Ch@1", 5, 1000, &Limits::default(), &no_files).unwrap();
     assert!(u.impartial);
-    let moves: Vec<_> = u.root.moves.as_ref().unwrap().iter().map(|m| (m.term.clone(), m.value.clone())).collect();
-    assert_eq!(moves, [("uvg:Ch@1,0".to_string(), "0".to_string()), ("uvg:Ch@1,2".into(), "*".into())]);
+    let moves: Vec<_> = u
+        .root
+        .moves
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|m| (m.term.clone(), m.value.clone()))
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            ("uvg:Ch@1,0".to_string(), "0".to_string()),
+            ("uvg:Ch@1,2".into(), "*".into())
+        ]
+    );
     let e = tree("col:Bg", 5, 20, &Limits::default(), &no_files).unwrap_err();
-    assert!(matches!(e, SumError::TreeTooBig { depth: 5, limit: 20, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            SumError::TreeTooBig {
+                depth: 5,
+                limit: 20,
+                ..
+            }
+        ),
+        "{e}"
+    );
     let leaf = tree("col:@", 0, 1, &Limits::default(), &no_files).unwrap();
     assert!(!leaf.root.expanded && leaf.root.option_count == 2);
 }
@@ -176,7 +243,9 @@ fn a_single_term_is_its_solve_value() {
     for n in 1..=5usize {
         for bits in 0..(1u32 << (n * (n - 1) / 2)).min(64) {
             let g6 = random_graph(n, bits as u64);
-            let want = solve_position(Rules::Col, &g6, &".".repeat(n)).unwrap().value;
+            let want = solve_position(Rules::Col, &g6, &".".repeat(n))
+                .unwrap()
+                .value;
             assert_eq!(value(&[&format!("col:{g6}")]), want, "{g6}");
             let a = gamesweep::board::uvg::analyse(&g6, None, None).unwrap();
             for s in &a.starts {
@@ -248,13 +317,21 @@ impl Summand {
                     })
                     .collect()
             }
-            _ => self.look[s[0] as usize].iter().map(|&w| vec![w as u8]).collect(),
+            _ => self.look[s[0] as usize]
+                .iter()
+                .map(|&w| vec![w as u8])
+                .collect(),
         }
     }
 }
 
 /// Does the player to move (Left if `left`) win the sum in `state`?
-fn wins(parts: &[Summand], state: &[Vec<u8>], left: bool, memo: &mut HashMap<(Vec<Vec<u8>>, bool), bool>) -> bool {
+fn wins(
+    parts: &[Summand],
+    state: &[Vec<u8>],
+    left: bool,
+    memo: &mut HashMap<(Vec<Vec<u8>>, bool), bool>,
+) -> bool {
     if let Some(&w) = memo.get(&(state.to_vec(), left)) {
         return w;
     }
@@ -303,8 +380,17 @@ fn summand(kind: u8, n: usize, bits: u64, seed: u64, index: usize) -> Summand {
                 kind: 0,
                 start: Vec::new(),
             };
-            let cs: String = (0..n).map(|v| ['.', 'L', 'R'][(seed >> (2 * v)) as usize % 3]).collect();
-            s.start = cs.chars().map(|c| match c { 'L' => 1, 'R' => 2, _ => 0 }).collect();
+            let cs: String = (0..n)
+                .map(|v| ['.', 'L', 'R'][(seed >> (2 * v)) as usize % 3])
+                .collect();
+            s.start = cs
+                .chars()
+                .map(|c| match c {
+                    'L' => 1,
+                    'R' => 2,
+                    _ => 0,
+                })
+                .collect();
             s.term = format!("{}:{cs}", s.term);
             s
         }
