@@ -266,15 +266,11 @@ fn a_single_term_is_its_solve_value() {
 
 /// A graph on `n` vertices whose edges are the bits of `bits`.
 fn random_graph(n: usize, bits: u64) -> String {
-    let mut k = 0;
-    let mut adj = vec![vec![false; n]; n];
-    for j in 0..n {
-        for i in 0..j {
-            adj[i][j] = bits >> (k % 64) & 1 == 1;
-            k += 1;
-        }
-    }
-    encode_with(n, |i, j| adj[i.min(j)][i.max(j)])
+    // Pair (i, j), i < j, is bit number j(j-1)/2 + i (mod 64), as graph6 orders them.
+    encode_with(n, |i, j| {
+        let (i, j) = (i.min(j), i.max(j));
+        bits >> ((j * (j - 1) / 2 + i) % 64) & 1 == 1
+    })
 }
 
 /// One summand for the brute force: its term, its file (game graphs) and
@@ -417,11 +413,11 @@ fn summand(kind: u8, n: usize, bits: u64, seed: u64, index: usize) -> Summand {
             let mut look = vec![Vec::new(); m];
             let mut text = String::from("game g\nstart p0\n");
             let mut k = 0;
-            for i in 0..m {
+            for (i, out) in look.iter_mut().enumerate() {
                 text.push_str(&format!("p{i} ->"));
                 for j in i + 1..m {
                     if bits >> (k % 64) & 1 == 1 {
-                        look[i].push(j);
+                        out.push(j);
                         text.push_str(&format!(" p{j}"));
                     }
                     k += 1;

@@ -197,7 +197,7 @@ async fn sum_post(
     }
     match body_json::<SumBody>(&body) {
         Ok(b) => sum(ex, b.terms, b.files).await,
-        Err(e) => e,
+        Err((status, e)) => error(status, &e),
     }
 }
 
@@ -225,21 +225,23 @@ async fn tree_post(
     }
     match body_json::<TreeBody>(&body) {
         Ok(b) => tree(ex, b.term, b.depth, b.files).await,
-        Err(e) => e,
+        Err((status, e)) => error(status, &e),
     }
 }
 
-/// A `POST` body as JSON, at most the game files' cap and a margin.
-fn body_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Response> {
+/// A `POST` body as JSON, at most the game files' cap and a margin; the
+/// refusal's status and message otherwise.
+fn body_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, (StatusCode, String)> {
     let max = engine::GAME_TEXT_MAX + (64 << 10);
     if body.len() > max {
-        return Err(error(
+        return Err((
             StatusCode::PAYLOAD_TOO_LARGE,
-            &format!(
+            format!(
                 "the request has {} bytes; the boards take at most {max}",
                 body.len()
             ),
         ));
     }
-    serde_json::from_slice(body).map_err(|e| bad_request(&format!("bad JSON body: {e}")))
+    serde_json::from_slice(body)
+        .map_err(|e| (StatusCode::BAD_REQUEST, format!("bad JSON body: {e}")))
 }
