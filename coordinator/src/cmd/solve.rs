@@ -32,6 +32,149 @@ pub enum SolveCommand {
     /// A subtraction game (take s counters, s in the set): the losing heaps up to N and the Grundy
     /// sequence with its proven preperiod and period.
     Subtraction(SubtractionArgs),
+    /// The sum of two or more positions (UVG, Col, Myopic Col, loop-free game graphs): its canonical
+    /// value, outcome class, each summand's value and the simplest winning move of each player.
+    #[command(after_help = TERM_HELP)]
+    Sum(SumArgs),
+    /// The game tree of one position: its options, each with its canonical value, to a depth.
+    #[command(after_help = TERM_HELP)]
+    Tree(TreeArgs),
+}
+
+/// How `solve sum` and `solve tree` name a position.
+const TERM_HELP: &str = "\
+A TERM names one position:
+  uvg:GRAPH6@S              UVG, the token on start vertex S
+  uvg:GRAPH6@S,V1,V2        ... moved along the path S, V1, V2 (all visited)
+  col:CODE[:COLOURING]      Col on a graph6/sparse6 board; colouring as `solve col`
+                            (`.` uncoloured, `L`/`B` blue, `R` red; default all `.`)
+  myopic:DIGRAPH6[:COLOURING]  Myopic Col
+  gamegraph:FILE            a game file's only game, from its start
+  gamegraph:FILE#POS        ... from position POS (several games: the start of game POS)
+  gamegraph:FILE#GAME#POS   position POS of game GAME
+UVG and game-graph positions are impartial (value *g, g the Grundy number);
+game graphs must be normal play and loop-free from the position.
+
+Examples:
+  gamesweep solve sum col:@ col:@ uvg:Bg@1        (* + * + * = *)
+  gamesweep solve sum col:A_:R. col:A_:L.         (1 + -1 = 0)
+  gamesweep solve tree col:Bg --depth 2
+  gamesweep solve tree uvg:Ch@1 --json";
+
+/// Arguments of `solve sum`.
+#[derive(clap::Args, Debug)]
+pub struct SumArgs {
+    /// The summands, two or more (one is allowed: its value as `solve` gives it).
+    #[arg(value_name = "TERM", required = true)]
+    pub terms: Vec<String>,
+    /// Print JSON: {"value", "outcome", "winner", "cold", "summands": [{"term", "game",
+    /// "value", "outcome", "components" (Col: [{"vertices", "value"}])}],
+    /// "left_wins_by", "right_wins_by": {"summand" (0-based), "move", "term", "value",
+    /// "winning_moves"} or null}.
+    #[arg(long)]
+    pub json: bool,
+    /// Col / Myopic Col solver work allowed (as `solve col --budget`); 0: unlimited.
+    #[arg(long, value_name = "WORK", default_value_t = DEFAULT_COL_BUDGET)]
+    pub budget: u64,
+    /// UVG search nodes allowed to each position valued (as `solve uvg --budget`;
+    /// graphs of at most 16 vertices never need any); 0: unlimited.
+    #[arg(long, value_name = "NODES", default_value_t = DEFAULT_UVG_BUDGET)]
+    pub uvg_budget: u64,
+}
+
+/// Arguments of `solve tree`.
+#[derive(clap::Args, Debug)]
+pub struct TreeArgs {
+    /// The position.
+    #[arg(value_name = "TERM")]
+    pub term: String,
+    /// Levels of options listed below the position (0: the position only).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub depth: u32,
+    /// Most positions listed (the root included); a larger tree is an error; 0: unlimited.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_TREE_POSITIONS)]
+    pub max_positions: usize,
+    /// Print JSON: {"game", "impartial", "depth", "positions", "root"}, each node
+    /// {"move" (absent at the root), "term", "value", "outcome", "expanded", "option_count",
+    /// and when expanded "moves" (impartial) or "left" and "right" (partizan): nodes}.
+    #[arg(long)]
+    pub json: bool,
+    /// Col / Myopic Col solver work allowed (as `solve col --budget`); 0: unlimited.
+    #[arg(long, value_name = "WORK", default_value_t = DEFAULT_COL_BUDGET)]
+    pub budget: u64,
+    /// UVG search nodes allowed to each position valued; 0: unlimited.
+    #[arg(long, value_name = "NODES", default_value_t = DEFAULT_UVG_BUDGET)]
+    pub uvg_budget: u64,
+}
+
+/// Default `--max-positions` of `solve tree`.
+pub const DEFAULT_TREE_POSITIONS: usize = 100_000;
+
+/// The limits of `solve sum` / `solve tree` from their options.
+fn sum_limits(col: u64, uvg: u64) -> gamesweep::board::sum::Limits {
+    gamesweep::board::sum::Limits {
+        col_work: budget(col),
+        uvg_nodes: budget(uvg),
+        ..Default::default()
+    }
+}
+
+/// A `gamegraph:` term's file, read from disk (at most [`MAX_GAME_FILE_BYTES`]).
+fn load_game_file(name: &str) -> Result<String, String> {
+    if name == "-" {
+        return Err("a term names a game file, not standard input (`-`)".into());
+    }
+    read_game_file(std::path::Path::new(name)).map_err(|e| format!("{e:#}"))
+}
+
+/// A sum or tree error as the CLI reports it (exit code 2).
+fn sum_error(e: gamesweep::board::sum::SumError) -> UsageError {
+    use gamesweep::board::sum::SumError;
+    match e {
+        SumError::TreeTooBig { limit, .. } => UsageError(format!(
+            "{e}; pass a smaller --depth, or --max-positions {} (0: unlimited)",
+            limit.saturating_mul(10)
+        )),
+        SumError::Budget { .. } => UsageError(format!(
+            "{e}; pass a larger --budget (Col) or --uvg-budget (UVG), 0 for unlimited"
+        )),
+        e => UsageError(e.to_string()),
+    }
+}
+
+fn solve_sum(a: SumArgs) -> anyhow::Result<()> {
+    let terms: Vec<&str> = a.terms.iter().map(String::as_str).collect();
+    let report =
+        gamesweep::board::sum::sum(&terms, &sum_limits(a.budget, a.uvg_budget), &load_game_file)
+            .map_err(sum_error)?;
+    if a.json {
+        output::print(format_args!("{}\n", serde_json::to_string(&report)?))?;
+    } else {
+        output::print(&report)?;
+    }
+    Ok(())
+}
+
+fn solve_tree(a: TreeArgs) -> anyhow::Result<()> {
+    let max = if a.max_positions == 0 {
+        usize::MAX
+    } else {
+        a.max_positions
+    };
+    let report = gamesweep::board::tree::tree(
+        &a.term,
+        a.depth,
+        max,
+        &sum_limits(a.budget, a.uvg_budget),
+        &load_game_file,
+    )
+    .map_err(sum_error)?;
+    if a.json {
+        output::print(format_args!("{}\n", serde_json::to_string(&report)?))?;
+    } else {
+        output::print(&report)?;
+    }
+    Ok(())
 }
 
 /// Arguments of `solve subtraction`.
@@ -239,6 +382,8 @@ pub fn exec(cmd: SolveCommand) -> anyhow::Result<()> {
             stream_col(gamesweep::col::Rules::Myopic, a)
         }
         SolveCommand::Subtraction(a) => solve_subtraction(a),
+        SolveCommand::Sum(a) => solve_sum(a),
+        SolveCommand::Tree(a) => solve_tree(a),
         SolveCommand::Uvg(a) => {
             if a.summary || a.threads.is_some() {
                 return Err(UsageError(

@@ -27,6 +27,7 @@ mod pipeline;
 mod replicate;
 mod runtime;
 mod solve_board;
+mod solve_sum;
 mod store_damage;
 mod tls;
 mod trust;

@@ -16,3 +16,4 @@ mod kind_version;
 mod kinds_contract;
 mod layers;
 mod presentation;
+mod sums;

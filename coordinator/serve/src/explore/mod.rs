@@ -29,6 +29,7 @@
 //! most [`COL_TABLES_MAX_BYTES`] (the least recently used go first). Errors are
 //! `{"error": "..."}` with a 4xx status, shown by the page.
 
+pub mod analysis;
 pub mod engine;
 pub mod presets;
 
@@ -253,6 +254,7 @@ pub fn router(ex: Arc<Explorer>) -> Router {
         .route("/explore/api/uvg", get(uvg_json))
         .route("/explore/api/col", get(col_json))
         .route("/explore/api/gamegraph", post(gamegraph_json))
+        .merge(analysis::routes())
         .with_state(ex)
 }
 
