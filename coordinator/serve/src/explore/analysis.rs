@@ -21,7 +21,7 @@
 //! together.
 
 use super::engine::{self, BoardError};
-use super::{compute, Explorer, MAX_ARG};
+use super::{admit, compute, Explorer, MAX_ARG};
 use crate::web::{error, unauthorized};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -163,21 +163,14 @@ async fn tree(
     .await
 }
 
-/// The query's or body's refusal.
-fn bad_request(what: &str) -> Response {
-    error(StatusCode::BAD_REQUEST, what)
-}
-
 async fn sum_get(
     State(ex): State<Arc<Explorer>>,
     headers: HeaderMap,
     q: Result<Query<TermQuery>, QueryRejection>,
 ) -> Response {
-    if !ex.allowed(&headers) {
-        return unauthorized();
-    }
-    let Ok(Query(q)) = q else {
-        return bad_request("bad query: expected ?t=TERM+TERM+...");
+    let q = match admit(&ex, &headers, q, "?t=TERM+TERM+...") {
+        Ok(q) => q,
+        Err(refusal) => return *refusal,
     };
     let terms =
         q.t.unwrap_or_default()
@@ -206,11 +199,9 @@ async fn tree_get(
     headers: HeaderMap,
     q: Result<Query<TermQuery>, QueryRejection>,
 ) -> Response {
-    if !ex.allowed(&headers) {
-        return unauthorized();
-    }
-    let Ok(Query(q)) = q else {
-        return bad_request("bad query: expected ?t=TERM&depth=D");
+    let q = match admit(&ex, &headers, q, "?t=TERM&depth=D") {
+        Ok(q) => q,
+        Err(refusal) => return *refusal,
     };
     tree(ex, q.t.unwrap_or_default(), q.depth, BTreeMap::new()).await
 }

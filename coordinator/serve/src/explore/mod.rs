@@ -340,19 +340,34 @@ struct UvgQuery {
     path: Option<String>,
 }
 
+/// The query of a request the boards may answer, or the response that
+/// refuses it: 401 without access, 400 naming the `expected` query when it
+/// does not parse.
+fn admit<T>(
+    ex: &Explorer,
+    headers: &HeaderMap,
+    q: Result<Query<T>, QueryRejection>,
+    expected: &str,
+) -> Result<T, Box<Response>> {
+    if !ex.allowed(headers) {
+        return Err(Box::new(unauthorized()));
+    }
+    q.map(|Query(q)| q).map_err(|_| {
+        Box::new(error(
+            StatusCode::BAD_REQUEST,
+            &format!("bad query: expected {expected}"),
+        ))
+    })
+}
+
 async fn uvg_json(
     State(ex): State<Arc<Explorer>>,
     headers: HeaderMap,
     q: Result<Query<UvgQuery>, QueryRejection>,
 ) -> Response {
-    if !ex.allowed(&headers) {
-        return unauthorized();
-    }
-    let Ok(Query(q)) = q else {
-        return error(
-            StatusCode::BAD_REQUEST,
-            "bad query: expected ?g=GRAPH6&path=S,V,...",
-        );
+    let q = match admit(&ex, &headers, q, "?g=GRAPH6&path=S,V,...") {
+        Ok(q) => q,
+        Err(refusal) => return *refusal,
     };
     let g = q.g.unwrap_or_default();
     let path = q.path.unwrap_or_default();
@@ -384,14 +399,9 @@ async fn col_json(
     headers: HeaderMap,
     q: Result<Query<ColQuery>, QueryRejection>,
 ) -> Response {
-    if !ex.allowed(&headers) {
-        return unauthorized();
-    }
-    let Ok(Query(q)) = q else {
-        return error(
-            StatusCode::BAD_REQUEST,
-            "bad query: expected ?rules=col&g=CODE&c=COLOURING",
-        );
+    let q = match admit(&ex, &headers, q, "?rules=col&g=CODE&c=COLOURING") {
+        Ok(q) => q,
+        Err(refusal) => return *refusal,
     };
     let rules = match q.rules.as_deref().unwrap_or("col") {
         "col" => gamesweep::col::Rules::Col,
