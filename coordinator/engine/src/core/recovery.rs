@@ -583,12 +583,17 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
-    /// The store in `dir` (sled releases its lock from a background thread
-    /// shortly after the last handle drops: bounded retries).
+    /// The store in `dir`, once the previous open of it has let go.
     fn store(dir: &Path) -> Arc<SledStore> {
-        for _ in 0..100 {
-            match SledStore::open(dir) {
-                Ok(s) => return Arc::new(s),
+        Arc::new(SledStore::open_when_free(dir))
+    }
+
+    /// The sled database in `dir`, opened directly (to damage it as a
+    /// disk would), with the same bounded wait for sled's lock as [`store`].
+    fn raw(dir: &Path) -> sled::Db {
+        for _ in 0..250 {
+            match sled::open(dir) {
+                Ok(db) => return db,
                 Err(e) if e.to_string().contains("lock") => {
                     std::thread::sleep(Duration::from_millis(20))
                 }
@@ -653,17 +658,10 @@ mod tests {
         // (the tests of damage need a start that reads every result).
         let s = store(dir);
         drop(s);
-        for _ in 0..100 {
-            match sled::open(dir) {
-                Ok(db) => {
-                    db.open_tree("checkpoints").unwrap().remove("s").unwrap();
-                    db.flush().unwrap();
-                    return merged;
-                }
-                Err(_) => std::thread::sleep(Duration::from_millis(20)),
-            }
-        }
-        panic!("store still locked")
+        let db = raw(dir);
+        db.open_tree("checkpoints").unwrap().remove("s").unwrap();
+        db.flush().unwrap();
+        merged
     }
 
     /// Launch uvg n ≤ `max_n` as `s` in `c` with `target` shards.
@@ -769,7 +767,7 @@ mod tests {
         // sled loses a covered result (not through the core): the start
         // does not read it, and the merged result is the checkpoint's.
         {
-            let db = sled::open(dir.path()).unwrap();
+            let db = raw(dir.path());
             db.open_tree("results")
                 .unwrap()
                 .remove(b"s\0\0\0\0\x01")
@@ -841,7 +839,7 @@ mod tests {
         drop(c);
         // A checkpoint whose value is damaged (its checksum fails).
         {
-            let db = sled::open(dir.path()).unwrap();
+            let db = raw(dir.path());
             let t = db.open_tree("checkpoints").unwrap();
             let mut v = t.get(b"s").unwrap().unwrap().to_vec();
             let last = v.len() - 1;
@@ -860,13 +858,13 @@ mod tests {
 
     /// The sealed checkpoint of sweep `s` in the store in `dir`, and to put one back.
     fn checkpoint_value(dir: &Path) -> Vec<u8> {
-        let db = sled::open(dir).unwrap();
+        let db = raw(dir);
         let v = db.open_tree("checkpoints").unwrap().get(b"s").unwrap();
         v.expect("a checkpoint is stored").to_vec()
     }
 
     fn put_checkpoint_value(dir: &Path, value: &[u8]) {
-        let db = sled::open(dir).unwrap();
+        let db = raw(dir);
         db.open_tree("checkpoints")
             .unwrap()
             .insert(b"s", value)
@@ -1035,7 +1033,7 @@ mod tests {
         let want = finished(dir.path());
         {
             // sled loses the sweep: record, plan and results.
-            let db = sled::open(dir.path()).unwrap();
+            let db = raw(dir.path());
             for t in ["sweeps", "plans"] {
                 db.open_tree(t).unwrap().remove("s").unwrap();
             }
@@ -1090,7 +1088,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         finished(dir.path());
         {
-            let db = sled::open(dir.path()).unwrap();
+            let db = raw(dir.path());
             let results = db.open_tree("results").unwrap();
             let key = b"s\0\0\0\0\x02";
             let mut v = results.get(key).unwrap().unwrap().to_vec();
@@ -1126,7 +1124,7 @@ mod tests {
         {
             // Shard 0's bytes where shard 3's were, sealed for shard 3's key:
             // what sled going back to another value would look like.
-            let db = sled::open(dir.path()).unwrap();
+            let db = raw(dir.path());
             let results = db.open_tree("results").unwrap();
             let (k0, k3) = (b"s\0\0\0\0\x00", b"s\0\0\0\0\x03");
             let v0 = results.get(k0).unwrap().unwrap();

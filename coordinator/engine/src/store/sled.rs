@@ -296,10 +296,16 @@ pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError
 /// files) into an error: a damaged store is refused with a message.
 fn open_db(dir: &Path) -> Result<sled::Db, String> {
     let dir = dir.to_path_buf();
+    // One swap of the process's panic hook at a time: two opens at once
+    // (tests, a reopen beside a start) could otherwise each restore the
+    // other's silent hook and leave every later panic unreported.
+    static HOOK: Mutex<()> = Mutex::new(());
+    let swapping = HOOK.lock().unwrap_or_else(|e| e.into_inner());
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let res = std::panic::catch_unwind(move || sled::Config::new().path(dir).open());
     std::panic::set_hook(hook);
+    drop(swapping);
     match res {
         Ok(Ok(db)) => Ok(db),
         Ok(Err(e)) => Err(super::sled_message(&e)),
@@ -548,6 +554,24 @@ impl SledStore {
     /// replayed, and [`Store::journal`] reads it again if asked.
     pub fn reopen(dir: &Path) -> Result<Self, StoreError> {
         Self::open_with(dir, true)
+    }
+
+    /// [`SledStore::open`], waiting (a bounded number of times) while the
+    /// store is in use: sled releases its file lock from a background thread
+    /// shortly after the last handle of the previous open is dropped. For
+    /// tests that close and reopen a store.
+    #[cfg(test)]
+    pub(crate) fn open_when_free(dir: &Path) -> Self {
+        for _ in 0..250 {
+            match Self::open(dir) {
+                Ok(s) => return s,
+                Err(StoreError::InUse(_)) => {
+                    std::thread::sleep(std::time::Duration::from_millis(20))
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+        panic!("store {} still in use after 5 s", dir.display());
     }
 
     fn open_with(dir: &Path, reopen: bool) -> Result<Self, StoreError> {

@@ -29,19 +29,7 @@ fn mem_core(lease: Duration) -> (Core, Arc<ManualClock>) {
 /// A core on the sled store in `dir`, and its manual clock.
 fn sled_core(dir: &std::path::Path, lease: Duration) -> (Core, Arc<ManualClock>) {
     let clock = Arc::new(ManualClock::new());
-    // sled releases its file lock from a background thread shortly after
-    // the previous core on `dir` is dropped: retry a bounded number of times.
-    let mut tries = 0;
-    let store = loop {
-        match SledStore::open(dir) {
-            Ok(s) => break Arc::new(s),
-            Err(e) if tries < 100 && e.to_string().contains("lock") => {
-                tries += 1;
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(e) => panic!("{e}"),
-        }
-    };
+    let store = Arc::new(SledStore::open_when_free(dir));
     let core = Core::open_with_clock(store, lease, clock.clone()).unwrap();
     (core, clock)
 }

@@ -123,17 +123,7 @@ fn pause_stops_leasing_and_resume_restarts_it() {
     let dir = tempfile::tempdir().unwrap();
     let open = || {
         let clock = Arc::new(ManualClock::new());
-        let mut tries = 0;
-        let store = loop {
-            match SledStore::open(dir.path()) {
-                Ok(s) => break Arc::new(s),
-                Err(e) if tries < 100 && e.to_string().contains("lock") => {
-                    tries += 1;
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-                Err(e) => panic!("{e}"),
-            }
-        };
+        let store = Arc::new(SledStore::open_when_free(dir.path()));
         (
             Core::open_with_clock(store, Duration::from_secs(60), clock.clone()).unwrap(),
             clock,

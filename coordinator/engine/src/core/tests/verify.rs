@@ -22,16 +22,8 @@ fn mem_core() -> (Core, Arc<ManualClock>) {
 /// A core on the sled store in `dir` (retrying while the previous core's
 /// file lock is released, a bounded number of times).
 fn sled_core(dir: &std::path::Path, clock: Arc<ManualClock>) -> Core {
-    for _ in 0..100 {
-        match SledStore::open(dir) {
-            Ok(s) => return Core::open_with_clock(Arc::new(s), LEASE, clock).unwrap(),
-            Err(e) if e.to_string().contains("lock") => {
-                std::thread::sleep(Duration::from_millis(20))
-            }
-            Err(e) => panic!("{e}"),
-        }
-    }
-    panic!("the sled store stayed locked");
+    let store = SledStore::open_when_free(dir);
+    Core::open_with_clock(Arc::new(store), LEASE, clock).unwrap()
 }
 
 /// `uvg --max-n max_n` named `name`, about `shards` shards, verifying `ppm`.
