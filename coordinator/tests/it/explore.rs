@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 /// `gamesweep explore` on 127.0.0.1:0: its process and the page's URL
 /// (`http://HOST:PORT/explore`).
-fn explore(dir: &Path, extra: &[&str]) -> (Proc, String) {
+pub(crate) fn explore(dir: &Path, extra: &[&str]) -> (Proc, String) {
     let file = dir.join("explore.url");
     let child = Proc(
         isolated(Command::new(BIN))

@@ -4,16 +4,14 @@
 //! input; and the boards' `/explore/api/sum` and `/explore/api/tree`
 //! answering exactly what the CLI's `--json` prints.
 
+use crate::explore::explore;
 use crate::support::cli;
-use crate::support::proc::Proc;
-use cli::{gs, isolated, ok, refused, BIN};
+use cli::{gs, ok, refused};
 
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn json(args: &[&str]) -> Value {
     serde_json::from_str(&ok(args)).unwrap()
@@ -161,30 +159,6 @@ fn bad_input_is_refused_in_one_line() {
     }
 }
 
-/// `gamesweep explore` on 127.0.0.1:0: its process and base URL.
-fn explore(dir: &Path) -> (Proc, String) {
-    let file = dir.join("explore.url");
-    let child = Proc(
-        isolated(Command::new(BIN))
-            .args(["explore", "--listen", "127.0.0.1:0", "--address-file"])
-            .arg(&file)
-            .stdout(std::fs::File::create(dir.join("explore.out")).unwrap())
-            .stderr(std::fs::File::create(dir.join("explore.log")).unwrap())
-            .spawn()
-            .unwrap(),
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Ok(u) = std::fs::read_to_string(&file) {
-            if u.ends_with('\n') {
-                return (child, u.trim().to_string());
-            }
-        }
-        assert!(Instant::now() < deadline, "explore did not come up");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 /// `METHOD path` (with `body` for a POST) on the server of `url`: status and body.
 fn http(url: &str, method: &str, path: &str, body: &str) -> (u16, String) {
     let host = url
@@ -225,7 +199,7 @@ fn enc(s: &str) -> String {
 #[test]
 fn the_boards_answer_as_the_cli_does() {
     let dir = tempfile::tempdir().unwrap();
-    let (_server, url) = explore(dir.path());
+    let (_server, url) = explore(dir.path(), &[]);
     let sums: [&[&str]; 4] = [
         &["col:@", "col:@", "uvg:Bg@1"],
         &["col:Bg:R..", "uvg:Ch@1", "myopic:&BG?:.L."],
