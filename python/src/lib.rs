@@ -13,11 +13,12 @@
 //! edge lists) to graph6, documents every name and holds the type stubs.
 
 use gamesweep::graph::graph6;
+use gamesweep::meter::Meter;
 use gamesweep_coordinator::cmd::{graphs as cli_graphs, solve as cli_solve};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 create_exception!(
@@ -38,20 +39,32 @@ fn err(msg: impl std::fmt::Display) -> PyErr {
 }
 
 /// Run `job` on a thread of its own with the GIL released, checking for
-/// signals (Ctrl-C in Jupyter) every [`SIGNAL_POLL`]. On a signal the job
-/// is abandoned (it runs to its budget's end and its answer is dropped) and
-/// the signal's exception (`KeyboardInterrupt`) is raised.
+/// signals (Ctrl-C in Jupyter) every [`SIGNAL_POLL`]. On a signal the job's
+/// searches are stopped through their [`Meter`] (they end at their next
+/// position, and the answer is dropped) and the signal's exception
+/// (`KeyboardInterrupt`) is raised.
 fn interruptible<T: Send + 'static>(
     py: Python<'_>,
     job: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
+    let meter = Meter::new();
+    let watched = meter.clone();
     let (tx, rx) = mpsc::sync_channel(1);
     std::thread::Builder::new()
         .name("gamesweep-solve".into())
         .spawn(move || {
-            let _ = tx.send(job());
+            let _ = tx.send(watched.run(job));
         })
         .map_err(|e| err(format!("cannot start a solver thread: {e}")))?;
+    // Stops the searches however this function is left (a signal, or a
+    // panic in the wait).
+    struct StopOnDrop(Arc<Meter>);
+    impl Drop for StopOnDrop {
+        fn drop(&mut self) {
+            self.0.stop();
+        }
+    }
+    let _stop = StopOnDrop(meter);
     let mut rx = rx;
     loop {
         // The receiver moves into the GIL-free closure and back (it is

@@ -52,3 +52,37 @@ def test_ctrl_c_interrupts_a_long_solve():
     took = time.monotonic() - t0
     timer.cancel()
     assert took < 2.0, f"KeyboardInterrupt after {took:.2f} s"
+
+
+def _solver_threads():
+    # The solver runs on a thread named by the module (Linux shows it).
+    names = []
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/comm") as f:
+                names.append(f.read().strip())
+        except FileNotFoundError:
+            pass
+    return [n for n in names if n == "gamesweep-solve"]
+
+
+def _solver_threads_after(seconds):
+    t0 = time.monotonic()
+    while _solver_threads() and time.monotonic() - t0 < seconds:
+        time.sleep(0.05)
+    return _solver_threads()
+
+
+def test_ctrl_c_stops_the_abandoned_search_too():
+    # Unlimited budget: without a stop the search would keep its thread
+    # (and a core) busy for hours after the KeyboardInterrupt.
+    g = _slow_graph()
+    # (An earlier test's search may still be winding down.)
+    assert _solver_threads_after(5.0) == []
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        gs.uvg.values(g, budget=0)
+    timer.cancel()
+    left = _solver_threads_after(5.0)
+    assert left == [], f"{len(left)} solver thread(s) still running 5 s after Ctrl-C"

@@ -18,6 +18,7 @@ pub mod gamegraph;
 pub mod gen;
 pub mod graph;
 pub mod kinds;
+pub mod meter;
 pub mod sweep;
 pub mod uvg;
 pub mod version;

@@ -39,6 +39,7 @@
 use crate::col::{parse_board, parse_colouring, Board, ColError, Colour, Pos, Rules};
 use crate::fxhash::FxHashMap;
 use crate::graph::members;
+use crate::meter::Gauge;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -93,6 +94,9 @@ pub enum ColPlayError {
         /// The budget (positions evaluated).
         budget: u64,
     },
+    /// The search's [`Meter`](crate::meter::Meter) was stopped.
+    #[error("the search was stopped")]
+    Stopped,
 }
 
 /// One legal move of the side to move and the remoteness after it.
@@ -131,6 +135,7 @@ struct Search<'a> {
     memo: FxHashMap<(u32, u32, bool), u8>,
     nodes: u64,
     budget: Option<u64>,
+    gauge: Gauge,
 }
 
 impl Search<'_> {
@@ -164,6 +169,9 @@ impl Search<'_> {
             return Ok(u32::from(r));
         }
         self.nodes += 1;
+        if self.gauge.tick(1) {
+            return Err(ColPlayError::Stopped);
+        }
         if let Some(budget) = self.budget {
             if self.nodes > budget {
                 return Err(ColPlayError::BudgetExceeded { budget });
@@ -198,6 +206,7 @@ pub fn reply_at(
         memo: FxHashMap::default(),
         nodes: 0,
         budget,
+        gauge: Gauge::current(),
     };
     let opts: Vec<(usize, Pos)> = s.options(pos, side).collect();
     let mut moves = Vec::with_capacity(opts.len());

@@ -29,6 +29,7 @@
 
 use crate::fxhash::FxHashMap;
 use crate::graph::graph6::{self, Graph6Error};
+use crate::meter::Gauge;
 use serde::Serialize;
 
 /// The most vertices [`reply`] plays on (a vertex set is one `u64`).
@@ -72,6 +73,9 @@ pub enum PlayError {
         /// The budget (positions evaluated).
         budget: u64,
     },
+    /// The search's [`Meter`](crate::meter::Meter) was stopped.
+    #[error("the search was stopped")]
+    Stopped,
 }
 
 /// One legal move and the remoteness of the position it leads to.
@@ -138,6 +142,7 @@ struct Search {
     memo: ReplyMemo,
     nodes: u64,
     budget: Option<u64>,
+    gauge: Gauge,
 }
 
 /// Bits of `s`, lowest first.
@@ -186,6 +191,9 @@ impl Search {
             return Ok(r);
         }
         self.nodes += 1;
+        if self.gauge.tick(1) {
+            return Err(PlayError::Stopped);
+        }
         if let Some(budget) = self.budget {
             if self.nodes > budget {
                 return Err(PlayError::BudgetExceeded { budget });
@@ -254,6 +262,7 @@ pub fn reply(
             memo,
             nodes: 0,
             budget,
+            gauge: Gauge::current(),
         },
         token,
         free,
@@ -321,6 +330,7 @@ mod tests {
             memo,
             nodes: 0,
             budget: None,
+            gauge: Gauge::default(),
         };
         let free = ((1u64 << n) - 1) & !(1 << token);
         let mut r = search(s, token, free).unwrap();

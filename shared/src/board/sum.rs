@@ -600,6 +600,10 @@ impl<'a> Analyst<'a> {
 
     fn col_budget(&self, p: &Position) -> Result<(), SumError> {
         match self.limits.col_work {
+            _ if self.solver.stopped() => Err(SumError::Budget {
+                term: cut(&p.term()),
+                why: "the search was stopped".into(),
+            }),
             Some(b) if self.solver.budget_exceeded() => Err(SumError::Budget {
                 term: cut(&p.term()),
                 why: format!("Col solver budget of {b} work units exceeded"),
@@ -640,6 +644,10 @@ impl<'a> Analyst<'a> {
                     why: format!("UVG search budget of {budget} nodes exceeded"),
                 }
             }
+            e @ crate::uvg::position::PositionError::Stopped { .. } => SumError::Budget {
+                term: cut(&term),
+                why: e.to_string(),
+            },
             e => bad(&term, e.to_string()),
         })?;
         let g = v[0].grundy;

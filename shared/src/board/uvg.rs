@@ -226,6 +226,11 @@ pub(crate) fn values_without(
                     grundy: o.value,
                 });
             }
+            Err(e) if e.stopped => {
+                return Err(PositionError::Stopped {
+                    nodes: used.saturating_add(e.nodes),
+                })
+            }
             Err(e) => {
                 return Err(PositionError::BudgetExceeded {
                     budget: budget.unwrap_or(u64::MAX),
@@ -258,25 +263,7 @@ pub fn position_values(
     token: usize,
     budget: Option<u64>,
 ) -> Result<PositionValues, PositionError> {
-    let text = text.trim();
-    let (n, edges) = graph6::decode(text).map_err(|source| PositionError::Graph6 {
-        text: text.to_string(),
-        source,
-    })?;
-    if n == 0 {
-        return Err(PositionError::NoVertices);
-    }
-    if let Some(&v) = visited.iter().chain([&token]).find(|&&v| v >= n) {
-        return Err(PositionError::StartOutOfRange {
-            start: v,
-            last: n - 1,
-        });
-    }
-    let mut keep = vec![true; n];
-    for &v in visited {
-        keep[v] = false;
-    }
-    keep[token] = true;
+    let (n, edges, mut keep) = position(text, visited, token)?;
     let mut used = 0u64;
     let grundy = values_without(n, &edges, &keep, &[token], budget, &mut used)?[0].grundy;
     keep[token] = false;
@@ -296,6 +283,49 @@ pub fn position_values(
         grundy,
         moves,
     })
+}
+
+/// The Grundy value of one position of a game under way (as
+/// [`position_values`], without the moves) and the search nodes it took
+/// (0 when the dense DP valued it).
+pub fn position_value(
+    text: &str,
+    visited: &[usize],
+    token: usize,
+    budget: Option<u64>,
+) -> Result<(u32, u64), PositionError> {
+    let (n, edges, keep) = position(text, visited, token)?;
+    let mut used = 0u64;
+    let grundy = values_without(n, &edges, &keep, &[token], budget, &mut used)?[0].grundy;
+    Ok((grundy, used))
+}
+
+/// The graph of `text` and the vertices left (`visited` gone, `token` kept).
+fn position(
+    text: &str,
+    visited: &[usize],
+    token: usize,
+) -> Result<(usize, Vec<(usize, usize)>, Vec<bool>), PositionError> {
+    let text = text.trim();
+    let (n, edges) = graph6::decode(text).map_err(|source| PositionError::Graph6 {
+        text: text.to_string(),
+        source,
+    })?;
+    if n == 0 {
+        return Err(PositionError::NoVertices);
+    }
+    if let Some(&v) = visited.iter().chain([&token]).find(|&&v| v >= n) {
+        return Err(PositionError::StartOutOfRange {
+            start: v,
+            last: n - 1,
+        });
+    }
+    let mut keep = vec![true; n];
+    for &v in visited {
+        keep[v] = false;
+    }
+    keep[token] = true;
+    Ok((n, edges, keep))
 }
 
 impl fmt::Display for UvgAnalysis {

@@ -305,6 +305,9 @@ pub enum ColError {
         /// plus games held).
         budget: u64,
     },
+    /// The search's [`Meter`](crate::meter::Meter) was stopped.
+    #[error("the search was stopped")]
+    Stopped,
     /// Col forbids two adjacent vertices of the same colour.
     #[error("vertices {u} and {v} are adjacent and have the same colour, which Col never allows")]
     SameColourEdge {
@@ -461,6 +464,7 @@ pub fn solve_position_within(
     let pos = board.position(&cols);
     let mut solver = Solver::with_budget(SolverOptions::default(), budget);
     let over = |solver: &Solver| match budget {
+        _ if solver.stopped() => Err(ColError::Stopped),
         Some(budget) if solver.budget_exceeded() => Err(ColError::BudgetExceeded { budget }),
         _ => Ok(()),
     };

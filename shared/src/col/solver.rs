@@ -5,6 +5,7 @@ use super::{Board, Pos};
 use crate::cgt::{Engine, GameId};
 use crate::fxhash::FxHashMap;
 use crate::graph::members;
+use crate::meter::Gauge;
 
 /// How component values are memoised.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,8 +73,12 @@ pub struct Solver {
     star: GameId,
     /// Most work units ([`Solver::work`]) allowed; `None`: unlimited.
     budget: Option<u64>,
-    /// Set once the budget ran out (values from then on are meaningless).
+    /// Set once the budget ran out or the meter was stopped (values from
+    /// then on are meaningless).
     exceeded: bool,
+    /// Set when the meter was stopped.
+    stopped: bool,
+    gauge: Gauge,
 }
 
 impl Solver {
@@ -94,6 +99,8 @@ impl Solver {
             star,
             budget: None,
             exceeded: false,
+            stopped: false,
+            gauge: Gauge::current(),
         }
     }
 
@@ -115,9 +122,18 @@ impl Solver {
         self.stats.expanded + self.engine.len() as u64
     }
 
-    /// Did the work reach the budget of [`Solver::with_budget`]?
+    /// Did the work reach the budget of [`Solver::with_budget`], or was the
+    /// [`Meter`](crate::meter::Meter) it was created under stopped
+    /// ([`Solver::stopped`])? Either way the values it returned since are
+    /// meaningless.
     pub fn budget_exceeded(&self) -> bool {
         self.exceeded
+    }
+
+    /// Was the [`Meter`](crate::meter::Meter) this solver was created under
+    /// stopped?
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// The value of a position: sum of its components' values.
@@ -197,12 +213,14 @@ impl Solver {
     }
 
     fn expand(&mut self, b: &Board, p: Pos) -> GameId {
-        if let Some(budget) = self.budget {
-            if self.exceeded || self.work() >= budget {
-                // Unwind without expanding: the caller checks `exceeded`.
-                self.exceeded = true;
-                return self.engine.zero();
-            }
+        if self.gauge.tick(1) {
+            self.stopped = true;
+            self.exceeded = true;
+        }
+        if self.exceeded || self.budget.is_some_and(|budget| self.work() >= budget) {
+            // Unwind without expanding: the caller checks `exceeded`.
+            self.exceeded = true;
+            return self.engine.zero();
         }
         self.stats.expanded += 1;
         let mut lo = Vec::with_capacity(p.l.count_ones() as usize);

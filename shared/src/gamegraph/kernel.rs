@@ -10,6 +10,7 @@
 
 use super::label::reverse_topological_order;
 use super::{GameGraph, GameGraphError};
+use crate::meter::Gauge;
 use serde::Serialize;
 
 /// Does `set` (a membership vector) form a kernel of `g`'s move digraph?
@@ -201,6 +202,7 @@ pub fn find_kernel(g: &GameGraph, max_branches: u64) -> Result<KernelSearch, Gam
     }
     let mut stack: Vec<Frame> = Vec::new();
     let mut branches = 0u64;
+    let gauge = Gauge::current();
     loop {
         // Branch on the first undecided vertex; everything before the top
         // frame's vertex was decided when the frame was pushed.
@@ -217,6 +219,12 @@ pub fn find_kernel(g: &GameGraph, max_branches: u64) -> Result<KernelSearch, Gam
             tried_out: false,
         });
         branches += 1;
+        if gauge.tick(1) {
+            return Err(GameGraphError::Stopped {
+                game: g.name().to_string(),
+                branches,
+            });
+        }
         if branches > max_branches {
             return Err(GameGraphError::SearchLimit {
                 game: g.name().to_string(),

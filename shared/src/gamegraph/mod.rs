@@ -117,6 +117,14 @@ pub enum GameGraphError {
         /// The budget that was exhausted.
         branches: u64,
     },
+    /// The kernel search's [`Meter`](crate::meter::Meter) was stopped.
+    #[error("kernel search in game `{game}` was stopped after {branches} branching decisions")]
+    Stopped {
+        /// The game.
+        game: String,
+        /// Branching decisions made.
+        branches: u64,
+    },
     /// An invalid subtraction set.
     #[error("bad subtraction set: {0}")]
     BadSubtractionSet(String),

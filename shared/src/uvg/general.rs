@@ -19,6 +19,7 @@ use std::collections::HashMap;
 
 use crate::graph::general::{GeneralGraph, VertexSet};
 use crate::graph::BitGraph;
+use crate::meter::Gauge;
 
 use super::matching::{self, Blossom, MatchGraph};
 use super::FxBuildHasher;
@@ -32,12 +33,15 @@ pub struct GeneralOutcome {
     pub nodes: u64,
 }
 
-/// The search was stopped after using up its node budget.
+/// The search was stopped after using up its node budget, or because its
+/// [`Meter`](crate::meter::Meter) was stopped (`stopped`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("search budget exceeded after {nodes} nodes")]
+#[error("search {} after {nodes} nodes", if *stopped { "stopped" } else { "budget exceeded" })]
 pub struct BudgetExceeded {
     /// Nodes evaluated before stopping.
     pub nodes: u64,
+    /// Stopped through the meter, not by the budget.
+    pub stopped: bool,
 }
 
 /// Memo over large components.
@@ -59,6 +63,7 @@ struct Search<'g> {
     small: super::Memo,
     nodes: u64,
     budget: Option<u64>,
+    gauge: Gauge,
     /// Components up to this size go to the BitGraph search.
     small_limit: usize,
     /// Scratch for splitting components.
@@ -69,6 +74,10 @@ struct Search<'g> {
 /// Largest component handed to the [`BitGraph`] search.
 const SMALL: usize = 32;
 
+/// Positions the [`BitGraph`] search evaluates between two looks at the
+/// meter.
+const SMALL_CHUNK: u64 = 1 << 16;
+
 impl<'g> Search<'g> {
     fn new(g: &'g GeneralGraph, budget: Option<u64>, small_limit: usize) -> Self {
         Search {
@@ -78,6 +87,7 @@ impl<'g> Search<'g> {
             small: super::Memo::default(),
             nodes: 0,
             budget,
+            gauge: Gauge::current(),
             label: vec![u32::MAX; g.n()],
             stack: Vec::new(),
         }
@@ -85,9 +95,18 @@ impl<'g> Search<'g> {
 
     fn charge(&mut self, k: u64) -> Result<(), BudgetExceeded> {
         self.nodes += k;
+        let stopped = self.gauge.tick(k);
         match self.budget {
-            Some(b) if self.nodes > b => Err(BudgetExceeded { nodes: self.nodes }),
+            Some(b) if self.nodes > b => Err(self.stop(false)),
+            _ if stopped => Err(self.stop(true)),
             _ => Ok(()),
+        }
+    }
+
+    fn stop(&self, stopped: bool) -> BudgetExceeded {
+        BudgetExceeded {
+            nodes: self.nodes,
+            stopped,
         }
     }
 
@@ -164,22 +183,34 @@ impl<'g> Search<'g> {
         let ti = verts.binary_search(&t).expect("token in its component");
         // A fresh memo per small component: its labels are local.
         self.small.clear();
-        let left0 = match self.budget {
+        // In chunks of SMALL_CHUNK positions, so that a stop is seen within
+        // one chunk; the memo keeps what a chunk finished, so the next one
+        // only walks back down to where it stopped.
+        let mut left_total = match self.budget {
             Some(b) => b.saturating_sub(self.nodes),
             None => u64::MAX,
         };
-        let mut left = left0;
-        let x = super::memo_grundy_budget(&bg, ti, bg.all(), &mut self.small, &mut left);
-        // Positions evaluated inside the small search count as nodes; on
-        // failure, the position that did not fit counts too (so nodes > budget).
-        match x {
-            Some(x) => {
-                self.charge(left0 - left)?;
-                Ok(x as u32)
-            }
-            None => {
-                self.nodes += left0 - left + 1;
-                Err(BudgetExceeded { nodes: self.nodes })
+        loop {
+            let chunk = left_total.min(SMALL_CHUNK);
+            let mut left = chunk;
+            let x = super::memo_grundy_budget(&bg, ti, bg.all(), &mut self.small, &mut left);
+            let used = chunk - left;
+            match x {
+                Some(x) => {
+                    self.charge(used)?;
+                    return Ok(x as u32);
+                }
+                // The budget ran out: the position that did not fit counts
+                // too (so nodes > budget).
+                None if chunk == left_total => {
+                    self.nodes += used + 1;
+                    self.gauge.tick(used + 1);
+                    return Err(self.stop(false));
+                }
+                None => {
+                    self.charge(used)?;
+                    left_total -= used;
+                }
             }
         }
     }

@@ -689,7 +689,13 @@ mod tests {
         let full = grundy_general_with(&t, 0, None, 0).unwrap();
         assert!(full.nodes > 10);
         let err = grundy_general_with(&t, 0, Some(10), 0).unwrap_err();
-        assert_eq!(err, BudgetExceeded { nodes: 11 });
+        assert_eq!(
+            err,
+            BudgetExceeded {
+                nodes: 11,
+                stopped: false
+            }
+        );
         assert_eq!(
             grundy_general_with(&t, 0, Some(full.nodes), 0).unwrap(),
             full

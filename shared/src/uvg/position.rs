@@ -63,6 +63,12 @@ pub enum PositionError {
         /// Nodes used when the search stopped (more than `budget`).
         nodes: u64,
     },
+    /// The search's [`Meter`](crate::meter::Meter) was stopped.
+    #[error("the search was stopped after {nodes} positions")]
+    Stopped {
+        /// Nodes used when the search stopped.
+        nodes: u64,
+    },
 }
 
 /// One start vertex's answer.
@@ -179,6 +185,11 @@ fn solve(
             };
             let (grundy, nodes) = match grundy_general(&g, s, left) {
                 Ok(o) => (Some(o.value), o.nodes),
+                Err(e) if e.stopped => {
+                    return Err(PositionError::Stopped {
+                        nodes: used.saturating_add(e.nodes),
+                    })
+                }
                 Err(e) if total => {
                     return Err(PositionError::BudgetExceeded {
                         budget: budget.unwrap_or(u64::MAX),

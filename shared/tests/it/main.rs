@@ -15,5 +15,6 @@ mod golden;
 mod kind_version;
 mod kinds_contract;
 mod layers;
+mod meter;
 mod presentation;
 mod sums;

@@ -32,6 +32,17 @@ pub const UVG_BUDGET: u64 = 2_000_000;
 /// (a flat table, [`gamesweep::board::play::DENSE_LIMIT`]), as the values are.
 pub const REMOTENESS_BUDGET: u64 = 300_000;
 
+/// Most search nodes one search asked for past the budget
+/// (`/explore/api/uvg/search`) may use: about 2 GB of memo and a few
+/// minutes.
+pub const SEARCH_BUDGET_MAX: u64 = 50_000_000;
+
+/// The budget the page offers for such a search.
+pub const SEARCH_BUDGET_DEFAULT: u64 = 10_000_000;
+
+/// Longest such a search may run.
+pub const SEARCH_TIME_MAX: std::time::Duration = std::time::Duration::from_secs(300);
+
 /// Work units (components expanded plus games held) a visit's Col table may
 /// grow to before it is started afresh; one request that needs more is refused.
 pub const COL_BUDGET: u64 = 1_000_000;
@@ -136,8 +147,12 @@ fn decode_graph(text: &str) -> Result<(usize, Vec<(usize, usize)>), BoardError> 
 pub struct UvgMove {
     /// Where the token goes.
     pub vertex: usize,
-    /// Grundy value after the move (0: a winning move).
-    pub value: u32,
+    /// Grundy value after the move (0: a winning move); null when the
+    /// exact search ran past the page's budget ([`UvgView::over_budget`]).
+    pub value: Option<u32>,
+    /// The move wins: the opponent loses from there (matching theorem,
+    /// always exact).
+    pub wins: bool,
 }
 
 /// The solver's answer in a position.
@@ -168,8 +183,17 @@ pub struct UvgView {
     pub token: Option<usize>,
     /// Vertices still on the board (the token's included).
     pub alive: Vec<usize>,
-    /// Without a token: the Grundy value of each start (index = vertex).
+    /// Without a token: the Grundy value of each start (index = vertex);
+    /// null when the exact search ran past the page's budget.
     pub start_values: Option<Vec<u32>>,
+    /// Without a token: does the first player win from each start
+    /// (matching theorem, always exact; index = vertex)?
+    pub start_wins: Option<Vec<bool>>,
+    /// Why the Grundy values are missing: the exact search ran past the
+    /// page's budget. The winners, the matching and the solver's replies
+    /// (by the matching theorem) are still given, and one start or move can
+    /// be searched with a budget of its own (`/explore/api/uvg/search`).
+    pub over_budget: Option<String>,
     /// With a token: the value of the position (player to move).
     pub value: Option<u32>,
     /// With a token: every legal move and the value it leads to.
@@ -207,6 +231,7 @@ fn over(budget: u64) -> BoardError {
 fn position_error(e: PositionError) -> BoardError {
     match e {
         PositionError::BudgetExceeded { budget, .. } => over(budget),
+        e @ PositionError::Stopped { .. } => BoardError::Budget(e.to_string()),
         e => BoardError::Illegal(e.to_string()),
     }
 }
@@ -288,9 +313,13 @@ pub fn parse_path(text: &str) -> Result<Vec<usize>, BoardError> {
         .collect()
 }
 
-/// The UVG board for graph `code` with the token moved along `path`.
-pub fn uvg_view(code: &str, path: &[usize]) -> Result<UvgView, BoardError> {
-    let code = code.trim();
+/// The graph of `code` with the token moved along `path`: its order,
+/// edges, bitset graph and the vertices left (the token's included), or why
+/// the path is not a game on it.
+fn walk(
+    code: &str,
+    path: &[usize],
+) -> Result<(usize, Vec<(usize, usize)>, BitGraph, u32), BoardError> {
     let (n, edges) = decode_graph(code)?;
     if n == 0 {
         return Err(BoardError::Empty);
@@ -322,6 +351,13 @@ pub fn uvg_view(code: &str, path: &[usize]) -> Result<UvgView, BoardError> {
             alive &= !(1 << from);
         }
     }
+    Ok((n, edges, g, alive))
+}
+
+/// The UVG board for graph `code` with the token moved along `path`.
+pub fn uvg_view(code: &str, path: &[usize]) -> Result<UvgView, BoardError> {
+    let code = code.trim();
+    let (n, edges, g, alive) = walk(code, path)?;
     let token = path.last().copied();
     let mates = uvg::matching::max_matching_mates(&g, alive);
     let matching: Vec<(usize, usize)> = (0..n)
@@ -337,6 +373,8 @@ pub fn uvg_view(code: &str, path: &[usize]) -> Result<UvgView, BoardError> {
         token,
         alive: members(alive).collect(),
         start_values: None,
+        start_wins: None,
+        over_budget: None,
         value: None,
         moves: Vec::new(),
         matching,
@@ -355,40 +393,132 @@ pub fn uvg_view(code: &str, path: &[usize]) -> Result<UvgView, BoardError> {
     };
     match token {
         None => {
+            view.start_wins = Some(
+                (0..n)
+                    .map(|s| uvg::first_player_wins(&g, s, alive))
+                    .collect(),
+            );
             // What `gamesweep solve uvg G` computes.
-            let rep =
-                solve_position_within(code, None, Some(UVG_BUDGET)).map_err(position_error)?;
-            let values = rep
-                .starts
-                .iter()
-                .map(|s| s.grundy.ok_or_else(|| over(UVG_BUDGET)))
-                .collect::<Result<Vec<_>, _>>()?;
-            view.start_reply = start_reply(code, n, &values);
-            view.start_values = Some(values);
+            match solve_position_within(code, None, Some(UVG_BUDGET)) {
+                Ok(rep) => {
+                    let values = rep
+                        .starts
+                        .iter()
+                        .map(|s| s.grundy.ok_or_else(|| over(UVG_BUDGET)))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    view.start_reply = start_reply(code, n, &values);
+                    view.start_values = Some(values);
+                }
+                Err(PositionError::BudgetExceeded { budget, .. }) => {
+                    view.over_budget = Some(over(budget).to_string());
+                    let win = (0..n).find(|&s| uvg::first_player_wins(&g, s, alive));
+                    view.start_reply = Some(Reply {
+                        vertex: win.unwrap_or(0),
+                        why: if win.is_some() { "winning" } else { "lowest" }.into(),
+                        remoteness: None,
+                    });
+                }
+                Err(e) => return Err(position_error(e)),
+            }
         }
         Some(t) => {
             let visited = &path[..path.len() - 1];
-            let pv = gamesweep::board::uvg::position_values(code, visited, t, Some(UVG_BUDGET))
-                .map_err(position_error)?;
-            let moves: Vec<UvgMove> = pv
-                .moves
-                .iter()
-                .map(|m| UvgMove {
-                    vertex: m.vertex,
-                    value: m.grundy,
-                })
-                .collect();
             let rest = alive & !(1 << t);
-            view.value = Some(pv.grundy);
+            let nbrs: Vec<usize> = members(g.nbrs(t) & rest).collect();
+            let wins = |w: usize| !uvg::first_player_wins(&g, w, rest);
+            match gamesweep::board::uvg::position_values(code, visited, t, Some(UVG_BUDGET)) {
+                Ok(pv) => {
+                    view.value = Some(pv.grundy);
+                    view.moves = pv
+                        .moves
+                        .iter()
+                        .map(|m| UvgMove {
+                            vertex: m.vertex,
+                            value: Some(m.grundy),
+                            wins: wins(m.vertex),
+                        })
+                        .collect();
+                    view.reply = reply(code, visited, t, &view.moves);
+                }
+                Err(PositionError::BudgetExceeded { budget, .. }) => {
+                    view.over_budget = Some(over(budget).to_string());
+                    view.moves = nbrs
+                        .iter()
+                        .map(|&w| UvgMove {
+                            vertex: w,
+                            value: None,
+                            wins: wins(w),
+                        })
+                        .collect();
+                    // The matching theorem's winning move, else the lowest.
+                    let win = uvg::winning_move(&g, t, alive);
+                    view.reply = win.or(nbrs.first().copied()).map(|w| Reply {
+                        vertex: w,
+                        why: if win.is_some() { "winning" } else { "lowest" }.into(),
+                        remoteness: None,
+                    });
+                }
+                Err(e) => return Err(position_error(e)),
+            }
             view.nu_without_token = Some(uvg::matching::max_matching(&g, rest));
             view.mover_wins = Some(uvg::first_player_wins(&g, t, alive));
             view.degree3 =
                 uvg::degree3::grundy_degree3(&g, t, alive).map(|(v, k)| (u32::from(v), k));
-            view.reply = reply(code, visited, t, &moves);
-            view.moves = moves;
         }
     }
     Ok(view)
+}
+
+/// The exact value of one position searched past the page's budget.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct SearchAnswer {
+    /// The game so far: a start, then the moves (the last one is the
+    /// start or move searched).
+    pub line: Vec<usize>,
+    /// Grundy value of the position `line` leads to, the player to move
+    /// being the opponent of whoever made its last step (0: that step wins).
+    pub value: u32,
+    /// Search nodes used.
+    pub nodes: u64,
+    /// The budget it had.
+    pub budget: u64,
+}
+
+/// The exact Grundy value after `line` on `code` (a start when `line` has
+/// one vertex, else the position after its last move), within `budget`
+/// search nodes; stopped through the calling thread's
+/// [`Meter`](gamesweep::meter::Meter), it ends with [`BoardError::Budget`].
+pub fn uvg_search(code: &str, line: &[usize], budget: u64) -> Result<SearchAnswer, BoardError> {
+    let code = code.trim();
+    search_line(code, line)?;
+    let (&token, visited) = line
+        .split_last()
+        .expect("search_line refuses an empty line");
+    let (value, nodes) = gamesweep::board::uvg::position_value(code, visited, token, Some(budget))
+        .map_err(|e| match e {
+            PositionError::BudgetExceeded { budget, .. } => BoardError::Budget(format!(
+                "the search needs more than its budget of {budget} positions: give it a larger one \
+                 (at most {SEARCH_BUDGET_MAX} here; `gamesweep solve uvg --budget 0` has no limit)"
+            )),
+            e => position_error(e),
+        })?;
+    Ok(SearchAnswer {
+        line: line.to_vec(),
+        value,
+        nodes,
+        budget,
+    })
+}
+
+/// Why `line` cannot be searched on `code` (see [`uvg_search`]), if it cannot.
+pub fn search_line(code: &str, line: &[usize]) -> Result<(), BoardError> {
+    walk(code.trim(), line)?;
+    if line.is_empty() {
+        return Err(BoardError::Illegal(
+            "nothing to search: give a start (and moves)".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// A Col / Myopic Col option.

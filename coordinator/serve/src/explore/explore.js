@@ -234,7 +234,11 @@ function renderUvg(v) {
   const d = v.drawing;
   const alive = new Set(v.alive);
   const unmatched = new Set(v.unmatched);
-  const moveVal = new Map(v.moves.map(m => [m.vertex, m.value]));
+  // Past the page's budget the values are null (searched ones are filled
+  // in from search.js's answers) and the winners come from the matching.
+  const moveVal = new Map(v.moves.map(m => [m.vertex, m.value !== null ? m.value : searched([...v.path, m.vertex])]));
+  const moveWins = new Map(v.moves.map(m => [m.vertex, m.wins]));
+  const startVal = w => v.start_values ? v.start_values[w] : searched([w]);
   const token = v.token;
   const trail = v.path.slice(1).map((w, i) => {
     const [x1, y1] = d.coords[v.path[i]], [x2, y2] = d.coords[w];
@@ -253,19 +257,20 @@ function renderUvg(v) {
       if (!alive.has(w)) c.push("gone");
       if (unmatched.has(w)) c.push("unmatched");
       if (w === token) c.push("token");
-      if (moveVal.has(w)) { c.push("move"); if (moveVal.get(w) === 0) c.push("win"); }
+      if (moveVal.has(w)) { c.push("move"); if (moveWins.get(w)) c.push("win"); }
       if (token === null) c.push("start-choice");
       return c.join(" ");
     },
   };
   const labels = w => {
-    if (token === null && v.start_values) return [nim(v.start_values[w]), v.start_values[w], v.start_values[w] !== 0];
-    if (moveVal.has(w)) { const x = moveVal.get(w); return [nim(x), x, x !== 0]; }
+    if (token === null && v.start_wins) { const x = startVal(w); return x === undefined ? ["?", "", v.start_wins[w]] : [nim(x), x, x !== 0]; }
+    if (moveVal.has(w)) { const x = moveVal.get(w); return x === undefined ? ["?", "", !moveWins.get(w)] : [nim(x), x, x !== 0]; }
     return null;
   };
   $("board").innerHTML = svgBoard(d, cls, labels);
   const set = (id, text, value) => { const e = $(id); e.textContent = text; if (value === undefined || value === null) delete e.dataset.value; else e.dataset.value = value; };
-  set("value", v.value === null ? "— (put the token on a vertex)" : nim(v.value) + (v.value === 0 ? "  (the player to move loses)" : ""), v.value);
+  const here = token === null ? undefined : (v.value !== null ? v.value : searched(v.path));
+  set("value", token === null ? "— (put the token on a vertex)" : here === undefined ? "? (past the page's budget: search it below)" : nim(here) + (here === 0 ? "  (the player to move loses)" : ""), here);
   set("winner", v.mover_wins === null ? "—" : v.mover_wins ? "wins (ν(G) > ν(G − s))" : "loses (ν(G) = ν(G − s))");
   set("nu", String(v.nu), v.nu);
   set("nu-s", v.nu_without_token === null ? "—" : String(v.nu_without_token), v.nu_without_token);
@@ -277,9 +282,11 @@ function renderUvg(v) {
     v.moves.length ? "Click a highlighted neighbour to move (green: value 0, a winning move)." :
     "Game over: no move from " + token + ". Undo takes moves back; Reset starts again.";
   $("moves-head").textContent = token === null ? "start" : "move to";
-  const rows = token === null ? v.start_values.map((x, w) => [w, x, "start"]) : v.moves.map(m => [m.vertex, m.value, "move"]);
-  $("moves").querySelector("tbody").innerHTML = rows.map(([w, x, k]) =>
-    '<tr class="' + k + (x === 0 && k === "move" ? " win" : "") + '" data-v="' + w + '" data-value="' + x + '"><td>' + w + "</td><td>" + nim(x) + "</td></tr>").join("");
+  const rows = token === null ? v.start_wins.map((win, w) => [w, startVal(w), "start", win]) : v.moves.map(m => [m.vertex, moveVal.get(m.vertex), "move", m.wins]);
+  const unknown = (k, win) => "? (" + (k === "start" ? (win ? "first player wins" : "second player wins") : (win ? "wins" : "loses")) + ")";
+  $("moves").querySelector("tbody").innerHTML = rows.map(([w, x, k, win]) =>
+    '<tr class="' + k + (win && k === "move" ? " win" : "") + '" data-v="' + w + '"' + (x === undefined ? "" : ' data-value="' + x + '"') + "><td>" + w + "</td><td>" + (x === undefined ? unknown(k, win) : nim(x)) + "</td></tr>").join("");
+  searchPanel(v);
   $("method").textContent = v.method + " · " + d.layout + " · max degree " + v.max_degree;
 }
 
@@ -387,6 +394,7 @@ function endMessage(v) {
 }
 
 async function load() {
+  searchStop();
   document.body.dataset.state = "busy";
   document.body.classList.toggle("playing", playing());
   document.body.classList.toggle("hide-values", $("hide").checked);

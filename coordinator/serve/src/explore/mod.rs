@@ -32,6 +32,7 @@
 pub mod analysis;
 pub mod engine;
 pub mod presets;
+pub mod search;
 
 use crate::web::{error, json, text, unauthorized};
 use axum::extract::rejection::QueryRejection;
@@ -255,6 +256,7 @@ pub fn router(ex: Arc<Explorer>) -> Router {
         .route("/explore/api/col", get(col_json))
         .route("/explore/api/gamegraph", post(gamegraph_json))
         .merge(analysis::routes())
+        .merge(search::routes())
         .with_state(ex)
 }
 
