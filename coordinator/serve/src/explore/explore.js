@@ -411,6 +411,7 @@ async function load() {
     showMessage(end && end[0], end && end[1]);
     renderTurn(v);
     renderMoveList();
+    gsAnalysis.position();
     done(true);
     return true;
   } catch (e) {
@@ -422,6 +423,7 @@ async function load() {
     clearPanel();
     $("board").innerHTML = errorBoard(e.message);
     renderMoveList();
+    gsAnalysis.position();
     done(false);
     return false;
   }
@@ -781,6 +783,7 @@ function initGameGraph(p) {
 
 async function init() {
   st.sid = visitId();
+  gsAnalysis.init();
   $("board").addEventListener("click", e => {
     const g = e.target.closest("g.v");
     if (g) clickVertex(Number(g.dataset.v));
