@@ -139,7 +139,9 @@ fn compare(dom: &Value, want: &Value, side: Option<&str>) -> usize {
             assert!(dom[key].is_null(), "{at}: {key} shown");
             continue;
         };
-        let shown = dom[key].as_array().unwrap_or_else(|| panic!("{at}: no {key}"));
+        let shown = dom[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{at}: no {key}"));
         assert_eq!(shown.len(), list.len(), "{at}: {key}");
         for (d, w) in shown.iter().zip(list) {
             n += compare(d, w, Some(side));
@@ -279,7 +281,13 @@ fn same_sum(s: &Value, terms: &[&str]) {
     assert!(s["error"].is_null(), "{s}");
     assert_eq!(s["value"], want["value"], "{terms:?}: {s}");
     let outcome = want["outcome"].as_str().unwrap();
-    assert!(s["outcome"].as_str().unwrap().starts_with(&format!("{outcome}:")), "{terms:?}: {s}");
+    assert!(
+        s["outcome"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{outcome}:")),
+        "{terms:?}: {s}"
+    );
     let shown = s["summands"].as_array().unwrap();
     assert_eq!(shown.len(), terms.len(), "{s}");
     for (d, w) in shown.iter().zip(want["summands"].as_array().unwrap()) {
@@ -288,9 +296,16 @@ fn same_sum(s: &Value, terms: &[&str]) {
         assert_eq!(d[2], w["outcome"], "{s}");
         // A Col position of several components shows each one's value.
         if let Some(cs) = w["components"].as_array().filter(|c| c.len() > 1) {
-            let text = d[3].as_str().unwrap_or_else(|| panic!("no components shown: {s}"));
+            let text = d[3]
+                .as_str()
+                .unwrap_or_else(|| panic!("no components shown: {s}"));
             for c in cs {
-                let vs: Vec<String> = c["vertices"].as_array().unwrap().iter().map(|v| v.to_string()).collect();
+                let vs: Vec<String> = c["vertices"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.to_string())
+                    .collect();
                 let part = format!("{{{}}} {}", vs.join(","), c["value"].as_str().unwrap());
                 assert!(text.contains(&part), "{part} not in {text}");
             }

@@ -278,7 +278,10 @@ async fn script() -> Response {
 }
 
 async fn analysis_script() -> Response {
-    text("text/javascript; charset=utf-8", include_str!("analysis.js"))
+    text(
+        "text/javascript; charset=utf-8",
+        include_str!("analysis.js"),
+    )
 }
 
 async fn style() -> Response {
