@@ -3,8 +3,9 @@
 //! value, outcome and mark read from the DOM against `gamesweep solve tree
 //! --depth 3 --json` and `solve sum --json` run as processes; a sum of a Col,
 //! a UVG and a Myopic Col position added from the board, against `solve sum
-//! --json`; the route's refusal shown. `#[ignore = "needs chromium"]`, as
-//! the other browser tests (`explore.rs`).
+//! --json` (and the UVG position's tree, impartial); the route's refusal
+//! shown. `#[ignore = "needs chromium"]`, as the other browser tests
+//! (`explore.rs`).
 //!
 //! `GAMESWEEP_EXPLORE_SCREENSHOT=1` also writes `docs/explore-analysis.png`.
 
@@ -393,19 +394,25 @@ fn a_sum_of_boards_added_in_a_browser_is_solve_sum() {
         }
         let s = add().await;
         same_sum(&s, &[&col, &uvg]);
-        // The Myopic preset, its tree open for the picture.
+        // UVG's tree: the moves once (impartial), as `solve tree` lists them.
+        act(&c, "document.querySelector('#tree-box summary').click();", vec![], more("tree")).await;
+        let tree = c.execute(TREE, vec![]).await.unwrap();
+        let want = solve(&["solve", "tree", &uvg, "--depth", "1", "--json"]);
+        assert!(tree["moves"].is_array() && tree["left"].is_null(), "{tree}");
+        compare(&tree, &want["root"], None);
+        // The Myopic preset: its tree (shown at once, the panel being
+        // open) one level further, for the picture.
         act(
             &c,
             "const s = document.getElementById('preset');
              s.value = Array.from(s.options).find(o => o.dataset.id === 'quarter').value;
              s.dispatchEvent(new Event('change'));",
             vec![],
-            more("seq"),
+            |a, b| more("seq")(a, b) && more("tree")(a, b),
         )
         .await;
         let s = add().await;
         same_sum(&s, &[&col, &uvg, quarter]);
-        act(&c, "document.querySelector('#tree-box summary').click();", vec![], more("tree")).await;
         act(&c, OPEN_LEVEL, vec![Value::from(1)], |_, _| true).await;
         let tree = c.execute(TREE, vec![]).await.unwrap();
         let want = solve(&["solve", "tree", quarter, "--depth", "2", "--json"]);
