@@ -15,6 +15,7 @@ mod cli_limits;
 mod dashboard;
 mod disk_full;
 mod explore;
+mod explore_analysis;
 mod export;
 mod figures;
 mod fuzz;

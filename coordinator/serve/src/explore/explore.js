@@ -419,6 +419,7 @@ async function load() {
     showMessage(end && end[0], end && end[1]);
     renderTurn(v);
     renderMoveList();
+    gsAnalysis.position();
     done(true);
     return true;
   } catch (e) {
@@ -430,6 +431,7 @@ async function load() {
     clearPanel();
     $("board").innerHTML = errorBoard(e.message);
     renderMoveList();
+    gsAnalysis.position();
     done(false);
     return false;
   }
@@ -789,6 +791,7 @@ function initGameGraph(p) {
 
 async function init() {
   st.sid = visitId();
+  gsAnalysis.init();
   $("board").addEventListener("click", e => {
     const g = e.target.closest("g.v");
     if (g) clickVertex(Number(g.dataset.v));

@@ -1,14 +1,16 @@
 //! The boards (`gamesweep explore`, and mounted read-only in the
 //! coordinator's dashboard): a web page where a person sees a UVG, Col or
 //! Myopic Col position, the values of its moves, the matching, and plays
-//! against the solver. Everything is compiled into the binary
-//! (`page.html`, `explore.js`, `explore.css`); the page asks the JSON
-//! routes below and draws the board as SVG itself.
+//! against the solver; its analysis panel (`analysis.js`) shows the
+//! position's game tree, opened option by option, and sums of positions
+//! ([`analysis`]'s routes). Everything is compiled into the binary
+//! (`page.html`, `explore.js`, `analysis.js`, `explore.css`); the page asks
+//! the JSON routes below and draws the board as SVG itself.
 //!
 //! Routes (`GET` unless said):
 //! - `/explore`: the page (`?g=GRAPH6&s=START` opens a UVG position,
 //!   `?game=col|myopic&g=CODE&c=COLOURING` a Col one); `/explore/app.js`,
-//!   `/explore/style.css`.
+//!   `/explore/analysis.js`, `/explore/style.css`.
 //! - `/explore/api/presets`: the presets ([`presets`]) and the witnesses of
 //!   the `results.json` given to `explore --results`.
 //! - `/explore/api/uvg?g=GRAPH6&path=S,V1,V2`: the UVG board with the token
@@ -20,7 +22,12 @@
 //! - `POST /explore/api/gamegraph` with a game file's text as the body
 //!   (docs/gamegraph-format.md, at most [`engine::GAME_TEXT_MAX`] bytes):
 //!   `solve gamegraph --json`'s report and a drawing of each small game
-//!   ([`engine::GameGraphView`]); the only `POST`, it changes nothing.
+//!   ([`engine::GameGraphView`]); like the other `POST`s, it changes nothing.
+//! - `/explore/api/tree`, `/explore/api/sum` (and `POST`): a position's game
+//!   tree and sums of positions, as `solve tree --json` and `solve sum
+//!   --json` print them ([`analysis`]); the analysis panel asks a node's
+//!   tree at depth 1 and its sum alone (its simplest winning moves) as it
+//!   is opened.
 //!
 //! Values are computed on blocking threads, at most [`workers`] at a time
 //! (the rest wait), each request within a budget ([`engine`]): a game file
@@ -250,6 +257,7 @@ pub fn router(ex: Arc<Explorer>) -> Router {
         .route("/explore", get(page))
         .route("/explore/", get(page))
         .route("/explore/app.js", get(script))
+        .route("/explore/analysis.js", get(analysis_script))
         .route("/explore/style.css", get(style))
         .route("/explore/api/presets", get(presets_json))
         .route("/explore/api/uvg", get(uvg_json))
@@ -269,6 +277,13 @@ async fn page(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Response {
 
 async fn script() -> Response {
     text("text/javascript; charset=utf-8", include_str!("explore.js"))
+}
+
+async fn analysis_script() -> Response {
+    text(
+        "text/javascript; charset=utf-8",
+        include_str!("analysis.js"),
+    )
 }
 
 async fn style() -> Response {
