@@ -2,13 +2,13 @@
 //! coordinator's dashboard): a web page where a person sees a UVG, Col or
 //! Myopic Col position, the values of its moves, the matching, and plays
 //! against the solver. Everything is compiled into the binary
-//! (`page.html`, `explore.js`, `explore.css`); the page asks the JSON
+//! (`page.html`, `explore.js`, `gamegraph.js`, `explore.css`); the page asks the JSON
 //! routes below and draws the board as SVG itself.
 //!
 //! Routes (`GET` unless said):
 //! - `/explore`: the page (`?g=GRAPH6&s=START` opens a UVG position,
 //!   `?game=col|myopic&g=CODE&c=COLOURING` a Col one); `/explore/app.js`,
-//!   `/explore/style.css`.
+//!   `/explore/gamegraph.js` (the game-graph panel), `/explore/style.css`.
 //! - `/explore/api/presets`: the presets ([`presets`]) and the witnesses of
 //!   the `results.json` given to `explore --results`.
 //! - `/explore/api/uvg?g=GRAPH6&path=S,V1,V2`: the UVG board with the token
@@ -249,6 +249,7 @@ pub fn router(ex: Arc<Explorer>) -> Router {
         .route("/explore", get(page))
         .route("/explore/", get(page))
         .route("/explore/app.js", get(script))
+        .route("/explore/gamegraph.js", get(gamegraph_script))
         .route("/explore/style.css", get(style))
         .route("/explore/api/presets", get(presets_json))
         .route("/explore/api/uvg", get(uvg_json))
@@ -267,6 +268,13 @@ async fn page(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Response {
 
 async fn script() -> Response {
     text("text/javascript; charset=utf-8", include_str!("explore.js"))
+}
+
+async fn gamegraph_script() -> Response {
+    text(
+        "text/javascript; charset=utf-8",
+        include_str!("gamegraph.js"),
+    )
 }
 
 async fn style() -> Response {
