@@ -19,7 +19,8 @@
 //!   move ([`engine::ColPlay`], within [`engine::COL_REMOTENESS_BUDGET`]).
 //! - `POST /explore/api/gamegraph` with a game file's text as the body
 //!   (docs/gamegraph-format.md, at most [`engine::GAME_TEXT_MAX`] bytes):
-//!   `solve gamegraph --json`'s report and a drawing of each small game
+//!   `solve gamegraph --json`'s report, a drawing of each small game (by
+//!   level when acyclic, [`gamedraw`]) and a declared sum's pair table
 //!   ([`engine::GameGraphView`]); the only `POST`, it changes nothing.
 //!
 //! Values are computed on blocking threads, at most [`workers`] at a time
@@ -31,6 +32,7 @@
 
 pub mod analysis;
 pub mod engine;
+pub mod gamedraw;
 pub mod presets;
 
 use crate::web::{error, json, text, unauthorized};
@@ -638,8 +640,8 @@ mod tests {
             let moves: usize = g.table.iter().map(|r| r.moves.len()).sum();
             match &d.drawing {
                 Some(dr) => {
-                    assert_eq!(dr.n, g.table.len());
-                    assert_eq!(dr.edges.len(), moves, "{}", g.name);
+                    assert_eq!(dr.drawing.n, g.table.len());
+                    assert_eq!(dr.drawing.edges.len(), moves, "{}", g.name);
                 }
                 None => assert!(g.table.len() > engine::GAME_DRAW_MAX),
             }
