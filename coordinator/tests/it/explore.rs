@@ -1999,7 +1999,7 @@ return {
         let t = c
             .execute(
                 "const t = document.querySelector('#gg-out table.gg-pairs');
-                 return t && { caption: t.caption.textContent,
+                 return t && { caption: document.getElementById(t.getAttribute('aria-labelledby')).textContent,
                    columns: Array.from(t.querySelectorAll('thead th')).slice(1).map(h => h.textContent),
                    rows: Array.from(t.querySelectorAll('tbody th')).map(h => h.textContent),
                    cells: Array.from(t.querySelectorAll('tbody tr')).map(r => Array.from(r.querySelectorAll('td')).map(d => d.textContent)) };",

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 /// Longest position name shown whole in its box; longer ones show their
 /// first and last characters around `…`.
-pub const LABEL_MAX_CHARS: usize = 12;
+pub const LABEL_MAX_CHARS: usize = 16;
 
 /// Height of a position's box, in pixels.
 pub const BOX_HEIGHT: u32 = 22;
@@ -116,7 +116,8 @@ mod tests {
     #[test]
     fn labels_are_whole_unless_long_and_then_keep_both_ends() {
         assert_eq!(short_label("2+2+1+1+1+1"), "2+2+1+1+1+1");
-        assert_eq!(short_label("abcdefghijkl"), "abcdefghijkl");
+        assert_eq!(short_label("2+1+1+1+1+1+1+1"), "2+1+1+1+1+1+1+1");
+        assert_eq!(short_label("abcdefghijklmnop"), "abcdefghijklmnop");
         let cut = short_label("abcdefghijklmnopqrstuvwxyz");
         assert_eq!(cut.chars().count(), LABEL_MAX_CHARS);
         assert!(cut.starts_with("abcdefg") && cut.ends_with("wxyz"), "{cut}");

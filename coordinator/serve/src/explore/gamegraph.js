@@ -84,7 +84,10 @@ const initGameGraph = (() => {
     if (sum.unavailable) s += '<p class="muted">not fully computed: ' + esc(sum.unavailable) + "</p>";
     if (t) {
       const cls = (u, v) => OUTCOME_CLASS[sum.outcome_table[u][v]] || "draw";
-      s += '<div class="gg-pairs-box"><table class="gg-pairs" data-cells="' + esc(t.cells_are) + '"><caption>' + esc(t.caption) + "</caption><thead><tr><th></th>" +
+      // The caption above the table, not in it: as a <caption> its length
+      // would set the table's width.
+      s += '<p class="muted gg-pairs-caption" id="gg-pairs-caption">' + esc(t.caption) + "</p>" +
+        '<div class="gg-pairs-box"><table class="gg-pairs" aria-labelledby="gg-pairs-caption" data-cells="' + esc(t.cells_are) + '"><thead><tr><th></th>' +
         t.columns.map(h => '<th scope="col">' + esc(h) + "</th>").join("") + "</tr></thead><tbody>" +
         t.rows.map((h, u) => '<tr><th scope="row">' + esc(h) + "</th>" + t.cells[u].map((x, v) =>
           '<td class="' + cls(u, v) + (x.endsWith("!") ? " mismatch" : "") + '">' + esc(x) + "</td>").join("") + "</tr>").join("") +
