@@ -120,11 +120,9 @@ mod tests {
         assert_eq!(short_label("abcdefghijklmnop"), "abcdefghijklmnop");
         let cut = short_label("abcdefghijklmnopqrstuvwxyz");
         assert_eq!(cut.chars().count(), LABEL_MAX_CHARS);
-        assert!(cut.starts_with("abcdefg") && cut.ends_with("wxyz"), "{cut}");
-        assert_eq!(
-            short_label("ééééééééééééé").chars().count(),
-            LABEL_MAX_CHARS
-        );
+        assert_eq!(cut, "abcdefghij…vwxyz");
+        let e = short_label(&"é".repeat(20));
+        assert_eq!(e.chars().count(), LABEL_MAX_CHARS, "{e}");
         assert!(box_width("2+2+1+1+1+1") >= 6 * 11);
     }
 
