@@ -1741,3 +1741,282 @@ fn playing_every_board_against_the_solver_in_a_browser() {
         eprintln!("wrote {} ({} bytes)", docs.display(), png.len());
     }
 }
+
+// ---- game graphs: levels, labels, legend, a sum's pair table ----
+
+/// A declared sum's pair table as `gamesweep solve gamegraph FILE` prints
+/// it, read back from its text: (caption, column headings, row headings,
+/// cells, the "first k of n columns" note if any). Cells are separated by
+/// two spaces or more; headings hold single spaces only.
+fn cli_pair_table(file: &Path) -> (String, Vec<String>, Vec<String>, Vec<Vec<String>>, bool) {
+    let out = ok(&["solve", "gamegraph", file.to_str().unwrap()]);
+    let mut lines = out.lines().skip_while(|l| {
+        !l.starts_with("  Grundy numbers of the pairs") && !l.starts_with("  outcomes of the pairs")
+    });
+    let caption = lines
+        .next()
+        .expect("a pair table")
+        .trim()
+        .trim_end_matches(':')
+        .to_string();
+    let split = |l: &str| -> Vec<String> {
+        l.trim()
+            .split("  ")
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let columns = split(lines.next().unwrap());
+    let (mut rows, mut cells, mut cut) = (Vec::new(), Vec::new(), false);
+    for l in lines {
+        if l.starts_with("  Sprague") || l.starts_with("  type II") {
+            break;
+        }
+        if l.starts_with("  (first ") {
+            cut = true;
+            continue;
+        }
+        let mut c = split(l);
+        rows.push(c.remove(0));
+        cells.push(c);
+    }
+    (caption, columns, rows, cells, cut)
+}
+
+/// Issue 29: the page shows a declared sum's pair table; the route's is
+/// the CLI's, cell for cell (Grundy numbers, outcome symbols when a part
+/// is cyclic, cut at the CLI's 40 columns), and Sprague–Grundy holds in
+/// it (each cell the XOR of its row's and column's numbers).
+#[test]
+fn a_declared_sums_pair_table_is_the_clis() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_p, url) = explore(dir.path(), &[]);
+    let (st, js) = get(&url, "/explore/gamegraph.js");
+    assert!(st == 200 && js.contains("initGameGraph"), "{st}");
+    let examples = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/examples"));
+    let cyclic = dir.path().join("cyclic.game");
+    std::fs::write(&cyclic, "game loop\np -> q\nq -> p r\ns -> t\nt -> s\nend\ngame right\nx -> y\nend\nsum loop right\n").unwrap();
+    let wide = dir.path().join("wide.game");
+    let mut text = String::from("game left\nu -> v\nend\ngame path\n");
+    for k in 0..44 {
+        text.push_str(&format!("r{k} -> r{}\n", k + 1));
+    }
+    text.push_str("end\nsum left path\n");
+    std::fs::write(&wide, text).unwrap();
+    let mut cells_checked = 0;
+    for (f, kind) in [
+        (examples.join("sum.game"), "grundy"),
+        (examples.join("sum.json"), "grundy"),
+        (cyclic, "outcome"),
+        (wide, "grundy"),
+    ] {
+        let (st, body) = post(&url, "/explore/api/gamegraph", &std::fs::read(&f).unwrap());
+        assert_eq!(st, 200, "{}: {body}", f.display());
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let t = &v["pair_table"];
+        let strings = |x: &Value| -> Vec<String> {
+            x.as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_string())
+                .collect()
+        };
+        let (caption, columns, rows, cells, cut) = cli_pair_table(&f);
+        assert_eq!(t["cells_are"], kind, "{}", f.display());
+        assert_eq!(t["caption"], caption.as_str());
+        assert_eq!(strings(&t["columns"]), columns, "{}", f.display());
+        assert_eq!(strings(&t["rows"]), rows);
+        let got: Vec<Vec<String>> = t["cells"].as_array().unwrap().iter().map(strings).collect();
+        assert_eq!(got, cells, "{}", f.display());
+        assert_eq!(
+            cut,
+            t["all_columns"].as_u64().unwrap() as usize > columns.len()
+        );
+        let sum = &v["report"]["sum"];
+        if kind == "grundy" {
+            let (lg, rg) = (&sum["left_grundy"], &sum["right_grundy"]);
+            for (u, row) in got.iter().enumerate() {
+                for (c, cell) in row.iter().enumerate() {
+                    let want = lg[u].as_u64().unwrap() ^ rg[c].as_u64().unwrap();
+                    assert_eq!(cell, &want.to_string(), "{}: ({u},{c})", f.display());
+                    cells_checked += 1;
+                }
+            }
+        } else {
+            for (u, row) in got.iter().enumerate() {
+                for (c, cell) in row.iter().enumerate() {
+                    let o = sum["outcome_table"][u][c].as_str().unwrap();
+                    assert_eq!(cell, if o == "draw" { "*" } else { o });
+                    cells_checked += 1;
+                }
+            }
+        }
+    }
+    // The file's own claim: II exactly at (v0,y) (a,z) (b,x) (c,y) (d,z).
+    let (_, _, rows, cells, _) = cli_pair_table(&examples.join("sum.game"));
+    let zeros: Vec<(String, usize)> = rows
+        .iter()
+        .zip(&cells)
+        .flat_map(|(r, c)| {
+            c.iter()
+                .enumerate()
+                .filter(|(_, x)| *x == "0")
+                .map(move |(j, _)| (r.clone(), j))
+        })
+        .collect();
+    assert_eq!(zeros.len(), 5, "{zeros:?}");
+    eprintln!("explore: {cells_checked} pair-table cells equal the CLI's");
+}
+
+/// Issue 29: in a browser, an acyclic game is drawn by level (every move
+/// goes down, each level the longest line of moves left, recomputed here
+/// from `solve gamegraph --json`), a long name is shortened in its box and
+/// whole in its `<title>` and the table, the legend's swatches have the
+/// positions' colours, and a declared sum's pair table is the CLI's.
+#[test]
+#[ignore = "needs chromium"]
+fn game_graphs_by_level_with_a_legend_and_the_pair_table_in_a_browser() {
+    let started = Instant::now();
+    let (chromium, driver) = browser::browser_or_fail("the game-graph browser test");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_p, url) = explore(d, &[]);
+    let (_driver, port) = browser::driver(&driver, d);
+    let examples = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/examples"));
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = browser::session(&chromium, port, d, 1000, 800).await;
+        c.goto(&url).await.unwrap();
+        // Solve `text` (an example's name, or a file's text) and wait for it.
+        let solve = |example: Option<&'static str>, text: Option<&'static str>| {
+            let c = c.clone();
+            async move {
+                let seq = c
+                    .execute("return Number(document.body.dataset.ggSeq || 0);", vec![])
+                    .await
+                    .unwrap()
+                    .as_u64()
+                    .unwrap();
+                let js = match example {
+                    Some(_) => "const s = document.getElementById('gg-example');
+                         const o = Array.from(s.options).find(o => o.textContent === arguments[0]);
+                         s.value = o.value; s.dispatchEvent(new Event('change'));",
+                    None => "document.getElementById('gg-text').value = arguments[0];
+                         document.getElementById('gg-solve').click();",
+                };
+                let arg = example.or(text).unwrap();
+                c.execute(js, vec![Value::from(arg)]).await.unwrap();
+                let deadline = Instant::now() + Duration::from_secs(30);
+                loop {
+                    let now = c
+                        .execute("return Number(document.body.dataset.ggSeq || 0);", vec![])
+                        .await
+                        .unwrap();
+                    if now.as_u64().unwrap() > seq {
+                        break;
+                    }
+                    assert!(Instant::now() < deadline, "the game graph did not show");
+                    tokio::time::sleep(Duration::from_millis(30)).await;
+                }
+            }
+        };
+        const PICTURE: &str = r#"
+const g = document.querySelector('#gg-out .gg-game');
+return {
+  boxes: Array.from(g.querySelectorAll('svg g.v')).map(v => ({
+    i: Number(v.dataset.i), level: v.dataset.level === undefined ? null : Number(v.dataset.level),
+    y: Number(v.dataset.y), title: v.querySelector('title').textContent,
+    label: v.querySelector('text.label').textContent, position: v.dataset.position,
+    fill: getComputedStyle(v.querySelector('rect')).fill, cls: v.getAttribute('class') })),
+  arcs: Array.from(g.querySelectorAll('svg line.edge')).map(l => [Number(l.dataset.from), Number(l.dataset.to)]),
+  listed: Array.from(g.querySelectorAll('table.gg-table tr[data-position] td:first-child')).map(t => t.textContent),
+  legend: Array.from(document.querySelectorAll('#gg-legend li[data-class]')).map(li =>
+    [li.dataset.class, getComputedStyle(li.querySelector('rect')).fill]),
+};"#;
+        // Grundy's game: acyclic, drawn by level.
+        solve(Some("grundys-game.game"), None).await;
+        let p = c.execute(PICTURE, vec![]).await.unwrap();
+        let f = examples.join("grundys-game.game");
+        let want: Value = serde_json::from_str(&ok(&["solve", "gamegraph", f.to_str().unwrap(), "--json"])).unwrap();
+        let table = want["games"][0]["table"].as_array().unwrap();
+        let at = |s: &str| table.iter().position(|r| r["position"] == s).unwrap();
+        // Levels recomputed: positions in reverse file order need not be
+        // topological, so relax until nothing changes (at most n rounds).
+        let mut level = vec![0u64; table.len()];
+        for _ in 0..=table.len() {
+            for (v, r) in table.iter().enumerate() {
+                let h = r["moves"].as_array().unwrap().iter().map(|m| level[at(m.as_str().unwrap())] + 1).max().unwrap_or(0);
+                level[v] = h;
+            }
+        }
+        let boxes = p["boxes"].as_array().unwrap();
+        assert_eq!(boxes.len(), table.len());
+        for b in boxes {
+            let i = b["i"].as_u64().unwrap() as usize;
+            assert_eq!(b["position"], table[i]["position"]);
+            assert_eq!(b["level"].as_u64(), Some(level[i]), "{b}");
+            assert!(b["title"].as_str().unwrap().starts_with(table[i]["position"].as_str().unwrap()));
+        }
+        let arcs = p["arcs"].as_array().unwrap();
+        let moves: usize = table.iter().map(|r| r["moves"].as_array().unwrap().len()).sum();
+        assert_eq!(arcs.len(), moves);
+        for a in arcs {
+            let (u, v) = (a[0].as_u64().unwrap() as usize, a[1].as_u64().unwrap() as usize);
+            assert!(level[u] > level[v], "{a}");
+            assert!(boxes[u]["y"].as_f64() < boxes[v]["y"].as_f64(), "a move drawn upwards: {a}");
+        }
+        // Legend: one swatch per outcome class, in the positions' colours.
+        let legend: Vec<(String, String)> = p["legend"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| (x[0].as_str().unwrap().to_string(), x[1].as_str().unwrap().to_string()))
+            .collect();
+        for class in ["first", "second", "draw"] {
+            assert!(legend.iter().any(|(c, _)| c == class), "{class} not in the legend: {legend:?}");
+        }
+        for b in boxes {
+            let class = b["cls"].as_str().unwrap().split(' ').nth(1).unwrap();
+            let sw = legend.iter().find(|(c, _)| c == class).unwrap();
+            assert_eq!(b["fill"].as_str().unwrap(), sw.1, "{b}");
+        }
+        // A long name: shortened in its box, whole in its title and the table.
+        let long = "a-position-with-a-very-long-name";
+        solve(None, Some("game long\na-position-with-a-very-long-name -> z\nend\n")).await;
+        let p = c.execute(PICTURE, vec![]).await.unwrap();
+        let b = p["boxes"].as_array().unwrap().iter().find(|b| b["position"] == long).unwrap().clone();
+        let label = b["label"].as_str().unwrap();
+        assert!(label.contains('…') && label.chars().count() < long.len(), "{b}");
+        assert!(b["title"].as_str().unwrap().starts_with(&format!("{long}:")), "{b}");
+        assert!(p["listed"].as_array().unwrap().iter().any(|x| x == long), "{p}");
+        // A declared sum: the pair table's cells are the CLI's.
+        solve(Some("sum.game"), None).await;
+        let t = c
+            .execute(
+                "const t = document.querySelector('#gg-out table.gg-pairs');
+                 return t && { caption: document.getElementById(t.getAttribute('aria-labelledby')).textContent,
+                   columns: Array.from(t.querySelectorAll('thead th')).slice(1).map(h => h.textContent),
+                   rows: Array.from(t.querySelectorAll('tbody th')).map(h => h.textContent),
+                   cells: Array.from(t.querySelectorAll('tbody tr')).map(r => Array.from(r.querySelectorAll('td')).map(d => d.textContent)) };",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert!(t.is_object(), "no pair table in the page");
+        let (caption, columns, rows, cells, _) = cli_pair_table(&examples.join("sum.game"));
+        assert_eq!(t["caption"], caption.as_str());
+        assert_eq!(t["columns"], serde_json::json!(columns));
+        assert_eq!(t["rows"], serde_json::json!(rows));
+        assert_eq!(t["cells"], serde_json::json!(cells));
+        c.close().await.unwrap();
+    });
+    eprintln!(
+        "explore game graphs in a browser: {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}

@@ -11,6 +11,8 @@
 //! kind's dependency: the coordinator's dashboard uses it to picture
 //! witnesses.
 
+pub mod levels;
+
 use crate::graph::graph6::{self, Graph6Error};
 use std::fmt::Write as _;
 

@@ -47,8 +47,8 @@ pub use label::{grundy, mex, outcomes, outcomes_acyclic, reverse_topological_ord
 pub use minimax::minimax;
 pub use parse::{parse, Format, GameFile, ParseErrorKind};
 pub use solve::{
-    solve, solve_text, solve_text_with, solve_with, GameReport, KernelReport, SolveReport,
-    SumReport,
+    solve, solve_text, solve_text_with, solve_with, GameReport, KernelReport, PairCells, PairTable,
+    SolveReport, SumReport,
 };
 pub use sum::{sum_graph, sum_grundy, sum_outcome};
 

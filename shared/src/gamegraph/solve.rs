@@ -173,6 +173,105 @@ pub struct SumReport {
     pub start_outcome: Option<Outcome>,
 }
 
+/// What the cells of a [`PairTable`] hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PairCells {
+    /// The Grundy number of the pair, with `!` where it differs from the
+    /// XOR of the parts' (Sprague–Grundy: never).
+    Grundy,
+    /// The pair's outcome symbol (`I`, `II`, `*`): the sum has no Grundy
+    /// numbers (a cyclic part, or not normal play).
+    Outcome,
+}
+
+/// A declared sum's pair table, cell for cell as `solve gamegraph` prints
+/// it (the boards show the same one).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PairTable {
+    /// What the cells hold.
+    pub cells_are: PairCells,
+    /// The line above the table (rows, columns, how to read a cell).
+    pub caption: String,
+    /// Column headings: the right summand's positions (`name [g]` with
+    /// Grundy numbers), the first [`PairTable::columns`]`.len()` of them.
+    pub columns: Vec<String>,
+    /// Row headings: the left summand's positions, likewise.
+    pub rows: Vec<String>,
+    /// `cells[u][v]`: the pair of row `u` and column `v`.
+    pub cells: Vec<Vec<String>>,
+    /// Rows of the whole table (more than shown when it was cut).
+    pub all_rows: usize,
+    /// Columns of the whole table.
+    pub all_columns: usize,
+}
+
+impl SumReport {
+    /// The pair table, at most `max_rows` rows and `max_columns` columns
+    /// (the first ones); `None` when the sum's outcomes were not computed.
+    pub fn pair_table(&self, max_rows: usize, max_columns: usize) -> Option<PairTable> {
+        if self.outcome_table.is_empty() {
+            return None;
+        }
+        let rows = self.left_positions.len().min(max_rows);
+        let cols = self.right_positions.len().min(max_columns);
+        let grundy = match (&self.grundy_table, &self.left_grundy, &self.right_grundy) {
+            (Some(t), Some(l), Some(r)) => Some((t, l, r)),
+            _ => None,
+        };
+        let t = match grundy {
+            Some((table, lg, rg)) => PairTable {
+                cells_are: PairCells::Grundy,
+                caption: format!(
+                    "Grundy numbers of the pairs (rows: {}, columns: {}; [g] = Grundy number of the part; ! marks g(u,v) != g(u) xor g(v))",
+                    self.left, self.right
+                ),
+                columns: (0..cols)
+                    .map(|v| format!("{} [{}]", self.right_positions[v], rg[v]))
+                    .collect(),
+                rows: (0..rows)
+                    .map(|u| format!("{} [{}]", self.left_positions[u], lg[u]))
+                    .collect(),
+                cells: (0..rows)
+                    .map(|u| {
+                        (0..cols)
+                            .map(|v| {
+                                let bad = table[u][v] != lg[u] ^ rg[v];
+                                format!("{}{}", table[u][v], if bad { "!" } else { "" })
+                            })
+                            .collect()
+                    })
+                    .collect(),
+                all_rows: 0,
+                all_columns: 0,
+            },
+            None => PairTable {
+                cells_are: PairCells::Outcome,
+                caption: format!(
+                    "outcomes of the pairs (rows: {}, columns: {})",
+                    self.left, self.right
+                ),
+                columns: self.right_positions[..cols].to_vec(),
+                rows: self.left_positions[..rows].to_vec(),
+                cells: (0..rows)
+                    .map(|u| {
+                        (0..cols)
+                            .map(|v| self.outcome_table[u][v].symbol().to_string())
+                            .collect()
+                    })
+                    .collect(),
+                all_rows: 0,
+                all_columns: 0,
+            },
+        };
+        Some(PairTable {
+            all_rows: self.left_positions.len(),
+            all_columns: self.right_positions.len(),
+            ..t
+        })
+    }
+}
+
 /// Parse `text` (see [`Format`]) and solve every game in it, and the sum if
 /// the file declares one. Errors only for unreadable input.
 pub fn solve_text(text: &str, format: Format) -> Result<SolveReport, GameGraphError> {
@@ -510,54 +609,25 @@ impl fmt::Display for SumReport {
         if let (Some(s), Some(o)) = (&self.start, self.start_outcome) {
             writeln!(f, "  start ({},{}): {o}", s[0], s[1])?;
         }
-        let cols = self.right_positions.len().min(DISPLAY_MAX_COLUMNS);
-        let grundy = match (&self.grundy_table, &self.left_grundy, &self.right_grundy) {
-            (Some(t), Some(l), Some(r)) => Some((t, l, r)),
-            _ => None,
+        let Some(t) = self.pair_table(usize::MAX, DISPLAY_MAX_COLUMNS) else {
+            return Ok(());
         };
-        let mut rows = Vec::new();
-        match grundy {
-            Some((table, lg, rg)) => {
-                writeln!(
-                    f,
-                    "  Grundy numbers of the pairs (rows: {}, columns: {}; [g] = Grundy number of the part; ! marks g(u,v) != g(u) xor g(v)):",
-                    self.left, self.right
-                )?;
-                let mut header = vec![String::new()];
-                header
-                    .extend((0..cols).map(|v| format!("{} [{}]", self.right_positions[v], rg[v])));
-                rows.push(header);
-                for (u, name) in self.left_positions.iter().enumerate() {
-                    let mut row = vec![format!("{name} [{}]", lg[u])];
-                    row.extend((0..cols).map(|v| {
-                        let bad = table[u][v] != lg[u] ^ rg[v];
-                        format!("{}{}", table[u][v], if bad { "!" } else { "" })
-                    }));
-                    rows.push(row);
-                }
-            }
-            None => {
-                writeln!(
-                    f,
-                    "  outcomes of the pairs (rows: {}, columns: {}):",
-                    self.left, self.right
-                )?;
-                let mut header = vec![String::new()];
-                header.extend(self.right_positions[..cols].iter().cloned());
-                rows.push(header);
-                for (u, name) in self.left_positions.iter().enumerate() {
-                    let mut row = vec![name.clone()];
-                    row.extend((0..cols).map(|v| self.outcome_table[u][v].symbol().to_string()));
-                    rows.push(row);
-                }
-            }
-        }
+        writeln!(f, "  {}:", t.caption)?;
+        let mut rows = vec![std::iter::once(String::new())
+            .chain(t.columns.iter().cloned())
+            .collect::<Vec<_>>()];
+        rows.extend(t.rows.iter().zip(&t.cells).map(|(name, cells)| {
+            std::iter::once(name.clone())
+                .chain(cells.iter().cloned())
+                .collect()
+        }));
         write_table(f, &rows)?;
-        if cols < self.right_positions.len() {
+        if t.columns.len() < t.all_columns {
             writeln!(
                 f,
-                "  (first {cols} of {} columns shown; --json has the whole table)",
-                self.right_positions.len()
+                "  (first {} of {} columns shown; --json has the whole table)",
+                t.columns.len(),
+                t.all_columns
             )?;
         }
         if let Some(m) = &self.xor_mismatches {

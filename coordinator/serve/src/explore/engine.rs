@@ -832,20 +832,24 @@ pub struct GameDrawing {
     /// The game's name.
     pub name: String,
     /// The drawing (positions in the order of the report's table, arcs
-    /// from each position to its options), or `None` when too large.
-    pub drawing: Option<Drawing>,
+    /// from each position to its options; by level when acyclic), or
+    /// `None` when too large.
+    pub drawing: Option<super::gamedraw::GamePicture>,
     /// Why there is no drawing.
     pub not_drawn: Option<String>,
 }
 
 /// A game file solved: exactly `solve gamegraph --json`'s report, plus
-/// drawings.
+/// drawings and a declared sum's pair table.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameGraphView {
     /// What `solve gamegraph --json` prints for the same text.
     pub report: gamesweep::gamegraph::SolveReport,
     /// One per game of the report, in its order.
     pub drawings: Vec<GameDrawing>,
+    /// The declared sum's pair table as `solve gamegraph` prints it (at
+    /// most [`super::gamedraw::PAIR_ROWS_MAX`] rows), when it was computed.
+    pub pair_table: Option<gamesweep::gamegraph::PairTable>,
 }
 
 /// The longest a game-graph request may compute, in all.
@@ -951,36 +955,17 @@ pub fn gamegraph_view_until(
                     )),
                 });
             }
-            let index: std::collections::HashMap<&str, usize> = g
-                .table
-                .iter()
-                .enumerate()
-                .map(|(i, r)| (r.position.as_str(), i))
-                .collect();
-            let edges: Vec<(usize, usize)> = g
-                .table
-                .iter()
-                .enumerate()
-                .flat_map(|(i, r)| {
-                    r.moves
-                        .iter()
-                        .filter_map(|m| index.get(m.as_str()).map(|&j| (i, j)))
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            let coords = gamesweep::draw::layout(n, &edges, BOX);
             Ok(GameDrawing {
                 name: g.name.clone(),
-                drawing: Some(Drawing {
-                    n,
-                    edges,
-                    directed: true,
-                    coords,
-                    layout: "force layout".into(),
-                }),
+                drawing: Some(super::gamedraw::picture(&g.table)),
                 not_drawn: None,
             })
         })
         .collect::<Result<_, BoardError>>()?;
-    Ok(GameGraphView { report, drawings })
+    let pair_table = report.sum.as_ref().and_then(super::gamedraw::pair_table);
+    Ok(GameGraphView {
+        report,
+        drawings,
+        pair_table,
+    })
 }

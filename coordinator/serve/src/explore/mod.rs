@@ -3,14 +3,18 @@
 //! Myopic Col position, the values of its moves, the matching, and plays
 //! against the solver; its analysis panel (`analysis.js`) shows the
 //! position's game tree, opened option by option, and sums of positions
-//! ([`analysis`]'s routes). Everything is compiled into the binary
-//! (`page.html`, `explore.js`, `analysis.js`, `explore.css`); the page asks
-//! the JSON routes below and draws the board as SVG itself.
+//! ([`analysis`]'s routes). Past the page's budget a UVG board still shows
+//! the matching theorem's winners and one start or move is searched with a
+//! budget of its own ([`search`], `search.js`). Everything is compiled into
+//! the binary (`page.html`, `explore.js`, `analysis.js`, `search.js`,
+//! `gamegraph.js`, `explore.css`); the page asks the JSON routes below and
+//! draws the board as SVG itself.
 //!
 //! Routes (`GET` unless said):
 //! - `/explore`: the page (`?g=GRAPH6&s=START` opens a UVG position,
 //!   `?game=col|myopic&g=CODE&c=COLOURING` a Col one); `/explore/app.js`,
-//!   `/explore/analysis.js`, `/explore/style.css`.
+//!   `/explore/analysis.js`, `/explore/search.js`, `/explore/gamegraph.js`
+//!   (the game-graph panel), `/explore/style.css`.
 //! - `/explore/api/presets`: the presets ([`presets`]) and the witnesses of
 //!   the `results.json` given to `explore --results`.
 //! - `/explore/api/uvg?g=GRAPH6&path=S,V1,V2`: the UVG board with the token
@@ -21,13 +25,17 @@
 //!   move ([`engine::ColPlay`], within [`engine::COL_REMOTENESS_BUDGET`]).
 //! - `POST /explore/api/gamegraph` with a game file's text as the body
 //!   (docs/gamegraph-format.md, at most [`engine::GAME_TEXT_MAX`] bytes):
-//!   `solve gamegraph --json`'s report and a drawing of each small game
+//!   `solve gamegraph --json`'s report, a drawing of each small game (by
+//!   level when acyclic, [`gamedraw`]) and a declared sum's pair table
 //!   ([`engine::GameGraphView`]); like the other `POST`s, it changes nothing.
 //! - `/explore/api/tree`, `/explore/api/sum` (and `POST`): a position's game
 //!   tree and sums of positions, as `solve tree --json` and `solve sum
 //!   --json` print them ([`analysis`]); the analysis panel asks a node's
 //!   tree at depth 1 and its sum alone (its simplest winning moves) as it
 //!   is opened.
+//! - `/explore/api/uvg/search?g=GRAPH6&line=S,V1,...&budget=B`: one start or
+//!   move searched exactly past the page's budget, its progress streamed as
+//!   JSON lines ([`search`]).
 //!
 //! Values are computed on blocking threads, at most [`workers`] at a time
 //! (the rest wait), each request within a budget ([`engine`]): a game file
@@ -38,6 +46,7 @@
 
 pub mod analysis;
 pub mod engine;
+pub mod gamedraw;
 pub mod presets;
 pub mod search;
 
@@ -258,6 +267,7 @@ pub fn router(ex: Arc<Explorer>) -> Router {
         .route("/explore/", get(page))
         .route("/explore/app.js", get(script))
         .route("/explore/analysis.js", get(analysis_script))
+        .route("/explore/gamegraph.js", get(gamegraph_script))
         .route("/explore/style.css", get(style))
         .route("/explore/api/presets", get(presets_json))
         .route("/explore/api/uvg", get(uvg_json))
@@ -283,6 +293,13 @@ async fn analysis_script() -> Response {
     text(
         "text/javascript; charset=utf-8",
         include_str!("analysis.js"),
+    )
+}
+
+async fn gamegraph_script() -> Response {
+    text(
+        "text/javascript; charset=utf-8",
+        include_str!("gamegraph.js"),
     )
 }
 
@@ -647,8 +664,8 @@ mod tests {
             let moves: usize = g.table.iter().map(|r| r.moves.len()).sum();
             match &d.drawing {
                 Some(dr) => {
-                    assert_eq!(dr.n, g.table.len());
-                    assert_eq!(dr.edges.len(), moves, "{}", g.name);
+                    assert_eq!(dr.drawing.n, g.table.len());
+                    assert_eq!(dr.drawing.edges.len(), moves, "{}", g.name);
                 }
                 None => assert!(g.table.len() > engine::GAME_DRAW_MAX),
             }

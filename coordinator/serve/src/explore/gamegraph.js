@@ -1,0 +1,194 @@
+// gamesweep explore: the game-graph panel. A game file (pasted, opened or
+// one of the examples) goes to POST /explore/api/gamegraph; the answer is
+// `solve gamegraph --json`'s report plus a drawing of each small game,
+// shown here as SVG, facts and a table per game. Self-contained: only
+// `initGameGraph` is global, called by app.js once the presets have come.
+"use strict";
+
+const initGameGraph = (() => {
+  const $ = id => document.getElementById(id);
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  }
+  const st = { ggSeq: 0, ggExamples: [] };
+
+  const OUTCOME = { I: "I (the player to move wins)", II: "II (the player to move loses)", draw: "draw" };
+  const OUTCOME_CLASS = { I: "first", II: "second" };
+
+  // Where a line from (x, y) in direction (dx, dy) leaves a box of half
+  // width hw and half height hh centred there: the distance along the line.
+  function boxExit(dx, dy, hw, hh) {
+    const len = Math.max(1e-9, Math.hypot(dx, dy));
+    const t = Math.min(dx ? hw / Math.abs(dx) : Infinity, dy ? hh / Math.abs(dy) : Infinity);
+    return t * len;
+  }
+
+  // The game's picture: a box per position (its label, the full name and
+  // outcome in a <title>), coloured by outcome; arcs from box edge to box
+  // edge. The boxes' data-level (level layout) and the arcs' data-from /
+  // data-to let a reader check that every move goes down a level.
+  const BOX_H = 22;
+  function ggSvg(d, g, gi) {
+    const c = d.coords, rows = g.table, marker = "gg-arrow-" + gi;
+    const w = i => d.widths ? d.widths[i] : 26;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    c.forEach(([x, y], i) => {
+      x0 = Math.min(x0, x - w(i) / 2); x1 = Math.max(x1, x + w(i) / 2);
+      y0 = Math.min(y0, y - BOX_H / 2); y1 = Math.max(y1, y + BOX_H / 2);
+    });
+    if (!c.length) { x0 = y0 = 0; x1 = y1 = 1; }
+    x0 -= 8; y0 -= 8; x1 += 8; y1 += 8;
+    let s = '<defs><marker id="' + marker + '" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#78909c"/></marker></defs>';
+    s += d.edges.map(([u, v]) => {
+      let [ax, ay] = c[u], [bx, by] = c[v];
+      const dx = bx - ax, dy = by - ay, len = Math.max(1, Math.hypot(dx, dy));
+      const a = boxExit(dx, dy, w(u) / 2, BOX_H / 2), b = boxExit(dx, dy, w(v) / 2, BOX_H / 2) + 1;
+      const x2 = bx - dx / len * b, y2 = by - dy / len * b;
+      ax += dx / len * a; ay += dy / len * a;
+      return '<line class="edge" data-from="' + u + '" data-to="' + v + '" x1="' + ax.toFixed(1) + '" y1="' + ay.toFixed(1) + '" x2="' + x2.toFixed(1) + '" y2="' + y2.toFixed(1) + '" marker-end="url(#' + marker + ')"/>';
+    }).join("");
+    s += c.map(([x, y], i) => {
+      const r = rows[i], label = d.labels ? d.labels[i] : r.position;
+      return '<g class="v ' + (OUTCOME_CLASS[r.outcome] || "draw") + (r.position === g.start ? " start" : "") + '" data-i="' + i + '" data-position="' + esc(r.position) + '"' +
+        (d.levels ? ' data-level="' + d.levels[i] + '"' : "") + ' data-y="' + y + '"><title>' + esc(r.position) + ": " + esc(OUTCOME[r.outcome] || r.outcome) + "</title>" +
+        '<rect x="' + (x - w(i) / 2) + '" y="' + (y - BOX_H / 2) + '" width="' + w(i) + '" height="' + BOX_H + '" rx="' + BOX_H / 2 + '"/>' +
+        '<text class="label" x="' + x + '" y="' + y + '">' + esc(label) + "</text></g>";
+    }).join("");
+    const vw = x1 - x0, vh = y1 - y0, shown = Math.min(vw, 520);
+    return '<svg viewBox="' + x0 + " " + y0 + " " + vw + " " + vh + '" width="' + shown + '" height="' + Math.round(vh * shown / vw) +
+      '" role="img" aria-label="game ' + esc(g.name) + ", " + esc(d.layout) + '; the table lists every position" aria-describedby="gg-table-' + gi + '">' + s + "</svg>";
+  }
+
+  // What the colours and shapes of the pictures and the pair table mean;
+  // the swatches are drawn with the pictures' own classes.
+  function ggLegend(layered) {
+    const sw = cls => '<svg class="gg-swatch" viewBox="0 0 30 22" width="30" height="22" aria-hidden="true"><g class="v ' + cls + '"><rect x="2" y="2" width="26" height="18" rx="9"/></g></svg>';
+    const item = (cls, text) => '<li data-class="' + cls + '">' + sw(cls) + " " + text + "</li>";
+    return '<div id="gg-legend" class="gg-legend"><h3>Legend</h3><ul>' +
+      item("first", "type I: the player to move wins (an N-position)") +
+      item("second", "type II: the player to move loses (a P-position)") +
+      item("draw", "draw: neither player can force a win") +
+      item("first start", "thick blue border: the start position") +
+      "<li>arrow: a move; hover over a position for its full name and outcome (the table lists them all)</li>" +
+      (layered ? "<li>acyclic games are drawn by level: a position's level is the most moves that can still be made from it, so the end positions are at the bottom and every move goes down</li>" : "") +
+      "<li>pair table: cells coloured by the pair's outcome, as above</li>" +
+      "</ul></div>";
+  }
+
+  // A declared sum: its facts and its pair table, cell for cell as
+  // `gamesweep solve gamegraph FILE` prints it.
+  function ggSum(sum, t) {
+    let s = '<section class="gg-sum"><h3>sum ' + esc(sum.left) + " + " + esc(sum.right) + "</h3>" +
+      '<dl class="facts"><dt>positions</dt><dd>' + sum.positions + "</dd><dt>moves</dt><dd>" + sum.moves + "</dd>" +
+      (sum.start ? '<dt>start</dt><dd class="gg-start">(' + esc(sum.start[0]) + "," + esc(sum.start[1]) + "): " + esc(OUTCOME[sum.start_outcome] || sum.start_outcome) + "</dd>" : "") + "</dl>";
+    if (sum.unavailable) s += '<p class="muted">not fully computed: ' + esc(sum.unavailable) + "</p>";
+    if (t) {
+      const cls = (u, v) => OUTCOME_CLASS[sum.outcome_table[u][v]] || "draw";
+      // The caption above the table, not in it: as a <caption> its length
+      // would set the table's width.
+      s += '<p class="muted gg-pairs-caption" id="gg-pairs-caption">' + esc(t.caption) + "</p>" +
+        '<div class="gg-pairs-box"><table class="gg-pairs" aria-labelledby="gg-pairs-caption" data-cells="' + esc(t.cells_are) + '"><thead><tr><th></th>' +
+        t.columns.map(h => '<th scope="col">' + esc(h) + "</th>").join("") + "</tr></thead><tbody>" +
+        t.rows.map((h, u) => '<tr><th scope="row">' + esc(h) + "</th>" + t.cells[u].map((x, v) =>
+          '<td class="' + cls(u, v) + (x.endsWith("!") ? " mismatch" : "") + '">' + esc(x) + "</td>").join("") + "</tr>").join("") +
+        "</tbody></table></div>";
+      if (t.rows.length < t.all_rows || t.columns.length < t.all_columns)
+        s += '<p class="muted">the first ' + t.rows.length + " of " + t.all_rows + " rows and " + t.columns.length + " of " + t.all_columns +
+          " columns shown; <code>gamesweep solve gamegraph FILE --json</code> has the whole table</p>";
+    }
+    if (sum.xor_mismatches) {
+      const pairs = sum.left_positions.length * sum.right_positions.length;
+      s += "<p>" + (sum.xor_mismatches.length ? "Sprague–Grundy check FAILED at " + sum.xor_mismatches.length + " of " + pairs + " pairs"
+        : "Sprague–Grundy check: all " + pairs + " pairs have g(u,v) = g(u) xor g(v)") + "</p>";
+    }
+    if (sum.outcome_table.length)
+      s += '<p class="gg-second">type II pairs (second player wins): ' + (sum.second_player_wins.length ? esc(sum.second_player_wins.map(p => "(" + p[0] + "," + p[1] + ")").join(" ")) : "none") + "</p>";
+    return s + "</section>";
+  }
+
+  function ggKernel(k) {
+    if (!k) return "";
+    const m = k.members ? " {" + k.members.join(", ") + "}" : "";
+    switch (k.status) {
+      case "unique": return "the unique kernel" + m;
+      case "found": return "a kernel" + m + " (found by search in " + k.branches + " branching decisions; others may exist)";
+      case "none": return "none exists (proved in " + k.branches + " branching decisions)";
+      case "gave_up": return "unknown: the search gave up after " + k.branches + " branching decisions (solve gamegraph --budget allows more)";
+      default: return k.status;
+    }
+  }
+
+  function renderGameGraph(v) {
+    const out = v.report.games.map((g, gi) => {
+      const d = v.drawings[gi];
+      const pic = d && d.drawing ? ggSvg(d.drawing, g, gi) : '<p class="muted">' + esc(d && d.not_drawn || "not drawn") + "</p>";
+      const facts = '<dl class="facts"><dt>positions</dt><dd>' + g.positions + "</dd><dt>moves</dt><dd>" + g.moves + "</dd>" +
+        "<dt>acyclic</dt><dd>" + (g.acyclic ? "yes" : "no" + (g.cycle ? " (" + esc(g.cycle.join(" → ")) + " → …)" : "")) + "</dd>" +
+        (g.start !== null ? '<dt>start</dt><dd class="gg-start">' + esc(g.start) + ": " + esc(OUTCOME[g.start_outcome] || g.start_outcome) + "</dd>" : "") +
+        "<dt>I / II / draw</dt><dd>" + g.counts.first + " / " + g.counts.second + " / " + g.counts.draw + "</dd>" +
+        "<dt>kernel</dt><dd>" + esc(ggKernel(g.kernel)) + "</dd>" +
+        (g.grundy_unavailable ? "<dt>Grundy</dt><dd>" + esc(g.grundy_unavailable) + "</dd>" : "") +
+        (g.minimax_unavailable ? "<dt>minimax</dt><dd>" + esc(g.minimax_unavailable) + "</dd>" : "") + "</dl>";
+      const levels = d && d.drawing && d.drawing.levels;
+      const table = '<table class="gg-table" id="gg-table-' + gi + '"><thead><tr><th>position</th>' + (levels ? "<th>level</th>" : "") + "<th>outcome</th><th>Grundy</th><th>kernel</th>" +
+        (g.minimax_computed ? "<th>minimax</th>" : "") + "<th>good moves</th></tr></thead><tbody>" +
+        g.table.map((r, i) => '<tr data-position="' + esc(r.position) + '"><td>' + esc(r.position) + "</td>" + (levels ? '<td class="level">' + levels[i] + "</td>" : "") + '<td class="outcome">' + esc(r.outcome) +
+          '</td><td class="grundy">' + (r.grundy === null ? "—" : r.grundy) + "</td><td>" + (r.in_kernel === null ? "—" : r.in_kernel ? "yes" : "no") +
+          "</td>" + (g.minimax_computed ? "<td>" + (r.minimax === null ? "—" : r.minimax) + "</td>" : "") +
+          "<td>" + esc(r.good_moves.join(", ")) + "</td></tr>").join("") + "</tbody></table>";
+      return '<div class="gg-game" data-game="' + esc(g.name) + '"><div><h3>' + esc(g.name) + "</h3>" + pic + "</div><div>" + facts + table + "</div></div>";
+    }).join("");
+    const sum = v.report.sum ? ggSum(v.report.sum, v.pair_table) : "";
+    const layered = v.drawings.some(d => d.drawing && d.drawing.levels);
+    $("gg-out").innerHTML = ggLegend(layered) + out + sum;
+  }
+
+  async function solveGameGraph() {
+    $("gg-error").hidden = true;
+    $("gg-out").innerHTML = '<p class="muted">solving…</p>';
+    st.ggSeq = (st.ggSeq || 0) + 1;
+    const seq = st.ggSeq;
+    try {
+      const r = await fetch("/explore/api/gamegraph", { method: "POST", credentials: "same-origin", cache: "no-store", body: $("gg-text").value });
+      const body = await r.json().catch(() => ({ error: "the server answered " + r.status }));
+      if (seq !== st.ggSeq) return;
+      if (!r.ok) throw new Error(body.error || ("HTTP " + r.status));
+      renderGameGraph(body);
+    } catch (e) {
+      if (seq !== st.ggSeq) return;
+      $("gg-out").innerHTML = "";
+      $("gg-error").textContent = e.message;
+      $("gg-error").hidden = false;
+    }
+    document.body.dataset.ggSeq = String(seq);
+  }
+
+  function initGameGraph(p) {
+    st.ggExamples = p.game_examples || [];
+    $("gg-example").innerHTML = '<option value="">—</option>' + st.ggExamples.map((x, i) =>
+      '<option value="' + i + '">' + esc(x.name) + "</option>").join("");
+    $("gg-example").addEventListener("change", () => {
+      const x = st.ggExamples[Number($("gg-example").value)];
+      if (!x) return;
+      $("gg-text").value = x.text;
+      solveGameGraph();
+    });
+    $("gg-solve").addEventListener("click", solveGameGraph);
+    $("gg-file").addEventListener("change", () => {
+      const f = $("gg-file").files[0];
+      if (!f) return;
+      if (f.size > (p.limits && p.limits.game_text_max || 1048576)) {
+        $("gg-error").textContent = f.name + ": " + f.size + " bytes; the boards take game files of at most " + p.limits.game_text_max + " bytes";
+        $("gg-error").hidden = false;
+        return;
+      }
+      f.text().then(t => { $("gg-text").value = t; solveGameGraph(); });
+    });
+    if (p.game_file) {
+      $("gg-text").value = p.game_file.text;
+      solveGameGraph();
+    }
+  }
+
+return initGameGraph;
+})();
