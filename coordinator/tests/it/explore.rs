@@ -1076,12 +1076,34 @@ fn at_420_px_the_boards_fit_and_keep_nothing_stale() {
             async move { c.execute(STALE, vec![]).await.unwrap() }
         };
         fits("the Petersen graph").await;
-        // A position with a token, then a bad graph6 and a graph over the
-        // budget: nothing of the position stays, the error fits the board.
+        // A position with a token, then a graph over the budget: drawn,
+        // without values, the search form offered, and it fits.
         let v = page.click(0, 1).await;
         assert!(v["value"].is_string() && v["nu"] == "5", "{v}");
         let k22 = graph6::encode_with(22, |_, _| true);
-        for bad in ["Bad!!", k22.as_str()] {
+        let v = page
+            .act(
+                "document.getElementById('game').value = 'uvg';
+                 document.getElementById('code').value = arguments[0];
+                 document.getElementById('load').click();",
+                vec![Value::from(k22.as_str())],
+                1,
+            )
+            .await;
+        assert_eq!(v["state"], "ready", "{v}");
+        let s = stale().await;
+        assert_eq!(s["vertices"], 22, "{s}");
+        assert!(s["value_data"].is_null(), "{s}");
+        let search = page
+            .c
+            .execute("return !document.getElementById('search').hidden", vec![])
+            .await
+            .unwrap();
+        assert_eq!(search, true, "no search form past the budget");
+        fits("a graph past the budget").await;
+        // A bad graph6: nothing of the position stays, the error fits the
+        // board.
+        for bad in ["Bad!!"] {
             let v = page
                 .act(
                     "document.getElementById('game').value = 'uvg';
