@@ -300,12 +300,11 @@ pub fn position_value(
     Ok((grundy, used))
 }
 
+/// A game under way: the order, the edges and the vertices left.
+type Position = (usize, Vec<(usize, usize)>, Vec<bool>);
+
 /// The graph of `text` and the vertices left (`visited` gone, `token` kept).
-fn position(
-    text: &str,
-    visited: &[usize],
-    token: usize,
-) -> Result<(usize, Vec<(usize, usize)>, Vec<bool>), PositionError> {
+fn position(text: &str, visited: &[usize], token: usize) -> Result<Position, PositionError> {
     let text = text.trim();
     let (n, edges) = graph6::decode(text).map_err(|source| PositionError::Graph6 {
         text: text.to_string(),

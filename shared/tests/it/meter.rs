@@ -99,7 +99,7 @@ fn the_boards_replies_stop_mid_way() {
 
 #[test]
 fn a_sum_stops_mid_way_and_says_so() {
-    let terms = vec![format!("col:{}", hard_col()), "uvg:Bw@0".to_string()];
+    let terms = [format!("col:{}", hard_col()), "uvg:Bw@0".to_string()];
     let limits = Limits {
         col_work: None,
         uvg_nodes: None,

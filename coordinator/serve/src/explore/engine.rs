@@ -313,13 +313,13 @@ pub fn parse_path(text: &str) -> Result<Vec<usize>, BoardError> {
         .collect()
 }
 
-/// The graph of `code` with the token moved along `path`: its order,
-/// edges, bitset graph and the vertices left (the token's included), or why
-/// the path is not a game on it.
-fn walk(
-    code: &str,
-    path: &[usize],
-) -> Result<(usize, Vec<(usize, usize)>, BitGraph, u32), BoardError> {
+/// A UVG game under way: the order, the edges, the bitset graph and the
+/// vertices left (the token's included).
+type Walked = (usize, Vec<(usize, usize)>, BitGraph, u32);
+
+/// The graph of `code` with the token moved along `path`, or why the path
+/// is not a game on it.
+fn walk(code: &str, path: &[usize]) -> Result<Walked, BoardError> {
     let (n, edges) = decode_graph(code)?;
     if n == 0 {
         return Err(BoardError::Empty);
