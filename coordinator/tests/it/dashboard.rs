@@ -520,14 +520,9 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
         &url,
     ]);
 
-    let (_driver, port) = browser::driver(&driver, d);
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let shot = rt.block_on(async {
-        let client = browser::session(&chromium, port, d, 1200, 1000).await;
+    let b = browser::Browser::start(&chromium, &driver, d);
+    let shot = b.rt.block_on(async {
+        let client = b.client(d, 1200, 1000).await;
         client.goto(&base).await.unwrap();
         let read = |c: fantoccini::Client| async move {
             let v = c
@@ -846,14 +841,9 @@ fn a_page_open_on_runs_dashboard_sees_the_end_and_says_the_run_ended() {
     let base = rx
         .recv_timeout(Duration::from_secs(60))
         .expect("run printed no dashboard URL");
-    let (_driver, port) = browser::driver(&driver, d);
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let (first, last, page) = rt.block_on(async {
-        let client = browser::session(&chromium, port, d, 1200, 1000).await;
+    let b = browser::Browser::start(&chromium, &driver, d);
+    let (first, last, page) = b.rt.block_on(async {
+        let client = b.client(d, 1200, 1000).await;
         client.goto(&base).await.unwrap();
         let deadline = Instant::now() + Duration::from_secs(30);
         let first = loop {
@@ -958,14 +948,9 @@ fn at_420_px_the_dashboard_fits_and_ended_sweeps_fold_away() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let (_c, url, base) = serve_http(d, &[]);
-    let (_driver, port) = browser::driver(&driver, d);
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(async {
-        let c = browser::session(&chromium, port, d, 420, 900).await;
+    let b = browser::Browser::start(&chromium, &driver, d);
+    b.rt.block_on(async {
+        let c = b.client(d, 420, 900).await;
         c.goto(&base).await.unwrap();
         let read = || {
             let c = c.clone();

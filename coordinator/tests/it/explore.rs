@@ -835,14 +835,9 @@ fn the_boards_in_a_headless_browser() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let (_p, url) = explore(d, &[]);
-    let (_driver, port) = browser::driver(&driver, d);
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let (uvg_png, col_png) = rt.block_on(async {
-        let c = browser::session(&chromium, port, d, 1000, 640).await;
+    let b = browser::Browser::start(&chromium, &driver, d);
+    let (uvg_png, col_png) = b.rt.block_on(async {
+        let c = b.client(d, 1000, 640).await;
         c.goto(&url).await.unwrap();
         let page = Page { c };
         page.wait(1).await;
@@ -1051,14 +1046,9 @@ fn at_420_px_the_boards_fit_and_keep_nothing_stale() {
     let d = dir.path();
     let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs/uvg-n10/results.json");
     let (_p, url) = explore(d, &["--results", results.to_str().unwrap()]);
-    let (_driver, port) = browser::driver(&driver, d);
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(async {
-        let c = browser::session(&chromium, port, d, 420, 900).await;
+    let b = browser::Browser::start(&chromium, &driver, d);
+    b.rt.block_on(async {
+        let c = b.client(d, 420, 900).await;
         c.goto(&url).await.unwrap();
         let page = Page { c };
         page.wait(1).await;
@@ -1529,14 +1519,9 @@ fn playing_every_board_against_the_solver_in_a_browser() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let (_p, url) = explore(d, &[]);
-    let (_driver, port) = browser::driver(&driver, d);
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let png = rt.block_on(async {
-        let c = browser::session(&chromium, port, d, 1000, 900).await;
+    let b = browser::Browser::start(&chromium, &driver, d);
+    let png = b.rt.block_on(async {
+        let c = b.client(d, 1000, 900).await;
         let page = Page { c };
         // Col on a 7-vertex caterpillar, Myopic Col on the binary out-tree.
         let col = graph6::encode_with(7, |i, j| j == i + 1 || (i == 1 && j == 5));
@@ -1910,15 +1895,10 @@ fn game_graphs_by_level_with_a_legend_and_the_pair_table_in_a_browser() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let (_p, url) = explore(d, &[]);
-    let (_driver, port) = browser::driver(&driver, d);
+    let b = browser::Browser::start(&chromium, &driver, d);
     let examples = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/examples"));
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(async {
-        let c = browser::session(&chromium, port, d, 1000, 800).await;
+    b.rt.block_on(async {
+        let c = b.client(d, 1000, 800).await;
         c.goto(&url).await.unwrap();
         // Solve `text` (an example's name, or a file's text) and wait for it.
         let solve = |example: Option<&'static str>, text: Option<&'static str>| {

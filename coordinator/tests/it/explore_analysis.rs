@@ -185,18 +185,13 @@ fn a_col_tree_opened_three_levels_in_a_browser_is_solve_tree() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let (_p, url) = explore(d, &[]);
-    let (_driver, port) = browser::driver(&driver, d);
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let b = browser::Browser::start(&chromium, &driver, d);
     // Col on the path 0 - 1 - 2 - 3 - 4, vertex 0 blue.
     let p5 = graph6::encode_with(5, |i, j| j == i + 1);
     let term = format!("col:{p5}:L....");
     let want = solve(&["solve", "tree", &term, "--depth", "3", "--json"]);
-    rt.block_on(async {
-        let c = browser::session(&chromium, port, d, 420, 900).await;
+    b.rt.block_on(async {
+        let c = b.client(d, 420, 900).await;
         open(&c, &format!("{url}?game=col&g={}&c=L....", enc(&p5))).await;
         // The panel opens with the position and its options.
         let before = c.execute(STATE, vec![]).await.unwrap();
@@ -347,12 +342,7 @@ fn a_sum_of_boards_added_in_a_browser_is_solve_sum() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let (_p, url) = explore(d, &[]);
-    let (_driver, port) = browser::driver(&driver, d);
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let b = browser::Browser::start(&chromium, &driver, d);
     // Col on the path P5 with its middle vertex blue (two components);
     // UVG on the 6-cycle with a chord, the token moved 0 → 1; the 1/4 tree.
     let p5 = graph6::encode_with(5, |i, j| j == i + 1);
@@ -360,8 +350,8 @@ fn a_sum_of_boards_added_in_a_browser_is_solve_sum() {
     let g = graph6::encode_with(6, |i, j| j == i + 1 || (i, j) == (0, 5) || (i, j) == (0, 3));
     let uvg = format!("uvg:{g}@0,1");
     let quarter = "myopic:&FOC@GW????:.R....L";
-    let png = rt.block_on(async {
-        let c = browser::session(&chromium, port, d, 1000, 1400).await;
+    let png = b.rt.block_on(async {
+        let c = b.client(d, 1000, 1400).await;
         open(&c, &format!("{url}?game=col&g={}&c=..L..", enc(&p5))).await;
         let add = || async {
             let before = c.execute(STATE, vec![]).await.unwrap();

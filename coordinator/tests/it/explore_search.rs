@@ -252,15 +252,10 @@ fn past_the_budget_a_start_is_searched_and_a_search_cancelled_in_a_browser() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let (_p, url) = explore(d, &[]);
-    let (_driver, port) = browser::driver(&driver, d);
+    let b = browser::Browser::start(&chromium, &driver, d);
     let want = grundy(G30);
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(async {
-        let c = browser::session(&chromium, port, d, 1000, 900).await;
+    b.rt.block_on(async {
+        let c = b.client(d, 1000, 900).await;
         let wait = |js: &'static str| {
             let c = c.clone();
             async move {

@@ -29,6 +29,40 @@ pub fn browser_or_fail(test: &str) -> (PathBuf, PathBuf) {
     browser().unwrap_or_else(|why| super::proc::missing(test, "chromium and chromedriver", &why))
 }
 
+/// A browser test's WebDriver and runtime: chromedriver on a free loopback
+/// port (killed on drop, its log in `dir`) and a two-thread tokio runtime
+/// to drive sessions with.
+pub struct Browser {
+    chromium: PathBuf,
+    port: u16,
+    /// The runtime the test's sessions run on.
+    pub rt: tokio::runtime::Runtime,
+    _driver: Proc,
+}
+
+impl Browser {
+    /// Start `driver` for `chromium` ([`browser_or_fail`]'s pair).
+    pub fn start(chromium: &Path, driver_bin: &Path, dir: &Path) -> Browser {
+        let (d, port) = driver(driver_bin, dir);
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        Browser {
+            chromium: chromium.to_path_buf(),
+            port,
+            rt,
+            _driver: d,
+        }
+    }
+
+    /// A headless session ([`session`]) with its profile in `dir`.
+    pub async fn client(&self, dir: &Path, width: u32, height: u32) -> fantoccini::Client {
+        session(&self.chromium, self.port, dir, width, height).await
+    }
+}
+
 /// chromedriver on a free loopback port (killed on drop), its log in `dir`.
 pub fn driver(driver: &Path, dir: &Path) -> (Proc, u16) {
     let port = free_port();
