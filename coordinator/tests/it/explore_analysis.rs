@@ -4,7 +4,9 @@
 //! --depth 3 --json` and `solve sum --json` run as processes; a sum of a Col,
 //! a UVG and a Myopic Col position added from the board, against `solve sum
 //! --json` (and the UVG position's tree, impartial); the route's refusal
-//! shown. `#[ignore = "needs chromium"]`, as the other browser tests
+//! shown; a Nim position added from the game-graph panel with a UVG one,
+//! against `solve sum --json` on the same file, and a loopy one refused.
+//! `#[ignore = "needs chromium"]`, as the other browser tests
 //! (`explore.rs`).
 //!
 //! `GAMESWEEP_EXPLORE_SCREENSHOT=1` also writes `docs/explore-analysis.png`.
@@ -273,7 +275,11 @@ fn same_sum(s: &Value, terms: &[&str]) {
     let mut args = vec!["solve", "sum"];
     args.extend(terms);
     args.push("--json");
-    let want = solve(&args);
+    same_sum_as(s, terms, &solve(&args));
+}
+
+/// The sum panel `s` shows `want`, `solve sum TERMS --json`'s answer.
+fn same_sum_as(s: &Value, terms: &[&str], want: &Value) {
     assert!(s["error"].is_null(), "{s}");
     assert_eq!(s["value"], want["value"], "{terms:?}: {s}");
     let outcome = want["outcome"].as_str().unwrap();
@@ -317,6 +323,7 @@ fn same_sum(s: &Value, terms: &[&str]) {
         let k = m["summand"].as_u64().unwrap() as usize;
         let what = match want["summands"][k]["game"].as_str().unwrap() {
             "uvg" => "moving the token to",
+            "gamegraph" => "moving to",
             _ => "colouring",
         };
         let says = format!(
@@ -445,4 +452,138 @@ fn a_sum_of_boards_added_in_a_browser_is_solve_sum() {
         std::fs::write(&docs, &png).unwrap();
         eprintln!("wrote {} ({} bytes)", docs.display(), png.len());
     }
+}
+
+/// `gamesweep args` run in `dir` (so that a `gamegraph:` term names a file
+/// there as the page names it): its output.
+fn gs_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    use crate::support::cli::{isolated, BIN};
+    isolated(std::process::Command::new(BIN))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Issue 29 (item 2): only board positions could be added to the sum. A
+/// Nim position (Grundy 1) added from the game-graph panel's table and a
+/// UVG position from the board: the summands, the sum's value, outcome and
+/// winning moves shown are `solve sum gamegraph:nim.game#nim#1.2.2
+/// uvg:G6@0 --json`'s (run on the same file); a position of a directed
+/// 5-cycle is refused with the route's message, and removing it brings the
+/// sum back.
+#[test]
+#[ignore = "needs chromium"]
+fn a_game_graph_position_added_to_the_sum_in_a_browser_is_solve_sum() {
+    let started = Instant::now();
+    let (chromium, driver) = browser::browser_or_fail("the game-graph sum's browser test");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_p, url) = explore(d, &[]);
+    let (_driver, port) = browser::driver(&driver, d);
+    let examples = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/examples"));
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let g = graph6::encode_with(6, |i, j| j == i + 1 || (i, j) == (0, 5) || (i, j) == (0, 3));
+    let uvg = format!("uvg:{g}@0");
+    let nim = "gamegraph:nim.game#nim#1.2.2";
+    let loopy = "gamegraph:odd-cycle.game#C5#p0";
+    rt.block_on(async {
+        let c = browser::session(&chromium, port, d, 1000, 1400).await;
+        open(&c, &format!("{url}?g={}&path=0&play=0", enc(&g))).await;
+        // Solve an example in the game-graph panel and wait for its tables.
+        let example = |name: &'static str| {
+            let c = c.clone();
+            async move {
+                let seq = |c: Client| async move {
+                    c.execute("return Number(document.body.dataset.ggSeq || 0);", vec![])
+                        .await
+                        .unwrap()
+                        .as_u64()
+                        .unwrap()
+                };
+                let before = seq(c.clone()).await;
+                c.execute(
+                    "const s = document.getElementById('gg-example');
+                     s.value = Array.from(s.options).find(o => o.textContent === arguments[0]).value;
+                     s.dispatchEvent(new Event('change'));",
+                    vec![Value::from(name)],
+                )
+                .await
+                .unwrap();
+                let deadline = Instant::now() + Duration::from_secs(30);
+                while seq(c.clone()).await <= before {
+                    assert!(Instant::now() < deadline, "{name} did not show");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            }
+        };
+        // Click the add button of `pos` in game `game`'s table.
+        let add = |game: &'static str, pos: &'static str| {
+            let c = c.clone();
+            async move {
+                act(
+                    &c,
+                    "document.querySelector('#gg-out .gg-game[data-game=\"' + arguments[0] +
+                       '\"] button.gg-add[data-position=\"' + arguments[1] + '\"]').click();",
+                    vec![Value::from(game), Value::from(pos)],
+                    more("sum"),
+                )
+                .await;
+                c.execute(SUM, vec![]).await.unwrap()
+            }
+        };
+        let before = c.execute(STATE, vec![]).await.unwrap();
+        c.find(Locator::Id("sum-add")).await.unwrap().click().await.unwrap();
+        settle(&c, &before, more("sum")).await;
+        example("nim.game").await;
+        let s = add("nim", "1.2.2").await;
+        let out = gs_in(examples, &["solve", "sum", &uvg, nim, "--json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let want: Value = serde_json::from_slice(&out.stdout).unwrap();
+        // Grundy 1 (Bouton: 1 xor 2 xor 2), independently of the sum.
+        assert_eq!(want["summands"][1]["value"], "*", "{want}");
+        same_sum_as(&s, &[&uvg, nim], &want);
+        let names = c
+            .execute(
+                "return Array.from(document.querySelectorAll('#sum-list .s-name')).map(e => e.textContent);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(names[1], "nim.game, game nim, position 1.2.2", "{names}");
+        let note = |c: Client| async move {
+            c.find(Locator::Id("gg-sum-note")).await.unwrap().text().await.unwrap()
+        };
+        let n = note(c.clone()).await;
+        assert!(n.starts_with("Added 1.2.2 (game nim)"), "{n}");
+        // A loopy position: the route's refusal, in both panels.
+        example("odd-cycle.game").await;
+        let s = add("C5", "p0").await;
+        let out = gs_in(examples, &["solve", "sum", &uvg, nim, loopy, "--json"]);
+        assert!(!out.status.success(), "{loopy} was summed");
+        let cli = String::from_utf8_lossy(&out.stderr).trim().to_string();
+        let e = s["error"].as_str().unwrap_or_else(|| panic!("no error shown: {s}"));
+        assert!(cli.contains(e), "the page says {e:?}, the CLI {cli:?}");
+        assert!(e.contains(loopy), "{e}");
+        assert_eq!(s["value"], "—", "{s}");
+        assert_eq!(note(c.clone()).await, format!("The sum refuses p0 (game C5): {e}"));
+        // Removing it: the sum of the two again.
+        act(
+            &c,
+            "document.querySelectorAll('#sum-list button.s-remove')[2].click();",
+            vec![],
+            more("sum"),
+        )
+        .await;
+        same_sum_as(&c.execute(SUM, vec![]).await.unwrap(), &[&uvg, nim], &want);
+        eprintln!(
+            "explore analysis game-graph sum: 2 sums equal solve sum --json, a loop refused, in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        c.close().await.unwrap();
+    });
 }

@@ -8,9 +8,11 @@
 //   again. The options that win for the player making them are marked, and
 //   the simplest winning one (the sum route's choice for a single summand,
 //   which also gives a Col position's components);
-// - the sum: positions added one by one (any of the three games), their
-//   values, the sum's canonical value and outcome and each player's
-//   simplest winning move (/explore/api/sum).
+// - the sum: positions added one by one (any of the three games from the
+//   board, or a loop-free game graph's position from the game-graph panel
+//   through `window.gamesweepSum.add`), their values, the sum's canonical
+//   value and outcome and each player's simplest winning move
+//   (/explore/api/sum, with the game files' texts its terms name).
 //
 // Loaded before app.js; uses its helpers ($, st, esc) only once the page is
 // up, and shows only what the two routes answer (`solve tree --json`,
@@ -23,7 +25,7 @@ const gsAnalysis = (() => {
     gen: 0,         // the tree shown: answers for an older one are dropped
     pending: 0,     // tree requests in flight
     answered: 0,    // tree requests answered
-    summands: [],   // the sum: [{term, name}]
+    summands: [],   // the sum: [{term, name, files}] (files: {NAME: TEXT} or null)
     sumGen: 0,
     sumAnswered: 0,
     sumBusy: false, // the latest sum asked is not answered yet
@@ -266,6 +268,17 @@ const gsAnalysis = (() => {
     setFact("sum-right", s ? sumMove(s, s.right_wins_by) : "—", s && s.right_wins_by ? s.right_wins_by.summand + ":" + s.right_wins_by.move : null);
   }
 
+  // The game files the summands' `gamegraph:` terms name, as the sum
+  // route's `files` (null: none).
+  function sumFiles() {
+    const files = {};
+    let any = false;
+    for (const x of an.summands) for (const k in x.files || {}) { files[k] = x.files[k]; any = true; }
+    return any ? files : null;
+  }
+
+  // Ask for the sum of the summands and show it; resolves to the error's
+  // message, or null once the sum is shown (or a newer one was asked).
   async function computeSum() {
     an.sumGen += 1;
     const gen = an.sumGen;
@@ -275,16 +288,21 @@ const gsAnalysis = (() => {
       renderSum(null);
       an.sumAnswered += 1;
       mark();
-      return;
+      return null;
     }
     renderSum(null);
     an.sumBusy = true;
     mark();
     try {
-      const s = await post("/explore/api/sum", { terms: an.summands.map(x => x.term) });
+      const body = { terms: an.summands.map(x => x.term) };
+      const files = sumFiles();
+      if (files) body.files = files;
+      const s = await post("/explore/api/sum", body);
       if (gen === an.sumGen) renderSum(s);
+      return null;
     } catch (e) {
       if (gen === an.sumGen) { err.textContent = e.message; err.hidden = false; }
+      return e.message;
     } finally {
       if (gen === an.sumGen) { an.sumBusy = false; an.sumAnswered += 1; mark(); }
     }
@@ -294,7 +312,15 @@ const gsAnalysis = (() => {
     const [term, why] = positionTerm();
     const err = $("sum-error");
     if (!term) { err.textContent = "Nothing to add: " + why + "."; err.hidden = false; return; }
-    an.summands.push({ term: term, name: positionName() });
+    an.summands.push({ term: term, name: positionName(), files: null });
+    return computeSum();
+  }
+
+  // Add a position given by its term (e.g. a game graph's,
+  // `gamegraph:NAME#GAME#POS`), named `label` in the list, with the game
+  // files it names (`{NAME: TEXT}`); resolves as computeSum.
+  function addTerm(t) {
+    an.summands.push({ term: t.term, name: t.label || t.term, files: t.files || null });
     return computeSum();
   }
 
@@ -328,5 +354,8 @@ const gsAnalysis = (() => {
     showTree();
   }
 
-  return { init, position };
+  return { init, position, addTerm };
 })();
+
+// The one hook other panels use: the game-graph panel adds its positions.
+window.gamesweepSum = { add: t => gsAnalysis.addTerm(t) };

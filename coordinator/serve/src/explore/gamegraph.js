@@ -1,8 +1,11 @@
 // gamesweep explore: the game-graph panel. A game file (pasted, opened or
 // one of the examples) goes to POST /explore/api/gamegraph; the answer is
 // `solve gamegraph --json`'s report plus a drawing of each small game,
-// shown here as SVG, facts and a table per game. Self-contained: only
-// `initGameGraph` is global, called by app.js once the presets have come.
+// shown here as SVG, facts and a table per game. A table row's button
+// adds that position to the analysis panel's sum (`window.gamesweepSum`)
+// as `gamegraph:NAME#GAME#POS`, sending the solved text under NAME.
+// Self-contained: only `initGameGraph` is global, called by app.js once
+// the presets have come.
 "use strict";
 
 const initGameGraph = (() => {
@@ -10,7 +13,24 @@ const initGameGraph = (() => {
   function esc(s) {
     return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
   }
-  const st = { ggSeq: 0, ggExamples: [] };
+  const st = {
+    ggSeq: 0, ggExamples: [],
+    name: "pasted.game", // the name of the text in the box (an example's, a file's)
+    solved: null,        // the text solved and its name in the sum: {name, text}
+    names: new Map(),    // the names given to texts in the sum: NAME → TEXT
+  };
+
+  // The name of `text` in a sum's terms: `base` made safe for a term (no
+  // `#`, `:` or spaces), with -2, -3… if another text already has it.
+  function sumName(base, text) {
+    const safe = base.split(/[\\/]/).pop().replace(/[^A-Za-z0-9._-]/g, "_") || "game";
+    for (let i = 1; ; i++) {
+      const n = i === 1 ? safe : safe.replace(/(\.[^.]*)?$/, "-" + i + "$1");
+      const had = st.names.get(n);
+      if (had === undefined) { st.names.set(n, text); return n; }
+      if (had === text) return n;
+    }
+  }
 
   const OUTCOME = { I: "I (the player to move wins)", II: "II (the player to move loses)", draw: "draw" };
   const OUTCOME_CLASS = { I: "first", II: "second" };
@@ -131,16 +151,33 @@ const initGameGraph = (() => {
         (g.minimax_unavailable ? "<dt>minimax</dt><dd>" + esc(g.minimax_unavailable) + "</dd>" : "") + "</dl>";
       const levels = d && d.drawing && d.drawing.levels;
       const table = '<table class="gg-table" id="gg-table-' + gi + '"><thead><tr><th>position</th>' + (levels ? "<th>level</th>" : "") + "<th>outcome</th><th>Grundy</th><th>kernel</th>" +
-        (g.minimax_computed ? "<th>minimax</th>" : "") + "<th>good moves</th></tr></thead><tbody>" +
+        (g.minimax_computed ? "<th>minimax</th>" : "") + '<th>good moves</th><th><abbr title="add the position to the sum in the Analysis panel">sum</abbr></th></tr></thead><tbody>' +
         g.table.map((r, i) => '<tr data-position="' + esc(r.position) + '"><td>' + esc(r.position) + "</td>" + (levels ? '<td class="level">' + levels[i] + "</td>" : "") + '<td class="outcome">' + esc(r.outcome) +
           '</td><td class="grundy">' + (r.grundy === null ? "—" : r.grundy) + "</td><td>" + (r.in_kernel === null ? "—" : r.in_kernel ? "yes" : "no") +
           "</td>" + (g.minimax_computed ? "<td>" + (r.minimax === null ? "—" : r.minimax) + "</td>" : "") +
-          "<td>" + esc(r.good_moves.join(", ")) + "</td></tr>").join("") + "</tbody></table>";
+          "<td>" + esc(r.good_moves.join(", ")) + "</td>" +
+          '<td><button type="button" class="gg-add" data-game="' + esc(g.name) + '" data-position="' + esc(r.position) +
+          '" aria-label="add position ' + esc(r.position) + " of game " + esc(g.name) + ' to the sum">add</button></td></tr>').join("") + "</tbody></table>";
       return '<div class="gg-game" data-game="' + esc(g.name) + '"><div><h3>' + esc(g.name) + "</h3>" + pic + "</div><div>" + facts + table + "</div></div>";
     }).join("");
     const sum = v.report.sum ? ggSum(v.report.sum, v.pair_table) : "";
     const layered = v.drawings.some(d => d.drawing && d.drawing.levels);
-    $("gg-out").innerHTML = ggLegend(layered) + out + sum;
+    $("gg-out").innerHTML = ggLegend(layered) + '<p id="gg-sum-note" class="muted" role="status"></p>' + out + sum;
+  }
+
+  // Add a table row's position to the analysis panel's sum; say what came
+  // of it next to the tables (the sum itself is in the Analysis panel).
+  async function addToSum(b) {
+    if (!st.solved || !window.gamesweepSum) return;
+    const { name, text } = st.solved, game = b.dataset.game, pos = b.dataset.position;
+    const note = $("gg-sum-note");
+    note.textContent = "adding " + pos + "…";
+    const e = await window.gamesweepSum.add({
+      term: "gamegraph:" + name + "#" + game + "#" + pos,
+      label: name + ", game " + game + ", position " + pos,
+      files: { [name]: text },
+    });
+    note.textContent = e ? "The sum refuses " + pos + " (game " + game + "): " + e : "Added " + pos + " (game " + game + ") to the sum in the Analysis panel.";
   }
 
   async function solveGameGraph() {
@@ -148,11 +185,14 @@ const initGameGraph = (() => {
     $("gg-out").innerHTML = '<p class="muted">solving…</p>';
     st.ggSeq = (st.ggSeq || 0) + 1;
     const seq = st.ggSeq;
+    const text = $("gg-text").value, name = st.name;
+    st.solved = null;
     try {
-      const r = await fetch("/explore/api/gamegraph", { method: "POST", credentials: "same-origin", cache: "no-store", body: $("gg-text").value });
+      const r = await fetch("/explore/api/gamegraph", { method: "POST", credentials: "same-origin", cache: "no-store", body: text });
       const body = await r.json().catch(() => ({ error: "the server answered " + r.status }));
       if (seq !== st.ggSeq) return;
       if (!r.ok) throw new Error(body.error || ("HTTP " + r.status));
+      st.solved = { name: sumName(name, text), text: text };
       renderGameGraph(body);
     } catch (e) {
       if (seq !== st.ggSeq) return;
@@ -171,9 +211,15 @@ const initGameGraph = (() => {
       const x = st.ggExamples[Number($("gg-example").value)];
       if (!x) return;
       $("gg-text").value = x.text;
+      st.name = x.name;
       solveGameGraph();
     });
     $("gg-solve").addEventListener("click", solveGameGraph);
+    $("gg-text").addEventListener("input", () => { st.name = "pasted.game"; });
+    $("gg-out").addEventListener("click", e => {
+      const b = e.target.closest("button.gg-add");
+      if (b) addToSum(b);
+    });
     $("gg-file").addEventListener("change", () => {
       const f = $("gg-file").files[0];
       if (!f) return;
@@ -182,10 +228,11 @@ const initGameGraph = (() => {
         $("gg-error").hidden = false;
         return;
       }
-      f.text().then(t => { $("gg-text").value = t; solveGameGraph(); });
+      f.text().then(t => { $("gg-text").value = t; st.name = f.name; solveGameGraph(); });
     });
     if (p.game_file) {
       $("gg-text").value = p.game_file.text;
+      st.name = p.game_file.name;
       solveGameGraph();
     }
   }
