@@ -480,19 +480,14 @@ fn a_game_graph_position_added_to_the_sum_in_a_browser_is_solve_sum() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let (_p, url) = explore(d, &[]);
-    let (_driver, port) = browser::driver(&driver, d);
+    let b = browser::Browser::start(&chromium, &driver, d);
     let examples = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/examples"));
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
     let g = graph6::encode_with(6, |i, j| j == i + 1 || (i, j) == (0, 5) || (i, j) == (0, 3));
     let uvg = format!("uvg:{g}@0");
     let nim = "gamegraph:nim.game#nim#1.2.2";
     let loopy = "gamegraph:odd-cycle.game#C5#p0";
-    rt.block_on(async {
-        let c = browser::session(&chromium, port, d, 1000, 1400).await;
+    b.rt.block_on(async {
+        let c = b.client(d, 1000, 1400).await;
         open(&c, &format!("{url}?g={}&path=0&play=0", enc(&g))).await;
         // Solve an example in the game-graph panel and wait for its tables.
         let example = |name: &'static str| {
