@@ -55,41 +55,7 @@ pub const COL_REMOTENESS_BUDGET: u64 = 300_000;
 /// Largest Col / Myopic Col board.
 pub const COL_MAX_N: usize = 24;
 
-/// A board's picture data: vertices with coordinates and its edges or arcs.
-#[derive(Clone, Debug, Serialize)]
-pub struct Drawing {
-    /// Vertices.
-    pub n: usize,
-    /// Edges (undirected) or arcs (directed), as given by the code.
-    pub edges: Vec<(usize, usize)>,
-    /// Arcs rather than edges.
-    pub directed: bool,
-    /// Coordinates in a 400 × 400 box.
-    pub coords: Vec<(i32, i32)>,
-    /// Where the coordinates come from: a preset's embedding or the layout.
-    pub layout: String,
-}
-
-pub use super::presets::BOX;
-
-/// The drawing of a decoded graph: a preset's embedding when the code is a
-/// preset's, else the seeded force layout of [`gamesweep::draw`].
-pub fn drawing(code: &str, n: usize, edges: Vec<(usize, usize)>, directed: bool) -> Drawing {
-    let (coords, layout) = match super::presets::embedding(code) {
-        Some((name, c)) if c.len() == n => (c, format!("{name} embedding")),
-        _ => (
-            gamesweep::draw::layout(n, &edges, BOX),
-            "force layout".to_string(),
-        ),
-    };
-    Drawing {
-        n,
-        edges,
-        directed,
-        coords,
-        layout,
-    }
-}
+pub use super::presets::{drawing, Drawing, BOX};
 
 /// Why a board cannot be shown.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -5,7 +5,7 @@
 //! down) and by the force layout otherwise; and the page's cut of a
 //! declared sum's pair table.
 
-use super::engine::{Drawing, BOX};
+use super::presets::{Drawing, BOX};
 use gamesweep::draw::levels::level_layout;
 use gamesweep::gamegraph::solve::{PositionRow, DISPLAY_MAX_COLUMNS};
 use gamesweep::gamegraph::{PairTable, SumReport};
