@@ -394,6 +394,29 @@ fn admit<T>(
     })
 }
 
+/// A UVG request's graph and line (`what`: the line's name), or the 400
+/// that refuses them: no graph, or either longer than [`MAX_ARG`].
+fn graph_and_line(
+    g: Option<String>,
+    line: Option<String>,
+    what: &str,
+) -> Result<(String, String), Box<Response>> {
+    let (g, line) = (g.unwrap_or_default(), line.unwrap_or_default());
+    if g.trim().is_empty() {
+        return Err(Box::new(error(
+            StatusCode::BAD_REQUEST,
+            "no graph: give a graph6 string",
+        )));
+    }
+    if g.len() > MAX_ARG || line.len() > MAX_ARG {
+        return Err(Box::new(error(
+            StatusCode::BAD_REQUEST,
+            &format!("graph or {what} too long"),
+        )));
+    }
+    Ok((g, line))
+}
+
 async fn uvg_json(
     State(ex): State<Arc<Explorer>>,
     headers: HeaderMap,
@@ -403,14 +426,10 @@ async fn uvg_json(
         Ok(q) => q,
         Err(refusal) => return *refusal,
     };
-    let g = q.g.unwrap_or_default();
-    let path = q.path.unwrap_or_default();
-    if g.trim().is_empty() {
-        return error(StatusCode::BAD_REQUEST, "no graph: give a graph6 string");
-    }
-    if g.len() > MAX_ARG || path.len() > MAX_ARG {
-        return error(StatusCode::BAD_REQUEST, "graph or path too long");
-    }
+    let (g, path) = match graph_and_line(q.g, q.path, "path") {
+        Ok(x) => x,
+        Err(refusal) => return *refusal,
+    };
     compute(&ex, move || {
         let p = engine::parse_path(&path)?;
         engine::uvg_view(&g, &p)

@@ -12,7 +12,7 @@
 //! client goes away (the page's cancel button aborts the request).
 
 use super::engine;
-use super::{admit, Explorer, MAX_ARG};
+use super::{admit, graph_and_line, Explorer};
 use crate::web::error;
 use axum::body::Body;
 use axum::extract::rejection::QueryRejection;
@@ -75,14 +75,10 @@ async fn search(
         Ok(q) => q,
         Err(refusal) => return *refusal,
     };
-    let code = q.g.unwrap_or_default();
-    let line = q.line.unwrap_or_default();
-    if code.trim().is_empty() {
-        return error(StatusCode::BAD_REQUEST, "no graph: give a graph6 string");
-    }
-    if code.len() > MAX_ARG || line.len() > MAX_ARG {
-        return error(StatusCode::BAD_REQUEST, "graph or line too long");
-    }
+    let (code, line) = match graph_and_line(q.g, q.line, "line") {
+        Ok(x) => x,
+        Err(refusal) => return *refusal,
+    };
     let budget = q.budget.unwrap_or(engine::SEARCH_BUDGET_DEFAULT);
     if !(1..=engine::SEARCH_BUDGET_MAX).contains(&budget) {
         return error(
