@@ -1,10 +1,12 @@
 // gamesweep explore: one UVG start or move searched exactly past the page's
 // budget, with a budget of its own, progress and a cancel button
 // (/explore/api/uvg/search streams JSON lines; aborting the request stops
-// the search on the server). Loaded after app.js, whose `st`, `$`, `nim`
-// and `load` it uses; app.js calls `searchPanel(view)` after drawing a UVG
-// position, `searched(line)` for values found here, and `searchStop()`
-// before loading another position.
+// the search on the server). Loaded before app.js, so that its functions
+// exist whenever app.js calls them (`searchPanel(view)` after drawing a UVG
+// position, `searched(line)` for values found here, `searchStop()` before
+// loading another position); it uses app.js's `st`, `$`, `nim` and
+// `renderUvg` only when called, and sets its form up once the document is
+// loaded (every deferred script has run by then).
 "use strict";
 
 // The server's budget for such a search (filled in when served).
@@ -120,4 +122,4 @@ function searchInit() {
   $("search-cancel").addEventListener("click", searchStop);
 }
 
-searchInit();
+document.addEventListener("DOMContentLoaded", searchInit);
