@@ -28,10 +28,6 @@ const G30: &str = "]K??K@????????CCGAI_QI?A?AY??LG?@C?g_a?GO???Oo?a?@???AAA??K?W
 /// until it is stopped or its budget ends.
 const HARD: &str = "]`cCCO?[??OPHD?UW??`H?o?CUOOs__E@?p?g?C`GFq?go?C_A?lu_PGwAC@_h?Ka??WY?WG`G";
 
-fn dense() -> String {
-    HARD.to_string()
-}
-
 /// The server's `host:port`.
 fn host(url: &str) -> String {
     url.strip_prefix("http://")
@@ -207,7 +203,7 @@ fn a_search_whose_client_leaves_stops_at_once() {
         &url,
         &format!(
             "/explore/api/uvg/search?g={}&line=0&budget=50000000",
-            enc(&dense())
+            enc(HARD)
         ),
     );
     assert_eq!(st, 200);
@@ -304,7 +300,7 @@ fn past_the_budget_a_start_is_searched_and_a_search_cancelled_in_a_browser() {
         assert_eq!(got["value"].as_u64(), Some(want[3]), "{got}");
         assert_eq!(got["label"].as_str(), Some(want[3].to_string().as_str()), "the board's label: {got}");
         // A search that cannot finish, cancelled by its button.
-        c.goto(&format!("{url}?g={}", enc(&dense()))).await.unwrap();
+        c.goto(&format!("{url}?g={}", enc(HARD))).await.unwrap();
         wait("return !document.getElementById('search').hidden").await;
         c.execute("document.getElementById('search-budget').value = '50000000';", vec![])
             .await
