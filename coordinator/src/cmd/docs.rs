@@ -176,7 +176,7 @@ fn examples(c: &clap::Command) -> String {
                     }
                 }
                 let what = if verb == "run" {
-                    "Run the sweep on this machine with the default parameters, writing runs/KIND/results.json, report.md, report.html and figures/"
+                    "Run the sweep on this machine with the default parameters, writing sweeps/KIND/results.json, report.md, report.html and figures/"
                 } else {
                     "Plan the sweep on the coordinator of $GAMESWEEP_COORDINATOR and print its id; workers then lease its shards"
                 };
@@ -211,7 +211,7 @@ fn examples(c: &clap::Command) -> String {
 /// Hand-written examples: (page's command, call, what it does). Every
 /// `gamesweep` call in them parses (a test in `cli` checks).
 pub const EXAMPLES: &[(&str, &str, &str)] = &[
-    ("gamesweep", "gamesweep run uvg --max-n 9", "Run a whole sweep on this machine: every connected graph up to 9 vertices, every start; results in runs/uvg/."),
+    ("gamesweep", "gamesweep run uvg --max-n 9", "Run a whole sweep on this machine: every connected graph up to 9 vertices, every start; results in sweeps/uvg/."),
     ("gamesweep", "gamesweep graphs 8 -c | gamesweep solve uvg - --summary", "Solve every connected graph on 8 vertices, as a pipeline of graph6 lines."),
     ("gamesweep", "gamesweep serve --store /var/lib/gamesweep & gamesweep worker --coordinator http://coord:7461", "A coordinator and a worker on several machines (see deploy/README.md)."),
     ("gamesweep run", "gamesweep run uvg --max-n 9", "Run the sweep on all cores; interrupt it (Ctrl-C) and rerun the same command to resume."),
@@ -238,7 +238,7 @@ pub const EXAMPLES: &[(&str, &str, &str)] = &[
     ("gamesweep status", "gamesweep status", "Where every sweep stands: shards, positions, rate, ETA."),
     ("gamesweep status", "gamesweep status uvg-11 --watch", "Refresh every 2 seconds until the sweep is settled."),
     ("gamesweep status", "gamesweep status --json | jq '.sweeps[].state'", "The documented JSON (docs/schema/status.schema.json)."),
-    ("gamesweep report", "gamesweep report uvg-11 --out runs/uvg-11", "Fetch a finished sweep's results.json, report.md, report.html and figures."),
+    ("gamesweep report", "gamesweep report uvg-11 --out sweeps/uvg-11", "Fetch a finished sweep's results.json, report.md, report.html and figures."),
     ("gamesweep cancel", "gamesweep cancel uvg-11", "Stop handing out the sweep's shards."),
     ("gamesweep project", "gamesweep project uvg-11 --cores 2,64", "The projected wall time of the whole sweep on 2 and on 64 cores."),
     ("gamesweep token", "gamesweep token issue --name lab-7 --out lab-7.token", "A worker credential for one machine."),
@@ -254,7 +254,7 @@ pub const EXAMPLES: &[(&str, &str, &str)] = &[
     ("gamesweep key show", "gamesweep key show --store /var/lib/gamesweep", "The fingerprint and key line of the store's signing key."),
     ("gamesweep key export", "gamesweep key export --store /var/lib/gamesweep --out coord.key", "A key file for `--trust-key coord.key` elsewhere."),
     ("gamesweep store", "gamesweep store check /var/lib/gamesweep", "Check a stopped coordinator's store."),
-    ("gamesweep store check", "gamesweep store check runs/uvg", "Check a run folder's store: checksums and the journal of acknowledged work."),
+    ("gamesweep store check", "gamesweep store check sweeps/uvg", "Check a run folder's store: checksums and the journal of acknowledged work."),
     ("gamesweep worker", "gamesweep worker --coordinator http://coord:7461 --threads 16", "Lease and run shards until stopped (SIGTERM drains)."),
     ("gamesweep pause", "gamesweep pause uvg-11", "Hand out none of its shards until `gamesweep resume uvg-11`."),
     ("gamesweep resume", "gamesweep resume uvg-11", "Hand out a paused sweep's shards again."),

@@ -23,7 +23,7 @@ pub struct ReportArgs {
     /// other files, written back into DIR (or --out); no coordinator.
     #[arg(long, value_name = "DIR", conflicts_with = "id")]
     pub from: Option<PathBuf>,
-    /// Output directory [default: runs/<ID>, or the --from DIR].
+    /// Output directory [default: sweeps/<ID>, or the --from DIR].
     #[arg(long)]
     pub out: Option<PathBuf>,
     #[command(flatten)]
@@ -80,7 +80,7 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
     let rt = connect::runtime()?;
     let mut c = connect::connect(&rt, &a.conn)?;
     let r = rt.block_on(c.result(&id))?;
-    let out = a.out.unwrap_or_else(|| PathBuf::from("runs").join(&id));
+    let out = a.out.unwrap_or_else(|| PathBuf::from(super::run::SWEEPS_DIR).join(&id));
     let exports = exports_of(&r.provenance_json, &r.results_json)?;
     let written = report::write_results(
         &out,

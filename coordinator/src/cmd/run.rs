@@ -38,7 +38,7 @@ pub fn common_run_options(c: clap::Command) -> clap::Command {
         clap::Arg::new("out")
             .long("out")
             .value_name("DIR")
-            .help("Where results.json and report.md go (default: runs/<kind>[-<params>])")
+            .help("Where results.json and report.md go (default: sweeps/<kind>[-<params>]; the committed reference runs in runs/ are rewritten only when named here)")
             .value_parser(clap::value_parser!(PathBuf)),
     )
     .arg(
@@ -88,7 +88,12 @@ pub fn common_run_options(c: clap::Command) -> clap::Command {
     )
 }
 
-/// The default output folder: `runs/<kind>` plus every parameter that differs from its default.
+/// Where a run writes by default (relative to the working directory).
+pub const SWEEPS_DIR: &str = "sweeps";
+
+/// The default output folder: `sweeps/<kind>` plus every parameter that
+/// differs from its default. `sweeps/` is git-ignored: a user's run never
+/// touches the committed reference runs in `runs/` unless `--out` names one.
 pub fn default_out_dir(kind: &dyn SweepKind, params: &Params) -> PathBuf {
     let mut name = kind.name().to_string();
     for p in kind.params() {
@@ -97,7 +102,7 @@ pub fn default_out_dir(kind: &dyn SweepKind, params: &Params) -> PathBuf {
             name.push_str(&format!("-{}-{}", p.name.replace('_', "-"), v));
         }
     }
-    Path::new("runs").join(name)
+    Path::new(SWEEPS_DIR).join(name)
 }
 
 /// Run the `run` command.

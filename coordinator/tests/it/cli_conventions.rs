@@ -770,3 +770,42 @@ fn audit_shows_dates() {
         "{json}"
     );
 }
+
+/// The README's first command, in a checkout: `run` without `--out` writes
+/// to `sweeps/<kind>[-<params>]` (git-ignored) and never into `runs/`,
+/// where the committed reference runs live; so the README's test command
+/// that follows it (which compares against `runs/uvg/report.md`) still
+/// passes, and `git status` stays clean. Before, it rewrote `runs/uvg`.
+#[test]
+fn run_without_out_writes_under_sweeps_and_leaves_runs_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs/uvg-max-n-6");
+    std::fs::create_dir_all(&runs).unwrap();
+    std::fs::write(runs.join("report.md"), "committed\n").unwrap();
+    let o = std::process::Command::new(cli::BIN)
+        .current_dir(dir.path())
+        .env("HOME", "/nonexistent/gamesweep-test-home")
+        .args(["run", "uvg", "--max-n", "6", "--threads", "1", "-q"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let entries: Vec<_> = std::fs::read_dir(&runs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(entries, ["report.md"], "run wrote into runs/");
+    assert_eq!(
+        std::fs::read_to_string(runs.join("report.md")).unwrap(),
+        "committed\n"
+    );
+    let out = dir.path().join("sweeps/uvg-max-n-6");
+    let results = std::fs::read_to_string(out.join("results.json")).unwrap();
+    assert!(results.contains("\"kind\": \"uvg\""), "{results}");
+    assert!(out.join("report.md").is_file());
+    // And the .gitignore at the repository's root ignores it.
+    let ignore = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../.gitignore"),
+    )
+    .unwrap();
+    assert!(ignore.lines().any(|l| l == "sweeps/"), "{ignore}");
+}
