@@ -5,6 +5,8 @@
 //! positions per CPU-second.
 //!
 //! `cargo run --release -p gamesweep --example uvg_shard_bench -- N SHARD [REPS=1]`
+//! (`EXT=K` and `COLLECT=V` in the environment: the sweep's
+//! `--extension-value` and `--collect-min-value`)
 //! (n = 11: 4,096 shards, cuts 64 × 64 at levels 9, 10; n = 12: 65,536
 //! shards, cuts 64 × 32 × 32 at levels 9, 10, 11 — as `graphplan::plan`
 //! numbers them; `--check` compares the cuts with the plan's).
@@ -41,6 +43,11 @@ fn shard(n: usize, index: u64) -> GraphShard {
     GraphShard::Split { cuts }
 }
 
+/// A small number from the environment variable `name` (0 if unset).
+fn env_u8(name: &str) -> u8 {
+    std::env::var(name).map_or(0, |v| v.parse().expect("a number 0..=255"))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let check = args.iter().any(|a| a == "--check");
@@ -56,8 +63,10 @@ fn main() {
     }
     let params = UvgParams {
         max_n: n,
-        collect_min_value: 0,
-        extension_value: 0,
+        // The sweep's options, as `run uvg --collect-min-value V
+        // --extension-value K` takes them (both off by default).
+        collect_min_value: env_u8("COLLECT"),
+        extension_value: env_u8("EXT"),
     };
     for _ in 0..reps {
         let t0 = cpu_ns();
@@ -71,5 +80,19 @@ fn main() {
             dt as f64 / 1e9,
             positions as f64 / (dt as f64 / 1e9)
         );
+        let e = &out.extension;
+        if params.extension_value != 0 {
+            println!(
+                "  extension *{}: D case A {}, case B {}, sets T {}, C exact {}, hits {}",
+                params.extension_value, e.d_case_a, e.d_case_b, e.t_sets, e.c_exact, e.hits
+            );
+        }
+        if params.collect_min_value != 0 {
+            let kept: u64 = out.by_n.values().map(|c| c.collected.total).sum();
+            println!(
+                "  collected (value >= {}): {kept}",
+                params.collect_min_value
+            );
+        }
     }
 }

@@ -177,8 +177,18 @@ impl Incremental {
         for v in 0..n {
             self.values[v] = if lost >> v & 1 == 1 {
                 0
-            } else {
+            } else if v + 1 == n {
                 self.nimber(v, full, start)
+            } else {
+                // Most starts that do not lose have only lost options
+                // (value 1): one lost test of the options, no memo.
+                let t = full ^ (1 << v);
+                let opts = self.path[level][v] as usize & t;
+                if opts != 0 && self.lost_among(opts, t, start) == opts {
+                    1
+                } else {
+                    self.nimber(v, full, start)
+                }
             };
         }
         &self.values[..n]
@@ -200,24 +210,25 @@ impl Incremental {
         let t = (s ^ start) & (ROWS - 1);
         let d = lo[t];
         let inc_s = d & nx != 0;
-        let mut lost = if opts & start != 0 && !inc_s {
-            start
-        } else {
-            0
-        };
-        let mut rest = opts & !start;
-        while rest != 0 {
-            let u = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let inc_su = lo[t ^ (1 << u)] & nx != 0;
-            let loses = if d >> u & 1 == 1 {
-                inc_su == inc_s
-            } else {
-                inc_su && !inc_s
-            };
-            lost |= (loses as usize) << u;
+        // inc(s − u) of every option u, gathered without branches.
+        let rest = opts & !start;
+        let mut inc = 0usize;
+        let mut r = rest;
+        while r != 0 {
+            let u = r.trailing_zeros() as usize;
+            r &= r - 1;
+            inc |= ((lo[(t ^ (1 << u)) & (ROWS - 1)] & nx != 0) as usize) << u;
         }
-        lost
+        // u ∈ D(t): loses iff inc(s − u) = inc(s); u ∉ D(t): iff
+        // inc(s − u) = 1 and inc(s) = 0. So with inc(s) = 1 the lost ones
+        // are D ∩ inc, with inc(s) = 0 they are D xor inc.
+        let dset = (d & 0xffff) as usize;
+        let lost = if inc_s { dset & inc } else { dset ^ inc } & rest;
+        if opts & start != 0 && !inc_s {
+            lost | start
+        } else {
+            lost
+        }
     }
 
     /// Value of the token on `v` at `s` (`v ∈ s`, not a lost position), top

@@ -119,18 +119,49 @@ impl Acc {
                 ));
             }
         }
-        for (v, &val) in values.iter().enumerate() {
-            self.grundy[n][val as usize] += 1;
-            let wins = winners >> v & 1 == 1;
-            self.fpw[n] += wins as u64;
-            if wins != (val != 0) {
-                let c = code
-                    .get_or_insert_with(|| graph6::encode_bitgraph(g))
-                    .clone();
-                let note = format!("exact={} matching_says_first_player_wins={wins}", val);
-                self.matching_exceptions[n].add(record(g, c, v, note));
+        // The histogram and the starts the exact values say the first
+        // player wins, in one pass; everything per start below runs only
+        // when it can matter (an exception, a max-degree-3 graph, a value
+        // whose witness this graph may beat, collecting).
+        let grundy = &mut self.grundy[n];
+        let mut nonzero: u32 = 0;
+        if n < 16 && mask >> 16 == 0 {
+            // Counts of values 0..16 in 8-bit fields of a register (a
+            // count is at most n < 16), added to the histogram once per
+            // value present: `grundy[val] += 1` per start was a chain of
+            // dependent stores to the same few counters.
+            let mut packed: u128 = 0;
+            for (v, &val) in values.iter().enumerate() {
+                packed += 1 << (8 * u32::from(val));
+                nonzero |= ((val != 0) as u32) << v;
             }
-            if deg3 {
+            let mut present = mask;
+            while present != 0 {
+                let val = present.trailing_zeros();
+                present &= present - 1;
+                grundy[val as usize] += (packed >> (8 * val)) as u64 & 0xff;
+            }
+        } else {
+            for (v, &val) in values.iter().enumerate() {
+                grundy[val as usize] += 1;
+                nonzero |= ((val != 0) as u32) << v;
+            }
+        }
+        self.fpw[n] += u64::from(winners.count_ones());
+        if winners != nonzero {
+            for (v, &val) in values.iter().enumerate() {
+                let wins = winners >> v & 1 == 1;
+                if wins != (val != 0) {
+                    let c = code
+                        .get_or_insert_with(|| graph6::encode_bitgraph(g))
+                        .clone();
+                    let note = format!("exact={} matching_says_first_player_wins={wins}", val);
+                    self.matching_exceptions[n].add(record(g, c, v, note));
+                }
+            }
+        }
+        if deg3 {
+            for (v, &val) in values.iter().enumerate() {
                 match uvg::degree3::grundy_degree3(g, v, all) {
                     Some((d, tests)) => {
                         self.d3_tests[n] += tests as u64;
@@ -146,7 +177,15 @@ impl Acc {
                     None => unreachable!("max degree checked above"),
                 }
             }
-            // Witness order: vertices (fixed n here), edges, graph6, start.
+        }
+        // Witness order: vertices (fixed n here), edges, graph6, start. Of
+        // the starts of one value in this graph only the first can win.
+        let mut seen = 0u32;
+        for (v, &val) in values.iter().enumerate() {
+            if seen >> val & 1 == 1 {
+                continue;
+            }
+            seen |= 1 << val;
             let slot = &mut self.witness[n][val as usize];
             let better = match slot {
                 None => true,
@@ -163,11 +202,18 @@ impl Acc {
                     .clone();
                 *slot = Some((m, c, v));
             }
-            if self.collect > 0 && val >= self.collect {
-                let c = code
-                    .get_or_insert_with(|| graph6::encode_bitgraph(g))
-                    .clone();
-                self.collected[n].add(record(g, c, v, format!("grundy={val}")));
+            if seen == mask {
+                break;
+            }
+        }
+        if self.collect > 0 {
+            for (v, &val) in values.iter().enumerate() {
+                if val >= self.collect {
+                    let c = code
+                        .get_or_insert_with(|| graph6::encode_bitgraph(g))
+                        .clone();
+                    self.collected[n].add(record(g, c, v, format!("grundy={val}")));
+                }
             }
         }
     }
