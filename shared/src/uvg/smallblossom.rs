@@ -66,15 +66,59 @@ impl<'g> SmallBlossom<'g> {
             if self.mate[v] != NONE {
                 continue;
             }
+            // Most exposed vertices the greedy pass leaves have an
+            // augmenting path of length 1 or 3; the forest search only
+            // for the others.
+            if self.short_augment(v, &mut free) {
+                size += 1;
+                continue;
+            }
             self.reset();
             self.even = 1 << v;
             self.push(v);
             if let Some(end) = self.search() {
                 self.augment(end);
+                free &= !(1 << v | 1 << end);
                 size += 1;
             }
         }
         size
+    }
+
+    /// Augment along a path of length 1 (`v`–`u`, `u` exposed) or 3
+    /// (`v`–`w`=`m`–`y`, `w` matched to `m`, `y` exposed) from the exposed
+    /// vertex `v`, if there is one; `free` is the set of exposed vertices.
+    #[inline]
+    fn short_augment(&mut self, v: usize, free: &mut VSet) -> bool {
+        let nb = self.nbrs(v);
+        let others = *free & !(1 << v);
+        if nb & others != 0 {
+            let u = (nb & others).trailing_zeros() as usize;
+            self.mate[v] = u as u8;
+            self.mate[u] = v as u8;
+            *free &= !(1 << u | 1 << v);
+            return true;
+        }
+        let mut ws = nb;
+        while ws != 0 {
+            let w = ws.trailing_zeros() as usize;
+            ws &= ws - 1;
+            let m = self.mate[w];
+            if m == NONE {
+                continue;
+            }
+            let ys = self.nbrs(m as usize) & others;
+            if ys != 0 {
+                let y = ys.trailing_zeros() as usize;
+                self.mate[v] = w as u8;
+                self.mate[w] = v as u8;
+                self.mate[m as usize] = y as u8;
+                self.mate[y] = m;
+                *free &= !(1 << y | 1 << v);
+                return true;
+            }
+        }
+        false
     }
 
     #[inline]
