@@ -2346,7 +2346,7 @@ fn the_readme_slurm_steps_run_as_written_on_the_local_cluster() {
     assert_eq!(st["sweeps"][0]["state"], "done", "{st}");
     let watched = std::fs::read_to_string(dir.join("steps.out")).unwrap();
     // `status --watch` returned once the sweep was settled: done.
-    let last = watched.lines().filter(|l| l.contains(" uvg11 ")).last();
+    let last = watched.lines().rfind(|l| l.contains(" uvg11 "));
     assert!(
         last.is_some_and(|l| l.trim_end().ends_with("[done]")),
         "status --watch did not end with the sweep done: {last:?}\n{watched}"
