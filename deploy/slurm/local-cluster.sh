@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # A throw-away Slurm cluster on this machine, for tests and benchmarks of
-# the gamesweep Slurm scripts (not for production): one node, or N nodes each
-# in its own network namespace.
+# the gamesweep Slurm scripts (not for production): one node, or N nodes,
+# each in its own network namespace, and the controller in another.
 #
 #   deploy/slurm/local-cluster.sh up DIR     # prints: export SLURM_CONF=DIR/slurm.conf
 #   eval "$(deploy/slurm/local-cluster.sh up DIR)"
 #   sbatch ...; squeue; sinfo
+#   deploy/slurm/local-cluster.sh login DIR  # a shell in the cluster's network
+#   deploy/slurm/local-cluster.sh login DIR CMD ARGS...  # one command there
 #   deploy/slurm/local-cluster.sh down DIR   # stops exactly the daemons `up` started
 #
 #   deploy/slurm/local-cluster.sh up --nodes 3 DIR   # node1..node3, see below
@@ -17,29 +19,47 @@
 # `up` (as root) installs Debian's slurm-wlm and munge with apt-get if they are
 # missing, writes DIR/slurm.conf, starts munged (as user munge, socket in
 # DIR/munge), slurmctld and slurmd (both as root, state, spool, logs and pid
-# files in DIR), records the three PIDs in DIR/pids and waits until `sinfo`
-# shows the node idle. `down` cancels this cluster's jobs, then sends TERM to
+# files in DIR), records their PIDs in DIR/pids and waits until `sinfo`
+# shows the nodes idle. `down` cancels this cluster's jobs, then sends TERM to
 # the recorded PIDs and KILL to any still alive after 10 s.
 #
-# With --nodes N (2 to 8): nodes node1..nodeN, each a slurmd in its own
-# network namespace (entered with nsenter: `ip netns exec` remounts /sys,
-# where slurmd then finds no cgroup filesystem) with its own address
-# 10.253.K.(10+i) on a private bridge in this namespace; slurmctld listens on
-# the bridge's 10.253.K.1 (K from DIR, so two clusters do not collide). No
-# route leads off the bridge: traffic never leaves this machine. All nodes
-# share the filesystem (DIR stands in for a cluster filesystem); each has its
-# own pid file, spool and log (DIR/slurmd-NODE.pid, DIR/spool/NODE,
-# DIR/log/slurmd-NODE.log), and its own host name (NODE) and /etc/hosts
-# (DIR/hosts, bind-mounted: node names resolve on every node, as on a
-# cluster). SlurmdTimeout is short (LOCAL_SLURM_SLURMD_TIMEOUT,
-# default 10 s) so a dead node is marked DOWN within seconds, and
-# ReturnToService=2 lets a revived node take jobs again. `kill-node` is a
-# node's death: its link goes down and every process in its namespace
-# (slurmd, slurmstepd, the job's processes) is killed. `revive-node` brings
-# the link up and starts its slurmd again. `cut-node` only takes the link
-# down (a partition: the node's processes keep running, as on a node whose
-# switch port failed); `heal-node` brings it up. `down` also kills every process
-# left in the namespaces and removes them and the bridge.
+# Network: nothing of the cluster listens in the caller's network namespace.
+# A private bridge (no route leads off it: traffic never leaves this machine)
+# joins the namespaces `up` creates: the controller's, 10.253.K.1, holding
+# slurmctld and munged (munged only has its Unix socket, DIR/munge), and one
+# per node, 10.253.K.(10+i), holding that node's slurmd and everything its
+# jobs start (the coordinator and the workers too). K comes from DIR, so two
+# clusters do not collide. The caller's namespace only gets an address on the
+# bridge, 10.253.K.254, from which the Slurm clients (sbatch, squeue, sinfo,
+# scontrol, scancel: they only connect out) reach slurmctld; it listens on
+# nothing new. `ss -ltn` there shows no Slurm port. Nodes are entered with
+# nsenter (`ip netns exec` remounts /sys, where slurmd then finds no cgroup
+# filesystem). All namespaces share the filesystem (DIR stands in for a
+# cluster filesystem). Each node has its own pid file, spool and log
+# (DIR/slurmd-NODE.pid, DIR/spool/NODE, DIR/log/slurmd-NODE.log), its own
+# host name (NODE) and /etc/hosts (DIR/hosts, bind-mounted: node names, and
+# this machine's host name as the controller's, resolve on every node, as on
+# a cluster). Without --nodes the one node is node1.
+#
+# `login DIR [CMD ARGS...]` is this cluster's login node: it runs CMD (or
+# $SHELL) in the controller's network namespace with DIR/hosts over
+# /etc/hosts (a private mount namespace) and SLURM_CONF set, so the node
+# names in a coordinator's address file (http://node1:7461) resolve and are
+# reachable, and `gamesweep serve --listen 0.0.0.0:PORT` started there
+# listens inside the cluster (its address file names this machine's host
+# name, which resolves to the controller on every node). It execs CMD: its
+# PID is the caller's. Only outside `login` are node names unknown.
+#
+# With --nodes N (2 to 8): nodes node1..nodeN. SlurmdTimeout is short
+# (LOCAL_SLURM_SLURMD_TIMEOUT, default 10 s) so a dead node is marked DOWN
+# within seconds, and ReturnToService=2 lets a revived node take jobs again.
+# `kill-node` is a node's death: its link goes down and every process in its
+# namespace (slurmd, slurmstepd, the job's processes) is killed.
+# `revive-node` brings the link up and starts its slurmd again. `cut-node`
+# only takes the link down (a partition: the node's processes keep running,
+# as on a node whose switch port failed); `heal-node` brings it up. `down`
+# also kills every process left in the namespaces (the controller's too) and
+# removes them and the bridge.
 #
 # Environment: LOCAL_SLURM_CPUS (CPUs the node offers; default: this
 # machine's cores; more than the real count is allowed and oversubscribes),
@@ -59,25 +79,14 @@ die() {
 	exit 1
 }
 
+# The comment block at the top of this file (line 2 up to the first line
+# that is not a comment).
 usage() {
-	sed -n '2,55p' "$0" | sed 's/^# \{0,1\}//'
+	awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"
 }
 
 # Is PID (a number) alive?
 alive() { [[ -n "${1:-}" ]] && kill -0 "$1" 2>/dev/null; }
-
-# A TCP port on 127.0.0.1 nobody listens on (probes with bash's /dev/tcp).
-free_port() {
-	local p
-	for _ in $(seq 200); do
-		p=$((20000 + RANDOM % 30000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-			echo "$p"
-			return
-		fi
-	done
-	die "no free TCP port found"
-}
 
 # PID from a pid file, waiting up to 10 s for the daemon to write it.
 read_pid() {
@@ -92,41 +101,61 @@ read_pid() {
 	die "$name did not write $f (see its log in $(dirname "$f"))"
 }
 
-# The network of a multi-node cluster in DIR: a tag from DIR's path (names
-# of the namespaces, bridge and links; the subnet's third byte).
+# The network of the cluster in DIR: a tag from DIR's path (names of the
+# namespaces, bridge and links; the subnet's third byte).
 net_tag() { printf '%s' "$1" | sha256sum | cut -c1-6; }
 net_k() { echo $((0x$(net_tag "$1" | cut -c1-2) % 250 + 2)); }
 ns_name() { echo "gs$(net_tag "$1")-$2"; }
 node_addr() { echo "10.253.$(net_k "$1").$((10 + ${2#node}))"; }
+# The controller's namespace and address; the caller's address on the bridge.
+ctl_ns() { ns_name "$1" ctl; }
 ctl_addr() { echo "10.253.$(net_k "$1").1"; }
+caller_addr() { echo "10.253.$(net_k "$1").254"; }
 
-# The bridge and one namespace per node, each with its own address.
+# One end of a veth pair on the bridge, the other as eth0 with ADDR in NS.
+ns_link() {
+	local br=$1 link=$2 ns=$3 addr=$4 what=$5
+	ip netns list | grep -qw "$ns" || ip netns add "$ns" || die "cannot create network namespace $ns"
+	if ! ip link show "$link" >/dev/null 2>&1; then
+		ip link add "$link" type veth peer name eth0 netns "$ns" || die "cannot create the link of $what"
+	fi
+	ip link set "$link" master "$br" up
+	ip -n "$ns" addr replace "$addr/24" dev eth0
+	ip -n "$ns" link set lo up
+	ip -n "$ns" link set eth0 up
+}
+
+# The bridge (with the caller's address), the controller's namespace and one
+# namespace per node, each with its own address.
 net_up() {
-	local dir=$1 nodes=$2 tag br i ns
-	command -v ip >/dev/null || die "--nodes needs iproute2 (ip)"
-	command -v nsenter >/dev/null || die "--nodes needs nsenter (util-linux)"
+	local dir=$1 nodes=$2 tag br i ns host
+	command -v ip >/dev/null || die "the local cluster needs iproute2 (ip)"
+	command -v nsenter >/dev/null || die "the local cluster needs nsenter (util-linux)"
+	command -v unshare >/dev/null || die "the local cluster needs unshare (util-linux)"
 	tag=$(net_tag "$dir")
 	br="gsb$tag"
 	ip link show "$br" >/dev/null 2>&1 || ip link add "$br" type bridge || die "cannot create bridge $br (network namespaces need root and CAP_NET_ADMIN)"
-	ip addr replace "$(ctl_addr "$dir")/24" dev "$br"
+	# Only this address is the caller's: Slurm's clients connect out from it.
+	ip addr flush dev "$br"
+	ip addr add "$(caller_addr "$dir")/24" dev "$br"
 	ip link set "$br" up
 	echo "$br" >"$dir/net"
+	host=$(hostname -s)
 	{
 		echo "127.0.0.1 localhost"
-		echo "$(ctl_addr "$dir") $(hostname -s)"
+		# This machine's name is the controller's (SlurmctldHost), and the
+		# host name `gamesweep serve` advertises when started with `login`.
+		echo "$(ctl_addr "$dir") $host"
+		[[ $(hostname) == "$host" ]] || echo "$(ctl_addr "$dir") $(hostname)"
 		for ((i = 1; i <= nodes; i++)); do echo "$(node_addr "$dir" "node$i") node$i"; done
 	} >"$dir/hosts"
+	ns=$(ctl_ns "$dir")
+	ns_link "$br" "v${tag}c" "$ns" "$(ctl_addr "$dir")" "the controller"
+	echo "ctl $ns" >>"$dir/net"
 	for ((i = 1; i <= nodes; i++)); do
 		ns=$(ns_name "$dir" "node$i")
-		ip netns list | grep -qw "$ns" || ip netns add "$ns" || die "cannot create network namespace $ns"
+		ns_link "$br" "v${tag}n$i" "$ns" "$(node_addr "$dir" "node$i")" "node$i"
 		echo "ns $ns" >>"$dir/net"
-		if ! ip link show "v${tag}n$i" >/dev/null 2>&1; then
-			ip link add "v${tag}n$i" type veth peer name eth0 netns "$ns" || die "cannot create the link of node$i"
-		fi
-		ip link set "v${tag}n$i" master "$br" up
-		ip -n "$ns" addr replace "$(node_addr "$dir" "node$i")/24" dev eth0
-		ip -n "$ns" link set lo up
-		ip -n "$ns" link set eth0 up
 	done
 }
 
@@ -165,9 +194,9 @@ net_down() {
 	[[ -f "$dir/net" ]] || return 0
 	while read -r line; do
 		case $line in
-		ns\ *)
-			kill_ns "${line#ns }"
-			ip netns del "${line#ns }" 2>/dev/null || true
+		ns\ * | ctl\ *)
+			kill_ns "${line#* }"
+			ip netns del "${line#* }" 2>/dev/null || true
 			;;
 		esac
 	done <"$dir/net"
@@ -178,7 +207,7 @@ net_down() {
 # NODE dies: its link goes down and everything in its namespace is killed.
 kill_node() {
 	local dir=$1 node=$2 ns
-	[[ -f "$dir/net" ]] || die "no multi-node cluster in $dir (up --nodes N first)"
+	[[ -f "$dir/net" ]] || die "no cluster in $dir (up first)"
 	ns=$(ns_name "$dir" "$node")
 	grep -qx "ns $ns" "$dir/net" || die "no node $node in $dir"
 	ip link set "v$(net_tag "$dir")n${node#node}" down
@@ -189,7 +218,7 @@ kill_node() {
 # NODE is cut off: its link goes down, its processes keep running.
 cut_node() {
 	local dir=$1 node=$2 ns
-	[[ -f "$dir/net" ]] || die "no multi-node cluster in $dir (up --nodes N first)"
+	[[ -f "$dir/net" ]] || die "no cluster in $dir (up first)"
 	ns=$(ns_name "$dir" "$node")
 	grep -qx "ns $ns" "$dir/net" || die "no node $node in $dir"
 	ip link set "v$(net_tag "$dir")n${node#node}" down
@@ -199,7 +228,7 @@ cut_node() {
 # A cut-off NODE's link comes back.
 heal_node() {
 	local dir=$1 node=$2 ns
-	[[ -f "$dir/net" ]] || die "no multi-node cluster in $dir (up --nodes N first)"
+	[[ -f "$dir/net" ]] || die "no cluster in $dir (up first)"
 	ns=$(ns_name "$dir" "$node")
 	grep -qx "ns $ns" "$dir/net" || die "no node $node in $dir"
 	ip link set "v$(net_tag "$dir")n${node#node}" up
@@ -209,7 +238,7 @@ heal_node() {
 # NODE boots again: link up, slurmd started.
 revive_node() {
 	local dir=$1 node=$2 ns pid
-	[[ -f "$dir/net" ]] || die "no multi-node cluster in $dir (up --nodes N first)"
+	[[ -f "$dir/net" ]] || die "no cluster in $dir (up first)"
 	ns=$(ns_name "$dir" "$node")
 	grep -qx "ns $ns" "$dir/net" || die "no node $node in $dir"
 	ip link set "v$(net_tag "$dir")n${node#node}" up
@@ -265,7 +294,9 @@ up() {
 	runuser -u munge -- test -x "$dir" ||
 		die "user munge cannot reach $dir (a parent directory is not searchable by others): use another DIR"
 	mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/log"
-	# CPUs and partitions per node (--nodes only).
+	# CPUs and partitions per node (--nodes only). Without --nodes, one
+	# node: node1.
+	local count=$((nodes > 0 ? nodes : 1))
 	local node_cpus=() partitions=() entry i
 	read -r -a partitions <<<"${LOCAL_SLURM_PARTITIONS:-}"
 	if [[ -n ${LOCAL_SLURM_NODE_CPUS:-} ]]; then
@@ -277,7 +308,7 @@ up() {
 			[[ $entry =~ ^[1-9][0-9]*$ ]] || die "LOCAL_SLURM_NODE_CPUS: '$entry' is not a positive number"
 		done
 	else
-		for ((i = 0; i < nodes; i++)); do node_cpus+=("$cpus"); done
+		for ((i = 0; i < count; i++)); do node_cpus+=("$cpus"); done
 	fi
 	if [[ ${#partitions[@]} -gt 0 ]]; then
 		((nodes > 0)) || die "LOCAL_SLURM_PARTITIONS needs --nodes N"
@@ -289,10 +320,10 @@ up() {
 	fi
 	local slurmd_timeout=${LOCAL_SLURM_SLURMD_TIMEOUT:-10}
 	[[ $slurmd_timeout =~ ^[1-9][0-9]*$ ]] || die "LOCAL_SLURM_SLURMD_TIMEOUT must be a positive number, not '$slurmd_timeout'"
-	if ((nodes > 0)); then net_up "$dir" "$nodes"; fi
+	net_up "$dir" "$count"
 	chown munge:munge "$dir/munge"
 	chmod 0755 "$dir/munge"
-	rm -f "$dir/munge/munged.pid" "$dir/slurmctld.pid" "$dir/slurmd.pid"
+	rm -f "$dir/munge/munged.pid" "$dir/slurmctld.pid"
 	local key=/etc/munge/munge.key
 	if [[ ! -s $key ]]; then
 		command -v mungekey >/dev/null || die "no $key and no mungekey to create it"
@@ -301,30 +332,24 @@ up() {
 		chmod 0400 "$key"
 	fi
 
-	local ctld_port slurmd_port
-	ctld_port=$(free_port)
-	slurmd_port=$(free_port)
-	while [[ $slurmd_port == "$ctld_port" ]]; do slurmd_port=$(free_port); done
+	# Every daemon has a network namespace of its own: Slurm's usual ports.
+	local ctld_port=6817 slurmd_port=6818 ctl_ns
+	ctl_ns=$(ctl_ns "$dir")
 
-	local ctl_host="localhost(127.0.0.1)" slurmd_files node_lines node_names="localhost" i
-	slurmd_files="SlurmdSpoolDir=$dir/spool
-SlurmdPidFile=$dir/slurmd.pid
-SlurmdLogFile=$dir/log/slurmd.log"
-	node_lines="NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN"
-	if ((nodes > 0)); then
-		# slurmctld must run on the host SlurmctldHost names: this one.
-		ctl_host="$(hostname -s)($(ctl_addr "$dir"))"
-		slurmd_files="SlurmdSpoolDir=$dir/spool/%n
-SlurmdPidFile=$dir/slurmd-%n.pid
-SlurmdLogFile=$dir/log/slurmd-%n.log
-# A node that stops answering is DOWN after this many seconds.
-SlurmdTimeout=$slurmd_timeout"
-		node_lines=""
-		for ((i = 1; i <= nodes; i++)); do
-			node_lines+="NodeName=node$i NodeAddr=$(node_addr "$dir" "node$i") CPUs=${node_cpus[i - 1]} State=UNKNOWN
+	# slurmctld must run on the host SlurmctldHost names: this one (the
+	# controller's namespace has this machine's host name).
+	local ctl_host node_lines="" node_names i timeout_line=""
+	ctl_host="$(hostname -s)($(ctl_addr "$dir"))"
+	for ((i = 1; i <= count; i++)); do
+		node_lines+="NodeName=node$i NodeAddr=$(node_addr "$dir" "node$i") CPUs=${node_cpus[i - 1]} State=UNKNOWN
 "
-		done
+	done
+	if ((nodes > 0)); then
 		node_names="node[1-$nodes]"
+		timeout_line="# A node that stops answering is DOWN after this many seconds.
+SlurmdTimeout=$slurmd_timeout"
+	else
+		node_names=node1
 	fi
 	local partition_lines="PartitionName=debug Nodes=$node_names Default=YES MaxTime=INFINITE State=UP" entry default=YES
 	if [[ ${#partitions[@]} -gt 0 ]]; then
@@ -337,6 +362,7 @@ SlurmdTimeout=$slurmd_timeout"
 	fi
 	cat >"$dir/slurm.conf" <<EOF
 # Written by deploy/slurm/local-cluster.sh: a test cluster ($(((nodes > 0)) && echo "$nodes nodes" || echo "one node")).
+# slurmctld runs in network namespace $ctl_ns, each node's slurmd in its own.
 ClusterName=gamesweep-local
 SlurmctldHost=$ctl_host
 SlurmctldPort=$ctld_port
@@ -350,7 +376,10 @@ AuthInfo=socket=$dir/munge/munge.socket,cred_expire=$cred_expire
 StateSaveLocation=$dir/state
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
-$slurmd_files
+SlurmdSpoolDir=$dir/spool/%n
+SlurmdPidFile=$dir/slurmd-%n.pid
+SlurmdLogFile=$dir/log/slurmd-%n.log
+$timeout_line
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
@@ -367,8 +396,9 @@ $node_lines
 $partition_lines
 EOF
 
-	# munged as user munge (it refuses root), everything under DIR/munge.
-	runuser -u munge -- munged \
+	# munged as user munge (it refuses root), everything under DIR/munge;
+	# in the controller's namespace (it opens no TCP socket anyway).
+	nsenter --net="/run/netns/$ctl_ns" runuser -u munge -- munged \
 		--socket="$dir/munge/munge.socket" \
 		--pid-file="$dir/munge/munged.pid" \
 		--log-file="$dir/munge/munged.log" \
@@ -380,26 +410,18 @@ EOF
 	echo "$munge_pid" >"$dir/pids"
 
 	export SLURM_CONF=$dir/slurm.conf
-	slurmctld -c -f "$SLURM_CONF" >"$dir/log/slurmctld.out" 2>&1 ||
+	nsenter --net="/run/netns/$ctl_ns" slurmctld -c -f "$SLURM_CONF" >"$dir/log/slurmctld.out" 2>&1 ||
 		die "slurmctld did not start (see $dir/log/slurmctld.log and slurmctld.out)"
 	local ctld_pid
 	ctld_pid=$(read_pid "$dir/slurmctld.pid" slurmctld)
 	echo "$ctld_pid" >>"$dir/pids"
 
 	local daemons=("$munge_pid" "$ctld_pid") p
-	if ((nodes > 0)); then
-		for ((i = 1; i <= nodes; i++)); do
-			p=$(start_slurmd "$dir" "node$i") || exit 1
-			daemons+=("$p")
-			echo "$p" >>"$dir/pids"
-		done
-	else
-		# The node is called localhost, not this machine's host name: -N.
-		slurmd -N localhost -f "$SLURM_CONF" >"$dir/log/slurmd.out" 2>&1 ||
-			die "slurmd did not start (see $dir/log/slurmd.log and slurmd.out)"
-		daemons+=("$(read_pid "$dir/slurmd.pid" slurmd)")
-		echo "${daemons[-1]}" >>"$dir/pids"
-	fi
+	for ((i = 1; i <= count; i++)); do
+		p=$(start_slurmd "$dir" "node$i") || exit 1
+		daemons+=("$p")
+		echo "$p" >>"$dir/pids"
+	done
 
 	local deadline=$((SECONDS + wait)) states=""
 	while ((SECONDS < deadline)); do
@@ -416,7 +438,7 @@ EOF
 		sleep 0.5
 	done
 	[[ $states == "idle " ]] || die "nodes not idle after ${wait} s (sinfo states '${states:-none}'; logs in $dir/log)"
-	echo "local-cluster.sh: Slurm up in $dir (slurmctld port $ctld_port, slurmd port $slurmd_port, $( ((nodes > 0)) && echo "CPUs per node ${node_cpus[*]}" || echo "$cpus CPUs"), nodes $node_names${LOCAL_SLURM_PARTITIONS:+, partitions $LOCAL_SLURM_PARTITIONS})" >&2
+	echo "local-cluster.sh: Slurm up in $dir (slurmctld on $(ctl_addr "$dir"):$ctld_port in namespace $ctl_ns, slurmd port $slurmd_port, CPUs per node ${node_cpus[*]}, nodes $node_names${LOCAL_SLURM_PARTITIONS:+, partitions $LOCAL_SLURM_PARTITIONS}; 'login $dir' for a shell in the cluster's network)" >&2
 	echo "export SLURM_CONF=$dir/slurm.conf"
 }
 
@@ -463,6 +485,24 @@ down() {
 	echo "local-cluster.sh: Slurm in $dir stopped" >&2
 }
 
+# A command (or $SHELL) in the controller's network namespace with DIR/hosts
+# over /etc/hosts and SLURM_CONF set: the cluster's login node. Execs it.
+login() {
+	local dir=$1 ns p any=0
+	shift
+	[[ $(id -u) -eq 0 ]] || die "login must run as root (it enters the cluster's network namespace)"
+	[[ -f "$dir/net" && -f "$dir/pids" ]] || die "no cluster in $dir (up first)"
+	for p in $(cat "$dir/pids"); do alive "$p" && any=1; done
+	[[ $any == 1 ]] || die "the cluster in $dir is not running (up first)"
+	ns=$(sed -n 's/^ctl //p' "$dir/net")
+	[[ -n $ns && -e /run/netns/$ns ]] || die "no controller namespace in $dir/net (a cluster started by an older local-cluster.sh: down and up again)"
+	[[ $# -gt 0 ]] || set -- "${SHELL:-/bin/bash}"
+	export SLURM_CONF=$dir/slurm.conf
+	# shellcheck disable=SC2016 # $1 is the inner shell's argument
+	exec nsenter --net="/run/netns/$ns" unshare --mount --propagation private \
+		sh -c 'mount --bind "$1" /etc/hosts && shift && exec "$@"' sh "$dir/hosts" "$@"
+}
+
 case "${1:-}" in
 -h | --help | help)
 	usage
@@ -481,12 +521,19 @@ down)
 	[[ $# -eq 2 ]] || die "usage: $0 down DIR (--help for more)"
 	down "$2"
 	;;
+login)
+	[[ $# -ge 2 ]] || die "usage: $0 login DIR [CMD ARGS...] (--help for more)"
+	[[ -d $2 ]] || die "no directory $2"
+	dir=$(cd "$2" && pwd)
+	shift 2
+	login "$dir" "$@"
+	;;
 kill-node | revive-node | cut-node | heal-node)
 	[[ $# -eq 3 ]] || die "usage: $0 $1 DIR NODE (--help for more)"
 	[[ -d $2 ]] || die "no directory $2"
 	"${1/-/_}" "$(cd "$2" && pwd)" "$3"
 	;;
 *)
-	die "usage: $0 up [--nodes N] DIR | down DIR | kill-node|revive-node|cut-node|heal-node DIR NODE (--help for more)"
+	die "usage: $0 up [--nodes N] DIR | down DIR | login DIR [CMD ARGS...] | kill-node|revive-node|cut-node|heal-node DIR NODE (--help for more)"
 	;;
 esac
