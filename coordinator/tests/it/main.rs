@@ -26,6 +26,7 @@ mod import_crash;
 mod limits;
 mod memcap;
 mod pipeline;
+mod readme_commands;
 mod replicate;
 mod runtime;
 mod solve_board;
