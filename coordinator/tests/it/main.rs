@@ -33,3 +33,4 @@ mod solve_sum;
 mod store_damage;
 mod tls;
 mod trust;
+mod verify_wait;

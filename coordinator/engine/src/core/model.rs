@@ -867,6 +867,8 @@ pub(crate) struct State {
     /// Fair share between sweeps (see `leases`): the pass of the sweep
     /// served last.
     pub(crate) vtime: u64,
+    /// When the open verifications were last looked at (`Core::tick`).
+    pub(crate) verify_ticked: Option<Instant>,
 }
 
 pub use crate::store::{is_issued, voter, IMPORT_PREFIX, ISSUED_PREFIX, SHARED_VOTER};
