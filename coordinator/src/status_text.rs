@@ -584,6 +584,70 @@ mod tests {
         );
     }
 
+    /// Issue 45: a sweep whose shards are all done but whose verifications
+    /// wait showed "99.9 % done" and said neither why nor until when.
+    #[test]
+    fn a_sweep_waiting_for_verification_is_at_100_and_says_for_what() {
+        let mut s = sweep(SweepState::Running, None);
+        (s.shards_done, s.shards_pending, s.shards_leased) = (8, 0, 0);
+        (s.fraction_done, s.rate) = (1.0, 0.0);
+        let waiting = VerifyWaiting {
+            shards: (0..8).collect(),
+            needs_issued: true,
+            eligible: vec![],
+            unskippable: 0,
+            skip_at_ms: Some(1_796_000_000_000),
+            skip_in_ms: Some(24_100),
+        };
+        s.verification = Some(VerifyStatus {
+            ppm: 500_000,
+            seed: 3,
+            selected: 12,
+            pending: 12,
+            waiting: Some(waiting.clone()),
+            ..VerifyStatus::default()
+        });
+        let mut r = StatusReport {
+            coordinator_version: "v".into(),
+            sweeps: vec![s],
+            workers: vec![],
+            store_bytes: 0,
+            coordinator_rss_bytes: 0,
+            coordinator_peak_rss_bytes: 0,
+            workers_pruned: 0,
+            quarantined_workers: vec![],
+            store_writes_failing: None,
+        };
+        let text = render(&r);
+        assert!(
+            text.contains("  positions: 100 (100 % done: every shard; not finished until its verifications are, see below)\n"),
+            "{text}"
+        );
+        assert!(!text.contains("99.9") && !text.contains("ETA"), "{text}");
+        let want = format!(
+            "  waiting for: 12 verifications (shards 0, 1, 2, 3, 4, 5, 6, 7, …) to be run by a worker with an issued credential other than the one that ran it; none is connected; they are skipped as unverifiable at {} (in 25 s) unless an eligible worker is around then; to verify them, run a worker with another credential: `gamesweep token issue --name NAME --out FILE` (admin token), then `gamesweep worker --token-file FILE`\n",
+            utc(1_796_000_000_000)
+        );
+        assert!(text.contains(&want), "{text}");
+        // Eligible workers around are named (escaped); shards that are
+        // never skipped say so.
+        let v = r.sweeps[0].verification.as_mut().unwrap();
+        v.waiting = Some(VerifyWaiting {
+            eligible: vec!["@b\x1b[2J".into()],
+            unskippable: 12,
+            skip_at_ms: None,
+            skip_in_ms: None,
+            ..waiting
+        });
+        let text = render(&r);
+        assert!(!text.contains('\x1b'), "{text}");
+        assert!(text.contains("; connected and eligible: @b"), "{text}");
+        assert!(
+            text.contains(" (each takes a copy when it has room); never skipped as unverifiable (--replicate all, or imported without a trusted signature): the sweep waits for their runs;"),
+            "{text}"
+        );
+    }
+
     #[test]
     fn verification_and_quarantine_shown() {
         let mut s = sweep(SweepState::Running, None);
