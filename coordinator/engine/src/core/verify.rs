@@ -395,7 +395,7 @@ impl Core {
                     r.since_ms = Some(now_ms);
                     r
                 } else if skippable(replicate_all, rec)
-                    && !rec.lease.as_ref().is_some_and(|l| l.until_ms > now_ms)
+                    && rec.lease.as_ref().is_none_or(|l| l.until_ms <= now_ms)
                     && now_ms >= wait_start(rec, now_ms).saturating_add(window_ms)
                     && !around.iter().any(|w| eligible(rec, w))
                 {
