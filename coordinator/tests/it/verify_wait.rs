@@ -97,6 +97,23 @@ fn a_finished_sweep_of_one_identity_ends_however_often_the_coordinator_restarts(
             .find(|l| l.starts_with("  waiting for: "))
             .unwrap_or_else(|| panic!("no waiting line: {text}"));
         eprintln!("{line}");
+        let out = dir.path().join("early");
+        let o = crate::support::cli::gs(&[
+            "report",
+            "w",
+            "--coordinator",
+            &u,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{err}");
+        assert!(
+            err.contains(
+                "verifications waiting for a second identity (status says which, and until when)"
+            ),
+            "{err}"
+        );
         let count = format!("waiting for: {pending} verification");
         for want in [
             count.as_str(),

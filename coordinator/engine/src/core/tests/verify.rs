@@ -769,6 +769,14 @@ fn status_says_what_a_finished_sweep_waits_for() {
         (w.unskippable, w.skip_in_ms),
         (0, Some(2 * LEASE.as_millis() as u64))
     );
+    // The result is refused, saying what it waits for.
+    let e = c.merged("s").unwrap_err().to_string();
+    assert!(
+        e.contains(&format!(
+            "{n}/{n} shards done, {n} verifications waiting for a second identity"
+        )),
+        "{e}"
+    );
     // An eligible identity around (it holds one copy) is named.
     let copy = c.lease("@b", &V(), 1).unwrap().leases;
     assert_eq!(copy.len(), 1);
