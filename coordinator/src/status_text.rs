@@ -5,7 +5,7 @@
 
 use gamesweep::sweep::thousands;
 use gamesweep_api::domain::{
-    StatusReport, SweepState, SweepStatus, VerifyStatus, RATE_WINDOW_SECS,
+    StatusReport, SweepState, SweepStatus, VerifyStatus, VerifyWaiting, RATE_WINDOW_SECS,
 };
 
 fn hms(secs: f64) -> String {
@@ -189,8 +189,15 @@ fn positions_text(s: &SweepStatus) -> String {
     let t = thousands;
     let sample = s.sample.as_ref().filter(|m| m.limited);
     let pct = format!("{:.1} % done", 100.0 * s.fraction_done);
+    // Every shard done, still running: it waits for verifications (the
+    // `waiting for` line says which and until when).
+    let all_done =
+        s.state == SweepState::Running && s.shards_total > 0 && s.shards_done == s.shards_total;
     let est = if s.state == SweepState::Done {
         " (100 % done)".to_string()
+    } else if all_done {
+        " (100 % done: every shard; not finished until its verifications are, see below)"
+            .to_string()
     } else if s.positions_estimate == 0 {
         String::new()
     } else {
@@ -218,6 +225,7 @@ fn positions_text(s: &SweepStatus) -> String {
         }
     };
     let moving = match s.state {
+        SweepState::Running if all_done => String::new(),
         SweepState::Running => {
             let eta = s
                 .eta_seconds
@@ -269,6 +277,9 @@ fn verification_text(v: &VerifyStatus) -> String {
         v.unverifiable,
         v.pending
     );
+    if let Some(w) = &v.waiting {
+        out.push_str(&waiting_text(v.pending, w));
+    }
     if !v.disagreeing_workers.is_empty() {
         out.push_str(&format!(
             "  disagreeing workers (out-voted): {}\n",
@@ -280,6 +291,72 @@ fn verification_text(v: &VerifyStatus) -> String {
         ));
     }
     out
+}
+
+/// The one line saying what a sweep whose shards are all done waits for
+/// (`pending` open verifications): which shards, for what, from whom,
+/// until when, and what the operator can do.
+fn waiting_text(pending: u32, w: &VerifyWaiting) -> String {
+    let e = gamesweep_api::escape;
+    let mut shards: Vec<String> = w.shards.iter().map(|i| i.to_string()).collect();
+    if (w.shards.len() as u32) < pending {
+        shards.push("…".into());
+    }
+    let who = if w.needs_issued {
+        "a worker with an issued credential other than the one that ran it"
+    } else {
+        "a worker (any: the results were imported without a trusted signature)"
+    };
+    let around = if w.eligible.is_empty() {
+        "none is connected".to_string()
+    } else {
+        format!(
+            "connected and eligible: {} (each takes a copy when it has room)",
+            w.eligible
+                .iter()
+                .map(|x| e(x))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let skippable = pending.saturating_sub(w.unskippable);
+    let until = match (w.skip_at_ms, w.skip_in_ms) {
+        (Some(at), Some(left)) if skippable > 0 => {
+            let when = if left == 0 {
+                "now (at the next tick)".to_string()
+            } else {
+                format!("at {} (in {:.0} s)", utc(at), (left as f64 / 1000.0).ceil())
+            };
+            let never = if w.unskippable > 0 {
+                format!(
+                    "; {} never skipped (--replicate all, or imported without a trusted signature): the sweep waits for their runs",
+                    w.unskippable
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "{} skipped as unverifiable {when} unless an eligible worker is around then{never}",
+                if w.unskippable > 0 {
+                    format!("{skippable} of them")
+                } else {
+                    "they are".to_string()
+                }
+            )
+        }
+        _ => "never skipped as unverifiable (--replicate all, or imported without a trusted signature): the sweep waits for their runs".to_string(),
+    };
+    let act = if w.needs_issued {
+        "to verify them, run a worker with another credential: `gamesweep token issue --name NAME --out FILE` (admin token), then `gamesweep worker --token-file FILE`"
+    } else {
+        "to verify them, run a worker: `gamesweep worker`"
+    };
+    format!(
+        "  waiting for: {} (shard{} {}) to be run by {who}; {around}; {until}; {act}\n",
+        crate::output::plural(pending.into(), "verification"),
+        if pending == 1 { "" } else { "s" },
+        shards.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -507,6 +584,70 @@ mod tests {
         );
     }
 
+    /// Issue 45: a sweep whose shards are all done but whose verifications
+    /// wait showed "99.9 % done" and said neither why nor until when.
+    #[test]
+    fn a_sweep_waiting_for_verification_is_at_100_and_says_for_what() {
+        let mut s = sweep(SweepState::Running, None);
+        (s.shards_done, s.shards_pending, s.shards_leased) = (8, 0, 0);
+        (s.fraction_done, s.rate) = (1.0, 0.0);
+        let waiting = VerifyWaiting {
+            shards: (0..8).collect(),
+            needs_issued: true,
+            eligible: vec![],
+            unskippable: 0,
+            skip_at_ms: Some(1_796_000_000_000),
+            skip_in_ms: Some(24_100),
+        };
+        s.verification = Some(VerifyStatus {
+            ppm: 500_000,
+            seed: 3,
+            selected: 12,
+            pending: 12,
+            waiting: Some(waiting.clone()),
+            ..VerifyStatus::default()
+        });
+        let mut r = StatusReport {
+            coordinator_version: "v".into(),
+            sweeps: vec![s],
+            workers: vec![],
+            store_bytes: 0,
+            coordinator_rss_bytes: 0,
+            coordinator_peak_rss_bytes: 0,
+            workers_pruned: 0,
+            quarantined_workers: vec![],
+            store_writes_failing: None,
+        };
+        let text = render(&r);
+        assert!(
+            text.contains("  positions: 100 (100 % done: every shard; not finished until its verifications are, see below)\n"),
+            "{text}"
+        );
+        assert!(!text.contains("99.9") && !text.contains("ETA"), "{text}");
+        let want = format!(
+            "  waiting for: 12 verifications (shards 0, 1, 2, 3, 4, 5, 6, 7, …) to be run by a worker with an issued credential other than the one that ran it; none is connected; they are skipped as unverifiable at {} (in 25 s) unless an eligible worker is around then; to verify them, run a worker with another credential: `gamesweep token issue --name NAME --out FILE` (admin token), then `gamesweep worker --token-file FILE`\n",
+            utc(1_796_000_000_000)
+        );
+        assert!(text.contains(&want), "{text}");
+        // Eligible workers around are named (escaped); shards that are
+        // never skipped say so.
+        let v = r.sweeps[0].verification.as_mut().unwrap();
+        v.waiting = Some(VerifyWaiting {
+            eligible: vec!["@b\x1b[2J".into()],
+            unskippable: 12,
+            skip_at_ms: None,
+            skip_in_ms: None,
+            ..waiting
+        });
+        let text = render(&r);
+        assert!(!text.contains('\x1b'), "{text}");
+        assert!(text.contains("; connected and eligible: @b"), "{text}");
+        assert!(
+            text.contains(" (each takes a copy when it has room); never skipped as unverifiable (--replicate all, or imported without a trusted signature): the sweep waits for their runs;"),
+            "{text}"
+        );
+    }
+
     #[test]
     fn verification_and_quarantine_shown() {
         let mut s = sweep(SweepState::Running, None);
@@ -521,6 +662,7 @@ mod tests {
             replaced: 1,
             unverifiable: 1,
             disagreeing_workers: vec!["liar".into()],
+            waiting: None,
         });
         let r = StatusReport {
             coordinator_version: "v".into(),

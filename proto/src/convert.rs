@@ -9,7 +9,7 @@ use gamesweep::sweep::{Params, ShardSpec};
 use gamesweep_api::domain::{
     Imported, LaunchSpec, Launched, ProjectionText, SampleRequest, SampleStatus,
     ShardFailureStatus, StatusReport, SweepReport, SweepState, SweepStatus, VerifyStatus,
-    WorkerStatus,
+    VerifyWaiting, WorkerStatus,
 };
 use gamesweep_api::{SolverVersion, SolverVersionError, SolverVersions};
 use std::collections::BTreeMap;
@@ -312,6 +312,14 @@ impl From<VerifyStatus> for pb::VerifyStatus {
             replaced: v.replaced,
             unverifiable: v.unverifiable,
             disagreeing_workers: v.disagreeing_workers,
+            waiting: v.waiting.map(|w| pb::VerifyWaiting {
+                shards: w.shards,
+                needs_issued: w.needs_issued,
+                eligible: w.eligible,
+                unskippable: w.unskippable,
+                skip_at_ms: w.skip_at_ms,
+                skip_in_ms: w.skip_in_ms,
+            }),
         }
     }
 }
@@ -329,6 +337,14 @@ impl From<pb::VerifyStatus> for VerifyStatus {
             replaced: v.replaced,
             unverifiable: v.unverifiable,
             disagreeing_workers: v.disagreeing_workers,
+            waiting: v.waiting.map(|w| VerifyWaiting {
+                shards: w.shards,
+                needs_issued: w.needs_issued,
+                eligible: w.eligible,
+                unskippable: w.unskippable,
+                skip_at_ms: w.skip_at_ms,
+                skip_in_ms: w.skip_in_ms,
+            }),
         }
     }
 }
@@ -609,6 +625,14 @@ mod tests {
                 replaced: 1,
                 unverifiable: 1,
                 disagreeing_workers: vec!["liar".into()],
+                waiting: Some(VerifyWaiting {
+                    shards: vec![3, 17],
+                    needs_issued: true,
+                    eligible: vec!["@b".into()],
+                    unskippable: 1,
+                    skip_at_ms: Some(1_800_000_000_000),
+                    skip_in_ms: Some(25_000),
+                }),
             }),
             priority: 2,
             positions_projected: 4000,

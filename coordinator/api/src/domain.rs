@@ -263,6 +263,38 @@ pub struct VerifyStatus {
     pub unverifiable: u32,
     /// Workers out-voted on some shard.
     pub disagreeing_workers: Vec<String>,
+    /// For a running sweep whose shards are all done: what it waits for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<VerifyWaiting>,
+}
+
+/// Why a running sweep whose shards are all done is not finished: its open
+/// verifications wait for a run by a second identity (see
+/// `coordinator/engine/src/core/verify.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerifyWaiting {
+    /// The shards waiting, lowest first (at most 8; `pending` counts them all).
+    pub shards: Vec<u32>,
+    /// Some of them need a worker with an issued credential (`gamesweep
+    /// token issue`) other than the one that ran each; if false, any
+    /// worker's run will do (untrusted imports only).
+    pub needs_issued: bool,
+    /// Workers around (heard from within three lease periods, or holding a
+    /// lease) that may run one of them, at most 8; empty: none.
+    pub eligible: Vec<String>,
+    /// Of the waiting shards, those never skipped for want of a second
+    /// identity (`--replicate all`, or imported without a trusted
+    /// signature): they wait for its run however long.
+    pub unskippable: u32,
+    /// When the others are skipped as unverifiable unless an eligible
+    /// worker is around then (Unix milliseconds); `None` if all are
+    /// unskippable.
+    #[serde(default)]
+    pub skip_at_ms: Option<u64>,
+    /// The same, in milliseconds after this status (0: due at the next
+    /// tick, within a second).
+    #[serde(default)]
+    pub skip_in_ms: Option<u64>,
 }
 
 /// A shard's reported failures.

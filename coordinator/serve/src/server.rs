@@ -551,9 +551,12 @@ pub async fn serve_with(
     health.set_serving::<Coordinator>().await;
     let names = ["", <Coordinator as tonic::server::NamedService>::NAME];
     let store_watch = tokio::spawn(watch_store_writes(core.clone(), health.clone(), names));
+    let ticks = tokio::spawn(tick(core.clone()));
     let (draining, drain_started) = tokio::sync::oneshot::channel::<()>();
     let shutdown = async move {
         shutdown.await;
+        ticks.abort();
+        let _ = ticks.await;
         // Stopped first, so that it cannot turn the health SERVING again.
         store_watch.abort();
         let _ = store_watch.await;
@@ -614,6 +617,28 @@ pub async fn serve_with(
     }
     info!("coordinator stopped; store flushed");
     Ok(())
+}
+
+/// Advance the core's clock-driven transitions without any request, once
+/// a [`gamesweep_engine::core::verify::TICK_EVERY`] from the start: an
+/// open verification no eligible worker is around for is skipped as
+/// unverifiable once its wait is over, even if no worker ever calls Lease
+/// again (`Core::tick`). Runs until aborted; a failure is logged and
+/// retried at the next tick.
+async fn tick(core: Arc<Core>) {
+    let mut tick = tokio::time::interval(gamesweep_engine::core::verify::TICK_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let c = core.clone();
+        match tokio::task::spawn_blocking(move || c.tick()).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                warn!(error = %e, "verification wait not advanced; retried at the next tick")
+            }
+            Err(e) => warn!(error = %e, "tick task failed"),
+        }
+    }
 }
 
 /// How often gRPC health looks at whether the store's writes fail.

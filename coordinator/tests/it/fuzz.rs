@@ -425,6 +425,7 @@ fn sweep_status(state: d::SweepState) -> d::SweepStatus {
             replaced: 1,
             unverifiable: 0,
             disagreeing_workers: vec!["liar".into()],
+            waiting: None,
         }),
         priority: 1,
         positions_projected: 4000,

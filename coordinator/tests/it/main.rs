@@ -34,3 +34,4 @@ mod solve_sum;
 mod store_damage;
 mod tls;
 mod trust;
+mod verify_wait;

@@ -9,6 +9,15 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 pub trait Clock: Send + Sync {
     /// Now.
     fn now(&self) -> Instant;
+
+    /// Now on the wall clock, in Unix milliseconds: read once, when the
+    /// core opens ([`Epoch::anchor`]). The system's wall clock unless the
+    /// clock is a test's.
+    fn unix_ms(&self) -> u64 {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64)
+    }
 }
 
 /// The system's monotonic clock.
@@ -21,18 +30,24 @@ impl Clock for SystemClock {
     }
 }
 
-/// A clock that stands still until [`ManualClock::advance`] moves it.
+/// A clock that stands still until [`ManualClock::advance`] moves it; its
+/// wall clock moves with it, so cores reopened on the same clock (a
+/// restart) see the time advanced in between, and nothing else.
 #[derive(Debug)]
 pub struct ManualClock {
     /// The instant it shows.
     now: Mutex<Instant>,
+    /// The instant and the Unix milliseconds it showed when made.
+    start: (Instant, u64),
 }
 
 impl ManualClock {
     /// A clock showing the real now, frozen there.
     pub fn new() -> Self {
+        let now = Instant::now();
         ManualClock {
-            now: Mutex::new(Instant::now()),
+            now: Mutex::new(now),
+            start: (now, SystemClock.unix_ms()),
         }
     }
 
@@ -52,6 +67,11 @@ impl Clock for ManualClock {
     fn now(&self) -> Instant {
         *self.now.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    fn unix_ms(&self) -> u64 {
+        let (at, unix_ms) = self.start;
+        unix_ms + self.now().saturating_duration_since(at).as_millis() as u64
+    }
 }
 
 /// Converts the clock's instants to Unix milliseconds, the unit stored in
@@ -67,13 +87,11 @@ pub(crate) struct Epoch {
 }
 
 impl Epoch {
-    /// Anchor `clock`'s now to the system's wall clock.
+    /// Anchor `clock`'s now to its wall clock (the system's).
     pub(crate) fn anchor(clock: &dyn Clock) -> Self {
         Epoch {
             at: clock.now(),
-            unix_ms: SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as u64),
+            unix_ms: clock.unix_ms(),
         }
     }
 
@@ -99,5 +117,9 @@ mod tests {
         c.advance(Duration::from_secs(2));
         assert_eq!(e.unix_ms(c.now()), base + 2000);
         assert_eq!(e.unix_ms(t0), base, "instants before the anchor saturate");
+        // A later anchor on the same clock (a core reopened: a restart)
+        // sees the time advanced in between, and only that.
+        let later = Epoch::anchor(&c);
+        assert_eq!(later.unix_ms(c.now()), base + 2000);
     }
 }

@@ -161,7 +161,9 @@ impl Core {
             is_issued(worker) && st.trust.get(worker).map_or(0, |t| t.agreements) < TRUST_AFTER;
         // Replicated validation (core/verify.rs): verification copies first,
         // so that they do not all wait for the end of the sweep.
-        let mut out = self.lease_copies(&mut st, worker, version, max as usize, now, until_ms)?;
+        let mut out = self.lease_copies(&mut st, worker, version, max as usize, until_ms)?;
+        // And those no eligible worker is around for are skipped.
+        self.tick_locked(&mut st, now)?;
         let mut unfinished = 0;
         let mut mismatch: Option<(String, String)> = None;
         // The sweeps this worker may be served from now: running, not

@@ -180,6 +180,7 @@ impl Core {
                 },
                 trust: trust_records,
                 vtime: 0,
+                verify_ticked: None,
             }),
             renders: RenderCache::default(),
             epoch,

@@ -36,7 +36,7 @@ pub enum CoreError {
         sweep_version: String,
     },
     /// The result of an unfinished sweep was asked for.
-    #[error("sweep `{id}` is not finished: {done}/{total} shards done (watch it with `gamesweep status {id} --watch`)")]
+    #[error("sweep `{id}` is not finished: {done}/{total} shards done{} (watch it with `gamesweep status {id} --watch`)", waiting_note(*.verifying))]
     NotFinished {
         /// The sweep.
         id: String,
@@ -44,6 +44,9 @@ pub enum CoreError {
         done: u32,
         /// All shards.
         total: u32,
+        /// Open verifications (core/verify.rs) a sweep whose shards are
+        /// all done waits for (0 while shards are not).
+        verifying: u32,
     },
     /// Shards of the sweep failed repeatedly and were set aside.
     #[error("sweep `{id}` cannot finish: {failed} shard(s) failed {max} times each (shard {first}: {error}); fix the cause, then resume it (`gamesweep launch KIND ... --name {id} --resume`, or rerun the same `gamesweep run`) to try them again")]
@@ -68,6 +71,17 @@ pub enum CoreError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// What [`CoreError::NotFinished`] says of `verifying` open verifications.
+fn waiting_note(verifying: u32) -> String {
+    match verifying {
+        0 => String::new(),
+        n => format!(
+            ", {n} verification{} waiting for a second identity (status says which, and until when)",
+            if n == 1 { "" } else { "s" }
+        ),
+    }
 }
 
 pub use super::pace::RATE_WINDOW;
@@ -811,6 +825,12 @@ impl Sweep {
             id,
             done: self.done(),
             total: self.plan.len() as u32,
+            // Said only once every shard is done: then it waits for them.
+            verifying: if self.done() as usize == self.plan.len() {
+                self.verify.records.tally().open.len() as u32
+            } else {
+                0
+            },
         })
     }
 }
@@ -867,6 +887,8 @@ pub(crate) struct State {
     /// Fair share between sweeps (see `leases`): the pass of the sweep
     /// served last.
     pub(crate) vtime: u64,
+    /// When the open verifications were last looked at (`Core::tick`).
+    pub(crate) verify_ticked: Option<Instant>,
 }
 
 pub use crate::store::{is_issued, voter, IMPORT_PREFIX, ISSUED_PREFIX, SHARED_VOTER};

@@ -4,7 +4,7 @@
 use super::memory::ProcessMemory;
 use super::model::{CoreError, ShardState, State, Sweep};
 use super::Core;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 /// Failure records shown in a status (the lowest shard indices).
@@ -25,10 +25,24 @@ pub struct Resources {
     pub memory: ProcessMemory,
 }
 
-/// Status of sweep `s` at `now` (`now_ms` in Unix milliseconds). It costs
-/// O(leases held), not O(shards): the counts by state are maintained
-/// (`Tally`), only the leases are looked at for expiry and progress.
-fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
+/// What every sweep's status needs besides the sweep, at one instant.
+struct At<'a> {
+    /// Now.
+    now: Instant,
+    /// Now, in Unix milliseconds.
+    now_ms: u64,
+    /// The workers around to take a verification copy (`verify::around`).
+    around: &'a BTreeSet<String>,
+    /// The wait for a second identity before a skip, in milliseconds.
+    window_ms: u64,
+}
+
+/// Status of sweep `s` at `at`. It costs O(leases held), not O(shards):
+/// the counts by state are maintained (`Tally`), only the leases are
+/// looked at for expiry and progress (and, for a sweep whose shards are
+/// all done, its open verifications).
+fn sweep_status(s: &Sweep, at: &At<'_>) -> SweepStatus {
+    let (now, now_ms) = (at.now, at.now_ms);
     debug_assert_eq!(
         s.tally,
         s.scan(),
@@ -82,9 +96,12 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
         }),
         None => projection.total,
     };
+    // Every shard done, the sweep waits for verifications (if running).
+    let all_done = s.results_stored as usize == s.plan.len();
     // Only a running sweep has a rate and an ETA: a done, cancelled,
-    // failed, sampled or paused one is not moving.
-    let running = state == ShownState::Running;
+    // failed, sampled or paused one is not moving, nor one whose shards
+    // are all done (it waits for verifications: `verification.waiting`).
+    let running = state == ShownState::Running && !all_done;
     let rate = if running {
         s.rate(now, positions_done)
     } else {
@@ -96,8 +113,9 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
     } else {
         None
     };
-    // Done: the whole plan; sampled: the whole sample (what it ran toward).
-    let fraction_done = if matches!(state, ShownState::Done | ShownState::Sampled) {
+    // Done, or every shard done: the whole plan; sampled: the whole sample
+    // (what it ran toward).
+    let fraction_done = if all_done || matches!(state, ShownState::Done | ShownState::Sampled) {
         1.0
     } else {
         super::pace::fraction_done(positions_done, projected_target)
@@ -141,7 +159,10 @@ fn sweep_status(s: &Sweep, now: Instant, now_ms: u64) -> SweepStatus {
             })
             .collect(),
         // Replicated validation (core/verify.rs).
-        verification: s.verify.status(),
+        verification: s.verify.status().map(|mut v| {
+            v.waiting = super::verify::waiting(s, at.around, now_ms, at.window_ms);
+            v
+        }),
         priority: s.priority(),
         positions_projected: projection.total,
         estimate_spread: projection.spread,
@@ -234,14 +255,18 @@ impl Core {
     ) -> Result<(Vec<SweepStatus>, Vec<WorkerStatus>), CoreError> {
         let now = self.clock.now();
         let now_ms = self.epoch.unix_ms(now);
-        let st = self.lock();
+        let mut st = self.lock();
+        self.tick_for_status(&mut st, now);
+        let around = self.around_for_status(&st, sweep_id, now, now_ms);
+        let at = At {
+            now,
+            now_ms,
+            around: &around,
+            window_ms: self.skip_window_ms(),
+        };
         let sweeps = match sweep_id {
-            Some(id) => vec![sweep_status(st.sweep(id)?, now, now_ms)],
-            None => st
-                .sweeps
-                .values()
-                .map(|s| sweep_status(s, now, now_ms))
-                .collect(),
+            Some(id) => vec![sweep_status(st.sweep(id)?, &at)],
+            None => st.sweeps.values().map(|s| sweep_status(s, &at)).collect(),
         };
         Ok((sweeps, worker_statuses(&st, now, now_ms, self.lease_ms)))
     }
@@ -264,13 +289,21 @@ impl Core {
         let now = self.clock.now();
         let now_ms = self.epoch.unix_ms(now);
         let (sweeps, workers, events, workers_pruned, quarantined_workers) = {
-            let st = self.lock();
+            let mut st = self.lock();
+            self.tick_for_status(&mut st, now);
+            let around = self.around_for_status(&st, sweep_id, now, now_ms);
+            let at = At {
+                now,
+                now_ms,
+                around: &around,
+                window_ms: self.skip_window_ms(),
+            };
             let shown: Vec<&Sweep> = match sweep_id {
                 Some(id) => vec![st.sweep(id)?],
                 None => st.sweeps.values().collect(),
             };
             (
-                shown.iter().map(|s| sweep_status(s, now, now_ms)).collect(),
+                shown.iter().map(|s| sweep_status(s, &at)).collect(),
                 worker_statuses(&st, now, now_ms, self.lease_ms),
                 shown
                     .iter()
@@ -293,6 +326,36 @@ impl Core {
             store_writes_failing: self.store.writes_failing(),
         };
         Ok((report, events))
+    }
+
+    /// Advance the verifications' wait before a status ([`Core::tick`]), so
+    /// that what it shows is current; a store write that fails is logged
+    /// (the status is shown all the same, and the next tick tries again).
+    fn tick_for_status(&self, st: &mut State, now: Instant) {
+        if let Err(e) = self.tick_locked(st, now) {
+            tracing::warn!(error = %e, "verification wait not advanced");
+        }
+    }
+
+    /// The workers around ([`super::verify::around`]) if a sweep status
+    /// shows (`sweep_id`, or all) waits for verifications; else none, at
+    /// no cost (a status stays O(leases held)).
+    fn around_for_status(
+        &self,
+        st: &State,
+        sweep_id: Option<&str>,
+        now: Instant,
+        now_ms: u64,
+    ) -> BTreeSet<String> {
+        let waits = match sweep_id {
+            Some(id) => st.sweeps.get(id).is_some_and(super::verify::waits),
+            None => st.sweeps.values().any(super::verify::waits),
+        };
+        if waits {
+            super::verify::around(st, now, now_ms, self.lease_ms)
+        } else {
+            BTreeSet::new()
+        }
     }
 
     /// Positions in the accepted results of each worker (over every sweep

@@ -289,9 +289,10 @@ impl Core {
         let mut merged = kind.empty();
         let mut last = None;
         let mut records = BTreeMap::new();
+        let opened_ms = self.epoch.unix_ms(self.clock.now());
         for (r, (out, d)) in export.results.iter().zip(decoded) {
             if let Some(who) = &untrusted {
-                records.insert(r.index, import_run(who, d));
+                records.insert(r.index, import_run(who, d, opened_ms));
             }
             if last.is_some_and(|l| r.index <= l) {
                 return Err(bad("results not in increasing shard order".into()));
@@ -425,8 +426,9 @@ impl Core {
 }
 
 /// The open verification record of a shard imported without a trusted
-/// signature: its one run is the file's (`who`, result digest `digest`).
-fn import_run(who: &str, digest: String) -> VerifyRecord {
+/// signature: its one run is the file's (`who`, result digest `digest`),
+/// waiting since `since_ms`.
+fn import_run(who: &str, digest: String, since_ms: u64) -> VerifyRecord {
     VerifyRecord {
         purpose: VerifyPurpose::Import,
         runs: vec![VerifyRun {
@@ -437,5 +439,6 @@ fn import_run(who: &str, digest: String) -> VerifyRecord {
         }],
         lease: None,
         verdict: Verdict::Open,
+        since_ms: Some(since_ms),
     }
 }

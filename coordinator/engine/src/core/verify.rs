@@ -28,9 +28,33 @@
 //!   (the import named as out-voted), and it is never skipped as
 //!   unverifiable: the sweep finishes only once a worker ran every one.
 //! - A sweep is finished only when no record is open. A record no eligible
-//!   worker can take — none has been heard from for [`SKIP_PERIODS`] lease
-//!   periods since the record last changed — is skipped as
-//!   [`Verdict::Unverifiable`] (counted), so a single-worker sweep finishes.
+//!   worker can take is skipped as [`Verdict::Unverifiable`] (counted), so
+//!   a single-identity sweep finishes: when its wait is over and no
+//!   eligible worker is around. Its **wait** starts when the record was
+//!   opened or last got a run that left it open (`since_ms`, wall-clock
+//!   Unix milliseconds stored in the record, so a restart does not reset
+//!   it), or when its last copy lease ends if that is later
+//!   ([`wait_start`]), and lasts [`SKIP_PERIODS`] lease periods (of the
+//!   running coordinator's `--lease-secs`). A worker is **around** if this
+//!   process heard from it within [`SKIP_PERIODS`] lease periods or it
+//!   holds an unexpired lease (a stored one counts after a restart), and
+//!   it is **eligible** if it could take the copy ([`eligible`]: an issued
+//!   identity that has not run the shard, not quarantined). Never under
+//!   `--replicate all`, never for an untrusted import ([`skippable`]):
+//!   those wait for a second identity, and status says so.
+//! - **The bound.** The skip is decided by [`Core::tick`], which needs no
+//!   Lease: `serve` calls it once a [`TICK_EVERY`] (1 s) from its start,
+//!   `gamesweep run` on every status poll, and every Lease and status call
+//!   it too. So a sweep whose shards are all done, whose open records are
+//!   all skippable and with no eligible worker around, is finished at the
+//!   first tick at or after `T + 3 × lease` (`T`: when its last record
+//!   was opened, at the latest when its last shard was done; or the end of
+//!   a copy lease, if one was out) — within a second of it while a
+//!   coordinator serves, or within a second of the next coordinator's
+//!   start if none served then, however often it was restarted or killed
+//!   in between (a record stored before `since_ms` existed starts its wait
+//!   at the first tick after the upgrade). Status shows what it waits for
+//!   and when the skip is due ([`VerifyWaiting`]).
 //!
 //! Everything is in the store (`verify`, `origins`, `quarantine` trees):
 //! a restarted coordinator continues where it stopped; a run from a worker
@@ -48,11 +72,11 @@ use crate::store::{
 use gamesweep::kinds;
 use gamesweep::sweep::Output;
 use gamesweep_api::SolverVersions;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 use tracing::{info, warn};
 
-pub use gamesweep_api::domain::VerifyStatus;
+pub use gamesweep_api::domain::{VerifyStatus, VerifyWaiting};
 
 /// The run that replaces an untrusted import's result: the workers' runs
 /// (every run after the import's) all agree with each other and not with
@@ -67,8 +91,9 @@ fn import_overruled(rec: &VerifyRecord) -> Option<&VerifyRun> {
     agree.then_some(first)
 }
 
-/// Lease periods without any eligible worker after which an open
-/// verification is skipped as unverifiable.
+/// Lease periods an open verification waits for an eligible worker (from
+/// [`wait_start`]) before it is skipped as unverifiable (see the module's
+/// notes for the bound).
 pub const SKIP_PERIODS: u32 = 3;
 
 pub use super::model::TRUST_AFTER;
@@ -79,6 +104,117 @@ pub use super::model::TRUST_AFTER;
 fn skippable(replicate_all: bool, rec: &VerifyRecord) -> bool {
     !replicate_all && rec.purpose != VerifyPurpose::Import
 }
+
+/// How often at most [`Core::tick`] looks at the open verifications
+/// (a quarter lease period if that is shorter).
+pub const TICK_EVERY: Duration = Duration::from_secs(1);
+
+/// May `worker` run a verification copy of `rec`? Only an issued identity
+/// that has not run the shard under any of its worker ids: a shared token
+/// never confirms. (An untrusted import's result is confirmed by any
+/// worker: the file is no identity of ours.) Quarantine is the caller's.
+pub(crate) fn eligible(rec: &VerifyRecord, worker: &str) -> bool {
+    let import = rec.purpose == VerifyPurpose::Import;
+    (is_issued(worker) || (import && !worker.is_empty() && voter(worker) != worker))
+        && !rec.ran_as(voter(worker))
+}
+
+/// When the wait of open record `rec` for a second identity began, in Unix
+/// milliseconds: when it was opened or last got a run that left it open,
+/// or the end of its last copy lease if later (`now_ms` if not stored yet).
+pub(crate) fn wait_start(rec: &VerifyRecord, now_ms: u64) -> u64 {
+    rec.since_ms
+        .unwrap_or(now_ms)
+        .max(rec.lease.as_ref().map_or(0, |l| l.until_ms))
+}
+
+/// The workers that may be around to take a verification copy at `now`:
+/// heard from by this process within [`SKIP_PERIODS`] lease periods, or
+/// holding an unexpired lease of a shard or of a copy (leases are stored,
+/// so their holders count after a restart too, before they are heard
+/// from again); quarantined workers are not.
+pub(crate) fn around(st: &State, now: Instant, now_ms: u64, lease_ms: u64) -> BTreeSet<String> {
+    let window = Duration::from_millis(u64::from(SKIP_PERIODS).saturating_mul(lease_ms));
+    let mut out: BTreeSet<String> = st
+        .workers
+        .iter()
+        .filter(|(_, w)| now.saturating_duration_since(w.last_seen) < window)
+        .map(|(id, _)| id.clone())
+        .collect();
+    for s in st.sweeps.values() {
+        if s.record.state != SweepState::Running {
+            continue;
+        }
+        for (_, l) in s.held(now_ms) {
+            if !out.contains(&l.worker) {
+                out.insert(l.worker.clone());
+            }
+        }
+        for i in &s.verify.records.tally().open {
+            if let Some(l) = s.verify.records.get(i).and_then(|r| r.lease.as_ref()) {
+                if l.until_ms > now_ms && !out.contains(&l.worker) {
+                    out.insert(l.worker.clone());
+                }
+            }
+        }
+    }
+    out.retain(|w| !st.quarantine.workers.contains_key(w));
+    out
+}
+
+/// Sweep `s` is running, not paused, with every shard done and
+/// verifications open: it waits for them ([`waiting`] says how).
+pub(crate) fn waits(s: &Sweep) -> bool {
+    s.record.state == SweepState::Running
+        && !s.record.paused
+        && s.results_stored as usize == s.plan.len()
+        && s.verify.pending()
+}
+
+/// What a sweep whose shards are all done waits for (`status`): its open
+/// verifications, who may run them, and when the skippable ones are
+/// skipped; `None` for a sweep not in that state.
+pub(crate) fn waiting(
+    s: &Sweep,
+    around: &BTreeSet<String>,
+    now_ms: u64,
+    window_ms: u64,
+) -> Option<VerifyWaiting> {
+    if !waits(s) {
+        return None;
+    }
+    let open = &s.verify.records.tally().open;
+    let mut w = VerifyWaiting {
+        shards: open.iter().copied().take(WAITING_SHOWN).collect(),
+        ..VerifyWaiting::default()
+    };
+    let mut eligible_here = BTreeSet::new();
+    let mut skip_at: Option<u64> = None;
+    for i in open {
+        let Some(rec) = s.verify.records.get(i) else {
+            continue;
+        };
+        if rec.purpose != VerifyPurpose::Import {
+            w.needs_issued = true;
+        }
+        for a in around.iter().filter(|a| eligible(rec, a)) {
+            eligible_here.insert(a.clone());
+        }
+        if skippable(s.record.replicate_all, rec) {
+            let at = wait_start(rec, now_ms).saturating_add(window_ms);
+            skip_at = Some(skip_at.map_or(at, |x| x.max(at)));
+        } else {
+            w.unskippable += 1;
+        }
+    }
+    w.eligible = eligible_here.into_iter().take(WAITING_SHOWN).collect();
+    w.skip_at_ms = skip_at;
+    w.skip_in_ms = skip_at.map(|at| at.saturating_sub(now_ms));
+    Some(w)
+}
+
+/// The waiting shards and eligible workers status names at most.
+pub const WAITING_SHOWN: usize = 8;
 
 /// A verification share (millionths) must be at most the whole plan.
 pub(crate) fn check_share(ppm: u32) -> Result<(), CoreError> {
@@ -144,95 +280,147 @@ impl Core {
         self.lock().quarantine.workers.keys().cloned().collect()
     }
 
-    /// Leases of verification copies for `worker`, at most `room`; skips
-    /// open verifications no eligible worker has been seen for.
+    /// Leases of verification copies for `worker`, at most `room` (the
+    /// open verifications no eligible worker is around for are skipped by
+    /// [`Core::tick`], which `lease` calls after this).
     pub(crate) fn lease_copies(
         &self,
         st: &mut State,
         worker: &str,
         version: &SolverVersions,
         room: usize,
-        now: Instant,
         until_ms: u64,
     ) -> Result<Vec<Granted>, CoreError> {
         let now_ms = until_ms - self.lease_ms;
-        let window = Duration::from_millis(u64::from(SKIP_PERIODS) * self.lease_ms);
         let State {
-            sweeps,
-            workers,
-            quarantine,
-            ..
+            sweeps, quarantine, ..
         } = st;
         let mut out = Vec::new();
+        if room == 0 || quarantine.workers.contains_key(worker) {
+            return Ok(out);
+        }
         for s in sweeps.values_mut() {
             // A paused sweep hands out no verification copy either.
             if s.record.state != SweepState::Running || s.record.paused || !s.verify.pending() {
                 continue;
             }
-            let served = s.served_by(version);
-            let replicate_all = s.record.replicate_all;
+            if !s.served_by(version) {
+                continue;
+            }
             let open: Vec<u32> = s.verify.records.tally().open.iter().copied().collect();
             for i in open {
+                if out.len() >= room {
+                    return Ok(out);
+                }
                 let mut rec = s.verify.records.get_mut(&i).expect("listed above");
-                if rec.lease.as_ref().is_some_and(|l| l.until_ms > now_ms) {
-                    continue;
-                }
-                // Only an issued identity that has not run the shard under
-                // any of its worker ids: a shared token never confirms.
-                // (An untrusted import's result is confirmed by any worker:
-                // the file is no identity of ours.)
-                let import = rec.purpose == VerifyPurpose::Import;
-                let eligible = |w: &str| {
-                    (is_issued(w) || (import && !w.is_empty() && voter(w) != w))
-                        && !rec.ran_as(voter(w))
-                        && !quarantine.workers.contains_key(w)
-                };
-                if served && out.len() < room && eligible(worker) {
-                    let attempt = {
-                        let a = s.attempts.entry(i).or_insert(0);
-                        *a += 1;
-                        *a
-                    };
-                    if rec.lease.is_some() {
-                        s.leases_expired += 1;
-                    }
-                    let nonce = super::tokens::fresh_nonce();
-                    rec.lease = Some(LeaseRecord {
-                        worker: worker.to_string(),
-                        until_ms,
-                        attempt,
-                        granted_ms: now_ms,
-                        nonce,
-                    });
-                    self.store.put_verify(&s.record.id, i, Some(&rec))?;
-                    info!(sweep = %s.record.id, shard = i, attempt, "verification copy leased");
-                    drop(rec);
-                    out.push(Granted {
-                        sweep_id: s.record.id.clone(),
-                        kind: s.record.kind.clone(),
-                        params: s.record.params.clone(),
-                        shard: s.plan[i as usize].clone(),
-                        attempt,
-                        token: self.lease_token(s, i, worker, nonce),
-                    });
-                    continue;
-                }
-                let since = *s.verify.since.entry(i).or_insert(now);
-                let someone = workers.iter().any(|(id, w)| {
-                    eligible(id) && now.saturating_duration_since(w.last_seen) < window
-                });
-                if !someone
-                    && skippable(replicate_all, &rec)
-                    && now.saturating_duration_since(since) >= window
+                if rec.lease.as_ref().is_some_and(|l| l.until_ms > now_ms)
+                    || !eligible(&rec, worker)
                 {
-                    rec.verdict = Verdict::Unverifiable;
-                    rec.lease = None;
-                    self.store.put_verify(&s.record.id, i, Some(&rec))?;
-                    warn!(sweep = %s.record.id, shard = i, "no other identity to verify this shard; skipped as unverifiable");
+                    continue;
                 }
+                let attempt = {
+                    let a = s.attempts.entry(i).or_insert(0);
+                    *a += 1;
+                    *a
+                };
+                if rec.lease.is_some() {
+                    s.leases_expired += 1;
+                }
+                let nonce = super::tokens::fresh_nonce();
+                rec.lease = Some(LeaseRecord {
+                    worker: worker.to_string(),
+                    until_ms,
+                    attempt,
+                    granted_ms: now_ms,
+                    nonce,
+                });
+                self.store.put_verify(&s.record.id, i, Some(&rec))?;
+                info!(sweep = %s.record.id, shard = i, attempt, "verification copy leased");
+                drop(rec);
+                out.push(Granted {
+                    sweep_id: s.record.id.clone(),
+                    kind: s.record.kind.clone(),
+                    params: s.record.params.clone(),
+                    shard: s.plan[i as usize].clone(),
+                    attempt,
+                    token: self.lease_token(s, i, worker, nonce),
+                });
             }
         }
         Ok(out)
+    }
+
+    /// The wait of open verifications for a second identity, advanced
+    /// without any Lease: every open record that may be skipped
+    /// ([`skippable`]), has no live copy lease, whose wait began
+    /// [`SKIP_PERIODS`] lease periods ago or more ([`wait_start`], from
+    /// the store: restarts do not reset it), and for which no eligible
+    /// worker is around ([`around`]) is skipped as
+    /// [`Verdict::Unverifiable`]; a record without a stored start (an old
+    /// store, or one recovered without a record) gets one now. Runs at most
+    /// once per [`TICK_EVERY`] (or a quarter lease period, if shorter):
+    /// `serve` and `run` call it once a second, and every Lease and status
+    /// calls it too. Returns how many were skipped.
+    pub fn tick(&self) -> Result<u32, CoreError> {
+        let now = self.clock.now();
+        let mut st = self.lock();
+        self.tick_locked(&mut st, now)
+    }
+
+    /// [`Core::tick`] under the lock.
+    pub(crate) fn tick_locked(&self, st: &mut State, now: Instant) -> Result<u32, CoreError> {
+        let every = TICK_EVERY.min(Duration::from_millis(self.lease_ms / 4));
+        if st
+            .verify_ticked
+            .is_some_and(|t| now.saturating_duration_since(t) < every)
+        {
+            return Ok(0);
+        }
+        st.verify_ticked = Some(now);
+        let now_ms = self.epoch.unix_ms(now);
+        let window_ms = self.skip_window_ms();
+        let around = around(st, now, now_ms, self.lease_ms);
+        let mut skipped = 0;
+        for s in st.sweeps.values_mut() {
+            if s.record.state != SweepState::Running || s.record.paused || !s.verify.pending() {
+                continue;
+            }
+            let replicate_all = s.record.replicate_all;
+            let open: Vec<u32> = s.verify.records.tally().open.iter().copied().collect();
+            for i in open {
+                let rec = s.verify.records.get(&i).expect("listed above");
+                let changed = if rec.since_ms.is_none() {
+                    // Stored before the start was: its wait starts now.
+                    let mut r = rec.clone();
+                    r.since_ms = Some(now_ms);
+                    r
+                } else if skippable(replicate_all, rec)
+                    && rec.lease.as_ref().is_none_or(|l| l.until_ms <= now_ms)
+                    && now_ms >= wait_start(rec, now_ms).saturating_add(window_ms)
+                    && !around.iter().any(|w| eligible(rec, w))
+                {
+                    let mut r = rec.clone();
+                    r.verdict = Verdict::Unverifiable;
+                    r.lease = None;
+                    r
+                } else {
+                    continue;
+                };
+                // The store first: memory changes only once it is written.
+                self.store.put_verify(&s.record.id, i, Some(&changed))?;
+                if changed.verdict == Verdict::Unverifiable {
+                    skipped += 1;
+                    warn!(sweep = %s.record.id, shard = i, "no other identity to verify this shard; skipped as unverifiable");
+                }
+                s.verify.records.insert(i, changed);
+            }
+        }
+        Ok(skipped)
+    }
+
+    /// [`SKIP_PERIODS`] lease periods, in milliseconds.
+    pub(crate) fn skip_window_ms(&self) -> u64 {
+        u64::from(SKIP_PERIODS).saturating_mul(self.lease_ms)
     }
 
     /// Renew `worker`'s verification copy `lease` of shard `index` (the
@@ -302,11 +490,16 @@ impl Core {
             None
         };
         if let Some(purpose) = purpose.filter(|_| !s.verify.records.contains_key(&index)) {
-            let mut rec = first_run(worker.to_string(), attempt, digest(&result.encode()));
+            let now_ms = self.epoch.unix_ms(self.clock.now());
+            let mut rec = first_run(
+                worker.to_string(),
+                attempt,
+                digest(&result.encode()),
+                Some(now_ms),
+            );
             rec.purpose = purpose;
             self.store.put_verify(&s.record.id, index, Some(&rec))?;
             s.verify.records.insert(index, rec);
-            s.verify.since.insert(index, self.clock.now());
         }
         Ok(())
     }
@@ -478,7 +671,8 @@ impl Core {
             };
             rec.lease = None;
         } else {
-            s.verify.since.insert(index, now);
+            // Still open: its wait for another identity starts again.
+            rec.since_ms = Some(self.epoch.unix_ms(now));
             if voices.len() > 1 {
                 warn!(sweep = %id, shard = index, "verification mismatch: the shard runs again on another identity");
             }
@@ -582,7 +776,7 @@ impl Core {
         workers: &[String],
         sweep: &str,
     ) -> Result<(), CoreError> {
-        let now = self.clock.now();
+        let now_ms = self.epoch.unix_ms(self.clock.now());
         for w in workers {
             warn!(identity = %w, "out-voted: its trust is withdrawn and its results are verified again");
             for s in st.sweeps.values_mut() {
@@ -612,20 +806,20 @@ impl Core {
                         Some(mut r) => {
                             r.verdict = Verdict::Open;
                             r.purpose = VerifyPurpose::Recheck;
+                            r.since_ms = Some(now_ms);
                             r.clone()
                         }
                         None => {
                             let Some(bytes) = stored.get(&i) else {
                                 continue;
                             };
-                            let mut r = first_run(w.clone(), 0, digest(bytes));
+                            let mut r = first_run(w.clone(), 0, digest(bytes), Some(now_ms));
                             r.purpose = VerifyPurpose::Recheck;
                             r
                         }
                     };
                     self.store.put_verify(&id, i, Some(&rec))?;
                     s.verify.records.insert(i, rec);
-                    s.verify.since.insert(i, now);
                 }
             }
         }

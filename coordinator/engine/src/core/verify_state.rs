@@ -7,8 +7,7 @@ use crate::store::{
 };
 use gamesweep_api::domain::VerifyStatus;
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::time::Instant;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Millionths: the unit of `verify_ppm`.
 pub(crate) const PPM: u64 = 1_000_000;
@@ -234,8 +233,6 @@ pub(crate) struct Verification {
     pub(crate) records: Records,
     /// The worker each accepted result came from.
     pub(crate) origins: BTreeMap<u32, String>,
-    /// When each open record last changed (in this process).
-    pub(crate) since: HashMap<u32, Instant>,
 }
 
 impl Verification {
@@ -267,7 +264,8 @@ impl Verification {
         v.records = Records::from_map(records);
         for (i, digest) in unrecorded {
             let worker = origins.get(&i).cloned().unwrap_or_default();
-            v.records.insert(i, first_run(worker, 0, digest));
+            // Its wait starts at the first tick (core/verify.rs).
+            v.records.insert(i, first_run(worker, 0, digest, None));
         }
         for (&i, r) in &v.records {
             let top = r
@@ -322,6 +320,8 @@ impl Verification {
             replaced: t.replaced,
             unverifiable: t.unverifiable,
             disagreeing_workers: self.disagreeing().into_iter().collect(),
+            // Set by status, which knows the workers (core/verify.rs).
+            waiting: None,
         })
     }
 
@@ -331,8 +331,14 @@ impl Verification {
     }
 }
 
-/// A new open record whose first run is the accepted result's.
-pub(crate) fn first_run(worker: String, attempt: u32, digest: String) -> VerifyRecord {
+/// A new open record whose first run is the accepted result's, waiting
+/// since `since_ms` (Unix milliseconds).
+pub(crate) fn first_run(
+    worker: String,
+    attempt: u32,
+    digest: String,
+    since_ms: Option<u64>,
+) -> VerifyRecord {
     VerifyRecord {
         purpose: VerifyPurpose::Sampled,
         runs: vec![VerifyRun {
@@ -343,6 +349,7 @@ pub(crate) fn first_run(worker: String, attempt: u32, digest: String) -> VerifyR
         }],
         lease: None,
         verdict: Verdict::Open,
+        since_ms,
     }
 }
 
@@ -389,6 +396,7 @@ mod tests {
                         runs: vec![run(w, rng.random_range(0..2))],
                         lease: None,
                         verdict,
+                        since_ms: None,
                     },
                 ),
                 1 => {

@@ -76,6 +76,13 @@ pub struct VerifyRecord {
     /// Where it stands.
     #[serde(flatten)]
     pub verdict: Verdict,
+    /// When (Unix milliseconds) it was opened, or last got a run that left
+    /// it open: the wait for a second identity counts from here (or from
+    /// the end of its last copy lease, if later), in the store, so that it
+    /// survives restarts (`core::verify`). Absent in stores written before
+    /// it: the first tick after such a store opens sets it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since_ms: Option<u64>,
 }
 
 impl VerifyRecord {

@@ -697,3 +697,145 @@ fn probation_takes_the_smallest_shards_first() {
         order[0]
     );
 }
+
+/// Issue 45 ("Trust III", 1): with one identity, a sweep whose shards are
+/// all done waited for its verification copies on an in-memory instant
+/// that restarted with the coordinator, and advanced only when a worker
+/// called Lease: a coordinator restarted more often than the wait never
+/// finished. Here the coordinator restarts (the sled store reopened on
+/// the same clock) every lease period, nobody leases again, and only
+/// status is asked: the copies are skipped as unverifiable three lease
+/// periods after they were opened, not later, and the sweep is done with
+/// the exact result.
+#[test]
+fn the_skip_needs_no_lease_and_survives_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new());
+    let req = uvg(5, "s", 3, 1_000_000, 1);
+    let n = {
+        let c = sled_core(dir.path(), clock.clone());
+        let n = c.launch(&req).unwrap().shards;
+        work(&c, "@a");
+        c.flush().unwrap();
+        n
+    };
+    let mut states = Vec::new();
+    for _ in 0..5 {
+        let c = sled_core(dir.path(), clock.clone());
+        let (state, v) = vstatus(&c, "s");
+        states.push((state, v.pending, v.unverifiable));
+        c.flush().unwrap();
+        drop(c);
+        clock.advance(LEASE);
+    }
+    let running = (ShownState::Running, n, 0);
+    let done = (ShownState::Done, 0, n);
+    assert_eq!(states, [running, running, running, done, done]);
+    let c = sled_core(dir.path(), clock);
+    assert_eq!(c.merged("s").unwrap().output, sequential(&req));
+    assert_eq!(c.provenance("s").unwrap().shards_unverifiable, n);
+}
+
+/// The tick `serve` runs once a second skips what is due by itself: no
+/// Lease, no status.
+#[test]
+fn a_tick_alone_skips_what_is_due() {
+    let (c, clock) = mem_core();
+    let n = c.launch(&uvg(5, "s", 3, 1_000_000, 1)).unwrap().shards;
+    work(&c, "@a");
+    clock.advance(LEASE * 2);
+    assert_eq!(c.tick().unwrap(), 0, "not due yet");
+    clock.advance(LEASE);
+    assert_eq!(c.tick().unwrap(), n);
+    assert_eq!(vstatus(&c, "s").0, ShownState::Done);
+}
+
+/// What status says while a sweep whose shards are all done waits: 100 %,
+/// no ETA, and which shards wait, for whom (none eligible is around; an
+/// issued identity that did not run them would be), until when.
+#[test]
+fn status_says_what_a_finished_sweep_waits_for() {
+    let (c, clock) = mem_core();
+    let n = c.launch(&uvg(5, "s", 3, 1_000_000, 1)).unwrap().shards;
+    work(&c, "@a");
+    clock.advance(LEASE);
+    let st = c.status(Some("s")).unwrap().0.remove(0);
+    assert_eq!(st.state, ShownState::Running);
+    assert_eq!((st.fraction_done, st.eta_seconds), (1.0, None));
+    let w = st.verification.unwrap().waiting.expect("waiting");
+    assert_eq!(w.shards, (0..n).collect::<Vec<u32>>());
+    assert!(w.needs_issued && w.eligible.is_empty(), "{w:?}");
+    assert_eq!(
+        (w.unskippable, w.skip_in_ms),
+        (0, Some(2 * LEASE.as_millis() as u64))
+    );
+    // The result is refused, saying what it waits for.
+    let e = c.merged("s").unwrap_err().to_string();
+    assert!(
+        e.contains(&format!(
+            "{n}/{n} shards done, {n} verifications waiting for a second identity"
+        )),
+        "{e}"
+    );
+    // An eligible identity around (it holds one copy) is named.
+    let copy = c.lease("@b", &V(), 1).unwrap().leases;
+    assert_eq!(copy.len(), 1);
+    let w = vstatus(&c, "s").1.waiting.unwrap();
+    assert_eq!(w.eligible, ["@b"]);
+    // Under --replicate all nothing is skippable: no deadline.
+    let (c, _) = mem_core();
+    let req = LaunchSpec {
+        replicate_all: true,
+        ..uvg(5, "r", 3, 0, 1)
+    };
+    let n = c.launch(&req).unwrap().shards;
+    work(&c, "@a");
+    let w = vstatus(&c, "r").1.waiting.unwrap();
+    assert_eq!((w.unskippable, w.skip_at_ms), (n, None));
+}
+
+/// A store written before the wait's start was stored: its open records
+/// load (the field absent), their wait starts at the first tick after the
+/// open, is stored then, and so survives the next restart.
+#[test]
+fn an_old_record_without_a_start_waits_from_the_first_tick() {
+    let old = r#"{"purpose":"sampled","runs":[{"worker":"@a","attempt":1,"digest":"ab"}],"verdict":"open"}"#;
+    let rec: crate::store::VerifyRecord = serde_json::from_str(old).unwrap();
+    assert_eq!(rec.since_ms, None);
+    assert!(rec.open());
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new());
+    let n = {
+        let c = sled_core(dir.path(), clock.clone());
+        let n = c.launch(&uvg(5, "s", 3, 1_000_000, 1)).unwrap().shards;
+        work(&c, "@a");
+        c.flush().unwrap();
+        n
+    };
+    // Written as an older build wrote them.
+    {
+        use crate::store::Store;
+        let store = SledStore::open_when_free(dir.path());
+        let stored = store.load_all().unwrap();
+        let s = stored.iter().find(|s| s.record.id == "s").unwrap();
+        for (&i, r) in &s.verify {
+            let mut r = r.clone();
+            r.since_ms = None;
+            store.put_verify("s", i, Some(&r)).unwrap();
+        }
+        store.flush().unwrap();
+    }
+    clock.advance(LEASE * 10);
+    {
+        let c = sled_core(dir.path(), clock.clone());
+        assert_eq!(c.tick().unwrap(), 0, "the wait starts now");
+        c.flush().unwrap();
+    }
+    clock.advance(LEASE * 2);
+    let c = sled_core(dir.path(), clock.clone());
+    assert_eq!(vstatus(&c, "s").1.pending, n, "two lease periods in");
+    drop(c);
+    clock.advance(LEASE);
+    let c = sled_core(dir.path(), clock);
+    assert_eq!(c.tick().unwrap(), n);
+}
