@@ -448,6 +448,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
     };
     let launch = d::LaunchSpec {
         replicate_all: false,
+        part: None,
         kind: "uvg".into(),
         params: params(),
         name: Some("n".into()),
@@ -599,6 +600,7 @@ fn store_seeds() -> Vec<Vec<u8>> {
         verify_seed: 77,
         paused: false,
         priority: 1,
+        part: None,
     };
     let plan: Vec<ShardSpec> = (0..3)
         .map(|index| ShardSpec {

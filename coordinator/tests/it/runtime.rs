@@ -679,6 +679,7 @@ fn store_uvg8_run(
         verify_seed: 0,
         paused: false,
         priority: 1,
+        part: None,
     };
     store.create_sweep(&rec, &plan).unwrap();
 }
