@@ -6,6 +6,7 @@
 //! `tally` (status counts at scale; the `measurements` latency), `verify`
 //! (replicated validation) and `writes` (a disk that fills up).
 
+mod parts;
 mod sched;
 mod tally;
 mod verify;
