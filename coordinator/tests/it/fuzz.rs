@@ -552,6 +552,9 @@ fn proto_seeds() -> Vec<Vec<u8>> {
                 done: 13,
                 signer: "sha256:00".into(),
                 trusted: false,
+                merged: true,
+                added: 4,
+                confirmed: 9,
             })
             .encode_to_vec(),
         ),

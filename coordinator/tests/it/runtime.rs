@@ -375,6 +375,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
         let e = rt
             .block_on(bad.launch(pb::LaunchRequest {
                 replicate_all: false,
+                part: None,
                 kind: "uvg".into(),
                 params: vec![pb::Param {
                     name: "max_n".into(),
