@@ -627,7 +627,9 @@ impl Chain {
             if let Some(why) = of.and_then(|of| same_sweep(of, &d.export)) {
                 return Err(ChainError::Other {
                     path: f,
-                    why: format!("it holds {why} than this run: use a folder of its own for each sweep"),
+                    why: format!(
+                        "it holds {why} than this run: use a folder of its own for each sweep"
+                    ),
                 });
             }
             chain.add(&f, &d.export);
@@ -647,8 +649,10 @@ impl Chain {
     /// The name of the next file, whose bytes are `bytes`.
     pub fn next_path(&self, bytes: &[u8]) -> std::path::PathBuf {
         let h = hex(&Sha256::digest(bytes)[..4]);
-        self.dir
-            .join(format!("{:04}-{h}.{EXTENSION}", self.last.saturating_add(1)))
+        self.dir.join(format!(
+            "{:04}-{h}.{EXTENSION}",
+            self.last.saturating_add(1)
+        ))
     }
 }
 

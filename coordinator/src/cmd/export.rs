@@ -50,25 +50,25 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
             core.export_where(&a.id, |i| !held.contains(&i))
                 .map(|e| core.sign(&e))
                 .map_err(|e| match e {
-                // There is no coordinator here to speak of: name the store.
-                CoreError::NoSuchSweep(_) => {
-                    let ids: Vec<String> = core
-                        .status(None)
-                        .map(|(s, _)| s.into_iter().map(|s| s.sweep_id).collect())
-                        .unwrap_or_default();
-                    UsageError(format!(
-                        "no sweep named `{}` in the store {} ({})",
-                        gamesweep_api::quote_prefix(&a.id),
-                        dir.display(),
-                        if ids.is_empty() {
-                            "it holds none".to_string()
-                        } else {
-                            format!("it holds {}", ids.join(", "))
-                        }
-                    ))
-                }
-                e => UsageError(e.to_string()),
-            })?
+                    // There is no coordinator here to speak of: name the store.
+                    CoreError::NoSuchSweep(_) => {
+                        let ids: Vec<String> = core
+                            .status(None)
+                            .map(|(s, _)| s.into_iter().map(|s| s.sweep_id).collect())
+                            .unwrap_or_default();
+                        UsageError(format!(
+                            "no sweep named `{}` in the store {} ({})",
+                            gamesweep_api::quote_prefix(&a.id),
+                            dir.display(),
+                            if ids.is_empty() {
+                                "it holds none".to_string()
+                            } else {
+                                format!("it holds {}", ids.join(", "))
+                            }
+                        ))
+                    }
+                    e => UsageError(e.to_string()),
+                })?
         }
         None => {
             let rt = connect::runtime()?;

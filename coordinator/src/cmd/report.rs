@@ -80,7 +80,9 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
     let rt = connect::runtime()?;
     let mut c = connect::connect(&rt, &a.conn)?;
     let r = rt.block_on(c.result(&id))?;
-    let out = a.out.unwrap_or_else(|| PathBuf::from(super::run::SWEEPS_DIR).join(&id));
+    let out = a
+        .out
+        .unwrap_or_else(|| PathBuf::from(super::run::SWEEPS_DIR).join(&id));
     let exports = exports_of(&r.provenance_json, &r.results_json)?;
     let written = report::write_results(
         &out,

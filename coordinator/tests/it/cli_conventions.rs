@@ -803,9 +803,8 @@ fn run_without_out_writes_under_sweeps_and_leaves_runs_alone() {
     assert!(results.contains("\"kind\": \"uvg\""), "{results}");
     assert!(out.join("report.md").is_file());
     // And the .gitignore at the repository's root ignores it.
-    let ignore = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../.gitignore"),
-    )
-    .unwrap();
+    let ignore =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.gitignore"))
+            .unwrap();
     assert!(ignore.lines().any(|l| l == "sweeps/"), "{ignore}");
 }

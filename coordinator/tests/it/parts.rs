@@ -27,7 +27,16 @@ fn ok_err(args: &[&str]) -> String {
 
 /// `run uvg --max-n 9 --in-process -q --out OUT` with `extra`; its stderr.
 fn run9(out: &Path, extra: &[&str]) -> String {
-    let mut args = vec!["run", "uvg", "--max-n", "9", "--in-process", "-q", "--out", s(out)];
+    let mut args = vec![
+        "run",
+        "uvg",
+        "--max-n",
+        "9",
+        "--in-process",
+        "-q",
+        "--out",
+        s(out),
+    ];
     args.extend_from_slice(extra);
     ok_err(&args)
 }
@@ -61,10 +70,14 @@ fn parts_run_apart_and_merged_give_the_whole_runs_results_json() {
         let out = d.join(format!("part{k}"));
         let said = run9(&out, &["--part", &format!("{k}/3")]);
         assert!(
-            said.contains(&format!("part {k}/3 done")) && said.contains("results.json is not written"),
+            said.contains(&format!("part {k}/3 done"))
+                && said.contains("results.json is not written"),
             "{said}"
         );
-        assert!(!out.join("results.json").exists(), "a part writes no results.json");
+        assert!(
+            !out.join("results.json").exists(),
+            "a part writes no results.json"
+        );
         let file = out.join("run.gsx");
         let got = shards_of(&file);
         assert!(got.iter().all(|i| i % 3 == k), "part {k}: {got:?}");
@@ -98,7 +111,10 @@ fn parts_run_apart_and_merged_give_the_whole_runs_results_json() {
             s(&keys),
         ],
     );
-    assert!(said.contains(&format!("{plan}/{plan} shards done")), "{said}");
+    assert!(
+        said.contains(&format!("{plan}/{plan} shards done")),
+        "{said}"
+    );
     assert!(std::fs::read(merged.join("results.json")).unwrap() == want);
 
     // Merged into part 1's stopped store by `import --store`: the second
@@ -133,7 +149,10 @@ fn an_incremental_checkpoint_chain_restores_the_sweep() {
     // each ends by writing the shards no file of the chain holds.
     run9(&out, &["--part", "0/3", "--checkpoint-dir", s(&chain)]);
     run9(&out, &["--part", "2/3", "--checkpoint-dir", s(&chain)]);
-    let said = run9(&out, &["--checkpoint-dir", s(&chain), "--export-every", "1h"]);
+    let said = run9(
+        &out,
+        &["--checkpoint-dir", s(&chain), "--export-every", "1h"],
+    );
     assert!(said.contains("wrote checkpoint"), "{said}");
     let want = std::fs::read(out.join("results.json")).unwrap();
     assert!(want == committed());
@@ -182,7 +201,14 @@ fn an_incremental_checkpoint_chain_restores_the_sweep() {
     // results and the same stored results. The run's own key is another
     // store's here: trusted by its key file.
     let key = d.join("run.key");
-    ok_err(&["key", "export", "--store", s(&out.join("store")), "--out", s(&key)]);
+    ok_err(&[
+        "key",
+        "export",
+        "--store",
+        s(&out.join("store")),
+        "--out",
+        s(&key),
+    ]);
     files.reverse();
     let restored = d.join("restored");
     let mut args: Vec<&str> = Vec::new();
@@ -195,13 +221,22 @@ fn an_incremental_checkpoint_chain_restores_the_sweep() {
     assert!(said.contains(&format!("({plan} resumed)")), "{said}");
     assert!(std::fs::read(restored.join("results.json")).unwrap() == want);
     let back = d.join("back.gsx");
-    ok_err(&["export", "run", s(&back), "--store", s(&restored.join("store"))]);
+    ok_err(&[
+        "export",
+        "run",
+        s(&back),
+        "--store",
+        s(&restored.join("store")),
+    ]);
     let (a, b) = (
         export_file::read(&full).unwrap().export,
         export_file::read(&back).unwrap().export,
     );
     let results = |e: &export_file::Export| -> Vec<(u32, String)> {
-        e.results.iter().map(|r| (r.index, r.result.clone())).collect()
+        e.results
+            .iter()
+            .map(|r| (r.index, r.result.clone()))
+            .collect()
     };
     assert_eq!(results(&a), results(&b), "the same stored results");
 }
@@ -219,7 +254,16 @@ fn bad_parts_and_foreign_files_are_one_line_of_error() {
         ("0/0", "out of range"),
     ] {
         let o = gs(&[
-            "run", "uvg", "--max-n", "7", "--in-process", "-q", "--out", &out, "--part", part,
+            "run",
+            "uvg",
+            "--max-n",
+            "7",
+            "--in-process",
+            "-q",
+            "--out",
+            &out,
+            "--part",
+            part,
         ]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{err}");
@@ -227,12 +271,33 @@ fn bad_parts_and_foreign_files_are_one_line_of_error() {
     }
     // Known only once planned: the run's one line.
     refused(
-        &["run", "uvg", "--max-n", "7", "--in-process", "-q", "--out", &out, "--part", "999/1000"],
+        &[
+            "run",
+            "uvg",
+            "--max-n",
+            "7",
+            "--in-process",
+            "-q",
+            "--out",
+            &out,
+            "--part",
+            "999/1000",
+        ],
         "has no shards",
     );
     let o = gs(&[
-        "run", "uvg", "--max-n", "7", "--in-process", "-q", "--out", &out, "--part", "0/2",
-        "--sample", "10%",
+        "run",
+        "uvg",
+        "--max-n",
+        "7",
+        "--in-process",
+        "-q",
+        "--out",
+        &out,
+        "--part",
+        "0/2",
+        "--sample",
+        "10%",
     ]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot be used with"));
@@ -240,15 +305,40 @@ fn bad_parts_and_foreign_files_are_one_line_of_error() {
     let other = d.join("n7");
     let chain = d.join("chain");
     ok(&[
-        "run", "uvg", "--max-n", "7", "--in-process", "-q", "--out", s(&other),
-        "--checkpoint-dir", s(&chain),
+        "run",
+        "uvg",
+        "--max-n",
+        "7",
+        "--in-process",
+        "-q",
+        "--out",
+        s(&other),
+        "--checkpoint-dir",
+        s(&chain),
     ]);
     let n8 = d.join("n8");
-    ok(&["run", "uvg", "--max-n", "8", "--in-process", "-q", "--out", s(&n8)]);
+    ok(&[
+        "run",
+        "uvg",
+        "--max-n",
+        "8",
+        "--in-process",
+        "-q",
+        "--out",
+        s(&n8),
+    ]);
     let err = refused(
         &[
-            "run", "uvg", "--max-n", "8", "--in-process", "-q", "--out", s(&n8),
-            "--checkpoint-dir", s(&chain),
+            "run",
+            "uvg",
+            "--max-n",
+            "8",
+            "--in-process",
+            "-q",
+            "--out",
+            s(&n8),
+            "--checkpoint-dir",
+            s(&chain),
         ],
         "another sweep",
     );
@@ -256,8 +346,16 @@ fn bad_parts_and_foreign_files_are_one_line_of_error() {
     // A part's export of another sweep does not merge into this run.
     refused(
         &[
-            "run", "uvg", "--max-n", "8", "--in-process", "-q", "--out", s(&n8),
-            "--import", s(&chain),
+            "run",
+            "uvg",
+            "--max-n",
+            "8",
+            "--in-process",
+            "-q",
+            "--out",
+            s(&n8),
+            "--import",
+            s(&chain),
         ],
         "other parameters",
     );

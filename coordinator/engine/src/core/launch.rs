@@ -295,7 +295,9 @@ impl Core {
         }
         self.update_record(s, |r| r.part = part)?;
         match part {
-            Some(p) => info!(sweep = %s.record.id, part = %p, "only the part's shards are handed out"),
+            Some(p) => {
+                info!(sweep = %s.record.id, part = %p, "only the part's shards are handed out")
+            }
             None => info!(sweep = %s.record.id, "the whole plan is handed out"),
         }
         let order = lease_order(&s.plan, &s.record);

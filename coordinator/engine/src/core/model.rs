@@ -660,8 +660,7 @@ impl Sweep {
             // ordered ones are in `pending`), or one of it leased.
             (None, Some(_)) => {
                 !t.pending.is_empty()
-                    || t
-                        .leased
+                    || t.leased
                         .iter()
                         .any(|&i| self.rank.get(i as usize).is_some_and(|&r| r != UNORDERED))
             }

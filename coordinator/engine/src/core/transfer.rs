@@ -518,8 +518,15 @@ impl Core {
                     r.solver_version, export.solver_version
                 )));
             }
-            if let Some(r) = export.results.iter().find(|r| r.index as usize >= s.plan.len()) {
-                return Err(bad(format!("a result for shard {} beyond the plan", r.index)));
+            if let Some(r) = export
+                .results
+                .iter()
+                .find(|r| r.index as usize >= s.plan.len())
+            {
+                return Err(bad(format!(
+                    "a result for shard {} beyond the plan",
+                    r.index
+                )));
             }
             if export.results.windows(2).any(|w| w[0].index >= w[1].index) {
                 return Err(bad("results not in increasing shard order".into()));
@@ -640,11 +647,9 @@ impl Core {
             let record = match &who.untrusted {
                 Some(u) => Some(import_run(u, d)),
                 // As a restart records a selected shard's result.
-                None if s.verify.selected.contains(&i) => Some(super::verify::first_run(
-                    worker.clone(),
-                    0,
-                    d,
-                )),
+                None if s.verify.selected.contains(&i) => {
+                    Some(super::verify::first_run(worker.clone(), 0, d))
+                }
                 None => None,
             };
             if !worker.is_empty() {

@@ -65,9 +65,16 @@ fn a_part_runs_only_its_shards_and_is_not_a_finished_sweep() {
     let want: BTreeSet<u32> = (0..n).filter(|i| i % 3 == 1).collect();
     assert_eq!(ran, want, "only the shards ≡ 1 (mod 3)");
     let p = c.part_progress("s").unwrap().unwrap();
-    assert_eq!((p.done, p.total, p.finished), (want.len() as u32, want.len() as u32, true));
+    assert_eq!(
+        (p.done, p.total, p.finished),
+        (want.len() as u32, want.len() as u32, true)
+    );
     let st = status_of(&c, "s");
-    assert_eq!(st.state, ShownState::Running, "a part is not the whole sweep");
+    assert_eq!(
+        st.state,
+        ShownState::Running,
+        "a part is not the whole sweep"
+    );
     assert_eq!(st.shards_done, want.len() as u32);
     // Its results are never rendered as the whole table.
     assert!(matches!(
@@ -199,12 +206,18 @@ fn a_file_of_another_sweep_or_plan_does_not_merge() {
     // Another plan (another --shards) under the same id.
     let (m, _) = mem_core(Duration::from_secs(30));
     m.launch(&uvg(7, "s", SHARDS * 2)).unwrap();
-    let e = m.import(&file_of(&p), None, &policy).unwrap_err().to_string();
+    let e = m
+        .import(&file_of(&p), None, &policy)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("plan"), "{e}");
     // Other parameters under the same id.
     let (m, _) = mem_core(Duration::from_secs(30));
     m.launch(&uvg(6, "s", SHARDS)).unwrap();
-    let e = m.import(&file_of(&p), None, &policy).unwrap_err().to_string();
+    let e = m
+        .import(&file_of(&p), None, &policy)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("--max-n 6") && e.contains("--max-n 7"), "{e}");
     assert_eq!(status_of(&m, "s").shards_done, 0);
 }
