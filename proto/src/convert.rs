@@ -743,12 +743,14 @@ mod tests {
             verify_ppm: 10_000,
             verify_seed: Some(11),
             priority: 3,
+            part: Some(gamesweep_api::domain::Part { index: 2, of: 5 }),
         };
         let wire = pb::LaunchRequest::from(spec.clone());
         assert_eq!(wire.name, "");
         assert_eq!(LaunchSpec::try_from(wire), Ok(spec.clone()));
         let named = LaunchSpec {
             name: Some("n".into()),
+            part: None,
             ..spec
         };
         assert_eq!(

@@ -103,7 +103,7 @@ impl Part {
 
     /// `K/M` read from text, or why not (one line naming the value).
     pub fn parse(text: &str) -> Result<Part, String> {
-        let bad = |why: &str| format!("bad part `{}`: {why}", crate::quote_prefix(text));
+        let bad = |why: &str| format!("bad part `{}`: {why}", crate::text::quote_prefix(text));
         let (k, m) = text.split_once('/').ok_or_else(|| {
             bad("write it as K/M, e.g. 0/3 (shards whose index is K mod M; K is 0..M-1)")
         })?;
