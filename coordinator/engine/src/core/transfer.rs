@@ -9,6 +9,17 @@
 //! a restart loads a stored one (`recovery`): unfinished shards are pending
 //! and get fresh leases, signed with this store's key.
 //!
+//! Into a store that holds a sweep of that id already, a file merges
+//! ([`Core::import`] → `import_into`): it must be the same sweep (kind,
+//! resolved parameters, solver version, plan); the shards the store lacks
+//! are added (validated and merged, checked, as above), the ones it has
+//! are compared by the digest of their canonical result — equal ones are
+//! confirmed and change nothing, a different one refuses the whole file
+//! naming the shards, before anything is written. So the parts of a sweep
+//! (`--part K/M`) and a chain of incremental exports
+//! ([`Core::export_where`]) merge in any order, and importing a file twice
+//! changes nothing.
+//!
 //! Trust: validation checks a result's shape, not its truth, so the
 //! signature decides what the results are worth. A file signed by a key
 //! this coordinator trusts (its store's own, `serve --trust-key`, or the
