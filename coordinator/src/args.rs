@@ -229,6 +229,19 @@ pub fn plan_options(c: clap::Command) -> clap::Command {
             .help("Seed of the sample's shuffle (recorded with the sample) [default: 1]")
             .value_parser(clap::value_parser!(u64)),
     )
+    .arg(
+        clap::Arg::new("part")
+            .long("part")
+            .value_name("K/M")
+            .conflicts_with("sample")
+            .help("Run only part K of M of the sweep: the shards whose index is K mod M (K is 0..M-1). The plan stays the whole sweep's, so parts run anywhere (the same --shards) and their exports merge with `gamesweep import`; results.json is written only once every shard is in")
+            .value_parser(parse_part),
+    )
+}
+
+/// `--part K/M`.
+pub fn parse_part(text: &str) -> Result<gamesweep_api::domain::Part, String> {
+    gamesweep_api::domain::Part::parse(text)
 }
 
 /// `run`'s `--project-cores LIST` (a sample's projection is written by

@@ -14,8 +14,10 @@ mod pool;
 use crate::error::UsageError;
 use crate::progress::RunBar;
 use gamesweep::sweep::{Params, Rendered, SweepKind};
+use gamesweep_api::domain::Part;
 use gamesweep_api::domain::{LaunchSpec, ProjectionText, SampleRequest, SweepState};
-use gamesweep_engine::core::Core;
+use gamesweep_engine::core::{Core, PartProgress};
+use gamesweep_engine::export_file::{self, Chain};
 use gamesweep_engine::store::ResilientStore;
 use gamesweep_proto::{Coordinator, RpcError};
 use gamesweep_serve::server;
@@ -24,6 +26,7 @@ use gamesweep_worker::{Shutdown, WorkerConfig};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
@@ -58,11 +61,22 @@ pub struct EmbeddedRun {
     pub verify_ppm: u32,
     /// Key of the hash selecting them (`None`: random).
     pub verify_seed: Option<u64>,
-    /// Write a checkpoint export to [`export_path`] this often (and when
+    /// Write a checkpoint export to [`export_path`] (or, with
+    /// `checkpoint_dir`, an incremental one there) this often (and when
     /// the run stops).
     pub export_every: Option<Duration>,
-    /// Import this export file first, if the store holds no run yet.
-    pub import: Option<PathBuf>,
+    /// Import these export files, or every `*.gsx` in these folders, first:
+    /// the first creates the run if the store holds none, the others (and
+    /// all of them into a held run) merge into it.
+    pub import: Vec<PathBuf>,
+    /// Trust `import` files signed by the keys of these key files (or of
+    /// every `*.key` file in these folders), besides the store's own.
+    pub trust_keys: Vec<PathBuf>,
+    /// Run only this part of the sweep (`--part K/M`).
+    pub part: Option<Part>,
+    /// Write incremental checkpoint files into this folder (see
+    /// [`gamesweep_engine::export_file::Chain`]).
+    pub checkpoint_dir: Option<PathBuf>,
     /// Serve the dashboard on an ephemeral loopback port (its URL printed);
     /// never with `in_process`.
     pub http: bool,
@@ -84,6 +98,8 @@ pub fn export_path(out: &Path) -> PathBuf {
 pub struct RunOutcome {
     /// Shards in the plan.
     pub shards: u32,
+    /// Shards done when it ended.
+    pub done: u32,
     /// Shards already done when this invocation started (resumed).
     pub resumed_done: u32,
     /// Positions in the merged result (in the sample's shards, for a sample).
@@ -100,6 +116,16 @@ pub enum RunEnd {
     Results(Rendered, String),
     /// The run stopped after its sample: the projection of the whole sweep.
     Sampled(ProjectionText),
+    /// The run's part (`--part K/M`) is done and the sweep is not: an
+    /// export of everything the run's store holds was written.
+    Part {
+        /// The part's progress (finished).
+        progress: PartProgress,
+        /// The export written (`OUT/run.gsx`).
+        export: PathBuf,
+        /// Its size.
+        bytes: u64,
+    },
 }
 
 /// A store refused as damaged is the user's to decide about (exit code 2,
@@ -152,56 +178,15 @@ pub fn run(
             .into());
         }
     }
-    if let Some(file) = &cfg.import {
-        if core.sweep_version(RUN_SWEEP_ID).is_some() {
-            eprintln!(
-                "gamesweep: {} already holds a run; --import {} is not used (--fresh starts over from it)",
-                cfg.out.display(),
-                file.display()
-            );
-        } else {
-            let decoded =
-                gamesweep_engine::export_file::read(file).map_err(|e| UsageError(e.to_string()))?;
-            let export = &decoded.export;
-            if export.kind != kind.name()
-                || kind.resolve_params(&export.params).ok().as_ref() != Some(params)
-            {
-                return Err(UsageError(format!(
-                    "{} holds a `{}` sweep with other parameters than this run's: run it with the same kind and parameters",
-                    file.display(),
-                    export.kind
-                ))
-                .into());
-            }
-            // Trusted: the run store's own key only (a file another store
-            // signed is re-run by the local workers; `gamesweep import
-            // --trust-key` into OUT/store trusts more).
-            let policy = gamesweep_engine::core::transfer::ImportPolicy {
-                verify_ppm: Some(cfg.verify_ppm),
-                ..Default::default()
-            };
-            let i = core
-                .import(&decoded, Some(RUN_SWEEP_ID), &policy)
-                .map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
-            let trust = if i.trusted {
-                format!("signed by trusted key {}", i.signer)
-            } else {
-                format!(
-                    "not signed by a trusted key: its {} results are re-run before the run can finish",
-                    i.done
-                )
-            };
-            eprintln!(
-                "gamesweep: imported {}: {} done, {trust}",
-                file.display(),
-                crate::output::count_of(i.done.into(), i.shards.into(), "shard")
-            );
-        }
-    }
+    import_files(kind, params, cfg, &core)?;
+    let chain = match &cfg.checkpoint_dir {
+        Some(dir) => Some(Arc::new(Mutex::new(open_chain(&core, dir)?))),
+        None => None,
+    };
     let rt = crate::connect::runtime()?;
     if cfg.in_process {
         return rt.block_on(async {
-            let checkpoints = checkpoints(&core, cfg);
+            let checkpoints = checkpoints(&core, cfg, &chain);
             let result = drive(kind, params, cfg, &core, Local::InProcess, None).await;
             stop_checkpoints(&core, checkpoints).await;
             result
@@ -247,7 +232,7 @@ pub fn run(
         } else {
             None
         };
-        let checkpoints = checkpoints(&core, cfg);
+        let checkpoints = checkpoints(&core, cfg, &chain);
         let dashboard_url = dashboard.as_ref().map(|d| d.2.as_str());
         let local = Local::Grpc {
             url: &url,
@@ -318,39 +303,247 @@ async fn linger(last_poll: &gamesweep_serve::http::LastPoll, ended: Instant) {
     }
 }
 
-/// The checkpoint export of `cfg.export_every`, if asked for.
+/// The checkpoint exports of `cfg.export_every` and `cfg.checkpoint_dir`,
+/// if asked for.
 struct Checkpoints {
-    task: tokio::task::JoinHandle<()>,
-    checkpoint: server::Checkpoint,
+    /// The periodic writer (none without `--export-every`).
+    task: Option<tokio::task::JoinHandle<()>>,
+    to: CheckpointTo,
 }
 
-/// Start writing checkpoint exports every `cfg.export_every`.
-fn checkpoints(core: &Arc<Core>, cfg: &EmbeddedRun) -> Option<Checkpoints> {
+/// Where checkpoint exports go.
+enum CheckpointTo {
+    /// All of the run, to `OUT/run.gsx`.
+    File(server::Checkpoint),
+    /// Incremental files into a folder.
+    Chain(Arc<Mutex<Chain>>),
+}
+
+/// Start writing checkpoint exports every `cfg.export_every`: incremental
+/// files into `chain`'s folder if there is one, else `OUT/run.gsx`.
+fn checkpoints(
+    core: &Arc<Core>,
+    cfg: &EmbeddedRun,
+    chain: &Option<Arc<Mutex<Chain>>>,
+) -> Option<Checkpoints> {
+    if let Some(chain) = chain {
+        let task = cfg.export_every.map(|every| {
+            let (core, chain) = (core.clone(), chain.clone());
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(every);
+                tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                tick.tick().await; // the first tick is immediate
+                loop {
+                    tick.tick().await;
+                    let (core, chain) = (core.clone(), chain.clone());
+                    let _ = tokio::task::spawn_blocking(move || {
+                        if let Err(e) = write_increment(&core, &chain) {
+                            tracing::warn!(error = %e, "cannot write an incremental checkpoint; will try again");
+                        }
+                    })
+                    .await;
+                }
+            })
+        });
+        return Some(Checkpoints {
+            task,
+            to: CheckpointTo::Chain(chain.clone()),
+        });
+    }
     let checkpoint = server::Checkpoint::File {
         sweep_id: RUN_SWEEP_ID.to_string(),
         path: export_path(&cfg.out),
     };
     cfg.export_every.map(|every| Checkpoints {
-        task: tokio::spawn(server::checkpoint_loop(
+        task: Some(tokio::spawn(server::checkpoint_loop(
             core.clone(),
             every,
             checkpoint.clone(),
-        )),
-        checkpoint,
+        ))),
+        to: CheckpointTo::File(checkpoint),
     })
 }
 
 /// Stop the checkpoint loop and write the last checkpoint: what the run
 /// has when it stops.
 async fn stop_checkpoints(core: &Arc<Core>, checkpoints: Option<Checkpoints>) {
-    if let Some(c) = checkpoints {
-        c.task.abort();
-        let core = core.clone();
-        let _ = tokio::task::spawn_blocking(move || {
-            server::write_checkpoints(&core, &c.checkpoint, &mut Default::default())
-        })
-        .await;
+    let Some(c) = checkpoints else { return };
+    if let Some(task) = c.task {
+        task.abort();
     }
+    let core = core.clone();
+    let _ = tokio::task::spawn_blocking(move || match c.to {
+        CheckpointTo::File(to) => server::write_checkpoints(&core, &to, &mut Default::default()),
+        CheckpointTo::Chain(chain) => match write_increment(&core, &chain) {
+            Ok(Some((path, shards, bytes))) => {
+                let c = chain.lock().unwrap_or_else(|e| e.into_inner());
+                eprintln!(
+                    "gamesweep: wrote checkpoint {}: {} new, {}; the {} in {} hold {} shards",
+                    path.display(),
+                    crate::output::plural(shards as u64, "shard"),
+                    crate::output::plural(bytes as u64, "byte"),
+                    crate::output::plural(c.files as u64, "file"),
+                    c.dir.display(),
+                    c.held.len()
+                );
+            }
+            Ok(None) => {}
+            Err(e) => eprintln!("gamesweep: cannot write the last incremental checkpoint: {e:#}"),
+        },
+    })
+    .await;
+}
+
+/// The checkpoint folder `dir` as it is: its files must be of the run's
+/// sweep. Files there while the store holds no run are refused: their
+/// shards would be left out of the new files without being here.
+fn open_chain(core: &Core, dir: &Path) -> anyhow::Result<Chain> {
+    let of = match core.sweep_version(RUN_SWEEP_ID) {
+        Some(_) => Some(core.export_where(RUN_SWEEP_ID, |_| false)?),
+        None => None,
+    };
+    let chain = Chain::open(dir, of.as_ref()).map_err(|e| UsageError(e.to_string()))?;
+    if of.is_none() && chain.files > 0 {
+        return Err(UsageError(format!(
+            "{} holds {} of another run: import them (--import {}) or use an empty folder for --checkpoint-dir",
+            dir.display(),
+            crate::output::plural(chain.files as u64, "checkpoint file"),
+            dir.display()
+        ))
+        .into());
+    }
+    Ok(chain)
+}
+
+/// Write the next incremental checkpoint file of `chain`: the run's shards
+/// no file of its folder holds; nothing if there are none. Returns the
+/// file, its shards and bytes.
+fn write_increment(
+    core: &Core,
+    chain: &Mutex<Chain>,
+) -> anyhow::Result<Option<(PathBuf, usize, usize)>> {
+    let mut chain = chain.lock().unwrap_or_else(|e| e.into_inner());
+    let export = match core.export_where(RUN_SWEEP_ID, |i| !chain.held.contains(&i)) {
+        Ok(e) => e,
+        // Stopped before the run was launched: nothing to write.
+        Err(gamesweep_engine::core::CoreError::NoSuchSweep(_)) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    if export.results.is_empty() {
+        return Ok(None);
+    }
+    let bytes = core.sign(&export);
+    let path = chain.next_path(&bytes);
+    export_file::write_atomic(&path, &bytes)
+        .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+    chain.add(&path, &export);
+    tracing::info!(file = %path.display(), shards = export.results.len(), bytes = bytes.len(), "incremental checkpoint written");
+    Ok(Some((path, export.results.len(), bytes.len())))
+}
+
+/// The key files at `paths`: each a key file, or a folder whose `*.key`
+/// files are taken.
+fn key_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut keys: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| UsageError(format!("--trust-key {}: {e}", p.display())))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "key"))
+                .collect();
+            keys.sort();
+            files.extend(keys);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// Import `cfg.import` (files, and the `*.gsx` files of folders) into the
+/// run's store: the first creates the run if there is none, the rest merge.
+fn import_files(
+    kind: &'static dyn SweepKind,
+    params: &Params,
+    cfg: &EmbeddedRun,
+    core: &Core,
+) -> anyhow::Result<()> {
+    if cfg.import.is_empty() {
+        return Ok(());
+    }
+    // Trusted: the run store's own key, and --trust-key's (a file another
+    // store signed is otherwise re-run by the local workers).
+    let policy = gamesweep_engine::core::transfer::ImportPolicy {
+        verify_ppm: Some(cfg.verify_ppm),
+        trusted: export_file::read_key_files(&key_files(&cfg.trust_keys)?)
+            .map_err(|e| UsageError(format!("--trust-key: {e}")))?,
+        ..Default::default()
+    };
+    let mut files = Vec::new();
+    for p in &cfg.import {
+        files.extend(
+            export_file::files_at(p)
+                .map_err(|e| UsageError(format!("--import {}: {e}", p.display())))?,
+        );
+    }
+    let (mut added, mut confirmed, mut untrusted) = (0u64, 0u64, 0u64);
+    for file in &files {
+        let decoded = export_file::read(file).map_err(|e| UsageError(e.to_string()))?;
+        let export = &decoded.export;
+        if export.kind != kind.name()
+            || kind.resolve_params(&export.params).ok().as_ref() != Some(params)
+        {
+            return Err(UsageError(format!(
+                "{} holds a `{}` sweep with other parameters than this run's: run it with the same kind and parameters",
+                file.display(),
+                export.kind
+            ))
+            .into());
+        }
+        let i = core
+            .import(&decoded, Some(RUN_SWEEP_ID), &policy)
+            .map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
+        added += u64::from(i.added);
+        confirmed += u64::from(i.confirmed);
+        if !i.trusted {
+            untrusted += u64::from(i.added);
+        }
+        tracing::info!(file = %file.display(), added = i.added, confirmed = i.confirmed, "imported");
+        if files.len() == 1 || !i.trusted {
+            let trust = if i.trusted {
+                format!("signed by trusted key {}", i.signer)
+            } else {
+                format!(
+                    "not signed by a trusted key: its {} are re-run before the run can finish",
+                    crate::output::plural(i.added.into(), "added result")
+                )
+            };
+            eprintln!(
+                "gamesweep: imported {}: {} added, {} already held; {} done, {trust}",
+                file.display(),
+                crate::output::plural(i.added.into(), "shard"),
+                i.confirmed,
+                crate::output::count_of(i.done.into(), i.shards.into(), "shard")
+            );
+        }
+    }
+    if files.len() > 1 {
+        let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
+        eprintln!(
+            "gamesweep: imported {}: {} added, {} already held (the same results); {} done{}",
+            crate::output::plural(files.len() as u64, "file"),
+            crate::output::plural(added, "shard"),
+            confirmed,
+            crate::output::count_of(st[0].shards_done.into(), st[0].shards_total.into(), "shard"),
+            if untrusted > 0 {
+                format!("; {untrusted} results without a trusted signature are re-run first")
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(())
 }
 
 /// How the run's local workers reach its core.
@@ -429,6 +622,7 @@ async fn drive(
         verify_seed: cfg.verify_seed,
         priority: 0,
         replicate_all: false,
+        part: cfg.part,
     };
     let reply = launch(spec, core, client.as_mut(), &cfg.out).await?;
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
@@ -459,6 +653,15 @@ async fn drive(
             store_dir(&cfg.out).display()
         );
     }
+    if let Some(p) = core.part_progress(RUN_SWEEP_ID)? {
+        eprintln!(
+            "gamesweep: part {}: {} of the sweep's {} ({} of them done); the run stops when they are",
+            p.part,
+            crate::output::plural(p.total.into(), "shard"),
+            reply.shards,
+            p.done
+        );
+    }
     if let Some(u) = dashboard {
         eprintln!("gamesweep: dashboard: {u}");
     }
@@ -485,6 +688,7 @@ async fn drive(
     let started = Instant::now();
     let mut worker = worker;
     let mut signal = None;
+    let mut part_done = None;
     let finished = loop {
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
         let s = &st[0];
@@ -492,6 +696,12 @@ async fn drive(
         load.sample();
         // A paused run waits for `gamesweep resume`.
         if !matches!(s.state, SweepState::Running | SweepState::Paused) {
+            break true;
+        }
+        // A part ends the run when its shards are done (the sweep is then
+        // still running: its other parts are elsewhere).
+        if let Some(p) = core.part_progress(RUN_SWEEP_ID)?.filter(|p| p.finished) {
+            part_done = Some(p);
             break true;
         }
         tokio::select! {
@@ -534,6 +744,24 @@ async fn drive(
         .into());
     }
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
+    if let Some(progress) = part_done.filter(|_| st[0].state != SweepState::Done) {
+        core.flush()?;
+        let path = export_path(&cfg.out);
+        let bytes = core.export_file(RUN_SWEEP_ID)?;
+        export_file::write_atomic(&path, &bytes)
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+        return Ok(RunOutcome {
+            shards: reply.shards,
+            done: st[0].shards_done,
+            resumed_done,
+            positions: st[0].positions_done,
+            end: RunEnd::Part {
+                progress,
+                export: path,
+                bytes: bytes.len() as u64,
+            },
+        });
+    }
     let end = match st[0].state {
         SweepState::Failed => {
             // The error names the shard and says how to retry.
@@ -579,6 +807,7 @@ async fn drive(
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
     Ok(RunOutcome {
         shards: reply.shards,
+        done: st[0].shards_done,
         resumed_done,
         positions: st[0].positions_done,
         end,

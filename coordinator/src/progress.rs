@@ -243,6 +243,7 @@ mod tests {
             verify_seed: None,
             priority: 0,
             replicate_all: false,
+            part: None,
         };
         core.launch(&spec).unwrap();
         let v = gamesweep_engine::core::solver_version();

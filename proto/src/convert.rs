@@ -171,6 +171,10 @@ impl From<LaunchSpec> for pb::LaunchRequest {
             verify_seed: l.verify_seed,
             priority: l.priority,
             replicate_all: l.replicate_all,
+            part: l.part.map(|p| pb::PartSpec {
+                index: p.index,
+                of: p.of,
+            }),
         }
     }
 }
@@ -189,6 +193,10 @@ impl TryFrom<pb::LaunchRequest> for LaunchSpec {
             verify_seed: r.verify_seed,
             priority: r.priority,
             replicate_all: r.replicate_all,
+            part: r.part.map(|p| gamesweep_api::domain::Part {
+                index: p.index,
+                of: p.of,
+            }),
         })
     }
 }
@@ -201,6 +209,9 @@ impl From<Imported> for pb::ImportReply {
             done: i.done,
             signer: i.signer,
             trusted: i.trusted,
+            merged: i.merged,
+            added: i.added,
+            confirmed: i.confirmed,
         }
     }
 }
@@ -213,6 +224,9 @@ impl From<pb::ImportReply> for Imported {
             done: r.done,
             signer: r.signer,
             trusted: r.trusted,
+            merged: r.merged,
+            added: r.added,
+            confirmed: r.confirmed,
         }
     }
 }
@@ -753,12 +767,14 @@ mod tests {
             verify_ppm: 10_000,
             verify_seed: Some(11),
             priority: 3,
+            part: Some(gamesweep_api::domain::Part { index: 2, of: 5 }),
         };
         let wire = pb::LaunchRequest::from(spec.clone());
         assert_eq!(wire.name, "");
         assert_eq!(LaunchSpec::try_from(wire), Ok(spec.clone()));
         let named = LaunchSpec {
             name: Some("n".into()),
+            part: None,
             ..spec
         };
         assert_eq!(

@@ -76,6 +76,77 @@ pub struct SampleRequest {
     pub seed: u64,
 }
 
+/// A part of a sweep (`--part K/M`): the shards whose index is ≡ `index`
+/// (mod `of`). The plan stays the whole sweep's, so the parts of one sweep
+/// run anywhere and their exports merge into one store (`import`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Part {
+    /// K: the residue, `0..of`.
+    pub index: u32,
+    /// M: how many parts the sweep is split into, at least 1.
+    pub of: u32,
+}
+
+/// The most parts a sweep may be split into.
+pub const MAX_PARTS: u32 = 1 << 20;
+
+impl Part {
+    /// Whether shard `shard` is in this part.
+    pub fn contains(&self, shard: u32) -> bool {
+        self.of > 0 && shard % self.of == self.index
+    }
+
+    /// The shards of this part in a plan of `shards` shards.
+    pub fn shards(&self, shards: u32) -> impl Iterator<Item = u32> {
+        (self.index..shards).step_by(self.of.max(1) as usize)
+    }
+
+    /// `K/M` read from text, or why not (one line naming the value).
+    pub fn parse(text: &str) -> Result<Part, String> {
+        let bad = |why: &str| format!("bad part `{}`: {why}", crate::text::quote_prefix(text));
+        let (k, m) = text.split_once('/').ok_or_else(|| {
+            bad("write it as K/M, e.g. 0/3 (shards whose index is K mod M; K is 0..M-1)")
+        })?;
+        let k: u32 = k
+            .trim()
+            .parse()
+            .map_err(|_| bad("K is not a whole number (K/M, K in 0..M-1)"))?;
+        let m: u32 = m
+            .trim()
+            .parse()
+            .map_err(|_| bad("M is not a whole number (K/M, M at least 1)"))?;
+        let p = Part { index: k, of: m };
+        p.check().map_err(|e| bad(&e))?;
+        Ok(p)
+    }
+
+    /// The part is well formed: `1 <= of <= MAX_PARTS`, `index < of`.
+    pub fn check(&self) -> Result<(), String> {
+        if self.of == 0 || self.of > MAX_PARTS {
+            return Err(format!(
+                "M = {} parts is out of range (1..={MAX_PARTS})",
+                self.of
+            ));
+        }
+        if self.index >= self.of {
+            return Err(format!(
+                "K = {} is not below M = {} (parts are numbered 0..M-1: 0/{m} .. {}/{m})",
+                self.index,
+                self.of,
+                self.of - 1,
+                m = self.of
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for Part {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.of)
+    }
+}
+
 /// What to launch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LaunchSpec {
@@ -100,6 +171,9 @@ pub struct LaunchSpec {
     pub priority: u32,
     /// `--replicate all`: every shard confirmed by two identities.
     pub replicate_all: bool,
+    /// Hand out only this part's shards (`--part K/M`; with
+    /// `resume_existing`, `None` widens a part to the whole plan).
+    pub part: Option<Part>,
 }
 
 /// What a launch answered.
@@ -129,6 +203,13 @@ pub struct Imported {
     /// The signer is trusted; otherwise every imported result is re-run by
     /// a worker before the sweep can finish.
     pub trusted: bool,
+    /// The file was merged into a sweep the store already held (the same
+    /// kind, parameters and plan) instead of creating it.
+    pub merged: bool,
+    /// Shards whose result this import added.
+    pub added: u32,
+    /// Shards the store already had, with the same result (nothing changed).
+    pub confirmed: u32,
 }
 
 /// How to import an export file (besides its bytes).

@@ -539,6 +539,154 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     written
 }
 
+/// The export files at `path`: the file itself, or every `*.gsx` file in
+/// the folder `path` (not its subfolders), in name order. A folder that
+/// does not exist holds none.
+pub fn files_at(path: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    if !path.is_dir() {
+        if path.exists() {
+            return Ok(vec![path.to_path_buf()]);
+        }
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("{}: no such file or folder", path.display()),
+        ));
+    }
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(path)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == EXTENSION))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Whether two exports are of the same sweep: kind, resolved parameters,
+/// solver version and plan (what an import merges by). `None`: the same;
+/// else what differs, in words.
+pub fn same_sweep(a: &Export, b: &Export) -> Option<String> {
+    if a.kind != b.kind || a.params != b.params {
+        return Some(format!(
+            "another sweep (`{}` {:?}, not `{}` {:?})",
+            b.kind, b.params, a.kind, a.params
+        ));
+    }
+    if a.solver_version != b.solver_version {
+        return Some(format!(
+            "another solver version ({}, not {})",
+            b.solver_version, a.solver_version
+        ));
+    }
+    if a.plan != b.plan {
+        return Some(format!(
+            "another plan ({} shards, not {})",
+            b.plan.len(),
+            a.plan.len()
+        ));
+    }
+    None
+}
+
+/// A folder of incremental checkpoint files of one sweep (`run
+/// --checkpoint-dir DIR`): each file an export holding only shards no
+/// earlier file in the folder holds, named `NNNN-HASH.gsx` (a sequence
+/// number one past the highest in the folder, and the first 8 hex digits
+/// of the file's SHA-256, so that files two machines wrote with the same
+/// number differ by name). Importing them all, in any order, into one
+/// store gives it every shard they hold.
+#[derive(Clone, Debug, Default)]
+pub struct Chain {
+    /// The folder.
+    pub dir: std::path::PathBuf,
+    /// The shards its files hold.
+    pub held: std::collections::BTreeSet<u32>,
+    /// The highest sequence number among its files' names.
+    pub last: u32,
+    /// Its files.
+    pub files: usize,
+}
+
+impl Chain {
+    /// The folder `dir` as it is (made if absent): every `*.gsx` file in it
+    /// is read and must be an export of the same sweep as `of` (else one
+    /// line naming the file).
+    pub fn open(dir: &Path, of: Option<&Export>) -> Result<Chain, ChainError> {
+        std::fs::create_dir_all(dir).map_err(|source| ChainError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let mut chain = Chain {
+            dir: dir.to_path_buf(),
+            ..Chain::default()
+        };
+        let files = files_at(dir).map_err(|source| ChainError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        for f in files {
+            let d = read(&f).map_err(ChainError::Read)?;
+            if let Some(why) = of.and_then(|of| same_sweep(of, &d.export)) {
+                return Err(ChainError::Other {
+                    path: f,
+                    why: format!(
+                        "it holds {why} than this run: use a folder of its own for each sweep"
+                    ),
+                });
+            }
+            chain.add(&f, &d.export);
+        }
+        Ok(chain)
+    }
+
+    /// Count the file `path` holding `export` in.
+    pub fn add(&mut self, path: &Path, export: &Export) {
+        self.held.extend(export.results.iter().map(|r| r.index));
+        self.files += 1;
+        if let Some(n) = sequence_of(path) {
+            self.last = self.last.max(n);
+        }
+    }
+
+    /// The name of the next file, whose bytes are `bytes`.
+    pub fn next_path(&self, bytes: &[u8]) -> std::path::PathBuf {
+        let h = hex(&Sha256::digest(bytes)[..4]);
+        self.dir.join(format!(
+            "{:04}-{h}.{EXTENSION}",
+            self.last.saturating_add(1)
+        ))
+    }
+}
+
+/// The sequence number a checkpoint file's name starts with (`0007-…`).
+fn sequence_of(path: &Path) -> Option<u32> {
+    let name = path.file_name()?.to_str()?;
+    let digits: String = name.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// Why a folder of checkpoint files could not be used (one line, naming it).
+#[derive(Debug, thiserror::Error)]
+pub enum ChainError {
+    /// The folder could not be read or made.
+    #[error("checkpoint folder {}: {source}", path.display())]
+    Io {
+        /// The folder.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file in it is not a valid export.
+    #[error("{0}")]
+    Read(ReadError),
+    /// A file in it is of another sweep.
+    #[error("{}: {why}", path.display())]
+    Other {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+}
+
 /// Shard indices consistent: the plan is `0..n` in order, results are
 /// strictly increasing within the plan, the sample names shards of the plan.
 fn check(e: &Export) -> Result<(), ExportError> {

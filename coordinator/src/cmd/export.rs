@@ -26,6 +26,12 @@ pub struct ExportArgs {
     /// asking a running coordinator (a store in use is refused).
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
+    /// Export only the shards no earlier export holds: those of this export
+    /// file, or of every *.gsx file in this folder (repeatable). The files
+    /// must be of the same sweep. An incremental checkpoint: importing it
+    /// and those files, in any order, gives everything (needs --store).
+    #[arg(long, value_name = "PATH", requires = "store")]
+    pub since: Vec<PathBuf>,
     #[command(flatten)]
     pub conn: Conn,
 }
@@ -40,26 +46,29 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
             spinner.step(format!("reading sweep {} from {}", a.id, dir.display()));
             let store = SledStore::open(dir).map_err(|e| UsageError(e.to_string()))?;
             let core = Core::open(Arc::new(store), Duration::from_secs(60))?;
-            core.export_file(&a.id).map_err(|e| match e {
-                // There is no coordinator here to speak of: name the store.
-                CoreError::NoSuchSweep(_) => {
-                    let ids: Vec<String> = core
-                        .status(None)
-                        .map(|(s, _)| s.into_iter().map(|s| s.sweep_id).collect())
-                        .unwrap_or_default();
-                    UsageError(format!(
-                        "no sweep named `{}` in the store {} ({})",
-                        gamesweep_api::quote_prefix(&a.id),
-                        dir.display(),
-                        if ids.is_empty() {
-                            "it holds none".to_string()
-                        } else {
-                            format!("it holds {}", ids.join(", "))
-                        }
-                    ))
-                }
-                e => UsageError(e.to_string()),
-            })?
+            let held = since(&core, &a.id, &a.since)?;
+            core.export_where(&a.id, |i| !held.contains(&i))
+                .map(|e| core.sign(&e))
+                .map_err(|e| match e {
+                    // There is no coordinator here to speak of: name the store.
+                    CoreError::NoSuchSweep(_) => {
+                        let ids: Vec<String> = core
+                            .status(None)
+                            .map(|(s, _)| s.into_iter().map(|s| s.sweep_id).collect())
+                            .unwrap_or_default();
+                        UsageError(format!(
+                            "no sweep named `{}` in the store {} ({})",
+                            gamesweep_api::quote_prefix(&a.id),
+                            dir.display(),
+                            if ids.is_empty() {
+                                "it holds none".to_string()
+                            } else {
+                                format!("it holds {}", ids.join(", "))
+                            }
+                        ))
+                    }
+                    e => UsageError(e.to_string()),
+                })?
         }
         None => {
             let rt = connect::runtime()?;
@@ -85,8 +94,13 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
         .with_context(|| format!("writing {}", a.file.display()))?;
     spinner.finish();
     eprintln!(
-        "exported {}: {} done, {signed}, {}, in {:.2} s, to {}",
+        "exported {}{}: {} done, {signed}, {}, in {:.2} s, to {}",
         a.id,
+        if a.since.is_empty() {
+            ""
+        } else {
+            " (only the shards the --since files do not hold)"
+        },
         crate::output::count_of(
             export.results.len() as u64,
             export.plan.len() as u64,
@@ -97,4 +111,38 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
         a.file.display()
     );
     Ok(())
+}
+
+/// The shards the export files at `paths` (files, or folders of `*.gsx`
+/// files) hold; each must be an export of sweep `id` as `core` holds it
+/// (kind, parameters, solver version, plan), else one line naming it.
+fn since(
+    core: &Core,
+    id: &str,
+    paths: &[PathBuf],
+) -> anyhow::Result<std::collections::BTreeSet<u32>> {
+    let mut held = std::collections::BTreeSet::new();
+    if paths.is_empty() {
+        return Ok(held);
+    }
+    // The sweep without its results: what the files must be of.
+    let Ok(of) = core.export_where(id, |_| false) else {
+        return Ok(held); // no such sweep: refused below, naming the store
+    };
+    for p in paths {
+        let files = export_file::files_at(p)
+            .map_err(|e| UsageError(format!("--since {}: {e}", p.display())))?;
+        for f in files {
+            let d = export_file::read(&f).map_err(|e| UsageError(format!("--since {e}")))?;
+            if let Some(why) = export_file::same_sweep(&of, &d.export) {
+                return Err(UsageError(format!(
+                    "--since {}: it is an export of {why} than sweep `{id}`",
+                    f.display()
+                ))
+                .into());
+            }
+            held.extend(d.export.results.iter().map(|r| r.index));
+        }
+    }
+    Ok(held)
 }

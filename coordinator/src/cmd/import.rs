@@ -5,6 +5,13 @@
 //! whole file passes. A file no trusted key signed imports as untrusted
 //! (every imported result re-run by a worker before the sweep can finish),
 //! or is refused with `--require-signature`; the output says which.
+//!
+//! Into a store that holds the same sweep already (the same id, kind,
+//! parameters and plan: the parts of one sweep, `--part K/M`, or a chain of
+//! incremental checkpoints) the file merges: the shards the store lacks are
+//! added, those it has are compared by result digest (a difference refuses
+//! the file, naming the shards, and changes nothing); importing the same
+//! file again changes nothing.
 
 use crate::args;
 use crate::connect::{self, Conn};
@@ -99,6 +106,19 @@ pub fn exec(a: ImportArgs) -> anyhow::Result<()> {
         }
     };
     spinner.finish();
+    if imported.merged {
+        eprintln!(
+            "merged {} into the held sweep {}: {} added, {} already held with the same result; {} done, in {:.2} s; {}",
+            a.file.display(),
+            imported.sweep_id,
+            crate::output::plural(imported.added.into(), "shard"),
+            imported.confirmed,
+            crate::output::count_of(imported.done.into(), imported.shards.into(), "shard"),
+            started.elapsed().as_secs_f64(),
+            trust_text(&imported)
+        );
+        return Ok(());
+    }
     eprintln!(
         "imported {} as sweep {}: {} done, in {:.2} s; {}",
         a.file.display(),
@@ -121,7 +141,7 @@ pub fn trust_text(i: &Imported) -> String {
         return format!(
             "signed by trusted key {}: {} trusted{rest}",
             i.signer,
-            crate::output::plural(i.done.into(), "result")
+            crate::output::plural(i.added.into(), "result")
         );
     }
     let who = if i.signer.is_empty() {
@@ -134,6 +154,6 @@ pub fn trust_text(i: &Imported) -> String {
     };
     format!(
         "{who}: not signed by a trusted key: {} will be re-run by workers before the sweep can finish{rest}",
-        crate::output::plural(i.done.into(), "result")
+        crate::output::plural(i.added.into(), "result")
     )
 }

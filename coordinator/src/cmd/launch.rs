@@ -67,6 +67,7 @@ pub fn launch_spec(words: &[String]) -> anyhow::Result<(LaunchSpec, clap::ArgMat
         verify_seed,
         priority: m.get_one::<u32>("priority").copied().unwrap_or(0),
         replicate_all: m.get_one::<String>("replicate").is_some_and(|p| p == "all"),
+        part: m.get_one::<gamesweep_api::domain::Part>("part").copied(),
     };
     Ok((spec, m))
 }

@@ -63,14 +63,31 @@ pub fn common_run_options(c: clap::Command) -> clap::Command {
         clap::Arg::new("export_every")
             .long("export-every")
             .value_name("DURATION")
-            .help("Write a checkpoint export of the run to OUT/run.gsx every DURATION (e.g. 10m) and when it stops, atomically (a temporary file, fsynced, renamed); `gamesweep import OUT/run.gsx` or `run --import` resumes it elsewhere")
+            .help("Write a checkpoint export of the run every DURATION (e.g. 10m) and when it stops, atomically (a temporary file, fsynced, renamed): to OUT/run.gsx (all of it), or with --checkpoint-dir an incremental file there; `gamesweep import` or `run --import` resumes it elsewhere")
             .value_parser(args::parse_duration),
+    )
+    .arg(
+        clap::Arg::new("checkpoint_dir")
+            .long("checkpoint-dir")
+            .value_name("DIR")
+            .help("Write incremental checkpoints into DIR: each a file DIR/NNNN-HASH.gsx holding only the shards no file in DIR holds yet, every --export-every and when the run stops (a part ends, it finishes, or it is interrupted). Importing every file of DIR (in any order) restores the run: commit DIR to carry a long sweep over many sessions (README: \"A campaign over many sessions\")")
+            .value_parser(clap::value_parser!(PathBuf)),
     )
     .arg(
         clap::Arg::new("import")
             .long("import")
-            .value_name("FILE")
-            .help("Start from this export file (from `gamesweep export` or --export-every) when OUT holds no run yet: its finished shards are re-validated and kept, the rest run here")
+            .value_name("PATH")
+            .action(clap::ArgAction::Append)
+            .help("Import this export file, or every *.gsx file in this folder, first (repeatable): the first creates the run if OUT holds none, the others merge into it — shards it lacks are re-validated and added, shards it has are compared (a different result refuses the file, naming the shards); the rest run here")
+            .value_parser(clap::value_parser!(PathBuf)),
+    )
+    .arg(
+        clap::Arg::new("trust_key")
+            .long("trust-key")
+            .value_name("PATH")
+            .action(clap::ArgAction::Append)
+            .requires("import")
+            .help("Trust --import files signed by the key in this key file (`gamesweep key export`), or by any key of the *.key files in this folder (repeatable); besides the run store's own key. Without it a file another store signed imports as untrusted: its results are re-run here before the run can finish")
             .value_parser(clap::value_parser!(PathBuf)),
     )
     .arg(
@@ -143,12 +160,38 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
         verify_ppm,
         verify_seed,
         export_every: m.get_one::<std::time::Duration>("export_every").copied(),
-        import: m.get_one::<PathBuf>("import").cloned(),
+        import: m
+            .get_many::<PathBuf>("import")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default(),
+        trust_keys: m
+            .get_many::<PathBuf>("trust_key")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default(),
+        part: m.get_one::<gamesweep_api::domain::Part>("part").copied(),
+        checkpoint_dir: m.get_one::<PathBuf>("checkpoint_dir").cloned(),
         http: !m.get_flag("no_http") && !in_process,
         in_process,
     };
     let o = embedded::run(kind, &params, &cfg)?;
     match &o.end {
+        RunEnd::Part {
+            progress,
+            export,
+            bytes,
+        } => {
+            eprintln!(
+                "gamesweep: {} part {} done: its {} in {:.2} s on {}; the sweep has {}, so results.json is not written (a part is not the whole table). Wrote {} ({}): merge the parts' exports into one store (`gamesweep run ... --import FILE` for each, or `gamesweep import FILE --store DIR`) and the sweep finishes with results.json as if run whole",
+                kind.name(),
+                progress.part,
+                crate::output::plural(progress.total.into(), "shard"),
+                started.elapsed().as_secs_f64(),
+                args::threads_text(threads),
+                crate::output::count_of(o.done.into(), o.shards.into(), "shard"),
+                export.display(),
+                crate::output::plural(*bytes, "byte")
+            );
+        }
         RunEnd::Sampled(projection) => {
             report::write_projection(&out, projection)?;
             eprintln!(

@@ -2,7 +2,7 @@
 //! stopped store), `verify`, `--export-every`, with real processes on
 //! 127.0.0.1 (port 0), and the refusals of an untrusted export file: any
 //! flipped byte, a truncated file, an unknown format version, another solver
-//! version, an id clash, a caller without the admin role, and a forged
+//! version, a caller without the admin role, and a forged
 //! result under a valid checksum. A refused import writes nothing.
 //!
 //! Signed exports (docs/trust.md): a file changed and re-checksummed after
@@ -315,16 +315,18 @@ fn a_sweep_moves_between_coordinators_and_finishes_byte_identical() {
         said.contains("signed by trusted key sha256:") && said.contains("results trusted"),
         "{said}"
     );
-    refused(
-        &[
-            "import",
-            s(&file),
-            "--coordinator",
-            &url,
-            "--token-file",
-            s(&adm),
-        ],
-        "already exists",
+    // Again: it merges into the sweep it created, and changes nothing.
+    let again = ok_err(&[
+        "import",
+        s(&file),
+        "--coordinator",
+        &url,
+        "--token-file",
+        s(&adm),
+    ]);
+    assert!(
+        again.contains("merged") && again.contains(" 0 shards added"),
+        "{again}"
     );
     let status = ok(&[
         "status",
@@ -504,11 +506,12 @@ fn damaged_files_are_refused_with_one_line_and_nothing_written() {
         &export_file::encode_unsigned(&e),
         &format!("shard {shard}"),
     );
-    // The intact file imports; a second time it clashes.
+    // The intact file imports; a second time it merges, adding nothing.
     let f = d.join("good.gsx");
     std::fs::write(&f, &good).unwrap();
     ok(&["import", s(&f), "--store", s(&store)]);
-    refused(&["import", s(&f), "--store", s(&store)], "already exists");
+    let again = ok_err(&["import", s(&f), "--store", s(&store)]);
+    assert!(again.contains(" 0 shards added"), "{again}");
     assert_eq!(stored_ids(&store), ["run"]);
 }
 
@@ -554,10 +557,12 @@ fn a_refused_import_leaves_the_core_and_store_untouched() {
     assert_eq!(back.verify_ppm, 10_000);
     back.verify_ppm = good.export.verify_ppm;
     assert_eq!(back, good.export);
-    assert!(matches!(
-        core.import(&good, Some("again"), &trust),
-        Err(CoreError::Exists(_))
-    ));
+    // Again: merged, every shard confirmed, nothing added.
+    let i = core.import(&good, Some("again"), &trust).unwrap();
+    assert_eq!(
+        (i.merged, i.added, i.confirmed),
+        (true, 0, good.export.results.len() as u32)
+    );
 }
 
 #[test]

@@ -449,6 +449,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
     };
     let launch = d::LaunchSpec {
         replicate_all: false,
+        part: None,
         kind: "uvg".into(),
         params: params(),
         name: Some("n".into()),
@@ -552,6 +553,9 @@ fn proto_seeds() -> Vec<Vec<u8>> {
                 done: 13,
                 signer: "sha256:00".into(),
                 trusted: false,
+                merged: true,
+                added: 4,
+                confirmed: 9,
             })
             .encode_to_vec(),
         ),
@@ -600,6 +604,7 @@ fn store_seeds() -> Vec<Vec<u8>> {
         verify_seed: 77,
         paused: false,
         priority: 1,
+        part: None,
     };
     let plan: Vec<ShardSpec> = (0..3)
         .map(|index| ShardSpec {

@@ -25,6 +25,7 @@ mod health;
 mod import_crash;
 mod limits;
 mod memcap;
+mod parts;
 mod pipeline;
 mod readme_commands;
 mod replicate;

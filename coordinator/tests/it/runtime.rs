@@ -375,6 +375,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
         let e = rt
             .block_on(bad.launch(pb::LaunchRequest {
                 replicate_all: false,
+                part: None,
                 kind: "uvg".into(),
                 params: vec![pb::Param {
                     name: "max_n".into(),
@@ -679,6 +680,7 @@ fn store_uvg8_run(
         verify_seed: 0,
         paused: false,
         priority: 1,
+        part: None,
     };
     store.create_sweep(&rec, &plan).unwrap();
 }

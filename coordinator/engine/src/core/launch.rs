@@ -8,7 +8,7 @@ use gamesweep::kinds;
 use gamesweep_api::quote_prefix;
 use tracing::info;
 
-pub use gamesweep_api::domain::{LaunchSpec, Launched, SampleRequest};
+pub use gamesweep_api::domain::{LaunchSpec, Launched, Part, SampleRequest};
 
 /// The largest shard count a launch, an import or `verify` may ask a plan
 /// for (`target_shards`, `--shards`). Planning allocates per shard (about
@@ -58,6 +58,32 @@ pub fn check_plan_size(shards: usize) -> Result<(), PlanLimitError> {
     Ok(())
 }
 
+/// A part of a plan of `shards` shards: well formed and not empty.
+fn check_part(part: Part, shards: usize) -> Result<(), CoreError> {
+    part.check()
+        .map_err(|e| CoreError::BadRequest(format!("bad part {part}: {e}")))?;
+    if part.index as usize >= shards {
+        return Err(CoreError::BadRequest(format!(
+            "part {part} has no shards: the plan has {shards} (shard indices 0..{shards}); split it into at most {shards} parts"
+        )));
+    }
+    Ok(())
+}
+
+/// What of its part a sweep launched with `--part K/M` has done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartProgress {
+    /// The part.
+    pub part: Part,
+    /// Its shards done.
+    pub done: u32,
+    /// Its shards.
+    pub total: u32,
+    /// Every shard of it is done and nothing of it is open (no
+    /// verification pending): the part is finished, the sweep may not be.
+    pub finished: bool,
+}
+
 /// A sweep id: 1-128 letters, digits, `-`, `_` or `.`.
 pub(super) fn valid_id(id: &str) -> bool {
     !id.is_empty()
@@ -85,6 +111,15 @@ impl Core {
                 )));
             }
         }
+        if let Some(part) = req.part {
+            part.check()
+                .map_err(|e| CoreError::BadRequest(format!("bad part {part}: {e}")))?;
+            if req.sample.is_some() {
+                return Err(CoreError::BadRequest(format!(
+                    "a sample and a part (--part {part}) cannot be combined: sample the whole sweep, or run the part"
+                )));
+            }
+        }
         // Replicated validation (core/verify.rs): the share is a fraction.
         super::verify::check_share(req.verify_ppm)?;
         if req.priority > MAX_PRIORITY {
@@ -105,6 +140,7 @@ impl Core {
                 if req.resume_existing && s.record.kind == kind_name && s.record.params == params {
                     super::verify::check_resume(s, req)?; // replicated validation
                     self.resume_sample(s, req.sample)?;
+                    self.set_part_of(s, req.part)?;
                     self.retry_failed(s)?;
                     if req.priority > 0 && req.priority != s.record.priority {
                         self.update_record(s, |r| r.priority = req.priority)?;
@@ -126,6 +162,9 @@ impl Core {
             .plan(&params, req.target_shards)
             .map_err(|e| CoreError::BadRequest(e.to_string()))?;
         check_plan_size(plan.len())?;
+        if let Some(part) = req.part {
+            check_part(part, plan.len())?;
+        }
         if plan.is_empty() || plan.iter().enumerate().any(|(i, s)| s.index as usize != i) {
             return Err(CoreError::BadRequest(format!(
                 "sweep kind `{kind_name}` produced an invalid plan ({} shards)",
@@ -179,6 +218,7 @@ impl Core {
             } else {
                 req.priority
             },
+            part: req.part,
         };
         self.store.create_sweep(&record, &plan)?;
         info!(
@@ -228,6 +268,63 @@ impl Core {
                 "sweep `{id}` runs its whole plan already; a sample of it would measure nothing new: use another name for a sampled sweep"
             ))),
         }
+    }
+
+    /// Hand out only `part`'s shards of sweep `sweep_id` from now on
+    /// (`None`: the whole plan), stored with the sweep. Shards done stay
+    /// done; leases of shards outside the part run out and are not renewed
+    /// into new ones.
+    pub fn set_part(&self, sweep_id: &str, part: Option<Part>) -> Result<(), CoreError> {
+        let mut st = self.lock();
+        let s = st.sweep_mut(sweep_id)?;
+        self.set_part_of(s, part)
+    }
+
+    fn set_part_of(&self, s: &mut Sweep, part: Option<Part>) -> Result<(), CoreError> {
+        if s.record.part == part {
+            return Ok(());
+        }
+        if let Some(p) = part {
+            check_part(p, s.plan.len())?;
+            if s.record.sample.as_ref().is_some_and(|smp| smp.limited) {
+                return Err(CoreError::BadRequest(format!(
+                    "sweep `{}` runs a sample: a part (--part {p}) of it cannot be run until the sample is widened (resume it without --sample)",
+                    s.record.id
+                )));
+            }
+        }
+        self.update_record(s, |r| r.part = part)?;
+        match part {
+            Some(p) => {
+                info!(sweep = %s.record.id, part = %p, "only the part's shards are handed out")
+            }
+            None => info!(sweep = %s.record.id, "the whole plan is handed out"),
+        }
+        let order = lease_order(&s.plan, &s.record);
+        s.set_order(order);
+        Ok(())
+    }
+
+    /// The part sweep `sweep_id` runs (`None`: the whole plan), and its
+    /// shards done and in all: what `run --part` waits for.
+    pub fn part_progress(&self, sweep_id: &str) -> Result<Option<PartProgress>, CoreError> {
+        let st = self.lock();
+        let s = st.sweep(sweep_id)?;
+        Ok(s.record.part.map(|part| {
+            let (mut done, mut total) = (0u32, 0u32);
+            for i in part.shards(s.plan.len() as u32) {
+                total += 1;
+                if s.states[i as usize] == ShardState::Done {
+                    done += 1;
+                }
+            }
+            PartProgress {
+                part,
+                done,
+                total,
+                finished: done == total && !s.open(),
+            }
+        }))
     }
 
     /// Give every failed shard of a resumed sweep new tries.
@@ -368,6 +465,7 @@ mod tests {
     fn uvg(max_n: u64, name: &str, shards: u32) -> LaunchSpec {
         LaunchSpec {
             replicate_all: false,
+            part: None,
             kind: "uvg".into(),
             params: [("max_n".to_string(), max_n)].into(),
             name: Some(name.into()),

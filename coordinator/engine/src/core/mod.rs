@@ -42,7 +42,7 @@ pub use checkpoint::CHECKPOINT_EVERY;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use commit::GroupCommit;
 pub use gamesweep_api::{solver_version, SolverVersions};
-pub use launch::{LaunchSpec, Launched, SampleRequest};
+pub use launch::{LaunchSpec, Launched, Part, PartProgress, SampleRequest};
 pub use leases::{Granted, Held, LeaseOutcome};
 pub use memory::ProcessMemory;
 pub use model::{CoreError, Events, ShardState, MAX_FAILURES};

@@ -664,10 +664,21 @@ impl Sweep {
     /// A shard of the lease order is pending or leased (not done, not failed).
     pub(crate) fn open(&self) -> bool {
         let t = &self.tally;
-        let open = match self.record.sample.as_ref().filter(|smp| smp.limited) {
+        let open = match (
+            self.record.sample.as_ref().filter(|smp| smp.limited),
+            self.record.part,
+        ) {
             // The lease order is the sample.
-            Some(_) => self.sampled.len() as u32 > t.sample_done + t.sample_failed,
-            None => self.plan.len() as u32 > t.done + t.failed,
+            (Some(_), _) => self.sampled.len() as u32 > t.sample_done + t.sample_failed,
+            // The lease order is the part: a pending shard of it (only the
+            // ordered ones are in `pending`), or one of it leased.
+            (None, Some(_)) => {
+                !t.pending.is_empty()
+                    || t.leased
+                        .iter()
+                        .any(|&i| self.rank.get(i as usize).is_some_and(|&r| r != UNORDERED))
+            }
+            (None, None) => self.plan.len() as u32 > t.done + t.failed,
         };
         open || self.verify.pending() // replicated validation: copies to hand out
     }
@@ -836,11 +847,13 @@ impl Sweep {
 }
 
 /// The lease order for a sweep: largest estimate first, over the sample
-/// while one limits the sweep, else over the whole plan.
+/// while one limits the sweep, else over its part (`--part K/M`), else over
+/// the whole plan.
 pub(crate) fn lease_order(plan: &[ShardSpec], record: &SweepRecord) -> Vec<u32> {
-    let mut order: Vec<u32> = match record.sample.as_ref().filter(|s| s.limited) {
-        Some(smp) => smp.shards.clone(),
-        None => (0..plan.len() as u32).collect(),
+    let mut order: Vec<u32> = match (record.sample.as_ref().filter(|s| s.limited), record.part) {
+        (Some(smp), _) => smp.shards.clone(),
+        (None, Some(part)) => part.shards(plan.len() as u32).collect(),
+        (None, None) => (0..plan.len() as u32).collect(),
     };
     order.sort_by_key(|&i| std::cmp::Reverse(plan[i as usize].estimate));
     order

@@ -620,6 +620,7 @@ mod tests {
         let c = open(store(dir), dir, false).unwrap();
         c.launch(&LaunchSpec {
             replicate_all: false,
+            part: None,
             kind: "uvg".into(),
             params: [("max_n".to_string(), 5)].into(),
             name: Some("s".into()),
@@ -668,6 +669,7 @@ mod tests {
     fn launch(c: &Core, max_n: u64, target: u32) {
         c.launch(&LaunchSpec {
             replicate_all: false,
+            part: None,
             kind: "uvg".into(),
             params: [("max_n".to_string(), max_n)].into(),
             name: Some("s".into()),
@@ -1205,6 +1207,7 @@ mod tests {
                 verify_seed: 0,
                 paused: false,
                 priority: 1,
+                part: None,
             };
             s.create_sweep(&record, &plan).unwrap();
             for shard in &plan {

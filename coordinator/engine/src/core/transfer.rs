@@ -9,6 +9,17 @@
 //! a restart loads a stored one (`recovery`): unfinished shards are pending
 //! and get fresh leases, signed with this store's key.
 //!
+//! Into a store that holds a sweep of that id already, a file merges
+//! ([`Core::import`] → `import_into`): it must be the same sweep (kind,
+//! resolved parameters, solver version, plan); the shards the store lacks
+//! are added (validated and merged, checked, as above), the ones it has
+//! are compared by the digest of their canonical result — equal ones are
+//! confirmed and change nothing, a different one refuses the whole file
+//! naming the shards, before anything is written. So the parts of a sweep
+//! (`--part K/M`) and a chain of incremental exports
+//! ([`Core::export_where`]) merge in any order, and importing a file twice
+//! changes nothing.
+//!
 //! Trust: validation checks a result's shape, not its truth, so the
 //! signature decides what the results are worth. A file signed by a key
 //! this coordinator trusts (its store's own, `serve --trust-key`, or the
@@ -22,10 +33,11 @@
 //! `--require-signature`. Either way the sweep's verification share is the
 //! importing side's ([`ImportPolicy::verify_ppm`]), never the file's.
 
-use super::model::CoreError;
+use super::model::{CoreError, ShardState};
 use super::verify::digest;
 use super::Core;
 use crate::export_file::{Decoded, Export, ExportResult, ExportSample, PublicKey, Signature};
+use crate::store::checkpoint::SetDigest;
 use crate::store::{
     SampleRecord, ShardTiming, StoreError, StoredSweep, SweepRecord, SweepState, SweepStats,
     Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
@@ -102,6 +114,18 @@ impl Core {
     /// Sweep `sweep_id` as an export: its record, plan and every stored
     /// result (with its timing and worker where known).
     pub fn export(&self, sweep_id: &str) -> Result<Export, CoreError> {
+        self.export_where(sweep_id, |_| true)
+    }
+
+    /// [`Core::export`] with only the results of the shards `keep` keeps:
+    /// an incremental export (`export --since`, `run --checkpoint-dir`)
+    /// leaves out the shards earlier files hold. It is an export like any
+    /// other (the whole plan, some results); importing it merges.
+    pub fn export_where(
+        &self,
+        sweep_id: &str,
+        keep: impl Fn(u32) -> bool,
+    ) -> Result<Export, CoreError> {
         let (record, plan, timings, origins) = {
             let mut st = self.lock();
             let s = st.sweep_mut(sweep_id)?;
@@ -117,7 +141,7 @@ impl Core {
         let stored = self.store.results_of(sweep_id)?;
         let mut results = Vec::with_capacity(stored.len());
         for (index, bytes) in stored {
-            if index as usize >= plan.len() {
+            if index as usize >= plan.len() || !keep(index) {
                 continue;
             }
             let result = String::from_utf8(bytes).map_err(|_| {
@@ -235,7 +259,13 @@ impl Core {
             )));
         }
         if self.lock().sweeps.contains_key(&id) {
-            return Err(CoreError::Exists(id));
+            // The same sweep held here: merge the file's shards into it.
+            let who = Who {
+                untrusted,
+                signer,
+                trusted,
+            };
+            return self.import_into(&id, export, kind, &who);
         }
         let params = kind
             .resolve_params(&export.params)
@@ -334,6 +364,7 @@ impl Core {
             replicate_all: false,
             paused: false,
             priority: crate::store::DEFAULT_PRIORITY,
+            part: None,
         };
         let mut results = BTreeMap::new();
         let mut timings = BTreeMap::new();
@@ -412,6 +443,9 @@ impl Core {
             done: sweep.results_stored,
             signer: signer.map(|k| k.fingerprint()).unwrap_or_default(),
             trusted,
+            merged: false,
+            added: sweep.results_stored,
+            confirmed: 0,
         };
         debug_assert_eq!(sweep.merged.encode(), merged.encode());
         self.lock().sweeps.insert(id.clone(), sweep);
@@ -421,6 +455,275 @@ impl Core {
         } else {
             warn!(sweep = %id, done = imported.done, total = imported.shards, signer = %imported.signer, "imported sweep without a trusted signature: every imported result is re-run by a worker before the sweep can finish");
         }
+        Ok(imported)
+    }
+}
+
+/// Who a file's results are from, for an import.
+struct Who {
+    /// The identity results without a trusted signature are counted under.
+    untrusted: Option<String>,
+    /// The key that signed the file.
+    signer: Option<PublicKey>,
+    /// Whether this import trusts it.
+    trusted: bool,
+}
+
+/// At most this many disagreeing shards are named in a refusal.
+const NAMED: usize = 10;
+
+/// `shards` as text, the first [`NAMED`] of them.
+fn some_shards(shards: &[u32]) -> String {
+    let mut t = shards
+        .iter()
+        .take(NAMED)
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if shards.len() > NAMED {
+        t.push_str(&format!(" and {} more", shards.len() - NAMED));
+    }
+    t
+}
+
+impl Core {
+    /// Merge the export `export` into sweep `id`, which this store holds
+    /// already: the same sweep (kind, resolved parameters, solver version
+    /// and plan), or refused naming what differs. Shards the store lacks
+    /// are added (decoded and validated as a submit is; merged with checked
+    /// arithmetic, all before anything is written; a file no trusted key
+    /// signed adds them as its untrusted identity's, each re-run by a
+    /// worker before the sweep can finish). Shards it has are compared by
+    /// the digest of their canonical result: equal ones are confirmed and
+    /// change nothing; if any differs the import is refused naming them,
+    /// and nothing is written. Importing the same file again changes
+    /// nothing. Each added result is stored (then flushed) as a submitted
+    /// one is, so a crash keeps a subset of them and importing the file
+    /// again adds the rest.
+    fn import_into(
+        &self,
+        id: &str,
+        export: &Export,
+        kind: &'static dyn gamesweep::sweep::SweepKind,
+        who: &Who,
+    ) -> Result<Imported, CoreError> {
+        let bad = |m: String| CoreError::BadRequest(format!("import refused: {m}"));
+        let held: BTreeSet<u32> = {
+            let st = self.lock();
+            let s = st.sweep(id)?;
+            let r = &s.record;
+            let as_flags = |kind: &str, p: &gamesweep::sweep::Params| {
+                p.iter().fold(kind.to_string(), |t, (k, v)| {
+                    format!("{t} --{} {v}", k.replace('_', "-"))
+                })
+            };
+            if r.kind != export.kind || r.params != export.params {
+                return Err(bad(format!(
+                    "this store's sweep `{id}` is `{}` and the file's is `{}`: a file merges only into the same sweep (import it under another --name)",
+                    as_flags(&r.kind, &r.params),
+                    as_flags(&export.kind, &export.params)
+                )));
+            }
+            if r.solver_version != export.solver_version {
+                return Err(bad(format!(
+                    "this store's sweep `{id}` was run by solver version {} and the file's results by {}: results of two solver builds are not merged",
+                    r.solver_version, export.solver_version
+                )));
+            }
+            if let Some(r) = export
+                .results
+                .iter()
+                .find(|r| r.index as usize >= s.plan.len())
+            {
+                return Err(bad(format!(
+                    "a result for shard {} beyond the plan",
+                    r.index
+                )));
+            }
+            if export.results.windows(2).any(|w| w[0].index >= w[1].index) {
+                return Err(bad("results not in increasing shard order".into()));
+            }
+            if s.plan.as_slice() != export.plan.as_slice() {
+                return Err(bad(format!(
+                    "the file's plan ({} shards) is not the plan of this store's sweep `{id}` ({} shards): the parts of a sweep share one plan (the same --shards)",
+                    export.plan.len(),
+                    s.plan.len()
+                )));
+            }
+            export
+                .results
+                .iter()
+                .map(|r| r.index)
+                .filter(|&i| s.states[i as usize] == ShardState::Done)
+                .collect()
+        };
+        let params = &export.params;
+        // Decode every result; validate those to be added (in parallel:
+        // validation re-solves witnesses). A result the store has is only
+        // compared: it changes nothing unless it differs, and then the
+        // import is refused.
+        let decoded: Vec<(Output, String)> = export
+            .results
+            .par_iter()
+            .map(|r| {
+                let shard = &export.plan[r.index as usize];
+                kind.decode(r.result.as_bytes())
+                    .and_then(|out| {
+                        if held.contains(&r.index) {
+                            Ok(out)
+                        } else {
+                            kind.validate(params, shard, &out).map(|()| out)
+                        }
+                    })
+                    .map(|out| {
+                        let d = digest(&out.encode());
+                        (out, d)
+                    })
+                    .map_err(|e| bad(format!("shard {} result: {e}", r.index)))
+            })
+            .collect::<Result<_, _>>()?;
+        // The digests of the store's results of the shards the file holds.
+        let stored_digests = |wanted: &BTreeSet<u32>| -> Result<BTreeMap<u32, String>, CoreError> {
+            if wanted.is_empty() {
+                return Ok(BTreeMap::new());
+            }
+            let stored = self.store.results_of(id)?;
+            wanted
+                .iter()
+                .filter_map(|i| stored.get(i).map(|b| (*i, b)))
+                .map(|(i, b)| {
+                    let out = kind.decode(b).map_err(|e| {
+                        CoreError::Store(StoreError::Corrupt(format!(
+                            "stored result of shard {i} of `{id}` does not decode: {e}"
+                        )))
+                    })?;
+                    Ok((i, digest(&out.encode())))
+                })
+                .collect()
+        };
+        let mine = stored_digests(&held)?;
+        let mut st = self.lock();
+        let s = st.sweep_mut(id)?;
+        // Shards done meanwhile (a worker's submit) are compared too.
+        let raced: BTreeSet<u32> = export
+            .results
+            .iter()
+            .map(|r| r.index)
+            .filter(|i| !held.contains(i) && s.states[*i as usize] == ShardState::Done)
+            .collect();
+        let mine = if raced.is_empty() {
+            mine
+        } else {
+            let mut all = mine;
+            all.extend(stored_digests(&raced)?);
+            all
+        };
+        let mut differ = Vec::new();
+        let mut confirmed = 0u32;
+        let mut new = Vec::new();
+        for (r, (out, d)) in export.results.iter().zip(decoded) {
+            match mine.get(&r.index) {
+                Some(m) if *m == d => confirmed += 1,
+                Some(_) => differ.push(r.index),
+                None if s.states[r.index as usize] == ShardState::Done => differ.push(r.index),
+                None => new.push((r, out, d)),
+            }
+        }
+        if !differ.is_empty() {
+            warn!(sweep = %id, shards = differ.len(), first = differ[0], "import refused: results differ from the stored ones");
+            return Err(bad(format!(
+                "{} of the file's shards disagree with this store's results of sweep `{id}` (their result digests differ): {} {}; nothing was changed. One of the two runs is wrong: re-run them (`gamesweep verify FILE` re-runs a file's shards) before merging",
+                differ.len(),
+                if differ.len() == 1 { "shard" } else { "shards" },
+                some_shards(&differ)
+            )));
+        }
+        // Checked before anything is written: a merge that would overflow
+        // refuses the whole file.
+        let mut merged = s.merged.clone();
+        for (r, out, _) in &new {
+            merged
+                .merge(out.clone())
+                .map_err(|e| bad(gamesweep::sweep::in_shard(e, r.index).to_string()))?;
+        }
+        let added = new.len() as u32;
+        for (r, out, d) in new {
+            let i = r.index;
+            // An untrusted file's worker names are its own word.
+            let worker = who.untrusted.as_ref().unwrap_or(&r.worker).clone();
+            let timing = (r.wall_us > 0 || r.cpu_us > 0).then(|| ShardTiming {
+                wall_us: r.wall_us,
+                cpu_us: r.cpu_us,
+                worker: worker.clone(),
+            });
+            let record = match &who.untrusted {
+                Some(u) => Some(import_run(u, d)),
+                // As a restart records a selected shard's result.
+                None if s.verify.selected.contains(&i) => {
+                    Some(super::verify::first_run(worker.clone(), 0, d))
+                }
+                None => None,
+            };
+            if !worker.is_empty() {
+                self.store.put_origin(id, i, &worker)?;
+            }
+            if let Some(rec) = &record {
+                self.store.put_verify(id, i, Some(rec))?;
+            }
+            let bytes = out.encode();
+            let stored = self.store.put_result(id, i, &bytes, timing.as_ref());
+            if !matches!(stored, Ok(true)) {
+                if record.is_some() {
+                    let _ = self.store.put_verify(id, i, None);
+                }
+                stored?;
+                // Stored meanwhile: not this import's to add.
+                continue;
+            }
+            if matches!(s.states[i as usize], ShardState::Leased(_)) {
+                self.store.put_lease(id, i, None)?;
+            }
+            if s.failures.remove(&i).is_some() {
+                self.store.put_failure(id, i, None)?;
+            }
+            s.set_state(i, ShardState::Done);
+            s.progress.remove(&i);
+            s.set_work(i, out.work());
+            if !worker.is_empty() {
+                s.verify.origins.insert(i, worker.clone());
+            }
+            if let Some(rec) = record {
+                s.verify.records.insert(i, rec);
+            }
+            if let Some(t) = timing {
+                s.set_timing(i, t);
+            }
+            if let Err(e) = s.merged.merge(out) {
+                // Not reached: the whole file merged above.
+                return Err(bad(gamesweep::sweep::in_shard(e, i).to_string()));
+            }
+            s.done_digest = s
+                .done_digest
+                .union(SetDigest::of(i, &crate::store::journal::digest(&bytes)));
+            s.results_stored += 1;
+        }
+        let done = s.results_stored;
+        let shards = s.plan.len() as u32;
+        let finished = s.finished();
+        drop(st);
+        self.commit.commit(|| self.store.flush())?;
+        self.forget_render(id);
+        let imported = Imported {
+            sweep_id: id.to_string(),
+            shards,
+            done,
+            signer: who.signer.map(|k| k.fingerprint()).unwrap_or_default(),
+            trusted: who.trusted,
+            merged: true,
+            added,
+            confirmed,
+        };
+        info!(sweep = %id, added, confirmed, done, total = shards, finished, "merged an export into a held sweep");
         Ok(imported)
     }
 }

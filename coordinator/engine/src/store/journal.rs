@@ -595,6 +595,7 @@ mod tests {
                 verify_seed: 0,
                 paused: false,
                 priority: 1,
+                part: None,
             },
             shards: 4,
             plan_sha256: "00".into(),

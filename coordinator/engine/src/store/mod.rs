@@ -29,7 +29,7 @@
 //! start can prove nothing acknowledged vanished (`core/recovery.rs`).
 
 use gamesweep::sweep::{Params, ShardSpec};
-pub use gamesweep_api::domain::AuditRecord;
+pub use gamesweep_api::domain::{AuditRecord, Part};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -184,6 +184,11 @@ pub struct SweepRecord {
         skip_serializing_if = "is_default_priority"
     )]
     pub priority: u32,
+    /// Only this part's shards are handed out (`--part K/M`; absent in
+    /// older records and for the whole plan). The plan is the whole
+    /// sweep's either way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<Part>,
 }
 
 /// The priority of a sweep launched without one.
@@ -525,6 +530,7 @@ mod tests {
             verify_seed: 0,
             paused: false,
             priority: 1,
+            part: None,
         }
     }
 

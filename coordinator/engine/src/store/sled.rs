@@ -1240,6 +1240,7 @@ mod tests {
             verify_seed: 0,
             paused: false,
             priority: 1,
+            part: None,
         }
     }
 

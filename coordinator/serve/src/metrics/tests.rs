@@ -20,6 +20,7 @@ const LEASE: Duration = Duration::from_secs(60);
 fn launch(c: &Core, name: &str, shards: u32) -> String {
     let spec = LaunchSpec {
         replicate_all: false,
+        part: None,
         kind: "uvg".into(),
         params: [("max_n".to_string(), 5)].into(),
         name: Some(name.into()),

@@ -6,6 +6,7 @@
 //! `tally` (status counts at scale; the `measurements` latency), `verify`
 //! (replicated validation) and `writes` (a disk that fills up).
 
+mod parts;
 mod sched;
 mod tally;
 mod verify;
@@ -38,6 +39,7 @@ fn sled_core(dir: &std::path::Path, lease: Duration) -> (Core, Arc<ManualClock>)
 fn uvg(max_n: u64, name: &str, shards: u32) -> LaunchSpec {
     LaunchSpec {
         replicate_all: false,
+        part: None,
         kind: "uvg".into(),
         params: [("max_n".to_string(), max_n)].into(),
         name: Some(name.into()),

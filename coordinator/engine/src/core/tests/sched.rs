@@ -23,6 +23,7 @@ fn mem_core() -> (Core, Arc<ManualClock>) {
 fn spec(kind: &str, params: &[(&str, u64)], name: &str, shards: u32, priority: u32) -> LaunchSpec {
     LaunchSpec {
         replicate_all: false,
+        part: None,
         kind: kind.into(),
         params: params.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
         name: Some(name.into()),

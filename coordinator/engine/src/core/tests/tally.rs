@@ -39,6 +39,7 @@ mod latency {
             verify_seed: 0,
             paused: false,
             priority: 1,
+            part: None,
         };
         let plan = (0..n)
             .map(|index| ShardSpec {
@@ -151,6 +152,7 @@ fn maintained_counts_equal_a_scan_after_random_operations() {
     let c = Core::open_with_clock(Arc::new(MemStore::new()), lease_len, clock.clone()).unwrap();
     let spec = |name: &str, sample: Option<SampleRequest>| LaunchSpec {
         replicate_all: false,
+        part: None,
         kind: "uvg".into(),
         params: [("max_n".to_string(), 6)].into(),
         name: Some(name.into()),

@@ -30,6 +30,7 @@ fn sled_core(dir: &std::path::Path, clock: Arc<ManualClock>) -> Core {
 fn uvg(max_n: u64, name: &str, shards: u32, ppm: u32, seed: u64) -> LaunchSpec {
     LaunchSpec {
         replicate_all: false,
+        part: None,
         kind: "uvg".into(),
         params: [("max_n".to_string(), max_n)].into(),
         name: Some(name.into()),

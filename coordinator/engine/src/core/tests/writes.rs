@@ -21,6 +21,7 @@ fn core_on(disk: &Arc<Disk>) -> Core {
 fn uvg(max_n: u64, name: &str, shards: u32) -> LaunchSpec {
     LaunchSpec {
         replicate_all: false,
+        part: None,
         kind: "uvg".into(),
         params: [("max_n".to_string(), max_n)].into(),
         name: Some(name.into()),

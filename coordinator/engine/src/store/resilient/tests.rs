@@ -21,6 +21,7 @@ fn record(id: &str) -> SweepRecord {
         verify_seed: 0,
         paused: false,
         priority: 1,
+        part: None,
     }
 }
 
