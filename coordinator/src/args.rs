@@ -9,6 +9,11 @@ use gamesweep::sweep::{Params, SweepKind};
 use gamesweep_api::domain::SampleRequest;
 use std::time::Duration;
 
+/// Where `run` (and `report ID`) write by default, relative to the working
+/// directory: git-ignored, so a user's run never rewrites the committed
+/// reference runs in `runs/` unless `--out` names one.
+pub const SWEEPS_DIR: &str = "sweeps";
+
 /// Text listing every kind with its parameters.
 pub fn kinds_help() -> String {
     let mut out = String::new();

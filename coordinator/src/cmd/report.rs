@@ -82,7 +82,7 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
     let r = rt.block_on(c.result(&id))?;
     let out = a
         .out
-        .unwrap_or_else(|| PathBuf::from(super::run::SWEEPS_DIR).join(&id));
+        .unwrap_or_else(|| PathBuf::from(crate::args::SWEEPS_DIR).join(&id));
     let exports = exports_of(&r.provenance_json, &r.results_json)?;
     let written = report::write_results(
         &out,

@@ -105,9 +105,6 @@ pub fn common_run_options(c: clap::Command) -> clap::Command {
     )
 }
 
-/// Where a run writes by default (relative to the working directory).
-pub const SWEEPS_DIR: &str = "sweeps";
-
 /// The default output folder: `sweeps/<kind>` plus every parameter that
 /// differs from its default. `sweeps/` is git-ignored: a user's run never
 /// touches the committed reference runs in `runs/` unless `--out` names one.
@@ -119,7 +116,7 @@ pub fn default_out_dir(kind: &dyn SweepKind, params: &Params) -> PathBuf {
             name.push_str(&format!("-{}-{}", p.name.replace('_', "-"), v));
         }
     }
-    Path::new(SWEEPS_DIR).join(name)
+    Path::new(args::SWEEPS_DIR).join(name)
 }
 
 /// Run the `run` command.
