@@ -647,6 +647,8 @@ impl Core {
                 .map_err(|e| bad(gamesweep::sweep::in_shard(e, r.index).to_string()))?;
         }
         let added = new.len() as u32;
+        // Verification records opened here wait from now (`core::verify`).
+        let now_ms = self.epoch.unix_ms(self.clock.now());
         for (r, out, d) in new {
             let i = r.index;
             // An untrusted file's worker names are its own word.
@@ -657,10 +659,10 @@ impl Core {
                 worker: worker.clone(),
             });
             let record = match &who.untrusted {
-                Some(u) => Some(import_run(u, d)),
+                Some(u) => Some(import_run(u, d, now_ms)),
                 // As a restart records a selected shard's result.
                 None if s.verify.selected.contains(&i) => {
-                    Some(super::verify::first_run(worker.clone(), 0, d))
+                    Some(super::verify::first_run(worker.clone(), 0, d, Some(now_ms)))
                 }
                 None => None,
             };
