@@ -804,7 +804,7 @@ fn time_limited_worker_tasks_give_their_leases_back_and_are_requeued_until_the_s
     // --signal=B:USR1@15` an allocation is signalled 15–45 s after its start
     // (30 s after a requeued start). Both tasks start together and are
     // signalled together, before the 75 s or more of work each has is done:
-    // at least one requeue each, two on this machine.
+    // at least one requeue each (one or two on this machine).
     for id in REQUEUE_SWEEPS {
         let mut launch = LAUNCH_N10;
         launch[9] = "8";
