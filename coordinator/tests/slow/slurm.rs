@@ -443,17 +443,23 @@ fn submit_workers_env(
 }
 
 fn assert_committed_result(url: &str, token: &Path, dir: &Path) {
-    let out = dir.join("report");
-    gs(
-        url,
-        token,
-        &["report", "n10", "--out", out.to_str().unwrap()],
-    );
+    assert_committed_result_of(url, token, dir, "n10")
+}
+
+/// The `results.json` of sweep `id` (a `LAUNCH_N10` under another name, too)
+/// is the committed `runs/uvg-n10/results.json`.
+fn assert_committed_result_of(url: &str, token: &Path, dir: &Path, id: &str) {
+    // n10's report in DIR/report (a test reads its provenance.json there).
+    let out = match id {
+        "n10" => dir.join("report"),
+        _ => dir.join(format!("report-{id}")),
+    };
+    gs(url, token, &["report", id, "--out", out.to_str().unwrap()]);
     let got = std::fs::read(out.join("results.json")).unwrap();
     let want = std::fs::read(repo().join("runs/uvg-n10/results.json")).unwrap();
     assert!(
         got == want,
-        "results.json differs from runs/uvg-n10/results.json"
+        "results.json of {id} differs from runs/uvg-n10/results.json"
     );
 }
 
@@ -765,6 +771,192 @@ fn a_requeued_coordinator_job_resumes_and_its_workers_follow() {
     assert!(log.contains("requeueing job"), "{log}");
     eprintln!("slurm test: passed in {:.1?}", started.elapsed());
 }
+
+/// Allocations that end and come back: a worker array whose tasks hit a
+/// one-minute time limit. The script's `--signal=B:USR1@N` reaches the batch
+/// shell before the limit; the worker gives its leases back (two SIGTERMs:
+/// drain, then abort) and the task requeues itself (`scontrol requeue`),
+/// several times over the sweep. The sweep finishes with the committed
+/// `runs/uvg-n10/results.json` (what `gamesweep run uvg --max-n 10
+/// --collect-min-value 5 --in-process` writes), no lease ever expired (each
+/// was given back), and a requeued task's log (`--open-mode=append`) holds
+/// the lines of each of its runs.
+#[test]
+#[ignore = "needs slurm"]
+fn time_limited_worker_tasks_give_their_leases_back_and_are_requeued_until_the_sweep_is_done() {
+    let _serial = crate::serial();
+    let started = Instant::now();
+    // A requeued job may start again cred_expire + 1 s after its requeue.
+    let (tmp, cluster) = match cluster(REQUEUE_CRED_EXPIRE) {
+        Ok(c) => c,
+        Err(why) => no_cluster(&why),
+    };
+    let dir = tmp.path();
+    let token = dir.join("token");
+    std::fs::write(&token, "slurm-test-token\n").unwrap();
+    let addr_file = dir.join("coordinator.url");
+    let (_coordinator, url) = serve(&cluster, dir, &token, &addr_file);
+    // Six n ≤ 10 sweeps of 8 shards (25–36 CPU-seconds a sweep, 3–4 s a
+    // shard: a signalled worker usually holds a shard it cannot finish in
+    // the second between its two SIGTERMs, and gives it back). Slurm checks
+    // time limits every 30 s (and starts a requeued job at such a check); a
+    // check sends the signal once at most N + 30 s are left: with `--time=1
+    // --signal=B:USR1@15` an allocation is signalled 15–45 s after its start
+    // (30 s after a requeued start). Both tasks start together and are
+    // signalled together, before the 75 s or more of work each has is done:
+    // at least one requeue each (one or two on this machine).
+    for id in REQUEUE_SWEEPS {
+        let mut launch = LAUNCH_N10;
+        launch[9] = "8";
+        launch[11] = id;
+        assert_eq!(gs(&url, &token, &launch).trim(), id);
+    }
+    let sweep_start = Instant::now();
+    let a = submit_workers(
+        &cluster,
+        &[
+            "--array=0-1",
+            "--time=1",
+            &format!("--signal=B:USR1@{REQUEUE_SIGNAL_AT}"),
+        ],
+        &dir.join("w-%A_%a.log"),
+        &addr_file,
+        &token,
+    );
+    let tasks = [format!("{a}_0"), format!("{a}_1")];
+    let restarts = |job: &str| {
+        cluster
+            .job_fields(job, &["Restarts"])
+            .and_then(|f| f[0].parse::<u32>().ok())
+            .unwrap_or(0)
+    };
+    let logs = || {
+        let mut s = String::new();
+        for t in 0..2 {
+            let p = dir.join(format!("w-{a}_{t}.log"));
+            s += &format!(
+                "--- {}\n{}",
+                p.display(),
+                std::fs::read_to_string(&p).unwrap_or_default()
+            );
+        }
+        s + &cluster.run("squeue", &[])
+    };
+    // Requeues as they happen: (seconds after sbatch, task, restart count).
+    let mut seen = [0u32; 2];
+    let mut last = serde_json::Value::Null;
+    wait_or(
+        "the sweep to finish",
+        Duration::from_secs(240),
+        || {
+            for (i, t) in tasks.iter().enumerate() {
+                let r = restarts(t);
+                if r > seen[i] {
+                    seen[i] = r;
+                    eprintln!(
+                        "slurm test: {t} requeued (restart {r}) {:.1?} after sbatch",
+                        sweep_start.elapsed()
+                    );
+                }
+            }
+            last = serde_json::from_str(&gs(&url, &token, &["status", "--json"])).unwrap();
+            last["sweeps"].as_array().is_some_and(|a| {
+                a.len() == REQUEUE_SWEEPS.len() && a.iter().all(|s| s["state"] == "done")
+            })
+        },
+        logs,
+    );
+    let sweep_wall = sweep_start.elapsed();
+    eprintln!("slurm test: sweeps done {sweep_wall:.1?} after sbatch");
+    wait_or(
+        "the workers to exit",
+        Duration::from_secs(90),
+        || cluster.queued().is_empty(),
+        logs,
+    );
+    for id in REQUEUE_SWEEPS {
+        assert_committed_result_of(&url, &token, dir, id);
+    }
+
+    // Every signalled worker gave its shards back: none waited for a lease.
+    let mut released = 0;
+    for s in last["sweeps"].as_array().unwrap() {
+        assert_eq!(s["leases_expired"], 0, "{last}");
+        assert_eq!(s["duplicates_ignored"], 0, "{last}");
+        released += s["leases_released"].as_u64().unwrap_or(0);
+    }
+    let counts: Vec<u32> = tasks.iter().map(|t| restarts(t)).collect();
+    let total: u32 = counts.iter().sum();
+    assert!(
+        counts.iter().all(|&n| n >= 1) && total >= 2,
+        "several requeues expected, got {counts:?}\n{}",
+        logs()
+    );
+    let mut given_back = 0;
+    for (t, n) in tasks.iter().zip(&counts) {
+        let log_path = dir.join(format!("w-{}.log", t));
+        let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+        assert_eq!(
+            cluster.job_state(t),
+            Some(("COMPLETED".to_string(), "0:0".to_string())),
+            "{t}: {log}"
+        );
+        // One log across the runs: each run's first line, and each
+        // requeue's, are in it.
+        for r in 0..=*n {
+            assert!(
+                log.contains(&format!("(restart {r}) on ")),
+                "{t}: run {r} missing from its log:\n{log}"
+            );
+        }
+        assert_eq!(
+            log.matches("\"worker starting\"").count(),
+            *n as usize + 1,
+            "{t}: {log}"
+        );
+        assert_eq!(
+            log.matches("; requeueing ").count(),
+            *n as usize,
+            "{t}: {log}"
+        );
+        given_back += log.matches("\"leases given back\"").count();
+        // The script's own lines (timed): signal, requeue, each start.
+        let mut signalled = None;
+        for line in log
+            .lines()
+            .filter(|l| l.contains("gamesweep-workers.sbatch:"))
+        {
+            eprintln!("slurm test: {t}: {line}");
+            // The worker is gone within a few seconds of the signal.
+            let at = utc_seconds(line);
+            if line.contains("SIGUSR1") {
+                signalled = at;
+            } else if line.contains("; requeueing ") {
+                let (s, e) = (signalled.take().unwrap(), at.unwrap());
+                assert!(e - s <= 5, "{t}: {s} → {e}: {log}");
+            }
+        }
+    }
+    eprintln!(
+        "slurm test: requeues per task {counts:?}, {given_back} runs gave leases back, leases_released {released}, leases_expired 0; passed in {:.1?}",
+        started.elapsed()
+    );
+}
+
+/// Seconds since midnight UTC of a line starting `YYYY-MM-DDTHH:MM:SSZ`.
+fn utc_seconds(line: &str) -> Option<i64> {
+    let t = line.get(11..19)?;
+    let mut f = t.split(':').map(|x| x.parse::<i64>().ok());
+    Some(f.next()?? * 3600 + f.next()?? * 60 + f.next()??)
+}
+
+/// AuthInfo cred_expire of the requeue test's cluster (a requeued job is
+/// held back cred_expire + 1 s).
+const REQUEUE_CRED_EXPIRE: u32 = 10;
+/// The requeue test's `--signal=B:USR1@N`, with `--time=1`.
+const REQUEUE_SIGNAL_AT: u32 = 15;
+/// The requeue test's sweeps, each a [`LAUNCH_N10`].
+const REQUEUE_SWEEPS: [&str; 6] = ["n10", "n10b", "n10c", "n10d", "n10e", "n10f"];
 
 /// `deploy/slurm/local-cluster.sh up --nodes 3`: three slurmd, each in its
 /// own network namespace with its own address, run a job array's tasks on
@@ -2199,11 +2391,6 @@ fn the_readme_slurm_steps_run_as_written_on_the_local_cluster() {
     // (README text, what runs here): each must occur once, and the README's
     // "Trying it on one machine" must name the replacement.
     let local = [
-        ("--nodelist=service1", "--nodelist=node1"),
-        (
-            "/local/scratch/$USER/gamesweep-store",
-            "$HOME/scratch/gamesweep-store",
-        ),
         ("--max-n 11 --shards 4000", "--max-n 10 --shards 256"),
         (
             "--array=0-15 --cpus-per-task=8",
