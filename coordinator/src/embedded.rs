@@ -49,6 +49,10 @@ pub struct EmbeddedRun {
     /// Start on a store that lost acknowledged work, re-queuing what was
     /// lost (`--accept-loss`; implied by `fresh`, which discards it all).
     pub accept_loss: bool,
+    /// Go on with a run another solver build of the kind started, and take
+    /// in `import` files of other builds (`--accept-solver-change`; see
+    /// `gamesweep_engine::core::solvers`).
+    pub accept_solver_change: bool,
     /// Run only this seeded random sample of the plan, then write a
     /// projection (`projection.md`, `projection.json`) instead of results.
     pub sample: Option<SampleRequest>,
@@ -168,14 +172,22 @@ pub fn run(
     if let Some(v) = core.sweep_version(RUN_SWEEP_ID) {
         if cfg.fresh {
             core.delete(RUN_SWEEP_ID)?;
-        } else if v != kind.version() {
+        } else if v != kind.version() && !cfg.accept_solver_change {
             return Err(UsageError(format!(
-                "the `{}` solver changed since this run started in {} (stored {v}, this build {}); resuming would mix two solver builds: rerun with --fresh to start over",
+                "the `{}` solver changed since this run started in {} (stored {v}, this build {}): rerun with --accept-solver-change to go on under this build (the shards done stay, and the report says which build computed which), or with --fresh to start over",
                 kind.name(),
                 cfg.out.display(),
                 kind.version()
             ))
             .into());
+        } else if let Some(c) = core.change_solver(RUN_SWEEP_ID, &kind.version())? {
+            eprintln!(
+                "gamesweep: the `{}` solver changed since this run started (was {}, now {}): going on under this build; the {} done so far stay, recorded as the earlier build's",
+                kind.name(),
+                c.from,
+                kind.version(),
+                crate::output::plural(c.shards_kept.into(), "shard")
+            );
         }
     }
     import_files(kind, params, cfg, &core)?;
@@ -476,6 +488,7 @@ fn import_files(
     // store signed is otherwise re-run by the local workers).
     let policy = gamesweep_engine::core::transfer::ImportPolicy {
         verify_ppm: Some(cfg.verify_ppm),
+        accept_solver_change: cfg.accept_solver_change,
         trusted: export_file::read_key_files(&key_files(&cfg.trust_keys)?)
             .map_err(|e| UsageError(format!("--trust-key: {e}")))?,
         ..Default::default()

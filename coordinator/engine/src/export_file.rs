@@ -88,6 +88,11 @@ pub struct Export {
     pub plan: Vec<ShardSpec>,
     /// Every finished shard's result, by increasing shard index.
     pub results: Vec<ExportResult>,
+    /// Of the file's results, those an earlier solver build of the sweep
+    /// computed (its solver changed while it ran), by build; the rest are
+    /// `solver_version`'s. Absent when one build computed them all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_solvers: Vec<crate::store::SolverShards>,
 }
 
 /// A sweep's seeded sample.
@@ -560,20 +565,15 @@ pub fn files_at(path: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
     Ok(files)
 }
 
-/// Whether two exports are of the same sweep: kind, resolved parameters,
-/// solver version and plan (what an import merges by). `None`: the same;
-/// else what differs, in words.
+/// Whether two exports are of the same sweep: kind, resolved parameters
+/// and plan (what an import merges by; the solver build may differ, as it
+/// does in a campaign whose solver changed while it ran). `None`: the
+/// same; else what differs, in words.
 pub fn same_sweep(a: &Export, b: &Export) -> Option<String> {
     if a.kind != b.kind || a.params != b.params {
         return Some(format!(
             "another sweep (`{}` {:?}, not `{}` {:?})",
             b.kind, b.params, a.kind, a.params
-        ));
-    }
-    if a.solver_version != b.solver_version {
-        return Some(format!(
-            "another solver version ({}, not {})",
-            b.solver_version, a.solver_version
         ));
     }
     if a.plan != b.plan {
@@ -755,6 +755,7 @@ mod tests {
                 cpu_us: 2,
                 worker: "w".into(),
             }],
+            earlier_solvers: Vec::new(),
         }
     }
 

@@ -90,6 +90,9 @@ impl Verification {
             }
         }
         md.push_str(&format!("\n{}\n", replication_line(p)));
+        if let Some(line) = solvers_line(p) {
+            md.push_str(&format!("\n{line}\n"));
+        }
         if p.recounted > 0 {
             md.push_str(&format!(
                 "\nThe coordinator recounted {} submitted results (the kind's cheap truths per shard, e.g. a uvg shard's graphs counted again); {} disagreed and were refused.\n",
@@ -117,6 +120,34 @@ impl Verification {
         }
         md
     }
+}
+
+/// One line on the solver builds that computed the shards, when more than
+/// one did (the sweep's solver changed while it ran).
+pub fn solvers_line(p: &Provenance) -> Option<String> {
+    if p.solvers.len() < 2 {
+        return None;
+    }
+    let each: Vec<String> = p
+        .solvers
+        .iter()
+        .map(|s| {
+            format!(
+                "`{}` computed {} ({})",
+                gamesweep_api::text::escape(&s.version),
+                if s.shards == 1 {
+                    "1 shard".to_string()
+                } else {
+                    format!("{} shards", thousands(s.shards))
+                },
+                s.ranges
+            )
+        })
+        .collect();
+    Some(format!(
+        "Solver builds: the sweep's solver changed while it ran (`run --accept-solver-change`); {}. Every result was validated by the build that accepted it; `provenance.json` (`solvers`) lists the shards of each build.",
+        each.join("; ")
+    ))
 }
 
 /// One line on the replicated validation a provenance records.

@@ -413,6 +413,9 @@ impl Service {
             trusted: Vec::new(),
             require_signature,
             verify_ppm,
+            // Another solver build's results are taken in only by a local
+            // `run --accept-solver-change`, never over the wire.
+            accept_solver_change: false,
         };
         let core = self.core.clone();
         let imported = blocking(move || {

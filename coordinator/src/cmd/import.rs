@@ -50,6 +50,12 @@ pub struct ImportArgs {
     /// its results as untrusted, to be re-run by workers).
     #[arg(long)]
     pub require_signature: bool,
+    /// With --store: take in results of another build of the kind's solver
+    /// than this one's; the sweep goes on under this build, and each shard
+    /// keeps the record of which build computed it (`provenance.json`, the
+    /// report's Verification section). A running coordinator refuses them.
+    #[arg(long, requires = "store")]
+    pub accept_solver_change: bool,
     /// Share of the imported sweep's shards (0..1, or a percentage) whose
     /// result is run again by another worker and compared, from now on
     /// [default: 1%, as `launch`]. The file's own share is not used.
@@ -73,6 +79,7 @@ pub fn exec(a: ImportArgs) -> anyhow::Result<()> {
                     .map_err(|e| UsageError(e.to_string()))?,
                 require_signature: a.require_signature,
                 verify_ppm: a.verify_fraction,
+                accept_solver_change: a.accept_solver_change,
             };
             spinner.step(format!("checking {}", a.file.display()));
             let file = export_file::decode(&bytes)

@@ -60,6 +60,12 @@ pub fn common_run_options(c: clap::Command) -> clap::Command {
             .action(clap::ArgAction::SetTrue),
     )
     .arg(
+        clap::Arg::new("accept_solver_change")
+            .long("accept-solver-change")
+            .help("Go on with a run (or take in --import files) that another build of the kind's solver started: the shards done so far stay, recorded as computed by the build that computed them, and the rest run under this build; provenance.json and the report's Verification section say which build computed which shards. Without it a run whose solver changed is refused (--fresh starts over)")
+            .action(clap::ArgAction::SetTrue),
+    )
+    .arg(
         clap::Arg::new("export_every")
             .long("export-every")
             .value_name("DURATION")
@@ -152,6 +158,7 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
         progress: !quiet && crate::progress::on_terminal(),
         fresh: m.get_flag("fresh"),
         accept_loss: m.get_flag("accept_loss"),
+        accept_solver_change: m.get_flag("accept_solver_change"),
         sample,
         project_cores: args::project_cores_from(&m),
         verify_ppm,

@@ -605,6 +605,7 @@ fn store_seeds() -> Vec<Vec<u8>> {
         paused: false,
         priority: 1,
         part: None,
+        earlier_solvers: Vec::new(),
     };
     let plan: Vec<ShardSpec> = (0..3)
         .map(|index| ShardSpec {
@@ -716,6 +717,7 @@ fn export_seeds() -> Vec<Vec<u8>> {
             cpu_us: 4,
             worker: "w".into(),
         }],
+        earlier_solvers: Vec::new(),
     };
     let json = j(&e);
     vec![
@@ -1065,6 +1067,7 @@ fn real_export() -> export_file::Export {
         verify_seed: 3,
         plan,
         results,
+        earlier_solvers: Vec::new(),
     }
 }
 

@@ -32,6 +32,7 @@ mod replicate;
 mod runtime;
 mod solve_board;
 mod solve_sum;
+mod solver_change;
 mod store_damage;
 mod tls;
 mod trust;

@@ -681,6 +681,7 @@ fn store_uvg8_run(
         paused: false,
         priority: 1,
         part: None,
+        earlier_solvers: Vec::new(),
     };
     store.create_sweep(&rec, &plan).unwrap();
 }

@@ -219,6 +219,7 @@ impl Core {
                 req.priority
             },
             part: req.part,
+            earlier_solvers: Vec::new(),
         };
         self.store.create_sweep(&record, &plan)?;
         info!(
@@ -375,7 +376,7 @@ impl Core {
     /// Store `s`'s record as `change` leaves it, and only then change it in
     /// memory: a write that fails (the store's writes failing) leaves the
     /// sweep as it was, in memory as on disk.
-    fn update_record(
+    pub(super) fn update_record(
         &self,
         s: &mut Sweep,
         change: impl FnOnce(&mut SweepRecord),

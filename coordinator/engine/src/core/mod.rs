@@ -31,6 +31,7 @@ pub mod provenance;
 pub mod recount;
 mod recovery;
 pub mod results;
+pub mod solvers;
 pub mod status;
 pub(crate) mod tokens;
 pub mod transfer;
@@ -49,6 +50,7 @@ pub use model::{CoreError, Events, ShardState, MAX_FAILURES};
 pub use provenance::Provenance;
 pub use recovery::Recovery;
 pub use results::{Merged, RenderedResult};
+pub use solvers::{SolverChanged, SolverShare};
 pub use status::{
     Resources, SampleStatus, ShardFailureStatus, StatusReport, SweepStatus, WorkerStatus,
 };

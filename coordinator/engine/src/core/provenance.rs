@@ -59,8 +59,14 @@ pub struct Provenance {
     pub kind: String,
     /// Its parameters.
     pub params: Params,
-    /// The kind's solver version the sweep was launched with.
+    /// The kind's solver version the sweep finished under (the one it was
+    /// launched with, unless its solver changed while it ran: `solvers`).
     pub solver_version: String,
+    /// Which solver build computed which shards, when more than one did
+    /// (`run --accept-solver-change`); absent when `solver_version`
+    /// computed them all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub solvers: Vec<super::solvers::SolverShare>,
     /// The coordinator build that served the result.
     pub coordinator_version: String,
     /// SHA-256 (hex) of the stored plan (its JSON encoding, as stored).
@@ -178,6 +184,7 @@ impl Core {
             kind: s.record.kind.clone(),
             params: s.record.params.clone(),
             solver_version: s.record.solver_version.clone(),
+            solvers: super::solvers::shares(s),
             coordinator_version: self.version.clone(),
             plan_digest: verify::digest(&plan),
             shards_total: s.plan.len() as u32,

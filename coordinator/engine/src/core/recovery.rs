@@ -1208,6 +1208,7 @@ mod tests {
                 paused: false,
                 priority: 1,
                 part: None,
+                earlier_solvers: Vec::new(),
             };
             s.create_sweep(&record, &plan).unwrap();
             for shard in &plan {

@@ -39,8 +39,8 @@ use super::Core;
 use crate::export_file::{Decoded, Export, ExportResult, ExportSample, PublicKey, Signature};
 use crate::store::checkpoint::SetDigest;
 use crate::store::{
-    SampleRecord, ShardTiming, StoreError, StoredSweep, SweepRecord, SweepState, SweepStats,
-    Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
+    SampleRecord, ShardTiming, SolverShards, StoreError, StoredSweep, SweepRecord, SweepState,
+    SweepStats, Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
 };
 use gamesweep::kinds;
 use gamesweep::sweep::Output;
@@ -72,6 +72,11 @@ pub struct ImportPolicy {
     /// The imported sweep's verification share, millionths (`None`:
     /// [`DEFAULT_IMPORT_VERIFY_PPM`]). The file's own share is not used.
     pub verify_ppm: Option<u32>,
+    /// Take in results of another solver build of the kind than this one's
+    /// (`run --accept-solver-change`): the sweep goes on under this build,
+    /// and the file's shards keep the record of which build computed them
+    /// (`core::solvers`). Without it such a file is refused.
+    pub accept_solver_change: bool,
 }
 
 impl Core {
@@ -176,6 +181,17 @@ impl Core {
             verify_ppm: record.verify_ppm,
             verify_seed: record.verify_seed,
             plan: plan.as_ref().clone(),
+            earlier_solvers: record
+                .earlier_solvers
+                .iter()
+                .map(|e| SolverShards {
+                    version: e.version.clone(),
+                    shards: e
+                        .shards
+                        .filter(|i| results.binary_search_by_key(&i, |r| r.index).is_ok()),
+                })
+                .filter(|e| !e.shards.is_empty())
+                .collect(),
             results,
         })
     }
@@ -252,9 +268,9 @@ impl Core {
         super::verify::check_share(verify_ppm)?;
         let kind = kinds::find(&export.kind).map_err(|e| bad(e.to_string()))?;
         let mine = kind.version();
-        if export.solver_version != mine {
+        if export.solver_version != mine && !policy.accept_solver_change {
             return Err(bad(format!(
-                "solver version mismatch: the export's `{}` results come from solver version {}, this build's is {mine}; import it with the gamesweep build that wrote it",
+                "solver version mismatch: the export's `{}` results come from solver version {}, this build's is {mine}; import it with the gamesweep build that wrote it, or go on under this build with `run --accept-solver-change` (the report then says which build computed which shards)",
                 export.kind, export.solver_version
             )));
         }
@@ -264,6 +280,7 @@ impl Core {
                 untrusted,
                 signer,
                 trusted,
+                accept_solver_change: policy.accept_solver_change,
             };
             return self.import_into(&id, export, kind, &who);
         }
@@ -338,6 +355,9 @@ impl Core {
         if self.lock().sweeps.contains_key(&id) {
             return Err(CoreError::Exists(id));
         }
+        // Which build computed each of the file's results, kept as the
+        // sweep's record (this build's own need no entry).
+        let earlier_solvers = attribute(&[], &mine, export, export.results.iter().map(|r| r.index));
         let record = SweepRecord {
             id: id.clone(),
             kind: export.kind.clone(),
@@ -365,6 +385,7 @@ impl Core {
             paused: false,
             priority: crate::store::DEFAULT_PRIORITY,
             part: None,
+            earlier_solvers,
         };
         let mut results = BTreeMap::new();
         let mut timings = BTreeMap::new();
@@ -467,6 +488,29 @@ struct Who {
     signer: Option<PublicKey>,
     /// Whether this import trusts it.
     trusted: bool,
+    /// Whether results of another solver build are taken in.
+    accept_solver_change: bool,
+}
+
+/// `earlier` (a sweep's record of earlier solver builds, whose current
+/// build is `current`) with each of `added`, results of `export`, recorded
+/// under the build that computed it by the file's own record.
+fn attribute(
+    earlier: &[SolverShards],
+    current: &str,
+    export: &Export,
+    added: impl Iterator<Item = u32>,
+) -> Vec<SolverShards> {
+    let mut by: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+    for i in added {
+        let v = super::solvers::version_of(&export.earlier_solvers, &export.solver_version, i);
+        if v != current {
+            by.entry(v).or_default().push(i);
+        }
+    }
+    by.into_iter().fold(earlier.to_vec(), |acc, (v, shards)| {
+        super::solvers::with_shards(&acc, current, v, &shards.into_iter().collect())
+    })
 }
 
 /// At most this many disagreeing shards are named in a refusal.
@@ -508,6 +552,11 @@ impl Core {
         who: &Who,
     ) -> Result<Imported, CoreError> {
         let bad = |m: String| CoreError::BadRequest(format!("import refused: {m}"));
+        if who.accept_solver_change {
+            // The sweep goes on under this build (its shards done so far
+            // recorded under the build that computed them).
+            self.change_solver(id, &kind.version())?;
+        }
         let held: BTreeSet<u32> = {
             let st = self.lock();
             let s = st.sweep(id)?;
@@ -524,9 +573,9 @@ impl Core {
                     as_flags(&export.kind, &export.params)
                 )));
             }
-            if r.solver_version != export.solver_version {
+            if r.solver_version != export.solver_version && !who.accept_solver_change {
                 return Err(bad(format!(
-                    "this store's sweep `{id}` was run by solver version {} and the file's results by {}: results of two solver builds are not merged",
+                    "this store's sweep `{id}` was run by solver version {} and the file's results by {}: results of two solver builds are merged only with `run --accept-solver-change` (the report then says which build computed which shards)",
                     r.solver_version, export.solver_version
                 )));
             }
@@ -647,6 +696,18 @@ impl Core {
                 .map_err(|e| bad(gamesweep::sweep::in_shard(e, r.index).to_string()))?;
         }
         let added = new.len() as u32;
+        // Which build computed each added result, recorded before the
+        // results (a crash between leaves a shard attributed, not a result
+        // unattributed).
+        let earlier = attribute(
+            &s.record.earlier_solvers,
+            &s.record.solver_version,
+            export,
+            new.iter().map(|(r, _, _)| r.index),
+        );
+        if earlier != s.record.earlier_solvers {
+            self.update_record(s, |r| r.earlier_solvers = earlier)?;
+        }
         // Verification records opened here wait from now (`core::verify`).
         let now_ms = self.epoch.unix_ms(self.clock.now());
         for (r, out, d) in new {

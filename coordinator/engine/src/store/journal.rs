@@ -596,6 +596,7 @@ mod tests {
                 paused: false,
                 priority: 1,
                 part: None,
+                earlier_solvers: Vec::new(),
             },
             shards: 4,
             plan_sha256: "00".into(),

@@ -189,6 +189,22 @@ pub struct SweepRecord {
     /// sweep's either way.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub part: Option<Part>,
+    /// The shards solver builds other than `solver_version` computed, one
+    /// entry per build (the sweep's solver changed while it ran: `run
+    /// --accept-solver-change`); every other done shard is
+    /// `solver_version`'s. Absent in older records and in sweeps one build
+    /// ran: empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_solvers: Vec<SolverShards>,
+}
+
+/// Shards a sweep's earlier solver build computed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolverShards {
+    /// The kind's solver version (`SweepKind::version`) of that build.
+    pub version: String,
+    /// The shards whose accepted result it computed.
+    pub shards: crate::shard_set::ShardSet,
 }
 
 /// The priority of a sweep launched without one.
@@ -531,6 +547,7 @@ mod tests {
             paused: false,
             priority: 1,
             part: None,
+            earlier_solvers: Vec::new(),
         }
     }
 

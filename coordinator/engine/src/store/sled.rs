@@ -1241,6 +1241,7 @@ mod tests {
             paused: false,
             priority: 1,
             part: None,
+            earlier_solvers: Vec::new(),
         }
     }
 

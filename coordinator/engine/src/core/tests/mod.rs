@@ -4,10 +4,12 @@
 //!
 //! Longer suites are children: `sched` (several sweeps, fairness, rates),
 //! `tally` (status counts at scale; the `measurements` latency), `verify`
-//! (replicated validation) and `writes` (a disk that fills up).
+//! (replicated validation), `writes` (a disk that fills up), `parts` (parts
+//! that merge) and `solvers` (a solver build that changes mid-sweep).
 
 mod parts;
 mod sched;
+mod solvers;
 mod tally;
 mod verify;
 mod writes;

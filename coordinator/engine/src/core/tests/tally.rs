@@ -40,6 +40,7 @@ mod latency {
             paused: false,
             priority: 1,
             part: None,
+            earlier_solvers: Vec::new(),
         };
         let plan = (0..n)
             .map(|index| ShardSpec {

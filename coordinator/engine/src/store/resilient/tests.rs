@@ -22,6 +22,7 @@ fn record(id: &str) -> SweepRecord {
         paused: false,
         priority: 1,
         part: None,
+        earlier_solvers: Vec::new(),
     }
 }
 
