@@ -29,7 +29,9 @@ pub struct ExportArgs {
     /// Export only the shards no earlier export holds: those of this export
     /// file, or of every *.gsx file in this folder (repeatable). The files
     /// must be of the same sweep. An incremental checkpoint: importing it
-    /// and those files, in any order, gives everything (needs --store).
+    /// and those files gives everything (needs --store). When one of those
+    /// files carries the plan, this one only names it (an increment: it
+    /// imports into a store that holds the sweep, e.g. after those files).
     #[arg(long, value_name = "PATH", requires = "store")]
     pub since: Vec<PathBuf>,
     #[command(flatten)]
@@ -46,8 +48,9 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
             spinner.step(format!("reading sweep {} from {}", a.id, dir.display()));
             let store = SledStore::open(dir).map_err(|e| UsageError(e.to_string()))?;
             let core = Core::open(Arc::new(store), Duration::from_secs(60))?;
-            let held = since(&core, &a.id, &a.since)?;
+            let (held, plan_held) = since(&core, &a.id, &a.since)?;
             core.export_where(&a.id, |i| !held.contains(&i))
+                .map(|e| if plan_held { e.without_plan() } else { e })
                 .map(|e| core.sign(&e))
                 .map_err(|e| match e {
                     // There is no coordinator here to speak of: name the store.
@@ -101,11 +104,7 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
         } else {
             " (only the shards the --since files do not hold)"
         },
-        crate::output::count_of(
-            export.results.len() as u64,
-            export.plan.len() as u64,
-            "shard"
-        ),
+        crate::output::count_of(export.results.len() as u64, export.shards() as u64, "shard"),
         crate::output::plural(bytes.len() as u64, "byte"),
         started.elapsed().as_secs_f64(),
         a.file.display()
@@ -114,20 +113,22 @@ pub fn exec(a: ExportArgs) -> anyhow::Result<()> {
 }
 
 /// The shards the export files at `paths` (files, or folders of `*.gsx`
-/// files) hold; each must be an export of sweep `id` as `core` holds it
-/// (kind, parameters, solver version, plan), else one line naming it.
+/// files) hold, and whether one of them carries the plan; each must be an
+/// export of sweep `id` as `core` holds it (kind, parameters, plan), else
+/// one line naming it.
 fn since(
     core: &Core,
     id: &str,
     paths: &[PathBuf],
-) -> anyhow::Result<std::collections::BTreeSet<u32>> {
+) -> anyhow::Result<(std::collections::BTreeSet<u32>, bool)> {
     let mut held = std::collections::BTreeSet::new();
+    let mut plan_held = false;
     if paths.is_empty() {
-        return Ok(held);
+        return Ok((held, plan_held));
     }
     // The sweep without its results: what the files must be of.
     let Ok(of) = core.export_where(id, |_| false) else {
-        return Ok(held); // no such sweep: refused below, naming the store
+        return Ok((held, plan_held)); // no such sweep: refused below, naming the store
     };
     for p in paths {
         let files = export_file::files_at(p)
@@ -142,7 +143,8 @@ fn since(
                 .into());
             }
             held.extend(d.export.results.iter().map(|r| r.index));
+            plan_held |= d.export.carries_plan();
         }
     }
-    Ok(held)
+    Ok((held, plan_held))
 }

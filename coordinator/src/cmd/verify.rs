@@ -116,7 +116,7 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
         .into());
     }
     // The file's plan is its own word: re-derive it and compare.
-    let plan = replan(kind, &params, export.target_shards, &export.plan)
+    let plan = replan(kind, &params, export.target_shards, export)
         .map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?;
     let picked = choose(&export.results, a.sample, a.seed);
     let threads = a
@@ -179,19 +179,32 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
 }
 
 /// The plan this build makes for `params` and `target` shards, if the
-/// file's `claimed` plan is that plan; else one line naming the first shard
-/// where they differ.
+/// file's plan (carried, or named by an increment) is that plan; else one
+/// line naming the first shard where they differ.
 fn replan(
     kind: &dyn gamesweep::sweep::SweepKind,
     params: &gamesweep::sweep::Params,
     target: u32,
-    claimed: &[ShardSpec],
+    file: &gamesweep_engine::export_file::Export,
 ) -> Result<Vec<ShardSpec>, String> {
     // A file asking for a huge target would make planning itself the attack.
     gamesweep_engine::core::launch::check_target_shards(target)
-        .and_then(|()| gamesweep_engine::core::launch::check_plan_size(claimed.len()))
+        .and_then(|()| gamesweep_engine::core::launch::check_plan_size(file.shards()))
         .map_err(|e| format!("{e}: not a plan this build makes"))?;
     let plan = kind.plan(params, target).map_err(|e| e.to_string())?;
+    if !file.carries_plan() {
+        // An increment names its plan: this build's must be the one named.
+        return if file.plan_is(&plan) {
+            Ok(plan)
+        } else {
+            Err(format!(
+                "it names a plan of {} shards that is not the plan this build makes for its parameters ({} shards)",
+                file.shards(),
+                plan.len()
+            ))
+        };
+    }
+    let claimed = &file.plan;
     if let Some(i) = (0..plan.len().max(claimed.len())).find(|&i| plan.get(i) != claimed.get(i)) {
         return Err(match (plan.get(i), claimed.get(i)) {
             (Some(want), Some(_)) => format!(

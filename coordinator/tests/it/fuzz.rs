@@ -718,6 +718,7 @@ fn export_seeds() -> Vec<Vec<u8>> {
             worker: "w".into(),
         }],
         earlier_solvers: Vec::new(),
+        plan_of: None,
     };
     let json = j(&e);
     vec![
@@ -1068,6 +1069,7 @@ fn real_export() -> export_file::Export {
         plan,
         results,
         earlier_solvers: Vec::new(),
+        plan_of: None,
     }
 }
 

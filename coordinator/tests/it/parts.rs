@@ -167,7 +167,24 @@ fn an_incremental_checkpoint_chain_restores_the_sweep() {
             assert!(got.iter().all(|i| i % 3 == k), "{name}: {got:?}");
         }
         all.extend(got);
+        // The first file carries the plan; the later ones only name it.
+        let e = export_file::read(f).unwrap().export;
+        assert_eq!(e.carries_plan(), k == Some(0), "{name}");
+        assert_eq!(
+            e.shards(),
+            export_file::read(&files[0]).unwrap().export.plan.len()
+        );
     }
+    // An increment alone cannot start a store: it names a plan it lacks.
+    let alone = d.join("alone");
+    let e = refused(
+        &["import", s(&files[1]), "--store", s(&alone)],
+        "the file is an increment",
+    );
+    assert!(
+        e.contains("import a file that carries the plan first"),
+        "{e}"
+    );
     let full = out.join("full.gsx");
     ok_err(&["export", "run", s(&full), "--store", s(&out.join("store"))]);
     assert_eq!(all, shards_of(&full), "the chain holds every shard");

@@ -181,6 +181,7 @@ impl Core {
             verify_ppm: record.verify_ppm,
             verify_seed: record.verify_seed,
             plan: plan.as_ref().clone(),
+            plan_of: None,
             earlier_solvers: record
                 .earlier_solvers
                 .iter()
@@ -283,6 +284,9 @@ impl Core {
                 accept_solver_change: policy.accept_solver_change,
             };
             return self.import_into(&id, export, kind, &who);
+        }
+        if !export.carries_plan() {
+            return Err(bad("the file is an increment: it holds results of a sweep whose plan is in an earlier file of its checkpoint folder, and this store does not hold that sweep yet; import a file that carries the plan first (`run --import` of the whole folder does)".into()));
         }
         let params = kind
             .resolve_params(&export.params)
@@ -557,7 +561,10 @@ impl Core {
             // recorded under the build that computed them).
             self.change_solver(id, &kind.version())?;
         }
-        let held: BTreeSet<u32> = {
+        let (held, plan): (
+            BTreeSet<u32>,
+            std::sync::Arc<Vec<gamesweep::sweep::ShardSpec>>,
+        ) = {
             let st = self.lock();
             let s = st.sweep(id)?;
             let r = &s.record;
@@ -592,19 +599,20 @@ impl Core {
             if export.results.windows(2).any(|w| w[0].index >= w[1].index) {
                 return Err(bad("results not in increasing shard order".into()));
             }
-            if s.plan.as_slice() != export.plan.as_slice() {
+            if !export.plan_is(&s.plan) {
                 return Err(bad(format!(
                     "the file's plan ({} shards) is not the plan of this store's sweep `{id}` ({} shards): the parts of a sweep share one plan (the same --shards)",
-                    export.plan.len(),
+                    export.shards(),
                     s.plan.len()
                 )));
             }
-            export
+            let held = export
                 .results
                 .iter()
                 .map(|r| r.index)
                 .filter(|&i| s.states[i as usize] == ShardState::Done)
-                .collect()
+                .collect();
+            (held, s.plan.clone())
         };
         let params = &export.params;
         // Decode every result; validate those to be added (in parallel:
@@ -615,7 +623,7 @@ impl Core {
             .results
             .par_iter()
             .map(|r| {
-                let shard = &export.plan[r.index as usize];
+                let shard = &plan[r.index as usize];
                 kind.decode(r.result.as_bytes())
                     .and_then(|out| {
                         if held.contains(&r.index) {
