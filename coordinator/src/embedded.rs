@@ -349,8 +349,12 @@ fn checkpoints(
                     tick.tick().await;
                     let (core, chain) = (core.clone(), chain.clone());
                     let _ = tokio::task::spawn_blocking(move || {
-                        if let Err(e) = write_increment(&core, &chain) {
-                            tracing::warn!(error = %e, "cannot write an incremental checkpoint; will try again");
+                        match write_increment(&core, &chain) {
+                            Ok(Some(w)) => say_written(&chain, &w),
+                            Ok(None) => {}
+                            Err(e) => {
+                                tracing::warn!(error = %e, "cannot write an incremental checkpoint; will try again")
+                            }
                         }
                     })
                     .await;
@@ -387,23 +391,33 @@ async fn stop_checkpoints(core: &Arc<Core>, checkpoints: Option<Checkpoints>) {
     let _ = tokio::task::spawn_blocking(move || match c.to {
         CheckpointTo::File(to) => server::write_checkpoints(&core, &to, &mut Default::default()),
         CheckpointTo::Chain(chain) => match write_increment(&core, &chain) {
-            Ok(Some((path, shards, bytes))) => {
-                let c = chain.lock().unwrap_or_else(|e| e.into_inner());
-                eprintln!(
-                    "gamesweep: wrote checkpoint {}: {} new, {}; the {} in {} hold {} shards",
-                    path.display(),
-                    crate::output::plural(shards as u64, "shard"),
-                    crate::output::plural(bytes as u64, "byte"),
-                    crate::output::plural(c.files as u64, "file"),
-                    c.dir.display(),
-                    c.held.len()
-                );
-            }
+            Ok(Some(w)) => say_written(&chain, &w),
             Ok(None) => {}
             Err(e) => eprintln!("gamesweep: cannot write the last incremental checkpoint: {e:#}"),
         },
     })
     .await;
+}
+
+/// One line on stderr for an incremental checkpoint written (`w`: its
+/// file, new shards and bytes), with the time: a long run's log then says
+/// when its last checkpoint was written.
+fn say_written(chain: &Mutex<Chain>, w: &(PathBuf, usize, usize)) {
+    let (path, shards, bytes) = w;
+    let c = chain.lock().unwrap_or_else(|e| e.into_inner());
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    eprintln!(
+        "gamesweep: {} wrote checkpoint {}: {} new, {}; the {} in {} hold {} shards",
+        crate::output::utc_time(now_ms),
+        path.display(),
+        crate::output::plural(*shards as u64, "shard"),
+        crate::output::plural(*bytes as u64, "byte"),
+        crate::output::plural(c.files as u64, "file"),
+        c.dir.display(),
+        c.held.len()
+    );
 }
 
 /// The checkpoint folder `dir` as it is: its files must be of the run's

@@ -153,7 +153,16 @@ fn an_incremental_checkpoint_chain_restores_the_sweep() {
         &out,
         &["--checkpoint-dir", s(&chain), "--export-every", "1h"],
     );
-    assert!(said.contains("wrote checkpoint"), "{said}");
+    // The line says when (a long run's log tells its last checkpoint).
+    let line = said
+        .lines()
+        .find(|l| l.contains("wrote checkpoint"))
+        .unwrap_or_else(|| panic!("no checkpoint line: {said}"));
+    let when = line.split(' ').nth(1).unwrap();
+    assert!(
+        when.len() == 20 && when.starts_with("20") && when.ends_with('Z'),
+        "{line}"
+    );
     let want = std::fs::read(out.join("results.json")).unwrap();
     assert!(want == committed());
     let mut files = export_file::files_at(&chain).unwrap();
