@@ -22,7 +22,7 @@ cargo build --release -p gamesweep-coordinator --bin gamesweep
 B=target/release/gamesweep
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-for n in $(seq 1 "$N"); do "$B" graphs "$n" -c; done > "$OUT/graphs.g6"
+for n in $(seq 1 "$N"); do "$B" graphs "$n" -cq; done > "$OUT/graphs.g6"
 echo "== $(wc -l < "$OUT/graphs.g6") connected graphs on 1..=$N vertices ($(du -h "$OUT/graphs.g6" | cut -f1))"
 cpu() { awk '{print $2 + $3}' "$1"; }
 for r in $(seq 1 "$RUNS"); do

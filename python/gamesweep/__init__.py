@@ -74,9 +74,9 @@ def graphs(
     - ``sparse6``: sparse6 strings (``:...``) instead of graph6 (``-s``).
 
     A thread generates ahead in batches; dropping the iterator stops it.
-    Nothing is printed (the CLI's summary line, silenced by ``-q``, has no
-    counterpart here). Bad arguments raise :class:`GamesweepError` with the
-    CLI's message::
+    Nothing is printed (the CLI's geng-style ``>A`` and ``>Z`` lines on
+    standard error, silenced by ``-q``, have no counterpart here). Bad
+    arguments raise :class:`GamesweepError` with the CLI's message::
 
         >>> sum(1 for _ in graphs(6))
         112

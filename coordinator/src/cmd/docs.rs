@@ -221,6 +221,7 @@ pub const EXAMPLES: &[(&str, &str, &str)] = &[
     ("gamesweep launch", "gamesweep launch uvg --max-n 11 --name uvg-11 --resume", "Continue the sweep of that name if it exists with the same parameters (widening a sample to the whole plan)."),
     ("gamesweep graphs", "gamesweep graphs 7 -c", "Every connected graph on 7 vertices, one graph6 line each, like geng -c 7."),
     ("gamesweep graphs", "gamesweep graphs 10 -c 3/8", "Part 3 of 8 of the connected graphs on 10 vertices (parts partition the output, like geng's res/mod)."),
+    ("gamesweep graphs", "gamesweep graphs 9 -ctf -u", "Count the connected triangle- and 4-cycle-free graphs on 9 vertices: geng's >Z line on standard error, as geng -ctfu 9."),
     ("gamesweep solve", "gamesweep solve uvg 'Dhc'", "Grundy value, winner and winning move of every start of one graph."),
     ("gamesweep solve uvg", "gamesweep solve uvg 'Dhc'", "Grundy value, winner and winning move of every start of the 5-cycle."),
     ("gamesweep solve uvg", "nauty-geng -c 8 | gamesweep solve uvg - --summary", "Solve a stream of graph6 lines and print a summary of the values."),

@@ -1,7 +1,11 @@
-//! `gamesweep graphs N [RES/MOD]`: graphs on N vertices by canonical
-//! augmentation, as graph6 lines (one per isomorphism class), in the spirit
-//! of nauty's `geng` (same options: `-c`, `-u`, `-d`, `-D`, `-s`, `-q`,
-//! `mine:maxe`, `res/mod`).
+//! `gamesweep graphs N [MINE:MAXE] [RES/MOD]`: graphs on N vertices by
+//! canonical augmentation, as graph6 lines (one per isomorphism class),
+//! following nauty's `geng` so that scripts can use either: its switches
+//! (`-c`, `-b`, `-t`, `-f`, `-d#`, `-D#`, `-u`, `-s`, `-g`, `-q`, `-m`,
+//! clusters like `-ctfd1D7`), `mine:maxe`, `res/mod`, its `>A` and `>Z`
+//! lines on standard error (`-u`: the count only there), and the same
+//! graphs, up to labelling. The switches it lacks are refused by name
+//! ([`geng`]).
 //!
 //! Part `res/mod` cuts the generation tree at one level ([`split_level`]):
 //! of the nodes there, in the order the walk generates them, the part keeps
@@ -13,14 +17,18 @@
 //! dozens of subtrees from all over the tree and the parts come out about
 //! equally large.
 
+pub mod geng;
+
 use crate::error::UsageError;
 use gamesweep::gen::{self, Residue, WalkOptions};
 use gamesweep::graph::{graph6, sparse6, BitGraph};
 use rayon::prelude::*;
 use std::io::Write as _;
 
-/// Arguments of `graphs`.
+/// Arguments of `graphs`: geng's, read as geng reads them (switch clusters
+/// such as `-ctfd1D7` too, a switch given again is no error; see [`geng`]).
 #[derive(clap::Args, Debug)]
+#[command(args_override_self = true)]
 pub struct GraphsArgs {
     /// Number of vertices (1..=16).
     #[arg(value_parser = clap::value_parser!(u32).range(1..=16))]
@@ -35,29 +43,153 @@ pub struct GraphsArgs {
     /// Only connected graphs (geng -c).
     #[arg(short = 'c', long)]
     pub connected: bool,
-    /// Print only the number of graphs (geng -u).
+    /// Only bipartite graphs (geng -b).
+    #[arg(short = 'b', long)]
+    pub bipartite: bool,
+    /// Only triangle-free graphs (geng -t).
+    #[arg(short = 't', long)]
+    pub triangle_free: bool,
+    /// Only 4-cycle-free graphs: no 4-cycle, induced or not (geng -f).
+    #[arg(short = 'f', long)]
+    pub square_free: bool,
+    /// Write no graphs, only their number, on standard error in the `>Z`
+    /// line (geng -u).
     #[arg(short = 'u', long)]
     pub count: bool,
     /// Write sparse6 instead of graph6 (geng -s).
     #[arg(short = 's', long)]
     pub sparse6: bool,
-    /// Quiet: no summary line on standard error (geng -q). The summary
-    /// ("N graphs on n vertices in T s") is written only when standard
-    /// error is a terminal.
+    /// Write graph6, the default (geng -g).
+    #[arg(short = 'g', long)]
+    pub graph6: bool,
+    /// Quiet: no `>A` and `>Z` lines on standard error (geng -q).
     #[arg(short = 'q', long)]
     pub quiet: bool,
-    /// Only graphs of minimum degree at least this (geng -d).
+    /// geng's memory saving (geng -m): accepted, and shown in the `>A`
+    /// line as geng shows it; it changes no output.
+    #[arg(short = 'm', long)]
+    pub save_memory: bool,
+    /// Only graphs of minimum degree at least D (geng -d; geng's clusters
+    /// such as -d1D7 too).
     #[arg(short = 'd', long, value_name = "D")]
-    pub min_degree: Option<u32>,
-    /// Only graphs of maximum degree at most this (geng -D).
+    pub min_degree: Option<String>,
+    /// Only graphs of maximum degree at most D (geng -D).
     #[arg(short = 'D', long, value_name = "D")]
-    pub max_degree: Option<u32>,
+    pub max_degree: Option<String>,
     /// The same as the positional RES/MOD (0-based part I of M).
     #[arg(long, value_name = "I/M")]
     pub shard: Option<String>,
     /// Threads for `--count` (output order of graph6 lines is always single-threaded and deterministic).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: u32,
+    /// geng's switches that `graphs` refuses, each with what to do instead.
+    #[command(flatten)]
+    pub refused: Refused,
+}
+
+/// geng's switches that `graphs` does not support: read (so that clap does
+/// not answer with its own puzzling message) and refused by
+/// [`geng::refusal`], which says what to do instead. Hidden from `--help`.
+#[derive(clap::Args, Debug)]
+pub struct Refused {
+    /// geng -C (biconnected).
+    #[arg(short = 'C', hide = true)]
+    pub biconnected: bool,
+    /// geng -k (K4-free).
+    #[arg(short = 'k', hide = true)]
+    pub k4_free: bool,
+    /// geng -T (chordal).
+    #[arg(short = 'T', hide = true)]
+    pub chordal: bool,
+    /// geng -S (split).
+    #[arg(short = 'S', hide = true)]
+    pub split: bool,
+    /// geng -P (perfect).
+    #[arg(short = 'P', hide = true)]
+    pub perfect: bool,
+    /// geng -F (claw-free).
+    #[arg(short = 'F', hide = true)]
+    pub claw_free: bool,
+    /// geng -l (canonical labelling).
+    #[arg(short = 'l', hide = true)]
+    pub canonical: bool,
+    /// geng -v (counts by edges).
+    #[arg(short = 'v', hide = true)]
+    pub by_edges: bool,
+    /// geng -y (y-format).
+    #[arg(short = 'y', hide = true)]
+    pub y_format: bool,
+    /// geng -n (nauty format).
+    #[arg(short = 'n', hide = true)]
+    pub nauty_format: bool,
+    /// geng -x# (splitting tuning).
+    #[arg(short = 'x', hide = true)]
+    pub x: Option<String>,
+    /// geng -X# (splitting tuning).
+    #[arg(short = 'X', hide = true)]
+    pub big_x: Option<String>,
+}
+
+impl Refused {
+    /// The first refused switch given, if any.
+    fn first(&self) -> Option<char> {
+        [
+            (self.biconnected, 'C'),
+            (self.k4_free, 'k'),
+            (self.chordal, 'T'),
+            (self.split, 'S'),
+            (self.perfect, 'P'),
+            (self.claw_free, 'F'),
+            (self.canonical, 'l'),
+            (self.by_edges, 'v'),
+            (self.y_format, 'y'),
+            (self.nauty_format, 'n'),
+            (self.x.is_some(), 'x'),
+            (self.big_x.is_some(), 'X'),
+        ]
+        .into_iter()
+        .find_map(|(given, letter)| given.then_some(letter))
+    }
+}
+
+impl GraphsArgs {
+    /// The switches as geng would read them: the flags, then the clusters
+    /// clap left in the values of `-d` and `-D` (`-cd1D7` gives `-d` the
+    /// value `1D7`). A refused switch is an error naming it.
+    pub fn switches(&self) -> Result<geng::Switches, UsageError> {
+        if let Some(letter) = self.refused.first() {
+            return Err(geng::refusal(letter));
+        }
+        let mut sw = geng::Switches {
+            connected: self.connected,
+            bipartite: self.bipartite,
+            triangle_free: self.triangle_free,
+            square_free: self.square_free,
+            count: self.count,
+            sparse6: self.sparse6,
+            quiet: self.quiet,
+            save_memory: self.save_memory,
+            min_degree: None,
+            max_degree: None,
+        };
+        let (d, big_d) = (&self.min_degree, &self.max_degree);
+        // clap says which values -d and -D had, not where they stood, so a
+        // bound both given on its own and inside the other's cluster
+        // (`-D5 -d1D7`: geng takes the later) is refused, not guessed.
+        for (own, other, letter) in [(d, big_d, 'd'), (big_d, d, 'D')] {
+            if own.is_some() && other.as_ref().is_some_and(|v| v.contains(letter)) {
+                return Err(UsageError(format!(
+                    "give -{letter} once (here both on its own and inside a cluster)"
+                )));
+            }
+        }
+        for (letter, value) in [('d', d), ('D', big_d)] {
+            if let Some(v) = value {
+                sw.read_cluster(&format!("{letter}{v}"))?;
+            }
+        }
+        Ok(sw)
+    }
 }
 
 /// Nodes of the cut level per part that [`split_level`] asks for.
@@ -174,17 +306,22 @@ impl Degrees {
     }
 }
 
-/// What a listed graph must satisfy besides being generated: `-d`/`-D` and
-/// `mine:maxe`.
+/// What a listed graph must satisfy besides being generated: `-d`/`-D`,
+/// `mine:maxe` and the classes `-b`, `-t`, `-f`.
 #[derive(Clone, Copy, Debug)]
 struct Filter {
     deg: Degrees,
     edges: EdgeRange,
+    /// The classes asked for; `None` when there are none, so that a plain
+    /// listing tests nothing more than before.
+    class: Option<geng::Classes>,
 }
 
 impl Filter {
     fn admits(&self, g: &BitGraph) -> bool {
-        (self.edges.min..=self.edges.max).contains(&(g.edge_count() as u32)) && self.deg.admits(g)
+        (self.edges.min..=self.edges.max).contains(&(g.edge_count() as u32))
+            && self.deg.admits(g)
+            && self.class.is_none_or(|c| c.admits(g))
     }
 }
 
@@ -263,10 +400,19 @@ fn walk(
     });
 }
 
+/// The name geng's `>A` line starts with: the program as invoked (geng
+/// writes its `argv[0]`).
+fn program_name() -> String {
+    std::env::args_os()
+        .next()
+        .map(|a| a.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "gamesweep".into())
+}
+
 /// Run `graphs`.
 pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
-    let started = std::time::Instant::now();
     let n = args.n as usize;
+    let sw = args.switches()?;
     let (mut range, mut positional_part) = (None, None);
     for a in &args.rest {
         if a.contains('/') {
@@ -291,19 +437,49 @@ pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
         (Some(s), None) | (None, Some(s)) => Some(parse_shard(s)?),
         (None, None) => None,
     };
+    let bounds = geng::bounds(args.n, &sw, range.map(|r: EdgeRange| (r.min, r.max)))?;
+    if !sw.quiet {
+        eprintln!(
+            "{}",
+            geng::a_line(&program_name(), args.n, &sw, &bounds, part)
+        );
+    }
+    let started = std::time::Instant::now();
+    // The bounds are geng's tightening of the ones given: the same graphs
+    // pass them (all within 0..=n(n-1)/2, so they fit u32).
+    let clamp = |x: i64| x.clamp(0, i64::from(u32::MAX)) as u32;
+    let classes = geng::Classes {
+        bipartite: sw.bipartite,
+        triangle_free: sw.triangle_free,
+        square_free: sw.square_free,
+    };
     let filter = Filter {
         deg: Degrees {
-            min: args.min_degree.unwrap_or(0),
-            max: args.max_degree.unwrap_or(u32::MAX),
+            min: clamp(bounds.min_degree),
+            max: clamp(bounds.max_degree),
         },
-        edges: range.unwrap_or(EdgeRange::ALL),
+        edges: EdgeRange {
+            min: clamp(bounds.min_edges),
+            max: clamp(bounds.max_edges),
+        },
+        class: classes.any().then_some(classes),
     };
     let opts = WalkOptions {
-        connected_only: args.connected,
+        connected_only: sw.connected,
         min_n: n,
     };
-    let pieces = pieces(n, part);
-    if args.count {
+    // No edge count fits the class (geng runs, finding nothing): no walk.
+    let pieces = if bounds.min_edges > bounds.max_edges {
+        Vec::new()
+    } else {
+        pieces(n, part)
+    };
+    let summary = |count: u64| {
+        if !sw.quiet {
+            eprintln!("{}", geng::z_line(count, started.elapsed().as_secs_f64()));
+        }
+    };
+    if sw.count {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(args.threads as usize)
             .build()?;
@@ -317,11 +493,12 @@ pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
                 })
                 .sum()
         });
-        crate::output::print(format_args!("{total}\n"))?;
+        // geng -u: the number only in the `>Z` line.
+        summary(total);
         return Ok(());
     }
     let encode = |g: &BitGraph| {
-        if args.sparse6 {
+        if sw.sparse6 {
             sparse6::encode(g.n(), &g.edges().collect::<Vec<_>>())
         } else {
             graph6::encode_bitgraph(g)
@@ -353,14 +530,7 @@ pub fn exec(args: GraphsArgs) -> anyhow::Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
         other => other?,
     }
-    if !args.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        eprintln!(
-            "gamesweep: {} on {} in {:.2} s",
-            crate::output::plural(listed, "graph"),
-            gamesweep::sweep::report::vertices(n as u64),
-            started.elapsed().as_secs_f64()
-        );
-    }
+    summary(listed);
     Ok(())
 }
 
@@ -380,6 +550,7 @@ mod tests {
                 max: u32::MAX,
             },
             edges: EdgeRange::ALL,
+            class: None,
         };
         let mut out = Vec::new();
         for p in pieces(n, part) {

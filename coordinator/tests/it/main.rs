@@ -20,6 +20,7 @@ mod explore_search;
 mod export;
 mod figures;
 mod fuzz;
+mod geng;
 mod grafana;
 mod health;
 mod import_crash;

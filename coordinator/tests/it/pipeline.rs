@@ -81,6 +81,22 @@ fn ok(args: &[&str]) -> String {
     ok_in(args, "")
 }
 
+/// The number `gamesweep graphs ARGS -u` finds: as geng, it writes nothing
+/// on standard output and the count in its `>Z` line on standard error.
+fn counted(args: &[&str]) -> u64 {
+    let mut a = args.to_vec();
+    a.push("-u");
+    let o = gs_in(&a, b"");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "gamesweep {a:?} failed: {err}");
+    assert!(o.stdout.is_empty(), "gamesweep {a:?} wrote graphs");
+    err.lines()
+        .find_map(|l| l.strip_prefix(">Z "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("gamesweep {a:?}: no >Z line in {err}"))
+}
+
 /// Connected graphs on 1..=max_n vertices, graph6 lines as `gamesweep graphs` prints them.
 fn connected_upto(max_n: u32) -> String {
     (1..=max_n)
@@ -336,12 +352,7 @@ fn col_summary_values_are_in_value_order() {
 /// The size of each part `0..m` of `graphs n -c`.
 fn part_sizes(n: u32, m: u32) -> Vec<u64> {
     (0..m)
-        .map(|i| {
-            ok(&["graphs", &n.to_string(), "-c", "-u", &format!("{i}/{m}")])
-                .trim()
-                .parse()
-                .unwrap()
-        })
+        .map(|i| counted(&["graphs", &n.to_string(), "-c", &format!("{i}/{m}")]))
         .collect()
 }
 
@@ -425,21 +436,14 @@ fn degree_bounds_filter_like_geng() {
             })
             .collect();
         assert_eq!(listed.lines().collect::<Vec<_>>(), want, "-d{lo} -D{hi}");
-        let mut counted = args.to_vec();
-        counted.push("-u");
-        assert_eq!(ok(&counted).trim(), want.len().to_string());
+        assert_eq!(counted(&args), want.len() as u64);
     }
     // Parts of a filtered listing partition it.
-    let whole = ok(&["graphs", "9", "-d3", "-u"]);
+    let whole = counted(&["graphs", "9", "-d3"]);
     let parts: u64 = (0..5)
-        .map(|i| {
-            ok(&["graphs", "9", "-d3", "-u", &format!("{i}/5")])
-                .trim()
-                .parse::<u64>()
-                .unwrap()
-        })
+        .map(|i| counted(&["graphs", "9", "-d3", &format!("{i}/5")]))
         .sum();
-    assert_eq!(parts.to_string(), whole.trim());
+    assert_eq!(parts, whole);
 }
 
 /// `nauty-geng` itself (Debian package `nauty`), or the test fails.
@@ -463,8 +467,8 @@ fn assert_counts_like_geng(test: &str, args: &[&str]) {
         .and_then(|l| l.split(' ').next())
         .unwrap_or_else(|| panic!("geng said: {text}"));
     let mut mine = vec!["graphs"];
-    mine.extend(with_u);
-    assert_eq!(ok(&mine).trim(), theirs, "geng {args:?}");
+    mine.extend(args);
+    assert_eq!(counted(&mine).to_string(), theirs, "geng {args:?}");
 }
 
 #[test]
@@ -689,17 +693,9 @@ fn edge_ranges_count_like_geng() {
         assert_counts_like_geng("edge_ranges_count_like_geng", &args);
     }
     // Parts of an edge range partition it.
-    let whole: u64 = ok(&["graphs", "-c", "9", "12:14", "-u"])
-        .trim()
-        .parse()
-        .unwrap();
+    let whole = counted(&["graphs", "-c", "9", "12:14"]);
     let parts: u64 = (0..3)
-        .map(|i| {
-            ok(&["graphs", "-c", "9", "12:14", &format!("{i}/3"), "-u"])
-                .trim()
-                .parse::<u64>()
-                .unwrap()
-        })
+        .map(|i| counted(&["graphs", "-c", "9", "12:14", &format!("{i}/3")]))
         .sum();
     assert_eq!(parts, whole);
     refused(&["graphs", "7", "5:4"], "MAXE is less than MINE");
