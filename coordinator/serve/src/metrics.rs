@@ -250,6 +250,12 @@ pub fn render_report(report: &StatusReport, events: &BTreeMap<String, Events>) -
     );
     gauge(
         &mut reg,
+        "store_writes_failing",
+        "1 while the store's writes fail (a full or failing disk: no result is acknowledged until they work again; `status` says why), else 0",
+        u64::from(report.store_writes_failing.is_some()),
+    );
+    gauge(
+        &mut reg,
         "coordinator_resident_bytes",
         "The coordinator's resident memory (0 where the platform does not say)",
         report.coordinator_rss_bytes,

@@ -158,6 +158,14 @@ fn check_against_status(s: &Scrape, r: &StatusReport) {
         r.workers_pruned as f64
     );
     assert_eq!(gauge(s, "gamesweep_store_bytes", &[]), r.store_bytes as f64);
+    assert_eq!(
+        gauge(s, "gamesweep_store_writes_failing", &[]),
+        if r.store_writes_failing.is_some() {
+            1.0
+        } else {
+            0.0
+        }
+    );
     // Memory is read again for each call; it must be there, and non-zero
     // wherever status sees it.
     let rss = gauge(s, "gamesweep_coordinator_resident_bytes", &[]);
@@ -316,5 +324,27 @@ fn sweep_info_help_names_every_state() {
         .unwrap_or_else(|| panic!("no HELP of sweep_info: {text}"));
     for state in gamesweep_api::domain::SweepState::ALL {
         assert!(help.contains(state.as_str()), "{state:?} not in {help}");
+    }
+}
+
+/// Failing store writes are a gauge an alert can watch (trust III: a full
+/// disk was visible in `status` and health, not in `/metrics`).
+#[test]
+fn failing_store_writes_are_a_gauge() {
+    let c = Core::open(Arc::new(MemStore::new()), LEASE).unwrap();
+    let (_, mut r, _) = scrape(&c);
+    for (failing, want) in [
+        (None, 0.0),
+        (Some("No space left on device".to_string()), 1.0),
+    ] {
+        r.store_writes_failing = failing;
+        let text = metrics::render_report(&r, &Default::default());
+        let s = Scrape::parse(text.lines().map(|l| Ok(l.to_string()))).unwrap();
+        assert_eq!(
+            gauge(&s, "gamesweep_store_writes_failing", &[]),
+            want,
+            "{text}"
+        );
+        check_against_status(&s, &r);
     }
 }
