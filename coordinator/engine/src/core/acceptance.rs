@@ -347,7 +347,7 @@ impl Core {
         if matches!(state, ShardState::Done | ShardState::Failed)
             || !self
                 .store
-                .put_result(&sweep_id, index, &bytes, timing.as_ref())?
+                .put_result_from(&sweep_id, index, &bytes, timing.as_ref(), &worker)?
         {
             s.duplicates_ignored = s.duplicates_ignored.saturating_add(1);
             self.store.put_stats(&sweep_id, &s.stats())?;

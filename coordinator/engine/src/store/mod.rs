@@ -400,6 +400,26 @@ pub trait Store: Send + Sync {
         result: &[u8],
         timing: Option<&ShardTiming>,
     ) -> Result<bool, StoreError>;
+    /// [`Store::put_result`] and [`Store::put_origin`] (the identity that
+    /// computed it) as one write: whatever a crash keeps, a stored result
+    /// has its origin (`provenance.json` never says `(unrecorded)` for it).
+    /// The default writes them one after the other (for stores where a
+    /// crash keeps nothing unflushed, like [`MemStore`]); stores on disk
+    /// override it.
+    fn put_result_from(
+        &self,
+        id: &str,
+        index: u32,
+        result: &[u8],
+        timing: Option<&ShardTiming>,
+        origin: &str,
+    ) -> Result<bool, StoreError> {
+        let stored = self.put_result(id, index, result, timing)?;
+        if stored {
+            self.put_origin(id, index, origin)?;
+        }
+        Ok(stored)
+    }
     /// Set or clear shard `index`'s lease (not flushed).
     fn put_lease(
         &self,

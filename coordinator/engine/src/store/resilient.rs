@@ -695,6 +695,43 @@ impl Store for ResilientStore {
         })
     }
 
+    fn put_result_from(
+        &self,
+        id: &str,
+        index: u32,
+        result: &[u8],
+        timing: Option<&ShardTiming>,
+        origin: &str,
+    ) -> Result<bool, StoreError> {
+        let sh = &self.shared;
+        let mut log = sh.log();
+        if let Some(e) = log.refusal() {
+            return Err(e);
+        }
+        match sh.with(|s| s.put_result_from(id, index, result, timing, origin)) {
+            Ok(true) => {
+                log.push(Write::Result {
+                    id: id.into(),
+                    index,
+                    bytes: result.to_vec(),
+                    timing: timing.cloned(),
+                });
+                log.push(Write::Origin {
+                    id: id.into(),
+                    index,
+                    worker: origin.into(),
+                });
+                Ok(true)
+            }
+            Ok(false) => Ok(false),
+            Err(e) if is_write_failure(&e) => {
+                sh.start_episode(&mut log, &e);
+                Err(log.refusal().unwrap_or(e))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     fn put_origin(&self, id: &str, index: u32, worker: &str) -> Result<(), StoreError> {
         self.shared.write(Write::Origin {
             id: id.into(),

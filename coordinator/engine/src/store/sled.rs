@@ -936,6 +936,60 @@ impl Store for SledStore {
         Ok(swapped)
     }
 
+    fn put_result_from(
+        &self,
+        id: &str,
+        index: u32,
+        result: &[u8],
+        timing: Option<&ShardTiming>,
+        origin: &str,
+    ) -> Result<bool, StoreError> {
+        use ::sled::transaction::{ConflictableTransactionError, TransactionError};
+        use ::sled::Transactional as _;
+        let key = shard_key(id, index);
+        let fresh = seal(self.fresh.name, &key, &[]);
+        let sealed = seal(self.results.name, &key, result);
+        let timing = timing.map(|t| seal(self.timings.name, &key, &enc(t)));
+        let origin = seal(self.origins.name, &key, &enc(&origin));
+        // One sled transaction: a crash (or sled's own periodic flush) never
+        // keeps the result without its origin, timing and `fresh` mark.
+        let swapped = (
+            &self.fresh.tree,
+            &self.results.tree,
+            &self.timings.tree,
+            &self.origins.tree,
+        )
+            .transaction(|(f, r, t, o)| {
+                if r.get(key.as_slice())?.is_some() {
+                    return Ok(false);
+                }
+                f.insert(key.as_slice(), fresh.as_slice())?;
+                r.insert(key.as_slice(), sealed.as_slice())?;
+                if let Some(v) = &timing {
+                    t.insert(key.as_slice(), v.as_slice())?;
+                }
+                o.insert(key.as_slice(), origin.as_slice())?;
+                Ok::<bool, ConflictableTransactionError<()>>(true)
+            })
+            .map_err(|e| match e {
+                TransactionError::Storage(e) => StoreError::from(e),
+                // Not reached: the transaction above never aborts.
+                TransactionError::Abort(()) => {
+                    StoreError::Corrupt(format!("storing shard {index} of `{id}` aborted"))
+                }
+            })?;
+        if swapped {
+            if let Some(seq) = self.seq_of(id) {
+                self.note(&Record::Done {
+                    seq,
+                    index,
+                    digest: journal::digest(result),
+                });
+            }
+        }
+        Ok(swapped)
+    }
+
     fn put_lease(
         &self,
         id: &str,

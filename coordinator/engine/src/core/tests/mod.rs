@@ -7,6 +7,7 @@
 //! (replicated validation), `writes` (a disk that fills up), `parts` (parts
 //! that merge) and `solvers` (a solver build that changes mid-sweep).
 
+mod attribution;
 mod parts;
 mod sched;
 mod solvers;
