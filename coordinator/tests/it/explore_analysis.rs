@@ -308,7 +308,7 @@ fn same_sum_as(s: &Value, terms: &[&str], want: &Value) {
                     .iter()
                     .map(|v| v.to_string())
                     .collect();
-                let part = format!("{{{}}} {}", vs.join(","), c["value"].as_str().unwrap());
+                let part = format!("{{{}}}: {}", vs.join(","), c["value"].as_str().unwrap());
                 assert!(text.contains(&part), "{part} not in {text}");
             }
         }
