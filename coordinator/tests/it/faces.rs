@@ -666,3 +666,43 @@ fn add_to_the_sum_is_offered_only_where_the_sum_takes_it() {
     // The file has both kinds.
     assert!(offered > 0 && refused > 0, "{rows:?}");
 }
+
+/// Issue 46, item 8, in headless Chromium: playing Col, the solver's reply
+/// with one move left read "wins, 1 moves to the end". Col on an edge,
+/// Blue has coloured vertex 0: Red colours 1 and wins, one move to the end.
+#[test]
+#[ignore = "needs chromium"]
+fn one_move_to_the_end_is_singular() {
+    let (chromium, driver) = browser::browser_or_fail("the Col reply browser test");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_p, url) = crate::explore::explore(d, &[]);
+    let b = browser::Browser::start(&chromium, &driver, d);
+    let reply = b.rt.block_on(async {
+        let c = b.client(d, 1000, 800).await;
+        c.goto(&format!("{url}?game=col&g=A_&m=0")).await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let reply = loop {
+            let v = c
+                .execute(
+                    "const p = document.getElementById('col-play');
+                     if (p && !p.checked && document.body.dataset.state === 'ready') {
+                       p.checked = true; p.dispatchEvent(new Event('change'));
+                     }
+                     return document.getElementById('col-reply').textContent;",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            let text = v.as_str().unwrap_or_default().to_string();
+            if text.contains("colours") {
+                break text;
+            }
+            assert!(Instant::now() < deadline, "no reply shown: {text:?}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        c.close().await.unwrap();
+        reply
+    });
+    assert_eq!(reply, "Red (Right) colours 1 (wins, 1 move to the end)");
+}
