@@ -47,8 +47,11 @@ function percent(s) {
 function estimate(s) {
   const t = s.positions_target;
   let text = "~" + num(t) + (sampleOnly(s) ? " in the sample" : "");
+  // Every shard done (waiting for verifications): counted, not estimated.
   // Passed before the end (a sample run to its end is its target exactly).
-  if (s.positions_done >= t && t > 0 && s.state !== "sampled") {
+  if (s.shards_total > 0 && s.shards_done === s.shards_total) {
+    text = num(s.positions_done) + ", counted: every shard is done";
+  } else if (s.positions_done >= t && t > 0 && s.state !== "sampled") {
     text = "~" + num(t) + (s.state === "running" ? " reached; the last shards are finishing" : " passed: the projection was low");
   }
   const how = s.shards_done > 0 ? "projected from " + num(s.shards_done) + " done shards; the plan estimated " + num(s.positions_estimate)
