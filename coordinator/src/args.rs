@@ -92,7 +92,13 @@ pub fn documented_kinds_command(
         c = common(c);
     }
     for k in gamesweep::kinds::registry() {
-        c = c.subcommand(kind_command(verb, *k, common).no_binary_name(false));
+        // No `--version` here: `run KIND` parses the kind's parameters
+        // itself and refuses it, so its page must not list it (issue 46).
+        c = c.subcommand(
+            kind_command(verb, *k, common)
+                .no_binary_name(false)
+                .disable_version_flag(true),
+        );
     }
     c
 }

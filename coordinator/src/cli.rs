@@ -40,7 +40,7 @@ pub enum Command {
     Launch(cmd::launch::LaunchArgs),
     /// Show progress of one sweep or all.
     Status(cmd::status::StatusArgs),
-    /// Fetch a finished sweep's results.json and report.md.
+    /// Write a finished sweep's report: results.json, report.md and provenance.json from the coordinator, report.html, the figures and the kind's files rendered here (--partial: a sweep not finished, marked partial; --from DIR: re-render, no coordinator).
     Report(cmd::report::ReportArgs),
     /// Stop handing out a sweep's shards.
     Cancel(cmd::cancel::CancelArgs),

@@ -40,6 +40,18 @@ pub fn run_line(s: &SweepStatus) -> String {
     let eta = s
         .eta_seconds
         .map_or_else(|| "unknown".to_string(), |e| format!("~{}", hms(e)));
+    // Past the projection before the end: not "99.9 % of ~X (X done)"
+    // (issue 46), but the count and the projection passed.
+    if s.positions_target > 0 && s.positions_done >= s.positions_target {
+        return format!(
+            "{} positions{of} done, past the projected ~{}, {}/{} shards, {}/s, eta {eta}",
+            thousands(s.positions_done),
+            thousands(s.positions_target),
+            thousands(done as u64),
+            thousands(total as u64),
+            thousands(s.rate.round() as u64),
+        );
+    }
     format!(
         "{:.1} % of ~{} positions{of} ({} done), {}/{} shards, {}/s, eta {eta}",
         100.0 * s.fraction_done,
@@ -326,6 +338,15 @@ mod tests {
         assert_eq!(
             run_line(&s),
             "30.1 % of ~4,100,000 positions of the sample (1,234,567 done), 3/9 shards, 54,321/s, eta ~0:01:02"
+        );
+        // Issue 46: past the projection before the end, not "99.9 % of ~X
+        // (X done)".
+        let mut s = s;
+        s.positions_done = 4_100_000;
+        s.fraction_done = 0.999;
+        assert_eq!(
+            run_line(&s),
+            "4,100,000 positions of the sample done, past the projected ~4,100,000, 3/9 shards, 54,321/s, eta ~0:01:02"
         );
     }
 }

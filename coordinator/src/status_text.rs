@@ -136,7 +136,7 @@ fn render_fields(r: &StatusReport) -> String {
             ));
         }
         if let Some(v) = &s.verification {
-            out.push_str(&verification_text(v));
+            out.push_str(&verification_text(v, s.shards_total));
         }
     }
     if r.store_bytes > 0 || r.coordinator_rss_bytes > 0 {
@@ -196,8 +196,8 @@ fn positions_text(s: &SweepStatus) -> String {
     let est = if s.state == SweepState::Done {
         " (100 % done)".to_string()
     } else if all_done {
-        " (100 % done: every shard; not finished until its verifications are, see below)"
-            .to_string()
+        // Not "100 %": that is said only of a sweep that is done.
+        " (every shard done; not finished until its verifications are, see below)".to_string()
     } else if s.positions_estimate == 0 {
         String::new()
     } else {
@@ -213,6 +213,25 @@ fn positions_text(s: &SweepStatus) -> String {
         } else {
             "the plan's estimate".to_string()
         };
+        // The target reached but the sweep not done (the projection was
+        // low, or in-flight progress counts the last shards whole): "X of
+        // ~X (99.9 % done)" read as a contradiction (issue 46).
+        let target = match sample {
+            Some(_) => s.positions_target,
+            None => s.positions_projected,
+        };
+        // (A sample run to its end is at its target exactly: not passed.)
+        if target > 0 && s.positions_done >= target && s.state != SweepState::Sampled {
+            return format!(
+                "  positions: {} so far, past the projected ~{}{}; not finished: {} of {} shards done (rough: {rough}){}\n",
+                t(s.positions_done),
+                t(target),
+                if sample.is_some() { " of the sample" } else { "" },
+                t(s.shards_done as u64),
+                t(s.shards_total as u64),
+                moving_text(s, all_done, sample.is_some())
+            );
+        }
         match sample {
             // Progress and ETA are the sample's; the whole sweep's size is
             // only a note (`gamesweep project` prices it).
@@ -224,7 +243,15 @@ fn positions_text(s: &SweepStatus) -> String {
             None => format!(" of ~{} ({pct}; rough: {rough})", t(s.positions_projected)),
         }
     };
-    let moving = match s.state {
+    let moving = moving_text(s, all_done, sample.is_some());
+    format!("  positions: {}{est}{moving}\n", t(s.positions_done))
+}
+
+/// The end of the positions line: a running sweep's rate and ETA (of the
+/// sample, if `sampled`), or how to resume a paused one.
+fn moving_text(s: &SweepStatus, all_done: bool, sampled: bool) -> String {
+    let t = thousands;
+    match s.state {
         SweepState::Running if all_done => String::new(),
         SweepState::Running => {
             let eta = s
@@ -234,17 +261,12 @@ fn positions_text(s: &SweepStatus) -> String {
                 "  rate: {}/s over the last {} min  ETA{}: {eta}",
                 t(s.rate.round() as u64),
                 RATE_WINDOW_SECS / 60,
-                if sample.is_some() {
-                    " of the sample"
-                } else {
-                    ""
-                }
+                if sampled { " of the sample" } else { "" }
             )
         }
         SweepState::Paused => format!("  paused (`gamesweep resume {}`)", s.sweep_id),
         _ => String::new(),
-    };
-    format!("  positions: {}{est}{moving}\n", t(s.positions_done))
+    }
 }
 
 /// `unix_ms` as an ISO 8601 UTC time to the second
@@ -259,23 +281,30 @@ pub fn stamped(text: &str, stamp: &str) -> String {
     text.lines().map(|l| format!("{stamp} {l}\n")).collect()
 }
 
-/// The verification lines of a sweep's block.
-fn verification_text(v: &VerifyStatus) -> String {
+/// The verification lines of a sweep's block (`total` shards): the seeded
+/// sample, then the outcomes of every shard run again by a second identity.
+/// Those are more than the sample: results of identities not yet trusted
+/// (adaptive replication), unsigned imports and rechecks of out-voted
+/// identities are run again too, so "1 selected … 6 verified" read as more
+/// verified than selected (issue 46).
+fn verification_text(v: &VerifyStatus, total: u32) -> String {
+    let t = |n: u32| thousands(n.into());
     let mut out = format!(
-        "  verification: {} selected ({:.4} % of the shards, seed {}){}: {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other identity), {} pending\n",
-        v.selected,
+        "  verification: {} of {} shards in the seeded sample ({:.4} %, seed {}); shards run again by a second identity (the sample's, results of identities not yet trusted, unsigned imports{}): {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other identity), {} pending\n",
+        t(v.selected),
+        t(total),
         v.ppm as f64 / 1e4,
         v.seed,
         if v.rechecks > 0 {
-            format!(" + {} rechecked (out-voted identity)", v.rechecks)
+            format!(", {} rechecks of out-voted identities", t(v.rechecks))
         } else {
             String::new()
         },
-        v.verified,
-        v.mismatched,
-        v.replaced,
-        v.unverifiable,
-        v.pending
+        t(v.verified),
+        t(v.mismatched),
+        t(v.replaced),
+        t(v.unverifiable),
+        t(v.pending)
     );
     if let Some(w) = &v.waiting {
         out.push_str(&waiting_text(v.pending, w));
@@ -620,7 +649,7 @@ mod tests {
         };
         let text = render(&r);
         assert!(
-            text.contains("  positions: 100 (100 % done: every shard; not finished until its verifications are, see below)\n"),
+            text.contains("  positions: 100 (every shard done; not finished until its verifications are, see below)\n"),
             "{text}"
         );
         assert!(!text.contains("99.9") && !text.contains("ETA"), "{text}");
@@ -676,7 +705,7 @@ mod tests {
             store_writes_failing: None,
         };
         let text = render(&r);
-        assert!(text.contains("  verification: 3 selected (1.0000 % of the shards, seed 5) + 2 rechecked (out-voted identity): 2 verified, 1 mismatched (1 replaced by the majority), 1 unverifiable (no other identity), 1 pending\n"), "{text}");
+        assert!(text.contains("  verification: 3 of 8 shards in the seeded sample (1.0000 %, seed 5); shards run again by a second identity (the sample's, results of identities not yet trusted, unsigned imports, 2 rechecks of out-voted identities): 2 verified, 1 mismatched (1 replaced by the majority), 1 unverifiable (no other identity), 1 pending\n"), "{text}");
         assert!(
             text.contains("  disagreeing workers (out-voted): liar\n"),
             "{text}"
@@ -684,6 +713,64 @@ mod tests {
         assert!(
             text.contains("quarantined workers (out-voted; no more leases): liar\n"),
             "{text}"
+        );
+    }
+
+    /// Issue 46: a credentialed run's status said "1 selected … 6
+    /// verified": the verified count is of every shard run again (new
+    /// identities' results too), not of the sample. The line now says so.
+    #[test]
+    fn more_verified_than_sampled_reads_as_such() {
+        let v = VerifyStatus {
+            ppm: 10_000,
+            seed: 5,
+            selected: 1,
+            verified: 6,
+            unverifiable: 1,
+            ..VerifyStatus::default()
+        };
+        let text = verification_text(&v, 64);
+        assert!(
+            text.starts_with("  verification: 1 of 64 shards in the seeded sample (1.0000 %, seed 5); shards run again by a second identity (the sample's, results of identities not yet trusted, unsigned imports): 6 verified, 0 mismatched"),
+            "{text}"
+        );
+        assert!(!text.contains("selected"), "{text}");
+    }
+
+    /// Issue 46: near the end of `launch uvg --max-n 10`, `status` said
+    /// "119,611,147 of ~119,611,147 (99.9 % done)": the projection reached
+    /// by a sweep not done. It now says the projection was passed and what
+    /// is left; 100 % is said only when done, with the count and no "~".
+    #[test]
+    fn a_projection_reached_before_the_end_is_not_a_share_done() {
+        let mut s = sweep(SweepState::Running, Some(1.0));
+        s.shards_total = 257;
+        s.shards_done = 256;
+        s.positions_done = 119_611_147;
+        s.positions_projected = 119_611_147;
+        s.positions_target = 119_611_147;
+        s.positions_estimate = 123_026_593;
+        s.fraction_done = 0.999;
+        let line = positions_text(&s);
+        assert_eq!(
+            line,
+            "  positions: 119,611,147 so far, past the projected ~119,611,147; not finished: 256 of 257 shards done (rough: projected from 256 done shards; the plan estimated 123,026,593)  rate: 10/s over the last 5 min  ETA: ~0:00:01 (rough)\n"
+        );
+        assert!(!line.contains("99.9 %"), "{line}");
+        // Below the projection: the share, against that same projection.
+        s.positions_done = 100_000_000;
+        assert!(
+            positions_text(&s).contains("100,000,000 of ~119,611,147 (99.9 % done;"),
+            "{}",
+            positions_text(&s)
+        );
+        // Done: the count, 100 %, no estimate.
+        s.state = SweepState::Done;
+        s.positions_done = 119_611_147;
+        s.fraction_done = 1.0;
+        assert_eq!(
+            positions_text(&s),
+            "  positions: 119,611,147 (100 % done)\n"
         );
     }
 

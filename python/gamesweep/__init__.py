@@ -7,7 +7,7 @@ call::
     gs.uvg.values("Dhc")                      # Grundy value of every start
     gs.uvg.solve("Dhc", start=0)["starts"][0]  # what `solve uvg --json` says
     sum(1 for _ in gs.graphs(8))               # connected graphs on 8 vertices
-    gs.col.value("Bw", "L..")                  # Col's canonical value
+    gs.col.value("Bg", "L..")                  # Col on a 3-vertex path, an end blue: -1/2
 
 Modules: :mod:`uvg`, :mod:`col`, :mod:`myopic`, :mod:`gamegraph`;
 functions :func:`graphs`, :func:`subtraction`; :class:`Results` (a committed

@@ -686,6 +686,8 @@ fn coordinator_report(
         exec(ReportArgs {
             id: Some(id),
             from: None,
+            // A finished sweep's report, as before `report --partial` existed.
+            partial: false,
             out: Some(out.into()),
             conn: c,
         })

@@ -150,17 +150,30 @@ pub fn solvers_line(p: &Provenance) -> Option<String> {
     ))
 }
 
-/// One line on the replicated validation a provenance records.
+/// One line on the replicated validation a provenance records: the seeded
+/// sample, then the outcomes of every shard run again by a second identity
+/// (more than the sample: new identities' results, unsigned imports and
+/// rechecks are run again too). Issue 46: it said "launched with
+/// `--verify-fraction 0`" of a local `run`, given no such flag (0 is
+/// `run`'s default), and "45 selected, 0 rechecked: 41 verified" read as
+/// verified without a recheck.
 pub fn replication_line(p: &Provenance) -> String {
     if p.verify_ppm == 0 && p.shards_rechecked == 0 && p.shards_selected == 0 {
-        return "Replicated validation: none (launched with `--verify-fraction 0`).".into();
+        return "Replicated validation: none (a verification share of 0, `gamesweep run`'s default or `launch --verify-fraction 0`: no shard was run again by a second identity).".into();
     }
     format!(
-        "Replicated validation: {} of {} shards selected ({} %), {} rechecked: {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other identity).",
+        "Replicated validation: {} of {} shards in the seeded sample ({} %); shards run again by a second identity (the sample's, results of identities not yet trusted, unsigned imports{}): {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other identity).",
         thousands(p.shards_selected.into()),
         thousands(p.shards_total.into()),
         p.verify_fraction * 100.0,
-        thousands(p.shards_rechecked.into()),
+        if p.shards_rechecked > 0 {
+            format!(
+                ", {} rechecks of out-voted identities",
+                thousands(p.shards_rechecked.into())
+            )
+        } else {
+            String::new()
+        },
         thousands(p.shards_verified.into()),
         thousands(p.shards_mismatched.into()),
         thousands(p.shards_replaced.into()),
@@ -350,7 +363,7 @@ mod tests {
             ),
             "{old}"
         );
-        assert!(old.contains("Replicated validation: 45 of 4,096 shards selected (1 %), 0 rechecked: 41 verified, 0 mismatched (0 replaced by the majority), 4 unverifiable"), "{old}");
+        assert!(old.contains("Replicated validation: 45 of 4,096 shards in the seeded sample (1 %); shards run again by a second identity (the sample's, results of identities not yet trusted, unsigned imports): 41 verified, 0 mismatched (0 replaced by the majority), 4 unverifiable"), "{old}");
         p.confirmation.statement = "partly verified: 2 shards rest on one identity".into();
         p.confirmation.confirmed_by_two_identities = 4094;
         p.confirmation.rest_on_one_issued_identity = 2;
@@ -369,6 +382,14 @@ mod tests {
         ] {
             assert!(md.contains(want), "{want}: {md}");
         }
+        // Issue 46: a share of 0 (a local `run`'s default) is not said to
+        // be a flag the user gave.
+        let mut zero: Provenance =
+            serde_json::from_str(include_str!("../../../runs/col-10/provenance.json")).unwrap();
+        zero.shards_rechecked = 0;
+        let line = replication_line(&zero);
+        assert!(!line.contains("launched with"), "{line}");
+        assert!(line.contains("`gamesweep run`'s default"), "{line}");
         let none = Verification::of_dir(Path::new("/nonexistent")).section_md();
         assert!(
             none.contains("Not recorded: there is no `provenance.json`"),

@@ -1,14 +1,26 @@
 //! `gamesweep report ID [--out DIR]`: fetch a finished sweep's
-//! `results.json` and `report.md` from the coordinator, and write the kind's
-//! other files (e.g. `collected-min-value-5.txt`), the figures and
-//! `report.html`, rendered here from `results.json`, as `run` does.
-//! `gamesweep report --from DIR`: the same files re-rendered from
+//! `results.json`, `report.md` and `provenance.json` from the coordinator,
+//! and write the kind's other files (e.g. `collected-min-value-5.txt`), the
+//! figures and `report.html`, rendered here from `results.json`, as `run`
+//! does. `gamesweep report --from DIR`: the same files re-rendered from
 //! `DIR/results.json`, no coordinator.
+//!
+//! `gamesweep report ID --partial`: a sweep not finished (running, paused,
+//! cancelled, sampled) has no final report; this renders one from the
+//! shards done so far (fetched as an export, a read), marked as partial and
+//! not final at the top of `report.md` and `report.html`, its results in
+//! `results.partial.json` (never `results.json`, which is a final result),
+//! by default in `sweeps/ID-partial/`. Without `--partial`, `report` on such
+//! a sweep says why there is no report and what to do (issue 46: it told a
+//! cancelled sweep's owner to watch it move).
 
 use crate::connect::{self, Conn};
+use crate::error::UsageError;
 use anyhow::Context as _;
 use gamesweep::sweep::Rendered;
+use gamesweep_api::domain::{SweepState, SweepStatus};
 use gamesweep_engine::core::Provenance;
+use gamesweep_engine::export_file;
 use gamesweep_report::report;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +35,12 @@ pub struct ReportArgs {
     /// other files, written back into DIR (or --out); no coordinator.
     #[arg(long, value_name = "DIR", conflicts_with = "id")]
     pub from: Option<PathBuf>,
+    /// For a sweep not finished (running, paused, cancelled, sampled): a
+    /// partial report of the shards done so far, marked "partial, not
+    /// final" in report.md and report.html, its results in
+    /// results.partial.json [default --out: sweeps/<ID>-partial].
+    #[arg(long, conflicts_with = "from")]
+    pub partial: bool,
     /// Output directory [default: sweeps/<ID>, or the --from DIR].
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -79,7 +97,25 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
     };
     let rt = connect::runtime()?;
     let mut c = connect::connect(&rt, &a.conn)?;
-    let r = rt.block_on(c.result(&id))?;
+    if a.partial {
+        let out = a.out.unwrap_or_else(|| {
+            PathBuf::from(crate::args::SWEEPS_DIR).join(format!("{id}-partial"))
+        });
+        return exec_partial(&rt, &mut c, &id, &out);
+    }
+    let r = match rt.block_on(c.result(&id)) {
+        Ok(r) => r,
+        Err(e) => {
+            // Say what a sweep that is not done is waiting for, if it is
+            // not simply running (the coordinator's message tells to watch).
+            let st = rt.block_on(c.status(Some(&id))).ok();
+            let sweep = st.as_ref().and_then(|r| r.sweeps.first());
+            match sweep.and_then(not_finished) {
+                Some(why) => return Err(UsageError(why).into()),
+                None => return Err(e.into()),
+            }
+        }
+    };
     let out = a
         .out
         .unwrap_or_else(|| PathBuf::from(crate::args::SWEEPS_DIR).join(&id));
@@ -107,6 +143,126 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
     }
     print_verification(&r.provenance_json);
     Ok(())
+}
+
+/// Why sweep `s` has no final report and what to do, for a sweep that will
+/// not get one by waiting (cancelled, paused, sampled); `None` for others
+/// (running: the coordinator's own message says to watch it).
+fn not_finished(s: &SweepStatus) -> Option<String> {
+    let id = &s.sweep_id;
+    let done = crate::output::count_of(s.shards_done.into(), s.shards_total.into(), "shard");
+    let partial = format!(
+        "`gamesweep report {id} --partial` writes a partial report of the done shards (marked not final)"
+    );
+    match s.state {
+        SweepState::Cancelled => Some(format!(
+            "sweep `{id}` was cancelled with {done} done, so it will never finish and has no report; {partial}; to carry on from its done shards, `gamesweep export {id} FILE`, then `gamesweep import FILE --name NEW` (admin token) and run workers"
+        )),
+        SweepState::Paused => Some(format!(
+            "sweep `{id}` is paused with {done} done: nothing runs and it has no report until it is resumed (`gamesweep resume {id}`, admin token) and finishes; meanwhile {partial}"
+        )),
+        SweepState::Sampled => Some(format!(
+            "sweep `{id}` has run its sample ({done}) and stops there: its projection is `gamesweep project {id}`; widen it to the whole plan with `gamesweep launch KIND ... --name {id} --resume` (without --sample) for a report; meanwhile {partial}"
+        )),
+        _ => None,
+    }
+}
+
+/// `report ID --partial`: the shards done so far, fetched as an export (a
+/// read), merged and rendered here into `out`, marked partial.
+fn exec_partial(
+    rt: &tokio::runtime::Runtime,
+    c: &mut gamesweep_proto::Coordinator,
+    id: &str,
+    out: &Path,
+) -> anyhow::Result<()> {
+    if out.join("results.json").exists() {
+        return Err(UsageError(format!(
+            "{} holds a results.json (a final report?): a partial report is not written over it; pick another --out",
+            out.display()
+        ))
+        .into());
+    }
+    let state = rt
+        .block_on(c.status(Some(id)))
+        .with_context(|| format!("reading the status of {id}"))?
+        .sweeps
+        .into_iter()
+        .next()
+        .map(|s| s.state);
+    let bytes = rt
+        .block_on(c.export(id))
+        .with_context(|| format!("fetching the done shards of {id}"))?;
+    let export = export_file::decode(&bytes)
+        .map_err(|e| anyhow::anyhow!("the coordinator sent a bad export: {e}"))?
+        .export;
+    let kind = gamesweep::kinds::find(&export.kind)?;
+    let params = kind.resolve_params(&export.params)?;
+    let mut merged = kind.empty();
+    for r in &export.results {
+        let shard = export.plan.get(r.index as usize).ok_or_else(|| {
+            anyhow::anyhow!(
+                "the coordinator sent a result of shard {}, not in its plan",
+                r.index
+            )
+        })?;
+        let o = kind
+            .decode(r.result.as_bytes())
+            .with_context(|| format!("decoding the result of shard {}", r.index))?;
+        kind.validate(&params, shard, &o)?;
+        merged.merge(o)?;
+    }
+    let rendered = kind
+        .render(&params, &merged)
+        .map_err(|e| anyhow::Error::new(e).context("rendering the done shards"))?;
+    let (done, total) = (export.results.len() as u64, export.plan.len() as u64);
+    let banner = partial_banner(id, state, done, total);
+    let rendered = Rendered {
+        report_md: with_banner(&rendered.report_md, &banner),
+        ..rendered
+    };
+    let written = report::write_results(out, &rendered, &report::Verification::Unrecorded)?;
+    // A final result is `results.json`; this one is named as what it is.
+    std::fs::rename(out.join("results.json"), out.join(PARTIAL_RESULTS))
+        .with_context(|| format!("naming {}/{PARTIAL_RESULTS}", out.display()))?;
+    let files: Vec<String> = written
+        .files
+        .into_iter()
+        .map(|f| {
+            if f == "results.json" {
+                PARTIAL_RESULTS.to_string()
+            } else {
+                f
+            }
+        })
+        .collect();
+    eprintln!(
+        "wrote a partial report (not final: {}) into {}/: {}",
+        crate::output::count_of(done, total, "shard"),
+        out.display(),
+        report::Written { files }
+    );
+    Ok(())
+}
+
+/// The name of a partial report's results (never `results.json`).
+pub const PARTIAL_RESULTS: &str = "results.partial.json";
+
+/// The notice at the top of a partial report.
+fn partial_banner(id: &str, state: Option<SweepState>, done: u64, total: u64) -> String {
+    let state = state.map_or_else(|| "not finished".to_string(), |s| s.to_string());
+    format!(
+        "> **Partial report, not final.** Sweep `{id}` is {state}: {} done. Everything here is of those shards only: a smallest position, a count or a maximum may change, and none is the sweep's result. Its results are in `{PARTIAL_RESULTS}`.\n",
+        crate::output::count_of(done, total, "shard")
+    )
+}
+
+/// `md` with `banner` after its title line (or first, without one).
+fn with_banner(md: &str, banner: &str) -> String {
+    match md.split_once('\n') {
+        Some((title, rest)) if title.starts_with("# ") => format!("{title}\n\n{banner}{rest}"),
+        _ => format!("{banner}\n{md}"),
+    }
 }
 
 /// The kind's exports (files beside `report.md`), rendered from

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 /// `serve --http 127.0.0.1:0` with `extra` options: the coordinator, its
 /// gRPC URL and the dashboard's URL.
-fn serve_http(dir: &Path, extra: &[&str]) -> (Proc, String, String) {
+pub(crate) fn serve_http(dir: &Path, extra: &[&str]) -> (Proc, String, String) {
     let file = dir.join("dashboard.url");
     let mut args = vec!["--http", "127.0.0.1:0", "--http-address-file"];
     let f = file.to_str().unwrap().to_string();
@@ -42,14 +42,14 @@ fn serve_http(dir: &Path, extra: &[&str]) -> (Proc, String, String) {
 }
 
 /// A response: status, headers (lower-case names), body.
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: String,
+pub(crate) struct Reply {
+    pub(crate) status: u16,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: String,
 }
 
 impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(k, _)| k == name)
@@ -58,7 +58,13 @@ impl Reply {
 }
 
 /// One HTTP/1.1 request to the dashboard at `base` (`http://HOST:PORT/`).
-fn request(base: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+pub(crate) fn request(
+    base: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Reply {
     let host = base.strip_prefix("http://").unwrap().trim_end_matches('/');
     let s = TcpStream::connect(host).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
@@ -156,7 +162,7 @@ fn exchange(
     }
 }
 
-fn write_token(dir: &Path, name: &str, token: &str) -> PathBuf {
+pub(crate) fn write_token(dir: &Path, name: &str, token: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, format!("{token}\n")).unwrap();
     p
@@ -470,7 +476,7 @@ fn with_tls_the_dashboard_is_https_and_its_cookie_secure() {
 }
 
 /// What the page shows of sweep `id` (read from the DOM), or `null`.
-const READ_SWEEP: &str = r#"
+pub(crate) const READ_SWEEP: &str = r#"
 const s = document.querySelector('section.sweep[data-sweep="' + arguments[0] + '"]');
 if (!s) return null;
 const v = c => Number(s.querySelector(c).dataset.value);
@@ -479,7 +485,8 @@ return {
   shards_done: v('.shards-done'), shards_total: v('.shards-total'),
   shards_pending: v('.shards-pending'), shards_leased: v('.shards-leased'),
   shards_failed: v('.shards-failed'),
-  positions_done: v('.positions-done'), positions_estimate: v('.positions-estimate'),
+  positions_done: v('.positions-done'),
+  positions_target: s.querySelector('.positions-target') ? v('.positions-target') : null,
   pictures: s.querySelectorAll('figure.witness svg.graph').length,
   starts: s.querySelectorAll('figure.witness svg.graph circle.start').length,
   board_links: s.querySelectorAll('figure.witness a.explore[href^="/explore?g="] svg.graph').length,
@@ -488,7 +495,7 @@ return {
 };"#;
 
 /// `status ID --json` of the coordinator at `url`: that sweep's object.
-fn status_json(url: &str, id: &str) -> serde_json::Value {
+pub(crate) fn status_json(url: &str, id: &str) -> serde_json::Value {
     let out = ok(&["status", id, "--json", "--coordinator", url]);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     v["sweeps"][0].clone()
@@ -545,7 +552,7 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
         };
         assert_eq!(first["state"], "running", "{first}");
         let st = status_json(&url, "dash");
-        for k in ["shards_total", "shards_done", "positions_estimate"] {
+        for k in ["shards_total", "shards_done", "positions_target"] {
             assert_eq!(first[k], st[k], "{k}: page {first}, status {st}");
         }
         assert_eq!(first["shards_done"], 0);
@@ -588,11 +595,12 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
             "shards_leased",
             "shards_failed",
             "positions_done",
-            "positions_estimate",
         ] {
             assert_eq!(done[k], st[k], "{k}: page {done}, status {st}");
         }
         assert_eq!(done["shards_done"], done["shards_total"]);
+        // Done: the positions are counted, no estimate is left (issue 46).
+        assert!(done["positions_target"].is_null(), "{done}");
         // Every picture marks its start; the rate chart and the worker are there.
         assert_eq!(done["starts"], done["pictures"], "{done}");
         // Each picture links to its position on the boards, served here too.

@@ -308,7 +308,7 @@ fn same_sum_as(s: &Value, terms: &[&str], want: &Value) {
                     .iter()
                     .map(|v| v.to_string())
                     .collect();
-                let part = format!("{{{}}} {}", vs.join(","), c["value"].as_str().unwrap());
+                let part = format!("{{{}}}: {}", vs.join(","), c["value"].as_str().unwrap());
                 assert!(text.contains(&part), "{part} not in {text}");
             }
         }
@@ -470,8 +470,7 @@ fn gs_in(dir: &Path, args: &[&str]) -> std::process::Output {
 /// UVG position from the board: the summands, the sum's value, outcome and
 /// winning moves shown are `solve sum gamegraph:nim.game#nim#1.2.2
 /// uvg:G6@0 --json`'s (run on the same file); a position of a directed
-/// 5-cycle is refused with the route's message, and removing it brings the
-/// sum back.
+/// 5-cycle, which the sum refuses, is offered no "add" (issue 46).
 #[test]
 #[ignore = "needs chromium"]
 fn a_game_graph_position_added_to_the_sum_in_a_browser_is_solve_sum() {
@@ -555,28 +554,25 @@ fn a_game_graph_position_added_to_the_sum_in_a_browser_is_solve_sum() {
         };
         let n = note(c.clone()).await;
         assert!(n.starts_with("Added 1.2.2 (game nim)"), "{n}");
-        // A loopy position: the route's refusal, in both panels.
+        // A loopy position: the sum refuses it, so its row offers no "add"
+        // (issue 46: it was offered, then refused), and says why.
         example("odd-cycle.game").await;
-        let s = add("C5", "p0").await;
         let out = gs_in(examples, &["solve", "sum", &uvg, nim, loopy, "--json"]);
         assert!(!out.status.success(), "{loopy} was summed");
-        let cli = String::from_utf8_lossy(&out.stderr).trim().to_string();
-        let e = s["error"].as_str().unwrap_or_else(|| panic!("no error shown: {s}"));
-        assert!(cli.contains(e), "the page says {e:?}, the CLI {cli:?}");
-        assert!(e.contains(loopy), "{e}");
-        assert_eq!(s["value"], "—", "{s}");
-        assert_eq!(note(c.clone()).await, format!("The sum refuses p0 (game C5): {e}"));
-        // Removing it: the sum of the two again.
-        act(
-            &c,
-            "document.querySelectorAll('#sum-list button.s-remove')[2].click();",
-            vec![],
-            more("sum"),
-        )
-        .await;
+        let row = c
+            .execute(
+                "const r = document.querySelector('#gg-out .gg-game[data-game=\"C5\"] tr[data-position=\"p0\"]');
+                 return [!!r.querySelector('button.gg-add'), r.lastElementChild.title];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(row[0], false, "{row}");
+        assert!(row[1].as_str().unwrap().contains("cycle"), "{row}");
+        // The sum is still the two.
         same_sum_as(&c.execute(SUM, vec![]).await.unwrap(), &[&uvg, nim], &want);
         eprintln!(
-            "explore analysis game-graph sum: 2 sums equal solve sum --json, a loop refused, in {:.1} s",
+            "explore analysis game-graph sum: 2 sums equal solve sum --json, a loop not offered, in {:.1} s",
             started.elapsed().as_secs_f64()
         );
         c.close().await.unwrap();

@@ -18,6 +18,7 @@ mod explore;
 mod explore_analysis;
 mod explore_search;
 mod export;
+mod faces;
 mod figures;
 mod fuzz;
 mod geng;

@@ -928,10 +928,16 @@ impl fmt::Display for SumReport {
                     .iter()
                     .map(|c| {
                         let v: Vec<String> = c.vertices.iter().map(usize::to_string).collect();
-                        format!("{{{}}} = {}", v.join(","), c.value)
+                        format!("{{{}}}: {}", v.join(","), c.value)
                     })
                     .collect();
-                writeln!(f, "  components: {}", parts.join(" + "))?;
+                // Each component's value, then what they make: "{0} = 1 +
+                // {2,3,4,5} = -3/4" read as one equation (issue 46).
+                writeln!(
+                    f,
+                    "  components: {} (the value is their sum)",
+                    parts.join(", ")
+                )?;
             }
         }
         writeln!(f, "sum:     {}", self.value)?;

@@ -116,8 +116,10 @@ const gsAnalysis = (() => {
     const parts = [];
     const comps = s && s.summands[0] && s.summands[0].components || [];
     if (comps.length > 1) {
+      // Each component's value, then what they make (as `solve sum`
+      // says it): "{0} = 1 + {2,3,4,5} = -3/4" read as one equation.
       parts.push('<p class="t-comp muted">components: ' + comps.map(c =>
-        "{" + esc(c.vertices.join(",")) + "} = " + esc(c.value)).join(" + ") + "</p>");
+        "{" + esc(c.vertices.join(",")) + "}: " + esc(c.value)).join(", ") + " (the value is their sum)</p>");
     }
     const list = (side, nodes, head, best) => {
       const items = nodes.map(c => nodeHtml(c, side, game, level + 1));
@@ -254,8 +256,8 @@ const gsAnalysis = (() => {
   function renderSum(s) {
     $("sum-list").innerHTML = an.summands.map((x, i) => {
       const r = s && s.summands[i];
-      const comps = r && r.components && r.components.length > 1 ? '<span class="t-comp muted"> = ' +
-        r.components.map(c => "{" + esc(c.vertices.join(",")) + "} " + esc(c.value)).join(" + ") + "</span>" : "";
+      const comps = r && r.components && r.components.length > 1 ? '<span class="t-comp muted"> (components: ' +
+        r.components.map(c => "{" + esc(c.vertices.join(",")) + "}: " + esc(c.value)).join(", ") + ")</span>" : "";
       return '<li data-term="' + esc(x.term) + '"><span class="s-name">' + esc(x.name) + "</span>: " +
         '<span class="s-val">' + (r ? esc(r.value) : "—") + "</span> " +
         (r ? '<abbr class="s-oc" title="' + esc(WORDS[r.outcome] || r.outcome) + '">' + esc(r.outcome) + "</abbr>" : "") + comps +

@@ -816,6 +816,43 @@ pub struct GameGraphView {
     /// The declared sum's pair table as `solve gamegraph` prints it (at
     /// most [`super::gamedraw::PAIR_ROWS_MAX`] rows), when it was computed.
     pub pair_table: Option<gamesweep::gamegraph::PairTable>,
+    /// Per game, per position (the table's order): whether `solve sum`
+    /// takes it as a summand ([`summable`]). The page offers "add" only
+    /// there (issue 46: it offered it on loopy rows, and the sum refused).
+    pub summable: Vec<Vec<bool>>,
+}
+
+/// Per position of `g`: whether `solve sum` takes it (normal play and loop
+/// free from there): no cycle is reachable from it, and every sink reachable
+/// is labelled `win`. Peeled from the sinks backwards, O(positions + moves).
+pub fn summable(g: &gamesweep::gamegraph::GameGraph) -> Vec<bool> {
+    use gamesweep::gamegraph::SinkLabel;
+    let n = g.len();
+    let mut left: Vec<usize> = (0..n).map(|v| g.moves(v).len()).collect();
+    let mut back: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for v in 0..n {
+        for &w in g.moves(v) {
+            back[w].push(v);
+        }
+    }
+    let mut ok = vec![false; n];
+    let mut todo: Vec<usize> = (0..n)
+        .filter(|&v| left[v] == 0 && g.sink_label(v).is_none_or(|l| l == SinkLabel::Win))
+        .collect();
+    for &v in &todo {
+        ok[v] = true;
+    }
+    while let Some(w) = todo.pop() {
+        for &u in &back[w] {
+            // A move repeated to the same position counts once per arc.
+            left[u] -= 1;
+            if left[u] == 0 && !ok[u] {
+                ok[u] = true;
+                todo.push(u);
+            }
+        }
+    }
+    ok
 }
 
 /// The longest a game-graph request may compute, in all.
@@ -933,5 +970,6 @@ pub fn gamegraph_view_until(
         report,
         drawings,
         pair_table,
+        summable: file.games.iter().map(summable).collect(),
     })
 }

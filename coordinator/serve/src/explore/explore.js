@@ -30,6 +30,11 @@ const st = {
   replay: 0,         // the replay running (0: none)
 };
 
+// "1 move to the end", "3 moves to the end" (it said "1 moves").
+function movesToEnd(n) {
+  return n + (n === 1 ? " move" : " moves") + " to the end";
+}
+
 function esc(s) {
   return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
@@ -321,8 +326,8 @@ function renderCol(v) {
   const r = p && p.reply;
   const e = $("col-reply");
   e.textContent = !p ? "—" : !r ? SIDE[p.side] + " cannot move" :
-    SIDE[p.side] + " colours " + r.vertex + " (" + (r.why === "winning" ? "wins" + (r.remoteness !== null ? ", " + (r.remoteness + 1) + " moves to the end" : "") :
-      r.why === "longest" ? "loses whatever it does; the longest resistance" + (r.remoteness !== null ? ": " + (r.remoteness + 1) + " moves to the end" : "") :
+    SIDE[p.side] + " colours " + r.vertex + " (" + (r.why === "winning" ? "wins" + (r.remoteness !== null ? ", " + movesToEnd(r.remoteness + 1) : "") :
+      r.why === "longest" ? "loses whatever it does; the longest resistance" + (r.remoteness !== null ? ": " + movesToEnd(r.remoteness + 1) : "") :
       "loses; the search ran out of budget: the lowest move") + ")";
   if (r) e.dataset.value = String(r.vertex); else delete e.dataset.value;
 }

@@ -156,8 +156,12 @@ const initGameGraph = (() => {
           '</td><td class="grundy">' + (r.grundy === null ? "—" : r.grundy) + "</td><td>" + (r.in_kernel === null ? "—" : r.in_kernel ? "yes" : "no") +
           "</td>" + (g.minimax_computed ? "<td>" + (r.minimax === null ? "—" : r.minimax) + "</td>" : "") +
           "<td>" + esc(r.good_moves.join(", ")) + "</td>" +
-          '<td><button type="button" class="gg-add" data-game="' + esc(g.name) + '" data-position="' + esc(r.position) +
-          '" aria-label="add position ' + esc(r.position) + " of game " + esc(g.name) + ' to the sum">add</button></td></tr>').join("") + "</tbody></table>";
+          // "add" only where the sum takes the position (normal play, no
+          // cycle reachable): elsewhere it was offered and then refused.
+          (v.summable && v.summable[gi] && v.summable[gi][i] === false
+            ? '<td class="muted" title="not summed: a cycle or a non-win sink is reachable from here">—</td></tr>'
+            : '<td><button type="button" class="gg-add" data-game="' + esc(g.name) + '" data-position="' + esc(r.position) +
+              '" aria-label="add position ' + esc(r.position) + " of game " + esc(g.name) + ' to the sum">add</button></td></tr>')).join("") + "</tbody></table>";
       return '<div class="gg-game" data-game="' + esc(g.name) + '"><div><h3>' + esc(g.name) + "</h3>" + pic + "</div><div>" + facts + table + "</div></div>";
     }).join("");
     const sum = v.report.sum ? ggSum(v.report.sum, v.pair_table) : "";

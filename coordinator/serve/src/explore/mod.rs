@@ -269,6 +269,10 @@ pub fn router(ex: Arc<Explorer>) -> Router {
         .route("/explore/analysis.js", get(analysis_script))
         .route("/explore/gamegraph.js", get(gamegraph_script))
         .route("/explore/style.css", get(style))
+        // Here, not in the dashboard's routes: the boards are served alone
+        // too (`gamesweep explore`), and the dashboard merges these.
+        .route("/favicon.ico", get(crate::web::icon))
+        .route("/favicon.svg", get(crate::web::icon))
         .route("/explore/api/presets", get(presets_json))
         .route("/explore/api/uvg", get(uvg_json))
         .route("/explore/api/col", get(col_json))

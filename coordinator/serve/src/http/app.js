@@ -7,7 +7,7 @@
 "use strict";
 
 const POLL_MS = 2000;
-const pictures = {}; // sweep id -> {done, drawn_done, html, count}
+const pictures = {}; // sweep id -> {done, drawn_done, complete, html, count}
 const galleryOpen = {}; // sweep id -> open or closed, as the reader last set it
 let history = { sweeps: {}, workers: {}, now_ms: null };
 let lastRead = null; // {at: Date, settled: every sweep shown had ended}
@@ -30,9 +30,33 @@ function duration(s) {
 }
 // While only a sample is served, progress and ETA are the sample's.
 function sampleOnly(s) { return !!(s.sample && s.sample.limited); }
+// "100 %" only for a sweep that is done (or a sample run to its end):
+// every shard done but verifications open is not done yet (issue 46).
 function percent(s) {
   const f = s.fraction_done === undefined ? 0 : s.fraction_done;
-  return (f >= 1 ? "100" : (100 * f).toFixed(1)) + " %" + (sampleOnly(s) ? " of the sample" : "");
+  if (s.state === "done") return "100 %";
+  if (f >= 1 && sampleOnly(s)) return "100 % of the sample";
+  if (f >= 1) return "every shard; waiting for verifications";
+  return (100 * f).toFixed(1) + " %" + (sampleOnly(s) ? " of the sample" : "");
+}
+// The one estimate of the positions, as `status` prints it: the target
+// progress is measured against (the plan's estimate corrected by the done
+// shards; the sample's while only the sample is served). A done sweep has
+// no estimate: its positions are counted. Issue 46: the page showed the
+// plan's estimate beside a share done of the projection.
+function estimate(s) {
+  const t = s.positions_target;
+  let text = "~" + num(t) + (sampleOnly(s) ? " in the sample" : "");
+  // Every shard done (waiting for verifications): counted, not estimated.
+  // Passed before the end (a sample run to its end is its target exactly).
+  if (s.shards_total > 0 && s.shards_done === s.shards_total) {
+    text = num(s.positions_done) + ", counted: every shard is done";
+  } else if (s.positions_done >= t && t > 0 && s.state !== "sampled") {
+    text = "~" + num(t) + (s.state === "running" ? " reached; the last shards are finishing" : " passed: the projection was low");
+  }
+  const how = s.shards_done > 0 ? "projected from " + num(s.shards_done) + " done shards; the plan estimated " + num(s.positions_estimate)
+    : "the plan's estimate";
+  return '<dt>estimate</dt><dd class="positions-target" data-value="' + t + '" title="' + esc(how) + '">' + esc(text) + "</dd>";
 }
 function bytes(b) {
   if (b >= 1 << 30) return (b / (1 << 30)).toFixed(1) + " GiB";
@@ -133,15 +157,15 @@ function sweepHtml(s) {
     '<span>failed <b class="shards-failed" data-value="' + s.shards_failed + '">' + num(s.shards_failed) + "</b></span>" +
     '<span>of <b class="shards-total" data-value="' + s.shards_total + '">' + num(s.shards_total) + "</b> shards</span></div>" +
     '<dl class="facts">' +
-    '<dt>positions done</dt><dd class="positions-done" data-value="' + s.positions_done + '">' + num(s.positions_done) + "</dd>" +
-    '<dt>estimate</dt><dd class="positions-estimate" data-value="' + s.positions_estimate + '">' + num(s.positions_estimate) + "</dd>" +
+    '<dt>' + (s.state === "done" ? "positions" : "positions done") + '</dt><dd class="positions-done" data-value="' + s.positions_done + '">' + num(s.positions_done) + "</dd>" +
+    (s.state === "done" ? "" : estimate(s)) +
     '<dt>done</dt><dd class="fraction-done" data-value="' + s.fraction_done + '">' + esc(percent(s)) + "</dd>" +
     '<dt>rate</dt><dd class="rate">' + esc(rate(s.rate)) + "</dd>" +
     '<dt>ETA' + (sampleOnly(s) ? " of the sample" : "") + '</dt><dd class="eta">' + esc(s.state === "running" ? duration(s.eta_seconds) : "–") + "</dd>" +
     "<dt>counterexamples</dt><dd>" + cx + "</dd>" +
     "<dt>results refused</dt><dd>" + num(s.refused_submits + s.results_invalid) + "</dd>" +
     "</dl>" + chart(s, history.sweeps[s.sweep_id], history.now_ms || Date.now()) + fails +
-    '<details class="witnesses" data-sweep="' + id + '"' + (open ? " open" : "") + "><summary>Witnesses and counterexamples so far" +
+    '<details class="witnesses" data-sweep="' + id + '"' + (open ? " open" : "") + "><summary>Witnesses and counterexamples" + (s.state === "done" ? "" : " so far") +
     (pic ? " (" + pic.count + ")" : "") + '</summary><div class="gallery">' + (pic ? pic.html : '<span class="muted">loading…</span>') + "</div></details>" +
     "</section>";
 }
@@ -157,7 +181,9 @@ function exploreLink(w) {
 
 async function refreshPictures(s) {
   const have = pictures[s.sweep_id];
-  if (have && have.done === s.shards_done && have.drawn_done === s.shards_done) return;
+  // Drawn again when shards are done, and when the sweep becomes done
+  // (its smallest positions are no longer "so far").
+  if (have && have.done === s.shards_done && have.drawn_done === s.shards_done && have.complete === (s.state === "done")) return;
   const p = await get("/api/sweep/" + encodeURIComponent(s.sweep_id) + "/witnesses");
   let html = p.error ? '<span class="error">' + esc(p.error) + "</span>" : "";
   html += p.pictures.map(w =>
@@ -167,7 +193,7 @@ async function refreshPictures(s) {
     (w.start !== null ? " start " + w.start : "") + "</figcaption></figure>").join("");
   if (!p.pictures.length && !p.error) html = '<span class="muted">none yet</span>';
   if (p.omitted) html += '<span class="muted">' + p.omitted + " more not drawn</span>";
-  pictures[s.sweep_id] = { done: s.shards_done, drawn_done: p.shards_done, html, count: p.pictures.length + (p.omitted || 0) };
+  pictures[s.sweep_id] = { done: s.shards_done, drawn_done: p.shards_done, complete: !!p.complete, html, count: p.pictures.length + (p.omitted || 0) };
 }
 
 async function refresh() {

@@ -101,6 +101,12 @@ impl Auth {
         s.get(&k).is_some_and(|until| *until > now)
     }
 
+    /// Whether the dashboard asks for a token at all (else it has no
+    /// sessions, and nothing to log out of).
+    pub fn asks(&self) -> bool {
+        self.login
+    }
+
     /// Whether a request with `headers` may read.
     pub fn allowed(&self, headers: &HeaderMap) -> bool {
         if !self.login {

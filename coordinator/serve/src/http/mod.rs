@@ -4,7 +4,8 @@
 //! `app.js`, `style.css`); the page polls the JSON routes every two seconds.
 //!
 //! Routes (all `GET` but the login form's `POST`):
-//! - `/`: the page; `/app.js`, `/style.css`: its script and style.
+//! - `/`: the page; `/app.js`, `/style.css`: its script and style;
+//!   `/favicon.ico`: its icon (from the boards' routes).
 //! - `/api/status`: the [`StatusReport`] of every sweep, the same data as
 //!   `gamesweep status --json`.
 //! - `/api/history`: positions done per sweep, sampled every
@@ -168,7 +169,18 @@ async fn page(State(d): State<Arc<Dashboard>>, headers: HeaderMap) -> Response {
     if !d.auth.allowed(&headers) {
         return auth::to_login();
     }
-    text("text/html; charset=utf-8", include_str!("page.html"))
+    // "Log out" only where there was a login: on loopback nothing is asked,
+    // and a button to end a session that never began puzzles (issue 46).
+    let logout = if d.auth.asks() {
+        r#"<form method="post" action="/logout" class="logout"><button type="submit">Log out</button></form>"#
+    } else {
+        ""
+    };
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        include_str!("page.html").replace("<!--logout-->", logout),
+    )
+        .into_response()
 }
 
 async fn script() -> Response {

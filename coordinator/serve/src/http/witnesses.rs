@@ -8,6 +8,11 @@
 //! positions, each with the kind's caption and value ("smallest *5: 10
 //! vertices, start 3"). Pictures are drawn by [`gamesweep::draw`] and kept
 //! until the sweep's done shards change.
+//!
+//! Until the sweep is done, a "smallest" position is only the smallest of
+//! the shards done so far (the largest shards are leased first, so early on
+//! it is far from the true smallest): its caption says "so far" (issue 46)
+//! until the sweep is done.
 
 use gamesweep::draw;
 use gamesweep::kinds;
@@ -58,12 +63,33 @@ pub struct Pictures {
     pub omitted: usize,
     /// Why nothing could be drawn (the document did not render), if so.
     pub error: Option<String>,
+    /// Drawn from the whole sweep (done): the smallest positions are the
+    /// sweep's, not only those of the shards done so far.
+    pub complete: bool,
+}
+
+/// `caption` as shown for a sweep that is not done: a smallest position is
+/// only the smallest so far ("smallest 0 so far: 9 vertices, start 3").
+pub fn so_far(role: Role, caption: &str) -> String {
+    if role != Role::Smallest {
+        return caption.to_string();
+    }
+    match caption.split_once(": ") {
+        Some((what, rest)) => format!("{what} so far: {rest}"),
+        None => format!("{caption} (so far)"),
+    }
 }
 
 /// The positions `kind` presents for the `results.json` text `doc`, drawn
 /// (at most [`MAX_PICTURES`], in drawing order), and how many were left
 /// out. A position that does not decode or is too big to draw is left out.
-pub fn pictures(kind: &dyn SweepKind, doc: &str) -> Result<(Vec<Picture>, usize), SweepError> {
+/// `complete`: the document is the whole sweep's (else smallest positions
+/// are captioned "so far", [`so_far`]).
+pub fn pictures(
+    kind: &dyn SweepKind,
+    doc: &str,
+    complete: bool,
+) -> Result<(Vec<Picture>, usize), SweepError> {
     let presented = kind.present(doc)?;
     let mut out = Vec::new();
     let mut omitted = 0;
@@ -77,9 +103,14 @@ pub fn pictures(kind: &dyn SweepKind, doc: &str) -> Result<(Vec<Picture>, usize)
             Marks::Colouring(c) => (None, Some(c.clone())),
             Marks::None => (None, None),
         };
+        let caption = if complete {
+            w.caption
+        } else {
+            so_far(w.role, &w.caption)
+        };
         let opts = draw::Options {
             size: 140,
-            title: Some(format!("{} — {}", w.caption, w.code)),
+            title: Some(format!("{caption} — {}", w.code)),
             ..draw::Options::default()
         };
         let svg = match &w.marks {
@@ -89,7 +120,7 @@ pub fn pictures(kind: &dyn SweepKind, doc: &str) -> Result<(Vec<Picture>, usize)
         };
         if let Ok(svg) = svg {
             out.push(Picture {
-                caption: w.caption,
+                caption,
                 value: w.value,
                 role: w.role.heading(),
                 graph6: w.code,
@@ -113,12 +144,12 @@ pub fn pictures_of_results(doc: &str) -> Result<(Vec<Picture>, usize), SweepErro
         kind: "?".into(),
         reason: format!("results.json names no kind: {e}"),
     })?;
-    pictures(kinds::find(&k.kind)?, doc)
+    pictures(kinds::find(&k.kind)?, doc, true)
 }
 
-/// What a sweep's pictures were drawn from: (launch seq, shards done),
-/// when, and the pictures.
-type Drawn = ((u64, u32), Instant, Arc<Pictures>);
+/// What a sweep's pictures were drawn from: (launch seq, shards done,
+/// done), when, and the pictures.
+type Drawn = ((u64, u32, bool), Instant, Arc<Pictures>);
 
 /// Pictures drawn, by sweep.
 #[derive(Default)]
@@ -131,13 +162,22 @@ const MAX_CACHED: usize = 64;
 
 impl Cache {
     /// The pictures of sweep `id` (drawn again when its done shards changed,
-    /// at most every [`REDRAW_EVERY`]). Runs on a blocking thread.
+    /// at most every [`REDRAW_EVERY`]; at once when it becomes done, which
+    /// may happen with no shard more: its verifications ended). Runs on a
+    /// blocking thread.
     pub fn get(&self, core: &Core, id: &str) -> Result<Arc<Pictures>, CoreError> {
         let (merged, seq, done) = core.partial(id)?;
+        let complete = core
+            .status(Some(id))?
+            .0
+            .first()
+            .is_some_and(|s| s.state == gamesweep_engine::core::status::ShownState::Done);
         {
             let e = self.entries.lock().unwrap_or_else(|e| e.into_inner());
             if let Some((key, at, p)) = e.get(id) {
-                if *key == (seq, done) || at.elapsed() < REDRAW_EVERY && key.0 == seq {
+                if *key == (seq, done, complete)
+                    || at.elapsed() < REDRAW_EVERY && key.0 == seq && key.2 == complete
+                {
                     return Ok(p.clone());
                 }
             }
@@ -145,11 +185,12 @@ impl Cache {
         let kind = kinds::find(&merged.kind);
         let drawn = kind.and_then(|k| {
             let r = k.render(&merged.params, &merged.output)?;
-            pictures(k, &r.results_json)
+            pictures(k, &r.results_json, complete)
         });
         let mut p = Pictures {
             sweep_id: id.to_string(),
             shards_done: done,
+            complete,
             ..Pictures::default()
         };
         match drawn {
@@ -164,7 +205,10 @@ impl Cache {
         if e.len() >= MAX_CACHED && !e.contains_key(id) {
             e.clear();
         }
-        e.insert(id.to_string(), ((seq, done), Instant::now(), p.clone()));
+        e.insert(
+            id.to_string(),
+            ((seq, done, complete), Instant::now(), p.clone()),
+        );
         Ok(p)
     }
 }
@@ -199,7 +243,9 @@ mod tests {
             "{caps:?}"
         );
         assert!(
-            caps[5..].iter().all(|c| c.0.starts_with("extension to ")),
+            caps[5..]
+                .iter()
+                .all(|c| c.0.starts_with("extension step from n = ")),
             "{caps:?}"
         );
         assert_eq!(caps[4].0, "smallest *4: 8 vertices, start 1");
@@ -210,6 +256,25 @@ mod tests {
             .all(|x| x.svg.starts_with("<svg ") && !x.counterexample));
         assert!(pictures_of_results("{").is_err());
         assert!(pictures_of_results("{\"kind\": \"nope\"}").is_err());
+    }
+
+    /// Issue 46: while a sweep runs, its "smallest" positions are only the
+    /// smallest of the shards done so far; the captions say so.
+    #[test]
+    fn a_sweep_not_done_shows_its_smallest_so_far() {
+        let doc = committed("uvg");
+        let kind = kinds::find("uvg").unwrap();
+        let (running, _) = pictures(kind, &doc, false).unwrap();
+        let (done, _) = pictures(kind, &doc, true).unwrap();
+        assert_eq!(
+            running[4].caption,
+            "smallest *4 so far: 8 vertices, start 1"
+        );
+        assert!(running[4].svg.contains("smallest *4 so far: 8 vertices"));
+        assert_eq!(done[4].caption, "smallest *4: 8 vertices, start 1");
+        // Other witnesses (the extension's) are what they are.
+        assert_eq!(running[5].caption, done[5].caption);
+        assert_eq!(so_far(Role::Smallest, "smallest 0"), "smallest 0 (so far)");
     }
 
     #[test]

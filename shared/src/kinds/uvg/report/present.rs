@@ -96,8 +96,15 @@ pub fn present(d: &UvgDoc) -> Presentation {
                     size: (r.n as u32 + 1, 0),
                     code: code.clone(),
                     marks: Marks::Start(vec![start]),
+                    // Built by the report's extension step from the n
+                    // graphs, so one vertex past the sweep's max-n, and
+                    // whatever --extension-value (the search) was: the
+                    // caption says where it comes from (issue 46: "extension
+                    // to *5: 11 vertices" in a --max-n 10 run read as a
+                    // search nobody asked for).
                     caption: format!(
-                        "extension to {}: {}, start {start}, value {}",
+                        "extension step from n = {}: {} on {}, start {start}, value {}",
+                        r.n,
                         nim(k as u64),
                         vertices(r.n as u64 + 1),
                         v.as_deref().unwrap_or("not computed")
@@ -148,4 +155,33 @@ pub fn present(d: &UvgDoc) -> Presentation {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    /// Issue 46: a `--max-n 10` run showed "extension to *5: 11 vertices"
+    /// with `--extension-value` off, read as a search nobody asked for. It
+    /// is the report's extension step, built from the n = 10 graphs; the
+    /// caption now says so.
+    #[test]
+    fn the_extension_steps_positions_say_where_they_come_from() {
+        let json = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs/uvg-n10/results.json"),
+        )
+        .unwrap();
+        let p = crate::kinds::find("uvg").unwrap().present(&json).unwrap();
+        let past: Vec<&str> = p
+            .witnesses
+            .iter()
+            .filter(|w| w.size.0 == 11)
+            .map(|w| w.caption.as_str())
+            .collect();
+        assert!(
+            past.contains(&"extension step from n = 10: *5 on 11 vertices, start 10, value *5"),
+            "{past:?}"
+        );
+        assert!(past
+            .iter()
+            .all(|c| c.starts_with("extension step from n = 10: ")));
+    }
 }
