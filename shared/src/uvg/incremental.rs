@@ -26,7 +26,11 @@
 //! computes no row at all: which positions are lost is read in O(1) from the
 //! parent's plane 0 (a proven shortcut by the matching theorem,
 //! `ARCHITECTURE.md`), and a top-down search by the game rule gives the
-//! values of the starts that are not lost. Graphs on more than [`MAX_N`] vertices, or with a
+//! values of the starts that are not lost. The leaves' parents need not
+//! compute their rows either ([`Incremental::push_parent`]): the leaves read
+//! them only through plane 0, which is derived from the grandparent's
+//! complete rows by the same shortcut, for the few rows the leaves read
+//! (`ARCHITECTURE.md`, "Proven shortcuts"). Graphs on more than [`MAX_N`] vertices, or with a
 //! value ≥ 8 in some position (impossible below 13 vertices), fall back to
 //! the per-position DPs of [`grundy_all`](super::grundy_all).
 
@@ -41,8 +45,8 @@ const ROWS: usize = 1 << MAX_N;
 
 /// [`Incremental::push_parent`] derives and stores the lazy level's rows
 /// that miss at most this many of its vertices (all but a few of the rows
-/// its leaves read: 176 of 1,024 at 11 vertices).
-const STORED_MISSING: usize = 3;
+/// its leaves read: 386 of 1,024 at 11 vertices).
+const STORED_MISSING: usize = 4;
 
 const LANE_LO15: u64 = 0x7fff_7fff_7fff_7fff;
 const LANE_HI: u64 = 0x8000_8000_8000_8000;
@@ -84,6 +88,17 @@ pub struct Incremental {
     /// vertex is this bit); below it and from `1 << valid` on, to the lazy
     /// level.
     leaf_start: usize,
+    /// The lazy node's rows that miss at most two of its vertices,
+    /// transposed per vertex for its leaves' lost tests
+    /// ([`Self::leaf_starts`]): 16-bit lane `j` of `tr[w]` (`j` < the lazy
+    /// node's order) has bit `u ≠ j` iff `w ∈ D(P − j − u)`, and lane 15 has
+    /// bit `u` iff `w ∈ D(P − u)` and bit 15 iff `w ∈ D(P)`, where `P` is
+    /// the lazy node's vertex set.
+    tr: [[u64; 4]; MAX_N],
+    /// `D(P − v)` for every vertex `v` of the lazy node.
+    d_single: [u16; MAX_N],
+    /// `D(P)`.
+    d_full: u16,
     /// Memo of [`Self::nimber`]'s top-down search: value + 1 of each
     /// vertex in 4-bit fields (0 = not known), valid where `stamp` is the
     /// round of the row's level (`round` for the leaf, `lazy_round` for the
@@ -155,6 +170,9 @@ impl Incremental {
             lazy_round: 0,
             deep: 0,
             leaf_start: 0,
+            tr: [[0; 4]; MAX_N],
+            d_single: [0; MAX_N],
+            d_full: 0,
             memo: Box::new([0; ROWS]),
             stamp: Box::new([0; ROWS]),
             round: 0,
@@ -282,6 +300,7 @@ impl Incremental {
                 break;
             }
         }
+        self.transpose(n);
         self.starts(n);
         // The start values are the row of all g's vertices, which a leaf's
         // search reads whenever its new vertex has not lost: memoised here.
@@ -333,7 +352,115 @@ impl Incremental {
         self.round = self.fresh_round();
         self.deep = n;
         self.leaf_start = 1 << (n - 1);
-        self.starts(n)
+        if lazy_parent {
+            self.leaf_starts(n)
+        } else {
+            self.starts(n)
+        }
+    }
+
+    /// Fill [`Self::tr`], [`Self::d_single`] and [`Self::d_full`] for the
+    /// lazy node on level `n` (its rows that miss at most two vertices are
+    /// complete rows or stored in `lo` by [`Self::push_parent`]).
+    fn transpose(&mut self, n: usize) {
+        let full = (1usize << n) - 1;
+        let lo = &*self.lo;
+        let d = |r: usize| (lo[r & (ROWS - 1)] & 0xffff) as usize;
+        let mut tr = [[0u64; 4]; MAX_N];
+        let mut set = |dset: usize, lane: usize, bit: usize| {
+            let mut ws = dset;
+            while ws != 0 {
+                let w = ws.trailing_zeros() as usize;
+                ws &= ws - 1;
+                tr[w & (MAX_N - 1)][lane / 4] |= 1 << (16 * (lane % 4) + bit);
+            }
+        };
+        set(d(full), 15, 15);
+        for j in 0..n {
+            set(d(full ^ (1 << j)), 15, j);
+            for u in j + 1..n {
+                let dset = d(full ^ (1 << j) ^ (1 << u));
+                set(dset, j, u);
+                set(dset, u, j);
+            }
+        }
+        self.tr = tr;
+        self.d_full = d(full) as u16;
+        for j in 0..n {
+            self.d_single[j] = d(full ^ (1 << j)) as u16;
+        }
+    }
+
+    /// [`Self::starts`] for a leaf on level `n` under a lazy parent, with
+    /// the lost tests of the positions that miss at most one vertex (every
+    /// start, and every option of a start) read from the transposed rows
+    /// [`Self::tr`]: the `inc(·)` bits of [`lost_by_matching`] for all of
+    /// them at once are the OR of `tr[w]` over the neighbours `w` of the
+    /// new vertex `x` (`inc(r + x) = [N(x) ∩ D(r) ≠ ∅]`), then each test is
+    /// the same few mask operations as in [`lost_by_matching`].
+    fn leaf_starts(&mut self, n: usize) -> &[u8] {
+        let full = (1usize << n) - 1;
+        let x = n - 1;
+        let xbit = 1usize << x;
+        let p = xbit - 1;
+        let mut inc = [0u64; 4];
+        let mut nx = self.path[n][x] as usize;
+        while nx != 0 {
+            let w = nx.trailing_zeros() as usize;
+            nx &= nx - 1;
+            let t = &self.tr[w & (MAX_N - 1)];
+            inc = [inc[0] | t[0], inc[1] | t[1], inc[2] | t[2], inc[3] | t[3]];
+        }
+        let lane = |j: usize| (inc[j / 4] >> (16 * (j % 4))) as usize & 0xffff;
+        // lane 15: bit u = inc(full − u), bit 15 = inc(full).
+        let l15 = lane(15);
+        let inc_full = l15 >> 15 & 1 == 1;
+        let inc1 = l15 & p;
+        let dp = self.d_full as usize;
+        let mut lost = if inc_full { dp & inc1 } else { dp ^ inc1 } & p;
+        if !inc_full {
+            lost |= xbit;
+        }
+        for v in 0..n {
+            self.values[v] = if lost >> v & 1 == 1 {
+                0
+            } else if v == x {
+                self.nimber(v, full)
+            } else {
+                // The options of v at s = full − v (t = P − v): lost by the
+                // same rule with inc(s) = bit v of lane 15 and inc(s − u)
+                // = bit u of lane v.
+                let opts = self.path[n][v] as usize & (full ^ (1 << v));
+                let inc_s = inc1 >> v & 1 == 1;
+                let dt = self.d_single[v & (MAX_N - 1)] as usize;
+                let iv = lane(v);
+                let mut lost_opts = if inc_s { dt & iv } else { dt ^ iv } & opts & p;
+                if !inc_s {
+                    lost_opts |= opts & xbit;
+                }
+                if opts != 0 && lost_opts == opts {
+                    1
+                } else {
+                    self.mex_given(full ^ (1 << v), opts, lost_opts)
+                }
+            };
+        }
+        &self.values[..n]
+    }
+
+    /// The value of a start whose options at `t` (the position after the
+    /// move) are `opts`, of which `lost` are known to lose: the mex of 0 (if
+    /// any is lost) and the values of the others by [`Self::nimber`]. (A
+    /// start's own row is read by nothing else, so it is not memoised.)
+    fn mex_given(&mut self, t: usize, opts: usize, lost: usize) -> u8 {
+        let mut seen = (lost != 0) as u32;
+        let mut rest = opts & !lost;
+        while rest != 0 {
+            let u = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            seen |= 1 << self.nimber(u, t);
+        }
+        seen.trailing_ones() as u8
     }
 
     /// The values of the starts of the node on level `n` (`deep`), all
