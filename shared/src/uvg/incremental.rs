@@ -258,7 +258,7 @@ impl Incremental {
     /// leaf reads about 70 of `g`'s `2^(n−1)` rows.
     pub fn push_parent(&mut self, g: &BitGraph) -> &[u8] {
         let n = g.n();
-        if n < 2 || n > MAX_N {
+        if !(2..=MAX_N).contains(&n) {
             return self.push(g);
         }
         let below = n - 1;
