@@ -251,11 +251,14 @@ impl Incremental {
     ///
     /// Only `g`'s parent needs complete rows. A row `S` of `g` (with its new
     /// vertex `y`) is needed by the leaves only through its lost set `D(S)`
-    /// and, rarely, the values of its other positions; `D(S)` is derived on
-    /// first use from the parent's plane 0 ([`Self::d_lazy`], the leaf's
-    /// matching shortcut one level up) and memoised for all of `g`'s
-    /// children, the values by the memoised search of [`Self::nimber`]. A
-    /// leaf reads about 70 of `g`'s `2^(n−1)` rows.
+    /// and, rarely, the values of its other positions; `D(S)` is derived
+    /// from the parent's plane 0 ([`Self::d_lazy`], the leaf's matching
+    /// shortcut one level up): at once for the rows missing at most
+    /// [`STORED_MISSING`] of `g`'s vertices (stored in `lo`, and transposed
+    /// by [`Self::transpose`] for the leaves' start tests), on first use
+    /// for any other, memoised for all of `g`'s children; the values by the
+    /// memoised search of [`Self::nimber`]. A leaf reads about 70 of `g`'s
+    /// `2^(n−1)` rows.
     pub fn push_parent(&mut self, g: &BitGraph) -> &[u8] {
         let n = g.n();
         if !(2..=MAX_N).contains(&n) {
