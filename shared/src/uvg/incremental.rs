@@ -26,7 +26,11 @@
 //! computes no row at all: which positions are lost is read in O(1) from the
 //! parent's plane 0 (a proven shortcut by the matching theorem,
 //! `ARCHITECTURE.md`), and a top-down search by the game rule gives the
-//! values of the starts that are not lost. Graphs on more than [`MAX_N`] vertices, or with a
+//! values of the starts that are not lost. The leaves' parents need not
+//! compute their rows either ([`Incremental::push_parent`]): the leaves read
+//! them only through plane 0, which is derived from the grandparent's
+//! complete rows by the same shortcut, for the few rows the leaves read
+//! (`ARCHITECTURE.md`, "Proven shortcuts"). Graphs on more than [`MAX_N`] vertices, or with a
 //! value ≥ 8 in some position (impossible below 13 vertices), fall back to
 //! the per-position DPs of [`grundy_all`](super::grundy_all).
 
@@ -39,12 +43,24 @@ pub const MAX_N: usize = 16;
 /// lets the compiler drop the bounds checks on the hot path.
 const ROWS: usize = 1 << MAX_N;
 
+/// [`Incremental::push_parent`] derives and stores the lazy level's rows
+/// that miss at most this many of its vertices (all but a few of the rows
+/// its leaves read: 386 of 1,024 at 11 vertices).
+const STORED_MISSING: usize = 4;
+
 const LANE_LO15: u64 = 0x7fff_7fff_7fff_7fff;
 const LANE_HI: u64 = 0x8000_8000_8000_8000;
 const LANE_ONES: u64 = 0x0001_0001_0001_0001;
 
 /// The subset table of the current root-to-node path of a walk, and the
 /// graphs that own its levels.
+///
+/// Levels `1..=valid` have complete rows. Above them there may be one *lazy*
+/// level `valid + 1` (a node pushed by [`Self::push_parent`], whose children
+/// are all leaves): none of its rows is computed up front; plane 0 of a row
+/// (its lost set) is derived from the complete rows below when first read
+/// ([`Self::d_lazy`], the same matching shortcut as the leaves'), and the
+/// values of its positions by the memoised search of [`Self::nimber`].
 pub struct Incremental {
     /// Word 0 of every row (planes 0..=3). Rows `[2^(m−1), 2^m)` belong to
     /// `path[m]` (the node with `m` vertices).
@@ -53,19 +69,90 @@ pub struct Incremental {
     hi: Box<[u64; ROWS]>,
     /// Adjacency of the node on each level whose rows are in place.
     path: Vec<[u32; MAX_N]>,
-    /// Levels `1..=valid` of `path` are consistent (each the parent of the next).
+    /// Levels `1..=valid` of `path` are consistent (each the parent of the
+    /// next) and have complete rows.
     valid: usize,
-    /// Memo of [`Self::push_leaf`]'s top-down search: value + 1 of each
-    /// vertex in 4-bit fields (0 = not known), valid where `stamp` is `round`.
+    /// Level `valid + 1` of `path` holds a lazy node (consistent with the
+    /// levels below it), whose plane 0 is in `dmemo` where `dstamp` is
+    /// `lazy_round`.
+    lazy: bool,
+    /// Lost set (plane 0) of the lazy level's rows already derived.
+    dmemo: Box<[u16; ROWS]>,
+    dstamp: Box<[u32; ROWS]>,
+    /// The round of the lazy node: its entries of `dmemo` and `memo`.
+    lazy_round: u32,
+    /// Level whose values [`Self::nimber`] is computing (a leaf, or the
+    /// lazy node itself): the adjacency it reads is `path[deep]`.
+    deep: usize,
+    /// Rows `S ≥ leaf_start` belong to the leaf being computed (its new
+    /// vertex is this bit); below it and from `1 << valid` on, to the lazy
+    /// level.
+    leaf_start: usize,
+    /// The lazy node's rows that miss at most two of its vertices,
+    /// transposed per vertex for its leaves' lost tests
+    /// ([`Self::leaf_starts`]): 16-bit lane `j` of `tr[w]` (`j` < the lazy
+    /// node's order) has bit `u ≠ j` iff `w ∈ D(P − j − u)`, and lane 15 has
+    /// bit `u` iff `w ∈ D(P − u)` and bit 15 iff `w ∈ D(P)`, where `P` is
+    /// the lazy node's vertex set.
+    tr: [[u64; 4]; MAX_N],
+    /// `D(P − v)` for every vertex `v` of the lazy node.
+    d_single: [u16; MAX_N],
+    /// `D(P)`.
+    d_full: u16,
+    /// Memo of [`Self::nimber`]'s top-down search: value + 1 of each
+    /// vertex in 4-bit fields (0 = not known), valid where `stamp` is the
+    /// round of the row's level (`round` for the leaf, `lazy_round` for the
+    /// lazy level).
     memo: Box<[u64; ROWS]>,
     stamp: Box<[u32; ROWS]>,
     round: u32,
+    /// Source of fresh rounds: every round is handed out once, so a stale
+    /// stamp never equals a live round.
+    clock: u32,
     values: [u8; 32],
 }
 
 impl Default for Incremental {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// The vertices of `opts` (a subset of `s`) that lose as the token's vertex
+/// at `s`, where `start` (a single bit) is the top vertex `x` of `s` and
+/// `nx` its neighbours, given `d(r)` = the lost set `D(r)` of every `r ⊆ s
+/// − x`, by the matching theorem (`ARCHITECTURE.md`, "Proven shortcuts"):
+/// with `t = s − x` and `inc(s) = [N(x) ∩ D(t) ≠ ∅]` (`ν(s) = ν(t) +
+/// inc(s)`), `u` loses at `s` iff `ν(s − u) = ν(s)`, that is iff
+/// `inc(s − u) − inc(s) = [u ∉ D(t)]` (and `x` iff `inc(s) = 0`).
+#[inline(always)]
+fn lost_by_matching(
+    opts: usize,
+    s: usize,
+    start: usize,
+    nx: usize,
+    mut d: impl FnMut(usize) -> usize,
+) -> usize {
+    let t = s ^ start;
+    let dset = d(t);
+    let inc_s = dset & nx != 0;
+    // inc(s − u) of every option u, gathered without branches.
+    let rest = opts & !start;
+    let mut inc = 0usize;
+    let mut r = rest;
+    while r != 0 {
+        let u = r.trailing_zeros() as usize;
+        r &= r - 1;
+        inc |= ((d(t ^ (1 << u)) & nx != 0) as usize) << u;
+    }
+    // u ∈ D(t): loses iff inc(s − u) = inc(s); u ∉ D(t): iff
+    // inc(s − u) = 1 and inc(s) = 0. So with inc(s) = 1 the lost ones
+    // are D ∩ inc, with inc(s) = 0 they are D xor inc.
+    let lost = if inc_s { dset & inc } else { dset ^ inc } & rest;
+    if opts & start != 0 && !inc_s {
+        lost | start
+    } else {
+        lost
     }
 }
 
@@ -77,11 +164,36 @@ impl Incremental {
             hi: Box::new([0; ROWS]),
             path: vec![[0; MAX_N]; MAX_N + 1],
             valid: 0,
+            lazy: false,
+            dmemo: Box::new([0; ROWS]),
+            dstamp: Box::new([0; ROWS]),
+            lazy_round: 0,
+            deep: 0,
+            leaf_start: 0,
+            tr: [[0; 4]; MAX_N],
+            d_single: [0; MAX_N],
+            d_full: 0,
             memo: Box::new([0; ROWS]),
             stamp: Box::new([0; ROWS]),
             round: 0,
+            clock: 0,
             values: [0; 32],
         }
+    }
+
+    /// A round number never handed out before (stamps are cleared when the
+    /// counter wraps, and the lazy level's memo with them).
+    fn fresh_round(&mut self) -> u32 {
+        self.clock = self.clock.wrapping_add(1);
+        if self.clock == 0 {
+            self.stamp.fill(0);
+            self.dstamp.fill(0);
+            // Everything memoised is forgotten; the lazy level keeps its
+            // node but gets a round no stamp holds.
+            self.lazy_round = 1;
+            self.clock = 2;
+        }
+        self.clock
     }
 
     /// The value of every start of `g` (`out[v]` = value of token on `v`, all
@@ -94,6 +206,8 @@ impl Incremental {
         if n == 0 {
             return &[];
         }
+        // Complete rows may overwrite the lazy level's.
+        self.lazy = false;
         if n > MAX_N {
             self.valid = 0;
             let vals = super::grundy_all_direct(g);
@@ -131,112 +245,336 @@ impl Incremental {
         &self.values[..n]
     }
 
+    /// Like [`Self::push`] for a node all of whose children are leaves
+    /// (pushed with [`Self::push_leaf`]): the same values, and `g` is left
+    /// in place as a *lazy* level for its children, with no row computed.
+    ///
+    /// Only `g`'s parent needs complete rows. A row `S` of `g` (with its new
+    /// vertex `y`) is needed by the leaves only through its lost set `D(S)`
+    /// and, rarely, the values of its other positions; `D(S)` is derived
+    /// from the parent's plane 0 ([`Self::d_lazy`], the leaf's matching
+    /// shortcut one level up): at once for the rows missing at most
+    /// [`STORED_MISSING`] of `g`'s vertices (stored in `lo`, and transposed
+    /// by [`Self::transpose`] for the leaves' start tests), on first use
+    /// for any other, memoised for all of `g`'s children; the values by the
+    /// memoised search of [`Self::nimber`]. A leaf reads about 70 of `g`'s
+    /// `2^(n−1)` rows.
+    pub fn push_parent(&mut self, g: &BitGraph) -> &[u8] {
+        let n = g.n();
+        if !(2..=MAX_N).contains(&n) {
+            return self.push(g);
+        }
+        let below = n - 1;
+        // The parent's complete rows: in place, or rebuilt (incrementally).
+        if !(self.valid >= below && self.level_matches(g, below)) {
+            self.push(&g.induced((1u32 << below) - 1));
+            if self.valid != below {
+                // The parent has a value ≥ 8 somewhere (not below 13 vertices).
+                return self.push(g);
+            }
+        }
+        self.valid = below;
+        self.path[n] = std::array::from_fn(|v| if v < n { g.nbrs(v) } else { 0 });
+        self.lazy = true;
+        self.lazy_round = self.fresh_round();
+        self.deep = n;
+        self.leaf_start = 1 << n;
+        // The rows the leaves read most (g's vertex set minus at most
+        // `STORED_MISSING` vertices other than y = n − 1), derived now and
+        // stored as plane 0 of `lo`, so that the leaves' lost tests read
+        // them as they read complete rows, without a memo lookup.
+        let full = (1usize << n) - 1;
+        let lower = full >> 1;
+        let mut a = 0usize;
+        loop {
+            // Every subset `a` of the lower vertices with at most
+            // STORED_MISSING elements, in increasing order of its bits.
+            if a.count_ones() as usize <= STORED_MISSING {
+                let r = full & !a;
+                let d = self.d_lazy(r);
+                self.lo[r & (ROWS - 1)] = d as u64;
+                a += 1;
+            } else {
+                // Skip to the next subset with fewer bits: clear the
+                // lowest set bit run by adding its lowest bit.
+                a += a & a.wrapping_neg();
+            }
+            if a > lower {
+                break;
+            }
+        }
+        self.transpose(n);
+        self.starts(n);
+        // The start values are the row of all g's vertices, which a leaf's
+        // search reads whenever its new vertex has not lost: memoised here.
+        let mut known = 0u64;
+        for v in 0..n {
+            known |= (self.values[v] as u64 + 1) << (4 * v);
+        }
+        self.memo[full] = known;
+        self.stamp[full] = self.lazy_round;
+        &self.values[..n]
+    }
+
     /// Like [`Self::push`] for a node whose children will not be pushed (a
     /// leaf of the walk): the same values, computed with less work, and
     /// `g`'s own rows are not left in place.
     ///
     /// No row with `x = n − 1 ∈ S` is computed. Whether a position with `x`
     /// is lost for the mover is read in O(1) from plane 0 of the parent's
-    /// complete rows ([`Self::lost_among`], by the matching theorem; proof in
-    /// `ARCHITECTURE.md`). The values of the starts that do not lose come
-    /// from a memoised top-down search by the game rule, which stops at every
-    /// lost position and at every position without `x` (the parent's complete
-    /// rows). At odd `n` almost every start loses, so most graphs need no
-    /// search at all; at even `n` most starts are `*` with all their options
-    /// lost, a search of one level.
+    /// rows ([`Self::lost_among`], by the matching theorem; proof in
+    /// `ARCHITECTURE.md`): complete rows if the parent was pushed with
+    /// [`Self::push`], else the lazy level of [`Self::push_parent`]. The
+    /// values of the starts that do not lose come from a memoised top-down
+    /// search by the game rule, which stops at every lost position and at
+    /// every complete row. At odd `n` almost every start loses, so most
+    /// graphs need no search at all; at even `n` most starts are `*` with
+    /// all their options lost, a search of one level.
     pub fn push_leaf(&mut self, g: &BitGraph) -> &[u8] {
         let n = g.n();
         if n == 0 || n > MAX_N {
             return self.push(g);
         }
-        let mut m = self.valid.min(n - 1);
-        while m > 0 && !self.level_matches(g, m) {
-            m -= 1;
+        let lazy_parent = self.lazy && self.valid + 2 == n && self.level_matches(g, n - 1);
+        if !lazy_parent {
+            if !(self.valid >= n - 1 && self.level_matches(g, n - 1)) {
+                // Rebuild the ancestors' levels first (a fresh start or a jump).
+                self.push(&g.induced((1u32 << (n - 1)) - 1));
+                if self.valid != n - 1 {
+                    // The parent has a value ≥ 8 somewhere (not below 13 vertices).
+                    let vals = super::grundy_all_direct(g);
+                    self.values[..n].copy_from_slice(&vals);
+                    return &self.values[..n];
+                }
+            }
+            // The parent's complete rows are in place; deeper levels are dropped.
+            self.valid = n - 1;
+            self.lazy = false;
         }
-        if m + 1 < n {
-            // Rebuild the ancestors' levels first (a fresh start or a jump).
-            self.push(&g.induced((1u32 << (n - 1)) - 1));
-            if self.valid != n - 1 {
-                // The parent has a value ≥ 8 somewhere (not below 13 vertices).
-                let vals = super::grundy_all_direct(g);
-                self.values[..n].copy_from_slice(&vals);
-                return &self.values[..n];
+        self.path[n] = std::array::from_fn(|v| if v < n { g.nbrs(v) } else { 0 });
+        self.round = self.fresh_round();
+        self.deep = n;
+        self.leaf_start = 1 << (n - 1);
+        if lazy_parent {
+            self.leaf_starts(n)
+        } else {
+            self.starts(n)
+        }
+    }
+
+    /// Fill [`Self::tr`], [`Self::d_single`] and [`Self::d_full`] for the
+    /// lazy node on level `n` (its rows that miss at most two vertices are
+    /// complete rows or stored in `lo` by [`Self::push_parent`]).
+    fn transpose(&mut self, n: usize) {
+        let full = (1usize << n) - 1;
+        let lo = &*self.lo;
+        let d = |r: usize| (lo[r & (ROWS - 1)] & 0xffff) as usize;
+        let mut tr = [[0u64; 4]; MAX_N];
+        let mut set = |dset: usize, lane: usize, bit: usize| {
+            let mut ws = dset;
+            while ws != 0 {
+                let w = ws.trailing_zeros() as usize;
+                ws &= ws - 1;
+                tr[w & (MAX_N - 1)][lane / 4] |= 1 << (16 * (lane % 4) + bit);
+            }
+        };
+        set(d(full), 15, 15);
+        for j in 0..n {
+            set(d(full ^ (1 << j)), 15, j);
+            for u in j + 1..n {
+                let dset = d(full ^ (1 << j) ^ (1 << u));
+                set(dset, j, u);
+                set(dset, u, j);
             }
         }
-        let level = n;
-        self.path[level] = std::array::from_fn(|v| if v < n { g.nbrs(v) } else { 0 });
-        self.valid = n - 1;
-        let start = 1usize << (n - 1);
-        let full = (start << 1) - 1;
-        self.round = self.round.wrapping_add(1);
-        if self.round == 0 {
-            self.stamp.fill(0);
-            self.round = 1;
+        self.tr = tr;
+        self.d_full = d(full) as u16;
+        for j in 0..n {
+            self.d_single[j] = d(full ^ (1 << j)) as u16;
         }
-        let lost = self.lost_among(full, full, start);
+    }
+
+    /// [`Self::starts`] for a leaf on level `n` under a lazy parent, with
+    /// the lost tests of the positions that miss at most one vertex (every
+    /// start, and every option of a start) read from the transposed rows
+    /// [`Self::tr`]: the `inc(·)` bits of [`lost_by_matching`] for all of
+    /// them at once are the OR of `tr[w]` over the neighbours `w` of the
+    /// new vertex `x` (`inc(r + x) = [N(x) ∩ D(r) ≠ ∅]`), then each test is
+    /// the same few mask operations as in [`lost_by_matching`].
+    fn leaf_starts(&mut self, n: usize) -> &[u8] {
+        let full = (1usize << n) - 1;
+        let x = n - 1;
+        let xbit = 1usize << x;
+        let p = xbit - 1;
+        let mut inc = [0u64; 4];
+        let mut nx = self.path[n][x] as usize;
+        while nx != 0 {
+            let w = nx.trailing_zeros() as usize;
+            nx &= nx - 1;
+            let t = &self.tr[w & (MAX_N - 1)];
+            inc = [inc[0] | t[0], inc[1] | t[1], inc[2] | t[2], inc[3] | t[3]];
+        }
+        let lane = |j: usize| (inc[j / 4] >> (16 * (j % 4))) as usize & 0xffff;
+        // lane 15: bit u = inc(full − u), bit 15 = inc(full).
+        let l15 = lane(15);
+        let inc_full = l15 >> 15 & 1 == 1;
+        let inc1 = l15 & p;
+        let dp = self.d_full as usize;
+        let mut lost = if inc_full { dp & inc1 } else { dp ^ inc1 } & p;
+        if !inc_full {
+            lost |= xbit;
+        }
         for v in 0..n {
             self.values[v] = if lost >> v & 1 == 1 {
                 0
-            } else if v + 1 == n {
-                self.nimber(v, full, start)
+            } else if v == x {
+                self.nimber(v, full)
             } else {
-                // Most starts that do not lose have only lost options
-                // (value 1): one lost test of the options, no memo.
-                let t = full ^ (1 << v);
-                let opts = self.path[level][v] as usize & t;
-                if opts != 0 && self.lost_among(opts, t, start) == opts {
+                // The options of v at s = full − v (t = P − v): lost by the
+                // same rule with inc(s) = bit v of lane 15 and inc(s − u)
+                // = bit u of lane v.
+                let opts = self.path[n][v] as usize & (full ^ (1 << v));
+                let inc_s = inc1 >> v & 1 == 1;
+                let dt = self.d_single[v & (MAX_N - 1)] as usize;
+                let iv = lane(v);
+                let mut lost_opts = if inc_s { dt & iv } else { dt ^ iv } & opts & p;
+                if !inc_s {
+                    lost_opts |= opts & xbit;
+                }
+                if opts != 0 && lost_opts == opts {
                     1
                 } else {
-                    self.nimber(v, full, start)
+                    self.mex_given(full ^ (1 << v), opts, lost_opts)
                 }
             };
         }
         &self.values[..n]
     }
 
-    /// The vertices of `opts` (a subset of `s`) that lose as the token's
-    /// vertex at `s`, where `s` holds the leaf's new vertex `x` (bit
-    /// `start`). Read from plane 0 of the parent's complete rows alone, by the
-    /// matching theorem (`ARCHITECTURE.md`, "Proven shortcuts"): with
-    /// `t = s − x` and `inc(s) = [N(x) ∩ D(t) ≠ ∅]` (`D(t)` = plane 0 of row
-    /// `t`, the vertices some maximum matching of `G[t]` misses;
-    /// `ν(s) = ν(t) + inc(s)`), `u` loses at `s` iff `ν(s − u) = ν(s)`, that
-    /// is iff `inc(s − u) − inc(s) = [u ∉ D(t)]` (and `x` iff `inc(s) = 0`).
-    #[inline]
-    fn lost_among(&self, opts: usize, s: usize, start: usize) -> usize {
-        let lo = &*self.lo;
-        let x = start.trailing_zeros() as usize;
-        let nx = self.path[x + 1][x] as u64;
-        let t = (s ^ start) & (ROWS - 1);
-        let d = lo[t];
-        let inc_s = d & nx != 0;
-        // inc(s − u) of every option u, gathered without branches.
-        let rest = opts & !start;
-        let mut inc = 0usize;
-        let mut r = rest;
-        while r != 0 {
-            let u = r.trailing_zeros() as usize;
-            r &= r - 1;
-            inc |= ((lo[(t ^ (1 << u)) & (ROWS - 1)] & nx != 0) as usize) << u;
+    /// The value of a start whose options at `t` (the position after the
+    /// move) are `opts`, of which `lost` are known to lose: the mex of 0 (if
+    /// any is lost) and the values of the others by [`Self::nimber`]. (A
+    /// start's own row is read by nothing else, so it is not memoised.)
+    fn mex_given(&mut self, t: usize, opts: usize, lost: usize) -> u8 {
+        let mut seen = (lost != 0) as u32;
+        let mut rest = opts & !lost;
+        while rest != 0 {
+            let u = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            seen |= 1 << self.nimber(u, t);
         }
-        // u ∈ D(t): loses iff inc(s − u) = inc(s); u ∉ D(t): iff
-        // inc(s − u) = 1 and inc(s) = 0. So with inc(s) = 1 the lost ones
-        // are D ∩ inc, with inc(s) = 0 they are D xor inc.
-        let dset = (d & 0xffff) as usize;
-        let lost = if inc_s { dset & inc } else { dset ^ inc } & rest;
-        if opts & start != 0 && !inc_s {
-            lost | start
+        seen.trailing_ones() as u8
+    }
+
+    /// The values of the starts of the node on level `n` (`deep`), all
+    /// vertices remaining: lost ones by [`Self::lost_among`], the others
+    /// by [`Self::nimber`].
+    fn starts(&mut self, n: usize) -> &[u8] {
+        let full = (1usize << n) - 1;
+        let lost = self.lost_among(full, full);
+        for v in 0..n {
+            self.values[v] = if lost >> v & 1 == 1 {
+                0
+            } else if v + 1 == n {
+                self.nimber(v, full)
+            } else {
+                // Most starts that do not lose have only lost options
+                // (value 1): one lost test of the options, no memo.
+                let t = full ^ (1 << v);
+                let opts = self.path[n][v] as usize & t;
+                if opts != 0 && self.lost_among(opts, t) == opts {
+                    1
+                } else {
+                    self.nimber(v, full)
+                }
+            };
+        }
+        &self.values[..n]
+    }
+
+    /// The lost set `D(r)` (plane 0) of a row `r` below the leaf's: a
+    /// complete row, or one of the lazy level's.
+    #[inline(always)]
+    fn d_of(&mut self, r: usize) -> usize {
+        if r >> self.valid == 0 {
+            (self.lo[r & (ROWS - 1)] & 0xffff) as usize
         } else {
-            lost
+            self.d_lazy(r)
         }
     }
 
-    /// Value of the token on `v` at `s` (`v ∈ s`, not a lost position), top
-    /// down: positions without vertex `start`'s bit are read from the parent's
-    /// rows, lost ones are recognised by [`Self::lost_among`], the rest
-    /// searched and memoised.
-    fn nimber(&mut self, v: usize, s: usize, start: usize) -> u8 {
-        if s & start == 0 {
+    /// The lost set `D(s)` of a row `s` of the lazy level (`s` holds its
+    /// new vertex `y = valid`), from plane 0 of the complete rows below by
+    /// [`lost_by_matching`], memoised for the lazy node.
+    #[inline(always)]
+    fn d_lazy(&mut self, s: usize) -> usize {
+        let s = s & (ROWS - 1);
+        if self.dstamp[s] == self.lazy_round {
+            return self.dmemo[s] as usize;
+        }
+        self.d_lazy_fill(s)
+    }
+
+    /// [`Self::d_lazy`] on a row not yet derived.
+    #[inline(never)]
+    fn d_lazy_fill(&mut self, s: usize) -> usize {
+        let y = self.valid;
+        let ny = self.path[y + 1][y] as usize;
+        let lo = &*self.lo;
+        let d = lost_by_matching(s, s, 1 << y, ny, |r| (lo[r & (ROWS - 1)] & 0xffff) as usize);
+        self.dmemo[s] = d as u16;
+        self.dstamp[s] = self.lazy_round;
+        d
+    }
+
+    /// The vertices of `opts` (a subset of `s`) that lose as the token's
+    /// vertex at `s`: from a complete row's plane 0, from the lazy level's
+    /// derived lost sets ([`Self::d_lazy`]), or for a row of the leaf (with
+    /// its new vertex `x`, bit `leaf_start`) by [`lost_by_matching`] over
+    /// the lost sets of the rows below (`ARCHITECTURE.md`, "Proven
+    /// shortcuts"): two ANDs with `N(x)` per option, no row of the leaf.
+    #[inline(always)]
+    fn lost_among(&mut self, opts: usize, s: usize) -> usize {
+        if s >= self.leaf_start {
+            let start = self.leaf_start;
+            let x = start.trailing_zeros() as usize;
+            let nx = self.path[x + 1][x] as usize;
+            // The parent's vertices missing from s: with fewer than
+            // STORED_MISSING, every row read misses at most STORED_MISSING,
+            // so it is complete or one of the rows `push_parent` stored in
+            // `lo` (the leaves' main case).
+            let off = (start - 1) & !s;
+            // Clear the lowest STORED_MISSING − 1 bits of `off` (a popcount
+            // is a dozen instructions without the hardware one).
+            let mut few = off;
+            for _ in 1..STORED_MISSING {
+                few &= few.wrapping_sub(1);
+            }
+            if few == 0 || !self.lazy {
+                let lo = &*self.lo;
+                lost_by_matching(opts, s, start, nx, |r| {
+                    (lo[r & (ROWS - 1)] & 0xffff) as usize
+                })
+            } else {
+                self.lost_among_deep(opts, s, start, nx)
+            }
+        } else {
+            self.d_of(s) & opts
+        }
+    }
+
+    /// [`Self::lost_among`] on a row of the leaf deeper in the search,
+    /// whose rows below may be lazy rows not yet derived.
+    #[inline(never)]
+    fn lost_among_deep(&mut self, opts: usize, s: usize, start: usize, nx: usize) -> usize {
+        lost_by_matching(opts, s, start, nx, |r| self.d_of(r))
+    }
+
+    /// Value of the token on `v` at `s` (`v ∈ s`), by the game rule, top
+    /// down: complete rows are read, lost options are recognised by
+    /// [`Self::lost_among`], the rest searched and memoised.
+    fn nimber(&mut self, v: usize, s: usize) -> u8 {
+        if s >> self.valid == 0 {
             let (w0, w1) = (self.lo[s], self.hi[s]);
             for k in 0..8 {
                 let word = if k < 4 { w0 } else { w1 };
@@ -246,20 +584,25 @@ impl Incremental {
             }
             unreachable!("every vertex of a complete row has a value");
         }
-        if self.stamp[s] == self.round {
+        let round = if s >= self.leaf_start {
+            self.round
+        } else {
+            self.lazy_round
+        };
+        if self.stamp[s] == round {
             let known = (self.memo[s] >> (4 * v)) & 0xf;
             if known != 0 {
                 return known as u8 - 1;
             }
         } else {
-            self.stamp[s] = self.round;
+            self.stamp[s] = round;
             self.memo[s] = 0;
         }
         let t = s ^ (1 << v);
-        let mut opts = self.path[self.valid + 1][v] as usize & t;
+        let mut opts = self.path[self.deep][v] as usize & t;
         let mut seen = 0u32;
-        if t & start == 0 {
-            // v is the new vertex: every option is a complete row of the parent.
+        if t >> self.valid == 0 {
+            // Every option is a complete row.
             let (w0, w1) = (self.lo[t], self.hi[t]);
             while opts != 0 {
                 let u = opts.trailing_zeros() as usize;
@@ -276,13 +619,13 @@ impl Incremental {
                 seen |= 1 << k;
             }
         } else {
-            let lost = self.lost_among(opts, t, start);
+            let lost = self.lost_among(opts, t);
             seen = (lost != 0) as u32;
             opts &= !lost;
             while opts != 0 {
                 let u = opts.trailing_zeros() as usize;
                 opts &= opts - 1;
-                seen |= 1 << self.nimber(u, t, start);
+                seen |= 1 << self.nimber(u, t);
             }
         }
         // A value k needs an option k − 1 on fewer vertices, so *k needs at
@@ -371,16 +714,22 @@ mod tests {
         assert_eq!(nodes, 1 + 1 + 2 + 4 + 11 + 34 + 156 + 1044 + 12346);
     }
 
-    /// The leaf's shortcut against the exact game rule on every graph of the
-    /// generation tree up to `max_n` vertices (connected or not), each as a
-    /// leaf under its parent: every start's value from [`Incremental::push_leaf`]
-    /// and, for every position `(u, S)` with the new vertex in `S`, the
-    /// shortcut's lost test, against the complete rows [`Incremental::push`]
-    /// computes by the game rule alone (no matching theorem). Returns the
-    /// number of connected graphs and of positions checked.
+    /// The leaf's shortcuts against the exact game rule on every graph of
+    /// the generation tree up to `max_n` vertices (connected or not), each
+    /// as a leaf under its parent, twice: under complete parent rows
+    /// ([`Incremental::push`]) and under a lazy parent
+    /// ([`Incremental::push_parent`], whose lost sets are derived from the
+    /// grandparent's complete rows). Checked against the complete rows
+    /// [`Incremental::push`] computes by the game rule alone (no matching
+    /// theorem): every start's value from [`Incremental::push_leaf`], the
+    /// lazy parent's start values, and the lost test of every position
+    /// `(u, S)` with the new vertex in `S`, in both settings, and with the
+    /// parent's new vertex in `S` (the lazy level's derived plane 0).
+    /// Returns the number of connected graphs and of positions checked.
     fn leaf_crosscheck(max_n: usize) -> (u64, u64) {
         let mut exact = Incremental::new();
         let mut leaf = Incremental::new();
+        let mut lazy = Incremental::new();
         let (mut connected, mut positions) = (0u64, 0u64);
         gen::walk_nodes(
             &BitGraph::new(0),
@@ -396,14 +745,50 @@ mod tests {
                 let start = 1usize << (n - 1);
                 for s in start..start << 1 {
                     let lost = exact.lo[s] & 0xffff;
-                    assert_eq!(leaf.lost_among(s, s, start) as u64, lost, "{g:?} S = {s:b}");
+                    assert_eq!(leaf.lost_among(s, s) as u64, lost, "{g:?} S = {s:b}");
                     positions += s.count_ones() as u64;
-                }
-                if g.is_connected() {
-                    connected += 1;
                 }
                 if n < max_n {
                     leaf.push(g);
+                }
+                if n >= 2 {
+                    // g under a lazy parent: the grandparent complete, the
+                    // parent pushed as a lazy level.
+                    let parent = g.induced((1u32 << (n - 1)) - 1);
+                    let pfull = start - 1;
+                    let pwant: Vec<u8> = (0..n - 1)
+                        .map(|v| {
+                            let vals = (0..8).filter(|&k| {
+                                let word = if k < 4 {
+                                    exact.lo[pfull]
+                                } else {
+                                    exact.hi[pfull]
+                                };
+                                word >> (16 * (k % 4) + v) & 1 == 1
+                            });
+                            vals.collect::<Vec<_>>()[0] as u8
+                        })
+                        .collect();
+                    assert_eq!(lazy.push_parent(&parent), pwant.as_slice(), "{parent:?}");
+                    assert_eq!(lazy.push_leaf(g), want.as_slice(), "{g:?}");
+                    // (A parent of one vertex is pushed complete.)
+                    assert!(
+                        n < 3 || (lazy.lazy && lazy.valid + 2 == n),
+                        "{g:?}: not under a lazy parent"
+                    );
+                    for s in start..start << 1 {
+                        let lost = exact.lo[s] & 0xffff;
+                        assert_eq!(lazy.lost_among(s, s) as u64, lost, "{g:?} S = {s:b}");
+                        positions += s.count_ones() as u64;
+                    }
+                    for s in start / 2..start {
+                        let lost = exact.lo[s] & 0xffff;
+                        assert_eq!(lazy.lost_among(s, s) as u64, lost, "{parent:?} S = {s:b}");
+                        positions += s.count_ones() as u64;
+                    }
+                }
+                if g.is_connected() {
+                    connected += 1;
                 }
             },
         );
@@ -426,7 +811,7 @@ mod tests {
     #[ignore = "n = 10, once by hand (about 5 minutes); n <= 9 runs in CI"]
     fn leaf_shortcut_agrees_with_the_game_rule_at_10_vertices() {
         let (connected, positions) = leaf_crosscheck(10);
-        println!("{connected} connected graphs on 1..=10 vertices, {positions} positions with the new vertex checked");
+        println!("{connected} connected graphs on 1..=10 vertices, {positions} lost tests of positions checked");
         assert_eq!(
             connected,
             1 + 1 + 2 + 6 + 21 + 112 + 853 + 11_117 + 261_080 + 11_716_571

@@ -499,9 +499,13 @@ impl Kind for UvgSweep {
                 return;
             }
             // Nodes on the last level have no children: their own rows
-            // need not be kept, which `push_leaf` exploits.
+            // need not be kept, which `push_leaf` exploits; their parents'
+            // rows are only read in a few places, which `push_parent`
+            // derives on demand instead of computing them all.
             let values = if g.n() == max_n {
                 table.push_leaf(g)
+            } else if g.n() + 1 == max_n {
+                table.push_parent(g)
             } else {
                 table.push(g)
             };
