@@ -97,7 +97,7 @@ pub struct Export {
     /// computed (its solver changed while it ran), by build; the rest are
     /// `solver_version`'s. Absent when one build computed them all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub earlier_solvers: Vec<crate::store::SolverShards>,
+    pub earlier_solvers: Vec<crate::shard_set::SolverShards>,
 }
 
 /// The plan an increment's results belong to, named instead of carried:

@@ -9,6 +9,15 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
 
+/// Shards a sweep's earlier solver build computed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolverShards {
+    /// The kind's solver version (`SweepKind::version`) of that build.
+    pub version: String,
+    /// The shards whose accepted result it computed.
+    pub shards: ShardSet,
+}
+
 /// Sorted, disjoint, non-adjacent inclusive ranges `[first, last]`.
 ///
 /// Deserializing checks the invariant: a stored or imported set that is

@@ -198,14 +198,7 @@ pub struct SweepRecord {
     pub earlier_solvers: Vec<SolverShards>,
 }
 
-/// Shards a sweep's earlier solver build computed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SolverShards {
-    /// The kind's solver version (`SweepKind::version`) of that build.
-    pub version: String,
-    /// The shards whose accepted result it computed.
-    pub shards: crate::shard_set::ShardSet,
-}
+pub use crate::shard_set::SolverShards;
 
 /// The priority of a sweep launched without one.
 pub const DEFAULT_PRIORITY: u32 = 1;
