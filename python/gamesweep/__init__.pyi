@@ -12,13 +12,19 @@ from ._graph import to_digraph6 as to_digraph6
 from ._graph import to_graph6 as to_graph6
 from ._graph import to_networkx as to_networkx
 from ._graph import to_sparse6 as to_sparse6
-from ._native import GamesweepError as GamesweepError
+from ._errors import BudgetExceededError as BudgetExceededError
+from ._errors import CoordinatorError as CoordinatorError
+from ._errors import GamesweepError as GamesweepError
+from ._errors import InvalidInputError as InvalidInputError
 from .coordinator import Coordinator as Coordinator
 from .results import Results as Results
 
 __all__ = [
+    "BudgetExceededError",
     "Coordinator",
+    "CoordinatorError",
     "GamesweepError",
+    "InvalidInputError",
     "GraphLike",
     "Picture",
     "Results",
