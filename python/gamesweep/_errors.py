@@ -19,6 +19,7 @@ CLI's name its options (``--budget``).
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from typing import Any, Callable, Optional, Type, TypeVar, cast
 
@@ -104,14 +105,26 @@ def translated(default: Type[GamesweepError] = InvalidInputError) -> Callable[[F
 
 
 def check_count(name: str, value: object, *, optional: bool = False) -> None:
-    """``value`` of keyword ``name`` is a whole number >= 0 (or None where
-    ``optional``); bools are refused (``True`` is not vertex 1)."""
+    """``value`` of keyword ``name`` is a whole number >= 0 (an ``int`` or
+    anything with ``__index__``, such as numpy's integers), or None where
+    ``optional``; bools are refused (``True`` is not vertex 1)."""
+    count(name, value, optional=optional)
+
+
+def count(name: str, value: object, *, optional: bool = False) -> Optional[int]:
+    """:func:`check_count`, answering ``value`` as an ``int`` (None stays
+    None)."""
     if optional and value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, int):
-        what = "a whole number >= 0" + (" or None" if optional else "")
-        raise InvalidInputError(f"{name}={value!r}: expected {what}, not {type(value).__name__}")
-    if value < 0:
-        raise InvalidInputError(f"{name}={value}: expected a whole number >= 0")
-    if value >= 2**64:
-        raise InvalidInputError(f"{name}={value}: too large (at most 2**64 - 1)")
+        return None
+    what = "a whole number >= 0" + (" or None" if optional else "")
+    if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):
+        raise InvalidInputError(f"{name}={value!r}: expected {what}, not a bool")
+    try:
+        n = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidInputError(f"{name}={value!r}: expected {what}, not {type(value).__name__}") from None
+    if n < 0:
+        raise InvalidInputError(f"{name}={n}: expected {what}")
+    if n >= 2**64:
+        raise InvalidInputError(f"{name}={n}: too large (at most 2**64 - 1)")
+    return n

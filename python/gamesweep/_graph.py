@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable, List, Optional, Tuple, Union
 
 from . import _native
-from ._errors import InvalidInputError, check_count, translated
+from ._errors import InvalidInputError, count, translated
 
 #: What the functions take as a graph: graph6 or sparse6 text (nauty's
 #: formats, as ``gamesweep graphs`` and geng write them), an edge list
@@ -155,9 +155,7 @@ def start_index(labels: Optional[List[Any]], start: Any) -> Optional[int]:
     if start is None:
         return None
     if labels is None:
-        check_count("start", start)
-        n: int = start
-        return n
+        return count("start", start)
     for i, v in enumerate(labels):
         # `True == 1`: a bool finds only a bool label, a number no bool.
         if isinstance(v, bool) != isinstance(start, bool):

@@ -176,6 +176,7 @@ class Results:
                 return df.set_index(key)
         raise KeyError(f"the {self.kind} run has no counts per n (no `by_n` or `by_nodes`)")
 
+    @translated()
     def picture(self, i: int) -> Picture:
         """The picture of witness ``i`` (a row of :attr:`witnesses`), as the
         report draws it (UVG positions with their start and matching, Col

@@ -166,6 +166,11 @@ def test_errors_name_the_keywords():
         with pytest.raises(ValueError, match=word) as e:
             call()
         assert isinstance(e.value, gs.InvalidInputError), word
+    # Integers of numpy (a DataFrame's cells) are whole numbers; its bools are not.
+    import numpy as np  # (pandas brings it)
+    assert gs.uvg.solve("Dhc", start=np.int64(2), budget=np.uint64(0))["starts"][0]["start"] == 2
+    with pytest.raises(gs.InvalidInputError, match="start=.*bool"):
+        gs.uvg.solve("Dhc", start=np.bool_(True))
 
 
 # Item 13: values as numbers, counts per n.
