@@ -9,7 +9,8 @@ call::
     sum(1 for _ in gs.graphs(8))               # connected graphs on 8 vertices
     gs.col.value("Bw", "L..")                  # Col's canonical value
 
-Modules: :mod:`uvg`, :mod:`col`, :mod:`myopic`, :mod:`gamegraph`;
+Modules: :mod:`uvg`, :mod:`col`, :mod:`myopic`, :mod:`gamegraph`,
+:mod:`values` (:class:`Value`: CGSuite values that add and compare);
 functions :func:`graphs`, :func:`subtraction`; :class:`Results` (a committed
 run as pandas DataFrames); the exceptions :class:`GamesweepError` (the
 CLI's messages) and its subclasses :class:`InvalidInputError` (a
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
-from . import _native, col, gamegraph, myopic, uvg
+from . import _native, col, gamegraph, myopic, uvg, values
 from ._display import Picture, Solution
 from ._graph import GraphLike, edges, to_digraph6, to_graph6, to_networkx, to_sparse6
 from ._errors import (
@@ -35,6 +36,7 @@ from ._errors import (
 )
 from .coordinator import Coordinator
 from .results import Results
+from .values import Value
 
 __all__ = [
     "BudgetExceededError",
@@ -46,6 +48,7 @@ __all__ = [
     "Picture",
     "Results",
     "Solution",
+    "Value",
     "col",
     "edges",
     "gamegraph",
@@ -57,6 +60,7 @@ __all__ = [
     "to_networkx",
     "to_sparse6",
     "uvg",
+    "values",
 ]
 
 __version__ = "0.1.0"

@@ -4,6 +4,7 @@ from . import col as col
 from . import gamegraph as gamegraph
 from . import myopic as myopic
 from . import uvg as uvg
+from . import values as values
 from ._display import Picture as Picture
 from ._display import Solution as Solution
 from ._graph import GraphLike as GraphLike
@@ -18,6 +19,7 @@ from ._errors import GamesweepError as GamesweepError
 from ._errors import InvalidInputError as InvalidInputError
 from .coordinator import Coordinator as Coordinator
 from .results import Results as Results
+from .values import Value as Value
 
 __all__ = [
     "BudgetExceededError",
@@ -29,6 +31,7 @@ __all__ = [
     "Picture",
     "Results",
     "Solution",
+    "Value",
     "col",
     "edges",
     "gamegraph",
@@ -40,6 +43,7 @@ __all__ = [
     "to_networkx",
     "to_sparse6",
     "uvg",
+    "values",
 ]
 
 __version__: str

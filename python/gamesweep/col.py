@@ -38,7 +38,9 @@ def solve(
 
 def value(g: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> str:
     """The canonical value of Col on ``g`` with ``colouring`` (CGSuite
-    notation, e.g. ``"*"``, ``"1/2"``, ``"{1|0}"``): ``solve(...)["value"]``."""
+    notation, e.g. ``"*"``, ``"1/2"``, ``"-3/4*"``): ``solve(...)["value"]``.
+    ``gamesweep.Value(value(...))`` is the value as an object that adds
+    (boards side by side), negates and compares."""
     return str(solve(g, colouring, budget=budget)["value"])
 
 

@@ -199,3 +199,57 @@ def test_by_n_counts_graphs_positions_and_first_player_wins(repo):
         assert t.loc[n, "first_player_wins"] == sum(1 for v in vals for x in v if x)
     with pytest.raises(KeyError):
         gs.Results.load(os.path.join(repo, "runs", "subtraction")).by_n
+
+
+# Item 13, second half: values that add and compare.
+
+
+def test_col_values_add_as_disjoint_boards_do(cli, rng):
+    # Col on two boards side by side is the sum of the two games: the CLI's
+    # value of the union equals the sum of Values of the parts.
+    sums = 0
+    for _ in range(40):
+        (n1, e1), (n2, e2) = random_graph(rng, rng.randint(1, 5), 0.4), random_graph(rng, rng.randint(1, 5), 0.4)
+        c1 = "".join(rng.choice("...LR") for _ in range(n1))
+        c2 = "".join(rng.choice("...LR") for _ in range(n2))
+        union = gs.to_graph6((n1 + n2, e1 + [(u + n1, v + n1) for u, v in e2]))
+        got = cli.json_lines(
+            "solve", "col", "-", "--json", check=False,
+            input=f"{gs.to_graph6((n1, e1))} {c1}\n{gs.to_graph6((n2, e2))} {c2}\n{union} {c1 + c2}\n",
+        )
+        if len(got) != 3:
+            continue  # an illegal colouring
+        a, b, ab = (gs.Value(g["value"]) for g in got)
+        assert a + b == ab, (got[0]["value"], got[1]["value"], got[2]["value"])
+        assert str(gs.Value(got[2]["value"])) == got[2]["value"]
+        for g in got:
+            assert gs.Value(g["value"]).outcome == g["outcome"], g
+        assert (a > b) == (a - b).outcome.__eq__("L") and (a - b == 0) == (a == b)
+        sums += 1
+    assert sums >= 10
+
+
+def test_values_print_compare_and_pickle(repo):
+    import json
+    import re
+    from fractions import Fraction
+
+    texts = set()
+    for path in _runs(repo):
+        with open(os.path.join(path, "results.json"), encoding="utf-8") as f:
+            texts |= set(re.findall(r'"value":\s*"([^"{|}]*)"', f.read()))
+    assert len(texts) > 100
+    for t in texts:
+        assert str(gs.Value(t)) == t
+    v = gs.Value("-3/4*")
+    assert (v.number, v.nimber) == (Fraction(-3, 4), 1)
+    assert str(gs.Value(0, nimber=2)) == "*2" and str(gs.Value("1*2") + gs.Value("*3")) == "1*"
+    star = gs.Value("*")
+    assert not (star > 0 or star < 0 or star == 0) and star.fuzzy(0) and star + star == 0
+    assert gs.Value("1/2") > gs.Value("1/4*") > 0 > gs.Value("-1/2*")
+    assert -gs.Value("3/8*") == gs.Value("-3/8*") and 1 - gs.Value("1/2") == gs.Value("1/2")
+    assert sorted(gs.Value(t) for t in ["1/2", "-1", "3/4", "0"]) == [gs.Value(t) for t in ["-1", "0", "1/2", "3/4"]]
+    assert pickle.loads(pickle.dumps(v)) == v and {gs.Value("2"): 1}[2] == 1
+    with pytest.raises(gs.InvalidInputError, match="CGSuite"):
+        gs.Value("{1|0}")
+    assert json.dumps(str(v)) == '"-3/4*"'
