@@ -172,6 +172,9 @@ class Results:
                     for k, v in r.items():
                         if isinstance(v, int) and not isinstance(v, bool) and k not in cols:
                             cols.append(k)
+                # The totals first, then the rest as the document has them.
+                first = [k for k in (key, "graphs", "positions", "first_player_wins") if k in cols]
+                cols = first + [k for k in cols if k not in first]
                 df = pd.DataFrame([{k: r.get(k) for k in cols} for r in rows], columns=cols)
                 return df.set_index(key)
         raise KeyError(f"the {self.kind} run has no counts per n (no `by_n` or `by_nodes`)")
