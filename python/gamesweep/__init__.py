@@ -9,9 +9,13 @@ call::
     sum(1 for _ in gs.graphs(8))               # connected graphs on 8 vertices
     gs.col.value("Bg", "L..")                  # Col on a 3-vertex path, an end blue: -1/2
 
-Modules: :mod:`uvg`, :mod:`col`, :mod:`myopic`, :mod:`gamegraph`;
+Modules: :mod:`uvg`, :mod:`col`, :mod:`myopic`, :mod:`gamegraph`,
+:mod:`values` (:class:`Value`: CGSuite values that add and compare);
 functions :func:`graphs`, :func:`subtraction`; :class:`Results` (a committed
-run as pandas DataFrames); :class:`GamesweepError` (the CLI's messages).
+run as pandas DataFrames); the exceptions :class:`GamesweepError` (the
+CLI's messages) and its subclasses :class:`InvalidInputError` (a
+``ValueError``), :class:`BudgetExceededError`, :class:`CoordinatorError`,
+all picklable.
 Graphs are given as graph6 or sparse6 text, an edge list, ``(n, edges)``,
 a ``networkx.Graph`` or anything with ``graph6_string()`` (Sage).
 """
@@ -20,20 +24,31 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
-from . import _native, col, gamegraph, myopic, uvg
+from . import _native, col, gamegraph, myopic, uvg, values
 from ._display import Picture, Solution
 from ._graph import GraphLike, edges, to_digraph6, to_graph6, to_networkx, to_sparse6
-from ._native import GamesweepError
+from ._errors import (
+    BudgetExceededError,
+    CoordinatorError,
+    GamesweepError,
+    InvalidInputError,
+    translated,
+)
 from .coordinator import Coordinator
 from .results import Results
+from .values import Value
 
 __all__ = [
+    "BudgetExceededError",
     "Coordinator",
+    "CoordinatorError",
     "GamesweepError",
+    "InvalidInputError",
     "GraphLike",
     "Picture",
     "Results",
     "Solution",
+    "Value",
     "col",
     "edges",
     "gamegraph",
@@ -45,11 +60,13 @@ __all__ = [
     "to_networkx",
     "to_sparse6",
     "uvg",
+    "values",
 ]
 
 __version__ = "0.1.0"
 
 
+@translated()
 def graphs(
     n: int,
     connected: bool = True,
@@ -76,7 +93,7 @@ def graphs(
     A thread generates ahead in batches; dropping the iterator stops it.
     Nothing is printed (the CLI's geng-style ``>A`` and ``>Z`` lines on
     standard error, silenced by ``-q``, have no counterpart here). Bad
-    arguments raise :class:`GamesweepError` with the CLI's message::
+    arguments raise :class:`InvalidInputError` with the CLI's message::
 
         >>> sum(1 for _ in graphs(6))
         112
@@ -108,12 +125,13 @@ def _check_edges(edges: object) -> None:
         )
     )
     if not ok:
-        raise GamesweepError(
+        raise InvalidInputError(
             f"edges {edges!r}: give a number of edges, a (min, max) pair (max None: no bound) "
             "or geng's text MINE:MAXE"
         )
 
 
+@translated()
 def subtraction(set: List[int], upto: int = 40) -> Dict[str, Any]:
     """What ``gamesweep solve subtraction --set S --upto N --json`` prints:
     the ``losing`` heaps and ``grundy`` values of heaps ``0..upto`` of the

@@ -4,6 +4,7 @@ from . import col as col
 from . import gamegraph as gamegraph
 from . import myopic as myopic
 from . import uvg as uvg
+from . import values as values
 from ._display import Picture as Picture
 from ._display import Solution as Solution
 from ._graph import GraphLike as GraphLike
@@ -12,17 +13,25 @@ from ._graph import to_digraph6 as to_digraph6
 from ._graph import to_graph6 as to_graph6
 from ._graph import to_networkx as to_networkx
 from ._graph import to_sparse6 as to_sparse6
-from ._native import GamesweepError as GamesweepError
+from ._errors import BudgetExceededError as BudgetExceededError
+from ._errors import CoordinatorError as CoordinatorError
+from ._errors import GamesweepError as GamesweepError
+from ._errors import InvalidInputError as InvalidInputError
 from .coordinator import Coordinator as Coordinator
 from .results import Results as Results
+from .values import Value as Value
 
 __all__ = [
+    "BudgetExceededError",
     "Coordinator",
+    "CoordinatorError",
     "GamesweepError",
+    "InvalidInputError",
     "GraphLike",
     "Picture",
     "Results",
     "Solution",
+    "Value",
     "col",
     "edges",
     "gamegraph",
@@ -34,6 +43,7 @@ __all__ = [
     "to_networkx",
     "to_sparse6",
     "uvg",
+    "values",
 ]
 
 __version__: str

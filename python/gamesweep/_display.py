@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple, Union
+
+from . import _native
 
 
 class Picture:
@@ -27,12 +29,28 @@ class Picture:
             f.write(self.svg)
 
 
+class Draw:
+    """How to draw a solution: a function of the Rust half and its
+    arguments (picklable, unlike a closure)."""
+
+    def __init__(self, function: str, args: Tuple[Any, ...]) -> None:
+        self.function = function
+        self.args = args
+
+    def __call__(self) -> str:
+        svg: str = getattr(_native, self.function)(*self.args)
+        return svg
+
+    def __repr__(self) -> str:
+        return f"Draw({self.function!r}, {self.args!r})"
+
+
 class Solution(Dict[str, Any]):
     """A solve's answer: the dict the CLI prints with ``--json`` (compare it,
-    index it, ``json.dumps`` it), drawn in Jupyter as the reports draw the
-    position."""
+    index it, ``json.dumps`` it, pickle it), drawn in Jupyter as the
+    reports draw the position."""
 
-    def __init__(self, data: Dict[str, Any], draw: Callable[[], str]) -> None:
+    def __init__(self, data: Dict[str, Any], draw: Union[Draw, Callable[[], str]]) -> None:
         super().__init__(data)
         self._draw = draw
 

@@ -1,4 +1,4 @@
-from typing import Any, Iterable, List, Tuple, Union
+from typing import Any, Iterable, List, Optional, Tuple, Union
 
 GraphLike = Union[str, bytes, Iterable[Tuple[int, int]], Tuple[int, Iterable[Tuple[int, int]]], Any]
 
@@ -14,3 +14,8 @@ def to_networkx(g: GraphLike) -> Any:
     """A ``networkx.Graph`` on vertices ``0..n-1``."""
 def graph_text(g: GraphLike) -> str:
     """The text the solvers read for ``g``."""
+def is_networkx(g: Any) -> bool: ...
+def node_labels(g: GraphLike) -> Optional[List[Any]]:
+    """The node labels of a networkx graph in vertex order, or None."""
+def start_index(labels: Optional[List[Any]], start: Any) -> Optional[int]:
+    """The vertex number of keyword ``start``."""

@@ -11,6 +11,7 @@ import time
 from typing import Any, Dict, Optional, Union
 
 from . import _native
+from ._errors import CoordinatorError, translated
 
 __all__ = ["Coordinator", "SETTLED"]
 
@@ -43,6 +44,7 @@ class Coordinator:
             tls_key=tls_key,
         )
 
+    @translated(CoordinatorError)
     def launch(
         self,
         kind: str,
@@ -70,6 +72,7 @@ class Coordinator:
         reply = json.loads(_native.coordinator_launch(words, **self._conn))
         return str(reply["sweep_id"])
 
+    @translated(CoordinatorError)
     def status(self, id: Optional[str] = None) -> Dict[str, Any]:
         """``gamesweep status [ID] --json`` as a dict: ``coordinator_version``
         and ``sweeps`` (each with ``state``, ``shards_done``,
@@ -77,13 +80,14 @@ class Coordinator:
         data: Dict[str, Any] = json.loads(_native.coordinator_status(id, **self._conn))
         return data
 
+    @translated(CoordinatorError)
     def sweep(self, id: str) -> Dict[str, Any]:
         """The status of sweep ``id``."""
         for s in self.status(id)["sweeps"]:
             if s["sweep_id"] == id:
                 found: Dict[str, Any] = s
                 return found
-        raise _native.GamesweepError(f"no sweep `{id}`")
+        raise CoordinatorError(f"no sweep `{id}`")
 
     def watch(self, id: str, *, interval: float = 2.0, timeout: Optional[float] = None) -> Dict[str, Any]:
         """Follow sweep ``id`` until it is no longer running, with a progress
@@ -104,6 +108,7 @@ class Coordinator:
         finally:
             bar.close()
 
+    @translated(CoordinatorError)
     def report(self, id: str, out: Optional[str] = None) -> Any:
         """``gamesweep report ID --out DIR``: fetch the finished sweep's
         results and write them (default ``runs/ID``); the run as

@@ -10,7 +10,8 @@ import json
 from typing import Optional
 
 from . import _native
-from ._display import Picture, Solution
+from ._display import Draw, Picture, Solution
+from ._errors import check_count, translated
 from ._graph import GraphLike, to_digraph6
 
 __all__ = ["DEFAULT_BUDGET", "draw", "solve", "value"]
@@ -19,15 +20,17 @@ __all__ = ["DEFAULT_BUDGET", "draw", "solve", "value"]
 DEFAULT_BUDGET: int = _native.DEFAULT_COL_BUDGET
 
 
+@translated()
 def solve(
     d: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET
 ) -> Solution:
     """What ``gamesweep solve myopic D6 [--colouring C] --json`` prints, as
     a dict. ``d``: digraph6 text, ``(n, arcs)``, a list of arcs or a
     ``networkx.DiGraph``."""
+    check_count("budget", budget)
     code = to_digraph6(d)
     data = json.loads(_native.col_solve(code, colouring, True, budget))
-    return Solution(data, lambda: _native.col_svg(code, colouring, True, budget))
+    return Solution(data, Draw("col_svg", (code, colouring, True, budget)))
 
 
 def value(d: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> str:
@@ -35,6 +38,8 @@ def value(d: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAUL
     return str(solve(d, colouring, budget=budget)["value"])
 
 
+@translated()
 def draw(d: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> Picture:
     """The picture of ``gamesweep solve myopic D6 --svg``."""
+    check_count("budget", budget)
     return Picture(_native.col_svg(to_digraph6(d), colouring, True, budget))

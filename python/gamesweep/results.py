@@ -9,11 +9,17 @@ so every kind loads the same way. Schema (checked by the tests):
     (graph6, or digraph6 ``&...``), ``value`` (the kind's notation, or
     None), ``start`` (list of start vertices, or None), ``colouring``
     (``L``/``R``/``.`` per vertex, or None), ``vertices``, ``edges``,
-    ``caption``.
+    ``caption``. ``vertices`` and ``edges`` are counted from the graph6
+    (arcs for digraph6), whatever the kind records.
 ``Results.histograms`` — one row per plotted point of the report's charts:
     ``chart`` (the figure's file stem), ``title``, ``series``, ``x``, ``y``,
     ``x_label``, ``y_label``. ``Results.histogram(stem)`` is one chart
-    wide: ``x`` as index, one column per series.
+    wide: ``x`` as index, one column per series (series that are all
+    nimbers, ``0``, ``*``, ``*2``, ..., as the Grundy values 0, 1, 2, ...
+    in order; ``star=True`` labels them ``*k``).
+``Results.by_n`` — the run's counts per number of vertices (``by_n``, or
+    ``by_nodes``), one row per n: ``n`` as index, a column per whole-number
+    field (UVG: ``graphs``, ``positions``, ``first_player_wins``, ...).
 ``Results.params`` — one row per parameter: ``param``, ``value``.
 ``Results.provenance`` — the run's ``provenance.json`` as a dict, or None.
 ``Results.doc`` — ``results.json`` as a dict (the schema in
@@ -25,10 +31,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any, Dict, List, Optional
 
 from . import _native
 from ._display import Picture
+from ._errors import InvalidInputError, translated
 
 __all__ = ["HISTOGRAM_COLUMNS", "Results", "WITNESS_COLUMNS"]
 
@@ -79,8 +87,8 @@ class Results:
                 "value": w["value"],
                 "start": w["start"],
                 "colouring": w["colouring"],
-                "vertices": w["vertices"],
-                "edges": w["edges"],
+                "vertices": _size(w["code"], w["vertices"], w["edges"])[0],
+                "edges": _size(w["code"], w["vertices"], w["edges"])[1],
                 "caption": w["caption"],
             }
             for w in presentation["witnesses"]
@@ -117,6 +125,7 @@ class Results:
         return cls.from_json(text, provenance=prov, path=path)
 
     @classmethod
+    @translated()
     def from_json(
         cls, text: str, provenance: Optional[Dict[str, Any]] = None, path: Optional[str] = None
     ) -> "Results":
@@ -126,15 +135,51 @@ class Results:
         pres = json.loads(_native.present(text))
         return cls(doc, pres, provenance, path)
 
-    def histogram(self, chart: str) -> Any:
+    def histogram(self, chart: str, *, star: bool = False) -> Any:
         """One chart of :attr:`histograms`, wide: ``x`` as index, a column
-        per series (``y``)."""
+        per series (``y``). Where every series is a nimber (``0``, ``*``,
+        ``*2``, ...: the Grundy values of ``values-by-n``), the columns are
+        the Grundy values as numbers 0, 1, 2, ... in order, or with
+        ``star=True`` the same order labelled ``0``, ``*``, ``*2``, ...;
+        other series keep their names (sorted)."""
         h = self.histograms[self.histograms["chart"] == chart]
         if h.empty:
             known = ", ".join(sorted(set(self.histograms["chart"]))) or "none"
             raise KeyError(f"no chart `{chart}` (charts: {known})")
-        return h.pivot_table(index="x", columns="series", values="y", aggfunc="sum")
+        wide = h.pivot_table(index="x", columns="series", values="y", aggfunc="sum")
+        nimbers = {name: _nimber(str(name)) for name in wide.columns}
+        grundy = {name: g for name, g in nimbers.items() if g is not None}
+        if len(grundy) == len(nimbers):
+            order = sorted(wide.columns, key=lambda c: grundy[c])
+            wide = wide[order]
+            if not star:
+                wide.columns = [grundy[c] for c in order]
+            wide.columns.name = "grundy"
+        return wide
 
+    @property
+    def by_n(self) -> Any:
+        """The run's counts per number of vertices, one row per n (index
+        ``n``): every whole-number field of the kind's ``by_n`` (or
+        ``by_nodes``) rows, e.g. UVG's ``graphs``, ``positions`` and
+        ``first_player_wins``. ``KeyError`` for a kind without one."""
+        pd = _pandas()
+        for field, key in (("by_n", "n"), ("by_nodes", "nodes")):
+            rows = self.doc.get(field)
+            if isinstance(rows, list) and rows and all(isinstance(r, dict) and key in r for r in rows):
+                cols: List[str] = []
+                for r in rows:
+                    for k, v in r.items():
+                        if isinstance(v, int) and not isinstance(v, bool) and k not in cols:
+                            cols.append(k)
+                # The totals first, then the rest as the document has them.
+                first = [k for k in (key, "graphs", "positions", "first_player_wins") if k in cols]
+                cols = first + [k for k in cols if k not in first]
+                df = pd.DataFrame([{k: r.get(k) for k in cols} for r in rows], columns=cols)
+                return df.set_index(key)
+        raise KeyError(f"the {self.kind} run has no counts per n (no `by_n` or `by_nodes`)")
+
+    @translated()
     def picture(self, i: int) -> Picture:
         """The picture of witness ``i`` (a row of :attr:`witnesses`), as the
         report draws it (UVG positions with their start and matching, Col
@@ -158,12 +203,56 @@ class Results:
         return f"<gamesweep.Results {self.kind} {self.doc['params']}: {len(self.witnesses)} witnesses>"
 
 
+def _nimber(name: str) -> Optional[int]:
+    """The Grundy value of a nimber's name (``0``, ``*``, ``*2``, ...), or
+    None for any other text."""
+    if name == "0":
+        return 0
+    if name == "*":
+        return 1
+    m = re.fullmatch(r"\*([1-9][0-9]*)", name)
+    return int(m.group(1)) if m else None
+
+
+def _size(code: str, vertices: int, edges: int) -> "tuple[int, int]":
+    """``(vertices, edges)`` of a witness, counted from its code: graph6 or
+    sparse6 (edges), digraph6 ``&...`` (arcs); the kind's own figures where
+    the code is neither."""
+    try:
+        if code.startswith("&"):
+            n, arcs = _digraph6(code)
+            return n, arcs
+        n, es = _native.graph6_decode(code)
+        return n, len(es)
+    except (ValueError, IndexError):
+        return vertices, edges
+
+
+def _digraph6(code: str) -> "tuple[int, int]":
+    """``(n, number of arcs)`` of a digraph6 text (``&`` N(n) then the
+    adjacency matrix row by row, 6 bits a byte)."""
+    b = [c - 63 for c in code[1:].encode("ascii")]
+    if b[0] < 63:
+        n, rest = b[0], b[1:]
+    elif b[1] < 63:
+        n, rest = (b[1] << 12) | (b[2] << 6) | b[3], b[4:]
+    else:
+        n = 0
+        for x in b[2:8]:
+            n = (n << 6) | x
+        rest = b[8:]
+    bits = "".join(format(x, "06b") for x in rest)
+    if len(bits) < n * n or any(not 0 <= x < 64 for x in rest):
+        raise ValueError(f"bad digraph6 `{code:.40}`")
+    return n, bits[: n * n].count("1")
+
+
 def _check_doc(doc: Any) -> None:
     """The checks of ``docs/schema/results.schema.json`` (kept in step by
     the tests)."""
     import re
 
-    err = _native.GamesweepError
+    err = InvalidInputError
     if not isinstance(doc, dict):
         raise err("results.json: not a JSON object")
     for k in ("kind", "params"):

@@ -32,8 +32,11 @@ class Results:
         cls, text: str, provenance: Optional[Dict[str, Any]] = None, path: Optional[str] = None
     ) -> Results:
         """A :class:`Results` from the text of a ``results.json``."""
-    def histogram(self, chart: str) -> Any:
-        """One chart of :attr:`histograms`, wide."""
+    def histogram(self, chart: str, *, star: bool = False) -> Any:
+        """One chart of :attr:`histograms`, wide (nimber series as Grundy values 0, 1, 2, ...)."""
+    @property
+    def by_n(self) -> Any:
+        """The run's counts per number of vertices (index ``n``)."""
     def picture(self, i: int) -> Picture:
         """The picture of witness ``i``."""
     def _repr_html_(self) -> str: ...

@@ -21,6 +21,7 @@ MODULES = [
     "gamesweep.gamegraph",
     "gamesweep.results",
     "gamesweep.coordinator",
+    "gamesweep.values",
 ]
 
 

@@ -62,7 +62,8 @@ def test_conversions_give_the_same_graph6():
 def test_networkx_graphs():
     import networkx as nx
     c5 = nx.cycle_graph(5)
-    assert gs.uvg.values(c5) == gs.uvg.values("Dhc")
+    # A networkx graph's values are by node: {node: value}.
+    assert gs.uvg.values(c5) == dict(enumerate(gs.uvg.values("Dhc")))
     # Node labels of any kind, numbered in G.nodes order (as networkx's graph6).
     h = nx.relabel_nodes(nx.petersen_graph(), {i: f"v{i}" for i in range(10)})
     assert gs.to_graph6(h) == nx.to_graph6_bytes(h, header=False).decode().strip()

@@ -141,10 +141,11 @@ def test_errors_carry_the_cli_message(cli):
         assert str(e.value) in cli_error(*args)
     with pytest.raises(gs.GamesweepError, match="is not a vertex"):
         gs.uvg.solve("Dhc", start=5)
-    with pytest.raises(gs.GamesweepError, match="pass --budget"):
+    with pytest.raises(gs.BudgetExceededError, match="pass budget="):
         gs.uvg.solve(gs.to_graph6(random_graph(random.Random(1), 40, 0.2)), budget=50)
     with pytest.raises(gs.GamesweepError, match="format"):
         gs.gamegraph.solve("", format="yaml")
     with pytest.raises(gs.GamesweepError):
         gs.uvg.values("")
-    assert issubclass(gs.GamesweepError, ValueError)
+    assert issubclass(gs.InvalidInputError, gs.GamesweepError)
+    assert issubclass(gs.InvalidInputError, ValueError)
