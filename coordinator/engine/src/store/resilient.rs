@@ -314,6 +314,53 @@ fn closed() -> StoreError {
 }
 
 impl ResilientStore {
+    /// Shard `index`'s result (with its timing, and its origin if given)
+    /// through the inner store, kept in the redo log once written.
+    fn result_write(
+        &self,
+        id: &str,
+        index: u32,
+        result: &[u8],
+        timing: Option<&ShardTiming>,
+        origin: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let sh = &self.shared;
+        let mut log = sh.log();
+        // Refused during an episode, before the core changes anything: the
+        // worker sends it again.
+        if let Some(e) = log.refusal() {
+            return Err(e);
+        }
+        let written = sh.with(|s| match origin {
+            Some(w) => s.put_result_from(id, index, result, timing, w),
+            None => s.put_result(id, index, result, timing),
+        });
+        match written {
+            Ok(true) => {
+                log.push(Write::Result {
+                    id: id.into(),
+                    index,
+                    bytes: result.to_vec(),
+                    timing: timing.cloned(),
+                });
+                if let Some(w) = origin {
+                    log.push(Write::Origin {
+                        id: id.into(),
+                        index,
+                        worker: w.into(),
+                    });
+                }
+                Ok(true)
+            }
+            Ok(false) => Ok(false),
+            Err(e) if is_write_failure(&e) => {
+                sh.start_episode(&mut log, &e);
+                Err(log.refusal().unwrap_or(e))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// The sled store in `dir` (see [`super::SledStore::open`]), reopened
     /// in the same directory when writes fail.
     pub fn open_sled(dir: &Path) -> Result<Self, StoreError> {
@@ -623,30 +670,7 @@ impl Store for ResilientStore {
         result: &[u8],
         timing: Option<&ShardTiming>,
     ) -> Result<bool, StoreError> {
-        let sh = &self.shared;
-        let mut log = sh.log();
-        // Refused during an episode, before the core changes anything: the
-        // worker sends it again.
-        if let Some(e) = log.refusal() {
-            return Err(e);
-        }
-        match sh.with(|s| s.put_result(id, index, result, timing)) {
-            Ok(true) => {
-                log.push(Write::Result {
-                    id: id.into(),
-                    index,
-                    bytes: result.to_vec(),
-                    timing: timing.cloned(),
-                });
-                Ok(true)
-            }
-            Ok(false) => Ok(false),
-            Err(e) if is_write_failure(&e) => {
-                sh.start_episode(&mut log, &e);
-                Err(log.refusal().unwrap_or(e))
-            }
-            Err(e) => Err(e),
-        }
+        self.result_write(id, index, result, timing, None)
     }
 
     fn put_lease(
@@ -703,33 +727,7 @@ impl Store for ResilientStore {
         timing: Option<&ShardTiming>,
         origin: &str,
     ) -> Result<bool, StoreError> {
-        let sh = &self.shared;
-        let mut log = sh.log();
-        if let Some(e) = log.refusal() {
-            return Err(e);
-        }
-        match sh.with(|s| s.put_result_from(id, index, result, timing, origin)) {
-            Ok(true) => {
-                log.push(Write::Result {
-                    id: id.into(),
-                    index,
-                    bytes: result.to_vec(),
-                    timing: timing.cloned(),
-                });
-                log.push(Write::Origin {
-                    id: id.into(),
-                    index,
-                    worker: origin.into(),
-                });
-                Ok(true)
-            }
-            Ok(false) => Ok(false),
-            Err(e) if is_write_failure(&e) => {
-                sh.start_episode(&mut log, &e);
-                Err(log.refusal().unwrap_or(e))
-            }
-            Err(e) => Err(e),
-        }
+        self.result_write(id, index, result, timing, Some(origin))
     }
 
     fn put_origin(&self, id: &str, index: u32, worker: &str) -> Result<(), StoreError> {

@@ -320,6 +320,65 @@ fn open_db(dir: &Path) -> Result<sled::Db, String> {
 }
 
 impl SledStore {
+    /// Shard `index`'s result, with its timing and origin and its `fresh`
+    /// mark, unless it has one (`Ok(false)`: nothing written). One sled
+    /// transaction: a crash (or sled's own periodic flush) never keeps the
+    /// result without the rest. A result is written at most once.
+    fn store_result(
+        &self,
+        id: &str,
+        index: u32,
+        result: &[u8],
+        timing: Option<&ShardTiming>,
+        origin: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        use ::sled::transaction::{ConflictableTransactionError, TransactionError};
+        use ::sled::Transactional as _;
+        let key = shard_key(id, index);
+        let fresh = seal(self.fresh.name, &key, &[]);
+        let sealed = seal(self.results.name, &key, result);
+        let timing = timing.map(|t| seal(self.timings.name, &key, &enc(t)));
+        let origin = origin.map(|w| seal(self.origins.name, &key, &enc(&w)));
+        let swapped = (
+            &self.fresh.tree,
+            &self.results.tree,
+            &self.timings.tree,
+            &self.origins.tree,
+        )
+            .transaction(|(f, r, t, o)| {
+                if r.get(key.as_slice())?.is_some() {
+                    return Ok(false);
+                }
+                // A stored result is never missing from `fresh` (see its field).
+                f.insert(key.as_slice(), fresh.as_slice())?;
+                r.insert(key.as_slice(), sealed.as_slice())?;
+                if let Some(v) = &timing {
+                    t.insert(key.as_slice(), v.as_slice())?;
+                }
+                if let Some(v) = &origin {
+                    o.insert(key.as_slice(), v.as_slice())?;
+                }
+                Ok::<bool, ConflictableTransactionError<()>>(true)
+            })
+            .map_err(|e| match e {
+                TransactionError::Storage(e) => StoreError::from(e),
+                // Not reached: the transaction above never aborts.
+                TransactionError::Abort(()) => {
+                    StoreError::Corrupt(format!("storing shard {index} of `{id}` aborted"))
+                }
+            })?;
+        if swapped {
+            if let Some(seq) = self.seq_of(id) {
+                self.note(&Record::Done {
+                    seq,
+                    index,
+                    digest: journal::digest(result),
+                });
+            }
+        }
+        Ok(swapped)
+    }
+
     /// The checkpoint of `record`'s launch, if it reads and fits a plan of
     /// `shards` shards; a damaged one is passed over with a warning (the
     /// start then reads every result, which are all still stored).
@@ -906,34 +965,7 @@ impl Store for SledStore {
         result: &[u8],
         timing: Option<&ShardTiming>,
     ) -> Result<bool, StoreError> {
-        // Compare-and-swap on an empty slot: a shard's result is written at most once.
-        let key = shard_key(id, index);
-        // Before the result: whatever prefix of these writes a crash keeps,
-        // a stored result is never missing from `fresh` (see its field).
-        self.fresh.insert(&key, &[])?;
-        let swapped = self
-            .results
-            .tree
-            .compare_and_swap(
-                &key,
-                None as Option<&[u8]>,
-                Some(seal("results", &key, result)),
-            )?
-            .is_ok();
-        if swapped {
-            // Only the accepted result's timing is kept; it is flushed with the result.
-            if let Some(t) = timing {
-                self.timings.insert(&key, &enc(t))?;
-            }
-            if let Some(seq) = self.seq_of(id) {
-                self.note(&Record::Done {
-                    seq,
-                    index,
-                    digest: journal::digest(result),
-                });
-            }
-        }
-        Ok(swapped)
+        self.store_result(id, index, result, timing, None)
     }
 
     fn put_result_from(
@@ -944,50 +976,7 @@ impl Store for SledStore {
         timing: Option<&ShardTiming>,
         origin: &str,
     ) -> Result<bool, StoreError> {
-        use ::sled::transaction::{ConflictableTransactionError, TransactionError};
-        use ::sled::Transactional as _;
-        let key = shard_key(id, index);
-        let fresh = seal(self.fresh.name, &key, &[]);
-        let sealed = seal(self.results.name, &key, result);
-        let timing = timing.map(|t| seal(self.timings.name, &key, &enc(t)));
-        let origin = seal(self.origins.name, &key, &enc(&origin));
-        // One sled transaction: a crash (or sled's own periodic flush) never
-        // keeps the result without its origin, timing and `fresh` mark.
-        let swapped = (
-            &self.fresh.tree,
-            &self.results.tree,
-            &self.timings.tree,
-            &self.origins.tree,
-        )
-            .transaction(|(f, r, t, o)| {
-                if r.get(key.as_slice())?.is_some() {
-                    return Ok(false);
-                }
-                f.insert(key.as_slice(), fresh.as_slice())?;
-                r.insert(key.as_slice(), sealed.as_slice())?;
-                if let Some(v) = &timing {
-                    t.insert(key.as_slice(), v.as_slice())?;
-                }
-                o.insert(key.as_slice(), origin.as_slice())?;
-                Ok::<bool, ConflictableTransactionError<()>>(true)
-            })
-            .map_err(|e| match e {
-                TransactionError::Storage(e) => StoreError::from(e),
-                // Not reached: the transaction above never aborts.
-                TransactionError::Abort(()) => {
-                    StoreError::Corrupt(format!("storing shard {index} of `{id}` aborted"))
-                }
-            })?;
-        if swapped {
-            if let Some(seq) = self.seq_of(id) {
-                self.note(&Record::Done {
-                    seq,
-                    index,
-                    digest: journal::digest(result),
-                });
-            }
-        }
-        Ok(swapped)
+        self.store_result(id, index, result, timing, Some(origin))
     }
 
     fn put_lease(
