@@ -292,3 +292,41 @@ pub fn always_matched(g: &BitGraph, alive: VSet) -> VSet {
     b.maximize();
     alive & !b.missable()
 }
+
+/// A maximum matching of `g[alive]` (mates, `u8::MAX` = exposed), its size
+/// and the Gallai–Edmonds set `D` of `g[alive]` (vertices some maximum
+/// matching misses), to seed [`always_matched_extending`] for the graphs
+/// that extend `g[alive]` by one vertex.
+pub fn matching_and_missable(g: &BitGraph, alive: VSet) -> ([u8; 32], u32, VSet) {
+    let mut b = SmallBlossom::new(g, alive & g.all());
+    let nu = b.maximize();
+    let d = b.missable();
+    (b.mate, nu, d)
+}
+
+/// [`always_matched`]`(g, g.all())` given `mate`, a maximum matching of
+/// `P` = `g` minus its last vertex `w` (from [`matching_and_missable`],
+/// with `nu` its size and `d` = `D(P)`): the same set, since the
+/// Gallai–Edmonds set does not depend on the maximum matching it is
+/// found from.
+///
+/// `ν(g) = ν(P) + 1` exactly when `w` has a neighbour in `D(P)`: a maximum
+/// matching of `P` missing that neighbour `u` plus `wu` has `ν(P) + 1`
+/// edges; conversely a maximum matching of `g` of `ν(P) + 1` edges covers
+/// `w`, say by `wu`, and without `wu` it is a maximum matching of `P`
+/// missing `u`. So a perfect matching (`2ν(g) = n`) is decided by one
+/// `AND`, with every vertex always matched; when `ν` does not grow `mate`
+/// is already maximum in `g`; only otherwise one augmenting search from
+/// `w` (every augmenting path of `mate` in `g` ends at `w`).
+pub fn always_matched_extending(g: &BitGraph, mate: &[u8; 32], nu: u32, d: VSet) -> VSet {
+    let all = g.all();
+    let n = g.n();
+    let w = n - 1;
+    let grows = g.nbrs(w) & d != 0;
+    if grows && 2 * (nu as usize + 1) == n {
+        return all;
+    }
+    let mut b = SmallBlossom::new(g, all);
+    b.extend(mate, w, grows);
+    all & !b.missable()
+}

@@ -85,6 +85,38 @@ impl<'g> SmallBlossom<'g> {
         size
     }
 
+    /// Starting from `mate`, a maximum matching of `g[alive]` minus the
+    /// vertex `w` (exposed in it): a maximum matching of `g[alive]`. Every
+    /// augmenting path of `mate` in `g[alive]` ends at `w` (any other would
+    /// augment it without `w`), so one search from `w` decides.
+    /// `grows` = false says there is no augmenting path (the caller
+    /// knows the matching number did not grow): no search then.
+    pub fn extend(&mut self, mate: &[u8; 32], w: usize, grows: bool) {
+        debug_assert!(mate[w] == NONE && self.alive >> w & 1 == 1);
+        self.mate = *mate;
+        if !grows {
+            return;
+        }
+        let mut free = self.alive;
+        let mut s = self.alive;
+        while s != 0 {
+            let v = s.trailing_zeros() as usize;
+            s &= s - 1;
+            if self.mate[v] != NONE {
+                free &= !(1 << v);
+            }
+        }
+        if self.short_augment(w, &mut free) {
+            return;
+        }
+        self.reset();
+        self.even = 1 << w;
+        self.push(w);
+        if let Some(end) = self.search() {
+            self.augment(end);
+        }
+    }
+
     /// Augment along a path of length 1 (`v`–`u`, `u` exposed) or 3
     /// (`v`–`w`=`m`–`y`, `w` matched to `m`, `y` exposed) from the exposed
     /// vertex `v`, if there is one; `free` is the set of exposed vertices.

@@ -1,6 +1,7 @@
 //! The shard work of `uvg`: the accumulator every graph of a shard visits.
 
 use super::*;
+use crate::graph::VSet;
 
 pub(super) fn record(g: &BitGraph, code: String, start: usize, note: String) -> Record {
     Record {
@@ -38,6 +39,41 @@ pub(super) struct Acc {
     /// The smallest-*k search: its target k (0 = off) and its figures.
     ext_k: u8,
     ext: ExtensionCounts,
+    /// Per vertex count n: the last parent (first n − 1 vertices) seen and
+    /// a maximum matching of it, shared by its children's matching tests.
+    mates: Vec<ParentMates>,
+}
+
+/// A graph's rows and a maximum matching of it (`len` = 0: none yet).
+#[derive(Clone)]
+struct ParentMates {
+    len: usize,
+    rows: [VSet; 32],
+    mate: [u8; 32],
+    nu: u32,
+    d: VSet,
+}
+
+impl ParentMates {
+    /// The starts of `g` the player to move wins by the matching theorem
+    /// ([`uvg::first_player_wins_all`]), from the maximum matching of `g`'s
+    /// parent (`g` minus its last vertex), computed when the parent changes.
+    fn winners(&mut self, g: &BitGraph) -> VSet {
+        let n = g.n();
+        if !(2..=32).contains(&n) {
+            return uvg::first_player_wins_all(g);
+        }
+        let p = n - 1;
+        let mask = g.all() >> 1;
+        if !(self.len == p && (0..p).all(|v| g.nbrs(v) & mask == self.rows[v])) {
+            self.len = p;
+            for v in 0..p {
+                self.rows[v] = g.nbrs(v) & mask;
+            }
+            (self.mate, self.nu, self.d) = uvg::matching::matching_and_missable(g, mask);
+        }
+        uvg::matching::always_matched_extending(g, &self.mate, self.nu, self.d)
+    }
 }
 
 impl Acc {
@@ -62,6 +98,16 @@ impl Acc {
             collected: vec![RecordSet::new(u64::MAX); z],
             ext_k,
             ext: ExtensionCounts::default(),
+            mates: vec![
+                ParentMates {
+                    len: 0,
+                    rows: [0; 32],
+                    mate: [u8::MAX; 32],
+                    nu: 0,
+                    d: 0,
+                };
+                z
+            ],
         }
     }
 
@@ -70,7 +116,7 @@ impl Acc {
         let n = g.n();
         let all = g.all();
         // One matching computation answers the matching-theorem test for every start.
-        let winners = uvg::first_player_wins_all(g);
+        let winners = self.mates[n].winners(g);
         self.graphs[n] += 1;
         self.positions[n] += n as u64;
         let mut code: Option<String> = None;
