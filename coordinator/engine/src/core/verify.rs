@@ -465,8 +465,9 @@ impl Core {
         Ok(true)
     }
 
-    /// After a result of shard `index` was accepted from `worker`: record
-    /// where it came from, and open its verification if it is selected.
+    /// After a result of shard `index` was accepted from `worker` (its
+    /// origin stored with it, `Store::put_result_from`): note where it came
+    /// from, and open its verification if it is selected.
     pub(crate) fn verify_accepted(
         &self,
         s: &mut Sweep,
@@ -476,7 +477,6 @@ impl Core {
         attempt: u32,
         result: &Output,
     ) -> Result<(), CoreError> {
-        self.store.put_origin(&s.record.id, index, worker)?;
         s.verify.origins.insert(index, worker.to_string());
         // Adaptive replication: an issued identity's results are all
         // verified until it has earned trust (TRUST_AFTER agreements). A
