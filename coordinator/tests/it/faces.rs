@@ -684,7 +684,9 @@ fn one_move_to_the_end_is_singular() {
     let b = browser::Browser::start(&chromium, &driver, d);
     let reply = b.rt.block_on(async {
         let c = b.client(d, 1000, 800).await;
-        c.goto(&format!("{url}?game=col&g=A_&m=0&play=L")).await.unwrap();
+        c.goto(&format!("{url}?game=col&g=A_&m=0&play=L"))
+            .await
+            .unwrap();
         let deadline = Instant::now() + Duration::from_secs(30);
         let reply = loop {
             let v = c
@@ -700,7 +702,10 @@ fn one_move_to_the_end_is_singular() {
             if let Some(text) = v.as_str() {
                 break text.to_string();
             }
-            assert!(Instant::now() < deadline, "the link was not followed in 30 s");
+            assert!(
+                Instant::now() < deadline,
+                "the link was not followed in 30 s"
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         };
         c.close().await.unwrap();

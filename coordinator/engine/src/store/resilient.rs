@@ -584,7 +584,7 @@ impl Shared {
         // Every handle of the old database goes before the directory is
         // opened again (sled keeps its file locked while one is).
         drop(old);
-        match (self.open)() {
+        match self.open_once_released() {
             Ok(store) => {
                 self.size.store(store.size_on_disk(), Ordering::Relaxed);
                 *handle = Some(store);
@@ -595,6 +595,33 @@ impl Shared {
                 drop(handle);
                 self.start_episode(&mut log, &e);
                 Err(e)
+            }
+        }
+    }
+}
+
+/// How long [`Shared::refresh`] waits for the lock of the handle it has
+/// just dropped, in steps of [`RELEASE_STEP`]: sled releases its file lock
+/// from a background thread shortly after the last handle goes (tens of
+/// milliseconds; once, in the n = 12 campaign, long enough for the reopen
+/// to find it still held).
+const RELEASE_WAIT: Duration = Duration::from_secs(5);
+const RELEASE_STEP: Duration = Duration::from_millis(20);
+
+impl Shared {
+    /// `open`, again while the store is still locked, for at most
+    /// [`RELEASE_WAIT`]: the lock a refresh finds just after closing the
+    /// store is its own closing handle's, not another process's. A lock
+    /// held longer is someone else's, and the refresh fails with that.
+    fn open_once_released(&self) -> Result<Arc<dyn Store>, StoreError> {
+        let deadline = Instant::now() + RELEASE_WAIT;
+        loop {
+            match (self.open)() {
+                Err(StoreError::InUse(dir)) if Instant::now() < deadline => {
+                    debug!(store = %dir.display(), "reopen: the closed handle still holds the lock");
+                    std::thread::sleep(RELEASE_STEP);
+                }
+                other => return other,
             }
         }
     }

@@ -296,3 +296,43 @@ fn calls_during_a_refresh_wait_for_it_and_none_fails() {
     assert_eq!(store.writes_failing(), None);
     assert_eq!(store.load_all().unwrap()[0].results.len(), 400);
 }
+
+/// The n = 12 campaign's first fault: a refresh closed the store and opened
+/// it again at once, sled still held the lock of the handle just closed (it
+/// releases it from a background thread), and the refresh took its own lock
+/// for another process's: an episode, acknowledgements paused until a
+/// background reopen. Now it waits for that lock (a bounded time) and the
+/// refresh is one, with no episode.
+#[test]
+fn a_refresh_waits_for_the_lock_of_the_handle_it_closed() {
+    use std::sync::atomic::AtomicU32;
+    let disk = Disk::new();
+    let still_locked = Arc::new(AtomicU32::new(0));
+    let open = {
+        let open = disk.opener();
+        let still_locked = still_locked.clone();
+        move || {
+            let left = still_locked.load(Ordering::SeqCst);
+            if left > 0 {
+                still_locked.store(left - 1, Ordering::SeqCst);
+                return Err(StoreError::InUse("the-store".into()));
+            }
+            open()
+        }
+    };
+    let backoff = Backoff {
+        first: Duration::from_millis(5),
+        max: Duration::from_millis(5),
+    };
+    let store = ResilientStore::new(open, backoff).unwrap();
+    store.create_sweep(&record("a"), &plan(4)).unwrap();
+    assert!(store.put_result("a", 0, b"r0", None).unwrap());
+    // The next three opens find the lock still held: 60 ms or so.
+    still_locked.store(3, Ordering::SeqCst);
+    assert!(store.refresh().unwrap(), "the refresh reopened the store");
+    assert_eq!(still_locked.load(Ordering::SeqCst), 0);
+    assert_eq!(store.writes_failing(), None, "no episode");
+    assert!(store.put_result("a", 1, b"r1", None).unwrap());
+    store.flush().unwrap();
+    assert_eq!(on_disk(&disk).results.len(), 2);
+}
