@@ -62,7 +62,9 @@
 
 use super::leases::Granted;
 use super::model::{is_issued, voter, CoreError, ShardState, State, Sweep};
-pub use super::verify_state::{digest, selected};
+pub use super::verify_state::{
+    digest, selected, spot_checked, unnoticed, SPOT_LIES, SPOT_MISS, SPOT_PPM,
+};
 pub(crate) use super::verify_state::{first_run, Quarantine, Verification, PPM};
 use super::Core;
 use crate::store::checkpoint::SetDigest;
@@ -479,13 +481,17 @@ impl Core {
     ) -> Result<(), CoreError> {
         s.verify.origins.insert(index, worker.to_string());
         // Adaptive replication: an issued identity's results are all
-        // verified until it has earned trust (TRUST_AFTER agreements). A
+        // verified until it has earned trust (TRUST_AFTER agreements), then
+        // a spot-checked share of them (SPOT_PPM). A
         // shared token's are verified at the sampled share only: nobody can
         // earn trust for it. Only in sweeps launched with verification.
         let purpose = if s.verify.selected.contains(&index) {
             Some(VerifyPurpose::Sampled)
         } else if s.verify.ppm > 0 && is_issued(worker) && agreements < TRUST_AFTER {
             Some(VerifyPurpose::Untrusted)
+        } else if s.verify.ppm > 0 && is_issued(worker) && spot_checked(s.verify.seed, index) {
+            // Past its probation: a spot check of SPOT_PPM of its results.
+            Some(VerifyPurpose::Spot)
         } else {
             None
         };

@@ -26,6 +26,40 @@ pub fn selected(seed: u64, index: u32, ppm: u32) -> bool {
     x % PPM < u64::from(ppm)
 }
 
+/// The share (millionths) of a trusted identity's results run again by
+/// another identity once its probation is over (`TRUST_AFTER` agreements): the smallest share `p` with `(1 − p)^100 ≤ 1 %`, so that an
+/// identity that lied in 100 shards goes unnoticed with probability at most
+/// 1 %. One lie caught withdraws its trust, and every result it gave is run
+/// again (`Core::distrust`).
+pub const SPOT_PPM: u32 = 45_008;
+
+/// The number of lies [`SPOT_PPM`] is chosen for.
+pub const SPOT_LIES: u32 = 100;
+
+/// The largest chance [`SPOT_PPM`] leaves that [`SPOT_LIES`] lies all go
+/// unchecked.
+pub const SPOT_MISS: f64 = 0.01;
+
+/// The chance that `lies` results of one identity, each run again with
+/// probability `ppm` millionths, are all left unchecked: `(1 − p)^lies`.
+pub fn unnoticed(ppm: u32, lies: u32) -> f64 {
+    (1.0 - f64::from(ppm) / PPM as f64).powi(lies as i32)
+}
+
+/// Whether shard `index` of a sweep keyed `seed` is spot-checked when a
+/// trusted identity gives its result: about [`SPOT_PPM`] millionths of the
+/// shards, by a hash independent of [`selected`]'s, unknown to the workers
+/// (the seed never leaves the coordinator before the sweep is finished).
+pub fn spot_checked(seed: u64, index: u32) -> bool {
+    let mut h = Sha256::new();
+    h.update(b"gamesweep-spot-check");
+    h.update(seed.to_le_bytes());
+    h.update(index.to_le_bytes());
+    let d = h.finalize();
+    let x = u64::from_le_bytes(d[..8].try_into().expect("8 bytes"));
+    x % PPM < u64::from(SPOT_PPM)
+}
+
 /// SHA-256 of `bytes`, in lowercase hex.
 pub fn digest(bytes: &[u8]) -> String {
     Sha256::digest(bytes)

@@ -20,6 +20,9 @@ pub enum VerifyPurpose {
     /// Its result came from an identity that has not yet agreed with
     /// others often enough to be sampled (adaptive replication).
     Untrusted,
+    /// Its result came from a trusted identity (past its probation) and the
+    /// shard was drawn for a spot check (`core::verify_state::SPOT_PPM`).
+    Spot,
     /// Its result came from an export file without a trusted signature
     /// (`core::transfer`): that first run is no vote; the sweep finishes
     /// only once a worker's run confirmed or replaced it.

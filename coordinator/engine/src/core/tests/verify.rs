@@ -493,14 +493,15 @@ fn one_identity_is_one_voice_whatever_ids_it_uses() {
 #[test]
 fn a_new_identity_is_verified_until_it_has_earned_trust() {
     let (c, _) = mem_core();
-    // One ppm: with this seed no shard of the plan is selected.
+    // One ppm: with this seed no shard of the plan is selected, nor drawn
+    // for a spot check once a has earned trust (spot checks: below).
     let kind = kinds::find("uvg").unwrap();
     let params = kind
         .resolve_params(&[("max_n".to_string(), 7)].into())
         .unwrap();
     let plan_len = kind.plan(&params, 40).unwrap().len() as u32;
-    let seed = (0..1000u64)
-        .find(|&s| (0..plan_len).all(|i| !verify::selected(s, i, 1)))
+    let seed = (0..10_000u64)
+        .find(|&s| (0..plan_len).all(|i| !verify::selected(s, i, 1) && !verify::spot_checked(s, i)))
         .unwrap();
     let req = uvg(7, "s", 40, 1, seed);
     let n = c.launch(&req).unwrap().shards;
@@ -533,6 +534,119 @@ fn a_new_identity_is_verified_until_it_has_earned_trust() {
     // A lease reveals nothing: no attempt, an opaque token of fixed size.
     let next = c.lease("@c", &V(), 1).unwrap().leases;
     assert_eq!(next[0].token.len(), crate::core::tokens::TOKEN_HEX_LEN);
+}
+
+/// The spot-check share: the smallest share (in millionths) at which 100
+/// lies of one identity all go unchecked with probability at most 1 %; and
+/// the hash draws about that share of the shards.
+#[test]
+fn the_spot_check_share_bounds_a_hundred_unnoticed_lies_by_one_percent() {
+    assert!(verify::unnoticed(verify::SPOT_PPM, verify::SPOT_LIES) <= verify::SPOT_MISS);
+    assert!(verify::unnoticed(verify::SPOT_PPM - 1, verify::SPOT_LIES) > verify::SPOT_MISS);
+    let drawn = (0..200_000u32)
+        .filter(|&i| verify::spot_checked(2026, i))
+        .count() as f64
+        / 200_000.0;
+    let p = f64::from(verify::SPOT_PPM) / 1e6;
+    assert!((drawn - p).abs() < 0.002, "{drawn} drawn, {p} asked");
+    // Independent of the sample's selection hash.
+    let both = (0..200_000u32)
+        .filter(|&i| verify::spot_checked(2026, i) && verify::selected(2026, i, 100_000))
+        .count() as f64
+        / 200_000.0;
+    assert!((both - p * 0.1).abs() < 0.001, "{both}");
+}
+
+/// A consistent lie for `g`: its honest result with one start moved from
+/// Grundy value 1 to 2 on 3 or more vertices (every total kept, so
+/// validation and the recount pass); `None` if it has no such start.
+fn patient_lie(g: &Granted) -> Option<Output> {
+    let honest = run(g).encode();
+    let mut v: serde_json::Value = serde_json::from_slice(&honest).unwrap();
+    let by_n = v["by_n"].as_object_mut().unwrap();
+    let counts = by_n
+        .iter_mut()
+        .rev()
+        .filter(|(n, _)| n.parse::<u32>().is_ok_and(|n| n >= 3))
+        .map(|(_, c)| c)
+        .find(|c| c["grundy"]["1"].as_u64().unwrap_or(0) > 0)?;
+    let grundy = counts["grundy"].as_object_mut().unwrap();
+    let one = grundy["1"].as_u64().unwrap();
+    let two = grundy.get("2").and_then(|x| x.as_u64()).unwrap_or(0);
+    grundy.insert("1".into(), (one - 1).into());
+    grundy.insert("2".into(), (two + 1).into());
+    let kind = kinds::find("uvg").unwrap();
+    Some(kind.decode(&serde_json::to_vec(&v).unwrap()).unwrap())
+}
+
+/// A patient liar (issue 45, Seen 2): it earns trust with honest results,
+/// then lies in every shard it gets. Past its probation its results are
+/// spot-checked; the first lie caught withdraws its trust and every result
+/// it gave is run again by the others, so the merged result is exact.
+#[test]
+fn a_patient_liar_caught_by_a_spot_check_has_every_lie_replaced() {
+    let (c, _) = mem_core();
+    let req = uvg(8, "s", 200, 1, 7);
+    let n = c.launch(&req).unwrap().shards;
+    assert!(n >= 100, "{n}");
+    let k = verify::TRUST_AFTER;
+    // b and c have earned trust before (so no copy of theirs goes to the
+    // liar, who would lie in it and be caught that way).
+    for w in ["@b", "@c"] {
+        c.lock().trust.insert(
+            w.into(),
+            crate::store::TrustRecord {
+                agreements: k,
+                disagreements: 0,
+            },
+        );
+    }
+    // The liar earns trust: k honest results, confirmed by b.
+    for g in c.lease("@liar", &V(), k).unwrap().leases {
+        assert!(submit(&c, "@liar", &g, run(&g)));
+    }
+    for g in c.lease("@b", &V(), k).unwrap().leases {
+        assert!(submit(&c, "@b", &g, run(&g)));
+    }
+    assert_eq!(c.lock().trust["@liar"].agreements, k);
+    // Then it lies whenever it can, one shard at a time, with b and c
+    // honest beside it, until nothing is left to lease.
+    let mut lies = 0;
+    for _round in 0..10_000 {
+        let mut moved = false;
+        for g in c.lease("@liar", &V(), 1).unwrap().leases {
+            let result = match patient_lie(&g) {
+                Some(lie) if c.lock().trust["@liar"].disagreements == 0 => {
+                    lies += 1;
+                    lie
+                }
+                _ => run(&g),
+            };
+            submit(&c, "@liar", &g, result);
+            moved = true;
+        }
+        for w in ["@b", "@c"] {
+            for g in c.lease(w, &V(), 1).unwrap().leases {
+                submit(&c, w, &g, run(&g));
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    assert!(lies >= 1, "{lies} lies");
+    let (state, v) = vstatus(&c, "s");
+    assert_eq!(state, ShownState::Done, "{v:?}");
+    assert!(
+        c.lock().trust["@liar"].disagreements > 0,
+        "a lie was caught"
+    );
+    assert_eq!(
+        c.merged("s").unwrap().output,
+        sequential(&req),
+        "every lie replaced"
+    );
 }
 
 /// `--replicate all`: every shard is confirmed by a second identity, and a
