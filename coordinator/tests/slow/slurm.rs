@@ -488,6 +488,21 @@ fn workers_under_slurm_survive_preemption_and_time_limits() {
     assert!(!o.status.success(), "{}", text(&o));
     assert_eq!(err.lines().count(), 1, "{}", text(&o));
     assert!(err.contains("no coordinator address"), "{err}");
+    // The shared token's mode without a token.
+    let o = Command::new("bash")
+        .arg(script("gamesweep-workers.sbatch"))
+        .env_clear()
+        .env("GAMESWEEP_COORDINATOR", "http://127.0.0.1:1")
+        .env("GAMESWEEP_CREDENTIALS", "shared")
+        .env("GAMESWEEP_TOKEN_FILE", dir.join("no-such-token"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert_eq!(err.lines().count(), 1, "{}", text(&o));
+    assert!(err.contains("no readable token file"), "{err}");
+    // Per-task credentials (the default) with a URL only: no directory to
+    // ask a credential in; never the shared token instead.
     let o = Command::new("bash")
         .arg(script("gamesweep-workers.sbatch"))
         .env_clear()
@@ -498,7 +513,27 @@ fn workers_under_slurm_survive_preemption_and_time_limits() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "{}", text(&o));
     assert_eq!(err.lines().count(), 1, "{}", text(&o));
-    assert!(err.contains("token"), "{err}");
+    assert!(
+        err.contains(
+            "GAMESWEEP_CREDENTIALS=task needs the coordinator job's credentials directory"
+        ),
+        "{err}"
+    );
+    // An unknown mode.
+    let o = Command::new("bash")
+        .arg(script("gamesweep-workers.sbatch"))
+        .env_clear()
+        .env("GAMESWEEP_COORDINATOR", "http://127.0.0.1:1")
+        .env("GAMESWEEP_CREDENTIALS", "per-task")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert_eq!(err.lines().count(), 1, "{}", text(&o));
+    assert!(
+        err.contains("GAMESWEEP_CREDENTIALS must be task, node or shared"),
+        "{err}"
+    );
 
     let token = dir.join("token");
     std::fs::write(&token, "slurm-test-token\n").unwrap();
