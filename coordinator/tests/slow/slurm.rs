@@ -434,6 +434,9 @@ fn submit_workers_env(
         .env("GAMESWEEP_WORKER_BIN", WORKER)
         .env("GAMESWEEP_THREADS", "1")
         .env_remove("GAMESWEEP_CREDENTIALS_DIR")
+        // The shared token unless `env` says otherwise (these tests'
+        // coordinators, by hand or as a job, issue no credentials to them).
+        .env("GAMESWEEP_CREDENTIALS", "shared")
         .envs(env.iter().copied())
         .output()
         .unwrap();
@@ -485,6 +488,21 @@ fn workers_under_slurm_survive_preemption_and_time_limits() {
     assert!(!o.status.success(), "{}", text(&o));
     assert_eq!(err.lines().count(), 1, "{}", text(&o));
     assert!(err.contains("no coordinator address"), "{err}");
+    // The shared token's mode without a token.
+    let o = Command::new("bash")
+        .arg(script("gamesweep-workers.sbatch"))
+        .env_clear()
+        .env("GAMESWEEP_COORDINATOR", "http://127.0.0.1:1")
+        .env("GAMESWEEP_CREDENTIALS", "shared")
+        .env("GAMESWEEP_TOKEN_FILE", dir.join("no-such-token"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert_eq!(err.lines().count(), 1, "{}", text(&o));
+    assert!(err.contains("no readable token file"), "{err}");
+    // Per-task credentials (the default) with a URL only: no directory to
+    // ask a credential in; never the shared token instead.
     let o = Command::new("bash")
         .arg(script("gamesweep-workers.sbatch"))
         .env_clear()
@@ -495,7 +513,27 @@ fn workers_under_slurm_survive_preemption_and_time_limits() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "{}", text(&o));
     assert_eq!(err.lines().count(), 1, "{}", text(&o));
-    assert!(err.contains("token"), "{err}");
+    assert!(
+        err.contains(
+            "GAMESWEEP_CREDENTIALS=task needs the coordinator job's credentials directory"
+        ),
+        "{err}"
+    );
+    // An unknown mode.
+    let o = Command::new("bash")
+        .arg(script("gamesweep-workers.sbatch"))
+        .env_clear()
+        .env("GAMESWEEP_COORDINATOR", "http://127.0.0.1:1")
+        .env("GAMESWEEP_CREDENTIALS", "per-task")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert_eq!(err.lines().count(), 1, "{}", text(&o));
+    assert!(
+        err.contains("GAMESWEEP_CREDENTIALS must be task, node or shared"),
+        "{err}"
+    );
 
     let token = dir.join("token");
     std::fs::write(&token, "slurm-test-token\n").unwrap();
@@ -1672,6 +1710,7 @@ fn workers_script_refuses(creds: &Path, node: &str, shared: &Path, why: &str) {
         .env("GAMESWEEP_COORDINATOR", "http://127.0.0.1:1")
         .env("GAMESWEEP_TOKEN_FILE", shared)
         .env("GAMESWEEP_WORKER_BIN", WORKER)
+        .env("GAMESWEEP_CREDENTIALS", "node")
         .env("GAMESWEEP_CREDENTIALS_DIR", creds)
         .env("GAMESWEEP_CREDENTIALS_WAIT", "1")
         .env("SLURM_JOB_ID", "1")
@@ -1771,6 +1810,7 @@ fn one_credential_per_node_confirms_each_shard_on_two_nodes_and_a_revoked_node_s
         .env("GAMESWEEP_COORDINATOR_FILE", &addr_file)
         .env("GAMESWEEP_TOKEN_FILE", &token)
         .env("GAMESWEEP_BIN", GS)
+        .env("GAMESWEEP_CREDENTIALS", "node")
         .env("GAMESWEEP_CREDENTIALS_DIR", &creds)
         .env("GAMESWEEP_CREDENTIALS_PARTITION", "compute")
         .env("GAMESWEEP_CREDENTIALS_RESCAN", "2")
@@ -1847,7 +1887,10 @@ fn one_credential_per_node_confirms_each_shard_on_two_nodes_and_a_revoked_node_s
     gs(&url, &token, &["pause", "n10"]);
 
     // Seven one-CPU tasks in `compute`: two on each 2-CPU node, three on node4.
-    let creds_env = [("GAMESWEEP_CREDENTIALS_DIR", creds.as_path())];
+    let creds_env = [
+        ("GAMESWEEP_CREDENTIALS", Path::new("node")),
+        ("GAMESWEEP_CREDENTIALS_DIR", creds.as_path()),
+    ];
     let array = submit_workers_env(
         &cluster,
         &["-p", "compute", "--array=0-6", "--requeue"],
@@ -2147,6 +2190,331 @@ fn one_credential_per_node_confirms_each_shard_on_two_nodes_and_a_revoked_node_s
     );
     eprintln!(
         "slurm credentials: node4's tasks ended {stopped_after:.1?} after the revocation; sweep done {sweep_wall:.1?} after it started; {total} shards each confirmed on two nodes ({by_node4} with node4); leases_expired {}; passed in {:.1?}",
+        s["leases_expired"],
+        started.elapsed()
+    );
+}
+
+/// The processes in NODE's namespace whose command line or environment
+/// holds `secret` (`/proc/PID/cmdline`, `/proc/PID/environ`).
+fn secret_shown_on(slurm_dir: &Path, node: &str, secret: &str) -> Vec<String> {
+    let net = std::fs::read_to_string(slurm_dir.join("net")).unwrap_or_default();
+    let ns = net
+        .lines()
+        .filter_map(|l| l.strip_prefix("ns "))
+        .find(|ns| ns.ends_with(&format!("-{node}")))
+        .unwrap_or_else(|| panic!("no namespace of {node} in {net}"))
+        .to_string();
+    let o = Command::new("ip")
+        .args(["netns", "pids", &ns])
+        .output()
+        .unwrap();
+    let mut shown = Vec::new();
+    for pid in String::from_utf8_lossy(&o.stdout).split_whitespace() {
+        for what in ["cmdline", "environ"] {
+            let bytes = std::fs::read(format!("/proc/{pid}/{what}")).unwrap_or_default();
+            if String::from_utf8_lossy(&bytes).contains(secret) {
+                shown.push(format!("{pid} {what}"));
+            }
+        }
+    }
+    shown
+}
+
+/// Issue 47, item 3: per-task credentials, the Slurm recipe's default.
+///
+/// Three nodes of two CPUs: the coordinator job (no credential settings at
+/// all) on one, a two-task worker array of two-CPU tasks on the other two.
+/// Neither job is given a shared token (the workers' HOME has none). Each
+/// task asks the coordinator job for a credential (`task-ID.request` in the
+/// directory beside the address file) and gets its own file, mode 0600 in
+/// a 0700 directory; the secrets are in no process's command line or
+/// environment on the nodes, nor in `scontrol show job`. The coordinator
+/// sees two identities, `@task-A_0` and `@task-A_1`. The sweep is launched
+/// with `--replicate all`; mid-sweep task 1 is sent what a time limit sends
+/// (`scancel --batch --signal=USR1`): it gives its leases back, requeues
+/// itself and comes back with the same credential (same file, no new
+/// issue): still two identities. The sweep finishes with every shard
+/// confirmed by two identities on two different nodes, `results.json`
+/// equals `runs/uvg-n10`'s, and once the tasks end their files are removed
+/// and the coordinator job revokes both credentials.
+#[test]
+#[ignore = "needs slurm"]
+fn per_task_credentials_by_default_confirm_every_shard_across_nodes_and_survive_a_requeue() {
+    let _serial = crate::serial();
+    let started = Instant::now();
+    let (tmp, cluster) = nodes_cluster(10, 3, 2);
+    let dir = tmp.path();
+    let sdir = dir.join("slurm");
+    let token = dir.join("token");
+    std::fs::write(&token, "slurm-test-admin-token\n").unwrap();
+    let addr_file = dir.join("coordinator.url");
+    // The default place: beside the address file.
+    let creds = dir.join("coordinator.credentials");
+    let log_file = dir.join("coordinator.log");
+    let o = cluster
+        .cmd("sbatch")
+        .args(["--parsable", "--cpus-per-task=2", "--time=10"])
+        .arg(format!("--output={}", log_file.display()))
+        .arg(script("gamesweep-coordinator.sbatch"))
+        .args(["--lease-secs", "10"])
+        .env("GAMESWEEP_STORE", dir.join("store"))
+        .env("GAMESWEEP_COORDINATOR_FILE", &addr_file)
+        .env("GAMESWEEP_TOKEN_FILE", &token)
+        .env("GAMESWEEP_BIN", GS)
+        .env_remove("GAMESWEEP_CREDENTIALS")
+        .env_remove("GAMESWEEP_CREDENTIALS_DIR")
+        // Revocations are looked for every 2 s here (60 by default).
+        .env("GAMESWEEP_CREDENTIALS_RESCAN", "2")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "sbatch coordinator: {}", text(&o));
+    let coordinator = String::from_utf8(o.stdout).unwrap().trim().to_string();
+    let diag = || {
+        let mut s = std::fs::read_to_string(&log_file).unwrap_or_default();
+        if let Ok(rd) = std::fs::read_dir(dir) {
+            for e in rd.flatten() {
+                let name = e.file_name().to_string_lossy().to_string();
+                if name.starts_with("w-") {
+                    s.push_str(&format!(
+                        "--- {name}:\n{}\n",
+                        std::fs::read_to_string(e.path()).unwrap_or_default()
+                    ));
+                }
+            }
+        }
+        for args in [vec!["squeue", "-o", "%i %N %T"], vec!["sinfo", "-N"]] {
+            if let Ok(o) = cluster.cmd(args[0]).args(&args[1..]).output() {
+                s.push_str(&String::from_utf8_lossy(&o.stdout));
+            }
+        }
+        s
+    };
+    let st = || status_at(&sdir, &addr_file, &token);
+    wait_or(
+        "the coordinator job's address",
+        Duration::from_secs(60),
+        || st().is_some(),
+        diag,
+    );
+    let (coord_node, url) = coordinator_at(&sdir, &addr_file).unwrap();
+    assert_eq!(mode_of(&creds), 0o700);
+    gs(&url, &token, &LAUNCH_N10_REPLICATED);
+    gs(&url, &token, &["pause", "n10"]);
+
+    // Two tasks of two CPUs: one on each of the other nodes. No shared
+    // token anywhere in their environment.
+    let home = dir.join("home");
+    std::fs::create_dir(&home).unwrap();
+    let o = cluster
+        .cmd("sbatch")
+        .args(["--parsable", "--cpus-per-task=2", "--array=0-1"])
+        .arg(format!("--output={}", dir.join("w-%A_%a.log").display()))
+        .arg(script("gamesweep-workers.sbatch"))
+        .args(["--idle-grace", "3"])
+        .env("HOME", &home)
+        .env_remove("GAMESWEEP_COORDINATOR")
+        .env_remove("GAMESWEEP_TOKEN_FILE")
+        .env_remove("GAMESWEEP_CREDENTIALS")
+        .env_remove("GAMESWEEP_CREDENTIALS_DIR")
+        .env("GAMESWEEP_COORDINATOR_FILE", &addr_file)
+        .env("GAMESWEEP_WORKER_BIN", WORKER)
+        .env("GAMESWEEP_THREADS", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "sbatch workers: {}", text(&o));
+    let array = String::from_utf8(o.stdout).unwrap().trim().to_string();
+    let tasks = [format!("{array}_0"), format!("{array}_1")];
+    let names: Vec<String> = tasks.iter().map(|t| format!("@task-{t}")).collect();
+    let identities = |s: &serde_json::Value| {
+        let mut w = workers(s);
+        w.sort();
+        w
+    };
+    wait_or(
+        "the two tasks to reach the coordinator as themselves",
+        Duration::from_secs(60),
+        || st().is_some_and(|s| identities(&s) == names),
+        || format!("{:?}\n{}", st().map(|s| identities(&s)), diag()),
+    );
+    let asked_after = started.elapsed();
+    let placed: std::collections::BTreeMap<String, String> = cluster
+        .run("squeue", &["-h", "-t", "R", "-o", "%i %N"])
+        .lines()
+        .filter_map(|l| {
+            let (id, node) = l.split_once(' ')?;
+            Some((id.to_string(), node.trim().to_string()))
+        })
+        .collect();
+    let nodes: std::collections::BTreeSet<&String> =
+        tasks.iter().filter_map(|t| placed.get(t)).collect();
+    assert!(
+        nodes.len() == 2 && !nodes.contains(&coord_node),
+        "the tasks should run on the two other nodes: {placed:?}"
+    );
+
+    // The files: one per task, 0600, nothing else left (no request, no
+    // half-written file); the list of credentials is those two.
+    let cred_file = |t: &str| creds.join(format!("task-{t}.token"));
+    let mut files: Vec<String> = std::fs::read_dir(&creds)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let want: Vec<String> = tasks.iter().map(|t| format!("task-{t}.token")).collect();
+    assert_eq!(files, want);
+    for t in &tasks {
+        assert_eq!(mode_of(&cred_file(t)), 0o600, "{t}");
+    }
+    let issued = || -> Vec<(String, bool)> {
+        let list: serde_json::Value =
+            serde_json::from_str(&gs(&url, &token, &["token", "list", "--json"])).unwrap();
+        let mut v: Vec<(String, bool)> = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    format!("@{}", c["name"].as_str().unwrap()),
+                    !c["revoked_unix_ms"].is_null(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let live: Vec<(String, bool)> = names.iter().map(|n| (n.clone(), false)).collect();
+    assert_eq!(issued(), live);
+    // The secrets are handed over in the files only.
+    let secrets: Vec<String> = tasks
+        .iter()
+        .map(|t| {
+            std::fs::read_to_string(cred_file(t))
+                .unwrap()
+                .trim()
+                .to_string()
+        })
+        .collect();
+    for secret in &secrets {
+        assert!(secret.len() >= 32, "{secret:?}");
+        for node in ["node1", "node2", "node3"] {
+            let shown = secret_shown_on(&sdir, node, secret);
+            assert!(shown.is_empty(), "a secret is shown on {node}: {shown:?}");
+        }
+        for t in &tasks {
+            let job = cluster.run("scontrol", &["show", "job", "-dd", t]);
+            assert!(!job.contains(secret.as_str()), "scontrol show job {t}");
+        }
+    }
+    eprintln!(
+        "slurm per-task credentials: coordinator on {coord_node}, tasks on {placed:?}, both working as {names:?} {asked_after:.1?} after the start"
+    );
+
+    // Mid-sweep, task 1's allocation ends as at its time limit: it gives its
+    // leases back, requeues itself, and comes back with the same credential.
+    let sweep_start = Instant::now();
+    gs(&url, &token, &["resume", "n10"]);
+    wait_or(
+        "some results",
+        Duration::from_secs(120),
+        || st().is_some_and(|s| s["sweeps"][0]["results_stored"].as_u64() >= Some(40)),
+        diag,
+    );
+    let t1_log = dir.join(format!("w-{}.log", tasks[1]));
+    let signalled = Instant::now();
+    cluster.run("scancel", &["--batch", "--signal=USR1", &tasks[1]]);
+    wait_or(
+        "task 1 to requeue itself",
+        Duration::from_secs(60),
+        || {
+            std::fs::read_to_string(&t1_log)
+                .unwrap_or_default()
+                .contains(&format!("requeueing {}", tasks[1]))
+        },
+        diag,
+    );
+    let requeued_after = signalled.elapsed();
+    let at_requeue = st().unwrap();
+    assert_ne!(
+        at_requeue["sweeps"][0]["state"], "done",
+        "requeued after the sweep: {at_requeue}"
+    );
+    wait_or(
+        "task 1 to run again",
+        Duration::from_secs(120),
+        || {
+            std::fs::read_to_string(&t1_log)
+                .unwrap_or_default()
+                .contains("(restart 1) on ")
+        },
+        diag,
+    );
+    let back_after = signalled.elapsed();
+    let mut last = serde_json::Value::Null;
+    wait_or(
+        "the sweep to finish",
+        Duration::from_secs(300),
+        || {
+            last = st().unwrap_or(serde_json::Value::Null);
+            last["sweeps"][0]["state"] == "done"
+        },
+        diag,
+    );
+    let sweep_wall = sweep_start.elapsed();
+    // Still the same two identities, and nothing issued again.
+    let log1 = std::fs::read_to_string(&t1_log).unwrap_or_default();
+    // Only its first run waited for a credential.
+    assert_eq!(
+        log1.matches("waiting up to").count(),
+        1,
+        "the requeued task waited for a new credential:\n{log1}"
+    );
+    assert_eq!(identities(&last), names, "{last}");
+    let audit = gs(&url, &token, &["audit", "--json"]);
+    assert_eq!(audit.matches("\"issue-credential\"").count(), 2, "{audit}");
+
+    // The result, and how it was confirmed.
+    assert_committed_result(&url, &token, dir);
+    let s = &last["sweeps"][0];
+    let total = s["shards_total"].as_u64().unwrap();
+    let prov: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report/provenance.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        prov["confirmation"]["confirmed_by_two_identities"], total,
+        "{prov}"
+    );
+    let mut contributors: Vec<&String> = prov["contributors"].as_object().unwrap().keys().collect();
+    contributors.sort();
+    assert_eq!(contributors, names.iter().collect::<Vec<_>>(), "{prov}");
+
+    // The tasks end by themselves (COMPLETED), remove their files, and the
+    // coordinator job revokes both credentials.
+    wait_or(
+        "the workers to exit",
+        Duration::from_secs(60),
+        || !cluster.queued().iter().any(|j| j.starts_with(&array)),
+        diag,
+    );
+    for t in &tasks {
+        assert_eq!(
+            cluster.job_state(t),
+            Some(("COMPLETED".to_string(), "0:0".to_string())),
+            "{t}: {}",
+            diag()
+        );
+        assert!(!cred_file(t).exists(), "{t}'s credential file is left");
+    }
+    let revoked: Vec<(String, bool)> = names.iter().map(|n| (n.clone(), true)).collect();
+    wait_or(
+        "the coordinator job to revoke the ended tasks' credentials",
+        Duration::from_secs(30),
+        || issued() == revoked,
+        || format!("{:?}\n{}", issued(), diag()),
+    );
+    cluster.run("scancel", &[&coordinator]);
+    eprintln!(
+        "slurm per-task credentials: task 1 requeued {requeued_after:.1?} after its USR1, running again after {back_after:.1?}; sweep ({total} shards, --replicate all) done {sweep_wall:.1?} after it started, every shard confirmed by two identities; leases_expired {}; passed in {:.1?}",
         s["leases_expired"],
         started.elapsed()
     );
@@ -2466,6 +2834,7 @@ fn the_readme_slurm_steps_run_as_written_on_the_local_cluster() {
         .env_remove("GAMESWEEP_COORDINATOR_FILE")
         .env_remove("GAMESWEEP_TOKEN_FILE")
         .env_remove("GAMESWEEP_CREDENTIALS_DIR")
+        .env_remove("GAMESWEEP_CREDENTIALS")
         .env_remove("GAMESWEEP_STORE")
         .env_remove("GAMESWEEP_BIN")
         .env_remove("GAMESWEEP_WORKER_BIN")
@@ -2531,6 +2900,14 @@ fn the_readme_slurm_steps_run_as_written_on_the_local_cluster() {
     let st = status_at(&cluster.dir, &addr_file, &token).expect("the coordinator answers");
     assert_eq!(st["sweeps"][0]["sweep_id"], "uvg11", "{st}");
     assert_eq!(st["sweeps"][0]["state"], "done", "{st}");
+    // Per-task credentials, the recipe's default: the two array tasks are
+    // two identities, so `launch`'s sampled verification confirms shards
+    // (each new identity's results are checked by the other) and nothing
+    // waits for a second identity that never comes.
+    let v = &st["sweeps"][0]["verification"];
+    assert_eq!(v["unverifiable"], 0, "{v}");
+    assert_eq!(v["mismatched"], 0, "{v}");
+    assert!(v["verified"].as_u64() >= Some(1), "{v}");
     let watched = std::fs::read_to_string(dir.join("steps.out")).unwrap();
     // `status --watch` returned once the sweep was settled: done.
     let last = watched.lines().rfind(|l| l.contains(" uvg11 "));
@@ -2554,6 +2931,26 @@ fn the_readme_slurm_steps_run_as_written_on_the_local_cluster() {
         got == want,
         "the README's sweep gave another results.json than `gamesweep run uvg --max-n 10`"
     );
+    let prov: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(checkout.join("runs/uvg11/provenance.json")).unwrap(),
+    )
+    .unwrap();
+    let ids: Vec<&String> = prov["contributors"]
+        .as_object()
+        .map(|c| c.keys().collect())
+        .unwrap_or_default();
+    assert!(
+        ids.len() == 2 && ids.iter().all(|w| w.starts_with("@task-")),
+        "the array's two tasks should be two issued identities: {ids:?}"
+    );
+    let confirmed = prov["confirmation"]["confirmed_by_two_identities"]
+        .as_u64()
+        .unwrap_or(0);
+    assert!(
+        confirmed >= v["verified"].as_u64().unwrap_or(0) && confirmed >= 1,
+        "provenance.json: {}",
+        prov["confirmation"]
+    );
     // Workers leave by themselves once idle; the coordinator job runs on.
     wait_or(
         "the workers to exit",
@@ -2562,7 +2959,7 @@ fn the_readme_slurm_steps_run_as_written_on_the_local_cluster() {
         logs,
     );
     eprintln!(
-        "slurm readme: the README's steps ran to a finished sweep in {steps_took:.1?} (cluster up included); passed in {:.1?}",
+        "slurm readme: the README's steps ran to a finished sweep in {steps_took:.1?} (cluster up included); verification {v}; {confirmed} shards confirmed by {ids:?}; passed in {:.1?}",
         started.elapsed()
     );
 }
