@@ -88,6 +88,7 @@ impl Verification {
             ] {
                 md.push_str(&format!("| {what} | {} |\n", thousands(n.into())));
             }
+            md.push_str(&alone_md(p));
         }
         md.push_str(&format!("\n{}\n", replication_line(p)));
         if let Some(line) = solvers_line(p) {
@@ -120,6 +121,42 @@ impl Verification {
         }
         md
     }
+}
+
+/// Per issued identity, the shards and the rows of the tables resting on
+/// it alone, and what the spot checks after probation bound (nothing for a
+/// run whose shards rest on no issued identity, e.g. a local `run`).
+fn alone_md(p: &Provenance) -> String {
+    use gamesweep_engine::core::verify::{unnoticed, SPOT_LIES, SPOT_PPM, TRUST_AFTER};
+    let c = &p.confirmation;
+    if !c.resting_alone.keys().any(|w| w.starts_with('@')) {
+        return String::new();
+    }
+    let mut md = String::from(
+        "\n| identity | shards resting on it alone | rows it alone could have changed |\n|---|---:|---|\n",
+    );
+    let mut each: Vec<(&String, &u32)> = c.resting_alone.iter().collect();
+    each.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    for (who, n) in each {
+        let rows = match c.rows_alone.get(who) {
+            Some(Some([lo, hi])) if lo == hi => format!("n = {lo}, every column"),
+            Some(Some([lo, hi])) => format!("n = {lo} to {hi}, every column"),
+            _ => "any".to_string(),
+        };
+        md.push_str(&format!(
+            "| `{}` | {} | {rows} |\n",
+            gamesweep_api::text::escape(who),
+            thousands((*n).into())
+        ));
+    }
+    if p.verify_ppm > 0 {
+        md.push_str(&format!(
+            "\nEach identity's results were all run again by another until it had agreed {TRUST_AFTER} times; after that, {:.1} % of them, drawn by a key no worker knows: an identity that lied in {SPOT_LIES} shards went unnoticed with probability {:.2} % at most, and one lie caught had every result of that identity run again.\n",
+            f64::from(SPOT_PPM) / 1e4,
+            100.0 * unnoticed(SPOT_PPM, SPOT_LIES)
+        ));
+    }
+    md
 }
 
 /// One line on the solver builds that computed the shards, when more than

@@ -28,6 +28,7 @@ mod import_crash;
 mod limits;
 mod memcap;
 mod parts;
+mod patient_liar;
 mod pipeline;
 mod readme_commands;
 mod replicate;

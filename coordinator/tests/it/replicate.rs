@@ -34,7 +34,7 @@ fn isolated(mut cmd: Command) -> Command {
 }
 
 /// `gamesweep ARGS`: its stdout and stderr, asserting success.
-fn ok(args: &[&str]) -> (String, String) {
+pub(crate) fn ok(args: &[&str]) -> (String, String) {
     let o = isolated(Command::new(BIN)).args(args).output().unwrap();
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(o.status.success(), "gamesweep {args:?} failed: {err}");
@@ -74,7 +74,7 @@ fn serve(dir: &Path, extra: &[&str]) -> (Proc, String) {
 }
 
 /// A `gamesweep-worker` process with id `id` and the token in `token`.
-fn worker(url: &str, id: &str, token: &Path, log: &Path) -> Proc {
+pub(crate) fn worker(url: &str, id: &str, token: &Path, log: &Path) -> Proc {
     Proc(
         isolated(Command::new(WORKER_BIN))
             .args(["--coordinator", url, "--id", id, "--threads", "1"])
@@ -89,7 +89,7 @@ fn worker(url: &str, id: &str, token: &Path, log: &Path) -> Proc {
 
 /// `status ID --json`: the whole report (parsed as the domain type) and
 /// the sweep as JSON.
-fn status(url: &str, admin: &Path, id: &str) -> (StatusReport, serde_json::Value) {
+pub(crate) fn status(url: &str, admin: &Path, id: &str) -> (StatusReport, serde_json::Value) {
     let (out, _) = ok(&[
         "status",
         id,
@@ -113,7 +113,7 @@ fn lie(honest: &[u8]) -> Vec<u8> {
 }
 
 /// [`lie`], or None if the result has no start it can move.
-fn try_lie(honest: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn try_lie(honest: &[u8]) -> Option<Vec<u8>> {
     let mut v: serde_json::Value = serde_json::from_slice(honest).unwrap();
     let by_n = v["by_n"].as_object_mut().unwrap();
     // On 3 or more vertices, where value 2 is possible (validation knows
@@ -134,7 +134,7 @@ fn try_lie(honest: &[u8]) -> Option<Vec<u8>> {
 
 /// A coordinator with an admin token (in `DIR/admin`), and credentials
 /// issued for `names` (secrets in `DIR/NAME`).
-fn serve_with_credentials(
+pub(crate) fn serve_with_credentials(
     dir: &Path,
     names: &[&str],
     extra: &[&str],
@@ -168,12 +168,16 @@ fn serve_with_credentials(
 }
 
 /// A raw gRPC client presenting `token`.
-fn raw_client(rt: &tokio::runtime::Runtime, url: &str, token: &str) -> gamesweep_proto::Client {
+pub(crate) fn raw_client(
+    rt: &tokio::runtime::Runtime,
+    url: &str,
+    token: &str,
+) -> gamesweep_proto::Client {
     let _g = rt.enter();
     gamesweep_proto::connect_lazy(url, &gamesweep_proto::ClientOptions::token(Some(token))).unwrap()
 }
 
-fn lease_req(id: &str, max: u32) -> pb::LeaseRequest {
+pub(crate) fn lease_req(id: &str, max: u32) -> pb::LeaseRequest {
     pb::LeaseRequest {
         protocol: gamesweep_proto::LEASE_PROTOCOL,
         worker_id: id.into(),
@@ -184,7 +188,7 @@ fn lease_req(id: &str, max: u32) -> pb::LeaseRequest {
     }
 }
 
-fn submit_req(id: &str, lease: &pb::Lease, result: Vec<u8>) -> pb::SubmitRequest {
+pub(crate) fn submit_req(id: &str, lease: &pb::Lease, result: Vec<u8>) -> pb::SubmitRequest {
     pb::SubmitRequest {
         worker_id: id.into(),
         solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
@@ -199,7 +203,7 @@ fn submit_req(id: &str, lease: &pb::Lease, result: Vec<u8>) -> pb::SubmitRequest
     }
 }
 
-fn honest_run(lease: &pb::Lease) -> Vec<u8> {
+pub(crate) fn honest_run(lease: &pb::Lease) -> Vec<u8> {
     let kind = gamesweep::kinds::find("uvg").unwrap();
     let params: Params = convert::params_from_proto(&lease.params).unwrap();
     let shard = convert::opt_shard_from_proto(lease.shard.clone()).unwrap();

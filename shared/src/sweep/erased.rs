@@ -53,6 +53,10 @@ pub trait SweepKind: Sync {
         shard: &ShardSpec,
         out: &Output,
     ) -> Option<Result<(), SweepError>>;
+    /// The rows of the tables a result of `shard` can change
+    /// ([`Kind::rows`]); `None`: any row (also for a shard that does not
+    /// decode).
+    fn rows(&self, params: &Params, shard: &ShardSpec) -> Option<std::ops::RangeInclusive<usize>>;
     /// The empty result (the identity of merge).
     fn empty(&self) -> Output;
     /// A result from its encoding ([`Output::encode`]); a clear error for
@@ -185,6 +189,10 @@ impl<K: Kind> SweepKind for K {
             shard: shard.index,
             reason,
         })
+    }
+    fn rows(&self, params: &Params, shard: &ShardSpec) -> Option<std::ops::RangeInclusive<usize>> {
+        let (p, s) = typed(self, params, shard).ok()?;
+        Kind::rows(self, &p, &s)
     }
     fn recount(
         &self,

@@ -106,6 +106,18 @@ pub trait Kind: Sync + Send + 'static {
     ) -> Option<Result<(), ValidateError>> {
         None
     }
+    /// The rows of the kind's tables a result of `shard` can change: the
+    /// vertex counts `lo..=hi` (for a graph sweep, the sizes of the graphs
+    /// the shard holds; validation refuses a result outside them). `None`
+    /// (the default): any row. The Verification section names, per
+    /// identity, the rows resting on it alone.
+    fn rows(
+        &self,
+        _params: &Self::Params,
+        _shard: &Self::Shard,
+    ) -> Option<std::ops::RangeInclusive<usize>> {
+        None
+    }
     /// Cheap truths about the finished sweep's document, recomputed
     /// independently of the sweep and much cheaper (for uvg: the connected
     /// graphs per n, A001349, by Burnside's lemma): each check says what it

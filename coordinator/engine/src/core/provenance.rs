@@ -48,6 +48,11 @@ pub struct Confirmation {
     pub resting_alone: BTreeMap<String, u32>,
     /// The most shards any one identity could have changed unnoticed.
     pub most_one_identity_could_change: u32,
+    /// Per identity resting alone on some shards, the rows of the tables
+    /// those shards can change (vertex counts `[lo, hi]`, the kind's
+    /// [`gamesweep::sweep::SweepKind::rows`]); `None`: any row.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rows_alone: BTreeMap<String, Option<[usize; 2]>>,
 }
 
 /// `provenance.json`.
@@ -218,6 +223,12 @@ impl Core {
 fn confirmation(s: &super::model::Sweep) -> Confirmation {
     let mut c = Confirmation::default();
     let total = s.plan.len() as u32;
+    let kind = gamesweep::kinds::find(&s.record.kind).ok();
+    // The rows shard `i` can change, if the kind says.
+    let rows = |i: u32| {
+        let r = kind?.rows(&s.record.params, s.plan.get(i as usize)?)?;
+        Some([*r.start(), *r.end()])
+    };
     for i in 0..total {
         let origin = s.verify.origins.get(&i).map_or(UNRECORDED, String::as_str);
         // The identities that computed the accepted result.
@@ -251,23 +262,44 @@ fn confirmation(s: &super::model::Sweep) -> Confirmation {
         } else {
             c.rest_on_a_shared_token += 1;
         }
+        // The union of the rows of its shards (each a range ending at the
+        // same top for a graph sweep; a span over them otherwise).
+        let span = rows(i);
+        c.rows_alone
+            .entry(alone.clone())
+            .and_modify(|was| {
+                *was = match (*was, span) {
+                    (Some([a, b]), Some([x, y])) => Some([a.min(x), b.max(y)]),
+                    _ => None,
+                }
+            })
+            .or_insert(span);
         *c.resting_alone.entry(alone).or_insert(0) += 1;
     }
     let worst = c.resting_alone.iter().max_by_key(|(_, n)| **n);
     c.most_one_identity_could_change = worst.map_or(0, |(_, n)| *n);
+    // Every identity resting alone on some shards, the most first: naming
+    // only the largest would name an honest one beside a liar of fewer.
+    let mut each: Vec<(&String, &u32)> = c.resting_alone.iter().collect();
+    each.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let everyone = each
+        .iter()
+        .map(|(w, n)| format!("{w}: {n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     c.statement = if c.confirmed_by_two_identities == total {
         "independently verified: every shard confirmed by two identities".to_string()
     } else if c.confirmed_by_two_identities == 0 && c.resting_alone.len() == 1 {
         "not independently verified: every shard rests on one identity".to_string()
     } else if c.confirmed_by_two_identities == 0 {
-        let (who, n) = worst.map_or((String::new(), 0), |(w, n)| (w.clone(), *n));
+        let n = c.most_one_identity_could_change;
         format!(
-            "not independently verified: no shard confirmed by a second identity; one faulty or lying identity could have changed up to {n} of {total} shards unnoticed ({who})"
+            "not independently verified: no shard confirmed by a second identity; one faulty or lying identity could have changed up to {n} of {total} shards unnoticed ({everyone})"
         )
     } else {
-        let (who, n) = worst.map_or((String::new(), 0), |(w, n)| (w.clone(), *n));
+        let n = c.most_one_identity_could_change;
         format!(
-            "partly verified: {} of {total} shards confirmed by two identities; one faulty or lying identity could have changed up to {n} shards unnoticed ({who})",
+            "partly verified: {} of {total} shards confirmed by two identities; one faulty or lying identity could have changed up to {n} shards unnoticed (resting alone: {everyone})",
             c.confirmed_by_two_identities
         )
     };

@@ -538,6 +538,14 @@ impl Kind for UvgSweep {
         validate::truths(doc)
     }
 
+    fn rows(
+        &self,
+        params: &UvgParams,
+        shard: &GraphShard,
+    ) -> Option<std::ops::RangeInclusive<usize>> {
+        validate::rows(params, shard)
+    }
+
     fn recount(
         &self,
         params: &UvgParams,

@@ -116,12 +116,11 @@ pub(super) fn recount(
     Ok(())
 }
 
-pub(super) fn validate(
-    params: &UvgParams,
-    shard: &GraphShard,
-    out: &UvgOutput,
-) -> Result<(), ValidateError> {
-    params.check().map_err(|e| e.to_string())?;
+/// The shard's walk, the vertex counts its graphs have (`lo`, `hi`), and
+/// its prefixes (none for a top or split shard).
+type Reach<'a> = (graphplan::Walk, usize, usize, &'a [String]);
+
+fn reach<'a>(params: &UvgParams, shard: &'a GraphShard) -> Result<Reach<'a>, ValidateError> {
     let walk = shard.decode("uvg").map_err(|e| e.to_string())?;
     let (lo, hi, prefixes) = match (&walk, shard) {
         (graphplan::Walk::Top { depth }, _) => (1, (*depth - 1).min(params.max_n), &[][..]),
@@ -131,6 +130,25 @@ pub(super) fn validate(
         (graphplan::Walk::Split(_), _) => (1, params.max_n, &[][..]),
         _ => unreachable!("decode keeps the shard's variant"),
     };
+    Ok((walk, lo, hi, prefixes))
+}
+
+/// [`crate::sweep::Kind::rows`]: the vertex counts of the shard's graphs.
+pub(super) fn rows(
+    params: &UvgParams,
+    shard: &GraphShard,
+) -> Option<std::ops::RangeInclusive<usize>> {
+    let (_, lo, hi, _) = reach(params, shard).ok()?;
+    Some(lo..=hi)
+}
+
+pub(super) fn validate(
+    params: &UvgParams,
+    shard: &GraphShard,
+    out: &UvgOutput,
+) -> Result<(), ValidateError> {
+    params.check().map_err(|e| e.to_string())?;
+    let (walk, lo, hi, prefixes) = reach(params, shard)?;
     for (&n, c) in &out.by_n {
         let at = |field: &str| format!("by_n[{n}].{field}");
         if n < lo || n > hi {
