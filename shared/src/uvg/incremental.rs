@@ -99,6 +99,8 @@ pub struct Incremental {
     d_single: [u16; MAX_N],
     /// `D(P)`.
     d_full: u16,
+    /// The lazy node's start values (all its vertices remaining).
+    parent_values: [u8; MAX_N],
     /// Memo of [`Self::nimber`]'s top-down search: value + 1 of each
     /// vertex in 4-bit fields (0 = not known), valid where `stamp` is the
     /// round of the row's level (`round` for the leaf, `lazy_round` for the
@@ -173,6 +175,7 @@ impl Incremental {
             tr: [[0; 4]; MAX_N],
             d_single: [0; MAX_N],
             d_full: 0,
+            parent_values: [0; MAX_N],
             memo: Box::new([0; ROWS]),
             stamp: Box::new([0; ROWS]),
             round: 0,
@@ -305,14 +308,10 @@ impl Incremental {
         }
         self.transpose(n);
         self.starts(n);
-        // The start values are the row of all g's vertices, which a leaf's
-        // search reads whenever its new vertex has not lost: memoised here.
-        let mut known = 0u64;
-        for v in 0..n {
-            known |= (self.values[v] as u64 + 1) << (4 * v);
-        }
-        self.memo[full] = known;
-        self.stamp[full] = self.lazy_round;
+        // The start values: by the game rule, a leaf's new vertex has the
+        // mex of them over its neighbours as its own start value
+        // ([`Self::leaf_starts`]).
+        self.parent_values[..n].copy_from_slice(&self.values[..n]);
         &self.values[..n]
     }
 
@@ -428,7 +427,16 @@ impl Incremental {
             self.values[v] = if lost >> v & 1 == 1 {
                 0
             } else if v == x {
-                self.nimber(v, full)
+                // By the game rule: x's options are the starts of the lazy
+                // node at its neighbours, whose values are known (no search).
+                let mut seen = 0u32;
+                let mut nx = self.path[n][x] as usize & p;
+                while nx != 0 {
+                    let u = nx.trailing_zeros() as usize;
+                    nx &= nx - 1;
+                    seen |= 1 << self.parent_values[u & (MAX_N - 1)];
+                }
+                seen.trailing_ones() as u8
             } else {
                 // The options of v at s = full − v (t = P − v): lost by the
                 // same rule with inc(s) = bit v of lane 15 and inc(s − u)

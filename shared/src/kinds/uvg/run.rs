@@ -29,6 +29,9 @@ pub(super) struct Acc {
     d3_max_tests: Vec<u64>,
     /// Best witness (edges, graph6, start) per (n, value).
     witness: Vec<[Option<(usize, String, usize)>; VALUES]>,
+    /// The edge count of each witness (`usize::MAX`: none yet), read
+    /// first: a graph with more edges cannot win.
+    witness_edges: Vec<[usize; VALUES]>,
     /// Graphs whose start values include every one of 0..t-1 but not t, per (n, t).
     cover: Vec<[u64; VALUES + 1]>,
     /// Smallest graph (edges, graph6) whose start values include 0..k-1, per (n, k).
@@ -44,7 +47,8 @@ pub(super) struct Acc {
     mates: Vec<ParentMates>,
 }
 
-/// A graph's rows and a maximum matching of it (`len` = 0: none yet).
+/// A graph's rows, a maximum matching of it and its degrees (`len` = 0:
+/// none yet).
 #[derive(Clone)]
 struct ParentMates {
     len: usize,
@@ -52,27 +56,53 @@ struct ParentMates {
     mate: [u8; 32],
     nu: u32,
     d: VSet,
+    /// Edge count.
+    edges: usize,
+    /// The vertices of degree at least 3.
+    deg_ge3: VSet,
+    /// Is the maximum degree at most 3?
+    deg3: bool,
 }
 
 impl ParentMates {
     /// The starts of `g` the player to move wins by the matching theorem
     /// ([`uvg::first_player_wins_all`]), from the maximum matching of `g`'s
-    /// parent (`g` minus its last vertex), computed when the parent changes.
-    fn winners(&mut self, g: &BitGraph) -> VSet {
+    /// parent (`g` minus its last vertex), computed when the parent
+    /// changes; and `g`'s edge count and whether its maximum degree is at
+    /// most 3, from the parent's and the last vertex's neighbours (one
+    /// popcount per graph instead of one per vertex and figure).
+    fn winners(&mut self, g: &BitGraph) -> (VSet, usize, bool) {
         let n = g.n();
         if !(2..=32).contains(&n) {
-            return uvg::first_player_wins_all(g);
+            return (
+                uvg::first_player_wins_all(g),
+                g.edge_count(),
+                g.max_degree() <= 3,
+            );
         }
         let p = n - 1;
         let mask = g.all() >> 1;
         if !(self.len == p && (0..p).all(|v| g.nbrs(v) & mask == self.rows[v])) {
             self.len = p;
+            let (mut degrees, mut deg_ge3, mut max) = (0, 0, 0);
             for v in 0..p {
-                self.rows[v] = g.nbrs(v) & mask;
+                let row = g.nbrs(v) & mask;
+                self.rows[v] = row;
+                let d = row.count_ones();
+                degrees += d as usize;
+                deg_ge3 |= u32::from(d >= 3) << v;
+                max = max.max(d);
             }
+            (self.edges, self.deg_ge3, self.deg3) = (degrees / 2, deg_ge3, max <= 3);
             (self.mate, self.nu, self.d) = uvg::matching::matching_and_missable(g, mask);
         }
-        uvg::matching::always_matched_extending(g, &self.mate, self.nu, self.d)
+        let nw = g.nbrs(p);
+        let dw = nw.count_ones();
+        let winners = uvg::matching::always_matched_extending(g, &self.mate, self.nu, self.d);
+        // The new vertex adds its degree to the edge count and one to each
+        // neighbour's degree.
+        let deg3 = self.deg3 && dw <= 3 && nw & self.deg_ge3 == 0;
+        (winners, self.edges + dw as usize, deg3)
     }
 }
 
@@ -91,6 +121,7 @@ impl Acc {
             d3_tests: vec![0; z],
             d3_max_tests: vec![0; z],
             witness: vec![std::array::from_fn(|_| None); z],
+            witness_edges: vec![[usize::MAX; VALUES]; z],
             cover: vec![[0; VALUES + 1]; z],
             cover_witness: vec![std::array::from_fn(|_| None); z],
             matching_exceptions: vec![RecordSet::new(EXCEPTION_CAP); z],
@@ -105,6 +136,9 @@ impl Acc {
                     mate: [u8::MAX; 32],
                     nu: 0,
                     d: 0,
+                    edges: 0,
+                    deg_ge3: 0,
+                    deg3: false,
                 };
                 z
             ],
@@ -116,12 +150,11 @@ impl Acc {
         let n = g.n();
         let all = g.all();
         // One matching computation answers the matching-theorem test for every start.
-        let winners = self.mates[n].winners(g);
+        let (winners, m, deg3) = self.mates[n].winners(g);
+        debug_assert_eq!((m, deg3), (g.edge_count(), g.max_degree() <= 3));
         self.graphs[n] += 1;
         self.positions[n] += n as u64;
         let mut code: Option<String> = None;
-        let m = g.edge_count();
-        let deg3 = g.max_degree() <= 3;
         if deg3 {
             self.d3_graphs[n] += 1;
             self.d3_positions[n] += n as u64;
@@ -172,20 +205,21 @@ impl Acc {
         let grundy = &mut self.grundy[n];
         let mut nonzero: u32 = 0;
         if n < 16 && mask >> 16 == 0 {
-            // Counts of values 0..16 in 8-bit fields of a register (a
+            // Counts of values 0..16 in 4-bit fields of a register (a
             // count is at most n < 16), added to the histogram once per
             // value present: `grundy[val] += 1` per start was a chain of
-            // dependent stores to the same few counters.
-            let mut packed: u128 = 0;
+            // dependent stores to the same few counters (and 8-bit fields
+            // of a `u128`, two-word shifts).
+            let mut packed: u64 = 0;
             for (v, &val) in values.iter().enumerate() {
-                packed += 1 << (8 * u32::from(val));
+                packed += 1 << (4 * u32::from(val));
                 nonzero |= ((val != 0) as u32) << v;
             }
             let mut present = mask;
             while present != 0 {
                 let val = present.trailing_zeros();
                 present &= present - 1;
-                grundy[val as usize] += (packed >> (8 * val)) as u64 & 0xff;
+                grundy[val as usize] += packed >> (4 * val) & 0xf;
             }
         } else {
             for (v, &val) in values.iter().enumerate() {
@@ -226,13 +260,18 @@ impl Acc {
         }
         // Witness order: vertices (fixed n here), edges, graph6, start. Of
         // the starts of one value in this graph only the first can win.
-        let mut seen = 0u32;
-        for (v, &val) in values.iter().enumerate() {
-            if seen >> val & 1 == 1 {
+        let mut present = mask;
+        while present != 0 {
+            let val = present.trailing_zeros() as usize;
+            present &= present - 1;
+            if m > self.witness_edges[n][val] {
                 continue;
             }
-            seen |= 1 << val;
-            let slot = &mut self.witness[n][val as usize];
+            let v = values
+                .iter()
+                .position(|&x| usize::from(x) == val)
+                .expect("a value of the mask");
+            let slot = &mut self.witness[n][val];
             let better = match slot {
                 None => true,
                 Some((e, _, _)) if m < *e => true,
@@ -247,9 +286,7 @@ impl Acc {
                     .get_or_insert_with(|| graph6::encode_bitgraph(g))
                     .clone();
                 *slot = Some((m, c, v));
-            }
-            if seen == mask {
-                break;
+                self.witness_edges[n][val] = m;
             }
         }
         if self.collect > 0 {
