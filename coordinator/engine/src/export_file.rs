@@ -68,12 +68,15 @@ fn trailer(version: u32) -> usize {
 #[serde(deny_unknown_fields)]
 pub struct Export {
     /// The sweep's id in the store it came from.
+    #[serde(deserialize_with = "label")]
     pub sweep_id: String,
     /// The kind's name.
+    #[serde(deserialize_with = "label")]
     pub kind: String,
     /// Resolved parameters.
     pub params: Params,
     /// The kind's solver version (`SweepKind::version`) the results came from.
+    #[serde(deserialize_with = "label")]
     pub solver_version: String,
     /// The target shard count asked for at launch (0: the kind's default).
     pub target_shards: u32,
@@ -98,6 +101,34 @@ pub struct Export {
     /// `solver_version`'s. Absent when one build computed them all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier_solvers: Vec<crate::shard_set::SolverShards>,
+}
+
+/// The longest `sweep_id`, `kind` or `solver_version` a file may hold (a
+/// sweep's name is at most 128 bytes): a longer one is refused while the
+/// file is parsed, before any copy of it is made. (An import whose id was
+/// 600 MiB long took the coordinator to 2.5 GB.)
+pub const MAX_LABEL: usize = 1024;
+
+/// Deserialize a string of at most [`MAX_LABEL`] bytes, looking at it where
+/// the parser has it (borrowed from the body) before copying it.
+fn label<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    struct Label;
+    impl serde::de::Visitor<'_> for Label {
+        type Value = String;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "a string of at most {MAX_LABEL} bytes")
+        }
+        fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<String, E> {
+            if s.len() > MAX_LABEL {
+                return Err(E::custom(format!(
+                    "a name of {} bytes, where at most {MAX_LABEL} are allowed",
+                    s.len()
+                )));
+            }
+            Ok(s.to_owned())
+        }
+    }
+    d.deserialize_str(Label)
 }
 
 /// The plan an increment's results belong to, named instead of carried:
@@ -463,7 +494,12 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, ExportError> {
         }
         Signature::Signed(key)
     };
+    // Sized once when the frame says its size (within the cap): growing by
+    // doubling would hold up to twice the content.
     let mut json = Vec::new();
+    if let Ok(Some(size)) = zstd::zstd_safe::get_frame_content_size(body) {
+        json.reserve_exact(size.min(MAX_BODY) as usize);
+    }
     zstd::stream::read::Decoder::new(body)
         .map_err(|e| ExportError::Body(format!("cannot decompress: {e}")))?
         .take(MAX_BODY + 1)

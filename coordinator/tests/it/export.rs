@@ -350,6 +350,51 @@ fn a_sweep_moves_between_coordinators_and_finishes_byte_identical() {
     assert!(audit.contains("import"), "{audit}");
 }
 
+/// Bounds (trust III): an import whose sweep id is 300 MiB long (the file
+/// itself is small: the id compresses to kilobytes) is refused while it is
+/// parsed, before any copy of the id is made; the coordinator's peak memory
+/// grows by about the content once, not the four copies it made before
+/// (a 600 MiB id took it to 2.5 GB).
+#[test]
+fn an_import_with_a_huge_id_is_refused_while_parsed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = finished_export(d);
+    let mut export = export_file::read(&file).unwrap().export;
+    const ID: u64 = 300 << 20;
+    export.sweep_id = "a".repeat(ID as usize);
+    let huge = d.join("huge.gsx");
+    let bytes = export_file::encode_unsigned(&export);
+    drop(export);
+    assert!(bytes.len() < 1 << 20, "{} bytes", bytes.len());
+    std::fs::write(&huge, bytes).unwrap();
+    let adm = write_token(d, "admin", "adm-secret");
+    let (c, url) = serve(&d.join("c"), &["--token-file", s(&adm)], &d.join("c.log"));
+    let pid = c.0.id();
+    let before = crate::support::cli::peak_rss_kib(pid);
+    refused(
+        &[
+            "import",
+            s(&huge),
+            "--coordinator",
+            &url,
+            "--token-file",
+            s(&adm),
+        ],
+        "at most 1024 are allowed",
+    );
+    let grown = crate::support::cli::peak_rss_kib(pid).saturating_sub(before) << 10;
+    assert!(
+        grown < ID + ID / 2,
+        "the coordinator grew by {grown} bytes for a {ID}-byte id"
+    );
+    // The same file offline: refused alike, nothing written.
+    refused(
+        &["import", s(&huge), "--store", s(&d.join("offline"))],
+        "at most 1024 are allowed",
+    );
+}
+
 #[test]
 fn offline_import_into_a_stopped_store_then_serve_or_run_finishes_it() {
     let dir = tempfile::tempdir().unwrap();

@@ -150,3 +150,13 @@ pub fn work_until_idle(url: &str, token: Option<&Path>, log: &Path) {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// A process's peak resident memory (VmHWM), in KiB.
+pub fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
