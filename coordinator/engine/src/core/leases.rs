@@ -288,7 +288,12 @@ impl Core {
             is_issued(worker) && st.trust.get(worker).map_or(0, |t| t.agreements) < TRUST_AFTER;
         // Replicated validation (core/verify.rs): verification copies first,
         // so that they do not all wait for the end of the sweep.
-        let mut out = self.lease_copies(&mut st, worker, version, max as usize, until_ms)?;
+        // A copy whose lease this worker lost is not handed straight back
+        // to it while others wait (core/fair.rs).
+        let (others_wait, holders_wait) = st.others_waiting(worker, now_ms, self.window_ms());
+        let lost_copy = |old: &str| fair::lost_to(old, worker, others_wait, holders_wait);
+        let mut out =
+            self.lease_copies(&mut st, worker, version, max as usize, until_ms, &lost_copy)?;
         // And those no eligible worker is around for are skipped.
         self.tick_locked(&mut st, now)?;
         let mut unfinished = 0;
@@ -313,9 +318,7 @@ impl Core {
         // Fair shares between identities (core/fair.rs): while another
         // identity waits, at most this identity's share; a shard it lost
         // is not handed straight back to it.
-        let window_ms = self.window_ms();
         let shares = self.shares(&st, &candidates, now_ms);
-        let (others_wait, holders_wait) = st.others_waiting(worker, now_ms, window_ms);
         if others_wait {
             let room = fair::allowance(shares.share_of(&me), shares.held_of(&me));
             max = max.min((out.len() as u32).saturating_add(room));
@@ -487,6 +490,25 @@ impl Core {
             };
             // Replicated validation (core/verify.rs): a verification copy.
             if let Named::Copy(l) = &named {
+                // Taken back too when it stalls while others wait (core/fair.rs).
+                let progress = h.progress.min(s.progress_cap(h.index));
+                let growth = s
+                    .growth
+                    .entry(l.nonce)
+                    .or_insert_with(|| fair::Growth::granted(now_ms));
+                growth.note(progress, now_ms);
+                if growth.stalled(now_ms, stall_ms) && (waiting.0 || waiting.1) {
+                    if let Some(mut rec) = s.verify.records.get_mut(&h.index) {
+                        if let Some(cl) = rec.lease.as_mut().filter(|cl| cl.nonce == l.nonce) {
+                            cl.until_ms = cl.until_ms.min(now_ms);
+                            self.store.put_verify(&h.sweep_id, h.index, Some(&rec))?;
+                        }
+                    }
+                    s.events.leases_reclaimed = s.events.leases_reclaimed.saturating_add(1);
+                    info!(sweep = %h.sweep_id, shard = h.index, "verification copy without progress while others wait; not renewed");
+                    out.push(false);
+                    continue;
+                }
                 out.push(self.renew_copy(
                     s,
                     h.index,

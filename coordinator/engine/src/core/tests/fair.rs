@@ -167,3 +167,38 @@ fn a_growing_lease_is_kept_and_a_stalled_one_taken_at_once() {
     assert!(c.renew("@busy", &growing).unwrap().iter().all(|&x| x));
     assert_eq!(c.renew("@idle", &[at(&id, &b[0], 0)]).unwrap(), [false]);
 }
+
+/// A verification copy renewed without progress is taken back too while
+/// another identity waits, and not handed straight back to its holder.
+#[test]
+fn a_stalled_verification_copy_is_taken_back() {
+    let (c, clock) = fair_core(256);
+    let mut req = uvg(5, "v", 2);
+    req.verify_ppm = 1_000_000;
+    req.verify_seed = Some(1);
+    let id = c.launch(&req).unwrap().sweep_id;
+    let first = c.lease("@a", &V(), 100).unwrap().leases;
+    for g in &first {
+        assert!(run_and_submit(&c, "@a", g));
+    }
+    let copies = c.lease("@hoarder", &V(), 100).unwrap().leases;
+    assert_eq!(copies.len(), first.len(), "a copy of each shard");
+    let hs: Vec<Held> = copies.iter().map(|g| at(&id, g, 0)).collect();
+    for _ in 0..3 {
+        clock.advance(Duration::from_secs(8));
+        // The third identity waits for work all along.
+        assert!(c.lease("@c", &V(), 1).unwrap().leases.is_empty());
+        assert!(c.renew("@hoarder", &hs).unwrap().iter().all(|&k| k));
+    }
+    clock.advance(Duration::from_secs(8));
+    assert!(c.lease("@c", &V(), 1).unwrap().leases.is_empty());
+    // 32 s on, 24 s since the first renewal without growth: taken back.
+    assert!(c.renew("@hoarder", &hs).unwrap().iter().all(|&k| !k));
+    assert!(c.lease("@hoarder", &V(), 100).unwrap().leases.is_empty());
+    let got = c.lease("@c", &V(), 100).unwrap().leases;
+    assert_eq!(got.len(), copies.len());
+    for g in &got {
+        assert!(run_and_submit(&c, "@c", g));
+    }
+    assert!(c.merged(&id).is_ok(), "verified and finished");
+}
