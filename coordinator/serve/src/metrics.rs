@@ -128,6 +128,11 @@ pub fn render_report(report: &StatusReport, events: &BTreeMap<String, Events>) -
         "leases_renewed",
         "Shard lease renewals granted since this coordinator started",
     );
+    let reclaimed = counters(
+        &mut reg,
+        "leases_reclaimed",
+        "Leases taken back from their holders for another identity's fair share, or renewed without progress while others waited, since this coordinator started",
+    );
     let expired = counters(
         &mut reg,
         "leases_expired",
@@ -203,6 +208,7 @@ pub fn render_report(report: &StatusReport, events: &BTreeMap<String, Events>) -
         for (family, v) in [
             (&issued, e.leases_issued),
             (&renewed, e.leases_renewed),
+            (&reclaimed, e.leases_reclaimed),
             (&expired, s.leases_expired),
             (&released, s.leases_released),
             (&accepted, e.results_accepted),

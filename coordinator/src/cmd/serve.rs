@@ -52,12 +52,15 @@ pub struct ServeArgs {
     /// Lease length in seconds (workers renew at a third of it).
     #[arg(long, default_value_t = 30.0)]
     pub lease_secs: f64,
-    /// Most unexpired leases one worker may hold at once; a lease request for more gets what is left under it.
+    /// Most unexpired leases one identity may hold at once (an issued credential, or every worker under the shared worker token together); a lease request for more gets what is left under it.
     #[arg(long, default_value_t = Limits::default().max_shards_per_worker, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_shards_per_worker: u32,
     /// Longest a lease may be held, renewals included (e.g. `2h`, `90m`, `600s`, `600`); then it is not renewed and its shard is handed out again. Keep it far above the longest shard.
     #[arg(long, value_name = "DURATION", default_value = "2h", value_parser = parse_duration)]
     pub max_lease_total: Duration,
+    /// Take back a lease whose reported progress has not grown for this long (e.g. `10m`, `90s`) while another identity or worker waits for shards, and hand it to the waiting one (never straight back to its holder). At least twice --lease-secs; keep it above the longest a shard goes without reporting progress. See docs/trust.md, "Fair shares".
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_duration)]
+    pub reclaim_stalled_after: Duration,
     /// Once listening, write the URL workers should use (`http://HOST:PORT`) to this file, replacing it atomically; removed again on a clean exit. Workers given `--coordinator-file FILE` find the coordinator through it, also after it moved to another host.
     #[arg(long, value_name = "FILE")]
     pub address_file: Option<PathBuf>,
@@ -195,6 +198,14 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             a.lease_secs
         ))
     );
+    anyhow::ensure!(
+        a.reclaim_stalled_after.as_secs_f64() >= 2.0 * a.lease_secs,
+        UsageError(format!(
+            "--reclaim-stalled-after ({} s) must be at least twice --lease-secs ({} s): workers report progress only when they renew",
+            a.reclaim_stalled_after.as_secs_f64(),
+            a.lease_secs
+        ))
+    );
     let core = Arc::new(
         Core::open_recovering(
             store.clone(),
@@ -209,6 +220,7 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         .with_limits(Limits {
             max_shards_per_worker: a.max_shards_per_worker,
             max_lease_total: a.max_lease_total,
+            stall_after: a.reclaim_stalled_after,
         }),
     );
     core.set_quarantine_on_mismatch(a.quarantine_on_mismatch);

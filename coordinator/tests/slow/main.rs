@@ -9,6 +9,7 @@ mod support;
 
 mod chaos;
 mod chaos_trust;
+mod fairness;
 mod load;
 mod netns;
 mod prometheus;

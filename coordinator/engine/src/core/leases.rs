@@ -5,6 +5,7 @@
 //! and counted. One worker holds at most `Limits::max_shards_per_worker`
 //! leases, and a lease is not renewed past `Limits::max_lease_total`.
 
+use super::fair;
 use super::model::{
     check_worker, is_issued, CoreError, End, Named, ShardState, State, Sweep, MAX_FAILURES,
     TRUST_AFTER,
@@ -14,6 +15,7 @@ use super::Core;
 use crate::store::LeaseRecord;
 use gamesweep::sweep::{Params, ShardSpec};
 use gamesweep_api::SolverVersions;
+use std::collections::BTreeMap;
 use tracing::{debug, info, info_span, warn};
 
 /// One granted lease.
@@ -77,7 +79,124 @@ fn held_by(st: &State, worker: &str, now_ms: u64) -> u32 {
         .fold(0u32, |n, s| n.saturating_add(s.held_by(worker, now_ms)))
 }
 
+/// Unexpired leases the holders of identity `id` hold at `now_ms`, over
+/// every sweep.
+fn held_by_identity(st: &State, id: &str, now_ms: u64) -> u32 {
+    st.sweeps.values().fold(0u32, |n, s| {
+        s.tally
+            .by_worker
+            .keys()
+            .filter(|w| fair::identity(w) == id)
+            .fold(n, |n, w| n.saturating_add(s.held_by(w, now_ms)))
+    })
+}
+
+/// The lease (sweep, shard) of the sweeps `candidates` that `worker` may
+/// take at `now_ms` (core/fair.rs), if any: not its own, in the lease
+/// order, not one `skip` excludes; first the lease whose progress stalled
+/// longest (for `stall_ms` at least), else, while `worker`'s identity is
+/// under its share, the lease with the least progress, most recently
+/// granted, of the identity furthest over its share.
+fn victim(
+    st: &State,
+    candidates: &[String],
+    worker: &str,
+    shares: &fair::Shares,
+    now_ms: u64,
+    stall_ms: u64,
+    skip: impl Fn(&Sweep, u32) -> bool,
+) -> Option<(String, u32)> {
+    let me = fair::identity(worker);
+    let (mine, my_share) = (shares.held_of(me), shares.share_of(me));
+    // (stalled since, sweep, shard) and (-(excess), progress, -(granted), sweep, shard).
+    let mut stalled: Option<(u64, &str, u32)> = None;
+    type Over<'a> = (i64, u64, std::cmp::Reverse<u64>, &'a str, u32);
+    let mut over: Option<Over<'_>> = None;
+    for id in candidates {
+        let Some(s) = st.sweeps.get(id) else { continue };
+        for (i, l) in s.held(now_ms) {
+            if l.worker == worker
+                || s.rank
+                    .get(i as usize)
+                    .is_none_or(|&r| r == super::model::UNORDERED)
+                || skip(s, i)
+            {
+                continue;
+            }
+            if let Some(g) = s
+                .growth
+                .get(&l.nonce)
+                .filter(|g| g.stalled(now_ms, stall_ms))
+            {
+                if stalled.is_none_or(|(at, _, _)| g.at_ms < at) {
+                    stalled = Some((g.at_ms, id.as_str(), i));
+                }
+                continue;
+            }
+            let theirs = fair::identity(&l.worker);
+            if theirs == me {
+                continue;
+            }
+            let (held, share) = (shares.held_of(theirs), shares.share_of(theirs));
+            if !fair::may_take(mine, my_share, held, share) {
+                continue;
+            }
+            let excess = (f64::from(held) - share).floor() as i64;
+            let progress = s.progress.get(&i).copied().unwrap_or(0);
+            let key = (
+                -excess,
+                progress,
+                std::cmp::Reverse(l.granted_ms),
+                id.as_str(),
+                i,
+            );
+            if over.as_ref().is_none_or(|o| key < *o) {
+                over = Some(key);
+            }
+        }
+    }
+    stalled
+        .map(|(_, id, i)| (id.to_string(), i))
+        .or_else(|| over.map(|(_, _, _, id, i)| (id.to_string(), i)))
+}
+
 impl Core {
+    /// How recently a worker must have got fewer shards than it asked for
+    /// to count as waiting: a lease period, at least a second (a waiting
+    /// worker asks again every quarter second).
+    pub(crate) fn window_ms(&self) -> u64 {
+        self.lease_ms.max(1_000)
+    }
+
+    /// The live identities' demands and holdings over the sweeps
+    /// `candidates` at `now_ms` (core/fair.rs).
+    fn shares(&self, st: &State, candidates: &[String], now_ms: u64) -> fair::Shares {
+        let now = self.clock.now();
+        let alive = std::time::Duration::from_millis(self.lease_ms.saturating_mul(3));
+        let mut held: BTreeMap<String, u32> = BTreeMap::new();
+        let mut open = 0u32;
+        for id in candidates {
+            let Some(s) = st.sweeps.get(id) else { continue };
+            open = open
+                .saturating_add(s.tally.pending.len() as u32)
+                .saturating_add(s.tally.leased.len() as u32);
+            for (_, l) in s.held(now_ms) {
+                *held.entry(l.worker.clone()).or_insert(0) += 1;
+            }
+        }
+        fair::Shares::new(
+            st.workers
+                .iter()
+                .filter(|(_, w)| now.saturating_duration_since(w.last_seen) < alive)
+                .map(|(id, w)| (id.as_str(), w.asked)),
+            &held,
+            open,
+            self.limits.max_shards_per_worker,
+            now_ms,
+            self.window_ms(),
+        )
+    }
+
     /// The token of lease `nonce` of shard `index` of `s`, held by `holder`.
     pub(crate) fn lease_token(&self, s: &Sweep, index: u32, holder: &str, nonce: u64) -> String {
         self.key.token(
@@ -138,8 +257,16 @@ impl Core {
                 idle: false,
             });
         }
-        let held = held_by(&st, worker, now_ms);
-        let max = max.min(self.limits.max_shards_per_worker.saturating_sub(held));
+        // Every cap counts identities (core/fair.rs): a credential, or every
+        // holder under a shared token together.
+        let me = fair::identity(worker).to_string();
+        let cap = self.limits.max_shards_per_worker;
+        let asked = max.min(cap);
+        let held_here = held_by(&st, worker, now_ms);
+        let mut max = asked.min(cap.saturating_sub(held_by_identity(&st, &me, now_ms)));
+        if let Some(w) = st.workers.get_mut(worker) {
+            w.asked.demand = held_here.saturating_add(asked).min(cap);
+        }
         // A shard this worker failed MAX_FAILURES times goes to others while
         // any is alive; the walk over the workers only if there is one.
         let failed_here = |s: &Sweep, i: u32| {
@@ -161,7 +288,12 @@ impl Core {
             is_issued(worker) && st.trust.get(worker).map_or(0, |t| t.agreements) < TRUST_AFTER;
         // Replicated validation (core/verify.rs): verification copies first,
         // so that they do not all wait for the end of the sweep.
-        let mut out = self.lease_copies(&mut st, worker, version, max as usize, until_ms)?;
+        // A copy whose lease this worker lost is not handed straight back
+        // to it while others wait (core/fair.rs).
+        let (others_wait, holders_wait) = st.others_waiting(worker, now_ms, self.window_ms());
+        let lost_copy = |old: &str| fair::lost_to(old, worker, others_wait, holders_wait);
+        let mut out =
+            self.lease_copies(&mut st, worker, version, max as usize, until_ms, &lost_copy)?;
         // And those no eligible worker is around for are skipped.
         self.tick_locked(&mut st, now)?;
         let mut unfinished = 0;
@@ -183,12 +315,25 @@ impl Core {
             }
             candidates.push(s.record.id.clone());
         }
+        // Fair shares between identities (core/fair.rs): while another
+        // identity waits, at most this identity's share; a shard it lost
+        // is not handed straight back to it.
+        let shares = self.shares(&st, &candidates, now_ms);
+        if others_wait {
+            let room = fair::allowance(shares.share_of(&me), shares.held_of(&me));
+            max = max.min((out.len() as u32).saturating_add(room));
+        }
+        let lost = |s: &Sweep, i: u32| match &s.states[i as usize] {
+            ShardState::Leased(l) => fair::lost_to(&l.worker, worker, others_wait, holders_wait),
+            _ => false,
+        };
         // Fair share (stride scheduling, a weighted round robin): each shard
         // goes to the candidate with the lowest pass, which then advances by
         // STRIDE / priority; a sweep that was idle (new, resumed, paused)
         // starts at most one stride ahead of the sweep served last, so it
         // cannot take every lease until it has caught up.
         let mut vtime = st.vtime;
+        let all_candidates = candidates.clone();
         while (out.len() as u32) < max && !candidates.is_empty() {
             let pick = candidates
                 .iter()
@@ -210,7 +355,9 @@ impl Core {
             } else {
                 End::Largest
             };
-            let free = s.first_free(now_ms, end, |i| others_alive && failed_here(s, i));
+            let free = s.first_free(now_ms, end, |i| {
+                (others_alive && failed_here(s, i)) || lost(s, i)
+            });
             let Some(i) = free else {
                 candidates.swap_remove(pick);
                 continue;
@@ -236,6 +383,54 @@ impl Core {
             });
         }
         st.vtime = vtime;
+        // Nothing free: take a stalled lease of another worker, or one of an
+        // identity over its share while this one is under its own.
+        let mut shares = shares;
+        while (out.len() as u32) < max {
+            let Some((sweep_id, i)) = victim(
+                &st,
+                &all_candidates,
+                worker,
+                &shares,
+                now_ms,
+                self.limits.stall_after.as_millis() as u64,
+                |s, i| others_alive && failed_here(s, i),
+            ) else {
+                break;
+            };
+            let s = st
+                .sweeps
+                .get_mut(&sweep_id)
+                .expect("a candidate is a sweep");
+            let ShardState::Leased(old) = s.states[i as usize].clone() else {
+                break;
+            };
+            // The old lease is over: its token names nothing any more.
+            s.set_state(i, ShardState::Pending);
+            s.retire(i, old.nonce);
+            s.events.leases_reclaimed = s.events.leases_reclaimed.saturating_add(1);
+            let lease = s.grant(i, worker, now_ms, until_ms);
+            self.store.put_lease(&s.record.id, i, Some(&lease))?;
+            info!(sweep = %s.record.id, shard = i, from = %old.worker, to = %worker, "lease reclaimed for another identity's share or for want of progress");
+            let from = fair::identity(&old.worker).to_string();
+            if let Some(h) = shares.held.get_mut(&from) {
+                *h = h.saturating_sub(1);
+            }
+            *shares.held.entry(me.clone()).or_insert(0) += 1;
+            out.push(Granted {
+                sweep_id: s.record.id.clone(),
+                kind: s.record.kind.clone(),
+                params: s.record.params.clone(),
+                shard: s.plan[i as usize].clone(),
+                attempt: lease.attempt,
+                token: self.lease_token(s, i, worker, lease.nonce),
+            });
+        }
+        // Got fewer than asked for while a sweep is open: waiting.
+        let short = (out.len() as u32) < asked && unfinished > 0;
+        if let Some(w) = st.workers.get_mut(worker) {
+            w.asked.short_ms = short.then_some(now_ms);
+        }
         if out.is_empty() {
             if let Some((sweep, sweep_version)) = mismatch {
                 let kind = st.sweeps.get(&sweep).map(|s| s.record.kind.clone());
@@ -276,8 +471,10 @@ impl Core {
         let now = self.clock.now();
         let now_ms = self.epoch.unix_ms(now);
         let max_total = self.limits.max_lease_total.as_millis() as u64;
+        let stall_ms = self.limits.stall_after.as_millis() as u64;
         let mut st = self.lock();
         st.seen(worker, now, self.lease_ms);
+        let waiting = st.others_waiting(worker, now_ms, self.window_ms());
         let mut out = Vec::with_capacity(held.len());
         let mut refused: Vec<String> = Vec::new();
         for h in held {
@@ -293,6 +490,25 @@ impl Core {
             };
             // Replicated validation (core/verify.rs): a verification copy.
             if let Named::Copy(l) = &named {
+                // Taken back too when it stalls while others wait (core/fair.rs).
+                let progress = h.progress.min(s.progress_cap(h.index));
+                let growth = s
+                    .growth
+                    .entry(l.nonce)
+                    .or_insert_with(|| fair::Growth::granted(now_ms));
+                growth.note(progress, now_ms);
+                if growth.stalled(now_ms, stall_ms) && (waiting.0 || waiting.1) {
+                    if let Some(mut rec) = s.verify.records.get_mut(&h.index) {
+                        if let Some(cl) = rec.lease.as_mut().filter(|cl| cl.nonce == l.nonce) {
+                            cl.until_ms = cl.until_ms.min(now_ms);
+                            self.store.put_verify(&h.sweep_id, h.index, Some(&rec))?;
+                        }
+                    }
+                    s.events.leases_reclaimed = s.events.leases_reclaimed.saturating_add(1);
+                    info!(sweep = %h.sweep_id, shard = h.index, "verification copy without progress while others wait; not renewed");
+                    out.push(false);
+                    continue;
+                }
                 out.push(self.renew_copy(
                     s,
                     h.index,
@@ -316,6 +532,27 @@ impl Core {
                 continue;
             }
             let end_ms = granted_ms.saturating_add(max_total);
+            let progress = h.progress.min(s.progress_cap(h.index));
+            let growth = s
+                .growth
+                .entry(nonce)
+                .or_insert_with(|| fair::Growth::granted(now_ms));
+            growth.note(progress, now_ms);
+            let stalled = growth.stalled(now_ms, stall_ms) && (waiting.0 || waiting.1);
+            if stalled {
+                // No progress for long while others wait: ended now, so the
+                // shard goes to another (core/fair.rs).
+                if let ShardState::Leased(l) = &s.states[h.index as usize] {
+                    let mut l = l.clone();
+                    l.until_ms = l.until_ms.min(now_ms);
+                    self.store.put_lease(&h.sweep_id, h.index, Some(&l))?;
+                    s.set_state(h.index, ShardState::Leased(l));
+                    s.events.leases_reclaimed = s.events.leases_reclaimed.saturating_add(1);
+                }
+                info!(sweep = %h.sweep_id, shard = h.index, attempt, "lease without progress while others wait; not renewed");
+                out.push(false);
+                continue;
+            }
             if now_ms >= end_ms {
                 // Over its total: ended now, so the shard is handed out again.
                 if let ShardState::Leased(l) = &s.states[h.index as usize] {
@@ -340,7 +577,6 @@ impl Core {
             s.events.leases_renewed = s.events.leases_renewed.saturating_add(1);
             let a = s.attempts.entry(h.index).or_insert(0);
             *a = (*a).max(attempt);
-            let progress = h.progress.min(s.progress_cap(h.index));
             s.progress.insert(h.index, progress);
             s.note_progress(now);
             out.push(true);

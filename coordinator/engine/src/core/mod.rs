@@ -22,6 +22,7 @@ mod checkpoint;
 pub mod clock;
 pub mod commit;
 pub mod credentials;
+pub mod fair;
 pub mod launch;
 pub mod leases;
 pub mod memory;
@@ -68,20 +69,29 @@ use tokens::LeaseKey;
 /// Bounds on what one worker may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Unexpired leases one worker may hold at once (`--max-shards-per-worker`).
+    /// Unexpired leases one identity may hold at once
+    /// (`--max-shards-per-worker`): an issued credential, or every holder
+    /// under a shared token together (core/fair.rs).
     pub max_shards_per_worker: u32,
     /// A lease is not renewed past this long after its grant
     /// (`--max-lease-total`); its shard is then handed out again.
     pub max_lease_total: Duration,
+    /// A lease whose reported progress has not grown for this long is
+    /// taken back while another identity or worker waits
+    /// (`--reclaim-stalled-after`; core/fair.rs).
+    pub stall_after: Duration,
 }
 
 impl Default for Limits {
-    /// 256 shards per worker; 2 hours per lease (the longest shard measured,
-    /// at n = 12, took 747 s).
+    /// 256 shards per identity; 2 hours per lease (the longest shard
+    /// measured, at n = 12, took 747 s); 10 minutes without progress (a
+    /// uvg shard reports progress every 65,536 positions, well under a
+    /// second at n = 12).
     fn default() -> Self {
         Limits {
             max_shards_per_worker: 256,
             max_lease_total: Duration::from_secs(2 * 3600),
+            stall_after: Duration::from_secs(600),
         }
     }
 }

@@ -134,6 +134,9 @@ pub struct Events {
     pub leases_issued: u64,
     /// Lease renewals granted.
     pub leases_renewed: u64,
+    /// Leases taken back from their holders for another identity's fair
+    /// share, or for want of progress while others waited (core/fair.rs).
+    pub leases_reclaimed: u64,
     /// Results accepted as their shard's result (the shard became done).
     pub results_accepted: u64,
     /// Results submitted for a shard not done yet under a lease that was
@@ -373,6 +376,10 @@ pub(crate) struct Sweep {
     /// ([`super::pace`]): taken when shards are leased, renewed and
     /// submitted (in memory only).
     pub(crate) rate_samples: super::pace::Pace,
+    /// Per lease (by its nonce), how its reported progress grew
+    /// ([`super::fair::Growth`]; in memory only: after a restart a lease's
+    /// growth is counted from its first renewal).
+    pub(crate) growth: HashMap<u64, super::fair::Growth>,
     /// Fair share between sweeps (see `leases`): the virtual time at which
     /// this sweep is next served (in memory only).
     pub(crate) pass: u64,
@@ -437,6 +444,7 @@ impl Sweep {
             recounts_refused: 0,
             retired: HashMap::new(),
             rate_samples: Default::default(),
+            growth: HashMap::new(),
             pass: 0,
             verify,
             events: Events::default(),
@@ -775,7 +783,36 @@ impl Sweep {
         self.set_state(index, ShardState::Leased(lease.clone()));
         self.progress.remove(&index);
         self.events.leases_issued = self.events.leases_issued.saturating_add(1);
+        self.note_granted(lease.nonce, now_ms);
         lease
+    }
+
+    /// Count the progress of lease `nonce` from its grant at `now_ms`
+    /// (core/fair.rs), forgetting the growth of leases that are over once
+    /// there are many more than live ones.
+    pub(crate) fn note_granted(&mut self, nonce: u64, now_ms: u64) {
+        if self.growth.len()
+            > 2 * (self.tally.leased.len() + self.verify.records.values().len()) + 64
+        {
+            let mut live: HashSet<u64> = self
+                .tally
+                .leased
+                .iter()
+                .filter_map(|&i| match &self.states[i as usize] {
+                    ShardState::Leased(l) => Some(l.nonce),
+                    _ => None,
+                })
+                .collect();
+            live.extend(
+                self.verify
+                    .records
+                    .values()
+                    .filter_map(|r| r.lease.as_ref().map(|l| l.nonce)),
+            );
+            self.growth.retain(|n, _| live.contains(n));
+        }
+        self.growth
+            .insert(nonce, super::fair::Growth::granted(now_ms));
     }
 
     /// Which lease of shard `index` the lease `nonce` (from a token made
@@ -863,6 +900,8 @@ pub(crate) fn lease_order(plan: &[ShardSpec], record: &SweepRecord) -> Vec<u32> 
 pub(crate) struct WorkerSeen {
     /// When.
     pub(crate) last_seen: Instant,
+    /// What it declared at its last lease request (core/fair.rs).
+    pub(crate) asked: super::fair::Asked,
 }
 
 /// Workers remembered at most (the longest unheard of are forgotten first).
@@ -965,8 +1004,27 @@ impl State {
             self.workers.remove(&oldest);
             self.workers_pruned = self.workers_pruned.saturating_add(1);
         }
-        self.workers
-            .insert(worker.to_string(), WorkerSeen { last_seen: now });
+        self.workers.insert(
+            worker.to_string(),
+            WorkerSeen {
+                last_seen: now,
+                asked: Default::default(),
+            },
+        );
+    }
+
+    /// Whether another identity than `worker`'s, and whether another worker
+    /// id than `worker`, waits for shards at `now_ms` (core/fair.rs).
+    pub(crate) fn others_waiting(&self, worker: &str, now_ms: u64, window_ms: u64) -> (bool, bool) {
+        let me = super::fair::identity(worker);
+        let (mut identity, mut holder) = (false, false);
+        for (id, w) in &self.workers {
+            if id != worker && super::fair::waiting(&w.asked, now_ms, window_ms) {
+                holder = true;
+                identity |= super::fair::identity(id) != me;
+            }
+        }
+        (identity, holder)
     }
 
     /// Whether a worker other than `worker` was heard from within the last

@@ -557,6 +557,7 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         recounts_refused: stats.recounts_refused,
         retired: HashMap::new(),
         rate_samples: Default::default(),
+        growth: HashMap::new(),
         pass: 0,
         verify,
         events: Default::default(),

@@ -284,7 +284,9 @@ impl Core {
 
     /// Leases of verification copies for `worker`, at most `room` (the
     /// open verifications no eligible worker is around for are skipped by
-    /// [`Core::tick`], which `lease` calls after this).
+    /// [`Core::tick`], which `lease` calls after this); not a copy whose
+    /// last lease's holder `lost` says may not have it back yet
+    /// (core/fair.rs).
     pub(crate) fn lease_copies(
         &self,
         st: &mut State,
@@ -292,6 +294,7 @@ impl Core {
         version: &SolverVersions,
         room: usize,
         until_ms: u64,
+        lost: &dyn Fn(&str) -> bool,
     ) -> Result<Vec<Granted>, CoreError> {
         let now_ms = until_ms - self.lease_ms;
         let State {
@@ -315,7 +318,10 @@ impl Core {
                     return Ok(out);
                 }
                 let mut rec = s.verify.records.get_mut(&i).expect("listed above");
-                if rec.lease.as_ref().is_some_and(|l| l.until_ms > now_ms)
+                if rec
+                    .lease
+                    .as_ref()
+                    .is_some_and(|l| l.until_ms > now_ms || lost(&l.worker))
                     || !eligible(&rec, worker)
                 {
                     continue;

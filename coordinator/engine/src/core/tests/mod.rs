@@ -8,6 +8,7 @@
 //! that merge) and `solvers` (a solver build that changes mid-sweep).
 
 mod attribution;
+mod fair;
 mod parts;
 mod sched;
 mod solvers;
@@ -776,10 +777,10 @@ fn renewals_and_releases_need_the_lease_token() {
     assert_eq!(st.shards_pending, st.shards_total);
 }
 
-/// A lease request for 2^32 − 1 shards gets at most the per-worker cap,
-/// less what the worker holds; an expired lease no longer counts.
+/// A lease request for 2^32 − 1 shards gets at most the per-identity cap,
+/// less what the identity holds; an expired lease no longer counts.
 #[test]
-fn a_worker_holds_at_most_the_cap() {
+fn an_identity_holds_at_most_the_cap() {
     let limits = Limits {
         max_shards_per_worker: 5,
         ..Limits::default()
@@ -788,12 +789,12 @@ fn a_worker_holds_at_most_the_cap() {
     let id = c.launch(&uvg(7, "cap", 20)).unwrap().sweep_id;
     let shards = status_of(&c, &id).shards_total;
     assert!(shards > 12, "{shards} shards");
-    assert_eq!(c.lease("a", &V(), u32::MAX).unwrap().leases.len(), 5);
-    assert_eq!(c.lease("a", &V(), u32::MAX).unwrap().leases.len(), 0);
-    assert_eq!(c.lease("b", &V(), 3).unwrap().leases.len(), 3);
-    assert_eq!(c.lease("b", &V(), u32::MAX).unwrap().leases.len(), 2);
+    assert_eq!(c.lease("@a", &V(), u32::MAX).unwrap().leases.len(), 5);
+    assert_eq!(c.lease("@a", &V(), u32::MAX).unwrap().leases.len(), 0);
+    assert_eq!(c.lease("@b", &V(), 3).unwrap().leases.len(), 3);
+    assert_eq!(c.lease("@b", &V(), u32::MAX).unwrap().leases.len(), 2);
     clock.advance(Duration::from_secs(11));
-    assert_eq!(c.lease("a", &V(), u32::MAX).unwrap().leases.len(), 5);
+    assert_eq!(c.lease("@a", &V(), u32::MAX).unwrap().leases.len(), 5);
     // The default cap: 256.
     let (c, _) = mem_core(Duration::from_secs(10));
     c.launch(&uvg(8, "big", 400)).unwrap();
