@@ -8,10 +8,12 @@ call::
     gs.uvg.solve("Dhc", start=0)["starts"][0]  # what `solve uvg --json` says
     sum(1 for _ in gs.graphs(8))               # connected graphs on 8 vertices
     gs.col.value("Bg", "L..")                  # Col on a 3-vertex path, an end blue: -1/2
+    gs.isomorphic("Bg", [(0, 2), (2, 1)])      # the same path: True
 
 Modules: :mod:`uvg`, :mod:`col`, :mod:`myopic`, :mod:`gamegraph`,
 :mod:`values` (:class:`Value`: CGSuite values that add and compare);
-functions :func:`graphs`, :func:`subtraction`; :class:`Results` (a committed
+functions :func:`graphs`, :func:`subtraction`, :func:`canonical`,
+:func:`isomorphic`, :func:`kinds`, :func:`run`; :class:`Results` (a committed
 run as pandas DataFrames); the exceptions :class:`GamesweepError` (the
 CLI's messages) and its subclasses :class:`InvalidInputError` (a
 ``ValueError``), :class:`BudgetExceededError`, :class:`CoordinatorError`,
@@ -22,11 +24,13 @@ a ``networkx.Graph`` or anything with ``graph6_string()`` (Sage).
 
 from __future__ import annotations
 
+import json
+import os
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from . import _native, col, gamegraph, myopic, uvg, values
 from ._display import Picture, Solution
-from ._graph import GraphLike, edges, to_digraph6, to_graph6, to_networkx, to_sparse6
+from ._graph import GraphLike, edges, graph_text, to_digraph6, to_graph6, to_networkx, to_sparse6
 from ._errors import (
     BudgetExceededError,
     CoordinatorError,
@@ -34,6 +38,7 @@ from ._errors import (
     InvalidInputError,
     translated,
 )
+from ._errors import count as _count
 from .coordinator import Coordinator
 from .results import Results
 from .values import Value
@@ -49,11 +54,15 @@ __all__ = [
     "Results",
     "Solution",
     "Value",
+    "canonical",
     "col",
     "edges",
     "gamegraph",
     "graphs",
+    "isomorphic",
+    "kinds",
     "myopic",
+    "run",
     "subtraction",
     "to_digraph6",
     "to_graph6",
@@ -137,7 +146,110 @@ def subtraction(set: List[int], upto: int = 40) -> Dict[str, Any]:
     the ``losing`` heaps and ``grundy`` values of heaps ``0..upto`` of the
     subtraction game with ``set`` (distinct numbers in 1..64), and the
     proven ``grundy_periodicity`` and ``outcome_periodicity``."""
-    import json
-
     data: Dict[str, Any] = json.loads(_native.subtraction(list(set), upto))
     return data
+
+
+@translated()
+def canonical(g: GraphLike) -> str:
+    """The canonical form of ``g`` (at most 32 vertices) as graph6 text: ``g``
+    relabelled by the canonical labelling ``gamesweep graphs`` generates
+    with, so that two graphs are isomorphic exactly when their canonical
+    forms are equal (nauty's ``labelg``, pynauty's ``certificate``). ``g``
+    as every function takes it (graph6, sparse6, an edge list, a
+    ``networkx.Graph``, ...; node labels do not matter)::
+
+        >>> canonical("Bg") == canonical([(1, 0), (0, 2)])   # two paths
+        True
+    """
+    return _native.canonical(graph_text(g))
+
+
+@translated()
+def isomorphic(g: GraphLike, h: GraphLike) -> bool:
+    """Whether ``g`` and ``h`` are isomorphic (as networkx's
+    ``is_isomorphic``), by comparing their :func:`canonical` forms::
+
+        >>> isomorphic("Dhc", [(0, 2), (2, 4), (4, 1), (1, 3), (3, 0)])  # C5
+        True
+    """
+    return canonical(g) == canonical(h)
+
+
+def kinds() -> List[Dict[str, Any]]:
+    """The sweep kinds (``gamesweep kinds``): for each a dict with ``name``,
+    ``about`` and ``params``, each parameter a dict with ``name`` (the
+    keyword of :func:`run` and :meth:`Coordinator.launch`), ``help``,
+    ``min``, ``max`` and ``default`` (None: required)."""
+    data: List[Dict[str, Any]] = json.loads(_native.kinds())
+    return data
+
+
+@translated()
+def run(
+    kind: str,
+    *,
+    out: Optional[str] = None,
+    threads: Optional[int] = None,
+    shards: Optional[int] = None,
+    http: bool = False,
+    **options: Union[int, str, bool],
+) -> Union["Results", str]:
+    """Run a sweep on this machine, as ``gamesweep run KIND ...`` does
+    (resuming a run interrupted in the same ``out`` folder), and read its
+    results: a :class:`Results` (the folder holds results.json, report.md,
+    report.html, figures/). A run with ``sample=`` or ``part=`` writes no
+    results.json: then the folder's path.
+
+    - ``kind``: a name of :func:`kinds`; its parameters as keywords
+      (``max_n=9`` is ``--max-n 9``).
+    - ``out``: the folder (default: the CLI's, ``sweeps/KIND...``);
+      ``threads``, ``shards``: as ``--threads``, ``--shards``.
+    - ``http``: serve the run's dashboard (off here; the CLI's default is
+      on).
+    - any other option of ``gamesweep run KIND`` as a keyword:
+      ``verify_fraction="1%"``, ``sample=0.01``, ``fresh=True`` (a flag).
+
+    What the CLI prints goes to standard error; Ctrl-C raises
+    ``KeyboardInterrupt`` and stops the run as it stops the CLI's (its
+    progress saved in ``out``: the same call again resumes it). Bad arguments raise
+    :class:`InvalidInputError` with the CLI's message (options named as
+    keywords)::
+
+        >>> r = run("uvg", max_n=5, out="/tmp/uvg-5")   # doctest: +SKIP
+        >>> r.histogram("values-by-n")                  # doctest: +SKIP
+    """
+    if not isinstance(kind, str) or not kind or kind.startswith("-"):
+        raise InvalidInputError(f"kind={kind!r}: expected a sweep kind's name (see kinds())")
+    words = [kind]
+
+    def option(key: str, value: object) -> None:
+        flag = "--" + key.replace("_", "-")
+        if isinstance(value, bool):
+            if value:
+                words.append(flag)
+            return
+        if isinstance(value, str):
+            if value.startswith("-") or not value:
+                raise InvalidInputError(f"{key}={value!r}: not a value")
+            words.extend([flag, value])
+            return
+        if isinstance(value, float):
+            words.extend([flag, repr(value)])
+            return
+        words.extend([flag, str(_count(key, value))])
+
+    if out is not None:
+        option("out", os.fspath(out))
+    if threads is not None:
+        option("threads", threads)
+    if shards is not None:
+        option("shards", shards)
+    if not http:
+        words.append("--no-http")
+    for k, v in options.items():
+        option(k, v)
+    folder = _native.run(words)
+    if options.get("sample") or options.get("part"):
+        return folder
+    return Results.load(folder)

@@ -32,11 +32,15 @@ __all__ = [
     "Results",
     "Solution",
     "Value",
+    "canonical",
     "col",
     "edges",
     "gamegraph",
     "graphs",
+    "isomorphic",
+    "kinds",
     "myopic",
+    "run",
     "subtraction",
     "to_digraph6",
     "to_graph6",
@@ -60,3 +64,23 @@ def graphs(
     """The graphs on ``n`` vertices up to isomorphism (``gamesweep graphs``)."""
 def subtraction(set: List[int], upto: int = 40) -> Dict[str, Any]:
     """``gamesweep solve subtraction --set S --upto N --json``."""
+
+def canonical(g: GraphLike) -> str:
+    """The canonical form of ``g`` as graph6 text (isomorphic graphs, and only they, agree)."""
+
+def isomorphic(g: GraphLike, h: GraphLike) -> bool:
+    """Whether ``g`` and ``h`` are isomorphic (their canonical forms agree)."""
+
+def kinds() -> List[Dict[str, Any]]:
+    """The sweep kinds and their parameters (``gamesweep kinds``)."""
+
+def run(
+    kind: str,
+    *,
+    out: Optional[str] = None,
+    threads: Optional[int] = None,
+    shards: Optional[int] = None,
+    http: bool = False,
+    **options: Union[int, str, bool],
+) -> Union[Results, str]:
+    """``gamesweep run KIND ...`` on this machine; its :class:`Results` (or the folder of a sample or part)."""

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Tuple, Union
-
-from . import _native
+from typing import Any, Dict, Optional
 
 
 class Picture:
@@ -29,40 +27,28 @@ class Picture:
             f.write(self.svg)
 
 
-class Draw:
-    """How to draw a solution: a function of the Rust half and its
-    arguments (picklable, unlike a closure)."""
-
-    def __init__(self, function: str, args: Tuple[Any, ...]) -> None:
-        self.function = function
-        self.args = args
-
-    def __call__(self) -> str:
-        svg: str = getattr(_native, self.function)(*self.args)
-        return svg
-
-    def __repr__(self) -> str:
-        return f"Draw({self.function!r}, {self.args!r})"
-
-
 class Solution(Dict[str, Any]):
     """A solve's answer: the dict the CLI prints with ``--json`` (compare it,
     index it, ``json.dumps`` it, pickle it), drawn in Jupyter as the
-    reports draw the position."""
+    reports draw the position. The picture was drawn by the same solve
+    (showing the answer does not solve the position again); ``None`` for a
+    graph too big to draw."""
 
-    def __init__(self, data: Dict[str, Any], draw: Union[Draw, Callable[[], str]]) -> None:
+    def __init__(self, data: Dict[str, Any], svg: Optional[str]) -> None:
         super().__init__(data)
-        self._draw = draw
+        self._svg = svg
 
     def picture(self) -> Picture:
-        """The position's picture (SVG)."""
-        return Picture(self._draw())
+        """The position's picture (SVG); :class:`~gamesweep.InvalidInputError`
+        for a graph too big to draw."""
+        if self._svg is None:
+            from ._errors import InvalidInputError
+
+            raise InvalidInputError(f"a graph on {self.get('n', '?')} vertices is too big to draw")
+        return Picture(self._svg)
 
     def _repr_svg_(self) -> Optional[str]:
-        try:
-            return self._draw()
-        except Exception:  # a picture is a nicety: fall back to the text
-            return None
+        return self._svg
 
 
 def frame_html(df: Any) -> str:

@@ -1,4 +1,4 @@
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Optional
 
 class Picture:
     """An SVG picture; Jupyter shows it, ``str(p)`` / ``p.svg`` is the SVG text."""
@@ -9,18 +9,11 @@ class Picture:
     def save(self, path: str) -> None:
         """Write the SVG to ``path``."""
 
-class Draw:
-    """How to draw a solution (picklable)."""
-
-    function: str
-    args: Tuple[Any, ...]
-    def __init__(self, function: str, args: Tuple[Any, ...]) -> None: ...
-    def __call__(self) -> str: ...
-
 class Solution(Dict[str, Any]):
-    """A solve's answer: the dict of the CLI's ``--json``, drawn in Jupyter; it pickles."""
+    """A solve's answer: the dict of the CLI's ``--json``, drawn in Jupyter
+    with the picture the same solve drew; it pickles."""
 
-    def __init__(self, data: Dict[str, Any], draw: Union[Draw, Callable[[], str]]) -> None: ...
+    def __init__(self, data: Dict[str, Any], svg: Optional[str]) -> None: ...
     def picture(self) -> Picture:
         """The position's picture (SVG)."""
     def _repr_svg_(self) -> Optional[str]: ...

@@ -70,10 +70,44 @@ def _pythonic(message: str) -> str:
     return _BUDGET.sub(r"pass budget=\1 to allow more, budget=0 for unlimited", message)
 
 
+_CLAP_OPTION = re.compile(r"'--([a-z0-9-]+)(?: <[A-Z_]+>)?'")
+_GIVEN_OPTION = re.compile(r"`--([a-z0-9-]+) ([^`]*)`")
+_ARGUMENT_ERROR = (
+    "unexpected argument",
+    "invalid value",
+    "is out of range for sweep",
+    "a value is required",
+    "cannot be used with",
+    "unknown sweep kind",
+    "no sweep kind",
+)
+
+
+def keyword_error(message: str) -> Optional[str]:
+    """For an error in the options built from a function's keywords (``run``,
+    ``Coordinator.launch``): the message with the keywords for the CLI's
+    options (``max_n=`` for ``--max-n``) and without clap's usage lines;
+    None for any other error."""
+    if not any(w in message for w in _ARGUMENT_ERROR):
+        return None
+    text = message.split("\n\nUsage:")[0].split("\n\nFor more information")[0]
+
+    def kw(m: "re.Match[str]") -> str:
+        return m.group(1).replace("-", "_") + "="
+
+    text = _CLAP_OPTION.sub(kw, text)
+    text = _GIVEN_OPTION.sub(lambda m: "`" + m.group(1).replace("-", "_") + "=" + m.group(2) + "`", text)
+    text = text.replace("unexpected argument", "unexpected keyword")
+    text = text.replace("a similar argument exists", "a similar keyword exists")
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
 def convert(e: BaseException, default: Type[GamesweepError] = InvalidInputError) -> GamesweepError:
     """The public exception for an error of the Rust half."""
     msg = str(e)
     cls: Type[GamesweepError]
+    if keyword_error(msg) is not None:
+        return InvalidInputError(_pythonic(keyword_error(msg) or msg))
     if _BUDGET.search(msg):
         cls = BudgetExceededError
     elif msg.startswith("cannot start"):

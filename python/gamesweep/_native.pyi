@@ -10,9 +10,13 @@ __all__ = [
     "DEFAULT_UVG_BUDGET",
     "GamesweepError",
     "GraphIter",
+    "canonical",
     "col_solve",
     "col_svg",
+    "coordinator_act",
+    "coordinator_audit",
     "coordinator_launch",
+    "coordinator_project",
     "coordinator_report",
     "coordinator_status",
     "digraph6_encode",
@@ -20,7 +24,9 @@ __all__ = [
     "graph6_decode",
     "graph6_encode",
     "graphs",
+    "kinds",
     "present",
+    "run",
     "sparse6_encode",
     "subtraction",
     "uvg_solve",
@@ -40,11 +46,13 @@ class GraphIter(Iterator[str]):
     def __next__(self) -> str: ...
 
 def uvg_values(g6: str, budget: int = ...) -> List[int]: ...
-def uvg_solve(g6: str, start: Optional[int] = None, budget: int = ...) -> str: ...
+def uvg_solve(
+    g6: str, start: Optional[int] = None, budget: int = ...
+) -> Tuple[str, Optional[str]]: ...
 def uvg_svg(g6: str, start: Optional[int] = None, budget: int = ...) -> str: ...
 def col_solve(
     board: str, colouring: Optional[str] = None, myopic: bool = False, budget: int = ...
-) -> str: ...
+) -> Tuple[str, Optional[str]]: ...
 def col_svg(
     board: str, colouring: Optional[str] = None, myopic: bool = False, budget: int = ...
 ) -> str: ...
@@ -89,3 +97,33 @@ def coordinator_report(
     tls_cert: Optional[str] = None,
     tls_key: Optional[str] = None,
 ) -> None: ...
+def coordinator_act(
+    action: str,
+    id: str,
+    url: Optional[str] = None,
+    token_file: Optional[str] = None,
+    tls_ca: Optional[str] = None,
+    tls_cert: Optional[str] = None,
+    tls_key: Optional[str] = None,
+) -> None: ...
+def coordinator_project(
+    id: str,
+    cores: List[int],
+    out: Optional[str] = None,
+    url: Optional[str] = None,
+    token_file: Optional[str] = None,
+    tls_ca: Optional[str] = None,
+    tls_cert: Optional[str] = None,
+    tls_key: Optional[str] = None,
+) -> str: ...
+def coordinator_audit(
+    last: int,
+    url: Optional[str] = None,
+    token_file: Optional[str] = None,
+    tls_ca: Optional[str] = None,
+    tls_cert: Optional[str] = None,
+    tls_key: Optional[str] = None,
+) -> str: ...
+def kinds() -> str: ...
+def run(words: List[str]) -> str: ...
+def canonical(g6: str) -> str: ...

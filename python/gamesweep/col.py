@@ -10,7 +10,7 @@ import json
 from typing import Optional
 
 from . import _native
-from ._display import Draw, Picture, Solution
+from ._display import Picture, Solution
 from ._errors import check_count, translated
 from ._graph import GraphLike, graph_text
 
@@ -32,8 +32,8 @@ def solve(
     (a ``ValueError``) for a bad board, colouring or budget; it pickles."""
     check_count("budget", budget)
     code = graph_text(g)
-    data = json.loads(_native.col_solve(code, colouring, False, budget))
-    return Solution(data, Draw("col_svg", (code, colouring, False, budget)))
+    text, svg = _native.col_solve(code, colouring, False, budget)
+    return Solution(json.loads(text), svg)
 
 
 def value(g: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> str:

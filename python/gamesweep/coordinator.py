@@ -1,6 +1,6 @@
 """Driving a coordinator (``gamesweep serve``) from Python: the CLI's
-``launch``, ``status``, ``status --watch`` and ``report``, over the same
-client, TLS options and environment variables (``GAMESWEEP_COORDINATOR``,
+``launch``, ``status``, ``status --watch``, ``report``, ``cancel``,
+``pause``, ``resume``, ``project`` and ``audit``, over the same client, TLS options and environment variables (``GAMESWEEP_COORDINATOR``,
 ``GAMESWEEP_TOKEN_FILE``, ``GAMESWEEP_TLS_CA``, ...)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, Iterable, List, Optional, Union
 
 from . import _native
-from ._errors import CoordinatorError, translated
+from ._errors import CoordinatorError, InvalidInputError, count, translated
 
 __all__ = ["Coordinator", "SETTLED"]
 
@@ -119,8 +119,67 @@ class Coordinator:
         _native.coordinator_report(id, str(out), **self._conn)
         return Results.load(str(out))
 
+    @translated(CoordinatorError)
+    def cancel(self, id: str) -> None:
+        """``gamesweep cancel ID``: stop handing out the sweep's shards (for
+        good; its state becomes ``cancelled``)."""
+        _native.coordinator_act("cancel", _id(id), **self._conn)
+
+    @translated(CoordinatorError)
+    def pause(self, id: str) -> None:
+        """``gamesweep pause ID``: stop handing out the sweep's shards for
+        now (leases held may finish); :meth:`resume` continues it."""
+        _native.coordinator_act("pause", _id(id), **self._conn)
+
+    @translated(CoordinatorError)
+    def resume(self, id: str) -> None:
+        """``gamesweep resume ID``: hand out a paused sweep's shards again."""
+        _native.coordinator_act("resume", _id(id), **self._conn)
+
+    @translated(CoordinatorError)
+    def project(
+        self, id: str, *, cores: Optional[Iterable[int]] = None, out: Optional[str] = None
+    ) -> Dict[str, Any]:
+        """``gamesweep project ID [--cores C,...] [--out DIR] --json``: the
+        whole cost of a sweep launched with ``sample=...``, projected from
+        the sampled shards done so far, as a dict (the CLI's JSON).
+        ``cores``: core counts to project wall time for (default: this
+        machine's and 64); ``out``: also write ``projection.json`` and
+        ``projection.md`` there."""
+        cs: List[int] = []
+        for c in cores if cores is not None else []:
+            n = count("cores", c)
+            if n is None or not 1 <= n <= 1_000_000:
+                raise InvalidInputError(f"cores: {c!r} is not a core count in 1..=1000000")
+            cs.append(n)
+        data: Dict[str, Any] = json.loads(
+            _native.coordinator_project(
+                _id(id), cs, None if out is None else str(out), **self._conn
+            )
+        )
+        return data
+
+    @translated(CoordinatorError)
+    def audit(self, last: int = 50) -> List[Dict[str, Any]]:
+        """``gamesweep audit --last N --json``: the coordinator's log of
+        admin actions (``launch``, ``cancel``, ...), oldest first, each a
+        dict (``unix_ms``, ``action``, ``sweep_id``, ``role``, ...)."""
+        n = count("last", last)
+        assert n is not None
+        data: List[Dict[str, Any]] = json.loads(
+            _native.coordinator_audit(min(n, 2**32 - 1), **self._conn)
+        )
+        return data
+
     def __repr__(self) -> str:
         return f"Coordinator({self.url or '$GAMESWEEP_COORDINATOR'!r})"
+
+
+def _id(id: object) -> str:
+    """A sweep id given to a method: text."""
+    if not isinstance(id, str) or not id:
+        raise InvalidInputError(f"id={id!r}: expected a sweep id (text)")
+    return id
 
 
 class _bar:

@@ -1,4 +1,4 @@
-from typing import Any, Dict, FrozenSet, Optional, Union
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Union
 
 from .results import Results
 
@@ -40,3 +40,15 @@ class Coordinator:
         """Follow sweep ``id`` until it settles; its last status."""
     def report(self, id: str, out: Optional[str] = None) -> Results:
         """``gamesweep report ID --out DIR``; the run as :class:`Results`."""
+    def cancel(self, id: str) -> None:
+        """``gamesweep cancel ID``."""
+    def pause(self, id: str) -> None:
+        """``gamesweep pause ID``."""
+    def resume(self, id: str) -> None:
+        """``gamesweep resume ID``."""
+    def project(
+        self, id: str, *, cores: Optional[Iterable[int]] = None, out: Optional[str] = None
+    ) -> Dict[str, Any]:
+        """``gamesweep project ID --json``, as a dict."""
+    def audit(self, last: int = 50) -> List[Dict[str, Any]]:
+        """``gamesweep audit --last N --json``."""

@@ -10,7 +10,7 @@ import json
 from typing import Optional
 
 from . import _native
-from ._display import Draw, Picture, Solution
+from ._display import Picture, Solution
 from ._errors import check_count, translated
 from ._graph import GraphLike, to_digraph6
 
@@ -29,8 +29,8 @@ def solve(
     ``networkx.DiGraph``."""
     check_count("budget", budget)
     code = to_digraph6(d)
-    data = json.loads(_native.col_solve(code, colouring, True, budget))
-    return Solution(data, Draw("col_svg", (code, colouring, True, budget)))
+    text, svg = _native.col_solve(code, colouring, True, budget)
+    return Solution(json.loads(text), svg)
 
 
 def value(d: GraphLike, colouring: Optional[str] = None, *, budget: int = DEFAULT_BUDGET) -> str:

@@ -15,7 +15,7 @@ import json
 from typing import Any, Dict, List, Optional, Union
 
 from . import _native
-from ._display import Draw, Picture, Solution
+from ._display import Picture, Solution
 from ._errors import check_count, translated
 from ._graph import GraphLike, graph_text, node_labels, start_index
 
@@ -104,10 +104,11 @@ def solve(g: GraphLike, start: Optional[Any] = None, *, budget: int = DEFAULT_BU
     labels = node_labels(g)
     index = start_index(labels, start)
     code = graph_text(g)
-    data = json.loads(_native.uvg_solve(code, index, budget))
+    text, svg = _native.uvg_solve(code, index, budget)
+    data = json.loads(text)
     if labels is not None:
         data = _relabel(data, labels)
-    return Solution(data, Draw("uvg_svg", (code, index, budget)))
+    return Solution(data, svg)
 
 
 @translated()

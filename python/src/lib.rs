@@ -47,11 +47,21 @@ fn interruptible<T: Send + 'static>(
     py: Python<'_>,
     job: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
+    interruptible_on(py, "gamesweep-solve", job)
+}
+
+/// [`interruptible`] on a thread named `name` (threads it starts inherit
+/// the name on Linux: a local run's pools are told from a solve's).
+fn interruptible_on<T: Send + 'static>(
+    py: Python<'_>,
+    name: &str,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
     let meter = Meter::new();
     let watched = meter.clone();
     let (tx, rx) = mpsc::sync_channel(1);
     std::thread::Builder::new()
-        .name("gamesweep-solve".into())
+        .name(name.into())
         .spawn(move || {
             let _ = tx.send(watched.run(job));
         })
@@ -131,13 +141,21 @@ fn uvg_analysis(
     })
 }
 
-/// `solve uvg G6 [--start S] --json`, as JSON text.
+/// `solve uvg G6 [--start S] --json`, as JSON text, and the picture of
+/// `--svg` drawn from the same solve (None when the graph is too big to
+/// draw): showing a solution never solves it again.
 #[pyfunction]
 #[pyo3(signature = (g6, start = None, budget = cli_solve::DEFAULT_UVG_BUDGET))]
-fn uvg_solve(py: Python<'_>, g6: &str, start: Option<usize>, budget: u64) -> PyResult<String> {
+fn uvg_solve(
+    py: Python<'_>,
+    g6: &str,
+    start: Option<usize>,
+    budget: u64,
+) -> PyResult<(String, Option<String>)> {
     let g6 = g6.to_string();
     let a = interruptible(py, move || uvg_analysis(&g6, start, budget))?.map_err(err)?;
-    serde_json::to_string(&a).map_err(err)
+    let svg = gamesweep::board::picture::uvg_svg(&a, start, SVG_SIZE).ok();
+    Ok((serde_json::to_string(&a).map_err(err)?, svg))
 }
 
 /// `solve uvg G6 [--start S] --svg`: the picture of the reports.
@@ -174,7 +192,9 @@ fn colouring_or_blank(board: &str, colouring: Option<String>) -> Result<String, 
     }
 }
 
-/// `solve col|myopic BOARD [--colouring C] --json`, as JSON text.
+/// `solve col|myopic BOARD [--colouring C] --json`, as JSON text, and the
+/// picture of `--svg` drawn from the same solve (None when too big to
+/// draw).
 #[pyfunction]
 #[pyo3(signature = (board, colouring = None, myopic = false, budget = cli_solve::DEFAULT_COL_BUDGET))]
 fn col_solve(
@@ -183,24 +203,26 @@ fn col_solve(
     colouring: Option<String>,
     myopic: bool,
     budget: u64,
-) -> PyResult<String> {
+) -> PyResult<(String, Option<String>)> {
     let board = board.trim().to_string();
-    let r = interruptible(py, move || -> Result<String, String> {
+    let r = interruptible(py, move || -> Result<(String, Option<String>), String> {
         let colouring = colouring_or_blank(&board, colouring)?;
         let since = Instant::now();
-        let report = gamesweep::col::solve_position_within(
-            rules(myopic),
-            &board,
-            &colouring,
-            self::budget(budget),
-        )
-        .map_err(|e| match e {
-            gamesweep::col::ColError::BudgetExceeded { budget } => {
-                cli_solve::over_budget(e, budget, since).to_string()
-            }
-            e => e.to_string(),
-        })?;
-        serde_json::to_string(&report).map_err(|e| e.to_string())
+        // The analysis is `solve_position_within`'s report and the options
+        // the picture shows.
+        let a =
+            gamesweep::board::col::analyse(rules(myopic), &board, &colouring, self::budget(budget))
+                .map_err(|e| match e {
+                    gamesweep::col::ColError::BudgetExceeded { budget } => {
+                        cli_solve::over_budget(e, budget, since).to_string()
+                    }
+                    e => e.to_string(),
+                })?;
+        let svg = gamesweep::board::picture::col_svg(&a, SVG_SIZE).ok();
+        Ok((
+            serde_json::to_string(&a.report).map_err(|e| e.to_string())?,
+            svg,
+        ))
     })?;
     r.map_err(err)
 }
@@ -695,6 +717,203 @@ fn coordinator_report(
     .map_err(cli_err)
 }
 
+/// `gamesweep cancel ID`, `pause ID` or `resume ID` (`action`).
+#[pyfunction]
+#[pyo3(signature = (action, id, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+#[allow(clippy::too_many_arguments)]
+fn coordinator_act(
+    py: Python<'_>,
+    action: &str,
+    id: String,
+    url: Option<String>,
+    token_file: Option<String>,
+    tls_ca: Option<String>,
+    tls_cert: Option<String>,
+    tls_key: Option<String>,
+) -> PyResult<()> {
+    use anyhow::Context as _;
+    use gamesweep_coordinator::connect;
+    #[derive(Clone, Copy)]
+    enum Act {
+        Cancel,
+        Pause,
+        Resume,
+    }
+    let act = match action {
+        "cancel" => Act::Cancel,
+        "pause" => Act::Pause,
+        "resume" => Act::Resume,
+        other => return Err(err(format!("no coordinator action `{other}`"))),
+    };
+    let c = conn(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)))?;
+    let r = interruptible(py, move || -> anyhow::Result<()> {
+        let rt = connect::runtime()?;
+        let mut client = connect::connect(&rt, &c)?;
+        // As `cancel::exec` and `pause::exec` word their errors.
+        match act {
+            Act::Cancel => rt
+                .block_on(client.cancel(&id))
+                .with_context(|| format!("cancelling {id}")),
+            Act::Pause => rt
+                .block_on(client.pause(&id))
+                .with_context(|| format!("pausing {id}")),
+            Act::Resume => rt
+                .block_on(client.resume(&id))
+                .with_context(|| format!("resuming {id}")),
+        }
+    })?;
+    r.map_err(cli_err)
+}
+
+/// `gamesweep project ID [--cores C,...] [--out DIR] --json`: the
+/// projection's JSON text (and, with `out`, projection.json and
+/// projection.md written there).
+#[pyfunction]
+#[pyo3(signature = (id, cores, out = None, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+#[allow(clippy::too_many_arguments)]
+fn coordinator_project(
+    py: Python<'_>,
+    id: String,
+    cores: Vec<u32>,
+    out: Option<String>,
+    url: Option<String>,
+    token_file: Option<String>,
+    tls_ca: Option<String>,
+    tls_cert: Option<String>,
+    tls_key: Option<String>,
+) -> PyResult<String> {
+    use gamesweep_coordinator::{args, connect};
+    if let Some(&c) = cores.iter().find(|&&c| !(1..=1_000_000).contains(&c)) {
+        return Err(err(format!("cores: {c} is not in 1..=1000000")));
+    }
+    let c = conn(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)))?;
+    let r = interruptible(py, move || -> anyhow::Result<String> {
+        let rt = connect::runtime()?;
+        let mut client = connect::connect(&rt, &c)?;
+        let cores = if cores.is_empty() {
+            args::default_project_cores()
+        } else {
+            cores
+        };
+        let p = rt.block_on(client.projection(&id, cores))?;
+        if let Some(out) = out {
+            gamesweep_report::report::write_projection(std::path::Path::new(&out), &p)?;
+        }
+        Ok(p.json)
+    })?;
+    r.map_err(cli_err)
+}
+
+/// `gamesweep audit --last N --json`.
+#[pyfunction]
+#[pyo3(signature = (last, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+fn coordinator_audit(
+    py: Python<'_>,
+    last: u32,
+    url: Option<String>,
+    token_file: Option<String>,
+    tls_ca: Option<String>,
+    tls_cert: Option<String>,
+    tls_key: Option<String>,
+) -> PyResult<String> {
+    use anyhow::Context as _;
+    use gamesweep_coordinator::connect;
+    let c = conn(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)))?;
+    let r = interruptible(py, move || -> anyhow::Result<String> {
+        let rt = connect::runtime()?;
+        let mut client = connect::connect(&rt, &c)?;
+        let entries = rt
+            .block_on(client.audit(last.max(1)))
+            .context("reading the audit log")?;
+        Ok(serde_json::to_string(&entries)?)
+    })?;
+    r.map_err(cli_err)
+}
+
+/// `gamesweep kinds` as JSON: `[{"name", "about", "params": [{"name",
+/// "help", "min", "max", "default"}]}]` (`default` null: required).
+#[pyfunction]
+fn kinds() -> String {
+    let v: Vec<serde_json::Value> = gamesweep::kinds::registry()
+        .iter()
+        .map(|k| {
+            let params: Vec<serde_json::Value> = k
+                .params()
+                .iter()
+                .map(|p| {
+                    serde_json::json!({
+                        "name": p.name,
+                        "help": p.help,
+                        "min": p.min,
+                        "max": p.max,
+                        "default": p.default,
+                    })
+                })
+                .collect();
+            serde_json::json!({"name": k.name(), "about": k.about(), "params": params})
+        })
+        .collect();
+    serde_json::Value::Array(v).to_string()
+}
+
+/// `gamesweep run KIND [params] [options]`: the words after `run`; runs the
+/// sweep on this machine as the CLI does and answers the folder written
+/// (`--out`, or the CLI's default).
+#[pyfunction]
+fn run(py: Python<'_>, words: Vec<String>) -> PyResult<String> {
+    use gamesweep_coordinator::{args, cmd::run};
+    // `run --help` (or a word clap reads as `--help`) would print and exit
+    // the process: refused before clap sees it.
+    if let Some(w) = words
+        .iter()
+        .find(|w| matches!(w.as_str(), "-h" | "--help" | "help"))
+    {
+        return Err(err(format!("`{w}` is not a run option")));
+    }
+    let r = interruptible_on(py, "gamesweep-run", move || -> anyhow::Result<String> {
+        let (kind, params, m) = args::parse_kind_args("run", &words, run::common_run_options)?;
+        let out = m
+            .get_one::<std::path::PathBuf>("out")
+            .cloned()
+            .unwrap_or_else(|| run::default_out_dir(kind, &params));
+        run::exec(run::RunArgs { words })?;
+        Ok(out.to_string_lossy().into_owned())
+    })?;
+    r.map_err(cli_err)
+}
+
+/// The canonical form of a graph (graph6 or sparse6, at most 32 vertices)
+/// by the generator's own canonical labelling: the graph6 of the graph
+/// relabelled so that isomorphic graphs, and only they, give the same text.
+#[pyfunction]
+fn canonical(g6: &str) -> PyResult<String> {
+    use gamesweep::gen::canon::canonical_form;
+    let text = graph6::strip_header(g6.trim());
+    let (n, edges) = if text.starts_with(':') {
+        gamesweep::graph::sparse6::decode(text)
+    } else {
+        graph6::decode(text)
+    }
+    .map_err(|e| err(format!("bad graph `{}`: {e}", short(text))))?;
+    if n > gamesweep::graph::BitGraph::MAX_N {
+        return Err(err(format!(
+            "a graph on {n} vertices: the canonical labelling takes at most {}",
+            gamesweep::graph::BitGraph::MAX_N
+        )));
+    }
+    let g = gamesweep::graph::BitGraph::from_edges(n, &edges);
+    Ok(graph6::encode_bitgraph(&canonical_form(&g)))
+}
+
+/// At most 40 characters of `s`, for an error message.
+fn short(s: &str) -> String {
+    let mut t: String = s.chars().take(40).collect();
+    if s.chars().count() > 40 {
+        t.push('…');
+    }
+    t
+}
+
 /// The Rust half of the `gamesweep` Python module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -718,5 +937,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(coordinator_status, m)?)?;
     m.add_function(wrap_pyfunction!(coordinator_launch, m)?)?;
     m.add_function(wrap_pyfunction!(coordinator_report, m)?)?;
+    m.add_function(wrap_pyfunction!(coordinator_act, m)?)?;
+    m.add_function(wrap_pyfunction!(coordinator_project, m)?)?;
+    m.add_function(wrap_pyfunction!(coordinator_audit, m)?)?;
+    m.add_function(wrap_pyfunction!(kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical, m)?)?;
     Ok(())
 }

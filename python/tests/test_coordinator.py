@@ -89,5 +89,56 @@ def test_errors_are_the_cli_messages(cli, served, tmp_path):
     assert r.returncode != 0 and str(e.value) in r.stderr
     with pytest.raises(gs.GamesweepError, match="no-such-kind"):
         gs.Coordinator(url, token_file=str(token)).launch("no-such-kind")
-    with pytest.raises(gs.GamesweepError):
+    with pytest.raises(gs.InvalidInputError, match=r"`max_n=1000` is out of range"):
         gs.Coordinator(url, token_file=str(token)).launch("uvg", max_n=1000)
+    # A misspelt keyword: named as a keyword, without clap's usage lines
+    # (it printed `Usage: gamesweep launch uvg [OPTIONS]`).
+    with pytest.raises(gs.InvalidInputError, match="unexpected keyword max_nn=") as e:
+        gs.Coordinator(url, token_file=str(token)).launch("uvg", max_nn=9)
+    assert "Usage" not in str(e.value) and "--" not in str(e.value), str(e.value)
+
+
+def _state(cli, sid, auth):
+    return cli.json("status", sid, "--json", *auth)["sweeps"][0]["state"]
+
+
+def test_pause_resume_cancel_project_audit_are_the_clis(cli, served, tmp_path):
+    """Every command the CLI sends a coordinator about a sweep has its
+    method: each changes the sweep as the CLI's does (read back with the
+    CLI's `status`), and `project` and `audit` answer the CLI's JSON."""
+    url, token, worker = served
+    auth = ["--coordinator", url, "--token-file", str(token)]
+    c = gs.Coordinator(url, token_file=str(token))
+    sid = c.launch("uvg", max_n=7, name="py-ctl", shards=8)
+    c.pause(sid)
+    assert _state(cli, sid, auth) == "paused" == c.sweep(sid)["state"]
+    c.resume(sid)
+    assert _state(cli, sid, auth) not in ("paused", "cancelled")
+    c.cancel(sid)
+    assert _state(cli, sid, auth) == "cancelled"
+    # A sampled sweep, worked to its end: the projection is the CLI's.
+    sampled = c.launch("uvg", max_n=7, name="py-sample", shards=16, sample="25%")
+    worker()
+    assert c.watch(sampled, interval=0.2, timeout=120)["state"] == "sampled"
+    mine = c.project(sampled, cores=[1, 8], out=str(tmp_path / "proj"))
+    theirs = cli.json("project", sampled, "--cores", "1,8", "--json", *auth)
+    assert mine == theirs
+    assert json.loads((tmp_path / "proj" / "projection.json").read_text()) == mine
+    assert (tmp_path / "proj" / "projection.md").read_text().strip()
+    # The audit log: what was done here, as `audit --json` lists it.
+    log = c.audit()
+    assert log == cli.json("audit", "--json", *auth)
+    print([(e["action"], e["sweep_id"]) for e in log])
+    assert [e["action"] for e in log if e["sweep_id"] == sid] == ["launch", "pause", "resume", "cancel"]
+
+
+def test_control_errors_are_coordinator_errors(cli, served):
+    url, token, _ = served
+    c = gs.Coordinator(url, token_file=str(token))
+    for op in (c.cancel, c.pause, c.resume):
+        with pytest.raises(gs.CoordinatorError, match="no-such-sweep"):
+            op("no-such-sweep")
+    with pytest.raises(gs.InvalidInputError):
+        c.pause(7)
+    with pytest.raises(gs.InvalidInputError, match="cores"):
+        c.project("x", cores=[0])

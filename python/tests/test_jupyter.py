@@ -28,9 +28,30 @@ def test_interrupting_the_kernel_stops_a_long_solve():
         assert reply["content"]["status"] == "error", reply["content"]
         assert reply["content"]["ename"] == "KeyboardInterrupt", reply["content"]
         assert took < 5.0, f"the interrupt took {took:.1f} s"
+        # The next cell goes once the kernel is done with the interrupted
+        # one (its `idle` status), as a user's next cell does. Sent as soon
+        # as the reply came (1 run in 4), it arrived while the kernel was
+        # still aborting the queue after the error and came back `aborted`.
+        _wait_idle(kc, msg_id)
         # The kernel goes on: the next cell runs.
         out = kc.execute_interactive("print(gs.uvg.values('Dhc'))", timeout=60)
         assert out["content"]["status"] == "ok"
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+
+
+def _wait_idle(kc, msg_id, timeout=30.0):
+    """Wait for the kernel's `idle` status on IOPub for request `msg_id`
+    (published after the request's reply and the kernel's clean-up)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no idle status for {msg_id} in {timeout} s"
+        msg = kc.get_iopub_msg(timeout=left)
+        if (
+            msg["parent_header"].get("msg_id") == msg_id
+            and msg["msg_type"] == "status"
+            and msg["content"]["execution_state"] == "idle"
+        ):
+            return

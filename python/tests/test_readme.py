@@ -11,14 +11,17 @@ def test_readme_example_runs(cli, repo):
         text = f.read()
     section = text[text.index("## From Python"):]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
-    assert len(code.strip().splitlines()) == 5
+    assert len(code.strip().splitlines()) == 6
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, "README.md", "exec"), {})
-    values, nu, count, col = out.getvalue().splitlines()
+    values, nu, count, col, iso = out.getvalue().splitlines()
     assert values == str(cli.json_lines("solve", "uvg", "-", "--json", input="Dhc")[0]["grundy"])
     assert nu == str(cli.json("solve", "uvg", "Dhc", "--start", "0", "--json")["nu"])
     # As geng's -u: the count only in the ">Z N graphs generated" line.
     z = cli.run("graphs", "8", "-c", "-u").stderr
     assert count == re.search(r"^>Z (\d+) graphs generated", z, re.M).group(1)
-    assert col == cli.json("solve", "col", "Bw", "--colouring", "L..", "--json")["value"]
+    # The README says a path (Bg; Bw is the triangle K3, value -1).
+    assert col == cli.json("solve", "col", "Bg", "--colouring", "L..", "--json")["value"] == "-1/2"
+    # Bg is the path 0-1-2; [(0, 2), (2, 1)] the path 0-2-1.
+    assert iso == "True"

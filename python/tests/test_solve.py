@@ -56,6 +56,37 @@ def test_uvg_draw_is_solve_uvg_svg(cli):
     assert gs.uvg.solve("Dhc")._repr_svg_() == cli.run("solve", "uvg", "Dhc", "--svg").stdout
 
 
+def test_showing_a_solution_does_not_solve_it_again(cli, monkeypatch):
+    """Jupyter shows a solution by its _repr_svg_; that drew the position
+    by solving it a second time (a 26-vertex graph: 1.7 s, then 1.7 s
+    again). Now the picture comes with the solve: no call into the Rust
+    half at all while it is shown, and it is the CLI's --svg."""
+    from gamesweep import _native
+
+    rng = random.Random(26)
+    g = gs.to_graph6(random_graph(rng, 26, 0.15))
+    calls = []
+    for name in dir(_native):
+        f = getattr(_native, name)
+        if callable(f) and not isinstance(f, type):
+            monkeypatch.setattr(_native, name, lambda *a, _f=f, _n=name, **k: (calls.append(_n), _f(*a, **k))[1])
+    s = gs.uvg.solve(g, start=0, budget=0)
+    assert calls == ["uvg_solve"], calls
+    del calls[:]
+    svg = s._repr_svg_()
+    assert s.picture().svg == svg
+    assert calls == [], calls
+    assert svg == cli.run("solve", "uvg", g, "--start", "0", "--budget", "0", "--svg").stdout
+    for solve, args in [(gs.col.solve, ("Bg", "L..")), (gs.myopic.solve, ((3, [(0, 1), (0, 2)]), ".L."))]:
+        s = solve(*args)
+        del calls[:]
+        assert s._repr_svg_().startswith("<svg") and calls == []
+    # Pickled, the picture goes along.
+    import pickle
+
+    assert pickle.loads(pickle.dumps(s))._repr_svg_() == s._repr_svg_()
+
+
 def _colouring(rng, n):
     return "".join(rng.choice("..LR") for _ in range(n))
 

@@ -1,5 +1,7 @@
-//! Drawings of an analysed board: Graphviz (DOT) text, and SVG pictures laid
-//! out by [`crate::draw::layout`] (deterministic, byte for byte).
+//! Drawings of an analysed board: Graphviz (DOT) text, and SVG pictures
+//! placed as the boards place them ([`crate::draw::named::placement`]: a
+//! named graph's embedding, else the force layout; deterministic, byte for
+//! byte). The `<svg>` says which in its `data-layout` attribute.
 //!
 //! UVG: the start filled dark, the maximum matching's edges gold and thick
 //! (class `matching`), the unmatched vertices ringed red (class
@@ -8,7 +10,7 @@
 
 use super::col::ColAnalysis;
 use super::uvg::UvgAnalysis;
-use crate::draw::{escape, layout, DrawError, MAX_DRAW_N};
+use crate::draw::{escape, named, DrawError, MAX_DRAW_N};
 use std::fmt::Write as _;
 
 /// Gold, for matching edges.
@@ -36,8 +38,10 @@ struct Edge {
     class: &'static str,
 }
 
-/// The SVG text of `n` styled vertices and edges.
+/// The SVG text of `n` styled vertices and edges of the graph with graph6
+/// code `code` (digraph6 for arcs).
 fn render(
+    code: &str,
     n: usize,
     edges: &[Edge],
     vertices: &[Vertex],
@@ -50,7 +54,7 @@ fn render(
     }
     let size = size.max(20);
     let plain: Vec<(usize, usize)> = edges.iter().map(|e| (e.u, e.v)).collect();
-    let at = layout(n, &plain, size);
+    let (at, placed) = named::placement(Some(code), n, &plain, size);
     let radius = if n <= 12 {
         9
     } else if n <= 30 {
@@ -61,7 +65,8 @@ fn render(
     let mut out = String::new();
     let _ = write!(
         out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" data-n=\"{n}\" width=\"{size}\" height=\"{size}\" viewBox=\"0 0 {size} {size}\"><title>{}</title>",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" data-n=\"{n}\" data-layout=\"{}\" width=\"{size}\" height=\"{size}\" viewBox=\"0 0 {size} {size}\"><title>{}</title>",
+        escape(&placed),
         escape(title)
     );
     if directed {
@@ -171,7 +176,7 @@ pub fn uvg_svg(a: &UvgAnalysis, start: Option<usize>, size: u32) -> Result<Strin
         a.nu,
         start.map(|s| format!(", start {s}")).unwrap_or_default()
     );
-    render(a.n, &edges, &vertices, false, &title, size)
+    render(&a.graph6, a.n, &edges, &vertices, false, &title, size)
 }
 
 /// Graphviz (DOT) text of a UVG analysis, `start` marked (or none); each
@@ -253,7 +258,15 @@ pub fn col_svg(a: &ColAnalysis, size: u32) -> Result<String, DrawError> {
         "{} {} colouring {}: value {}",
         a.report.rules, a.report.board, a.colours, a.report.value
     );
-    render(a.n, &edges, &vertices, a.directed, &title, size)
+    render(
+        &a.report.board,
+        a.n,
+        &edges,
+        &vertices,
+        a.directed,
+        &title,
+        size,
+    )
 }
 
 /// Graphviz (DOT) text of a Col / Myopic Col board with its colouring.

@@ -12,6 +12,7 @@
 //! witnesses.
 
 pub mod levels;
+pub mod named;
 
 use crate::graph::graph6::{self, Graph6Error};
 use std::fmt::Write as _;

@@ -79,6 +79,41 @@ const initGameGraph = (() => {
       '" role="img" aria-label="game ' + esc(g.name) + ", " + esc(d.layout) + '; the table lists every position" aria-describedby="gg-table-' + gi + '">' + s + "</svg>";
   }
 
+  // Each position's label fits inside its box. The server sizes a box by
+  // its label's character count; letters wider than that average (W, M,
+  // capitals) overflowed it. A label too wide for its box is set in a
+  // smaller font, down to LABEL_MIN_PX, and past that cut in the middle
+  // with "…" (the full name is in the box's <title> and in the table).
+  const LABEL_PX = 10, LABEL_MIN_PX = 7, LABEL_PAD = 4;
+  let measure = null;
+  // The label's width in the picture's units: as laid out, or (the panel
+  // not shown yet, nothing laid out) measured on a canvas in its font.
+  function labelWidth(t) {
+    const w = t.getComputedTextLength();
+    if (w > 0 || !t.textContent) return w;
+    const cs = getComputedStyle(t);
+    measure = measure || document.createElement("canvas").getContext("2d");
+    measure.font = cs.fontSize + " " + cs.fontFamily;
+    return measure.measureText(t.textContent).width;
+  }
+  function fitLabels(root) {
+    root.querySelectorAll(".gg-game svg g.v").forEach(g => {
+      const rect = g.querySelector("rect"), t = g.querySelector("text.label");
+      if (!rect || !t) return;
+      const room = Number(rect.getAttribute("width")) - 2 * LABEL_PAD;
+      let w = labelWidth(t);
+      if (w <= room) return;
+      t.style.fontSize = Math.max(LABEL_MIN_PX, Math.floor(LABEL_PX * room / w * 0.97 * 10) / 10) + "px";
+      w = labelWidth(t);
+      const full = Array.from(t.textContent);
+      for (let keep = full.length - 1; w > room && keep >= 1; keep--) {
+        const head = Math.ceil(keep / 2), tail = keep - head;
+        t.textContent = full.slice(0, head).join("") + "…" + full.slice(full.length - tail).join("");
+        w = labelWidth(t);
+      }
+    });
+  }
+
   // What the colours and shapes of the pictures and the pair table mean;
   // the swatches are drawn with the pictures' own classes.
   function ggLegend(layered) {
@@ -167,6 +202,7 @@ const initGameGraph = (() => {
     const sum = v.report.sum ? ggSum(v.report.sum, v.pair_table) : "";
     const layered = v.drawings.some(d => d.drawing && d.drawing.levels);
     $("gg-out").innerHTML = ggLegend(layered) + '<p id="gg-sum-note" class="muted" role="status"></p>' + out + sum;
+    fitLabels($("gg-out"));
   }
 
   // Add a table row's position to the analysis panel's sum; say what came

@@ -1,16 +1,17 @@
-//! The boards' presets: named graphs with standard embeddings (path, cycle,
-//! Petersen as a pentagram in a pentagon, cube, dodecahedron as a Schlegel
-//! diagram), the smallest `*k` witnesses of the committed UVG runs, and the
+//! The boards' presets: the named graphs of [`gamesweep::draw::named`]
+//! with their standard embeddings (path, cycle, Petersen as a pentagram in
+//! a pentagon, cube, dodecahedron as a Schlegel diagram), the smallest `*k` witnesses of the committed UVG runs, and the
 //! Col / Myopic Col positions of the seed article (the watched digraph,
 //! the −1/2 and 1/4 trees).
 
+use gamesweep::draw::named;
 use gamesweep::graph::graph6;
 use serde::Serialize;
 use std::sync::OnceLock;
 
 /// Side of the square the boards' coordinates live in (the page's
 /// viewBox; presets' embeddings and the force layout alike).
-pub const BOX: u32 = 400;
+pub const BOX: u32 = named::BOX;
 
 /// One preset.
 #[derive(Clone, Debug, Serialize)]
@@ -34,126 +35,24 @@ pub struct Preset {
     pub coords: Option<Vec<(i32, i32)>>,
 }
 
-/// Points on a circle of radius `r` (box units) around the centre, the
-/// first at angle `turn0` (turns, 0 = top), `k` of them clockwise.
-fn ring(k: usize, r: f64, turn0: f64) -> Vec<(i32, i32)> {
-    let c = f64::from(BOX) / 2.0;
-    (0..k)
-        .map(|i| {
-            let a = 2.0 * std::f64::consts::PI * (turn0 + i as f64 / k as f64);
-            (
-                (c + r * a.sin()).round() as i32,
-                (c - r * a.cos()).round() as i32,
-            )
-        })
-        .collect()
-}
-
-/// Edges and fixed coordinates of a named graph.
-type Embedded = (Vec<(usize, usize)>, Vec<(i32, i32)>);
-
-fn code(n: usize, edges: &[(usize, usize)]) -> String {
-    graph6::encode_with(n, |i, j| {
-        edges
-            .iter()
-            .any(|&(a, b)| (a, b) == (i, j) || (b, a) == (i, j))
-    })
-}
-
-fn named(
-    id: &str,
-    name: &str,
-    game: &'static str,
-    n: usize,
-    edges: &[(usize, usize)],
-    coords: Vec<(i32, i32)>,
-) -> Preset {
+/// The preset of a named graph of [`gamesweep::draw::named`] (its
+/// embedding, as `solve --svg` draws it).
+fn named(id: &str, name: &str, game: &'static str, graph: &str) -> Preset {
+    let g = named::by_id(graph).expect("a named graph");
     Preset {
         id: id.into(),
         name: name.into(),
         game,
-        code: code(n, edges),
+        code: g.code.clone(),
         start: Some(0).filter(|_| game == "uvg"),
         colouring: None,
-        note: format!("{n} vertices, {} edges; standard embedding", edges.len()),
-        coords: Some(coords),
+        note: format!(
+            "{} vertices, {} edges; standard embedding",
+            g.n,
+            g.edges.len()
+        ),
+        coords: Some(g.coords.clone()),
     }
-}
-
-fn path(n: usize) -> Embedded {
-    let e = (1..n).map(|i| (i - 1, i)).collect();
-    let b = f64::from(BOX);
-    let c = (0..n)
-        .map(|i| {
-            (
-                (30.0 + (b - 60.0) * i as f64 / (n - 1) as f64).round() as i32,
-                (b / 2.0) as i32,
-            )
-        })
-        .collect();
-    (e, c)
-}
-
-fn cycle(n: usize) -> Embedded {
-    let e = (0..n).map(|i| (i, (i + 1) % n)).collect();
-    (e, ring(n, 170.0, 0.0))
-}
-
-/// Petersen: outer pentagon 0–4, spokes i – i + 5, inner pentagram 5–9.
-fn petersen() -> Embedded {
-    let mut e = Vec::new();
-    for i in 0..5 {
-        e.push((i, (i + 1) % 5));
-        e.push((i, i + 5));
-        e.push((5 + i, 5 + (i + 2) % 5));
-    }
-    let mut c = ring(5, 175.0, 0.0);
-    c.extend(ring(5, 80.0, 0.0));
-    (e, c)
-}
-
-/// The cube: vertices 0–7 by bits, the square of bit 2 = 0 outside.
-fn cube() -> Embedded {
-    let mut e = Vec::new();
-    for u in 0..8usize {
-        for b in 0..3 {
-            let w = u ^ 1 << b;
-            if u < w {
-                e.push((u, w));
-            }
-        }
-    }
-    let corner = |u: usize, r: i32| {
-        let c = (BOX / 2) as i32;
-        let x = if u & 1 == 0 { -r } else { r };
-        let y = if u & 2 == 0 { -r } else { r };
-        (c + x, c + y)
-    };
-    let c = (0..8)
-        .map(|u| corner(u, if u & 4 == 0 { 170 } else { 75 }))
-        .collect();
-    (e, c)
-}
-
-/// The dodecahedron as a Schlegel diagram: outer pentagon a0–a4 (0–4),
-/// b_i (5–9) below a_i, c_i (10–14) between b_i and b_(i+1), inner
-/// pentagon d_i (15–19) below c_i.
-fn dodecahedron() -> Embedded {
-    let mut e = Vec::new();
-    for i in 0..5 {
-        let j = (i + 1) % 5;
-        e.push((i, j)); // outer pentagon
-        e.push((i, 5 + i)); // a_i – b_i
-        e.push((5 + i, 10 + i)); // b_i – c_i
-        e.push((10 + i, 5 + j)); // c_i – b_(i+1)
-        e.push((10 + i, 15 + i)); // c_i – d_i
-        e.push((15 + i, 15 + j)); // inner pentagon
-    }
-    let mut c = ring(5, 180.0, 0.0);
-    c.extend(ring(5, 120.0, 0.0));
-    c.extend(ring(5, 100.0, 0.1));
-    c.extend(ring(5, 50.0, 0.1));
-    (e, c)
 }
 
 /// A smallest witness of a Grundy value from a committed run.
@@ -193,16 +92,9 @@ fn col(
 
 fn build() -> Vec<Preset> {
     let mut v = Vec::new();
-    let (e, c) = path(6);
-    v.push(named("path6", "path P6", "uvg", 6, &e, c));
-    let (e, c) = cycle(7);
-    v.push(named("cycle7", "cycle C7", "uvg", 7, &e, c));
-    let (e, c) = petersen();
-    v.push(named("petersen", "Petersen graph", "uvg", 10, &e, c));
-    let (e, c) = cube();
-    v.push(named("cube", "cube Q3", "uvg", 8, &e, c));
-    let (e, c) = dodecahedron();
-    v.push(named("dodecahedron", "dodecahedron", "uvg", 20, &e, c));
+    for g in named::all().iter().filter(|g| g.id != "path5") {
+        v.push(named(g.id, g.name, "uvg", g.id));
+    }
     // runs/uvg-n10/results.json (by_n[].witnesses), and the local searches.
     let exact = "runs/uvg-n10 (every connected graph of ≤ 10 vertices)";
     v.push(witness(1, "A_", 0, exact));
@@ -223,18 +115,14 @@ fn build() -> Vec<Preset> {
         "runs/uvg-local-search-7 (local search, 14 vertices)",
     ));
     // Col.
-    let (e, c) = path(5);
-    let mut p = named("col-path5", "Col: path P5", "col", 5, &e, c);
+    let mut p = named("col-path5", "Col: path P5", "col", "path5");
     p.colouring = Some(".....".into());
     v.push(p);
-    let (e, c) = petersen();
     let mut p = named(
         "col-petersen",
         "Col: Petersen, two coloured",
         "col",
-        10,
-        &e,
-        c,
+        "petersen",
     );
     p.colouring = Some("L.R.......".into());
     v.push(p);
@@ -272,14 +160,6 @@ pub fn all() -> &'static [Preset] {
     P.get_or_init(build)
 }
 
-/// The fixed embedding of a named graph with this code, if any.
-pub fn embedding(code: &str) -> Option<(String, Vec<(i32, i32)>)> {
-    all()
-        .iter()
-        .find(|p| p.code == code && p.coords.is_some())
-        .and_then(|p| Some((p.name.clone(), p.coords.clone()?)))
-}
-
 /// A board's picture data: vertices with coordinates and its edges or arcs.
 #[derive(Clone, Debug, Serialize)]
 pub struct Drawing {
@@ -295,16 +175,11 @@ pub struct Drawing {
     pub layout: String,
 }
 
-/// The drawing of a decoded graph: a preset's embedding when the code is a
-/// preset's, else the seeded force layout of [`gamesweep::draw`].
+/// The drawing of a decoded graph: a named graph's embedding when the
+/// code is one's, else the seeded force layout of [`gamesweep::draw`]
+/// ([`named::placement`], as `solve --svg` draws it).
 pub fn drawing(code: &str, n: usize, edges: Vec<(usize, usize)>, directed: bool) -> Drawing {
-    let (coords, layout) = match embedding(code) {
-        Some((name, c)) if c.len() == n => (c, format!("{name} embedding")),
-        _ => (
-            gamesweep::draw::layout(n, &edges, BOX),
-            "force layout".to_string(),
-        ),
-    };
+    let (coords, layout) = named::placement(Some(code), n, &edges, BOX);
     Drawing {
         n,
         edges,
