@@ -31,8 +31,8 @@
 //!   not handed back to the identity (or, under a shared token, the worker
 //!   id) that held it while another one waits ([`lost_to`]).
 
-use super::model::voter;
-pub use super::model::SHARED_VOTER;
+use crate::store::voter;
+pub use crate::store::SHARED_VOTER;
 use std::collections::BTreeMap;
 
 /// The identity `holder` counts as for every cap: its credential's
