@@ -1,14 +1,16 @@
 //! The coordinator's slow or timing-sensitive integration tests, the second
 //! test binary (the rest are `tests/it`): the load harness at CI size, the
-//! chaos runs, Slurm and network namespaces. Cargo runs this binary after
-//! (never beside) the other, and its heavy tests take [`serial`] first, so
-//! each has the machine to itself and its timings mean something.
+//! chaos runs, Slurm, network namespaces and the container image (podman).
+//! Cargo runs this binary after (never beside) the other, and its heavy
+//! tests take [`serial`] first, so each has the machine to itself and its
+//! timings mean something.
 
 #[path = "../support/mod.rs"]
 mod support;
 
 mod chaos;
 mod chaos_trust;
+mod container;
 mod fairness;
 mod load;
 mod netns;
