@@ -633,6 +633,22 @@ fn container_image_runs_a_sweep_on_a_podman_network_and_outlives_a_killed_worker
     serve.extend(["--lease-secs", LEASE_SECS]);
     sb.podman_ok(&["network", "create", "--subnet", SUBNET, NETWORK]);
     sb.run("coordinator", &["--ip", COORDINATOR_IP], &serve);
+    // The bridge exists in the test's network namespace, not the host's.
+    let bridge = sb.podman_ok(&[
+        "network",
+        "inspect",
+        "--format",
+        "{{.NetworkInterface}}",
+        NETWORK,
+    ]);
+    let bridge = bridge.trim();
+    assert!(!bridge.is_empty(), "network {NETWORK} has no bridge");
+    output(sb.inside("ip").args(["link", "show", bridge]))
+        .unwrap_or_else(|e| panic!("no bridge {bridge} in the namespace: {e}"));
+    assert!(
+        !Path::new("/sys/class/net").join(bridge).exists(),
+        "podman's bridge {bridge} appeared in the host's network namespace"
+    );
     let deadline = Instant::now() + Duration::from_secs(60);
     while !sb.cli(&["status", "--json"]).status.success() {
         let (status, _) = sb.state("coordinator");
