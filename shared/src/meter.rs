@@ -9,6 +9,12 @@
 //! budget runs out. A search started outside [`Meter::run`] costs nothing
 //! extra and cannot be stopped.
 //!
+//! A meter may also cap the memory a search holds
+//! ([`Meter::with_memory_limit`]): a search that reports its tables
+//! ([`Gauge::tick_holding`], UVG's general search does) is stopped, as by
+//! [`Meter::stop`], once they hold more than the limit, and
+//! [`Meter::over_memory`] says why it stopped.
+//!
 //! Whoever stops a search must drop whatever it returns: a Col value
 //! computed after the stop is meaningless (the solver's own "budget
 //! exceeded" rule).
@@ -34,6 +40,12 @@ use std::sync::Arc;
 pub struct Meter {
     nodes: AtomicU64,
     stop: AtomicBool,
+    /// Most bytes the watched search may hold (0: no limit).
+    memory_limit: u64,
+    /// Most bytes a watched search was seen to hold.
+    held: AtomicU64,
+    /// Stopped because a search held more than `memory_limit`.
+    over_memory: AtomicBool,
 }
 
 thread_local! {
@@ -44,6 +56,15 @@ impl Meter {
     /// A meter with nothing counted and no stop requested.
     pub fn new() -> Arc<Meter> {
         Arc::new(Meter::default())
+    }
+
+    /// A meter that stops a watched search once the tables it reports
+    /// ([`Gauge::tick_holding`]) hold more than `bytes`.
+    pub fn with_memory_limit(bytes: u64) -> Arc<Meter> {
+        Arc::new(Meter {
+            memory_limit: bytes,
+            ..Meter::default()
+        })
     }
 
     /// Run `f` on this thread with this meter watching every search `f`
@@ -77,6 +98,16 @@ impl Meter {
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
     }
+
+    /// The most bytes a watched search reported holding.
+    pub fn held(&self) -> u64 {
+        self.held.load(Ordering::Relaxed)
+    }
+
+    /// Was the search stopped because it held more than the memory limit?
+    pub fn over_memory(&self) -> bool {
+        self.over_memory.load(Ordering::Relaxed)
+    }
 }
 
 /// A search's handle on the meter of the thread that created it (none
@@ -97,6 +128,28 @@ impl Gauge {
             None => false,
             Some(m) => {
                 m.nodes.fetch_add(k, Ordering::Relaxed);
+                m.stopped()
+            }
+        }
+    }
+
+    /// [`Gauge::tick`] for a search whose tables hold `held()` bytes
+    /// (asked only under a meter): past the meter's memory limit the
+    /// search is stopped.
+    #[inline]
+    pub(crate) fn tick_holding(&self, k: u64, held: impl FnOnce() -> u64) -> bool {
+        match &self.0 {
+            None => false,
+            Some(m) => {
+                m.nodes.fetch_add(k, Ordering::Relaxed);
+                if m.memory_limit > 0 {
+                    let h = held();
+                    m.held.fetch_max(h, Ordering::Relaxed);
+                    if h > m.memory_limit {
+                        m.over_memory.store(true, Ordering::Relaxed);
+                        m.stop();
+                    }
+                }
                 m.stopped()
             }
         }
@@ -125,6 +178,25 @@ mod tests {
         let r = std::panic::catch_unwind(|| outer.run(|| panic!("in the search")));
         assert!(r.is_err());
         assert!(Gauge::current().0.is_none(), "restored after a panic");
+    }
+
+    #[test]
+    fn a_search_holding_more_than_the_limit_is_stopped_and_says_why() {
+        let free = Meter::new();
+        free.run(|| assert!(!Gauge::current().tick_holding(1, || u64::MAX)));
+        assert!(
+            !free.over_memory() && free.held() == 0,
+            "no limit, not asked"
+        );
+        let m = Meter::with_memory_limit(1000);
+        m.run(|| {
+            let g = Gauge::current();
+            assert!(!g.tick_holding(1, || 1000));
+            assert!(!m.over_memory());
+            assert!(g.tick_holding(1, || 1001));
+        });
+        assert!(m.stopped() && m.over_memory());
+        assert_eq!((m.held(), m.nodes()), (1001, 2));
     }
 
     #[test]

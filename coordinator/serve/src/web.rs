@@ -107,14 +107,29 @@ pub const MAX_PER_PEER: usize = 16;
 
 /// The longest a client may take to send a request's headers (or to finish
 /// the TLS handshake).
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The longest a client may take to send a request's body, whole.
-pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// The longest a client may take to send a request's body, whole (the
+/// largest, [`BODY_MAX`], at 512 KiB/s).
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Requests that may be sending their bodies at once; one more is answered
+/// 503 at once, unread, and its connection closed. So slow bodies hold at
+/// most a quarter of the [`MAX_CONNECTIONS`] slots, however many peers
+/// send them, and the rest stay free for reading the pages (150 slow
+/// bodies from 10 addresses kept every slot: the dashboard answered in
+/// 7.5-10 s).
+pub const BODY_READERS: usize = MAX_CONNECTIONS / 4;
 
 /// The largest request body any web face reads (a game file of
 /// `explore::engine::GAME_TEXT_MAX` and some slack).
 pub const BODY_MAX: usize = 2 << 20;
+
+/// The address a request came from (an extension of every request
+/// [`serve`] answers): what decides "on loopback" for a request, not the
+/// listening address.
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub std::net::SocketAddr);
 
 /// How a web face is served.
 #[derive(Clone)]
@@ -220,7 +235,7 @@ pub async fn serve(
             },
         };
         while conns.try_join_next().is_some() {}
-        let app = app.clone();
+        let app = app.clone().layer(axum::Extension(Peer(peer)));
         let tls = tls.clone();
         let key = peer_key(peer.ip());
         let id = next_id;
@@ -278,9 +293,13 @@ impl Drop for Forget {
 /// other than a loopback name refused (DNS rebinding); the security
 /// headers, and HSTS under `tls`.
 pub fn guard(app: Router, loopback: bool, tls: bool, body_timeout: Duration) -> Router {
+    let bodies = Bodies {
+        timeout: body_timeout,
+        readers: Arc::new(tokio::sync::Semaphore::new(BODY_READERS)),
+    };
     let app = app
         .layer(axum::middleware::from_fn_with_state(
-            body_timeout,
+            bodies,
             read_body_within,
         ))
         .layer(axum::middleware::from_fn(same_origin_post));
@@ -306,15 +325,51 @@ async fn hsts(mut r: Response) -> Response {
     r
 }
 
-/// Read the whole body within `timeout` before the handler runs: a client
-/// sending a byte every few seconds holds a connection no longer than that.
+/// How request bodies are read: within `timeout`, at most
+/// [`BODY_READERS`] at once.
+#[derive(Clone)]
+struct Bodies {
+    timeout: Duration,
+    readers: Arc<tokio::sync::Semaphore>,
+}
+
+/// Read the whole body within its timeout before the handler runs: a
+/// client sending a byte every few seconds holds a connection no longer
+/// than that; and while [`BODY_READERS`] bodies are arriving, a request
+/// with one more is answered 503 at once.
 async fn read_body_within(
-    axum::extract::State(timeout): axum::extract::State<Duration>,
+    axum::extract::State(bodies): axum::extract::State<Bodies>,
     req: Request,
     next: Next,
 ) -> Response {
+    let has_body = req.headers().contains_key(header::TRANSFER_ENCODING)
+        || req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .is_some_and(|v| v.as_bytes() != b"0");
+    let reader = if has_body {
+        match bodies.readers.clone().try_acquire_owned() {
+            Ok(p) => Some(p),
+            Err(_) => {
+                let mut r = closing(error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    &format!(
+                        "{BODY_READERS} requests are sending their bodies right now; try again in a moment"
+                    ),
+                ));
+                r.headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+                return r;
+            }
+        }
+    } else {
+        None
+    };
+    let timeout = bodies.timeout;
     let (parts, body) = req.into_parts();
-    match tokio::time::timeout(timeout, axum::body::to_bytes(body, BODY_MAX)).await {
+    let read = tokio::time::timeout(timeout, axum::body::to_bytes(body, BODY_MAX)).await;
+    drop(reader);
+    match read {
         Ok(Ok(bytes)) => {
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await

@@ -33,6 +33,10 @@ pub struct ExploreArgs {
     /// Open the page in the desktop's browser (`xdg-open` / `open`).
     #[arg(long)]
     pub open: bool,
+    /// Memory one search past the page's budget may hold, in MiB (searches
+    /// run one at a time, and only for callers on loopback).
+    #[arg(long, value_name = "MIB", default_value_t = explore::engine::SEARCH_MEMORY_DEFAULT >> 20, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub search_memory: u64,
 }
 
 /// The witnesses of `file` (a results.json), as the dashboard finds them.
@@ -99,7 +103,8 @@ pub fn exec(a: ExploreArgs) -> anyhow::Result<()> {
         Some(f) => Some(game_file(f)?),
         None => None,
     };
-    let ex = explore::Explorer::with_game_file(listed, source, None, game_file);
+    let ex = explore::Explorer::with_game_file(listed, source, None, game_file)
+        .with_search_limits(explore::SearchLimits::new(a.search_memory << 20, false));
     let app = explore::router(ex)
         .route("/", axum::routing::get(to_page))
         .fallback(not_found);

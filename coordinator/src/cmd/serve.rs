@@ -89,6 +89,11 @@ pub struct ServeArgs {
     /// with --tls-cert it is served over HTTPS with the same settings as gRPC.
     #[arg(long, value_name = "ADDR")]
     pub http: Option<SocketAddr>,
+    /// Memory one search of the dashboard's boards past their budget may
+    /// hold, in MiB (searches run one at a time, and only for callers on
+    /// loopback or logged in).
+    #[arg(long, value_name = "MIB", default_value_t = gamesweep_serve::explore::engine::SEARCH_MEMORY_DEFAULT >> 20, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub search_memory: u64,
     /// Once the dashboard listens, write its URL to this file (replaced
     /// atomically, removed on a clean exit).
     #[arg(long, value_name = "FILE", requires = "http")]
@@ -166,6 +171,7 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
         login: a.http_login || http::needs_login(addr, &tokens),
         tokens: tokens.clone(),
         tls: http_tls,
+        search_memory: Some(a.search_memory << 20),
         ..Default::default()
     });
     anyhow::ensure!(

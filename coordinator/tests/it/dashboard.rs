@@ -726,6 +726,69 @@ fn slow_login_bodies_do_not_lock_out_the_dashboard() {
     assert!(t0.elapsed() < Duration::from_secs(12), "{:?}", t0.elapsed());
 }
 
+/// Issue 45, item 7: 150 slow POST bodies from 10 loopback addresses (15
+/// each, under the per-peer cap) kept all 128 connection slots full and
+/// the dashboard answered in 7.5-10 s. Now at most `BODY_READERS` (32)
+/// bodies are read at once, the next is answered 503 at once (and its
+/// connection closed), so the pages stay readable.
+#[test]
+fn slow_bodies_from_many_addresses_leave_room_for_reading_the_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_c, _url, base) = serve_http(dir.path(), &[]);
+    let host = base
+        .strip_prefix("http://")
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    let addr: std::net::SocketAddr = host.parse().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut slow = Vec::new();
+    for i in 0..150u8 {
+        let from: std::net::SocketAddr = format!("127.0.0.{}:0", 2 + i % 10).parse().unwrap();
+        let s = rt.block_on(async {
+            let sock = tokio::net::TcpSocket::new_v4().unwrap();
+            sock.bind(from).unwrap();
+            sock.connect(addr).await.unwrap().into_std().unwrap()
+        });
+        s.set_nonblocking(false).unwrap();
+        let mut s = s;
+        let head = format!(
+            "POST /explore/api/gamegraph HTTP/1.1\r\nHost: {host}\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\ngame"
+        );
+        // A connection the server already answered may refuse the write.
+        let _ = s.write_all(head.as_bytes());
+        slow.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    for path in ["/", "/api/status", "/metrics"] {
+        let t0 = Instant::now();
+        let r = request(&base, "GET", path, &[], "");
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+        let took = t0.elapsed();
+        assert!(took < Duration::from_secs(2), "{path}: {took:?}");
+    }
+    // Of the slow senders, those past the readers were answered 503 at once
+    // and closed; the others time out with a 408.
+    let (mut busy, mut late) = (0, 0);
+    for mut s in slow {
+        s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+        let mut raw = Vec::new();
+        let _ = s.read_to_end(&mut raw);
+        let text = String::from_utf8_lossy(&raw);
+        if text.starts_with("HTTP/1.1 503") {
+            busy += 1;
+            assert!(text.contains("try again"), "{text}");
+        } else if text.starts_with("HTTP/1.1 408") {
+            late += 1;
+        }
+    }
+    assert_eq!(busy + late, 150, "{busy} busy, {late} late");
+    assert!((1..=32).contains(&late), "{late} read at once");
+}
+
 /// Issue 24: the cookie never expired, there was no logout, login accepted
 /// a cross-origin POST, and a loopback dashboard did not check `Host`.
 #[test]

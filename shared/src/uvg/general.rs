@@ -93,9 +93,24 @@ impl<'g> Search<'g> {
         }
     }
 
+    /// Bytes the search's tables will hold when they grow next, about:
+    /// both memos' slots (a hashbrown table has 8 slots for every 7 it
+    /// fills, one control byte each), the general memo's vertex sets on
+    /// the heap (their words and the allocator's 16 bytes), and the doubled
+    /// table a full memo moves into (for that moment both are held). What a meter's memory limit is compared
+    /// with ([`Gauge::tick_holding`]), so the limit holds at that peak too.
+    fn held(&self) -> u64 {
+        let slots = |capacity: usize| capacity as u64 * 8 / 7;
+        let big = std::mem::size_of::<((u32, VertexSet), u32)>() as u64 + 1;
+        let small = std::mem::size_of::<(u64, u8)>() as u64 + 1;
+        let words = self.g.n().div_ceil(64) as u64;
+        let tables = slots(self.memo.capacity()) * big + slots(self.small.capacity()) * small;
+        3 * tables + self.memo.len() as u64 * (words * 8 + 16)
+    }
+
     fn charge(&mut self, k: u64) -> Result<(), BudgetExceeded> {
         self.nodes += k;
-        let stopped = self.gauge.tick(k);
+        let stopped = self.gauge.tick_holding(k, || self.held());
         match self.budget {
             Some(b) if self.nodes > b => Err(self.stop(false)),
             _ if stopped => Err(self.stop(true)),
@@ -499,4 +514,43 @@ pub fn reachable_positions(
         }
     }
     (seen.len() - before) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::meter::Meter;
+
+    /// 30 vertices, about a quarter of the pairs joined (seeded): start 0
+    /// needs more than 5 million search nodes.
+    const HARD: &str = "]`cCCO?[??OPHD?UW??`H?o?CUOOs__E@?p?g?C`GFq?go?C_A?lu_PGwAC@_h?Ka??WY?WG`G";
+
+    /// 30 vertices, about 12 % of the pairs joined: start 0 needs about
+    /// 100,000 nodes.
+    const G30: &str = "]K??K@????????CCGAI_QI?A?AY??LG?@C?g_a?GO???Oo?a?@???AAA??K?W?A?@?O?GO?_??";
+
+    fn graph(code: &str) -> GeneralGraph {
+        let (n, edges) = crate::graph::graph6::decode(code).unwrap();
+        GeneralGraph::from_edges(n, &edges).unwrap()
+    }
+
+    #[test]
+    fn a_memory_limit_stops_the_search_once_its_tables_would_hold_more() {
+        let limit = 4 << 20;
+        let m = Meter::with_memory_limit(limit);
+        let e = m
+            .run(|| grundy_general(&graph(HARD), 0, Some(50_000_000)))
+            .unwrap_err();
+        assert!(e.stopped && m.over_memory(), "{e:?}");
+        // Seen at the first look past the limit: a table's growth at most
+        // doubles what it holds.
+        assert!(m.held() > limit && m.held() <= 3 * limit, "{}", m.held());
+        assert!(e.nodes < 5_000_000, "{e:?}");
+        // A search within the limit is not touched.
+        let g = graph(G30);
+        let free = grundy_general(&g, 0, None).unwrap();
+        let m = Meter::with_memory_limit(1 << 30);
+        assert_eq!(m.run(|| grundy_general(&g, 0, None)).unwrap(), free);
+        assert!(!m.over_memory() && m.held() > 0 && m.held() < 1 << 30);
+    }
 }

@@ -37,6 +37,11 @@ pub const REMOTENESS_BUDGET: u64 = 300_000;
 /// minutes.
 pub const SEARCH_BUDGET_MAX: u64 = 50_000_000;
 
+/// Bytes the tables of one such search may hold, unless the coordinator
+/// or `explore` is given `--search-memory`: a search of the whole node
+/// budget would hold about 2 GB, inside the process that holds the sweeps.
+pub const SEARCH_MEMORY_DEFAULT: u64 = 256 << 20;
+
 /// The budget the page offers for such a search.
 pub const SEARCH_BUDGET_DEFAULT: u64 = 10_000_000;
 

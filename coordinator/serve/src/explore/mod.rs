@@ -119,6 +119,40 @@ pub struct Explorer {
     source: Option<String>,
     guard: Option<Guard>,
     game_file: Option<GameFile>,
+    /// What searches past the budget may use ([`search`]).
+    searches: SearchLimits,
+}
+
+/// What searches past the page's budget (`/explore/api/uvg/search`) may
+/// use: they run one at a time (the next waits), each stopped once its
+/// tables hold more than `memory` bytes; and only for callers on loopback
+/// or logged in (`login`: the boards sit behind a login, the dashboard's
+/// off loopback), never for anyone who merely reaches an open address.
+#[derive(Clone, Debug)]
+pub struct SearchLimits {
+    /// Bytes one search's tables may hold ([`engine::SEARCH_MEMORY_DEFAULT`]).
+    pub memory: u64,
+    /// The boards ask for a login, so a caller let in is authenticated.
+    pub login: bool,
+    /// One search at a time.
+    one: Arc<tokio::sync::Semaphore>,
+}
+
+impl SearchLimits {
+    /// `memory` bytes per search; `login`: see [`SearchLimits::login`].
+    pub fn new(memory: u64, login: bool) -> Self {
+        SearchLimits {
+            memory,
+            login,
+            one: Arc::new(tokio::sync::Semaphore::new(1)),
+        }
+    }
+}
+
+impl Default for SearchLimits {
+    fn default() -> Self {
+        SearchLimits::new(engine::SEARCH_MEMORY_DEFAULT, false)
+    }
 }
 
 /// The course-notes examples of `docs/examples/`, compiled in: the
@@ -178,7 +212,15 @@ impl Explorer {
             source,
             guard,
             game_file: None,
+            searches: SearchLimits::default(),
         })
+    }
+
+    /// These boards with `limits` for their searches past the budget.
+    pub fn with_search_limits(self: Arc<Self>, limits: SearchLimits) -> Arc<Self> {
+        let mut ex = Arc::into_inner(self).expect("configured before it is shared");
+        ex.searches = limits;
+        Arc::new(ex)
     }
 
     /// Boards as [`Explorer::new`] makes them, with `file` offered in the

@@ -74,6 +74,9 @@ pub struct HttpOptions {
     pub tls: Option<Arc<rustls::ServerConfig>>,
     /// Marked each time a page reads the status.
     pub last_poll: LastPoll,
+    /// Bytes one board search past the budget may hold (`None`:
+    /// [`crate::explore::engine::SEARCH_MEMORY_DEFAULT`]).
+    pub search_memory: Option<u64>,
 }
 
 /// Whether the dashboard on `addr` asks for a token: on any address but a
@@ -90,6 +93,7 @@ pub struct Dashboard {
     pictures: witnesses::Cache,
     auth: auth::Auth,
     last_poll: LastPoll,
+    search_memory: Option<u64>,
 }
 
 impl Dashboard {
@@ -101,6 +105,7 @@ impl Dashboard {
             pictures: witnesses::Cache::default(),
             auth: auth::Auth::new(&opts.tokens, opts.login, opts.tls.is_some()),
             last_poll: opts.last_poll.clone(),
+            search_memory: opts.search_memory,
         })
     }
 }
@@ -148,8 +153,14 @@ pub fn router(dash: Arc<Dashboard>) -> Router {
     // links work wherever the coordinator runs.
     let d = dash.clone();
     let guard: crate::explore::Guard = Arc::new(move |h: &HeaderMap| d.auth.allowed(h));
-    let boards =
-        crate::explore::router(crate::explore::Explorer::new(Vec::new(), None, Some(guard)));
+    let limits = crate::explore::SearchLimits::new(
+        dash.search_memory
+            .unwrap_or(crate::explore::engine::SEARCH_MEMORY_DEFAULT),
+        dash.auth.asks(),
+    );
+    let boards = crate::explore::router(
+        crate::explore::Explorer::new(Vec::new(), None, Some(guard)).with_search_limits(limits),
+    );
     Router::new()
         .route("/", get(page))
         .route("/app.js", get(script))
