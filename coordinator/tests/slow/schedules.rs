@@ -17,7 +17,8 @@
 //! `results.json` must be byte-identical to the committed one.
 //!
 //! `GAMESWEEP_SCHEDULES=N` runs N schedules (default 5), the seeds
-//! `SEED0 + i`; `GAMESWEEP_SCHEDULE_SEED=S` replays schedule S alone.
+//! `SEED0 + i`; `GAMESWEEP_SCHEDULE_SEED=S` replays schedule S alone (with
+//! `GAMESWEEP_SCHEDULES=N`: the N seeds from S).
 //! Every schedule prints one line (seed, what it drew, what landed where,
 //! its time); a failing one keeps its folder (logs of every process) and
 //! the test fails naming the seeds. The figures of a long run are in
@@ -36,8 +37,9 @@ const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 const SEED0: u64 = 20_261_204_000;
 const SWEEP: &str = "sched";
 const ADMIN: &str = "schedules-admin-secret";
-/// The bound on one schedule's end (everything up, sweep finishing).
-const FINISH_WITHIN: Duration = Duration::from_secs(240);
+/// The bound on one schedule's end (everything up, sweep finishing): a
+/// normal end takes seconds (the longest wait is 3 leases of 2 s).
+const FINISH_WITHIN: Duration = Duration::from_secs(90);
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Policy {
@@ -683,15 +685,18 @@ fn repo() -> &'static Path {
 #[test]
 fn random_kill_restart_schedules_end_with_identical_results() {
     let _serial = crate::serial();
-    let seeds: Vec<u64> = match std::env::var("GAMESWEEP_SCHEDULE_SEED") {
-        Ok(s) => vec![s.trim().parse().expect("GAMESWEEP_SCHEDULE_SEED: a number")],
-        Err(_) => {
-            let n: u64 = std::env::var("GAMESWEEP_SCHEDULES")
-                .ok()
-                .map(|s| s.trim().parse().expect("GAMESWEEP_SCHEDULES: a number"))
-                .unwrap_or(5);
-            (0..n).map(|i| SEED0 + i).collect()
-        }
+    let var = |name: &str| {
+        std::env::var(name).ok().map(|s| {
+            s.trim()
+                .parse::<u64>()
+                .unwrap_or_else(|_| panic!("{name}: a number"))
+        })
+    };
+    let seeds: Vec<u64> = match (var("GAMESWEEP_SCHEDULE_SEED"), var("GAMESWEEP_SCHEDULES")) {
+        (Some(first), None) => vec![first],
+        (first, n) => (0..n.unwrap_or(5))
+            .map(|i| first.unwrap_or(SEED0) + i)
+            .collect(),
     };
     let reference = std::fs::read_to_string(repo().join("runs/uvg/results.json")).unwrap();
     let t0 = Instant::now();
@@ -752,4 +757,121 @@ fn random_kill_restart_schedules_end_with_identical_results() {
         policies,
     );
     assert!(failed.is_empty(), "failing schedules: {failed:?}");
+}
+
+/// The end of schedule 20261204002 (`--replicate all`, two identities),
+/// made deterministic: the only identity that may run a shard's
+/// verification copy lost its lease on it (its worker was killed holding
+/// it), while the other identity's worker, which may not run it, keeps
+/// asking for work. The copy must go back to the eligible identity: the
+/// sweep finishes.
+#[test]
+fn an_expired_verification_copy_goes_back_to_the_only_eligible_identity() {
+    let _serial = crate::serial();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let admin = d.join("admin");
+    std::fs::write(&admin, format!("{ADMIN}\n")).unwrap();
+    let admin_s = admin.to_str().unwrap();
+    let (_coord, u) = cli::serve(
+        &d.join("store"),
+        &["--token-file", admin_s, "--lease-secs", "1"],
+        &d.join("serve.log"),
+    );
+    let with_admin = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--coordinator", &u, "--token-file", admin_s]);
+        cli::ok(&all)
+    };
+    for name in ["id1", "id2"] {
+        let out = d.join(name);
+        with_admin(&[
+            "token",
+            "issue",
+            "--name",
+            name,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+    }
+    with_admin(&[
+        "launch",
+        "uvg",
+        "--max-n",
+        "8",
+        "--shards",
+        "17",
+        "--replicate",
+        "all",
+        "--name",
+        "copy",
+    ]);
+    let worker = |cred: &str| {
+        Proc(
+            isolated(Command::new(WORKER_BIN))
+                .args(["--coordinator", &u, "--threads", "1", "--token-file"])
+                .arg(d.join(cred))
+                .stdout(Stdio::null())
+                .stderr(std::fs::File::create(d.join(format!("{cred}.log"))).unwrap())
+                .spawn()
+                .unwrap(),
+        )
+    };
+    let status = || {
+        let v: serde_json::Value =
+            serde_json::from_str(&with_admin(&["status", "copy", "--json"])).unwrap();
+        v["sweeps"][0].clone()
+    };
+    let wait = |what: &str, until: &dyn Fn(&serde_json::Value) -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let s = status();
+            if until(&s) {
+                return s;
+            }
+            assert!(Instant::now() < deadline, "{what}: {s}");
+            sleep_ms(100);
+        }
+    };
+    // @id1 runs every shard first; every copy then waits for @id2.
+    let _w1 = worker("id1");
+    wait("@id1 did not run every shard", &|s| {
+        s["shards_done"] == s["shards_total"]
+    });
+    // A worker of @id2 takes one copy and dies holding it.
+    let secret = std::fs::read_to_string(d.join("id2")).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let leased = {
+        let _g = rt.enter();
+        let mut c = gamesweep_proto::connect_lazy(
+            &u,
+            &gamesweep_proto::ClientOptions::token(Some(secret.trim())),
+        )
+        .unwrap();
+        rt.block_on(c.lease(gamesweep_proto::pb::LeaseRequest {
+            protocol: gamesweep_proto::LEASE_PROTOCOL,
+            worker_id: "dies".into(),
+            solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
+                &gamesweep_api::solver_version(),
+            ),
+            max_shards: 1,
+        }))
+        .unwrap()
+        .into_inner()
+        .leases
+    };
+    assert_eq!(leased.len(), 1, "a verification copy for @id2");
+    let shard = leased[0].shard.as_ref().unwrap().index;
+    // Its lease ends (1 s) while @id1's worker keeps asking; then another
+    // worker of @id2 comes.
+    sleep_ms(2500);
+    let _w2 = worker("id2");
+    let s = wait(
+        &format!("the copy of shard {shard} never went back to @id2"),
+        &|s| s["state"] == "done",
+    );
+    assert_eq!(s["verification"]["mismatched"], 0, "{s}");
 }
