@@ -875,3 +875,21 @@ fn an_expired_verification_copy_goes_back_to_the_only_eligible_identity() {
     );
     assert_eq!(s["verification"]["mismatched"], 0, "{s}");
 }
+
+/// The end of schedule 20261204130, made deterministic: `kill -9` of a
+/// process creating a store (here `import --store` into a fresh folder)
+/// just after sled made its `blobs/` folder, before its `conf` and `db`,
+/// leaves that empty folder and nothing else. The store never held
+/// anything: starting again must create it, not refuse it as someone
+/// else's database.
+#[test]
+fn a_store_whose_creation_was_killed_is_created_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    // What the kill left (observed: the folder of schedule 20261204130).
+    std::fs::create_dir_all(store.join("blobs")).unwrap();
+    let (_coord, u) = cli::serve(&store, &[], &dir.path().join("serve.log"));
+    let v: serde_json::Value =
+        serde_json::from_str(&cli::ok(&["status", "--json", "--coordinator", &u])).unwrap();
+    assert_eq!(v["sweeps"], serde_json::json!([]), "{v}");
+}
