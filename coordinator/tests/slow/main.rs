@@ -1,6 +1,7 @@
 //! The coordinator's slow or timing-sensitive integration tests, the second
 //! test binary (the rest are `tests/it`): the load harness at CI size, the
-//! chaos runs, Slurm, network namespaces and the container image (podman).
+//! chaos runs, the seeded kill/restart schedules, Slurm, network namespaces
+//! and the container image (podman).
 //! Cargo runs this binary after (never beside) the other, and its heavy
 //! tests take [`serial`] first, so each has the machine to itself and its
 //! timings mean something.
@@ -15,6 +16,7 @@ mod fairness;
 mod load;
 mod netns;
 mod prometheus;
+mod schedules;
 mod slurm;
 
 use std::sync::{Mutex, MutexGuard};
