@@ -28,6 +28,11 @@ create_exception!(
     "An input gamesweep cannot solve, or a budget run out; the message is the CLI's."
 );
 
+/// The name of the thread of a call that may open a store: the threads
+/// sled starts inherit it, and may outlive the call a little (they are
+/// not a solve's).
+const STORE_THREAD: &str = "gamesweep-store";
+
 /// How often a thread waiting for a solve checks for Ctrl-C.
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
@@ -982,7 +987,7 @@ fn coordinator_export(
     use gamesweep_engine::export_file;
     let cw = conn_words(url, token_file, (tls_ca, tls_cert, tls_key));
     let a: ExportArgs = parse_words("export", options, cw, positionals)?;
-    let r = interruptible(py, move || -> anyhow::Result<String> {
+    let r = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
         let file = a.file.clone();
         exec(a)?;
         let bytes = std::fs::metadata(&file)?.len();
@@ -1030,7 +1035,7 @@ fn coordinator_import(
     use gamesweep_engine::store::SledStore;
     let cw = conn_words(url, token_file, (tls_ca, tls_cert, tls_key));
     let a: ImportArgs = parse_words("import", options, cw, positionals)?;
-    let r = interruptible(py, move || -> anyhow::Result<String> {
+    let r = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
         // As `import::exec` does.
         let bytes =
             std::fs::read(&a.file).with_context(|| format!("reading {}", a.file.display()))?;
@@ -1085,7 +1090,7 @@ fn key(py: Python<'_>, store: String, out: Option<String>) -> PyResult<String> {
     use gamesweep_coordinator::cmd::key::{exec, KeyCommand, KeyExportArgs, StoreArg};
     use gamesweep_engine::export_file;
     use gamesweep_engine::store::{SledStore, Store as _};
-    let r = interruptible(py, move || -> anyhow::Result<String> {
+    let r = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
         let dir = std::path::PathBuf::from(&store);
         // As `key`'s `public_key`: an absent folder is refused rather than
         // made into a new store with a new key.
