@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Union, overload
 
 from . import _native, col, gamegraph, myopic, uvg, values
 from ._display import Picture, Solution
-from ._graph import GraphLike, edges, graph_text, to_digraph6, to_graph6, to_networkx, to_sparse6
+from ._graph import GraphLike, edges, graph_text, node_labels, to_digraph6, to_graph6, to_networkx, to_sparse6
 from ._errors import (
     BudgetExceededError,
     CoordinatorError,
@@ -150,8 +150,16 @@ def subtraction(set: List[int], upto: int = 40) -> Dict[str, Any]:
     return data
 
 
+@overload
+def canonical(g: GraphLike, *, labelling: Literal[False] = False) -> str: ...
+
+
+@overload
+def canonical(g: GraphLike, *, labelling: Literal[True]) -> Tuple[str, Dict[Any, int]]: ...
+
+
 @translated()
-def canonical(g: GraphLike) -> str:
+def canonical(g: GraphLike, *, labelling: bool = False) -> Union[str, Tuple[str, Dict[Any, int]]]:
     """The canonical form of ``g`` (at most 32 vertices) as graph6 text: ``g``
     relabelled by the canonical labelling ``gamesweep graphs`` generates
     with, so that two graphs are isomorphic exactly when their canonical
@@ -161,8 +169,25 @@ def canonical(g: GraphLike) -> str:
 
         >>> canonical("Bg") == canonical([(1, 0), (0, 2)])   # two paths
         True
+
+    With ``labelling=True``, also the labelling (pynauty's
+    ``canon_label``, as a dict): ``(graph6, {node: index})``, the index
+    each vertex has in the canonical form; the keys are a networkx
+    graph's node labels, else the vertex numbers ``0..n-1``. Relabelling
+    ``g`` by it gives the canonical form (for a graph with automorphisms
+    it is one of several labellings that do)::
+
+        >>> canonical([(1, 0), (0, 2)], labelling=True)  # the middle, 0, is 2 in BW
+        ('BW', {0: 2, 1: 0, 2: 1})
     """
-    return _native.canonical(graph_text(g))
+    if not isinstance(labelling, bool):
+        raise InvalidInputError(f"labelling={labelling!r}: expected True or False")
+    if not labelling:
+        return _native.canonical(graph_text(g))
+    text, perm = _native.canonical_labelling(graph_text(g))
+    labels = node_labels(g)
+    keys: List[Any] = labels if labels is not None else list(range(len(perm)))
+    return text, {v: perm[i] for i, v in enumerate(keys)}
 
 
 @translated()

@@ -1,4 +1,4 @@
-from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Union, overload
 
 from . import col as col
 from . import gamegraph as gamegraph
@@ -65,8 +65,12 @@ def graphs(
 def subtraction(set: List[int], upto: int = 40) -> Dict[str, Any]:
     """``gamesweep solve subtraction --set S --upto N --json``."""
 
-def canonical(g: GraphLike) -> str:
+@overload
+def canonical(g: GraphLike, *, labelling: Literal[False] = False) -> str:
     """The canonical form of ``g`` as graph6 text (isomorphic graphs, and only they, agree)."""
+@overload
+def canonical(g: GraphLike, *, labelling: Literal[True]) -> Tuple[str, Dict[Any, int]]:
+    """The canonical form and a labelling giving it: ``(graph6, {node: index})``."""
 
 def isomorphic(g: GraphLike, h: GraphLike) -> bool:
     """Whether ``g`` and ``h`` are isomorphic (their canonical forms agree)."""

@@ -11,19 +11,24 @@ __all__ = [
     "GamesweepError",
     "GraphIter",
     "canonical",
+    "canonical_labelling",
     "col_solve",
     "col_svg",
     "coordinator_act",
     "coordinator_audit",
+    "coordinator_export",
+    "coordinator_import",
     "coordinator_launch",
     "coordinator_project",
     "coordinator_report",
     "coordinator_status",
+    "coordinator_token",
     "digraph6_encode",
     "gamegraph_solve",
     "graph6_decode",
     "graph6_encode",
     "graphs",
+    "key",
     "kinds",
     "present",
     "run",
@@ -124,6 +129,36 @@ def coordinator_audit(
     tls_cert: Optional[str] = None,
     tls_key: Optional[str] = None,
 ) -> str: ...
+def coordinator_token(
+    action: str,
+    options: List[str],
+    positionals: List[str],
+    url: Optional[str] = None,
+    token_file: Optional[str] = None,
+    tls_ca: Optional[str] = None,
+    tls_cert: Optional[str] = None,
+    tls_key: Optional[str] = None,
+) -> str: ...
+def coordinator_export(
+    options: List[str],
+    positionals: List[str],
+    url: Optional[str] = None,
+    token_file: Optional[str] = None,
+    tls_ca: Optional[str] = None,
+    tls_cert: Optional[str] = None,
+    tls_key: Optional[str] = None,
+) -> str: ...
+def coordinator_import(
+    options: List[str],
+    positionals: List[str],
+    url: Optional[str] = None,
+    token_file: Optional[str] = None,
+    tls_ca: Optional[str] = None,
+    tls_cert: Optional[str] = None,
+    tls_key: Optional[str] = None,
+) -> str: ...
+def key(store: str, out: Optional[str] = None) -> str: ...
 def kinds() -> str: ...
 def run(words: List[str]) -> str: ...
 def canonical(g6: str) -> str: ...
+def canonical_labelling(g6: str) -> Tuple[str, List[int]]: ...

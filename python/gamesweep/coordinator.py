@@ -1,19 +1,26 @@
 """Driving a coordinator (``gamesweep serve``) from Python: the CLI's
 ``launch``, ``status``, ``status --watch``, ``report``, ``cancel``,
-``pause``, ``resume``, ``project`` and ``audit``, over the same client, TLS options and environment variables (``GAMESWEEP_COORDINATOR``,
-``GAMESWEEP_TOKEN_FILE``, ``GAMESWEEP_TLS_CA``, ...)."""
+``pause``, ``resume``, ``project``, ``audit``, ``token issue|list|revoke``,
+``export`` and ``import`` (also on a stopped store, ``--store``) and ``key
+show|export``, over the same client, TLS options and environment variables
+(``GAMESWEEP_COORDINATOR``, ``GAMESWEEP_TOKEN_FILE``, ``GAMESWEEP_TLS_CA``,
+...)."""
 
 from __future__ import annotations
 
 import json
 import sys
 import time
+import os
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 from . import _native
 from ._errors import CoordinatorError, InvalidInputError, count, translated
 
 __all__ = ["Coordinator", "SETTLED"]
+
+#: A file or folder: text or a path object (``pathlib.Path``).
+_Path = Union[str, "os.PathLike[str]"]
 
 #: Sweep states after which nothing happens without a new command.
 SETTLED = frozenset({"done", "cancelled", "failed", "sampled", "paused"})
@@ -171,8 +178,147 @@ class Coordinator:
         )
         return data
 
+    @translated(CoordinatorError)
+    def token_issue(
+        self, name: str, *, role: str = "worker", out: Optional[_Path] = None
+    ) -> Dict[str, Any]:
+        """``gamesweep token issue --name NAME [--role ROLE] [--out FILE]``
+        (admin token): a credential for one worker or reader, as a dict
+        ``name``, ``role``, ``fingerprint`` and ``secret`` (shown once; None
+        when written to the new file ``out``, mode 0600). ``role``:
+        ``"worker"`` (lease, submit) or ``"read"`` (status, results,
+        export)."""
+        if role not in ("worker", "read"):
+            raise InvalidInputError(f"role={role!r}: expected 'worker' or 'read'")
+        opts = [f"--name={_text('name', name)}", f"--role={role}"]
+        if out is not None:
+            opts.append(f"--out={os.fspath(out)}")
+        data: Dict[str, Any] = json.loads(_native.coordinator_token("issue", opts, [], **self._conn))
+        return data
+
+    @translated(CoordinatorError)
+    def token_list(self) -> List[Dict[str, Any]]:
+        """``gamesweep token list --json`` (admin token): every credential
+        issued, revoked ones too, each a dict ``name``, ``role``,
+        ``issued_unix_ms``, ``revoked_unix_ms`` (None: in force) and
+        ``fingerprint``."""
+        data: List[Dict[str, Any]] = json.loads(_native.coordinator_token("list", [], [], **self._conn))
+        return data
+
+    @translated(CoordinatorError)
+    def token_revoke(self, name: str) -> None:
+        """``gamesweep token revoke NAME`` (admin token): the credential is
+        refused from its next request on; its name is never reused."""
+        _native.coordinator_token("revoke", [], [_text("name", name)], **self._conn)
+
+    @translated(CoordinatorError)
+    def export(
+        self,
+        id: str,
+        file: _Path,
+        *,
+        store: Optional[_Path] = None,
+        since: Iterable[_Path] = (),
+    ) -> Dict[str, Any]:
+        """``gamesweep export ID FILE [--store DIR] [--since PATH ...]``:
+        write sweep ``id`` (definition, plan, solver version, finished
+        results) to the export file ``file``, signed with the coordinator's
+        key; from this coordinator, or with ``store`` from a stopped
+        coordinator's store (or a ``run`` folder's ``OUT/store``).
+        ``since`` (export files or folders of them; needs ``store``): only
+        the shards none of them holds. What the file holds, as a dict:
+        ``sweep_id``, ``kind``, ``file``, ``bytes``, ``shards``, ``done``
+        (shards with results) and ``signer`` (the key's fingerprint, ``""``
+        unsigned)."""
+        opts = []
+        if store is not None:
+            opts.append(f"--store={os.fspath(store)}")
+        since = [since] if isinstance(since, (str, os.PathLike)) else list(since)
+        if since and store is None:
+            raise InvalidInputError("since= needs store= (a stopped coordinator's store)")
+        opts += [f"--since={os.fspath(p)}" for p in since]
+        data: Dict[str, Any] = json.loads(
+            _native.coordinator_export(opts, [_id(id), os.fspath(file)], **self._conn)
+        )
+        return data
+
+    @translated(CoordinatorError)
+    def import_(
+        self,
+        file: _Path,
+        *,
+        store: Optional[_Path] = None,
+        name: Optional[str] = None,
+        trust_key: Iterable[_Path] = (),
+        require_signature: bool = False,
+        accept_solver_change: bool = False,
+        verify_fraction: Optional[Union[float, str]] = None,
+    ) -> Dict[str, Any]:
+        """``gamesweep import FILE [--store DIR] [--name ID] ...`` (``import``
+        is a Python keyword): load an export file into this coordinator
+        (admin token) or, with ``store``, into a stopped coordinator's
+        store; its unfinished shards then run there. ``name``: import under
+        this sweep id; ``trust_key`` (key files, needs ``store``): signers
+        trusted besides the store's own key; ``require_signature``: refuse
+        a file no trusted key signed; ``accept_solver_change`` (needs
+        ``store``): take in results of another build of the kind's solver;
+        ``verify_fraction`` (``0.01`` or ``"1%"``): the share re-run by a
+        second worker from now on. What the import did, as a dict:
+        ``sweep_id``, ``shards``, ``done``, ``signer``, ``trusted``,
+        ``merged`` (into a sweep the store held), ``added``, ``confirmed``."""
+        opts = []
+        if store is not None:
+            opts.append(f"--store={os.fspath(store)}")
+        if name is not None:
+            opts.append(f"--name={_id(name)}")
+        keys = [trust_key] if isinstance(trust_key, (str, os.PathLike)) else list(trust_key)
+        for what, given in (("trust_key=", bool(keys)), ("accept_solver_change=True", accept_solver_change)):
+            if given and store is None:
+                raise InvalidInputError(
+                    f"{what} needs store= (a running coordinator trusts its own key "
+                    "and those of `serve --trust-key` only, and refuses another solver build)"
+                )
+        opts += [f"--trust-key={os.fspath(k)}" for k in keys]
+        if require_signature:
+            opts.append("--require-signature")
+        if accept_solver_change:
+            opts.append("--accept-solver-change")
+        if verify_fraction is not None:
+            if isinstance(verify_fraction, bool) or not isinstance(verify_fraction, (int, float, str)):
+                raise InvalidInputError(
+                    f"verify_fraction={verify_fraction!r}: expected a share (0.01) or a percentage ('1%')"
+                )
+            opts.append(f"--verify-fraction={verify_fraction}")
+        data: Dict[str, Any] = json.loads(
+            _native.coordinator_import(opts, [os.fspath(file)], **self._conn)
+        )
+        return data
+
+    @staticmethod
+    @translated(CoordinatorError)
+    def key(
+        store: _Path, *, out: Optional[_Path] = None
+    ) -> Dict[str, str]:
+        """``gamesweep key show --store DIR``: the key a stopped
+        coordinator's store (or a ``run`` folder's ``OUT/store``) signs its
+        export files with, as a dict ``store``, ``fingerprint`` and ``key``
+        (the key line of a key file); with ``out``, also ``gamesweep key
+        export --store DIR --out FILE``: the key file to pass as
+        ``trust_key=`` (or ``--trust-key``) elsewhere."""
+        data: Dict[str, str] = json.loads(
+            _native.key(os.fspath(store), None if out is None else os.fspath(out))
+        )
+        return data
+
     def __repr__(self) -> str:
         return f"Coordinator({self.url or '$GAMESWEEP_COORDINATOR'!r})"
+
+
+def _text(what: str, value: object) -> str:
+    """A name given to a method: text."""
+    if not isinstance(value, str) or not value:
+        raise InvalidInputError(f"{what}={value!r}: expected text")
+    return value
 
 
 def _id(id: object) -> str:

@@ -1,8 +1,11 @@
+import os
 from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Union
 
 from .results import Results
 
 __all__ = ["Coordinator", "SETTLED"]
+
+_Path = Union[str, "os.PathLike[str]"]
 
 SETTLED: FrozenSet[str]
 
@@ -52,3 +55,35 @@ class Coordinator:
         """``gamesweep project ID --json``, as a dict."""
     def audit(self, last: int = 50) -> List[Dict[str, Any]]:
         """``gamesweep audit --last N --json``."""
+    def token_issue(
+        self, name: str, *, role: str = "worker", out: Optional[_Path] = None
+    ) -> Dict[str, Any]:
+        """``gamesweep token issue``: ``name``, ``role``, ``fingerprint``, ``secret``."""
+    def token_list(self) -> List[Dict[str, Any]]:
+        """``gamesweep token list --json``."""
+    def token_revoke(self, name: str) -> None:
+        """``gamesweep token revoke NAME``."""
+    def export(
+        self,
+        id: str,
+        file: _Path,
+        *,
+        store: Optional[_Path] = None,
+        since: Iterable[_Path] = (),
+    ) -> Dict[str, Any]:
+        """``gamesweep export ID FILE``; what the file holds."""
+    def import_(
+        self,
+        file: _Path,
+        *,
+        store: Optional[_Path] = None,
+        name: Optional[str] = None,
+        trust_key: Iterable[_Path] = (),
+        require_signature: bool = False,
+        accept_solver_change: bool = False,
+        verify_fraction: Optional[Union[float, str]] = None,
+    ) -> Dict[str, Any]:
+        """``gamesweep import FILE``; what the import did."""
+    @staticmethod
+    def key(store: _Path, *, out: Optional[_Path] = None) -> Dict[str, str]:
+        """``gamesweep key show --store DIR`` (and ``key export`` with ``out``)."""

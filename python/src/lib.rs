@@ -28,6 +28,11 @@ create_exception!(
     "An input gamesweep cannot solve, or a budget run out; the message is the CLI's."
 );
 
+/// The name of the thread of a call that may open a store: the threads
+/// sled starts inherit it, and may outlive the call a little (they are
+/// not a solve's).
+const STORE_THREAD: &str = "gamesweep-store";
+
 /// How often a thread waiting for a solve checks for Ctrl-C.
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
@@ -830,6 +835,291 @@ fn coordinator_audit(
     r.map_err(cli_err)
 }
 
+/// The words of a CLI command (`options`, the connection's options, then
+/// `positionals` after `--`, so that no value is read as an option),
+/// parsed by that command's own clap definition `A` (`gamesweep NAME`).
+fn parse_words<A: clap::Args + clap::FromArgMatches>(
+    name: &'static str,
+    options: Vec<String>,
+    conn: Vec<String>,
+    positionals: Vec<String>,
+) -> PyResult<A> {
+    let words = options
+        .into_iter()
+        .chain(conn)
+        .chain((!positionals.is_empty()).then(|| "--".to_string()))
+        .chain(positionals);
+    let cmd = A::augment_args(clap::Command::new(name).no_binary_name(true));
+    let m = cmd
+        .try_get_matches_from(words)
+        .map_err(|e| err(e.to_string().trim().trim_start_matches("error: ")))?;
+    A::from_arg_matches(&m).map_err(|e| err(e.to_string().trim().trim_start_matches("error: ")))
+}
+
+/// `gamesweep token issue|list|revoke` (`action`) with the words after it.
+/// `issue` answers `{"name", "role", "fingerprint", "secret"}` (`secret`
+/// null when written to `--out`), `list` what `token list --json` prints,
+/// `revoke` null.
+#[pyfunction]
+#[pyo3(signature = (action, options, positionals, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+#[allow(clippy::too_many_arguments)]
+fn coordinator_token(
+    py: Python<'_>,
+    action: &str,
+    options: Vec<String>,
+    positionals: Vec<String>,
+    url: Option<String>,
+    token_file: Option<String>,
+    tls_ca: Option<String>,
+    tls_cert: Option<String>,
+    tls_key: Option<String>,
+) -> PyResult<String> {
+    use anyhow::Context as _;
+    use gamesweep_coordinator::cmd::token::{IssueArgs, ListArgs, RevokeArgs};
+    use gamesweep_coordinator::connect;
+    let cw = conn_words(url, token_file, (tls_ca, tls_cert, tls_key));
+    enum Act {
+        Issue(IssueArgs),
+        List(ListArgs),
+        Revoke(RevokeArgs),
+    }
+    let act = match action {
+        "issue" => Act::Issue(parse_words("token issue", options, cw, positionals)?),
+        "list" => Act::List(parse_words("token list", options, cw, positionals)?),
+        "revoke" => Act::Revoke(parse_words("token revoke", options, cw, positionals)?),
+        other => return Err(err(format!("no token action `{other}`"))),
+    };
+    let r = interruptible(py, move || -> anyhow::Result<String> {
+        let rt = connect::runtime()?;
+        // As `token::exec` does each.
+        match act {
+            Act::Issue(a) => {
+                if let Some(out) = &a.out {
+                    if out.exists() {
+                        anyhow::bail!(
+                            "{} exists: refusing to overwrite a secret file",
+                            out.display()
+                        );
+                    }
+                }
+                let mut client = connect::connect(&rt, &a.conn)?;
+                let r = rt
+                    .block_on(client.issue_credential(&a.name, &a.role))
+                    .context("issuing a credential")?;
+                if let Some(out) = &a.out {
+                    write_secret(out, &r.secret)?;
+                }
+                Ok(serde_json::json!({
+                    "name": r.name,
+                    "role": r.role,
+                    "fingerprint": r.fingerprint,
+                    "secret": a.out.is_none().then_some(r.secret),
+                })
+                .to_string())
+            }
+            Act::List(a) => {
+                let mut client = connect::connect(&rt, &a.conn)?;
+                let list = rt
+                    .block_on(client.list_credentials())
+                    .context("listing credentials")?;
+                let v: Vec<serde_json::Value> = list
+                    .iter()
+                    .map(|c| {
+                        serde_json::json!({
+                            "name": c.name,
+                            "role": c.role,
+                            "issued_unix_ms": c.issued_unix_ms,
+                            "revoked_unix_ms": (c.revoked_unix_ms > 0).then_some(c.revoked_unix_ms),
+                            "fingerprint": c.fingerprint,
+                        })
+                    })
+                    .collect();
+                Ok(serde_json::to_string(&v)?)
+            }
+            Act::Revoke(a) => {
+                let mut client = connect::connect(&rt, &a.conn)?;
+                rt.block_on(client.revoke_credential(&a.name))
+                    .context("revoking a credential")?;
+                Ok("null".into())
+            }
+        }
+    })?;
+    r.map_err(cli_err)
+}
+
+/// Write `secret` to a new file readable by its owner only (as `token
+/// issue --out`).
+fn write_secret(path: &std::path::Path, secret: &str) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    use std::io::Write as _;
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        o.mode(0o600);
+    }
+    let mut f = o
+        .open(path)
+        .with_context(|| format!("creating {}", path.display()))?;
+    writeln!(f, "{secret}").with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// `gamesweep export [options] ID FILE`, by the CLI's own `export`; answers
+/// what the file written holds: `{"sweep_id", "kind", "file", "bytes",
+/// "shards", "done", "signer"}` (`signer`: the fingerprint of the key that
+/// signed it, `""` unsigned).
+#[pyfunction]
+#[pyo3(signature = (options, positionals, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+#[allow(clippy::too_many_arguments)]
+fn coordinator_export(
+    py: Python<'_>,
+    options: Vec<String>,
+    positionals: Vec<String>,
+    url: Option<String>,
+    token_file: Option<String>,
+    tls_ca: Option<String>,
+    tls_cert: Option<String>,
+    tls_key: Option<String>,
+) -> PyResult<String> {
+    use gamesweep_coordinator::cmd::export::{exec, ExportArgs};
+    use gamesweep_engine::export_file;
+    let cw = conn_words(url, token_file, (tls_ca, tls_cert, tls_key));
+    let a: ExportArgs = parse_words("export", options, cw, positionals)?;
+    let r = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
+        let file = a.file.clone();
+        exec(a)?;
+        let bytes = std::fs::metadata(&file)?.len();
+        let d = export_file::read(&file)?;
+        Ok(serde_json::json!({
+            "sweep_id": d.export.sweep_id,
+            "kind": d.export.kind,
+            "file": file.to_string_lossy(),
+            "bytes": bytes,
+            "shards": d.export.shards(),
+            "done": d.export.results.len(),
+            "signer": match d.signature {
+                export_file::Signature::Signed(k) => k.fingerprint(),
+                export_file::Signature::Unsigned => String::new(),
+            },
+        })
+        .to_string())
+    })?;
+    r.map_err(cli_err)
+}
+
+/// `gamesweep import [options] FILE`, into a running coordinator or (with
+/// `--store`) a stopped store, as the CLI's `import` does; answers what
+/// the import did: `{"sweep_id", "shards", "done", "signer", "trusted",
+/// "merged", "added", "confirmed"}`.
+#[pyfunction]
+#[pyo3(signature = (options, positionals, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+#[allow(clippy::too_many_arguments)]
+fn coordinator_import(
+    py: Python<'_>,
+    options: Vec<String>,
+    positionals: Vec<String>,
+    url: Option<String>,
+    token_file: Option<String>,
+    tls_ca: Option<String>,
+    tls_cert: Option<String>,
+    tls_key: Option<String>,
+) -> PyResult<String> {
+    use anyhow::Context as _;
+    use gamesweep_api::domain::ImportOptions;
+    use gamesweep_coordinator::cmd::import::ImportArgs;
+    use gamesweep_coordinator::connect;
+    use gamesweep_engine::core::{transfer::ImportPolicy, Core};
+    use gamesweep_engine::export_file;
+    use gamesweep_engine::store::SledStore;
+    let cw = conn_words(url, token_file, (tls_ca, tls_cert, tls_key));
+    let a: ImportArgs = parse_words("import", options, cw, positionals)?;
+    let r = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
+        // As `import::exec` does.
+        let bytes =
+            std::fs::read(&a.file).with_context(|| format!("reading {}", a.file.display()))?;
+        let i = match &a.store {
+            Some(dir) => {
+                let policy = ImportPolicy {
+                    trusted: export_file::read_key_files(&a.trust_key)?,
+                    require_signature: a.require_signature,
+                    verify_ppm: a.verify_fraction,
+                    accept_solver_change: a.accept_solver_change,
+                };
+                let file = export_file::decode(&bytes)
+                    .map_err(|e| anyhow::anyhow!("{}: import refused: {e}", a.file.display()))?;
+                let store = SledStore::open(dir).map_err(|e| anyhow::anyhow!("{e}"))?;
+                let core = Core::open(std::sync::Arc::new(store), Duration::from_secs(60))?;
+                core.import(&file, a.name.as_deref(), &policy)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?
+            }
+            None => {
+                let rt = connect::runtime()?;
+                let mut c = connect::connect(&rt, &a.conn)?;
+                let opts = ImportOptions {
+                    rename: a.name.clone(),
+                    require_signature: a.require_signature,
+                    verify_ppm: a.verify_fraction,
+                };
+                rt.block_on(c.import(bytes, &opts))
+                    .with_context(|| format!("importing {}", a.file.display()))?
+            }
+        };
+        Ok(serde_json::json!({
+            "sweep_id": i.sweep_id,
+            "shards": i.shards,
+            "done": i.done,
+            "signer": i.signer,
+            "trusted": i.trusted,
+            "merged": i.merged,
+            "added": i.added,
+            "confirmed": i.confirmed,
+        })
+        .to_string())
+    })?;
+    r.map_err(cli_err)
+}
+
+/// `gamesweep key show --store DIR` (and, with `out`, `key export --store
+/// DIR --out FILE` by the CLI's own `key`): `{"store", "fingerprint",
+/// "key"}`, `key` the key line of a key file.
+#[pyfunction]
+#[pyo3(signature = (store, out = None))]
+fn key(py: Python<'_>, store: String, out: Option<String>) -> PyResult<String> {
+    use gamesweep_coordinator::cmd::key::{exec, KeyCommand, KeyExportArgs, StoreArg};
+    use gamesweep_engine::export_file;
+    use gamesweep_engine::store::{SledStore, Store as _};
+    let r = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
+        let dir = std::path::PathBuf::from(&store);
+        // As `key`'s `public_key`: an absent folder is refused rather than
+        // made into a new store with a new key.
+        if !dir.is_dir() {
+            anyhow::bail!(
+                "{}: no such store (give the folder a coordinator's --store, or a run's OUT/store)",
+                dir.display()
+            );
+        }
+        let k = {
+            let s = SledStore::open(&dir).map_err(|e| anyhow::anyhow!("{e}"))?;
+            export_file::Signer::from_seed(&s.signing_key()).public()
+        };
+        if let Some(out) = out {
+            exec(KeyCommand::Export(KeyExportArgs {
+                store: StoreArg { store: dir },
+                out: out.into(),
+            }))?;
+        }
+        Ok(serde_json::json!({
+            "store": store,
+            "fingerprint": k.fingerprint(),
+            "key": format!("{} {}", export_file::KEY_FILE_TAG, k.to_hex()),
+        })
+        .to_string())
+    })?;
+    r.map_err(cli_err)
+}
+
 /// `gamesweep kinds` as JSON: `[{"name", "about", "params": [{"name",
 /// "help", "min", "max", "default"}]}]` (`default` null: required).
 #[pyfunction]
@@ -887,7 +1177,128 @@ fn run(py: Python<'_>, words: Vec<String>) -> PyResult<String> {
 /// relabelled so that isomorphic graphs, and only they, give the same text.
 #[pyfunction]
 fn canonical(g6: &str) -> PyResult<String> {
-    use gamesweep::gen::canon::canonical_form;
+    let g = small_graph(g6)?;
+    Ok(graph6::encode_bitgraph(
+        &gamesweep::gen::canon::canonical_form(&g),
+    ))
+}
+
+/// [`canonical`]'s graph6 and a labelling that gives it: the canonical
+/// index of every vertex (vertex `v` is `labelling[v]` in the canonical
+/// form; for a graph with automorphisms, one of several such labellings).
+#[pyfunction]
+fn canonical_labelling(py: Python<'_>, g6: &str) -> PyResult<(String, Vec<usize>)> {
+    let g = small_graph(g6)?;
+    let r = interruptible(py, move || {
+        let c = gamesweep::gen::canon::canonical_form(&g);
+        isomorphism(&g, &c).map(|perm| (graph6::encode_bitgraph(&c), perm))
+    })?;
+    // `c` is `g` relabelled, so an isomorphism exists and the search finds it.
+    r.ok_or_else(|| err("internal error: no map from the graph to its canonical form"))
+}
+
+/// An isomorphism `perm` from `g` onto `h` (`g.permuted(&perm) == h`), or
+/// `None` if there is none: individualisation and colour refinement on
+/// both graphs at once (colours named alike in both, so a vertex of `g` can
+/// only go to a vertex of `h` of its colour), each complete map checked.
+fn isomorphism(
+    g: &gamesweep::graph::BitGraph,
+    h: &gamesweep::graph::BitGraph,
+) -> Option<Vec<usize>> {
+    let n = g.n();
+    if h.n() != n || g.edges().count() != h.edges().count() {
+        return None;
+    }
+    let start = (vec![0; n], vec![0; n]);
+    search_iso(g, h, refine(g, h, start)?)
+}
+
+type Colours = (Vec<usize>, Vec<usize>);
+
+/// Refine the colourings of `g` and `h` (`c.0`, `c.1`) until stable: a
+/// vertex's new colour is its colour and the multiset of its neighbours',
+/// numbered alike in both graphs; `None` when the two colourings' class
+/// sizes differ (no isomorphism respects them).
+fn refine(
+    g: &gamesweep::graph::BitGraph,
+    h: &gamesweep::graph::BitGraph,
+    mut c: Colours,
+) -> Option<Colours> {
+    let n = g.n();
+    let classes = |c: &[usize]| c.iter().collect::<std::collections::BTreeSet<_>>().len();
+    loop {
+        let before = classes(&c.0);
+        let mut names = std::collections::BTreeMap::new();
+        let sig = |gr: &gamesweep::graph::BitGraph, col: &[usize], v: usize| {
+            let mut ns: Vec<usize> = (0..n)
+                .filter(|&u| gr.has_edge(v, u))
+                .map(|u| col[u])
+                .collect();
+            ns.sort_unstable();
+            (col[v], ns)
+        };
+        let sg: Vec<_> = (0..n).map(|v| sig(g, &c.0, v)).collect();
+        let sh: Vec<_> = (0..n).map(|v| sig(h, &c.1, v)).collect();
+        for s in sg.iter().chain(&sh) {
+            let next = names.len();
+            names.entry(s.clone()).or_insert(next);
+        }
+        let new = (
+            sg.iter().map(|s| names[s]).collect::<Vec<_>>(),
+            sh.iter().map(|s| names[s]).collect::<Vec<_>>(),
+        );
+        let mut count = vec![(0usize, 0usize); names.len()];
+        for v in 0..n {
+            count[new.0[v]].0 += 1;
+            count[new.1[v]].1 += 1;
+        }
+        if count.iter().any(|&(a, b)| a != b) {
+            return None;
+        }
+        let done = classes(&new.0) == before;
+        c = new;
+        if done {
+            return Some(c);
+        }
+    }
+}
+
+fn search_iso(
+    g: &gamesweep::graph::BitGraph,
+    h: &gamesweep::graph::BitGraph,
+    c: Colours,
+) -> Option<Vec<usize>> {
+    let n = g.n();
+    let size = |col: usize| c.0.iter().filter(|&&x| x == col).count();
+    // The first vertex of `g` in a smallest class of more than one.
+    let Some(v) = (0..n)
+        .filter(|&v| size(c.0[v]) > 1)
+        .min_by_key(|&v| (size(c.0[v]), v))
+    else {
+        // Discrete: the map is by colour.
+        let mut at = vec![0; n];
+        for (w, &col) in c.1.iter().enumerate() {
+            at[col] = w;
+        }
+        let perm: Vec<usize> = c.0.iter().map(|&col| at[col]).collect();
+        return (g.permuted(&perm) == *h).then_some(perm);
+    };
+    // A colour neither colouring uses: `v` and `w` individualised.
+    let fresh = c.0.iter().chain(&c.1).copied().max().unwrap_or(0) + 1;
+    for w in (0..n).filter(|&w| c.1[w] == c.0[v]) {
+        let mut d = c.clone();
+        d.0[v] = fresh;
+        d.1[w] = fresh;
+        if let Some(found) = refine(g, h, d).and_then(|d| search_iso(g, h, d)) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// A graph (graph6 or sparse6) of at most [`gamesweep::graph::BitGraph::MAX_N`]
+/// vertices, or a one-line error.
+fn small_graph(g6: &str) -> PyResult<gamesweep::graph::BitGraph> {
     let text = graph6::strip_header(g6.trim());
     let (n, edges) = if text.starts_with(':') {
         gamesweep::graph::sparse6::decode(text)
@@ -901,8 +1312,7 @@ fn canonical(g6: &str) -> PyResult<String> {
             gamesweep::graph::BitGraph::MAX_N
         )));
     }
-    let g = gamesweep::graph::BitGraph::from_edges(n, &edges);
-    Ok(graph6::encode_bitgraph(&canonical_form(&g)))
+    Ok(gamesweep::graph::BitGraph::from_edges(n, &edges))
 }
 
 /// At most 40 characters of `s`, for an error message.
@@ -940,8 +1350,13 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(coordinator_act, m)?)?;
     m.add_function(wrap_pyfunction!(coordinator_project, m)?)?;
     m.add_function(wrap_pyfunction!(coordinator_audit, m)?)?;
+    m.add_function(wrap_pyfunction!(coordinator_token, m)?)?;
+    m.add_function(wrap_pyfunction!(coordinator_export, m)?)?;
+    m.add_function(wrap_pyfunction!(coordinator_import, m)?)?;
+    m.add_function(wrap_pyfunction!(key, m)?)?;
     m.add_function(wrap_pyfunction!(kinds, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(canonical, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical_labelling, m)?)?;
     Ok(())
 }

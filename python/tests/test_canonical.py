@@ -71,3 +71,61 @@ def test_canonical_inputs_and_errors():
         gs.canonical((33, [(0, 1)]))
     with pytest.raises(gs.InvalidInputError, match="bad graph"):
         gs.canonical("not graph6 ~~")
+
+
+def _check_labelling(n, edges):
+    """`canonical(g, labelling=True)` on (n, edges): the graph6 is the
+    canonical form, the map a bijection onto 0..n-1, and relabelling the
+    graph by it gives that graph6."""
+    text, lab = gs.canonical((n, edges), labelling=True)
+    assert text == gs.canonical((n, edges))
+    assert sorted(lab) == list(range(n)) and sorted(lab.values()) == list(range(n))
+    assert gs.to_graph6((n, [(lab[u], lab[v]) for u, v in edges])) == text
+    return lab
+
+
+def test_canonical_labelling_on_seeded_random_graphs(rng):
+    for _ in range(300):
+        n = rng.randint(1, 20)
+        _check_labelling(*random_graph(rng, n, rng.choice([0.1, 0.3, 0.5, 0.8])))
+    # Large and symmetric ones, where many labellings give the form (and
+    # colour refinement alone tells no vertex apart): empty, complete,
+    # cycles, the 5-cube (32 vertices), the Paley graph on 29 vertices
+    # (strongly regular), random 3-regular graphs.
+    every = [(u, v) for u in range(32) for v in range(u + 1, 32)]
+    _check_labelling(32, [])
+    _check_labelling(32, every)
+    _check_labelling(31, [(i, (i + 1) % 31) for i in range(31)])
+    _check_labelling(32, [(u, v) for u, v in every if bin(u ^ v).count("1") == 1])
+    squares = {i * i % 29 for i in range(1, 29)}
+    _check_labelling(29, [(u, v) for u in range(29) for v in range(u + 1, 29) if (v - u) % 29 in squares])
+    for _ in range(20):
+        n = rng.choice([10, 16, 24, 30])
+        # A 3-regular multigraph's simple part (a pairing of 3n half-edges).
+        half = [v for v in range(n) for _ in range(3)]
+        rng.shuffle(half)
+        pairs = {tuple(sorted(p)) for p in zip(half[::2], half[1::2]) if p[0] != p[1]}
+        _check_labelling(n, sorted(pairs))
+
+
+def test_canonical_labelling_keys_are_networkx_node_labels(rng):
+    nx = pytest.importorskip("networkx")
+    for _ in range(50):
+        n, es = random_graph(rng, rng.randint(2, 14), 0.4)
+        names = [f"v{i}" for i in rng.sample(range(100), n)]
+        G = nx.Graph()
+        G.add_nodes_from(names)
+        G.add_edges_from((names[u], names[v]) for u, v in es)
+        text, lab = gs.canonical(G, labelling=True)
+        assert set(lab) == set(names) and text == gs.canonical((n, es))
+        H = nx.relabel_nodes(G, lab)
+        C = nx.Graph()
+        C.add_nodes_from(range(n))
+        C.add_edges_from(H.edges)
+        assert gs.to_graph6(C) == text
+    # The docstring's example: the path's middle vertex, 0, is the one of
+    # degree 2 in the canonical form.
+    text, lab = gs.canonical([(1, 0), (0, 2)], labelling=True)
+    assert text == "BW" and gs.edges(text)[1] == [(0, 2), (1, 2)] and lab[0] == 2
+    with pytest.raises(gs.InvalidInputError, match="labelling='yes'"):
+        gs.canonical("Bg", labelling="yes")

@@ -142,3 +142,136 @@ def test_control_errors_are_coordinator_errors(cli, served):
         c.pause(7)
     with pytest.raises(gs.InvalidInputError, match="cores"):
         c.project("x", cores=[0])
+
+
+def test_tokens_are_the_clis(cli, served, tmp_path):
+    """`token issue|list|revoke`: what each method does is what the CLI
+    reads back with `token list --json`, and an issued secret is a
+    credential the coordinator takes."""
+    url, token, _ = served
+    auth = ["--coordinator", url, "--token-file", str(token)]
+    c = gs.Coordinator(url, token_file=str(token))
+    assert c.token_list() == cli.json("token", "list", "--json", *auth) == []
+    alice = c.token_issue("alice")
+    assert alice["name"] == "alice" and alice["role"] == "worker"
+    assert alice["secret"] and alice["fingerprint"].startswith("sha256:")
+    reader = tmp_path / "reader.token"
+    r = c.token_issue("reader", role="read", out=reader)
+    assert r["secret"] is None and r["role"] == "read"
+    assert os.stat(reader).st_mode & 0o777 == 0o600
+    # The secret written is a credential: the CLI reads status with it.
+    assert cli.json("status", "--json", "--coordinator", url, "--token-file", str(reader))["sweeps"] == []
+    cli.run("token", "issue", "--name", "bob", *auth)
+    listed = c.token_list()
+    assert listed == cli.json("token", "list", "--json", *auth)
+    assert [(t["name"], t["role"], t["fingerprint"]) for t in listed] == [
+        ("alice", "worker", alice["fingerprint"]),
+        ("bob", "worker", listed[1]["fingerprint"]),
+        ("reader", "read", r["fingerprint"]),
+    ]
+    assert all(t["revoked_unix_ms"] is None for t in listed)
+    c.token_revoke("reader")
+    listed = c.token_list()
+    assert listed == cli.json("token", "list", "--json", *auth)
+    assert [t["name"] for t in listed if t["revoked_unix_ms"] is not None] == ["reader"]
+    # Refused from its next request on, as the CLI finds.
+    bad = cli.run("status", "--json", "--coordinator", url, "--token-file", str(reader), check=False)
+    assert bad.returncode != 0
+    # Errors: the CLI's, as CoordinatorError; a bad role or an existing
+    # secret file named by keyword.
+    with pytest.raises(gs.CoordinatorError, match="refusing to overwrite"):
+        c.token_issue("carol", out=reader)
+    with pytest.raises(gs.InvalidInputError, match="role='admin'"):
+        c.token_issue("carol", role="admin")
+    with pytest.raises(gs.CoordinatorError) as e:
+        c.token_issue("alice")
+    r2 = cli.run("token", "issue", "--name", "alice", *auth, check=False)
+    assert r2.returncode != 0 and str(e.value) in r2.stderr
+
+
+def test_export_import_key_are_the_clis(cli, served, tmp_path):
+    """`export`, `import` (into the coordinator and into a stopped store)
+    and `key show|export`: the files written are byte for byte the CLI's,
+    and what an import did is what the CLI's `status --json` then shows."""
+    url, token, worker = served
+    auth = ["--coordinator", url, "--token-file", str(token)]
+    c = gs.Coordinator(url, token_file=str(token))
+    sid = c.launch("uvg", max_n=6, name="py-x", shards=4)
+    worker()
+    assert c.watch(sid, interval=0.2, timeout=120)["state"] == "done"
+    shards = c.sweep(sid)["shards_total"]
+    # Export from the running coordinator: the CLI's file, byte for byte.
+    mine, theirs = tmp_path / "py.gsx", tmp_path / "cli.gsx"
+    held = c.export(sid, mine)
+    cli.run("export", sid, str(theirs), *auth)
+    assert mine.read_bytes() == theirs.read_bytes()
+    assert held["sweep_id"] == sid and held["kind"] == "uvg"
+    assert held["shards"] == held["done"] == shards
+    assert held["bytes"] == mine.stat().st_size and held["file"] == str(mine)
+    assert held["signer"].startswith("sha256:")
+    # Import into the coordinator under new names, by each: the same sweep.
+    got = c.import_(mine, name="py-imp")
+    cli.run("import", str(theirs), "--name", "cli-imp", *auth)
+    status = {s["sweep_id"]: s for s in cli.json("status", "--json", *auth)["sweeps"]}
+    a, b = dict(status["py-imp"]), dict(status["cli-imp"])
+    for s in (a, b):
+        for k in ("sweep_id", "rate", "eta_seconds", "created_unix_ms", "updated_unix_ms"):
+            s.pop(k, None)
+    assert a == b
+    assert got == {
+        "sweep_id": "py-imp", "shards": shards, "done": shards, "signer": held["signer"],
+        "trusted": True, "merged": False, "added": shards, "confirmed": 0,
+    }
+    assert status["py-imp"]["shards_done"] == shards
+    # Into a stopped store (a new one), by each; then that store's key and
+    # its own export, each the CLI's.
+    st_py, st_cli = tmp_path / "store-py", tmp_path / "store-cli"
+    got = c.import_(mine, store=st_py, verify_fraction="0%")
+    cli.run("import", str(theirs), "--store", str(st_cli), "--verify-fraction", "0%")
+    assert got["sweep_id"] == sid and got["done"] == shards
+    # Another store's key did not sign it: imported as untrusted.
+    assert got["trusted"] is False and got["signer"] == held["signer"]
+    key = gs.Coordinator.key(st_py)
+    shown = cli.run("key", "show", "--store", str(st_py)).stdout.splitlines()
+    assert shown == [f"export signing key of {st_py}: {key['fingerprint']}", key["key"]]
+    assert key["store"] == str(st_py)
+    k_py, k_cli = tmp_path / "py.key", tmp_path / "cli.key"
+    assert c.key(st_py, out=k_py) == key
+    cli.run("key", "export", "--store", str(st_py), "--out", str(k_cli))
+    assert k_py.read_bytes() == k_cli.read_bytes()
+    from_store, from_cli = tmp_path / "store-py.gsx", tmp_path / "store-cli.gsx"
+    held2 = c.export(sid, from_store, store=st_py)
+    cli.run("export", sid, str(from_cli), "--store", str(st_py))
+    assert from_store.read_bytes() == from_cli.read_bytes()
+    assert held2["signer"] == key["fingerprint"] != held["signer"]
+    # trust_key=: the store's key file makes its export trusted elsewhere;
+    # require_signature= refuses it without.
+    trusted = c.import_(from_store, store=tmp_path / "store-3", trust_key=[k_py])
+    assert trusted["trusted"] is True and trusted["signer"] == key["fingerprint"]
+    with pytest.raises(gs.CoordinatorError, match="signed") as e:
+        c.import_(from_store, store=tmp_path / "store-4", require_signature=True)
+    r = cli.run("import", str(from_cli), "--store", str(tmp_path / "store-5"),
+                "--require-signature", check=False)
+    assert r.returncode != 0 and str(e.value).replace(str(from_store), str(from_cli)) in r.stderr
+    # A merge: importing the same file again changes nothing.
+    again = c.import_(mine, store=st_py)
+    assert again["merged"] is True and again["added"] == 0 and again["confirmed"] == shards
+
+
+def test_export_import_key_errors(cli, served, tmp_path):
+    url, token, _ = served
+    c = gs.Coordinator(url, token_file=str(token))
+    with pytest.raises(gs.CoordinatorError, match="no-such-sweep"):
+        c.export("no-such-sweep", tmp_path / "x.gsx")
+    with pytest.raises(gs.InvalidInputError, match="since= needs store="):
+        c.export("x", tmp_path / "x.gsx", since=[tmp_path])
+    with pytest.raises(gs.InvalidInputError, match="trust_key= needs store="):
+        c.import_(tmp_path / "x.gsx", trust_key=[tmp_path / "k"])
+    with pytest.raises(gs.InvalidInputError, match="accept_solver_change=True needs store="):
+        c.import_(tmp_path / "x.gsx", accept_solver_change=True)
+    with pytest.raises(gs.CoordinatorError, match="reading .*x.gsx"):
+        c.import_(tmp_path / "x.gsx")
+    with pytest.raises(gs.InvalidInputError, match="verify_fraction"):
+        c.import_(tmp_path / "x.gsx", verify_fraction="lots")
+    with pytest.raises(gs.CoordinatorError, match="no such store"):
+        gs.Coordinator.key(tmp_path / "nowhere")
