@@ -111,12 +111,12 @@ pub fn open_for_start(
     Ok((open_waiting(dir)?, Some(salvaged)))
 }
 
-/// Copy directory `from` to `to`, but for its entry `skip`.
-fn copy_except(from: &Path, to: &Path, skip: &str) -> std::io::Result<()> {
+/// Copy directory `from` to `to`, but for the files whose names `skip` says.
+fn copy_except(from: &Path, to: &Path, skip: &dyn Fn(&str) -> bool) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for e in std::fs::read_dir(from)? {
         let e = e?;
-        if e.file_name() == skip {
+        if skip(&e.file_name().to_string_lossy()) {
             continue;
         }
         let target = to.join(e.file_name());
@@ -170,7 +170,7 @@ pub fn salvage(dir: &Path) -> Result<Salvaged, StoreError> {
         std::fs::remove_dir_all(&fresh).map_err(|e| io("cannot clear an earlier attempt", e))?;
     }
     let journal_bytes = std::fs::read(dir.join(journal::FILE_NAME)).unwrap_or_default();
-    let without_conf = parent.join(format!("{name}.noconf-{secs}"));
+    let without_conf = parent.join(format!("{name}.reopen-{secs}"));
     let journal = journal::replay(&journal_bytes).journal;
     let mut unreadable = Vec::new();
     let mut copied = 0u64;
@@ -191,19 +191,29 @@ pub fn salvage(dir: &Path) -> Result<Salvaged, StoreError> {
                 }
             })
         });
-        // A damaged `conf` (sled's settings, the defaults for every
-        // gamesweep store) alone keeps sled from opening: without it sled
-        // writes the defaults again.
+        // sled cannot open it: its page-table snapshot (`snap.*`, written
+        // at each open) may point into the damage, and recovering from the
+        // log alone reads everything up to it; a damaged `conf` (sled's
+        // settings, the defaults for every gamesweep store) is written
+        // again by sled when it is missing. Each tried on a copy.
         let old = old.or_else(|e| {
-            if !dir.join("conf").is_file() {
-                return Err(e);
-            }
-            copy_except(dir, &without_conf, "conf").map_err(|_| e)?;
-            super::sled::open_db(&without_conf).map_err(|reason| StoreError::Open {
-                path: dir.to_path_buf(),
-                reason,
-            })
+            let snap = |n: &str| n.starts_with("snap.");
+            copy_except(dir, &without_conf, &snap).map_err(|_| e)?;
+            super::sled::open_db(&without_conf)
+                .or_else(|_| {
+                    let _ = std::fs::remove_dir_all(&without_conf);
+                    copy_except(dir, &without_conf, &|n: &str| snap(n) || n == "conf")
+                        .map_err(|e| e.to_string())?;
+                    super::sled::open_db(&without_conf)
+                })
+                .map_err(|reason| StoreError::Open {
+                    path: dir.to_path_buf(),
+                    reason,
+                })
         });
+        if old.is_ok() && without_conf.exists() {
+            warn!(store = %dir.display(), "sled opens the store only without its page-table snapshot (or its conf): read from its log");
+        }
         match old {
             Err(e) => unreadable.push(format!("the whole database ({e})")),
             Ok(old) => {
