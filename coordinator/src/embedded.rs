@@ -155,7 +155,10 @@ pub fn run(
 ) -> anyhow::Result<RunOutcome> {
     logging::init(LogFormat::Text, "warn,sled=off");
     let dir = store_dir(&cfg.out);
-    let store = ResilientStore::open_sled(&dir).map_err(|e| UsageError(e.to_string()))?;
+    // Checked first: a damaged store is refused, or salvaged with --accept-loss.
+    let store = ResilientStore::open_sled_for_start(&dir, cfg.accept_loss || cfg.fresh)
+        .map_err(|e| UsageError(e.to_string()))?
+        .0;
     let recovery = gamesweep_engine::core::Recovery {
         accept_loss: cfg.accept_loss || cfg.fresh,
         store_dir: Some(dir.clone()),

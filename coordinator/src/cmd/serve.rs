@@ -194,8 +194,12 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
     })?;
     // Reopened in-process when writes fail (a full disk), so they resume
     // without a restart once there is room.
-    let store: Arc<dyn gamesweep_engine::store::Store> =
-        Arc::new(ResilientStore::open_sled(&a.store).map_err(|e| UsageError(e.to_string()))?);
+    // Checked first: a damaged store is refused, or salvaged with --accept-loss.
+    let store: Arc<dyn gamesweep_engine::store::Store> = Arc::new(
+        ResilientStore::open_sled_for_start(&a.store, a.accept_loss)
+            .map_err(|e| UsageError(e.to_string()))?
+            .0,
+    );
     anyhow::ensure!(
         a.max_lease_total.as_secs_f64() >= a.lease_secs,
         UsageError(format!(

@@ -404,3 +404,7 @@ fn a_store_beyond_repair_restarts_from_its_export_every_checkpoint() {
         "{text}"
     );
 }
+
+/// Three sweeps in one coordinator store (issue 45, item 6).
+#[path = "store_damage_multi.rs"]
+mod multi;

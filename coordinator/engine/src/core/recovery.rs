@@ -361,32 +361,49 @@ fn accept_loss(
     problems: &[String],
 ) -> Result<(), CoreError> {
     warn!(damage = %problems.join("; "), "--accept-loss: starting on a damaged store");
+    // What was lost, per sweep, said once at the end.
+    let mut summary = Vec::new();
     for loss in losses {
         let Some(js) = journal.by_id(&loss.id) else {
             continue;
         };
         if loss.record_lost {
             let record = &js.entry.record;
-            let kind = kinds::find(&record.kind).map_err(|e| {
-                StoreError::Damaged(format!("cannot re-create lost sweep `{}`: {e}", loss.id))
-            })?;
-            let plan = kind
-                .plan(&record.params, record.target_shards)
-                .map_err(|e| {
-                    StoreError::Damaged(format!("cannot re-plan lost sweep `{}`: {e}", loss.id))
-                })?;
-            let bytes = serde_json::to_vec(&plan).expect("plans serialize");
-            if plan.len() as u32 != js.entry.shards
-                || journal::digest_hex(&bytes) != js.entry.plan_sha256
-            {
-                return Err(StoreError::Damaged(format!(
-                    "cannot re-create lost sweep `{}`: this build plans {} shards for it, not the {} it was launched with (or plans them differently); restore it from an --export-every checkpoint with the build that launched it",
+            let plan = kinds::find(&record.kind)
+                .map_err(|e| e.to_string())
+                .and_then(|kind| {
+                    kind.plan(&record.params, record.target_shards)
+                        .map_err(|e| e.to_string())
+                });
+            let bytes = plan
+                .as_ref()
+                .map(|p| serde_json::to_vec(p).expect("plans serialize"));
+            let why = match (&plan, &bytes) {
+                (Err(e), _) => Some(format!("this build cannot plan it ({e})")),
+                (Ok(plan), Ok(bytes))
+                    if plan.len() as u32 != js.entry.shards
+                        || journal::digest_hex(bytes) != js.entry.plan_sha256 =>
+                {
+                    Some(format!(
+                        "this build plans {} shards for it, not the {} it was launched with (or plans them differently)",
+                        plan.len(),
+                        js.entry.shards
+                    ))
+                }
+                _ => None,
+            };
+            if let Some(why) = why {
+                // Lost for good here: the other sweeps go on; the journal
+                // is rewritten from what the store holds, without it.
+                warn!(sweep = %loss.id, why = %why, "--accept-loss: a lost sweep cannot be re-created; restore it from an --export-every checkpoint with the build that launched it");
+                summary.push(format!(
+                    "sweep `{}` lost for good ({why}; its {} acknowledged shard results with it)",
                     loss.id,
-                    plan.len(),
-                    js.entry.shards
-                ))
-                .into());
+                    js.done.len()
+                ));
+                continue;
             }
+            let plan = plan.expect("checked above");
             // An older launch of the same id left behind by sled goes first.
             store.delete_sweep(&loss.id)?;
             store.create_sweep(record, &plan)?;
@@ -413,6 +430,18 @@ fn accept_loss(
             which = %some(&requeued, 64),
             "--accept-loss: lost shards re-queued"
         );
+        summary.push(format!(
+            "sweep `{}`: {}{} of {} shards lost and queued again ({})",
+            loss.id,
+            if loss.record_lost {
+                "its record (re-created from the journal), "
+            } else {
+                ""
+            },
+            requeued.len(),
+            js.entry.shards,
+            some(&requeued, 16)
+        ));
         let unix_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as u64);
@@ -432,6 +461,23 @@ fn accept_loss(
         })?;
     }
     store.flush()?;
+    let whole: Vec<&str> = journal
+        .sweeps
+        .values()
+        .map(|js| js.entry.record.id.as_str())
+        .filter(|id| !losses.iter().any(|l| l.id == *id))
+        .collect();
+    if !whole.is_empty() {
+        summary.push(format!(
+            "kept whole: {}",
+            whole
+                .iter()
+                .map(|id| format!("`{id}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    warn!(lost = %summary.join("; "), "--accept-loss: what was lost");
     Ok(())
 }
 

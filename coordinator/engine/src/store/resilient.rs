@@ -374,6 +374,25 @@ impl ResilientStore {
         ))
     }
 
+    /// [`ResilientStore::open_sled`] for a coordinator's start: the store
+    /// checked first, refused if damaged unless `accept_loss` (then
+    /// salvaged: [`super::open_for_start`]).
+    pub fn open_sled_for_start(
+        dir: &Path,
+        accept_loss: bool,
+    ) -> Result<(Self, Option<super::Salvaged>), StoreError> {
+        let (first, salvaged) = super::open_for_start(dir, accept_loss)?;
+        let dir: PathBuf = dir.to_path_buf();
+        Ok((
+            Self::around(
+                Arc::new(first),
+                move || Ok(Arc::new(super::SledStore::reopen(&dir)?) as Arc<dyn Store>),
+                Backoff::default(),
+            ),
+            salvaged,
+        ))
+    }
+
     /// The store `open` opens, reopened by `open` when writes fail, with
     /// `backoff` between attempts. Fails if the first open does.
     pub fn new(
@@ -867,6 +886,10 @@ impl Store for ResilientStore {
 
     fn remove_result(&self, id: &str, index: u32) -> Result<(), StoreError> {
         self.shared.durable(|s| s.remove_result(id, index), None)
+    }
+
+    fn scan_start(&self) -> Result<Vec<super::Damage>, StoreError> {
+        self.shared.with(|s| s.scan_start())
     }
 
     fn scan(&self, purge: bool) -> Result<Vec<super::Damage>, StoreError> {

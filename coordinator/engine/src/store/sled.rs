@@ -222,6 +222,18 @@ fn shard_key(id: &str, index: u32) -> Vec<u8> {
     k
 }
 
+/// Every key sweep `id` of `shards` shards can have in the tree named
+/// `tree` (none in trees not kept by sweep).
+pub(super) fn sweep_keys(tree: &[u8], id: &str, shards: u32) -> Vec<Vec<u8>> {
+    match tree {
+        b"sweeps" | b"plans" | b"stats" | b"checkpoints" => vec![id.as_bytes().to_vec()],
+        b"results" | b"leases" | b"timings" | b"failures" | b"verify" | b"origins" | b"fresh" => {
+            (0..shards).map(|i| shard_key(id, i)).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
 fn sweep_prefix(id: &str) -> Vec<u8> {
     let mut k = id.as_bytes().to_vec();
     k.push(0);
@@ -294,7 +306,7 @@ pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError
 
 /// Open sled in `dir`, turning a panic inside sled (seen on some damaged
 /// files) into an error: a damaged store is refused with a message.
-fn open_db(dir: &Path) -> Result<sled::Db, String> {
+pub(super) fn open_db(dir: &Path) -> Result<sled::Db, String> {
     let dir = dir.to_path_buf();
     // One swap of the process's panic hook at a time: two opens at once
     // (tests, a reopen beside a start) could otherwise each restore the
@@ -441,6 +453,150 @@ impl SledStore {
             Some("the stored results it covers are not the ones it merged (digest mismatch)".into())
         } else {
             None
+        })
+    }
+
+    /// What [`Store::scan`] (`deep`) and [`Store::scan_start`] find. Every
+    /// value of every tree is read: a part of a tree sled cannot read (a
+    /// damaged page) is damage, and the tree is then read from its other
+    /// end too, so the damage is bounded by the keys on either side. Every
+    /// value's checksum is checked; with `deep`, every value is decoded and
+    /// each checkpoint's digest computed again from the results it covers,
+    /// else only that those results are all there.
+    fn scan_with(&self, purge: bool, deep: bool) -> Result<Vec<Damage>, StoreError> {
+        let mut damage = Vec::new();
+        // The stored shards of each sweep, from the `results` tree.
+        let mut held: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
+        let mut trees: Vec<String> = SEALED_TREES.iter().map(|s| s.to_string()).collect();
+        trees.push("meta".into());
+        for name in &trees {
+            let tree = self.db.open_tree(name)?;
+            let mut bad = Vec::new();
+            let mut visit = |k: &[u8], v: &[u8]| {
+                if name == "meta" {
+                    return;
+                }
+                let problem = match unseal(name, k, v) {
+                    Err(StoreError::Corrupt(what)) => Some(what),
+                    Err(e) => Some(e.to_string()),
+                    Ok(p) if deep => decode_any(name, k, p)
+                        .err()
+                        .map(|e| format!("{}: {e}", locate(name, k))),
+                    Ok(_) => None,
+                };
+                match problem {
+                    Some(what) => bad.push((k.to_vec(), what)),
+                    None if name == "results" && k.len() >= 5 => {
+                        held.entry(k[..k.len() - 5].to_vec())
+                            .or_default()
+                            .push(index_of(k).expect("5 bytes"));
+                    }
+                    None => {}
+                }
+            };
+            if let Some(unreadable) = read_tree(&tree, &mut visit) {
+                damage.push(Damage {
+                    tree: name.clone(),
+                    sweep: None,
+                    shard: None,
+                    what: unreadable,
+                    unreadable: true,
+                });
+            }
+            for (k, what) in bad {
+                let (sweep, shard) = owner(name, &k);
+                damage.push(Damage {
+                    tree: name.clone(),
+                    sweep,
+                    shard,
+                    what,
+                    unreadable: false,
+                });
+                if purge {
+                    tree.remove(&k)?;
+                }
+            }
+        }
+        // A sweep record whose plan is gone cannot be loaded (sled lost the
+        // plan, or its value was damaged and purged above).
+        for kv in self.sweeps.tree.iter() {
+            let Ok((k, _)) = kv else { break }; // reported above
+            if !self.plans.tree.contains_key(&k)? {
+                damage.push(Damage {
+                    tree: "plans".into(),
+                    sweep: Some(String::from_utf8_lossy(&k).into_owned()),
+                    shard: None,
+                    what: format!("{}: the sweep's plan is missing", locate("sweeps", &k)),
+                    unreadable: false,
+                });
+                if purge {
+                    self.sweeps.tree.remove(&k)?;
+                }
+            }
+        }
+        // A checkpoint must merge exactly the stored results it covers: its
+        // digest again from them (a covered result lost or changed under a
+        // valid checksum shows here, not at start, which reads only the
+        // checkpoint); without `deep`, that each of them is stored.
+        for kv in self.checkpoints.tree.iter() {
+            let Ok((k, v)) = kv else { break }; // reported above
+            let Ok(cp) = unseal("checkpoints", &k, &v).and_then(|p| {
+                Checkpoint::decode(p).map_err(|e| StoreError::Corrupt(format!("checkpoint: {e}")))
+            }) else {
+                continue; // reported above
+            };
+            let id = String::from_utf8_lossy(&k).into_owned();
+            let found = match deep {
+                true => self.checkpoint_damage(&id, &cp)?,
+                false => self.checkpoint_gaps(&id, &cp, held.get(k.as_ref())),
+            };
+            if let Some(what) = found {
+                damage.push(Damage {
+                    tree: "checkpoints".into(),
+                    sweep: Some(id),
+                    shard: None,
+                    what: format!("{}: {what}", locate("checkpoints", &k)),
+                    unreadable: false,
+                });
+                if purge {
+                    self.checkpoints.tree.remove(&k)?;
+                }
+            }
+        }
+        if purge && !damage.is_empty() {
+            self.db.flush()?;
+        }
+        Ok(damage)
+    }
+
+    /// The shards checkpoint `cp` of sweep `id` covers that are not among
+    /// the sweep's stored results `held` (sorted), said as damage.
+    fn checkpoint_gaps(
+        &self,
+        id: &str,
+        cp: &Checkpoint,
+        held: Option<&Vec<u32>>,
+    ) -> Option<String> {
+        if self.seq_of(id) != Some(cp.seq) {
+            return None; // a stale checkpoint of an earlier launch is never used
+        }
+        let empty = Vec::new();
+        let held = held.unwrap_or(&empty);
+        let missing: Vec<u32> = cp
+            .shards()
+            .filter(|i| held.binary_search(i).is_err())
+            .collect();
+        (!missing.is_empty()).then(|| {
+            format!(
+                "{} result(s) it covers are missing (shards {})",
+                missing.len(),
+                missing
+                    .iter()
+                    .take(8)
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         })
     }
 
@@ -1178,76 +1334,57 @@ impl Store for SledStore {
     }
 
     fn scan(&self, purge: bool) -> Result<Vec<Damage>, StoreError> {
-        let mut damage = Vec::new();
-        for &name in SEALED_TREES {
-            let tree = self.db.open_tree(name)?;
-            for kv in tree.iter() {
-                let (k, v) = kv?;
-                let problem = match unseal(name, &k, &v) {
-                    Err(e) => Some(e.to_string()),
-                    Ok(p) => decode_any(name, &k, p)
-                        .err()
-                        .map(|e| format!("{}: {e}", locate(name, &k))),
-                };
-                if let Some(what) = problem {
-                    let (sweep, shard) = owner(name, &k);
-                    damage.push(Damage {
-                        tree: name.to_string(),
-                        sweep,
-                        shard,
-                        what,
-                    });
-                    if purge {
-                        tree.remove(&k)?;
-                    }
-                }
-            }
-        }
-        // A sweep record whose plan is gone cannot be loaded (sled lost the
-        // plan, or its value was damaged and purged above).
-        for kv in self.sweeps.tree.iter() {
-            let (k, _) = kv?;
-            if !self.plans.tree.contains_key(&k)? {
-                damage.push(Damage {
-                    tree: "plans".into(),
-                    sweep: Some(String::from_utf8_lossy(&k).into_owned()),
-                    shard: None,
-                    what: format!("{}: the sweep's plan is missing", locate("sweeps", &k)),
-                });
-                if purge {
-                    self.sweeps.tree.remove(&k)?;
-                }
-            }
-        }
-        // A checkpoint must merge exactly the stored results it covers: its
-        // digest again from them (a covered result lost or changed under a
-        // valid checksum shows here, not at start, which reads only the
-        // checkpoint).
-        for kv in self.checkpoints.tree.iter() {
-            let (k, v) = kv?;
-            let Ok(cp) = unseal("checkpoints", &k, &v).and_then(|p| {
-                Checkpoint::decode(p).map_err(|e| StoreError::Corrupt(format!("checkpoint: {e}")))
-            }) else {
-                continue; // reported above
-            };
-            let id = String::from_utf8_lossy(&k).into_owned();
-            if let Some(what) = self.checkpoint_damage(&id, &cp)? {
-                damage.push(Damage {
-                    tree: "checkpoints".into(),
-                    sweep: Some(id),
-                    shard: None,
-                    what: format!("{}: {what}", locate("checkpoints", &k)),
-                });
-                if purge {
-                    self.checkpoints.tree.remove(&k)?;
-                }
-            }
-        }
-        if purge && !damage.is_empty() {
-            self.db.flush()?;
-        }
-        Ok(damage)
+        self.scan_with(purge, true)
     }
+
+    fn scan_start(&self) -> Result<Vec<Damage>, StoreError> {
+        self.scan_with(false, false)
+    }
+}
+
+/// Read every entry of `tree` into `visit`, in key order and then, if sled
+/// cannot read some part of it (a damaged page), from the other end back to
+/// the last key read: what sled said (and where), if it could not read it all.
+pub(super) fn read_tree(tree: &sled::Tree, mut visit: impl FnMut(&[u8], &[u8])) -> Option<String> {
+    let mut last: Option<sled::IVec> = None;
+    let mut failed = None;
+    for kv in tree.iter() {
+        match kv {
+            Ok((k, v)) => {
+                visit(&k, &v);
+                last = Some(k);
+            }
+            Err(e) => {
+                failed = Some(super::sled_message(&e));
+                break;
+            }
+        }
+    }
+    let failed = failed?;
+    let mut back = 0usize;
+    for kv in tree.iter().rev() {
+        match kv {
+            Ok((k, v)) => {
+                if last.as_ref().is_some_and(|l| k <= *l) {
+                    break;
+                }
+                visit(&k, &v);
+                back += 1;
+            }
+            Err(_) => break,
+        }
+    }
+    let name = String::from_utf8_lossy(&tree.name()).into_owned();
+    let after = match last {
+        Some(k) => format!(
+            "after {}",
+            locate(&name, &k).replacen(&format!("tree `{name}`, "), "", 1)
+        ),
+        None => "from its first entry".into(),
+    };
+    Some(format!(
+        "sled cannot read part of tree `{name}` ({failed}): its entries {after}, up to the last {back} (read back from its end), are unreadable"
+    ))
 }
 
 /// The sweep and shard a key of `tree` belongs to (if it says).
