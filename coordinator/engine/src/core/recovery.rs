@@ -650,6 +650,7 @@ mod tests {
                 token: g.token.clone(),
                 result,
                 timing: None,
+                positions: None,
             };
             assert!(c.submit(sub).unwrap());
         }
@@ -719,6 +720,7 @@ mod tests {
                     token: g.token.clone(),
                     result,
                     timing: None,
+                    positions: None,
                 })
                 .unwrap(),
             );
@@ -1020,6 +1022,7 @@ mod tests {
                 token: g.token.clone(),
                 result,
                 timing: None,
+                positions: None,
             })
             .unwrap());
         c.flush().unwrap();
@@ -1076,6 +1079,7 @@ mod tests {
                     token: g.token.clone(),
                     result,
                     timing: None,
+                    positions: None,
                 })
                 .unwrap());
         }
@@ -1169,6 +1173,7 @@ mod tests {
                 token: g.token.clone(),
                 result,
                 timing: None,
+                positions: None,
             })
             .unwrap());
         assert_eq!(c.merged("s").unwrap().output.encode(), want);
