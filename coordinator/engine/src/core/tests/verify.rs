@@ -1091,3 +1091,37 @@ fn honest_digests_agree_and_a_wrong_digest_is_a_mismatch() {
     let (_, v) = vstatus(&c, "h");
     assert_eq!((v.verified, v.mismatched), (n - 1, 1), "{v:?}");
 }
+
+/// A kind that computes no position digest (octal): its leases ask for
+/// none, two identities whose results agree still verify the shard, but
+/// provenance does not call that independent confirmation: equal results
+/// do not show that both computed them.
+#[test]
+fn agreement_without_position_digests_is_not_called_independent() {
+    let (c, _clock) = mem_core();
+    assert!(!kinds::find("octal").unwrap().position_digest());
+    let req = LaunchSpec {
+        replicate_all: true,
+        kind: "octal".into(),
+        params: [("digits".to_string(), 1), ("max_heap".to_string(), 60)].into(),
+        ..uvg(6, "o", 2, 0, 3)
+    };
+    let n = c.launch(&req).unwrap().shards;
+    for w in ["@a", "@b", "@a", "@b"] {
+        for g in c.lease(w, &V(), 100).unwrap().leases {
+            assert_eq!(g.salt, None, "no digest asked of a kind without one");
+            assert!(submit(&c, w, &g, run(&g)));
+        }
+    }
+    let (state, v) = vstatus(&c, "o");
+    assert_eq!((state, v.verified), (ShownState::Done, n), "{v:?}");
+    let conf = c.provenance("o").unwrap().confirmation;
+    assert_eq!(conf.confirmed_by_two_identities, n);
+    assert!(conf.results_only);
+    assert!(
+        conf.statement.starts_with("not independently verified: ")
+            && conf.statement.contains("computes no position digest"),
+        "{}",
+        conf.statement
+    );
+}
