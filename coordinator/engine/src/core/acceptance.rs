@@ -406,7 +406,7 @@ impl Core {
         }
         s.set_work(index, result.work());
         // Replicated validation (core/verify.rs): origin, and a verification if selected.
-        self.verify_accepted(s, agreements, index, &worker, attempt, &result, positions)?;
+        self.verify_accepted(s, agreements, index, &worker, attempt, (&result, positions))?;
         if let Some(t) = timing {
             s.set_timing(index, t);
         }

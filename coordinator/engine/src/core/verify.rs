@@ -512,8 +512,7 @@ impl Core {
         index: u32,
         worker: &str,
         attempt: u32,
-        result: &Output,
-        positions: Option<u64>,
+        (result, positions): (&Output, Option<u64>),
     ) -> Result<(), CoreError> {
         s.verify.origins.insert(index, worker.to_string());
         // Adaptive replication: an issued identity's results are all
