@@ -66,6 +66,7 @@ async fn main() {
                         lease_token: l.lease_token,
                         result: empty,
                         timing: None,
+                        positions: None,
                     })
                     .await
                     .expect("submit")

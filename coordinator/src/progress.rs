@@ -288,6 +288,7 @@ mod tests {
                     token: g.token.clone(),
                     result: out,
                     timing: None,
+                    positions: None,
                 })
                 .unwrap());
             let s = core.status(Some("s")).unwrap().0.remove(0);

@@ -30,8 +30,10 @@ pub const DEFAULT_PORT: u16 = 7461;
 
 /// The lease protocol this build speaks (`LeaseRequest.protocol`). 2: lease
 /// tokens are opaque and bound to the worker's identity; leases carry no
-/// attempt. A coordinator refuses a worker speaking another one.
-pub const LEASE_PROTOCOL: u32 = 2;
+/// attempt. 3: a lease may carry a salt, and the result of such a lease
+/// carries the position digest under it (`SubmitRequest.positions`). A
+/// coordinator refuses a worker speaking another one.
+pub const LEASE_PROTOCOL: u32 = 3;
 
 /// Environment variable: the coordinator URL (`--coordinator`).
 pub const ENV_COORDINATOR: &str = "GAMESWEEP_COORDINATOR";

@@ -6,7 +6,8 @@
 //!
 //! `cargo run --release -p gamesweep --example uvg_shard_bench -- N SHARD [REPS=1]`
 //! (`EXT=K` and `COLLECT=V` in the environment: the sweep's
-//! `--extension-value` and `--collect-min-value`)
+//! `--extension-value` and `--collect-min-value`; `SALT=S`: run as a
+//! comparable lease does, computing the position digest under salt `S`)
 //! (n = 11: 4,096 shards, cuts 64 × 64 at levels 9, 10; n = 12: 65,536
 //! shards, cuts 64 × 32 × 32 at levels 9, 10, 11 — as `graphplan::plan`
 //! numbers them; `--check` compares the cuts with the plan's).
@@ -14,6 +15,7 @@
 use gamesweep::kinds::uvg::{UvgParams, UvgSweep};
 use gamesweep::sweep::graphplan::{self, Cut, GraphShard};
 use gamesweep::sweep::{Kind, Merge, ShardCtx};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 fn cpu_ns() -> u64 {
     std::fs::read_to_string("/proc/thread-self/schedstat")
@@ -68,12 +70,22 @@ fn main() {
         collect_min_value: env_u8("COLLECT"),
         extension_value: env_u8("EXT"),
     };
+    let salt: Option<u64> = std::env::var("SALT")
+        .ok()
+        .map(|v| v.parse().expect("SALT: a number"));
     for _ in 0..reps {
+        let (cancel, progress, digest) =
+            (AtomicBool::new(false), AtomicU64::new(0), AtomicU64::new(0));
+        let ctx = match salt {
+            Some(salt) => ShardCtx::new(&cancel, &progress).with_salt(salt, &digest),
+            None => ShardCtx::new(&cancel, &progress),
+        };
         let t0 = cpu_ns();
-        let out = UvgSweep
-            .run(&params, &s, &ShardCtx::detached())
-            .expect("the shard runs");
+        let out = UvgSweep.run(&params, &s, &ctx).expect("the shard runs");
         let dt = cpu_ns() - t0;
+        if salt.is_some() {
+            println!("  position digest {:016x}", digest.load(Ordering::Relaxed));
+        }
         let positions = out.work();
         println!(
             "n = {n} shard {index}: {positions} positions, {:.3} s CPU, {:.0} positions/s",

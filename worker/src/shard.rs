@@ -43,6 +43,8 @@ pub(crate) struct LeasedShard {
     pub params: Params,
     /// The shard itself.
     pub shard: ShardSpec,
+    /// The salt of the position digest the lease asks for, if any.
+    pub salt: Option<u64>,
 }
 
 /// The run-time flags shared between a running shard and the worker: the
@@ -66,8 +68,9 @@ pub(crate) struct ShardFlags {
 /// How running a shard ended.
 #[derive(Debug)]
 pub(crate) enum Outcome {
-    /// The shard's result, to submit.
-    Done(Output),
+    /// The shard's result, to submit, with its position digest if the
+    /// lease asked for one.
+    Done(Output, Option<u64>),
     /// The shard was cancelled (lease lost or worker aborting): nothing to send.
     Cancelled,
     /// The shard could not be run; the message goes to the coordinator.
@@ -107,7 +110,12 @@ pub(crate) fn execute(
     flags: &ShardFlags,
     cap: Option<&MemoryCap>,
 ) -> Finished {
-    let ctx = ShardCtx::new(&flags.cancel, &flags.progress);
+    // The position digest, only when the lease asks for one.
+    let positions = AtomicU64::new(0);
+    let ctx = match leased.salt {
+        Some(salt) => ShardCtx::new(&flags.cancel, &flags.progress).with_salt(salt, &positions),
+        None => ShardCtx::new(&flags.cancel, &flags.progress),
+    };
     let (t0, cpu0) = (Instant::now(), thread_cpu_us());
     let over = |rss| {
         Outcome::Failed(cap.map_or_else(String::new, |c| {
@@ -119,6 +127,13 @@ pub(crate) fn execute(
         None => match run_guarded(|| leased.kind.run_shard(&leased.params, &leased.shard, &ctx)) {
             Outcome::Cancelled if flags.memory.load(Ordering::Relaxed) > 0 => {
                 over(flags.memory.load(Ordering::Relaxed))
+            }
+            Outcome::Done(output, _) => {
+                let digest = leased
+                    .salt
+                    .filter(|_| leased.kind.position_digest())
+                    .map(|_| positions.load(Ordering::Relaxed));
+                Outcome::Done(output, digest)
             }
             outcome => outcome,
         },
@@ -145,7 +160,7 @@ pub(crate) fn execute(
 /// the coordinator (a panic must not leave the shard held forever).
 pub(crate) fn run_guarded(run: impl FnOnce() -> Result<Output, SweepError>) -> Outcome {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
-        Ok(Ok(output)) => Outcome::Done(output),
+        Ok(Ok(output)) => Outcome::Done(output, None),
         Ok(Err(SweepError::Cancelled)) => Outcome::Cancelled,
         Ok(Err(e)) => Outcome::Failed(e.to_string()),
         Err(panic) => {
@@ -193,7 +208,7 @@ mod tests {
     #[test]
     fn a_result_is_done() {
         let uvg = kinds::find("uvg").unwrap();
-        assert!(matches!(run_guarded(|| Ok(uvg.empty())), Outcome::Done(_)));
+        assert!(matches!(run_guarded(|| Ok(uvg.empty())), Outcome::Done(..)));
     }
 
     #[test]
@@ -243,6 +258,7 @@ mod tests {
             kind: uvg,
             params,
             shard,
+            salt: None,
         };
         let flags = ShardFlags::default();
         let done = execute(leased, &flags, None);
@@ -255,7 +271,7 @@ mod tests {
             ),
             ("s", 3, "tok")
         );
-        let Outcome::Done(output) = done.outcome else {
+        let Outcome::Done(output, _) = done.outcome else {
             panic!("expected a result")
         };
         assert!(output.work() > 0);
@@ -278,6 +294,7 @@ mod tests {
             kind: uvg,
             params,
             shard,
+            salt: None,
         }
     }
 
@@ -317,6 +334,6 @@ mod tests {
         );
         // Under the cap, the same shard runs to its result.
         let done = execute(small_uvg_shard(), &ShardFlags::default(), Some(&cap));
-        assert!(matches!(done.outcome, Outcome::Done(_)));
+        assert!(matches!(done.outcome, Outcome::Done(..)));
     }
 }

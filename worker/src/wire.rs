@@ -278,6 +278,7 @@ impl Coordinator {
         attempt: u32,
         token: &str,
         result: &[u8],
+        positions: Option<u64>,
         timing: Timing,
     ) -> Result<Submitted, CallError> {
         let req = pb::SubmitRequest {
@@ -288,6 +289,7 @@ impl Coordinator {
             attempt,
             lease_token: token.to_string(),
             result: result.to_vec(),
+            positions,
             timing: Some(pb::ShardTiming {
                 wall_us: timing.wall_us,
                 cpu_us: timing.cpu_us,
@@ -403,6 +405,7 @@ fn leased_shard(lease: pb::Lease) -> Result<LeasedShard, String> {
         kind,
         params,
         shard,
+        salt: lease.salt,
     })
 }
 
@@ -437,6 +440,7 @@ mod tests {
             shard,
             attempt: 2,
             lease_token: "tok".into(),
+            salt: None,
         };
         let spec = pb::ShardSpec {
             index: 5,

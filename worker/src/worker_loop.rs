@@ -204,9 +204,10 @@ impl Worker {
         let coordinator = &self.coordinator;
         let give_up = || give_up(coordinator, self.config.give_up_after);
         let sent = match outcome {
-            Outcome::Done(output) => {
+            Outcome::Done(output, positions) => {
                 let result = output.encode();
-                let submit = || coordinator.submit(&key, attempt, &token, &result, timing);
+                let submit =
+                    || coordinator.submit(&key, attempt, &token, &result, positions, timing);
                 retry::until_answered("submit", &key, backoff, &mut self.shutdown, give_up, submit)
                     .await
                     .map(|reply| match reply {

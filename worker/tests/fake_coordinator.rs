@@ -199,6 +199,7 @@ fn leases(params: &sweep::Params, shards: &[sweep::ShardSpec]) -> Vec<pb::Lease>
             shard: Some(convert::shard_to_proto(s)),
             attempt: 1,
             lease_token: token(s.index),
+            salt: None,
         })
         .collect()
 }

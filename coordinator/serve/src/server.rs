@@ -110,7 +110,7 @@ impl coordinator_server::Coordinator for Service {
         let r = req.into_inner();
         if r.protocol != gamesweep_proto::LEASE_PROTOCOL {
             return Err(Status::failed_precondition(format!(
-                "this worker speaks lease protocol {}, the coordinator {} (lease tokens bound to the worker's credential): upgrade the worker to the coordinator's gamesweep build",
+                "this worker speaks lease protocol {}, the coordinator {} (lease tokens bound to the worker's credential; results that carry the position digest a lease asks for): upgrade the worker to the coordinator's gamesweep build",
                 if r.protocol == 0 { "1 or older".to_string() } else { r.protocol.to_string() },
                 gamesweep_proto::LEASE_PROTOCOL
             )));
@@ -130,6 +130,7 @@ impl coordinator_server::Coordinator for Service {
                     // Nothing tells a first run from a verification copy.
                     attempt: 0,
                     lease_token: g.token,
+                    salt: g.salt,
                 })
                 .collect(),
             lease_ms: self.core.lease_ms(),
@@ -186,6 +187,7 @@ impl coordinator_server::Coordinator for Service {
                     wall_us: t.wall_us,
                     cpu_us: t.cpu_us,
                 }),
+                positions: r.positions,
             })?;
             // Durable before acknowledged. Concurrent submits share flushes
             // (group commit, see `core::commit`).

@@ -66,7 +66,14 @@ pub(super) fn run(
         s.spawn(|| {
             for d in done_rx {
                 let reported = match d.outcome {
-                    Ok(result) => submit(core, worker, &versions, &d.granted, &result, d.timing),
+                    Ok((result, positions)) => submit(
+                        core,
+                        worker,
+                        &versions,
+                        &d.granted,
+                        (&result, positions),
+                        d.timing,
+                    ),
                     Err(why) => fail(core, worker, &versions, &d.granted, why),
                 };
                 lock(&held).retain(|r| r.token != d.granted.token);
@@ -115,8 +122,9 @@ fn lock(held: &HeldSet) -> std::sync::MutexGuard<'_, Vec<Running>> {
 /// A shard that ran to a result or a failure, for the submitting thread.
 struct Done {
     granted: Granted,
-    /// The result, or why there is none.
-    outcome: Result<Output, String>,
+    /// The result and its position digest (if its lease asked for one),
+    /// or why there is none.
+    outcome: Result<(Output, Option<u64>), String>,
     timing: Timing,
 }
 
@@ -190,12 +198,22 @@ fn run_guarded(
     g: &Granted,
     stop: &AtomicBool,
     progress: &AtomicU64,
-) -> Result<Output, Option<String>> {
+) -> Result<(Output, Option<u64>), Option<String>> {
     let kind = gamesweep::kinds::find(&g.kind).map_err(|e| Some(e.to_string()))?;
-    let ctx = ShardCtx::new(stop, progress);
+    let positions = AtomicU64::new(0);
+    let ctx = match g.salt {
+        Some(salt) => ShardCtx::new(stop, progress).with_salt(salt, &positions),
+        None => ShardCtx::new(stop, progress),
+    };
     let run = || kind.run_shard(&g.params, &g.shard, &ctx);
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
-        Ok(Ok(output)) => Ok(output),
+        Ok(Ok(output)) => {
+            let digest = g
+                .salt
+                .filter(|_| kind.position_digest())
+                .map(|_| positions.load(std::sync::atomic::Ordering::Relaxed));
+            Ok((output, digest))
+        }
         Ok(Err(SweepError::Cancelled)) => Err(None),
         Ok(Err(e)) => Err(Some(e.to_string())),
         Err(panic) => {
@@ -219,7 +237,7 @@ fn submit(
     worker: &str,
     versions: &SolverVersions,
     g: &Granted,
-    result: &Output,
+    (result, positions): (&Output, Option<u64>),
     timing: Timing,
 ) -> Result<(), CoreError> {
     let index = g.shard.index;
@@ -235,6 +253,7 @@ fn submit(
                 token: g.token.clone(),
                 result: decoded,
                 timing: Some(timing),
+                positions,
             })
         });
     match accepted {

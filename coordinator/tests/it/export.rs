@@ -869,6 +869,7 @@ fn work_all(core: &Core, worker: &str) -> usize {
             token: g.token.clone(),
             result,
             timing: None,
+            positions: None,
         })
         .unwrap();
     }

@@ -487,6 +487,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
             shard: Some(gamesweep_proto::convert::shard_to_proto(&shard)),
             attempt: 1,
             lease_token: "ab".repeat(32),
+            salt: None,
         }],
         lease_ms: 30_000,
         idle: false,

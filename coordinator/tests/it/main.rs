@@ -31,6 +31,7 @@ mod parts;
 mod patient_liar;
 mod pipeline;
 mod readme_commands;
+mod replay;
 mod replicate;
 mod runtime;
 mod solve_board;

@@ -200,7 +200,22 @@ pub(crate) fn submit_req(id: &str, lease: &pb::Lease, result: Vec<u8>) -> pb::Su
         result,
         lease_token: lease.lease_token.clone(),
         timing: None,
+        positions: honest_positions(lease),
     }
+}
+
+/// The position digest an honest run of `lease`'s shard gives under its
+/// salt (`None`: the lease asks for none).
+pub(crate) fn honest_positions(lease: &pb::Lease) -> Option<u64> {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let salt = lease.salt?;
+    let kind = gamesweep::kinds::find(&lease.kind).unwrap();
+    let params: Params = convert::params_from_proto(&lease.params).unwrap();
+    let shard = convert::opt_shard_from_proto(lease.shard.clone()).unwrap();
+    let (cancel, progress, digest) = (AtomicBool::new(false), AtomicU64::new(0), AtomicU64::new(0));
+    let ctx = sweep::ShardCtx::new(&cancel, &progress).with_salt(salt, &digest);
+    kind.run_shard(&params, &shard, &ctx).unwrap();
+    Some(digest.load(Ordering::Relaxed))
 }
 
 pub(crate) fn honest_run(lease: &pb::Lease) -> Vec<u8> {
@@ -520,19 +535,23 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         !list.to_string().contains(&secrets[0]),
         "secrets are never shown again"
     );
-    // A worker of the old protocol: one clear error.
-    let e = rt
-        .block_on(o.lease(pb::LeaseRequest {
-            protocol: 0,
-            ..lease_req("old", 1)
-        }))
-        .unwrap_err();
-    assert_eq!(e.code(), tonic::Code::FailedPrecondition);
-    assert!(
-        e.message().contains("upgrade the worker"),
-        "{}",
-        e.message()
-    );
+    // A worker of an old protocol (0: before lease tokens; 2: before
+    // position digests, so its results could not be told from replayed
+    // ones): one clear error.
+    for old in [0, 2] {
+        let e = rt
+            .block_on(o.lease(pb::LeaseRequest {
+                protocol: old,
+                ..lease_req("old", 1)
+            }))
+            .unwrap_err();
+        assert_eq!(e.code(), tonic::Code::FailedPrecondition);
+        assert!(
+            e.message().contains("upgrade the worker") && e.message().contains("position digest"),
+            "{}",
+            e.message()
+        );
+    }
     // Issuing and revoking are in the audit log.
     let (audit, _) = ok(&[
         "audit",

@@ -314,7 +314,7 @@ fn lease(
     max: u32,
 ) -> Result<Vec<pb::Lease>, tonic::Status> {
     rt.block_on(c.lease(pb::LeaseRequest {
-        protocol: 2,
+        protocol: gamesweep_proto::LEASE_PROTOCOL,
         worker_id: worker.into(),
         solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
         max_shards: max,
@@ -347,6 +347,7 @@ fn submit(
         lease_token: l.lease_token.clone(),
         result: r.encode(),
         timing: None,
+        positions: None,
     }))
     .map(|r| r.into_inner().accepted)
 }
@@ -474,6 +475,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
                 lease_token: b.lease_token.clone(),
                 result: garbage.to_vec(),
                 timing: None,
+                positions: None,
             }))
             .unwrap_err();
         assert_eq!(e.code(), tonic::Code::InvalidArgument, "{}", e.message());

@@ -37,7 +37,7 @@ fn lease(
     max: u32,
 ) -> Vec<pb::Lease> {
     rt.block_on(c.lease(pb::LeaseRequest {
-        protocol: 2,
+        protocol: gamesweep_proto::LEASE_PROTOCOL,
         worker_id: worker.into(),
         solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
             &gamesweep_api::solver_version(),
@@ -79,6 +79,7 @@ fn submit_req(
         attempt,
         lease_token: token.into(),
         result: result.encode(),
+        positions: None,
         timing: Some(pb::ShardTiming {
             wall_us: 1_000,
             cpu_us: 900,

@@ -225,6 +225,7 @@ fn forge(
         attempt: 1,
         result: empty,
         timing: None,
+        positions: None,
         lease_token: fake_token.clone(),
     }));
     note(
@@ -289,6 +290,7 @@ fn forge(
                 attempt: l.attempt,
                 result,
                 timing: None,
+                positions: None,
                 lease_token: l.lease_token.clone(),
             }))
         };

@@ -68,6 +68,20 @@ fn honest(lease: &pb::Lease) -> Vec<u8> {
         .encode()
 }
 
+/// The position digest an honest run of `lease`'s shard gives under its
+/// salt (`None`: the lease asks for none).
+fn honest_positions(lease: &pb::Lease) -> Option<u64> {
+    let salt = lease.salt?;
+    let kind = gamesweep::kinds::find("uvg").unwrap();
+    let params: Params = convert::params_from_proto(&lease.params).unwrap();
+    let shard = convert::opt_shard_from_proto(lease.shard.clone()).unwrap();
+    let (cancel, progress) = (AtomicBool::new(false), std::sync::atomic::AtomicU64::new(0));
+    let digest = std::sync::atomic::AtomicU64::new(0);
+    let ctx = sweep::ShardCtx::new(&cancel, &progress).with_salt(salt, &digest);
+    kind.run_shard(&params, &shard, &ctx).unwrap();
+    Some(digest.load(Ordering::Relaxed))
+}
+
 /// One position moved from Grundy value 1 to 2 (a lie that passes validation).
 fn lie(honest: &[u8]) -> Option<Vec<u8>> {
     let mut v: serde_json::Value = serde_json::from_slice(honest).ok()?;
@@ -197,6 +211,7 @@ fn dishonest(
             for l in leases {
                 k += 1;
                 let right = honest(&l);
+                let positions = honest_positions(&l);
                 let (bytes, wrong) = match corrupt(&right, k) {
                     Some(b) if b != right => (b, true),
                     _ => (right, false),
@@ -212,6 +227,7 @@ fn dishonest(
                     result: bytes.clone(),
                     lease_token: l.lease_token.clone(),
                     timing: None,
+                    positions,
                 };
                 let sent = rt.block_on(c.submit(req(id)));
                 if wrong {

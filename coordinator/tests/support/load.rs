@@ -179,6 +179,7 @@ async fn simulated_worker(
                     lease_token: l.lease_token,
                     result: out.encode(),
                     timing: None,
+                    positions: None,
                 })
                 .await
                 .map_err(|e| format!("{id}: submit of shard {}: {}", spec.index, e.message()))?

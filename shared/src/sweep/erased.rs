@@ -28,6 +28,9 @@ pub trait SweepKind: Sync {
     /// uses) and with nothing else: not with tests, comments, the CLI or
     /// other kinds. See [`crate::version::kind_version`].
     fn version(&self) -> String;
+    /// Does a run return a position digest when asked
+    /// ([`Kind::position_digest`])?
+    fn position_digest(&self) -> bool;
     /// Check `given` against the declared parameters, fill in defaults, and
     /// check that the kind's typed parameters parse.
     fn resolve_params(&self, given: &Params) -> Result<Params, SweepError>;
@@ -153,6 +156,9 @@ impl<K: Kind> SweepKind for K {
             Some(id) => crate::version::outside_kind_version(id, Kind::name(self)),
             None => crate::version::kind_version(Kind::source_file(self), Kind::name(self)),
         }
+    }
+    fn position_digest(&self) -> bool {
+        Kind::position_digest(self)
     }
     fn resolve_params(&self, given: &Params) -> Result<Params, SweepError> {
         let p = resolve(Kind::name(self), self.param_defs(), given)?;

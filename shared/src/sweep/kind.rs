@@ -63,6 +63,18 @@ pub trait Kind: Sync + Send + 'static {
     fn outside_version(&self) -> Option<&'static str> {
         None
     }
+    /// Does [`Kind::run`] return a position digest when its context carries
+    /// a salt ([`ShardCtx::salt`], [`ShardCtx::add_positions`]): the sum,
+    /// over every position of the shard, of
+    /// [`super::positions`]' keyed mix of (position, value)? The
+    /// coordinator then asks every run it may compare for one, and two
+    /// runs agree only if their results and digests agree: agreement shows
+    /// that both computed. `false` (the default): agreement of two runs
+    /// shows only that their results are equal (a replayed result agrees
+    /// too), and the report says so.
+    fn position_digest(&self) -> bool {
+        false
+    }
     /// Split the sweep into shards with their estimated work (positions; 0 if
     /// unknown). `target_shards` is a hint (0 = the kind's default).
     fn plan(
@@ -160,10 +172,14 @@ pub struct ShardSpec {
 
 /// Run-time context of one shard: a cancellation flag the kind may poll and a
 /// progress counter (positions done so far) it may bump. Both are optional to
-/// honour; a kind that ignores them is still correct.
+/// honour; a kind that ignores them is still correct. With a salt
+/// ([`ShardCtx::with_salt`]) a kind that computes position digests
+/// ([`Kind::position_digest`]) must add every position's part
+/// ([`ShardCtx::add_positions`]).
 pub struct ShardCtx<'a> {
     cancel: Option<&'a AtomicBool>,
     progress: Option<&'a AtomicU64>,
+    positions: Option<(u64, &'a AtomicU64)>,
 }
 
 impl<'a> ShardCtx<'a> {
@@ -172,6 +188,28 @@ impl<'a> ShardCtx<'a> {
         ShardCtx {
             cancel: Some(cancel),
             progress: Some(progress),
+            positions: None,
+        }
+    }
+    /// This context, asking for the position digest under `salt`, summed
+    /// (wrapping) into `digest`, which should start at 0.
+    pub fn with_salt(self, salt: u64, digest: &'a AtomicU64) -> Self {
+        ShardCtx {
+            positions: Some((salt, digest)),
+            ..self
+        }
+    }
+    /// The salt of the position digest asked for, if one is.
+    #[inline]
+    pub fn salt(&self) -> Option<u64> {
+        self.positions.map(|(salt, _)| salt)
+    }
+    /// Add `part` (wrapping) to the position digest; nothing if none was
+    /// asked for. Parts may be added from several threads in any order.
+    #[inline]
+    pub fn add_positions(&self, part: u64) {
+        if let Some((_, d)) = self.positions {
+            d.fetch_add(part, Ordering::Relaxed);
         }
     }
     /// A context nobody watches (tests, one-off runs).
@@ -179,6 +217,7 @@ impl<'a> ShardCtx<'a> {
         ShardCtx {
             cancel: None,
             progress: None,
+            positions: None,
         }
     }
     /// Has the runtime asked this shard to stop?

@@ -27,6 +27,7 @@ mod invalid;
 mod kind;
 pub mod merge;
 pub mod params;
+pub mod positions;
 pub mod present;
 pub mod report;
 mod result;

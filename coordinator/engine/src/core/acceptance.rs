@@ -46,6 +46,11 @@ pub struct Submission {
     pub result: Output,
     /// How long it took, if the worker said.
     pub timing: Option<Timing>,
+    /// The position digest under the lease's salt
+    /// ([`gamesweep::sweep::positions`]), if the worker sent one. Required
+    /// when the lease had a salt (else the submit is refused); ignored when
+    /// it had none.
+    pub positions: Option<u64>,
 }
 
 /// A shard a worker could not run.
@@ -295,6 +300,7 @@ impl Core {
             token,
             result,
             timing,
+            positions,
         } = sub;
         super::model::check_worker(&worker)?;
         let span = info_span!("submit", sweep = %sweep_id, shard = index, worker = %worker);
@@ -310,6 +316,30 @@ impl Core {
             Named::Lost { attempt, .. } => *attempt,
             Named::Finished | Named::Stale => 0,
         };
+        // A lease that asked for a position digest (core/leases.rs) takes
+        // no result without one: it could not be told from a replayed
+        // result. One sent unasked is ignored.
+        let positions = {
+            let (s, _) = st.shard_of(&sweep_id, index, &version)?;
+            match (self.salt_for(s, index, &worker), positions) {
+                (Some(_), None) => {
+                    s.results_invalid = s.results_invalid.saturating_add(1);
+                    let full = s.results_invalid_by.len() >= super::model::MAX_INVALID_BY
+                        && !s.results_invalid_by.contains_key(&worker);
+                    let key = if full { "(others)" } else { worker.as_str() };
+                    let n = s.results_invalid_by.entry(key.to_string()).or_insert(0);
+                    *n = n.saturating_add(1);
+                    self.store.put_stats(&sweep_id, &s.stats())?;
+                    let e = CoreError::BadRequest(format!(
+                        "result for shard {index} of sweep `{sweep_id}` refused: its lease asked for the position digest under its salt and the submit carries none (workers of lease protocol 3 compute it: upgrade the worker)"
+                    ));
+                    warn!(worker = %worker, "result refused: {e}");
+                    return Err(e);
+                }
+                (Some(_), p) => p,
+                (None, _) => None,
+            }
+        };
         // Replicated validation (core/verify.rs): a verification run, or a quarantined worker.
         let run = super::verify::Run {
             worker: &worker,
@@ -319,6 +349,7 @@ impl Core {
             attempt,
             copy: matches!(named, Named::Copy(_)),
             result: &result,
+            positions,
         };
         if let Some(accepted) = self.verify_submit(&mut st, &run)? {
             return Ok(accepted);
@@ -375,7 +406,7 @@ impl Core {
         }
         s.set_work(index, result.work());
         // Replicated validation (core/verify.rs): origin, and a verification if selected.
-        self.verify_accepted(s, agreements, index, &worker, attempt, &result)?;
+        self.verify_accepted(s, agreements, index, &worker, attempt, (&result, positions))?;
         if let Some(t) = timing {
             s.set_timing(index, t);
         }

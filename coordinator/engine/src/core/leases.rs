@@ -13,6 +13,7 @@ use super::model::{
 use super::tokens::LeaseClaim;
 use super::Core;
 use crate::store::LeaseRecord;
+use gamesweep::kinds;
 use gamesweep::sweep::{Params, ShardSpec};
 use gamesweep_api::SolverVersions;
 use std::collections::BTreeMap;
@@ -33,6 +34,9 @@ pub struct Granted {
     pub attempt: u32,
     /// The lease's token, to send back with renewals, the result or a failure.
     pub token: String,
+    /// The salt of the position digest the result must carry, when its run
+    /// may be compared with another identity's (see [`Core::salt_for`]).
+    pub salt: Option<u64>,
 }
 
 /// Result of a lease request.
@@ -210,6 +214,21 @@ impl Core {
         )
     }
 
+    /// The salt of the position digest a result of shard `index` of `s`
+    /// from `holder` must carry: asked of an issued identity (the only
+    /// runs compared as votes) in a sweep with verification, when the
+    /// sweep's kind computes position digests
+    /// ([`gamesweep::sweep::SweepKind::position_digest`]); `None`
+    /// otherwise (`gamesweep run`'s one identity computes none). It
+    /// depends on nothing a lease reveals, so a first run and a copy look
+    /// alike.
+    pub(crate) fn salt_for(&self, s: &Sweep, index: u32, holder: &str) -> Option<u64> {
+        let asked = (s.verify.ppm > 0 || s.record.replicate_all)
+            && is_issued(holder)
+            && kinds::find(&s.record.kind).is_ok_and(|k| k.position_digest());
+        asked.then(|| self.key.salt(&s.record.id, s.record.seq, index))
+    }
+
     /// The lease of shard `index` of `s` that `token` names, if `token` is
     /// a token the coordinator made for `holder` and that shard (else
     /// `None`: refused and counted by the caller).
@@ -380,6 +399,7 @@ impl Core {
                 shard: s.plan[i as usize].clone(),
                 attempt: lease.attempt,
                 token: self.lease_token(s, i, worker, lease.nonce),
+                salt: self.salt_for(s, i, worker),
             });
         }
         st.vtime = vtime;
@@ -424,6 +444,7 @@ impl Core {
                 shard: s.plan[i as usize].clone(),
                 attempt: lease.attempt,
                 token: self.lease_token(s, i, worker, lease.nonce),
+                salt: self.salt_for(s, i, worker),
             });
         }
         // Got fewer than asked for while a sweep is open: waiting.

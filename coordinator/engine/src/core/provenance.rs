@@ -7,6 +7,7 @@
 use super::model::CoreError;
 use super::model::{is_issued, voter};
 use super::verify;
+use super::verify_state::result_part;
 use super::Core;
 use crate::store::{Verdict, VerifyPurpose};
 use gamesweep::sweep::Params;
@@ -53,6 +54,13 @@ pub struct Confirmation {
     /// [`gamesweep::sweep::SweepKind::rows`]); `None`: any row.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub rows_alone: BTreeMap<String, Option<[usize; 2]>>,
+    /// The sweep's kind computes no position digest
+    /// ([`gamesweep::sweep::SweepKind::position_digest`]): two identities
+    /// that agreed gave equal results, which does not show that both
+    /// computed them (a result replayed from an export agrees too), so the
+    /// statement does not call them independent confirmation.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub results_only: bool,
 }
 
 /// `provenance.json`.
@@ -173,7 +181,7 @@ impl Core {
         let mismatches = v
             .records
             .iter()
-            .filter(|(_, r)| r.mismatched())
+            .filter(|(_, r)| super::verify_state::mismatched(r))
             .map(|(&shard, r)| MismatchRecord {
                 shard,
                 workers: r.runs.iter().map(|x| x.worker.clone()).collect(),
@@ -229,26 +237,46 @@ fn confirmation(s: &super::model::Sweep) -> Confirmation {
         let r = kind?.rows(&s.record.params, s.plan.get(i as usize)?)?;
         Some([*r.start(), *r.end()])
     };
+    let digests = verify::digests(s);
     for i in 0..total {
         let origin = s.verify.origins.get(&i).map_or(UNRECORDED, String::as_str);
         // The identities that computed the accepted result.
         let mut agreeing: std::collections::BTreeSet<&str> = [voter(origin)].into();
         if let Some(r) = s.verify.records.get(&i) {
-            let accepted = match &r.verdict {
+            // What the accepted result's run voted for (its result and, in
+            // a sweep with position digests, its digest), else its result.
+            let accepted_run = match &r.verdict {
                 Verdict::Majority { replaced: true, .. } => r
                     .runs
                     .iter()
-                    .find(|x| x.worker == origin && x.result.is_some())
-                    .map(|x| x.digest.as_str()),
-                _ => r.runs.first().map(|x| x.digest.as_str()),
+                    .find(|x| x.worker == origin && x.result.is_some()),
+                _ => r.runs.first(),
             };
-            if matches!(r.verdict, Verdict::Verified | Verdict::Majority { .. }) {
-                for run in r
+            if let (Some(acc), true) = (
+                accepted_run,
+                matches!(r.verdict, Verdict::Verified | Verdict::Majority { .. }),
+            ) {
+                let votes: Vec<(&str, Option<&str>)> = r
                     .runs
                     .iter()
-                    .filter(|x| Some(x.digest.as_str()) == accepted)
-                {
-                    agreeing.insert(voter(&run.worker));
+                    .map(|x| (voter(&x.worker), verify::vote(r, x, digests)))
+                    .collect();
+                // The vote the accepted result won by: its run's own, or,
+                // for a run that is no vote (recorded from the stored
+                // result), the vote for its result with the most voices.
+                let won = verify::vote(r, acc, digests).or_else(|| {
+                    let mut by: BTreeMap<&str, std::collections::BTreeSet<&str>> = BTreeMap::new();
+                    for (w, v) in &votes {
+                        if let Some(v) = v.filter(|v| result_part(v) == result_part(&acc.digest)) {
+                            by.entry(v).or_default().insert(w);
+                        }
+                    }
+                    by.into_iter().max_by_key(|(_, w)| w.len()).map(|(v, _)| v)
+                });
+                for (w, v) in &votes {
+                    if won.is_some() && *v == won {
+                        agreeing.insert(w);
+                    }
                 }
             }
         }
@@ -276,6 +304,9 @@ fn confirmation(s: &super::model::Sweep) -> Confirmation {
             .or_insert(span);
         *c.resting_alone.entry(alone).or_insert(0) += 1;
     }
+    // Only a sweep where two identities agreed says that their agreement
+    // shows no computation.
+    c.results_only = !digests && c.confirmed_by_two_identities > 0;
     let worst = c.resting_alone.iter().max_by_key(|(_, n)| **n);
     c.most_one_identity_could_change = worst.map_or(0, |(_, n)| *n);
     // Every identity resting alone on some shards, the most first: naming
@@ -287,7 +318,15 @@ fn confirmation(s: &super::model::Sweep) -> Confirmation {
         .map(|(w, n)| format!("{w}: {n}"))
         .collect::<Vec<_>>()
         .join(", ");
-    c.statement = if c.confirmed_by_two_identities == total {
+    c.statement = if c.results_only && c.confirmed_by_two_identities > 0 {
+        let n = c.most_one_identity_could_change;
+        format!(
+            "not independently verified: {} of {total} shards have equal results from two identities, but kind `{}` computes no position digest, so that does not show both computed them (a result replayed from an export agrees too); one faulty or lying identity could have changed up to {n} shards unnoticed{}",
+            c.confirmed_by_two_identities,
+            s.record.kind,
+            if everyone.is_empty() { String::new() } else { format!(" (resting alone: {everyone})") }
+        )
+    } else if c.confirmed_by_two_identities == total {
         "independently verified: every shard confirmed by two identities".to_string()
     } else if c.confirmed_by_two_identities == 0 && c.resting_alone.len() == 1 {
         "not independently verified: every shard rests on one identity".to_string()

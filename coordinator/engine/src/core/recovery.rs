@@ -696,6 +696,7 @@ mod tests {
                 token: g.token.clone(),
                 result,
                 timing: None,
+                positions: None,
             };
             assert!(c.submit(sub).unwrap());
         }
@@ -765,6 +766,7 @@ mod tests {
                     token: g.token.clone(),
                     result,
                     timing: None,
+                    positions: None,
                 })
                 .unwrap(),
             );
@@ -1066,6 +1068,7 @@ mod tests {
                 token: g.token.clone(),
                 result,
                 timing: None,
+                positions: None,
             })
             .unwrap());
         c.flush().unwrap();
@@ -1122,6 +1125,7 @@ mod tests {
                     token: g.token.clone(),
                     result,
                     timing: None,
+                    positions: None,
                 })
                 .unwrap());
         }
@@ -1215,6 +1219,7 @@ mod tests {
                 token: g.token.clone(),
                 result,
                 timing: None,
+                positions: None,
             })
             .unwrap());
         assert_eq!(c.merged("s").unwrap().output.encode(), want);

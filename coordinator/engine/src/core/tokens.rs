@@ -57,6 +57,22 @@ impl LeaseKey {
         m
     }
 
+    /// The salt of the position digest of shard `index` of sweep
+    /// `sweep_id` (launch `seq`): the first 8 bytes of an HMAC under this
+    /// key, so only the coordinator can know it before it leases the shard;
+    /// the same for every lease of the shard (two runs must compute the
+    /// same digest), stored nowhere, and different for every launch.
+    pub(crate) fn salt(&self, sweep_id: &str, seq: u64, index: u32) -> u64 {
+        let mut m = Hmac::<Sha256>::new_from_slice(&self.0).expect("HMAC takes keys of any length");
+        m.update(b"gamesweep-position-salt");
+        m.update(&(sweep_id.len() as u64).to_be_bytes());
+        m.update(sweep_id.as_bytes());
+        m.update(&seq.to_be_bytes());
+        m.update(&index.to_be_bytes());
+        let tag = m.finalize().into_bytes();
+        u64::from_le_bytes(tag[..8].try_into().expect("8 bytes"))
+    }
+
     /// The token of the lease `nonce` of `claim`: 80 lowercase hex digits.
     pub(crate) fn token(&self, claim: &LeaseClaim<'_>, nonce: u64) -> String {
         let tag = self.mac(claim, nonce).finalize().into_bytes();

@@ -66,6 +66,7 @@ pub use super::verify_state::{
     digest, selected, spot_checked, unnoticed, SPOT_LIES, SPOT_MISS, SPOT_PPM,
 };
 pub(crate) use super::verify_state::{first_run, Quarantine, Verification, PPM};
+use super::verify_state::{has_positions, result_part, run_digest};
 use super::Core;
 use crate::store::checkpoint::SetDigest;
 use crate::store::{
@@ -86,11 +87,35 @@ pub use gamesweep_api::domain::{VerifyStatus, VerifyWaiting};
 fn import_overruled(rec: &VerifyRecord) -> Option<&VerifyRun> {
     let (import, workers) = rec.runs.split_first()?;
     let first = workers.first()?;
+    let r = |x: &VerifyRun| result_part(&x.digest).to_string();
     let agree = rec.purpose == VerifyPurpose::Import
-        && first.digest != import.digest
+        && r(first) != r(import)
         && first.result.is_some()
-        && workers.iter().all(|r| r.digest == first.digest);
+        && workers.iter().all(|x| r(x) == r(first));
     agree.then_some(first)
+}
+
+/// What run `run` of record `rec` votes for: in a sweep whose kind
+/// computes position digests (`digests`), its result with its position
+/// digest, and nothing if it has none (a first run recorded from the
+/// stored result, by a recheck or after a crash: it computed nothing we
+/// can tell, so it is no vote, and two runs that carry digests must
+/// agree); in other sweeps, and for an untrusted import (whose first run
+/// is the file's, never a vote of its own), its result alone.
+pub(crate) fn vote<'a>(rec: &VerifyRecord, run: &'a VerifyRun, digests: bool) -> Option<&'a str> {
+    if !digests || rec.purpose == VerifyPurpose::Import {
+        Some(result_part(&run.digest))
+    } else if has_positions(&run.digest) {
+        Some(run.digest.as_str())
+    } else {
+        None
+    }
+}
+
+/// Does the kind of sweep `s` compute position digests
+/// ([`gamesweep::sweep::SweepKind::position_digest`])?
+pub(crate) fn digests(s: &Sweep) -> bool {
+    kinds::find(&s.record.kind).is_ok_and(|k| k.position_digest())
 }
 
 /// Lease periods an open verification waits for an eligible worker (from
@@ -269,6 +294,9 @@ pub(crate) struct Run<'a> {
     pub(crate) attempt: u32,
     /// The result.
     pub(crate) result: &'a Output,
+    /// Its position digest, if its lease asked for one (see
+    /// [`Core::salt_for`]); `None` otherwise.
+    pub(crate) positions: Option<u64>,
 }
 
 impl Core {
@@ -352,6 +380,7 @@ impl Core {
                     shard: s.plan[i as usize].clone(),
                     attempt,
                     token: self.lease_token(s, i, worker, nonce),
+                    salt: self.salt_for(s, i, worker),
                 });
             }
         }
@@ -483,7 +512,7 @@ impl Core {
         index: u32,
         worker: &str,
         attempt: u32,
-        result: &Output,
+        (result, positions): (&Output, Option<u64>),
     ) -> Result<(), CoreError> {
         s.verify.origins.insert(index, worker.to_string());
         // Adaptive replication: an issued identity's results are all
@@ -506,7 +535,7 @@ impl Core {
             let mut rec = first_run(
                 worker.to_string(),
                 attempt,
-                digest(&result.encode()),
+                run_digest(&result.encode(), positions),
                 Some(now_ms),
             );
             rec.purpose = purpose;
@@ -545,7 +574,7 @@ impl Core {
             return Ok(None); // refused by the ordinary path, with its message
         }
         let bytes = run.result.encode();
-        let digest = digest(&bytes);
+        let digest = run_digest(&bytes, run.positions);
         rec.runs.push(VerifyRun {
             worker: run.worker.to_string(),
             attempt: run.attempt,
@@ -610,14 +639,22 @@ impl Core {
         now: Instant,
     ) -> Result<(Vec<String>, Vec<String>), CoreError> {
         let id = s.record.id.clone();
+        let with_digests = digests(s);
         let mut guard = s.verify.records.get_mut(&index).expect("caller checked");
         let rec: &mut VerifyRecord = &mut guard;
+        // What each run votes for (a run without a position digest in a
+        // sweep that asks for them votes for nothing), and the first run's
+        // result, which the winner may replace.
+        let votes: Vec<Option<&str>> = rec
+            .runs
+            .iter()
+            .map(|r| vote(rec, r, with_digests))
+            .collect();
         let mut voices: BTreeMap<&str, std::collections::BTreeSet<&str>> = BTreeMap::new();
-        for r in &rec.runs {
-            voices
-                .entry(r.digest.as_str())
-                .or_default()
-                .insert(voter(&r.worker));
+        for (r, v) in rec.runs.iter().zip(&votes) {
+            if let Some(v) = v {
+                voices.entry(v).or_default().insert(voter(&r.worker));
+            }
         }
         let issued = |d: &str| voices[d].iter().filter(|v| is_issued(v)).count();
         let top = voices.keys().map(|d| issued(d)).max().unwrap_or(0);
@@ -626,40 +663,52 @@ impl Core {
             .copied()
             .filter(|d| issued(d) == top)
             .collect();
+        // A run agrees with the winning vote `w`: it votes for it, or, voting
+        // for nothing, its result is the winner's.
+        let agrees = |i: usize, w: &str| match votes[i] {
+            Some(v) => v == w,
+            None => result_part(&rec.runs[i].digest) == result_part(w),
+        };
         let mut losers = Vec::new();
         let mut agreed = Vec::new();
         let mut replacement = None;
         let all_voices: std::collections::BTreeSet<&str> =
             voices.values().flatten().copied().collect();
-        if voices.len() == 1 && all_voices.len() >= 2 {
-            rec.verdict = Verdict::Verified;
-            agreed = all_voices
-                .iter()
-                .filter(|v| is_issued(v))
-                .map(|v| v.to_string())
-                .collect();
-            info!(sweep = %id, shard = index, runs = rec.runs.len(), "verified");
+        let unanimous = voices.len() == 1 && all_voices.len() >= 2;
+        let winner: Option<String> = if unanimous {
+            voices.keys().next().map(|w| w.to_string())
         } else if top >= 2 && leaders.len() == 1 {
-            let winner = leaders[0].to_string();
+            Some(leaders[0].to_string())
+        } else {
+            None
+        };
+        let overruled =
+            import_overruled(rec).map(|w| (w.result.clone().unwrap_or_default(), w.worker.clone()));
+        if let Some(winner) = winner.as_ref().filter(|w| unanimous && agrees(0, w)) {
+            rec.verdict = Verdict::Verified;
             agreed = voices[winner.as_str()]
                 .iter()
                 .filter(|v| is_issued(v))
                 .map(|v| v.to_string())
                 .collect();
-            losers = rec
-                .runs
+            info!(sweep = %id, shard = index, runs = rec.runs.len(), "verified");
+        } else if let Some(winner) = winner {
+            agreed = voices[winner.as_str()]
                 .iter()
-                .filter(|r| r.digest != winner)
-                .map(|r| r.worker.clone())
+                .filter(|v| is_issued(v))
+                .map(|v| v.to_string())
+                .collect();
+            losers = (0..rec.runs.len())
+                .filter(|&i| !agrees(i, &winner))
+                .map(|i| rec.runs[i].worker.clone())
                 .collect();
             losers.sort();
             losers.dedup();
-            let replaced = rec.runs[0].digest != winner;
+            let replaced = !agrees(0, &winner);
             if replaced {
-                let w = rec
-                    .runs
-                    .iter()
-                    .find(|r| r.digest == winner && r.result.is_some())
+                let w = (1..rec.runs.len())
+                    .find(|&i| votes[i] == Some(winner.as_str()) && rec.runs[i].result.is_some())
+                    .map(|i| &rec.runs[i])
                     .expect("the winner has two runs, so one besides the first");
                 replacement = Some((w.result.clone().unwrap_or_default(), w.worker.clone()));
             }
@@ -669,9 +718,7 @@ impl Core {
                 replaced,
             };
             rec.lease = None;
-        } else if let Some(w) =
-            import_overruled(rec).map(|w| (w.result.clone().unwrap_or_default(), w.worker.clone()))
-        {
+        } else if let Some(w) = overruled {
             // An untrusted import's run is no vote: the workers' agreeing
             // runs replace it (core/transfer.rs).
             losers = vec![rec.runs[0].worker.clone()];

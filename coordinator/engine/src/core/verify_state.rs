@@ -68,6 +68,42 @@ pub fn digest(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// What a verification run records as its digest: the SHA-256 of its
+/// encoded result (`bytes`), followed, for a run that returned a position
+/// digest under its lease's salt, by `+` and that digest (16 hex digits).
+/// Only the verification records (the store's `verify` tree) hold it:
+/// never an export, a checkpoint, status or provenance.
+pub(crate) fn run_digest(bytes: &[u8], positions: Option<u64>) -> String {
+    let mut d = digest(bytes);
+    if let Some(p) = positions {
+        d.push_str(&format!("+{p:016x}"));
+    }
+    d
+}
+
+/// The result part of a run's digest (the SHA-256 of its result).
+pub(crate) fn result_part(d: &str) -> &str {
+    d.split_once('+').map_or(d, |(r, _)| r)
+}
+
+/// Does a run's digest carry a position digest?
+pub(crate) fn has_positions(d: &str) -> bool {
+    d.contains('+')
+}
+
+/// Do the runs of `rec` disagree? Two results differ, or two runs that
+/// both carry a position digest differ in it (a run recorded from the
+/// stored result, without one, differs from the others only in its
+/// result).
+pub(crate) fn mismatched(rec: &VerifyRecord) -> bool {
+    rec.runs.iter().enumerate().any(|(i, a)| {
+        rec.runs[..i].iter().any(|b| {
+            result_part(&a.digest) != result_part(&b.digest)
+                || (has_positions(&a.digest) && has_positions(&b.digest) && a.digest != b.digest)
+        })
+    })
+}
+
 /// Quarantine state shared by every sweep (in the core's [`State`]).
 #[derive(Debug, Default)]
 pub(crate) struct Quarantine {
@@ -118,7 +154,7 @@ impl RecordTally {
         }
         add(&mut self.rechecks, r.purpose == VerifyPurpose::Recheck);
         add(&mut self.verified, r.verdict == Verdict::Verified);
-        add(&mut self.mismatched, r.mismatched());
+        add(&mut self.mismatched, mismatched(r));
         add(
             &mut self.replaced,
             matches!(r.verdict, Verdict::Majority { replaced: true, .. }),

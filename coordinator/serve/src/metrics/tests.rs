@@ -49,6 +49,7 @@ fn submission(worker: &str, g: &Granted) -> Submission {
         token: g.token.clone(),
         result: run(g),
         timing: None,
+        positions: None,
     }
 }
 

@@ -13,6 +13,7 @@ mod validate;
 use crate::graph::{graph6, BitGraph};
 use crate::sweep::graphplan::{self, GraphShard};
 use crate::sweep::merge::{add, add_counts, merge_maps, MergeError};
+use crate::sweep::positions::graph_part;
 use crate::sweep::report::nim;
 use crate::sweep::ValidateError;
 use crate::sweep::{
@@ -466,6 +467,10 @@ impl Kind for UvgSweep {
         PARAMS
     }
 
+    fn position_digest(&self) -> bool {
+        true
+    }
+
     fn plan(
         &self,
         params: &UvgParams,
@@ -491,6 +496,10 @@ impl Kind for UvgSweep {
         let mut acc = Acc::new(max_n, params.collect_min_value, params.extension_value);
         let mut since = 0u64;
         let mut cancelled = false;
+        // The position digest, only when one is asked for (a comparable
+        // lease): one fold per graph over its rows and start values.
+        let salt = ctx.salt();
+        let mut positions = 0u64;
         // Every node of the walk (counted or not) extends the subset table
         // its children reuse; only the counted ones are visited.
         let mut table = uvg::incremental::Incremental::new();
@@ -513,6 +522,9 @@ impl Kind for UvgSweep {
                 return;
             }
             acc.visit(g, values);
+            if let Some(salt) = salt {
+                positions = positions.wrapping_add(graph_part(salt, g.rows(), values));
+            }
             since += g.n() as u64;
             if since >= 1 << 16 {
                 ctx.add_progress(since);
@@ -522,6 +534,7 @@ impl Kind for UvgSweep {
         });
         ctx.add_progress(since);
         ctx.check()?;
+        ctx.add_positions(positions);
         Ok(acc.finish())
     }
 

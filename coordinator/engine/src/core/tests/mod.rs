@@ -71,7 +71,20 @@ fn run(g: &Granted) -> Output {
         .unwrap()
 }
 
-/// `worker`'s submission of `result` for the shard of lease `g`.
+/// The position digest an honest run of the shard of `g` returns under
+/// its lease's salt (`None`: the lease asked for none).
+pub(super) fn positions(g: &Granted) -> Option<u64> {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let salt = g.salt?;
+    let kind = kinds::find(&g.kind).unwrap();
+    let (cancel, progress, digest) = (AtomicBool::new(false), AtomicU64::new(0), AtomicU64::new(0));
+    let ctx = sweep::ShardCtx::new(&cancel, &progress).with_salt(salt, &digest);
+    kind.run_shard(&g.params, &g.shard, &ctx).unwrap();
+    Some(digest.load(Ordering::Relaxed))
+}
+
+/// `worker`'s submission of `result` for the shard of lease `g` (with the
+/// honest position digest, if its lease asks for one).
 fn submission(worker: &str, g: &Granted, result: Output) -> Submission {
     Submission {
         worker: worker.into(),
@@ -81,6 +94,7 @@ fn submission(worker: &str, g: &Granted, result: Output) -> Submission {
         token: g.token.clone(),
         result,
         timing: None,
+        positions: positions(g),
     }
 }
 
@@ -446,6 +460,7 @@ fn launch_rejects_bad_requests() {
         token: String::new(),
         result: kinds::find("uvg").unwrap().empty(),
         timing: None,
+        positions: None,
     };
     assert!(matches!(
         c.submit(wrong_build.clone()),
@@ -683,6 +698,7 @@ fn results_without_a_valid_lease_token_are_refused_and_counted() {
         token: String::new(),
         result: forged_result.clone(),
         timing: None,
+        positions: None,
     };
     let e = c.submit(forged.clone()).unwrap_err();
     assert!(matches!(e, CoreError::Denied(_)), "{e}");

@@ -53,6 +53,7 @@ fn run_and_submit(c: &Core, worker: &str, g: &Granted) -> bool {
         token: g.token.clone(),
         result,
         timing: None,
+        positions: None,
     })
     .unwrap()
 }

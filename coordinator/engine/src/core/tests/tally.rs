@@ -81,6 +81,7 @@ mod latency {
                     token: g.token.clone(),
                     result: empty.clone(),
                     timing: None,
+                    positions: None,
                 };
                 assert!(c.submit(sub).unwrap());
             }
@@ -235,6 +236,7 @@ fn maintained_counts_equal_a_scan_after_random_operations() {
                         wall_us: 1_000,
                         cpu_us: 900,
                     }),
+                    positions: super::positions(&g),
                 };
                 // A lease re-issued to another worker since is over: its
                 // result is refused.

@@ -58,6 +58,7 @@ fn submit(c: &Core, worker: &str, g: &Granted, result: Output) -> bool {
         token: g.token.clone(),
         result,
         timing: None,
+        positions: super::positions(g),
     })
     .unwrap()
 }
@@ -315,15 +316,20 @@ fn quarantine_reruns_every_other_result_of_the_caught_worker() {
     let none = c.lease("@x", &V(), 100).unwrap();
     assert!(none.leases.is_empty() && !none.idle);
     assert!(!submit(&c, "@x", &all[0], run(&all[0])));
-    // Others re-run them (a, who did not run them).
-    let rechecks = c.lease("@a", &V(), 100).unwrap().leases;
-    assert_eq!(rechecks.len() as u32, n - selected);
-    for g in &rechecks {
-        assert!(submit(&c, "@a", g, run(g)));
+    // Others re-run them (a and b, who did not run them): a recheck's
+    // first run is recorded from the stored result, without a position
+    // digest, so it is no vote and two runs with digests must agree.
+    for w in ["@a", "@b"] {
+        let rechecks = c.lease(w, &V(), 100).unwrap().leases;
+        assert_eq!(rechecks.len() as u32, n - selected);
+        for g in &rechecks {
+            assert!(submit(&c, w, g, run(g)));
+        }
     }
     let (state, v) = vstatus(&c, "s");
     assert_eq!(state, ShownState::Done);
     assert_eq!(v.verified, n - 1, "every other shard verified");
+    assert_eq!(v.mismatched, 1, "a recheck's runs agree: {v:?}");
     assert_eq!(v.disagreeing_workers, ["@x"]);
     assert_eq!(c.merged("s").unwrap().output, sequential(&req));
     assert_eq!(c.provenance("s").unwrap().quarantined_workers, ["@x"]);
@@ -953,4 +959,169 @@ fn an_old_record_without_a_start_waits_from_the_first_tick() {
     clock.advance(LEASE);
     let c = sled_core(dir.path(), clock);
     assert_eq!(c.tick().unwrap(), n);
+}
+
+/// For each of `leases`, submit as `replayer` the bytes a published
+/// export of the same plan holds for its shard (what an honest run gives):
+/// first without a position digest (refused, saying so), then with one
+/// made up without the positions' values (accepted, like any result).
+fn replay(c: &Core, replayer: &str, leases: &[Granted]) {
+    for g in leases {
+        let exported = kinds::find("uvg")
+            .unwrap()
+            .decode(&run(g).encode())
+            .unwrap();
+        assert!(g.salt.is_some(), "a comparable lease asks for a digest");
+        let bare = Submission {
+            worker: replayer.into(),
+            version: V(),
+            sweep_id: g.sweep_id.clone(),
+            index: g.shard.index,
+            token: g.token.clone(),
+            result: exported,
+            timing: None,
+            positions: None,
+        };
+        match c.submit(bare.clone()) {
+            Err(CoreError::BadRequest(m)) => assert!(m.contains("position digest"), "{m}"),
+            other => panic!("a result without its digest was taken: {other:?}"),
+        }
+        let forged = Submission {
+            positions: Some(g.salt.unwrap().rotate_left(7) ^ 0x5eed),
+            ..bare
+        };
+        assert!(c.submit(forged).unwrap());
+    }
+}
+
+/// The replay: an identity that runs no solver and submits the results a
+/// published export holds. Under `--replicate all` its results agree with
+/// nobody's: no confirmation, every one a mismatch that two honest
+/// identities out-vote and replace; it earns no trust. A second credential
+/// replaying the same export into another sweep fares the same.
+#[test]
+fn a_replayed_export_confirms_nothing() {
+    let (c, _clock) = mem_core();
+    for (sweep, replayer) in [("rep-1", "@replayer"), ("rep-2", "@replayer-2")] {
+        let req = LaunchSpec {
+            replicate_all: true,
+            ..uvg(6, sweep, 6, 0, 5)
+        };
+        let n = c.launch(&req).unwrap().shards;
+        // It takes every shard first (a new identity gets a few at a time).
+        let mut taken = 0;
+        loop {
+            let leases = c.lease(replayer, &V(), 100).unwrap().leases;
+            if leases.is_empty() {
+                break;
+            }
+            taken += leases.len() as u32;
+            replay(&c, replayer, &leases);
+        }
+        assert_eq!(taken, n);
+        // Two honest identities run the copies.
+        work(&c, "@a");
+        let (_, v) = vstatus(&c, sweep);
+        assert_eq!((v.verified, v.mismatched), (0, n), "{v:?}");
+        work(&c, "@b");
+        let (state, v) = vstatus(&c, sweep);
+        assert_eq!(state, ShownState::Done, "{v:?}");
+        assert_eq!((v.verified, v.mismatched, v.replaced), (0, n, n), "{v:?}");
+        assert_eq!(v.disagreeing_workers, [replayer.to_string()]);
+        let trust = c.lock().trust.clone();
+        assert_eq!(trust[replayer].agreements, 0, "no confirmation earned");
+        let p = c.provenance(sweep).unwrap();
+        assert!(!p.contributors.contains_key(replayer), "{p:?}");
+        assert_eq!(p.confirmation.confirmed_by_two_identities, n);
+        assert!(!p.confirmation.results_only);
+        assert_eq!(
+            c.merged(sweep).unwrap().output,
+            sequential(&req),
+            "every replayed result replaced by a computed one"
+        );
+    }
+}
+
+/// Honest identities still confirm each other: their results and
+/// position digests agree, and only then (the right result with a digest
+/// off by one is a mismatch).
+#[test]
+fn honest_digests_agree_and_a_wrong_digest_is_a_mismatch() {
+    let (c, _clock) = mem_core();
+    let req = LaunchSpec {
+        replicate_all: true,
+        ..uvg(6, "h", 6, 0, 9)
+    };
+    let n = c.launch(&req).unwrap().shards;
+    let mut first = Vec::new();
+    loop {
+        let got = work(&c, "@a");
+        if got.is_empty() {
+            break;
+        }
+        first.extend(got);
+    }
+    let copies = c.lease("@b", &V(), 100).unwrap().leases;
+    assert_eq!((first.len() as u32, copies.len() as u32), (n, n));
+    // The salt is the shard's: the same for the copy as for the first run.
+    for g in &copies {
+        let f = first
+            .iter()
+            .find(|f| f.shard.index == g.shard.index)
+            .unwrap();
+        assert_eq!(f.salt, g.salt);
+    }
+    let (odd, rest) = copies.split_first().unwrap();
+    let mut off = Submission {
+        worker: "@b".into(),
+        version: V(),
+        sweep_id: odd.sweep_id.clone(),
+        index: odd.shard.index,
+        token: odd.token.clone(),
+        result: run(odd),
+        timing: None,
+        positions: super::positions(odd).map(|p| p.wrapping_add(1)),
+    };
+    assert!(c.submit(off.clone()).unwrap());
+    off.positions = super::positions(odd);
+    assert!(!c.submit(off).unwrap(), "one run per identity");
+    for g in rest {
+        assert!(submit(&c, "@b", g, run(g)));
+    }
+    let (_, v) = vstatus(&c, "h");
+    assert_eq!((v.verified, v.mismatched), (n - 1, 1), "{v:?}");
+}
+
+/// A kind that computes no position digest (octal): its leases ask for
+/// none, two identities whose results agree still verify the shard, but
+/// provenance does not call that independent confirmation: equal results
+/// do not show that both computed them.
+#[test]
+fn agreement_without_position_digests_is_not_called_independent() {
+    let (c, _clock) = mem_core();
+    assert!(!kinds::find("octal").unwrap().position_digest());
+    let req = LaunchSpec {
+        replicate_all: true,
+        kind: "octal".into(),
+        params: [("digits".to_string(), 1), ("max_heap".to_string(), 60)].into(),
+        ..uvg(6, "o", 2, 0, 3)
+    };
+    let n = c.launch(&req).unwrap().shards;
+    for w in ["@a", "@b", "@a", "@b"] {
+        for g in c.lease(w, &V(), 100).unwrap().leases {
+            assert_eq!(g.salt, None, "no digest asked of a kind without one");
+            assert!(submit(&c, w, &g, run(&g)));
+        }
+    }
+    let (state, v) = vstatus(&c, "o");
+    assert_eq!((state, v.verified), (ShownState::Done, n), "{v:?}");
+    let conf = c.provenance("o").unwrap().confirmation;
+    assert_eq!(conf.confirmed_by_two_identities, n);
+    assert!(conf.results_only);
+    assert!(
+        conf.statement.starts_with("not independently verified: ")
+            && conf.statement.contains("computes no position digest"),
+        "{}",
+        conf.statement
+    );
 }

@@ -47,6 +47,7 @@ fn submission(g: &Granted) -> Submission {
         token: g.token.clone(),
         result,
         timing: None,
+        positions: None,
     }
 }
 
