@@ -309,8 +309,20 @@ impl Core {
         // so that they do not all wait for the end of the sweep.
         // A copy whose lease this worker lost is not handed straight back
         // to it while others wait (core/fair.rs).
+        // Only a waiting worker that may run the copy counts: one that ran
+        // the shard waits for other work, and never gets the copy, so a
+        // copy whose only eligible identity lost it goes back to it.
         let (others_wait, holders_wait) = st.others_waiting(worker, now_ms, self.window_ms());
-        let lost_copy = |old: &str| fair::lost_to(old, worker, others_wait, holders_wait);
+        let waiters = st.waiting_others(worker, now_ms, self.window_ms());
+        let lost_copy = |old: &str, rec: &crate::store::VerifyRecord| {
+            let can = |w: &&String| super::verify::eligible(rec, w);
+            let identity_waits = waiters
+                .iter()
+                .filter(can)
+                .any(|w| fair::identity(w) != fair::identity(worker));
+            let holder_waits = waiters.iter().any(|w| can(&w));
+            fair::lost_to(old, worker, identity_waits, holder_waits)
+        };
         let mut out =
             self.lease_copies(&mut st, worker, version, max as usize, until_ms, &lost_copy)?;
         // And those no eligible worker is around for are skipped.

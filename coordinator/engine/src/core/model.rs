@@ -1027,6 +1027,16 @@ impl State {
         (identity, holder)
     }
 
+    /// The worker ids other than `worker` waiting at `now_ms` (short
+    /// within `window_ms`).
+    pub(crate) fn waiting_others(&self, worker: &str, now_ms: u64, window_ms: u64) -> Vec<String> {
+        self.workers
+            .iter()
+            .filter(|(id, w)| *id != worker && super::fair::waiting(&w.asked, now_ms, window_ms))
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+
     /// Whether a worker other than `worker` was heard from within the last
     /// three lease periods of `lease_ms` (as status calls a worker alive).
     pub(crate) fn others_alive(&self, worker: &str, now: Instant, lease_ms: u64) -> bool {

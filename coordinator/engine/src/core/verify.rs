@@ -322,7 +322,7 @@ impl Core {
         version: &SolverVersions,
         room: usize,
         until_ms: u64,
-        lost: &dyn Fn(&str) -> bool,
+        lost: &dyn Fn(&str, &VerifyRecord) -> bool,
     ) -> Result<Vec<Granted>, CoreError> {
         let now_ms = until_ms - self.lease_ms;
         let State {
@@ -349,7 +349,7 @@ impl Core {
                 if rec
                     .lease
                     .as_ref()
-                    .is_some_and(|l| l.until_ms > now_ms || lost(&l.worker))
+                    .is_some_and(|l| l.until_ms > now_ms || lost(&l.worker, &rec))
                     || !eligible(&rec, worker)
                 {
                     continue;

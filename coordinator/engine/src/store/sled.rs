@@ -304,6 +304,25 @@ pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError
     }
 }
 
+/// Whether `dir` holds only what a store's creation makes before anything
+/// is stored: an empty `blobs/` folder, sled's `conf`, and a journal no
+/// longer than its magic (the caller has checked there is no `db`).
+fn only_leftovers(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().all(|e| {
+        let path = e.path();
+        match e.file_name().to_str() {
+            Some("blobs") => std::fs::read_dir(&path).is_ok_and(|mut d| d.next().is_none()),
+            Some("conf") => path.is_file(),
+            Some(name) if name == journal::FILE_NAME => std::fs::metadata(&path)
+                .is_ok_and(|m| m.is_file() && m.len() <= journal::MAGIC.len() as u64),
+            _ => false,
+        }
+    })
+}
+
 /// Open sled in `dir`, turning a panic inside sled (seen on some damaged
 /// files) into an error: a damaged store is refused with a message.
 pub(super) fn open_db(dir: &Path) -> Result<sled::Db, String> {
@@ -813,9 +832,20 @@ impl SledStore {
                     dir.display()
                 )));
             }
-            // sled always writes `conf` and `db`; anything else in a non-empty
-            // directory is someone else's data, which we must not touch.
-            if has_files && !sled_files {
+            // A creation killed before sled wrote its `db` leaves only what
+            // sled makes first (an empty `blobs/`, maybe `conf`) and perhaps
+            // a journal with no record: nothing was ever stored there, so it
+            // is created again (those leftovers removed), not refused.
+            if has_files && !dir.join("db").exists() && !has_journal && only_leftovers(dir) {
+                tracing::warn!(store = %dir.display(), "the store's creation was cut short (only sled's first files are there): creating it again");
+                for f in ["conf", journal::FILE_NAME] {
+                    let _ = std::fs::remove_file(dir.join(f));
+                }
+                let _ = std::fs::remove_dir(dir.join("blobs"));
+            } else if has_files && !sled_files {
+                // sled always writes `conf` and `db`; anything else in a
+                // non-empty directory is someone else's data, which we must
+                // not touch.
                 return Err(StoreError::Foreign(dir.to_path_buf()));
             }
         }
@@ -1510,6 +1540,29 @@ mod tests {
             "the accepted result's timing"
         );
         assert_eq!(all[0].timings.len(), 1);
+    }
+
+    /// A creation killed before sled wrote `db` (seen in a kill/restart
+    /// schedule: only sled's empty `blobs/` was there) is created again;
+    /// anything more is still someone else's, and refused.
+    #[test]
+    fn a_store_whose_creation_was_cut_short_is_created_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("store");
+        std::fs::create_dir_all(d.join("blobs")).unwrap();
+        let s = SledStore::open(&d).expect("created again");
+        drop(s);
+        SledStore::open(&d).expect("and opened again");
+        for (what, file) in [
+            ("a file in blobs/", "blobs/x"),
+            ("a file of someone else's", "notes.txt"),
+        ] {
+            let other = tempfile::tempdir().unwrap();
+            std::fs::create_dir_all(other.path().join("blobs")).unwrap();
+            std::fs::write(other.path().join(file), b"x").unwrap();
+            let e = SledStore::open(other.path()).err().expect(what);
+            assert!(matches!(e, StoreError::Foreign(_)), "{what}: {e}");
+        }
     }
 
     /// A store another process (or handle) holds open is "in use", not
