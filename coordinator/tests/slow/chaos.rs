@@ -265,7 +265,7 @@ fn forge(
     note("cancel with a worker token", refused(&r, |_| true));
     // A shard the forger does hold: wrong counts, then an oversized result.
     let leases = rt.block_on(c.lease(pb::LeaseRequest {
-        protocol: 2,
+        protocol: gamesweep_proto::LEASE_PROTOCOL,
         worker_id: "forger".into(),
         solver_versions: gamesweep_proto::convert::solver_versions_to_proto(version),
         max_shards: 1,

@@ -132,7 +132,7 @@ async fn simulated_worker(
         let t = Instant::now();
         let reply = c
             .lease(pb::LeaseRequest {
-                protocol: 2,
+                protocol: gamesweep_proto::LEASE_PROTOCOL,
                 worker_id: id.clone(),
                 solver_versions: gamesweep_proto::convert::solver_versions_to_proto(&version),
                 max_shards: cfg.max_per_lease,
