@@ -36,6 +36,8 @@ use std::path::PathBuf;
 
 pub mod checkpoint;
 mod credentials;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod journal;
 mod mem;
 mod resilient;
@@ -556,27 +558,8 @@ pub(crate) fn random_key() -> Result<[u8; 32], String> {
 
 #[cfg(test)]
 mod tests {
+    use super::fixtures::record_at as record;
     use super::*;
-
-    fn record(id: &str, seq: u64) -> SweepRecord {
-        SweepRecord {
-            replicate_all: false,
-            id: id.into(),
-            kind: "k".into(),
-            params: [("max_n".to_string(), 3)].into(),
-            solver_version: "v".into(),
-            target_shards: 0,
-            seq,
-            state: SweepState::Running,
-            sample: None,
-            verify_ppm: 0,
-            verify_seed: 0,
-            paused: false,
-            priority: 1,
-            part: None,
-            earlier_solvers: Vec::new(),
-        }
-    }
 
     fn plan(n: u32) -> Vec<ShardSpec> {
         (0..n)

@@ -300,38 +300,7 @@ pub fn salvage(dir: &Path) -> Result<Salvaged, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{SweepRecord, SweepState};
-    use gamesweep::sweep::ShardSpec;
-
-    fn record(id: &str, seq: u64) -> SweepRecord {
-        SweepRecord {
-            replicate_all: false,
-            id: id.into(),
-            kind: "k".into(),
-            params: [("max_n".to_string(), 3)].into(),
-            solver_version: "v".into(),
-            target_shards: 0,
-            seq,
-            state: SweepState::Running,
-            sample: None,
-            verify_ppm: 0,
-            verify_seed: 0,
-            paused: false,
-            priority: 1,
-            part: None,
-            earlier_solvers: Vec::new(),
-        }
-    }
-
-    fn plan(n: u32) -> Vec<ShardSpec> {
-        (0..n)
-            .map(|i| ShardSpec {
-                index: i,
-                payload: format!("p{i}"),
-                estimate: 1,
-            })
-            .collect()
-    }
+    use crate::store::fixtures::{plan, record_at as record};
 
     /// Sweeps `a` and `b`, 3 shards each, all done; closed.
     fn two_sweeps(dir: &Path) {

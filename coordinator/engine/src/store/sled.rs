@@ -1433,37 +1433,7 @@ fn owner(tree: &str, key: &[u8]) -> (Option<String>, Option<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::SweepState;
-
-    fn record(id: &str) -> SweepRecord {
-        SweepRecord {
-            replicate_all: false,
-            id: id.into(),
-            kind: "k".into(),
-            params: [("max_n".to_string(), 3)].into(),
-            solver_version: "v".into(),
-            target_shards: 0,
-            seq: 1,
-            state: SweepState::Running,
-            sample: None,
-            verify_ppm: 0,
-            verify_seed: 0,
-            paused: false,
-            priority: 1,
-            part: None,
-            earlier_solvers: Vec::new(),
-        }
-    }
-
-    fn plan(n: u32) -> Vec<ShardSpec> {
-        (0..n)
-            .map(|i| ShardSpec {
-                index: i,
-                payload: format!("p{i}"),
-                estimate: 1,
-            })
-            .collect()
-    }
+    use crate::store::fixtures::{plan, record};
 
     #[test]
     fn counters_stored_before_the_lease_counters_existed_still_load() {

@@ -4,37 +4,8 @@
 
 use super::testing::Disk;
 use super::*;
-use crate::store::{MemStore, SweepState};
-
-fn record(id: &str) -> SweepRecord {
-    SweepRecord {
-        replicate_all: false,
-        id: id.into(),
-        kind: "k".into(),
-        params: [("max_n".to_string(), 3)].into(),
-        solver_version: "v".into(),
-        target_shards: 0,
-        seq: 1,
-        state: SweepState::Running,
-        sample: None,
-        verify_ppm: 0,
-        verify_seed: 0,
-        paused: false,
-        priority: 1,
-        part: None,
-        earlier_solvers: Vec::new(),
-    }
-}
-
-fn plan(n: u32) -> Vec<ShardSpec> {
-    (0..n)
-        .map(|i| ShardSpec {
-            index: i,
-            payload: format!("p{i}"),
-            estimate: 1,
-        })
-        .collect()
-}
+use crate::store::fixtures::{plan, record};
+use crate::store::MemStore;
 
 fn lease(attempt: u32) -> LeaseRecord {
     LeaseRecord {
