@@ -314,14 +314,12 @@ impl Core {
         // copy whose only eligible identity lost it goes back to it.
         let (others_wait, holders_wait) = st.others_waiting(worker, now_ms, self.window_ms());
         let waiters = st.waiting_others(worker, now_ms, self.window_ms());
-        let lost_copy = |old: &str, rec: &crate::store::VerifyRecord| {
-            let can = |w: &&String| super::verify::eligible(rec, w);
-            let identity_waits = waiters
+        let lost_copy = |old: &str, may_run: &dyn Fn(&str) -> bool| {
+            let eligible: Vec<&String> = waiters.iter().filter(|w| may_run(w)).collect();
+            let identity_waits = eligible
                 .iter()
-                .filter(can)
                 .any(|w| fair::identity(w) != fair::identity(worker));
-            let holder_waits = waiters.iter().any(|w| can(&w));
-            fair::lost_to(old, worker, identity_waits, holder_waits)
+            fair::lost_to(old, worker, identity_waits, !eligible.is_empty())
         };
         let mut out =
             self.lease_copies(&mut st, worker, version, max as usize, until_ms, &lost_copy)?;

@@ -118,6 +118,11 @@ pub(crate) fn digests(s: &Sweep) -> bool {
     kinds::find(&s.record.kind).is_ok_and(|k| k.position_digest())
 }
 
+/// Whether a copy whose lease `old` holder lost may not go back to the
+/// asking worker now, told who may run that copy (only they count as
+/// waiting for it): `lost(old, may_run)` (core/fair.rs).
+pub(crate) type LostCopy<'a> = dyn Fn(&str, &dyn Fn(&str) -> bool) -> bool + 'a;
+
 /// Lease periods an open verification waits for an eligible worker (from
 /// [`wait_start`]) before it is skipped as unverifiable (see the module's
 /// notes for the bound).
@@ -313,8 +318,8 @@ impl Core {
     /// Leases of verification copies for `worker`, at most `room` (the
     /// open verifications no eligible worker is around for are skipped by
     /// [`Core::tick`], which `lease` calls after this); not a copy whose
-    /// last lease's holder `lost` says may not have it back yet
-    /// (core/fair.rs).
+    /// last lease's holder `lost` says may not have it back yet, told who
+    /// may run that copy: only they count as waiting for it (core/fair.rs).
     pub(crate) fn lease_copies(
         &self,
         st: &mut State,
@@ -322,7 +327,7 @@ impl Core {
         version: &SolverVersions,
         room: usize,
         until_ms: u64,
-        lost: &dyn Fn(&str, &VerifyRecord) -> bool,
+        lost: &LostCopy<'_>,
     ) -> Result<Vec<Granted>, CoreError> {
         let now_ms = until_ms - self.lease_ms;
         let State {
@@ -349,7 +354,7 @@ impl Core {
                 if rec
                     .lease
                     .as_ref()
-                    .is_some_and(|l| l.until_ms > now_ms || lost(&l.worker, &rec))
+                    .is_some_and(|l| l.until_ms > now_ms || lost(&l.worker, &|w| eligible(&rec, w)))
                     || !eligible(&rec, worker)
                 {
                     continue;
