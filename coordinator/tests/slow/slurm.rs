@@ -834,20 +834,27 @@ fn time_limited_worker_tasks_give_their_leases_back_and_are_requeued_until_the_s
     std::fs::write(&token, "slurm-test-token\n").unwrap();
     let addr_file = dir.join("coordinator.url");
     let (_coordinator, url) = serve(&cluster, dir, &token, &addr_file);
-    // Six n ≤ 10 sweeps of 8 shards (25–36 CPU-seconds a sweep, 3–4 s a
-    // shard: a signalled worker usually holds a shard it cannot finish in
-    // the second between its two SIGTERMs, and gives it back). Slurm checks
-    // time limits every 30 s (and starts a requeued job at such a check); a
-    // check sends the signal once at most N + 30 s are left: with `--time=1
-    // --signal=B:USR1@15` an allocation is signalled 15–45 s after its start
-    // (30 s after a requeued start). Both tasks start together and are
-    // signalled together, before the 75 s or more of work each has is done:
-    // at least one requeue each (one or two on this machine).
-    for id in REQUEUE_SWEEPS {
+    // n ≤ 10 sweeps of 8 shards (about 1 CPU-second a shard on the build
+    // of 2026-12-05: a signalled worker may hold a shard it cannot finish
+    // in the second between its two SIGTERMs, and gives it back). Slurm
+    // checks time limits every 30 s (and starts a requeued job at such a
+    // check); a check sends the signal once at most N + 30 s are left: with
+    // `--time=1 --signal=B:USR1@15` an allocation is signalled 15–45 s
+    // after its start (30 s after a requeued start). The work is not sized
+    // in advance (a faster solver once finished six sweeps before the first
+    // signal): sweeps are added while a task has not been requeued yet, so
+    // there is always work left when the signal comes, whatever the speed.
+    let mut sweeps: Vec<String> = Vec::new();
+    let launch_next = |sweeps: &mut Vec<String>| {
+        let id = format!("n10-{}", sweeps.len());
         let mut launch = LAUNCH_N10;
         launch[9] = "8";
-        launch[11] = id;
+        launch[11] = id.as_str();
         assert_eq!(gs(&url, &token, &launch).trim(), id);
+        sweeps.push(id);
+    };
+    for _ in 0..REQUEUE_SWEEPS_AT_START {
+        launch_next(&mut sweeps);
     }
     let sweep_start = Instant::now();
     let a = submit_workers(
@@ -898,9 +905,31 @@ fn time_limited_worker_tasks_give_their_leases_back_and_are_requeued_until_the_s
                 }
             }
             last = serde_json::from_str(&gs(&url, &token, &["status", "--json"])).unwrap();
-            last["sweeps"].as_array().is_some_and(|a| {
-                a.len() == REQUEUE_SWEEPS.len() && a.iter().all(|s| s["state"] == "done")
-            })
+            // Shards not done yet, across the sweeps: a worker exits once
+            // every sweep is done, so the next sweep is launched well
+            // before that (the sweeps' shards are interleaved: they finish
+            // together).
+            let left: u64 = last["sweeps"].as_array().map_or(0, |a| {
+                a.iter()
+                    .map(|s| {
+                        let n = |k: &str| s[k].as_u64().unwrap_or(0);
+                        n("shards_total").saturating_sub(n("shards_done"))
+                    })
+                    .sum()
+            });
+            if seen.contains(&0) && left < REQUEUE_SHARDS_AHEAD {
+                assert!(
+                    sweeps.len() < REQUEUE_SWEEPS_MAX,
+                    "{} sweeps done and a task never requeued: {seen:?}\n{}",
+                    sweeps.len(),
+                    logs()
+                );
+                launch_next(&mut sweeps);
+                return false;
+            }
+            last["sweeps"]
+                .as_array()
+                .is_some_and(|a| a.len() == sweeps.len() && a.iter().all(|s| s["state"] == "done"))
         },
         logs,
     );
@@ -912,7 +941,8 @@ fn time_limited_worker_tasks_give_their_leases_back_and_are_requeued_until_the_s
         || cluster.queued().is_empty(),
         logs,
     );
-    for id in REQUEUE_SWEEPS {
+    eprintln!("slurm test: {} sweeps", sweeps.len());
+    for id in &sweeps {
         assert_committed_result_of(&url, &token, dir, id);
     }
 
@@ -993,8 +1023,16 @@ fn utc_seconds(line: &str) -> Option<i64> {
 const REQUEUE_CRED_EXPIRE: u32 = 10;
 /// The requeue test's `--signal=B:USR1@N`, with `--time=1`.
 const REQUEUE_SIGNAL_AT: u32 = 15;
-/// The requeue test's sweeps, each a [`LAUNCH_N10`].
-const REQUEUE_SWEEPS: [&str; 6] = ["n10", "n10b", "n10c", "n10d", "n10e", "n10f"];
+/// The requeue test starts with this many sweeps (each a [`LAUNCH_N10`] of
+/// 8 shards)…
+const REQUEUE_SWEEPS_AT_START: usize = 3;
+/// …and launches another whenever fewer shards than this are not done,
+/// until both tasks have been requeued (about 12 s of work for the two
+/// one-thread workers at 1 CPU-second a shard)…
+const REQUEUE_SHARDS_AHEAD: u64 = 24;
+/// …launching at most this many in all (a bound, far above the 6–12 a
+/// run needs at 1 CPU-second a shard).
+const REQUEUE_SWEEPS_MAX: usize = 40;
 
 /// `deploy/slurm/local-cluster.sh up --nodes 3`: three slurmd, each in its
 /// own network namespace with its own address, run a job array's tasks on
