@@ -532,7 +532,7 @@ fn import_files(
     // Files that carry the plan first: an increment only names it, so it
     // merges into a run an earlier file created.
     decoded_files.sort_by_key(|(_, d)| !d.export.carries_plan());
-    let (mut added, mut confirmed, mut untrusted) = (0u64, 0u64, 0u64);
+    let (mut added, mut confirmed, mut untrusted, mut conflicts) = (0u64, 0u64, 0u64, 0u32);
     for (file, decoded) in &decoded_files {
         let export = &decoded.export;
         if export.kind != kind.name()
@@ -550,10 +550,11 @@ fn import_files(
             .map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
         added += u64::from(i.added);
         confirmed += u64::from(i.confirmed);
+        conflicts += i.conflicts;
         if !i.trusted {
             untrusted += u64::from(i.added);
         }
-        tracing::info!(file = %file.display(), added = i.added, confirmed = i.confirmed, "imported");
+        tracing::info!(file = %file.display(), added = i.added, confirmed = i.confirmed, conflicts = i.conflicts, "imported");
         if files.len() == 1 || !i.trusted {
             let trust = if i.trusted {
                 format!("signed by trusted key {}", i.signer)
@@ -585,6 +586,12 @@ fn import_files(
             } else {
                 String::new()
             }
+        );
+    }
+    if conflicts > 0 {
+        eprintln!(
+            "gamesweep: {}",
+            crate::cmd::import::conflicts_text(conflicts, RUN_SWEEP_ID)
         );
     }
     Ok(())

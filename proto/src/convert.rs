@@ -212,6 +212,7 @@ impl From<Imported> for pb::ImportReply {
             merged: i.merged,
             added: i.added,
             confirmed: i.confirmed,
+            conflicts: i.conflicts,
         }
     }
 }
@@ -227,6 +228,7 @@ impl From<pb::ImportReply> for Imported {
             merged: r.merged,
             added: r.added,
             confirmed: r.confirmed,
+            conflicts: r.conflicts,
         }
     }
 }

@@ -210,6 +210,10 @@ pub struct Imported {
     pub added: u32,
     /// Shards the store already had, with the same result (nothing changed).
     pub confirmed: u32,
+    /// Shards the store already had with another result: each is recorded
+    /// as a mismatch (both runs) and runs again to decide; the sweep is
+    /// not finished until every one is decided.
+    pub conflicts: u32,
 }
 
 /// How to import an export file (besides its bytes).

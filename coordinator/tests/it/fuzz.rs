@@ -557,6 +557,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
                 merged: true,
                 added: 4,
                 confirmed: 9,
+                conflicts: 0,
             })
             .encode_to_vec(),
         ),

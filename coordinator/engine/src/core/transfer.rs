@@ -33,7 +33,7 @@
 //! `--require-signature`. Either way the sweep's verification share is the
 //! importing side's ([`ImportPolicy::verify_ppm`]), never the file's.
 
-use super::model::{CoreError, ShardState};
+use super::model::{CoreError, ShardState, IMPORT_PREFIX};
 use super::verify::digest;
 use super::Core;
 use crate::export_file::{Decoded, Export, ExportResult, ExportSample, PublicKey, Signature};
@@ -471,6 +471,7 @@ impl Core {
             merged: false,
             added: sweep.results_stored,
             confirmed: 0,
+            conflicts: 0,
         };
         debug_assert_eq!(sweep.merged.encode(), merged.encode());
         self.lock().sweeps.insert(id.clone(), sweep);
@@ -675,25 +676,24 @@ impl Core {
             all.extend(stored_digests(&raced)?);
             all
         };
-        let mut differ = Vec::new();
+        let mut unknown = Vec::new();
         let mut confirmed = 0u32;
         let mut new = Vec::new();
+        let mut conflicts = Vec::new();
         for (r, (out, d)) in export.results.iter().zip(decoded) {
             match mine.get(&r.index) {
                 Some(m) if *m == d => confirmed += 1,
-                Some(_) => differ.push(r.index),
-                None if s.states[r.index as usize] == ShardState::Done => differ.push(r.index),
+                Some(m) => conflicts.push((r, out, d, m.clone())),
+                None if s.states[r.index as usize] == ShardState::Done => unknown.push(r.index),
                 None => new.push((r, out, d)),
             }
         }
-        if !differ.is_empty() {
-            warn!(sweep = %id, shards = differ.len(), first = differ[0], "import refused: results differ from the stored ones");
-            return Err(bad(format!(
-                "{} of the file's shards disagree with this store's results of sweep `{id}` (their result digests differ): {} {}; nothing was changed. One of the two runs is wrong: re-run them (`gamesweep verify FILE` re-runs a file's shards) before merging",
-                differ.len(),
-                if differ.len() == 1 { "shard" } else { "shards" },
-                some_shards(&differ)
-            )));
+        if !unknown.is_empty() {
+            // Done without a stored result: the store disagrees with itself.
+            return Err(CoreError::Store(StoreError::Corrupt(format!(
+                "sweep `{id}`: {} done without a stored result; nothing was imported (`gamesweep store check`)",
+                some_shards(&unknown)
+            ))));
         }
         // Checked before anything is written: a merge that would overflow
         // refuses the whole file.
@@ -778,6 +778,46 @@ impl Core {
                 .union(SetDigest::of(i, &crate::store::journal::digest(&bytes)));
             s.results_stored += 1;
         }
+        // A result that differs from the stored one is a mismatch, as in
+        // replication: both runs are recorded, a deciding run settles it
+        // (`core::verify`, "conflict"), and the sweep is not finished until
+        // then.
+        let conflicted = conflicts.len() as u32;
+        for (r, out, d, stored) in conflicts {
+            let i = r.index;
+            let mut rec = s.verify.records.get(&i).cloned().unwrap_or_else(|| {
+                let worker = s.verify.origins.get(&i).cloned().unwrap_or_default();
+                super::verify::first_run(worker, 0, stored, None)
+            });
+            let worker = match (&who.untrusted, r.worker.as_str()) {
+                (Some(u), _) => u.clone(),
+                (None, "") => format!(
+                    "{IMPORT_PREFIX}{}",
+                    who.signer
+                        .as_ref()
+                        .map(|k| k.fingerprint())
+                        .unwrap_or_default()
+                ),
+                (None, w) => w.to_string(),
+            };
+            rec.runs.push(VerifyRun {
+                worker,
+                attempt: 0,
+                digest: d,
+                result: Some(
+                    String::from_utf8(out.encode())
+                        .map_err(|e| bad(format!("shard {i} result is not UTF-8 JSON: {e}")))?,
+                ),
+            });
+            rec.purpose = VerifyPurpose::Conflict;
+            rec.verdict = Verdict::Open;
+            rec.since_ms = Some(now_ms);
+            self.store.put_verify(id, i, Some(&rec))?;
+            s.verify.records.insert(i, rec);
+            warn!(sweep = %id, shard = i, "an imported result differs from the stored one: recorded as a mismatch; a deciding run settles it");
+            // Runs already recorded may decide it (a verified shard).
+            self.settle_now(s, i)?;
+        }
         let done = s.results_stored;
         let shards = s.plan.len() as u32;
         let finished = s.finished();
@@ -793,8 +833,9 @@ impl Core {
             merged: true,
             added,
             confirmed,
+            conflicts: conflicted,
         };
-        info!(sweep = %id, added, confirmed, done, total = shards, finished, "merged an export into a held sweep");
+        info!(sweep = %id, added, confirmed, conflicts = conflicted, done, total = shards, finished, "merged an export into a held sweep");
         Ok(imported)
     }
 }

@@ -27,6 +27,17 @@
 //!   a worker's run that agrees verifies it, one that disagrees replaces it
 //!   (the import named as out-voted), and it is never skipped as
 //!   unverifiable: the sweep finishes only once a worker ran every one.
+//! - An imported file whose result of a shard disagrees with the stored
+//!   one (`core::transfer`) gets a [`VerifyPurpose::Conflict`] record: the
+//!   stored run, then the file's (with its result). Neither is trusted over
+//!   the other: a **deciding run** by a worker that has not run the shard
+//!   (an issued identity that has not, if either run is an issued
+//!   identity's; otherwise any worker id that has not, so a later run on
+//!   one machine decides too: a conflict is settled by recomputing) runs it
+//!   again, and the result of the most runs, at least two, wins
+//!   ([`settle_conflict`]): the file's replaces the stored one if it wins,
+//!   and the losing runs' workers are named as out-voted, as in a
+//!   replication mismatch. Never skipped as unverifiable.
 //! - A sweep is finished only when no record is open. A record no eligible
 //!   worker can take is skipped as [`Verdict::Unverifiable`] (counted), so
 //!   a single-identity sweep finishes: when its wait is over and no
@@ -103,7 +114,7 @@ fn import_overruled(rec: &VerifyRecord) -> Option<&VerifyRun> {
 /// agree); in other sweeps, and for an untrusted import (whose first run
 /// is the file's, never a vote of its own), its result alone.
 pub(crate) fn vote<'a>(rec: &VerifyRecord, run: &'a VerifyRun, digests: bool) -> Option<&'a str> {
-    if !digests || rec.purpose == VerifyPurpose::Import {
+    if !digests || matches!(rec.purpose, VerifyPurpose::Import | VerifyPurpose::Conflict) {
         Some(result_part(&run.digest))
     } else if has_positions(&run.digest) {
         Some(run.digest.as_str())
@@ -134,7 +145,7 @@ pub use super::model::TRUST_AFTER;
 /// is around? Not under `--replicate all`, and not for imported results
 /// without a trusted signature: those wait for a second identity.
 fn skippable(replicate_all: bool, rec: &VerifyRecord) -> bool {
-    !replicate_all && rec.purpose != VerifyPurpose::Import
+    !replicate_all && !matches!(rec.purpose, VerifyPurpose::Import | VerifyPurpose::Conflict)
 }
 
 /// How often at most [`Core::tick`] looks at the open verifications
@@ -146,9 +157,71 @@ pub const TICK_EVERY: Duration = Duration::from_secs(1);
 /// never confirms. (An untrusted import's result is confirmed by any
 /// worker: the file is no identity of ours.) Quarantine is the caller's.
 pub(crate) fn eligible(rec: &VerifyRecord, worker: &str) -> bool {
+    if rec.purpose == VerifyPurpose::Conflict {
+        return may_decide(rec, worker);
+    }
     let import = rec.purpose == VerifyPurpose::Import;
     (is_issued(worker) || (import && !worker.is_empty() && voter(worker) != worker))
         && !rec.ran_as(voter(worker))
+}
+
+/// Who a run of a conflict record speaks as: an issued identity's
+/// worker ids are that identity; any other worker id is itself (a
+/// conflict is decided by recomputing, so two machines under one shared
+/// token are two runs).
+fn conflict_key(worker: &str) -> &str {
+    if is_issued(worker) {
+        voter(worker)
+    } else {
+        worker
+    }
+}
+
+/// May `worker` make a deciding run of conflict record `rec` (see the
+/// module's notes)? One whose [`conflict_key`] made no run of it yet, and,
+/// if an issued identity made one of its runs, only an issued identity.
+fn may_decide(rec: &VerifyRecord, worker: &str) -> bool {
+    let issued = rec.runs.iter().any(|r| is_issued(&r.worker));
+    !worker.is_empty()
+        && (!issued || is_issued(worker))
+        && !rec
+            .runs
+            .iter()
+            .any(|r| conflict_key(&r.worker) == conflict_key(worker))
+}
+
+/// The decision of conflict record `rec` ([`VerifyPurpose::Conflict`]):
+/// the result shared by the runs of two or more [`conflict_key`]s, and by
+/// more of them than any other result, wins. Returns the index of a run
+/// carrying the winning result's bytes (`None`: the stored result, run 0,
+/// won) and the workers of the runs that lost; `None` while undecided.
+fn settle_conflict(rec: &VerifyRecord) -> Option<(Option<usize>, Vec<String>)> {
+    let r = |i: usize| result_part(&rec.runs[i].digest);
+    let mut keys: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for (i, run) in rec.runs.iter().enumerate() {
+        keys.entry(r(i))
+            .or_default()
+            .insert(conflict_key(&run.worker));
+    }
+    let top = keys.values().map(BTreeSet::len).max()?;
+    let mut leaders = keys.iter().filter(|(_, k)| k.len() == top);
+    let (win, _) = leaders.next()?;
+    if top < 2 || leaders.next().is_some() {
+        return None;
+    }
+    let losers = rec
+        .runs
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| r(i) != *win)
+        .map(|(_, run)| run.worker.clone())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let carrier = (r(0) != *win)
+        .then(|| (1..rec.runs.len()).find(|&i| r(i) == *win && rec.runs[i].result.is_some()))
+        .flatten();
+    Some((carrier, losers))
 }
 
 /// When the wait of open record `rec` for a second identity began, in Unix
@@ -226,7 +299,7 @@ pub(crate) fn waiting(
         let Some(rec) = s.verify.records.get(i) else {
             continue;
         };
-        if rec.purpose != VerifyPurpose::Import {
+        if !matches!(rec.purpose, VerifyPurpose::Import | VerifyPurpose::Conflict) {
             w.needs_issued = true;
         }
         for a in around.iter().filter(|a| eligible(rec, a)) {
@@ -572,7 +645,12 @@ impl Core {
         };
         // Only the copy's lease runs a verification: the coordinator chose
         // its holder, so nobody can volunteer a confirmation.
-        if !run.copy || state != ShardState::Done || !rec.open() || rec.ran_as(voter(run.worker)) {
+        let ran = if rec.purpose == VerifyPurpose::Conflict {
+            !may_decide(&rec, run.worker)
+        } else {
+            rec.ran_as(voter(run.worker))
+        };
+        if !run.copy || state != ShardState::Done || !rec.open() || ran {
             return Ok(None);
         }
         if run.result.kind() != s.record.kind {
@@ -689,7 +767,36 @@ impl Core {
         };
         let overruled =
             import_overruled(rec).map(|w| (w.result.clone().unwrap_or_default(), w.worker.clone()));
-        if let Some(winner) = winner.as_ref().filter(|w| unanimous && agrees(0, w)) {
+        let conflict = (rec.purpose == VerifyPurpose::Conflict)
+            .then(|| settle_conflict(rec))
+            .flatten();
+        if rec.purpose == VerifyPurpose::Conflict {
+            if let Some((carrier, lost)) = conflict {
+                let replaced = carrier.is_some();
+                if let Some(c) = carrier {
+                    let w = &rec.runs[c];
+                    replacement = Some((w.result.clone().unwrap_or_default(), w.worker.clone()));
+                }
+                agreed = rec
+                    .runs
+                    .iter()
+                    .filter(|r| !lost.contains(&r.worker) && is_issued(voter(&r.worker)))
+                    .map(|r| voter(&r.worker).to_string())
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                losers = lost;
+                warn!(sweep = %id, shard = index, disagreeing = ?losers, replaced, "an import's conflict decided by a deciding run");
+                rec.verdict = Verdict::Majority {
+                    disagreeing: losers.clone(),
+                    replaced,
+                };
+                rec.lease = None;
+            } else {
+                rec.since_ms = Some(self.epoch.unix_ms(now));
+                warn!(sweep = %id, shard = index, "an import's conflict undecided: the shard runs again");
+            }
+        } else if let Some(winner) = winner.as_ref().filter(|w| unanimous && agrees(0, w)) {
             rec.verdict = Verdict::Verified;
             agreed = voices[winner.as_str()]
                 .iter()
@@ -752,6 +859,21 @@ impl Core {
             self.rebuild(s)?;
         }
         Ok((agreed, losers))
+    }
+
+    /// Settle conflict record `index` of `s` at once if its runs already
+    /// decide it (an import's result against a shard verified before):
+    /// [`settle_conflict`]. Trust is not counted: the file's runs are not
+    /// this coordinator's identities' work.
+    pub(crate) fn settle_now(&self, s: &mut Sweep, index: u32) -> Result<(), CoreError> {
+        let decided =
+            s.verify.records.get(&index).is_some_and(|r| {
+                r.purpose == VerifyPurpose::Conflict && settle_conflict(r).is_some()
+            });
+        if decided {
+            self.settle(s, index, self.clock.now())?;
+        }
+        Ok(())
     }
 
     /// Merge the stored results of `s` again (one was replaced).

@@ -27,6 +27,11 @@ pub enum VerifyPurpose {
     /// (`core::transfer`): that first run is no vote; the sweep finishes
     /// only once a worker's run confirmed or replaced it.
     Import,
+    /// An imported export file's result of a shard the store held
+    /// disagreed with the stored one (`core::transfer`): the stored run
+    /// comes first, the file's second (with its result); a third run
+    /// decides, as a replication mismatch is decided (`core::verify`).
+    Conflict,
 }
 
 /// One run of a shard under verification.

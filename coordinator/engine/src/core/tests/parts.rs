@@ -173,30 +173,174 @@ fn importing_a_file_again_changes_nothing() {
     }
 }
 
-#[test]
-fn a_shard_whose_result_differs_refuses_the_merge_naming_it() {
-    let (whole, _) = ran_part(None);
-    let (p, _) = ran_part(part(0, 2));
-    let (m, _) = mem_core(Duration::from_secs(30));
-    let policy = trusting(&[&whole, &p]);
-    m.import(&file_of(&p), None, &policy).unwrap();
-    let stored = m.store.results_of("s").unwrap();
-    // The whole sweep's file with shard 2's result swapped for shard 4's
-    // (a result that decodes; it is compared, not validated: it is held).
-    let mut f = file_of(&whole);
-    let r4 = f.export.results[4].result.clone();
-    assert_ne!(f.export.results[2].result, r4);
-    f.export.results[2].result = r4;
-    let e = m.import(&f, None, &policy).unwrap_err().to_string();
-    assert!(
-        e.contains("disagree") && e.contains("shard 2;") && e.contains("nothing was changed"),
-        "{e}"
+/// The whole uvg n ≤ 7 sweep `s` run by `worker`.
+fn ran_whole_by(worker: &str) -> Core {
+    let (c, _) = mem_core(Duration::from_secs(30));
+    c.launch(&uvg(7, "s", SHARDS)).unwrap();
+    drain(&c, worker);
+    c
+}
+
+/// The shard a lie is told about, and the lie: its honest result with one
+/// start moved from Grundy value 1 to 2 (every total kept, so validation
+/// and the recount pass: only a second run can tell).
+const LIED: usize = 2;
+fn lie_about(f: &mut Decoded) {
+    let r = &mut f.export.results[LIED];
+    assert_eq!(r.index as usize, LIED);
+    let mut v: serde_json::Value = serde_json::from_str(&r.result).unwrap();
+    let counts = v["by_n"]
+        .as_object_mut()
+        .unwrap()
+        .values_mut()
+        .rev()
+        .find(|c| c["grundy"]["1"].as_u64().unwrap_or(0) > 0)
+        .expect("a start of value 1");
+    let g = counts["grundy"].as_object_mut().unwrap();
+    let (one, two) = (
+        g["1"].as_u64().unwrap(),
+        g.get("2").and_then(|x| x.as_u64()).unwrap_or(0),
     );
-    assert_eq!(m.store.results_of("s").unwrap(), stored, "store unchanged");
-    assert_eq!(status_of(&m, "s").shards_done, stored.len() as u32);
-    // The file as written merges.
-    m.import(&file_of(&whole), None, &policy).unwrap();
-    assert_eq!(results_json(&m), results_json(&whole));
+    g.insert("1".into(), (one - 1).into());
+    g.insert("2".into(), (two + 1).into());
+    let kind = kinds::find("uvg").unwrap();
+    r.result = String::from_utf8(kind.decode(v.to_string().as_bytes()).unwrap().encode()).unwrap();
+}
+
+/// The conflict of shard [`LIED`] in `m`: its verification as status
+/// shows it.
+fn verification(m: &Core) -> VerifyStatus {
+    status_of(m, "s")
+        .verification
+        .expect("a verification section")
+}
+
+/// An imported result that differs from the stored one is a mismatch, as
+/// in replication: both runs are recorded, the rest of the file merges,
+/// the sweep is not finished until a deciding run by a worker that ran
+/// neither settles it, and the out-voted run is named. Here the file lies.
+#[test]
+fn a_file_whose_result_differs_is_out_voted_by_a_deciding_run() {
+    let honest = ran_whole_by("a");
+    let (p, _) = ran_part(part(0, 2));
+    let liar = ran_whole_by("b");
+    let (m, _) = mem_core(Duration::from_secs(30));
+    let policy = trusting(&[&honest, &p, &liar]);
+    let total = status_of(&honest, "s").shards_total;
+    let held = file_of(&p).export.results.len() as u32;
+    m.import(&file_of(&p), None, &policy).unwrap();
+    let stored = m.store.results_of("s").unwrap()[&(LIED as u32)].clone();
+    // The liar's whole file, shard 2 (held, run by `w`) lied about.
+    let mut f = file_of(&liar);
+    lie_about(&mut f);
+    let i = m.import(&f, None, &policy).unwrap();
+    assert_eq!(
+        (i.added, i.confirmed, i.conflicts),
+        (total - held, held - 1, 1)
+    );
+    let st = status_of(&m, "s");
+    assert_eq!(st.shards_done, total, "every shard has a result");
+    assert_eq!(
+        st.state,
+        ShownState::Running,
+        "not finished: a conflict is open"
+    );
+    let v = verification(&m);
+    assert_eq!((v.pending, v.mismatched), (1, 1), "{v:?}");
+    assert_eq!(v.waiting.as_ref().unwrap().shards, [LIED as u32]);
+    assert_eq!(
+        m.store.results_of("s").unwrap()[&(LIED as u32)],
+        stored,
+        "kept until decided"
+    );
+    // Neither run's worker may decide it.
+    for w in ["w", "b"] {
+        assert!(m.lease(w, &V(), 10).unwrap().leases.is_empty(), "{w}");
+    }
+    let copy = m.lease("d", &V(), 10).unwrap().leases;
+    assert_eq!(
+        copy.iter().map(|g| g.shard.index).collect::<Vec<_>>(),
+        [LIED as u32]
+    );
+    assert!(run_and_submit(&m, "d", &copy[0]));
+    let v = verification(&m);
+    assert_eq!((v.pending, v.mismatched, v.replaced), (0, 1, 0), "{v:?}");
+    assert_eq!(v.disagreeing_workers, ["b"]);
+    assert_eq!(status_of(&m, "s").state, ShownState::Done);
+    assert_eq!(results_json(&m), results_json(&honest));
+}
+
+/// The same with the store holding the lie and the file the truth: the
+/// deciding run agrees with the file, whose result replaces the stored
+/// one; the merged result is the honest run's, byte for byte.
+#[test]
+fn a_stored_result_out_voted_by_an_imported_file_and_a_deciding_run_is_replaced() {
+    let honest = ran_whole_by("a");
+    let liar = ran_whole_by("b");
+    let (m, _) = mem_core(Duration::from_secs(30));
+    let policy = trusting(&[&honest, &liar]);
+    let mut f = file_of(&liar);
+    lie_about(&mut f);
+    m.import(&f, None, &policy).unwrap();
+    assert_eq!(status_of(&m, "s").state, ShownState::Done);
+    assert_ne!(results_json(&m), results_json(&honest), "the lie is in");
+    let i = m.import(&file_of(&honest), None, &policy).unwrap();
+    let total = status_of(&honest, "s").shards_total;
+    assert_eq!((i.added, i.confirmed, i.conflicts), (0, total - 1, 1));
+    assert_eq!(
+        status_of(&m, "s").state,
+        ShownState::Running,
+        "a finished sweep reopens"
+    );
+    let copy = m.lease("d", &V(), 10).unwrap().leases;
+    assert_eq!(copy.len(), 1);
+    assert!(run_and_submit(&m, "d", &copy[0]));
+    let v = verification(&m);
+    assert_eq!((v.pending, v.mismatched, v.replaced), (0, 1, 1), "{v:?}");
+    assert_eq!(v.disagreeing_workers, ["b"]);
+    assert_eq!(status_of(&m, "s").state, ShownState::Done);
+    assert_eq!(results_json(&m), results_json(&honest));
+    // The decision is stored: a restart of the store keeps it (the merged
+    // result is rebuilt from the stored results).
+    assert_eq!(
+        m.store.results_of("s").unwrap()[&(LIED as u32)],
+        honest.store.results_of("s").unwrap()[&(LIED as u32)]
+    );
+}
+
+/// A deciding run that agrees with neither leaves it open for another.
+#[test]
+fn a_deciding_run_that_agrees_with_neither_leaves_the_conflict_open() {
+    let honest = ran_whole_by("a");
+    let liar = ran_whole_by("b");
+    let (m, _) = mem_core(Duration::from_secs(30));
+    let policy = trusting(&[&honest, &liar]);
+    let mut f = file_of(&liar);
+    lie_about(&mut f);
+    m.import(&file_of(&honest), None, &policy).unwrap();
+    // The lie, then a second lie of its own on top (another result again).
+    m.import(&f, None, &policy).unwrap();
+    let copy = m.lease("d", &V(), 10).unwrap().leases;
+    let mut third = file_of(&liar);
+    lie_about(&mut third);
+    lie_about(&mut third);
+    let kind = kinds::find("uvg").unwrap();
+    let other = kind
+        .decode(third.export.results[LIED].result.as_bytes())
+        .unwrap();
+    assert!(m.submit(submission("d", &copy[0], other)).unwrap());
+    let v = verification(&m);
+    assert_eq!(v.pending, 1, "still open: {v:?}");
+    assert!(
+        m.lease("d", &V(), 10).unwrap().leases.is_empty(),
+        "d decided once"
+    );
+    let copy = m.lease("e", &V(), 10).unwrap().leases;
+    assert!(run_and_submit(&m, "e", &copy[0]));
+    let v = verification(&m);
+    assert_eq!((v.pending, v.replaced), (0, 0), "{v:?}");
+    assert_eq!(v.disagreeing_workers, ["b", "d"]);
+    assert_eq!(results_json(&m), results_json(&honest));
 }
 
 #[test]
