@@ -609,6 +609,7 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         events: Default::default(),
         tally: Default::default(),
         sums: Default::default(),
+        bins: Default::default(),
         worker_work: Default::default(),
         sampled: Default::default(),
         estimate: (0, 0),

@@ -196,10 +196,28 @@ impl Projection {
             let var = (m.w2e - 2.0 * r * work + r * r * est).max(0.0);
             (var / est).sqrt() / r
         });
-        let rest = (s.estimate.0 as u128).saturating_sub(m.est);
-        let rest = match ratio {
-            Some(r) => (rest as f64 * r).round() as u128,
-            None => rest,
+        // The shards not done: each estimate bin's estimates times that
+        // bin's own ratio, or the overall one in a bin with no done shard
+        // (O(bins)). The done shards are not a random sample of the plan
+        // (largest first), and the plan's estimates err differently by
+        // size: one overall ratio would carry the largest shards' error to
+        // all (`lease_order`'s probes give every bin a shard early).
+        let rest = if m.bins.len() == s.bins.est.len() && !m.bins.is_empty() {
+            let mut rest = 0f64;
+            for (&all, &(est, work)) in s.bins.est.iter().zip(&m.bins) {
+                let left = all.saturating_sub(est) as f64;
+                rest += match (est > 0).then(|| work as f64 / est as f64).or(ratio) {
+                    Some(r) => left * r,
+                    None => left,
+                };
+            }
+            rest.round() as u128
+        } else {
+            let rest = (s.estimate.0 as u128).saturating_sub(m.est);
+            match ratio {
+                Some(r) => (rest as f64 * r).round() as u128,
+                None => rest,
+            }
         };
         Projection {
             ratio,
