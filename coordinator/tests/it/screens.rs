@@ -222,9 +222,10 @@ async fn look(
 }
 
 /// Wait until the dashboard shows sweep `id` as `status --json` has it
-/// (`want` picks the moment: the state and the shards done).
+/// (`want` picks the moment: the state and the shards done); at most 5
+/// minutes (the sweep's 25 s of work on a loaded machine).
 async fn dashboard_shows(c: &Client, url: &str, id: &str, want: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(120);
+    let deadline = Instant::now() + Duration::from_secs(300);
     loop {
         let v = c.execute(READ_SWEEP, vec![json!(id)]).await.unwrap();
         if !v.is_null() && want(&v) {
