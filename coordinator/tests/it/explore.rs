@@ -307,7 +307,7 @@ impl Rng {
     }
 }
 
-fn preset_code(url: &str, id: &str) -> Value {
+pub(crate) fn preset_code(url: &str, id: &str) -> Value {
     let (st, body) = get(url, "/explore/api/presets");
     assert_eq!(st, 200);
     let v: Value = serde_json::from_str(&body).unwrap();

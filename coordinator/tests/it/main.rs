@@ -34,6 +34,7 @@ mod readme_commands;
 mod replay;
 mod replicate;
 mod runtime;
+mod screens;
 mod solve_board;
 mod solve_sum;
 mod solver_change;

@@ -2707,8 +2707,8 @@ fn the_local_cluster_listens_only_inside_its_namespaces() {
 }
 
 /// The commands of the Slurm recipe in deploy/README.md ("Slurm: from
-/// nothing to a finished sweep"), in order: the indented code lines of each
-/// numbered step, and the inline commands of steps 2 and 6.
+/// nothing to a finished sweep"), in order: the code lines (fenced blocks)
+/// of each numbered step, and the inline commands of steps 2 and 6.
 fn readme_slurm_steps(readme: &str) -> Vec<(u32, String)> {
     let start = readme
         .find("## Slurm: from nothing to a finished sweep")
@@ -2721,6 +2721,7 @@ fn readme_slurm_steps(readme: &str) -> Vec<(u32, String)> {
     let mut steps = Vec::new();
     let mut step = 0;
     let mut prose = String::new();
+    let mut fenced = false;
     let inline = |step: u32, prose: &str, steps: &mut Vec<(u32, String)>| {
         // Steps 2 and 6 give their commands inline, in backticks.
         let prose = prose.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -2747,15 +2748,50 @@ fn readme_slurm_steps(readme: &str) -> Vec<(u32, String)> {
         if step == 0 {
             continue;
         }
-        if let Some(code) = line.strip_prefix("        ") {
-            steps.push((step, code.trim().to_string()));
-        } else {
+        let t = line.trim();
+        if t.starts_with("```") {
+            fenced = !fenced;
+        } else if fenced {
+            steps.push((step, t.to_string()));
+        } else if !t.starts_with("<!--") {
             prose.push_str(line);
             prose.push('\n');
         }
     }
     inline(step, &prose, &mut steps);
     steps
+}
+
+/// The recipe's commands are found: each step's code blocks (the fenced
+/// lines, not the fences or the comments before them) and steps 2's and
+/// 6's inline commands.
+#[test]
+fn the_readme_slurm_steps_are_read_from_its_code_blocks() {
+    let readme = std::fs::read_to_string(repo().join("deploy/README.md")).unwrap();
+    let steps = readme_slurm_steps(&readme);
+    let of = |n: u32| -> Vec<&str> {
+        steps
+            .iter()
+            .filter(|(s, _)| *s == n)
+            .map(|(_, c)| c.as_str())
+            .collect()
+    };
+    assert_eq!(of(1)[1], "cargo build --release", "{steps:#?}");
+    assert_eq!(of(1).len(), 4, "{steps:#?}");
+    assert!(of(2)[0].starts_with("mkdir -p ~/.gamesweep"), "{steps:#?}");
+    assert_eq!(
+        of(3).last(),
+        Some(&"sbatch deploy/slurm/gamesweep-coordinator.sbatch"),
+        "{steps:#?}"
+    );
+    assert_eq!(of(4).len(), 2, "{steps:#?}");
+    assert_eq!(of(5).len(), 3, "{steps:#?}");
+    assert!(
+        steps
+            .iter()
+            .all(|(_, c)| !c.starts_with("```") && !c.starts_with("<!--")),
+        "{steps:#?}"
+    );
 }
 
 /// Issue 47, item 2: the README's Slurm recipe runs as written on the local

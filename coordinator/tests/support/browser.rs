@@ -61,6 +61,68 @@ impl Browser {
     pub async fn client(&self, dir: &Path, width: u32, height: u32) -> fantoccini::Client {
         session(&self.chromium, self.port, dir, width, height).await
     }
+
+    /// The browser console's entries (console calls, uncaught exceptions,
+    /// failed loads) of session `c` since the last call: chromedriver's log
+    /// of type `browser` (`POST /session/ID/se/log`, which fantoccini does
+    /// not wrap), each `{level, message, source}`.
+    pub async fn console(&self, c: &fantoccini::Client) -> Vec<serde_json::Value> {
+        let id = c.session_id().await.unwrap().expect("a session");
+        let port = self.port;
+        tokio::task::spawn_blocking(move || browser_log(port, &id))
+            .await
+            .unwrap()
+    }
+}
+
+/// The `browser` log of session `id` on the driver at `port`.
+fn browser_log(port: u16, id: &str) -> Vec<serde_json::Value> {
+    use std::io::{Read, Write};
+    let body = r#"{"type":"browser"}"#;
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(
+        s,
+        "POST /session/{id}/se/log HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    // chromedriver keeps the connection open: read the head, then
+    // Content-Length bytes.
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let (head, json) = loop {
+        let n = s.read(&mut chunk).unwrap();
+        assert!(n > 0, "the browser log: the driver closed after {buf:?}");
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..end]).to_string();
+            let len: usize = head
+                .lines()
+                .find_map(|l| {
+                    let (k, v) = l.split_once(':')?;
+                    k.eq_ignore_ascii_case("content-length")
+                        .then(|| v.trim().parse().ok())?
+                })
+                .unwrap_or_else(|| panic!("the browser log: no Content-Length: {head}"));
+            let body = &buf[end + 4..];
+            if body.len() >= len {
+                break (head, String::from_utf8_lossy(&body[..len]).to_string());
+            }
+        }
+    };
+    let json = json.as_str();
+    assert!(
+        head.starts_with("HTTP/1.1 200"),
+        "the browser log: {head}\n{json}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(json).unwrap_or_else(|e| panic!("the browser log: {e}: {json}"));
+    v["value"]
+        .as_array()
+        .unwrap_or_else(|| panic!("the browser log: {v}"))
+        .clone()
 }
 
 /// chromedriver on a free loopback port (killed on drop), its log in `dir`.
@@ -89,6 +151,11 @@ pub async fn session(
 ) -> fantoccini::Client {
     let profile = dir.join("profile");
     let mut caps = serde_json::Map::new();
+    // Every console entry is kept for [`Browser::console`].
+    caps.insert(
+        "goog:loggingPrefs".into(),
+        serde_json::json!({"browser": "ALL"}),
+    );
     caps.insert(
         "goog:chromeOptions".into(),
         serde_json::json!({
