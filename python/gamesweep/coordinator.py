@@ -17,7 +17,7 @@ import os
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 from . import _native
-from ._errors import CoordinatorError, InvalidInputError, count, translated
+from ._errors import CoordinatorError, InvalidInputError, convert, count, translated
 
 __all__ = ["Coordinator", "SETTLED"]
 
@@ -140,7 +140,7 @@ class Coordinator:
         try:
             _native.coordinator_report(_id(id), os.fspath(out), partial, **self._conn)
         except _native.GamesweepError as e:
-            raise CoordinatorError(_report_advice(str(e), id)) from None
+            raise convert(Exception(_report_advice(str(e), id)), CoordinatorError) from None
         return Results.load(os.fspath(out))
 
     @translated(CoordinatorError)
