@@ -13,8 +13,10 @@ call::
 Modules: :mod:`uvg`, :mod:`col`, :mod:`myopic`, :mod:`gamegraph`,
 :mod:`values` (:class:`Value`: CGSuite values that add and compare);
 functions :func:`graphs`, :func:`subtraction`, :func:`canonical`,
-:func:`isomorphic`, :func:`kinds`, :func:`run`; :class:`Results` (a committed
-run as pandas DataFrames); the exceptions :class:`GamesweepError` (the
+:func:`isomorphic`, :func:`kinds`, :func:`run`, :func:`verify` (an export
+file's shards re-run), :func:`store_check` (a stopped store checked);
+:class:`Results` (a committed run as pandas DataFrames); :class:`Coordinator`
+(a coordinator's client); the exceptions :class:`GamesweepError` (the
 CLI's messages) and its subclasses :class:`InvalidInputError` (a
 ``ValueError``), :class:`BudgetExceededError`, :class:`CoordinatorError`,
 all picklable.
@@ -39,6 +41,7 @@ from ._errors import (
     translated,
 )
 from ._errors import count as _count
+from ._checks import store_check, verify
 from .coordinator import Coordinator
 from .results import Results
 from .values import Value
@@ -63,6 +66,7 @@ __all__ = [
     "kinds",
     "myopic",
     "run",
+    "store_check",
     "subtraction",
     "to_digraph6",
     "to_graph6",
@@ -70,6 +74,7 @@ __all__ = [
     "to_sparse6",
     "uvg",
     "values",
+    "verify",
 ]
 
 __version__ = "0.1.0"

@@ -17,6 +17,8 @@ from ._errors import BudgetExceededError as BudgetExceededError
 from ._errors import CoordinatorError as CoordinatorError
 from ._errors import GamesweepError as GamesweepError
 from ._errors import InvalidInputError as InvalidInputError
+from ._checks import store_check as store_check
+from ._checks import verify as verify
 from .coordinator import Coordinator as Coordinator
 from .results import Results as Results
 from .values import Value as Value
@@ -41,6 +43,7 @@ __all__ = [
     "kinds",
     "myopic",
     "run",
+    "store_check",
     "subtraction",
     "to_digraph6",
     "to_graph6",
@@ -48,6 +51,7 @@ __all__ = [
     "to_sparse6",
     "uvg",
     "values",
+    "verify",
 ]
 
 __version__: str

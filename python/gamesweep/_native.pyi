@@ -33,10 +33,12 @@ __all__ = [
     "present",
     "run",
     "sparse6_encode",
+    "store_check",
     "subtraction",
     "uvg_solve",
     "uvg_svg",
     "uvg_values",
+    "verify",
 ]
 
 class GamesweepError(ValueError):
@@ -96,6 +98,7 @@ def coordinator_launch(
 def coordinator_report(
     id: str,
     out: str,
+    partial: bool = False,
     url: Optional[str] = None,
     token_file: Optional[str] = None,
     tls_ca: Optional[str] = None,
@@ -159,6 +162,8 @@ def coordinator_import(
 ) -> str: ...
 def key(store: str, out: Optional[str] = None) -> str: ...
 def kinds() -> str: ...
+def verify(options: List[str], positionals: List[str]) -> str: ...
+def store_check(dir: str) -> str: ...
 def run(words: List[str]) -> str: ...
 def canonical(g6: str) -> str: ...
 def canonical_labelling(g6: str) -> Tuple[str, List[int]]: ...

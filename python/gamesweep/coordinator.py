@@ -1,10 +1,12 @@
 """Driving a coordinator (``gamesweep serve``) from Python: the CLI's
-``launch``, ``status``, ``status --watch``, ``report``, ``cancel``,
+``launch``, ``status``, ``status --watch``, ``report`` (and ``report
+--partial``), ``cancel``,
 ``pause``, ``resume``, ``project``, ``audit``, ``token issue|list|revoke``,
 ``export`` and ``import`` (also on a stopped store, ``--store``) and ``key
 show|export``, over the same client, TLS options and environment variables
 (``GAMESWEEP_COORDINATOR``, ``GAMESWEEP_TOKEN_FILE``, ``GAMESWEEP_TLS_CA``,
-...)."""
+...). The CLI's ``verify`` and ``store check``, which need no coordinator,
+are :func:`gamesweep.verify` and :func:`gamesweep.store_check`."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import os
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 from . import _native
-from ._errors import CoordinatorError, InvalidInputError, count, translated
+from ._errors import CoordinatorError, InvalidInputError, convert, count, translated
 
 __all__ = ["Coordinator", "SETTLED"]
 
@@ -116,15 +118,30 @@ class Coordinator:
             bar.close()
 
     @translated(CoordinatorError)
-    def report(self, id: str, out: Optional[str] = None) -> Any:
+    def report(self, id: str, out: Optional[str] = None, *, partial: bool = False) -> Any:
         """``gamesweep report ID --out DIR``: fetch the finished sweep's
         results and write them (default ``runs/ID``); the run as
-        :class:`gamesweep.Results`."""
+        :class:`gamesweep.Results`.
+
+        ``partial=True`` (``report ID --partial``): for a sweep not finished
+        (running, paused, cancelled, sampled), a report of the shards done
+        so far, marked "Partial report, not final" at the top of report.md
+        and report.html, its results in ``results.partial.json`` (never
+        ``results.json``, a final result), default folder ``runs/ID-partial``;
+        the :class:`gamesweep.Results` of those shards, with ``partial``
+        True. A sweep not finished without ``partial=True`` raises
+        :class:`CoordinatorError` saying why there is no report."""
         from .results import Results
 
-        out = out if out is not None else f"runs/{id}"
-        _native.coordinator_report(id, str(out), **self._conn)
-        return Results.load(str(out))
+        if not isinstance(partial, bool):
+            raise InvalidInputError(f"partial={partial!r}: expected True or False")
+        if out is None:
+            out = f"runs/{_id(id)}-partial" if partial else f"runs/{id}"
+        try:
+            _native.coordinator_report(_id(id), os.fspath(out), partial, **self._conn)
+        except _native.GamesweepError as e:
+            raise convert(Exception(_report_advice(str(e), id)), CoordinatorError) from None
+        return Results.load(os.fspath(out))
 
     @translated(CoordinatorError)
     def cancel(self, id: str) -> None:
@@ -312,6 +329,25 @@ class Coordinator:
 
     def __repr__(self) -> str:
         return f"Coordinator({self.url or '$GAMESWEEP_COORDINATOR'!r})"
+
+
+def _report_advice(message: str, id: str) -> str:
+    """``report``'s message with the methods and keywords for the CLI's
+    commands and options it advises."""
+    for cli, py in (
+        (f"`gamesweep report {id} --partial`", f"`report({id!r}, partial=True)`"),
+        (f"`gamesweep resume {id}`", f"`resume({id!r})`"),
+        (f"`gamesweep project {id}`", f"`project({id!r})`"),
+        (
+            f"`gamesweep launch KIND ... --name {id} --resume` (without --sample)",
+            f"`launch(KIND, ..., name={id!r}, resume=True)` (without sample=)",
+        ),
+        (f"`gamesweep export {id} FILE`", f"`export({id!r}, FILE)`"),
+        ("`gamesweep import FILE --name NEW`", "`import_(FILE, name=NEW)`"),
+        ("pick another --out", "pick another out="),
+    ):
+        message = message.replace(cli, py)
+    return message
 
 
 def _text(what: str, value: object) -> str:

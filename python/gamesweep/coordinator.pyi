@@ -41,8 +41,8 @@ class Coordinator:
         self, id: str, *, interval: float = 2.0, timeout: Optional[float] = None
     ) -> Dict[str, Any]:
         """Follow sweep ``id`` until it settles; its last status."""
-    def report(self, id: str, out: Optional[str] = None) -> Results:
-        """``gamesweep report ID --out DIR``; the run as :class:`Results`."""
+    def report(self, id: str, out: Optional[str] = None, *, partial: bool = False) -> Results:
+        """``gamesweep report ID --out DIR [--partial]``; the run (or its done shards) as :class:`Results`."""
     def cancel(self, id: str) -> None:
         """``gamesweep cancel ID``."""
     def pause(self, id: str) -> None:

@@ -38,10 +38,13 @@ from . import _native
 from ._display import Picture
 from ._errors import InvalidInputError, translated
 
-__all__ = ["HISTOGRAM_COLUMNS", "Results", "WITNESS_COLUMNS"]
+__all__ = ["HISTOGRAM_COLUMNS", "PARTIAL_RESULTS", "Results", "WITNESS_COLUMNS"]
 
 #: Columns of :attr:`Results.witnesses`, in order.
 WITNESS_COLUMNS: List[str] = ["role", "graph6", "value", "start", "colouring", "vertices", "edges", "caption"]
+#: The results of a partial report (``report --partial``), never named
+#: ``results.json`` (a final result).
+PARTIAL_RESULTS: str = "results.partial.json"
 #: Columns of :attr:`Results.histograms`, in order.
 HISTOGRAM_COLUMNS: List[str] = ["chart", "title", "series", "x", "y", "x_label", "y_label"]
 
@@ -67,6 +70,7 @@ class Results:
         presentation: Dict[str, Any],
         provenance: Optional[Dict[str, Any]],
         path: Optional[str],
+        partial: bool = False,
     ) -> None:
         pd = _pandas()
         #: ``results.json`` as a dict.
@@ -77,6 +81,10 @@ class Results:
         self.provenance: Optional[Dict[str, Any]] = provenance
         #: The folder read, if any.
         self.path: Optional[str] = path
+        #: A partial report's results (``results.partial.json``, written by
+        #: ``Coordinator.report(id, partial=True)``): the shards done so far
+        #: of a sweep not finished, not its result.
+        self.partial: bool = partial
         self.params = pd.DataFrame(
             sorted(doc["params"].items()), columns=["param", "value"]
         )
@@ -114,26 +122,39 @@ class Results:
     def load(cls, path: str) -> "Results":
         """Read ``path/results.json`` (and ``path/provenance.json`` if
         present); raises :class:`GamesweepError` if the document does not
-        meet ``docs/schema/results.schema.json`` or is not of a known kind."""
-        with open(os.path.join(path, "results.json"), encoding="utf-8") as f:
+        meet ``docs/schema/results.schema.json`` or is not of a known kind.
+        A partial report's folder (``results.partial.json``, no
+        ``results.json``) loads with :attr:`partial` True."""
+        name = "results.json"
+        partial = not os.path.exists(os.path.join(path, name)) and os.path.exists(
+            os.path.join(path, PARTIAL_RESULTS)
+        )
+        if partial:
+            name = PARTIAL_RESULTS
+        with open(os.path.join(path, name), encoding="utf-8") as f:
             text = f.read()
         prov = None
         p = os.path.join(path, "provenance.json")
         if os.path.exists(p):
             with open(p, encoding="utf-8") as f:
                 prov = json.load(f)
-        return cls.from_json(text, provenance=prov, path=path)
+        return cls.from_json(text, provenance=prov, path=path, partial=partial)
 
     @classmethod
     @translated()
     def from_json(
-        cls, text: str, provenance: Optional[Dict[str, Any]] = None, path: Optional[str] = None
+        cls,
+        text: str,
+        provenance: Optional[Dict[str, Any]] = None,
+        path: Optional[str] = None,
+        partial: bool = False,
     ) -> "Results":
-        """A :class:`Results` from the text of a ``results.json``."""
+        """A :class:`Results` from the text of a ``results.json`` (or, with
+        ``partial``, of a partial report's ``results.partial.json``)."""
         doc = json.loads(text)
         _check_doc(doc)
         pres = json.loads(_native.present(text))
-        return cls(doc, pres, provenance, path)
+        return cls(doc, pres, provenance, path, partial)
 
     def histogram(self, chart: str, *, star: bool = False) -> Any:
         """One chart of :attr:`histograms`, wide: ``x`` as index, a column
@@ -197,6 +218,8 @@ class Results:
             f"{k} {v}" for k, v in sorted(self.doc["params"].items())
         )
         head += f"; {len(self.witnesses)} witnesses, {self.histograms['chart'].nunique()} charts</p>"
+        if self.partial:
+            head = "<p><b>Partial, not final</b>: the shards done so far of a sweep not finished.</p>" + head
         return head + str(self.witnesses.drop(columns=["caption"]).to_html())
 
     def __repr__(self) -> str:

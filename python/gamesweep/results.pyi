@@ -2,10 +2,11 @@ from typing import Any, Dict, List, Optional
 
 from ._display import Picture
 
-__all__ = ["HISTOGRAM_COLUMNS", "Results", "WITNESS_COLUMNS"]
+__all__ = ["HISTOGRAM_COLUMNS", "PARTIAL_RESULTS", "Results", "WITNESS_COLUMNS"]
 
 WITNESS_COLUMNS: List[str]
 HISTOGRAM_COLUMNS: List[str]
+PARTIAL_RESULTS: str
 
 class Results:
     """A finished run's ``results.json`` as pandas DataFrames."""
@@ -14,6 +15,7 @@ class Results:
     kind: str
     provenance: Optional[Dict[str, Any]]
     path: Optional[str]
+    partial: bool
     params: Any
     witnesses: Any
     histograms: Any
@@ -23,13 +25,18 @@ class Results:
         presentation: Dict[str, Any],
         provenance: Optional[Dict[str, Any]],
         path: Optional[str],
+        partial: bool = False,
     ) -> None: ...
     @classmethod
     def load(cls, path: str) -> Results:
-        """Read ``path/results.json`` (and ``provenance.json``)."""
+        """Read ``path/results.json`` (and ``provenance.json``), or a partial report's ``results.partial.json``."""
     @classmethod
     def from_json(
-        cls, text: str, provenance: Optional[Dict[str, Any]] = None, path: Optional[str] = None
+        cls,
+        text: str,
+        provenance: Optional[Dict[str, Any]] = None,
+        path: Optional[str] = None,
+        partial: bool = False,
     ) -> Results:
         """A :class:`Results` from the text of a ``results.json``."""
     def histogram(self, chart: str, *, star: bool = False) -> Any:

@@ -693,14 +693,17 @@ fn coordinator_launch(
 
 /// `gamesweep report ID --out DIR`: fetch a finished sweep's results and
 /// write them (results.json, report.md, figures, report.html,
-/// provenance.json) into `out`.
+/// provenance.json) into `out`; with `partial`, `report ID --partial --out
+/// DIR`: a sweep not finished, its done shards rendered and marked partial
+/// (results.partial.json, report.md, report.html, figures).
 #[pyfunction]
-#[pyo3(signature = (id, out, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+#[pyo3(signature = (id, out, partial = false, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
 #[allow(clippy::too_many_arguments)]
 fn coordinator_report(
     py: Python<'_>,
     id: String,
     out: String,
+    partial: bool,
     url: Option<String>,
     token_file: Option<String>,
     tls_ca: Option<String>,
@@ -713,8 +716,7 @@ fn coordinator_report(
         exec(ReportArgs {
             id: Some(id),
             from: None,
-            // A finished sweep's report, as before `report --partial` existed.
-            partial: false,
+            partial,
             out: Some(out.into()),
             conn: c,
         })
@@ -1120,6 +1122,78 @@ fn key(py: Python<'_>, store: String, out: Option<String>) -> PyResult<String> {
     r.map_err(cli_err)
 }
 
+/// `gamesweep verify [options] FILE` by the CLI's own `verify`: who signed
+/// the export file, its plan re-derived, a seeded sample of its finished
+/// shards re-run here; answers what was found: `{"file", "sweep_id",
+/// "kind", "signature", "signer", "trusted", "finished", "sample",
+/// "seed", "threads", "rerun", "mismatches": [{"shard", "why"}], "ok",
+/// "seconds", "summary"}` (a mismatch is a finding, not an error). On
+/// Ctrl-C the re-runs stop at their next check.
+#[pyfunction]
+fn verify(py: Python<'_>, options: Vec<String>, positionals: Vec<String>) -> PyResult<String> {
+    use gamesweep_coordinator::cmd::verify::{verify, VerifyArgs};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let a: VerifyArgs = parse_words("verify", options, Vec::new(), positionals)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    // Stops the re-runs however the call is left (Ctrl-C included).
+    struct CancelOnDrop(Arc<AtomicBool>);
+    impl Drop for CancelOnDrop {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    let _cancel = CancelOnDrop(cancel.clone());
+    let r = interruptible_on(py, "gamesweep-verify", move || -> anyhow::Result<String> {
+        let v = verify(&a, &cancel, |_| {})?;
+        let mismatches: Vec<serde_json::Value> = v
+            .mismatches
+            .iter()
+            .map(|(shard, why)| serde_json::json!({"shard": shard, "why": why}))
+            .collect();
+        Ok(serde_json::json!({
+            "file": v.file.to_string_lossy(),
+            "sweep_id": v.sweep_id,
+            "kind": v.kind,
+            "signature": v.signature,
+            "signer": v.signer,
+            "trusted": v.trusted,
+            "finished": v.finished,
+            "sample": f64::from(v.sample_ppm) / 1e6,
+            "seed": v.seed,
+            "threads": v.threads,
+            "rerun": v.rerun,
+            "mismatches": mismatches,
+            "ok": v.ok(),
+            "seconds": v.seconds,
+            "summary": v.summary(),
+        })
+        .to_string())
+    })?;
+    r.map_err(cli_err)
+}
+
+/// `gamesweep store check DIR` by the CLI's own check: a stopped
+/// coordinator's store (or a `run` folder's `store/`), every value's
+/// checksum, every result decoded, the journal of acknowledged work against
+/// the store; answers what `store check` prints, as `{"store",
+/// "damaged_values", "journal_records", "journal_sweeps", "acknowledged",
+/// "torn_bytes", "sweeps": [{"sweep_id", "kind", "launch", "shards",
+/// "stored", "acknowledged", "missing", "differing", "unjournaled",
+/// "undecodable"}], "problems", "ok", "text"}` (damage is a finding, not an
+/// error).
+#[pyfunction]
+fn store_check(py: Python<'_>, dir: String) -> PyResult<String> {
+    use gamesweep_coordinator::cmd::store::check_store;
+    let r = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
+        let c = check_store(std::path::Path::new(&dir))?;
+        let mut v = serde_json::to_value(&c)?;
+        v["ok"] = c.ok().into();
+        v["text"] = c.text().into();
+        Ok(v.to_string())
+    })?;
+    r.map_err(cli_err)
+}
+
 /// `gamesweep kinds` as JSON: `[{"name", "about", "params": [{"name",
 /// "help", "min", "max", "default"}]}]` (`default` null: required).
 #[pyfunction]
@@ -1354,6 +1428,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(coordinator_export, m)?)?;
     m.add_function(wrap_pyfunction!(coordinator_import, m)?)?;
     m.add_function(wrap_pyfunction!(key, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(store_check, m)?)?;
     m.add_function(wrap_pyfunction!(kinds, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(canonical, m)?)?;

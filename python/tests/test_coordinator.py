@@ -275,3 +275,65 @@ def test_export_import_key_errors(cli, served, tmp_path):
         c.import_(tmp_path / "x.gsx", verify_fraction="lots")
     with pytest.raises(gs.CoordinatorError, match="no such store"):
         gs.Coordinator.key(tmp_path / "nowhere")
+
+
+#: Connected graphs on n vertices, n = 1..7 (MISSION.md's table).
+CONNECTED = {1: 1, 2: 1, 3: 2, 4: 6, 5: 21, 6: 112, 7: 853}
+
+
+def test_report_partial_is_the_clis(cli, served, tmp_path, monkeypatch):
+    """`report(id, partial=True)` is `report ID --partial`: a sweep not
+    finished gets the CLI's partial report (its files byte for byte), its
+    counts those of the shards done; without `partial=True` the error says
+    how to ask for one, by keyword. On a sweep whose shards are all done,
+    the partial results are the final results.json."""
+    url, token, worker = served
+    auth = ["--coordinator", url, "--token-file", str(token)]
+    c = gs.Coordinator(url, token_file=str(token))
+    sid = c.launch("uvg", max_n=7, name="py-part", shards=16, sample="25%")
+    whole = c.launch("uvg", max_n=6, name="py-whole", shards=4)
+    worker()
+    s = c.watch(sid, interval=0.2, timeout=120)
+    assert s["state"] == "sampled" and 0 < s["shards_done"] < s["shards_total"], s
+    with pytest.raises(gs.CoordinatorError, match=r"`report\('py-part', partial=True\)` writes a partial") as e:
+        c.report(sid, out=str(tmp_path / "none"))
+    # The advice in methods and keywords, not the CLI's commands.
+    assert "`project('py-part')`" in str(e.value) and "name='py-part', resume=True" in str(e.value)
+    assert "gamesweep " not in str(e.value) and "--" not in str(e.value), str(e.value)
+    assert not (tmp_path / "none").exists()
+    r = c.report(sid, out=str(tmp_path / "py"), partial=True)
+    cli.run("report", sid, "--partial", "--out", str(tmp_path / "cli"), *auth)
+    for f in ("results.partial.json", "report.md", "report.html"):
+        assert (tmp_path / "py" / f).read_bytes() == (tmp_path / "cli" / f).read_bytes(), f
+    assert not (tmp_path / "py" / "results.json").exists()
+    md = (tmp_path / "py" / "report.md").read_text()
+    done, total = s["shards_done"], s["shards_total"]
+    assert f"**Partial report, not final.** Sweep `py-part` is sampled: {done}/{total} shards done." in md, md
+    assert r.partial is True and r.kind == "uvg" and r.path == str(tmp_path / "py")
+    # The done shards' counts: their positions are what the coordinator
+    # counted for them, and no n has more graphs than there are (some
+    # shards are not done, so fewer in all).
+    assert int(r.by_n["positions"].sum()) == s["positions_done"]
+    assert all(0 <= r.by_n.loc[n, "graphs"] <= CONNECTED[n] for n in r.by_n.index)
+    assert int(r.by_n["graphs"].sum()) < sum(CONNECTED.values())
+    # Loaded again from its folder: still partial.
+    assert gs.Results.load(str(tmp_path / "py")).partial is True
+    # The default folder: runs/ID-partial (the CLI's is sweeps/ID-partial).
+    monkeypatch.chdir(tmp_path)
+    c.report(sid, partial=True)
+    assert (tmp_path / "runs" / "py-part-partial" / "results.partial.json").read_bytes() == (
+        tmp_path / "py" / "results.partial.json"
+    ).read_bytes()
+    # Every shard done: the partial results are the final ones.
+    assert c.watch(whole, interval=0.2, timeout=120)["state"] == "done"
+    final = c.report(whole, out=str(tmp_path / "final"))
+    assert final.partial is False
+    c.report(whole, out=str(tmp_path / "all-done"), partial=True)
+    assert (tmp_path / "all-done" / "results.partial.json").read_bytes() == (
+        tmp_path / "final" / "results.json"
+    ).read_bytes()
+    # A final report is never written over; errors name keywords.
+    with pytest.raises(gs.CoordinatorError, match="pick another out=$"):
+        c.report(whole, out=str(tmp_path / "final"), partial=True)
+    with pytest.raises(gs.InvalidInputError, match="partial='yes'"):
+        c.report(whole, partial="yes")

@@ -386,6 +386,55 @@ mod tests {
         assert_eq!(read("positions.txt"), "x\n");
     }
 
+    /// Issue 46, item 7: a `--max-n 10` report without the extension search
+    /// listed "extension to *5: 11 vertices", read as a search nobody asked
+    /// for. A run without the search (uvg up to 6 vertices, no
+    /// `--extension-value`), rendered and written here: its report.md and
+    /// report.html name the positions past max-n as built by the extension
+    /// step from the n-vertex graphs, with their solved values, and say
+    /// nothing of an extension search.
+    #[test]
+    fn positions_past_max_n_without_the_extension_search_say_the_extension_step_built_them() {
+        let uvg = gamesweep::kinds::find("uvg").unwrap();
+        let params = uvg
+            .resolve_params(&[("max_n".to_string(), 6)].into_iter().collect())
+            .unwrap();
+        assert_eq!(params.get("extension_value").copied().unwrap_or(0), 0);
+        let plan = uvg.plan(&params, 4).unwrap();
+        let merged = gamesweep::sweep::run_all_sequential(uvg, &params, &plan).unwrap();
+        let rendered = uvg.render(&params, &merged).unwrap();
+        assert!(!rendered.results_json.contains("extension_search"));
+        let dir = tempfile::tempdir().unwrap();
+        write_results(dir.path(), &rendered, &Verification::Unrecorded).unwrap();
+        let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+        let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+        // The smallest *3 has 6 vertices, so the step from n = 5 and n = 6
+        // builds a *3 one vertex larger, its new vertex (5, 6) the start;
+        // no *4 (6 vertices have no starts of every value 0..3).
+        let listed: Vec<&str> = md
+            .lines()
+            .filter(|l| l.starts_with("- [extension"))
+            .collect();
+        assert_eq!(listed.len(), 2, "{md}");
+        assert!(
+            listed[0].starts_with(
+                r"- [extension step from n = 5: \*3 on 6 vertices, start 5, value \*3 `"
+            ),
+            "{listed:?}"
+        );
+        assert!(
+            listed[1].starts_with(
+                r"- [extension step from n = 6: \*3 on 7 vertices, start 6, value \*3 `"
+            ),
+            "{listed:?}"
+        );
+        assert!(html.contains("extension step from n = 6: *3 on 7 vertices, start 6, value *3"));
+        for text in [&md, &html] {
+            assert!(!text.contains("extension to"), "{text}");
+            assert!(!text.contains("extension search"), "{text}");
+        }
+    }
+
     /// The Verification section says what the provenance records: the
     /// confirmation figures, the recount, refusals by identity, the checks;
     /// an old provenance (no confirmation) and none at all say so.

@@ -2,7 +2,8 @@
 //! store. Every stored value's checksum and decoding, every result decoded
 //! with its sweep's kind, and the journal of acknowledged work against the
 //! store (presence and SHA-256 of every acknowledged result). Prints a
-//! summary; exits non-zero if anything is damaged or missing.
+//! summary; exits non-zero if anything is damaged or missing. [`check_store`]
+//! answers the same as a value (the Python module's `store_check`).
 
 use crate::error::UsageError;
 use crate::output;
@@ -54,7 +55,138 @@ fn store_dir(dir: &Path) -> PathBuf {
     }
 }
 
+/// One sweep of a store, as `store check` found it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SweepCheck {
+    /// The sweep id.
+    pub sweep_id: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its launch sequence number (what the journal names it by).
+    pub launch: u64,
+    /// Shards in its plan.
+    pub shards: u64,
+    /// Shard results stored.
+    pub stored: u64,
+    /// Shard results the journal says were acknowledged (`None`: the sweep
+    /// is not in the journal yet; it is journaled at the next start).
+    pub acknowledged: Option<u64>,
+    /// Acknowledged shards whose result is not stored.
+    pub missing: Vec<u32>,
+    /// Stored results whose SHA-256 is not the acknowledged one.
+    pub differing: Vec<u32>,
+    /// Stored results not journaled yet.
+    pub unjournaled: u64,
+    /// Stored results that do not decode as results of the sweep's kind.
+    pub undecodable: Vec<u32>,
+}
+
+/// What `store check` found in a store.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StoreCheck {
+    /// The store directory checked (`DIR/store` for a `run` folder).
+    pub store: PathBuf,
+    /// Stored values whose checksum or decoding failed.
+    pub damaged_values: u64,
+    /// Records in the journal.
+    pub journal_records: u64,
+    /// Sweeps the journal names.
+    pub journal_sweeps: u64,
+    /// Shard results the journal says were acknowledged.
+    pub acknowledged: u64,
+    /// Bytes of a torn last journal record dropped (a crash mid-append: not
+    /// damage).
+    pub torn_bytes: u64,
+    /// The sweeps stored.
+    pub sweeps: Vec<SweepCheck>,
+    /// Every problem, one line each (none: nothing acknowledged is missing
+    /// or damaged).
+    pub problems: Vec<String>,
+}
+
+impl StoreCheck {
+    /// Nothing acknowledged is missing or damaged.
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+
+    /// The summary `store check` prints.
+    pub fn text(&self) -> String {
+        let mut out = format!("store {}\n", self.store.display());
+        out.push_str(&format!(
+            "values: every checksum checked, {} damaged\n",
+            self.damaged_values
+        ));
+        out.push_str(&format!(
+            "journal: {} records, {} sweeps, {} acknowledged shard results{}\n",
+            self.journal_records,
+            self.journal_sweeps,
+            self.acknowledged,
+            if self.torn_bytes > 0 {
+                format!(
+                    " (a torn last record of {} bytes was dropped)",
+                    self.torn_bytes
+                )
+            } else {
+                String::new()
+            }
+        ));
+        for s in &self.sweeps {
+            out.push_str(&format!(
+                "sweep `{}` ({}, launch {}): {}, {} stored, {}\n",
+                s.sweep_id,
+                s.kind,
+                s.launch,
+                output::plural(s.shards, "shard"),
+                output::plural(s.stored, "result"),
+                match s.acknowledged {
+                    None => "not in the journal (journaled at the next start)".to_string(),
+                    Some(n) => format!(
+                        "{n} acknowledged: {} missing, {} differ from their digest{}",
+                        s.missing.len(),
+                        s.differing.len(),
+                        if s.unjournaled > 0 {
+                            format!(", {} stored but not yet journaled", s.unjournaled)
+                        } else {
+                            String::new()
+                        }
+                    ),
+                }
+            ));
+        }
+        if self.ok() {
+            out.push_str("OK: nothing acknowledged is missing or damaged\n");
+            return out;
+        }
+        out.push_str(&format!("DAMAGED: {} problem(s)\n", self.problems.len()));
+        for p in &self.problems {
+            out.push_str(&format!("  {p}\n"));
+        }
+        out.push_str(
+            "Ways out: restore the store from an --export-every checkpoint (deploy/README.md, \"Recovering a damaged store\"), or start it with --accept-loss to run exactly the lost shards again.\n",
+        );
+        out
+    }
+}
+
 fn check(dir: &Path) -> anyhow::Result<()> {
+    let c = check_store(dir)?;
+    output::print(c.text())?;
+    if c.ok() {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "store {} is damaged: {} problem(s), listed above",
+        c.store.display(),
+        c.problems.len()
+    )
+}
+
+/// Check the store in `dir` (or `dir/store`, a `run` folder's): what
+/// `store check DIR` prints, as a value. An error only when there is no
+/// store to check (not a directory, or sled cannot open it); damage found
+/// is in [`StoreCheck::problems`].
+pub fn check_store(dir: &Path) -> anyhow::Result<StoreCheck> {
     let dir = store_dir(dir);
     if !dir.is_dir() {
         return Err(UsageError(format!("{} is not a directory", dir.display())).into());
@@ -62,32 +194,13 @@ fn check(dir: &Path) -> anyhow::Result<()> {
     let store = SledStore::open(&dir).map_err(|e| {
         anyhow::anyhow!("store damaged or unreadable: {e} (see deploy/README.md, \"Recovering a damaged store\")")
     })?;
-    let mut out = format!("store {}\n", dir.display());
     let mut problems: Vec<String> = Vec::new();
     // 1. Every value: checksum and decoding.
     let damage = store.scan(false)?;
-    out.push_str(&format!(
-        "values: every checksum checked, {} damaged\n",
-        damage.len()
-    ));
     problems.extend(damage.iter().map(|d| d.what.clone()));
     // 2. The journal.
     let read = store.journal()?.unwrap_or_else(|| journal::replay(&[]));
     let j = &read.journal;
-    out.push_str(&format!(
-        "journal: {} records, {} sweeps, {} acknowledged shard results{}\n",
-        j.records,
-        j.sweeps.len(),
-        j.done_count(),
-        if read.journal.torn_bytes > 0 && read.damage.is_none() {
-            format!(
-                " (a torn last record of {} bytes was dropped)",
-                read.journal.torn_bytes
-            )
-        } else {
-            String::new()
-        }
-    ));
     if let Some((at, why)) = &read.damage {
         problems.push(format!("the journal is damaged at byte {at}: {why}"));
     }
@@ -101,6 +214,7 @@ fn check(dir: &Path) -> anyhow::Result<()> {
     };
     let by_id: BTreeMap<&str, &gamesweep_engine::store::StoredSweep> =
         loaded.iter().map(|s| (s.record.id.as_str(), s)).collect();
+    let mut sweeps = Vec::new();
     for s in &loaded {
         let r = &s.record;
         let mut undecodable = Vec::new();
@@ -130,28 +244,6 @@ fn check(dir: &Path) -> anyhow::Result<()> {
                 .filter(|i| !js.done.contains_key(i))
                 .count();
         }
-        out.push_str(&format!(
-            "sweep `{}` ({}, launch {}): {}, {} stored, {}\n",
-            r.id,
-            r.kind,
-            r.seq,
-            crate::output::plural(s.plan.len() as u64, "shard"),
-            crate::output::plural(s.results.len() as u64, "result"),
-            match acknowledged {
-                None => "not in the journal (journaled at the next start)".to_string(),
-                Some(js) => format!(
-                    "{} acknowledged: {} missing, {} differ from their digest{}",
-                    js.done.len(),
-                    missing.len(),
-                    differing.len(),
-                    if unjournaled > 0 {
-                        format!(", {unjournaled} stored but not yet journaled")
-                    } else {
-                        String::new()
-                    }
-                ),
-            }
-        ));
         let list = |v: &[u32]| {
             let mut t: Vec<String> = v.iter().take(16).map(u32::to_string).collect();
             if v.len() > 16 {
@@ -184,6 +276,18 @@ fn check(dir: &Path) -> anyhow::Result<()> {
                 list(&differing)
             ));
         }
+        sweeps.push(SweepCheck {
+            sweep_id: r.id.clone(),
+            kind: r.kind.clone(),
+            launch: r.seq,
+            shards: s.plan.len() as u64,
+            stored: s.results.len() as u64,
+            acknowledged: acknowledged.map(|js| js.done.len() as u64),
+            missing,
+            differing,
+            unjournaled: unjournaled as u64,
+            undecodable,
+        });
     }
     for (seq, js) in &j.sweeps {
         let id = &js.entry.record.id;
@@ -194,22 +298,18 @@ fn check(dir: &Path) -> anyhow::Result<()> {
             ));
         }
     }
-    if problems.is_empty() {
-        out.push_str("OK: nothing acknowledged is missing or damaged\n");
-        output::print(out)?;
-        return Ok(());
-    }
-    out.push_str(&format!("DAMAGED: {} problem(s)\n", problems.len()));
-    for p in &problems {
-        out.push_str(&format!("  {p}\n"));
-    }
-    out.push_str(
-        "Ways out: restore the store from an --export-every checkpoint (deploy/README.md, \"Recovering a damaged store\"), or start it with --accept-loss to run exactly the lost shards again.\n",
-    );
-    output::print(out)?;
-    anyhow::bail!(
-        "store {} is damaged: {} problem(s), listed above",
-        dir.display(),
-        problems.len()
-    )
+    Ok(StoreCheck {
+        store: dir,
+        damaged_values: damage.len() as u64,
+        journal_records: j.records,
+        journal_sweeps: j.sweeps.len() as u64,
+        acknowledged: j.done_count() as u64,
+        torn_bytes: if read.damage.is_none() {
+            j.torn_bytes
+        } else {
+            0
+        },
+        sweeps,
+        problems,
+    })
 }

@@ -4,7 +4,8 @@
 //! naming the first differing shard), re-run a seeded sample of its
 //! finished shards in this process and compare each recomputed result with
 //! the exported one (byte for byte, or equal once decoded); print each
-//! mismatch and a summary, and fail on any.
+//! mismatch and a summary, and fail on any. [`verify`] answers the same as
+//! a value (the Python module's `verify`).
 
 use crate::args;
 use crate::error::UsageError;
@@ -72,8 +73,93 @@ pub fn choose(results: &[ExportResult], ppm: u32, seed: u64) -> Vec<usize> {
     picked
 }
 
+/// What `verify` found in an export file.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Verified {
+    /// The export file.
+    pub file: PathBuf,
+    /// Its sweep id and kind.
+    pub sweep_id: String,
+    /// Its kind.
+    pub kind: String,
+    /// Who signed it, as `verify` says it.
+    pub signature: String,
+    /// The fingerprint of the key that signed it (`""`: unsigned).
+    pub signer: String,
+    /// A trusted key (`--trust-key`) signed it.
+    pub trusted: bool,
+    /// Finished shards in the file.
+    pub finished: u64,
+    /// The share re-run, in millionths.
+    pub sample_ppm: u32,
+    /// The seed of the choice of shards.
+    pub seed: u64,
+    /// Threads the re-runs used.
+    pub threads: usize,
+    /// The shards re-run, in increasing order.
+    pub rerun: Vec<u32>,
+    /// The re-run shards whose recomputed result differs from the
+    /// exported one, with why.
+    pub mismatches: Vec<(u32, String)>,
+    /// Wall time of the whole check, in seconds.
+    pub seconds: f64,
+}
+
+impl Verified {
+    /// Every re-run shard matched.
+    pub fn ok(&self) -> bool {
+        self.mismatches.is_empty()
+    }
+
+    /// The summary line `verify` prints last.
+    pub fn summary(&self) -> String {
+        format!(
+            "verify {}: {} of {} re-run (sample {}, seed {}), {} match, {} mismatch, in {:.2} s on {}",
+            self.file.display(),
+            self.rerun.len(),
+            crate::output::plural(self.finished, "finished shard"),
+            self.sample_ppm as f64 / 1e6,
+            self.seed,
+            self.rerun.len() - self.mismatches.len(),
+            self.mismatches.len(),
+            self.seconds,
+            args::threads_text(self.threads)
+        )
+    }
+}
+
 /// Run `verify`.
 pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
+    let v = verify(&a, &AtomicBool::new(false), |signature| {
+        println!("verify {}: {signature}", a.file.display());
+    })?;
+    for (index, why) in &v.mismatches {
+        println!("shard {index}: MISMATCH: {why}");
+    }
+    println!("{}", v.summary());
+    if !v.ok() {
+        anyhow::bail!(
+            "{} of {} re-run shards of {} do not match the exported results",
+            v.mismatches.len(),
+            v.rerun.len(),
+            a.file.display()
+        );
+    }
+    Ok(())
+}
+
+/// Check the export file `a.file` as `verify` does: its signature (told to
+/// `on_signature` as soon as known, before the re-runs, which may take
+/// hours), its kind, solver version and plan, then the sample of its
+/// finished shards re-run here; what was found, mismatches included. An
+/// error for a file that cannot be checked (unreadable, a plan this build
+/// does not make, not trusted under `--require-signature`) or when `cancel`
+/// is set (the re-runs stop at their next check of it).
+pub fn verify(
+    a: &VerifyArgs,
+    cancel: &AtomicBool,
+    on_signature: impl FnOnce(&str),
+) -> anyhow::Result<Verified> {
     let started = Instant::now();
     let trusted =
         export_file::read_key_files(&a.trust_key).map_err(|e| UsageError(e.to_string()))?;
@@ -85,7 +171,11 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
         Signature::Unsigned => "not signed (an export of format 1): its origin is unknown".into(),
     };
     let is_trusted = matches!(decoded.signature, Signature::Signed(k) if trusted.contains(&k));
-    println!("verify {}: {signature}", a.file.display());
+    let signer = match decoded.signature {
+        Signature::Signed(k) => k.fingerprint(),
+        Signature::Unsigned => String::new(),
+    };
+    on_signature(&signature);
     if a.require_signature && !is_trusted {
         return Err(UsageError(format!(
             "{}: not signed by a trusted key (--require-signature)",
@@ -134,10 +224,13 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
     std::thread::scope(|s| {
         for _ in 0..threads.min(picked.len().max(1)) {
             s.spawn(|| loop {
+                if cancel.load(Ordering::Relaxed) {
+                    break;
+                }
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&pos) = picked.get(k) else { break };
                 let r = &export.results[pos];
-                let check = recheck(kind, &params, &plan[r.index as usize], r);
+                let check = recheck(kind, &params, &plan[r.index as usize], r, cancel);
                 checks
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -147,35 +240,34 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
         }
     });
     counter.finish();
+    if cancel.load(Ordering::Relaxed) {
+        anyhow::bail!("verify {}: stopped", a.file.display());
+    }
     let mut checks = checks.into_inner().unwrap_or_else(|e| e.into_inner());
     checks.sort_by_key(|(i, _)| *i);
-    let mut mismatched = 0;
-    for (index, check) in &checks {
-        if let Check::Mismatch(why) = check {
-            mismatched += 1;
-            println!("shard {index}: MISMATCH: {why}");
-        }
-    }
-    println!(
-        "verify {}: {} of {} re-run (sample {}, seed {}), {} match, {} mismatch, in {:.2} s on {}",
-        a.file.display(),
-        checks.len(),
-        crate::output::plural(export.results.len() as u64, "finished shard"),
-        a.sample as f64 / 1e6,
-        a.seed,
-        checks.len() - mismatched,
-        mismatched,
-        started.elapsed().as_secs_f64(),
-        args::threads_text(threads)
-    );
-    if mismatched > 0 {
-        anyhow::bail!(
-            "{mismatched} of {} re-run shards of {} do not match the exported results",
-            checks.len(),
-            a.file.display()
-        );
-    }
-    Ok(())
+    let rerun = checks.iter().map(|(i, _)| *i).collect();
+    let mismatches = checks
+        .into_iter()
+        .filter_map(|(i, c)| match c {
+            Check::Match => None,
+            Check::Mismatch(why) => Some((i, why)),
+        })
+        .collect();
+    Ok(Verified {
+        file: a.file.clone(),
+        sweep_id: export.sweep_id.clone(),
+        kind: export.kind.clone(),
+        signature,
+        signer,
+        trusted: is_trusted,
+        finished: export.results.len() as u64,
+        sample_ppm: a.sample,
+        seed: a.seed,
+        threads,
+        rerun,
+        mismatches,
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// The plan this build makes for `params` and `target` shards, if the
@@ -227,10 +319,10 @@ fn recheck(
     params: &gamesweep::sweep::Params,
     shard: &ShardSpec,
     r: &ExportResult,
+    cancel: &AtomicBool,
 ) -> Check {
-    let cancel = AtomicBool::new(false);
     let work = AtomicU64::new(0);
-    let ctx = ShardCtx::new(&cancel, &work);
+    let ctx = ShardCtx::new(cancel, &work);
     let fresh = match kind.run_shard(params, shard, &ctx) {
         Ok(out) => out.encode(),
         Err(e) => return Check::Mismatch(format!("re-running it failed: {e}")),
