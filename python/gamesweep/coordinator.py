@@ -282,7 +282,9 @@ class Coordinator:
         ``verify_fraction`` (``0.01`` or ``"1%"``): the share re-run by a
         second worker from now on. What the import did, as a dict:
         ``sweep_id``, ``shards``, ``done``, ``signer``, ``trusted``,
-        ``merged`` (into a sweep the store held), ``added``, ``confirmed``."""
+        ``merged`` (into a sweep the store held), ``added``, ``confirmed``,
+        ``conflicts`` (held shards whose results differ: each recorded as a
+        mismatch and run again to decide)."""
         opts = []
         if store is not None:
             opts.append(f"--store={os.fspath(store)}")

@@ -1014,7 +1014,7 @@ fn coordinator_export(
 /// `gamesweep import [options] FILE`, into a running coordinator or (with
 /// `--store`) a stopped store, as the CLI's `import` does; answers what
 /// the import did: `{"sweep_id", "shards", "done", "signer", "trusted",
-/// "merged", "added", "confirmed"}`.
+/// "merged", "added", "confirmed", "conflicts"}`.
 #[pyfunction]
 #[pyo3(signature = (options, positionals, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
 #[allow(clippy::too_many_arguments)]
@@ -1077,6 +1077,7 @@ fn coordinator_import(
             "merged": i.merged,
             "added": i.added,
             "confirmed": i.confirmed,
+            "conflicts": i.conflicts,
         })
         .to_string())
     })?;

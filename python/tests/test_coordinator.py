@@ -221,6 +221,7 @@ def test_export_import_key_are_the_clis(cli, served, tmp_path):
     assert got == {
         "sweep_id": "py-imp", "shards": shards, "done": shards, "signer": held["signer"],
         "trusted": True, "merged": False, "added": shards, "confirmed": 0,
+        "conflicts": 0,
     }
     assert status["py-imp"]["shards_done"] == shards
     # Into a stopped store (a new one), by each; then that store's key and
@@ -256,6 +257,7 @@ def test_export_import_key_are_the_clis(cli, served, tmp_path):
     # A merge: importing the same file again changes nothing.
     again = c.import_(mine, store=st_py)
     assert again["merged"] is True and again["added"] == 0 and again["confirmed"] == shards
+    assert again["conflicts"] == 0
 
 
 def test_export_import_key_errors(cli, served, tmp_path):
