@@ -909,6 +909,7 @@ mod tests {
             coordinator_peak_rss_bytes: 0,
             workers_pruned: 0,
             quarantined_workers: vec!["q\x1b[0m".into()],
+            identities_limited: vec![],
         };
         let text = render(&r);
         assert!(
