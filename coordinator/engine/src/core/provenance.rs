@@ -54,8 +54,9 @@ pub struct Confirmation {
     /// [`gamesweep::sweep::SweepKind::rows`]); `None`: any row.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub rows_alone: BTreeMap<String, Option<[usize; 2]>>,
-    /// The sweep's kind computes no position digest
-    /// ([`gamesweep::sweep::SweepKind::position_digest`]): two identities
+    /// The sweep's runs carry no position digest (its kind computes none,
+    /// [`gamesweep::sweep::SweepKind::position_digest`], or it was launched
+    /// without verification and a caught lie reopened it): two identities
     /// that agreed gave equal results, which does not show that both
     /// computed them (a result replayed from an export agrees too), so the
     /// statement does not call them independent confirmation.
