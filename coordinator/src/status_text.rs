@@ -165,6 +165,7 @@ fn render_fields(r: &StatusReport) -> String {
                 .join(", ")
         ));
     }
+    out.push_str(&held_back_text(r));
     if !r.workers.is_empty() {
         out.push_str("workers:\n");
         for w in &r.workers {
@@ -380,12 +381,50 @@ fn waiting_text(pending: u32, w: &VerifyWaiting) -> String {
     } else {
         "to verify them, run a worker: `gamesweep worker`"
     };
-    format!(
+    // Why a sweep that was done runs again: a caught lie reaches back.
+    let mut out: String = w
+        .rechecking
+        .iter()
+        .map(|r| {
+            format!(
+                "  re-verifying {} of {} after a caught lie (every result it gave, in every sweep, is run again by other identities)\n",
+                crate::output::plural(r.shards.into(), "shard"),
+                e(&r.identity)
+            )
+        })
+        .collect();
+    out.push_str(&format!(
         "  waiting for: {} (shard{} {}) to be run by {who}; {around}; {until}; {act}\n",
         crate::output::plural(pending.into(), "verification"),
         if pending == 1 { "" } else { "s" },
         shards.join(", ")
-    )
+    ));
+    out
+}
+
+/// One line per identity the fair share held back: cut to its share while
+/// another waited, and how many of its leases were taken back.
+fn held_back_text(r: &StatusReport) -> String {
+    r.identities_limited
+        .iter()
+        .map(|l| {
+            let mut what = Vec::new();
+            if l.limited {
+                what.push("limited to its share".to_string());
+            }
+            if l.leases_reclaimed > 0 {
+                what.push(format!(
+                    "{} reclaimed",
+                    crate::output::plural(l.leases_reclaimed, "lease")
+                ));
+            }
+            format!(
+                "fair share: {}: {} (another identity waits for work; docs/trust.md, \"Fair shares\")\n",
+                gamesweep_api::escape(&l.identity),
+                what.join(", ")
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -449,6 +488,7 @@ mod tests {
                 workers_pruned: 0,
                 quarantined_workers: vec![],
                 store_writes_failing: None,
+                identities_limited: vec![],
             };
             let text = render(&r);
             assert!(
@@ -487,6 +527,7 @@ mod tests {
             workers_pruned: 0,
             quarantined_workers: vec![],
             store_writes_failing: None,
+            identities_limited: vec![],
         };
         assert!(render(&r).starts_with("no sweeps"));
         r.sweeps.push(sweep(SweepState::Running, None));
@@ -572,6 +613,7 @@ mod tests {
             workers_pruned: 0,
             quarantined_workers: vec![],
             store_writes_failing: None,
+            identities_limited: vec![],
         };
         let text = render(&r);
         assert!(
@@ -627,6 +669,7 @@ mod tests {
             unskippable: 0,
             skip_at_ms: Some(1_796_000_000_000),
             skip_in_ms: Some(24_100),
+            rechecking: vec![],
         };
         s.verification = Some(VerifyStatus {
             ppm: 500_000,
@@ -646,6 +689,7 @@ mod tests {
             workers_pruned: 0,
             quarantined_workers: vec![],
             store_writes_failing: None,
+            identities_limited: vec![],
         };
         let text = render(&r);
         assert!(
@@ -677,6 +721,69 @@ mod tests {
         );
     }
 
+    /// A finished sweep running again after a caught lie says whose
+    /// results it re-verifies; an identity held to its fair share, or whose
+    /// leases were taken back, has a line (text escaped).
+    #[test]
+    fn rechecks_after_a_caught_lie_and_held_back_identities_are_shown() {
+        let mut s = sweep(SweepState::Running, None);
+        (s.shards_done, s.shards_pending, s.shards_leased) = (8, 0, 0);
+        s.verification = Some(VerifyStatus {
+            rechecks: 3,
+            pending: 3,
+            waiting: Some(VerifyWaiting {
+                shards: vec![1, 4, 6],
+                needs_issued: true,
+                rechecking: vec![gamesweep_api::domain::Rechecking {
+                    identity: "@liar".into(),
+                    shards: 3,
+                }],
+                ..VerifyWaiting::default()
+            }),
+            ..VerifyStatus::default()
+        });
+        let limit =
+            |identity: &str, limited, leases_reclaimed| gamesweep_api::domain::IdentityLimit {
+                identity: identity.into(),
+                limited,
+                leases_reclaimed,
+            };
+        let r = StatusReport {
+            coordinator_version: "v".into(),
+            sweeps: vec![s],
+            workers: vec![],
+            store_bytes: 0,
+            coordinator_rss_bytes: 0,
+            coordinator_peak_rss_bytes: 0,
+            workers_pruned: 0,
+            quarantined_workers: vec![],
+            store_writes_failing: None,
+            identities_limited: vec![
+                limit("@hoarder", true, 3),
+                limit("@slow", false, 1),
+                limit("@x\x1b[2J", true, 0),
+            ],
+        };
+        let text = render(&r);
+        assert!(
+            text.contains("  re-verifying 3 shards of @liar after a caught lie (every result it gave, in every sweep, is run again by other identities)\n  waiting for: 3 verifications (shards 1, 4, 6)"),
+            "{text}"
+        );
+        let fair = "(another identity waits for work; docs/trust.md, \"Fair shares\")\n";
+        assert!(
+            text.contains(&format!(
+                "fair share: @hoarder: limited to its share, 3 leases reclaimed {fair}"
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("fair share: @slow: 1 lease reclaimed {fair}")),
+            "{text}"
+        );
+        assert!(!text.contains('\x1b'), "{text}");
+        assert!(text.contains("fair share: @x"), "{text}");
+    }
+
     #[test]
     fn verification_and_quarantine_shown() {
         let mut s = sweep(SweepState::Running, None);
@@ -703,6 +810,7 @@ mod tests {
             workers_pruned: 0,
             quarantined_workers: vec!["liar".into()],
             store_writes_failing: None,
+            identities_limited: vec![],
         };
         let text = render(&r);
         assert!(text.contains("  verification: 3 of 8 shards in the seeded sample (1.0000 %, seed 5); shards run again by a second identity (the sample's, results of identities not yet trusted, unsigned imports, 2 rechecks of out-voted identities): 2 verified, 1 mismatched (1 replaced by the majority), 1 unverifiable (no other identity), 1 pending\n"), "{text}");
@@ -801,6 +909,7 @@ mod tests {
             coordinator_peak_rss_bytes: 0,
             workers_pruned: 0,
             quarantined_workers: vec!["q\x1b[0m".into()],
+            identities_limited: vec![],
         };
         let text = render(&r);
         assert!(

@@ -7,9 +7,9 @@
 use crate::pb;
 use gamesweep::sweep::{Params, ShardSpec};
 use gamesweep_api::domain::{
-    Imported, LaunchSpec, Launched, ProjectionText, SampleRequest, SampleStatus,
-    ShardFailureStatus, StatusReport, SweepReport, SweepState, SweepStatus, VerifyStatus,
-    VerifyWaiting, WorkerStatus,
+    IdentityLimit, Imported, LaunchSpec, Launched, ProjectionText, Rechecking, SampleRequest,
+    SampleStatus, ShardFailureStatus, StatusReport, SweepReport, SweepState, SweepStatus,
+    VerifyStatus, VerifyWaiting, WorkerStatus,
 };
 use gamesweep_api::{SolverVersion, SolverVersionError, SolverVersions};
 use std::collections::BTreeMap;
@@ -335,6 +335,14 @@ impl From<VerifyStatus> for pb::VerifyStatus {
                 unskippable: w.unskippable,
                 skip_at_ms: w.skip_at_ms,
                 skip_in_ms: w.skip_in_ms,
+                rechecking: w
+                    .rechecking
+                    .into_iter()
+                    .map(|r| pb::Rechecking {
+                        identity: r.identity,
+                        shards: r.shards,
+                    })
+                    .collect(),
             }),
         }
     }
@@ -360,6 +368,14 @@ impl From<pb::VerifyStatus> for VerifyStatus {
                 unskippable: w.unskippable,
                 skip_at_ms: w.skip_at_ms,
                 skip_in_ms: w.skip_in_ms,
+                rechecking: w
+                    .rechecking
+                    .into_iter()
+                    .map(|r| Rechecking {
+                        identity: r.identity,
+                        shards: r.shards,
+                    })
+                    .collect(),
             }),
         }
     }
@@ -487,6 +503,15 @@ impl From<StatusReport> for pb::StatusReply {
             workers_pruned: r.workers_pruned,
             quarantined_workers: r.quarantined_workers,
             store_writes_failing: r.store_writes_failing.unwrap_or_default(),
+            identities_limited: r
+                .identities_limited
+                .into_iter()
+                .map(|l| pb::IdentityLimit {
+                    identity: l.identity,
+                    limited: l.limited,
+                    leases_reclaimed: l.leases_reclaimed,
+                })
+                .collect(),
         }
     }
 }
@@ -508,6 +533,15 @@ impl TryFrom<pb::StatusReply> for StatusReport {
             workers_pruned: r.workers_pruned,
             quarantined_workers: r.quarantined_workers,
             store_writes_failing: Some(r.store_writes_failing).filter(|w| !w.is_empty()),
+            identities_limited: r
+                .identities_limited
+                .into_iter()
+                .map(|l| IdentityLimit {
+                    identity: l.identity,
+                    limited: l.limited,
+                    leases_reclaimed: l.leases_reclaimed,
+                })
+                .collect(),
         })
     }
 }
@@ -648,6 +682,10 @@ mod tests {
                     unskippable: 1,
                     skip_at_ms: Some(1_800_000_000_000),
                     skip_in_ms: Some(25_000),
+                    rechecking: vec![Rechecking {
+                        identity: "@liar".into(),
+                        shards: 2,
+                    }],
                 }),
             }),
             priority: 2,
@@ -677,6 +715,11 @@ mod tests {
             workers_pruned: 4,
             quarantined_workers: vec!["liar".into()],
             store_writes_failing: Some("IO error: No space left on device (os error 28)".into()),
+            identities_limited: vec![IdentityLimit {
+                identity: "@hoarder".into(),
+                limited: true,
+                leases_reclaimed: 3,
+            }],
         }
     }
 

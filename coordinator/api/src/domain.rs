@@ -380,6 +380,38 @@ pub struct VerifyWaiting {
     /// tick, within a second).
     #[serde(default)]
     pub skip_in_ms: Option<u64>,
+    /// Of the waiting shards, those verified again because the identity
+    /// that gave their results was caught giving a wrong result (in this
+    /// sweep or another, later or earlier), per identity: why a finished
+    /// sweep runs again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rechecking: Vec<Rechecking>,
+}
+
+/// Results of one identity caught giving a wrong result, waiting to be
+/// verified again by other identities.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rechecking {
+    /// The identity (`@NAME`).
+    pub identity: String,
+    /// Its shards in this sweep waiting for another identity's run.
+    pub shards: u32,
+}
+
+/// An identity the fair share held back (core/fair.rs): limited to its
+/// share while another identity waited, or leases of it taken back (for
+/// another identity's share, or renewed without progress or past the
+/// patience derived from the sweep's own pace).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdentityLimit {
+    /// The identity: an issued credential (`@NAME`), or every holder under
+    /// a shared token together.
+    pub identity: String,
+    /// A lease request of it was cut to its share within the last three
+    /// lease periods, because another identity waited.
+    pub limited: bool,
+    /// Leases of it taken back since this coordinator started.
+    pub leases_reclaimed: u64,
 }
 
 /// A shard's reported failures.
@@ -450,6 +482,10 @@ pub struct StatusReport {
     /// work): no submit is acknowledged until they work again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub store_writes_failing: Option<String>,
+    /// Identities the fair share holds back or took leases from (no
+    /// credential can stall a sweep).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub identities_limited: Vec<IdentityLimit>,
 }
 
 /// A finished sweep's rendered result, as the coordinator sends it.

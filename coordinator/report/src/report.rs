@@ -91,6 +91,17 @@ impl Verification {
             md.push_str(&alone_md(p));
         }
         md.push_str(&format!("\n{}\n", replication_line(p)));
+        for (who, r) in &p.rechecked_after_a_lie {
+            md.push_str(&format!(
+                "\nRe-verified after a caught lie: `{}` gave a wrong result (in this sweep or another), so every result it gave was run again by other identities: {} here, {} confirmed, {} replaced by the others' result, {} unverifiable (no other identity could run {}).\n",
+                gamesweep_api::text::escape(who),
+                gamesweep::sweep::report::plural(r.shards.into(), "shard"),
+                thousands(r.verified.into()),
+                thousands(r.replaced.into()),
+                thousands(r.unverifiable.into()),
+                if r.unverifiable == 1 { "it" } else { "them" }
+            ));
+        }
         if let Some(line) = solvers_line(p) {
             md.push_str(&format!("\n{line}\n"));
         }
@@ -457,8 +468,18 @@ mod tests {
         p.recounted = 4096;
         p.recounts_refused = 1;
         p.results_invalid_by.insert("@faulty\u{1b}[2J".into(), 3);
+        p.rechecked_after_a_lie.insert(
+            "@liar".into(),
+            gamesweep_engine::core::provenance::Rechecked {
+                shards: 5,
+                verified: 3,
+                replaced: 1,
+                unverifiable: 1,
+            },
+        );
         let md = Verification::Recorded(Box::new(p)).section_md();
         for want in [
+            "\nRe-verified after a caught lie: `@liar` gave a wrong result (in this sweep or another), so every result it gave was run again by other identities: 5 shards here, 3 confirmed, 1 replaced by the others' result, 1 unverifiable (no other identity could run it).\n",
             "Partly verified: 2 shards rest on one identity.\n",
             "| confirmed by two identities | 4,094 |",
             "| the most one identity, faulty or lying, could have changed unnoticed | 2 |",

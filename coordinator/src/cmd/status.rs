@@ -143,6 +143,7 @@ mod tests {
             workers_pruned: 7,
             quarantined_workers: vec!["liar".into()],
             store_writes_failing: None,
+            identities_limited: vec![],
         };
         let text = json(&r).unwrap();
         assert!(text.contains(r#""refused_submits":3"#), "{text}");

@@ -478,6 +478,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
         workers_pruned: 4,
         quarantined_workers: vec!["liar".into()],
         store_writes_failing: None,
+        identities_limited: vec![],
     };
     let lease = pb::LeaseReply {
         leases: vec![pb::Lease {

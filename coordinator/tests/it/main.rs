@@ -33,6 +33,7 @@ mod pipeline;
 mod readme_commands;
 mod replay;
 mod replicate;
+mod retro_recheck;
 mod runtime;
 mod screens;
 mod solve_board;

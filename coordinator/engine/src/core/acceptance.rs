@@ -390,6 +390,15 @@ impl Core {
             if l.worker == worker && l.attempt == attempt && l.until_ms > now_ms);
         // (A result under this identity's lease that expired unclaimed, or
         // whose record a crash lost: same identity, shard still open.)
+        // What it took, as measured here: the sweep's pace, which bounds
+        // how long a lease goes on without its result (core/fair.rs).
+        if let ShardState::Leased(l) = &state {
+            if live && l.granted_ms > 0 {
+                let estimate = s.plan.get(index as usize).map_or(0, |p| p.estimate);
+                s.patience
+                    .note(now_ms.saturating_sub(l.granted_ms), estimate);
+            }
+        }
         if !live {
             s.events.results_late = s.events.results_late.saturating_add(1);
             let holder = match &state {

@@ -27,9 +27,23 @@
 //!   less than its own ([`may_take`]: no lease can bounce back and forth).
 //!   A renewal of a stalled lease while another identity or holder waits
 //!   is refused: the lease ends there.
+//! - **Progress is derived, not believed.** The positions a holder reports
+//!   only keep a lease while it also stays within the sweep's own pace
+//!   ([`Patience`]): a lease renewed for longer than [`PATIENCE_FACTOR`]
+//!   times what this sweep's accepted results took from grant to accept
+//!   (as the coordinator measured them: the median over the last
+//!   [`PACES_KEPT`], scaled by the shard's estimate), and at least twice
+//!   the stall bound, counts as stalled whatever progress it claims. So a
+//!   worker that renews its leases claiming progress but never submits is
+//!   reclaimed like one that claims none. Before any result of the sweep
+//!   is accepted since this process started (the measurements are in
+//!   memory), only `--max-lease-total` bounds it.
 //! - **Not straight back.** A shard whose lease expired or was reclaimed is
 //!   not handed back to the identity (or, under a shared token, the worker
 //!   id) that held it while another one waits ([`lost_to`]).
+//! - **Status says so** ([`HeldBack`]): an identity whose request was cut
+//!   to its share within the last lease period, or whose leases were taken
+//!   back, has a line in `status`.
 
 use crate::store::voter;
 pub use crate::store::SHARED_VOTER;
@@ -116,6 +130,79 @@ impl Growth {
     pub fn stalled(&self, now_ms: u64, stall_ms: u64) -> bool {
         now_ms.saturating_sub(self.at_ms) >= stall_ms
     }
+}
+
+/// How many times what the sweep's results took a lease may go on
+/// without its result while another identity waits ([`Patience`]).
+pub const PATIENCE_FACTOR: u64 = 4;
+
+/// The accepted results' measured durations [`Patience`] keeps.
+pub const PACES_KEPT: usize = 255;
+
+/// What a sweep's accepted results took, from their lease's grant to their
+/// acceptance as the coordinator measured them (nothing a worker says):
+/// the last [`PACES_KEPT`], each with its shard's estimate. The median
+/// (so a minority of slow results cannot stretch it) bounds how long a
+/// lease may be renewed without its result while another identity waits.
+#[derive(Clone, Debug, Default)]
+pub struct Patience {
+    /// (milliseconds from grant to acceptance, the shard's estimate).
+    taken: std::collections::VecDeque<(u64, u64)>,
+}
+
+impl Patience {
+    /// A result accepted `took_ms` after its lease's grant, for a shard
+    /// estimated at `estimate` positions.
+    pub fn note(&mut self, took_ms: u64, estimate: u64) {
+        if self.taken.len() >= PACES_KEPT {
+            self.taken.pop_front();
+        }
+        self.taken.push_back((took_ms, estimate));
+    }
+
+    /// How long a lease of a shard estimated at `estimate` positions may be
+    /// renewed without its result while another identity waits:
+    /// [`PATIENCE_FACTOR`] × the median time per estimated position of the
+    /// kept results × `estimate` (or × the median time, when the shard or
+    /// the results have no estimate), at least `floor_ms`; `None` before
+    /// any result was measured.
+    pub fn bound_ms(&self, estimate: u64, floor_ms: u64) -> Option<u64> {
+        if self.taken.is_empty() {
+            return None;
+        }
+        let median = |mut v: Vec<f64>| -> Option<f64> {
+            if v.is_empty() {
+                return None;
+            }
+            v.sort_by(f64::total_cmp);
+            Some(v[v.len() / 2])
+        };
+        let per_position = median(
+            self.taken
+                .iter()
+                .filter(|(_, e)| *e > 0)
+                .map(|&(ms, e)| ms as f64 / e as f64)
+                .collect(),
+        );
+        let expected = match per_position.filter(|_| estimate > 0) {
+            Some(r) => r * estimate as f64,
+            None => median(self.taken.iter().map(|&(ms, _)| ms as f64).collect())?,
+        };
+        let bound = (expected * PATIENCE_FACTOR as f64).min(u64::MAX as f64) as u64;
+        Some(bound.max(floor_ms))
+    }
+}
+
+/// What the fair share did to one identity, for `status`: when a lease
+/// request of it was last cut to its share while another identity waited,
+/// and how many of its leases were taken back (since this process started).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeldBack {
+    /// When (Unix ms) a request of it was last cut to its share.
+    pub limited_ms: Option<u64>,
+    /// Its leases taken back: for another identity's share, or renewed
+    /// without progress (claimed progress or not: [`Patience`]).
+    pub reclaimed: u64,
 }
 
 /// What one worker declared at its last lease request.
@@ -280,6 +367,28 @@ mod tests {
         g.note(5, 4_100); // nor a smaller one
         assert!(g.stalled(4_600, 2_000));
         assert_eq!(g.best, 10);
+    }
+
+    #[test]
+    fn patience_is_a_multiple_of_the_median_pace_scaled_by_the_estimate() {
+        let mut p = Patience::default();
+        assert_eq!(p.bound_ms(100, 20_000), None, "nothing measured yet");
+        // 10 s, 20 s and 600 s for shards of 1,000 positions: the median
+        // is 20 ms a position, the slow one does not stretch it.
+        for ms in [10_000, 20_000, 600_000] {
+            p.note(ms, 1_000);
+        }
+        assert_eq!(p.bound_ms(1_000, 0), Some(80_000));
+        assert_eq!(p.bound_ms(3_000, 0), Some(240_000));
+        // Never under the floor.
+        assert_eq!(p.bound_ms(1_000, 100_000), Some(100_000));
+        // A shard without an estimate: the median time.
+        assert_eq!(p.bound_ms(0, 0), Some(80_000));
+        // Only the last PACES_KEPT count.
+        for _ in 0..PACES_KEPT {
+            p.note(1_000, 1_000);
+        }
+        assert_eq!(p.bound_ms(1_000, 0), Some(4_000));
     }
 
     #[test]

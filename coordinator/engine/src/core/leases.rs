@@ -127,13 +127,18 @@ fn victim(
             {
                 continue;
             }
-            if let Some(g) = s
+            // Stalled: its reported progress has not grown, or it has gone
+            // on without its result for longer than the sweep's pace allows
+            // whatever it reports (core/fair.rs, `Patience`).
+            let since = s
                 .growth
                 .get(&l.nonce)
                 .filter(|g| g.stalled(now_ms, stall_ms))
-            {
-                if stalled.is_none_or(|(at, _, _)| g.at_ms < at) {
-                    stalled = Some((g.at_ms, id.as_str(), i));
+                .map(|g| g.at_ms)
+                .or_else(|| s.overdue(i, l, now_ms, stall_ms).then_some(l.granted_ms));
+            if let Some(since) = since {
+                if stalled.is_none_or(|(at, _, _)| since < at) {
+                    stalled = Some((since, id.as_str(), i));
                 }
                 continue;
             }
@@ -223,6 +228,7 @@ impl Core {
     /// depends on nothing a lease reveals, so a first run and a copy look
     /// alike.
     pub(crate) fn salt_for(&self, s: &Sweep, index: u32, holder: &str) -> Option<u64> {
+        // The same condition as the votes' (`verify::digests`).
         let asked = (s.verify.ppm > 0 || s.record.replicate_all)
             && is_issued(holder)
             && kinds::find(&s.record.kind).is_ok_and(|k| k.position_digest());
@@ -350,7 +356,12 @@ impl Core {
         let shares = self.shares(&st, &candidates, now_ms);
         if others_wait {
             let room = fair::allowance(shares.share_of(&me), shares.held_of(&me));
-            max = max.min((out.len() as u32).saturating_add(room));
+            let within = (out.len() as u32).saturating_add(room);
+            if within < max {
+                // Cut to its share: status says so (core/fair.rs).
+                st.held_back.entry(me.clone()).or_default().limited_ms = Some(now_ms);
+            }
+            max = max.min(within);
         }
         let lost = |s: &Sweep, i: u32| match &s.states[i as usize] {
             ShardState::Leased(l) => fair::lost_to(&l.worker, worker, others_wait, holders_wait),
@@ -416,6 +427,7 @@ impl Core {
         // Nothing free: take a stalled lease of another worker, or one of an
         // identity over its share while this one is under its own.
         let mut shares = shares;
+        let mut taken_from: Vec<String> = Vec::new();
         while (out.len() as u32) < max {
             let Some((sweep_id, i)) = victim(
                 &st,
@@ -443,6 +455,7 @@ impl Core {
             self.store.put_lease(&s.record.id, i, Some(&lease))?;
             info!(sweep = %s.record.id, shard = i, from = %old.worker, to = %worker, "lease reclaimed for another identity's share or for want of progress");
             let from = fair::identity(&old.worker).to_string();
+            taken_from.push(from.clone());
             if let Some(h) = shares.held.get_mut(&from) {
                 *h = h.saturating_sub(1);
             }
@@ -456,6 +469,9 @@ impl Core {
                 token: self.lease_token(s, i, worker, lease.nonce),
                 salt: self.salt_for(s, i, worker),
             });
+        }
+        for from in taken_from {
+            st.note_reclaimed(&from, 1);
         }
         // Got fewer than asked for while a sweep is open: waiting.
         let short = (out.len() as u32) < asked && unfinished > 0;
@@ -508,6 +524,7 @@ impl Core {
         let waiting = st.others_waiting(worker, now_ms, self.window_ms());
         let mut out = Vec::with_capacity(held.len());
         let mut refused: Vec<String> = Vec::new();
+        let mut reclaimed = 0u64;
         for h in held {
             let Some(s) = st.sweeps.get_mut(&h.sweep_id) else {
                 out.push(false);
@@ -528,7 +545,9 @@ impl Core {
                     .entry(l.nonce)
                     .or_insert_with(|| fair::Growth::granted(now_ms));
                 growth.note(progress, now_ms);
-                if growth.stalled(now_ms, stall_ms) && (waiting.0 || waiting.1) {
+                let stalled =
+                    growth.stalled(now_ms, stall_ms) || s.overdue(h.index, l, now_ms, stall_ms);
+                if stalled && (waiting.0 || waiting.1) {
                     if let Some(mut rec) = s.verify.records.get_mut(&h.index) {
                         if let Some(cl) = rec.lease.as_mut().filter(|cl| cl.nonce == l.nonce) {
                             cl.until_ms = cl.until_ms.min(now_ms);
@@ -536,6 +555,7 @@ impl Core {
                         }
                     }
                     s.events.leases_reclaimed = s.events.leases_reclaimed.saturating_add(1);
+                    reclaimed += 1;
                     info!(sweep = %h.sweep_id, shard = h.index, "verification copy without progress while others wait; not renewed");
                     out.push(false);
                     continue;
@@ -550,9 +570,14 @@ impl Core {
                 continue;
             }
             let running = s.record.state == crate::store::SweepState::Running;
-            let (granted_ms, attempt, nonce) = match &named {
-                Named::Shard(l) => (l.granted_ms, l.attempt, l.nonce),
-                Named::Lost { attempt, nonce } => (now_ms, *attempt, *nonce),
+            let (granted_ms, attempt, nonce, overdue) = match &named {
+                Named::Shard(l) => (
+                    l.granted_ms,
+                    l.attempt,
+                    l.nonce,
+                    s.overdue(h.index, l, now_ms, stall_ms),
+                ),
+                Named::Lost { attempt, nonce } => (now_ms, *attempt, *nonce, false),
                 _ => {
                     out.push(false);
                     continue;
@@ -569,18 +594,20 @@ impl Core {
                 .entry(nonce)
                 .or_insert_with(|| fair::Growth::granted(now_ms));
             growth.note(progress, now_ms);
-            let stalled = growth.stalled(now_ms, stall_ms) && (waiting.0 || waiting.1);
+            // No progress for long, or longer without its result than the
+            // sweep's pace allows whatever progress it claims (core/fair.rs).
+            let stalled = (growth.stalled(now_ms, stall_ms) || overdue) && (waiting.0 || waiting.1);
             if stalled {
-                // No progress for long while others wait: ended now, so the
-                // shard goes to another (core/fair.rs).
+                // Ended now while others wait, so the shard goes to another.
                 if let ShardState::Leased(l) = &s.states[h.index as usize] {
                     let mut l = l.clone();
                     l.until_ms = l.until_ms.min(now_ms);
                     self.store.put_lease(&h.sweep_id, h.index, Some(&l))?;
                     s.set_state(h.index, ShardState::Leased(l));
                     s.events.leases_reclaimed = s.events.leases_reclaimed.saturating_add(1);
+                    reclaimed += 1;
                 }
-                info!(sweep = %h.sweep_id, shard = h.index, attempt, "lease without progress while others wait; not renewed");
+                info!(sweep = %h.sweep_id, shard = h.index, attempt, overdue, "lease without progress while others wait; not renewed");
                 out.push(false);
                 continue;
             }
@@ -612,6 +639,7 @@ impl Core {
             s.note_progress(now);
             out.push(true);
         }
+        st.note_reclaimed(fair::identity(worker), reclaimed);
         self.put_refused(&st, refused, worker, "renewal")?;
         Ok(out)
     }

@@ -193,6 +193,7 @@ impl Core {
                 trust: trust_records,
                 vtime: 0,
                 verify_ticked: None,
+                held_back: BTreeMap::new(),
             }),
             renders: RenderCache::default(),
             epoch,

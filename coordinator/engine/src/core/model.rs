@@ -432,6 +432,9 @@ pub(crate) struct Sweep {
     /// ([`super::fair::Growth`]; in memory only: after a restart a lease's
     /// growth is counted from its first renewal).
     pub(crate) growth: HashMap<u64, super::fair::Growth>,
+    /// What this sweep's accepted results took from grant to acceptance
+    /// ([`super::fair::Patience`]; in memory only).
+    pub(crate) patience: super::fair::Patience,
     /// Fair share between sweeps (see `leases`): the virtual time at which
     /// this sweep is next served (in memory only).
     pub(crate) pass: u64,
@@ -499,6 +502,7 @@ impl Sweep {
             retired: HashMap::new(),
             rate_samples: Default::default(),
             growth: HashMap::new(),
+            patience: Default::default(),
             pass: 0,
             verify,
             events: Events::default(),
@@ -819,6 +823,17 @@ impl Sweep {
         }
     }
 
+    /// Whether lease `l` of shard `index` has been renewed without its
+    /// result for longer than the sweep's pace allows at `now_ms`, and at
+    /// least twice `stall_ms` (the stall bound: [`super::fair::Patience`]):
+    /// it then counts as stalled whatever progress its holder claims.
+    pub(crate) fn overdue(&self, index: u32, l: &LeaseRecord, now_ms: u64, stall_ms: u64) -> bool {
+        let estimate = self.plan.get(index as usize).map_or(0, |p| p.estimate);
+        self.patience
+            .bound_ms(estimate, stall_ms.saturating_mul(2))
+            .is_some_and(|b| l.granted_ms > 0 && now_ms.saturating_sub(l.granted_ms) >= b)
+    }
+
     /// Lease shard `index` to `worker` at `now_ms` until `until_ms`, as its
     /// next attempt.
     pub(crate) fn grant(
@@ -1021,6 +1036,10 @@ pub(crate) struct State {
     pub(crate) vtime: u64,
     /// When the open verifications were last looked at (`Core::tick`).
     pub(crate) verify_ticked: Option<Instant>,
+    /// What the fair share did to each identity, for status (in memory
+    /// only; one entry per identity, and identities are bounded by the
+    /// issued credentials plus the shared token's one).
+    pub(crate) held_back: BTreeMap<String, super::fair::HeldBack>,
 }
 
 pub use crate::store::{is_issued, voter, IMPORT_PREFIX, ISSUED_PREFIX, SHARED_VOTER};
@@ -1105,6 +1124,14 @@ impl State {
             }
         }
         (identity, holder)
+    }
+
+    /// Count `n` leases of identity `id` taken back (status, core/fair.rs).
+    pub(crate) fn note_reclaimed(&mut self, id: &str, n: u64) {
+        if n > 0 {
+            let h = self.held_back.entry(id.to_string()).or_default();
+            h.reclaimed = h.reclaimed.saturating_add(n);
+        }
     }
 
     /// The worker ids other than `worker` waiting at `now_ms` (short

@@ -54,13 +54,34 @@ pub struct Confirmation {
     /// [`gamesweep::sweep::SweepKind::rows`]); `None`: any row.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub rows_alone: BTreeMap<String, Option<[usize; 2]>>,
-    /// The sweep's kind computes no position digest
-    /// ([`gamesweep::sweep::SweepKind::position_digest`]): two identities
+    /// The sweep's runs carry no position digest (its kind computes none,
+    /// [`gamesweep::sweep::SweepKind::position_digest`], or it was launched
+    /// without verification and a caught lie reopened it): two identities
     /// that agreed gave equal results, which does not show that both
     /// computed them (a result replayed from an export agrees too), so the
     /// statement does not call them independent confirmation.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub results_only: bool,
+    /// Of `resting_alone`, the shards resting on an identity caught giving
+    /// a wrong result (here or in another sweep) that no other identity
+    /// could run again: unverified, and said so in the statement.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub caught_alone: BTreeMap<String, u32>,
+}
+
+/// What became of the results of one identity caught giving a wrong result
+/// (here or in another sweep, before or after this one finished): every
+/// result it gave here was run again by other identities.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rechecked {
+    /// Its shards in this sweep verified again.
+    pub shards: u32,
+    /// Confirmed by the others.
+    pub verified: u32,
+    /// Out-voted, and replaced by the others' result.
+    pub replaced: u32,
+    /// No other identity could run them (skipped as unverifiable).
+    pub unverifiable: u32,
 }
 
 /// `provenance.json`.
@@ -96,6 +117,10 @@ pub struct Provenance {
     pub shards_selected: u32,
     /// Shards verified again because their worker was quarantined.
     pub shards_rechecked: u32,
+    /// Per identity caught giving a wrong result, what became of its
+    /// results in this sweep, each run again by other identities.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rechecked_after_a_lie: BTreeMap<String, Rechecked>,
     /// Verifications whose runs agreed.
     pub shards_verified: u32,
     /// Verifications whose runs disagreed (settled by majority, or skipped).
@@ -192,6 +217,36 @@ impl Core {
                 replaced: matches!(r.verdict, Verdict::Majority { replaced: true, .. }),
             })
             .collect();
+        let mut rechecked_after_a_lie: BTreeMap<String, Rechecked> = BTreeMap::new();
+        for r in v.records.values() {
+            let Some(first) = r
+                .runs
+                .first()
+                .filter(|_| r.purpose == VerifyPurpose::Recheck)
+            else {
+                continue;
+            };
+            let e = rechecked_after_a_lie
+                .entry(voter(&first.worker).to_string())
+                .or_default();
+            e.shards += 1;
+            match &r.verdict {
+                Verdict::Verified
+                | Verdict::Majority {
+                    replaced: false, ..
+                } => e.verified += 1,
+                Verdict::Majority { replaced: true, .. } => e.replaced += 1,
+                Verdict::Unverifiable => e.unverifiable += 1,
+                Verdict::Open => {}
+            }
+        }
+        // Identities caught giving a wrong result, here or elsewhere.
+        let caught: std::collections::BTreeSet<&str> = st
+            .trust
+            .iter()
+            .filter(|(_, t)| t.disagreements > 0)
+            .map(|(w, _)| w.as_str())
+            .collect();
         Ok(Provenance {
             sweep_id: s.record.id.clone(),
             kind: s.record.kind.clone(),
@@ -210,6 +265,7 @@ impl Core {
                 .values()
                 .filter(|r| r.purpose == VerifyPurpose::Recheck)
                 .count() as u32,
+            rechecked_after_a_lie,
             shards_verified: status.verified,
             shards_mismatched: status.mismatched,
             shards_replaced: status.replaced,
@@ -218,7 +274,7 @@ impl Core {
             disagreeing_workers: status.disagreeing_workers,
             quarantined_workers: st.quarantine.workers.keys().cloned().collect(),
             contributors,
-            confirmation: confirmation(s),
+            confirmation: confirmation(s, &caught),
             results_invalid_by: s.results_invalid_by.clone(),
             recounted: s.recounted,
             recounts_refused: s.recounts_refused,
@@ -227,8 +283,12 @@ impl Core {
     }
 }
 
-/// What replication established for sweep `s` (finished).
-fn confirmation(s: &super::model::Sweep) -> Confirmation {
+/// What replication established for sweep `s` (finished), given the
+/// identities `caught` giving a wrong result.
+fn confirmation(
+    s: &super::model::Sweep,
+    caught: &std::collections::BTreeSet<&str>,
+) -> Confirmation {
     let mut c = Confirmation::default();
     let total = s.plan.len() as u32;
     let kind = gamesweep::kinds::find(&s.record.kind).ok();
@@ -302,6 +362,9 @@ fn confirmation(s: &super::model::Sweep) -> Confirmation {
                 }
             })
             .or_insert(span);
+        if caught.contains(alone.as_str()) {
+            *c.caught_alone.entry(alone.clone()).or_insert(0) += 1;
+        }
         *c.resting_alone.entry(alone).or_insert(0) += 1;
     }
     // Only a sweep where two identities agreed says that their agreement
@@ -321,9 +384,13 @@ fn confirmation(s: &super::model::Sweep) -> Confirmation {
     c.statement = if c.results_only && c.confirmed_by_two_identities > 0 {
         let n = c.most_one_identity_could_change;
         format!(
-            "not independently verified: {} of {total} shards have equal results from two identities, but kind `{}` computes no position digest, so that does not show both computed them (a result replayed from an export agrees too); one faulty or lying identity could have changed up to {n} shards unnoticed{}",
+            "not independently verified: {} of {total} shards have equal results from two identities, but {}, so that does not show both computed them (a result replayed from an export agrees too); one faulty or lying identity could have changed up to {n} shards unnoticed{}",
             c.confirmed_by_two_identities,
-            s.record.kind,
+            if verify::kind_digests(s) {
+                "the sweep was launched without verification, so its runs carry no position digest".to_string()
+            } else {
+                format!("kind `{}` computes no position digest", s.record.kind)
+            },
             if everyone.is_empty() { String::new() } else { format!(" (resting alone: {everyone})") }
         )
     } else if c.confirmed_by_two_identities == total {
@@ -342,5 +409,14 @@ fn confirmation(s: &super::model::Sweep) -> Confirmation {
             c.confirmed_by_two_identities
         )
     };
+    // Said plainly: shards resting on an identity caught lying are
+    // unverified, whatever else the statement says.
+    for (w, n) in &c.caught_alone {
+        c.statement.push_str(&format!(
+            "; {} rest on {w} alone, an identity caught giving a wrong result, and no other identity could run {} again: unverified",
+            if *n == 1 { "1 shard".to_string() } else { format!("{n} shards") },
+            if *n == 1 { "it" } else { "them" },
+        ));
+    }
     c
 }

@@ -604,6 +604,7 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         retired: HashMap::new(),
         rate_samples: Default::default(),
         growth: HashMap::new(),
+        patience: Default::default(),
         pass: 0,
         verify,
         events: Default::default(),

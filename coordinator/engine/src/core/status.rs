@@ -12,8 +12,8 @@ const FAILURES_SHOWN: usize = 20;
 
 use super::model::Events;
 pub use gamesweep_api::domain::{
-    SampleStatus, ShardFailureStatus, StatusReport, SweepState as ShownState, SweepStatus,
-    WorkerStatus,
+    IdentityLimit, SampleStatus, ShardFailureStatus, StatusReport, SweepState as ShownState,
+    SweepStatus, WorkerStatus,
 };
 
 /// What the coordinator process uses.
@@ -242,6 +242,24 @@ impl Projection {
     }
 }
 
+/// The identities the fair share held back (core/fair.rs): cut to their
+/// share within `window_ms` before `now_ms`, or with leases taken back.
+fn identities_limited(st: &State, now_ms: u64, window_ms: u64) -> Vec<IdentityLimit> {
+    st.held_back
+        .iter()
+        .filter_map(|(id, h)| {
+            let limited = h
+                .limited_ms
+                .is_some_and(|t| now_ms.saturating_sub(t) < window_ms);
+            (limited || h.reclaimed > 0).then(|| IdentityLimit {
+                identity: id.clone(),
+                limited,
+                leases_reclaimed: h.reclaimed,
+            })
+        })
+        .collect()
+}
+
 /// The workers `st` has heard from, at `now`: alive if heard from within
 /// three lease periods of `lease_ms`.
 fn worker_statuses(st: &State, now: Instant, now_ms: u64, lease_ms: u64) -> Vec<WorkerStatus> {
@@ -306,7 +324,7 @@ impl Core {
     ) -> Result<(StatusReport, BTreeMap<String, Events>), CoreError> {
         let now = self.clock.now();
         let now_ms = self.epoch.unix_ms(now);
-        let (sweeps, workers, events, workers_pruned, quarantined_workers) = {
+        let (sweeps, workers, events, workers_pruned, quarantined_workers, identities_limited) = {
             let mut st = self.lock();
             self.tick_for_status(&mut st, now);
             let around = self.around_for_status(&st, sweep_id, now, now_ms);
@@ -329,6 +347,7 @@ impl Core {
                     .collect(),
                 st.workers_pruned,
                 st.quarantine.workers.keys().cloned().collect(),
+                identities_limited(&st, now_ms, self.window_ms().saturating_mul(3)),
             )
         };
         let res = self.resources();
@@ -342,6 +361,7 @@ impl Core {
             workers_pruned,
             quarantined_workers,
             store_writes_failing: self.store.writes_failing(),
+            identities_limited,
         };
         Ok((report, events))
     }

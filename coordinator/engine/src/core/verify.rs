@@ -18,9 +18,16 @@
 //!   rebuilt from the stored results). The losers are named.
 //! - With quarantine on (`serve --quarantine-on-mismatch`), an out-voted
 //!   worker gets no more leases, its later submits are ignored (counted as
-//!   duplicates), shards it holds go back to pending, and every result
-//!   already accepted from it in a sweep not yet finished gets a
-//!   [`VerifyPurpose::Recheck`] record and is verified the same way.
+//!   duplicates) and shards it holds go back to pending.
+//! - **A caught lie reaches back.** Out-voted once (or refused by a
+//!   recount), an issued identity loses its trust, and every result it
+//!   ever gave, in every sweep of the store, finished ones included, gets
+//!   a [`VerifyPurpose::Recheck`] record (unless other identities settled
+//!   it already) and is verified the same way: a finished sweep runs again
+//!   until they are settled (status: "re-verifying N shards of @NAME after
+//!   a caught lie"), a result the others out-vote is replaced, and one no
+//!   other identity can run is skipped as unverifiable and named in the
+//!   report as resting on an identity caught lying.
 //! - A shard imported from an export file without a trusted signature
 //!   (`core::transfer`) gets a [`VerifyPurpose::Import`] record whose first
 //!   run is the file's (worker `import:untrusted...`). That run is no vote:
@@ -123,9 +130,18 @@ pub(crate) fn vote<'a>(rec: &VerifyRecord, run: &'a VerifyRun, digests: bool) ->
     }
 }
 
-/// Does the kind of sweep `s` compute position digests
-/// ([`gamesweep::sweep::SweepKind::position_digest`])?
+/// Do the runs of sweep `s` carry position digests: its kind computes
+/// them ([`gamesweep::sweep::SweepKind::position_digest`]) and it was
+/// launched with verification, so every lease of an issued identity asks
+/// for one ([`Core::salt_for`]). A sweep launched without verification
+/// asks for none, also when a caught lie reopens it: its runs vote by
+/// their results.
 pub(crate) fn digests(s: &Sweep) -> bool {
+    (s.verify.ppm > 0 || s.record.replicate_all) && kind_digests(s)
+}
+
+/// Does the kind of sweep `s` compute position digests?
+pub(crate) fn kind_digests(s: &Sweep) -> bool {
     kinds::find(&s.record.kind).is_ok_and(|k| k.position_digest())
 }
 
@@ -295,12 +311,19 @@ pub(crate) fn waiting(
     };
     let mut eligible_here = BTreeSet::new();
     let mut skip_at: Option<u64> = None;
+    // Per identity caught giving a wrong result, its shards verified again.
+    let mut rechecking: BTreeMap<&str, u32> = BTreeMap::new();
     for i in open {
         let Some(rec) = s.verify.records.get(i) else {
             continue;
         };
         if !matches!(rec.purpose, VerifyPurpose::Import | VerifyPurpose::Conflict) {
             w.needs_issued = true;
+        }
+        if rec.purpose == VerifyPurpose::Recheck {
+            if let Some(first) = rec.runs.first() {
+                *rechecking.entry(voter(&first.worker)).or_insert(0u32) += 1;
+            }
         }
         for a in around.iter().filter(|a| eligible(rec, a)) {
             eligible_here.insert(a.clone());
@@ -313,6 +336,14 @@ pub(crate) fn waiting(
         }
     }
     w.eligible = eligible_here.into_iter().take(WAITING_SHOWN).collect();
+    w.rechecking = rechecking
+        .into_iter()
+        .take(WAITING_SHOWN)
+        .map(|(identity, shards)| gamesweep_api::domain::Rechecking {
+            identity: identity.to_string(),
+            shards,
+        })
+        .collect();
     w.skip_at_ms = skip_at;
     w.skip_in_ms = skip_at.map(|at| at.saturating_sub(now_ms));
     Some(w)
@@ -894,6 +925,8 @@ impl Core {
         }
         s.merged = merged;
         s.done_digest = digest;
+        // A render of it (finished before, or by an earlier vote) is stale.
+        self.forget_render(&s.record.id);
         // The store dropped the checkpoint with the replaced result.
         s.checkpointed = 0;
         s.recount_work();
@@ -952,10 +985,13 @@ impl Core {
     }
 
     /// Verify again every result accepted from `workers` (identities whose
-    /// trust was just withdrawn, out-voted on a shard of `sweep`) in sweeps
-    /// not finished (and in `sweep`): each gets a
-    /// [`VerifyPurpose::Recheck`] record unless one is open or settled by
-    /// other identities already.
+    /// trust was just withdrawn, out-voted on a shard of `sweep`) in every
+    /// sweep of the store, finished ones included (retroactively): each
+    /// gets a [`VerifyPurpose::Recheck`] record unless one is open or
+    /// settled by other identities already. A finished sweep that gets one
+    /// is running again (status says why) until they are settled by the
+    /// mismatch and vote of any verification, or skipped as unverifiable
+    /// when no other identity is around; its cached render is dropped.
     pub(crate) fn recheck_all(
         &self,
         st: &mut State,
@@ -964,11 +1000,12 @@ impl Core {
     ) -> Result<(), CoreError> {
         let now_ms = self.epoch.unix_ms(self.clock.now());
         for w in workers {
-            warn!(identity = %w, "out-voted: its trust is withdrawn and its results are verified again");
+            warn!(identity = %w, caught_in = %sweep, "out-voted: its trust is withdrawn and every result it gave is verified again");
             for s in st.sweeps.values_mut() {
-                if s.record.state != SweepState::Running || (s.finished() && s.record.id != sweep) {
+                if s.record.state != SweepState::Running {
                     continue;
                 }
+                let was_finished = s.finished();
                 self.fill_in(s)?;
                 let id = s.record.id.clone();
                 let theirs: Vec<u32> = s
@@ -1006,6 +1043,10 @@ impl Core {
                     };
                     self.store.put_verify(&id, i, Some(&rec))?;
                     s.verify.records.insert(i, rec);
+                }
+                if was_finished && !s.finished() {
+                    self.forget_render(&id);
+                    warn!(sweep = %id, identity = %w, pending = s.verify.records.tally().open.len(), "a finished sweep runs again: the results of an identity caught giving a wrong result are verified again");
                 }
             }
         }

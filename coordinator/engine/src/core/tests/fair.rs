@@ -202,3 +202,71 @@ fn a_stalled_verification_copy_is_taken_back() {
     }
     assert!(c.merged(&id).is_ok(), "verified and finished");
 }
+
+/// A hoarder that renews its leases claiming progress (a little more each
+/// time) but never submits is reclaimed all the same (issue 45, Deliver
+/// 5): what it claims keeps a lease only within the sweep's own pace, as
+/// the coordinator measured it (here the honest results took no time, so
+/// twice the stall bound, 40 s, is the patience). The waiting identity then
+/// finishes the sweep; status names the hoarder, limited to its share,
+/// with its leases reclaimed.
+#[test]
+fn a_hoarder_claiming_progress_without_results_is_reclaimed() {
+    let (c, clock) = fair_core(256);
+    let id = c.launch(&uvg(5, "p", 2)).unwrap().sweep_id;
+    let total = status_of(&c, &id).shards_total as usize;
+    assert!((2..=4).contains(&total), "{total} shards");
+    let hoard = c.lease("@hoarder", &V(), u32::MAX).unwrap().leases;
+    assert_eq!(hoard.len(), total);
+    // The honest identity takes its share at once and submits it.
+    let mut done = 0;
+    let mut kept: Vec<Granted> = hoard.clone();
+    for g in c.lease("@honest", &V(), 1).unwrap().leases {
+        assert!(run_and_submit(&c, "@honest", &g));
+        kept.retain(|h| h.shard.index != g.shard.index);
+        done += 1;
+    }
+    assert!(done >= 1 && !kept.is_empty());
+    let mut reclaimed_at = None;
+    for k in 1..=10u64 {
+        clock.advance(Duration::from_secs(8));
+        // Claimed progress grows at every renewal, within the shard's cap.
+        let claims: Vec<Held> = kept.iter().map(|g| at(&id, g, k)).collect();
+        let renewed = c.renew("@hoarder", &claims).unwrap();
+        if reclaimed_at.is_none() && renewed.iter().any(|&x| !x) {
+            reclaimed_at = Some(k * 8);
+        }
+        let mut i = 0;
+        kept.retain(|_| {
+            i += 1;
+            renewed[i - 1]
+        });
+        for g in c.lease("@honest", &V(), 1).unwrap().leases {
+            assert!(run_and_submit(&c, "@honest", &g));
+            kept.retain(|h| h.shard.index != g.shard.index);
+            done += 1;
+        }
+        // It asks for everything all along: cut to its share.
+        kept.extend(c.lease("@hoarder", &V(), u32::MAX).unwrap().leases);
+        if done == total {
+            break;
+        }
+    }
+    assert_eq!(done, total, "the honest identity finished the sweep");
+    let at = reclaimed_at.expect("a renewal refused");
+    assert!((40..=48).contains(&at), "reclaimed {at} s after the grant");
+    assert!(c.merged(&id).is_ok());
+    let report = c.status_report(None).unwrap();
+    let h = report
+        .identities_limited
+        .iter()
+        .find(|l| l.identity == "@hoarder")
+        .unwrap_or_else(|| panic!("{:?}", report.identities_limited));
+    // Every shard was the hoarder's, and taken back from it once.
+    assert_eq!(h.leases_reclaimed as usize, total, "{h:?}");
+    assert!(h.limited, "{h:?}");
+    assert!(report
+        .identities_limited
+        .iter()
+        .all(|l| l.identity != "@honest"));
+}

@@ -1125,3 +1125,179 @@ fn agreement_without_position_digests_is_not_called_independent() {
         conf.statement
     );
 }
+
+/// The state of sweep `id` and, if it waits, whose results it re-verifies.
+fn reopened(c: &Core, id: &str) -> (ShownState, Vec<(String, u32)>) {
+    let s = c.status(Some(id)).unwrap().0.remove(0);
+    let why = s
+        .verification
+        .and_then(|v| v.waiting)
+        .map(|w| {
+            w.rechecking
+                .into_iter()
+                .map(|r| (r.identity, r.shards))
+                .collect()
+        })
+        .unwrap_or_default();
+    (s.state, why)
+}
+
+/// A caught lie reaches back (issue 45, Deliver 3): the liar gave honest
+/// results in sweep `a` and an unnoticed lie in sweep `b`, both launched
+/// without verification and finished; caught out-voted in sweep `c`,
+/// every result it ever gave is run again by the others. `a` and `b` run
+/// again (status says why), finish again, and their results are the
+/// sequential run's: `b`'s lie replaced by the others' vote, `a`'s results
+/// confirmed; their reports name the liar.
+#[test]
+fn a_caught_lie_reopens_finished_sweeps_and_reruns_every_result_of_the_liar() {
+    let (c, _) = mem_core();
+    let (ra, rb, rc) = (
+        uvg(6, "a", 8, 0, 1),
+        uvg(6, "b", 8, 0, 2),
+        uvg(6, "c", 8, 1_000_000, 3),
+    );
+    // Sweeps a and b: the liar takes half the shards, h1 the rest.
+    let mut lied_in_b = None;
+    for req in [&ra, &rb] {
+        let n = c.launch(req).unwrap().shards;
+        let mine = c.lease("@liar", &V(), n / 2).unwrap().leases;
+        for g in &mine {
+            let result = match patient_lie(g) {
+                Some(lie) if req.name.as_deref() == Some("b") && lied_in_b.is_none() => {
+                    lied_in_b = Some(g.shard.index);
+                    lie
+                }
+                _ => run(g),
+            };
+            assert!(submit(&c, "@liar", g, result));
+        }
+        work(&c, "@h1");
+        assert_eq!(
+            reopened(&c, req.name.as_deref().unwrap()).0,
+            ShownState::Done
+        );
+    }
+    assert!(lied_in_b.is_some(), "a shard of b to lie in");
+    assert_ne!(
+        c.merged("b").unwrap().output,
+        sequential(&rb),
+        "the lie got in"
+    );
+    assert_eq!(c.merged("a").unwrap().output, sequential(&ra));
+    let liars_in_a = c.lock().sweeps["a"]
+        .verify
+        .origins
+        .values()
+        .filter(|o| *o == "@liar")
+        .count() as u32;
+    assert!(liars_in_a > 0);
+    // Sweep c, verified: the liar lies in its first shard; h1 and h2 out-vote it.
+    c.launch(&rc).unwrap();
+    let mut lied = false;
+    for g in c.lease("@liar", &V(), 100).unwrap().leases {
+        let result = match patient_lie(&g).filter(|_| !lied) {
+            Some(lie) => {
+                lied = true;
+                lie
+            }
+            None => run(&g),
+        };
+        assert!(submit(&c, "@liar", &g, result));
+    }
+    assert!(lied);
+    assert_eq!(reopened(&c, "a").0, ShownState::Done, "not caught yet");
+    work(&c, "@h1");
+    work(&c, "@h2");
+    assert_eq!(c.lock().trust["@liar"].disagreements, 1, "caught");
+    // Both finished sweeps run again, and say why.
+    for (id, n) in [("a", liars_in_a), ("b", 0)] {
+        let (state, why) = reopened(&c, id);
+        assert_eq!(state, ShownState::Running, "{id}");
+        assert_eq!(why.len(), 1, "{id}: {why:?}");
+        assert_eq!(why[0].0, "@liar");
+        if n > 0 {
+            assert_eq!(why[0].1, n, "every result of the liar in {id}");
+        }
+    }
+    // Their results are not served meanwhile.
+    assert!(c.merged("a").is_err() && c.rendered("b").is_err());
+    // The others run them again; the vote settles each.
+    for _ in 0..2 {
+        work(&c, "@h1");
+        work(&c, "@h2");
+    }
+    for (id, req) in [("a", &ra), ("b", &rb), ("c", &rc)] {
+        assert_eq!(reopened(&c, id), (ShownState::Done, vec![]), "{id}");
+        assert_eq!(c.merged(id).unwrap().output, sequential(req), "{id}");
+    }
+    // The render is the honest one, not a stale cache.
+    let honest_b = {
+        let kind = kinds::find("uvg").unwrap();
+        let params = kind.resolve_params(&rb.params).unwrap();
+        kind.render(&params, &sequential(&rb)).unwrap().results_json
+    };
+    assert_eq!(c.rendered("b").unwrap().rendered.results_json, honest_b);
+    // The reports name the liar and what became of its results.
+    let pa = c.provenance("a").unwrap();
+    let ra_ = &pa.rechecked_after_a_lie["@liar"];
+    assert_eq!(
+        (ra_.shards, ra_.verified, ra_.replaced),
+        (liars_in_a, liars_in_a, 0)
+    );
+    let pb = c.provenance("b").unwrap();
+    let rb_ = &pb.rechecked_after_a_lie["@liar"];
+    assert_eq!((rb_.replaced, rb_.unverifiable), (1, 0), "{rb_:?}");
+    assert_eq!(pb.disagreeing_workers, ["@liar"]);
+    assert!(
+        pb.confirmation.caught_alone.is_empty(),
+        "{:?}",
+        pb.confirmation
+    );
+}
+
+/// With no other identity to run them again, a caught liar's results in
+/// a finished sweep are skipped as unverifiable after the wait, and the
+/// sweep's report says they rest on an identity caught lying: never
+/// "verified".
+#[test]
+fn a_caught_liar_alone_leaves_its_finished_sweeps_honestly_unverified() {
+    let (c, clock) = mem_core();
+    let ra = uvg(6, "a", 4, 0, 1);
+    let n = c.launch(&ra).unwrap().shards;
+    work(&c, "@liar");
+    assert_eq!(reopened(&c, "a").0, ShownState::Done);
+    // Caught by the recount in sweep c: a consistent undercount.
+    c.launch(&uvg(7, "c", 8, 10_000, 1)).unwrap();
+    let all = c.lease("@liar", &V(), 100).unwrap().leases;
+    let g = all
+        .iter()
+        .find(|g| {
+            serde_json::from_slice::<serde_json::Value>(&run(g).encode()).unwrap()["by_n"]["7"]
+                ["graphs"]
+                .as_u64()
+                .is_some_and(|k| k > 1)
+        })
+        .unwrap();
+    assert!(c
+        .decode_result_from("@liar", "c", g.shard.index, &undercount(g, 7))
+        .is_err());
+    let (state, why) = reopened(&c, "a");
+    assert_eq!(state, ShownState::Running);
+    assert_eq!(why, [("@liar".to_string(), n)]);
+    // Nobody else: skipped after three lease periods, finished again.
+    clock.advance(LEASE * 4);
+    c.tick().unwrap();
+    assert_eq!(reopened(&c, "a"), (ShownState::Done, vec![]));
+    let p = c.provenance("a").unwrap();
+    assert_eq!(p.rechecked_after_a_lie["@liar"].unverifiable, n);
+    assert_eq!(p.confirmation.caught_alone["@liar"], n);
+    let st = &p.confirmation.statement;
+    assert!(
+        st.starts_with("not independently verified")
+            && st.ends_with(&format!(
+                "; {n} shards rest on @liar alone, an identity caught giving a wrong result, and no other identity could run them again: unverified"
+            )),
+        "{st}"
+    );
+}
