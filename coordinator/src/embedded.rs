@@ -591,7 +591,7 @@ fn import_files(
     if conflicts > 0 {
         eprintln!(
             "gamesweep: {}",
-            crate::cmd::import::conflicts_text(conflicts, RUN_SWEEP_ID)
+            crate::output::conflicts_text(conflicts, RUN_SWEEP_ID)
         );
     }
     Ok(())

@@ -55,6 +55,14 @@ pub fn utc_time(unix_ms: u64) -> String {
     )
 }
 
+/// What an import whose results disagree with the stored ones left to do.
+pub(crate) fn conflicts_text(conflicts: u32, sweep: &str) -> String {
+    format!(
+        "{} the store held with another result: each is recorded as a mismatch (both runs) and runs again on a worker that ran neither to decide; the sweep finishes once all are decided (`gamesweep status {sweep}`; the report names the out-voted runs)",
+        plural(conflicts.into(), "shard")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::{count_of, plural, utc_time};

@@ -125,7 +125,10 @@ pub fn exec(a: ImportArgs) -> anyhow::Result<()> {
             trust_text(&imported)
         );
         if imported.conflicts > 0 {
-            eprintln!("{}", conflicts_text(imported.conflicts, &imported.sweep_id));
+            eprintln!(
+                "{}",
+                crate::output::conflicts_text(imported.conflicts, &imported.sweep_id)
+            );
         }
         return Ok(());
     }
@@ -138,14 +141,6 @@ pub fn exec(a: ImportArgs) -> anyhow::Result<()> {
         trust_text(&imported)
     );
     Ok(())
-}
-
-/// What an import whose results disagree with the stored ones left to do.
-pub(crate) fn conflicts_text(conflicts: u32, sweep: &str) -> String {
-    format!(
-        "{} the store held with another result: each is recorded as a mismatch (both runs) and runs again on a worker that ran neither to decide; the sweep finishes once all are decided (`gamesweep status {sweep}`; the report names the out-voted runs)",
-        crate::output::plural(conflicts.into(), "shard")
-    )
 }
 
 /// What the import's signature meant, in words.
