@@ -304,7 +304,7 @@ fn the_projection_corrects_an_estimate_that_is_an_upper_bound() {
 #[test]
 fn the_projection_holds_when_the_largest_shards_estimates_err_high() {
     use crate::core::model::{ShardState, Sweep};
-    use crate::store::{SweepRecord, SweepState};
+    use crate::store::SweepRecord;
     use gamesweep::sweep::ShardSpec;
     use rand::{Rng, SeedableRng};
     let (c, _clock) = mem_core();
@@ -322,21 +322,11 @@ fn the_projection_holds_when_the_largest_shards_estimates_err_high() {
     let truth: u64 = work.iter().sum();
     let kind = kinds::find("uvg").unwrap();
     let record = SweepRecord {
-        replicate_all: false,
-        id: "p".into(),
         kind: "uvg".into(),
         params: [("max_n".to_string(), 5)].into(),
         solver_version: kind.version(),
         target_shards: n,
-        seq: 1,
-        state: SweepState::Running,
-        sample: None,
-        verify_ppm: 0,
-        verify_seed: 0,
-        paused: false,
-        priority: 1,
-        part: None,
-        earlier_solvers: Vec::new(),
+        ..crate::store::fixtures::record("p")
     };
     let plan: Vec<ShardSpec> = (0..n)
         .map(|index| ShardSpec {
