@@ -11,6 +11,7 @@ use gamesweep_api::domain::{
     SampleStatus, ShardFailureStatus, StatusReport, SweepReport, SweepState, SweepStatus,
     VerifyStatus, VerifyWaiting, WorkerStatus,
 };
+use gamesweep_api::provenance::Provenance;
 use gamesweep_api::{SolverVersion, SolverVersionError, SolverVersions};
 use std::collections::BTreeMap;
 
@@ -40,6 +41,9 @@ pub enum ConvertError {
     /// A bad entry of a `solver_versions` list (the message names it).
     #[error("malformed message: {0}")]
     SolverVersion(#[from] SolverVersionError),
+    /// A `provenance_json` that is not a provenance.
+    #[error("malformed message: the coordinator's provenance.json is not valid: {0}")]
+    Provenance(String),
 }
 
 /// Domain solver versions → the wire's repeated `SolverVersion`.
@@ -553,7 +557,11 @@ impl From<SweepReport> for pb::GetResultReply {
             report_md: r.report_md,
             kind: r.kind,
             params: params_to_proto(&r.params),
-            provenance_json: r.provenance_json,
+            provenance_json: r
+                .provenance
+                .as_ref()
+                .map(Provenance::to_json)
+                .unwrap_or_default(),
         }
     }
 }
@@ -566,7 +574,14 @@ impl TryFrom<pb::GetResultReply> for SweepReport {
             kind: r.kind,
             results_json: r.results_json,
             report_md: r.report_md,
-            provenance_json: r.provenance_json,
+            provenance: if r.provenance_json.is_empty() {
+                None
+            } else {
+                Some(
+                    Provenance::from_json(&r.provenance_json)
+                        .map_err(|e| ConvertError::Provenance(e.to_string()))?,
+                )
+            },
         })
     }
 }
@@ -844,11 +859,37 @@ mod tests {
             params,
             results_json: "{}\n".into(),
             report_md: "# r\n".into(),
-            provenance_json: "{\"shards_total\": 1}\n".into(),
+            provenance: Some(
+                Provenance::from_json(include_str!("../../runs/col-10/provenance.json")).unwrap(),
+            ),
         };
         assert_eq!(
             SweepReport::try_from(pb::GetResultReply::from(r.clone())),
-            Ok(r)
+            Ok(r.clone())
+        );
+        let none = SweepReport {
+            provenance: None,
+            ..r
+        };
+        assert_eq!(
+            SweepReport::try_from(pb::GetResultReply::from(none.clone())),
+            Ok(none)
+        );
+    }
+
+    #[test]
+    fn a_provenance_that_does_not_parse_is_an_error_not_nothing_recorded() {
+        let reply = pb::GetResultReply {
+            results_json: "{}\n".into(),
+            report_md: "# r\n".into(),
+            kind: "uvg".into(),
+            params: Vec::new(),
+            provenance_json: "{\"shards_total\": 1}\n".into(),
+        };
+        let e = SweepReport::try_from(reply).unwrap_err().to_string();
+        assert!(
+            e.contains("provenance.json is not valid") && e.contains("missing field"),
+            "{e}"
         );
         let p = ProjectionText {
             json: "{}".into(),

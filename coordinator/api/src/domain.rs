@@ -489,7 +489,7 @@ pub struct StatusReport {
 }
 
 /// A finished sweep's rendered result, as the coordinator sends it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SweepReport {
     /// Kind name.
     pub kind: String,
@@ -499,8 +499,8 @@ pub struct SweepReport {
     pub results_json: String,
     /// The text of `report.md`.
     pub report_md: String,
-    /// `provenance.json` (empty from a coordinator that sends none).
-    pub provenance_json: String,
+    /// `provenance.json` (`None` from a coordinator that sends none).
+    pub provenance: Option<crate::provenance::Provenance>,
 }
 
 /// A sampled sweep's projection, as the coordinator sends it.

@@ -14,5 +14,5 @@ pub mod core;
 pub mod export_file;
 pub mod projection;
 pub mod sample;
-pub mod shard_set;
+pub use gamesweep_api::shard_set;
 pub mod store;

@@ -23,10 +23,18 @@ pub enum ReportError {
     /// The figures could not be rendered.
     #[error("rendering the report's figures from results.json: {0}")]
     Figures(#[source] Box<ReportError>),
-    /// A file or folder could not be created, written or removed.
+    /// A `provenance.json` that is not a provenance.
+    #[error("{} is not a valid provenance.json: {source}", path.display())]
+    Provenance {
+        /// The file.
+        path: PathBuf,
+        /// Why it does not parse.
+        source: serde_json::Error,
+    },
+    /// A file or folder could not be created, read, written or removed.
     #[error("{what} {}: {source}", path.display())]
     Io {
-        /// `creating`, `writing` or `removing`.
+        /// `creating`, `reading`, `writing` or `removing`.
         what: &'static str,
         /// The file or folder.
         path: PathBuf,

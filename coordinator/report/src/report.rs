@@ -32,18 +32,27 @@ pub enum Verification {
 }
 
 impl Verification {
-    /// From a `provenance.json` text (empty, or not a provenance: nothing
-    /// recorded).
-    pub fn from_json(provenance_json: &str) -> Self {
-        serde_json::from_str::<Provenance>(provenance_json).map_or(Verification::Unrecorded, |p| {
-            Verification::Recorded(Box::new(p))
+    /// From the provenance the coordinator sent (`None`: it sent none).
+    pub fn of(provenance: Option<&Provenance>) -> Self {
+        provenance.map_or(Verification::Unrecorded, |p| {
+            Verification::Recorded(Box::new(p.clone()))
         })
     }
 
-    /// From the `provenance.json` in `dir`, if there is one.
-    pub fn of_dir(dir: &Path) -> Self {
-        std::fs::read_to_string(dir.join("provenance.json"))
-            .map_or(Verification::Unrecorded, |t| Self::from_json(&t))
+    /// From the `provenance.json` in `dir`: none there is nothing recorded;
+    /// one that cannot be read or is not a provenance is an error.
+    pub fn of_dir(dir: &Path) -> Result<Self, ReportError> {
+        let path = dir.join("provenance.json");
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Verification::Unrecorded)
+            }
+            Err(e) => return Err(ReportError::io("reading", &path, e)),
+        };
+        Provenance::from_json(&text)
+            .map(|p| Verification::Recorded(Box::new(p)))
+            .map_err(|source| ReportError::Provenance { path, source })
     }
 
     /// The Verification section of `report.md`.
@@ -330,14 +339,13 @@ fn write_figures(fig_dir: &Path, files: &[(String, String)]) -> Result<(), Repor
     write_files(fig_dir, &refs)
 }
 
-/// Write `provenance.json` into `dir` (nothing for an empty text: a
-/// coordinator that sends none).
-/// Says whether it wrote the file.
-pub fn write_provenance(dir: &Path, provenance_json: &str) -> Result<bool, ReportError> {
-    if provenance_json.is_empty() {
+/// Write `provenance.json` into `dir` (nothing for `None`: a coordinator
+/// that sends none). Says whether it wrote the file.
+pub fn write_provenance(dir: &Path, provenance: Option<&Provenance>) -> Result<bool, ReportError> {
+    let Some(p) = provenance else {
         return Ok(false);
-    }
-    write_files(dir, &[("provenance.json", provenance_json)])?;
+    };
+    write_files(dir, &[("provenance.json", &p.to_json())])?;
     Ok(true)
 }
 
@@ -497,10 +505,25 @@ mod tests {
         let line = replication_line(&zero);
         assert!(!line.contains("launched with"), "{line}");
         assert!(line.contains("`gamesweep run`'s default"), "{line}");
-        let none = Verification::of_dir(Path::new("/nonexistent")).section_md();
+        let none = Verification::of_dir(Path::new("/nonexistent"))
+            .unwrap()
+            .section_md();
         assert!(
             none.contains("Not recorded: there is no `provenance.json`"),
             "{none}"
+        );
+    }
+
+    #[test]
+    fn a_provenance_json_that_is_not_one_is_an_error_not_nothing_recorded() {
+        let dir = std::env::temp_dir().join(format!("gs-prov-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("provenance.json"), "{\"shards_total\": 1}\n").unwrap();
+        let e = Verification::of_dir(&dir).unwrap_err().to_string();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            e.contains("provenance.json") && e.contains("missing field"),
+            "{e}"
         );
     }
 }

@@ -8,9 +8,8 @@
 //! the store writes to disk, neither of which may stall the async runtime.
 
 use crate::audit::{AuditService, Audited};
-use gamesweep_engine::core::{
-    Core, CoreError, FailureReport, Held, LaunchSpec, Submission, Timing,
-};
+use gamesweep_api::domain::SweepReport;
+use gamesweep_engine::core::{Core, CoreError, Delivery, FailureReport, Held, LaunchSpec, Timing};
 use gamesweep_proto::convert;
 use gamesweep_proto::pb::{self, coordinator_server};
 use std::net::SocketAddr;
@@ -124,7 +123,7 @@ impl coordinator_server::Coordinator for Service {
                 .into_iter()
                 .map(|g| pb::Lease {
                     sweep_id: g.sweep_id,
-                    kind: g.kind,
+                    kind: g.kind.name().to_string(),
                     params: convert::params_to_proto(&g.params),
                     shard: Some(convert::shard_to_proto(&g.shard)),
                     // Nothing tells a first run from a verification copy.
@@ -173,26 +172,21 @@ impl coordinator_server::Coordinator for Service {
         let r = req.into_inner();
         let versions = convert::solver_versions_from_proto(&r.solver_versions).map_err(bad)?;
         let core = self.core.clone();
+        // Durable before acknowledged: `accept` flushes before it returns.
         let accepted = blocking(move || {
-            core.check_result_token(&worker, &r.sweep_id, r.index, &r.lease_token, &versions)?;
-            let result = core.decode_result_from(&worker, &r.sweep_id, r.index, &r.result)?;
-            let accepted = core.submit(Submission {
+            core.accept(Delivery {
                 worker,
                 version: versions,
                 sweep_id: r.sweep_id,
                 index: r.index,
                 token: r.lease_token,
-                result,
+                result: r.result,
                 timing: r.timing.map(|t| Timing {
                     wall_us: t.wall_us,
                     cpu_us: t.cpu_us,
                 }),
                 positions: r.positions,
-            })?;
-            // Durable before acknowledged. Concurrent submits share flushes
-            // (group commit, see `core::commit`).
-            core.flush()?;
-            Ok(accepted)
+            })
         })
         .await?;
         Ok(Response::new(pb::SubmitReply { accepted }))
@@ -210,12 +204,7 @@ impl coordinator_server::Coordinator for Service {
             error: r.error,
         };
         let core = self.core.clone();
-        let out = blocking(move || {
-            let out = core.fail(&report)?;
-            core.flush()?;
-            Ok(out)
-        })
-        .await?;
+        let out = blocking(move || core.accept_failure(&report)).await?;
         Ok(Response::new(pb::FailReply {
             failures: out.failures,
             set_aside: out.set_aside,
@@ -273,13 +262,13 @@ impl coordinator_server::Coordinator for Service {
         let (out, provenance) =
             blocking(move || Ok((core.rendered(&r.sweep_id)?, core.provenance(&r.sweep_id)?)))
                 .await?;
-        Ok(Response::new(pb::GetResultReply {
-            provenance_json: provenance.to_json(),
+        Ok(Response::new(pb::GetResultReply::from(SweepReport {
+            kind: out.kind.name().to_string(),
+            params: out.params.clone(),
             results_json: out.rendered.results_json.clone(),
             report_md: out.rendered.report_md.clone(),
-            kind: out.kind.clone(),
-            params: convert::params_to_proto(&out.params),
-        }))
+            provenance: Some(provenance),
+        })))
     }
 
     async fn get_projection(

@@ -78,7 +78,7 @@ fn exec_from(dir: &Path, out: Option<PathBuf>) -> anyhow::Result<()> {
         );
     }
     let out = out.unwrap_or_else(|| dir.to_path_buf());
-    let written = report::write_results(&out, &rendered, &report::Verification::of_dir(dir))?;
+    let written = report::write_results(&out, &rendered, &report::Verification::of_dir(dir)?)?;
     eprintln!(
         "wrote {}/: {written}, from {}",
         out.display(),
@@ -119,7 +119,7 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
     let out = a
         .out
         .unwrap_or_else(|| PathBuf::from(crate::args::SWEEPS_DIR).join(&id));
-    let exports = exports_of(&r.provenance_json, &r.results_json)?;
+    let exports = exports_of(r.provenance.as_ref(), &r.results_json)?;
     let written = report::write_results(
         &out,
         &Rendered {
@@ -127,9 +127,9 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
             report_md: r.report_md,
             exports,
         },
-        &report::Verification::from_json(&r.provenance_json),
+        &report::Verification::of(r.provenance.as_ref()),
     )?;
-    if report::write_provenance(&out, &r.provenance_json)? {
+    if report::write_provenance(&out, r.provenance.as_ref())? {
         eprintln!(
             "wrote {}/: {}",
             out.display(),
@@ -141,7 +141,9 @@ pub fn exec(a: ReportArgs) -> anyhow::Result<()> {
             out.display()
         );
     }
-    print_verification(&r.provenance_json);
+    if let Some(p) = &r.provenance {
+        print_verification(p);
+    }
     Ok(())
 }
 
@@ -269,13 +271,14 @@ fn with_banner(md: &str, banner: &str) -> String {
 /// `results.json` with the kind and parameters named in the provenance. A
 /// coordinator that sent no provenance leaves nothing to render them with:
 /// then none, and a line on stderr says so.
-fn exports_of(provenance_json: &str, results_json: &str) -> anyhow::Result<Vec<(String, String)>> {
-    if provenance_json.is_empty() {
+fn exports_of(
+    provenance: Option<&Provenance>,
+    results_json: &str,
+) -> anyhow::Result<Vec<(String, String)>> {
+    let Some(p) = provenance else {
         eprintln!("note: no provenance from the coordinator, so the kind's extra files (if any) are not written");
         return Ok(Vec::new());
-    }
-    let p: Provenance = serde_json::from_str(provenance_json)
-        .map_err(|e| anyhow::anyhow!("the coordinator's provenance.json is not valid: {e}"))?;
+    };
     let kind = gamesweep::kinds::find(&p.kind)?;
     let rendered = kind
         .render_from_json(&p.params, results_json)
@@ -284,21 +287,18 @@ fn exports_of(provenance_json: &str, results_json: &str) -> anyhow::Result<Vec<(
 }
 
 /// Say on stderr what the verification found (from `provenance.json`).
-fn print_verification(provenance_json: &str) {
-    if let Some(text) = verification_summary(provenance_json) {
+fn print_verification(p: &Provenance) {
+    if let Some(text) = verification_summary(p) {
         eprintln!("{text}");
     }
-    if let Ok(p) = serde_json::from_str::<Provenance>(provenance_json) {
-        for line in p.failed_checks() {
-            eprintln!("gamesweep: CHECK FAILED: {line}");
-        }
+    for line in p.failed_checks() {
+        eprintln!("gamesweep: CHECK FAILED: {line}");
     }
 }
 
-/// The one-paragraph summary of a provenance's verification (`None`: no
-/// provenance, or nothing was verified).
-fn verification_summary(provenance_json: &str) -> Option<String> {
-    let p: Provenance = serde_json::from_str(provenance_json).ok()?;
+/// The one-paragraph summary of a provenance's verification (`None`:
+/// nothing was verified).
+fn verification_summary(p: &Provenance) -> Option<String> {
     if p.verify_ppm == 0 && p.shards_rechecked == 0 {
         return (!p.confirmation.statement.is_empty()).then(|| p.confirmation.statement.clone());
     }

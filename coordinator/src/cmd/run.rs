@@ -211,9 +211,9 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
             let mut written = report::write_results(
                 &out,
                 rendered,
-                &report::Verification::from_json(provenance),
+                &report::Verification::of(provenance.as_ref()),
             )?;
-            if report::write_provenance(&out, provenance)? {
+            if report::write_provenance(&out, provenance.as_ref())? {
                 written = written.and("provenance.json");
             }
             eprintln!(
@@ -226,7 +226,7 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
                 args::threads_text(threads),
                 out.display()
             );
-            if let Ok(p) = serde_json::from_str::<gamesweep_engine::core::Provenance>(provenance) {
+            if let Some(p) = provenance {
                 let failed = p.failed_checks();
                 for line in &failed {
                     eprintln!("gamesweep: CHECK FAILED: {line}");

@@ -1,14 +1,13 @@
 //! `run --in-process`: the embedded run's local workers without gRPC.
 //! Threads of this process lease shards from the run's [`Core`], run them
 //! with [`gamesweep::sweep::SweepKind::run_shard`], and hand the result to
-//! the core through the same calls the gRPC submit makes
-//! (`check_result_token`, `decode_result_from` on the encoded bytes,
-//! `submit`, `flush`), so a result is checked, validated, recounted and
-//! stored exactly as a remote worker's. Only the network layer is left out.
+//! the core through the one entry point the gRPC submit calls too
+//! ([`Core::accept`], on the encoded bytes), so a result is checked,
+//! validated, recounted and made durable exactly as a remote worker's. Only the network layer is left out.
 
 use gamesweep::sweep::{Output, ShardCtx, SweepError};
 use gamesweep_api::SolverVersions;
-use gamesweep_engine::core::{Core, CoreError, FailureReport, Granted, Held, Submission, Timing};
+use gamesweep_engine::core::{Core, CoreError, Delivery, FailureReport, Granted, Held, Timing};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -199,7 +198,7 @@ fn run_guarded(
     stop: &AtomicBool,
     progress: &AtomicU64,
 ) -> Result<(Output, Option<u64>), Option<String>> {
-    let kind = gamesweep::kinds::find(&g.kind).map_err(|e| Some(e.to_string()))?;
+    let kind = g.kind;
     let positions = AtomicU64::new(0);
     let ctx = match g.salt {
         Some(salt) => ShardCtx::new(stop, progress).with_salt(salt, &positions),
@@ -240,24 +239,18 @@ fn submit(
     (result, positions): (&Output, Option<u64>),
     timing: Timing,
 ) -> Result<(), CoreError> {
-    let index = g.shard.index;
-    let accepted = core
-        .check_result_token(worker, &g.sweep_id, index, &g.token, versions)
-        .and_then(|()| core.decode_result_from(worker, &g.sweep_id, index, &result.encode()))
-        .and_then(|decoded| {
-            core.submit(Submission {
-                worker: worker.to_string(),
-                version: versions.clone(),
-                sweep_id: g.sweep_id.clone(),
-                index,
-                token: g.token.clone(),
-                result: decoded,
-                timing: Some(timing),
-                positions,
-            })
-        });
+    let accepted = core.accept(Delivery {
+        worker: worker.to_string(),
+        version: versions.clone(),
+        sweep_id: g.sweep_id.clone(),
+        index: g.shard.index,
+        token: g.token.clone(),
+        result: result.encode(),
+        timing: Some(timing),
+        positions,
+    });
     match accepted {
-        Ok(_) => core.flush(),
+        Ok(_) => Ok(()),
         Err(e @ CoreError::Store(_)) => Err(e),
         Err(e) => fail(core, worker, versions, g, format!("result refused: {e}")),
     }
@@ -280,8 +273,8 @@ fn fail(
         token: g.token.clone(),
         error: why,
     };
-    match core.fail(&report) {
-        Ok(_) => core.flush(),
+    match core.accept_failure(&report) {
+        Ok(_) => Ok(()),
         Err(e @ CoreError::Store(_)) => Err(e),
         // A lease lost meanwhile: the shard is someone else's now.
         Err(_) => Ok(()),

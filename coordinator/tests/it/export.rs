@@ -857,7 +857,7 @@ fn work_all(core: &Core, worker: &str) -> usize {
     let version = gamesweep_engine::core::solver_version();
     let got = core.lease(worker, &version, 1000).unwrap().leases;
     for g in &got {
-        let kind = gamesweep::kinds::find(&g.kind).unwrap();
+        let kind = g.kind;
         let result = kind
             .run_shard(&g.params, &g.shard, &gamesweep::sweep::ShardCtx::detached())
             .unwrap();

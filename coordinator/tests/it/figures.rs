@@ -71,7 +71,7 @@ fn committed_figures_rerender_byte_for_byte() {
         // provenance.json, if any), then the figures.
         let md = format!(
             "{kind_md}{}",
-            report::Verification::of_dir(&dir).section_md()
+            report::Verification::of_dir(&dir).unwrap().section_md()
         );
         let f = figures::render(&json, &md).unwrap();
         assert_eq!(

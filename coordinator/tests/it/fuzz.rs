@@ -530,7 +530,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
                 params: params(),
                 results_json: "{}\n".into(),
                 report_md: "# r\n".into(),
-                provenance_json: "{}\n".into(),
+                provenance: None,
             })
             .encode_to_vec(),
         ),

@@ -14,7 +14,6 @@ use super::Core;
 use crate::store::checkpoint::SetDigest;
 use crate::store::journal;
 use crate::store::{FailureRecord, ShardTiming, FAILING_WORKERS_KEPT};
-use gamesweep::kinds;
 use gamesweep::sweep::Output;
 use gamesweep_api::SolverVersions;
 use tracing::{debug, info, info_span, warn};
@@ -50,6 +49,29 @@ pub struct Submission {
     /// ([`gamesweep::sweep::positions`]), if the worker sent one. Required
     /// when the lease had a salt (else the submit is refused); ignored when
     /// it had none.
+    pub positions: Option<u64>,
+}
+
+/// A shard's result as a worker delivers it, encoded, under the token of
+/// the lease it ran under: what [`Core::accept`] takes.
+#[derive(Clone, Debug)]
+pub struct Delivery {
+    /// The worker (the identity the face derived from its credential).
+    pub worker: String,
+    /// The worker's solver versions.
+    pub version: SolverVersions,
+    /// The sweep.
+    pub sweep_id: String,
+    /// The shard.
+    pub index: u32,
+    /// The token of the lease it ran under.
+    pub token: String,
+    /// The result as the kind encodes it (`Output::encode`).
+    pub result: Vec<u8>,
+    /// How long it took, if the worker said.
+    pub timing: Option<Timing>,
+    /// The position digest under the lease's salt, if the worker sent one
+    /// (see [`Submission::positions`]).
     pub positions: Option<u64>,
 }
 
@@ -155,7 +177,7 @@ impl Core {
         index: u32,
         bytes: &[u8],
     ) -> Result<Output, CoreError> {
-        let (kind_name, params, shard) = {
+        let (kind, params, shard) = {
             let st = self.lock();
             let s = st.sweep(sweep_id)?;
             let shard = s.plan.get(index as usize).cloned().ok_or_else(|| {
@@ -164,9 +186,8 @@ impl Core {
                     s.plan.len()
                 ))
             })?;
-            (s.record.kind.clone(), s.record.params.clone(), shard)
+            (s.kind, s.record.params.clone(), shard)
         };
-        let kind = kinds::find(&kind_name).map_err(|e| CoreError::BadRequest(e.to_string()))?;
         let bad = |e: gamesweep::sweep::SweepError| {
             CoreError::BadRequest(format!("shard {index} result for `{sweep_id}`: {e}"))
         };
@@ -543,6 +564,40 @@ impl Core {
             failures,
             set_aside,
         })
+    }
+
+    /// The one way a worker's result gets in, for every face (the gRPC
+    /// submit and the in-process pool): the lease token first (a sender
+    /// without a lease costs no decoding), then the bytes decoded and
+    /// validated by the sweep's kind and recounted within the budget
+    /// ([`Core::decode_result_from`]), then the checked merge
+    /// ([`Core::submit`]), and the store flushed before it returns: a face
+    /// that acknowledges on `Ok` acknowledges only what is durable.
+    /// `Ok(false)`: a duplicate or late result, counted and dropped.
+    pub fn accept(&self, d: Delivery) -> Result<bool, CoreError> {
+        self.check_result_token(&d.worker, &d.sweep_id, d.index, &d.token, &d.version)?;
+        let result = self.decode_result_from(&d.worker, &d.sweep_id, d.index, &d.result)?;
+        let accepted = self.submit(Submission {
+            worker: d.worker,
+            version: d.version,
+            sweep_id: d.sweep_id,
+            index: d.index,
+            token: d.token,
+            result,
+            timing: d.timing,
+            positions: d.positions,
+        })?;
+        // Concurrent callers share flushes (group commit, `core::commit`).
+        self.flush()?;
+        Ok(accepted)
+    }
+
+    /// A worker's failure report, for every face: [`Core::fail`], then the
+    /// store flushed before it returns.
+    pub fn accept_failure(&self, report: &FailureReport) -> Result<FailOutcome, CoreError> {
+        let out = self.fail(report)?;
+        self.flush()?;
+        Ok(out)
     }
 
     /// Make everything accepted so far durable. Concurrent callers share

@@ -231,8 +231,7 @@ impl Core {
         );
         let shards = plan.len() as u32;
         let solver_version = record.solver_version.clone();
-        st.sweeps
-            .insert(id.clone(), Sweep::new(record, plan, kind.empty()));
+        st.sweeps.insert(id.clone(), Sweep::new(record, kind, plan));
         Ok(Launched {
             sweep_id: id,
             shards,

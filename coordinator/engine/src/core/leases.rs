@@ -13,7 +13,7 @@ use super::model::{
 use super::tokens::LeaseClaim;
 use super::Core;
 use crate::store::LeaseRecord;
-use gamesweep::kinds;
+use gamesweep::sweep::SweepKind;
 use gamesweep::sweep::{Params, ShardSpec};
 use gamesweep_api::SolverVersions;
 use std::collections::BTreeMap;
@@ -25,7 +25,7 @@ pub struct Granted {
     /// The sweep.
     pub sweep_id: String,
     /// Its kind.
-    pub kind: String,
+    pub kind: &'static dyn SweepKind,
     /// Its params.
     pub params: Params,
     /// The shard.
@@ -231,7 +231,7 @@ impl Core {
         // The same condition as the votes' (`verify::digests`).
         let asked = (s.verify.ppm > 0 || s.record.replicate_all)
             && is_issued(holder)
-            && kinds::find(&s.record.kind).is_ok_and(|k| k.position_digest());
+            && s.kind.position_digest();
         asked.then(|| self.key.salt(&s.record.id, s.record.seq, index))
     }
 
@@ -415,7 +415,7 @@ impl Core {
             debug!(sweep = %s.record.id, shard = i, attempt = lease.attempt, "leased");
             out.push(Granted {
                 sweep_id: s.record.id.clone(),
-                kind: s.record.kind.clone(),
+                kind: s.kind,
                 params: s.record.params.clone(),
                 shard: s.plan[i as usize].clone(),
                 attempt: lease.attempt,
@@ -462,7 +462,7 @@ impl Core {
             *shares.held.entry(me.clone()).or_insert(0) += 1;
             out.push(Granted {
                 sweep_id: s.record.id.clone(),
-                kind: s.record.kind.clone(),
+                kind: s.kind,
                 params: s.record.params.clone(),
                 shard: s.plan[i as usize].clone(),
                 attempt: lease.attempt,

@@ -39,7 +39,7 @@ pub mod transfer;
 pub mod verify;
 mod verify_state;
 
-pub use acceptance::{FailOutcome, FailureReport, Submission, Timing};
+pub use acceptance::{Delivery, FailOutcome, FailureReport, Submission, Timing};
 pub use checkpoint::CHECKPOINT_EVERY;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use commit::GroupCommit;

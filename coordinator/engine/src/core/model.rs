@@ -6,7 +6,7 @@ use crate::store::checkpoint::SetDigest;
 use crate::store::{
     FailureRecord, LeaseRecord, ShardTiming, StoreError, SweepRecord, SweepState, SweepStats,
 };
-use gamesweep::sweep::{Output, ShardSpec};
+use gamesweep::sweep::{Output, ShardSpec, SweepKind};
 use gamesweep_api::SolverVersions;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
@@ -375,6 +375,10 @@ impl Tally {
 pub(crate) struct Sweep {
     /// As stored.
     pub(crate) record: SweepRecord,
+    /// The sweep's kind, resolved from `record.kind` once, when the sweep
+    /// was launched, imported or read back from the store: nothing else
+    /// looks a kind up by name.
+    pub(crate) kind: &'static dyn SweepKind,
     /// The plan, indexed by shard (shared, so a projection can read it
     /// outside the core's lock).
     pub(crate) plan: Arc<Vec<ShardSpec>>,
@@ -472,12 +476,17 @@ pub(crate) struct Sweep {
 
 impl Sweep {
     /// A sweep with no shard done, just launched.
-    pub(crate) fn new(record: SweepRecord, plan: Vec<ShardSpec>, empty: Output) -> Self {
+    pub(crate) fn new(
+        record: SweepRecord,
+        kind: &'static dyn SweepKind,
+        plan: Vec<ShardSpec>,
+    ) -> Self {
         let n = plan.len();
         let order = lease_order(&plan, &record);
         let verify = Verification::new(&record, n);
         Sweep {
             record,
+            kind,
             plan: Arc::new(plan),
             order,
             rank: Vec::new(),
@@ -487,7 +496,7 @@ impl Sweep {
             states: vec![ShardState::Pending; n],
             attempts: BTreeMap::new(),
             progress: HashMap::new(),
-            merged: empty,
+            merged: kind.empty(),
             results_stored: 0,
             duplicates_ignored: 0,
             leases_expired: 0,

@@ -580,6 +580,7 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
     );
     Ok(Sweep {
         record,
+        kind,
         plan: std::sync::Arc::new(plan),
         order,
         rank: Vec::new(),
@@ -686,7 +687,7 @@ mod tests {
             .unwrap()
             .leases
         {
-            let kind = kinds::find(&g.kind).unwrap();
+            let kind = g.kind;
             let result = kind
                 .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
                 .unwrap();
@@ -755,7 +756,7 @@ mod tests {
             .unwrap()
             .leases
         {
-            let kind = kinds::find(&g.kind).unwrap();
+            let kind = g.kind;
             let result = kind
                 .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
                 .unwrap();
@@ -1057,7 +1058,7 @@ mod tests {
             "{audit:?}"
         );
         let g = &leases[0];
-        let kind = kinds::find(&g.kind).unwrap();
+        let kind = g.kind;
         let result = kind
             .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
             .unwrap();
@@ -1114,7 +1115,7 @@ mod tests {
         assert!(c.merged("s").is_err());
         // Its results again: the numbers are the same.
         for g in leases {
-            let kind = kinds::find(&g.kind).unwrap();
+            let kind = g.kind;
             let result = kind
                 .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
                 .unwrap();
@@ -1208,8 +1209,8 @@ mod tests {
             [3]
         );
         let g = &leases[0];
-        let result = kinds::find(&g.kind)
-            .unwrap()
+        let result = g
+            .kind
             .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
             .unwrap();
         assert!(c

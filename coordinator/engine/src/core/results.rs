@@ -5,7 +5,7 @@ use super::model::{CoreError, ShardState};
 use super::Core;
 use crate::projection::{self, Projection, SweepFacts};
 use crate::store::ShardTiming;
-use gamesweep::kinds;
+use gamesweep::sweep::SweepKind;
 use gamesweep::sweep::{Output, Params, Rendered};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -37,8 +37,8 @@ pub fn check_cores(cores: &[u32]) -> Result<(), CoreError> {
 /// The merged result of a finished sweep.
 #[derive(Clone, Debug)]
 pub struct Merged {
-    /// The kind's name.
-    pub kind: String,
+    /// The sweep's kind.
+    pub kind: &'static dyn SweepKind,
     /// The sweep's params.
     pub params: Params,
     /// The merge of every shard's result.
@@ -48,8 +48,8 @@ pub struct Merged {
 /// The rendered result of a finished sweep.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderedResult {
-    /// The kind's name.
-    pub kind: String,
+    /// The sweep's kind.
+    pub kind: &'static dyn SweepKind,
     /// The sweep's params.
     pub params: Params,
     /// `results.json`, `report.md` and the exports.
@@ -101,7 +101,7 @@ impl Core {
             return Err(e);
         }
         Ok(Merged {
-            kind: s.record.kind.clone(),
+            kind: s.kind,
             params: s.record.params.clone(),
             output: s.merged.clone(),
         })
@@ -115,7 +115,7 @@ impl Core {
         let s = st.sweep(sweep_id)?;
         Ok((
             Merged {
-                kind: s.record.kind.clone(),
+                kind: s.kind,
                 params: s.record.params.clone(),
                 output: s.merged.clone(),
             },
@@ -141,15 +141,14 @@ impl Core {
                 return Ok(hit);
             }
             let m = Merged {
-                kind: s.record.kind.clone(),
+                kind: s.kind,
                 params: s.record.params.clone(),
                 output: s.merged.clone(),
             };
             (key, m)
         };
         let cannot = |e: gamesweep::sweep::SweepError| CoreError::Render(e.to_string());
-        let kind = kinds::find(&m.kind).map_err(cannot)?;
-        let rendered = kind.render(&m.params, &m.output).map_err(cannot)?;
+        let rendered = m.kind.render(&m.params, &m.output).map_err(cannot)?;
         let r = Arc::new(RenderedResult {
             kind: m.kind,
             params: m.params,

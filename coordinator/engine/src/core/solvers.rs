@@ -17,19 +17,8 @@ use super::model::{CoreError, ShardState, Sweep};
 use super::Core;
 use crate::shard_set::ShardSet;
 use crate::store::SolverShards;
-use serde::{Deserialize, Serialize};
+pub use gamesweep_api::provenance::SolverShare;
 use tracing::info;
-
-/// The shards one solver build computed, as `provenance.json` lists them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SolverShare {
-    /// The kind's solver version of that build.
-    pub version: String,
-    /// How many shards' accepted results it computed.
-    pub shards: u64,
-    /// Which.
-    pub ranges: ShardSet,
-}
 
 /// What [`Core::change_solver`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]

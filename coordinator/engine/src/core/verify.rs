@@ -90,7 +90,6 @@ use crate::store::checkpoint::SetDigest;
 use crate::store::{
     LeaseRecord, QuarantineRecord, SweepState, Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
 };
-use gamesweep::kinds;
 use gamesweep::sweep::Output;
 use gamesweep_api::SolverVersions;
 use std::collections::{BTreeMap, BTreeSet};
@@ -142,7 +141,7 @@ pub(crate) fn digests(s: &Sweep) -> bool {
 
 /// Does the kind of sweep `s` compute position digests?
 pub(crate) fn kind_digests(s: &Sweep) -> bool {
-    kinds::find(&s.record.kind).is_ok_and(|k| k.position_digest())
+    s.kind.position_digest()
 }
 
 /// Whether a copy whose lease `old` holder lost may not go back to the
@@ -484,7 +483,7 @@ impl Core {
                 drop(rec);
                 out.push(Granted {
                     sweep_id: s.record.id.clone(),
-                    kind: s.record.kind.clone(),
+                    kind: s.kind,
                     params: s.record.params.clone(),
                     shard: s.plan[i as usize].clone(),
                     attempt,
@@ -911,7 +910,7 @@ impl Core {
     fn rebuild(&self, s: &mut Sweep) -> Result<(), CoreError> {
         self.fill_in(s)?;
         let bad = |e: gamesweep::sweep::SweepError| CoreError::Render(e.to_string());
-        let kind = kinds::find(&s.record.kind).map_err(bad)?;
+        let kind = s.kind;
         let mut merged = kind.empty();
         let mut digest = SetDigest::default();
         for (i, bytes) in self.store.results_of(&s.record.id)? {

@@ -182,11 +182,10 @@ impl Cache {
                 }
             }
         }
-        let kind = kinds::find(&merged.kind);
-        let drawn = kind.and_then(|k| {
-            let r = k.render(&merged.params, &merged.output)?;
-            pictures(k, &r.results_json, complete)
-        });
+        let k = merged.kind;
+        let drawn = k
+            .render(&merged.params, &merged.output)
+            .and_then(|r| pictures(k, &r.results_json, complete));
         let mut p = Pictures {
             sweep_id: id.to_string(),
             shards_done: done,

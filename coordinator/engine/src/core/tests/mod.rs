@@ -66,7 +66,7 @@ fn resuming(req: &LaunchSpec) -> LaunchSpec {
 }
 
 fn run(g: &Granted) -> Output {
-    let kind = kinds::find(&g.kind).unwrap();
+    let kind = g.kind;
     kind.run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
         .unwrap()
 }
@@ -76,7 +76,7 @@ fn run(g: &Granted) -> Output {
 pub(super) fn positions(g: &Granted) -> Option<u64> {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     let salt = g.salt?;
-    let kind = kinds::find(&g.kind).unwrap();
+    let kind = g.kind;
     let (cancel, progress, digest) = (AtomicBool::new(false), AtomicU64::new(0), AtomicU64::new(0));
     let ctx = sweep::ShardCtx::new(&cancel, &progress).with_salt(salt, &digest);
     kind.run_shard(&g.params, &g.shard, &ctx).unwrap();
@@ -626,7 +626,7 @@ fn renders_are_cached_per_finished_sweep() {
         Arc::ptr_eq(&a, &c.rendered("r").unwrap()),
         "served from the cache"
     );
-    assert_eq!(a.kind, "uvg");
+    assert_eq!(a.kind.name(), "uvg");
     let kind = kinds::find("uvg").unwrap();
     let want = kind
         .render(&a.params, &c.merged("r").unwrap().output)

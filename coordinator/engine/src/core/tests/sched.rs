@@ -41,7 +41,7 @@ fn uvg(max_n: u64, name: &str, shards: u32, priority: u32) -> LaunchSpec {
 }
 
 fn run_and_submit(c: &Core, worker: &str, g: &Granted) -> bool {
-    let kind = kinds::find(&g.kind).unwrap();
+    let kind = g.kind;
     let result = kind
         .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
         .unwrap();
@@ -335,7 +335,7 @@ fn the_projection_holds_when_the_largest_shards_estimates_err_high() {
             estimate: est(index),
         })
         .collect();
-    let mut s = Sweep::new(record, plan, kind.empty());
+    let mut s = Sweep::new(record, kind, plan);
     let order = s.order.clone();
     let tenth = &order[..order.len() / 10];
     for &i in tenth {

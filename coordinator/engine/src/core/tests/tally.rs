@@ -7,7 +7,6 @@
 use crate::core::model::{End, Sweep, Tally};
 use crate::core::*;
 use crate::store::MemStore;
-use gamesweep::kinds;
 use std::collections::BTreeMap;
 
 /// The measurement (not a test: compiled only with the `measurements`
@@ -220,7 +219,7 @@ fn maintained_counts_equal_a_scan_after_random_operations() {
                 let result = results
                     .entry((g.sweep_id.clone(), g.shard.index))
                     .or_insert_with(|| {
-                        let kind = kinds::find(&g.kind).unwrap();
+                        let kind = g.kind;
                         let ctx = gamesweep::sweep::ShardCtx::detached();
                         kind.run_shard(&g.params, &g.shard, &ctx).unwrap()
                     })
