@@ -468,9 +468,9 @@ fn graph6(code: &str) -> (usize, Vec<(usize, usize)>) {
     (n, edges)
 }
 
-/// Issue 46, item 5: the README's `gs.col.value("Bw", "L..")  # Col on a
-/// path` (and the Python package's docstring) was the triangle. Each such
-/// example is now a path, and its value the one `solve col` gives.
+/// The Col examples of the README's Python block and of the Python
+/// package's docstring: each one a comment calls a path is a path (one was
+/// once the triangle), and its value the one `solve col` gives.
 #[test]
 fn the_col_examples_are_the_paths_and_values_they_say() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
