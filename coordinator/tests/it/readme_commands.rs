@@ -752,7 +752,10 @@ fn every_shell_block_in_the_docs_is_run_or_says_why_not() {
         "{docs:?}"
     );
     let guide = docs.iter().filter(|d| d.starts_with("docs/")).count();
-    assert!(guide >= 5, "shell blocks in only {guide} pages of docs/: {docs:?}");
+    assert!(
+        guide >= 5,
+        "shell blocks in only {guide} pages of docs/: {docs:?}"
+    );
     assert!(ran >= 5, "{ran} blocks run");
 }
 

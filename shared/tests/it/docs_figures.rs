@@ -155,7 +155,10 @@ fn readme_figures_match_the_committed_runs() {
     );
     has_all(
         "README.md",
-        &[format!("all {} connected 9-vertex graphs", thousands(graphs9))],
+        &[format!(
+            "all {} connected 9-vertex graphs",
+            thousands(graphs9)
+        )],
     );
     has_all(
         "docs/pricing.md",
