@@ -859,3 +859,57 @@ fn the_block_checker_finds_unmarked_blocks_and_wrong_output() {
     )
     .unwrap();
 }
+
+// ---- the guide's table of contents ----
+
+/// What is wrong with `docs/SUMMARY.md` (the mdBook table of contents)
+/// given the guide's pages `pages` (file names under `docs/`): a page it
+/// does not list, or a link to a page that does not exist.
+fn summary_gaps(summary: &str, pages: &[String]) -> Vec<String> {
+    let linked: Vec<&str> = summary
+        .split("](")
+        .skip(1)
+        .filter_map(|s| s.split(')').next())
+        .collect();
+    let mut gaps = Vec::new();
+    for p in pages.iter().filter(|p| *p != "SUMMARY.md") {
+        if !linked.contains(&p.as_str()) {
+            gaps.push(format!("docs/{p} is not in docs/SUMMARY.md"));
+        }
+    }
+    for l in linked {
+        if !pages.iter().any(|p| p == l) {
+            gaps.push(format!(
+                "docs/SUMMARY.md links {l}, which is not a page of docs/"
+            ));
+        }
+    }
+    gaps
+}
+
+/// Every page of the guide (`docs/*.md`) is in its table of contents, and
+/// every entry there is a page: a page added without an entry would be
+/// left out of the book, and an entry whose page moved would break it.
+#[test]
+fn every_guide_page_is_in_the_summary() {
+    let docs = root().join("docs");
+    let mut pages: Vec<String> = std::fs::read_dir(&docs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    pages.sort();
+    let summary = std::fs::read_to_string(docs.join("SUMMARY.md")).unwrap();
+    assert!(pages.len() >= 10, "{pages:?}");
+    let gaps = summary_gaps(&summary, &pages);
+    assert!(gaps.is_empty(), "{}", gaps.join("\n"));
+    // The checker itself: a page left out and an entry without a page.
+    let pages = ["SUMMARY.md".to_string(), "a.md".into(), "b.md".into()];
+    assert_eq!(
+        summary_gaps("# Summary\n\n- [A](a.md)\n- [C](c.md)\n", &pages),
+        [
+            "docs/b.md is not in docs/SUMMARY.md",
+            "docs/SUMMARY.md links c.md, which is not a page of docs/"
+        ]
+    );
+}
