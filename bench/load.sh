@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load harness (issue 17): `gamesweep serve` on a temporary store, a `noop`
+# Load harness: `gamesweep serve` on a temporary store, a `noop`
 # sweep of SHARDS shards (results of RESULT_BYTES padding, no verification),
 # and `examples/load.rs`: WORKERS simulated workers over CONNECTIONS HTTP/2
 # connections, each shard "running" SHARD_MS ms, LEASE shards per lease.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# n = 11 (or N) projection from measurement (issue 7): a real coordinator
+# n = 11 (or N) projection from measurement: a real coordinator
 # plans the whole `uvg --max-n N` sweep, serves a seeded random sample of its
 # shards to a worker, and projects the whole sweep from the shards actually run.
 #

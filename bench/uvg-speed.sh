@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# UVG solver speed, before vs after, in the same sitting (issues 14, 27):
-# builds a base revision of this repository (default eb45930, the last commit
-# before issue 27's solver work) next to the current tree, then runs the same
+# UVG solver speed, before vs after, in the same sitting: builds a base
+# revision of this repository (default eb45930, the last commit before the
+# leaf shortcut of docs/uvg-shortcuts.md) next to the current tree, then runs the same
 # seeded shard sample of `uvg --max-n N` with each binary on one thread,
 # through the embedded coordinator, REPS times interleaved (base, new, base,
 # new, ...), and prints positions/s/core (thread CPU time of the shards, from

@@ -93,7 +93,7 @@ pub fn documented_kinds_command(
     }
     for k in gamesweep::kinds::registry() {
         // No `--version` here: `run KIND` parses the kind's parameters
-        // itself and refuses it, so its page must not list it (issue 46).
+        // itself and refuses it, so its page must not list it.
         c = c.subcommand(
             kind_command(verb, *k, common)
                 .no_binary_name(false)

@@ -945,7 +945,7 @@ fn projection_text(
 mod tests {
     use super::*;
 
-    /// Issue 26: when `run` ended, its dashboard stopped at once, and an
+    /// Regression: when `run` ended, its dashboard stopped at once, and an
     /// open page froze at "running ... ETA 1 s" under "Failed to fetch".
     /// Now it stays for the page's next poll (bounded), and not at all
     /// when no page polled recently.

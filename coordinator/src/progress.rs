@@ -8,7 +8,8 @@
 //! (`gamesweep_engine::core::pace`), as `status` and the dashboard show
 //! them — not a count of shards: shards differ in size by orders of
 //! magnitude and the largest run first, so a shard count runs far behind
-//! the work (issue 26: "eta 73s" at 36 s of a run that ended at 63 s).
+//! the work (a shard count once said "eta 73s" at 36 s of a run that ended
+//! at 63 s).
 
 use gamesweep::sweep::thousands;
 use gamesweep_api::domain::SweepStatus;
@@ -40,8 +41,9 @@ pub fn run_line(s: &SweepStatus) -> String {
     let eta = s
         .eta_seconds
         .map_or_else(|| "unknown".to_string(), |e| format!("~{}", hms(e)));
-    // Past the projection before the end: not "99.9 % of ~X (X done)"
-    // (issue 46), but the count and the projection passed.
+    // Past the projection before the end: not "99.9 % of ~X (X done)",
+    // which reads as a contradiction, but the count and the projection
+    // passed.
     if s.positions_target > 0 && s.positions_done >= s.positions_target {
         return format!(
             "{} positions{of} done, past the projected ~{}, {}/{} shards, {}/s, eta {eta}",
@@ -228,7 +230,7 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
-    /// Issue 26: the bar of `run` followed the shard count (indicatif's ETA
+    /// Regression: the bar of `run` followed the shard count (indicatif's ETA
     /// over shards), while shards differ in size by orders of magnitude and
     /// the largest are leased first (the ETA itself, on such shards:
     /// `gamesweep_engine::core::pace`'s tests). Here a real uvg plan on a
@@ -340,7 +342,7 @@ mod tests {
             run_line(&s),
             "30.1 % of ~4,100,000 positions of the sample (1,234,567 done), 3/9 shards, 54,321/s, eta ~0:01:02"
         );
-        // Issue 46: past the projection before the end, not "99.9 % of ~X
+        // Past the projection before the end, not "99.9 % of ~X
         // (X done)".
         let mut s = s;
         s.positions_done = 4_100_000;

@@ -216,7 +216,7 @@ fn positions_text(s: &SweepStatus) -> String {
         };
         // The target reached but the sweep not done (the projection was
         // low, or in-flight progress counts the last shards whole): "X of
-        // ~X (99.9 % done)" read as a contradiction (issue 46).
+        // ~X (99.9 % done)" reads as a contradiction.
         let target = match sample {
             Some(_) => s.positions_target,
             None => s.positions_projected,
@@ -286,8 +286,8 @@ pub fn stamped(text: &str, stamp: &str) -> String {
 /// sample, then the outcomes of every shard run again by a second identity.
 /// Those are more than the sample: results of identities not yet trusted
 /// (adaptive replication), unsigned imports and rechecks of out-voted
-/// identities are run again too, so "1 selected … 6 verified" read as more
-/// verified than selected (issue 46).
+/// identities are run again too, so "1 selected … 6 verified" would read
+/// as more verified than selected without the reason.
 fn verification_text(v: &VerifyStatus, total: u32) -> String {
     let t = |n: u32| thousands(n.into());
     let mut out = format!(
@@ -573,7 +573,7 @@ mod tests {
         );
     }
 
-    /// Issue 26: `status --watch` into a pipe printed status after status
+    /// Regression: `status --watch` into a pipe printed status after status
     /// with no time on them.
     #[test]
     fn watch_lines_into_a_pipe_carry_a_utc_time() {
@@ -586,7 +586,7 @@ mod tests {
         );
     }
 
-    /// Issue 26: `status` had no "% done" and no thousands separators (the
+    /// Regression: `status` had no "% done" and no thousands separators (the
     /// dashboard and the reports have both), and a `--sample` sweep's line
     /// gave the sample's ETA beside the whole sweep's positions.
     #[test]
@@ -655,7 +655,7 @@ mod tests {
         );
     }
 
-    /// Issue 45: a sweep whose shards are all done but whose verifications
+    /// Regression: a sweep whose shards are all done but whose verifications
     /// wait showed "99.9 % done" and said neither why nor until when.
     #[test]
     fn a_sweep_waiting_for_verification_is_at_100_and_says_for_what() {
@@ -824,7 +824,7 @@ mod tests {
         );
     }
 
-    /// Issue 46: a credentialed run's status said "1 selected … 6
+    /// Regression: a credentialed run's status said "1 selected … 6
     /// verified": the verified count is of every shard run again (new
     /// identities' results too), not of the sample. The line now says so.
     #[test]
@@ -845,7 +845,7 @@ mod tests {
         assert!(!text.contains("selected"), "{text}");
     }
 
-    /// Issue 46: near the end of `launch uvg --max-n 10`, `status` said
+    /// Regression: near the end of `launch uvg --max-n 10`, `status` said
     /// "119,611,147 of ~119,611,147 (99.9 % done)": the projection reached
     /// by a sweep not done. It now says the projection was passed and what
     /// is left; 100 % is said only when done, with the count and no "~".
@@ -882,7 +882,7 @@ mod tests {
         );
     }
 
-    /// Issue 24: ANSI escape sequences in worker ids and failure texts were
+    /// Regression: ANSI escape sequences in worker ids and failure texts were
     /// printed raw by `status`.
     #[test]
     fn control_characters_from_the_network_are_escaped() {

@@ -214,7 +214,7 @@ mod tests {
         assert_eq!(MemoryCap::new(1 << 50).exceeded(), None);
     }
 
-    /// Issue 24: `--max-memory 512` (meant as MB) was below the worker's own
+    /// Regression: `--max-memory 512` (meant as MB) was below the worker's own
     /// baseline: every shard was set aside in under a second.
     #[test]
     fn a_cap_below_the_baseline_is_refused_saying_it() {

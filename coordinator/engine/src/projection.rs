@@ -523,7 +523,7 @@ pub fn render_md(p: &Projection) -> String {
 mod tests {
     use super::*;
 
-    /// Issue 26: `run uvg --max-n 11 --sample 1%` took 121 s of wall time on
+    /// Regression: `run uvg --max-n 11 --sample 1%` took 121 s of wall time on
     /// a loaded machine and projected 57 min on 2 cores from CPU time only.
     /// Now the wall rate gives its own column, and a busy machine is said.
     #[test]

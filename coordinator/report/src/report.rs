@@ -210,10 +210,10 @@ pub fn solvers_line(p: &Provenance) -> Option<String> {
 /// One line on the replicated validation a provenance records: the seeded
 /// sample, then the outcomes of every shard run again by a second identity
 /// (more than the sample: new identities' results, unsigned imports and
-/// rechecks are run again too). Issue 46: it said "launched with
-/// `--verify-fraction 0`" of a local `run`, given no such flag (0 is
-/// `run`'s default), and "45 selected, 0 rechecked: 41 verified" read as
-/// verified without a recheck.
+/// rechecks are run again too). A share of 0 is said to be `run`'s
+/// default (a local `run` is given no `--verify-fraction`), and what was
+/// run again besides the sample is listed, so that "45 selected, 0
+/// rechecked: 41 verified" does not read as verified without a recheck.
 pub fn replication_line(p: &Provenance) -> String {
     if p.verify_ppm == 0 && p.shards_rechecked == 0 && p.shards_selected == 0 {
         return "Replicated validation: none (a verification share of 0, `gamesweep run`'s default or `launch --verify-fraction 0`: no shard was run again by a second identity).".into();
@@ -386,7 +386,7 @@ mod tests {
             ..noop.render(&params, &merged).unwrap()
         };
         let written = write_results(&out, &rendered, &Verification::Unrecorded).unwrap();
-        // Issue 26: the line a command prints names every file written.
+        // The line a command prints names every file written.
         assert_eq!(
             written.to_string(),
             "results.json, report.md, report.html and positions.txt",
@@ -405,7 +405,7 @@ mod tests {
         assert_eq!(read("positions.txt"), "x\n");
     }
 
-    /// Issue 46, item 7: a `--max-n 10` report without the extension search
+    /// Regression: a `--max-n 10` report without the extension search
     /// listed "extension to *5: 11 vertices", read as a search nobody asked
     /// for. A run without the search (uvg up to 6 vertices, no
     /// `--extension-value`), rendered and written here: its report.md and
@@ -497,7 +497,7 @@ mod tests {
         ] {
             assert!(md.contains(want), "{want}: {md}");
         }
-        // Issue 46: a share of 0 (a local `run`'s default) is not said to
+        // Regression: a share of 0 (a local `run`'s default) is not said to
         // be a flag the user gave.
         let mut zero: Provenance =
             serde_json::from_str(include_str!("../../../runs/col-10/provenance.json")).unwrap();

@@ -16,7 +16,7 @@ pub fn text(kind: &'static str, body: &'static str) -> Response {
 /// The pages' icon (a small SVG: a graph of three vertices, one marked as
 /// a start), linked from every page's head and served at `/favicon.ico`
 /// too, where browsers ask for one unprompted: without it every page left
-/// a 404 in the console (issue 46).
+/// a 404 in the console.
 pub const ICON_SVG: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\"><g stroke=\"#1565c0\" stroke-width=\"3\"><line x1=\"8\" y1=\"24\" x2=\"16\" y2=\"8\"/><line x1=\"16\" y1=\"8\" x2=\"24\" y2=\"24\"/><line x1=\"8\" y1=\"24\" x2=\"24\" y2=\"24\"/></g><circle cx=\"16\" cy=\"8\" r=\"5\" fill=\"#e65100\"/><circle cx=\"8\" cy=\"24\" r=\"5\" fill=\"#1565c0\"/><circle cx=\"24\" cy=\"24\" r=\"5\" fill=\"#1565c0\"/></svg>\n";
 
 /// `GET /favicon.ico` (and `/favicon.svg`): [`ICON_SVG`], cached for a day.

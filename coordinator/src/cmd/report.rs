@@ -11,8 +11,8 @@
 //! not final at the top of `report.md` and `report.html`, its results in
 //! `results.partial.json` (never `results.json`, which is a final result),
 //! by default in `sweeps/ID-partial/`. Without `--partial`, `report` on such
-//! a sweep says why there is no report and what to do (issue 46: it told a
-//! cancelled sweep's owner to watch it move).
+//! a sweep says why there is no report and what to do (for a cancelled
+//! sweep: not to watch it move, it never will).
 
 use crate::connect::{self, Conn};
 use crate::error::UsageError;

@@ -76,7 +76,7 @@ pub fn common_run_options(c: clap::Command) -> clap::Command {
         clap::Arg::new("checkpoint_dir")
             .long("checkpoint-dir")
             .value_name("DIR")
-            .help("Write incremental checkpoints into DIR: each a file DIR/NNNN-HASH.gsx holding only the shards no file in DIR holds yet, every --export-every and when the run stops (a part ends, it finishes, or it is interrupted). Importing every file of DIR (in any order) restores the run: commit DIR to carry a long sweep over many sessions (README: \"A campaign over many sessions\")")
+            .help("Write incremental checkpoints into DIR: each a file DIR/NNNN-HASH.gsx holding only the shards no file in DIR holds yet, every --export-every and when the run stops (a part ends, it finishes, or it is interrupted). Importing every file of DIR (in any order) restores the run: commit DIR to carry a long sweep over many sessions (docs/checkpoints.md, \"Incremental checkpoints, and a campaign over many sessions\")")
             .value_parser(clap::value_parser!(PathBuf)),
     )
     .arg(

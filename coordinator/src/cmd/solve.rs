@@ -702,8 +702,8 @@ fn stream<T: Send>(
     let mut lineno = 0usize;
     let (mut read, mut bad, mut first_bad) = (0usize, 0usize, 0usize);
     let mut buf = Vec::new();
-    // Lines solved so far, on a terminal only (issue 26: a long pipeline
-    // was silent for minutes).
+    // Lines solved so far, on a terminal only (else a long pipeline is
+    // silent for minutes).
     let counter =
         crate::progress::Counter::new("lines solved", None, crate::progress::on_terminal());
     loop {

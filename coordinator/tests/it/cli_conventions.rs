@@ -206,7 +206,7 @@ fn cancel_pause_resume_priority_watch_and_schemas() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = String::from_utf8(run(&["status", "big", "--watch"]).stdout).unwrap();
     assert!(!text.contains('\x1b'), "terminal codes in a pipe: {text:?}");
-    // Into a pipe each line carries the UTC time it was read (issue 26).
+    // Into a pipe each line carries the UTC time it was read.
     let stamp = text.split(' ').next().unwrap_or_default();
     assert!(
         stamp.len() == 20 && stamp.starts_with("20") && stamp.ends_with('Z'),

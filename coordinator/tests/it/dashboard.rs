@@ -460,7 +460,7 @@ fn with_tls_the_dashboard_is_https_and_its_cookie_secure() {
     let session = cookie.split(';').next().unwrap();
     let st = tls_request(&base, &c, "GET", "/api/status", &[("Cookie", session)], "");
     assert_eq!(st.status, 200, "{}", st.body);
-    // HSTS under TLS (issue 24): the browser never asks in plain text again.
+    // HSTS under TLS: the browser never asks in plain text again.
     assert_eq!(
         st.header("strict-transport-security"),
         Some("max-age=31536000")
@@ -599,7 +599,7 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
             assert_eq!(done[k], st[k], "{k}: page {done}, status {st}");
         }
         assert_eq!(done["shards_done"], done["shards_total"]);
-        // Done: the positions are counted, no estimate is left (issue 46).
+        // Done: the positions are counted, no estimate is left.
         assert!(done["positions_target"].is_null(), "{done}");
         // Every picture marks its start; the rate chart and the worker are there.
         assert_eq!(done["starts"], done["pictures"], "{done}");
@@ -607,7 +607,7 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
         assert_eq!(done["board_links"], done["pictures"], "{done}");
         assert_eq!(done["charts"], 1, "{done}");
         assert!(done["workers"].as_u64() >= Some(1), "{done}");
-        // Issue 26: captions wrap at spaces; a word is broken only when it
+        // Regression: captions wrap at spaces; a word is broken only when it
         // does not fit ("extended" was wrapped as "e xtended").
         let wrap = client
             .execute(
@@ -670,7 +670,7 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
     }
 }
 
-/// Issue 24: 140 slow POST bodies (a byte every few seconds, no token) to
+/// Regression: 140 slow POST bodies (a byte every few seconds, no token) to
 /// `/login` made the dashboard and `/metrics` unreachable while they
 /// lasted. Now one peer's connections past its cap close its oldest, and a
 /// body must arrive whole within the body timeout.
@@ -726,7 +726,7 @@ fn slow_login_bodies_do_not_lock_out_the_dashboard() {
     assert!(t0.elapsed() < Duration::from_secs(12), "{:?}", t0.elapsed());
 }
 
-/// Issue 45, item 7: 150 slow POST bodies from 10 loopback addresses (15
+/// Regression: 150 slow POST bodies from 10 loopback addresses (15
 /// each, under the per-peer cap) kept all 128 connection slots full and
 /// the dashboard answered in 7.5-10 s. Now at most `BODY_READERS` (32)
 /// bodies are read at once, the next is answered 503 at once (and its
@@ -789,7 +789,7 @@ fn slow_bodies_from_many_addresses_leave_room_for_reading_the_pages() {
     assert!((1..=32).contains(&late), "{late} read at once");
 }
 
-/// Issue 24: the cookie never expired, there was no logout, login accepted
+/// Regression: the cookie never expired, there was no logout, login accepted
 /// a cross-origin POST, and a loopback dashboard did not check `Host`.
 #[test]
 fn sessions_expire_and_log_out_posts_are_same_origin_and_loopback_checks_host() {
@@ -861,7 +861,7 @@ return {
   etas: Array.from(document.querySelectorAll('#sweeps dd.eta')).map(d => d.textContent),
 };"#;
 
-/// Issue 26: when `run` ended its embedded dashboard stopped at once, and
+/// Regression: when `run` ended its embedded dashboard stopped at once, and
 /// an open page froze at "running, done 241 of 257, ETA 1 s" under a red
 /// "Failed to fetch", never showing done. Now the run keeps its dashboard
 /// up until the open page has read the final state (bounded), and the page,
@@ -1004,7 +1004,7 @@ return {
   no_workers: empty ? empty.textContent : null,
 };"#;
 
-/// Issue 26 (item 20): at 420 px the dashboard scrolled sideways; with
+/// Regression: at 420 px the dashboard scrolled sideways; with
 /// several sweeps the full galleries of finished and cancelled ones pushed
 /// the workers table down (nothing collapsed); a sampled sweep was not
 /// marked as one; an empty workers table showed only its headers; the rate

@@ -768,7 +768,8 @@ fn graphs_at_8<'a>(results: impl IntoIterator<Item = &'a [u8]>) -> u64 {
 /// `export` (uvg) with one graph fewer in every shard that allows it, and
 /// its positions, values, cover, first-player wins and degree-3 counts
 /// adjusted so that the result still passes validation (checked here):
-/// the undercount of issue 24. The number of shards changed.
+/// the undercount once found in an edited export. The number of shards
+/// changed.
 fn undercount(e: &mut Export) -> u64 {
     let kind = gamesweep::kinds::find("uvg").unwrap();
     let params = kind.resolve_params(&e.params).unwrap();
@@ -876,7 +877,7 @@ fn work_all(core: &Core, worker: &str) -> usize {
     got.len()
 }
 
-/// Issue 24: an export edited to undercount every shard and re-checksummed.
+/// Regression: an export edited to undercount every shard and re-checksummed.
 /// Under its signature it is refused as tampered; unsigned or re-signed by
 /// another key it imports as untrusted: not finished, no merged result, the
 /// verification share the importer's (the file says 0), never skipped as

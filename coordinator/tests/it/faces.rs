@@ -1,4 +1,4 @@
-//! Issue 46: what a newcomer read that was wrong or puzzling. The
+//! Regression: what a newcomer read that was wrong or puzzling. The
 //! dashboard's witness cards named the smallest positions of the shards
 //! done so far as the sweep's, its estimate was the plan's beside a share
 //! done of the projection, and it offered "Log out" where nothing logged in
@@ -99,7 +99,7 @@ return {
   summary: t('details.witnesses > summary'),
 };"#;
 
-/// Issue 46, items 1 and 2, in headless Chromium: a sweep stopped part way
+/// In headless Chromium: a sweep stopped part way
 /// (a sample of it run) shows its smallest positions as the smallest "so
 /// far" (the largest shards run first, so they were far from the true
 /// smallest), its estimate as `status` has it (the projection, not the
@@ -242,7 +242,7 @@ fn man_pages(dir: &Path) -> Vec<(String, String)> {
     pages
 }
 
-/// Issue 46, item 5: `man gamesweep-run-uvg` listed `-V, --version`, which
+/// Regression: `man gamesweep-run-uvg` listed `-V, --version`, which
 /// `run uvg` refuses. Now every page lists `--version` exactly when the
 /// command accepts it.
 #[test]
@@ -279,7 +279,7 @@ fn man_pages_list_version_only_where_the_command_takes_it() {
     assert!(checked > 20, "{checked} pages");
 }
 
-/// Issue 46, item 4: `report` on a cancelled or paused sweep said "not
+/// Regression: `report` on a cancelled or paused sweep said "not
 /// finished … (watch it with `gamesweep status ID --watch`)", though it
 /// will never move, and offered nothing. It now says what state it is in
 /// and what to do, and `report --partial` writes a report of the done
@@ -424,7 +424,7 @@ fn report_on_a_stopped_sweep_says_so_and_partial_writes_a_marked_report() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("holds a results.json"));
 }
 
-/// Issue 46, item 5: `report --help` said it fetches results.json and
+/// Regression: `report --help` said it fetches results.json and
 /// report.md; it writes report.html, the figures and provenance.json too,
 /// and (now) a partial report.
 #[test]
@@ -468,9 +468,9 @@ fn graph6(code: &str) -> (usize, Vec<(usize, usize)>) {
     (n, edges)
 }
 
-/// Issue 46, item 5: the README's `gs.col.value("Bw", "L..")  # Col on a
-/// path` (and the Python package's docstring) was the triangle. Each such
-/// example is now a path, and its value the one `solve col` gives.
+/// The Col examples of the README's Python block and of the Python
+/// package's docstring: each one a comment calls a path is a path (one was
+/// once the triangle), and its value the one `solve col` gives.
 #[test]
 fn the_col_examples_are_the_paths_and_values_they_say() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -517,7 +517,7 @@ fn the_col_examples_are_the_paths_and_values_they_say() {
     assert_eq!(seen, 2);
 }
 
-/// Issue 46, item 6: a local `run` (no --verify-fraction given; 0 is its
+/// Regression: a local `run` (no --verify-fraction given; 0 is its
 /// default) wrote "launched with `--verify-fraction 0`" into report.md.
 #[test]
 fn a_local_runs_report_claims_no_flag_it_was_not_given() {
@@ -542,7 +542,7 @@ fn a_local_runs_report_claims_no_flag_it_was_not_given() {
     assert!(line.contains("`gamesweep run`'s default"), "{line}");
 }
 
-/// Issue 46, item 8: `solve sum` printed a Col board's components as
+/// Regression: `solve sum` printed a Col board's components as
 /// "{1} = -1 + {2} = *", which reads as one equation.
 #[test]
 fn components_read_as_values_not_one_equation() {
@@ -554,7 +554,7 @@ fn components_read_as_values_not_one_equation() {
     );
 }
 
-/// Issue 46, item 7, in headless Chromium at 390 px: report.html had no
+/// Regression, in headless Chromium at 390 px: report.html had no
 /// viewport (it was laid out 980 px wide and shrunk) and its number
 /// columns were left-aligned. A committed report, re-rendered here.
 #[test]
@@ -604,7 +604,7 @@ fn report_html_fits_a_phone_and_aligns_numbers_right() {
     });
 }
 
-/// Issue 46, item 8, in headless Chromium: the game-graph table offered
+/// Regression, in headless Chromium: the game-graph table offered
 /// "add" (to the sum) on every row, and the sum then refused loopy ones.
 /// Now it is offered exactly on the positions `solve sum` takes.
 #[test]
@@ -667,7 +667,7 @@ fn add_to_the_sum_is_offered_only_where_the_sum_takes_it() {
     assert!(offered > 0 && refused > 0, "{rows:?}");
 }
 
-/// Issue 46, item 8, in headless Chromium: playing Col, the solver's reply
+/// In headless Chromium: playing Col, the solver's reply
 /// with one move left read "wins, 1 moves to the end". Col on an edge,
 /// you play Blue and have coloured vertex 0: Red colours 1 and wins, one
 /// move to the end. The reply is read only once the link is followed whole
@@ -721,7 +721,7 @@ fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     tag[at..].split('"').next()
 }
 
-/// Issue 46, item 8: `solve uvg --svg` drew the Petersen graph by the force
+/// Regression: `solve uvg --svg` drew the Petersen graph by the force
 /// layout while the board drew its pentagram-in-a-pentagon embedding. Now
 /// both place vertices the same way: the board's coordinates (in its
 /// 400-unit box) scaled to the picture, and the same layout named. Col's
@@ -795,7 +795,7 @@ fn solve_svg_places_the_petersen_graph_as_the_board_does() {
     }
 }
 
-/// Issue 46, item 8, in headless Chromium: in the game-graph panel's
+/// In headless Chromium: in the game-graph panel's
 /// pictures, labels ran past the ends of their boxes (a box is sized by
 /// the label's character count; wide letters overflowed it). Now every
 /// label's box as laid out (`getBBox`) lies inside its shape, in every

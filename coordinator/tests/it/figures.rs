@@ -174,7 +174,7 @@ fn the_smallest_positions_are_drawn_with_their_marks() {
     assert!(md.contains("The first 40 of 100 are drawn"), "{md}");
 }
 
-/// Issue 26: board codes hold any character from `?` to `~`, backtick and
+/// Board codes hold any character from `?` to `~`, backtick and
 /// `|` included. In every committed `report.html`, a table cell that opens
 /// with a code span holds a whole board code: the span decodes as graph6
 /// or digraph6 (`` `Gr`CC?` `` cut the span at `Gr` and left the rest as
@@ -245,7 +245,7 @@ fn report_from_rewrites_a_report() {
     std::fs::write(dir.join("figures/keep.txt"), "x").unwrap();
     let o = cli::gs(&["report", "--from", dir.to_str().unwrap()]);
     assert!(o.status.success());
-    // Issue 26: the line names every file written (it said "report.md,
+    // Regression: the line names every file written (it said "report.md,
     // report.html and figures/", leaving out results.json and how many SVGs).
     let err = String::from_utf8(o.stderr).unwrap();
     let svgs = committed_figures(&src).len();

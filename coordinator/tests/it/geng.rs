@@ -1,4 +1,4 @@
-//! `gamesweep graphs` follows nauty's geng (issue 46): its `>A` and `>Z`
+//! `gamesweep graphs` follows nauty's geng: its `>A` and `>Z`
 //! lines on standard error (`-u`: the count only there, `-q`: neither),
 //! its switch clusters (`-ctfd1D7`), the classes `-b`, `-t`, `-f` with
 //! geng's counts, and a clear refusal of each geng switch it lacks. The

@@ -474,7 +474,7 @@ fn each_token_does_only_its_roles_calls() {
     );
 }
 
-/// Issue 24: raw gRPC `Launch uvg max_n=12 target_shards=4294967295` (the
+/// Regression: raw gRPC `Launch uvg max_n=12 target_shards=4294967295` (the
 /// CLI caps `--shards`, the server did not) aborted the coordinator on a
 /// 45 GB allocation; a 0.9 MiB sweep name came back whole in an error
 /// larger than the client's metadata limit ("Stream removed").

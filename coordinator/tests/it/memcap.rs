@@ -180,7 +180,7 @@ fn a_nonsense_memory_cap_is_a_one_line_error() {
     }
 }
 
-/// Issue 24: `--max-memory 512` (meant as MB) is below the worker's own
+/// `--max-memory 512` (meant as MB) is below the worker's own
 /// baseline; it used to start and set every shard aside in under a second.
 #[test]
 fn a_cap_below_the_baseline_is_refused_at_start() {

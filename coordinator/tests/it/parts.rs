@@ -1,4 +1,4 @@
-//! Parts that merge (issue 39), with the real binary: `run --part K/M` in
+//! Parts that merge, with the real binary: `run --part K/M` in
 //! separate stores, their exports merged into one (`run --import`, and
 //! `import --store`) give `results.json` byte-identical to the sweep run
 //! whole and to the committed `runs/uvg/results.json`; an incremental

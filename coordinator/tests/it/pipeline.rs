@@ -284,7 +284,7 @@ fn col_and_myopic_lines_match_the_single_position_command() {
     );
 }
 
-/// Issue 26: a code read with nauty's header (`geng -h`: `>>graph6<<CF`) is
+/// Regression: a code read with nauty's header (`geng -h`: `>>graph6<<CF`) is
 /// echoed without it, so every output line is valid graph6 for the next
 /// tool: `solve uvg -` (text and JSON), `solve col -`, `solve myopic -`, and
 /// the single `solve uvg CODE --json`.
@@ -311,7 +311,7 @@ fn echoed_codes_drop_the_graph6_header() {
     assert_eq!(j["board"], "Bw");
 }
 
-/// Issue 26: `solve col|myopic - --summary` lists values in the order of
+/// `solve col|myopic - --summary` lists values in the order of
 /// game values (numbers by size, `x` before `x*`), as the reports do, not as
 /// text (`-1, -1/2, -2`); the JSON summary too.
 #[test]
@@ -576,7 +576,7 @@ fn on_a_terminal(args: &[&str], input: &std::path::Path, out: &std::path::Path) 
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// Issue 26: `gamesweep graphs 10 -c | gamesweep solve uvg - --summary` was
+/// Regression: `gamesweep graphs 10 -c | gamesweep solve uvg - --summary` was
 /// silent for 81 s. On a terminal it now counts the lines solved (on
 /// stderr); into a pipe or a file its stderr stays empty, and the answer on
 /// stdout is the same either way.

@@ -238,7 +238,7 @@ fn every_gamesweep_command_in_the_docs_parses() {
             std::fs::read_to_string(root.join(&doc)).unwrap_or_else(|e| panic!("{doc}: {e}"));
         all.extend(commands_in(&doc, &text));
     }
-    // The README's set-up block and its export/import examples at least.
+    // The README's set-up block and the guide's examples at least.
     assert!(
         all.len() >= 25,
         "found only {} commands: {all:#?}",
@@ -410,7 +410,7 @@ static RUNS: &[Run] = &[
     // Pipelines: geng's part 0/1000 of the connected 11-vertex graphs
     // solved and summarized; part 3/8 of ours at n = 9 into a file.
     Run {
-        doc: "README.md",
+        doc: "docs/commands.md",
         first: "nauty-geng -c 11 0/1000 | gamesweep solve uvg - --summary",
         needs: Some("nauty"),
         setup: nothing,
@@ -456,7 +456,7 @@ static RUNS: &[Run] = &[
     // geng's count of the triangle-free connected 9-vertex graphs: a
     // console block, its output compared.
     Run {
-        doc: "README.md",
+        doc: "docs/commands.md",
         first: "$ gamesweep graphs 9 -ctf -u 2>&1 | sed -n 's/^>Z \\([0-9]*\\).*/\\1/p'",
         needs: None,
         setup: nothing,
@@ -466,7 +466,7 @@ static RUNS: &[Run] = &[
     // Completions and man pages, into a temporary HOME whose folders the
     // shells read completions from exist.
     Run {
-        doc: "README.md",
+        doc: "docs/commands.md",
         first: "gamesweep completions bash > ~/.local/share/bash-completion/completions/gamesweep",
         needs: None,
         setup: |_, home| {
@@ -720,9 +720,9 @@ fn classify() -> (Vec<(Block, Option<&'static Run>)>, Vec<String>) {
     (all, wrong)
 }
 
-/// Issue 41 (item 2): every shell block of the README and the guides is run
-/// here or says why not; those that need nothing but this build, bash,
-/// openssl and man run (the one that needs nauty: below).
+/// Every shell block of the README and the guides (`docs/`, `deploy/`, the
+/// crates' READMEs) is run here or says why not; those that need nothing but
+/// this build, bash, openssl and man run (the one that needs nauty: below).
 #[test]
 fn every_shell_block_in_the_docs_is_run_or_says_why_not() {
     let (all, mut wrong) = classify();
@@ -744,10 +744,17 @@ fn every_shell_block_in_the_docs_is_run_or_says_why_not() {
         all.iter().filter(|(_, r)| r.is_some_and(|r| r.needs.is_some())).count(),
     );
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
-    // The README's and deploy/README.md's blocks are among them.
+    // The README's, deploy/README.md's and the guide's blocks are among
+    // them: the guide's pages under docs/ (commands, checkpoints, several
+    // machines, trust, ...) hold most of them.
     assert!(
         docs.contains("README.md") && docs.contains("deploy/README.md"),
         "{docs:?}"
+    );
+    let guide = docs.iter().filter(|d| d.starts_with("docs/")).count();
+    assert!(
+        guide >= 5,
+        "shell blocks in only {guide} pages of docs/: {docs:?}"
     );
     assert!(ran >= 5, "{ran} blocks run");
 }
@@ -851,4 +858,58 @@ fn the_block_checker_finds_unmarked_blocks_and_wrong_output() {
         &run,
     )
     .unwrap();
+}
+
+// ---- the guide's table of contents ----
+
+/// What is wrong with `docs/SUMMARY.md` (the mdBook table of contents)
+/// given the guide's pages `pages` (file names under `docs/`): a page it
+/// does not list, or a link to a page that does not exist.
+fn summary_gaps(summary: &str, pages: &[String]) -> Vec<String> {
+    let linked: Vec<&str> = summary
+        .split("](")
+        .skip(1)
+        .filter_map(|s| s.split(')').next())
+        .collect();
+    let mut gaps = Vec::new();
+    for p in pages.iter().filter(|p| *p != "SUMMARY.md") {
+        if !linked.contains(&p.as_str()) {
+            gaps.push(format!("docs/{p} is not in docs/SUMMARY.md"));
+        }
+    }
+    for l in linked {
+        if !pages.iter().any(|p| p == l) {
+            gaps.push(format!(
+                "docs/SUMMARY.md links {l}, which is not a page of docs/"
+            ));
+        }
+    }
+    gaps
+}
+
+/// Every page of the guide (`docs/*.md`) is in its table of contents, and
+/// every entry there is a page: a page added without an entry would be
+/// left out of the book, and an entry whose page moved would break it.
+#[test]
+fn every_guide_page_is_in_the_summary() {
+    let docs = root().join("docs");
+    let mut pages: Vec<String> = std::fs::read_dir(&docs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    pages.sort();
+    let summary = std::fs::read_to_string(docs.join("SUMMARY.md")).unwrap();
+    assert!(pages.len() >= 10, "{pages:?}");
+    let gaps = summary_gaps(&summary, &pages);
+    assert!(gaps.is_empty(), "{}", gaps.join("\n"));
+    // The checker itself: a page left out and an entry without a page.
+    let pages = ["SUMMARY.md".to_string(), "a.md".into(), "b.md".into()];
+    assert_eq!(
+        summary_gaps("# Summary\n\n- [A](a.md)\n- [C](c.md)\n", &pages),
+        [
+            "docs/b.md is not in docs/SUMMARY.md",
+            "docs/SUMMARY.md links c.md, which is not a page of docs/"
+        ]
+    );
 }

@@ -122,7 +122,7 @@ fn uvg_json_has_every_move_value_the_matching_and_nu() {
         .all(|s| s["nu_without"] == 4 && s["first_player_wins"] == true));
 }
 
-/// Issue 26: a graph of 16 vertices is exact on the command line whatever
+/// Regression: a graph of 16 vertices is exact on the command line whatever
 /// `--budget` (it failed with "search budget of 5000000 positions exceeded"
 /// while `solve uvg -` answered in milliseconds), and the help says so.
 #[test]

@@ -1,5 +1,4 @@
-//! A damaged store never loses acknowledged work silently (issue 24, point
-//! 5). A finished `gamesweep run uvg --max-n 8 --shards 17` store, then a
+//! A damaged store never loses acknowledged work silently. A finished `gamesweep run uvg --max-n 8 --shards 17` store, then a
 //! seeded set of single-bit flips, truncations and zeroed 4 KB blocks of
 //! sled's `db` file, each on a fresh copy, then `run` again on the copy
 //! (which resumes): each case must be either recovered exactly
@@ -405,6 +404,6 @@ fn a_store_beyond_repair_restarts_from_its_export_every_checkpoint() {
     );
 }
 
-/// Three sweeps in one coordinator store (issue 45, item 6).
+/// Three sweeps in one coordinator store.
 #[path = "store_damage_multi.rs"]
 mod multi;

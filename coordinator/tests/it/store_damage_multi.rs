@@ -508,20 +508,21 @@ pub(super) fn seeded(seed: u64, n: usize) -> Vec<(File, Damage)> {
         .collect()
 }
 
-/// The block the issue saw: `db` zeroed at bytes 159744–163839 of a store
-/// like this one; the coordinator started on it without a word, acknowledged
-/// 17 submits and then failed every write for ever. And bytes 524288–528383,
+/// The block a damaged store was once found with: `db` zeroed at bytes
+/// 159744–163839 of a store like this one; the coordinator started on it
+/// without a word, acknowledged 17 submits and then failed every write for
+/// ever. And bytes 524288–528383,
 /// where the build before this test started on a store `store check` called
 /// damaged (a results page sled cannot read; found by zeroing every fourth
 /// block of such a store). Now: refused, and `--accept-loss` finishes every
 /// sweep with the reference numbers.
 #[test]
-fn the_zeroed_block_of_the_issue_is_refused_not_half_started() {
+fn the_zeroed_blocks_once_started_on_are_refused_not_half_started() {
     let blocks = [
         (File::Db, Damage::Zero { at: 159_744 }),
         (File::Db, Damage::Zero { at: 524_288 }),
     ];
-    let t = trials("issue", &blocks, true);
+    let t = trials("known", &blocks, true);
     assert_eq!(
         (t.half_starts, t.silent_losses, t.wrong_numbers),
         (0, 0, 0),

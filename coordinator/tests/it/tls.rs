@@ -265,7 +265,7 @@ fn plain_http_to_a_tls_coordinator_fails_clearly() {
     );
 }
 
-/// Issue 24: a worker given `http://` for a TLS coordinator retried
+/// A worker given `http://` for a TLS coordinator retried
 /// forever without saying "use https://".
 #[test]
 fn a_worker_given_http_for_a_tls_coordinator_says_use_https_and_stops() {

@@ -1,4 +1,4 @@
-//! Issue 45 ("Trust III", 1), end to end: a sweep whose shards are all done
+//! End to end: a sweep whose shards are all done
 //! with one identity (an open coordinator: every worker is the same
 //! shared voice, which never confirms) and a sampled verification share
 //! waits for verification copies nobody can run. They must be skipped as

@@ -1263,7 +1263,7 @@ fn held_by(st: &serde_json::Value, prefix: &str) -> u64 {
         .sum()
 }
 
-/// Issue 28: the whole sweep on a three-node cluster (plus a spare node and
+/// The whole sweep on a three-node cluster (plus a spare node and
 /// one that joins), under one real scheduler, with a worker node and then the
 /// coordinator's node dying mid-sweep.
 ///
@@ -1766,7 +1766,7 @@ fn workers_script_refuses(creds: &Path, node: &str, shared: &Path, why: &str) {
     );
 }
 
-/// Issue 28, item 3: one worker credential per node, and item 4's
+/// One worker credential per node, and item 4's
 /// partitions and nodes of different sizes.
 ///
 /// Five nodes: node1 (2 CPUs) alone in partition `service`, node2 and node3
@@ -2259,7 +2259,7 @@ fn secret_shown_on(slurm_dir: &Path, node: &str, secret: &str) -> Vec<String> {
     shown
 }
 
-/// Issue 47, item 3: per-task credentials, the Slurm recipe's default.
+/// Per-task credentials, the Slurm recipe's default.
 ///
 /// Three nodes of two CPUs: the coordinator job (no credential settings at
 /// all) on one, a two-task worker array of two-CPU tasks on the other two.
@@ -2620,14 +2620,14 @@ fn loopback_addresses_are_told_from_the_rest() {
     }
 }
 
-/// Issue 47, item 1: nothing of the local cluster listens in the namespace
+/// Regression: nothing of the local cluster listens in the namespace
 /// that started it. `ss -ltn` before `up` and after `up` and a job: no new
 /// listener there except on loopback, for one node and for `--nodes 2`;
 /// slurmctld listens in the controller's namespace (seen through
 /// `local-cluster.sh login`), and the job ran on a node, in that node's
 /// namespace (its own address; slurmd's port listens there). Against the
-/// script before issue 47 (slurmctld and slurmd on 0.0.0.0 here) this
-/// fails.
+/// script before per-node namespaces (slurmctld and slurmd on 0.0.0.0
+/// here) this fails.
 #[test]
 #[ignore = "needs slurm"]
 fn the_local_cluster_listens_only_inside_its_namespaces() {
@@ -2794,7 +2794,7 @@ fn the_readme_slurm_steps_are_read_from_its_code_blocks() {
     );
 }
 
-/// Issue 47, item 2: the README's Slurm recipe runs as written on the local
+/// The README's Slurm recipe runs as written on the local
 /// cluster, from its "login node" (`local-cluster.sh login DIR`, which the
 /// README's "Trying it on one machine" says to use): the commands are taken
 /// from deploy/README.md's text, so a changed command there changes what

@@ -359,7 +359,7 @@ mod tests {
         }
     }
 
-    /// Issue 26: on a dense 16-vertex graph the reply's search ran past its
+    /// Regression: on a dense 16-vertex graph the reply's search ran past its
     /// budget of 300,000 positions (and past 100 ms); up to 16 vertices it
     /// is exact whatever the budget.
     #[test]

@@ -932,7 +932,7 @@ impl fmt::Display for SumReport {
                     })
                     .collect();
                 // Each component's value, then what they make: "{0} = 1 +
-                // {2,3,4,5} = -3/4" read as one equation (issue 46).
+                // {2,3,4,5} = -3/4" would read as one equation.
                 writeln!(
                     f,
                     "  components: {} (the value is their sum)",

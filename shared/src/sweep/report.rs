@@ -87,7 +87,7 @@ pub fn md_code_wide(s: &str) -> String {
 mod tests {
     use super::*;
 
-    /// Issue 26: a code with a backtick (`G~o`C?`) broke the Col tables
+    /// Regression: a code with a backtick (`G~o`C?`) broke the Col tables
     /// (single-backtick spans); a `|` would split a table cell.
     #[test]
     fn code_spans_hold_any_board_code() {

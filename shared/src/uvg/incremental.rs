@@ -25,12 +25,12 @@
 //! per parent at n = 11). The last level of a walk ([`Incremental::push_leaf`])
 //! computes no row at all: which positions are lost is read in O(1) from the
 //! parent's plane 0 (a proven shortcut by the matching theorem,
-//! `ARCHITECTURE.md`), and a top-down search by the game rule gives the
+//! `docs/uvg-shortcuts.md`), and a top-down search by the game rule gives the
 //! values of the starts that are not lost. The leaves' parents need not
 //! compute their rows either ([`Incremental::push_parent`]): the leaves read
 //! them only through plane 0, which is derived from the grandparent's
 //! complete rows by the same shortcut, for the few rows the leaves read
-//! (`ARCHITECTURE.md`, "Proven shortcuts"). Graphs on more than [`MAX_N`] vertices, or with a
+//! (`docs/uvg-shortcuts.md`). Graphs on more than [`MAX_N`] vertices, or with a
 //! value ≥ 8 in some position (impossible below 13 vertices), fall back to
 //! the per-position DPs of [`grundy_all`](super::grundy_all).
 
@@ -123,7 +123,7 @@ impl Default for Incremental {
 /// The vertices of `opts` (a subset of `s`) that lose as the token's vertex
 /// at `s`, where `start` (a single bit) is the top vertex `x` of `s` and
 /// `nx` its neighbours, given `d(r)` = the lost set `D(r)` of every `r ⊆ s
-/// − x`, by the matching theorem (`ARCHITECTURE.md`, "Proven shortcuts"):
+/// − x`, by the matching theorem (`docs/uvg-shortcuts.md`):
 /// with `t = s − x` and `inc(s) = [N(x) ∩ D(t) ≠ ∅]` (`ν(s) = ν(t) +
 /// inc(s)`), `u` loses at `s` iff `ν(s − u) = ν(s)`, that is iff
 /// `inc(s − u) − inc(s) = [u ∉ D(t)]` (and `x` iff `inc(s) = 0`).
@@ -322,7 +322,7 @@ impl Incremental {
     /// No row with `x = n − 1 ∈ S` is computed. Whether a position with `x`
     /// is lost for the mover is read in O(1) from plane 0 of the parent's
     /// rows ([`Self::lost_among`], by the matching theorem; proof in
-    /// `ARCHITECTURE.md`): complete rows if the parent was pushed with
+    /// `docs/uvg-shortcuts.md`): complete rows if the parent was pushed with
     /// [`Self::push`], else the lazy level of [`Self::push_parent`]. The
     /// values of the starts that do not lose come from a memoised top-down
     /// search by the game rule, which stops at every lost position and at
@@ -539,8 +539,7 @@ impl Incremental {
     /// vertex at `s`: from a complete row's plane 0, from the lazy level's
     /// derived lost sets ([`Self::d_lazy`]), or for a row of the leaf (with
     /// its new vertex `x`, bit `leaf_start`) by [`lost_by_matching`] over
-    /// the lost sets of the rows below (`ARCHITECTURE.md`, "Proven
-    /// shortcuts"): two ANDs with `N(x)` per option, no row of the leaf.
+    /// the lost sets of the rows below (`docs/uvg-shortcuts.md`): two ANDs with `N(x)` per option, no row of the leaf.
     #[inline(always)]
     fn lost_among(&mut self, opts: usize, s: usize) -> usize {
         if s >= self.leaf_start {

@@ -413,7 +413,7 @@ mod tests {
         assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
     }
 
-    /// Issue 26: every graph of at most 16 vertices is exact whatever the
+    /// Regression: every graph of at most 16 vertices is exact whatever the
     /// budget (the subset DP, no search nodes counted): a 16-vertex graph
     /// that needs about 10^7 nodes of the general search, and K16.
     #[test]

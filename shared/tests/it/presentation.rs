@@ -115,7 +115,7 @@ fn the_smallest_uvg_positions_are_captioned_with_value_size_and_start() {
     assert_eq!(smallest.len(), 6, "{smallest:?}");
 }
 
-/// Issue 26: the UVG chart's legend names each line by its value in the
+/// The UVG chart's legend names each line by its value in the
 /// report's notation (`0`, `*`, `*2`), not "value *2".
 #[test]
 fn uvg_chart_legends_are_the_values() {

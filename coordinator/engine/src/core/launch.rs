@@ -478,7 +478,7 @@ mod tests {
         }
     }
 
-    /// Issue 24: `Launch uvg max_n=12 target_shards=4294967295` aborted the
+    /// Regression: `Launch uvg max_n=12 target_shards=4294967295` aborted the
     /// coordinator on a 45 GB allocation.
     #[test]
     fn a_u32_max_target_is_refused_before_planning() {
@@ -506,7 +506,7 @@ mod tests {
         assert!(check_target_shards(0).is_ok());
     }
 
-    /// Issue 24: a 0.9 MiB sweep name came back whole in the error, larger
+    /// Regression: a 0.9 MiB sweep name came back whole in the error, larger
     /// than the client's metadata limit ("Stream removed").
     #[test]
     fn errors_quote_a_short_prefix_of_what_a_client_sent() {

@@ -95,7 +95,7 @@ pub fn fraction_done(done: u64, target: u64) -> f64 {
 mod tests {
     use super::*;
 
-    /// Issue 26: `run uvg --max-n 10` showed, at 36 s, 74 of 257 shards done
+    /// Regression: `run uvg --max-n 10` showed, at 36 s, 74 of 257 shards done
     /// while 64 % of the positions were; an ETA by shards said 73 s (from
     /// the shard count: 36 × 183/74 ≈ 89 s) and the run ended at 63 s. Here
     /// 257 shards of very different sizes, largest first (the lease

@@ -1,4 +1,4 @@
-//! Cheap truths recounted per shard (issue 24): after a submitted result
+//! Cheap truths recounted per shard: after a submitted result
 //! validates, the coordinator asks the kind to recount what it can without
 //! solving ([`gamesweep::sweep::SweepKind::recount`]; for uvg, the shard's
 //! graphs of each size, by enumerating them: about 2 % of running it). A

@@ -193,7 +193,7 @@ mod tests {
         assert!(s.matches("<rect").count() >= 3, "{s}");
     }
 
-    /// Issue 26: a series that is zero everywhere draws nothing on a log
+    /// Regression: a series that is zero everywhere draws nothing on a log
     /// scale, so it has no legend entry (it had one, with no line); the
     /// other series keep their colours.
     #[test]

@@ -32,7 +32,7 @@ pub use gamesweep::draw::escape;
 
 /// The report's Markdown as HTML. A table column whose body cells are all
 /// numbers (or empty) is right-aligned, unless the Markdown aligned it:
-/// left-aligned counts of different lengths were hard to compare (issue 46).
+/// left-aligned counts of different lengths are hard to compare.
 pub fn markdown(md: &str) -> String {
     let mut opts = Options::empty();
     opts.insert(Options::ENABLE_TABLES);
@@ -129,7 +129,7 @@ pub fn page(
 ) -> String {
     let mut out = String::new();
     // The viewport: without it a phone lays the page out 980 px wide and
-    // shrinks it (issue 46).
+    // shrinks it.
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     out.push_str(&format!(
         "<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
@@ -201,7 +201,7 @@ mod tests {
         assert!(p.contains("None:"));
     }
 
-    /// Issue 46: report.html had no viewport (a phone laid it out 980 px
+    /// Regression: report.html had no viewport (a phone laid it out 980 px
     /// wide) and its number columns were left-aligned.
     #[test]
     fn number_columns_are_right_aligned_and_the_page_has_a_viewport() {

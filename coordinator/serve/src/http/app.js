@@ -31,7 +31,7 @@ function duration(s) {
 // While only a sample is served, progress and ETA are the sample's.
 function sampleOnly(s) { return !!(s.sample && s.sample.limited); }
 // "100 %" only for a sweep that is done (or a sample run to its end):
-// every shard done but verifications open is not done yet (issue 46).
+// every shard done but verifications open is not done yet.
 function percent(s) {
   const f = s.fraction_done === undefined ? 0 : s.fraction_done;
   if (s.state === "done") return "100 %";
@@ -42,8 +42,8 @@ function percent(s) {
 // The one estimate of the positions, as `status` prints it: the target
 // progress is measured against (the plan's estimate corrected by the done
 // shards; the sample's while only the sample is served). A done sweep has
-// no estimate: its positions are counted. Issue 46: the page showed the
-// plan's estimate beside a share done of the projection.
+// no estimate: its positions are counted. The estimate shown is the one
+// the share done is of, never the plan's beside a share of the projection.
 function estimate(s) {
   const t = s.positions_target;
   let text = "~" + num(t) + (sampleOnly(s) ? " in the sample" : "");

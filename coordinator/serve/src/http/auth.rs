@@ -254,7 +254,7 @@ mod tests {
         assert_eq!(id.len(), 64);
         assert!(a.allowed(&with_cookie(&format!("x=1; {COOKIE}={id}"))));
         assert!(a.live(&id, now + Duration::from_secs(59)));
-        // Expired: the dashboard of issue 24 let a cookie in forever.
+        // Expired: an early dashboard let such a cookie in forever.
         assert!(!a.live(&id, now + Duration::from_secs(61)));
         let other = a.open(now);
         a.close(&other);

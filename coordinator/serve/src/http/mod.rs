@@ -181,7 +181,7 @@ async fn page(State(d): State<Arc<Dashboard>>, headers: HeaderMap) -> Response {
         return auth::to_login();
     }
     // "Log out" only where there was a login: on loopback nothing is asked,
-    // and a button to end a session that never began puzzles (issue 46).
+    // and a button to end a session that never began puzzles.
     let logout = if d.auth.asks() {
         r#"<form method="post" action="/logout" class="logout"><button type="submit">Log out</button></form>"#
     } else {

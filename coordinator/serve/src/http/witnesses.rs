@@ -11,8 +11,8 @@
 //!
 //! Until the sweep is done, a "smallest" position is only the smallest of
 //! the shards done so far (the largest shards are leased first, so early on
-//! it is far from the true smallest): its caption says "so far" (issue 46)
-//! until the sweep is done.
+//! it is far from the true smallest): its caption says "so far" until the
+//! sweep is done.
 
 use gamesweep::draw;
 use gamesweep::kinds;
@@ -257,7 +257,7 @@ mod tests {
         assert!(pictures_of_results("{\"kind\": \"nope\"}").is_err());
     }
 
-    /// Issue 46: while a sweep runs, its "smallest" positions are only the
+    /// While a sweep runs, its "smallest" positions are only the
     /// smallest of the shards done so far; the captions say so.
     #[test]
     fn a_sweep_not_done_shows_its_smallest_so_far() {

@@ -204,8 +204,7 @@ fn a_stalled_verification_copy_is_taken_back() {
 }
 
 /// A hoarder that renews its leases claiming progress (a little more each
-/// time) but never submits is reclaimed all the same (issue 45, Deliver
-/// 5): what it claims keeps a lease only within the sweep's own pace, as
+/// time) but never submits is reclaimed all the same: what it claims keeps a lease only within the sweep's own pace, as
 /// the coordinator measured it (here the honest results took no time, so
 /// twice the stall bound, 40 s, is the patience). The waiting identity then
 /// finishes the sweep; status names the hoarder, limited to its share,

@@ -1,4 +1,4 @@
-//! Parts that merge (issue 39): a sweep launched with `--part K/M` hands out
+//! Parts that merge: a sweep launched with `--part K/M` hands out
 //! only its part's shards; an export imported into a store that holds the
 //! same sweep adds the shards it lacks and compares the ones it has; the
 //! parts merged give the results of the sweep run whole, byte for byte, in

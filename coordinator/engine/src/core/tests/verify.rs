@@ -585,7 +585,7 @@ fn patient_lie(g: &Granted) -> Option<Output> {
     Some(kind.decode(&serde_json::to_vec(&v).unwrap()).unwrap())
 }
 
-/// A patient liar (issue 45, Seen 2): it earns trust with honest results,
+/// A patient liar: it earns trust with honest results,
 /// then lies in every shard it gets. Past its probation its results are
 /// spot-checked; the first lie caught withdraws its trust and every result
 /// it gave is run again by the others, so the merged result is exact.
@@ -704,7 +704,7 @@ fn undercount(g: &Granted, n: usize) -> Vec<u8> {
     serde_json::to_vec(&v).unwrap()
 }
 
-/// Issue 24, point 3: a result with one graph fewer and every figure
+/// A result with one graph fewer and every figure
 /// adjusted passes validation; the coordinator's recount (the kind's cheap
 /// truth: the shard's graphs counted again by enumerating them) refuses
 /// it, counts it against the identity and withdraws its trust, so its other
@@ -819,7 +819,7 @@ fn probation_takes_the_smallest_shards_first() {
     );
 }
 
-/// Issue 45 ("Trust III", 1): with one identity, a sweep whose shards are
+/// With one identity, a sweep whose shards are
 /// all done waited for its verification copies on an in-memory instant
 /// that restarted with the coordinator, and advanced only when a worker
 /// called Lease: a coordinator restarted more often than the wait never
@@ -1142,7 +1142,7 @@ fn reopened(c: &Core, id: &str) -> (ShownState, Vec<(String, u32)>) {
     (s.state, why)
 }
 
-/// A caught lie reaches back (issue 45, Deliver 3): the liar gave honest
+/// A caught lie reaches back: the liar gave honest
 /// results in sweep `a` and an unnoticed lie in sweep `b`, both launched
 /// without verification and finished; caught out-voted in sweep `c`,
 /// every result it ever gave is run again by the others. `a` and `b` run
