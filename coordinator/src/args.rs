@@ -5,6 +5,7 @@
 
 use crate::error::UsageError;
 use anyhow::Context as _;
+use gamesweep::sweep::params::flag_name;
 use gamesweep::sweep::{Params, SweepKind};
 use gamesweep_api::domain::SampleRequest;
 use std::time::Duration;
@@ -26,7 +27,7 @@ pub fn kinds_help() -> String {
                 .unwrap_or_else(|| " (required)".into());
             out.push_str(&format!(
                 "    --{:<22} {} ({}..={}){}\n",
-                p.name.replace('_', "-"),
+                flag_name(p.name),
                 p.help,
                 p.min,
                 p.max,
@@ -49,7 +50,7 @@ pub fn kind_command(
         .override_usage(format!("gamesweep {verb} {} [OPTIONS]", kind.name()))
         .no_binary_name(true);
     for p in kind.params() {
-        let long: &'static str = Box::leak(p.name.replace('_', "-").into_boxed_str());
+        let long: &'static str = Box::leak(flag_name(p.name).into_boxed_str());
         let mut a = clap::Arg::new(p.name)
             .long(long)
             .value_name("N")

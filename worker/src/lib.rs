@@ -27,6 +27,7 @@ mod wire;
 mod worker_loop;
 
 pub use config::{Shutdown, WorkerConfig, WorkerError, WorkerSummary};
+pub use shard::thread_cpu_us;
 use tokio::sync::watch;
 use tracing::{info_span, Instrument};
 

@@ -175,9 +175,10 @@ pub(crate) fn run_guarded(run: impl FnOnce() -> Result<Output, SweepError>) -> O
 }
 
 /// CPU time of the calling thread in microseconds (0 where unsupported).
-/// Shards run one per blocking thread, so this is the shard's CPU time,
-/// which stays honest when the machine is shared (wall time does not).
-fn thread_cpu_us() -> u64 {
+/// Shards run one per thread (a worker's blocking threads, the in-process
+/// pool's threads), so this is the shard's CPU time, which stays honest
+/// when the machine is shared (wall time does not).
+pub fn thread_cpu_us() -> u64 {
     #[cfg(unix)]
     {
         let mut ts = libc::timespec {

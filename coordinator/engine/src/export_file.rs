@@ -100,7 +100,7 @@ pub struct Export {
     /// computed (its solver changed while it ran), by build; the rest are
     /// `solver_version`'s. Absent when one build computed them all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub earlier_solvers: Vec<crate::shard_set::SolverShards>,
+    pub earlier_solvers: Vec<gamesweep_api::shard_set::SolverShards>,
 }
 
 /// The longest `sweep_id`, `kind` or `solver_version` a file may hold (a

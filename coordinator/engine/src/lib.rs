@@ -14,5 +14,4 @@ pub mod core;
 pub mod export_file;
 pub mod projection;
 pub mod sample;
-pub use gamesweep_api::shard_set;
 pub mod store;

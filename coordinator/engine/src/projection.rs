@@ -413,17 +413,11 @@ fn dur(secs: f64) -> String {
 
 /// The Markdown rendering.
 pub fn render_md(p: &Projection) -> String {
-    let params: Vec<String> = p
-        .params
-        .iter()
-        .map(|(k, v)| format!("--{} {v}", k.replace('_', "-")))
-        .collect();
+    let params = gamesweep::sweep::params::flags(&p.params);
     let m = &p.measured;
     let mut s = format!(
         "# Projection: `{} {}` (sweep `{}`)\n\n",
-        p.kind,
-        params.join(" "),
-        p.sweep_id
+        p.kind, params, p.sweep_id
     );
     s.push_str(&format!(
         "Sample: seed {}, target {:.4} % of the plan's estimated positions; {} of {} shards picked \

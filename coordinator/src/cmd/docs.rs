@@ -172,7 +172,12 @@ fn examples(c: &clap::Command) -> String {
                 let mut call = format!("gamesweep {verb} {kind}");
                 for p in k.params() {
                     if p.default.is_none() {
-                        let _ = write!(call, " --{} {}", p.name.replace('_', "-"), p.min);
+                        let _ = write!(
+                            call,
+                            " --{} {}",
+                            gamesweep::sweep::params::flag_name(p.name),
+                            p.min
+                        );
                     }
                 }
                 let what = if verb == "run" {

@@ -90,8 +90,8 @@ pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
                 Some(s) => UsageError(format!(
                     "sweep `{}` was launched as `{}`, not `{}`: --resume continues a sweep only with the same kind and parameters (drop --resume and pick another --name to launch these)",
                     gamesweep_api::quote_prefix(&name),
-                    as_flags(&s.kind, &s.params),
-                    as_flags(&kind_name, &params)
+                    gamesweep::sweep::params::with_flags(&s.kind, &s.params),
+                    gamesweep::sweep::params::with_flags(&kind_name, &params)
                 ))
                 .into(),
                 None => gamesweep_proto::RpcError::AlreadyExists(msg).into(),
@@ -113,13 +113,6 @@ pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
     }
     crate::output::print(format_args!("{}\n", reply.sweep_id))?;
     Ok(())
-}
-
-/// A kind and its parameters as they are typed: `uvg --max-n 10`.
-fn as_flags(kind: &str, params: &gamesweep::sweep::Params) -> String {
-    params.iter().fold(kind.to_string(), |t, (k, v)| {
-        format!("{t} --{} {v}", k.replace('_', "-"))
-    })
 }
 
 /// What `launch --resume` says of the existing sweep `id` it found, by the

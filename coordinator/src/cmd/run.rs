@@ -119,7 +119,11 @@ pub fn default_out_dir(kind: &dyn SweepKind, params: &Params) -> PathBuf {
     for p in kind.params() {
         let v = params[p.name];
         if p.default != Some(v) {
-            name.push_str(&format!("-{}-{}", p.name.replace('_', "-"), v));
+            name.push_str(&format!(
+                "-{}-{}",
+                gamesweep::sweep::params::flag_name(p.name),
+                v
+            ));
         }
     }
     Path::new(args::SWEEPS_DIR).join(name)

@@ -149,12 +149,12 @@ fn work(
             token: g.token.clone(),
             progress: progress.clone(),
         });
-        let (t0, cpu0) = (Instant::now(), thread_cpu_us());
+        let (t0, cpu0) = (Instant::now(), gamesweep_worker::thread_cpu_us());
         let outcome = run_guarded(&g, stop, &progress);
         let timing = Timing {
             wall_us: t0.elapsed().as_micros() as u64,
             cpu_us: if cpu0 > 0 {
-                thread_cpu_us().saturating_sub(cpu0)
+                gamesweep_worker::thread_cpu_us().saturating_sub(cpu0)
             } else {
                 0
             },
@@ -279,22 +279,4 @@ fn fail(
         // A lease lost meanwhile: the shard is someone else's now.
         Err(_) => Ok(()),
     }
-}
-
-/// CPU time of the calling thread in microseconds (0 where unsupported):
-/// each shard runs on one pool thread, so this is the shard's CPU time.
-fn thread_cpu_us() -> u64 {
-    #[cfg(unix)]
-    {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant.
-        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-        if rc == 0 {
-            return ts.tv_sec as u64 * 1_000_000 + ts.tv_nsec as u64 / 1_000;
-        }
-    }
-    0
 }

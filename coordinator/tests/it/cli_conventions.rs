@@ -363,7 +363,10 @@ fn man_pages_list_every_option_with_examples_environment_and_exit_status() {
             let text = std::fs::read_to_string(pages.join(&page))
                 .unwrap_or_else(|e| panic!("{page}: {e}"));
             for p in k.params() {
-                let flag = roffed(&format!("--{}", p.name.replace('_', "-")));
+                let flag = roffed(&format!(
+                    "--{}",
+                    gamesweep::sweep::params::flag_name(p.name)
+                ));
                 assert!(text.contains(&flag), "{page} lacks {flag}");
             }
         }

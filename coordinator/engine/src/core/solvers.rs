@@ -15,9 +15,9 @@
 
 use super::model::{CoreError, ShardState, Sweep};
 use super::Core;
-use crate::shard_set::ShardSet;
 use crate::store::SolverShards;
 pub use gamesweep_api::provenance::SolverShare;
+use gamesweep_api::shard_set::ShardSet;
 use tracing::info;
 
 /// What [`Core::change_solver`] did.

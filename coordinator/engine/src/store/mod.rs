@@ -206,7 +206,7 @@ pub struct SweepRecord {
     pub earlier_solvers: Vec<SolverShards>,
 }
 
-pub use crate::shard_set::SolverShards;
+pub use gamesweep_api::shard_set::SolverShards;
 
 /// The priority of a sweep launched without one.
 pub const DEFAULT_PRIORITY: u32 = 1;

@@ -76,7 +76,7 @@ impl OctalParams {
             if v < d.min || v > d.max {
                 return Err(SweepError::OutOfRange {
                     kind: NAME.into(),
-                    param: d.name.replace('_', "-"),
+                    param: crate::sweep::params::flag_name(d.name),
                     value: v,
                     min: d.min,
                     max: d.max,

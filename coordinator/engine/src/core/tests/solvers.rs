@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::export_file::{self, Decoded};
-use crate::shard_set::ShardSet;
+use gamesweep_api::shard_set::ShardSet;
 use gamesweep_api::SolverVersion;
 use std::collections::BTreeSet;
 
