@@ -31,6 +31,8 @@
 
 mod display;
 mod dyadic;
+mod reduce;
+pub mod thermo;
 
 pub use dyadic::Dyadic;
 
@@ -105,6 +107,8 @@ pub struct Engine {
     sum_memo: FxHashMap<u64, GameId>,
     neg_memo: Vec<u32>,
     zero: GameId,
+    /// Thermographs, cooled games and reductions (thermo.rs, reduce.rs).
+    thermo: thermo::Cache,
 }
 
 impl Default for Engine {
@@ -129,6 +133,7 @@ impl Engine {
             sum_memo: FxHashMap::default(),
             neg_memo: Vec::new(),
             zero: GameId(0),
+            thermo: thermo::Cache::default(),
         };
         let z = e.intern_sorted(&[], &[], Some(Kind::Number(Dyadic::ZERO)));
         e.zero = z;
