@@ -26,6 +26,12 @@
 //! hot games (±1, {2|{1|0}}) and infinitesimals (↑, ↑*) — goes through the
 //! general recursive definitions with memoised comparisons and sums.
 //!
+//! Hot games: [`thermo`] has thermographs ([`Engine::thermograph`]), means,
+//! temperatures and cooling (`G_t`) with CGSuite's conventions (integers have
+//! temperature −1, `m/2^k` has `−1/2^k`, infinitesimals 0); two of CGSuite's
+//! reductions come with them: [`Engine::atomic_weight`] (all-small games) and
+//! [`Engine::reduced`] (reduced canonical form, modulo infinitesimals).
+//!
 //! An engine is single-threaded (`&mut self`); sweeps give each worker thread
 //! its own engine and exchange values as CGSuite strings.
 

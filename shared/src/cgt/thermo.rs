@@ -449,7 +449,7 @@ impl Engine {
                 for i in ls_start..ls_start + ls_len {
                     wall(i, false).tilt_into(-1, &mut tilted);
                     ls = Some(match ls {
-                        None => tilted.clone(),
+                        None => std::mem::replace(&mut tilted, Trajectory { segs: Vec::new() }),
                         Some(acc) => Trajectory::combine(&acc, &tilted, true),
                     });
                 }
@@ -457,7 +457,7 @@ impl Engine {
                 for i in rs_start..rs_start + rs_len {
                     wall(i, true).tilt_into(1, &mut tilted);
                     rs = Some(match rs {
-                        None => tilted.clone(),
+                        None => std::mem::replace(&mut tilted, Trajectory { segs: Vec::new() }),
                         Some(acc) => Trajectory::combine(&acc, &tilted, false),
                     });
                 }

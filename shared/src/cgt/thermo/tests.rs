@@ -206,7 +206,7 @@ fn random_games(
             (rng.random_range(0..=3), rng.random_range(0..=3))
         };
         // draw recent games more often, so that depth builds up
-        let mut pick = |rng: &mut ChaCha8Rng| {
+        let pick = |rng: &mut ChaCha8Rng| {
             let n = pool.len();
             if rng.random_bool(0.5) {
                 pool[n - 1 - rng.random_range(0..n.min(12))]
