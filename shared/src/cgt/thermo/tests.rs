@@ -581,3 +581,98 @@ fn snort_on_the_star_k1n_has_temperature_n() {
     let g = snort(&mut e, &star_graph(1), 0, 0, &mut HashMap::new());
     assert_eq!(e.display(g), "±1");
 }
+
+/// Snort positions (every position reached on paths, cycles, stars, a few
+/// denser graphs and seeded random graphs, up to 8 vertices): thermographs, means and temperatures agree
+/// with the `cgt` crate's, as for the random games.
+#[test]
+fn snort_positions_cross_checked_against_the_cgt_crate() {
+    let mut e = Engine::new();
+    let mut graphs: Vec<Vec<u32>> = Vec::new();
+    let edges_to_adj = |n: usize, edges: &[(usize, usize)]| {
+        let mut adj = vec![0u32; n];
+        for &(a, b) in edges {
+            adj[a] |= 1 << b;
+            adj[b] |= 1 << a;
+        }
+        adj
+    };
+    for n in 2..=7 {
+        let path: Vec<(usize, usize)> = (1..n).map(|v| (v - 1, v)).collect();
+        graphs.push(edges_to_adj(n, &path));
+        if n >= 3 {
+            let mut cycle = path.clone();
+            cycle.push((n - 1, 0));
+            graphs.push(edges_to_adj(n, &cycle));
+        }
+        graphs.push(star_graph(n - 1));
+    }
+    // K2,3, the triangle with a pendant path, the 3-cube minus a vertex
+    graphs.push(edges_to_adj(
+        5,
+        &[(0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4)],
+    ));
+    graphs.push(edges_to_adj(5, &[(0, 1), (1, 2), (2, 0), (2, 3), (3, 4)]));
+    graphs.push(edges_to_adj(
+        7,
+        &[
+            (0, 1),
+            (0, 2),
+            (0, 4),
+            (1, 3),
+            (1, 5),
+            (2, 3),
+            (2, 6),
+            (4, 5),
+            (4, 6),
+        ],
+    ));
+    // and seeded random graphs on 6 to 8 vertices (each edge with probability 0.4)
+    let mut rng = ChaCha8Rng::seed_from_u64(0x7e42_0009);
+    for k in 0..30 {
+        let n = 6 + k % 3;
+        let mut edges = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                if rng.random_bool(0.4) {
+                    edges.push((a, b));
+                }
+            }
+        }
+        graphs.push(edges_to_adj(n, &edges));
+    }
+    let mut positions: HashSet<GameId> = HashSet::new();
+    for adj in &graphs {
+        let mut memo = HashMap::new();
+        snort(&mut e, adj, 0, 0, &mut memo);
+        positions.extend(memo.values().copied());
+    }
+    let mut positions: Vec<GameId> = positions.into_iter().collect();
+    positions.sort();
+    let mut memo = HashMap::new();
+    let mut hot = 0;
+    for &g in &positions {
+        let c = to_cgt(&e, g, &mut memo);
+        let name = e.display(g);
+        let ours = e.thermograph(g).to_string();
+        assert_eq!(ours, c.thermograph().to_string(), "thermograph of {name}");
+        let (m, t) = (e.mean(g), e.temperature(g));
+        assert_eq!(m.to_string(), c.mean().to_string(), "mean of {name}");
+        assert_eq!(
+            t.to_string(),
+            c.temperature().to_string(),
+            "temperature of {name}"
+        );
+        hot += usize::from(t > Dyadic::ZERO);
+    }
+    eprintln!(
+        "{} distinct Snort values ({hot} hot) on {} graphs agree with cgt 0.11.0",
+        positions.len(),
+        graphs.len()
+    );
+    assert!(
+        positions.len() >= 400 && hot >= 300,
+        "{} values, {hot} hot",
+        positions.len()
+    );
+}
