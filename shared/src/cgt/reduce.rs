@@ -2,8 +2,8 @@
 //! all-small game (`AtomicWeight`) and the **reduced canonical form**
 //! (`ReducedCanonicalForm`, the canonical form modulo infinitesimals).
 //!
-//! * Atomic weight, by the atomic weight calculus (Winning Ways ch. 7–8; Siegel,
-//!   *Combinatorial Game Theory* II.7): `aw(G) = {aw(G^L) − 2 | aw(G^R) + 2}`,
+//! * Atomic weight, by the atomic weight calculus (*Winning Ways* ch. 8, "It's a
+//!   Small World"; Siegel, *Combinatorial Game Theory*, ch. II): `aw(G) = {aw(G^L) − 2 | aw(G^R) + 2}`,
 //!   except when that is an integer and `G` is strictly above (below) the remote
 //!   star `☆` (a nimber `*N` with `N` beyond every nimber among `G`'s positions):
 //!   then it is the largest integer `n` with `n ⧏ aw(G^R) + 2` for every `G^R`
@@ -14,7 +14,7 @@
 //! * Reduced canonical form `rcf(G)`: the simplest game infinitesimally close to
 //!   `G` (`rcf(G) = rcf(H)` iff `G − H` is infinitesimal; Calistrate, "The reduced
 //!   canonical form of a game", *Games of No Chance*, 1996). Computed as the star
-//!   projection of `G` heated by `*`: heating `∫^* G = {∫^* G^L + * | ∫^* G^R + *}`
+//!   projection (Calistrate, p. 411) of `G` heated by `*`: heating `∫^* G = {∫^* G^L + * | ∫^* G^R + *}`
 //!   (numbers stay), then the projection sends `x` and `x + *` to `x` and
 //!   recurses into the options of anything else. `rcf(↑) = 0`, `rcf({1|0}) =
 //!   {1|0}`, `rcf({{2|0}, 1* | *}) = {1|0}`.
@@ -23,15 +23,21 @@ use super::{Dyadic, Engine, GameId, Kind};
 
 impl Engine {
     /// Is every position of `g` either terminal or open to both players?
-    pub fn is_all_small(&self, g: GameId) -> bool {
-        let (l, r) = (self.left_options(g), self.right_options(g));
-        if l.is_empty() != r.is_empty() {
-            return false;
-        }
+    pub fn is_all_small(&mut self, g: GameId) -> bool {
         if let Some((x, _)) = self.number_nimber(g) {
             return x == Dyadic::ZERO;
         }
-        l.iter().chain(r).all(|&o| self.is_all_small(o))
+        if let Some(&b) = self.thermo.all_small.get(&g) {
+            return b;
+        }
+        let (l, r) = (self.left_options(g), self.right_options(g));
+        let mut res = l.is_empty() == r.is_empty();
+        if res {
+            let opts: Vec<GameId> = l.iter().chain(r).copied().collect();
+            res = opts.into_iter().all(|o| self.is_all_small(o));
+        }
+        self.thermo.all_small.insert(g, res);
+        res
     }
 
     /// The atomic weight of an all-small `g` (`None` for any other game).

@@ -26,9 +26,9 @@
 //! Left walls only ever lean with slope −1 or stand (slope 0), right walls with
 //! +1 or 0, so every breakpoint is dyadic, and the two scaffolds, once they meet,
 //! never part again (a "cave" cannot open above the meeting point). A cave *at the
-//! base* (`LS(−1) < RS(−1)`) does not occur for canonical games either; it is
-//! handled the way CGSuite handles it (the mast stands at 0 if 0 lies between the
-//! scaffolds, else at the scaffold nearer to 0).
+//! base* (`LS(−1) < RS(−1)`) did not occur for any canonical game of the tests;
+//! it would be handled the way CGSuite handles it (the mast stands at 0 if 0 lies
+//! between the scaffolds, else at the scaffold nearer to 0).
 //!
 //! # Conventions (CGSuite's)
 //!
@@ -36,7 +36,7 @@
 //! | --- | --- | --- |
 //! | integer `n` | −1 | `n` |
 //! | number `m/2^k` (`m` odd, `k ≥ 1`) | `−1/2^k` (e.g. ½ → −½, ¾ → −¼) | `m/2^k` |
-//! | `x` + an infinitesimal (`*`, `↑`, `↑*`, `x + *n`, …) | 0 | `x` |
+//! | `x` plus a nimber or a multiple of `↑` (`*`, `*2`, `↑`, `↑*`, `½ + ↑`, …) | 0 | `x` |
 //! | `{a | b}` with numbers `a > b` | `(a − b)/2` | `(a + b)/2` |
 //!
 //! # API
@@ -396,6 +396,7 @@ pub(super) struct Cache {
     pub(super) heated: FxHashMap<GameId, GameId>,
     pub(super) projected: FxHashMap<GameId, GameId>,
     pub(super) far_star: FxHashMap<GameId, u32>,
+    pub(super) all_small: FxHashMap<GameId, bool>,
 }
 
 /// `t` below −1 given to [`Engine::cool`]: thermographs start at −1.
