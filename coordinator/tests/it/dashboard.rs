@@ -175,7 +175,8 @@ fn on_loopback_the_dashboard_is_open_and_read_only() {
     let page = request(&base, "GET", "/", &[], "");
     assert_eq!(page.status, 200);
     assert!(
-        page.body.contains("<script src=\"/app.js\""),
+        page.body
+            .contains("<script type=\"module\" src=\"/app.js\""),
         "{}",
         page.body
     );

@@ -676,8 +676,8 @@ fn explore_lists_a_results_file_and_the_dashboard_serves_the_boards() {
     // The page and its assets, with the dashboard's headers.
     let (st, page) = get(&url, "/explore");
     assert_eq!(st, 200);
-    assert!(page.contains("/explore/app.js"));
-    assert_eq!(get(&url, "/explore/app.js").0, 200);
+    assert!(page.contains("<script type=\"module\" src=\"/explore/explore.js\">"));
+    assert_eq!(get(&url, "/explore/explore.js").0, 200);
     assert_eq!(get(&url, "/explore/style.css").0, 200);
 
     // The coordinator's dashboard: the same routes on its port.
@@ -704,7 +704,12 @@ fn explore_lists_a_results_file_and_the_dashboard_serves_the_boards() {
     };
     let (st, page) = get(&dash, "/explore?g=Bw&s=1");
     assert_eq!(st, 200);
-    assert!(page.contains("/explore/app.js"));
+    assert!(page.contains("/explore/explore.js"));
+    assert_eq!(
+        get(&dash, "/explore/html.js").0,
+        200,
+        "the dashboard's app.js imports it"
+    );
     let (st, body) = get(&dash, "/explore/api/uvg?g=Bw&path=1");
     assert_eq!(st, 200, "{body}");
     // The dashboard's script links each witness to its board.

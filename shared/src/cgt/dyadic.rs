@@ -24,7 +24,7 @@ impl Dyadic {
     }
 
     /// The integer `n`.
-    pub fn int(n: i64) -> Self {
+    pub const fn int(n: i64) -> Self {
         Dyadic { num: n, exp: 0 }
     }
 
@@ -66,6 +66,26 @@ impl Dyadic {
     /// The largest integer `<= self`.
     pub fn floor(self) -> i64 {
         self.num >> self.exp
+    }
+
+    /// The smallest integer `>= self`.
+    pub fn ceil(self) -> i64 {
+        -((-self).floor())
+    }
+
+    /// `self · k`.
+    pub fn mul_int(self, k: i64) -> Dyadic {
+        Dyadic::new(self.num * k, self.exp)
+    }
+
+    /// `self / k` when `k` is `±2^j` (the quotient stays dyadic), else `None`.
+    pub fn div_pow2(self, k: i64) -> Option<Dyadic> {
+        if k == 0 || !k.unsigned_abs().is_power_of_two() {
+            return None;
+        }
+        let j = k.unsigned_abs().trailing_zeros();
+        let q = Dyadic::new(self.num, self.exp + j);
+        Some(if k < 0 { -q } else { q })
     }
 
     /// The simplest number strictly between `lo` and `hi` (`None` = unbounded), which
@@ -173,6 +193,11 @@ mod tests {
         assert_eq!(d(-3, 2).floor(), -1);
         assert!(d(-3, 2) < d(-1, 1));
         assert_eq!(d(3, 4).denominator(), 16);
+        assert_eq!((d(-3, 2).ceil(), d(3, 2).ceil(), d(2, 0).ceil()), (0, 1, 2));
+        assert_eq!(d(3, 2).mul_int(-6), d(-9, 1));
+        assert_eq!(d(3, 1).div_pow2(-4), Some(d(-3, 3)));
+        assert_eq!(d(3, 1).div_pow2(3), None);
+        assert_eq!(d(3, 1).div_pow2(0), None);
     }
 
     #[test]

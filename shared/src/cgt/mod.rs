@@ -26,11 +26,19 @@
 //! hot games (±1, {2|{1|0}}) and infinitesimals (↑, ↑*) — goes through the
 //! general recursive definitions with memoised comparisons and sums.
 //!
+//! Hot games: [`thermo`] has thermographs ([`Engine::thermograph`]), means,
+//! temperatures and cooling (`G_t`) with CGSuite's conventions (integers have
+//! temperature −1, `m/2^k` has `−1/2^k`, infinitesimals 0); two of CGSuite's
+//! reductions come with them: [`Engine::atomic_weight`] (all-small games) and
+//! [`Engine::reduced`] (reduced canonical form, modulo infinitesimals).
+//!
 //! An engine is single-threaded (`&mut self`); sweeps give each worker thread
 //! its own engine and exchange values as CGSuite strings.
 
 mod display;
 mod dyadic;
+mod reduce;
+pub mod thermo;
 
 pub use dyadic::Dyadic;
 
@@ -105,6 +113,8 @@ pub struct Engine {
     sum_memo: FxHashMap<u64, GameId>,
     neg_memo: Vec<u32>,
     zero: GameId,
+    /// Thermographs, cooled games and reductions (thermo.rs, reduce.rs).
+    thermo: thermo::Cache,
 }
 
 impl Default for Engine {
@@ -129,6 +139,7 @@ impl Engine {
             sum_memo: FxHashMap::default(),
             neg_memo: Vec::new(),
             zero: GameId(0),
+            thermo: thermo::Cache::default(),
         };
         let z = e.intern_sorted(&[], &[], Some(Kind::Number(Dyadic::ZERO)));
         e.zero = z;

@@ -10,17 +10,19 @@
 //   which also gives a Col position's components);
 // - the sum: positions added one by one (any of the three games from the
 //   board, or a loop-free game graph's position from the game-graph panel
-//   through `window.gamesweepSum.add`), their values, the sum's canonical
-//   value and outcome and each player's simplest winning move
-//   (/explore/api/sum, with the game files' texts its terms name).
+//   through `addTerm`), their values, the sum's canonical value and outcome
+//   and each player's simplest winning move (/explore/api/sum, with the
+//   game files' texts its terms name).
 //
-// Loaded before app.js; uses its helpers ($, st, esc) only once the page is
-// up, and shows only what the two routes answer (`solve tree --json`,
-// `solve sum --json`). Everything is inside one function so that none of
-// its names meets app.js's.
-"use strict";
+// `createAnalysis(board)` sets the panel up; `board.st` is the position
+// shown (its game, code and view). It shows only what the two routes
+// answer (`solve tree --json`, `solve sum --json`).
+import { $, html, setFact, setHtml } from "./html.js";
+import { postJson as post } from "./api.js";
+import { TERM_GAMES } from "./games.js";
 
-const gsAnalysis = (() => {
+export function createAnalysis(board) {
+  const { st } = board;
   const an = {
     gen: 0,         // the tree shown: answers for an older one are dropped
     pending: 0,     // tree requests in flight
@@ -31,7 +33,6 @@ const gsAnalysis = (() => {
     sumBusy: false, // the latest sum asked is not answered yet
   };
   const WORDS = { L: "Blue (Left) wins", R: "Red (Right) wins", N: "the first player wins", P: "the second player wins" };
-  const SIDE_NAME = { L: "Blue (Left)", R: "Red (Right)" };
 
   // Tests (and people reading the page's state) see how many requests are
   // in flight and answered.
@@ -43,35 +44,17 @@ const gsAnalysis = (() => {
     b.sumBusy = an.sumBusy ? "1" : "0";
   }
 
-  async function post(path, body) {
-    const r = await fetch(path, {
-      method: "POST", credentials: "same-origin", cache: "no-store",
-      headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    });
-    let b = null;
-    try { b = await r.json(); } catch (e) { b = null; }
-    if (r.status === 401) { window.location.assign("/login"); throw new Error("log in first"); }
-    if (!r.ok || b === null) throw new Error(b && b.error ? b.error : path + ": HTTP " + r.status);
-    return b;
-  }
-
   // The position shown as a term of `solve sum` ([term, null]), or why
   // there is none ([null, why]).
   function positionTerm() {
     const v = st.view;
     if (!v) return [null, "no position is shown"];
-    if (st.game === "uvg") {
-      if (v.token === null) return [null, "put the token on a vertex first: a UVG position has one"];
-      return ["uvg:" + st.code + "@" + v.path.join(","), null];
-    }
-    return [st.game + ":" + st.code + ":" + v.colouring, null];
+    return st.game.term(st, v);
   }
 
   // A short name of the position shown, for the list of summands.
   function positionName() {
-    const v = st.view;
-    if (st.game === "uvg") return "UVG " + st.code + ", token path " + v.path.join("→");
-    return (st.game === "col" ? "Col " : "Myopic Col ") + st.code + ", colouring " + v.colouring;
+    return st.game.title(st, st.view);
   }
 
   // ---- the game tree ----
@@ -87,9 +70,8 @@ const gsAnalysis = (() => {
 
   function moveText(side, game, label) {
     if (side === null) return "this position";
-    if (game === "uvg") return "token to " + label;
-    if (game === "gamegraph") return "to " + label;
-    return (side === "L" ? "Blue " : "Red ") + label;
+    const g = TERM_GAMES[game];
+    return g ? g.treeMove(label, side) : label;
   }
 
   // One node: a button with the move, the value and the outcome (and the
@@ -98,15 +80,9 @@ const gsAnalysis = (() => {
   function nodeHtml(n, side, game, level) {
     const win = side !== null && wins(side, n.outcome);
     const leaf = n.option_count === 0;
-    return '<li class="node' + (win ? " win" : "") + '" data-level="' + level + '" data-term="' + esc(n.term) +
-      '" data-side="' + (side === null ? "" : side) + '" data-move="' + esc(n.move === undefined ? "" : n.move) +
-      '" data-count="' + n.option_count + '"><button type="button" class="t-head" aria-expanded="false"' +
-      (leaf ? ' disabled title="no options: the player to move loses"' : ' title="' + esc(n.term) + '"') + ">" +
-      '<span class="t-mv">' + esc(moveText(side, game, n.move)) + "</span> " +
-      '<span class="t-val">' + esc(n.value) + "</span> " +
-      '<abbr class="t-oc" title="' + esc(WORDS[n.outcome] || n.outcome) + '">' + esc(n.outcome) + "</abbr>" +
-      (win ? ' <span class="t-mark">wins</span>' : "") + (leaf ? ' <span class="t-leaf muted">no options</span>' : "") +
-      "</button></li>";
+    return html`<li class="node${win ? " win" : ""}" data-level="${level}" data-term="${n.term}" data-side="${side === null ? "" : side}" data-move="${n.move === undefined ? "" : n.move}" data-count="${n.option_count}"><button type="button" class="t-head" aria-expanded="false"${
+      leaf ? html` disabled title="no options: the player to move loses"` : html` title="${n.term}"`}><span class="t-mv">${moveText(side, game, n.move)}</span> <span class="t-val">${n.value}</span> <abbr class="t-oc" title="${WORDS[n.outcome] || n.outcome}">${n.outcome}</abbr>${
+      win && html` <span class="t-mark">wins</span>`}${leaf && html` <span class="t-leaf muted">no options</span>`}</button></li>`;
   }
 
   // The options of `n` (a tree node of depth ≥ 1) as lists under `li`,
@@ -118,13 +94,12 @@ const gsAnalysis = (() => {
     if (comps.length > 1) {
       // Each component's value, then what they make (as `solve sum`
       // says it): "{0} = 1 + {2,3,4,5} = -3/4" read as one equation.
-      parts.push('<p class="t-comp muted">components: ' + comps.map(c =>
-        "{" + esc(c.vertices.join(",")) + "}: " + esc(c.value)).join(", ") + " (the value is their sum)</p>");
+      parts.push(html`<p class="t-comp muted">components: ${comps.map(c => "{" + c.vertices.join(",") + "}: " + c.value).join(", ")} (the value is their sum)</p>`);
     }
-    const list = (side, nodes, head, best) => {
+    const list = (side, nodes, head) => {
       const items = nodes.map(c => nodeHtml(c, side, game, level + 1));
-      return '<div class="t-side">' + head + '</div><ul class="t-list" data-side="' + side + '">' +
-        (items.join("") || '<li class="muted t-none">none</li>') + "</ul>";
+      return html`<div class="t-side">${head}</div><ul class="t-list" data-side="${side}">${
+        items.length ? items : html`<li class="muted t-none">none</li>`}</ul>`;
     };
     if (n.moves) {
       parts.push(list("", n.moves, "moves (either player's)"));
@@ -132,12 +107,12 @@ const gsAnalysis = (() => {
       parts.push(list("L", n.left || [], "Blue (Left)'s options"));
       parts.push(list("R", n.right || [], "Red (Right)'s options"));
     }
-    return parts.join("");
+    return html`${parts}`;
   }
 
   // Mark the simplest winning move of each side in the lists under `kids`.
   function markSimplest(kids, s) {
-    const mark = (side, m) => {
+    const markOne = (side, m) => {
       if (!m) return;
       const li = Array.from(kids.querySelectorAll(':scope > ul[data-side="' + side + '"] > li.node'))
         .find(x => x.dataset.move === m.move);
@@ -146,8 +121,8 @@ const gsAnalysis = (() => {
       const t = li.querySelector(":scope > button .t-mark");
       if (t) t.textContent = "simplest win";
     };
-    if (kids.querySelector(':scope > ul[data-side=""]')) mark("", s.left_wins_by);
-    else { mark("L", s.left_wins_by); mark("R", s.right_wins_by); }
+    if (kids.querySelector(':scope > ul[data-side=""]')) markOne("", s.left_wins_by);
+    else { markOne("L", s.left_wins_by); markOne("R", s.right_wins_by); }
   }
 
   // Open or close the options of `li`; the first time, ask for them.
@@ -167,7 +142,7 @@ const gsAnalysis = (() => {
 
   // A position's tree to depth 1 and the sum route's answer for it alone
   // (its simplest winning moves, a Col position's components).
-  function level(term) {
+  function askLevel(term) {
     return Promise.all([
       post("/explore/api/tree", { term: term, depth: 1 }),
       post("/explore/api/sum", { terms: [term] }),
@@ -179,10 +154,10 @@ const gsAnalysis = (() => {
     const kids = document.createElement("div");
     kids.className = "t-kids";
     if (err) {
-      kids.innerHTML = '<div class="error t-error" role="alert">' + esc(err.message) + "</div>";
+      setHtml(kids, html`<div class="error t-error" role="alert">${err.message}</div>`);
       li.dataset.failed = "1";
     } else {
-      kids.innerHTML = kidsHtml(t.root, s, t.game, Number(li.dataset.level));
+      setHtml(kids, kidsHtml(t.root, s, t.game, Number(li.dataset.level)));
       markSimplest(kids, s);
     }
     li.appendChild(kids);
@@ -198,7 +173,7 @@ const gsAnalysis = (() => {
     an.pending += 1;
     mark();
     try {
-      const [t, s] = await level(li.dataset.term);
+      const [t, s] = await askLevel(li.dataset.term);
       if (gen === an.gen) attach(li, t, s, null);
     } catch (e) {
       if (gen === an.gen) attach(li, null, null, e);
@@ -215,19 +190,19 @@ const gsAnalysis = (() => {
     an.gen += 1;
     const gen = an.gen;
     const box = $("tree");
-    if (!$("tree-box").open) { box.innerHTML = ""; return; }
+    if (!$("tree-box").open) { box.replaceChildren(); return; }
     const [term, why] = positionTerm();
-    if (!term) { box.innerHTML = '<p class="muted">No game tree: ' + esc(why) + ".</p>"; return; }
-    box.innerHTML = '<p class="muted">computing…</p>';
+    if (!term) { setHtml(box, html`<p class="muted">No game tree: ${why}.</p>`); return; }
+    setHtml(box, html`<p class="muted">computing…</p>`);
     an.pending += 1;
     mark();
     try {
-      const [t, s] = await level(term);
+      const [t, s] = await askLevel(term);
       if (gen !== an.gen) return;
-      box.innerHTML = '<ul class="t-list t-root">' + nodeHtml(t.root, null, t.game, 0) + "</ul>";
+      setHtml(box, html`<ul class="t-list t-root">${nodeHtml(t.root, null, t.game, 0)}</ul>`);
       if (t.root.option_count > 0) attach(box.querySelector("li.node"), t, s, null);
     } catch (e) {
-      if (gen === an.gen) box.innerHTML = '<div class="error t-error" role="alert">' + esc(e.message) + "</div>";
+      if (gen === an.gen) setHtml(box, html`<div class="error t-error" role="alert">${e.message}</div>`);
     } finally {
       an.pending -= 1;
       an.answered += 1;
@@ -239,30 +214,23 @@ const gsAnalysis = (() => {
 
   function sumMove(s, m) {
     if (!m) return "no winning move";
-    const t = s.summands[m.summand].game;
-    const what = t === "uvg" ? "moving the token to " + m.move : t === "gamegraph" ? "moving to " + m.move : "colouring " + m.move;
+    const g = TERM_GAMES[s.summands[m.summand].game];
+    const what = g ? g.sumMove(m.move) : "moving to " + m.move;
     return "wins by " + what + " in summand " + (m.summand + 1) + ", leaving " + m.value +
       " (" + m.winning_moves + " winning move" + (m.winning_moves === 1 ? "" : "s") + ")";
-  }
-
-  function setFact(id, text, value) {
-    const e = $(id);
-    e.textContent = text;
-    if (value === undefined || value === null) delete e.dataset.value; else e.dataset.value = value;
   }
 
   // The summands and the sum, from the route's answer `s` (null: none yet
   // or an error).
   function renderSum(s) {
-    $("sum-list").innerHTML = an.summands.map((x, i) => {
+    const items = an.summands.map((x, i) => {
       const r = s && s.summands[i];
-      const comps = r && r.components && r.components.length > 1 ? '<span class="t-comp muted"> (components: ' +
-        r.components.map(c => "{" + esc(c.vertices.join(",")) + "}: " + esc(c.value)).join(", ") + ")</span>" : "";
-      return '<li data-term="' + esc(x.term) + '"><span class="s-name">' + esc(x.name) + "</span>: " +
-        '<span class="s-val">' + (r ? esc(r.value) : "—") + "</span> " +
-        (r ? '<abbr class="s-oc" title="' + esc(WORDS[r.outcome] || r.outcome) + '">' + esc(r.outcome) + "</abbr>" : "") + comps +
-        ' <button type="button" class="s-remove" data-i="' + i + '" aria-label="remove summand ' + (i + 1) + '">Remove</button></li>';
-    }).join("") || '<li class="muted">no summands yet: show a position and add it</li>';
+      const comps = r && r.components && r.components.length > 1 &&
+        html`<span class="t-comp muted"> (components: ${r.components.map(c => "{" + c.vertices.join(",") + "}: " + c.value).join(", ")})</span>`;
+      return html`<li data-term="${x.term}"><span class="s-name">${x.name}</span>: <span class="s-val">${r ? r.value : "—"}</span> ${
+        r && html`<abbr class="s-oc" title="${WORDS[r.outcome] || r.outcome}">${r.outcome}</abbr>`}${comps} <button type="button" class="s-remove" data-i="${i}" aria-label="remove summand ${i + 1}">Remove</button></li>`;
+    });
+    setHtml($("sum-list"), items.length ? html`${items}` : html`<li class="muted">no summands yet: show a position and add it</li>`);
     setFact("sum-value", s ? s.value : "—", s ? s.value : null);
     setFact("sum-outcome", s ? s.outcome + ": " + s.winner : "—", s ? s.outcome : null);
     setFact("sum-kind", s ? (s.cold ? "a number, or a number plus *" : "neither a number nor a number plus *") : "—");
@@ -326,25 +294,23 @@ const gsAnalysis = (() => {
     return computeSum();
   }
 
-  // ---- hooks for app.js ----
+  // ---- set up, and the hooks for the board and the game-graph panel ----
 
-  function init() {
-    $("tree-box").addEventListener("toggle", showTree);
-    $("tree").addEventListener("click", e => {
-      const b = e.target.closest("button.t-head");
-      if (b && !b.disabled && b.getAttribute("aria-busy") !== "true") toggle(b.parentNode);
-    });
-    $("sum-add").addEventListener("click", addPosition);
-    $("sum-clear").addEventListener("click", () => { an.summands = []; computeSum(); });
-    $("sum-list").addEventListener("click", e => {
-      const b = e.target.closest("button.s-remove");
-      if (!b) return;
-      an.summands.splice(Number(b.dataset.i), 1);
-      computeSum();
-    });
-    renderSum(null);
-    mark();
-  }
+  $("tree-box").addEventListener("toggle", showTree);
+  $("tree").addEventListener("click", e => {
+    const b = e.target.closest("button.t-head");
+    if (b && !b.disabled && b.getAttribute("aria-busy") !== "true") toggle(b.parentNode);
+  });
+  $("sum-add").addEventListener("click", addPosition);
+  $("sum-clear").addEventListener("click", () => { an.summands = []; computeSum(); });
+  $("sum-list").addEventListener("click", e => {
+    const b = e.target.closest("button.s-remove");
+    if (!b) return;
+    an.summands.splice(Number(b.dataset.i), 1);
+    computeSum();
+  });
+  renderSum(null);
+  mark();
 
   // A new position is shown (or none): its tree, if the panel is open; can
   // it be added to the sum?
@@ -356,8 +322,5 @@ const gsAnalysis = (() => {
     showTree();
   }
 
-  return { init, position, addTerm };
-})();
-
-// The one hook other panels use: the game-graph panel adds its positions.
-window.gamesweepSum = { add: t => gsAnalysis.addTerm(t) };
+  return { position, addTerm };
+}

@@ -2,17 +2,13 @@
 // one of the examples) goes to POST /explore/api/gamegraph; the answer is
 // `solve gamegraph --json`'s report plus a drawing of each small game,
 // shown here as SVG, facts and a table per game. A table row's button
-// adds that position to the analysis panel's sum (`window.gamesweepSum`)
-// as `gamegraph:NAME#GAME#POS`, sending the solved text under NAME.
-// Self-contained: only `initGameGraph` is global, called by app.js once
-// the presets have come.
-"use strict";
+// adds that position to the analysis panel's sum (`addTerm`, given) as
+// `gamegraph:NAME#GAME#POS`, sending the solved text under NAME.
+// `initGameGraph(p, addTerm)` sets the panel up once the presets (`p`) have
+// come.
+import { $, html, setHtml } from "./html.js";
 
-const initGameGraph = (() => {
-  const $ = id => document.getElementById(id);
-  function esc(s) {
-    return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  }
+export function initGameGraph(p, addTerm) {
   const st = {
     ggSeq: 0, ggExamples: [],
     name: "pasted.game", // the name of the text in the box (an example's, a file's)
@@ -58,25 +54,22 @@ const initGameGraph = (() => {
     });
     if (!c.length) { x0 = y0 = 0; x1 = y1 = 1; }
     x0 -= 8; y0 -= 8; x1 += 8; y1 += 8;
-    let s = '<defs><marker id="' + marker + '" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#78909c"/></marker></defs>';
-    s += d.edges.map(([u, v]) => {
-      let [ax, ay] = c[u], [bx, by] = c[v];
+    const arcs = d.edges.map(([u, v]) => {
+      let [ax, ay] = c[u];
+      const [bx, by] = c[v];
       const dx = bx - ax, dy = by - ay, len = Math.max(1, Math.hypot(dx, dy));
       const a = boxExit(dx, dy, w(u) / 2, BOX_H / 2), b = boxExit(dx, dy, w(v) / 2, BOX_H / 2) + 1;
       const x2 = bx - dx / len * b, y2 = by - dy / len * b;
       ax += dx / len * a; ay += dy / len * a;
-      return '<line class="edge" data-from="' + u + '" data-to="' + v + '" x1="' + ax.toFixed(1) + '" y1="' + ay.toFixed(1) + '" x2="' + x2.toFixed(1) + '" y2="' + y2.toFixed(1) + '" marker-end="url(#' + marker + ')"/>';
-    }).join("");
-    s += c.map(([x, y], i) => {
+      return html`<line class="edge" data-from="${u}" data-to="${v}" x1="${ax.toFixed(1)}" y1="${ay.toFixed(1)}" x2="${x2.toFixed(1)}" y2="${y2.toFixed(1)}" marker-end="url(#${marker})"/>`;
+    });
+    const boxes = c.map(([x, y], i) => {
       const r = rows[i], label = d.labels ? d.labels[i] : r.position;
-      return '<g class="v ' + (OUTCOME_CLASS[r.outcome] || "draw") + (r.position === g.start ? " start" : "") + '" data-i="' + i + '" data-position="' + esc(r.position) + '"' +
-        (d.levels ? ' data-level="' + d.levels[i] + '"' : "") + ' data-y="' + y + '"><title>' + esc(r.position) + ": " + esc(OUTCOME[r.outcome] || r.outcome) + "</title>" +
-        '<rect x="' + (x - w(i) / 2) + '" y="' + (y - BOX_H / 2) + '" width="' + w(i) + '" height="' + BOX_H + '" rx="' + BOX_H / 2 + '"/>' +
-        '<text class="label" x="' + x + '" y="' + y + '">' + esc(label) + "</text></g>";
-    }).join("");
+      return html`<g class="v ${OUTCOME_CLASS[r.outcome] || "draw"}${r.position === g.start ? " start" : ""}" data-i="${i}" data-position="${r.position}"${
+        d.levels && html` data-level="${d.levels[i]}"`} data-y="${y}"><title>${r.position}: ${OUTCOME[r.outcome] || r.outcome}</title><rect x="${x - w(i) / 2}" y="${y - BOX_H / 2}" width="${w(i)}" height="${BOX_H}" rx="${BOX_H / 2}"/><text class="label" x="${x}" y="${y}">${label}</text></g>`;
+    });
     const vw = x1 - x0, vh = y1 - y0, shown = Math.min(vw, 520);
-    return '<svg viewBox="' + x0 + " " + y0 + " " + vw + " " + vh + '" width="' + shown + '" height="' + Math.round(vh * shown / vw) +
-      '" role="img" aria-label="game ' + esc(g.name) + ", " + esc(d.layout) + '; the table lists every position" aria-describedby="gg-table-' + gi + '">' + s + "</svg>";
+    return html`<svg viewBox="${x0} ${y0} ${vw} ${vh}" width="${shown}" height="${Math.round(vh * shown / vw)}" role="img" aria-label="game ${g.name}, ${d.layout}; the table lists every position" aria-describedby="gg-table-${gi}"><defs><marker id="${marker}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#78909c"/></marker></defs>${arcs}${boxes}</svg>`;
   }
 
   // Each position's label fits inside its box. The server sizes a box by
@@ -117,48 +110,43 @@ const initGameGraph = (() => {
   // What the colours and shapes of the pictures and the pair table mean;
   // the swatches are drawn with the pictures' own classes.
   function ggLegend(layered) {
-    const sw = cls => '<svg class="gg-swatch" viewBox="0 0 30 22" width="30" height="22" aria-hidden="true"><g class="v ' + cls + '"><rect x="2" y="2" width="26" height="18" rx="9"/></g></svg>';
-    const item = (cls, text) => '<li data-class="' + cls + '">' + sw(cls) + " " + text + "</li>";
-    return '<div id="gg-legend" class="gg-legend"><h3>Legend</h3><ul>' +
-      item("first", "type I: the player to move wins (an N-position)") +
-      item("second", "type II: the player to move loses (a P-position)") +
-      item("draw", "draw: neither player can force a win") +
-      item("first start", "thick blue border: the start position") +
-      "<li>arrow: a move; hover over a position for its full name and outcome (the table lists them all)</li>" +
-      (layered ? "<li>acyclic games are drawn by level: a position's level is the most moves that can still be made from it, so the end positions are at the bottom and every move goes down</li>" : "") +
-      "<li>pair table: cells coloured by the pair's outcome, as above</li>" +
-      "</ul></div>";
+    const sw = cls => html`<svg class="gg-swatch" viewBox="0 0 30 22" width="30" height="22" aria-hidden="true"><g class="v ${cls}"><rect x="2" y="2" width="26" height="18" rx="9"/></g></svg>`;
+    const item = (cls, text) => html`<li data-class="${cls}">${sw(cls)} ${text}</li>`;
+    return html`<div id="gg-legend" class="gg-legend"><h3>Legend</h3><ul>${[
+      item("first", "type I: the player to move wins (an N-position)"),
+      item("second", "type II: the player to move loses (a P-position)"),
+      item("draw", "draw: neither player can force a win"),
+      item("first start", "thick blue border: the start position"),
+    ]}<li>arrow: a move; hover over a position for its full name and outcome (the table lists them all)</li>${
+      layered && html`<li>acyclic games are drawn by level: a position's level is the most moves that can still be made from it, so the end positions are at the bottom and every move goes down</li>`
+    }<li>pair table: cells coloured by the pair's outcome, as above</li></ul></div>`;
   }
 
   // A declared sum: its facts and its pair table, cell for cell as
   // `gamesweep solve gamegraph FILE` prints it.
   function ggSum(sum, t) {
-    let s = '<section class="gg-sum"><h3>sum ' + esc(sum.left) + " + " + esc(sum.right) + "</h3>" +
-      '<dl class="facts"><dt>positions</dt><dd>' + sum.positions + "</dd><dt>moves</dt><dd>" + sum.moves + "</dd>" +
-      (sum.start ? '<dt>start</dt><dd class="gg-start">(' + esc(sum.start[0]) + "," + esc(sum.start[1]) + "): " + esc(OUTCOME[sum.start_outcome] || sum.start_outcome) + "</dd>" : "") + "</dl>";
-    if (sum.unavailable) s += '<p class="muted">not fully computed: ' + esc(sum.unavailable) + "</p>";
+    const parts = [html`<h3>sum ${sum.left} + ${sum.right}</h3><dl class="facts"><dt>positions</dt><dd>${sum.positions}</dd><dt>moves</dt><dd>${sum.moves}</dd>${
+      sum.start && html`<dt>start</dt><dd class="gg-start">(${sum.start[0]},${sum.start[1]}): ${OUTCOME[sum.start_outcome] || sum.start_outcome}</dd>`}</dl>`];
+    if (sum.unavailable) parts.push(html`<p class="muted">not fully computed: ${sum.unavailable}</p>`);
     if (t) {
       const cls = (u, v) => OUTCOME_CLASS[sum.outcome_table[u][v]] || "draw";
       // The caption above the table, not in it: as a <caption> its length
       // would set the table's width.
-      s += '<p class="muted gg-pairs-caption" id="gg-pairs-caption">' + esc(t.caption) + "</p>" +
-        '<div class="gg-pairs-box"><table class="gg-pairs" aria-labelledby="gg-pairs-caption" data-cells="' + esc(t.cells_are) + '"><thead><tr><th></th>' +
-        t.columns.map(h => '<th scope="col">' + esc(h) + "</th>").join("") + "</tr></thead><tbody>" +
-        t.rows.map((h, u) => '<tr><th scope="row">' + esc(h) + "</th>" + t.cells[u].map((x, v) =>
-          '<td class="' + cls(u, v) + (x.endsWith("!") ? " mismatch" : "") + '">' + esc(x) + "</td>").join("") + "</tr>").join("") +
-        "</tbody></table></div>";
+      parts.push(html`<p class="muted gg-pairs-caption" id="gg-pairs-caption">${t.caption}</p><div class="gg-pairs-box"><table class="gg-pairs" aria-labelledby="gg-pairs-caption" data-cells="${t.cells_are}"><thead><tr><th></th>${
+        t.columns.map(h => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${
+        t.rows.map((h, u) => html`<tr><th scope="row">${h}</th>${t.cells[u].map((x, v) =>
+          html`<td class="${cls(u, v)}${x.endsWith("!") ? " mismatch" : ""}">${x}</td>`)}</tr>`)}</tbody></table></div>`);
       if (t.rows.length < t.all_rows || t.columns.length < t.all_columns)
-        s += '<p class="muted">the first ' + t.rows.length + " of " + t.all_rows + " rows and " + t.columns.length + " of " + t.all_columns +
-          " columns shown; <code>gamesweep solve gamegraph FILE --json</code> has the whole table</p>";
+        parts.push(html`<p class="muted">the first ${t.rows.length} of ${t.all_rows} rows and ${t.columns.length} of ${t.all_columns} columns shown; <code>gamesweep solve gamegraph FILE --json</code> has the whole table</p>`);
     }
     if (sum.xor_mismatches) {
       const pairs = sum.left_positions.length * sum.right_positions.length;
-      s += "<p>" + (sum.xor_mismatches.length ? "Sprague–Grundy check FAILED at " + sum.xor_mismatches.length + " of " + pairs + " pairs"
-        : "Sprague–Grundy check: all " + pairs + " pairs have g(u,v) = g(u) xor g(v)") + "</p>";
+      parts.push(html`<p>${sum.xor_mismatches.length ? "Sprague–Grundy check FAILED at " + sum.xor_mismatches.length + " of " + pairs + " pairs"
+        : "Sprague–Grundy check: all " + pairs + " pairs have g(u,v) = g(u) xor g(v)"}</p>`);
     }
     if (sum.outcome_table.length)
-      s += '<p class="gg-second">type II pairs (second player wins): ' + (sum.second_player_wins.length ? esc(sum.second_player_wins.map(p => "(" + p[0] + "," + p[1] + ")").join(" ")) : "none") + "</p>";
-    return s + "</section>";
+      parts.push(html`<p class="gg-second">type II pairs (second player wins): ${sum.second_player_wins.length ? sum.second_player_wins.map(([u, v]) => "(" + u + "," + v + ")").join(" ") : "none"}</p>`);
+    return html`<section class="gg-sum">${parts}</section>`;
   }
 
   function ggKernel(k) {
@@ -176,43 +164,41 @@ const initGameGraph = (() => {
   function renderGameGraph(v) {
     const out = v.report.games.map((g, gi) => {
       const d = v.drawings[gi];
-      const pic = d && d.drawing ? ggSvg(d.drawing, g, gi) : '<p class="muted">' + esc(d && d.not_drawn || "not drawn") + "</p>";
-      const facts = '<dl class="facts"><dt>positions</dt><dd>' + g.positions + "</dd><dt>moves</dt><dd>" + g.moves + "</dd>" +
-        "<dt>acyclic</dt><dd>" + (g.acyclic ? "yes" : "no" + (g.cycle ? " (" + esc(g.cycle.join(" → ")) + " → …)" : "")) + "</dd>" +
-        (g.start !== null ? '<dt>start</dt><dd class="gg-start">' + esc(g.start) + ": " + esc(OUTCOME[g.start_outcome] || g.start_outcome) + "</dd>" : "") +
-        "<dt>I / II / draw</dt><dd>" + g.counts.first + " / " + g.counts.second + " / " + g.counts.draw + "</dd>" +
-        "<dt>kernel</dt><dd>" + esc(ggKernel(g.kernel)) + "</dd>" +
-        (g.grundy_unavailable ? "<dt>Grundy</dt><dd>" + esc(g.grundy_unavailable) + "</dd>" : "") +
-        (g.minimax_unavailable ? "<dt>minimax</dt><dd>" + esc(g.minimax_unavailable) + "</dd>" : "") + "</dl>";
+      const pic = d && d.drawing ? ggSvg(d.drawing, g, gi) : html`<p class="muted">${d && d.not_drawn || "not drawn"}</p>`;
+      const facts = html`<dl class="facts"><dt>positions</dt><dd>${g.positions}</dd><dt>moves</dt><dd>${g.moves}</dd><dt>acyclic</dt><dd>${
+        g.acyclic ? "yes" : "no" + (g.cycle ? " (" + g.cycle.join(" → ") + " → …)" : "")}</dd>${
+        g.start !== null && html`<dt>start</dt><dd class="gg-start">${g.start}: ${OUTCOME[g.start_outcome] || g.start_outcome}</dd>`
+      }<dt>I / II / draw</dt><dd>${g.counts.first} / ${g.counts.second} / ${g.counts.draw}</dd><dt>kernel</dt><dd>${ggKernel(g.kernel)}</dd>${
+        g.grundy_unavailable && html`<dt>Grundy</dt><dd>${g.grundy_unavailable}</dd>`}${
+        g.minimax_unavailable && html`<dt>minimax</dt><dd>${g.minimax_unavailable}</dd>`}</dl>`;
       const levels = d && d.drawing && d.drawing.levels;
-      const table = '<table class="gg-table" id="gg-table-' + gi + '"><thead><tr><th>position</th>' + (levels ? "<th>level</th>" : "") + "<th>outcome</th><th>Grundy</th><th>kernel</th>" +
-        (g.minimax_computed ? "<th>minimax</th>" : "") + '<th>good moves</th><th><abbr title="add the position to the sum in the Analysis panel">sum</abbr></th></tr></thead><tbody>' +
-        g.table.map((r, i) => '<tr data-position="' + esc(r.position) + '"><td>' + esc(r.position) + "</td>" + (levels ? '<td class="level">' + levels[i] + "</td>" : "") + '<td class="outcome">' + esc(r.outcome) +
-          '</td><td class="grundy">' + (r.grundy === null ? "—" : r.grundy) + "</td><td>" + (r.in_kernel === null ? "—" : r.in_kernel ? "yes" : "no") +
-          "</td>" + (g.minimax_computed ? "<td>" + (r.minimax === null ? "—" : r.minimax) + "</td>" : "") +
-          "<td>" + esc(r.good_moves.join(", ")) + "</td>" +
-          // "add" only where the sum takes the position (normal play, no
-          // cycle reachable): elsewhere it was offered and then refused.
-          (v.summable && v.summable[gi] && v.summable[gi][i] === false
-            ? '<td class="muted" title="not summed: a cycle or a non-win sink is reachable from here">—</td></tr>'
-            : '<td><button type="button" class="gg-add" data-game="' + esc(g.name) + '" data-position="' + esc(r.position) +
-              '" aria-label="add position ' + esc(r.position) + " of game " + esc(g.name) + ' to the sum">add</button></td></tr>')).join("") + "</tbody></table>";
-      return '<div class="gg-game" data-game="' + esc(g.name) + '"><div><h3>' + esc(g.name) + "</h3>" + pic + "</div><div>" + facts + table + "</div></div>";
-    }).join("");
-    const sum = v.report.sum ? ggSum(v.report.sum, v.pair_table) : "";
+      const rows = g.table.map((r, i) => html`<tr data-position="${r.position}"><td>${r.position}</td>${
+        levels && html`<td class="level">${levels[i]}</td>`}<td class="outcome">${r.outcome}</td><td class="grundy">${r.grundy === null ? "—" : r.grundy}</td><td>${
+        r.in_kernel === null ? "—" : r.in_kernel ? "yes" : "no"}</td>${
+        g.minimax_computed && html`<td>${r.minimax === null ? "—" : r.minimax}</td>`}<td>${r.good_moves.join(", ")}</td>${
+        // "add" only where the sum takes the position (normal play, no
+        // cycle reachable): elsewhere it was offered and then refused.
+        v.summable && v.summable[gi] && v.summable[gi][i] === false
+          ? html`<td class="muted" title="not summed: a cycle or a non-win sink is reachable from here">—</td>`
+          : html`<td><button type="button" class="gg-add" data-game="${g.name}" data-position="${r.position}" aria-label="add position ${r.position} of game ${g.name} to the sum">add</button></td>`}</tr>`);
+      const table = html`<table class="gg-table" id="gg-table-${gi}"><thead><tr><th>position</th>${levels && html`<th>level</th>`}<th>outcome</th><th>Grundy</th><th>kernel</th>${
+        g.minimax_computed && html`<th>minimax</th>`}<th>good moves</th><th><abbr title="add the position to the sum in the Analysis panel">sum</abbr></th></tr></thead><tbody>${rows}</tbody></table>`;
+      return html`<div class="gg-game" data-game="${g.name}"><div><h3>${g.name}</h3>${pic}</div><div>${facts}${table}</div></div>`;
+    });
+    const sum = v.report.sum && ggSum(v.report.sum, v.pair_table);
     const layered = v.drawings.some(d => d.drawing && d.drawing.levels);
-    $("gg-out").innerHTML = ggLegend(layered) + '<p id="gg-sum-note" class="muted" role="status"></p>' + out + sum;
+    setHtml($("gg-out"), html`${ggLegend(layered)}<p id="gg-sum-note" class="muted" role="status"></p>${out}${sum}`);
     fitLabels($("gg-out"));
   }
 
   // Add a table row's position to the analysis panel's sum; say what came
   // of it next to the tables (the sum itself is in the Analysis panel).
   async function addToSum(b) {
-    if (!st.solved || !window.gamesweepSum) return;
+    if (!st.solved) return;
     const { name, text } = st.solved, game = b.dataset.game, pos = b.dataset.position;
     const note = $("gg-sum-note");
     note.textContent = "adding " + pos + "…";
-    const e = await window.gamesweepSum.add({
+    const e = await addTerm({
       term: "gamegraph:" + name + "#" + game + "#" + pos,
       label: name + ", game " + game + ", position " + pos,
       files: { [name]: text },
@@ -222,7 +208,7 @@ const initGameGraph = (() => {
 
   async function solveGameGraph() {
     $("gg-error").hidden = true;
-    $("gg-out").innerHTML = '<p class="muted">solving…</p>';
+    setHtml($("gg-out"), html`<p class="muted">solving…</p>`);
     st.ggSeq = (st.ggSeq || 0) + 1;
     const seq = st.ggSeq;
     const text = $("gg-text").value, name = st.name;
@@ -236,46 +222,41 @@ const initGameGraph = (() => {
       renderGameGraph(body);
     } catch (e) {
       if (seq !== st.ggSeq) return;
-      $("gg-out").innerHTML = "";
+      $("gg-out").replaceChildren();
       $("gg-error").textContent = e.message;
       $("gg-error").hidden = false;
     }
     document.body.dataset.ggSeq = String(seq);
   }
 
-  function initGameGraph(p) {
-    st.ggExamples = p.game_examples || [];
-    $("gg-example").innerHTML = '<option value="">—</option>' + st.ggExamples.map((x, i) =>
-      '<option value="' + i + '">' + esc(x.name) + "</option>").join("");
-    $("gg-example").addEventListener("change", () => {
-      const x = st.ggExamples[Number($("gg-example").value)];
-      if (!x) return;
-      $("gg-text").value = x.text;
-      st.name = x.name;
-      solveGameGraph();
-    });
-    $("gg-solve").addEventListener("click", solveGameGraph);
-    $("gg-text").addEventListener("input", () => { st.name = "pasted.game"; });
-    $("gg-out").addEventListener("click", e => {
-      const b = e.target.closest("button.gg-add");
-      if (b) addToSum(b);
-    });
-    $("gg-file").addEventListener("change", () => {
-      const f = $("gg-file").files[0];
-      if (!f) return;
-      if (f.size > (p.limits && p.limits.game_text_max || 1048576)) {
-        $("gg-error").textContent = f.name + ": " + f.size + " bytes; the boards take game files of at most " + p.limits.game_text_max + " bytes";
-        $("gg-error").hidden = false;
-        return;
-      }
-      f.text().then(t => { $("gg-text").value = t; st.name = f.name; solveGameGraph(); });
-    });
-    if (p.game_file) {
-      $("gg-text").value = p.game_file.text;
-      st.name = p.game_file.name;
-      solveGameGraph();
+  st.ggExamples = p.game_examples || [];
+  setHtml($("gg-example"), html`<option value="">—</option>${st.ggExamples.map((x, i) => html`<option value="${i}">${x.name}</option>`)}`);
+  $("gg-example").addEventListener("change", () => {
+    const x = st.ggExamples[Number($("gg-example").value)];
+    if (!x) return;
+    $("gg-text").value = x.text;
+    st.name = x.name;
+    solveGameGraph();
+  });
+  $("gg-solve").addEventListener("click", solveGameGraph);
+  $("gg-text").addEventListener("input", () => { st.name = "pasted.game"; });
+  $("gg-out").addEventListener("click", e => {
+    const b = e.target.closest("button.gg-add");
+    if (b) addToSum(b);
+  });
+  $("gg-file").addEventListener("change", () => {
+    const f = $("gg-file").files[0];
+    if (!f) return;
+    if (f.size > (p.limits && p.limits.game_text_max || 1048576)) {
+      $("gg-error").textContent = f.name + ": " + f.size + " bytes; the boards take game files of at most " + p.limits.game_text_max + " bytes";
+      $("gg-error").hidden = false;
+      return;
     }
+    f.text().then(t => { $("gg-text").value = t; st.name = f.name; solveGameGraph(); });
+  });
+  if (p.game_file) {
+    $("gg-text").value = p.game_file.text;
+    st.name = p.game_file.name;
+    solveGameGraph();
   }
-
-return initGameGraph;
-})();
+}

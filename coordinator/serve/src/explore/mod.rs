@@ -6,15 +6,18 @@
 //! ([`analysis`]'s routes). Past the page's budget a UVG board still shows
 //! the matching theorem's winners and one start or move is searched with a
 //! budget of its own ([`search`], `search.js`). Everything is compiled into
-//! the binary (`page.html`, `explore.js`, `analysis.js`, `search.js`,
-//! `gamegraph.js`, `explore.css`); the page asks the JSON routes below and
-//! draws the board as SVG itself.
+//! the binary (`page.html`, `explore.css` and the page's ES modules,
+//! [`MODULES`], served as they are: no build step); the page asks the JSON
+//! routes below and draws the board as SVG itself. What the server tells
+//! the scripts (the search's budgets) is JSON in the page
+//! (`<script type="application/json" id="explore-data">`), never written
+//! into a script.
 //!
 //! Routes (`GET` unless said):
 //! - `/explore`: the page (`?g=GRAPH6&s=START` opens a UVG position,
-//!   `?game=col|myopic&g=CODE&c=COLOURING` a Col one); `/explore/app.js`,
-//!   `/explore/analysis.js`, `/explore/search.js`, `/explore/gamegraph.js`
-//!   (the game-graph panel), `/explore/style.css`.
+//!   `?game=col|myopic&g=CODE&c=COLOURING` a Col one); `/explore/NAME.js`
+//!   for each of [`MODULES`] (the page loads `explore.js`, which imports the
+//!   rest); `/explore/style.css`.
 //! - `/explore/api/presets`: the presets ([`presets`]) and the witnesses of
 //!   the `results.json` given to `explore --results`.
 //! - `/explore/api/uvg?g=GRAPH6&path=S,V1,V2`: the UVG board with the token
@@ -302,15 +305,33 @@ impl Explorer {
     }
 }
 
+/// The page's scripts, ES modules that import one another by relative
+/// paths: each is served as it is at `/explore/NAME`. `explore.js` is the
+/// page's one `<script type="module">`; `html.js` (the one escape function
+/// and the `html` template tag) is imported by the dashboard's `app.js` too.
+pub const MODULES: &[(&str, &str)] = &[
+    ("explore.js", include_str!("explore.js")),
+    ("games.js", include_str!("games.js")),
+    ("html.js", include_str!("html.js")),
+    ("api.js", include_str!("api.js")),
+    ("draw.js", include_str!("draw.js")),
+    ("search.js", include_str!("search.js")),
+    ("analysis.js", include_str!("analysis.js")),
+    ("gamegraph.js", include_str!("gamegraph.js")),
+];
+
 /// The routes, under `/explore`.
 pub fn router(ex: Arc<Explorer>) -> Router {
-    Router::new()
+    let mut r = Router::new()
         .route("/explore", get(page))
-        .route("/explore/", get(page))
-        .route("/explore/app.js", get(script))
-        .route("/explore/analysis.js", get(analysis_script))
-        .route("/explore/gamegraph.js", get(gamegraph_script))
-        .route("/explore/style.css", get(style))
+        .route("/explore/", get(page));
+    for &(name, body) in MODULES {
+        r = r.route(
+            &format!("/explore/{name}"),
+            get(move || async move { text("text/javascript; charset=utf-8", body) }),
+        );
+    }
+    r.route("/explore/style.css", get(style))
         // Here, not in the dashboard's routes: the boards are served alone
         // too (`gamesweep explore`), and the dashboard merges these.
         .route("/favicon.ico", get(crate::web::icon))
@@ -328,25 +349,26 @@ async fn page(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Response {
     if !ex.allowed(&headers) {
         return (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
     }
-    text("text/html; charset=utf-8", include_str!("page.html"))
-}
-
-async fn script() -> Response {
-    text("text/javascript; charset=utf-8", include_str!("explore.js"))
-}
-
-async fn analysis_script() -> Response {
-    text(
-        "text/javascript; charset=utf-8",
-        include_str!("analysis.js"),
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        include_str!("page.html").replace("<!--explore-data-->", &page_data()),
     )
+        .into_response()
 }
 
-async fn gamegraph_script() -> Response {
-    text(
-        "text/javascript; charset=utf-8",
-        include_str!("gamegraph.js"),
-    )
+/// What the page's scripts are told by the server, as the JSON of the
+/// page's `#explore-data` element: the budgets of a UVG search past the
+/// page's budget ([`search`]). No `<` in it, so no `</script>` ends the
+/// element early.
+pub fn page_data() -> String {
+    serde_json::json!({
+        "search_budget": {
+            "initial": engine::SEARCH_BUDGET_DEFAULT,
+            "max": engine::SEARCH_BUDGET_MAX,
+        },
+    })
+    .to_string()
+    .replace('<', "\\u003c")
 }
 
 async fn style() -> Response {

@@ -37,29 +37,10 @@ use tokio_stream::StreamExt;
 /// How often a running search reports its progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
-/// The route and the page's script for it.
+/// The route (the page's `search.js` is one of [`super::MODULES`]; its
+/// budgets come in the page's data, [`super::page_data`]).
 pub fn routes() -> Router<Arc<Explorer>> {
-    Router::new()
-        .route("/explore/api/uvg/search", get(search))
-        .route("/explore/search.js", get(script))
-}
-
-/// `search.js` with the server's budgets filled in.
-async fn script() -> Response {
-    let js = include_str!("search.js")
-        .replace(
-            "__SEARCH_BUDGET_DEFAULT__",
-            &engine::SEARCH_BUDGET_DEFAULT.to_string(),
-        )
-        .replace(
-            "__SEARCH_BUDGET_MAX__",
-            &engine::SEARCH_BUDGET_MAX.to_string(),
-        );
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        js,
-    )
-        .into_response()
+    Router::new().route("/explore/api/uvg/search", get(search))
 }
 
 /// `?g=GRAPH6&line=S,V1,...&budget=B`.

@@ -4,17 +4,12 @@
 // and `run`'s bar show them. When the coordinator stops answering (a `run`
 // that ended, a coordinator stopped), the page keeps the last numbers it
 // read and says so, rather than an error over numbers that look live.
-"use strict";
+// An ES module: its state is the object `createDashboard` makes, HTML comes
+// from the boards' `html` template tag (it escapes every value).
+import { html, setHtml, trusted } from "/explore/html.js";
+import { DEFAULT_GAME, witnessGame } from "/explore/games.js";
 
 const POLL_MS = 2000;
-const pictures = {}; // sweep id -> {done, drawn_done, complete, html, count}
-const galleryOpen = {}; // sweep id -> open or closed, as the reader last set it
-let history = { sweeps: {}, workers: {}, now_ms: null };
-let lastRead = null; // {at: Date, settled: every sweep shown had ended}
-
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-}
 function num(n) { return Number(n).toLocaleString("en-US"); }
 function rate(r) {
   if (r === null || r === undefined || !isFinite(r)) return "–";
@@ -56,7 +51,7 @@ function estimate(s) {
   }
   const how = s.shards_done > 0 ? "projected from " + num(s.shards_done) + " done shards; the plan estimated " + num(s.positions_estimate)
     : "the plan's estimate";
-  return '<dt>estimate</dt><dd class="positions-target" data-value="' + t + '" title="' + esc(how) + '">' + esc(text) + "</dd>";
+  return html`<dt>estimate</dt><dd class="positions-target" data-value="${t}" title="${how}">${text}</dd>`;
 }
 function bytes(b) {
   if (b >= 1 << 30) return (b / (1 << 30)).toFixed(1) + " GiB";
@@ -106,21 +101,12 @@ function chart(s, samples, now) {
   const xy = pts.map(p => x(p[0]).toFixed(1) + "," + y(p[1]).toFixed(1));
   const label = "positions/s, last 10 min";
   const latest = pts.length ? pts[pts.length - 1][1] : 0;
-  let svg = '<svg class="chart" viewBox="0 0 ' + W + " " + H + '" width="' + W + '" height="' + H + '" role="img" aria-label="' +
-    esc(label + ": latest " + rate(latest) + ", highest " + rate(max)) + '">' +
-    '<text class="chart-label" x="' + L + '" y="13" font-size="11" fill="#333">' + label + "</text>" +
-    '<g class="axes" stroke="#555" stroke-width="1"><line class="y-axis" x1="' + L + '" y1="' + T + '" x2="' + L + '" y2="' + (H - B) + '"/>' +
-    '<line class="x-axis" x1="' + L + '" y1="' + (H - B) + '" x2="' + (W - R) + '" y2="' + (H - B) + '"/></g>' +
-    '<line stroke="#e0e0e0" x1="' + L + '" y1="' + T + '" x2="' + (W - R) + '" y2="' + T + '"/>' +
-    '<g class="ticks" font-size="10" fill="#333">' +
-    '<text x="' + (L - 4) + '" y="' + (T + 4) + '" text-anchor="end">' + esc(rate(max).replace(" /s", "").replace("/s", "")) + "</text>" +
-    '<text x="' + (L - 4) + '" y="' + (H - B + 4) + '" text-anchor="end">0</text>' +
-    [[-10, "−10 min"], [-5, "−5 min"], [0, "now"]].map(([m, t]) =>
-      '<text x="' + x(now + m * 60000).toFixed(1) + '" y="' + (H - 6) + '" text-anchor="' + (m === -10 ? "start" : m === 0 ? "end" : "middle") + '">' + t + "</text>").join("") +
-    "</g>";
-  if (pts.length > 1) svg += '<polyline class="rate-line" fill="none" stroke="#1565c0" stroke-width="1.5" points="' + xy.join(" ") + '"/>';
-  svg += pts.length ? '<circle class="rate-point" r="2.5" fill="#1565c0" cx="' + xy[xy.length - 1].split(",")[0] + '" cy="' + xy[xy.length - 1].split(",")[1] + '" data-rate="' + latest + '"/>' : "";
-  return svg + "</svg>";
+  const ticks = [[-10, "−10 min"], [-5, "−5 min"], [0, "now"]].map(([m, t]) =>
+    html`<text x="${x(now + m * 60000).toFixed(1)}" y="${H - 6}" text-anchor="${m === -10 ? "start" : m === 0 ? "end" : "middle"}">${t}</text>`);
+  const [px, py] = xy.length ? xy[xy.length - 1].split(",") : [];
+  return html`<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${label + ": latest " + rate(latest) + ", highest " + rate(max)}"><text class="chart-label" x="${L}" y="13" font-size="11" fill="#333">${label}</text><g class="axes" stroke="#555" stroke-width="1"><line class="y-axis" x1="${L}" y1="${T}" x2="${L}" y2="${H - B}"/><line class="x-axis" x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}"/></g><line stroke="#e0e0e0" x1="${L}" y1="${T}" x2="${W - R}" y2="${T}"/><g class="ticks" font-size="10" fill="#333"><text x="${L - 4}" y="${T + 4}" text-anchor="end">${rate(max).replace(" /s", "").replace("/s", "")}</text><text x="${L - 4}" y="${H - B + 4}" text-anchor="end">0</text>${ticks}</g>${
+    pts.length > 1 && html`<polyline class="rate-line" fill="none" stroke="#1565c0" stroke-width="1.5" points="${xy.join(" ")}"/>`}${
+    pts.length > 0 && html`<circle class="rate-point" r="2.5" fill="#1565c0" cx="${px}" cy="${py}" data-rate="${latest}"/>`}</svg>`;
 }
 
 // A sampled sweep's share, "1 %" for 10,000 ppm.
@@ -130,77 +116,68 @@ function samplePercent(ppm) {
 
 function bar(s) {
   const t = Math.max(1, s.shards_total);
-  const seg = (cls, n) => n > 0 ? '<span class="' + cls + '" style="width:' + (100 * n / t) + '%" title="' + cls + ": " + n + '"></span>' : "";
-  return '<div class="bar">' + seg("done", s.shards_done) + seg("leased", s.shards_leased) +
-    seg("pending", s.shards_pending) + seg("failed", s.shards_failed) + "</div>";
+  const seg = (cls, n) => n > 0 && html`<span class="${cls}" style="width:${100 * n / t}%" title="${cls}: ${n}"></span>`;
+  return html`<div class="bar">${seg("done", s.shards_done)}${seg("leased", s.shards_leased)}${seg("pending", s.shards_pending)}${seg("failed", s.shards_failed)}</div>`;
 }
 
-function sweepHtml(s) {
-  const id = esc(s.sweep_id);
+function sweepHtml(dash, s) {
+  const id = s.sweep_id;
   const params = Object.entries(s.params).map(([k, v]) => "--" + k.replace(/_/g, "-") + " " + v).join(" ");
-  const fails = s.failures.length ? '<h3>Failed shards</h3><div class="scroll"><table class="failures"><thead><tr><th>shard</th><th>failures</th><th>worker</th><th>error</th></tr></thead><tbody>' +
-    s.failures.map(f => "<tr><td>" + f.index + "</td><td>" + f.count + "</td><td>" + esc(f.worker_id) + "</td><td>" + esc(f.error) + "</td></tr>").join("") + "</tbody></table></div>" : "";
-  const cx = Object.entries(s.counterexamples).map(([k, v]) => esc(k) + ": " + num(v)).join(", ") || "none";
-  const pic = pictures[s.sweep_id];
+  const fails = s.failures.length > 0 && html`<h3>Failed shards</h3><div class="scroll"><table class="failures"><thead><tr><th>shard</th><th>failures</th><th>worker</th><th>error</th></tr></thead><tbody>${
+    s.failures.map(f => html`<tr><td>${f.index}</td><td>${f.count}</td><td>${f.worker_id}</td><td>${f.error}</td></tr>`)}</tbody></table></div>`;
+  const cx = Object.entries(s.counterexamples).map(([k, v]) => k + ": " + num(v)).join(", ") || "none";
+  const pic = dash.pictures[s.sweep_id];
   // Galleries of sweeps still running are open, of ended ones closed,
   // unless the reader opened or closed one.
-  const open = galleryOpen[s.sweep_id] !== undefined ? galleryOpen[s.sweep_id] : s.state === "running" || s.state === "paused";
-  const sample = s.sample ? ' <span class="badge sample" title="only a sample of the plan: ' + esc(num(s.sample.shards)) + " shards, " +
-    esc(num(s.sample.done)) + ' done">sample ' + esc(samplePercent(s.sample.ppm)) + "</span>" : "";
-  return '<section class="sweep" data-sweep="' + id + '" data-state="' + esc(s.state) + '">' +
-    "<h2>" + id + ' <span class="state state-' + esc(s.state) + '">' + esc(s.state) + "</span>" + sample + "</h2>" +
-    '<div class="muted">' + esc(s.kind) + " " + esc(params) + "</div>" +
-    bar(s) +
-    '<div class="legend muted"><span>done <b class="shards-done" data-value="' + s.shards_done + '">' + num(s.shards_done) + "</b></span>" +
-    '<span>leased <b class="shards-leased" data-value="' + s.shards_leased + '">' + num(s.shards_leased) + "</b></span>" +
-    '<span>pending <b class="shards-pending" data-value="' + s.shards_pending + '">' + num(s.shards_pending) + "</b></span>" +
-    '<span>failed <b class="shards-failed" data-value="' + s.shards_failed + '">' + num(s.shards_failed) + "</b></span>" +
-    '<span>of <b class="shards-total" data-value="' + s.shards_total + '">' + num(s.shards_total) + "</b> shards</span></div>" +
-    '<dl class="facts">' +
-    '<dt>' + (s.state === "done" ? "positions" : "positions done") + '</dt><dd class="positions-done" data-value="' + s.positions_done + '">' + num(s.positions_done) + "</dd>" +
-    (s.state === "done" ? "" : estimate(s)) +
-    '<dt>done</dt><dd class="fraction-done" data-value="' + s.fraction_done + '">' + esc(percent(s)) + "</dd>" +
-    '<dt>rate</dt><dd class="rate">' + esc(rate(s.rate)) + "</dd>" +
-    '<dt>ETA' + (sampleOnly(s) ? " of the sample" : "") + '</dt><dd class="eta">' + esc(s.state === "running" ? duration(s.eta_seconds) : "–") + "</dd>" +
-    "<dt>counterexamples</dt><dd>" + cx + "</dd>" +
-    "<dt>results refused</dt><dd>" + num(s.refused_submits + s.results_invalid) + "</dd>" +
-    "</dl>" + chart(s, history.sweeps[s.sweep_id], history.now_ms || Date.now()) + fails +
-    '<details class="witnesses" data-sweep="' + id + '"' + (open ? " open" : "") + "><summary>Witnesses and counterexamples" + (s.state === "done" ? "" : " so far") +
-    (pic ? " (" + pic.count + ")" : "") + '</summary><div class="gallery">' + (pic ? pic.html : '<span class="muted">loading…</span>') + "</div></details>" +
-    "</section>";
+  const open = dash.galleryOpen[s.sweep_id] !== undefined ? dash.galleryOpen[s.sweep_id] : s.state === "running" || s.state === "paused";
+  const sample = s.sample && html` <span class="badge sample" title="only a sample of the plan: ${num(s.sample.shards)} shards, ${num(s.sample.done)} done">sample ${samplePercent(s.sample.ppm)}</span>`;
+  const shards = (k, n) => html`<b class="shards-${k}" data-value="${n}">${num(n)}</b>`;
+  return html`<section class="sweep" data-sweep="${id}" data-state="${s.state}"><h2>${id} <span class="state state-${s.state}">${s.state}</span>${sample}</h2><div class="muted">${s.kind} ${params}</div>${
+    bar(s)}<div class="legend muted"><span>done ${shards("done", s.shards_done)}</span><span>leased ${shards("leased", s.shards_leased)}</span><span>pending ${
+    shards("pending", s.shards_pending)}</span><span>failed ${shards("failed", s.shards_failed)}</span><span>of ${shards("total", s.shards_total)} shards</span></div><dl class="facts"><dt>${
+    s.state === "done" ? "positions" : "positions done"}</dt><dd class="positions-done" data-value="${s.positions_done}">${num(s.positions_done)}</dd>${
+    s.state !== "done" && estimate(s)}<dt>done</dt><dd class="fraction-done" data-value="${s.fraction_done}">${percent(s)}</dd><dt>rate</dt><dd class="rate">${rate(s.rate)}</dd><dt>ETA${
+    sampleOnly(s) ? " of the sample" : ""}</dt><dd class="eta">${s.state === "running" ? duration(s.eta_seconds) : "–"}</dd><dt>counterexamples</dt><dd>${cx}</dd><dt>results refused</dt><dd>${
+    num(s.refused_submits + s.results_invalid)}</dd></dl>${chart(s, dash.history.sweeps[s.sweep_id], dash.history.now_ms || Date.now())}${fails}<details class="witnesses" data-sweep="${id}"${
+    open && html` open`}><summary>Witnesses and counterexamples${s.state === "done" ? "" : " so far"}${pic ? " (" + pic.count + ")" : ""}</summary><div class="gallery">${
+    pic ? pic.html : html`<span class="muted">loading…</span>`}</div></details></section>`;
 }
 
 // The witness's position on the boards (served by this coordinator too).
 function exploreLink(w) {
+  const game = witnessGame(w.graph6);
   const q = new URLSearchParams();
-  if (w.graph6.startsWith("&")) q.set("game", "myopic");
+  if (game !== DEFAULT_GAME) q.set("game", game.name);
   q.set("g", w.graph6);
-  if (w.start !== null && !w.graph6.startsWith("&")) q.set("s", String(w.start));
+  game.witnessLink(q, w.start);
   return "/explore?" + q.toString();
 }
 
-async function refreshPictures(s) {
-  const have = pictures[s.sweep_id];
+async function refreshPictures(dash, s) {
+  const have = dash.pictures[s.sweep_id];
   // Drawn again when shards are done, and when the sweep becomes done
   // (its smallest positions are no longer "so far").
   if (have && have.done === s.shards_done && have.drawn_done === s.shards_done && have.complete === (s.state === "done")) return;
   const p = await get("/api/sweep/" + encodeURIComponent(s.sweep_id) + "/witnesses");
-  let html = p.error ? '<span class="error">' + esc(p.error) + "</span>" : "";
-  html += p.pictures.map(w =>
-    '<figure class="witness' + (w.counterexample ? " counterexample" : "") + '" data-graph6="' + esc(w.graph6) + '">' +
-    '<a class="explore" title="open on a board" href="' + esc(exploreLink(w)) + '">' + w.svg + "</a>" +
-    "<figcaption>" + (w.counterexample ? "<b>counterexample</b> " : "") + esc(w.caption) + "<br><code>" + esc(w.graph6) + "</code>" +
-    (w.start !== null ? " start " + w.start : "") + "</figcaption></figure>").join("");
-  if (!p.pictures.length && !p.error) html = '<span class="muted">none yet</span>';
-  if (p.omitted) html += '<span class="muted">' + p.omitted + " more not drawn</span>";
-  pictures[s.sweep_id] = { done: s.shards_done, drawn_done: p.shards_done, complete: !!p.complete, html, count: p.pictures.length + (p.omitted || 0) };
+  const figures = p.pictures.map(w =>
+    // The picture is the coordinator's own SVG (witnesses.rs draws it).
+    html`<figure class="witness${w.counterexample ? " counterexample" : ""}" data-graph6="${w.graph6}"><a class="explore" title="open on a board" href="${exploreLink(w)}">${
+      trusted(w.svg)}</a><figcaption>${w.counterexample && html`<b>counterexample</b> `}${w.caption}<br><code>${w.graph6}</code>${
+      w.start !== null ? " start " + w.start : ""}</figcaption></figure>`);
+  const gallery = !p.pictures.length && !p.error ? html`<span class="muted">none yet</span>`
+    : html`${p.error && html`<span class="error">${p.error}</span>`}${figures}`;
+  dash.pictures[s.sweep_id] = {
+    done: s.shards_done, drawn_done: p.shards_done, complete: !!p.complete,
+    html: html`${gallery}${p.omitted > 0 && html`<span class="muted">${p.omitted} more not drawn</span>`}`,
+    count: p.pictures.length + (p.omitted || 0),
+  };
 }
 
-async function refresh() {
+async function refresh(dash) {
   try {
     const [st, h] = await Promise.all([get("/api/status"), get("/api/history")]);
-    history = h;
-    await Promise.all(st.sweeps.map(s => refreshPictures(s).catch(() => {})));
+    dash.history = h;
+    await Promise.all(st.sweeps.map(s => refreshPictures(dash, s).catch(() => {})));
     // While the store cannot be written nothing shown below is acknowledged.
     const writes = document.getElementById("store-writes");
     writes.textContent = st.store_writes_failing ? "store writes failing: " + st.store_writes_failing +
@@ -208,34 +185,35 @@ async function refresh() {
     writes.hidden = !st.store_writes_failing;
     document.getElementById("coordinator").textContent =
       "coordinator " + st.coordinator_version + " · store " + bytes(st.store_bytes) + " · memory " + bytes(st.coordinator_rss_bytes);
-    document.getElementById("sweeps").innerHTML = st.sweeps.length ? st.sweeps.map(sweepHtml).join("") : '<p class="muted">No sweeps yet.</p>';
-    document.querySelector("#workers tbody").innerHTML = st.workers.length === 0
-      ? '<tr class="empty"><td colspan="5">no workers connected</td></tr>' : st.workers.map(w =>
-      '<tr class="worker" data-worker="' + esc(w.worker_id) + '"><td>' + esc(w.worker_id) + "</td><td>" + (w.alive ? "yes" : "no") + "</td><td>" +
-      esc(duration(w.last_seen_ms_ago / 1000)) + " ago</td><td>" + w.shards_held + "</td><td>" + esc(rate(h.workers[w.worker_id])) + "</td></tr>").join("");
+    setHtml(document.getElementById("sweeps"), st.sweeps.length ? html`${st.sweeps.map(s => sweepHtml(dash, s))}` : html`<p class="muted">No sweeps yet.</p>`);
+    setHtml(document.querySelector("#workers tbody"), st.workers.length === 0
+      ? html`<tr class="empty"><td colspan="5">no workers connected</td></tr>` : html`${st.workers.map(w =>
+        html`<tr class="worker" data-worker="${w.worker_id}"><td>${w.worker_id}</td><td>${w.alive ? "yes" : "no"}</td><td>${
+          duration(w.last_seen_ms_ago / 1000)} ago</td><td>${w.shards_held}</td><td>${rate(h.workers[w.worker_id])}</td></tr>`)}`);
     const at = new Date();
     document.getElementById("updated").textContent = "updated " + at.toLocaleTimeString();
     document.getElementById("error").hidden = true;
     document.getElementById("ended").hidden = true;
     document.body.dataset.loaded = "1";
     delete document.body.dataset.lost;
-    lastRead = { at, settled: st.sweeps.every(s => s.state !== "running" && s.state !== "paused") };
+    dash.lastRead = { at, settled: st.sweeps.every(s => s.state !== "running" && s.state !== "paused") };
   } catch (e) {
-    if (lastRead === null) {
+    if (dash.lastRead === null) {
       const el = document.getElementById("error");
       el.textContent = "Cannot reach the coordinator: " + e.message;
       el.hidden = false;
       return;
     }
-    lostCoordinator(e);
+    lostCoordinator(dash.lastRead, e);
   }
 }
 
-// The coordinator stopped answering after the page had read it: keep its
-// last numbers, say when they were read and whether every sweep had ended
-// by then (a `run` that finished stops its coordinator a moment later);
-// no ETA counts down over numbers that no longer move.
-function lostCoordinator(e) {
+// The coordinator stopped answering after the page had read it
+// (`lastRead`): keep its last numbers, say when they were read and whether
+// every sweep had ended by then (a `run` that finished stops its
+// coordinator a moment later); no ETA counts down over numbers that no
+// longer move.
+function lostCoordinator(lastRead, e) {
   const t = lastRead.at.toLocaleTimeString();
   const el = document.getElementById("ended");
   el.textContent = lastRead.settled
@@ -250,12 +228,23 @@ function lostCoordinator(e) {
   document.querySelectorAll("#sweeps dd.rate").forEach(d => { d.textContent = "–"; });
 }
 
-// A gallery the reader opens or closes stays so across refreshes (the
-// sweeps are drawn anew every 2 s).
-document.getElementById("sweeps").addEventListener("click", e => {
-  const sum = e.target.closest("details.witnesses > summary");
-  if (sum) galleryOpen[sum.parentNode.dataset.sweep] = !sum.parentNode.open;
-});
+// The dashboard's state, polled every 2 s.
+function createDashboard() {
+  const dash = {
+    pictures: {},    // sweep id -> {done, drawn_done, complete, html, count}
+    galleryOpen: {}, // sweep id -> open or closed, as the reader last set it
+    history: { sweeps: {}, workers: {}, now_ms: null },
+    lastRead: null,  // {at: Date, settled: every sweep shown had ended}
+  };
+  // A gallery the reader opens or closes stays so across refreshes (the
+  // sweeps are drawn anew every 2 s).
+  document.getElementById("sweeps").addEventListener("click", e => {
+    const sum = e.target.closest("details.witnesses > summary");
+    if (sum) dash.galleryOpen[sum.parentNode.dataset.sweep] = !sum.parentNode.open;
+  });
+  refresh(dash);
+  setInterval(() => refresh(dash), POLL_MS);
+  return dash;
+}
 
-refresh();
-setInterval(refresh, POLL_MS);
+createDashboard();

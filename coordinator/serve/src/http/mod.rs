@@ -4,8 +4,9 @@
 //! `app.js`, `style.css`); the page polls the JSON routes every two seconds.
 //!
 //! Routes (all `GET` but the login form's `POST`):
-//! - `/`: the page; `/app.js`, `/style.css`: its script and style;
-//!   `/favicon.ico`: its icon (from the boards' routes).
+//! - `/`: the page; `/app.js`, `/style.css`: its script (an ES module that
+//!   imports the boards' `/explore/html.js` and `/explore/games.js`) and
+//!   style; `/favicon.ico`: its icon (from the boards' routes).
 //! - `/api/status`: the [`StatusReport`] of every sweep, the same data as
 //!   `gamesweep status --json`.
 //! - `/api/history`: positions done per sweep, sampled every

@@ -1,0 +1,363 @@
+// The games the boards play, one object each, registered in `GAMES`; the
+// board (explore.js) and the analysis panel call only this interface and
+// never ask which game they have. A game is a start position and a line of
+// moves (`st.line`, the vertices played in turn; `st.at` of them shown).
+//
+// A board game has:
+// - name, label: its name in links and terms, and for people;
+// - playBox: the id of its "play against the solver" box;
+// - controls: {element id: (board) => ...}, its own controls' change handlers;
+// - you(): the person's role; side(st, i): whose entry i of the line is
+//   (roles and sides compare equal when the same player plays them);
+//   first(): the side that moves first as the controls say (Col);
+// - view(board): the position shown, asked of the server; render(board, v);
+// - moveText(st, i), turn(board, v), end(board, v) ([text, kind] or null);
+// - solverMove(v): the vertex the solver plays from `v`, or null;
+// - refuse(board, v, w): why clicking `w` is not a move, or null;
+// - setUp: whether a person paints the start position (paint(st, w, colour));
+// - reset(board): the line emptied for a new game from the start;
+// - link(board, params) and readLink(q, problems): the page's address;
+// - illegalAt(st, drawing, line, k): why entry k of `line` is not a move;
+// - preset(p) and typed(): a start {start, line} from a preset or the form;
+//   witnessLink(params, start): a sweep's witness's start in its link;
+// - term(st, v): [the position as a `solve sum` term, or null; why not];
+//   title(st, v): its name in the sum's list.
+// Every game answering the tree and sum routes (these and `gamegraph`) has
+// treeMove(label, side) and sumMove(move): a move's words there (`side`:
+// "L" or "R" in a partizan game).
+import { $, html, setFact, setHtml } from "./html.js";
+import { SIDE, getJson, movesToEnd, nim, other } from "./api.js";
+import { svgBoard } from "./draw.js";
+
+// Why entry k of a UVG line (the token to `w`) is not a move, or null.
+function uvgIllegal(d, path, k, w) {
+  if (!Number.isInteger(w) || w < 0 || w >= d.n) return "vertex " + w + " is not on the board (0.." + (d.n - 1) + ")";
+  if (k === 0) return null;
+  if (path.slice(0, k).includes(w)) return "vertex " + w + " was already visited";
+  const t = path[k - 1];
+  if (!d.edges.some(([a, b]) => (a === t && b === w) || (a === w && b === t))) return w + " is not a move: it is not adjacent to the token on " + t;
+  return null;
+}
+
+// UVG: entry i of the line is the first player's (the start, moves 1, 3,
+// ...) or the second's.
+const uvgOwner = i => (i === 0 || i % 2 === 1) ? "first" : "second";
+
+function renderUvg(b, v) {
+  const { search } = b;
+  const d = v.drawing;
+  const alive = new Set(v.alive);
+  const unmatched = new Set(v.unmatched);
+  // Past the page's budget the values are null (searched ones are filled
+  // in from the search panel's answers) and the winners come from the matching.
+  const moveVal = new Map(v.moves.map(m => [m.vertex, m.value !== null ? m.value : search.found([...v.path, m.vertex])]));
+  const moveWins = new Map(v.moves.map(m => [m.vertex, m.wins]));
+  const startVal = w => v.start_values ? v.start_values[w] : search.found([w]);
+  const token = v.token;
+  const trail = v.path.slice(1).map((w, i) => {
+    const [x1, y1] = d.coords[v.path[i]], [x2, y2] = d.coords[w];
+    return html`<line class="trail" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"/>`;
+  });
+  const gold = v.matching.map(([a, w]) => {
+    const [x1, y1] = d.coords[a], [x2, y2] = d.coords[w];
+    return html`<line class="match" data-u="${a}" data-w="${w}" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"/>`;
+  });
+  const cls = {
+    extra: gold,
+    over: trail,
+    edge: (a, w) => alive.has(a) && alive.has(w) ? "" : " dead",
+    vertex: w => {
+      const c = [];
+      if (!alive.has(w)) c.push("gone");
+      if (unmatched.has(w)) c.push("unmatched");
+      if (w === token) c.push("token");
+      if (moveVal.has(w)) { c.push("move"); if (moveWins.get(w)) c.push("win"); }
+      if (token === null) c.push("start-choice");
+      return c.join(" ");
+    },
+  };
+  const labels = w => {
+    if (token === null && v.start_wins) { const x = startVal(w); return x === undefined ? ["?", "", v.start_wins[w]] : [nim(x), x, x !== 0]; }
+    if (moveVal.has(w)) { const x = moveVal.get(w); return x === undefined ? ["?", "", !moveWins.get(w)] : [nim(x), x, x !== 0]; }
+    return null;
+  };
+  setHtml($("board"), svgBoard(d, cls, labels));
+  const here = token === null ? undefined : (v.value !== null ? v.value : search.found(v.path));
+  setFact("value", token === null ? "— (put the token on a vertex)" : here === undefined ? "? (past the page's budget: search it below)" : nim(here) + (here === 0 ? "  (the player to move loses)" : ""), here);
+  setFact("winner", v.mover_wins === null ? "—" : v.mover_wins ? "wins (ν(G) > ν(G − s))" : "loses (ν(G) = ν(G − s))");
+  setFact("nu", String(v.nu), v.nu);
+  setFact("nu-s", v.nu_without_token === null ? "—" : String(v.nu_without_token), v.nu_without_token);
+  setFact("deg3", v.degree3 ? nim(v.degree3[0]) + " after " + v.degree3[1] + " win/lose tests" :
+    (token === null ? "—" : "not applicable (a vertex of degree > 3)"), v.degree3 ? v.degree3[0] : null);
+  setFact("reply", v.reply ? v.reply.vertex + " (" + v.reply.why + (v.reply.remoteness !== null ? ", " + v.reply.remoteness + (v.reply.remoteness === 1 ? " move left" : " moves left") : "") + ")" : "—");
+  setFact("path", v.path.length ? v.path.join(" → ") : "—");
+  $("hint").textContent = token === null ? "Click a vertex to put the token there. The numbers are the Grundy value of each start." :
+    v.moves.length ? "Click a highlighted neighbour to move (green: value 0, a winning move)." :
+      "Game over: no move from " + token + ". Undo takes moves back; Reset starts again.";
+  $("moves-head").textContent = token === null ? "start" : "move to";
+  const rows = token === null ? v.start_wins.map((win, w) => [w, startVal(w), "start", win]) : v.moves.map(m => [m.vertex, moveVal.get(m.vertex), "move", m.wins]);
+  const unknown = (k, win) => "? (" + (k === "start" ? (win ? "first player wins" : "second player wins") : (win ? "wins" : "loses")) + ")";
+  setHtml($("moves").querySelector("tbody"), html`${rows.map(([w, x, k, win]) =>
+    html`<tr class="${k}${win && k === "move" ? " win" : ""}" data-v="${w}"${x !== undefined && html` data-value="${x}"`}><td>${w}</td><td>${x === undefined ? unknown(k, win) : nim(x)}</td></tr>`)}`);
+  search.panel(v);
+  $("method").textContent = v.method + " · " + d.layout + " · max degree " + v.max_degree;
+}
+
+/** Undirected vertex geography: a token moved along a path. */
+export const uvg = {
+  name: "uvg",
+  label: "UVG",
+  playBox: "play",
+  setUp: false,
+  // Playing: the solver moving first is a new game.
+  controls: {
+    "play": b => b.load(),
+    "solver-first": b => b.reset(),
+  },
+  you: () => $("solver-first").checked ? "second" : "first",
+  first: () => "L",
+  side: (st, i) => uvgOwner(i),
+  async view(b) {
+    const { st } = b;
+    return getJson("/explore/api/uvg?g=" + encodeURIComponent(st.code) + "&path=" + st.line.slice(0, st.at).join(","));
+  },
+  render: renderUvg,
+  moveText: (st, i) => i === 0 ? "start " + st.line[0] : i + ". → " + st.line[i],
+  turn(b) {
+    if (!b.playing()) return "";
+    const { st } = b, o = b.owner(st.at);
+    const t = st.at === 0 ? (o === "you" ? "Your move: put the token on a vertex, then move it." : "The solver's move: it puts the token on a vertex.")
+      : (o === "you" ? "Your move." : "The solver's move.");
+    return t + " You play " + (uvg.you() === "first" ? "first" : "second") + ".";
+  },
+  end(b, v) {
+    if (v.token === null || v.moves.length) return null;
+    if (!b.playing()) return ["No moves left from " + v.token + ": the player to move loses.", "over"];
+    return b.owner(b.st.at) === "you" ? ["You cannot move: the solver wins.", "loss"] : ["The solver cannot move: you win!", "win"];
+  },
+  // Moving first, the solver puts the token down and then moves.
+  solverMove(v) {
+    if (v.token === null) return v.start_reply ? v.start_reply.vertex : null;
+    return v.reply && v.moves.length ? v.reply.vertex : null;
+  },
+  refuse(b, v, w) {
+    if (v.token === null || v.moves.some(m => m.vertex === w)) return null;
+    return v.moves.length ? uvgIllegal(v.drawing, b.st.line.slice(0, b.st.at), b.st.at, w) || (w + " is not a move")
+      : "the game is over: no move from " + v.token;
+  },
+  reset(b) { b.st.line = []; },
+  link(b, p) {
+    const { st } = b;
+    if (st.line.length) p.set("path", st.line.join(","));
+    if (!$("play").checked) p.set("play", "0");
+    else if ($("solver-first").checked) p.set("first", "solver");
+  },
+  readLink(q, problems) {
+    const play = q.get("play"), first = q.get("first");
+    if (play !== null && play !== "0" && play !== "1") problems.push("play=" + play.slice(0, 20) + " (0 or 1)");
+    $("play").checked = play !== "0";
+    if (first !== null && first !== "solver" && first !== "you") problems.push("first=" + first.slice(0, 20) + " (you or solver)");
+    $("solver-first").checked = first === "solver";
+    return { start: "", moves: q.get("path") !== null ? q.get("path") : (q.get("s") !== null ? q.get("s") : "") };
+  },
+  illegalAt: (st, d, line, k) => uvgIllegal(d, line, k, line[k]),
+  preset: p => ({ start: "", line: p.start === null ? [] : [p.start] }),
+  witnessLink: (q, start) => { if (start !== null) q.set("s", String(start)); },
+  typed: () => ({ start: "", line: [] }),
+  term(st, v) {
+    if (v.token === null) return [null, "put the token on a vertex first: a UVG position has one"];
+    return ["uvg:" + st.code + "@" + v.path.join(","), null];
+  },
+  title: (st, v) => "UVG " + st.code + ", token path " + v.path.join("→"),
+  treeMove: label => "token to " + label,
+  sumMove: m => "moving the token to " + m,
+};
+
+// Why colouring `w` for `side` is not a move in colouring `c`, or null.
+// Col: a vertex may not take a colour one of its neighbours has; Myopic
+// Col: one a vertex it looks at (an arc w → u) has.
+function colIllegal(d, c, side, w) {
+  if (w < 0 || w >= d.n || !Number.isInteger(w)) return "vertex " + w + " is not on the board (0.." + (d.n - 1) + ")";
+  if (c[w] !== ".") return "vertex " + w + " is already " + (c[w] === "L" ? "blue" : "red");
+  const colour = side === "L" ? "blue" : "red";
+  for (const [a, b] of d.edges) {
+    if (d.directed) {
+      if (a === w && c[b] === side) return "vertex " + w + " cannot be " + colour + ": it looks at " + colour + " vertex " + b + " (arc " + w + " → " + b + ")";
+    } else if ((a === w && c[b] === side) || (b === w && c[a] === side)) {
+      return "vertex " + w + " cannot be " + colour + ": it is adjacent to " + colour + " vertex " + (a === w ? b : a);
+    }
+  }
+  return null;
+}
+
+// Col: the side colouring move i.
+const colSide = (st, i) => i % 2 === 0 ? st.first : other(st.first);
+
+// The colouring after the first k moves of `line` from `st.start`.
+function colourAt(st, line, k) {
+  const c = st.start.split("");
+  for (let i = 0; i < k; i++) c[line[i]] = colSide(st, i);
+  return c.join("");
+}
+
+// The Col side that colours first, from the person's side and order.
+function firstSide() {
+  return $("order").value === "first" ? $("you").value : other($("you").value);
+}
+
+const OUTCOME = { L: "L: Blue (Left) wins", R: "R: Red (Right) wins", N: "N: the first player wins", P: "P: the second player wins" };
+
+function renderCol(b, v, label) {
+  const { st } = b;
+  const d = v.drawing;
+  const lo = new Map(v.left_options.map(m => [m.vertex, m.value]));
+  const ro = new Map(v.right_options.map(m => [m.vertex, m.value]));
+  const cls = {
+    vertex: w => {
+      const ch = v.colouring[w];
+      const last = st.at > 0 && st.line[st.at - 1] === w;
+      return "col" + (ch === "L" ? " blue" : ch === "R" ? " red" : "") + (last ? " last" : "");
+    },
+  };
+  setHtml($("board"), svgBoard(d, cls, () => null));
+  setFact("col-value", v.value, v.value);
+  setFact("col-outcome", OUTCOME[v.outcome] || v.outcome, v.outcome);
+  $("col-colouring").textContent = v.colouring;
+  $("col-table").textContent = v.table_games + " values" + (v.table_reset ? " (started afresh: it had reached the budget)" : "");
+  const rows = [];
+  for (let w = 0; w < d.n; w++) {
+    if (!lo.has(w) && !ro.has(w)) continue;
+    rows.push(html`<tr data-v="${w}"><td>${w}</td><td class="left" data-value="${lo.has(w) ? lo.get(w) : ""}">${lo.has(w) ? lo.get(w) : "—"}</td><td class="right" data-value="${ro.has(w) ? ro.get(w) : ""}">${ro.has(w) ? ro.get(w) : "—"}</td></tr>`);
+  }
+  setHtml($("col-moves").querySelector("tbody"), rows.length ? html`${rows}` : html`<tr><td colspan="3" class="muted">no moves: the player to move loses</td></tr>`);
+  $("method").textContent = label + " · canonical value (CGSuite notation) · " + d.layout;
+  const p = v.play;
+  const r = p && p.reply;
+  const e = $("col-reply");
+  e.textContent = !p ? "—" : !r ? SIDE[p.side] + " cannot move" :
+    SIDE[p.side] + " colours " + r.vertex + " (" + (r.why === "winning" ? "wins" + (r.remoteness !== null ? ", " + movesToEnd(r.remoteness + 1) : "") :
+      r.why === "longest" ? "loses whatever it does; the longest resistance" + (r.remoteness !== null ? ": " + movesToEnd(r.remoteness + 1) : "") :
+        "loses; the search ran out of budget: the lowest move") + ")";
+  if (r) e.dataset.value = String(r.vertex); else delete e.dataset.value;
+}
+
+// Playing Col: a game from the position shown, the sides and order as chosen.
+function fromShown(b) {
+  return b.restart(st => {
+    st.start = st.colouring || st.start;
+    st.line = [];
+    st.at = 0;
+    st.first = firstSide();
+  });
+}
+
+/** Col (`rules` "col") or Myopic Col ("myopic"): vertices coloured in turn. */
+function colGame(rules, label) {
+  const game = {
+    name: rules,
+    label,
+    playBox: "col-play",
+    setUp: true,
+    controls: {
+      "col-play": b => $("col-play").checked ? fromShown(b) : b.load(),
+      "you": fromShown,
+      "order": fromShown,
+    },
+    you: () => $("you").value,
+    first: firstSide,
+    side: colSide,
+    async view(b) {
+      const { st } = b;
+      st.colouring = colourAt(st, st.line, st.at);
+      const v = await getJson("/explore/api/col?rules=" + rules + "&g=" + encodeURIComponent(st.code) +
+        "&c=" + encodeURIComponent(st.colouring) + "&sid=" + st.sid + "&side=" + colSide(st, st.at));
+      if (st.start === "") st.start = v.colouring;
+      st.colouring = v.colouring;
+      $("colouring").value = st.start;
+      return v;
+    },
+    render: (b, v) => renderCol(b, v, label),
+    moveText: (st, i) => (i + 1) + ". " + (colSide(st, i) === "L" ? "Blue" : "Red") + " " + st.line[i],
+    turn(b) {
+      const side = colSide(b.st, b.st.at);
+      const you = game.you();
+      if (!b.playing()) return SIDE[side] + " to move.";
+      return SIDE[side] + " to move" + (side === you ? " — your move (you play " + SIDE[you] + ")." : " — the solver's move (you play " + SIDE[you] + ").");
+    },
+    end(b, v) {
+      const side = colSide(b.st, b.st.at);
+      const opts = side === "L" ? v.left_options : v.right_options;
+      if (opts.length) return null;
+      if (!b.playing()) return [SIDE[side] + " cannot move: " + SIDE[other(side)] + " wins.", "over"];
+      return side === game.you() ? ["You (" + SIDE[side] + ") cannot move: the solver wins.", "loss"] :
+        ["The solver (" + SIDE[side] + ") cannot move: you win!", "win"];
+    },
+    solverMove: v => v.play && v.play.reply ? v.play.reply.vertex : null,
+    refuse(b, v, w) {
+      if (b.ended()) return "The game is over: step back, or press New game.";
+      return colIllegal(v.drawing, b.st.colouring, colSide(b.st, b.st.at), w);
+    },
+    // Setting up: the colouring painted becomes the start (null: no change).
+    paint(st, w, colour) {
+      const cur = st.colouring.split("");
+      if (cur[w] === colour) return null;
+      cur[w] = colour;
+      return cur.join("");
+    },
+    reset(b) {
+      const { st } = b;
+      st.first = firstSide();
+      if (!b.playing()) { st.history = []; st.start = ""; }
+      st.line = [];
+    },
+    link(b, p) {
+      const { st } = b;
+      if (st.start && /[LR]/.test(st.start)) p.set("c", st.start);
+      if (st.line.length) p.set("m", st.line.join(","));
+      if ($("col-play").checked) p.set("play", $("you").value);
+      if (st.first !== "L") p.set("first", st.first);
+    },
+    readLink(q, problems) {
+      const play = q.get("play"), first = q.get("first") || "L";
+      if (play !== null && play !== "L" && play !== "R") problems.push("play=" + play.slice(0, 20) + " (L or R)");
+      if (!["L", "R"].includes(first)) problems.push("first=" + first.slice(0, 20) + " (L or R)");
+      const col = play === "L" || play === "R";
+      $("col-play").checked = col;
+      $("you").value = col ? play : "L";
+      const f = ["L", "R"].includes(first) ? first : "L";
+      $("order").value = f === $("you").value ? "first" : "second";
+      return { start: q.get("c") || "", moves: q.get("m") };
+    },
+    illegalAt: (st, d, line, k) => colIllegal(d, colourAt(st, line, k), colSide(st, k), line[k]),
+    preset: p => ({ start: p.colouring, line: [] }),
+    witnessLink: () => {},
+    typed: () => ({ start: $("colouring").value.trim(), line: [] }),
+    term: (st, v) => [rules + ":" + st.code + ":" + v.colouring, null],
+    title: (st, v) => label + " " + st.code + ", colouring " + v.colouring,
+    treeMove: (move, side) => (side === "L" ? "Blue " : "Red ") + move,
+    sumMove: m => "colouring " + m,
+  };
+  return game;
+}
+
+export const col = colGame("col", "Col");
+export const myopic = colGame("myopic", "Myopic Col");
+
+/** A game graph from a file: in the tree and sum routes' answers only. */
+export const gamegraph = {
+  name: "gamegraph",
+  treeMove: label => "to " + label,
+  sumMove: m => "moving to " + m,
+};
+
+/** The games on the board, by name (the `game` of links and presets). */
+export const GAMES = { uvg, col, myopic };
+
+/** Every game the tree and sum routes answer for, by name. */
+export const TERM_GAMES = { uvg, col, myopic, gamegraph };
+
+/** The game a link names when it names none. */
+export const DEFAULT_GAME = uvg;
+
+/** The game of a sweep's witness: a digraph6 code is Myopic Col's. */
+export const witnessGame = code => code.startsWith("&") ? myopic : uvg;
