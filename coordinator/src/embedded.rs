@@ -117,7 +117,7 @@ pub struct RunOutcome {
 pub enum RunEnd {
     /// The whole plan ran: the rendered result, with the kind's exports,
     /// and `provenance.json`.
-    Results(Rendered, Option<Provenance>),
+    Results(Rendered, Option<Box<Provenance>>),
     /// The run stopped after its sample: the projection of the whole sweep.
     Sampled(ProjectionText),
     /// The run's part (`--part K/M`) is done and the sweep is not: an
@@ -834,7 +834,7 @@ async fn drive(
         SweepState::Done if client.is_none() => {
             // What the server's GetResult sends, without the trip.
             let r = core.rendered(RUN_SWEEP_ID)?;
-            RunEnd::Results(r.rendered.clone(), Some(core.provenance(RUN_SWEEP_ID)?))
+            RunEnd::Results(r.rendered.clone(), Some(Box::new(core.provenance(RUN_SWEEP_ID)?)))
         }
         SweepState::Done => {
             let client = client.as_mut().expect("in-process is the arm above");
@@ -851,7 +851,7 @@ async fn drive(
                     report_md: r.report_md,
                     exports,
                 },
-                r.provenance,
+                r.provenance.map(Box::new),
             )
         }
     };

@@ -305,7 +305,7 @@ fn verification_summary(p: &Provenance) -> Option<String> {
     let mut out = format!(
         "{}\n{}",
         p.confirmation.statement,
-        report::replication_line(&p)
+        report::replication_line(p)
     );
     if !p.disagreeing_workers.is_empty() {
         out.push_str(&format!(

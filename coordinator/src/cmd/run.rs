@@ -215,9 +215,9 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
             let mut written = report::write_results(
                 &out,
                 rendered,
-                &report::Verification::of(provenance.as_ref()),
+                &report::Verification::of(provenance.as_deref()),
             )?;
-            if report::write_provenance(&out, provenance.as_ref())? {
+            if report::write_provenance(&out, provenance.as_deref())? {
                 written = written.and("provenance.json");
             }
             eprintln!(
