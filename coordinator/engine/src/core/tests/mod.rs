@@ -1271,3 +1271,32 @@ fn a_poisoned_stored_witness_does_not_hang_status_or_results() {
         other => panic!("poisoned result not refused: {other:?}"),
     }
 }
+
+/// A sweep's kind is looked up by name only where a sweep comes in (a
+/// launch, a sweep read back from the store or its journal, an import);
+/// everything after that uses the handle `Sweep::kind` carries.
+#[test]
+fn a_kind_is_looked_up_by_name_only_where_a_sweep_comes_in() {
+    let core = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&core).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Production code only: a file's unit tests follow its `#[cfg(test)]`.
+        let production = text.split("\n#[cfg(test)]").next().unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let count = production.matches("kinds::find(").count();
+        if count > 0 {
+            found.push((name, count));
+        }
+    }
+    found.sort();
+    let want: Vec<(String, usize)> = [("launch.rs", 1), ("recovery.rs", 2), ("transfer.rs", 1)]
+        .iter()
+        .map(|&(f, n)| (f.to_string(), n))
+        .collect();
+    assert_eq!(found, want, "kinds::find( calls in core/*.rs outside tests");
+}
