@@ -379,10 +379,10 @@ pub fn group_order(n: usize, gens: &[Vec<usize>]) -> u64 {
         gens: Vec<Vec<Vec<usize>>>,
         trans: Vec<Vec<Option<Vec<usize>>>>,
     }
-    fn compose(a: &Vec<usize>, b: &Vec<usize>) -> Vec<usize> {
+    fn compose(a: &[usize], b: &[usize]) -> Vec<usize> {
         b.iter().map(|&x| a[x]).collect()
     }
-    fn inverse(a: &Vec<usize>) -> Vec<usize> {
+    fn inverse(a: &[usize]) -> Vec<usize> {
         let mut out = vec![0; a.len()];
         for (i, &x) in a.iter().enumerate() {
             out[x] = i;

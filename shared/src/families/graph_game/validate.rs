@@ -163,7 +163,7 @@ pub fn validate<G: GraphGame>(
                 format!("on {} vertices, where no position has that value", spot.n),
             ));
         }
-        in_shard::<G>(shard, spot, &field)?;
+        in_shard(shard, spot, &field)?;
         if i < RESOLVE_SAMPLE {
             let (got, _) = resolve(k, p, spot, &field)?;
             if got != *v {
@@ -176,7 +176,7 @@ pub fn validate<G: GraphGame>(
     }
     for (i, c) in out.counterexamples.iter().enumerate() {
         let field = format!("counterexamples[{i}]");
-        in_shard::<G>(shard, &c.spot, &field)?;
+        in_shard(shard, &c.spot, &field)?;
         let (got, ok) = resolve(k, p, &c.spot, &field)?;
         if got != c.value || ok {
             return Err(ValidateError::new(
@@ -195,11 +195,7 @@ pub fn validate<G: GraphGame>(
 
 /// A digraph witness must lie in its shard's code range (an undirected
 /// one is checked against the walk by [`recount`]).
-fn in_shard<G: GraphGame>(
-    shard: &GameShard,
-    spot: &Spot,
-    field: &str,
-) -> Result<(), ValidateError> {
+fn in_shard(shard: &GameShard, spot: &Spot, field: &str) -> Result<(), ValidateError> {
     if let GameShard::Digraphs { n, lo, hi } = *shard {
         let g = Graph::parse(&spot.code, true)
             .map_err(|e| ValidateError::new(field, format!("`{:.40}`: {e}", spot.code)))?;
