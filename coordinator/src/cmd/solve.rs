@@ -17,6 +17,9 @@ use gamesweep::graph::graph6;
 
 /// Which game to solve.
 #[derive(clap::Subcommand, Debug)]
+#[command(
+    after_help = "Games on the graph-game layer: `gamesweep solve GAME GRAPH6 [--json]` values every position of one graph (DIGRAPH6 for a game on digraphs); GAME is the game's sweep kind (`gamesweep kinds`), e.g. node-kayles or snort."
+)]
 pub enum SolveCommand {
     /// Undirected vertex geography on a graph given in graph6: Grundy value, winner, winning move per start.
     Uvg(UvgArgs),
