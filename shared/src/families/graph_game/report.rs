@@ -3,7 +3,7 @@
 
 use super::kind::{GameDoc, Layered, WitnessDoc};
 use super::{Graph, GraphGame};
-use crate::sweep::params::command_of;
+use crate::sweep::report::md_code_cell;
 use crate::sweep::{thousands, Chart, Marks, Presentation, Role, Series, Witness};
 use std::fmt::Write as _;
 
@@ -11,8 +11,16 @@ use std::fmt::Write as _;
 /// one row per value (wide tables do not read).
 const WIDE: usize = 12;
 
+/// A value in a Markdown table cell: plain text (code spans in tables
+/// hold board codes only), `|` and `*` escaped (`{1|0}`, `*2`).
+fn md_value(v: &str) -> String {
+    v.replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace('*', "\\*")
+}
+
 /// `report.md` of a layered sweep.
-pub fn report_md<G: GraphGame>(k: &Layered<G>, p: &super::Class, d: &GameDoc) -> String {
+pub fn report_md<G: GraphGame>(_k: &Layered<G>, _p: &super::Class, d: &GameDoc) -> String {
     let mut s = String::new();
     let noun = if G::DIRECTED { "digraphs" } else { "graphs" };
     let _ = writeln!(s, "# {}\n", G::NAME);
@@ -22,7 +30,7 @@ pub fn report_md<G: GraphGame>(k: &Layered<G>, p: &super::Class, d: &GameDoc) ->
         "A {} game, on every one of the {} (one per isomorphism class; labelled counts weigh each by n!/|Aut|).",
         d.game.play, d.game.class
     );
-    let _ = writeln!(s, "\nCommand: `{}`\n", command_of(k, p));
+    let _ = writeln!(s);
     if let Some(prop) = &d.game.property {
         let total: u64 = d.by_n.iter().map(|r| r.counterexamples).sum();
         let _ = writeln!(
@@ -70,7 +78,7 @@ pub fn report_md<G: GraphGame>(k: &Layered<G>, p: &super::Class, d: &GameDoc) ->
     };
     let ns: Vec<usize> = d.by_n.iter().map(|r| r.n).collect();
     if values.len() <= WIDE {
-        let head: Vec<String> = values.iter().map(|v| format!("`{v}`")).collect();
+        let head: Vec<String> = values.iter().map(|v| md_value(v)).collect();
         let _ = writeln!(s, "| n | {} |", head.join(" | "));
         let _ = writeln!(s, "|---:|{}", "---:|".repeat(values.len()));
         for &n in &ns {
@@ -83,7 +91,7 @@ pub fn report_md<G: GraphGame>(k: &Layered<G>, p: &super::Class, d: &GameDoc) ->
         let _ = writeln!(s, "|---|{}", "---:|".repeat(ns.len()));
         for v in &values {
             let row: Vec<String> = ns.iter().map(|&n| cell(n, v)).collect();
-            let _ = writeln!(s, "| `{v}` | {} |", row.join(" | "));
+            let _ = writeln!(s, "| {} | {} |", md_value(v), row.join(" | "));
         }
     }
     let _ = writeln!(s, "\n## Smallest position of each value\n");
@@ -110,8 +118,12 @@ fn witness_table(s: &mut String, ws: &[WitnessDoc]) {
     for w in ws {
         let _ = writeln!(
             s,
-            "| `{}` | {} | {} | `{}` | {} |",
-            w.value, w.n, w.edges, w.code, w.describe
+            "| {} | {} | {} | {} | {} |",
+            md_value(&w.value),
+            w.n,
+            w.edges,
+            md_code_cell(&w.code),
+            w.describe
         );
     }
 }
