@@ -17,6 +17,9 @@ use gamesweep::graph::graph6;
 
 /// Which game to solve.
 #[derive(clap::Subcommand, Debug)]
+#[command(
+    after_help = "Games on the graph-game layer: `gamesweep solve GAME GRAPH6 [--json]` values every position of one graph (DIGRAPH6 for a game on digraphs); GAME is the game's sweep kind (`gamesweep kinds`), e.g. node-kayles or snort."
+)]
 pub enum SolveCommand {
     /// Undirected vertex geography on a graph given in graph6: Grundy value, winner, winning move per start.
     Uvg(UvgArgs),
@@ -39,6 +42,11 @@ pub enum SolveCommand {
     /// The game tree of one position: its options, each with its canonical value, to a depth.
     #[command(after_help = TERM_HELP)]
     Tree(TreeArgs),
+    /// A game on the graph-game layer, named as its sweep kind (`node-kayles`, `arc-kayles`,
+    /// `snort`, `geography-vertex`, `geography-edge`, …): `solve GAME GRAPH6 [--json]` values every
+    /// position of the graph (digraph6 for a game on digraphs).
+    #[command(external_subcommand)]
+    Game(Vec<String>),
 }
 
 /// How `solve sum` and `solve tree` name a position.
@@ -384,6 +392,7 @@ pub fn exec(cmd: SolveCommand) -> anyhow::Result<()> {
         SolveCommand::Subtraction(a) => solve_subtraction(a),
         SolveCommand::Sum(a) => solve_sum(a),
         SolveCommand::Tree(a) => solve_tree(a),
+        SolveCommand::Game(args) => solve_game(&args),
         SolveCommand::Uvg(a) => {
             if a.summary || a.threads.is_some() {
                 return Err(UsageError(
@@ -1098,4 +1107,73 @@ fn stream_col(rules: gamesweep::col::Rules, a: ColArgs) -> anyhow::Result<()> {
         }
     }
     run
+}
+
+/// `solve GAME CODE [--json]` for a game on the graph-game layer.
+fn solve_game(args: &[String]) -> anyhow::Result<()> {
+    let games = gamesweep::kinds::games();
+    let names = || {
+        games
+            .iter()
+            .map(|g| g.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (name, rest) = args
+        .split_first()
+        .expect("clap gives the subcommand's name");
+    let Some(game) = games.iter().find(|g| g.name() == name) else {
+        return Err(UsageError(format!(
+            "`solve {name}`: no such game (games on the graph-game layer: {}; `gamesweep solve --help` lists the others)",
+            names()
+        ))
+        .into());
+    };
+    let json = rest.iter().any(|a| a == "--json");
+    let codes: Vec<&String> = rest.iter().filter(|a| *a != "--json").collect();
+    let format = if game.directed() {
+        "DIGRAPH6"
+    } else {
+        "GRAPH6"
+    };
+    let [code] = codes[..] else {
+        return Err(UsageError(format!(
+            "usage: gamesweep solve {name} {format} [--json] (one graph; got {} arguments)",
+            codes.len()
+        ))
+        .into());
+    };
+    if let Some(flag) = codes.iter().find(|c| c.starts_with("--")) {
+        return Err(UsageError(format!(
+            "`solve {name}` has no option `{flag}` (only --json)"
+        ))
+        .into());
+    }
+    let solved = game
+        .solve(code)
+        .map_err(|e| UsageError(format!("`{code}`: {e}")))?;
+    if json {
+        output::print(format_args!(
+            "{}\n",
+            serde_json::to_string(&solved).context("json")?
+        ))?;
+        return Ok(());
+    }
+    let mut text = format!("{name} on {code}: {}\n", game.about());
+    for s in &solved {
+        text.push_str(&format!(
+            "position {} ({}): {}, outcome {}{}\n",
+            s.position,
+            s.describe,
+            s.value,
+            s.outcome,
+            if s.property {
+                ""
+            } else {
+                " (fails the game's property)"
+            }
+        ));
+    }
+    output::print(text)?;
+    Ok(())
 }

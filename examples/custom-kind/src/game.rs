@@ -1,37 +1,41 @@
-//! Node Kayles on a graph: a move picks a remaining vertex and removes it
-//! together with its remaining neighbours; whoever cannot move loses
-//! (normal play). The solver: the Grundy value of every vertex subset, in
-//! increasing order as bitmasks (removing vertices only lowers the mask).
+//! Node Kayles, as a game on gamesweep's graph-game layer: a move picks a
+//! remaining vertex and removes it together with its remaining neighbours;
+//! whoever cannot move loses (normal play). This file is the whole game;
+//! the layer derives the sweep kind (graph classes, canonical-prefix
+//! shards, values by n with labelled counts, the smallest graph of each
+//! value, validation, the report) from it.
 
-use gamesweep::graph::{BitGraph, VSet};
+use gamesweep::families::graph_game::{Graph, GraphGame, Layered, Play, Side};
+use gamesweep::graph::{members, VSet};
 
-/// The largest graph [`grundy`] accepts (2^n bytes of table).
-pub const MAX_VERTICES: usize = 16;
+/// Node Kayles; a state is the set of remaining vertices.
+pub struct NodeKayles;
 
-/// The Grundy value of Node Kayles on `g` with every vertex present, or
-/// `None` above [`MAX_VERTICES`] vertices.
-pub fn grundy(g: &BitGraph) -> Option<u32> {
-    let n = g.n();
-    if n > MAX_VERTICES {
-        return None;
+impl GraphGame for NodeKayles {
+    type State = VSet;
+    const NAME: &'static str = "custom-node-kayles";
+    const ABOUT: &'static str = "Node Kayles (a kind from outside gamesweep): pick a vertex, it and its neighbours leave; the last to move wins";
+    const PLAY: Play = Play::Impartial;
+
+    fn positions(&self, g: &Graph) -> Vec<VSet> {
+        vec![g.all()]
     }
-    // The closed neighbourhood of each vertex: what picking it removes.
-    let closed: Vec<usize> = (0..n)
-        .map(|v| (g.nbrs(v) | (1 as VSet) << v) as usize)
-        .collect();
-    let full = (1usize << n) - 1;
-    let mut table = vec![0u8; full + 1];
-    for mask in 1..=full {
-        // A value is at most the number of options (≤ 16): a u32 of seen
-        // values suffices.
-        let mut seen = 0u32;
-        let mut rest = mask;
-        while rest != 0 {
-            let v = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            seen |= 1 << table[mask & !closed[v]];
-        }
-        table[mask] = (!seen).trailing_zeros() as u8;
+    fn options(&self, g: &Graph, left: &VSet, _: Side) -> Vec<VSet> {
+        members(*left)
+            .map(|v| left & !(g.nbrs(v) | 1 << v))
+            .collect()
     }
-    Some(u32::from(table[full]))
+    fn describe(&self, _: &Graph, _: &VSet) -> String {
+        "the whole board".into()
+    }
+    fn source_file(&self) -> &'static str {
+        file!()
+    }
+    // This crate's code and locked dependencies (`build.rs`).
+    fn outside_version(&self) -> Option<&'static str> {
+        Some(env!("GAMESWEEP_KIND_VERSION"))
+    }
 }
+
+/// The `custom-node-kayles` sweep kind.
+pub const KIND: Layered<NodeKayles> = Layered(NodeKayles);

@@ -184,8 +184,9 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
 }
 
 /// Graphs by vertices and Node Kayles value, from every labelled graph:
-/// one per isomorphism class (the smallest edge mask over all relabellings).
-fn independent(max_n: usize) -> BTreeMap<u32, BTreeMap<u32, u64>> {
+/// (one per isomorphism class (the smallest edge mask over all
+/// relabellings), every labelled graph).
+fn independent(max_n: usize) -> BTreeMap<u32, BTreeMap<u32, (u64, u64)>> {
     let mut out = BTreeMap::new();
     for n in 1..=max_n {
         let pairs: Vec<(usize, usize)> = (0..n).flat_map(|j| (0..j).map(move |i| (i, j))).collect();
@@ -193,7 +194,7 @@ fn independent(max_n: usize) -> BTreeMap<u32, BTreeMap<u32, u64>> {
             pairs.iter().enumerate().map(|(k, &e)| (e, k)).collect();
         let perms = permutations(n);
         let mut seen = HashSet::new();
-        let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
+        let mut counts: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
         for mask in 0u32..(1 << pairs.len()) {
             let canonical = perms
                 .iter()
@@ -209,9 +210,7 @@ fn independent(max_n: usize) -> BTreeMap<u32, BTreeMap<u32, u64>> {
                 })
                 .min()
                 .unwrap();
-            if !seen.insert(canonical) {
-                continue;
-            }
+            let first = seen.insert(canonical);
             let mut adj = vec![Vec::new(); n];
             for (k, &(i, j)) in pairs.iter().enumerate() {
                 if mask & (1 << k) != 0 {
@@ -220,7 +219,9 @@ fn independent(max_n: usize) -> BTreeMap<u32, BTreeMap<u32, u64>> {
                 }
             }
             let v = value(&adj, (1 << n) - 1, &mut HashMap::new());
-            *counts.entry(v).or_default() += 1;
+            let c = counts.entry(v).or_default();
+            c.0 += u64::from(first);
+            c.1 += 1;
         }
         out.insert(n as u32, counts);
     }
@@ -232,7 +233,7 @@ fn an_outside_kind_runs_through_serve_launch_worker_report_and_the_dashboard() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let kinds = ok(BIN, &["kinds"]);
-    assert!(kinds.contains("node-kayles"), "{kinds}");
+    assert!(kinds.contains("custom-node-kayles"), "{kinds}");
 
     let (url_file, http_file, log) = (d.join("url"), d.join("http"), d.join("serve.log"));
     let mut serve = Proc(
@@ -255,9 +256,11 @@ fn an_outside_kind_runs_through_serve_launch_worker_report_and_the_dashboard() {
         BIN,
         &[
             "launch",
-            "node-kayles",
+            "custom-node-kayles",
             "--max-n",
             &n,
+            "--connected",
+            "0",
             "--name",
             "nk",
             "--verify-fraction",
@@ -304,17 +307,34 @@ fn an_outside_kind_runs_through_serve_launch_worker_report_and_the_dashboard() {
     );
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
-    assert_eq!(doc["kind"], "node-kayles");
-    let got: BTreeMap<u32, BTreeMap<u32, u64>> = doc["by_n"]
+    assert_eq!(doc["kind"], "custom-node-kayles");
+    // Positions (one per graph) by vertices and value, unlabelled and
+    // labelled (each graph weighted n!/|Aut|).
+    let nim = |v: &str| -> u32 {
+        match v {
+            "0" => 0,
+            "*" => 1,
+            _ => v.trim_start_matches('*').parse().unwrap(),
+        }
+    };
+    let got: BTreeMap<u32, BTreeMap<u32, (u64, u64)>> = doc["by_n"]
         .as_array()
         .unwrap()
         .iter()
         .map(|r| {
             let values = r["values"]
-                .as_object()
+                .as_array()
                 .unwrap()
                 .iter()
-                .map(|(k, v)| (k.parse().unwrap(), v.as_u64().unwrap()))
+                .map(|v| {
+                    (
+                        nim(v["value"].as_str().unwrap()),
+                        (
+                            v["positions"].as_u64().unwrap(),
+                            v["labelled_positions"].as_u64().unwrap(),
+                        ),
+                    )
+                })
                 .collect();
             (r["n"].as_u64().unwrap() as u32, values)
         })
@@ -323,15 +343,16 @@ fn an_outside_kind_runs_through_serve_launch_worker_report_and_the_dashboard() {
 
     // The report links its figures, which exist as SVG files.
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(md.contains("# Node Kayles on every graph"), "{md}");
+    assert!(md.contains("# custom-node-kayles"), "{md}");
     let svgs: Vec<String> = std::fs::read_dir(out.join("figures"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|f| f.ends_with(".svg"))
         .collect();
-    for chart in ["values.svg", "values-by-n.svg"] {
-        assert!(svgs.iter().any(|f| f == chart), "{chart} not in {svgs:?}");
-    }
+    assert!(
+        svgs.iter().any(|f| f == "positions.svg"),
+        "positions.svg not in {svgs:?}"
+    );
     for f in &svgs {
         assert!(
             md.contains(&format!("figures/{f}")),
@@ -340,7 +361,7 @@ fn an_outside_kind_runs_through_serve_launch_worker_report_and_the_dashboard() {
         let svg = std::fs::read_to_string(out.join("figures").join(f)).unwrap();
         assert!(svg.contains("<svg"), "{f}");
     }
-    assert!(svgs.len() > 2, "no witness drawings: {svgs:?}");
+    assert!(svgs.len() > 1, "no witness drawings: {svgs:?}");
 
     // The dashboard draws the smallest graph of each value, captioned by
     // the kind.
@@ -350,9 +371,9 @@ fn an_outside_kind_runs_through_serve_launch_worker_report_and_the_dashboard() {
     let smallest = doc["smallest"].as_array().unwrap();
     assert_eq!(pictures.len(), smallest.len(), "{pics}");
     for (p, w) in pictures.iter().zip(smallest) {
-        assert_eq!(p["graph6"], w["graph6"], "{p}");
+        assert_eq!(p["graph6"], w["code"], "{p}");
         let caption = p["caption"].as_str().unwrap();
-        assert!(caption.starts_with("Node Kayles: smallest "), "{caption}");
+        assert!(caption.starts_with("smallest "), "{caption}");
         assert!(p["svg"].as_str().unwrap().contains("<svg"), "{p}");
     }
     drop(serve);

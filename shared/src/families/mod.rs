@@ -5,3 +5,4 @@
 
 pub mod bft;
 pub mod col;
+pub mod graph_game;

@@ -5,13 +5,18 @@
 //! the workspace adds its own kinds with [`register`], once, at process start
 //! (`examples/custom-kind/`).
 
+pub mod arc_kayles;
 pub mod col;
 pub mod engine_check;
+pub mod geography_edge;
+pub mod geography_vertex;
 pub mod myopic_digraph;
 pub mod myopic_list;
 pub mod myopic_tree;
+pub mod node_kayles;
 pub mod noop;
 pub mod octal;
+pub mod snort;
 pub mod subtraction;
 pub mod uvg;
 pub mod uvg_degree3;
@@ -91,6 +96,24 @@ pub fn builtin() -> &'static [&'static dyn SweepKind] {
         &engine_check::EngineCheckSweep,
         &subtraction::SubtractionSweep,
         &octal::OctalSweep,
+        // Games on the graph-game layer (`families::graph_game`), one file each.
+        &node_kayles::KIND,
+        &arc_kayles::KIND,
+        &snort::KIND,
+        &geography_vertex::KIND,
+        &geography_edge::KIND,
+    ]
+}
+
+/// The user-facing kinds that are games on the graph-game layer
+/// ([`crate::families::graph_game`]), for `gamesweep solve GAME GRAPH6`.
+pub fn games() -> &'static [&'static dyn crate::families::graph_game::GameKind] {
+    &[
+        &node_kayles::KIND,
+        &arc_kayles::KIND,
+        &snort::KIND,
+        &geography_vertex::KIND,
+        &geography_edge::KIND,
     ]
 }
 
