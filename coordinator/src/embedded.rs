@@ -834,7 +834,10 @@ async fn drive(
         SweepState::Done if client.is_none() => {
             // What the server's GetResult sends, without the trip.
             let r = core.rendered(RUN_SWEEP_ID)?;
-            RunEnd::Results(r.rendered.clone(), Some(Box::new(core.provenance(RUN_SWEEP_ID)?)))
+            RunEnd::Results(
+                r.rendered.clone(),
+                Some(Box::new(core.provenance(RUN_SWEEP_ID)?)),
+            )
         }
         SweepState::Done => {
             let client = client.as_mut().expect("in-process is the arm above");
