@@ -5,9 +5,9 @@
 
 use crate::error::UsageError;
 use anyhow::Context as _;
-use gamesweep::sweep::params::flag_name;
 use gamesweep::sweep::{Params, SweepKind};
 use gamesweep_api::domain::SampleRequest;
+use gamesweep_api::text::flag_name;
 use std::time::Duration;
 
 /// Where `run` (and `report ID`) write by default, relative to the working

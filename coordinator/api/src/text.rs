@@ -91,6 +91,31 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
+/// A sweep parameter's name as its command-line flag spells it: `max_n` →
+/// `max-n`.
+pub fn flag_name(name: &str) -> String {
+    name.replace('_', "-")
+}
+
+/// Parameters as they are typed, in the map's order: `--max-n 10
+/// --extension-value 7`.
+pub fn flags(params: &gamesweep::sweep::Params) -> String {
+    let typed: Vec<String> = params
+        .iter()
+        .map(|(k, v)| format!("--{} {v}", flag_name(k)))
+        .collect();
+    typed.join(" ")
+}
+
+/// A kind and its parameters as they are typed: `uvg --max-n 10`.
+pub fn with_flags(kind: &str, params: &gamesweep::sweep::Params) -> String {
+    if params.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind} {}", flags(params))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -413,7 +413,7 @@ fn dur(secs: f64) -> String {
 
 /// The Markdown rendering.
 pub fn render_md(p: &Projection) -> String {
-    let params = gamesweep::sweep::params::flags(&p.params);
+    let params = gamesweep_api::text::flags(&p.params);
     let m = &p.measured;
     let mut s = format!(
         "# Projection: `{} {}` (sweep `{}`)\n\n",

@@ -175,7 +175,7 @@ fn examples(c: &clap::Command) -> String {
                         let _ = write!(
                             call,
                             " --{} {}",
-                            gamesweep::sweep::params::flag_name(p.name),
+                            gamesweep_api::text::flag_name(p.name),
                             p.min
                         );
                     }

@@ -90,8 +90,8 @@ pub fn exec(a: LaunchArgs) -> anyhow::Result<()> {
                 Some(s) => UsageError(format!(
                     "sweep `{}` was launched as `{}`, not `{}`: --resume continues a sweep only with the same kind and parameters (drop --resume and pick another --name to launch these)",
                     gamesweep_api::quote_prefix(&name),
-                    gamesweep::sweep::params::with_flags(&s.kind, &s.params),
-                    gamesweep::sweep::params::with_flags(&kind_name, &params)
+                    gamesweep_api::text::with_flags(&s.kind, &s.params),
+                    gamesweep_api::text::with_flags(&kind_name, &params)
                 ))
                 .into(),
                 None => gamesweep_proto::RpcError::AlreadyExists(msg).into(),

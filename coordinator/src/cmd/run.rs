@@ -121,7 +121,7 @@ pub fn default_out_dir(kind: &dyn SweepKind, params: &Params) -> PathBuf {
         if p.default != Some(v) {
             name.push_str(&format!(
                 "-{}-{}",
-                gamesweep::sweep::params::flag_name(p.name),
+                gamesweep_api::text::flag_name(p.name),
                 v
             ));
         }

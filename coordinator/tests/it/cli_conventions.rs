@@ -363,10 +363,7 @@ fn man_pages_list_every_option_with_examples_environment_and_exit_status() {
             let text = std::fs::read_to_string(pages.join(&page))
                 .unwrap_or_else(|e| panic!("{page}: {e}"));
             for p in k.params() {
-                let flag = roffed(&format!(
-                    "--{}",
-                    gamesweep::sweep::params::flag_name(p.name)
-                ));
+                let flag = roffed(&format!("--{}", gamesweep_api::text::flag_name(p.name)));
                 assert!(text.contains(&flag), "{page} lacks {flag}");
             }
         }

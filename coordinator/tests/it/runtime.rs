@@ -1011,7 +1011,7 @@ fn an_in_process_run_writes_what_the_embedded_run_writes() {
     for (kind, params) in cases {
         let mut args: Vec<String> = vec!["run".into(), kind.into(), "-q".into()];
         for (k, v) in params {
-            args.push(format!("--{}", gamesweep::sweep::params::flag_name(k)));
+            args.push(format!("--{}", gamesweep_api::text::flag_name(k)));
             args.push(v.to_string());
         }
         let run = |name: &str, extra: &[&str]| {

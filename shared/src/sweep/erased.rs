@@ -87,24 +87,6 @@ pub trait SweepKind: Sync {
     }
 }
 
-/// A kind is shown by its name, so a type holding the `&'static dyn
-/// SweepKind` a lookup resolved (instead of the name) stays `Debug`.
-impl Debug for dyn SweepKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "kind `{}`", self.name())
-    }
-}
-
-/// Kinds are equal when their names are: the registry refuses two kinds
-/// of one name.
-impl PartialEq for dyn SweepKind {
-    fn eq(&self, other: &Self) -> bool {
-        self.name() == other.name()
-    }
-}
-
-impl Eq for dyn SweepKind {}
-
 /// What a kind renders from a merged result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rendered {

@@ -36,7 +36,7 @@ pub fn resolve(kind: &str, defs: &[ParamDef], given: &Params) -> Result<Params, 
         if !defs.iter().any(|d| d.name == name) {
             return Err(SweepError::UnknownParam {
                 kind: kind.into(),
-                param: flag_name(name),
+                param: name.replace('_', "-"),
             });
         }
     }
@@ -48,14 +48,14 @@ pub fn resolve(kind: &str, defs: &[ParamDef], given: &Params) -> Result<Params, 
             (None, None) => {
                 return Err(SweepError::MissingParam {
                     kind: kind.into(),
-                    param: flag_name(d.name),
+                    param: d.name.replace('_', "-"),
                 })
             }
         };
         if value < d.min || value > d.max {
             return Err(SweepError::OutOfRange {
                 kind: kind.into(),
-                param: flag_name(d.name),
+                param: d.name.replace('_', "-"),
                 value,
                 min: d.min,
                 max: d.max,
@@ -83,31 +83,6 @@ pub fn parse_typed<P: serde::de::DeserializeOwned>(
     })
 }
 
-/// A parameter's name as its command-line flag spells it: `max_n` →
-/// `max-n` (the one place that spelling is made).
-pub fn flag_name(name: &str) -> String {
-    name.replace('_', "-")
-}
-
-/// Parameters as they are typed, in the map's order: `--max-n 10
-/// --extension-value 7`.
-pub fn flags(params: &Params) -> String {
-    let typed: Vec<String> = params
-        .iter()
-        .map(|(k, v)| format!("--{} {v}", flag_name(k)))
-        .collect();
-    typed.join(" ")
-}
-
-/// A kind and its parameters as they are typed: `uvg --max-n 10`.
-pub fn with_flags(kind: &str, params: &Params) -> String {
-    if params.is_empty() {
-        kind.to_string()
-    } else {
-        format!("{kind} {}", flags(params))
-    }
-}
-
 /// The command line that runs sweep `kind` with `params`:
 /// `gamesweep run KIND`, then `--name value` for every declared parameter
 /// that is required or differs from its default, in declaration order (the
@@ -117,7 +92,7 @@ pub fn command(kind: &str, defs: &[ParamDef], params: &Params) -> String {
     for d in defs {
         if let Some(&v) = params.get(d.name) {
             if d.default != Some(v) {
-                s.push_str(&format!(" --{} {v}", flag_name(d.name)));
+                s.push_str(&format!(" --{} {v}", d.name.replace('_', "-")));
             }
         }
     }

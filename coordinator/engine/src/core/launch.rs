@@ -1,7 +1,7 @@
 //! Launching a sweep (planning it, choosing its sample) and resuming one
 //! launched before (widening its sample, retrying its failed shards).
 
-use super::model::{lease_order, CoreError, ShardState, Sweep};
+use super::model::{lease_order, CoreError, KindRef, ShardState, Sweep};
 use super::Core;
 use crate::store::{SampleRecord, SweepRecord, SweepState, DEFAULT_PRIORITY, MAX_PRIORITY};
 use gamesweep::kinds;
@@ -231,7 +231,8 @@ impl Core {
         );
         let shards = plan.len() as u32;
         let solver_version = record.solver_version.clone();
-        st.sweeps.insert(id.clone(), Sweep::new(record, kind, plan));
+        st.sweeps
+            .insert(id.clone(), Sweep::new(record, KindRef(kind), plan));
         Ok(Launched {
             sweep_id: id,
             shards,

@@ -13,7 +13,6 @@ use super::model::{
 use super::tokens::LeaseClaim;
 use super::Core;
 use crate::store::LeaseRecord;
-use gamesweep::sweep::SweepKind;
 use gamesweep::sweep::{Params, ShardSpec};
 use gamesweep_api::SolverVersions;
 use std::collections::BTreeMap;
@@ -25,7 +24,7 @@ pub struct Granted {
     /// The sweep.
     pub sweep_id: String,
     /// Its kind.
-    pub kind: &'static dyn SweepKind,
+    pub kind: super::model::KindRef,
     /// Its params.
     pub params: Params,
     /// The shard.

@@ -47,7 +47,7 @@ pub use gamesweep_api::{solver_version, SolverVersions};
 pub use launch::{LaunchSpec, Launched, Part, PartProgress, SampleRequest};
 pub use leases::{Granted, Held, LeaseOutcome};
 pub use memory::ProcessMemory;
-pub use model::{CoreError, Events, ShardState, MAX_FAILURES};
+pub use model::{CoreError, Events, KindRef, ShardState, MAX_FAILURES};
 pub use provenance::Provenance;
 pub use recovery::Recovery;
 pub use results::{Merged, RenderedResult};

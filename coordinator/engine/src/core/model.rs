@@ -371,6 +371,33 @@ impl Tally {
     }
 }
 
+/// A sweep's kind, resolved from its name once (a launch, a sweep read
+/// back from the store, an import) and carried from then on; shown and
+/// compared by its name (the registry refuses two kinds of one name).
+#[derive(Clone, Copy)]
+pub struct KindRef(pub &'static dyn SweepKind);
+
+impl std::ops::Deref for KindRef {
+    type Target = dyn SweepKind;
+    fn deref(&self) -> &Self::Target {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for KindRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "kind `{}`", self.0.name())
+    }
+}
+
+impl PartialEq for KindRef {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name() == other.0.name()
+    }
+}
+
+impl Eq for KindRef {}
+
 /// One sweep in memory.
 pub(crate) struct Sweep {
     /// As stored.
@@ -378,7 +405,7 @@ pub(crate) struct Sweep {
     /// The sweep's kind, resolved from `record.kind` once, when the sweep
     /// was launched, imported or read back from the store: nothing else
     /// looks a kind up by name.
-    pub(crate) kind: &'static dyn SweepKind,
+    pub(crate) kind: KindRef,
     /// The plan, indexed by shard (shared, so a projection can read it
     /// outside the core's lock).
     pub(crate) plan: Arc<Vec<ShardSpec>>,
@@ -476,11 +503,7 @@ pub(crate) struct Sweep {
 
 impl Sweep {
     /// A sweep with no shard done, just launched.
-    pub(crate) fn new(
-        record: SweepRecord,
-        kind: &'static dyn SweepKind,
-        plan: Vec<ShardSpec>,
-    ) -> Self {
+    pub(crate) fn new(record: SweepRecord, kind: KindRef, plan: Vec<ShardSpec>) -> Self {
         let n = plan.len();
         let order = lease_order(&plan, &record);
         let verify = Verification::new(&record, n);

@@ -13,7 +13,7 @@
 //! logged, an audit entry written, and the journal rewritten from what the
 //! store now holds.
 
-use super::model::{lease_order, CoreError, ShardState, Sweep, MAX_FAILURES};
+use super::model::{lease_order, CoreError, KindRef, ShardState, Sweep, MAX_FAILURES};
 use super::verify::Verification;
 use crate::store::checkpoint::SetDigest;
 use crate::store::journal::{self, Journal, Record, SweepEntry};
@@ -580,7 +580,7 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
     );
     Ok(Sweep {
         record,
-        kind,
+        kind: KindRef(kind),
         plan: std::sync::Arc::new(plan),
         order,
         rank: Vec::new(),

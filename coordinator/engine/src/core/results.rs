@@ -5,7 +5,6 @@ use super::model::{CoreError, ShardState};
 use super::Core;
 use crate::projection::{self, Projection, SweepFacts};
 use crate::store::ShardTiming;
-use gamesweep::sweep::SweepKind;
 use gamesweep::sweep::{Output, Params, Rendered};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -38,7 +37,7 @@ pub fn check_cores(cores: &[u32]) -> Result<(), CoreError> {
 #[derive(Clone, Debug)]
 pub struct Merged {
     /// The sweep's kind.
-    pub kind: &'static dyn SweepKind,
+    pub kind: super::model::KindRef,
     /// The sweep's params.
     pub params: Params,
     /// The merge of every shard's result.
@@ -49,7 +48,7 @@ pub struct Merged {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderedResult {
     /// The sweep's kind.
-    pub kind: &'static dyn SweepKind,
+    pub kind: super::model::KindRef,
     /// The sweep's params.
     pub params: Params,
     /// `results.json`, `report.md` and the exports.

@@ -569,7 +569,7 @@ impl Core {
             let st = self.lock();
             let s = st.sweep(id)?;
             let r = &s.record;
-            let as_flags = gamesweep::sweep::params::with_flags;
+            let as_flags = gamesweep_api::text::with_flags;
             if r.kind != export.kind || r.params != export.params {
                 return Err(bad(format!(
                     "this store's sweep `{id}` is `{}` and the file's is `{}`: a file merges only into the same sweep (import it under another --name)",

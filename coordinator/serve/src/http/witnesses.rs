@@ -185,7 +185,7 @@ impl Cache {
         let k = merged.kind;
         let drawn = k
             .render(&merged.params, &merged.output)
-            .and_then(|r| pictures(k, &r.results_json, complete));
+            .and_then(|r| pictures(k.0, &r.results_json, complete));
         let mut p = Pictures {
             sweep_id: id.to_string(),
             shards_done: done,

@@ -76,7 +76,7 @@ impl OctalParams {
             if v < d.min || v > d.max {
                 return Err(SweepError::OutOfRange {
                     kind: NAME.into(),
-                    param: crate::sweep::params::flag_name(d.name),
+                    param: d.name.replace('_', "-"),
                     value: v,
                     min: d.min,
                     max: d.max,

@@ -335,7 +335,7 @@ fn the_projection_holds_when_the_largest_shards_estimates_err_high() {
             estimate: est(index),
         })
         .collect();
-    let mut s = Sweep::new(record, kind, plan);
+    let mut s = Sweep::new(record, super::super::model::KindRef(kind), plan);
     let order = s.order.clone();
     let tenth = &order[..order.len() / 10];
     for &i in tenth {
