@@ -740,3 +740,19 @@ fn an_outside_kind_version_covers_its_id_the_whole_crate_and_its_name() {
         );
     }
 }
+
+/// While the n = 12 campaign (`runs/uvg-n12`) runs, the `uvg` solver
+/// version it was launched under stays this build's: a refactor of code
+/// the version hashes (the framework in `sweep/`, say) would otherwise
+/// record a solver change in the middle of the campaign although no
+/// solver changed. A deliberate solver change updates this line and is
+/// logged in `runs/uvg-n12/NOTES.md` (`run --accept-solver-change` then
+/// records which build computed which shards).
+#[test]
+fn the_campaigns_uvg_solver_version_is_this_builds() {
+    assert_eq!(
+        kinds::find("uvg").unwrap().version(),
+        "0.1.0+1898a2e7b1b1d2de91de90e76d276a95",
+        "the uvg solver version changed while the n = 12 campaign runs: if deliberate, update this test and log it in runs/uvg-n12/NOTES.md"
+    );
+}
