@@ -14,11 +14,13 @@
 
 pub mod graphs;
 mod kind;
+mod model;
 pub mod report;
 mod validate;
 
 pub use graphs::{Class, Graph};
-pub use kind::{Counterexample, Counts, GameDoc, GameOutput, GameShard, Layered, Spot, Tally};
+pub use kind::labelled_connected;
+pub use model::{Counterexample, Counts, GameDoc, GameOutput, GameShard, Layered, Spot, Tally};
 
 use crate::cgt::{Engine, GameId, Outcome};
 use crate::fxhash::FxHashMap;
@@ -227,7 +229,7 @@ pub fn text(e: &mut Engine, g: GameId) -> String {
     }
     let mut side = |opts: &[GameId]| {
         let mut ts: Vec<String> = opts.iter().map(|&o| text(e, o)).collect();
-        ts.sort_by(|a, b| kind::cmp_values(a, b));
+        ts.sort_by(|a, b| model::cmp_values(a, b));
         ts.join(",")
     };
     let (ls, rs) = (side(&l), side(&r));

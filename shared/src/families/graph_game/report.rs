@@ -1,7 +1,7 @@
 //! The report of a layered sweep: tables of values by n, the smallest
 //! witness of each value, the counterexamples, and the positions to draw.
 
-use super::kind::{GameDoc, Layered, WitnessDoc};
+use super::model::{GameDoc, Layered, WitnessDoc};
 use super::{Graph, GraphGame};
 use crate::sweep::report::md_code_cell;
 use crate::sweep::{thousands, Chart, Marks, Presentation, Role, Series, Witness};

@@ -2,7 +2,7 @@
 //! and its recount ([`crate::sweep::Kind::recount`]).
 
 use super::graphs::{factorial, Class, Graph};
-use super::kind::{GameOutput, GameShard, Layered, Spot, COUNTEREXAMPLE_CAP, RESOLVE_SAMPLE};
+use super::model::{GameOutput, GameShard, Layered, Spot, COUNTEREXAMPLE_CAP, RESOLVE_SAMPLE};
 use super::{GraphGame, Solver};
 use crate::sweep::ValidateError;
 use std::collections::BTreeMap;
