@@ -22,10 +22,12 @@
 //!    vertices still tied) is refined towards an equitable one (reject as soon
 //!    as the new vertex leaves the first cell, accept as soon as it is alone
 //!    there), and only then a canonical labelling is searched ([`canon`]):
-//!    `m(H)` is the orbit of the first vertex of the canonical labelling. At
-//!    the last level (no child group needed) a cheap probe comes first: if the
-//!    leftmost leaves below every vertex of the first cell coincide, that cell
-//!    is one orbit and the child is accepted without the full search.
+//!    `m(H)` is the orbit of the first vertex of the canonical labelling.
+//!    Where no child group is needed (the last level, and a level cut by
+//!    `res/mod`, whose few kept children get their group afterwards) a cheap
+//!    probe comes first: if the leftmost leaves below every vertex of the
+//!    first cell coincide, that cell is one orbit and the child is accepted
+//!    without the full search.
 //!
 //! Sets `S` are enumerated by size, each size in increasing numeric order; the
 //! representative of an Aut(G)-orbit is its numerically least set, checked
@@ -244,7 +246,7 @@ pub fn estimate_connected_levels(
             weight *= kids.len() as f64;
             let (s, cg) = kids.swap_remove(rng.random_range(0..kids.len()));
             g.push_vertex(s);
-            gens = cg.unwrap_or_else(|| child_group(&g));
+            gens = cg.into_gens(&g);
         }
     }
     est
@@ -272,7 +274,12 @@ impl Walker<'_> {
         let last = child_n == self.max_n;
         let need_conn = self.opts.connected_only && last;
         let mut kids = std::mem::take(&mut self.bufs[child_n]);
-        accepted_children(g, gens, need_conn, !last, &mut kids, &mut self.scratch);
+        // A child's group is needed only if its subtree is walked: below a
+        // cut that keeps one child in `modulus`, the others' groups would be
+        // computed for nothing, so it is left to the kept ones.
+        let cut_here = matches!(self.cut[child_n], Some((_, m, _)) if m > 1);
+        let keep_gens = !last && !cut_here;
+        accepted_children(g, gens, need_conn, keep_gens, &mut kids, &mut self.scratch);
         let show = child_n >= self.opts.min_n;
         for (s, cg) in kids.drain(..) {
             if let Some((res, modulus, seen)) = &mut self.cut[child_n] {
@@ -287,7 +294,7 @@ impl Walker<'_> {
             let shown = show && (!self.opts.connected_only || need_conn || h.is_connected());
             (self.visit)(&h, shown);
             if !last {
-                let cg = cg.unwrap_or_else(|| child_group(&h));
+                let cg = cg.into_gens(&h);
                 self.expand(&h, &cg);
             }
         }
@@ -306,14 +313,42 @@ struct Parent {
     nds: [u32; 32],
     /// Twice the number of triangles through each vertex.
     tri: [u32; 32],
+    /// Does the CPU have `popcnt` ([`Self::judge`])?
+    #[cfg(target_arch = "x86_64")]
+    popcnt: bool,
     /// Sum over the neighbours of their `nds`.
     nds2: [u32; 32],
 }
 
 enum Verdict {
     Reject,
-    /// Accepted; the child's automorphism group if it was computed on the way.
-    Accept(Option<Vec<Perm>>),
+    /// Accepted; what is known of the child's automorphism group.
+    Accept(ChildGroup),
+}
+
+/// What the acceptance test learned of an accepted child's automorphism
+/// group.
+#[derive(Clone)]
+enum ChildGroup {
+    /// Its generators, computed on the way.
+    Gens(Vec<Perm>),
+    /// Not computed, but the new vertex is fixed by every automorphism (it
+    /// was alone in the canonical deletion class): [`child_group`].
+    Fixed,
+    /// Not computed, and the new vertex may be moved (it was accepted by
+    /// the orbit probe, without a group): [`full_group`].
+    Unknown,
+}
+
+impl ChildGroup {
+    /// Generators of the automorphism group of `h`, the accepted child.
+    fn into_gens(self, h: &BitGraph) -> Vec<Perm> {
+        match self {
+            ChildGroup::Gens(gens) => gens,
+            ChildGroup::Fixed => child_group(h),
+            ChildGroup::Unknown => full_group(h),
+        }
+    }
 }
 
 impl Parent {
@@ -358,6 +393,8 @@ impl Parent {
             nds,
             tri,
             nds2,
+            #[cfg(target_arch = "x86_64")]
+            popcnt: std::is_x86_feature_detected!("popcnt"),
         }
     }
 
@@ -366,13 +403,32 @@ impl Parent {
     /// that the new vertex has least degree.
     #[inline]
     fn judge(&self, s: VSet, d: u32, keep_gens: bool) -> Verdict {
+        #[cfg(target_arch = "x86_64")]
+        if self.popcnt {
+            // SAFETY: the CPU has `popcnt` (checked in `Parent::new`).
+            return unsafe { self.judge_popcnt(s, d, keep_gens) };
+        }
+        self.judge_body(s, d, keep_gens)
+    }
+
+    /// [`Self::judge`] compiled with the `popcnt` instruction (the
+    /// invariants are popcounts of rows; without it each is a dozen
+    /// instructions).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn judge_popcnt(&self, s: VSet, d: u32, keep_gens: bool) -> Verdict {
+        self.judge_body(s, d, keep_gens)
+    }
+
+    #[inline(always)]
+    fn judge_body(&self, s: VSet, d: u32, keep_gens: bool) -> Verdict {
         let ties = if d == 0 {
             self.dmask[0]
         } else {
             (self.dmask[d as usize] & !s) | (self.dmask[d as usize - 1] & s)
         };
         if ties == 0 {
-            return Verdict::Accept(None);
+            return Verdict::Accept(ChildGroup::Fixed);
         }
         let mut new_inv = 0u32;
         let mut t = s;
@@ -395,7 +451,7 @@ impl Parent {
             }
         }
         if m2 == 0 {
-            return Verdict::Accept(None);
+            return Verdict::Accept(ChildGroup::Fixed);
         }
         // Step 2b: most triangles (doubled counts).
         let mut new_tri = 0u32;
@@ -423,7 +479,7 @@ impl Parent {
             }
         }
         if m3 == 0 {
-            return Verdict::Accept(None);
+            return Verdict::Accept(ChildGroup::Fixed);
         }
         // Step 2c: largest sum over the neighbours of their neighbour-degree sums.
         let mut new_h = d * d + new_tri;
@@ -455,7 +511,14 @@ impl Parent {
             }
         }
         if m4 == 0 {
-            return Verdict::Accept(None);
+            return Verdict::Accept(ChildGroup::Fixed);
+        }
+        // Every vertex still tied is a twin of the new vertex (the same
+        // neighbours besides each other): swapping the two is an
+        // automorphism, so the tied class is one orbit, which holds the
+        // canonical vertex (it stays the first cell of the refinement).
+        if !keep_gens && twins_of_new(&self.adj, s, m4) {
+            return Verdict::Accept(ChildGroup::Unknown);
         }
         self.judge_refined(s, m4, keep_gens)
     }
@@ -487,21 +550,57 @@ impl Parent {
             return Verdict::Reject;
         }
         if p.cells[0] == nb {
-            return Verdict::Accept(None);
+            return Verdict::Accept(ChildGroup::Fixed);
         }
         if !keep_gens && canon::first_cell_is_orbit(&hadj, n + 1, &p) {
             // The new vertex is in the orbit of every vertex of the first
             // cell, the canonical one included.
-            return Verdict::Accept(None);
+            return Verdict::Accept(ChildGroup::Unknown);
         }
         let out = search(&hadj, n + 1, &p);
         let orb = orbits(n + 1, &out.gens);
         if orb[out.lab[0] as usize] & nb != 0 {
-            Verdict::Accept(if keep_gens { Some(out.gens) } else { None })
+            Verdict::Accept(ChildGroup::Gens(out.gens))
         } else {
             Verdict::Reject
         }
     }
+}
+
+/// Is every vertex `u` of `tied` a twin of the new vertex, whose
+/// neighbourhood is `s` (`N(u)` and `s` equal up to `u` and the new vertex
+/// themselves)? Then each transposition of `u` and the new vertex is an
+/// automorphism of the child.
+#[inline(always)]
+fn twins_of_new(adj: &[VSet; 32], s: VSet, tied: VSet) -> bool {
+    let mut t = tied;
+    while t != 0 {
+        let u = t.trailing_zeros() as usize;
+        t &= t - 1;
+        if adj[u] != s & !(1 << u) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The automorphism group of a graph `h` (generators): a search from its
+/// vertices ordered by degree, refined (a partition every automorphism
+/// preserves, so its group is all of Aut(h)).
+fn full_group(h: &BitGraph) -> Vec<Perm> {
+    let n = h.n();
+    let adj = canon::adj_array(h);
+    let mut cells = [0u32; 34];
+    for (v, &row) in adj[..n].iter().enumerate() {
+        cells[row.count_ones() as usize] |= 1 << v;
+    }
+    let mut p = Part::new(&cells);
+    let q = p.all_lowbits();
+    refine(&adj, n, &mut p, q);
+    if p.len == n {
+        return Vec::new();
+    }
+    search(&adj, n, &p).gens
 }
 
 /// The automorphism group of a freshly accepted child `h`, whose last vertex
@@ -588,8 +687,10 @@ fn permute_set(s: VSet, g: &Perm) -> VSet {
 
 /// The children of `g` in the generation tree, as neighbourhoods `S` of the
 /// new vertex, one per Aut(g)-orbit (the numerically least set of each orbit,
-/// which is also the first enumerated), with the child's group when it was computed on the way (only if
-/// `keep_gens`). With `need_conn`, only children that are connected.
+/// which is also the first enumerated), with what was learned of the child's
+/// group on the way (its generators only if `keep_gens`; without, the orbit
+/// probe may accept a child whose group is then [`ChildGroup::Unknown`]).
+/// With `need_conn`, only children that are connected.
 fn accepted_children(
     g: &BitGraph,
     gens: &[Perm],
@@ -603,7 +704,7 @@ fn accepted_children(
         return;
     }
     if n == 0 {
-        out.push((0, None));
+        out.push((0, ChildGroup::Fixed));
         return;
     }
     let par = Parent::new(g);
@@ -649,9 +750,9 @@ fn accepted_children(
     }
 }
 
-/// One child: the new vertex's neighbourhood, and the child's automorphism
-/// group if it was computed during the acceptance test.
-type Kid = (VSet, Option<Vec<Perm>>);
+/// One child: the new vertex's neighbourhood, and what the acceptance test
+/// learned of the child's automorphism group.
+type Kid = (VSet, ChildGroup);
 
 /// Reusable buffers for [`accepted_children`].
 #[derive(Default)]
