@@ -24,9 +24,14 @@
 //!    there), and only then a canonical labelling is searched ([`canon`]):
 //!    `m(H)` is the orbit of the first vertex of the canonical labelling.
 //!    Where no child group is needed (the last level, and a level cut by
-//!    `res/mod`, whose few kept children get their group afterwards) a cheap
-//!    probe comes first: if the leftmost leaves below every vertex of the
-//!    first cell coincide, that cell is one orbit and the child is accepted
+//!    `res/mod`, whose few kept children get their group afterwards) two
+//!    cheap sufficient tests come first. If every vertex still tied with the
+//!    new one is its twin (the same neighbours besides each other), each
+//!    swap with it is an automorphism, so the tied class is one orbit; it
+//!    is invariant and stays the first cell of the refinement, where the
+//!    canonical vertex lies: accepted without refining. Else, after
+//!    refinement, if the leftmost leaves below every vertex of the first
+//!    cell coincide, that cell is one orbit and the child is accepted
 //!    without the full search.
 //!
 //! Sets `S` are enumerated by size, each size in increasing numeric order; the

@@ -500,11 +500,14 @@ impl Kind for UvgSweep {
         // lease): one fold per graph over its rows and start values.
         let salt = ctx.salt();
         let mut positions = 0u64;
-        // Every node of the walk (counted or not) extends the subset table
-        // its children reuse; only the counted ones are visited.
+        // The counted nodes and the leaves' parents are pushed on the
+        // subset table; any other node's rows are built when a descendant
+        // is pushed (`push` rebuilds the levels that differ from the
+        // table's), so a node whose subtree the shard's cuts drop costs no
+        // row. Only the counted ones are visited.
         let mut table = uvg::incremental::Incremental::new();
         graphplan::walk_tree(&walk, max_n, &mut |g, counted| {
-            if cancelled || !(counted || g.n() < max_n) {
+            if cancelled || !(counted || g.n() + 1 == max_n) {
                 return;
             }
             // Nodes on the last level have no children: their own rows
