@@ -251,7 +251,7 @@ pub fn estimate_connected_levels(
             weight *= kids.len() as f64;
             let (s, cg) = kids.swap_remove(rng.random_range(0..kids.len()));
             g.push_vertex(s);
-            gens = cg.into_gens(&g);
+            gens = cg.into_gens(&g, gens.is_empty());
         }
     }
     est
@@ -299,7 +299,7 @@ impl Walker<'_> {
             let shown = show && (!self.opts.connected_only || need_conn || h.is_connected());
             (self.visit)(&h, shown);
             if !last {
-                let cg = cg.into_gens(&h);
+                let cg = cg.into_gens(&h, gens.is_empty());
                 self.expand(&h, &cg);
             }
         }
@@ -346,10 +346,14 @@ enum ChildGroup {
 }
 
 impl ChildGroup {
-    /// Generators of the automorphism group of `h`, the accepted child.
-    fn into_gens(self, h: &BitGraph) -> Vec<Perm> {
+    /// Generators of the automorphism group of `h`, the accepted child,
+    /// whose parent's group is trivial if `parent_trivial`.
+    fn into_gens(self, h: &BitGraph, parent_trivial: bool) -> Vec<Perm> {
         match self {
             ChildGroup::Gens(gens) => gens,
+            // An automorphism fixing the new vertex restricts to one of
+            // the parent (`h` minus that vertex), which is the identity.
+            ChildGroup::Fixed if parent_trivial => Vec::new(),
             ChildGroup::Fixed => child_group(h),
             ChildGroup::Unknown => full_group(h),
         }
