@@ -3,7 +3,7 @@
 //! independent values (Dawson's Kayles, Snort on stars, `solve_code`), the
 //! solver's move against the values, and clear errors for a bad line.
 
-use gamesweep::families::graph_game::board::{BoardView, Line, Place, BOARD_BUDGET};
+use gamesweep::families::graph_game::board::{BoardView, Line, Place, Refused, BOARD_BUDGET};
 use gamesweep::families::graph_game::{GameKind, Side};
 use gamesweep::gen::{self, WalkOptions};
 use gamesweep::graph::{graph6, BitGraph};
@@ -13,7 +13,7 @@ fn game(name: &str) -> &'static dyn GameKind {
     *kinds::games().iter().find(|g| g.name() == name).unwrap()
 }
 
-fn at(name: &str, code: &str, start: Option<usize>, moves: &[usize]) -> Result<BoardView, String> {
+fn at(name: &str, code: &str, start: Option<usize>, moves: &[usize]) -> Result<BoardView, Refused> {
     let line = Line {
         start,
         moves: moves.to_vec(),
@@ -214,6 +214,8 @@ fn every_games_boards_agree_with_solve_and_the_solver_plays_to_win() {
 fn a_bad_line_is_one_clear_error() {
     let e = |name: &str, code: &str, start: Option<usize>, moves: &[usize]| {
         let e = at(name, code, start, moves).unwrap_err();
+        assert!(matches!(e, Refused::Input(_)), "{e:?}");
+        let e = e.to_string();
         assert!(!e.contains('\n'), "{e}");
         e
     };
@@ -257,5 +259,12 @@ fn a_bad_line_is_one_clear_error() {
         ..Line::default()
     };
     let e = game("geography-edge").board(&k6, &line, 1000).unwrap_err();
-    assert!(e.contains("more than 1000 positions"), "{e}");
+    assert!(
+        matches!(&e, Refused::Budget(m) if m.contains("more than 1000 positions")),
+        "{e:?}"
+    );
+    assert_eq!(
+        at("node-kayles", "?", None, &[]).unwrap_err(),
+        Refused::Input("the graph has no vertices".into())
+    );
 }

@@ -19,6 +19,17 @@ use serde::Serialize;
 /// shows, counted before any is valued); past it the board is refused.
 pub const BOARD_BUDGET: usize = 2_000_000;
 
+/// Why a board was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// The graph, start or a move is wrong (one line saying which).
+    #[error("{0}")]
+    Input(String),
+    /// The position has more positions below it than the budget.
+    #[error("{0}")]
+    Budget(String),
+}
+
 /// Where a move is made on a drawing of the graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -274,7 +285,7 @@ fn reachable<G: GraphGame>(
     g: &Graph,
     roots: &[G::State],
     budget: usize,
-) -> Result<usize, String> {
+) -> Result<usize, Refused> {
     let mut seen: FxHashSet<G::State> = FxHashSet::default();
     let mut todo: Vec<G::State> = Vec::new();
     for r in roots {
@@ -291,10 +302,10 @@ fn reachable<G: GraphGame>(
             for o in game.options(g, &p, s) {
                 if seen.insert(o) {
                     if seen.len() > budget {
-                        return Err(format!(
+                        return Err(Refused::Budget(format!(
                             "this position has more than {budget} positions below it, the board's budget (`gamesweep solve {}` values the start positions without one)",
                             G::NAME
-                        ));
+                        )));
                     }
                     todo.push(o);
                 }
@@ -388,8 +399,11 @@ pub fn board<G: GraphGame>(
     code: &str,
     line: &Line,
     budget: usize,
-) -> Result<BoardView, String> {
-    let g = graph_of::<G>(code)?;
+) -> Result<BoardView, Refused> {
+    let g = graph_of::<G>(code).map_err(Refused::Input)?;
+    if g.n() == 0 {
+        return Err(Refused::Input("the graph has no vertices".into()));
+    }
     let starts = game.positions(&g);
     let partizan = G::PLAY == Play::Partizan;
     let first = if partizan {
@@ -401,19 +415,21 @@ pub fn board<G: GraphGame>(
     let start = match line.start {
         Some(s) if s < starts.len() => Some(s),
         Some(s) => {
-            return Err(format!(
+            return Err(Refused::Input(format!(
                 "start {s}: `{}` has {} start position{} on this graph (0..{})",
                 G::NAME,
                 starts.len(),
                 if starts.len() == 1 { "" } else { "s" },
                 starts.len().saturating_sub(1)
-            ))
+            )))
         }
         None if starts.len() == 1 => Some(0),
         None => None,
     };
     if start.is_none() && !line.moves.is_empty() {
-        return Err("moves without a start: choose a start first".into());
+        return Err(Refused::Input(
+            "moves without a start: choose a start first".into(),
+        ));
     }
     // Walk the line.
     let mut played = Vec::new();
@@ -423,7 +439,7 @@ pub fn board<G: GraphGame>(
         for (k, &i) in line.moves.iter().enumerate() {
             let opts = game.options(&g, &p, side);
             let Some(&o) = opts.get(i) else {
-                return Err(format!(
+                return Err(Refused::Input(format!(
                     "move {}: {} has {} option{} here, not {i} (0..{})",
                     k + 1,
                     if partizan {
@@ -438,7 +454,7 @@ pub fn board<G: GraphGame>(
                     opts.len(),
                     if opts.len() == 1 { "" } else { "s" },
                     opts.len().saturating_sub(1)
-                ));
+                )));
             };
             let place = places(game, &g, &p, side, opts.len())[i];
             played.push(Played {

@@ -316,7 +316,7 @@ pub trait GameKind: crate::sweep::SweepKind {
         code: &str,
         line: &board::Line,
         budget: usize,
-    ) -> Result<board::BoardView, String>;
+    ) -> Result<board::BoardView, board::Refused>;
 }
 
 impl<G: GraphGame> GameKind for Layered<G> {
@@ -340,7 +340,7 @@ impl<G: GraphGame> GameKind for Layered<G> {
         code: &str,
         line: &board::Line,
         budget: usize,
-    ) -> Result<board::BoardView, String> {
+    ) -> Result<board::BoardView, board::Refused> {
         board::board(&self.0, code, line, budget)
     }
 }
