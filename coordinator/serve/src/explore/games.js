@@ -412,7 +412,7 @@ function renderLayered(b, v, info) {
     mine.length ? "Click a highlighted vertex or edge handle, or a row of the table, to move (green: a winning move)." :
       "No move left: " + sideWord(p.to_move) + " loses. Undo takes moves back; Reset starts again.";
   $("method").textContent = info.title + " · " + (info.impartial ? "Grundy values (mex)" : "canonical values (CGSuite notation)") + " · " + d.layout + " · " + v.work + " positions";
-  st.texts = st.texts.slice(0, st.at);
+  if (!st.line.length) st.texts = [];
   v.line.forEach((m, i) => { st.texts[i] = placeText(m.place, d.directed) || "option " + m.index; });
 }
 
@@ -486,7 +486,8 @@ export function layeredGame(info) {
       st.first = game.first();
       st.line = [];
       st.texts = [];
-      if (st.view && st.view.starts.length > 1) st.start = "";
+      // Back to choosing a start (the server picks a game's only one).
+      st.start = "";
     },
     link(b, p) {
       const { st } = b;
