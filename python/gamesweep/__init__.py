@@ -11,7 +11,9 @@ call::
     gs.isomorphic("Bg", [(0, 2), (2, 1)])      # the same path: True
 
 Modules: :mod:`uvg`, :mod:`col`, :mod:`myopic`, :mod:`gamegraph`,
-:mod:`values` (:class:`Value`: CGSuite values that add and compare);
+:mod:`graph_games` (the games of the graph-game layer: :func:`game`,
+:func:`games`), :mod:`values` (:class:`Value`: CGSuite values that add and
+compare);
 functions :func:`graphs`, :func:`subtraction`, :func:`canonical`,
 :func:`isomorphic`, :func:`kinds`, :func:`run`, :func:`verify` (an export
 file's shards re-run), :func:`store_check` (a stopped store checked);
@@ -30,7 +32,7 @@ import json
 import os
 from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Union, overload
 
-from . import _native, col, gamegraph, myopic, uvg, values
+from . import _native, col, gamegraph, graph_games, myopic, uvg, values
 from ._display import Picture, Solution
 from ._graph import GraphLike, edges, graph_text, node_labels, to_digraph6, to_graph6, to_networkx, to_sparse6
 from ._errors import (
@@ -43,6 +45,7 @@ from ._errors import (
 from ._errors import count as _count
 from ._checks import store_check, verify
 from .coordinator import Coordinator
+from .graph_games import Game, game, games
 from .results import Results
 from .values import Value
 
@@ -50,6 +53,7 @@ __all__ = [
     "BudgetExceededError",
     "Coordinator",
     "CoordinatorError",
+    "Game",
     "GamesweepError",
     "InvalidInputError",
     "GraphLike",
@@ -60,7 +64,10 @@ __all__ = [
     "canonical",
     "col",
     "edges",
+    "game",
     "gamegraph",
+    "games",
+    "graph_games",
     "graphs",
     "isomorphic",
     "kinds",

@@ -2,6 +2,7 @@ from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Union, o
 
 from . import col as col
 from . import gamegraph as gamegraph
+from . import graph_games as graph_games
 from . import myopic as myopic
 from . import uvg as uvg
 from . import values as values
@@ -20,6 +21,9 @@ from ._errors import InvalidInputError as InvalidInputError
 from ._checks import store_check as store_check
 from ._checks import verify as verify
 from .coordinator import Coordinator as Coordinator
+from .graph_games import Game as Game
+from .graph_games import game as game
+from .graph_games import games as games
 from .results import Results as Results
 from .values import Value as Value
 
@@ -27,6 +31,7 @@ __all__ = [
     "BudgetExceededError",
     "Coordinator",
     "CoordinatorError",
+    "Game",
     "GamesweepError",
     "InvalidInputError",
     "GraphLike",
@@ -37,7 +42,10 @@ __all__ = [
     "canonical",
     "col",
     "edges",
+    "game",
     "gamegraph",
+    "games",
+    "graph_games",
     "graphs",
     "isomorphic",
     "kinds",

@@ -7,6 +7,7 @@ from typing_extensions import final
 
 __all__ = [
     "DEFAULT_COL_BUDGET",
+    "DEFAULT_GAME_BUDGET",
     "DEFAULT_UVG_BUDGET",
     "GamesweepError",
     "GraphIter",
@@ -24,7 +25,9 @@ __all__ = [
     "coordinator_status",
     "coordinator_token",
     "digraph6_encode",
+    "game_board",
     "gamegraph_solve",
+    "games",
     "graph6_decode",
     "graph6_encode",
     "graphs",
@@ -46,6 +49,7 @@ class GamesweepError(ValueError):
 
 DEFAULT_UVG_BUDGET: int
 DEFAULT_COL_BUDGET: int
+DEFAULT_GAME_BUDGET: int
 
 @final
 class GraphIter(Iterator[str]):
@@ -162,6 +166,15 @@ def coordinator_import(
 ) -> str: ...
 def key(store: str, out: Optional[str] = None) -> str: ...
 def kinds() -> str: ...
+def games() -> str: ...
+def game_board(
+    name: str,
+    code: str,
+    start: Optional[int] = None,
+    moves: List[int] = ...,
+    first: str = "L",
+    budget: int = ...,
+) -> str: ...
 def verify(options: List[str], positionals: List[str]) -> str: ...
 def store_check(dir: str) -> str: ...
 def run(words: List[str]) -> str: ...

@@ -1195,6 +1195,86 @@ fn store_check(py: Python<'_>, dir: String) -> PyResult<String> {
     r.map_err(cli_err)
 }
 
+/// The games of the graph-game layer (`gamesweep::kinds::games()`), as
+/// JSON: `[{"name", "title", "about", "impartial", "directed",
+/// "max_vertices"}]`.
+#[pyfunction]
+fn games() -> String {
+    let v: Vec<serde_json::Value> = gamesweep::kinds::games()
+        .iter()
+        .map(|g| {
+            serde_json::json!({
+                "name": g.name(),
+                "title": g.title(),
+                "about": g.about(),
+                "impartial": g.impartial(),
+                "directed": g.directed(),
+                "max_vertices": g.max_vertices(),
+            })
+        })
+        .collect();
+    serde_json::Value::Array(v).to_string()
+}
+
+/// The board of game `name` on `code` (graph6, or digraph6 for a game on
+/// digraphs) as `gamesweep explore` shows it: the start `start` (None:
+/// every start valued, or the only one), the moves `moves` (option
+/// indices) from it, `first` (`"L"` or `"R"`) moving first in a partizan
+/// game, within `budget` positions (0: unlimited), as JSON
+/// (`gamesweep::families::graph_game::board::BoardView`).
+#[pyfunction]
+#[pyo3(signature = (name, code, start = None, moves = Vec::new(), first = "L", budget = gamesweep::families::graph_game::board::BOARD_BUDGET as u64))]
+fn game_board(
+    py: Python<'_>,
+    name: &str,
+    code: String,
+    start: Option<usize>,
+    moves: Vec<usize>,
+    first: &str,
+    budget: u64,
+) -> PyResult<String> {
+    use gamesweep::families::graph_game::board::{Line, Refused};
+    use gamesweep::families::graph_game::Side;
+    let all = gamesweep::kinds::games();
+    let Some(game) = all.iter().copied().find(|g| g.name() == name) else {
+        return Err(err(format!(
+            "no game `{name}` on the graph-game layer (games: {})",
+            all.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ")
+        )));
+    };
+    let first = match first {
+        "L" => Side::Left,
+        "R" => Side::Right,
+        f => {
+            return Err(err(format!(
+                "first={f:?}: expected \"L\" (Left, Blue) or \"R\" (Right, Red)"
+            )))
+        }
+    };
+    let line = Line {
+        start,
+        moves,
+        first: Some(first),
+    };
+    let limit = if budget == 0 {
+        usize::MAX
+    } else {
+        usize::try_from(budget).unwrap_or(usize::MAX)
+    };
+    let r = interruptible(py, move || {
+        game.board(&code, &line, limit)
+            .map_err(|e| match e {
+                Refused::Budget(m) => format!(
+                    "{m}; pass --budget {} to allow more, --budget 0 for unlimited",
+                    budget.saturating_mul(10)
+                ),
+                Refused::Input(m) => m,
+            })
+            .and_then(|b| serde_json::to_string(&b).map_err(|e| e.to_string()))
+    })?;
+    r.map_err(err)
+}
+
 /// `gamesweep kinds` as JSON: `[{"name", "about", "params": [{"name",
 /// "help", "min", "max", "default"}]}]` (`default` null: required).
 #[pyfunction]
@@ -1404,6 +1484,10 @@ fn short(s: &str) -> String {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GamesweepError", m.py().get_type::<GamesweepError>())?;
     m.add("DEFAULT_UVG_BUDGET", cli_solve::DEFAULT_UVG_BUDGET)?;
+    m.add(
+        "DEFAULT_GAME_BUDGET",
+        gamesweep::families::graph_game::board::BOARD_BUDGET as u64,
+    )?;
     m.add("DEFAULT_COL_BUDGET", cli_solve::DEFAULT_COL_BUDGET)?;
     m.add_class::<GraphIter>()?;
     m.add_function(wrap_pyfunction!(uvg_values, m)?)?;
@@ -1432,6 +1516,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(store_check, m)?)?;
     m.add_function(wrap_pyfunction!(kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(game_board, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(canonical, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_labelling, m)?)?;

@@ -19,6 +19,7 @@ MODULES = [
     "gamesweep.col",
     "gamesweep.myopic",
     "gamesweep.gamegraph",
+    "gamesweep.graph_games",
     "gamesweep.results",
     "gamesweep.coordinator",
     "gamesweep.values",
@@ -66,7 +67,7 @@ def test_all_names_exist_and_the_package_exports_its_modules():
         m, names = _public(module)
         for name in names:
             assert hasattr(m, name), f"{module}.__all__ names {name}, which it lacks"
-    for sub in ["uvg", "col", "myopic", "gamegraph"]:
+    for sub in ["uvg", "col", "myopic", "gamegraph", "graph_games"]:
         assert sub in gamesweep.__all__
 
 

@@ -16,6 +16,7 @@ mod dashboard;
 mod disk_full;
 mod explore;
 mod explore_analysis;
+mod explore_layered;
 mod explore_modules;
 mod explore_search;
 mod export;

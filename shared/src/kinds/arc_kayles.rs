@@ -2,6 +2,7 @@
 //! remain and removes both ends (with every edge at them); whoever cannot
 //! move loses. One position per graph: the whole board.
 
+use crate::families::graph_game::board::{Picture, Place};
 use crate::families::graph_game::{Graph, GraphGame, Layered, Play, Side};
 use crate::graph::VSet;
 
@@ -28,6 +29,21 @@ impl GraphGame for ArcKayles {
     }
     fn describe(&self, _: &Graph, _: &VSet) -> String {
         "the whole board".into()
+    }
+    fn picture(&self, g: &Graph, left: &VSet) -> Picture {
+        Picture {
+            vertices: (0..g.n())
+                .map(|v| if left >> v & 1 == 1 { '.' } else { 'x' })
+                .collect(),
+            used: Vec::new(),
+        }
+    }
+    fn places(&self, g: &Graph, left: &VSet, _: Side) -> Vec<Option<Place>> {
+        g.edges()
+            .into_iter()
+            .filter(|&(u, v)| left >> u & left >> v & 1 == 1)
+            .map(|(u, v)| Some(Place::Edge(u, v)))
+            .collect()
     }
     fn source_file(&self) -> &'static str {
         file!()

@@ -2,6 +2,7 @@
 //! vertex; a move slides it along an edge not used before; whoever cannot
 //! move loses. Positions: every start vertex.
 
+use crate::families::graph_game::board::Picture;
 use crate::families::graph_game::{Graph, GraphGame, Layered, Play, Side};
 use crate::sweep::Marks;
 
@@ -34,6 +35,20 @@ impl GraphGame for EdgeGeography {
     }
     fn marks(&self, _: &Graph, &(at, _): &(u8, u64)) -> Marks {
         Marks::Start(vec![at as usize])
+    }
+    fn picture(&self, g: &Graph, &(at, used): &(u8, u64)) -> Picture {
+        Picture {
+            vertices: (0..g.n())
+                .map(|v| if v == at as usize { 'T' } else { '.' })
+                .collect(),
+            used: g
+                .edges()
+                .into_iter()
+                .enumerate()
+                .filter(|&(i, _)| used >> i & 1 == 1)
+                .map(|(_, e)| e)
+                .collect(),
+        }
     }
     fn source_file(&self) -> &'static str {
         file!()

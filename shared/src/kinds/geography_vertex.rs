@@ -2,6 +2,7 @@
 //! starts on a vertex; a move slides it along an arc to a vertex it has
 //! not visited; whoever cannot move loses. Positions: every start vertex.
 
+use crate::families::graph_game::board::Picture;
 use crate::families::graph_game::{Graph, GraphGame, Layered, Play, Side};
 use crate::graph::{members, VSet};
 use crate::sweep::Marks;
@@ -31,6 +32,17 @@ impl GraphGame for VertexGeography {
     }
     fn marks(&self, _: &Graph, &(at, _): &(u8, VSet)) -> Marks {
         Marks::Start(vec![at as usize])
+    }
+    fn picture(&self, g: &Graph, &(at, seen): &(u8, VSet)) -> Picture {
+        let c = |v: usize| match v {
+            _ if v == at as usize => 'T',
+            _ if seen >> v & 1 == 1 => 'v',
+            _ => '.',
+        };
+        Picture {
+            vertices: (0..g.n()).map(c).collect(),
+            used: Vec::new(),
+        }
     }
     fn source_file(&self) -> &'static str {
         file!()

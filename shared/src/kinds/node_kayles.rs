@@ -2,6 +2,7 @@
 //! and removes it with its remaining neighbours; whoever cannot move loses
 //! (normal play). One position per graph: the whole board.
 
+use crate::families::graph_game::board::{Picture, Place};
 use crate::families::graph_game::{Graph, GraphGame, Layered, Play, Side};
 use crate::graph::{members, VSet};
 
@@ -25,6 +26,17 @@ impl GraphGame for NodeKayles {
     }
     fn describe(&self, _: &Graph, _: &VSet) -> String {
         "the whole board".into()
+    }
+    fn picture(&self, g: &Graph, left: &VSet) -> Picture {
+        Picture {
+            vertices: (0..g.n())
+                .map(|v| if left >> v & 1 == 1 { '.' } else { 'x' })
+                .collect(),
+            used: Vec::new(),
+        }
+    }
+    fn places(&self, _: &Graph, left: &VSet, _: Side) -> Vec<Option<Place>> {
+        members(*left).map(|v| Some(Place::Vertex(v))).collect()
     }
     fn source_file(&self) -> &'static str {
         file!()

@@ -12,6 +12,7 @@ mod support;
 
 mod docs_figures;
 mod golden;
+mod graph_boards;
 mod graph_games;
 mod kind_version;
 mod kinds_contract;

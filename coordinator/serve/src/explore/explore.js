@@ -19,7 +19,7 @@
 import { $, html, setHtml } from "./html.js";
 import { getJson, pageData } from "./api.js";
 import { errorBoard } from "./draw.js";
-import { DEFAULT_GAME, GAMES, witnessGame } from "./games.js";
+import { DEFAULT_GAME, GAMES, layeredGame, witnessGame } from "./games.js";
 import { createSearch } from "./search.js";
 import { createAnalysis } from "./analysis.js";
 import { initGameGraph } from "./gamegraph.js";
@@ -62,13 +62,15 @@ function vertexList(s) {
 
 // Nothing of an earlier position stays on the panel once a request failed.
 function clearPanel() {
-  for (const id of ["value", "winner", "nu", "nu-s", "deg3", "reply", "path", "col-value", "col-outcome", "col-colouring", "col-table", "col-reply"]) {
+  for (const id of ["value", "winner", "nu", "nu-s", "deg3", "reply", "path", "col-value", "col-outcome", "col-colouring", "col-table", "col-reply",
+    "lg-value", "lg-outcome", "lg-mover", "lg-reply", "lg-start", "lg-hint"]) {
     const e = $(id);
     e.textContent = "—";
     delete e.dataset.value;
   }
   $("moves").querySelector("tbody").replaceChildren();
   $("col-moves").querySelector("tbody").replaceChildren();
+  $("lg-moves").replaceChildren();
   $("hint").textContent = "";
   $("method").textContent = "";
 }
@@ -84,6 +86,7 @@ export function createBoard(data) {
     at: 0,             // moves of the line shown
     colouring: "",     // Col: the colouring shown
     history: [],       // Col: start positions before each paint (undo)
+    texts: [],         // a layered game: the words for the moves of the line
     view: null,        // the last answer shown
     presets: [],
     results: [],
@@ -91,6 +94,9 @@ export function createBoard(data) {
     sid: visitId(),
     replay: 0,         // the replay running (0: none)
   };
+  // The games on the board: games.js's, and one object per game of the
+  // graph-game layer the server names (added by `begin`).
+  const games = { ...GAMES };
 
   function done(ok) {
     st.seq += 1;
@@ -101,7 +107,7 @@ export function createBoard(data) {
   function setGame(g) {
     st.game = g;
     $("game").value = g.name;
-    document.body.className = "game-" + g.name + ($("hide").checked ? " hide-values" : "");
+    document.body.className = (g.bodyClass || "game-" + g.name) + ($("hide").checked ? " hide-values" : "");
   }
 
   // ---- the line: whose move, who plays it ----
@@ -239,6 +245,8 @@ export function createBoard(data) {
     if (!v || document.body.dataset.state === "busy") return;
     stopReplay();
     notice("");
+    // A game that picks its start by a click (before anyone moves).
+    if (st.game.pick && st.game.pick(board, v, w)) return;
     if (playing() && owner(st.at) === "solver") {
       notice("It is the solver's move: press “Solver plays”, or step through the moves.");
       return;
@@ -259,7 +267,22 @@ export function createBoard(data) {
     }
     const why = st.game.refuse(board, v, w);
     if (why) { notice(why); return; }
-    if (!(await push(w))) return;
+    if (!(await push(st.game.entryAt ? st.game.entryAt(board, v, w) : w))) return;
+    await solverMoves();
+  }
+
+  // A move chosen by its entry of the line (an edge's handle, a row of a
+  // layered game's table).
+  async function clickOption(i) {
+    if (!st.view || document.body.dataset.state === "busy") return;
+    stopReplay();
+    notice("");
+    if (playing() && owner(st.at) === "solver") {
+      notice("It is the solver's move: press “Solver plays”, or step through the moves.");
+      return;
+    }
+    if (ended()) { notice("The game is over: step back, or press New game."); return; }
+    if (!(await push(i))) return;
     await solverMoves();
   }
 
@@ -367,8 +390,8 @@ export function createBoard(data) {
   async function openLink(q) {
     const problems = [];
     const name = q.get("game") || DEFAULT_GAME.name;
-    let game = Object.hasOwn(GAMES, name) ? GAMES[name] : null;
-    if (!game) { problems.push("unknown game “" + name.slice(0, 20) + "” (" + Object.keys(GAMES).join(", ").replace(/, (\w+)$/, " or $1") + ")"); game = DEFAULT_GAME; }
+    let game = Object.hasOwn(games, name) ? games[name] : null;
+    if (!game) { problems.push("unknown game “" + name.slice(0, 20) + "” (" + Object.keys(games).join(", ").replace(/, ([\w-]+)$/, " or $1") + ")"); game = DEFAULT_GAME; }
     $("hide").checked = q.get("hide") === "1";
     const { start, moves } = game.readLink(q, problems);
     let line = vertexList(moves);
@@ -406,8 +429,16 @@ export function createBoard(data) {
   // ---- the controls ----
 
   $("board").addEventListener("click", e => {
+    const o = e.target.closest("[data-option]");
+    if (o) { clickOption(Number(o.dataset.option)); return; }
     const g = e.target.closest("g.v");
     if (g) clickVertex(Number(g.dataset.v));
+  });
+  $("panel").addEventListener("click", e => {
+    const o = e.target.closest("tr[data-option]");
+    if (o) { clickOption(Number(o.dataset.option)); return; }
+    const s = e.target.closest("tr[data-start]");
+    if (s && st.game.pickStart && document.body.dataset.state !== "busy") st.game.pickStart(board, Number(s.dataset.start));
   });
   $("entry").addEventListener("submit", e => {
     e.preventDefault();
@@ -415,10 +446,10 @@ export function createBoard(data) {
     $("preset").value = "";
     $("results").value = "";
     $("note").textContent = "";
-    const game = GAMES[$("game").value];
+    const game = games[$("game").value];
     open(game, $("code").value.trim(), game.typed());
   });
-  $("game").addEventListener("change", () => setGame(GAMES[$("game").value]));
+  $("game").addEventListener("change", () => setGame(games[$("game").value]));
   $("undo").addEventListener("click", undo);
   $("reset").addEventListener("click", reset);
   $("solver-move").addEventListener("click", solverPlays);
@@ -433,18 +464,19 @@ export function createBoard(data) {
     if (li) { stopReplay(); goTo(Number(li.dataset.i) + 1); }
   });
   // Each game's own controls, while that game is shown.
-  for (const game of Object.values(GAMES)) {
+  function wire(game) {
     for (const [id, handler] of Object.entries(game.controls)) {
       $(id).addEventListener("change", () => { if (st.game === game) handler(board); });
     }
   }
+  Object.values(games).forEach(wire);
   $("hide").addEventListener("change", () => { setGame(st.game); syncUrl(); });
   $("preset").addEventListener("change", () => {
     const p = st.presets[Number($("preset").value)];
     if (!p) return;
     $("results").value = "";
     $("note").textContent = p.name + ": " + p.note;
-    const game = GAMES[p.game];
+    const game = games[p.game];
     open(game, p.code, game.preset(p));
   });
   $("results").addEventListener("change", () => {
@@ -461,6 +493,12 @@ export function createBoard(data) {
   async function begin() {
     try {
       const p = await getJson("/explore/api/presets");
+      // The games of the graph-game layer: one object each, made here.
+      for (const info of p.layered) {
+        games[info.name] = layeredGame(info);
+        wire(games[info.name]);
+      }
+      setHtml($("layered-games"), html`${p.layered.map(x => html`<option value="${x.name}">${x.title}${x.directed ? " (digraphs)" : ""}</option>`)}`);
       initGameGraph(p, board.analysis.addTerm);
       st.presets = p.presets;
       st.results = p.results;
@@ -479,7 +517,7 @@ export function createBoard(data) {
     } else {
       const i = st.presets.findIndex(x => x.id === "petersen");
       if (i >= 0) {
-        const p = st.presets[i], game = GAMES[p.game];
+        const p = st.presets[i], game = games[p.game];
         $("preset").value = String(i);
         $("note").textContent = p.name + ": " + p.note;
         await open(game, p.code, game.typed());

@@ -343,6 +343,189 @@ function colGame(rules, label) {
 export const col = colGame("col", "Col");
 export const myopic = colGame("myopic", "Myopic Col");
 
+// ---- the games of the graph-game layer: one object for all of them ----
+
+// Where a move is made, in words: a vertex "3", an edge "2–5" (an arc "2 → 5").
+function placeText(p, directed) {
+  if (!p) return null;
+  if (p.vertex !== undefined) return String(p.vertex);
+  return p.edge[0] + (directed ? " → " : "–") + p.edge[1];
+}
+
+const LAYERED_CLASS = { x: "gone", L: "blue", R: "red", T: "token", v: "visited" };
+
+// A layered game's side of entry i of the line: partizan games alternate
+// from the side that moves first ("L", "R"), impartial ones from the first
+// player ("first", "second").
+function layeredSide(info, st, i) {
+  if (info.impartial) return i % 2 === 0 ? "first" : "second";
+  return i % 2 === 0 ? st.first : other(st.first);
+}
+
+// A layered answer's moves of the side to move.
+const toMove = v => v.position ? v.position.moves.filter(m => m.side === v.position.to_move) : [];
+
+function renderLayered(b, v, info) {
+  const { st } = b;
+  const d = v.drawing, p = v.position;
+  const pic = p ? p.picture.vertices : "";
+  const used = new Set(p ? p.picture.used.map(([a, w]) => a + "," + w) : []);
+  const mine = toMove(v);
+  const byVertex = new Map(mine.filter(m => m.place && m.place.vertex !== undefined).map(m => [m.place.vertex, m]));
+  const starts = new Map(p ? [] : v.starts.filter(s => s.place && s.place.vertex !== undefined).map(s => [s.place.vertex, s]));
+  // Moves on edges get a handle at the edge's middle, with their value.
+  const onEdges = mine.filter(m => m.place && m.place.edge).map(m => {
+    const [a, w] = m.place.edge, [x1, y1] = d.coords[a], [x2, y2] = d.coords[w];
+    const x = (x1 + x2) / 2, y = (y1 + y2) / 2;
+    return html`<g class="emove${m.wins ? " win" : ""}" data-option="${m.index}"><circle cx="${x}" cy="${y}" r="9"/><text class="val${m.value === "0" ? "" : " nonzero"}" data-value="${m.value}" x="${x}" y="${y - 13}">${m.value}</text></g>`;
+  });
+  const cls = {
+    over: onEdges,
+    edge: (a, w) => used.has(a + "," + w) || (pic && (pic[a] === "x" || pic[w] === "x")) ? " dead" : "",
+    vertex: w => {
+      const c = ["lg"];
+      if (pic && LAYERED_CLASS[pic[w]]) c.push(LAYERED_CLASS[pic[w]]);
+      if (byVertex.has(w)) { c.push("move"); if (byVertex.get(w).wins) c.push("win"); }
+      if (starts.has(w)) c.push("start-choice");
+      return c.join(" ");
+    },
+  };
+  const labels = w => {
+    const m = byVertex.get(w) || starts.get(w);
+    if (!m) return null;
+    return [m.value, m.value, m.value !== "0"];
+  };
+  setHtml($("board"), svgBoard(d, cls, labels));
+  const sideWord = s => s ? SIDE[s] : "the player to move";
+  setFact("lg-value", p ? p.value : "— (choose a start)", p ? p.value : null);
+  setFact("lg-outcome", p ? OUTCOME[p.outcome] || p.outcome : "—", p ? p.outcome : null);
+  setFact("lg-mover", p ? sideWord(p.to_move) + (p.mover_wins ? " wins" : " loses") + " (" + movesToEnd(p.remoteness) + ")" : "—", p ? String(p.mover_wins) : null);
+  const r = p && p.reply !== null ? mine.find(m => m.index === p.reply) : null;
+  setFact("lg-reply", r ? (placeText(r.place, d.directed) || "option " + r.index) + " (" + (r.wins ? "wins" : "loses whatever it does; the longest resistance") + ", " + movesToEnd(r.remoteness + 1) + ")" : "—", r ? r.index : null);
+  setFact("lg-start", p ? p.describe : "—", v.start);
+  const rows = p ? p.moves.map(m => html`<tr class="${m.wins ? "win" : ""}${m.side === p.to_move ? " playable" : ""}" data-side="${m.side || ""}"${m.side === p.to_move && html` data-option="${m.index}"`} data-value="${m.value}"><td>${
+    placeText(m.place, d.directed) || "option " + m.index}</td>${!info.impartial && html`<td>${SIDE[m.side]}</td>`}<td>${m.value}</td><td>${m.outcome}</td></tr>`)
+    : v.starts.map(s => html`<tr class="start" data-start="${s.index}" data-value="${s.value}"><td>${s.describe}</td>${!info.impartial && html`<td>—</td>`}<td>${s.value}</td><td>${s.outcome}</td></tr>`);
+  setHtml($("lg-moves"), html`<thead><tr><th>${p ? "move" : "start"}</th>${!info.impartial && html`<th>side</th>`}<th>value</th><th>outcome</th></tr></thead><tbody>${
+    rows.length ? rows : html`<tr><td colspan="4" class="muted">no moves</td></tr>`}</tbody>`);
+  $("lg-hint").textContent = !p ? "Click a vertex (or a row of the table) to choose the start; the numbers are the value of each start." :
+    mine.length ? "Click a highlighted vertex or edge handle, or a row of the table, to move (green: a winning move)." :
+      "No move left: " + sideWord(p.to_move) + " loses. Undo takes moves back; Reset starts again.";
+  $("method").textContent = info.title + " · " + (info.impartial ? "Grundy values (mex)" : "canonical values (CGSuite notation)") + " · " + d.layout + " · " + v.work + " positions";
+  if (!st.line.length) st.texts = [];
+  v.line.forEach((m, i) => { st.texts[i] = placeText(m.place, d.directed) || "option " + m.index; });
+}
+
+/** A game of the graph-game layer, as the server describes it (`info`: its
+ *  name, title, rule, impartial or not, digraphs or not): every such game
+ *  is this one object, driven by the server's answers. */
+export function layeredGame(info) {
+  const game = {
+    name: info.name,
+    label: info.title,
+    bodyClass: "game-layered " + (info.impartial ? "impartial" : "partizan"),
+    playBox: "lg-play",
+    setUp: false,
+    controls: {
+      "lg-play": b => b.load(),
+      "lg-side": b => b.reset(),
+      "lg-order": b => b.reset(),
+    },
+    you: () => info.impartial ? $("lg-order").value : $("lg-side").value,
+    first: () => info.impartial ? "L" : ($("lg-order").value === "first" ? $("lg-side").value : other($("lg-side").value)),
+    side: (st, i) => layeredSide(info, st, i),
+    async view(b) {
+      const { st } = b;
+      return getJson("/explore/api/layered?game=" + encodeURIComponent(info.name) + "&g=" + encodeURIComponent(st.code) +
+        "&s=" + encodeURIComponent(st.start) + "&m=" + st.line.slice(0, st.at).join(",") + "&first=" + st.first);
+    },
+    render: (b, v) => renderLayered(b, v, info),
+    moveText(st, i) {
+      const s = layeredSide(info, st, i);
+      return (i + 1) + ". " + (info.impartial ? "" : (s === "L" ? "Blue " : "Red ")) + (st.texts[i] || "option " + st.line[i]);
+    },
+    turn(b, v) {
+      if (!v.position) return "Choose a start: click a vertex, or a row of the table.";
+      const { st } = b, side = layeredSide(info, st, st.at);
+      const who = info.impartial ? "" : SIDE[side] + " to move";
+      if (!b.playing()) return who ? who + "." : "";
+      const o = b.owner(st.at);
+      const yours = info.impartial ? "you play " + game.you() : "you play " + SIDE[game.you()];
+      const t = o === "you" ? "your move" : "the solver's move";
+      return (who ? who + " — " + t : t[0].toUpperCase() + t.slice(1)) + " (" + yours + ").";
+    },
+    end(b, v) {
+      if (!v.position || toMove(v).length) return null;
+      const loser = v.position.to_move ? SIDE[v.position.to_move] : "the player to move";
+      if (!b.playing()) return ["No move left: " + loser + " loses.", "over"];
+      return b.owner(b.st.at) === "you" ? ["You cannot move: the solver wins.", "loss"] : ["The solver cannot move: you win!", "win"];
+    },
+    solverMove: v => v.position && v.position.reply !== null ? v.position.reply : null,
+    // A click before a start is chosen chooses it (and the solver moves,
+    // if it is its turn); true when the click was that.
+    pick(b, v, w) {
+      if (v.position) return false;
+      const s = v.starts.find(x => x.place && x.place.vertex === w);
+      if (!s) return false;
+      game.pickStart(b, s.index);
+      return true;
+    },
+    pickStart(b, index) {
+      b.restart(st => { st.start = String(index); st.line = []; st.at = 0; st.texts = []; });
+    },
+    refuse(b, v, w) {
+      if (!v.position) return "vertex " + w + " is no start: choose one of the highlighted vertices or a row of the table";
+      if (b.ended()) return "The game is over: step back, or press New game.";
+      if (!toMove(v).length) return "no move left";
+      return toMove(v).some(m => m.place && m.place.vertex === w) ? null :
+        w + " is not a move" + (toMove(v).some(m => m.place && m.place.edge) ? ": moves are made on the edges' handles" : "") + (v.position.to_move ? " for " + SIDE[v.position.to_move] : "");
+    },
+    entryAt: (b, v, w) => toMove(v).find(m => m.place && m.place.vertex === w).index,
+    reset(b) {
+      const { st } = b;
+      st.first = game.first();
+      st.line = [];
+      st.texts = [];
+      // Back to choosing a start (the server picks a game's only one).
+      st.start = "";
+    },
+    link(b, p) {
+      const { st } = b;
+      if (st.start !== "") p.set("s", st.start);
+      if (st.line.length) p.set("m", st.line.join(","));
+      if ($("lg-play").checked) p.set("play", game.you());
+      if (!info.impartial && st.first !== "L") p.set("first", st.first);
+    },
+    readLink(q, problems) {
+      const play = q.get("play"), first = q.get("first") || "L";
+      const roles = info.impartial ? ["first", "second"] : ["L", "R"];
+      if (play !== null && !roles.includes(play)) problems.push("play=" + play.slice(0, 20) + " (" + roles.join(" or ") + ")");
+      if (!["L", "R"].includes(first)) problems.push("first=" + first.slice(0, 20) + " (L or R)");
+      const on = roles.includes(play);
+      $("lg-play").checked = on;
+      if (info.impartial) $("lg-order").value = on ? play : "first";
+      else {
+        $("lg-side").value = on ? play : "L";
+        const f = ["L", "R"].includes(first) ? first : "L";
+        $("lg-order").value = f === $("lg-side").value ? "first" : "second";
+      }
+      const s = q.get("s") || "";
+      if (s !== "" && !/^\d{1,4}$/.test(s)) { problems.push("s=" + s.slice(0, 20) + " (a start's number)"); return { start: "", moves: "" }; }
+      return { start: s, moves: q.get("m") };
+    },
+    // The server checks the moves (their options are its to know).
+    illegalAt: () => null,
+    preset: () => ({ start: "", line: [] }),
+    witnessLink: () => {},
+    typed: () => ({ start: "", line: [] }),
+    term: () => [null, info.title + " positions do not join sums here"],
+    title: (st, v) => info.title + " " + st.code + (v && v.line.length ? ", " + v.line.length + " moves" : ""),
+    treeMove: label => label,
+    sumMove: m => m,
+  };
+  return game;
+}
+
 /** A game graph from a file: in the tree and sum routes' answers only. */
 export const gamegraph = {
   name: "gamegraph",

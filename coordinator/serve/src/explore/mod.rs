@@ -36,6 +36,11 @@
 //!   --json` print them ([`analysis`]); the analysis panel asks a node's
 //!   tree at depth 1 and its sum alone (its simplest winning moves) as it
 //!   is opened.
+//! - `/explore/api/layered?game=NAME&g=CODE&s=START&m=M1,M2&first=L|R`: a
+//!   board of a game on the graph-game layer (every game of
+//!   `gamesweep::kinds::games()`, [`layered`]): the position after the
+//!   moves (each an option's index) with the value of every option and the
+//!   solver's move; the presets list those games and their presets.
 //! - `/explore/api/uvg/search?g=GRAPH6&line=S,V1,...&budget=B`: one start or
 //!   move searched exactly past the page's budget, its progress streamed as
 //!   JSON lines ([`search`]).
@@ -50,6 +55,7 @@
 pub mod analysis;
 pub mod engine;
 pub mod gamedraw;
+pub mod layered;
 pub mod presets;
 pub mod search;
 
@@ -339,6 +345,7 @@ pub fn router(ex: Arc<Explorer>) -> Router {
         .route("/explore/api/presets", get(presets_json))
         .route("/explore/api/uvg", get(uvg_json))
         .route("/explore/api/col", get(col_json))
+        .route("/explore/api/layered", get(layered_json))
         .route("/explore/api/gamegraph", post(gamegraph_json))
         .merge(analysis::routes())
         .merge(search::routes())
@@ -377,7 +384,8 @@ async fn style() -> Response {
 
 #[derive(Serialize)]
 struct PresetList<'a> {
-    presets: &'a [presets::Preset],
+    presets: Vec<&'a presets::Preset>,
+    layered: Vec<layered::GameInfo>,
     results: &'a [Listed],
     results_source: Option<&'a str>,
     game_file: Option<&'a GameFile>,
@@ -390,7 +398,8 @@ async fn presets_json(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Re
         return unauthorized();
     }
     json(&PresetList {
-        presets: presets::all(),
+        presets: presets::all().iter().chain(layered::presets()).collect(),
+        layered: layered::games(),
         results: &ex.listed,
         results_source: ex.source.as_deref(),
         game_file: ex.game_file.as_ref(),
@@ -410,6 +419,7 @@ async fn presets_json(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Re
             "col_remoteness_budget": engine::COL_REMOTENESS_BUDGET,
             "game_text_max": engine::GAME_TEXT_MAX,
             "game_draw_max": engine::GAME_DRAW_MAX,
+            "layered_budget": gamesweep::families::graph_game::board::BOARD_BUDGET,
         }),
     })
 }
@@ -503,6 +513,51 @@ async fn uvg_json(
         engine::uvg_view(&g, &p)
     })
     .await
+}
+
+/// `?game=NAME&g=CODE&s=START&m=M1,M2&first=L|R`.
+#[derive(Deserialize)]
+struct LayeredQuery {
+    game: Option<String>,
+    g: Option<String>,
+    s: Option<String>,
+    m: Option<String>,
+    first: Option<String>,
+}
+
+async fn layered_json(
+    State(ex): State<Arc<Explorer>>,
+    headers: HeaderMap,
+    q: Result<Query<LayeredQuery>, QueryRejection>,
+) -> Response {
+    let q = match admit(
+        &ex,
+        &headers,
+        q,
+        "?game=NAME&g=CODE&s=START&m=M1,M2&first=L|R",
+    ) {
+        Ok(q) => q,
+        Err(refusal) => return *refusal,
+    };
+    let game = q.game.unwrap_or_default();
+    let (s, first) = (q.s.unwrap_or_default(), q.first.unwrap_or_default());
+    if game.len() > 64 || s.len() > 64 || first.len() > 64 {
+        return error(StatusCode::BAD_REQUEST, "game, start or side too long");
+    }
+    if game.trim().is_empty() {
+        return error(StatusCode::BAD_REQUEST, "no game: give game=NAME");
+    }
+    if q.g.as_deref().unwrap_or("").trim().is_empty() {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "no graph: give a graph6 (digraph6 for a game on digraphs) string",
+        );
+    }
+    let (g, m) = match graph_and_line(q.g, q.m, "moves") {
+        Ok(x) => x,
+        Err(refusal) => return *refusal,
+    };
+    compute(&ex, move || layered::view(&game, &g, &s, &m, &first)).await
 }
 
 /// `?rules=col|myopic&g=CODE&c=COLOURING&sid=VISIT`.

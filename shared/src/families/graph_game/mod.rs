@@ -12,6 +12,7 @@
 //! memo key is the position itself (`GraphGame::State`, e.g. a bitmask of
 //! remaining vertices), one memo per graph.
 
+pub mod board;
 pub mod graphs;
 mod kind;
 mod model;
@@ -97,6 +98,25 @@ pub trait GraphGame: Send + Sync + 'static {
     /// How a drawing marks the position (start vertices, a colouring).
     fn marks(&self, _g: &Graph, _p: &Self::State) -> Marks {
         Marks::None
+    }
+    /// How a board draws `p` (`gamesweep explore`): vertices gone, coloured,
+    /// visited, the token, edges used. By default its [`GraphGame::marks`]
+    /// (the token on start vertices, a colouring as it is).
+    fn picture(&self, g: &Graph, p: &Self::State) -> board::Picture {
+        board::Picture::of_marks(g, &self.marks(g, p))
+    }
+    /// Where a person makes each option of [`GraphGame::options`]`(g, p,
+    /// side)` on a drawing, in the same order (`None`: the board lists it
+    /// but nothing on the drawing makes it). By default read off the
+    /// pictures ([`board::Picture::place_of`]): the vertex that became the
+    /// token or a colour, else the one edge used up, else the one vertex
+    /// that changed.
+    fn places(&self, g: &Graph, p: &Self::State, side: Side) -> Vec<Option<board::Place>> {
+        let before = self.picture(g, p);
+        self.options(g, p, side)
+            .iter()
+            .map(|o| before.place_of(&self.picture(g, o)))
+            .collect()
     }
     /// `file!()`, in the game's own file: it selects the solver version
     /// (the hash of that file and of all it uses, this layer included).
@@ -255,15 +275,7 @@ pub struct Solved {
 /// game), valued: what `gamesweep solve GAME CODE` shows. A graph larger
 /// than the game's `MAX_N` + 3 is refused (values grow exponentially).
 pub fn solve_code<G: GraphGame>(game: &G, code: &str) -> Result<Vec<Solved>, String> {
-    let g = Graph::parse(code.trim(), G::DIRECTED)?;
-    let limit = G::MAX_N + 3;
-    if g.n() > limit {
-        return Err(format!(
-            "{} vertices: `{}` values graphs of at most {limit} vertices",
-            g.n(),
-            G::NAME
-        ));
-    }
+    let g = board::graph_of::<G>(code)?;
     let mut s = Solver::<G>::default();
     Ok(game
         .positions(&g)
@@ -289,6 +301,22 @@ pub trait GameKind: crate::sweep::SweepKind {
     fn solve(&self, code: &str) -> Result<Vec<Solved>, String>;
     /// Played on digraphs (digraph6) rather than graphs (graph6)?
     fn directed(&self) -> bool;
+    /// Impartial (Grundy values) rather than partizan (canonical values)?
+    fn impartial(&self) -> bool;
+    /// Its name for people ([`board::title`]: "Node Kayles").
+    fn title(&self) -> &'static str;
+    /// The most vertices of a graph [`GameKind::solve`] and
+    /// [`GameKind::board`] take.
+    fn max_vertices(&self) -> usize;
+    /// The position `line` of the graph `code` with the value of every
+    /// option and the solver's move, for a board ([`board::board`]),
+    /// within `budget` positions.
+    fn board(
+        &self,
+        code: &str,
+        line: &board::Line,
+        budget: usize,
+    ) -> Result<board::BoardView, board::Refused>;
 }
 
 impl<G: GraphGame> GameKind for Layered<G> {
@@ -297,5 +325,22 @@ impl<G: GraphGame> GameKind for Layered<G> {
     }
     fn directed(&self) -> bool {
         G::DIRECTED
+    }
+    fn impartial(&self) -> bool {
+        G::PLAY == Play::Impartial
+    }
+    fn title(&self) -> &'static str {
+        board::title::<G>()
+    }
+    fn max_vertices(&self) -> usize {
+        board::vertex_limit::<G>()
+    }
+    fn board(
+        &self,
+        code: &str,
+        line: &board::Line,
+        budget: usize,
+    ) -> Result<board::BoardView, board::Refused> {
+        board::board(&self.0, code, line, budget)
     }
 }
