@@ -27,7 +27,7 @@ impl GraphGame for Grim {
     }
     fn check(&self, g: &Graph, _: &VSet, v: &Value) -> bool {
         let degree = (0..g.n()).map(|v| g.nbrs(v).count_ones()).max();
-        v.grundy <= degree
+        v.grundy.unwrap_or(0) <= degree.unwrap_or(0)
     }
     fn describe(&self, _: &Graph, _: &VSet) -> String {
         "the whole board".into()

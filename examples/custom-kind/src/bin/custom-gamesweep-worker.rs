@@ -1,8 +1,8 @@
 //! `custom-gamesweep-worker`: `gamesweep-worker` with the `custom-node-kayles` game.
 fn main() {
-    let args = std::env::args_os();
+    let games = custom_kind::GAMES;
     std::process::exit(gamesweep_worker::cli::main_with_games(
-        custom_kind::GAMES,
-        args,
+        games,
+        std::env::args_os(),
     ));
 }
