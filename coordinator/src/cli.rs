@@ -98,7 +98,7 @@ pub fn main_with(extra_kinds: &'static [&'static dyn gamesweep::sweep::SweepKind
 pub fn main_with_games(
     games: &'static [&'static dyn gamesweep::families::graph_game::GameKind],
 ) -> i32 {
-    if let Err(e) = gamesweep::families::graph_game::register(games) {
+    if let Err(e) = gamesweep::kinds::register_games(games) {
         eprintln!("gamesweep: {e}");
         return 2;
     }

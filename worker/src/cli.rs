@@ -229,7 +229,7 @@ pub fn main_with_games(
     games: &'static [&'static dyn gamesweep::families::graph_game::GameKind],
     args: impl IntoIterator<Item = std::ffi::OsString>,
 ) -> i32 {
-    if let Err(e) = gamesweep::families::graph_game::register(games) {
+    if let Err(e) = gamesweep::kinds::register_games(games) {
         eprintln!("gamesweep-worker: {e}");
         return 2;
     }

@@ -5,7 +5,7 @@ use super::stream::{finish, stdout_writer, stream};
 use crate::error::UsageError;
 use crate::output;
 use anyhow::Context as _;
-use gamesweep::families::graph_game::{self, GameKind, Solved};
+use gamesweep::families::graph_game::{GameKind, Solved};
 use gamesweep::graph::graph6;
 
 /// `solve GAME`'s command line, read by hand: clap hands the words of an
@@ -31,7 +31,7 @@ fn parse(args: &[String]) -> Result<GameArgs<'_>, UsageError> {
     let (name, rest) = args
         .split_first()
         .expect("clap gives the subcommand's name");
-    let game = graph_game::find(name).map_err(|e| {
+    let game = gamesweep::kinds::find_game(name).map_err(|e| {
         UsageError(format!(
             "`solve {name}`: {e}; `gamesweep solve --help` lists the other solvers"
         ))

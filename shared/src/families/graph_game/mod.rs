@@ -24,11 +24,9 @@ pub use model::{Counterexample, Counts, GameDoc, GameOutput, GameShard, Layered,
 
 use crate::cgt::{Engine, GameId, Outcome};
 use crate::fxhash::FxHashMap;
-use crate::kinds::RegisterError;
-use crate::sweep::{Marks, SweepKind};
+use crate::sweep::Marks;
 use std::fmt::Debug;
 use std::hash::Hash;
-use std::sync::OnceLock;
 
 /// Who moves: impartial games have one set of options (asked as `Left`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -300,48 +298,4 @@ impl<G: GraphGame> GameKind for Layered<G> {
     fn directed(&self) -> bool {
         G::DIRECTED
     }
-}
-
-/// Every game on the layer: the built-in ones ([`crate::kinds::games`]),
-/// then those [`register`]ed from outside. Fixed at its first use.
-static GAMES: OnceLock<&'static [&'static dyn GameKind]> = OnceLock::new();
-
-/// Add games defined outside this crate (each `Layered(YourGame)`): they
-/// become sweep kinds ([`crate::kinds::register`]) and games that
-/// `gamesweep solve GAME`, the boards of `explore` and Python find by name
-/// ([`games`]). Callable once, before any kind or game is looked up
-/// (`gamesweep_coordinator::main_with_games` and
-/// `gamesweep_worker::cli::main_with_games` call it first thing).
-pub fn register(extra: &'static [&'static dyn GameKind]) -> Result<(), RegisterError> {
-    if GAMES.get().is_some() {
-        return Err(RegisterError::AlreadyFixed);
-    }
-    let kinds: Vec<&'static dyn SweepKind> = extra.iter().map(|&g| g as &dyn SweepKind).collect();
-    crate::kinds::register(Vec::leak(kinds))?;
-    let all: Vec<&'static dyn GameKind> =
-        crate::kinds::games().iter().chain(extra).copied().collect();
-    GAMES
-        .set(Vec::leak(all))
-        .map_err(|_| RegisterError::AlreadyFixed)
-}
-
-/// Every game on the layer, built-in then registered ([`register`]), in
-/// the order `gamesweep kinds` lists them.
-pub fn games() -> &'static [&'static dyn GameKind] {
-    GAMES.get_or_init(crate::kinds::games)
-}
-
-/// The game named `name`, or the error naming every game.
-pub fn find(name: &str) -> Result<&'static dyn GameKind, String> {
-    games()
-        .iter()
-        .copied()
-        .find(|g| g.name() == name)
-        .ok_or_else(|| {
-            let names: Vec<&str> = games().iter().map(|g| g.name()).collect();
-            format!(
-                "no game `{name}` on the graph-game layer (games: {})",
-                names.join(", ")
-            )
-        })
 }
