@@ -89,6 +89,24 @@ pub fn main_with(extra_kinds: &'static [&'static dyn gamesweep::sweep::SweepKind
             return 2;
         }
     }
+    main_registered()
+}
+
+/// [`main_with`] for games on the graph-game layer defined outside the
+/// workspace (each `Layered(YourGame)`): besides being sweep kinds, they get
+/// `gamesweep solve GAME GRAPH6` and their board in `gamesweep explore`.
+pub fn main_with_games(
+    games: &'static [&'static dyn gamesweep::families::graph_game::GameKind],
+) -> i32 {
+    if let Err(e) = gamesweep::kinds::register_games(games) {
+        eprintln!("gamesweep: {e}");
+        return 2;
+    }
+    main_registered()
+}
+
+/// The process once the kinds are registered.
+fn main_registered() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e),

@@ -24,4 +24,4 @@ pub mod output;
 pub mod progress;
 pub mod status_text;
 
-pub use cli::main_with;
+pub use cli::{main_with, main_with_games};

@@ -222,6 +222,20 @@ pub fn main_with_kinds(
     main_with(args)
 }
 
+/// [`main_with_kinds`] for games on the graph-game layer defined outside
+/// the workspace (each `Layered(YourGame)`), as the coordinator's
+/// `main_with_games` takes them.
+pub fn main_with_games(
+    games: &'static [&'static dyn gamesweep::families::graph_game::GameKind],
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> i32 {
+    if let Err(e) = gamesweep::kinds::register_games(games) {
+        eprintln!("gamesweep-worker: {e}");
+        return 2;
+    }
+    main_with(args)
+}
+
 /// `gamesweep-worker`'s main: returns the exit code.
 pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     use clap::Parser;

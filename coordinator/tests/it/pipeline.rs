@@ -702,3 +702,79 @@ fn edge_ranges_count_like_geng() {
     refused(&["graphs", "7", "0/2", "4"], "comes before RES/MOD");
     refused(&["graphs", "7", "x:3"], "MINE:MAXE");
 }
+
+/// The path P_n in graph6.
+fn path_code(n: usize) -> String {
+    gamesweep::graph::graph6::encode_with(n, |u, v| u.abs_diff(v) == 1)
+}
+
+/// `solve node-kayles -` on paths is the octal game 0.137 (Dawson's
+/// Kayles), as the `octal` solver computes it, one line per path in input
+/// order; `solve snort -` on the star K₁,ₙ is ±n.
+#[test]
+fn game_lines_are_valued_in_input_order() {
+    // `solve` values graphs of up to 12 vertices for Node Kayles.
+    let octal = gamesweep::gamegraph::octal::grundy_values(&[1, 3, 7], 12);
+    let paths: Vec<String> = (1..=12).rev().map(path_code).collect();
+    let out = ok_in(&["solve", "node-kayles", "-"], &(paths.join("\n") + "\n"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 12, "{out}");
+    for (line, n) in lines.iter().zip((1..=12).rev()) {
+        let want = gamesweep::sweep::report::nim(u64::from(octal[n]));
+        assert_eq!(*line, format!("{} {want}", path_code(n)), "P_{n}");
+    }
+    let stars: Vec<String> = (1..=6)
+        .map(|n| gamesweep::graph::graph6::encode_with(n + 1, |u, v| (u == 0) != (v == 0)))
+        .collect();
+    let out = ok_in(
+        &["solve", "snort", "-", "--threads", "2"],
+        &stars.join("\n"),
+    );
+    let values: Vec<&str> = out.lines().map(|l| l.split(' ').nth(1).unwrap()).collect();
+    let want: Vec<String> = (1..=6).map(|n| format!("±{n}")).collect();
+    assert_eq!(values, want);
+}
+
+/// Every connected graph on at most 5 vertices: each game's pipeline line
+/// (`--json`) is what `solve GAME CODE --json` says of that graph alone.
+#[test]
+fn game_lines_match_the_single_graph_command() {
+    let graphs = connected_upto(5);
+    for game in ["node-kayles", "arc-kayles", "snort", "geography-edge"] {
+        let out = ok_in(&["solve", game, "-", "--json"], &graphs);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), graphs.lines().count(), "{game}");
+        for (line, code) in lines.iter().zip(graphs.lines()) {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(v["code"], code, "{game}");
+            let one: serde_json::Value =
+                serde_json::from_str(&ok(&["solve", game, code, "--json"])).unwrap();
+            assert_eq!(v["positions"], one, "{game} on {code}");
+        }
+    }
+}
+
+/// A bad line is reported with its number and the others are still valued;
+/// the command then fails. Misuse is one line naming what was wrong.
+#[test]
+fn game_lines_bad_input_is_reported() {
+    let o = gs_in(&["solve", "arc-kayles", "-"], b"Bw\nnot-a-graph\n\nCs\n");
+    assert_eq!(o.status.code(), Some(2));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(out.starts_with("Bw ") && out.contains("\nCs "), "{out}");
+    assert!(err.contains("line 2:"), "{err}");
+    assert!(err.contains("1 of 3 lines could not be solved"), "{err}");
+    cli::refused(&["solve", "no-such-game", "Bw"], "no game `no-such-game`");
+    cli::refused(
+        &["solve", "snort", "Bw", "--threads", "2"],
+        "--threads goes with `-`",
+    );
+    cli::refused(
+        &["solve", "snort", "-", "--threads", "0"],
+        "not a number in 1..=1024",
+    );
+    cli::refused(&["solve", "snort", "Bw", "Cs"], "got 2 arguments");
+    cli::refused(&["solve", "snort", "Bw", "--fast"], "no option `--fast`");
+}

@@ -463,6 +463,16 @@ static RUNS: &[Run] = &[
         replace: &[],
         check: |_| {},
     },
+    // A game of the graph-game layer valued over a graph6 stream: a
+    // console block, its output compared.
+    Run {
+        doc: "docs/commands.md",
+        first: "$ gamesweep graphs 4 -c -q | gamesweep solve node-kayles -",
+        needs: None,
+        setup: nothing,
+        replace: &[],
+        check: |_| {},
+    },
     // Completions and man pages, into a temporary HOME whose folders the
     // shells read completions from exist.
     Run {

@@ -9,15 +9,15 @@
 //!    `Some(env!("GAMESWEEP_KIND_VERSION"))`;
 //! 2. give the crate a solver version: `build.rs` calls
 //!    `gamesweep_build::emit_kind_version()`;
-//! 3. build binaries that register its kind: `gamesweep_coordinator::main_with(KINDS)`
-//!    and `gamesweep_worker::cli::main_with_kinds(KINDS, args)` (`src/bin/`).
+//! 3. build binaries that register its game: `gamesweep_coordinator::main_with_games(GAMES)`
+//!    and `gamesweep_worker::cli::main_with_games(GAMES, args)` (`src/bin/`).
 
 pub mod game;
 
-use gamesweep::sweep::SweepKind;
+use gamesweep::families::graph_game::GameKind;
 
-/// The kinds this crate adds, for `main_with` and `main_with_kinds`.
-pub static KINDS: &[&dyn SweepKind] = &[&game::KIND];
+/// The games this crate adds, for the binaries' `main_with_games`.
+pub static GAMES: &[&dyn GameKind] = &[&game::KIND];
 
 #[cfg(test)]
 mod tests;

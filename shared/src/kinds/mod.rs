@@ -24,6 +24,7 @@ pub mod uvg_local_search;
 pub mod uvg_reduction;
 pub mod uvg_strategy;
 
+use crate::families::graph_game::GameKind;
 use crate::sweep::{SweepError, SweepKind};
 use std::sync::OnceLock;
 
@@ -105,9 +106,14 @@ pub fn builtin() -> &'static [&'static dyn SweepKind] {
     ]
 }
 
-/// The user-facing kinds that are games on the graph-game layer
-/// ([`crate::families::graph_game`]), for `gamesweep solve GAME GRAPH6`.
-pub fn games() -> &'static [&'static dyn crate::families::graph_game::GameKind] {
+/// The games on the graph-game layer ([`crate::families::graph_game`]):
+/// the built-in ones, then those [`register_games`]ed from outside, for
+/// `gamesweep solve GAME GRAPH6`, the boards and Python. Fixed at its first
+/// use.
+static GAMES: OnceLock<&'static [&'static dyn GameKind]> = OnceLock::new();
+
+/// The built-in games on the graph-game layer, in the order of [`builtin`].
+fn builtin_games() -> &'static [&'static dyn GameKind] {
     &[
         &node_kayles::KIND,
         &arc_kayles::KIND,
@@ -115,6 +121,45 @@ pub fn games() -> &'static [&'static dyn crate::families::graph_game::GameKind] 
         &geography_vertex::KIND,
         &geography_edge::KIND,
     ]
+}
+
+/// Every game on the graph-game layer: the built-in ones, then the
+/// [`register_games`]ed ones. The first call fixes the list.
+pub fn games() -> &'static [&'static dyn GameKind] {
+    GAMES.get_or_init(builtin_games)
+}
+
+/// [`register`] for games on the graph-game layer defined outside this
+/// crate (each `Layered(YourGame)`): they become sweep kinds and games
+/// that `gamesweep solve GAME`, the boards and Python find ([`games`],
+/// [`find_game`]). Once, before any kind or game is looked up
+/// (`gamesweep_coordinator::main_with_games` and
+/// `gamesweep_worker::cli::main_with_games` call it first thing).
+pub fn register_games(extra: &'static [&'static dyn GameKind]) -> Result<(), RegisterError> {
+    if GAMES.get().is_some() {
+        return Err(RegisterError::AlreadyFixed);
+    }
+    let kinds: Vec<&'static dyn SweepKind> = extra.iter().map(|&g| g as &dyn SweepKind).collect();
+    register(Vec::leak(kinds))?;
+    let all: Vec<&'static dyn GameKind> = builtin_games().iter().chain(extra).copied().collect();
+    GAMES
+        .set(Vec::leak(all))
+        .map_err(|_| RegisterError::AlreadyFixed)
+}
+
+/// The game named `name`, or an error naming every game.
+pub fn find_game(name: &str) -> Result<&'static dyn GameKind, String> {
+    games()
+        .iter()
+        .copied()
+        .find(|g| g.name() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = games().iter().map(|g| g.name()).collect();
+            format!(
+                "no game `{name}` on the graph-game layer (games: {})",
+                names.join(", ")
+            )
+        })
 }
 
 /// Kinds that exist for the project's own harnesses and are listed nowhere a

@@ -1,7 +1,8 @@
-//! `custom-gamesweep-worker`: `gamesweep-worker` with the `custom-node-kayles` kind.
+//! `custom-gamesweep-worker`: `gamesweep-worker` with the `custom-node-kayles` game.
 fn main() {
-    std::process::exit(gamesweep_worker::cli::main_with_kinds(
-        custom_kind::KINDS,
+    let games = custom_kind::GAMES;
+    std::process::exit(gamesweep_worker::cli::main_with_games(
+        games,
         std::env::args_os(),
     ));
 }

@@ -1,0 +1,3 @@
+fn main() {
+    gamesweep_build::emit_kind_version();
+}
