@@ -3,9 +3,7 @@
 //! published tables, results independent of the shard plan, validation,
 //! and that a game's file defines only its game.
 
-use gamesweep::cgt::Outcome;
 use gamesweep::col::{proper_colourings, Board, Solver as ColSolver, SolverOptions};
-use gamesweep::families::graph_game::graphs::factorial;
 use gamesweep::families::graph_game::{
     solve_code, Class, GameOutput, GameShard, Graph, GraphGame, Layered, Play, Side, Solver,
 };
@@ -13,7 +11,8 @@ use gamesweep::gen::{self, WalkOptions};
 use gamesweep::graph::{graph6, members, BitGraph, VSet};
 use gamesweep::kinds;
 use gamesweep::kinds::node_kayles::NodeKayles;
-use gamesweep::sweep::{run_typed, Kind, Smallest};
+use gamesweep::kinds::snort::Snort;
+use gamesweep::sweep::{run_typed, Kind, Merge, ShardCtx, Smallest};
 use std::path::Path;
 
 /// Every graph on exactly `n` vertices (one per isomorphism class).
@@ -67,7 +66,7 @@ impl GraphGame for GenericUvg {
 
 /// Col written on the layer (`col` keeps its tuned solver): every proper
 /// colouring, in `col::proper_colourings` order.
-struct GenericCol;
+pub(crate) struct GenericCol;
 
 impl GraphGame for GenericCol {
     type State = (VSet, VSet);
@@ -170,92 +169,6 @@ fn generic_col_agrees_with_the_tuned_solver_on_8_vertices() {
     assert!(col_agrees(8) > 12346);
 }
 
-/// OEIS A291342, "Number of labeled graphs on n vertices that are
-/// first-player-winning in the game of Col", n = 1..=10
-/// (https://oeis.org/A291342, terms as published there).
-const A291342: [u64; 10] = [
-    1,
-    0,
-    4,
-    32,
-    326,
-    10564,
-    810391,
-    94548112,
-    19807403830,
-    9081700677832,
-];
-
-/// The labelled counts of the layer: Col's empty board on every graph of n
-/// vertices (all graphs, not only connected ones), each isomorphism class
-/// weighted n!/|Aut(G)|; first player wins = outcome N.
-fn col_first_player_wins(n: usize) -> u64 {
-    let mut s = Solver::<GenericCol>::default();
-    let mut wins = 0u64;
-    graphs_on(n, &mut |bg| {
-        let g = Graph::undirected(bg);
-        s.reset();
-        if s.value(&GenericCol, &g, &(0, 0)).outcome == Outcome::N {
-            wins += factorial(n) / gamesweep::families::graph_game::graphs::aut_order(bg);
-        }
-    });
-    wins
-}
-
-/// Col's outcome on every labelled graph of `n` vertices, one by one (no
-/// isomorphism classes, no automorphisms, no CGT engine: the plain minimax
-/// of `col::naive`): how many the first player wins.
-fn col_first_player_wins_brute_force(n: usize) -> u64 {
-    let pairs: Vec<(usize, usize)> = (0..n).flat_map(|j| (0..j).map(move |i| (i, j))).collect();
-    (0u64..1 << pairs.len())
-        .filter(|mask| {
-            let edges: Vec<(usize, usize)> = pairs
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| mask >> k & 1 == 1)
-                .map(|(_, &e)| e)
-                .collect();
-            gamesweep::col::naive::outcome(&Board::col(n, &edges), 0, 0) == Outcome::N
-        })
-        .count() as u64
-}
-
-/// The published terms hold for n <= 5. From n = 6 on, Col as gamesweep
-/// plays it (a vertex may not take the colour of a coloured neighbour;
-/// normal play) gives other counts than A291342 (n = 6: 11,104, not
-/// 10,564), and so does a brute force over every labelled graph by plain
-/// minimax, which shares nothing with the layer (no canonical generation,
-/// no |Aut|, no CGT engine): the published terms from n = 6 on follow some
-/// other reading of the game (or are in error), not a flaw of the labelled
-/// counts here.
-#[test]
-fn col_first_player_wins_match_a291342() {
-    for n in 1..=5 {
-        assert_eq!(col_first_player_wins(n), A291342[n - 1], "n = {n}");
-        assert_eq!(
-            col_first_player_wins_brute_force(n),
-            A291342[n - 1],
-            "n = {n}"
-        );
-    }
-    let six = col_first_player_wins(6);
-    assert_eq!(six, col_first_player_wins_brute_force(6));
-    assert_eq!(six, 11_104);
-    assert_ne!(six, A291342[5]);
-}
-
-#[test]
-#[ignore = "needs minutes: every graph on 7, 8 and 9 vertices"]
-fn col_first_player_wins_to_9() {
-    for n in 7..=9 {
-        eprintln!(
-            "n = {n}: {} (A291342: {})",
-            col_first_player_wins(n),
-            A291342[n - 1]
-        );
-    }
-}
-
 /// Node Kayles on the path P_n is the octal game 0.137 (Dawson's Kayles)
 /// on a heap of n: the layer's values against the `octal` kind's solver.
 #[test]
@@ -298,8 +211,9 @@ fn node_kayles_is_the_subset_dp() {
     }
 }
 
-/// The document does not depend on the plan: two shard counts (and the
-/// shards merged in reverse order) give byte-identical `results.json`.
+/// The document does not depend on the plan: three shard counts (and the
+/// shards merged in reverse order) give byte-identical `results.json`,
+/// a partizan game's temperatures and records included.
 #[test]
 fn documents_do_not_depend_on_the_shard_plan() {
     for name in [
@@ -324,11 +238,135 @@ fn documents_do_not_depend_on_the_shard_plan() {
             texts.push(kind.render(&p, &merged).unwrap().results_json);
         }
         assert!(texts[0] == texts[1] && texts[1] == texts[2], "{name}");
+        // Snort's include its temperatures and per-n records.
+        let hot =
+            texts[0].contains("\"temperatures\"") && texts[0].contains("\"hottest_per_degree\"");
+        assert_eq!(hot, name == "snort", "{name}");
         // Every truth holds (graph counts, labelled counts from |Aut|).
         for t in kind.truths(&texts[0]).unwrap() {
             assert!(t.ok, "{name}: {} {}", t.check, t.detail);
         }
     }
+}
+
+/// A partizan game's temperatures and per-n records merge in any order and
+/// grouping: the 40 shards of a Snort sweep over all graphs on at most 6
+/// vertices folded forwards, backwards and pairwise give the document of
+/// one shard. The records read as they should: on every n the largest
+/// temperature is n − 1, first reached by the star K₁,ₙ₋₁ (the tree of
+/// maximum degree n − 1), and temperature ÷ maximum degree is at least 1.
+#[test]
+fn snort_temperatures_merge_in_any_order() {
+    let k = Layered(Snort);
+    let p = class(6, false);
+    let json = |o: &GameOutput| serde_json::to_string(&k.doc(&p, o)).unwrap();
+    let whole = run_typed(&k, &p, 1).unwrap();
+    let plan = k.plan(&p, 40).unwrap();
+    assert!(plan.len() > 20, "{} shards", plan.len());
+    let outs: Vec<GameOutput> = plan
+        .iter()
+        .map(|(s, _)| k.run(&p, s, &ShardCtx::detached()).unwrap())
+        .collect();
+    let fold = |outs: Vec<GameOutput>| {
+        let mut acc = GameOutput::default();
+        for o in outs {
+            acc.merge(o).unwrap();
+        }
+        acc
+    };
+    let mut pairs = outs.clone();
+    while pairs.len() > 1 {
+        pairs = pairs
+            .chunks(2)
+            .map(|c| fold(c.to_vec()))
+            .collect::<Vec<_>>();
+    }
+    let backwards: Vec<GameOutput> = outs.iter().rev().cloned().collect();
+    for merged in [fold(outs.clone()), fold(backwards), pairs.remove(0)] {
+        assert_eq!(json(&merged), json(&whole));
+    }
+    let doc = k.doc(&p, &whole);
+    for row in &doc.by_n {
+        let by_t: u64 = row.temperatures.iter().map(|t| t.positions).sum();
+        assert_eq!(by_t, row.positions, "n = {}", row.n);
+        assert!(row.values.iter().all(|v| v.temperature.is_some()));
+        let hot = row.hottest.as_ref().unwrap();
+        let n = row.n as u32;
+        assert_eq!(
+            (hot.temperature.as_str(), hot.max_degree),
+            ((n - 1).to_string().as_str(), n - 1),
+            "n = {n}"
+        );
+        if n >= 2 {
+            assert_eq!(hot.witness.edges, n - 1, "n = {n}: the star");
+            let per = row.hottest_per_degree.as_ref().unwrap();
+            let q = per.ratio.as_deref().unwrap();
+            assert!(
+                q == "1" || q.split_once('/').is_some_and(|(a, b)| a > b),
+                "{q}"
+            );
+        }
+    }
+    let text = k.report(&p, &doc);
+    assert!(text.contains("## Temperatures") && text.contains("## Hottest positions"));
+    // An impartial game's document and report have none of it.
+    let nk = Layered(NodeKayles);
+    let d = nk.doc(&p, &run_typed(&nk, &p, 3).unwrap());
+    let j = serde_json::to_string(&d).unwrap();
+    assert!(!j.contains("temperature") && !j.contains("hottest"), "{j}");
+    assert!(!nk.report(&p, &d).contains("emperature"));
+}
+
+/// A Snort shard's temperatures are validated: a value's temperature or a
+/// record changed is refused, naming the field.
+#[test]
+fn validation_refuses_tampered_temperatures() {
+    let k = Layered(Snort);
+    let p = class(6, true);
+    let plan = k.plan(&p, 3).unwrap();
+    let (shard, _) = plan.last().unwrap().clone();
+    let out = k.run(&p, &shard, &ShardCtx::detached()).unwrap();
+    k.validate(&p, &shard, &out).unwrap();
+    k.recount(&p, &shard, &out).unwrap().unwrap();
+    let refused = |bad: GameOutput, field: &str| {
+        let e = k
+            .validate(&p, &shard, &bad)
+            .err()
+            .unwrap_or_else(|| panic!("tampered result accepted ({field})"));
+        let named = field.split(' ').any(|f| e.field.starts_with(f));
+        assert!(named && !e.to_string().contains('\n'), "{e}");
+    };
+    // The smallest value's temperature (its witness, or a record of that
+    // value, re-solved).
+    let mut bad = out.clone();
+    let first = bad.smallest.keys().next().unwrap().clone();
+    bad.temperatures.insert(first, "7".into());
+    refused(bad, "smallest by_n");
+    // A temperature that is no dyadic rational.
+    let mut bad = out.clone();
+    let last = bad.temperatures.keys().last().unwrap().clone();
+    bad.temperatures.insert(last, "1/3".into());
+    refused(bad, "temperatures");
+    // A value without its temperature.
+    let mut bad = out.clone();
+    bad.temperatures.pop_first();
+    refused(bad, "temperatures");
+    // A record with a temperature its position does not have.
+    let mut bad = out.clone();
+    let (&n, c) = bad.by_n.iter_mut().last().unwrap();
+    let h = c.hottest_per_degree.as_mut().unwrap();
+    h.temperature = "9".into();
+    refused(bad, &format!("by_n[{n}].hottest_per_degree"));
+    // A record on a graph of another shard (a lone edge, 2 vertices).
+    let mut bad = out.clone();
+    let (&n, c) = bad.by_n.iter_mut().last().unwrap();
+    let h = c.hottest.as_mut().unwrap();
+    h.spot.code = "A_".into();
+    let e = k
+        .validate(&p, &shard, &bad)
+        .err()
+        .or_else(|| k.recount(&p, &shard, &bad).and_then(Result::err));
+    assert!(e.is_some(), "n = {n}: a record elsewhere accepted");
 }
 
 /// Labelled counts: every graph weighted n!/|Aut| adds up to the labelled

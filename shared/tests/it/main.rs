@@ -10,6 +10,7 @@ mod versions;
 #[path = "../support/golden.rs"]
 mod support;
 
+mod col_labelled;
 mod docs_figures;
 mod golden;
 mod graph_boards;

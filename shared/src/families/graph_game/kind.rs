@@ -3,13 +3,15 @@
 
 use super::graphs::{digraph_codes, Class, UNBOUNDED_DEGREE, UNBOUNDED_EDGES};
 use super::model::{
-    cmp_values, Defs, GameDoc, GameFacts, GameOutput, GameShard, Layered, RowDoc, ValueDoc,
-    WitnessDoc,
+    cmp_values, parse_dyadic, Defs, GameDoc, GameFacts, GameOutput, GameShard, Hottest, HottestDoc,
+    Layered, RowDoc, TemperatureDoc, ValueDoc, WitnessDoc,
 };
 use super::{validate, GraphGame, Play, Solver};
+use crate::cgt::Dyadic;
 use crate::gen::count;
 use crate::sweep::graphplan::{self, Work};
 use crate::sweep::{Kind, ParamDef, Presentation, ShardCtx, SweepError, TruthCheck, ValidateError};
+use std::collections::BTreeMap;
 impl<G: GraphGame> Kind for Layered<G> {
     type Params = Class;
     type Shard = GameShard;
@@ -115,9 +117,17 @@ impl<G: GraphGame> Kind for Layered<G> {
                         value: v.clone(),
                         positions: t.positions,
                         labelled_positions: t.labelled_positions,
+                        temperature: r.temperatures.get(v).cloned(),
                     })
                     .collect();
                 values.sort_by(|a, b| cmp_values(&a.value, &b.value));
+                let temperatures = temperature_rows(&values);
+                let record = |h: &Hottest| HottestDoc {
+                    ratio: h.ratio_text(),
+                    temperature: h.temperature.clone(),
+                    max_degree: h.max_degree,
+                    witness: self.witness_doc(&h.spot, &h.value, Some(&h.temperature)),
+                };
                 RowDoc {
                     n,
                     graphs: c.graphs,
@@ -126,13 +136,19 @@ impl<G: GraphGame> Kind for Layered<G> {
                     labelled_positions: c.all.labelled_positions,
                     counterexamples: c.counterexamples,
                     values,
+                    temperatures,
+                    hottest: c.hottest.as_ref().map(record),
+                    hottest_per_degree: c.hottest_per_degree.as_ref().map(record),
                 }
             })
             .collect();
         let mut smallest: Vec<WitnessDoc> = r
             .smallest
             .iter()
-            .filter_map(|(v, s)| s.0.as_ref().map(|spot| self.witness_doc(spot, v)))
+            .filter_map(|(v, s)| {
+                s.0.as_ref()
+                    .map(|spot| self.witness_doc(spot, v, r.temperatures.get(v)))
+            })
             .collect();
         smallest.sort_by(|a, b| cmp_values(&a.value, &b.value));
         GameDoc {
@@ -154,7 +170,7 @@ impl<G: GraphGame> Kind for Layered<G> {
             counterexamples: r
                 .counterexamples
                 .iter()
-                .map(|c| self.witness_doc(&c.spot, &c.value))
+                .map(|c| self.witness_doc(&c.spot, &c.value, r.temperatures.get(&c.value)))
                 .collect(),
         }
     }
@@ -164,6 +180,28 @@ impl<G: GraphGame> Kind for Layered<G> {
     fn present(&self, doc: &GameDoc) -> Presentation {
         super::report::present(self, doc)
     }
+}
+
+/// Positions by temperature, coldest first, summed over the values.
+fn temperature_rows(values: &[ValueDoc]) -> Vec<TemperatureDoc> {
+    let mut by: BTreeMap<Dyadic, (String, u64, u64)> = BTreeMap::new();
+    for v in values {
+        let Some(t) = &v.temperature else { continue };
+        // An unreadable text (refused by validation) sorts as the coldest.
+        let key = parse_dyadic(t).unwrap_or(Dyadic::int(i64::MIN / 4));
+        let e = by.entry(key).or_insert_with(|| (t.clone(), 0, 0));
+        e.1 += v.positions;
+        e.2 += v.labelled_positions;
+    }
+    by.into_values()
+        .map(
+            |(temperature, positions, labelled_positions)| TemperatureDoc {
+                temperature,
+                positions,
+                labelled_positions,
+            },
+        )
+        .collect()
 }
 
 /// Is the class a plain one (all or connected graphs, no other filter),

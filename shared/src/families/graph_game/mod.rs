@@ -11,6 +11,13 @@
 //! the CGT engine ([`crate::cgt::Engine`], printed as CGSuite does). The
 //! memo key is the position itself (`GraphGame::State`, e.g. a bitmask of
 //! remaining vertices), one memo per graph.
+//!
+//! Temperatures (partizan games): every value's temperature (the engine's
+//! thermograph, CGSuite's conventions), positions by temperature on each
+//! n, and on each n two records with their smallest witness: the largest
+//! temperature, and the largest temperature ÷ maximum degree of the
+//! position's graph. A record is kept by a total order (key, then witness
+//! order), so merging stays associative and commutative.
 
 pub mod board;
 pub mod graphs;
@@ -21,9 +28,12 @@ mod validate;
 
 pub use graphs::{Class, Graph};
 pub use kind::labelled_connected;
-pub use model::{Counterexample, Counts, GameDoc, GameOutput, GameShard, Layered, Spot, Tally};
+pub use model::{
+    max_degree, parse_dyadic, Counterexample, Counts, GameDoc, GameOutput, GameShard, Hottest,
+    Layered, Spot, Tally,
+};
 
-use crate::cgt::{Engine, GameId, Outcome};
+use crate::cgt::{Dyadic, Engine, GameId, Outcome};
 use crate::fxhash::FxHashMap;
 use crate::sweep::Marks;
 use std::fmt::Debug;
@@ -57,6 +67,10 @@ pub struct Value {
     pub grundy: Option<u32>,
     /// Who wins.
     pub outcome: Outcome,
+    /// Its temperature, for a partizan game (CGSuite's convention, as
+    /// [`Engine::temperature`]: −1 for an integer, −1/2^k for `m/2^k`, 0 for
+    /// a number plus an infinitesimal).
+    pub temperature: Option<Dyadic>,
 }
 
 /// A game on graphs: everything a sweep over a graph class needs to know
@@ -169,6 +183,7 @@ impl<G: GraphGame> Solver<G> {
                     text: crate::sweep::report::nim(u64::from(k)),
                     grundy: Some(k),
                     outcome: if k == 0 { Outcome::P } else { Outcome::N },
+                    temperature: None,
                 }
             }
             Play::Partizan => {
@@ -177,6 +192,7 @@ impl<G: GraphGame> Solver<G> {
                     text: text(&mut self.engine, id),
                     grundy: None,
                     outcome: self.engine.outcome(id),
+                    temperature: Some(self.engine.temperature(id)),
                 }
             }
         }

@@ -8,6 +8,7 @@ use super::graphs::{
     Class, Graph, MAX_DIGRAPH_N, UNBOUNDED_DEGREE, UNBOUNDED_EDGES,
 };
 use super::{GraphGame, Solver};
+use crate::cgt::Dyadic;
 use crate::sweep::graphplan::GraphShard;
 use crate::sweep::merge::{add, merge_maps, MergeError, Smallest};
 use crate::sweep::{Merge, ParamDef, SweepError};
@@ -191,6 +192,13 @@ pub struct Counts {
     pub counterexamples: u64,
     /// Positions by value (CGSuite text).
     pub values: BTreeMap<String, Tally>,
+    /// A partizan game's position of the largest temperature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hottest: Option<Hottest>,
+    /// A partizan game's position of the largest temperature ÷ maximum
+    /// degree of its graph (graphs with an edge only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hottest_per_degree: Option<Hottest>,
 }
 
 impl Counts {
@@ -207,8 +215,109 @@ impl Counts {
             o.counterexamples,
             "counterexamples",
         )?;
+        if let Some(h) = o.hottest {
+            Hottest::offer(&mut self.hottest, h, false);
+        }
+        if let Some(h) = o.hottest_per_degree {
+            Hottest::offer(&mut self.hottest_per_degree, h, true);
+        }
         merge_maps(&mut self.values, o.values, "values", |a, b| a.add(&b))
     }
+}
+
+/// A position with its temperature and its graph's maximum degree: the
+/// per-n record of the largest temperature, or of the largest temperature
+/// ÷ maximum degree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hottest {
+    /// Its value.
+    pub value: String,
+    /// Its temperature (CGSuite's text: `3`, `5/2`, `-1`).
+    pub temperature: String,
+    /// The maximum degree of its graph.
+    pub max_degree: u32,
+    /// Where.
+    pub spot: Spot,
+}
+
+impl Hottest {
+    /// The temperature (`per_degree`: ÷ maximum degree) as (numerator,
+    /// denominator), exact; `None` for a record that does not parse, or
+    /// of degree 0 when `per_degree` (validation refuses both).
+    pub fn key(&self, per_degree: bool) -> Option<(i128, i128)> {
+        let t = parse_dyadic(&self.temperature)?;
+        let d = if per_degree { self.max_degree } else { 1 };
+        if d == 0 {
+            return None;
+        }
+        Some((
+            i128::from(t.numerator()),
+            i128::from(t.denominator()) * i128::from(d),
+        ))
+    }
+
+    /// The better of two records: the larger key, then the smaller spot
+    /// (witness order), then the texts (a total order, so merging is
+    /// associative and commutative).
+    fn better(&self, o: &Hottest, per_degree: bool) -> bool {
+        let by_ratio = match (self.key(per_degree), o.key(per_degree)) {
+            (Some((a, b)), Some((c, d))) => (a * d).cmp(&(c * b)),
+            (x, y) => x.is_some().cmp(&y.is_some()),
+        };
+        by_ratio
+            .then_with(|| o.spot.cmp(&self.spot))
+            .then_with(|| o.value.cmp(&self.value))
+            .then_with(|| o.temperature.cmp(&self.temperature))
+            .then_with(|| o.max_degree.cmp(&self.max_degree))
+            .is_gt()
+    }
+
+    /// Keep `h` in `slot` if it is better than what is there.
+    pub fn offer(slot: &mut Option<Hottest>, h: Hottest, per_degree: bool) {
+        if slot.as_ref().is_none_or(|old| h.better(old, per_degree)) {
+            *slot = Some(h);
+        }
+    }
+
+    /// Temperature ÷ maximum degree in lowest terms (`2`, `13/12`,
+    /// `-1/4`); `None` for degree 0.
+    pub fn ratio_text(&self) -> Option<String> {
+        let (mut a, mut b) = self.key(true)?;
+        let (mut x, mut y) = (a.abs(), b);
+        while y != 0 {
+            (x, y) = (y, x % y);
+        }
+        if x > 1 {
+            (a, b) = (a / x, b / x);
+        }
+        Some(if b == 1 {
+            a.to_string()
+        } else {
+            format!("{a}/{b}")
+        })
+    }
+}
+
+/// A dyadic rational in CGSuite's text (`3`, `-1/2`), as [`Dyadic`]'s
+/// `Display` writes it.
+pub fn parse_dyadic(s: &str) -> Option<Dyadic> {
+    let (n, d) = s.split_once('/').unwrap_or((s, "1"));
+    let num: i64 = n.parse().ok()?;
+    let den: u64 = d.parse().ok()?;
+    if !den.is_power_of_two() || den > 1 << 40 || num.unsigned_abs() > 1 << 40 {
+        return None;
+    }
+    let d = Dyadic::new(num, den.trailing_zeros());
+    (d.to_string() == s).then_some(d)
+}
+
+/// The largest degree of `g` (of the undirected graph underneath a digraph).
+pub fn max_degree(g: &Graph) -> u32 {
+    (0..g.n())
+        .map(|v| (g.nbrs(v) | g.ins(v)).count_ones())
+        .max()
+        .unwrap_or(0)
 }
 
 /// The result of layered shards.
@@ -223,6 +332,9 @@ pub struct GameOutput {
     pub smallest: BTreeMap<String, Smallest<Spot>>,
     /// The smallest counterexamples (at most [`COUNTEREXAMPLE_CAP`], in witness order).
     pub counterexamples: Vec<Counterexample>,
+    /// A partizan game's temperature of each value (value → temperature, CGSuite's texts).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub temperatures: BTreeMap<String, String>,
 }
 
 impl Merge for GameOutput {
@@ -236,6 +348,14 @@ impl Merge for GameOutput {
         self.counterexamples.sort();
         self.counterexamples.dedup();
         self.counterexamples.truncate(COUNTEREXAMPLE_CAP);
+        // A value has one temperature; should two results disagree (which
+        // validation refuses), the smaller text is kept, in any order.
+        for (v, t) in other.temperatures {
+            let mine = self.temperatures.entry(v).or_insert_with(|| t.clone());
+            if t < *mine {
+                *mine = t;
+            }
+        }
         Ok(())
     }
     fn work(&self) -> u64 {
@@ -263,6 +383,9 @@ pub struct WitnessDoc {
     pub position: u32,
     /// The position, as the game describes it.
     pub describe: String,
+    /// The temperature of its value (partizan games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<String>,
 }
 
 /// One value's row of a vertex count in `results.json`.
@@ -275,6 +398,37 @@ pub struct ValueDoc {
     pub positions: u64,
     /// Positions on labelled graphs.
     pub labelled_positions: u64,
+    /// Its temperature (partizan games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<String>,
+}
+
+/// Positions of one temperature on one vertex count in `results.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TemperatureDoc {
+    /// The temperature.
+    pub temperature: String,
+    /// Positions.
+    pub positions: u64,
+    /// Positions on labelled graphs.
+    pub labelled_positions: u64,
+}
+
+/// A vertex count's record in `results.json`: the largest temperature,
+/// or the largest temperature ÷ maximum degree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HottestDoc {
+    /// Temperature ÷ maximum degree, in lowest terms (none for degree 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<String>,
+    /// The temperature.
+    pub temperature: String,
+    /// The maximum degree of the witness's graph.
+    pub max_degree: u32,
+    /// The smallest position (witness order) with that record.
+    pub witness: WitnessDoc,
 }
 
 /// One vertex count in `results.json`.
@@ -295,6 +449,15 @@ pub struct RowDoc {
     pub counterexamples: u64,
     /// Positions by value, in value order.
     pub values: Vec<ValueDoc>,
+    /// Positions by temperature, coldest first (partizan games).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub temperatures: Vec<TemperatureDoc>,
+    /// The largest temperature (partizan games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hottest: Option<HottestDoc>,
+    /// The largest temperature ÷ maximum degree (partizan games, graphs with an edge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hottest_per_degree: Option<HottestDoc>,
 }
 
 /// What the document says about the game itself.
@@ -373,6 +536,7 @@ impl<G: GraphGame> Layered<G> {
         let weight = factorial(n) / aut.max(1);
         let code = g.code();
         let edges = g.edge_count() as u32;
+        let degree = max_degree(g);
         let c = out.by_n.entry(n as u32).or_default();
         c.graphs += 1;
         c.labelled_graphs += weight;
@@ -390,6 +554,20 @@ impl<G: GraphGame> Layered<G> {
                 code: code.clone(),
                 position: i as u32,
             };
+            if let Some(t) = v.temperature {
+                let t = t.to_string();
+                let h = Hottest {
+                    value: v.text.clone(),
+                    temperature: t.clone(),
+                    max_degree: degree,
+                    spot: spot.clone(),
+                };
+                if degree > 0 {
+                    Hottest::offer(&mut c.hottest_per_degree, h.clone(), true);
+                }
+                Hottest::offer(&mut c.hottest, h, false);
+                out.temperatures.entry(v.text.clone()).or_insert(t);
+            }
             if !self.0.check(g, p, &v) {
                 c.counterexamples += 1;
                 if out.counterexamples.len() < COUNTEREXAMPLE_CAP
@@ -454,8 +632,14 @@ impl<G: GraphGame> Layered<G> {
         }
     }
 
-    /// The witness of `spot` with value `value`, described by the game.
-    pub(super) fn witness_doc(&self, spot: &Spot, value: &str) -> WitnessDoc {
+    /// The witness of `spot` with value `value`, described by the game;
+    /// `temperature` its value's temperature, if known.
+    pub(super) fn witness_doc(
+        &self,
+        spot: &Spot,
+        value: &str,
+        temperature: Option<&String>,
+    ) -> WitnessDoc {
         let describe = Graph::parse(&spot.code, G::DIRECTED)
             .ok()
             .and_then(|g| {
@@ -471,6 +655,7 @@ impl<G: GraphGame> Layered<G> {
             code: spot.code.clone(),
             position: spot.position,
             describe,
+            temperature: temperature.cloned(),
         }
     }
 }

@@ -1,8 +1,9 @@
 //! The report of a layered sweep: tables of values by n, the smallest
 //! witness of each value, the counterexamples, and the positions to draw.
 
-use super::model::{GameDoc, Layered, WitnessDoc};
+use super::model::{parse_dyadic, GameDoc, HottestDoc, Layered, WitnessDoc};
 use super::{Graph, GraphGame};
+use crate::cgt::Dyadic;
 use crate::sweep::report::md_code_cell;
 use crate::sweep::{thousands, Chart, Marks, Presentation, Role, Series, Witness};
 use std::fmt::Write as _;
@@ -94,6 +95,7 @@ pub fn report_md<G: GraphGame>(_k: &Layered<G>, _p: &super::Class, d: &GameDoc) 
             let _ = writeln!(s, "| {} | {} |", md_value(v), row.join(" | "));
         }
     }
+    temperature_tables(&mut s, d);
     let _ = writeln!(s, "\n## Smallest position of each value\n");
     let _ = writeln!(
         s,
@@ -112,13 +114,113 @@ pub fn report_md<G: GraphGame>(_k: &Layered<G>, _p: &super::Class, d: &GameDoc) 
     s
 }
 
-fn witness_table(s: &mut String, ws: &[WitnessDoc]) {
-    let _ = writeln!(s, "| value | n | edges | code | position |");
-    let _ = writeln!(s, "|---|---:|---:|---|---|");
-    for w in ws {
+/// A partizan game's temperatures: positions by temperature and n, and
+/// each n's largest temperature ÷ maximum degree with its witness.
+fn temperature_tables(s: &mut String, d: &GameDoc) {
+    if d.by_n.iter().all(|r| r.temperatures.is_empty()) {
+        return;
+    }
+    let _ = writeln!(s, "\n## Temperatures\n");
+    let _ = writeln!(
+        s,
+        "The temperature of each position's value, as CGSuite defines it (an integer has temperature −1, \
+a number m/2^k has −1/2^k, a number plus an infinitesimal 0; a hot game, where its thermograph's mast starts). \
+Positions of each temperature on each number of vertices (labelled positions in parentheses).\n"
+    );
+    let mut ts: Vec<(Dyadic, &str)> = Vec::new();
+    for r in &d.by_n {
+        for t in &r.temperatures {
+            if let Some(x) = parse_dyadic(&t.temperature) {
+                if !ts.iter().any(|(y, _)| *y == x) {
+                    ts.push((x, &t.temperature));
+                }
+            }
+        }
+    }
+    ts.sort();
+    let ns: Vec<usize> = d.by_n.iter().map(|r| r.n).collect();
+    let head: Vec<String> = ns.iter().map(|n| format!("n = {n}")).collect();
+    let _ = writeln!(s, "| temperature | {} |", head.join(" | "));
+    let _ = writeln!(s, "|---:|{}", "---:|".repeat(ns.len()));
+    for (_, t) in &ts {
+        let row: Vec<String> = d
+            .by_n
+            .iter()
+            .map(|r| {
+                r.temperatures
+                    .iter()
+                    .find(|x| x.temperature == *t)
+                    .map_or("".into(), |x| {
+                        format!(
+                            "{} ({})",
+                            thousands(x.positions),
+                            thousands(x.labelled_positions)
+                        )
+                    })
+            })
+            .collect();
+        let _ = writeln!(s, "| {t} | {} |", row.join(" | "));
+    }
+    let _ = writeln!(s, "\n## Hottest positions\n");
+    let _ = writeln!(
+        s,
+        "On each number of vertices, the largest temperature, and the largest temperature divided by the maximum \
+degree of the position's graph (graphs with an edge), each with the smallest position reaching it (witness order: \
+fewest edges, then code, then position).\n"
+    );
+    let _ = writeln!(
+        s,
+        "| n | largest temperature | max degree | code | temperature ÷ max degree | temperature | max degree | code |"
+    );
+    let _ = writeln!(s, "|---:|---:|---:|---|---:|---:|---:|---|");
+    for r in &d.by_n {
+        let cells = |h: Option<&HottestDoc>, ratio: bool| match h {
+            None => if ratio { " | | |" } else { " | |" }.to_string(),
+            Some(h) => {
+                let head = if ratio {
+                    format!("{} | ", h.ratio.as_deref().unwrap_or(""))
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{head}{} | {} | {}",
+                    h.temperature,
+                    h.max_degree,
+                    md_code_cell(&h.witness.code)
+                )
+            }
+        };
+        if r.hottest.is_none() {
+            continue;
+        }
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} |",
+            r.n,
+            cells(r.hottest.as_ref(), false),
+            cells(r.hottest_per_degree.as_ref(), true)
+        );
+    }
+}
+
+fn witness_table(s: &mut String, ws: &[WitnessDoc]) {
+    let hot = ws.iter().any(|w| w.temperature.is_some());
+    if hot {
+        let _ = writeln!(s, "| value | temperature | n | edges | code | position |");
+        let _ = writeln!(s, "|---|---:|---:|---:|---|---|");
+    } else {
+        let _ = writeln!(s, "| value | n | edges | code | position |");
+        let _ = writeln!(s, "|---|---:|---:|---|---|");
+    }
+    for w in ws {
+        let t = match (&w.temperature, hot) {
+            (Some(t), _) => format!(" {t} |"),
+            (None, true) => " |".into(),
+            (None, false) => String::new(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} |{t} {} | {} | {} | {} |",
             md_value(&w.value),
             w.n,
             w.edges,
@@ -152,6 +254,28 @@ pub fn present<G: GraphGame>(k: &Layered<G>, d: &GameDoc) -> Presentation {
                 marks: marks(w),
                 value: Some(w.value.clone()),
                 caption: format!("{what} {}: {} vertices, {}", w.value, w.n, w.describe),
+                size: (w.n, w.edges),
+            });
+        }
+    }
+    for r in &d.by_n {
+        let records = [(&r.hottest, false), (&r.hottest_per_degree, true)];
+        for (h, per_degree) in records {
+            let Some(h) = h else { continue };
+            let w = &h.witness;
+            let what = match (&h.ratio, per_degree) {
+                (Some(q), true) => format!("largest temperature ÷ max degree, {q}"),
+                _ => "largest temperature".into(),
+            };
+            witnesses.push(Witness {
+                role: Role::Collected,
+                code: w.code.clone(),
+                marks: marks(w),
+                value: Some(w.value.clone()),
+                caption: format!(
+                    "{what} on {} vertices: temperature {}, max degree {}, {}",
+                    w.n, h.temperature, h.max_degree, w.describe
+                ),
                 size: (w.n, w.edges),
             });
         }

@@ -2,19 +2,30 @@
 //! and its recount ([`crate::sweep::Kind::recount`]).
 
 use super::graphs::{factorial, Class, Graph};
-use super::model::{GameOutput, GameShard, Layered, Spot, COUNTEREXAMPLE_CAP, RESOLVE_SAMPLE};
-use super::{GraphGame, Solver};
+use super::model::{
+    max_degree, parse_dyadic, GameOutput, GameShard, Layered, Spot, COUNTEREXAMPLE_CAP,
+    RESOLVE_SAMPLE,
+};
+use super::{GraphGame, Play, Solver, Value};
 use crate::sweep::ValidateError;
 use std::collections::BTreeMap;
 
-/// Re-solve the position at `spot`: its value text, after checking that the
-/// graph decodes, has the size claimed, belongs to the class and has that position.
+/// A position re-solved: its value, whether it has the game's property,
+/// and its graph's maximum degree.
+struct Resolved {
+    value: Value,
+    ok: bool,
+    degree: u32,
+}
+
+/// Re-solve the position at `spot`, after checking that the graph decodes,
+/// has the size claimed, belongs to the class and has that position.
 fn resolve<G: GraphGame>(
     k: &Layered<G>,
     p: &Class,
     spot: &Spot,
     field: &str,
-) -> Result<(String, bool), ValidateError> {
+) -> Result<Resolved, ValidateError> {
     let g = Graph::parse(&spot.code, G::DIRECTED)
         .map_err(|e| ValidateError::new(field, format!("`{:.40}`: {e}", spot.code)))?;
     if g.n() != spot.n as usize || g.edge_count() != spot.edges as usize {
@@ -49,9 +60,13 @@ fn resolve<G: GraphGame>(
         ));
     };
     let mut s = Solver::<G>::default();
-    let v = s.value(&k.0, &g, pos);
-    let ok = k.0.check(&g, pos, &v);
-    Ok((v.text, ok))
+    let value = s.value(&k.0, &g, pos);
+    let ok = k.0.check(&g, pos, &value);
+    Ok(Resolved {
+        value,
+        ok,
+        degree: max_degree(&g),
+    })
 }
 
 /// Consistent counts, value keys and witnesses; a bounded sample of the
@@ -150,6 +165,7 @@ pub fn validate<G: GraphGame>(
             format!("{shown} shown (sorted, at most {COUNTEREXAMPLE_CAP}) of {total} counted"),
         ));
     }
+    temperatures(k, p, shard, out, &counted)?;
     for (i, (v, s)) in out.smallest.iter().enumerate() {
         let Some(spot) = &s.0 else { continue };
         let field = format!("smallest[{v:?}]");
@@ -165,11 +181,18 @@ pub fn validate<G: GraphGame>(
         }
         in_shard(shard, spot, &field)?;
         if i < RESOLVE_SAMPLE {
-            let (got, _) = resolve(k, p, spot, &field)?;
-            if got != *v {
+            let got = resolve(k, p, spot, &field)?.value;
+            let temperature = got.temperature.map(|t| t.to_string());
+            if got.text != *v || temperature.as_ref() != out.temperatures.get(v) {
                 return Err(ValidateError::new(
                     field,
-                    format!("`{}` position {} has value {got}", spot.code, spot.position),
+                    format!(
+                        "`{}` position {} has value {} (temperature {})",
+                        spot.code,
+                        spot.position,
+                        got.text,
+                        temperature.as_deref().unwrap_or("none")
+                    ),
                 ));
             }
         }
@@ -177,7 +200,8 @@ pub fn validate<G: GraphGame>(
     for (i, c) in out.counterexamples.iter().enumerate() {
         let field = format!("counterexamples[{i}]");
         in_shard(shard, &c.spot, &field)?;
-        let (got, ok) = resolve(k, p, &c.spot, &field)?;
+        let r = resolve(k, p, &c.spot, &field)?;
+        let (got, ok) = (r.value.text, r.ok);
         if got != c.value || ok {
             return Err(ValidateError::new(
                 field,
@@ -186,6 +210,80 @@ pub fn validate<G: GraphGame>(
                     c.spot.code,
                     c.spot.position,
                     if ok { "has" } else { "fails" }
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A partizan game's temperatures: one readable temperature for each value
+/// counted (none for an impartial game), and each vertex count's records
+/// (largest temperature, largest temperature ÷ maximum degree) re-solved.
+fn temperatures<G: GraphGame>(
+    k: &Layered<G>,
+    p: &Class,
+    shard: &GameShard,
+    out: &GameOutput,
+    counted: &[&str],
+) -> Result<(), ValidateError> {
+    let keys: Vec<&str> = out.temperatures.keys().map(String::as_str).collect();
+    let want: &[&str] = if G::PLAY == Play::Partizan {
+        counted
+    } else {
+        &[]
+    };
+    if keys != want {
+        return Err(ValidateError::new(
+            "temperatures",
+            format!("temperatures of values {keys:?}, but positions of values {want:?}"),
+        ));
+    }
+    if let Some((v, t)) = out
+        .temperatures
+        .iter()
+        .find(|(_, t)| parse_dyadic(t).is_none())
+    {
+        return Err(ValidateError::new(
+            format!("temperatures[{v:?}]"),
+            format!("`{t:.40}` is not a dyadic rational"),
+        ));
+    }
+    let records = out.by_n.iter().flat_map(|(&n, c)| {
+        [
+            (n, "hottest", false, &c.hottest),
+            (n, "hottest_per_degree", true, &c.hottest_per_degree),
+        ]
+    });
+    for (n, name, per_degree, h) in records {
+        let Some(h) = h else { continue };
+        let field = format!("by_n[{n}].{name}");
+        if G::PLAY == Play::Impartial || h.spot.n != n || h.key(per_degree).is_none() {
+            return Err(ValidateError::new(
+                field,
+                format!(
+                    "temperature `{:.40}`, maximum degree {}, on {} vertices",
+                    h.temperature, h.max_degree, h.spot.n
+                ),
+            ));
+        }
+        in_shard(shard, &h.spot, &field)?;
+        let r = resolve(k, p, &h.spot, &field)?;
+        let t = r.value.temperature.map(|t| t.to_string());
+        if r.value.text != h.value
+            || t.as_ref() != Some(&h.temperature)
+            || r.degree != h.max_degree
+            || out.temperatures.get(&h.value) != Some(&h.temperature)
+        {
+            return Err(ValidateError::new(
+                field,
+                format!(
+                    "`{}` position {} has value {}, temperature {}, maximum degree {}",
+                    h.spot.code,
+                    h.spot.position,
+                    r.value.text,
+                    t.as_deref().unwrap_or("none"),
+                    r.degree
                 ),
             ));
         }
@@ -227,6 +325,11 @@ pub fn recount<G: GraphGame>(
     }
     for c in &out.counterexamples {
         want.insert(&c.spot.code, 0);
+    }
+    for c in out.by_n.values() {
+        for h in [&c.hottest, &c.hottest_per_degree].into_iter().flatten() {
+            want.insert(&h.spot.code, 0);
+        }
     }
     let mut counts: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
     k.graphs(p, shard, &mut |g, aut| {
