@@ -671,3 +671,24 @@ fn the_games_change_no_other_kinds_version() {
         );
     }
 }
+
+/// The committed reports read as English: "an impartial game", "1 vertex".
+#[test]
+fn reports_say_an_impartial_game_and_one_vertex() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs");
+    for run in [
+        "node-kayles",
+        "arc-kayles",
+        "snort",
+        "geography-vertex",
+        "geography-edge",
+    ] {
+        let md = std::fs::read_to_string(root.join(run).join("report.md")).unwrap();
+        assert!(!md.contains("A impartial"), "{run}");
+        assert!(!md.contains(" 1 vertices"), "{run}");
+        assert!(
+            md.contains("An impartial game") || md.contains("A partizan game"),
+            "{run}"
+        );
+    }
+}

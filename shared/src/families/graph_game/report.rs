@@ -4,7 +4,7 @@
 use super::model::{parse_dyadic, GameDoc, HottestDoc, Layered, WitnessDoc};
 use super::{Graph, GraphGame};
 use crate::cgt::Dyadic;
-use crate::sweep::report::md_code_cell;
+use crate::sweep::report::{md_code_cell, vertices};
 use crate::sweep::{thousands, Chart, Marks, Presentation, Role, Series, Witness};
 use std::fmt::Write as _;
 
@@ -28,8 +28,14 @@ pub fn report_md<G: GraphGame>(_k: &Layered<G>, _p: &super::Class, d: &GameDoc) 
     let _ = writeln!(s, "{}\n", d.game.about);
     let _ = writeln!(
         s,
-        "A {} game, on every one of the {} (one per isomorphism class; labelled counts weigh each by n!/|Aut|).",
-        d.game.play, d.game.class
+        "{} {} game, on every one of the {} (one per isomorphism class; labelled counts weigh each by n!/|Aut|).",
+        if d.game.play.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "An"
+        } else {
+            "A"
+        },
+        d.game.play,
+        d.game.class
     );
     let _ = writeln!(s);
     if let Some(prop) = &d.game.property {
@@ -253,7 +259,7 @@ pub fn present<G: GraphGame>(k: &Layered<G>, d: &GameDoc) -> Presentation {
                 code: w.code.clone(),
                 marks: marks(w),
                 value: Some(w.value.clone()),
-                caption: format!("{what} {}: {} vertices, {}", w.value, w.n, w.describe),
+                caption: format!("{what} {}: {}, {}", w.value, vertices(w.n), w.describe),
                 size: (w.n, w.edges),
             });
         }
@@ -273,8 +279,11 @@ pub fn present<G: GraphGame>(k: &Layered<G>, d: &GameDoc) -> Presentation {
                 marks: marks(w),
                 value: Some(w.value.clone()),
                 caption: format!(
-                    "{what} on {} vertices: temperature {}, max degree {}, {}",
-                    w.n, h.temperature, h.max_degree, w.describe
+                    "{what} on {}: temperature {}, max degree {}, {}",
+                    vertices(w.n),
+                    h.temperature,
+                    h.max_degree,
+                    w.describe
                 ),
                 size: (w.n, w.edges),
             });
