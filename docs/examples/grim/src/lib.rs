@@ -2,6 +2,7 @@
 //! with its edges; every vertex left without a neighbour goes too. Whoever
 //! cannot move loses.
 
+use gamesweep::families::graph_game::board::{Picture, Place};
 use gamesweep::families::graph_game::{GameKind, Graph, GraphGame, Layered, Play, Side, Value};
 use gamesweep::graph::{members, VSet};
 
@@ -31,6 +32,18 @@ impl GraphGame for Grim {
     }
     fn describe(&self, _: &Graph, _: &VSet) -> String {
         "the whole board".into()
+    }
+    // How the board draws a position (`x`: deleted), and where each move
+    // is made on the drawing: the vertex deleted.
+    fn picture(&self, g: &Graph, board: &VSet) -> Picture {
+        let mark = |v: usize| if board >> v & 1 == 1 { '.' } else { 'x' };
+        Picture {
+            vertices: (0..g.n()).map(mark).collect(),
+            used: Vec::new(),
+        }
+    }
+    fn places(&self, _: &Graph, board: &VSet, _: Side) -> Vec<Option<Place>> {
+        members(*board).map(|v| Some(Place::Vertex(v))).collect()
     }
     fn source_file(&self) -> &'static str {
         file!()

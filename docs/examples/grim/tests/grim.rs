@@ -84,11 +84,11 @@ fn grundy(adj: &[u32], board: u32, memo: &mut HashMap<u32, u32>) -> u32 {
         return k;
     }
     let mut seen = Vec::new();
-    for v in 0..adj.len() {
-        if board >> v & 1 == 1 && adj[v] & board != 0 {
+    for (v, &nv) in adj.iter().enumerate() {
+        if board >> v & 1 == 1 && nv & board != 0 {
             let mut rest = board & !(1 << v);
-            for u in 0..adj.len() {
-                if rest >> u & 1 == 1 && adj[u] & rest == 0 {
+            for (u, &nu) in adj.iter().enumerate() {
+                if rest >> u & 1 == 1 && nu & rest == 0 {
                     rest &= !(1 << u);
                 }
             }
