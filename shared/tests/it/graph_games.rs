@@ -26,19 +26,7 @@ fn graphs_on(n: usize, visit: &mut dyn FnMut(&BitGraph)) {
 
 /// The class: all (or connected) graphs on 1..=max_n vertices.
 fn class(max_n: usize, connected: bool) -> Class {
-    Class {
-        max_n,
-        min_n: 1,
-        connected: u64::from(connected),
-        trees: 0,
-        bipartite: 0,
-        triangle_free: 0,
-        square_free: 0,
-        min_degree: 0,
-        max_degree: 62,
-        min_edges: 0,
-        max_edges: 992,
-    }
+    Class::up_to(max_n, connected)
 }
 
 /// Undirected vertex geography written on the layer (`uvg` keeps its tuned

@@ -63,19 +63,7 @@ fn the_guide_shows_this_crate() {
 }
 
 fn all_graphs(max_n: usize) -> Class {
-    Class {
-        max_n,
-        min_n: 1,
-        connected: 0,
-        trees: 0,
-        bipartite: 0,
-        triangle_free: 0,
-        square_free: 0,
-        min_degree: 0,
-        max_degree: 62,
-        min_edges: 0,
-        max_edges: 992,
-    }
+    Class::up_to(max_n, false)
 }
 
 /// The Grundy value of Grim on `board` of the graph `adj`.

@@ -161,6 +161,24 @@ pub const UNBOUNDED_DEGREE: u64 = 62;
 pub const UNBOUNDED_EDGES: u64 = 992;
 
 impl Class {
+    /// The graphs on 1..=`max_n` vertices (only the connected ones if
+    /// `connected`), with no other bound: the parameters' defaults.
+    pub fn up_to(max_n: usize, connected: bool) -> Class {
+        Class {
+            max_n,
+            min_n: 1,
+            connected: u64::from(connected),
+            trees: 0,
+            bipartite: 0,
+            triangle_free: 0,
+            square_free: 0,
+            min_degree: 0,
+            max_degree: UNBOUNDED_DEGREE,
+            min_edges: 0,
+            max_edges: UNBOUNDED_EDGES,
+        }
+    }
+
     /// One-line check of the class for a game on digraphs or graphs: the
     /// error names the parameter.
     pub fn check(&self, directed: bool, max_n: usize) -> Result<(), String> {
