@@ -361,3 +361,170 @@ fn kind_files_stay_small_and_apart() {
         }
     }
 }
+
+/// The crate order, as ARCHITECTURE.md states it once (its `crates` block:
+/// folders, groups bottom first, `|` between groups).
+fn crate_layers() -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
+    let block = text
+        .split("```crates\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("ARCHITECTURE.md states the crate order in a ```crates block");
+    block
+        .split('|')
+        .map(|g| g.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+/// The workspace's members, as its `Cargo.toml` lists them.
+fn members() -> Vec<String> {
+    let text = std::fs::read_to_string(workspace().join("Cargo.toml")).unwrap();
+    let list = text
+        .split("members = [")
+        .nth(1)
+        .and_then(|r| r.split(']').next())
+        .expect("the workspace Cargo.toml lists its members");
+    list.lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter_map(|l| l.strip_prefix('"'))
+        .filter_map(|l| l.split('"').next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A member's package name and the workspace packages it depends on (any
+/// section: normal, build or dev).
+fn manifest(folder: &str) -> (String, BTreeSet<String>) {
+    let text = std::fs::read_to_string(workspace().join(folder).join("Cargo.toml")).unwrap();
+    let mut name = None;
+    let mut section = String::new();
+    let mut deps = BTreeSet::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line.to_string();
+            continue;
+        }
+        let key: String = line
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '-' || *c == '_')
+            .collect();
+        if section == "[package]" && key == "name" {
+            name = line.split('"').nth(1).map(str::to_string);
+        } else if section.contains("dependencies") && key.starts_with("gamesweep") {
+            deps.insert(key);
+        }
+    }
+    (
+        name.unwrap_or_else(|| panic!("{folder}/Cargo.toml: no package name")),
+        deps,
+    )
+}
+
+/// Crate → the crates it depends on, by folder.
+fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let members = members();
+    let manifests: Vec<(String, (String, BTreeSet<String>))> =
+        members.iter().map(|m| (m.clone(), manifest(m))).collect();
+    let folder_of: BTreeMap<&str, &str> = manifests
+        .iter()
+        .map(|(f, (name, _))| (name.as_str(), f.as_str()))
+        .collect();
+    manifests
+        .iter()
+        .map(|(f, (_, deps))| {
+            let to = deps
+                .iter()
+                .map(|d| {
+                    folder_of
+                        .get(d.as_str())
+                        .unwrap_or_else(|| panic!("{f}: `{d}` is no workspace member"))
+                        .to_string()
+                })
+                .collect();
+            (f.clone(), to)
+        })
+        .collect()
+}
+
+/// Every crate depends only on crates of lower groups of the stated order,
+/// and every member is placed in it once.
+#[test]
+fn crates_point_down_the_declared_order() {
+    let layers = crate_layers();
+    let g = crate_graph();
+    let mut placed: Vec<&String> = layers.iter().flatten().collect();
+    placed.sort();
+    let mut members: Vec<&String> = g.keys().collect();
+    members.sort();
+    assert_eq!(
+        placed, members,
+        "ARCHITECTURE.md's crates block against the workspace members"
+    );
+    let group = |c: &str| {
+        layers
+            .iter()
+            .position(|g| g.iter().any(|x| x == c))
+            .unwrap()
+    };
+    for (from, tos) in &g {
+        for to in tos {
+            assert!(
+                group(to) < group(from),
+                "`{from}` depends on `{to}`, which is not below it in ARCHITECTURE.md's crate order"
+            );
+        }
+    }
+}
+
+/// The first folder of a member's path (`coordinator/engine` → `coordinator`).
+fn top_folder(member: &str) -> &str {
+    member.split('/').next().unwrap()
+}
+
+/// No crate lives in a top-level folder above one that imports it: the
+/// folders' own import graph has no cycle, so the whole tree draws with
+/// every arrow pointing down (a crate under `coordinator/` imported by
+/// `proto/` drew arrows both ways).
+#[test]
+fn folders_point_one_way() {
+    let mut folders: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, tos) in crate_graph() {
+        let f = top_folder(&from).to_string();
+        let entry = folders.entry(f.clone()).or_default();
+        for to in tos {
+            let t = top_folder(&to).to_string();
+            if t != f {
+                entry.insert(t);
+            }
+        }
+    }
+    if let Some(cycle) = find_cycle(&folders) {
+        panic!("folders import each other: {}", cycle.join(" -> "));
+    }
+    // The order the prose of ARCHITECTURE.md gives, from the graph itself.
+    let below = |a: &str, b: &str| folders.get(b).is_some_and(|s| s.contains(a));
+    for (a, b) in [
+        ("shared", "proto"),
+        ("proto", "worker"),
+        ("worker", "coordinator"),
+    ] {
+        assert!(
+            below(a, b),
+            "`{b}/` no longer imports `{a}/`: update ARCHITECTURE.md's folder order"
+        );
+    }
+    // The checker sees a folder cycle.
+    let cyc: BTreeMap<String, BTreeSet<String>> = [
+        (
+            "proto".to_string(),
+            BTreeSet::from(["coordinator".to_string()]),
+        ),
+        (
+            "coordinator".to_string(),
+            BTreeSet::from(["proto".to_string()]),
+        ),
+    ]
+    .into();
+    assert!(find_cycle(&cyc).is_some());
+}
