@@ -174,11 +174,11 @@ impl Kind for EngineCheckSweep {
         let mut check =
             |set: &mut CheckCounts, b: &Board, code: &str, edges: usize, blue: u32, red: u32| {
                 let g = solver.value(b, b.position_masks(blue, red));
-                let o = solver.engine.outcome(g);
+                let o = solver.arena.outcome(g);
                 let want: Outcome = naive::outcome(b, blue, red);
                 set.positions += 1;
                 if o != want {
-                    let s = solver.engine.display(g);
+                    let s = solver.arena.display(g);
                     set.disagreements.add(position_record(
                         b.n(),
                         edges,

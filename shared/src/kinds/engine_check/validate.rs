@@ -63,7 +63,7 @@ pub(super) fn validate_engine_check(
                         solver.get_or_insert_with(|| Solver::new(SolverOptions::default()));
                     let b = col_board(&g);
                     let v = solver.value(&b, b.position_masks(blue, red));
-                    let (o, want) = (solver.engine.outcome(v), naive::outcome(&b, blue, red));
+                    let (o, want) = (solver.arena.outcome(v), naive::outcome(&b, blue, red));
                     if o == want {
                         return Err(ValidateError::from(format!(
                             "{what}: solver and naive search agree ({o}): not a disagreement"
