@@ -5,7 +5,7 @@
 //! [`GameKind::board`](gamesweep::families::graph_game::GameKind::board),
 //! its presets generated from the game's graph type and size limit.
 
-use super::engine::{drawing, BoardError, Drawing};
+use super::values::{drawing, BoardError, Drawing};
 use super::presets::Preset;
 use gamesweep::draw::named;
 use gamesweep::families::graph_game::board::{BoardView, Line, Refused, BOARD_BUDGET};

@@ -76,7 +76,7 @@ pub struct HttpOptions {
     /// Marked each time a page reads the status.
     pub last_poll: LastPoll,
     /// Bytes one board search past the budget may hold (`None`:
-    /// [`crate::explore::engine::SEARCH_MEMORY_DEFAULT`]).
+    /// [`crate::explore::values::SEARCH_MEMORY_DEFAULT`]).
     pub search_memory: Option<u64>,
 }
 
@@ -156,7 +156,7 @@ pub fn router(dash: Arc<Dashboard>) -> Router {
     let guard: crate::explore::Guard = Arc::new(move |h: &HeaderMap| d.auth.allowed(h));
     let limits = crate::explore::SearchLimits::new(
         dash.search_memory
-            .unwrap_or(crate::explore::engine::SEARCH_MEMORY_DEFAULT),
+            .unwrap_or(crate::explore::values::SEARCH_MEMORY_DEFAULT),
         dash.auth.asks(),
     );
     let boards = crate::explore::router(
