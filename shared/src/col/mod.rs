@@ -17,7 +17,7 @@
 //!
 //! [`solve_position`] is the entry point for one position (the CLI's `solve`);
 //! [`naive`] is a plain win/lose search with none of the reductions, for
-//! cross-checking; the sweeps live in `crate::kinds` (`col`, `engine_check`, `myopic_*`).
+//! cross-checking; the sweeps live in `crate::kinds` (`col`, `cgt_check`, `myopic_*`).
 
 pub mod canon;
 pub mod naive;
