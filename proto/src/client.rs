@@ -1,6 +1,6 @@
 //! Client side of the protocol: a channel to a coordinator with the bearer
 //! token attached to every request ([`Client`], the generated client), and
-//! [`Coordinator`], the typed client for the user-facing RPCs: it takes and
+//! [`Remote`], the typed client for the user-facing RPCs: it takes and
 //! returns [`gamesweep_api::domain`] types and maps tonic's errors to [`RpcError`].
 
 use crate::convert::ConvertError;
@@ -219,7 +219,7 @@ fn client_tls(files: &TlsFiles) -> Result<ClientTlsConfig, ClientError> {
     Ok(tls)
 }
 
-/// A failed call of the [`Coordinator`] client, by what the caller can do about it.
+/// A failed call of the [`Remote`] client, by what the caller can do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum RpcError {
     /// Nothing answered at the URL (or not in time).
@@ -481,18 +481,18 @@ pub fn status_message(s: &tonic::Status) -> String {
 /// The typed client of a coordinator's user-facing RPCs (launch, status,
 /// cancel, result, projection): domain types in, domain types out.
 #[derive(Clone)]
-pub struct Coordinator {
+pub struct Remote {
     client: Client,
     audit: AuditClient<InterceptedService<Channel, BearerAuth>>,
     url: String,
 }
 
-impl Coordinator {
+impl Remote {
     /// A client for `url` with `opts` (see [`connect_lazy`]); call within
     /// a tokio runtime.
     pub fn connect_lazy(url: &str, opts: &ClientOptions) -> Result<Self, ClientError> {
         let (channel, auth) = channel(url, opts)?;
-        Ok(Coordinator {
+        Ok(Remote {
             client: CoordinatorClient::with_interceptor(channel.clone(), auth.clone())
                 .max_decoding_message_size(256 << 20)
                 .max_encoding_message_size(256 << 20),
@@ -693,7 +693,7 @@ impl Coordinator {
     }
 }
 
-impl Coordinator {
+impl Remote {
     /// The most recent `limit` entries of the coordinator's audit log (0:
     /// its default), oldest first.
     pub async fn audit(&mut self, limit: u32) -> Result<Vec<AuditRecord>, RpcError> {

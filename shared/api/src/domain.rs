@@ -2,7 +2,7 @@
 //! what a launch answered, where sweeps stand (`status`), a finished sweep's
 //! rendered result and a projection. Serde structs without logic, in a crate
 //! of their own so that both sides of the wire (the engine's core and the
-//! typed client `gamesweep_proto::Coordinator`) speak them;
+//! typed client `gamesweep_proto::Remote`) speak them;
 //! `gamesweep_proto::convert` maps them to and from protobuf messages.
 //!
 //! [`StatusReport`] serialized with serde is the documented `gamesweep status
