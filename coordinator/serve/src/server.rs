@@ -11,6 +11,7 @@ use crate::audit::{AuditService, Audited};
 use gamesweep_api::domain::SweepReport;
 use gamesweep_engine::core::{Core, CoreError, Delivery, FailureReport, Held, LaunchSpec, Timing};
 use gamesweep_proto::convert;
+use gamesweep_proto::pb::coordinator_server::Coordinator as CoordinatorService;
 use gamesweep_proto::pb::{self, coordinator_server};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -90,7 +91,7 @@ async fn blocking<T: Send + 'static>(
 }
 
 #[tonic::async_trait]
-impl coordinator_server::Coordinator for Service {
+impl CoordinatorService for Service {
     async fn launch(
         &self,
         req: Request<pb::LaunchRequest>,
@@ -532,18 +533,18 @@ pub async fn serve_with(
     opts: ServeOptions,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
-    type Coordinator = coordinator_server::CoordinatorServer<Audited<Service>>;
+    type Server = coordinator_server::CoordinatorServer<Audited<Service>>;
     let log = opts
         .audit
         .unwrap_or_else(|| Arc::new(gamesweep_engine::store::MemStore::new()));
     let audit_svc =
         gamesweep_proto::pb::audit_server::AuditServer::new(AuditService::new(log.clone()));
-    let svc = Coordinator::new(Audited::new(Service::new(core.clone()), log))
+    let svc = Server::new(Audited::new(Service::new(core.clone()), log))
         .max_decoding_message_size(crate::access::SUBMIT_LIMIT)
         .max_encoding_message_size(256 << 20);
     let (mut health, health_svc) = tonic_health::server::health_reporter();
-    health.set_serving::<Coordinator>().await;
-    let names = ["", <Coordinator as tonic::server::NamedService>::NAME];
+    health.set_serving::<Server>().await;
+    let names = ["", <Server as tonic::server::NamedService>::NAME];
     let store_watch = tokio::spawn(watch_store_writes(core.clone(), health.clone(), names));
     let ticks = tokio::spawn(tick(core.clone()));
     let (draining, drain_started) = tokio::sync::oneshot::channel::<()>();
