@@ -5,7 +5,7 @@
 
 use gamesweep::sweep::thousands;
 use gamesweep_api::domain::{
-    StatusReport, SweepState, SweepStatus, VerifyStatus, VerifyWaiting, RATE_WINDOW_SECS,
+    Overview, SweepState, SweepStatus, VerifyStatus, VerifyWaiting, RATE_WINDOW_SECS,
 };
 
 fn hms(secs: f64) -> String {
@@ -17,7 +17,7 @@ fn hms(secs: f64) -> String {
 /// the network (sweep ids, worker ids, failure texts) is escaped
 /// ([`gamesweep_api::escape`]): a worker id or a failure text with a
 /// terminal escape sequence or a line break prints as visible text.
-pub fn render(r: &StatusReport) -> String {
+pub fn render(r: &Overview) -> String {
     let out = render_fields(r);
     // The net under the escaped fields: whatever a field not escaped above
     // carries, no control character but the line breaks of the table
@@ -28,7 +28,7 @@ pub fn render(r: &StatusReport) -> String {
         .join("\n")
 }
 
-fn render_fields(r: &StatusReport) -> String {
+fn render_fields(r: &Overview) -> String {
     let e = gamesweep_api::escape;
     let mut out = String::new();
     // First: while it lasts, nothing any sweep shows is being made durable.
@@ -404,7 +404,7 @@ fn waiting_text(pending: u32, w: &VerifyWaiting) -> String {
 
 /// One line per identity the fair share held back: cut to its share while
 /// another waited, and how many of its leases were taken back.
-fn held_back_text(r: &StatusReport) -> String {
+fn held_back_text(r: &Overview) -> String {
     r.identities_limited
         .iter()
         .map(|l| {
@@ -473,7 +473,7 @@ mod tests {
     #[test]
     fn every_state_and_eta_shown() {
         for state in SweepState::ALL {
-            let r = StatusReport {
+            let r = Overview {
                 coordinator_version: "v".into(),
                 sweeps: vec![sweep(state, Some(3725.0))],
                 workers: vec![WorkerStatus {
@@ -517,7 +517,7 @@ mod tests {
 
     #[test]
     fn no_eta_is_unknown_and_no_sweeps_says_how_to_start() {
-        let mut r = StatusReport {
+        let mut r = Overview {
             coordinator_version: "v".into(),
             sweeps: vec![],
             workers: vec![],
@@ -603,7 +603,7 @@ mod tests {
         s.fraction_done = 0.3011;
         s.rate = 98_765.4;
         s.counterexamples = [("bad".to_string(), 12_345u64)].into_iter().collect();
-        let mut r = StatusReport {
+        let mut r = Overview {
             coordinator_version: "v".into(),
             sweeps: vec![s],
             workers: vec![],
@@ -679,7 +679,7 @@ mod tests {
             waiting: Some(waiting.clone()),
             ..VerifyStatus::default()
         });
-        let mut r = StatusReport {
+        let mut r = Overview {
             coordinator_version: "v".into(),
             sweeps: vec![s],
             workers: vec![],
@@ -748,7 +748,7 @@ mod tests {
                 limited,
                 leases_reclaimed,
             };
-        let r = StatusReport {
+        let r = Overview {
             coordinator_version: "v".into(),
             sweeps: vec![s],
             workers: vec![],
@@ -800,7 +800,7 @@ mod tests {
             disagreeing_workers: vec!["liar".into()],
             waiting: None,
         });
-        let r = StatusReport {
+        let r = Overview {
             coordinator_version: "v".into(),
             sweeps: vec![s],
             workers: vec![],
@@ -894,7 +894,7 @@ mod tests {
             worker_id: "w\x1b[2J".into(),
             error: "boom\x1b]0;owned\x07\nshard 9: fake line".into(),
         }];
-        let r = StatusReport {
+        let r = Overview {
             store_writes_failing: None,
             coordinator_version: "v".into(),
             sweeps: vec![sw],

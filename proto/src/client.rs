@@ -8,8 +8,8 @@ use crate::pb;
 use crate::pb::audit_client::AuditClient;
 use crate::pb::coordinator_client::CoordinatorClient;
 use gamesweep_api::domain::{
-    AuditRecord, ImportOptions, Imported, LaunchSpec, Launched, ProjectionText, StatusReport,
-    SweepReport,
+    AuditRecord, ImportOptions, Imported, LaunchSpec, Launched, ProjectionText, Overview,
+    RenderedSweep,
 };
 use std::time::Duration;
 use tonic::metadata::{Ascii, MetadataValue};
@@ -528,7 +528,7 @@ impl Remote {
     }
 
     /// Status of sweep `sweep_id`, or of all sweeps.
-    pub async fn status(&mut self, sweep_id: Option<&str>) -> Result<StatusReport, RpcError> {
+    pub async fn status(&mut self, sweep_id: Option<&str>) -> Result<Overview, RpcError> {
         let req = quick(pb::StatusRequest {
             sweep_id: sweep_id.unwrap_or_default().to_string(),
         });
@@ -537,7 +537,7 @@ impl Remote {
             .status(req)
             .await
             .map_err(|s| self.quick_rpc(s))?;
-        StatusReport::try_from(reply.into_inner()).map_err(|e| self.malformed(e))
+        Overview::try_from(reply.into_inner()).map_err(|e| self.malformed(e))
     }
 
     /// Sweep `sweep_id` as an export file (the coordinator streams it in chunks).
@@ -666,12 +666,12 @@ impl Remote {
     }
 
     /// A finished sweep's rendered result.
-    pub async fn result(&mut self, sweep_id: &str) -> Result<SweepReport, RpcError> {
+    pub async fn result(&mut self, sweep_id: &str) -> Result<RenderedSweep, RpcError> {
         let req = pb::GetResultRequest {
             sweep_id: sweep_id.to_string(),
         };
         let reply = self.client.get_result(req).await.map_err(|s| self.rpc(s))?;
-        SweepReport::try_from(reply.into_inner()).map_err(|e| self.malformed(e))
+        RenderedSweep::try_from(reply.into_inner()).map_err(|e| self.malformed(e))
     }
 
     /// A sampled sweep's projection for `cores` (empty: the coordinator's own).

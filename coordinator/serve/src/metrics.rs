@@ -14,7 +14,7 @@
 //! and start again from 0 (Prometheus's `rate()` and `increase()` handle
 //! such resets).
 
-use gamesweep_engine::core::{Core, CoreError, Events, StatusReport};
+use gamesweep_engine::core::{Core, CoreError, Events, Overview};
 use prometheus_client::encoding::prometheus_text;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -83,7 +83,7 @@ pub fn render(core: &Core) -> Result<String, CoreError> {
 
 /// The Prometheus text of a status report and the events counted per sweep
 /// (a sweep missing from `events` shows zeros).
-pub fn render_report(report: &StatusReport, events: &BTreeMap<String, Events>) -> String {
+pub fn render_report(report: &Overview, events: &BTreeMap<String, Events>) -> String {
     let mut reg = Registry::with_prefix(PREFIX);
     let info = Family::<InfoLabels, UGauge>::default();
     reg.register(

@@ -8,7 +8,7 @@
 //! the store writes to disk, neither of which may stall the async runtime.
 
 use crate::audit::{AuditService, Audited};
-use gamesweep_api::domain::SweepReport;
+use gamesweep_api::domain::RenderedSweep;
 use gamesweep_engine::core::{Core, CoreError, Delivery, FailureReport, Held, LaunchSpec, Timing};
 use gamesweep_proto::convert;
 use gamesweep_proto::pb::coordinator_server::Coordinator as CoordinatorService;
@@ -219,7 +219,7 @@ impl CoordinatorService for Service {
         let r = req.into_inner();
         let id = (!r.sweep_id.is_empty()).then_some(r.sweep_id);
         let core = self.core.clone();
-        let report = blocking(move || core.status_report(id.as_deref())).await?;
+        let report = blocking(move || core.overview(id.as_deref())).await?;
         Ok(Response::new(report.into()))
     }
 
@@ -263,7 +263,7 @@ impl CoordinatorService for Service {
         let (out, provenance) =
             blocking(move || Ok((core.rendered(&r.sweep_id)?, core.provenance(&r.sweep_id)?)))
                 .await?;
-        Ok(Response::new(pb::GetResultReply::from(SweepReport {
+        Ok(Response::new(pb::GetResultReply::from(RenderedSweep {
             kind: out.kind.name().to_string(),
             params: out.params.clone(),
             results_json: out.rendered.results_json.clone(),

@@ -5,7 +5,7 @@
 //! typed client `gamesweep_proto::Remote`) speak them;
 //! `gamesweep_proto::convert` maps them to and from protobuf messages.
 //!
-//! [`StatusReport`] serialized with serde is the documented `gamesweep status
+//! [`Overview`] serialized with serde is the documented `gamesweep status
 //! --json` format (`deploy/README.md`).
 
 use gamesweep::sweep::Params;
@@ -459,7 +459,7 @@ pub struct WorkerStatus {
 
 /// A coordinator's whole status: `gamesweep status --json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StatusReport {
+pub struct Overview {
     /// The coordinator's solver version.
     pub coordinator_version: String,
     /// The sweeps asked for (one, or all).
@@ -490,7 +490,7 @@ pub struct StatusReport {
 
 /// A finished sweep's rendered result, as the coordinator sends it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SweepReport {
+pub struct RenderedSweep {
     /// Kind name.
     pub kind: String,
     /// Its parameters.

@@ -53,7 +53,7 @@ pub use recovery::Recovery;
 pub use results::{Merged, RenderedResult};
 pub use solvers::{SolverChanged, SolverShare};
 pub use status::{
-    Resources, SampleStatus, ShardFailureStatus, StatusReport, SweepStatus, WorkerStatus,
+    Resources, SampleStatus, ShardFailureStatus, Overview, SweepStatus, WorkerStatus,
 };
 pub use verify::VerifyStatus;
 

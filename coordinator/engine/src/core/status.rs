@@ -12,7 +12,7 @@ const FAILURES_SHOWN: usize = 20;
 
 use super::model::Events;
 pub use gamesweep_api::domain::{
-    IdentityLimit, SampleStatus, ShardFailureStatus, StatusReport, SweepState as ShownState,
+    IdentityLimit, SampleStatus, ShardFailureStatus, Overview, SweepState as ShownState,
     SweepStatus, WorkerStatus,
 };
 
@@ -308,20 +308,20 @@ impl Core {
     }
 
     /// The whole status (`gamesweep status --json`) of one sweep or all.
-    pub fn status_report(&self, sweep_id: Option<&str>) -> Result<StatusReport, CoreError> {
+    pub fn overview(&self, sweep_id: Option<&str>) -> Result<Overview, CoreError> {
         Ok(self.snapshot(sweep_id)?.0)
     }
 
     /// The status of every sweep and, per sweep id, the events this process
     /// counted, read under one lock (what `/metrics` shows).
-    pub fn metrics_snapshot(&self) -> Result<(StatusReport, BTreeMap<String, Events>), CoreError> {
+    pub fn metrics_snapshot(&self) -> Result<(Overview, BTreeMap<String, Events>), CoreError> {
         self.snapshot(None)
     }
 
     fn snapshot(
         &self,
         sweep_id: Option<&str>,
-    ) -> Result<(StatusReport, BTreeMap<String, Events>), CoreError> {
+    ) -> Result<(Overview, BTreeMap<String, Events>), CoreError> {
         let now = self.clock.now();
         let now_ms = self.epoch.unix_ms(now);
         let (sweeps, workers, events, workers_pruned, quarantined_workers, identities_limited) = {
@@ -351,7 +351,7 @@ impl Core {
             )
         };
         let res = self.resources();
-        let report = StatusReport {
+        let report = Overview {
             sweeps,
             workers,
             coordinator_version: self.version().to_string(),

@@ -7,7 +7,7 @@
 //! - `/`: the page; `/app.js`, `/style.css`: its script (an ES module that
 //!   imports the boards' `/explore/html.js` and `/explore/games.js`) and
 //!   style; `/favicon.ico`: its icon (from the boards' routes).
-//! - `/api/status`: the [`StatusReport`] of every sweep, the same data as
+//! - `/api/status`: the [`Overview`] of every sweep, the same data as
 //!   `gamesweep status --json`.
 //! - `/api/history`: positions done per sweep, sampled every
 //!   [`history::EVERY`] over the last hour, and each worker's recent rate.
@@ -224,7 +224,7 @@ async fn status(State(d): State<Arc<Dashboard>>, headers: HeaderMap) -> Response
     }
     let core = d.core.clone();
     let last_poll = d.last_poll.clone();
-    match blocking(move || core.status_report(None)).await {
+    match blocking(move || core.overview(None)).await {
         Ok(r) => {
             last_poll.mark();
             json(&r)

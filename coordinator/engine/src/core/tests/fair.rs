@@ -255,7 +255,7 @@ fn a_hoarder_claiming_progress_without_results_is_reclaimed() {
     let at = reclaimed_at.expect("a renewal refused");
     assert!((40..=48).contains(&at), "reclaimed {at} s after the grant");
     assert!(c.merged(&id).is_ok());
-    let report = c.status_report(None).unwrap();
+    let report = c.overview(None).unwrap();
     let h = report
         .identities_limited
         .iter()
