@@ -778,8 +778,8 @@ async fn drive(
     bar.finish();
     if !finished {
         core.flush()?;
-        // So that the resume reads nothing but the checkpoint (best effort).
-        let _ = core.checkpoint();
+        // So that the resume reads nothing but the snapshot (best effort).
+        let _ = core.snapshot();
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
         let signal = signal.unwrap_or(crate::error::SIGINT);
         return Err(crate::error::Interrupted {

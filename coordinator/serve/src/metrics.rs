@@ -1,7 +1,7 @@
 //! `/metrics`: the coordinator's status in the Prometheus text format
 //! (version 0.0.4), encoded by the official client (`prometheus-client`).
 //!
-//! Everything is read from one [`Core::metrics_snapshot`], the same status
+//! Everything is read from one [`Core::metrics_overview`], the same status
 //! `gamesweep status --json` prints, plus the events the core counts in
 //! memory ([`Events`]); so the two agree. Per sweep (label `sweep`): shards
 //! by state (label `state`: pending, leased, done, failed), positions done
@@ -77,7 +77,7 @@ fn gauge(reg: &mut Registry, name: &str, help: &str, v: u64) {
 
 /// The Prometheus text of `core`'s status now.
 pub fn render(core: &Core) -> Result<String, CoreError> {
-    let (report, events) = core.metrics_snapshot()?;
+    let (report, events) = core.metrics_overview()?;
     Ok(render_report(&report, &events))
 }
 

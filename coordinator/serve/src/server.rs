@@ -606,9 +606,9 @@ pub async fn serve_with(
     }
     // The server has stopped: nothing else waits on this thread.
     core.flush()?;
-    // So that the next start reads nothing but the checkpoints.
-    if let Err(e) = core.checkpoint() {
-        tracing::warn!(error = %e, "no checkpoint at shutdown; the next start reads every result");
+    // So that the next start reads nothing but the snapshots.
+    if let Err(e) = core.snapshot() {
+        tracing::warn!(error = %e, "no snapshot at shutdown; the next start reads every result");
     }
     info!("coordinator stopped; store flushed");
     Ok(())

@@ -11,7 +11,7 @@
 
 use super::model::{voter, CoreError, Named, ShardState, State, Sweep, MAX_FAILURES};
 use super::Core;
-use crate::store::checkpoint::SetDigest;
+use crate::store::snapshot::SetDigest;
 use crate::store::journal;
 use crate::store::{FailureRecord, ShardTiming, FAILING_WORKERS_KEPT};
 use gamesweep::sweep::Output;
@@ -604,7 +604,7 @@ impl Core {
     /// flushes (see [`super::commit`]).
     pub fn flush(&self) -> Result<(), CoreError> {
         self.commit.commit(|| self.store.flush())?;
-        self.checkpoint_if_due();
+        self.snapshot_if_due();
         Ok(())
     }
 }

@@ -7,7 +7,7 @@
 //! By concern: [`model`] (errors, shard and sweep state), `recovery`
 //! (loading the store at startup), [`launch`] (planning, samples, resume,
 //! cancel), [`leases`] (lease, renew, expiry), [`acceptance`] (submit, fail,
-//! flush), [`commit`] (group commit), `checkpoint` (the merged results
+//! flush), [`commit`] (group commit), `snapshot` (the merged results
 //! written so that a restart merges only what came after), [`status`], [`results`] (merged
 //! result, cached render, projection), [`memory`] (`/proc`), [`clock`],
 //! `tokens` (the lease tokens that bind submits, renewals, releases and
@@ -18,7 +18,7 @@
 //! instead of sleeping.
 
 pub mod acceptance;
-mod checkpoint;
+mod snapshot;
 pub mod clock;
 pub mod commit;
 pub mod credentials;
@@ -40,7 +40,7 @@ pub mod verify;
 mod verify_state;
 
 pub use acceptance::{Delivery, FailOutcome, FailureReport, Submission, Timing};
-pub use checkpoint::CHECKPOINT_EVERY;
+pub use snapshot::SNAPSHOT_EVERY;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use commit::GroupCommit;
 pub use gamesweep_api::{solver_version, SolverVersions};
@@ -132,10 +132,10 @@ pub struct Core {
     failed_imports: Mutex<std::collections::BTreeSet<String>>,
     /// The CPU budget for recounting submitted results (core/recount.rs).
     recount: Mutex<recount::Budget>,
-    /// When the last checkpoint and the last reopen of the store were
+    /// When the last snapshot and the last reopen of the store were
     /// started and how long they took; held while one is written
-    /// (core/checkpoint.rs).
-    checkpointing: Mutex<checkpoint::Checkpointing>,
+    /// (core/snapshot.rs).
+    snapshotting: Mutex<snapshot::Snapshotting>,
 }
 
 impl Core {
@@ -203,7 +203,7 @@ impl Core {
             version: format!("{}+{}", gamesweep::CRATE_VERSION, gamesweep::BUILD_ID),
             failed_imports: Mutex::default(),
             recount: Mutex::new(recount::Budget::new(recount::DEFAULT_SHARE, now)),
-            checkpointing: Mutex::new(checkpoint::Checkpointing::new()),
+            snapshotting: Mutex::new(snapshot::Snapshotting::new()),
         })
     }
 

@@ -2,7 +2,7 @@
 //! the few transitions on it that need no store (they take `now` explicitly).
 
 use super::verify_state::{Quarantine, Verification};
-use crate::store::checkpoint::SetDigest;
+use crate::store::snapshot::SetDigest;
 use crate::store::{
     FailureRecord, LeaseRecord, ShardTiming, StoreError, SweepRecord, SweepState, SweepStats,
 };
@@ -486,17 +486,17 @@ pub(crate) struct Sweep {
     /// The plan's estimated positions, and the sample's.
     pub(crate) estimate: (u64, u64),
     /// [`SetDigest`] of the done shards' (index, result SHA-256) pairs:
-    /// what a checkpoint of this moment covers (`store/checkpoint.rs`).
+    /// what a snapshot of this moment covers (`store/snapshot.rs`).
     pub(crate) done_digest: SetDigest,
-    /// Done shards the sweep's stored checkpoint covers (0: none): a
-    /// checkpoint is due when [`Sweep::results_stored`] differs.
-    pub(crate) checkpointed: u32,
-    /// Started from a checkpoint: `timings` and `verify.origins` hold only
+    /// Done shards the sweep's stored snapshot covers (0: none): a
+    /// snapshot is due when [`Sweep::results_stored`] differs.
+    pub(crate) snapshotted: u32,
+    /// Started from a snapshot: `timings` and `verify.origins` hold only
     /// the shards it did not cover until [`Sweep::fill`] adds the rest
     /// (read from the store by what needs them: export, projection,
     /// re-verification), so a start does not read them.
     pub(crate) lazy: bool,
-    /// While lazy: [`Sweep::worker_work`] of the shards the checkpoint
+    /// While lazy: [`Sweep::worker_work`] of the shards the snapshot
     /// covered (its aggregate), under the workers' own.
     pub(crate) worker_work_base: BTreeMap<String, u64>,
 }
@@ -545,7 +545,7 @@ impl Sweep {
             sampled: HashSet::new(),
             estimate: (0, 0),
             done_digest: SetDigest::default(),
-            checkpointed: 0,
+            snapshotted: 0,
             lazy: false,
             worker_work_base: BTreeMap::new(),
         }

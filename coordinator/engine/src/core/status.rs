@@ -309,16 +309,16 @@ impl Core {
 
     /// The whole status (`gamesweep status --json`) of one sweep or all.
     pub fn overview(&self, sweep_id: Option<&str>) -> Result<Overview, CoreError> {
-        Ok(self.snapshot(sweep_id)?.0)
+        Ok(self.overview_and_events(sweep_id)?.0)
     }
 
     /// The status of every sweep and, per sweep id, the events this process
     /// counted, read under one lock (what `/metrics` shows).
-    pub fn metrics_snapshot(&self) -> Result<(Overview, BTreeMap<String, Events>), CoreError> {
-        self.snapshot(None)
+    pub fn metrics_overview(&self) -> Result<(Overview, BTreeMap<String, Events>), CoreError> {
+        self.overview_and_events(None)
     }
 
-    fn snapshot(
+    fn overview_and_events(
         &self,
         sweep_id: Option<&str>,
     ) -> Result<(Overview, BTreeMap<String, Events>), CoreError> {

@@ -37,7 +37,7 @@ use super::model::{CoreError, ShardState, IMPORT_PREFIX};
 use super::verify::digest;
 use super::Core;
 use crate::export_file::{Decoded, Export, ExportResult, ExportSample, PublicKey, Signature};
-use crate::store::checkpoint::SetDigest;
+use crate::store::snapshot::SetDigest;
 use crate::store::{
     SampleRecord, ShardTiming, SolverShards, StoreError, StoredSweep, SweepRecord, SweepState,
     SweepStats, Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
@@ -458,7 +458,7 @@ impl Core {
                 failures: BTreeMap::new(),
                 verify: records,
                 origins,
-                checkpoint: None,
+                snapshot: None,
             },
             self.epoch.unix_ms(now),
         )?;

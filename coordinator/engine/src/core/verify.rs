@@ -86,7 +86,7 @@ pub use super::verify_state::{
 pub(crate) use super::verify_state::{first_run, Quarantine, Verification, PPM};
 use super::verify_state::{has_positions, result_part, run_digest};
 use super::Core;
-use crate::store::checkpoint::SetDigest;
+use crate::store::snapshot::SetDigest;
 use crate::store::{
     LeaseRecord, QuarantineRecord, SweepState, Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
 };
@@ -926,8 +926,8 @@ impl Core {
         s.done_digest = digest;
         // A render of it (finished before, or by an earlier vote) is stale.
         self.forget_render(&s.record.id);
-        // The store dropped the checkpoint with the replaced result.
-        s.checkpointed = 0;
+        // The store dropped the snapshot with the replaced result.
+        s.snapshotted = 0;
         s.recount_work();
         Ok(())
     }

@@ -72,7 +72,7 @@ pub fn digest(bytes: &[u8]) -> String {
 /// encoded result (`bytes`), followed, for a run that returned a position
 /// digest under its lease's salt, by `+` and that digest (16 hex digits).
 /// Only the verification records (the store's `verify` tree) hold it:
-/// never an export, a checkpoint, status or provenance.
+/// never an export, a snapshot, status or provenance.
 pub(crate) fn run_digest(bytes: &[u8], positions: Option<u64>) -> String {
     let mut d = digest(bytes);
     if let Some(p) = positions {

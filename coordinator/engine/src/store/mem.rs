@@ -173,7 +173,7 @@ impl Store for MemStore {
                 failures: of_sweep(&t.failures, id),
                 verify: of_sweep(&t.verify, id),
                 origins: of_sweep(&t.origins, id),
-                checkpoint: None,
+                snapshot: None,
             });
         }
         out.sort_by_key(|s| s.record.seq);

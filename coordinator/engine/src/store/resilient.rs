@@ -696,17 +696,17 @@ impl Store for ResilientStore {
         self.shared.with(|s| s.load_for_start())
     }
 
-    fn put_checkpoint(
+    fn put_snapshot(
         &self,
         id: &str,
-        checkpoint: &super::checkpoint::Checkpoint,
+        snapshot: &super::snapshot::Snapshot,
     ) -> Result<bool, StoreError> {
-        // Not kept in the redo log: a checkpoint is an optimisation, and
+        // Not kept in the redo log: a snapshot is an optimisation, and
         // while writes fail there is none to write (the next one covers more).
         if self.writes_failing().is_some() {
             return Ok(false);
         }
-        self.shared.with(|s| s.put_checkpoint(id, checkpoint))
+        self.shared.with(|s| s.put_snapshot(id, snapshot))
     }
 
     fn put_result(

@@ -258,7 +258,7 @@ async fn history_json(State(d): State<Arc<Dashboard>>, headers: HeaderMap) -> Re
     if !d.auth.allowed(&headers) {
         return unauthorized();
     }
-    json(&d.history.snapshot())
+    json(&d.history.samples())
 }
 
 async fn witnesses_json(

@@ -10,7 +10,7 @@
 //! for every result.
 
 use super::*;
-use crate::store::checkpoint::Checkpoint;
+use crate::store::snapshot::Snapshot;
 use crate::store::{
     journal, AuditRecord, CredentialRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord,
     ShardTiming, StoreError, StoredSweep, SweepRecord, SweepStats, TrustRecord, VerifyRecord,
@@ -73,8 +73,8 @@ impl Store for DiesAtWrite {
         self.alive()?;
         self.inner.load_for_start()
     }
-    fn put_checkpoint(&self, id: &str, c: &Checkpoint) -> Result<bool, StoreError> {
-        self.write(|| self.inner.put_checkpoint(id, c))
+    fn put_snapshot(&self, id: &str, c: &Snapshot) -> Result<bool, StoreError> {
+        self.write(|| self.inner.put_snapshot(id, c))
     }
     fn put_result(
         &self,
