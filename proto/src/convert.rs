@@ -9,7 +9,7 @@ use gamesweep::sweep::{Params, ShardSpec};
 use gamesweep_api::domain::{
     IdentityLimit, Imported, LaunchSpec, Launched, ProjectionText, Rechecking, SampleRequest,
     SampleStatus, ShardFailureStatus, Overview, RenderedSweep, SweepState, SweepStatus,
-    VerifyStatus, VerifyWaiting, WorkerStatus,
+    ReplicationStatus, ReplicationWaiting, WorkerStatus,
 };
 use gamesweep_api::provenance::Provenance;
 use gamesweep_api::{SolverVersion, SolverVersionError, SolverVersions};
@@ -319,9 +319,9 @@ impl From<SweepStatus> for pb::SweepStatus {
     }
 }
 
-impl From<VerifyStatus> for pb::VerifyStatus {
-    fn from(v: VerifyStatus) -> Self {
-        pb::VerifyStatus {
+impl From<ReplicationStatus> for pb::ReplicationStatus {
+    fn from(v: ReplicationStatus) -> Self {
+        pb::ReplicationStatus {
             ppm: v.ppm,
             seed: v.seed,
             selected: v.selected,
@@ -332,7 +332,7 @@ impl From<VerifyStatus> for pb::VerifyStatus {
             replaced: v.replaced,
             unverifiable: v.unverifiable,
             disagreeing_workers: v.disagreeing_workers,
-            waiting: v.waiting.map(|w| pb::VerifyWaiting {
+            waiting: v.waiting.map(|w| pb::ReplicationWaiting {
                 shards: w.shards,
                 needs_issued: w.needs_issued,
                 eligible: w.eligible,
@@ -352,9 +352,9 @@ impl From<VerifyStatus> for pb::VerifyStatus {
     }
 }
 
-impl From<pb::VerifyStatus> for VerifyStatus {
-    fn from(v: pb::VerifyStatus) -> Self {
-        VerifyStatus {
+impl From<pb::ReplicationStatus> for ReplicationStatus {
+    fn from(v: pb::ReplicationStatus) -> Self {
+        ReplicationStatus {
             ppm: v.ppm,
             seed: v.seed,
             selected: v.selected,
@@ -365,7 +365,7 @@ impl From<pb::VerifyStatus> for VerifyStatus {
             replaced: v.replaced,
             unverifiable: v.unverifiable,
             disagreeing_workers: v.disagreeing_workers,
-            waiting: v.waiting.map(|w| VerifyWaiting {
+            waiting: v.waiting.map(|w| ReplicationWaiting {
                 shards: w.shards,
                 needs_issued: w.needs_issued,
                 eligible: w.eligible,
@@ -679,7 +679,7 @@ mod tests {
                 error: "boom".into(),
                 worker_id: "w".into(),
             }],
-            verification: Some(VerifyStatus {
+            verification: Some(ReplicationStatus {
                 ppm: 10_000,
                 seed: 9,
                 selected: 4,
@@ -690,7 +690,7 @@ mod tests {
                 replaced: 1,
                 unverifiable: 1,
                 disagreeing_workers: vec!["liar".into()],
-                waiting: Some(VerifyWaiting {
+                waiting: Some(ReplicationWaiting {
                     shards: vec![3, 17],
                     needs_issued: true,
                     eligible: vec!["@b".into()],

@@ -615,13 +615,13 @@ pub async fn serve_with(
 }
 
 /// Advance the core's clock-driven transitions without any request, once
-/// a [`gamesweep_engine::core::verify::TICK_EVERY`] from the start: an
+/// a [`gamesweep_engine::core::replication::TICK_EVERY`] from the start: an
 /// open verification no eligible worker is around for is skipped as
 /// unverifiable once its wait is over, even if no worker ever calls Lease
 /// again (`Core::tick`). Runs until aborted; a failure is logged and
 /// retried at the next tick.
 async fn tick(core: Arc<Core>) {
-    let mut tick = tokio::time::interval(gamesweep_engine::core::verify::TICK_EVERY);
+    let mut tick = tokio::time::interval(gamesweep_engine::core::replication::TICK_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;

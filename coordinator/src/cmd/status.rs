@@ -123,7 +123,7 @@ mod tests {
                 sample: None,
                 shards_failed: 0,
                 failures: vec![],
-                verification: Some(gamesweep_api::domain::VerifyStatus {
+                verification: Some(gamesweep_api::domain::ReplicationStatus {
                     ppm: 1_000_000,
                     selected: 1,
                     mismatched: 1,

@@ -414,7 +414,7 @@ fn sweep_status(state: d::SweepState) -> d::SweepStatus {
         results_invalid: 7,
         recounted: 0,
         recounts_refused: 0,
-        verification: Some(d::VerifyStatus {
+        verification: Some(d::ReplicationStatus {
             ppm: 10_000,
             seed: 5,
             selected: 3,

@@ -296,7 +296,7 @@ pub struct SweepStatus {
     /// Replicated validation, for a sweep launched with a verification share
     /// (or with results being verified again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verification: Option<VerifyStatus>,
+    pub verification: Option<ReplicationStatus>,
     /// Share of the workers relative to other running sweeps (1 = default).
     #[serde(default = "one")]
     pub priority: u32,
@@ -325,9 +325,9 @@ fn one() -> u32 {
     1
 }
 
-/// Replicated validation of a sweep (see `coordinator/engine/src/core/verify.rs`).
+/// Replicated validation of a sweep (see `coordinator/engine/src/core/replication.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VerifyStatus {
+pub struct ReplicationStatus {
     /// Share of the shards selected, millionths.
     pub ppm: u32,
     /// Selection key.
@@ -350,14 +350,14 @@ pub struct VerifyStatus {
     pub disagreeing_workers: Vec<String>,
     /// For a running sweep whose shards are all done: what it waits for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub waiting: Option<VerifyWaiting>,
+    pub waiting: Option<ReplicationWaiting>,
 }
 
 /// Why a running sweep whose shards are all done is not finished: its open
 /// verifications wait for a run by a second identity (see
-/// `coordinator/engine/src/core/verify.rs`).
+/// `coordinator/engine/src/core/replication.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VerifyWaiting {
+pub struct ReplicationWaiting {
     /// The shards waiting, lowest first (at most 8; `pending` counts them all).
     pub shards: Vec<u32>,
     /// Some of them need a worker with an issued credential (`gamesweep

@@ -36,8 +36,8 @@ pub mod solvers;
 pub mod status;
 pub(crate) mod tokens;
 pub mod transfer;
-pub mod verify;
-mod verify_state;
+pub mod replication;
+mod replication_state;
 
 pub use acceptance::{Delivery, FailOutcome, FailureReport, Submission, Timing};
 pub use snapshot::SNAPSHOT_EVERY;
@@ -55,7 +55,7 @@ pub use solvers::{SolverChanged, SolverShare};
 pub use status::{
     Resources, SampleStatus, ShardFailureStatus, Overview, SweepStatus, WorkerStatus,
 };
-pub use verify::VerifyStatus;
+pub use replication::ReplicationStatus;
 
 use crate::store::Store;
 use clock::Epoch;
@@ -165,7 +165,7 @@ impl Core {
         let now = clock.now();
         let epoch = Epoch::anchor(clock.as_ref());
         let sweeps = recovery::recover(store.as_ref(), epoch.unix_ms(now), recovery)?;
-        // Replicated validation (core/verify.rs): quarantined workers.
+        // Replicated validation (core/replication.rs): quarantined workers.
         let trust_records = store.load_trust()?;
         let quarantined = store
             .load_quarantine()?
@@ -185,14 +185,14 @@ impl Core {
                 workers: BTreeMap::new(),
                 workers_pruned: 0,
                 pruned_at: None,
-                // Replicated validation (core/verify.rs): quarantined workers.
-                quarantine: verify::Quarantine {
+                // Replicated validation (core/replication.rs): quarantined workers.
+                quarantine: replication::Quarantine {
                     on_mismatch: false,
                     workers: quarantined,
                 },
                 trust: trust_records,
                 vtime: 0,
-                verify_ticked: None,
+                replication_ticked: None,
                 held_back: BTreeMap::new(),
             }),
             renders: RenderCache::default(),

@@ -14,7 +14,7 @@
 //! store now holds.
 
 use super::model::{lease_order, CoreError, KindRef, ShardState, Sweep, MAX_FAILURES};
-use super::verify::Verification;
+use super::replication::Replication;
 use crate::store::snapshot::SetDigest;
 use crate::store::journal::{self, Journal, Record, SweepEntry};
 use crate::store::{AuditRecord, FailureRecord, Store, StoreError, StoredSweep, SweepState};
@@ -495,12 +495,12 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         stats,
         timings,
         failures,
-        verify,
+        replication,
         origins,
         snapshot,
     } = stored;
-    // Replicated validation (core/verify.rs).
-    let unrecorded = Verification::unrecorded(&record, &verify, &results);
+    // Replicated validation (core/replication.rs).
+    let unrecorded = Replication::unrecorded(&record, &replication, &results);
     let kind =
         kinds::find(&record.kind).map_err(|e| corrupt(format!("sweep `{}`: {e}", record.id)))?;
     let mut states = vec![ShardState::Pending; plan.len()];
@@ -570,10 +570,10 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
     let results_stored = states.iter().filter(|s| **s == ShardState::Done).count() as u32;
     info!(sweep = %record.id, done = results_stored, total = plan.len(), "resuming sweep");
     let order = lease_order(&plan, &record);
-    let verify = Verification::restore(
+    let replication = Replication::restore(
         &record,
         plan.len(),
-        verify,
+        replication,
         origins,
         unrecorded,
         &mut attempts,
@@ -607,7 +607,7 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         growth: HashMap::new(),
         patience: Default::default(),
         pass: 0,
-        verify,
+        replication,
         events: Default::default(),
         tally: Default::default(),
         sums: Default::default(),

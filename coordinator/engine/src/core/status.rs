@@ -31,7 +31,7 @@ struct At<'a> {
     now: Instant,
     /// Now, in Unix milliseconds.
     now_ms: u64,
-    /// The workers around to take a verification copy (`verify::around`).
+    /// The workers around to take a verification copy (`replication::around`).
     around: &'a BTreeSet<String>,
     /// The wait for a second identity before a skip, in milliseconds.
     window_ms: u64,
@@ -158,9 +158,9 @@ fn sweep_status(s: &Sweep, at: &At<'_>) -> SweepStatus {
                 worker_id: f.worker.clone(),
             })
             .collect(),
-        // Replicated validation (core/verify.rs).
-        verification: s.verify.status().map(|mut v| {
-            v.waiting = super::verify::waiting(s, at.around, now_ms, at.window_ms);
+        // Replicated validation (core/replication.rs).
+        verification: s.replication.status().map(|mut v| {
+            v.waiting = super::replication::waiting(s, at.around, now_ms, at.window_ms);
             v
         }),
         priority: s.priority(),
@@ -375,7 +375,7 @@ impl Core {
         }
     }
 
-    /// The workers around ([`super::verify::around`]) if a sweep status
+    /// The workers around ([`super::replication::around`]) if a sweep status
     /// shows (`sweep_id`, or all) waits for verifications; else none, at
     /// no cost (a status stays O(leases held)).
     fn around_for_status(
@@ -386,11 +386,11 @@ impl Core {
         now_ms: u64,
     ) -> BTreeSet<String> {
         let waits = match sweep_id {
-            Some(id) => st.sweeps.get(id).is_some_and(super::verify::waits),
-            None => st.sweeps.values().any(super::verify::waits),
+            Some(id) => st.sweeps.get(id).is_some_and(super::replication::waits),
+            None => st.sweeps.values().any(super::replication::waits),
         };
         if waits {
-            super::verify::around(st, now, now_ms, self.lease_ms)
+            super::replication::around(st, now, now_ms, self.lease_ms)
         } else {
             BTreeSet::new()
         }

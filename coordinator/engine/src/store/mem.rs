@@ -4,7 +4,7 @@
 
 use super::{
     journal, AuditRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store,
-    StoreError, StoredSweep, SweepRecord, SweepStats, VerifyRecord,
+    StoreError, StoredSweep, SweepRecord, SweepStats, ReplicationRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use std::collections::BTreeMap;
@@ -30,8 +30,8 @@ struct Tables {
     failures: ShardTable<FailureRecord>,
     /// Counters by sweep id.
     stats: BTreeMap<String, SweepStats>,
-    /// Verification records.
-    verify: ShardTable<VerifyRecord>,
+    /// Replication records.
+    replication: ShardTable<ReplicationRecord>,
     /// The worker of each accepted result.
     origins: ShardTable<String>,
     /// Quarantined workers by id.
@@ -136,7 +136,7 @@ impl Store for MemStore {
         t.leases.retain(|(s, _), _| s != id);
         t.timings.retain(|(s, _), _| s != id);
         t.failures.retain(|(s, _), _| s != id);
-        t.verify.retain(|(s, _), _| s != id);
+        t.replication.retain(|(s, _), _| s != id);
         t.origins.retain(|(s, _), _| s != id);
         Ok(())
     }
@@ -171,7 +171,7 @@ impl Store for MemStore {
                 stats: t.stats.get(id).cloned().unwrap_or_default(),
                 timings: of_sweep(&t.timings, id),
                 failures: of_sweep(&t.failures, id),
-                verify: of_sweep(&t.verify, id),
+                replication: of_sweep(&t.replication, id),
                 origins: of_sweep(&t.origins, id),
                 snapshot: None,
             });
@@ -224,13 +224,13 @@ impl Store for MemStore {
         Ok(())
     }
 
-    fn put_verify(
+    fn put_replication(
         &self,
         id: &str,
         index: u32,
-        record: Option<&VerifyRecord>,
+        record: Option<&ReplicationRecord>,
     ) -> Result<(), StoreError> {
-        put_or_clear(&mut self.lock().verify, (id.to_string(), index), record);
+        put_or_clear(&mut self.lock().replication, (id.to_string(), index), record);
         Ok(())
     }
 

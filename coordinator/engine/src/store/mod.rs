@@ -43,7 +43,7 @@ mod mem;
 mod resilient;
 mod salvage;
 mod sled;
-mod verify;
+mod replication;
 
 pub use self::sled::{decode_any, locate, seal, unseal, SledStore, SEALED_TREES};
 pub use credentials::{
@@ -54,7 +54,7 @@ pub use mem::MemStore;
 pub(crate) use resilient::testing;
 pub use resilient::{Backoff, ResilientStore};
 pub use salvage::{open_for_start, refusal, salvage, Salvaged};
-pub use verify::{QuarantineRecord, TrustRecord, Verdict, VerifyPurpose, VerifyRecord, VerifyRun};
+pub use replication::{QuarantineRecord, TrustRecord, Verdict, ReplicationPurpose, ReplicationRecord, ReplicationRun};
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]
@@ -350,8 +350,8 @@ pub struct StoredSweep {
     pub timings: BTreeMap<u32, ShardTiming>,
     /// Reported failures, by shard index.
     pub failures: BTreeMap<u32, FailureRecord>,
-    /// Verification records, by shard index.
-    pub verify: BTreeMap<u32, VerifyRecord>,
+    /// Replication records, by shard index.
+    pub replication: BTreeMap<u32, ReplicationRecord>,
     /// The worker each accepted result came from, by shard index (absent
     /// for results accepted before this was recorded; with a snapshot,
     /// only of `results`).
@@ -438,11 +438,11 @@ pub trait Store: Send + Sync {
     /// Store a sweep's counters (not flushed).
     fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError>;
     /// Set or clear shard `index`'s verification record (not flushed).
-    fn put_verify(
+    fn put_replication(
         &self,
         id: &str,
         index: u32,
-        record: Option<&VerifyRecord>,
+        record: Option<&ReplicationRecord>,
     ) -> Result<(), StoreError>;
     /// Record the worker shard `index`'s accepted result came from (not flushed).
     fn put_origin(&self, id: &str, index: u32, worker: &str) -> Result<(), StoreError>;

@@ -5,7 +5,7 @@ use super::journal::{self, JournalFile, Record, SweepEntry};
 use super::{
     AuditRecord, CredentialRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord,
     ShardTiming, Store, StoreError, StoredSweep, SweepRecord, SweepStats, TrustRecord,
-    VerifyRecord,
+    ReplicationRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use serde::{Deserialize, Serialize};
@@ -178,8 +178,8 @@ pub struct SledStore {
     lease_key: [u8; 32],
     /// The export signing seed (kept in the `meta` tree).
     signing_key: [u8; 32],
-    /// Verification records (replicated validation), by shard.
-    verify: Sealed,
+    /// Replication records (replicated validation), by shard.
+    replication: Sealed,
     /// The worker of each accepted result, by shard.
     origins: Sealed,
     /// Quarantined workers, by worker id.
@@ -290,7 +290,7 @@ pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError
         "timings" => index_of(key).and(dec::<ShardTiming>("shard timing", bytes).map(drop)),
         "failures" => index_of(key).and(dec::<FailureRecord>("shard failure", bytes).map(drop)),
         "stats" => dec::<SweepStats>("stats", bytes).map(drop),
-        "verify" => index_of(key).and(dec::<VerifyRecord>("verification record", bytes).map(drop)),
+        "verify" => index_of(key).and(dec::<ReplicationRecord>("verification record", bytes).map(drop)),
         "origins" => index_of(key).and(dec::<String>("result origin", bytes).map(drop)),
         "quarantine" => dec::<QuarantineRecord>("quarantine record", bytes).map(drop),
         "trust" => dec::<TrustRecord>("trust record", bytes).map(drop),
@@ -742,10 +742,10 @@ impl SledStore {
                     dec("shard failure", &v).map_err(|e| at("failures", &k, e))?,
                 );
             }
-            let mut verify = BTreeMap::new();
-            for kv in self.verify.scan(&prefix) {
+            let mut replication = BTreeMap::new();
+            for kv in self.replication.scan(&prefix) {
                 let (k, v) = kv?;
-                verify.insert(
+                replication.insert(
                     index_of(&k)?,
                     dec("verification record", &v).map_err(|e| at("verify", &k, e))?,
                 );
@@ -764,7 +764,7 @@ impl SledStore {
                 stats,
                 timings,
                 failures,
-                verify,
+                replication,
                 origins,
                 snapshot,
             });
@@ -944,7 +944,7 @@ impl SledStore {
             stats: t("stats")?,
             timings: t("timings")?,
             failures: t("failures")?,
-            verify: t("verify")?,
+            replication: t("verify")?,
             origins: t("origins")?,
             quarantine: t("quarantine")?,
             audit: t("audit")?,
@@ -1101,7 +1101,7 @@ impl Store for SledStore {
             &self.leases,
             &self.timings,
             &self.failures,
-            &self.verify,
+            &self.replication,
             &self.origins,
         ] {
             for kv in tree.tree.scan_prefix(sweep_prefix(id)) {
@@ -1187,13 +1187,13 @@ impl Store for SledStore {
         self.stats.insert(id.as_bytes(), &enc(stats))
     }
 
-    fn put_verify(
+    fn put_replication(
         &self,
         id: &str,
         index: u32,
-        record: Option<&VerifyRecord>,
+        record: Option<&ReplicationRecord>,
     ) -> Result<(), StoreError> {
-        put_or_clear(&self.verify, shard_key(id, index), record)
+        put_or_clear(&self.replication, shard_key(id, index), record)
     }
 
     fn put_origin(&self, id: &str, index: u32, worker: &str) -> Result<(), StoreError> {

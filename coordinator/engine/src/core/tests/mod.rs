@@ -13,7 +13,7 @@ mod parts;
 mod sched;
 mod solvers;
 mod tally;
-mod verify;
+mod replication;
 mod writes;
 
 use super::status::ShownState;
