@@ -319,9 +319,9 @@ impl From<SweepStatus> for pb::SweepStatus {
     }
 }
 
-impl From<ReplicationStatus> for pb::ReplicationStatus {
+impl From<ReplicationStatus> for pb::VerifyStatus {
     fn from(v: ReplicationStatus) -> Self {
-        pb::ReplicationStatus {
+        pb::VerifyStatus {
             ppm: v.ppm,
             seed: v.seed,
             selected: v.selected,
@@ -332,7 +332,7 @@ impl From<ReplicationStatus> for pb::ReplicationStatus {
             replaced: v.replaced,
             unverifiable: v.unverifiable,
             disagreeing_workers: v.disagreeing_workers,
-            waiting: v.waiting.map(|w| pb::ReplicationWaiting {
+            waiting: v.waiting.map(|w| pb::VerifyWaiting {
                 shards: w.shards,
                 needs_issued: w.needs_issued,
                 eligible: w.eligible,
@@ -352,8 +352,8 @@ impl From<ReplicationStatus> for pb::ReplicationStatus {
     }
 }
 
-impl From<pb::ReplicationStatus> for ReplicationStatus {
-    fn from(v: pb::ReplicationStatus) -> Self {
+impl From<pb::VerifyStatus> for ReplicationStatus {
+    fn from(v: pb::VerifyStatus) -> Self {
         ReplicationStatus {
             ppm: v.ppm,
             seed: v.seed,
