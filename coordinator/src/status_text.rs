@@ -5,7 +5,7 @@
 
 use gamesweep::sweep::thousands;
 use gamesweep_api::domain::{
-    Overview, SweepState, SweepStatus, ReplicationStatus, ReplicationWaiting, RATE_WINDOW_SECS,
+    Overview, ReplicationStatus, ReplicationWaiting, SweepState, SweepStatus, RATE_WINDOW_SECS,
 };
 
 fn hms(secs: f64) -> String {

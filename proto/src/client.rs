@@ -8,7 +8,7 @@ use crate::pb;
 use crate::pb::audit_client::AuditClient;
 use crate::pb::coordinator_client::CoordinatorClient;
 use gamesweep_api::domain::{
-    AuditRecord, ImportOptions, Imported, LaunchSpec, Launched, ProjectionText, Overview,
+    AuditRecord, ImportOptions, Imported, LaunchSpec, Launched, Overview, ProjectionText,
     RenderedSweep,
 };
 use std::time::Duration;

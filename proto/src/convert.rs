@@ -7,9 +7,9 @@
 use crate::pb;
 use gamesweep::sweep::{Params, ShardSpec};
 use gamesweep_api::domain::{
-    IdentityLimit, Imported, LaunchSpec, Launched, ProjectionText, Rechecking, SampleRequest,
-    SampleStatus, ShardFailureStatus, Overview, RenderedSweep, SweepState, SweepStatus,
-    ReplicationStatus, ReplicationWaiting, WorkerStatus,
+    IdentityLimit, Imported, LaunchSpec, Launched, Overview, ProjectionText, Rechecking,
+    RenderedSweep, ReplicationStatus, ReplicationWaiting, SampleRequest, SampleStatus,
+    ShardFailureStatus, SweepState, SweepStatus, WorkerStatus,
 };
 use gamesweep_api::provenance::Provenance;
 use gamesweep_api::{SolverVersion, SolverVersionError, SolverVersions};

@@ -53,8 +53,7 @@ pub(crate) async fn run(
     shutdown: watch::Receiver<Shutdown>,
 ) -> Result<WorkerSummary, WorkerError> {
     let held = Arc::new(HeldShards::default());
-    let heartbeat =
-        tokio::spawn(held::renew_forever(held.clone(), link.clone()).in_current_span());
+    let heartbeat = tokio::spawn(held::renew_forever(held.clone(), link.clone()).in_current_span());
     let memory_cap = config.max_memory.map(MemoryCap::new);
     let memory_watch = memory_cap
         .clone()
@@ -206,8 +205,7 @@ impl Worker {
         let sent = match outcome {
             Outcome::Done(output, positions) => {
                 let result = output.encode();
-                let submit =
-                    || link.submit(&key, attempt, &token, &result, positions, timing);
+                let submit = || link.submit(&key, attempt, &token, &result, positions, timing);
                 retry::until_answered("submit", &key, backoff, &mut self.shutdown, give_up, submit)
                     .await
                     .map(|reply| match reply {
@@ -268,10 +266,7 @@ const RELEASE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// [`WorkerError::Unreachable`] if `coordinator` has not answered for
 /// `give_up_after` or longer.
-fn give_up(
-    link: &Link,
-    give_up_after: Option<std::time::Duration>,
-) -> Option<WorkerError> {
+fn give_up(link: &Link, give_up_after: Option<std::time::Duration>) -> Option<WorkerError> {
     let down = link.down_for();
     policy::gives_up(down, give_up_after).then(|| WorkerError::Unreachable {
         coordinator: link.describe(),

@@ -1,7 +1,7 @@
 //! CGSuite-style text for canonical games: `0`, `*`, `*2`, `1/2`, `-3/4*`,
 //! `^`, `^^`, `v*`, `^3*2`, `±1`, `{2|{1|0}}`.
 
-use super::{Dyadic, Arena, GameId, Kind};
+use super::{Arena, Dyadic, GameId, Kind};
 
 /// Largest multiple of ↑ (and largest nimber next to it) the display recognises;
 /// anything beyond is printed in braces, which is still exact.

@@ -19,7 +19,7 @@
 //!   recurses into the options of anything else. `rcf(↑) = 0`, `rcf({1|0}) =
 //!   {1|0}`, `rcf({{2|0}, 1* | *}) = {1|0}`.
 
-use super::{Dyadic, Arena, GameId, Kind};
+use super::{Arena, Dyadic, GameId, Kind};
 
 impl Arena {
     /// Is every position of `g` either terminal or open to both players?

@@ -70,7 +70,7 @@
 //! assert_eq!(thermo::temperature(&mut e, one), Dyadic::int(-1));
 //! ```
 
-use super::{Dyadic, Arena, GameId, Kind};
+use super::{Arena, Dyadic, GameId, Kind};
 use crate::fxhash::FxHashMap;
 use std::fmt;
 

@@ -6,8 +6,8 @@
 //! (`examples/custom-kind/`).
 
 pub mod arc_kayles;
-pub mod col;
 pub mod cgt_check;
+pub mod col;
 pub mod geography_edge;
 pub mod geography_vertex;
 pub mod myopic_digraph;

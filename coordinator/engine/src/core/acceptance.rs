@@ -11,8 +11,8 @@
 
 use super::model::{voter, CoreError, Named, ShardState, State, Sweep, MAX_FAILURES};
 use super::Core;
-use crate::store::snapshot::SetDigest;
 use crate::store::journal;
+use crate::store::snapshot::SetDigest;
 use crate::store::{FailureRecord, ShardTiming, FAILING_WORKERS_KEPT};
 use gamesweep::sweep::Output;
 use gamesweep_api::SolverVersions;

@@ -550,7 +550,8 @@ impl Core {
                     if let Some(mut rec) = s.replication.records.get_mut(&h.index) {
                         if let Some(cl) = rec.lease.as_mut().filter(|cl| cl.nonce == l.nonce) {
                             cl.until_ms = cl.until_ms.min(now_ms);
-                            self.store.put_replication(&h.sweep_id, h.index, Some(&rec))?;
+                            self.store
+                                .put_replication(&h.sweep_id, h.index, Some(&rec))?;
                         }
                     }
                     s.events.leases_reclaimed = s.events.leases_reclaimed.saturating_add(1);

@@ -18,7 +18,6 @@
 //! instead of sleeping.
 
 pub mod acceptance;
-mod snapshot;
 pub mod clock;
 pub mod commit;
 pub mod credentials;
@@ -31,16 +30,16 @@ pub mod pace;
 pub mod provenance;
 pub mod recount;
 mod recovery;
+pub mod replication;
+mod replication_state;
 pub mod results;
+mod snapshot;
 pub mod solvers;
 pub mod status;
 pub(crate) mod tokens;
 pub mod transfer;
-pub mod replication;
-mod replication_state;
 
 pub use acceptance::{Delivery, FailOutcome, FailureReport, Submission, Timing};
-pub use snapshot::SNAPSHOT_EVERY;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use commit::GroupCommit;
 pub use gamesweep_api::{solver_version, SolverVersions};
@@ -50,12 +49,13 @@ pub use memory::ProcessMemory;
 pub use model::{CoreError, Events, KindRef, ShardState, MAX_FAILURES};
 pub use provenance::Provenance;
 pub use recovery::Recovery;
+pub use replication::ReplicationStatus;
 pub use results::{Merged, RenderedResult};
+pub use snapshot::SNAPSHOT_EVERY;
 pub use solvers::{SolverChanged, SolverShare};
 pub use status::{
-    Resources, SampleStatus, ShardFailureStatus, Overview, SweepStatus, WorkerStatus,
+    Overview, Resources, SampleStatus, ShardFailureStatus, SweepStatus, WorkerStatus,
 };
-pub use replication::ReplicationStatus;
 
 use crate::store::Store;
 use clock::Epoch;

@@ -9,7 +9,7 @@ use super::model::{is_issued, voter};
 use super::replication;
 use super::replication_state::result_part;
 use super::Core;
-use crate::store::{Verdict, ReplicationPurpose};
+use crate::store::{ReplicationPurpose, Verdict};
 use std::collections::BTreeMap;
 
 pub use gamesweep_api::provenance::{
@@ -139,7 +139,11 @@ fn confirmation(
     };
     let digests = replication::digests(s);
     for i in 0..total {
-        let origin = s.replication.origins.get(&i).map_or(UNRECORDED, String::as_str);
+        let origin = s
+            .replication
+            .origins
+            .get(&i)
+            .map_or(UNRECORDED, String::as_str);
         // The identities that computed the accepted result.
         let mut agreeing: std::collections::BTreeSet<&str> = [voter(origin)].into();
         if let Some(r) = s.replication.records.get(&i) {

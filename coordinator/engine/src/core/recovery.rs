@@ -15,8 +15,8 @@
 
 use super::model::{lease_order, CoreError, KindRef, ShardState, Sweep, MAX_FAILURES};
 use super::replication::Replication;
-use crate::store::snapshot::SetDigest;
 use crate::store::journal::{self, Journal, Record, SweepEntry};
+use crate::store::snapshot::SetDigest;
 use crate::store::{AuditRecord, FailureRecord, Store, StoreError, StoredSweep, SweepState};
 use gamesweep::kinds;
 use gamesweep::sweep::SweepError;

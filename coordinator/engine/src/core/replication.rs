@@ -88,7 +88,8 @@ use super::replication_state::{has_positions, result_part, run_digest};
 use super::Core;
 use crate::store::snapshot::SetDigest;
 use crate::store::{
-    LeaseRecord, QuarantineRecord, SweepState, Verdict, ReplicationPurpose, ReplicationRecord, ReplicationRun,
+    LeaseRecord, QuarantineRecord, ReplicationPurpose, ReplicationRecord, ReplicationRun,
+    SweepState, Verdict,
 };
 use gamesweep::sweep::Output;
 use gamesweep_api::SolverVersions;
@@ -119,8 +120,17 @@ fn import_overruled(rec: &ReplicationRecord) -> Option<&ReplicationRun> {
 /// can tell, so it is no vote, and two runs that carry digests must
 /// agree); in other sweeps, and for an untrusted import (whose first run
 /// is the file's, never a vote of its own), its result alone.
-pub(crate) fn vote<'a>(rec: &ReplicationRecord, run: &'a ReplicationRun, digests: bool) -> Option<&'a str> {
-    if !digests || matches!(rec.purpose, ReplicationPurpose::Import | ReplicationPurpose::Conflict) {
+pub(crate) fn vote<'a>(
+    rec: &ReplicationRecord,
+    run: &'a ReplicationRun,
+    digests: bool,
+) -> Option<&'a str> {
+    if !digests
+        || matches!(
+            rec.purpose,
+            ReplicationPurpose::Import | ReplicationPurpose::Conflict
+        )
+    {
         Some(result_part(&run.digest))
     } else if has_positions(&run.digest) {
         Some(run.digest.as_str())
@@ -160,7 +170,11 @@ pub use super::model::TRUST_AFTER;
 /// is around? Not under `--replicate all`, and not for imported results
 /// without a trusted signature: those wait for a second identity.
 fn skippable(replicate_all: bool, rec: &ReplicationRecord) -> bool {
-    !replicate_all && !matches!(rec.purpose, ReplicationPurpose::Import | ReplicationPurpose::Conflict)
+    !replicate_all
+        && !matches!(
+            rec.purpose,
+            ReplicationPurpose::Import | ReplicationPurpose::Conflict
+        )
 }
 
 /// How often at most [`Core::tick`] looks at the open verifications
@@ -316,7 +330,10 @@ pub(crate) fn waiting(
         let Some(rec) = s.replication.records.get(i) else {
             continue;
         };
-        if !matches!(rec.purpose, ReplicationPurpose::Import | ReplicationPurpose::Conflict) {
+        if !matches!(
+            rec.purpose,
+            ReplicationPurpose::Import | ReplicationPurpose::Conflict
+        ) {
             w.needs_issued = true;
         }
         if rec.purpose == ReplicationPurpose::Recheck {
@@ -442,7 +459,8 @@ impl Core {
         }
         for s in sweeps.values_mut() {
             // A paused sweep hands out no verification copy either.
-            if s.record.state != SweepState::Running || s.record.paused || !s.replication.pending() {
+            if s.record.state != SweepState::Running || s.record.paused || !s.replication.pending()
+            {
                 continue;
             }
             if !s.served_by(version) {
@@ -527,7 +545,8 @@ impl Core {
         let around = around(st, now, now_ms, self.lease_ms);
         let mut skipped = 0;
         for s in st.sweeps.values_mut() {
-            if s.record.state != SweepState::Running || s.record.paused || !s.replication.pending() {
+            if s.record.state != SweepState::Running || s.record.paused || !s.replication.pending()
+            {
                 continue;
             }
             let replicate_all = s.record.replicate_all;
@@ -552,7 +571,8 @@ impl Core {
                     continue;
                 };
                 // The store first: memory changes only once it is written.
-                self.store.put_replication(&s.record.id, i, Some(&changed))?;
+                self.store
+                    .put_replication(&s.record.id, i, Some(&changed))?;
                 if changed.verdict == Verdict::Unverifiable {
                     skipped += 1;
                     warn!(sweep = %s.record.id, shard = i, "no other identity to verify this shard; skipped as unverifiable");
@@ -588,7 +608,8 @@ impl Core {
                 until_ms,
                 ..lease.clone()
             });
-            self.store.put_replication(&s.record.id, index, Some(&rec))?;
+            self.store
+                .put_replication(&s.record.id, index, Some(&rec))?;
         }
         Ok(mine)
     }
@@ -603,7 +624,8 @@ impl Core {
             return Ok(false);
         }
         rec.lease = None;
-        self.store.put_replication(&s.record.id, index, Some(&rec))?;
+        self.store
+            .put_replication(&s.record.id, index, Some(&rec))?;
         drop(rec);
         s.leases_released += 1;
         self.store.put_stats(&s.record.id, &s.stats())?;
@@ -632,7 +654,10 @@ impl Core {
             Some(ReplicationPurpose::Sampled)
         } else if s.replication.ppm > 0 && is_issued(worker) && agreements < TRUST_AFTER {
             Some(ReplicationPurpose::Untrusted)
-        } else if s.replication.ppm > 0 && is_issued(worker) && spot_checked(s.replication.seed, index) {
+        } else if s.replication.ppm > 0
+            && is_issued(worker)
+            && spot_checked(s.replication.seed, index)
+        {
             // Past its probation: a spot check of SPOT_PPM of its results.
             Some(ReplicationPurpose::Spot)
         } else {
@@ -647,7 +672,8 @@ impl Core {
                 Some(now_ms),
             );
             rec.purpose = purpose;
-            self.store.put_replication(&s.record.id, index, Some(&rec))?;
+            self.store
+                .put_replication(&s.record.id, index, Some(&rec))?;
             s.replication.records.insert(index, rec);
         }
         Ok(())
@@ -753,7 +779,11 @@ impl Core {
     ) -> Result<(Vec<String>, Vec<String>), CoreError> {
         let id = s.record.id.clone();
         let with_digests = digests(s);
-        let mut guard = s.replication.records.get_mut(&index).expect("caller checked");
+        let mut guard = s
+            .replication
+            .records
+            .get_mut(&index)
+            .expect("caller checked");
         let rec: &mut ReplicationRecord = &mut guard;
         // What each run votes for (a run without a position digest in a
         // sweep that asks for them votes for nothing), and the first run's
@@ -896,10 +926,9 @@ impl Core {
     /// [`settle_conflict`]. Trust is not counted: the file's runs are not
     /// this coordinator's identities' work.
     pub(crate) fn settle_now(&self, s: &mut Sweep, index: u32) -> Result<(), CoreError> {
-        let decided =
-            s.replication.records.get(&index).is_some_and(|r| {
-                r.purpose == ReplicationPurpose::Conflict && settle_conflict(r).is_some()
-            });
+        let decided = s.replication.records.get(&index).is_some_and(|r| {
+            r.purpose == ReplicationPurpose::Conflict && settle_conflict(r).is_some()
+        });
         if decided {
             self.settle(s, index, self.clock.now())?;
         }

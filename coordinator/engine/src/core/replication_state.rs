@@ -3,7 +3,7 @@
 //! in [`super::verify`].
 
 use crate::store::{
-    QuarantineRecord, SweepRecord, Verdict, ReplicationPurpose, ReplicationRecord, ReplicationRun,
+    QuarantineRecord, ReplicationPurpose, ReplicationRecord, ReplicationRun, SweepRecord, Verdict,
 };
 use gamesweep_api::domain::ReplicationStatus;
 use sha2::{Digest, Sha256};

@@ -12,7 +12,7 @@ const FAILURES_SHOWN: usize = 20;
 
 use super::model::Events;
 pub use gamesweep_api::domain::{
-    IdentityLimit, SampleStatus, ShardFailureStatus, Overview, SweepState as ShownState,
+    IdentityLimit, Overview, SampleStatus, ShardFailureStatus, SweepState as ShownState,
     SweepStatus, WorkerStatus,
 };
 

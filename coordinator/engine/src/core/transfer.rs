@@ -39,8 +39,8 @@ use super::Core;
 use crate::export_file::{Decoded, Export, ExportResult, ExportSample, PublicKey, Signature};
 use crate::store::snapshot::SetDigest;
 use crate::store::{
-    SampleRecord, ShardTiming, SolverShards, StoreError, StoredSweep, SweepRecord, SweepState,
-    SweepStats, Verdict, ReplicationPurpose, ReplicationRecord, ReplicationRun,
+    ReplicationPurpose, ReplicationRecord, ReplicationRun, SampleRecord, ShardTiming, SolverShards,
+    StoreError, StoredSweep, SweepRecord, SweepState, SweepStats, Verdict,
 };
 use gamesweep::kinds;
 use gamesweep::sweep::Output;
@@ -723,14 +723,15 @@ impl Core {
                 cpu_us: r.cpu_us,
                 worker: worker.clone(),
             });
-            let record = match &who.untrusted {
-                Some(u) => Some(import_run(u, d, now_ms)),
-                // As a restart records a selected shard's result.
-                None if s.replication.selected.contains(&i) => {
-                    Some(super::replication::first_run(worker.clone(), 0, d, Some(now_ms)))
-                }
-                None => None,
-            };
+            let record =
+                match &who.untrusted {
+                    Some(u) => Some(import_run(u, d, now_ms)),
+                    // As a restart records a selected shard's result.
+                    None if s.replication.selected.contains(&i) => Some(
+                        super::replication::first_run(worker.clone(), 0, d, Some(now_ms)),
+                    ),
+                    None => None,
+                };
             if !worker.is_empty() {
                 self.store.put_origin(id, i, &worker)?;
             }

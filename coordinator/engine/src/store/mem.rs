@@ -3,8 +3,8 @@
 //! as the process. For tests and for coordinators whose state may be lost.
 
 use super::{
-    journal, AuditRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store,
-    StoreError, StoredSweep, SweepRecord, SweepStats, ReplicationRecord,
+    journal, AuditRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord, ReplicationRecord,
+    ShardTiming, Store, StoreError, StoredSweep, SweepRecord, SweepStats,
 };
 use gamesweep::sweep::ShardSpec;
 use std::collections::BTreeMap;
@@ -230,7 +230,11 @@ impl Store for MemStore {
         index: u32,
         record: Option<&ReplicationRecord>,
     ) -> Result<(), StoreError> {
-        put_or_clear(&mut self.lock().replication, (id.to_string(), index), record);
+        put_or_clear(
+            &mut self.lock().replication,
+            (id.to_string(), index),
+            record,
+        );
         Ok(())
     }
 

@@ -34,27 +34,29 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-pub mod snapshot;
 mod credentials;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod journal;
 mod mem;
+mod replication;
 mod resilient;
 mod salvage;
 mod sled;
-mod replication;
+pub mod snapshot;
 
 pub use self::sled::{decode_any, locate, seal, unseal, SledStore, SEALED_TREES};
 pub use credentials::{
     is_issued, voter, CredentialRecord, IMPORT_PREFIX, ISSUED_PREFIX, SHARED_VOTER,
 };
 pub use mem::MemStore;
+pub use replication::{
+    QuarantineRecord, ReplicationPurpose, ReplicationRecord, ReplicationRun, TrustRecord, Verdict,
+};
 #[cfg(test)]
 pub(crate) use resilient::testing;
 pub use resilient::{Backoff, ResilientStore};
 pub use salvage::{open_for_start, refusal, salvage, Salvaged};
-pub use replication::{QuarantineRecord, TrustRecord, Verdict, ReplicationPurpose, ReplicationRecord, ReplicationRun};
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]
@@ -384,11 +386,7 @@ pub trait Store: Send + Sync {
     }
     /// Store sweep `id`'s snapshot, durably; `Ok(false)` from a store that
     /// keeps none. The caller guarantees every result it covers is flushed.
-    fn put_snapshot(
-        &self,
-        _id: &str,
-        _snapshot: &snapshot::Snapshot,
-    ) -> Result<bool, StoreError> {
+    fn put_snapshot(&self, _id: &str, _snapshot: &snapshot::Snapshot) -> Result<bool, StoreError> {
         Ok(false)
     }
     /// Store shard `index`'s result (and its timing) unless it has one;

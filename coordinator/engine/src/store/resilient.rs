@@ -34,8 +34,8 @@
 //! an episode: their callers change nothing in memory unless they succeed.
 
 use super::{
-    AuditRecord, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store, StoreError,
-    StoredSweep, SweepRecord, SweepStats, ReplicationRecord,
+    AuditRecord, FailureRecord, LeaseRecord, QuarantineRecord, ReplicationRecord, ShardTiming,
+    Store, StoreError, StoredSweep, SweepRecord, SweepStats,
 };
 use gamesweep::sweep::ShardSpec;
 use std::collections::{BTreeMap, HashMap};
@@ -260,7 +260,9 @@ impl Write {
             Write::Lease { id, index, lease } => s.put_lease(id, *index, lease.as_ref()),
             Write::Failure { id, index, failure } => s.put_failure(id, *index, failure.as_ref()),
             Write::Stats { id, stats } => s.put_stats(id, stats),
-            Write::Replication { id, index, record } => s.put_replication(id, *index, record.as_ref()),
+            Write::Replication { id, index, record } => {
+                s.put_replication(id, *index, record.as_ref())
+            }
             Write::Origin { id, index, worker } => s.put_origin(id, *index, worker),
         }
     }
@@ -1109,7 +1111,12 @@ pub(crate) mod testing {
                 stats: stats.clone(),
             })
         }
-        fn put_replication(&self, id: &str, i: u32, r: Option<&ReplicationRecord>) -> Result<(), StoreError> {
+        fn put_replication(
+            &self,
+            id: &str,
+            i: u32,
+            r: Option<&ReplicationRecord>,
+        ) -> Result<(), StoreError> {
             self.write(Write::Replication {
                 id: id.into(),
                 index: i,

@@ -1,11 +1,11 @@
 //! [`Store`] on a sled database in a directory.
 
-use super::snapshot::{Snapshot, SetDigest};
 use super::journal::{self, JournalFile, Record, SweepEntry};
+use super::snapshot::{SetDigest, Snapshot};
 use super::{
     AuditRecord, CredentialRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord,
-    ShardTiming, Store, StoreError, StoredSweep, SweepRecord, SweepStats, TrustRecord,
-    ReplicationRecord,
+    ReplicationRecord, ShardTiming, Store, StoreError, StoredSweep, SweepRecord, SweepStats,
+    TrustRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use serde::{Deserialize, Serialize};
@@ -290,7 +290,9 @@ pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError
         "timings" => index_of(key).and(dec::<ShardTiming>("shard timing", bytes).map(drop)),
         "failures" => index_of(key).and(dec::<FailureRecord>("shard failure", bytes).map(drop)),
         "stats" => dec::<SweepStats>("stats", bytes).map(drop),
-        "verify" => index_of(key).and(dec::<ReplicationRecord>("verification record", bytes).map(drop)),
+        "verify" => {
+            index_of(key).and(dec::<ReplicationRecord>("verification record", bytes).map(drop))
+        }
         "origins" => index_of(key).and(dec::<String>("result origin", bytes).map(drop)),
         "quarantine" => dec::<QuarantineRecord>("quarantine record", bytes).map(drop),
         "trust" => dec::<TrustRecord>("trust record", bytes).map(drop),
@@ -590,12 +592,7 @@ impl SledStore {
 
     /// The shards snapshot `cp` of sweep `id` covers that are not among
     /// the sweep's stored results `held` (sorted), said as damage.
-    fn snapshot_gaps(
-        &self,
-        id: &str,
-        cp: &Snapshot,
-        held: Option<&Vec<u32>>,
-    ) -> Option<String> {
+    fn snapshot_gaps(&self, id: &str, cp: &Snapshot, held: Option<&Vec<u32>>) -> Option<String> {
         if self.seq_of(id) != Some(cp.seq) {
             return None; // a stale snapshot of an earlier launch is never used
         }
@@ -729,9 +726,8 @@ impl SledStore {
             }
             // From a snapshot, only the shards it does not cover: the
             // rest are read when needed ([`Store::timings_of`]).
-            let only: Option<Vec<u32>> = snapshot
-                .as_ref()
-                .map(|_| results.keys().copied().collect());
+            let only: Option<Vec<u32>> =
+                snapshot.as_ref().map(|_| results.keys().copied().collect());
             let timings =
                 self.per_shard(&self.timings, "shard timing", &record.id, only.as_deref())?;
             let mut failures = BTreeMap::new();
@@ -1128,8 +1124,7 @@ impl Store for SledStore {
     }
 
     fn put_snapshot(&self, id: &str, snapshot: &Snapshot) -> Result<bool, StoreError> {
-        self.snapshots
-            .insert(id.as_bytes(), &snapshot.encode())?;
+        self.snapshots.insert(id.as_bytes(), &snapshot.encode())?;
         self.db.flush()?;
         // Durable: the shards it covers are no longer fresh (one batch:
         // per-key removes cost tens of microseconds each).

@@ -53,11 +53,11 @@
 //! `{"error": "..."}` with a 4xx status, shown by the page.
 
 pub mod analysis;
-pub mod values;
 pub mod gamedraw;
 pub mod layered;
 pub mod presets;
 pub mod search;
+pub mod values;
 
 use crate::web::{error, json, text, unauthorized};
 use axum::extract::rejection::QueryRejection;

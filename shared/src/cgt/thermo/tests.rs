@@ -2,7 +2,7 @@
 //! (walls = stops of cooled games), and a cross-check against the `cgt` crate
 //! (an independent implementation: a Rust port of CGSuite's) on seeded random games.
 
-use super::super::{Dyadic, Arena, GameId};
+use super::super::{Arena, Dyadic, GameId};
 use cgt::numeric::dyadic_rational_number::DyadicRationalNumber;
 use cgt::short::partizan::canonical_form::CanonicalForm;
 use rand::{Rng, SeedableRng};

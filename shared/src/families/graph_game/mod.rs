@@ -33,7 +33,7 @@ pub use model::{
     Layered, Spot, Tally,
 };
 
-use crate::cgt::{Dyadic, Arena, GameId, Outcome};
+use crate::cgt::{Arena, Dyadic, GameId, Outcome};
 use crate::fxhash::FxHashMap;
 use crate::sweep::Marks;
 use std::fmt::Debug;

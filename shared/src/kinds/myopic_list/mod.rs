@@ -22,7 +22,7 @@ mod report;
 mod run;
 mod validate;
 
-use crate::cgt::{Dyadic, Arena, GameId};
+use crate::cgt::{Arena, Dyadic, GameId};
 use crate::col::{colouring_from_index, Board, Solver, SolverOptions};
 use crate::families::col::{check_ranges, position_record, records_md, PositionDoc, Records};
 use crate::graph::members;

@@ -13,7 +13,7 @@ use super::*;
 use crate::store::snapshot::Snapshot;
 use crate::store::{
     journal, AuditRecord, CredentialRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord,
-    ShardTiming, StoreError, StoredSweep, SweepRecord, SweepStats, TrustRecord, ReplicationRecord,
+    ReplicationRecord, ShardTiming, StoreError, StoredSweep, SweepRecord, SweepStats, TrustRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use std::collections::BTreeMap;
@@ -104,7 +104,12 @@ impl Store for DiesAtWrite {
     fn put_stats(&self, id: &str, s: &SweepStats) -> Result<(), StoreError> {
         self.write(|| self.inner.put_stats(id, s))
     }
-    fn put_replication(&self, id: &str, i: u32, r: Option<&ReplicationRecord>) -> Result<(), StoreError> {
+    fn put_replication(
+        &self,
+        id: &str,
+        i: u32,
+        r: Option<&ReplicationRecord>,
+    ) -> Result<(), StoreError> {
         self.write(|| self.inner.put_replication(id, i, r))
     }
     fn put_origin(&self, id: &str, i: u32, w: &str) -> Result<(), StoreError> {

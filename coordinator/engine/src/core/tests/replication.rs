@@ -3,8 +3,8 @@
 //! mismatch settled by a third run, quarantine, single-worker sweeps and
 //! restarts.
 
-use crate::core::status::ShownState;
 use crate::core::replication::{self, ReplicationStatus};
+use crate::core::status::ShownState;
 use crate::core::*;
 use crate::store::{MemStore, SledStore};
 use gamesweep::kinds;
@@ -507,7 +507,10 @@ fn a_new_identity_is_verified_until_it_has_earned_trust() {
         .unwrap();
     let plan_len = kind.plan(&params, 40).unwrap().len() as u32;
     let seed = (0..10_000u64)
-        .find(|&s| (0..plan_len).all(|i| !replication::selected(s, i, 1) && !replication::spot_checked(s, i)))
+        .find(|&s| {
+            (0..plan_len)
+                .all(|i| !replication::selected(s, i, 1) && !replication::spot_checked(s, i))
+        })
         .unwrap();
     let req = uvg(7, "s", 40, 1, seed);
     let n = c.launch(&req).unwrap().shards;
@@ -547,8 +550,14 @@ fn a_new_identity_is_verified_until_it_has_earned_trust() {
 /// the hash draws about that share of the shards.
 #[test]
 fn the_spot_check_share_bounds_a_hundred_unnoticed_lies_by_one_percent() {
-    assert!(replication::unnoticed(replication::SPOT_PPM, replication::SPOT_LIES) <= replication::SPOT_MISS);
-    assert!(replication::unnoticed(replication::SPOT_PPM - 1, replication::SPOT_LIES) > replication::SPOT_MISS);
+    assert!(
+        replication::unnoticed(replication::SPOT_PPM, replication::SPOT_LIES)
+            <= replication::SPOT_MISS
+    );
+    assert!(
+        replication::unnoticed(replication::SPOT_PPM - 1, replication::SPOT_LIES)
+            > replication::SPOT_MISS
+    );
     let drawn = (0..200_000u32)
         .filter(|&i| replication::spot_checked(2026, i))
         .count() as f64

@@ -10,8 +10,10 @@ pub fn present(d: &CgtCheckDoc) -> Presentation {
     let mut out = Presentation::default();
     for (name, s) in [("col", &d.sets.col), ("myopic", &d.sets.myopic)] {
         for p in &s.records {
-            out.witnesses
-                .push(p.witness(Role::Counterexample, &format!("{name}: solver and naive search disagree")));
+            out.witnesses.push(p.witness(
+                Role::Counterexample,
+                &format!("{name}: solver and naive search disagree"),
+            ));
         }
     }
     out
