@@ -838,7 +838,7 @@ mod tests {
         assert!(
             damage.iter().any(|d| d.tree == "checkpoints"
                 && d.what.contains(
-                    "tree `snapshots`, sweep `s`: 1 result(s) it covers are missing (shards 1)"
+                    "tree `checkpoints`, sweep `s`: 1 result(s) it covers are missing (shards 1)"
                 )),
             "{damage:?}"
         );
