@@ -411,7 +411,7 @@ async fn presets_json(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Re
             })
             .collect(),
         limits: serde_json::json!({
-            "uvg_exact_dp": engine::UVG_DP_LIMIT,
+            "uvg_exact_dp": gamesweep::uvg::position::Method::DP_MAX_N,
             "uvg_max_n": engine::UVG_MAX_N,
             "uvg_budget": engine::UVG_BUDGET,
             "col_max_n": engine::COL_MAX_N,
