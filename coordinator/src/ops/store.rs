@@ -5,6 +5,7 @@
 //! SHA-256 of every acknowledged result), as a [`StoreCheck`].
 
 use crate::error::UsageError;
+use crate::output;
 use gamesweep::kinds;
 use gamesweep_engine::store::journal;
 use gamesweep_engine::store::{SledStore, Store};
