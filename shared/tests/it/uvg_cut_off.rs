@@ -42,7 +42,7 @@ fn own_decision(rel: &str, text: &str) -> Option<String> {
             && [" <= ", " < ", " > ", " >= ", ".contains("]
                 .iter()
                 .any(|op| line.contains(op));
-        if (named && !owner) || (compared && !owner) {
+        if (named || compared) && !owner {
             return Some(format!("{rel}:{}: {}", i + 1, line.trim()));
         }
     }
