@@ -662,6 +662,49 @@ async fn drive(
         )?),
         Local::InProcess => None,
     };
+    let (shards, resumed_done) = launch_run(kind, params, cfg, core, client.as_mut()).await?;
+    if let Some(u) = dashboard {
+        eprintln!("gamesweep: dashboard: {u}");
+    }
+    let mut workers = LocalWorkers::start(&local, cfg, core);
+    let bar = RunBar::new(kind.name(), cfg.progress);
+    let started = Instant::now();
+    let watched = watch_run(core, cfg, &bar, &mut workers, &mut interrupted).await;
+    if watched.is_ok() {
+        // (After an error the workers may be gone: their task is not
+        // polled again.)
+        workers.stop().await;
+    }
+    bar.finish();
+    let (part_done, load) = match watched? {
+        Watched::Settled { part_done, load } => (part_done, load),
+        Watched::Interrupted(signal) => return Err(interrupted_error(core, cfg, signal, started)),
+    };
+    let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
+    let end = match part_done.filter(|_| st[0].state != SweepState::Done) {
+        Some(progress) => part_end(core, cfg, progress)?,
+        None => run_end(kind, params, cfg, core, client.as_mut(), st[0].state, &load).await?,
+    };
+    let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
+    Ok(RunOutcome {
+        shards,
+        done: st[0].shards_done,
+        resumed_done,
+        positions: st[0].positions_done,
+        end,
+    })
+}
+
+/// Launch (or resume) the run's sweep and say what it is: the shards
+/// planned or already done, the sample, the part. Returns the plan's
+/// shards and those done before this run.
+async fn launch_run(
+    kind: &'static dyn SweepKind,
+    params: &Params,
+    cfg: &EmbeddedRun,
+    core: &Arc<Core>,
+    client: Option<&mut Remote>,
+) -> anyhow::Result<(u32, u32)> {
     let spec = LaunchSpec {
         kind: kind.name().to_string(),
         params: params.clone(),
@@ -675,7 +718,7 @@ async fn drive(
         replicate_all: false,
         part: cfg.part,
     };
-    let reply = launch(spec, core, client.as_mut(), &cfg.out).await?;
+    let reply = launch(spec, core, client, &cfg.out).await?;
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
     let resumed_done = st[0].shards_done;
     let sample_shards = st[0]
@@ -713,107 +756,174 @@ async fn drive(
             p.done
         );
     }
-    if let Some(u) = dashboard {
-        eprintln!("gamesweep: dashboard: {u}");
+    Ok((reply.shards, resumed_done))
+}
+
+/// The run's local workers, running until [`LocalWorkers::stop`].
+struct LocalWorkers {
+    /// The gRPC worker's or the in-process pool's task.
+    task: tokio::task::JoinHandle<anyhow::Result<()>>,
+    /// Tells the gRPC worker to stop.
+    shutdown: watch::Sender<Shutdown>,
+    /// Tells the in-process pool to stop.
+    stop: Arc<AtomicBool>,
+}
+
+impl LocalWorkers {
+    /// Start the workers `local` names, `cfg.threads` of them.
+    fn start(local: &Local<'_>, cfg: &EmbeddedRun, core: &Arc<Core>) -> LocalWorkers {
+        let worker_id = format!("local-{}", std::process::id());
+        let (shutdown, rx) = watch::channel(Shutdown::Running);
+        let stop = Arc::new(AtomicBool::new(false));
+        let task: tokio::task::JoinHandle<anyhow::Result<()>> = match local {
+            Local::Grpc { url, token } => {
+                let mut wc = WorkerConfig::new(*url);
+                wc.token = Some(token.to_string());
+                wc.threads = cfg.threads.max(1);
+                wc.worker_id = worker_id;
+                tokio::spawn(async move { Ok(gamesweep_worker::run(wc, rx).await.map(drop)?) })
+            }
+            Local::InProcess => {
+                let (core, stop, threads) = (core.clone(), stop.clone(), cfg.threads);
+                tokio::task::spawn_blocking(move || {
+                    Ok(pool::run(&core, &worker_id, threads, &stop)?)
+                })
+            }
+        };
+        LocalWorkers {
+            task,
+            shutdown,
+            stop,
+        }
     }
 
-    let worker_id = format!("local-{}", std::process::id());
-    let (tx, rx) = watch::channel(Shutdown::Running);
-    let stop = Arc::new(AtomicBool::new(false));
-    let worker: tokio::task::JoinHandle<anyhow::Result<()>> = match &local {
-        Local::Grpc { url, token } => {
-            let mut wc = WorkerConfig::new(*url);
-            wc.token = Some(token.to_string());
-            wc.threads = cfg.threads.max(1);
-            wc.worker_id = worker_id;
-            tokio::spawn(async move { Ok(gamesweep_worker::run(wc, rx).await.map(drop)?) })
-        }
-        Local::InProcess => {
-            let (core, stop, threads) = (core.clone(), stop.clone(), cfg.threads);
-            tokio::task::spawn_blocking(move || Ok(pool::run(&core, &worker_id, threads, &stop)?))
-        }
-    };
+    /// Tell the workers to stop and give them two seconds to.
+    async fn stop(&mut self) {
+        let _ = self.shutdown.send(Shutdown::Abort);
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = tokio::time::timeout(Duration::from_secs(2), &mut self.task).await;
+    }
+}
 
-    let bar = RunBar::new(kind.name(), cfg.progress);
+/// How watching a run ended.
+enum Watched {
+    /// The sweep settled (done, sampled, failed, …), or the run's part is
+    /// done (`part_done`); `load` is this machine's load over the run.
+    Settled {
+        part_done: Option<PartProgress>,
+        load: LoadAverage,
+    },
+    /// A signal (its number) stopped the run.
+    Interrupted(i32),
+}
+
+/// Show the run's progress until its sweep settles, its part is done or a
+/// signal comes; an error if the workers stop on their own.
+async fn watch_run(
+    core: &Arc<Core>,
+    cfg: &EmbeddedRun,
+    bar: &RunBar,
+    workers: &mut LocalWorkers,
+    interrupted: &mut std::pin::Pin<&mut impl std::future::Future<Output = i32>>,
+) -> anyhow::Result<Watched> {
     let mut load = LoadAverage::default();
-    let started = Instant::now();
-    let mut worker = worker;
-    let mut signal = None;
-    let mut part_done = None;
-    let finished = loop {
+    loop {
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
         let s = &st[0];
         bar.set(s);
         load.sample();
         // A paused run waits for `gamesweep resume`.
         if !matches!(s.state, SweepState::Running | SweepState::Paused) {
-            break true;
+            return Ok(Watched::Settled {
+                part_done: None,
+                load,
+            });
         }
         // A part ends the run when its shards are done (the sweep is then
         // still running: its other parts are elsewhere).
         if let Some(p) = core.part_progress(RUN_SWEEP_ID)?.filter(|p| p.finished) {
-            part_done = Some(p);
-            break true;
+            return Ok(Watched::Settled {
+                part_done: Some(p),
+                load,
+            });
         }
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_millis(if cfg.progress { 200 } else { 20 })) => {}
-            sig = &mut interrupted => {
-                signal = Some(sig);
-                break false;
-            }
-            w = &mut worker => {
+            sig = interrupted.as_mut() => return Ok(Watched::Interrupted(sig)),
+            w = &mut workers.task => {
                 // The worker stopped on its own: only an error makes it do that here.
-                bar.finish();
-                return match w {
-                    Ok(Err(e)) => Err(e),
-                    Ok(Ok(())) => Err(anyhow::anyhow!("the local worker stopped unexpectedly")),
-                    Err(e) => Err(anyhow::anyhow!("the local worker failed: {e}")),
-                };
+                return Err(match w {
+                    Ok(Err(e)) => e,
+                    Ok(Ok(())) => anyhow::anyhow!("the local worker stopped unexpectedly"),
+                    Err(e) => anyhow::anyhow!("the local worker failed: {e}"),
+                });
             }
         }
-    };
-    let _ = tx.send(Shutdown::Abort);
-    stop.store(true, Ordering::Relaxed);
-    let _ = tokio::time::timeout(Duration::from_secs(2), &mut worker).await;
-    bar.finish();
-    if !finished {
+    }
+}
+
+/// The error of a run a signal stopped, its progress saved first.
+fn interrupted_error(
+    core: &Arc<Core>,
+    cfg: &EmbeddedRun,
+    signal: i32,
+    started: Instant,
+) -> anyhow::Error {
+    let saved = || -> anyhow::Result<(u32, u32)> {
         core.flush()?;
         // So that the resume reads nothing but the snapshot (best effort).
         let _ = core.snapshot();
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
-        let signal = signal.unwrap_or(crate::error::SIGINT);
-        return Err(crate::error::Interrupted {
-            signal,
-            message: format!(
-                "interrupted ({}) after {:.1} s with {} saved in {}; rerun the same command to resume",
-                if signal == crate::error::SIGTERM { "SIGTERM" } else { "SIGINT" },
-                started.elapsed().as_secs_f64(),
-                crate::output::count_of(st[0].shards_done as u64, st[0].shards_total as u64, "shard"),
-                store_dir(&cfg.out).display()
-            ),
-        }
-        .into());
-    }
-    let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
-    if let Some(progress) = part_done.filter(|_| st[0].state != SweepState::Done) {
-        core.flush()?;
-        let path = export_path(&cfg.out);
-        let bytes = core.export_file(RUN_SWEEP_ID)?;
-        export_file::write_atomic(&path, &bytes)
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
-        return Ok(RunOutcome {
-            shards: reply.shards,
-            done: st[0].shards_done,
-            resumed_done,
-            positions: st[0].positions_done,
-            end: RunEnd::Part {
-                progress,
-                export: path,
-                bytes: bytes.len() as u64,
+        Ok((st[0].shards_done, st[0].shards_total))
+    };
+    let (done, total) = match saved() {
+        Ok(x) => x,
+        Err(e) => return e,
+    };
+    crate::error::Interrupted {
+        signal,
+        message: format!(
+            "interrupted ({}) after {:.1} s with {} saved in {}; rerun the same command to resume",
+            if signal == crate::error::SIGTERM {
+                "SIGTERM"
+            } else {
+                "SIGINT"
             },
-        });
+            started.elapsed().as_secs_f64(),
+            crate::output::count_of(done as u64, total as u64, "shard"),
+            store_dir(&cfg.out).display()
+        ),
     }
-    let end = match st[0].state {
+    .into()
+}
+
+/// The end of a run whose part is done (the sweep is not): the part's
+/// shards exported to the run's export file.
+fn part_end(core: &Arc<Core>, cfg: &EmbeddedRun, progress: PartProgress) -> anyhow::Result<RunEnd> {
+    core.flush()?;
+    let path = export_path(&cfg.out);
+    let bytes = core.export_file(RUN_SWEEP_ID)?;
+    export_file::write_atomic(&path, &bytes)
+        .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+    Ok(RunEnd::Part {
+        progress,
+        export: path,
+        bytes: bytes.len() as u64,
+    })
+}
+
+/// The end of a run whose sweep settled in `state`: its results (through
+/// the server with a client), its projection, or its failure.
+async fn run_end(
+    kind: &'static dyn SweepKind,
+    params: &Params,
+    cfg: &EmbeddedRun,
+    core: &Arc<Core>,
+    client: Option<&mut Remote>,
+    state: SweepState,
+    load: &LoadAverage,
+) -> anyhow::Result<RunEnd> {
+    Ok(match state {
         SweepState::Failed => {
             // The error names the shard and says how to retry.
             return Err(core
@@ -831,40 +941,33 @@ async fn drive(
         SweepState::Sampled => {
             RunEnd::Sampled(projection_text(core, &cfg.project_cores, load.mean())?)
         }
-        SweepState::Done if client.is_none() => {
-            // What the server's GetResult sends, without the trip.
-            let r = core.rendered(RUN_SWEEP_ID)?;
-            RunEnd::Results(
-                r.rendered.clone(),
-                Some(Box::new(core.provenance(RUN_SWEEP_ID)?)),
-            )
-        }
-        SweepState::Done => {
-            let client = client.as_mut().expect("in-process is the arm above");
-            let r = client.result(RUN_SWEEP_ID).await?;
-            let exports = kind
-                .render_from_json(params, &r.results_json)
-                .map_err(|e| {
-                    anyhow::Error::new(e).context("rendering the exports of results.json")
-                })?
-                .exports;
-            RunEnd::Results(
-                Rendered {
-                    results_json: r.results_json,
-                    report_md: r.report_md,
-                    exports,
-                },
-                r.provenance.map(Box::new),
-            )
-        }
-    };
-    let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
-    Ok(RunOutcome {
-        shards: reply.shards,
-        done: st[0].shards_done,
-        resumed_done,
-        positions: st[0].positions_done,
-        end,
+        SweepState::Done => match client {
+            None => {
+                // What the server's GetResult sends, without the trip.
+                let r = core.rendered(RUN_SWEEP_ID)?;
+                RunEnd::Results(
+                    r.rendered.clone(),
+                    Some(Box::new(core.provenance(RUN_SWEEP_ID)?)),
+                )
+            }
+            Some(client) => {
+                let r = client.result(RUN_SWEEP_ID).await?;
+                let exports = kind
+                    .render_from_json(params, &r.results_json)
+                    .map_err(|e| {
+                        anyhow::Error::new(e).context("rendering the exports of results.json")
+                    })?
+                    .exports;
+                RunEnd::Results(
+                    Rendered {
+                        results_json: r.results_json,
+                        report_md: r.report_md,
+                        exports,
+                    },
+                    r.provenance.map(Box::new),
+                )
+            }
+        },
     })
 }
 

@@ -7,8 +7,10 @@
 //! `status_text` (status tables, from domain types only), `args` (kind
 //! parameters, planning options, thread and core defaults), `connect`
 //! (connection options, runtime, typed client), `embedded` (`run`'s
-//! coordinator on loopback + local workers), `cmd::*` (one module per
-//! command; no command uses another), `cli` (the clap definition and
+//! coordinator on loopback + local workers), `ops::*` (what the commands
+//! do, one module per job, returning typed values: what Python and the
+//! tests call), `cmd::*` (one module per command: parse, call `ops`,
+//! print; no command uses another), `cli` (the clap definition and
 //! dispatch; [`main_with`], the whole process with extra kinds). Their order is stated once, in ARCHITECTURE.md ("Layers").
 //!
 //! Protobuf messages appear only in `gamesweep_serve::server` (the tonic
@@ -20,6 +22,7 @@ pub mod cmd;
 pub mod connect;
 pub mod embedded;
 pub mod error;
+pub mod ops;
 pub mod output;
 pub mod progress;
 pub mod status_text;

@@ -29,7 +29,6 @@ pub fn render(r: &Overview) -> String {
 }
 
 fn render_fields(r: &Overview) -> String {
-    let e = gamesweep_api::escape;
     let mut out = String::new();
     // First: while it lasts, nothing any sweep shows is being made durable.
     if let Some(why) = &r.store_writes_failing {
@@ -41,104 +40,135 @@ fn render_fields(r: &Overview) -> String {
         out.push_str("no sweeps (start one with `gamesweep launch KIND ...`)\n");
     }
     for s in &r.sweeps {
-        let params: Vec<String> = s
-            .params
+        out.push_str(&sweep_text(s));
+    }
+    out.push_str(&coordinator_text(r));
+    out
+}
+
+/// One sweep's lines: what it is, its progress, its sample, what went
+/// wrong, its verification.
+fn sweep_text(s: &SweepStatus) -> String {
+    let e = gamesweep_api::escape;
+    let mut out = String::new();
+    let params: Vec<String> = s
+        .params
+        .iter()
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect();
+    out.push_str(&format!(
+        "{}  {} {}  [{}]{}\n",
+        e(&s.sweep_id),
+        s.kind,
+        params.join(" "),
+        s.state,
+        if s.priority > 1 {
+            format!(" priority {}", s.priority)
+        } else {
+            String::new()
+        }
+    ));
+    let t = |n: u32| thousands(n as u64);
+    out.push_str(&format!(
+        "  shards: {} done, {} leased, {} pending of {}\n",
+        t(s.shards_done),
+        t(s.shards_leased),
+        t(s.shards_pending),
+        t(s.shards_total)
+    ));
+    out.push_str(&positions_text(s));
+    if !s.counterexamples.is_empty() {
+        let c: Vec<String> = s
+            .counterexamples
             .iter()
-            .map(|(name, value)| format!("{name}={value}"))
+            .map(|(key, total)| format!("{key}={}", thousands(*total)))
             .collect();
+        out.push_str(&format!("  counterexamples so far: {}\n", c.join(", ")));
+    }
+    if let Some(m) = &s.sample {
         out.push_str(&format!(
-            "{}  {} {}  [{}]{}\n",
-            e(&s.sweep_id),
-            s.kind,
-            params.join(" "),
-            s.state,
-            if s.priority > 1 {
-                format!(" priority {}", s.priority)
+            "  sample: {}/{} shards done (seed {}, {:.4} % of the estimate){}\n",
+            m.done,
+            m.shards,
+            m.seed,
+            m.ppm as f64 / 1e4,
+            if m.limited {
+                format!(
+                    "; only the sample is served: `gamesweep project {}` prices the whole sweep",
+                    s.sweep_id
+                )
             } else {
-                String::new()
+                "; widened to the whole plan".into()
             }
         ));
-        let t = |n: u32| thousands(n as u64);
+    }
+    out.push_str(&incidents_text(s));
+    if let Some(v) = &s.verification {
+        out.push_str(&verification_text(v, s.shards_total));
+    }
+    out
+}
+
+/// What went wrong in a sweep, a line each when it did: failed shards,
+/// duplicate and late results, expired and given-back leases, refusals,
+/// recounts.
+fn incidents_text(s: &SweepStatus) -> String {
+    let e = gamesweep_api::escape;
+    let mut out = String::new();
+    if !s.failures.is_empty() {
         out.push_str(&format!(
-            "  shards: {} done, {} leased, {} pending of {}\n",
-            t(s.shards_done),
-            t(s.shards_leased),
-            t(s.shards_pending),
-            t(s.shards_total)
+            "  failed shards (set aside after repeated failures): {}\n",
+            s.shards_failed
         ));
-        out.push_str(&positions_text(s));
-        if !s.counterexamples.is_empty() {
-            let c: Vec<String> = s
-                .counterexamples
-                .iter()
-                .map(|(key, total)| format!("{key}={}", thousands(*total)))
-                .collect();
-            out.push_str(&format!("  counterexamples so far: {}\n", c.join(", ")));
-        }
-        if let Some(m) = &s.sample {
+        for f in &s.failures {
             out.push_str(&format!(
-                "  sample: {}/{} shards done (seed {}, {:.4} % of the estimate){}\n",
-                m.done,
-                m.shards,
-                m.seed,
-                m.ppm as f64 / 1e4,
-                if m.limited {
-                    format!("; only the sample is served: `gamesweep project {}` prices the whole sweep", s.sweep_id)
-                } else {
-                    "; widened to the whole plan".into()
-                }
+                "    shard {}: {} failure(s), last on {}: {}\n",
+                f.index,
+                f.count,
+                e(&f.worker_id),
+                e(&f.error)
             ));
-        }
-        if !s.failures.is_empty() {
-            out.push_str(&format!(
-                "  failed shards (set aside after repeated failures): {}\n",
-                s.shards_failed
-            ));
-            for f in &s.failures {
-                out.push_str(&format!(
-                    "    shard {}: {} failure(s), last on {}: {}\n",
-                    f.index,
-                    f.count,
-                    e(&f.worker_id),
-                    e(&f.error)
-                ));
-            }
-        }
-        if s.duplicates_ignored > 0 {
-            out.push_str(&format!(
-                "  duplicate/late results ignored: {}\n",
-                s.duplicates_ignored
-            ));
-        }
-        if s.leases_expired > 0 || s.leases_released > 0 {
-            out.push_str(&format!(
-                "  leases expired and re-issued: {}, given back early: {}\n",
-                s.leases_expired, s.leases_released
-            ));
-        }
-        let refused = [s.refused_submits, s.refused_renewals, s.refused_fails];
-        if refused.iter().any(|&n| n > 0) {
-            out.push_str(&format!(
-                "  refused without a valid lease token: {} result(s), {} renewal(s)/release(s), {} failure report(s)\n",
-                s.refused_submits, s.refused_renewals, s.refused_fails
-            ));
-        }
-        if s.results_invalid > 0 {
-            out.push_str(&format!(
-                "  results refused as invalid: {}\n",
-                s.results_invalid
-            ));
-        }
-        if s.recounted > 0 {
-            out.push_str(&format!(
-                "  results recounted by the coordinator: {} ({} refused)\n",
-                s.recounted, s.recounts_refused
-            ));
-        }
-        if let Some(v) = &s.verification {
-            out.push_str(&verification_text(v, s.shards_total));
         }
     }
+    if s.duplicates_ignored > 0 {
+        out.push_str(&format!(
+            "  duplicate/late results ignored: {}\n",
+            s.duplicates_ignored
+        ));
+    }
+    if s.leases_expired > 0 || s.leases_released > 0 {
+        out.push_str(&format!(
+            "  leases expired and re-issued: {}, given back early: {}\n",
+            s.leases_expired, s.leases_released
+        ));
+    }
+    let refused = [s.refused_submits, s.refused_renewals, s.refused_fails];
+    if refused.iter().any(|&n| n > 0) {
+        out.push_str(&format!(
+            "  refused without a valid lease token: {} result(s), {} renewal(s)/release(s), {} failure report(s)\n",
+            s.refused_submits, s.refused_renewals, s.refused_fails
+        ));
+    }
+    if s.results_invalid > 0 {
+        out.push_str(&format!(
+            "  results refused as invalid: {}\n",
+            s.results_invalid
+        ));
+    }
+    if s.recounted > 0 {
+        out.push_str(&format!(
+            "  results recounted by the coordinator: {} ({} refused)\n",
+            s.recounted, s.recounts_refused
+        ));
+    }
+    out
+}
+
+/// The coordinator's lines after the sweeps: its store and memory, the
+/// workers it forgot or quarantined, the held-back leases, the workers.
+fn coordinator_text(r: &Overview) -> String {
+    let e = gamesweep_api::escape;
+    let mut out = String::new();
     if r.store_bytes > 0 || r.coordinator_rss_bytes > 0 {
         let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
         out.push_str(&format!(

@@ -14,12 +14,12 @@
 
 use gamesweep::graph::graph6;
 use gamesweep::meter::Meter;
-use gamesweep_coordinator::cmd::{graphs as cli_graphs, solve as cli_solve};
+use gamesweep_coordinator::ops::{graphs as ops_graphs, solve as ops_solve};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use std::sync::{mpsc, Arc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 create_exception!(
     _native,
@@ -99,11 +99,6 @@ fn interruptible_on<T: Send + 'static>(
     }
 }
 
-/// `--budget` as the solvers take it: 0 is unlimited.
-fn budget(b: u64) -> Option<u64> {
-    (b > 0).then_some(b)
-}
-
 /// The number of vertices a graph6 or sparse6 text announces (its first
 /// bytes), or `None` if it is neither of at most 62 vertices.
 fn small_order(text: &str) -> Option<usize> {
@@ -115,42 +110,35 @@ fn small_order(text: &str) -> Option<usize> {
 /// `solve uvg - --json`'s `grundy` of one line: the Grundy value of every
 /// start vertex of the graph6 `g6`.
 #[pyfunction]
-#[pyo3(signature = (g6, budget = cli_solve::DEFAULT_UVG_BUDGET))]
+#[pyo3(signature = (g6, budget = ops_solve::DEFAULT_UVG_BUDGET))]
 fn uvg_values(py: Python<'_>, g6: &str, budget: u64) -> PyResult<Vec<u32>> {
-    let b = self::budget(budget);
-    if small_order(g6).is_some_and(|n| n <= gamesweep::uvg::SUBSET_DP_MAX_N) {
+    use gamesweep::uvg::position::{method, Method};
+    let b = ops_solve::budget(budget);
+    if small_order(g6).is_some_and(|n| method(n, b) == Method::SubsetDp) {
         // Fixed work of microseconds: solved in place, on this thread's
         // incremental table (consecutive graphs of `graphs()` share rows).
         let line = graph6::strip_header(g6.trim());
-        return py.detach(|| cli_solve::uvg_line(line, b)).map_err(err);
+        return py.detach(|| ops_solve::uvg_line(line, b)).map_err(err);
     }
     let line = g6.trim().to_string();
-    interruptible(py, move || cli_solve::uvg_line(&line, b))?.map_err(err)
+    interruptible(py, move || ops_solve::uvg_line(&line, b))?.map_err(err)
 }
 
-/// The analysis `solve uvg` prints (as the Rust value), or the CLI's error.
+/// The analysis `solve uvg` prints (as the Rust value), or the CLI's error
+/// (which says `start`, the keyword, where the CLI says `--start`).
 fn uvg_analysis(
     g6: &str,
     start: Option<usize>,
     budget: u64,
 ) -> Result<gamesweep::board::uvg::UvgAnalysis, String> {
-    use gamesweep::uvg::position::PositionError;
-    let since = Instant::now();
-    gamesweep::board::uvg::analyse(g6, start, self::budget(budget)).map_err(|e| match e {
-        // The CLI says `--start ...`; here it is the keyword `start`.
-        PositionError::StartOutOfRange { .. } => format!("{e}"),
-        PositionError::BudgetExceeded { budget, .. } => {
-            cli_solve::over_budget(e, budget, since).to_string()
-        }
-        e => e.to_string(),
-    })
+    ops_solve::uvg_analysis(g6, start, ops_solve::budget(budget)).map_err(|e| e.to_string())
 }
 
 /// `solve uvg G6 [--start S] --json`, as JSON text, and the picture of
 /// `--svg` drawn from the same solve (None when the graph is too big to
 /// draw): showing a solution never solves it again.
 #[pyfunction]
-#[pyo3(signature = (g6, start = None, budget = cli_solve::DEFAULT_UVG_BUDGET))]
+#[pyo3(signature = (g6, start = None, budget = ops_solve::DEFAULT_UVG_BUDGET))]
 fn uvg_solve(
     py: Python<'_>,
     g6: &str,
@@ -165,7 +153,7 @@ fn uvg_solve(
 
 /// `solve uvg G6 [--start S] --svg`: the picture of the reports.
 #[pyfunction]
-#[pyo3(signature = (g6, start = None, budget = cli_solve::DEFAULT_UVG_BUDGET))]
+#[pyo3(signature = (g6, start = None, budget = ops_solve::DEFAULT_UVG_BUDGET))]
 fn uvg_svg(py: Python<'_>, g6: &str, start: Option<usize>, budget: u64) -> PyResult<String> {
     let g6 = g6.to_string();
     let a = interruptible(py, move || uvg_analysis(&g6, start, budget))?.map_err(err)?;
@@ -181,27 +169,25 @@ fn rules(myopic: bool) -> gamesweep::col::Rules {
     }
 }
 
-/// The colouring given, or all uncoloured (the CLI's default).
-fn colouring_or_blank(board: &str, colouring: Option<String>) -> Result<String, String> {
-    match colouring {
-        Some(c) => Ok(c),
-        None => {
-            let n = if board.starts_with('&') {
-                graph6::decode_digraph(board).map(|(n, _)| n)
-            } else {
-                graph6::decode(board).map(|(n, _)| n)
-            }
-            .map_err(|e| format!("bad board `{board}`: {e}"))?;
-            Ok(".".repeat(n))
-        }
-    }
+/// `solve col|myopic BOARD --svg`'s analysis, with the colouring given or
+/// all uncoloured (the CLI's default), or the CLI's error.
+fn col_analysis(
+    board: &str,
+    colouring: Option<String>,
+    myopic: bool,
+    budget: u64,
+) -> Result<gamesweep::board::col::ColAnalysis, String> {
+    let colouring =
+        ops_solve::col::colouring_or_blank(board, colouring).map_err(|e| e.to_string())?;
+    ops_solve::col::col_analysis(rules(myopic), board, &colouring, ops_solve::budget(budget))
+        .map_err(|e| e.to_string())
 }
 
 /// `solve col|myopic BOARD [--colouring C] --json`, as JSON text, and the
 /// picture of `--svg` drawn from the same solve (None when too big to
 /// draw).
 #[pyfunction]
-#[pyo3(signature = (board, colouring = None, myopic = false, budget = cli_solve::DEFAULT_COL_BUDGET))]
+#[pyo3(signature = (board, colouring = None, myopic = false, budget = ops_solve::DEFAULT_COL_BUDGET))]
 fn col_solve(
     py: Python<'_>,
     board: &str,
@@ -211,18 +197,9 @@ fn col_solve(
 ) -> PyResult<(String, Option<String>)> {
     let board = board.trim().to_string();
     let r = interruptible(py, move || -> Result<(String, Option<String>), String> {
-        let colouring = colouring_or_blank(&board, colouring)?;
-        let since = Instant::now();
         // The analysis is `solve_position_within`'s report and the options
         // the picture shows.
-        let a =
-            gamesweep::board::col::analyse(rules(myopic), &board, &colouring, self::budget(budget))
-                .map_err(|e| match e {
-                    gamesweep::col::ColError::BudgetExceeded { budget } => {
-                        cli_solve::over_budget(e, budget, since).to_string()
-                    }
-                    e => e.to_string(),
-                })?;
+        let a = col_analysis(&board, colouring, myopic, budget)?;
         let svg = gamesweep::board::picture::col_svg(&a, SVG_SIZE).ok();
         Ok((
             serde_json::to_string(&a.report).map_err(|e| e.to_string())?,
@@ -234,7 +211,7 @@ fn col_solve(
 
 /// `solve col|myopic BOARD [--colouring C] --svg`.
 #[pyfunction]
-#[pyo3(signature = (board, colouring = None, myopic = false, budget = cli_solve::DEFAULT_COL_BUDGET))]
+#[pyo3(signature = (board, colouring = None, myopic = false, budget = ops_solve::DEFAULT_COL_BUDGET))]
 fn col_svg(
     py: Python<'_>,
     board: &str,
@@ -244,16 +221,7 @@ fn col_svg(
 ) -> PyResult<String> {
     let board = board.trim().to_string();
     let r = interruptible(py, move || -> Result<String, String> {
-        let colouring = colouring_or_blank(&board, colouring)?;
-        let since = Instant::now();
-        let a =
-            gamesweep::board::col::analyse(rules(myopic), &board, &colouring, self::budget(budget))
-                .map_err(|e| match e {
-                    gamesweep::col::ColError::BudgetExceeded { budget } => {
-                        cli_solve::over_budget(e, budget, since).to_string()
-                    }
-                    e => e.to_string(),
-                })?;
+        let a = col_analysis(&board, colouring, myopic, budget)?;
         gamesweep::board::picture::col_svg(&a, SVG_SIZE).map_err(|e| format!("cannot draw: {e}"))
     })?;
     r.map_err(err)
@@ -270,10 +238,10 @@ fn gamegraph_solve(
     budget: Option<u64>,
 ) -> PyResult<String> {
     use gamesweep::gamegraph::{solve_text_with, Format};
-    if text.len() as u64 > cli_solve::MAX_GAME_FILE_BYTES {
+    if text.len() as u64 > ops_solve::MAX_GAME_FILE_BYTES {
         return Err(err(format!(
             "game file larger than {} bytes (64 MiB)",
-            cli_solve::MAX_GAME_FILE_BYTES
+            ops_solve::MAX_GAME_FILE_BYTES
         )));
     }
     let format = match format {
@@ -286,7 +254,7 @@ fn gamegraph_solve(
             )))
         }
     };
-    let branches = budget.map(|b| if b == 0 { u64::MAX } else { b });
+    let branches = ops_solve::gamegraph::kernel_branches(budget);
     let r = interruptible(py, move || {
         solve_text_with(&text, format, branches)
             .map_err(|e| e.to_string())
@@ -299,31 +267,12 @@ fn gamegraph_solve(
 #[pyfunction]
 #[pyo3(signature = (set, upto = 40))]
 fn subtraction(py: Python<'_>, set: Vec<u32>, upto: u64) -> PyResult<String> {
-    use gamesweep::gamegraph::subtraction::{analyse, grundy_sequence, SubtractionSet};
-    if upto > cli_solve::MAX_UPTO {
-        return Err(err(format!(
-            "--upto {upto} is more than {}",
-            cli_solve::MAX_UPTO
-        )));
-    }
-    let set = SubtractionSet::new(&set).map_err(|e| err(format!("--set: {e}")))?;
     let r = interruptible(py, move || {
-        let an = analyse(&set);
-        let len = upto as usize + 1;
-        let grundy = grundy_sequence(&set, len);
-        let losing: Vec<usize> = (0..len).filter(|&n| grundy[n] == 0).collect();
-        // The fields of the CLI's `SubtractionReport`.
-        serde_json::json!({
-            "set": set.elements(),
-            "upto": upto,
-            "losing": losing,
-            "grundy": grundy,
-            "grundy_periodicity": an.grundy,
-            "outcome_periodicity": an.outcome,
-        })
-        .to_string()
+        ops_solve::subtraction(&set, upto)
+            .map_err(|e| e.to_string())
+            .and_then(|r| serde_json::to_string(&r).map_err(|e| e.to_string()))
     })?;
-    Ok(r)
+    r.map_err(err)
 }
 
 /// graph6 of the graph on `n` vertices with `edges`.
@@ -510,8 +459,8 @@ enum Edges {
 }
 
 impl Edges {
-    fn range(self) -> Result<cli_graphs::EdgeRange, String> {
-        use cli_graphs::EdgeRange;
+    fn range(self) -> Result<ops_graphs::EdgeRange, String> {
+        use ops_graphs::EdgeRange;
         match self {
             Edges::Exactly(e) => Ok(EdgeRange { min: e, max: e }),
             Edges::Range((min, max)) => {
@@ -523,7 +472,7 @@ impl Edges {
                 }
                 Ok(EdgeRange { min, max })
             }
-            Edges::Text(t) => cli_graphs::parse_edges(&t).map_err(|e| e.to_string()),
+            Edges::Text(t) => ops_graphs::parse_edges(&t).map_err(|e| e.to_string()),
         }
     }
 }
@@ -541,19 +490,22 @@ fn graphs(
     edges: Option<Edges>,
     sparse6: bool,
 ) -> PyResult<GraphIter> {
-    use gamesweep::gen::{walk_nodes_split, WalkOptions};
-    use gamesweep::graph::sparse6 as s6;
+    use gamesweep::gen::WalkOptions;
+    use ops_graphs::{encode, walk, Degrees, Filter};
     if !(1..=16).contains(&n) {
         return Err(err(format!("n {n}: the number of vertices is 1..=16")));
     }
     let n = n as usize;
-    let part = part.map(cli_graphs::parse_shard).transpose().map_err(err)?;
-    let (lo, hi) = (min_degree.unwrap_or(0), max_degree.unwrap_or(u32::MAX));
+    let part = part.map(ops_graphs::parse_shard).transpose().map_err(err)?;
+    let deg = Degrees {
+        min: min_degree.unwrap_or(0),
+        max: max_degree.unwrap_or(u32::MAX),
+    };
     let range = edges
         .map(Edges::range)
         .transpose()
         .map_err(err)?
-        .unwrap_or(cli_graphs::EdgeRange::ALL);
+        .unwrap_or(ops_graphs::EdgeRange::ALL);
     let opts = WalkOptions {
         connected_only: connected,
         min_n: n,
@@ -564,24 +516,20 @@ fn graphs(
         .spawn(move || {
             let mut batch = Vec::with_capacity(BATCH);
             let mut closed = false;
-            for (prefix, cuts) in cli_graphs::pieces(n, part) {
-                walk_nodes_split(&prefix, n, opts, &cuts, &mut |g, shown| {
-                    if closed || !shown || g.n() != n {
+            let filter = Filter {
+                deg,
+                edges: range,
+                class: None,
+            };
+            for piece in ops_graphs::pieces(n, part) {
+                walk(n, &piece, opts, filter, &mut |g| {
+                    if closed {
                         return;
                     }
-                    let e = g.edge_count() as u64;
-                    if (u64::from(range.min)..=u64::from(range.max)).contains(&e)
-                        && (0..n).all(|v| (lo..=hi).contains(&g.degree(v)))
-                    {
-                        batch.push(if sparse6 {
-                            s6::encode(n, &g.edges().collect::<Vec<_>>())
-                        } else {
-                            graph6::encode_bitgraph(g)
-                        });
-                        if batch.len() == BATCH {
-                            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                            closed = tx.send(full).is_err();
-                        }
+                    batch.push(encode(g, sparse6));
+                    if batch.len() == BATCH {
+                        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                        closed = tx.send(full).is_err();
                     }
                 });
                 if closed {
@@ -1184,7 +1132,7 @@ fn verify(py: Python<'_>, options: Vec<String>, positionals: Vec<String>) -> PyR
 /// error).
 #[pyfunction]
 fn store_check(py: Python<'_>, dir: String) -> PyResult<String> {
-    use gamesweep_coordinator::cmd::store::check_store;
+    use gamesweep_coordinator::ops::store::check_store;
     let r = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
         let c = check_store(std::path::Path::new(&dir))?;
         let mut v = serde_json::to_value(&c)?;
@@ -1483,12 +1431,12 @@ fn short(s: &str) -> String {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GamesweepError", m.py().get_type::<GamesweepError>())?;
-    m.add("DEFAULT_UVG_BUDGET", cli_solve::DEFAULT_UVG_BUDGET)?;
+    m.add("DEFAULT_UVG_BUDGET", ops_solve::DEFAULT_UVG_BUDGET)?;
     m.add(
         "DEFAULT_GAME_BUDGET",
         gamesweep::families::graph_game::board::BOARD_BUDGET as u64,
     )?;
-    m.add("DEFAULT_COL_BUDGET", cli_solve::DEFAULT_COL_BUDGET)?;
+    m.add("DEFAULT_COL_BUDGET", ops_solve::DEFAULT_COL_BUDGET)?;
     m.add_class::<GraphIter>()?;
     m.add_function(wrap_pyfunction!(uvg_values, m)?)?;
     m.add_function(wrap_pyfunction!(uvg_solve, m)?)?;

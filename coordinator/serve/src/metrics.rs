@@ -14,7 +14,7 @@
 //! and start again from 0 (Prometheus's `rate()` and `increase()` handle
 //! such resets).
 
-use gamesweep_engine::core::{Core, CoreError, Events, Overview};
+use gamesweep_engine::core::{Core, CoreError, Events, Overview, SweepStatus};
 use prometheus_client::encoding::prometheus_text;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -85,158 +85,200 @@ pub fn render(core: &Core) -> Result<String, CoreError> {
 /// (a sweep missing from `events` shows zeros).
 pub fn render_report(report: &Overview, events: &BTreeMap<String, Events>) -> String {
     let mut reg = Registry::with_prefix(PREFIX);
-    let info = Family::<InfoLabels, UGauge>::default();
-    reg.register(
-        "sweep_info",
-        format!(
-            "1 per sweep, with its kind and state ({})",
-            gamesweep_api::domain::SweepState::ALL
-                .map(|s| s.as_str())
-                .join(", ")
-        ),
-        info.clone(),
-    );
-    let shards = Family::<ShardLabels, UGauge>::default();
-    reg.register(
-        "shards",
-        "Shards of a sweep by state: pending (including expired leases), leased (unexpired lease), done, failed (set aside)",
-        shards.clone(),
-    );
-    let done = gauges(
-        &mut reg,
-        "positions_done",
-        "Positions done: accepted results plus the progress reported on unexpired leases",
-    );
-    let estimate = gauges(
-        &mut reg,
-        "positions_estimate",
-        "The plan's estimate of the sweep's positions",
-    );
-    let rate = Family::<SweepLabel, FGauge>::default();
-    reg.register(
-        "positions_per_second",
-        "Positions per second, as `gamesweep status` computes it",
-        rate.clone(),
-    );
-    let issued = counters(
-        &mut reg,
+    let sweeps = SweepFamilies::register(&mut reg);
+    for s in &report.sweeps {
+        sweeps.record(s, events.get(&s.sweep_id).copied().unwrap_or_default());
+    }
+    register_process(&mut reg, report);
+    let mut text = String::new();
+    // Writing to a String cannot fail; the encoder reports only the
+    // writer's errors.
+    prometheus_text::encode(&mut text, &reg).expect("writing to a String");
+    text
+}
+
+/// The per-sweep counters, in the order they are written: name, help, and
+/// the count (from the sweep's status or this coordinator's events).
+type CounterRow = (&'static str, &'static str, fn(&SweepStatus, &Events) -> u64);
+
+const SWEEP_COUNTERS: [CounterRow; 12] = [
+    (
         "leases_issued",
         "Shard leases granted since this coordinator started",
-    );
-    let renewed = counters(
-        &mut reg,
+        |_, e| e.leases_issued,
+    ),
+    (
         "leases_renewed",
         "Shard lease renewals granted since this coordinator started",
-    );
-    let reclaimed = counters(
-        &mut reg,
+        |_, e| e.leases_renewed,
+    ),
+    (
         "leases_reclaimed",
         "Leases taken back from their holders for another identity's fair share, or renewed without progress while others waited, since this coordinator started",
-    );
-    let expired = counters(
-        &mut reg,
+        |_, e| e.leases_reclaimed,
+    ),
+    (
         "leases_expired",
         "Shards re-issued after their lease expired, since launch",
-    );
-    let released = counters(
-        &mut reg,
+        |s, _| s.leases_expired,
+    ),
+    (
         "leases_released",
         "Leases given back early by their workers, since launch",
-    );
-    let accepted = counters(
-        &mut reg,
+        |s, _| s.leases_released,
+    ),
+    (
         "results_accepted",
         "Results accepted as their shard's result, since this coordinator started",
-    );
-    let late = counters(
-        &mut reg,
+        |_, e| e.results_accepted,
+    ),
+    (
         "results_late",
         "Results accepted under a lease that had expired, been given back or been re-issued, since this coordinator started (also counted as accepted)",
-    );
-    let duplicate = counters(
-        &mut reg,
+        |_, e| e.results_late,
+    ),
+    (
         "results_duplicate",
         "Results ignored because their shard was done or set aside (or their worker quarantined), since launch",
-    );
-    let refused = counters(
-        &mut reg,
+        |s, _| s.duplicates_ignored,
+    ),
+    (
         "results_refused",
         "Results refused for want of a valid lease token, since launch",
-    );
-    let invalid = counters(
-        &mut reg,
+        |s, _| s.refused_submits,
+    ),
+    (
         "results_invalid",
         "Results refused because they did not decode or validate as the shard's, since launch",
-    );
-    let refused_renewals = counters(
-        &mut reg,
+        |s, _| s.results_invalid,
+    ),
+    (
         "renewals_refused",
         "Renewals and releases refused for want of a valid lease token, since launch",
-    );
-    let refused_fails = counters(
-        &mut reg,
+        |s, _| s.refused_renewals,
+    ),
+    (
         "failure_reports_refused",
         "Failure reports refused for want of a valid lease token, since launch",
-    );
-    for s in &report.sweeps {
+        |s, _| s.refused_fails,
+    ),
+];
+
+/// The per-sweep metric families, registered in the order they are written.
+struct SweepFamilies {
+    info: Family<InfoLabels, UGauge>,
+    shards: Family<ShardLabels, UGauge>,
+    done: Family<SweepLabel, UGauge>,
+    estimate: Family<SweepLabel, UGauge>,
+    rate: Family<SweepLabel, FGauge>,
+    /// One per row of [`SWEEP_COUNTERS`].
+    counters: Vec<Family<SweepLabel, Counter>>,
+}
+
+impl SweepFamilies {
+    /// Register the families in `reg`.
+    fn register(reg: &mut Registry) -> SweepFamilies {
+        let info = Family::<InfoLabels, UGauge>::default();
+        reg.register(
+            "sweep_info",
+            format!(
+                "1 per sweep, with its kind and state ({})",
+                gamesweep_api::domain::SweepState::ALL
+                    .map(|s| s.as_str())
+                    .join(", ")
+            ),
+            info.clone(),
+        );
+        let shards = Family::<ShardLabels, UGauge>::default();
+        reg.register(
+            "shards",
+            "Shards of a sweep by state: pending (including expired leases), leased (unexpired lease), done, failed (set aside)",
+            shards.clone(),
+        );
+        let done = gauges(
+            reg,
+            "positions_done",
+            "Positions done: accepted results plus the progress reported on unexpired leases",
+        );
+        let estimate = gauges(
+            reg,
+            "positions_estimate",
+            "The plan's estimate of the sweep's positions",
+        );
+        let rate = Family::<SweepLabel, FGauge>::default();
+        reg.register(
+            "positions_per_second",
+            "Positions per second, as `gamesweep status` computes it",
+            rate.clone(),
+        );
+        let counters = SWEEP_COUNTERS
+            .iter()
+            .map(|(name, help, _)| counters(reg, name, help))
+            .collect();
+        SweepFamilies {
+            info,
+            shards,
+            done,
+            estimate,
+            rate,
+            counters,
+        }
+    }
+
+    /// Record sweep `s`, with the lease and result `e`vents this
+    /// coordinator counted for it since it started.
+    fn record(&self, s: &SweepStatus, e: Events) {
         let sweep = || SweepLabel {
             sweep: s.sweep_id.clone(),
         };
-        info.get_or_create(&InfoLabels {
-            sweep: s.sweep_id.clone(),
-            kind: s.kind.clone(),
-            state: s.state.as_str().to_string(),
-        })
-        .set(1);
+        self.info
+            .get_or_create(&InfoLabels {
+                sweep: s.sweep_id.clone(),
+                kind: s.kind.clone(),
+                state: s.state.as_str().to_string(),
+            })
+            .set(1);
         for (state, n) in [
             ("pending", s.shards_pending),
             ("leased", s.shards_leased),
             ("done", s.shards_done),
             ("failed", s.shards_failed),
         ] {
-            shards
+            self.shards
                 .get_or_create(&ShardLabels {
                     sweep: s.sweep_id.clone(),
                     state: state.to_string(),
                 })
                 .set(n.into());
         }
-        done.get_or_create(&sweep()).set(s.positions_done);
-        estimate.get_or_create(&sweep()).set(s.positions_estimate);
-        rate.get_or_create(&sweep()).set(s.rate);
-        let e = events.get(&s.sweep_id).copied().unwrap_or_default();
-        for (family, v) in [
-            (&issued, e.leases_issued),
-            (&renewed, e.leases_renewed),
-            (&reclaimed, e.leases_reclaimed),
-            (&expired, s.leases_expired),
-            (&released, s.leases_released),
-            (&accepted, e.results_accepted),
-            (&late, e.results_late),
-            (&duplicate, s.duplicates_ignored),
-            (&refused, s.refused_submits),
-            (&invalid, s.results_invalid),
-            (&refused_renewals, s.refused_renewals),
-            (&refused_fails, s.refused_fails),
-        ] {
-            family.get_or_create(&sweep()).inc_by(v);
+        self.done.get_or_create(&sweep()).set(s.positions_done);
+        self.estimate
+            .get_or_create(&sweep())
+            .set(s.positions_estimate);
+        self.rate.get_or_create(&sweep()).set(s.rate);
+        for (family, (_, _, count)) in self.counters.iter().zip(&SWEEP_COUNTERS) {
+            family.get_or_create(&sweep()).inc_by(count(s, &e));
         }
     }
+}
+
+/// The coordinator's own gauges: workers, store, memory.
+fn register_process(reg: &mut Registry, report: &Overview) {
     let alive = report.workers.iter().filter(|w| w.alive).count() as u64;
     gauge(
-        &mut reg,
+        reg,
         "workers_alive",
         "Workers heard from within three lease periods",
         alive,
     );
     gauge(
-        &mut reg,
+        reg,
         "workers_known",
         "Workers this coordinator remembers (alive or not)",
         report.workers.len() as u64,
     );
     gauge(
-        &mut reg,
+        reg,
         "workers_quarantined",
         "Workers quarantined after being out-voted (replicated validation)",
         report.quarantined_workers.len() as u64,
@@ -249,34 +291,29 @@ pub fn render_report(report: &Overview, events: &BTreeMap<String, Events>) -> St
         pruned,
     );
     gauge(
-        &mut reg,
+        reg,
         "store_bytes",
         "Bytes the store occupies on disk (0 where unknown)",
         report.store_bytes,
     );
     gauge(
-        &mut reg,
+        reg,
         "store_writes_failing",
         "1 while the store's writes fail (a full or failing disk: no result is acknowledged until they work again; `status` says why), else 0",
         u64::from(report.store_writes_failing.is_some()),
     );
     gauge(
-        &mut reg,
+        reg,
         "coordinator_resident_bytes",
         "The coordinator's resident memory (0 where the platform does not say)",
         report.coordinator_rss_bytes,
     );
     gauge(
-        &mut reg,
+        reg,
         "coordinator_peak_resident_bytes",
         "The coordinator's peak resident memory so far",
         report.coordinator_peak_rss_bytes,
     );
-    let mut text = String::new();
-    // Writing to a String cannot fail; the encoder reports only the
-    // writer's errors.
-    prometheus_text::encode(&mut text, &reg).expect("writing to a String");
-    text
 }
 
 #[cfg(test)]

@@ -127,60 +127,12 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
     // sled reports a corrupt store itself through `log`; our error says it in one line.
     logging::init(a.log_format, "info,sled=off");
     let token = connect::token(a.token_file.as_ref())?;
-    let role_token = |f: &Option<PathBuf>| -> anyhow::Result<Option<String>> {
-        f.as_ref()
-            .map(|p| {
-                gamesweep_proto::read_token_file(p).map_err(|e| {
-                    UsageError(format!("cannot read token file {}: {e}", p.display())).into()
-                })
-            })
-            .transpose()
-    };
-    let tokens = Tokens::new(
-        token.clone(),
-        role_token(&a.worker_token_file)?,
-        role_token(&a.read_token_file)?,
-    )
-    .map_err(|e| UsageError(e.to_string()))?;
+    let tokens = role_tokens(&a, token.clone())?;
     server::check_listen(a.listen, token.is_some(), a.insecure)
         .map_err(|e| UsageError(e.to_string()))?;
     let tls = server_tls(&a)?;
-    if let Some(addr) = a.http {
-        server::check_listen(addr, token.is_some(), a.insecure)
-            .map_err(|e| UsageError(format!("--http: {e}")))?;
-    }
-    let http_tls = match (&a.http, &a.tls_cert, &a.tls_key) {
-        (Some(_), Some(cert), Some(key)) => {
-            let ca = a
-                .tls_client_ca
-                .as_ref()
-                .map(|p| pem("--tls-client-ca", p))
-                .transpose()?;
-            Some(
-                http::tls_config(
-                    &pem("--tls-cert", cert)?,
-                    &pem("--tls-key", key)?,
-                    ca.as_deref(),
-                )
-                .map_err(UsageError)?,
-            )
-        }
-        _ => None,
-    };
-    let http_opts = a.http.map(|addr| http::HttpOptions {
-        login: a.http_login || http::needs_login(addr, &tokens),
-        tokens: tokens.clone(),
-        tls: http_tls,
-        search_memory: Some(a.search_memory << 20),
-        ..Default::default()
-    });
-    anyhow::ensure!(
-        (0.2..=MAX_LEASE_SECS).contains(&a.lease_secs),
-        UsageError(format!(
-            "--lease-secs must be between 0.2 and {MAX_LEASE_SECS} (got {})",
-            a.lease_secs
-        ))
-    );
+    let http_opts = http_options(&a, &tokens, token.is_some())?;
+    check_lease_options(&a)?;
     // The addresses first: a taken one is refused before anything starts
     // (or logs).
     let rt = connect::runtime()?;
@@ -200,6 +152,99 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             .map_err(|e| UsageError(e.to_string()))?
             .0,
     );
+    let core = open_core(&a, store.clone())?;
+    // Issued credentials (`gamesweep token issue`) are looked up next to
+    // the shared role tokens; without an admin token none can be issued.
+    let tokens = tokens.with_credentials(core.credentials());
+    if tokens.shared_worker_token() {
+        tracing::warn!(
+            "a shared token grants the worker role: results under it never count as independent confirmation, and one holder can claim any worker id; issue per-worker credentials with `gamesweep token issue --role worker --name NAME`"
+        );
+    }
+    let opts = server::ServeOptions {
+        tokens,
+        tls,
+        max_connections: a.max_connections,
+        audit: Some(store),
+    };
+    rt.block_on(serve(
+        &a,
+        core,
+        listener,
+        opts,
+        http_listener.zip(http_opts),
+    ))
+}
+
+/// The role tokens: the admin `token`, `--worker-token-file`'s and
+/// `--read-token-file`'s.
+fn role_tokens(a: &ServeArgs, token: Option<String>) -> anyhow::Result<Tokens> {
+    let role_token = |f: &Option<PathBuf>| -> anyhow::Result<Option<String>> {
+        f.as_ref()
+            .map(|p| {
+                gamesweep_proto::read_token_file(p).map_err(|e| {
+                    UsageError(format!("cannot read token file {}: {e}", p.display())).into()
+                })
+            })
+            .transpose()
+    };
+    Ok(Tokens::new(
+        token,
+        role_token(&a.worker_token_file)?,
+        role_token(&a.read_token_file)?,
+    )
+    .map_err(|e| UsageError(e.to_string()))?)
+}
+
+/// The dashboard's options with `--http` (its address checked as the
+/// gRPC one is, TLS as the gRPC server's), else none.
+fn http_options(
+    a: &ServeArgs,
+    tokens: &Tokens,
+    has_token: bool,
+) -> anyhow::Result<Option<http::HttpOptions>> {
+    let Some(addr) = a.http else {
+        return Ok(None);
+    };
+    server::check_listen(addr, has_token, a.insecure)
+        .map_err(|e| UsageError(format!("--http: {e}")))?;
+    let tls = match (&a.tls_cert, &a.tls_key) {
+        (Some(cert), Some(key)) => {
+            let ca = a
+                .tls_client_ca
+                .as_ref()
+                .map(|p| pem("--tls-client-ca", p))
+                .transpose()?;
+            Some(
+                http::tls_config(
+                    &pem("--tls-cert", cert)?,
+                    &pem("--tls-key", key)?,
+                    ca.as_deref(),
+                )
+                .map_err(UsageError)?,
+            )
+        }
+        _ => None,
+    };
+    Ok(Some(http::HttpOptions {
+        login: a.http_login || http::needs_login(addr, tokens),
+        tokens: tokens.clone(),
+        tls,
+        search_memory: Some(a.search_memory << 20),
+        ..Default::default()
+    }))
+}
+
+/// `--lease-secs`, `--max-lease-total` and `--reclaim-stalled-after`
+/// within their bounds and consistent.
+fn check_lease_options(a: &ServeArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        (0.2..=MAX_LEASE_SECS).contains(&a.lease_secs),
+        UsageError(format!(
+            "--lease-secs must be between 0.2 and {MAX_LEASE_SECS} (got {})",
+            a.lease_secs
+        ))
+    );
     anyhow::ensure!(
         a.max_lease_total.as_secs_f64() >= a.lease_secs,
         UsageError(format!(
@@ -216,9 +261,18 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
             a.lease_secs
         ))
     );
+    Ok(())
+}
+
+/// The core over `store` (recovered from its journal), with the limits,
+/// verification settings and trusted keys the options give.
+fn open_core(
+    a: &ServeArgs,
+    store: Arc<dyn gamesweep_engine::store::Store>,
+) -> anyhow::Result<Arc<Core>> {
     let core = Arc::new(
         Core::open_recovering(
-            store.clone(),
+            store,
             Duration::from_secs_f64(a.lease_secs),
             Arc::new(gamesweep_engine::core::SystemClock),
             &gamesweep_engine::core::Recovery {
@@ -235,86 +289,98 @@ pub fn exec(a: ServeArgs) -> anyhow::Result<()> {
     );
     core.set_quarantine_on_mismatch(a.quarantine_on_mismatch);
     core.set_recount_share(f64::from(a.recount_budget) / 1e6);
-    // Issued credentials (`gamesweep token issue`) are looked up next to
-    // the shared role tokens; without an admin token none can be issued.
-    let tokens = tokens.with_credentials(core.credentials());
-    if tokens.shared_worker_token() {
-        tracing::warn!(
-            "a shared token grants the worker role: results under it never count as independent confirmation, and one holder can claim any worker id; issue per-worker credentials with `gamesweep token issue --role worker --name NAME`"
-        );
-    }
     let trusted = gamesweep_engine::export_file::read_key_files(&a.trust_key)
         .map_err(|e| UsageError(e.to_string()))?;
     tracing::info!(key = %core.signing_key(), trusted = trusted.len(), "exports are signed with this store's key; imports trust it and --trust-key");
     core.trust_keys(trusted);
-    rt.block_on(async move {
-        let addr = listener.local_addr()?;
-        tracing::info!(%addr, store = %a.store.display(), version = core.version(), "coordinator listening");
-        let published = match &a.address_file {
-            Some(file) => {
-                let url = advertised_url(addr, a.advertise_host.as_deref(), a.tls_cert.is_some());
-                publish(file, &url)?;
-                tracing::info!(%url, file = %file.display(), "address published");
-                Some((file.clone(), url))
-            }
-            None => None,
-        };
-        let scheme = if tls.is_some() { "https" } else { "http" };
-        let dashboard = match (http_listener, http_opts) {
-            (Some(listener), Some(opts)) => {
-                let url = http::url(listener.local_addr()?, opts.tls.is_some());
-                tracing::info!(%url, login = opts.login, "dashboard listening");
-                eprintln!("gamesweep: dashboard: {url}");
-                if let Some(file) = &a.http_address_file {
-                    publish_as("--http-address-file", file, &url)?;
-                }
-                let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-                let task = tokio::spawn(http::serve(core.clone(), listener, opts, async {
-                    let _ = stopped.await;
-                }));
-                Some((stop, task))
-            }
-            _ => None,
-        };
-        let opts = server::ServeOptions {
-            tokens,
-            tls,
-            max_connections: a.max_connections,
-            audit: Some(store),
-        };
-        tracing::info!(scheme, "serving");
-        let checkpoints = match (a.export_every, &a.export_dir) {
-            (Some(every), Some(dir)) => {
-                std::fs::create_dir_all(dir).map_err(|e| {
-                    UsageError(format!("cannot create --export-dir {}: {e}", dir.display()))
-                })?;
-                Some(tokio::spawn(server::checkpoint_loop(
-                    core.clone(),
-                    every,
-                    server::Checkpoint::Dir(dir.clone()),
-                )))
-            }
-            _ => None,
-        };
-        server::serve_with(core, listener, opts, server::shutdown_signal()).await?;
-        if let Some(task) = checkpoints {
-            task.abort();
+    Ok(core)
+}
+
+/// Serve until a signal: the gRPC server, the dashboard (with its bound
+/// listener), `--export-every`'s checkpoints; the published addresses
+/// removed at the end.
+async fn serve(
+    a: &ServeArgs,
+    core: Arc<Core>,
+    listener: tokio::net::TcpListener,
+    opts: server::ServeOptions,
+    dashboard_on: Option<(tokio::net::TcpListener, http::HttpOptions)>,
+) -> anyhow::Result<()> {
+    let addr = listener.local_addr()?;
+    tracing::info!(%addr, store = %a.store.display(), version = core.version(), "coordinator listening");
+    let published = match &a.address_file {
+        Some(file) => {
+            let url = advertised_url(addr, a.advertise_host.as_deref(), a.tls_cert.is_some());
+            publish(file, &url)?;
+            tracing::info!(%url, file = %file.display(), "address published");
+            Some((file.clone(), url))
         }
-        if let Some((stop, task)) = dashboard {
-            let _ = stop.send(());
-            let _ = task.await;
-            if let Some(file) = &a.http_address_file {
-                let _ = std::fs::remove_file(file);
-            }
+        None => None,
+    };
+    let scheme = if opts.tls.is_some() { "https" } else { "http" };
+    let dashboard = match dashboard_on {
+        Some((listener, http_opts)) => Some(start_dashboard(a, &core, listener, http_opts)?),
+        None => None,
+    };
+    tracing::info!(scheme, "serving");
+    let checkpoints = match (a.export_every, &a.export_dir) {
+        (Some(every), Some(dir)) => {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                UsageError(format!("cannot create --export-dir {}: {e}", dir.display()))
+            })?;
+            Some(tokio::spawn(server::checkpoint_loop(
+                core.clone(),
+                every,
+                server::Checkpoint::Dir(dir.clone()),
+            )))
         }
-        if let Some((file, url)) = published {
-            // Only our own address: a coordinator started since may have replaced it.
-            if std::fs::read_to_string(&file).is_ok_and(|t| t.trim() == url) {
-                let _ = std::fs::remove_file(&file);
-            }
+        _ => None,
+    };
+    server::serve_with(core, listener, opts, server::shutdown_signal()).await?;
+    if let Some(task) = checkpoints {
+        task.abort();
+    }
+    if let Some((stop, task)) = dashboard {
+        let _ = stop.send(());
+        let _ = task.await;
+        if let Some(file) = &a.http_address_file {
+            let _ = std::fs::remove_file(file);
         }
-        Ok(())
-    })
+    }
+    if let Some((file, url)) = published {
+        // Only our own address: a coordinator started since may have replaced it.
+        if std::fs::read_to_string(&file).is_ok_and(|t| t.trim() == url) {
+            let _ = std::fs::remove_file(&file);
+        }
+    }
+    Ok(())
+}
+
+/// The dashboard's task on `listener`, and the sender that stops it.
+type Dashboard = (
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+);
+
+/// Start the dashboard on `listener` (its URL logged, said and published
+/// with `--http-address-file`).
+fn start_dashboard(
+    a: &ServeArgs,
+    core: &Arc<Core>,
+    listener: tokio::net::TcpListener,
+    opts: http::HttpOptions,
+) -> anyhow::Result<Dashboard> {
+    let url = http::url(listener.local_addr()?, opts.tls.is_some());
+    tracing::info!(%url, login = opts.login, "dashboard listening");
+    eprintln!("gamesweep: dashboard: {url}");
+    if let Some(file) = &a.http_address_file {
+        publish_as("--http-address-file", file, &url)?;
+    }
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(http::serve(core.clone(), listener, opts, async {
+        let _ = stopped.await;
+    }));
+    Ok((stop, task))
 }
 
 /// The URL workers reach a coordinator listening on `addr` at: `host` if

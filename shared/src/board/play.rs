@@ -12,8 +12,8 @@
 //! remoteness), else the move of greatest remoteness; ties go to the lowest
 //! vertex. The search is exact, over (token, token's component of the
 //! unvisited vertices) positions, on graphs of at most [`PLAY_MAX_N`]
-//! vertices. On graphs of at most [`DENSE_LIMIT`] vertices (those `solve
-//! uvg` solves by the subset DP) its table is a flat array indexed by
+//! vertices. On graphs `solve uvg` solves by the subset DP
+//! ([`crate::uvg::position::method`]) its table is a flat array indexed by
 //! (token, vertex set), at most 16 × 2^16 bytes, and it always runs to the
 //! end, whatever the budget: a dense 16-vertex graph takes a few tens of
 //! milliseconds. Above, it stops with [`PlayError::BudgetExceeded`] after
@@ -30,14 +30,11 @@
 use crate::fxhash::FxHashMap;
 use crate::graph::graph6::{self, Graph6Error};
 use crate::meter::Gauge;
+use crate::uvg::position::{method, Method};
 use serde::Serialize;
 
 /// The most vertices [`reply`] plays on (a vertex set is one `u64`).
 pub const PLAY_MAX_N: usize = 64;
-
-/// Graphs of at most this many vertices are searched with a flat table and
-/// no budget (the subset DP's limit, [`crate::uvg::SUBSET_DP_MAX_N`]).
-pub const DENSE_LIMIT: usize = crate::uvg::SUBSET_DP_MAX_N;
 
 /// A flat table's empty cell (remoteness is at most 63).
 const UNKNOWN: u8 = u8::MAX;
@@ -108,7 +105,7 @@ pub struct Reply {
 
 /// The search's table of remoteness by (token, vertex set).
 enum ReplyMemo {
-    /// At most [`DENSE_LIMIT`] vertices: cell `token << n | set`, both the
+    /// [`Method::SubsetDp`] graphs: cell `token << n | set`, both the
     /// set as asked and the token's component of it.
     Flat { n: usize, cells: Vec<u8> },
     /// Larger graphs: by (token, component).
@@ -218,8 +215,9 @@ impl Search {
 
 /// The solver's reply on `text` (graph6) with the token on `token` and the
 /// vertices `visited` used up (the token's own vertex may be listed or not),
-/// after at most `budget` positions evaluated (`None`: unlimited; graphs of
-/// at most [`DENSE_LIMIT`] vertices are searched to the end whatever it is).
+/// after at most `budget` positions evaluated (`None`: unlimited; graphs the
+/// subset DP takes, by [`method`], are searched to the end whatever it is,
+/// with a flat table).
 pub fn reply(
     text: &str,
     visited: &[usize],
@@ -250,11 +248,15 @@ pub fn reply(
         free &= !(1 << v);
     }
     free &= !(1 << token);
-    let (memo, budget) = if n <= DENSE_LIMIT {
-        let cells = vec![UNKNOWN; n << n];
-        (ReplyMemo::Flat { n, cells }, None)
-    } else {
-        (ReplyMemo::Map(FxHashMap::default()), budget)
+    let (memo, budget) = match method(n, budget) {
+        Method::SubsetDp => (
+            ReplyMemo::Flat {
+                n,
+                cells: vec![UNKNOWN; n << n],
+            },
+            None,
+        ),
+        Method::Search { budget } => (ReplyMemo::Map(FxHashMap::default()), budget),
     };
     search(
         Search {

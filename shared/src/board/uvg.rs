@@ -6,8 +6,8 @@
 //!
 //! The start values come from [`crate::uvg::position::solve_position_within`]
 //! (what `solve uvg` always printed), the move values from the same solvers
-//! on G − s: the bitset subset DP up to [`DENSE_LIMIT`] vertices (fixed, small
-//! work), the general search above, within what is left of the budget.
+//! on G − s, chosen by [`method`]: the bitset subset DP (fixed, small work)
+//! or the general search, within what is left of the budget.
 //!
 //! ```
 //! use gamesweep::board::uvg::analyse;
@@ -26,7 +26,7 @@ use crate::uvg::general::{
     degree3_general, grundy_general, max_matching_general, max_matching_size_general,
 };
 use crate::uvg::grundy_all;
-use crate::uvg::position::{nimber, solve_position_within, PositionError, DENSE_LIMIT};
+use crate::uvg::position::{method, nimber, solve_position_within, Method, PositionError};
 use serde::Serialize;
 use std::fmt;
 
@@ -95,8 +95,8 @@ pub struct UvgAnalysis {
 
 /// Analyse UVG on `text` (graph6) from `start` (default: every vertex) with
 /// at most `budget` search nodes of the exact searches, all starts and all
-/// their moves together (`None`: unlimited). Graphs of at most
-/// [`DENSE_LIMIT`] vertices never run out. Errors are those of
+/// their moves together (`None`: unlimited). Graphs the subset DP takes
+/// ([`method`]) never run out. Errors are those of
 /// [`solve_position_within`].
 pub fn analyse(
     text: &str,
@@ -176,8 +176,8 @@ fn move_values(
 }
 
 /// Grundy values of the token on each of `tokens` in the subgraph induced by
-/// `keep` (every token kept), by the dense DP up to [`DENSE_LIMIT`] kept
-/// vertices, else by the general search within `budget` (`used` so far).
+/// `keep` (every token kept), by [`method`] on the kept vertices: the dense
+/// DP, or the general search within `budget` (`used` so far).
 pub(crate) fn values_without(
     n: usize,
     edges: &[(usize, usize)],
@@ -203,7 +203,7 @@ pub(crate) fn values_without(
         .filter(|&&(a, b)| keep[a] && keep[b])
         .map(|&(a, b)| (index[a], index[b]))
         .collect();
-    if k <= DENSE_LIMIT {
+    if method(k, budget) == Method::SubsetDp {
         let h = BitGraph::from_edges(k, &sub);
         let values = grundy_all(&h);
         return Ok(tokens
@@ -255,8 +255,8 @@ pub struct PositionValues {
 
 /// Grundy values in a game under way on `text` (graph6): the token on
 /// `token`, the vertices `visited` used up (the token's own vertex may be
-/// listed or not). Bounded like [`analyse`] (graphs of at most
-/// [`DENSE_LIMIT`] vertices never run out).
+/// listed or not). Bounded like [`analyse`] (graphs the subset DP takes
+/// never run out).
 pub fn position_values(
     text: &str,
     visited: &[usize],

@@ -1,9 +1,13 @@
 //! One UVG position solved for `gamesweep solve uvg`: the exact Grundy value,
 //! the winner (matching theorem) and a winning move of every start (or one),
-//! with an optional search budget. Graphs of up to [`DENSE_LIMIT`] vertices
-//! use the bitset subset DP, whose work is small and fixed (a budget does not
-//! apply to it); larger graphs use the general-graph solver
-//! ([`super::general`]), which counts the search nodes it uses.
+//! with an optional search budget.
+//!
+//! How a graph is solved is decided here once, by [`method`]: graphs of up
+//! to [`Method::DP_MAX_N`] vertices use the bitset subset DP, whose work is
+//! small and fixed (a budget does not apply to it); larger graphs use the
+//! general-graph solver ([`super::general`]), which counts the search nodes
+//! it uses. Every caller (`solve uvg`, its pipeline, the boards, Python)
+//! asks [`method`] or goes through [`start_values`] / [`solve_position_within`].
 //! [`solve_position_within`] bounds the nodes of all starts together (what
 //! `solve uvg` uses); [`solve_position`] bounds each start separately.
 //!
@@ -17,17 +21,102 @@
 //! ```
 
 use super::general::{first_player_wins_general, grundy_general, winning_move_general};
+use super::incremental::Incremental;
 use super::{first_player_wins, grundy_all, winning_move};
 use crate::graph::general::{GeneralGraph, GraphError};
 use crate::graph::graph6::{self, Graph6Error};
 use crate::graph::BitGraph;
 use serde::Serialize;
+use std::cell::RefCell;
 use std::fmt;
 
-/// Largest graph solved with the dense bitset solver (its table is indexed by
-/// vertex subsets): every graph the subset DP takes ([`super::SUBSET_DP_MAX_N`],
-/// 2^16 rows, a few milliseconds), so a budget only ever applies above it.
-pub const DENSE_LIMIT: usize = super::SUBSET_DP_MAX_N;
+/// How the values of a UVG graph are computed ([`method`] chooses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The bitset subset DP: exact, fixed and small work (a table indexed by
+    /// vertex subsets, 2^16 rows at most, a few milliseconds), no budget.
+    SubsetDp,
+    /// The exact search of the general-graph solver, within `budget` search
+    /// nodes (`None`: unlimited).
+    Search {
+        /// Search nodes the search may use.
+        budget: Option<u64>,
+    },
+}
+
+impl Method {
+    /// The most vertices [`Method::SubsetDp`] takes, for text that names
+    /// the cut-off (decisions go through [`method`]).
+    pub const DP_MAX_N: usize = super::SUBSET_DP_MAX_N;
+}
+
+/// How a graph on `n` vertices is solved, given a search `budget`: the one
+/// place the cut-off between the subset DP and the budgeted search is
+/// decided. A budget only ever applies above [`Method::DP_MAX_N`] vertices.
+///
+/// ```
+/// use gamesweep::uvg::position::{method, Method};
+/// assert_eq!(method(16, Some(10)), Method::SubsetDp);
+/// assert_eq!(method(17, Some(10)), Method::Search { budget: Some(10) });
+/// ```
+pub fn method(n: usize, budget: Option<u64>) -> Method {
+    if n <= super::SUBSET_DP_MAX_N {
+        Method::SubsetDp
+    } else {
+        Method::Search { budget }
+    }
+}
+
+thread_local! {
+    /// Each thread's incremental subset table for [`start_values`]:
+    /// consecutive graphs of a stream (geng, `gamesweep graphs`) mostly
+    /// share all but their last vertex (in the same labelling), and the
+    /// table then computes only the rows with that vertex.
+    static STREAM: RefCell<Incremental> = RefCell::new(Incremental::new());
+}
+
+/// The Grundy value of every start of the graph on `n` vertices with
+/// `edges`, by [`method`]: the subset DP on this thread's incremental table
+/// (fixed work; exact for any order of graphs, fastest when consecutive
+/// graphs share their first vertices), else the search within `budget`
+/// search nodes of all starts together (a search that needs more stops with
+/// [`PositionError::BudgetExceeded`]).
+///
+/// ```
+/// use gamesweep::uvg::position::start_values;
+/// // The path 0 - 1 - 2.
+/// assert_eq!(start_values(3, &[(0, 1), (1, 2)], Some(1)).unwrap(), [0, 1, 0]);
+/// ```
+pub fn start_values(
+    n: usize,
+    edges: &[(usize, usize)],
+    budget: Option<u64>,
+) -> Result<Vec<u32>, PositionError> {
+    if n == 0 {
+        return Err(PositionError::NoVertices);
+    }
+    match method(n, budget) {
+        Method::SubsetDp => {
+            let g = BitGraph::from_edges(n, edges);
+            Ok(STREAM.with(|t| {
+                t.borrow_mut()
+                    .push_leaf(&g)
+                    .iter()
+                    .map(|&v| u32::from(v))
+                    .collect()
+            }))
+        }
+        Method::Search { .. } => {
+            let starts: Vec<usize> = (0..n).collect();
+            let rep = solve_decoded(n, edges, starts, budget, true)?;
+            Ok(rep
+                .starts
+                .iter()
+                .map(|s| s.grundy.expect("a total budget gives every value"))
+                .collect())
+        }
+    }
+}
 
 /// Why a position could not be solved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -99,8 +188,8 @@ pub struct PositionReport {
 /// Solve UVG on the graph `text` (graph6) from `start` (default: every
 /// vertex). With a `budget`, the exact search of each start gives up after
 /// that many search nodes (its `grundy` is then `None`; the winner and a
-/// winning move, from the matching theorem, are always given). Graphs of at
-/// most [`DENSE_LIMIT`] vertices are always solved exactly.
+/// winning move, from the matching theorem, are always given). Graphs the
+/// subset DP takes ([`method`]) are always solved exactly.
 pub fn solve_position(
     text: &str,
     start: Option<usize>,
@@ -113,9 +202,9 @@ pub fn solve_position(
 /// vertex) with at most `budget` search nodes for all starts together
 /// (`None`: unlimited). Every `grundy` of the answer is known; a search that
 /// needs more nodes stops at once with [`PositionError::BudgetExceeded`].
-/// The search's memory is bounded by the nodes it evaluates. Graphs of at
-/// most [`DENSE_LIMIT`] vertices use the bitset subset DP whatever the budget
-/// (its work is fixed and small).
+/// The search's memory is bounded by the nodes it evaluates. Graphs the
+/// subset DP takes ([`method`]) are solved by it whatever the budget (its
+/// work is fixed and small).
 ///
 /// ```
 /// use gamesweep::uvg::position::{solve_position_within, PositionError};
@@ -160,9 +249,20 @@ fn solve(
         Some(s) => vec![s],
         None => (0..n).collect(),
     };
+    solve_decoded(n, &edges, starts, budget, total)
+}
+
+/// [`solve`] on the decoded graph (`n ≥ 1`, every start a vertex).
+fn solve_decoded(
+    n: usize,
+    edges: &[(usize, usize)],
+    starts: Vec<usize>,
+    budget: Option<u64>,
+    total: bool,
+) -> Result<PositionReport, PositionError> {
     let mut out = Vec::with_capacity(starts.len());
-    if n <= DENSE_LIMIT {
-        let g = BitGraph::from_edges(n, &edges);
+    if method(n, budget) == Method::SubsetDp {
+        let g = BitGraph::from_edges(n, edges);
         let all = g.all();
         let values = grundy_all(&g);
         for s in starts {
@@ -175,7 +275,7 @@ fn solve(
             });
         }
     } else {
-        let g = GeneralGraph::from_edges(n, &edges)?;
+        let g = GeneralGraph::from_edges(n, edges)?;
         let all = g.all();
         let mut used = 0u64;
         for s in starts {
@@ -331,7 +431,10 @@ mod tests {
                     "{t}"
                 );
             }
-            // A budget keeps small graphs on the dense solver: same answer.
+            // A budget keeps small graphs on the dense solver: same answer,
+            // also from the incremental table of `start_values`.
+            let values: Vec<u32> = dense.starts.iter().map(|s| s.grundy.unwrap()).collect();
+            assert_eq!(start_values(n, &edges, Some(1)).unwrap(), values, "{t}");
             assert_eq!(solve_position(t, None, Some(1)).unwrap(), dense, "{t}");
             assert_eq!(
                 solve_position_within(t, None, Some(1)).unwrap(),
@@ -361,6 +464,27 @@ mod tests {
         assert!(rep.to_string().contains("unknown (budget)"));
         assert_eq!(
             solve_position_within(&k18, Some(2), Some(1)),
+            Err(PositionError::BudgetExceeded {
+                budget: 1,
+                nodes: 2
+            })
+        );
+    }
+
+    #[test]
+    fn start_values_use_the_search_past_the_cut_off() {
+        assert_eq!(method(16, None), Method::SubsetDp);
+        assert_eq!(method(17, None), Method::Search { budget: None });
+        assert_eq!(start_values(0, &[], None), Err(PositionError::NoVertices));
+        let p40 = path(40);
+        let (n, edges) = graph6::decode(&p40).unwrap();
+        let full = solve_position_within(&p40, None, None).unwrap();
+        let values: Vec<u32> = full.starts.iter().map(|s| s.grundy.unwrap()).collect();
+        assert_eq!(start_values(n, &edges, None).unwrap(), values);
+        let k18 = graph6::encode_with(18, |_, _| true);
+        let (n, edges) = graph6::decode(&k18).unwrap();
+        assert_eq!(
+            start_values(n, &edges, Some(1)),
             Err(PositionError::BudgetExceeded {
                 budget: 1,
                 nodes: 2

@@ -4,9 +4,10 @@
 //!
 //! A *unit* is a top-level module of a crate (`shared::uvg`), except where a
 //! folder holds independent siblings: each sweep kind (`shared::kinds::uvg`)
-//! each family of kinds' shared code (`shared::families::col`) and each CLI
-//! command (`coordinator::cmd::run`) is a unit of its own, so kinds never
-//! import each other and commands never import each other.
+//! each family of kinds' shared code (`shared::families::col`), each CLI
+//! command (`coordinator::cmd::run`) and each job the commands do
+//! (`coordinator::ops::solve`) is a unit of its own, so kinds never import
+//! each other, nor commands, nor jobs.
 //! Imports are read from `crate::…`, `super::…` and `self::…` paths in
 //! non-test code (test modules and `*_test.rs` / `tests.rs` files are left out).
 
@@ -80,7 +81,7 @@ fn module_path(src: &Path, file: &Path) -> Vec<String> {
 fn unit(crate_name: &str, path: &[String]) -> String {
     let split = |p: &str| {
         (crate_name == "shared" && matches!(p, "kinds" | "families"))
-            || (crate_name == "coordinator" && p == "cmd")
+            || (crate_name == "coordinator" && matches!(p, "cmd" | "ops"))
     };
     match path {
         [] => "<root>".into(),

@@ -21,3 +21,4 @@ mod layers;
 mod meter;
 mod presentation;
 mod sums;
+mod uvg_cut_off;

@@ -416,7 +416,7 @@ async fn presets_json(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Re
             })
             .collect(),
         limits: serde_json::json!({
-            "uvg_exact_dp": values::UVG_DP_LIMIT,
+            "uvg_exact_dp": gamesweep::uvg::position::Method::DP_MAX_N,
             "uvg_max_n": values::UVG_MAX_N,
             "uvg_budget": values::UVG_BUDGET,
             "col_max_n": values::COL_MAX_N,

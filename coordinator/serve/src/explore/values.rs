@@ -12,24 +12,20 @@ use gamesweep::col::{self, Board, Colour, Rules, Solver, SolverOptions};
 use gamesweep::graph::graph6;
 use gamesweep::graph::{members, BitGraph};
 use gamesweep::uvg;
-use gamesweep::uvg::position::{solve_position_within, PositionError};
+use gamesweep::uvg::position::{method, solve_position_within, Method, PositionError};
 use serde::Serialize;
 
-/// Largest UVG graph whose values are computed by the fixed-size subset DP
-/// (always exact, small fixed work).
-pub const UVG_DP_LIMIT: usize = uvg::SUBSET_DP_MAX_N;
-
-/// Largest UVG graph a board takes (the bitset graph's limit). Between
-/// [`UVG_DP_LIMIT`] and this, components larger than the DP limit are
-/// searched with a node budget.
+/// Largest UVG graph a board takes (the bitset graph's limit). Graphs the
+/// subset DP does not take ([`method`]) are searched with a node budget.
 pub const UVG_MAX_N: usize = 32;
 
 /// Search nodes a UVG request may use (graphs above the DP limit).
 pub const UVG_BUDGET: u64 = 2_000_000;
 
 /// Nodes the remoteness search behind the solver's reply may use on graphs
-/// above [`UVG_DP_LIMIT`] vertices; up to it the search is always exact
-/// (a flat table, [`gamesweep::board::play::DENSE_LIMIT`]), as the values are.
+/// the subset DP does not take ([`method`]); on the others the search is
+/// always exact (a flat table, [`gamesweep::board::play::reply`]), as the
+/// values are.
 pub const REMOTENESS_BUDGET: u64 = 300_000;
 
 /// Most search nodes one search asked for past the budget
@@ -195,7 +191,8 @@ pub struct UvgView {
 fn over(budget: u64) -> BoardError {
     BoardError::Budget(format!(
         "the exact search ran past this page's budget of {budget} search nodes; \
-         graphs of up to {UVG_DP_LIMIT} vertices are always exact (`gamesweep solve uvg` takes a larger --budget)"
+         graphs of up to {} vertices are always exact (`gamesweep solve uvg` takes a larger --budget)",
+        Method::DP_MAX_N
     ))
 }
 
@@ -237,11 +234,11 @@ fn reply(code: &str, visited: &[usize], token: usize, moves: &[UvgMove]) -> Opti
 /// Where the solver puts the token when it moves first (it then moves
 /// from there): as a reply, a start from which the player to move wins
 /// (value ≠ 0) of least remoteness, else the start of greatest remoteness,
-/// lowest vertex on ties. Above [`UVG_DP_LIMIT`] vertices (or when a
-/// remoteness search runs out of budget) the lowest start of value ≠ 0,
-/// else vertex 0.
+/// lowest vertex on ties. On graphs the subset DP does not take
+/// ([`method`]; or when a remoteness search runs out of budget) the lowest
+/// start of value ≠ 0, else vertex 0.
 pub fn start_reply(code: &str, n: usize, values: &[u32]) -> Option<Reply> {
-    let exact = (n <= UVG_DP_LIMIT)
+    let exact = (method(n, Some(REMOTENESS_BUDGET)) == Method::SubsetDp)
         .then(|| {
             (0..n)
                 .map(|s| {
@@ -356,10 +353,12 @@ pub fn uvg_view(code: &str, path: &[usize]) -> Result<UvgView, BoardError> {
         degree3: None,
         reply: None,
         start_reply: None,
-        method: if n <= UVG_DP_LIMIT {
-            format!("exact: subset DP (n ≤ {UVG_DP_LIMIT})")
-        } else {
-            format!("exact: search within a budget of {UVG_BUDGET} nodes (n > {UVG_DP_LIMIT})")
+        method: match method(n, Some(UVG_BUDGET)) {
+            Method::SubsetDp => format!("exact: subset DP (n ≤ {})", Method::DP_MAX_N),
+            Method::Search { .. } => format!(
+                "exact: search within a budget of {UVG_BUDGET} nodes (n > {})",
+                Method::DP_MAX_N
+            ),
         },
     };
     match token {

@@ -1,8 +1,8 @@
 //! `solve GAME GRAPH6`: a game on the graph-game layer, one graph or (with
 //! `-`) every graph read from standard input.
 
-use super::stream::{finish, stdout_writer, stream};
 use crate::error::UsageError;
+use crate::ops::solve::pipeline::{finish, stdout_writer, stream};
 use crate::output;
 use anyhow::Context as _;
 use gamesweep::families::graph_game::{GameKind, Solved};

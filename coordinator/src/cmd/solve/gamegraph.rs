@@ -1,6 +1,7 @@
 //! `solve gamegraph`: an explicit game graph from a file.
 
 use crate::error::UsageError;
+use crate::ops::solve::gamegraph::{kernel_branches, read_game_file};
 use crate::output;
 
 /// Arguments of `solve gamegraph`.
@@ -41,43 +42,6 @@ pub enum GameFormat {
     Json,
 }
 
-/// The largest game file `solve gamegraph` reads, in bytes.
-pub const MAX_GAME_FILE_BYTES: u64 = 64 << 20;
-
-/// The text of `file` (`-`: standard input), at most
-/// [`MAX_GAME_FILE_BYTES`] of it: a larger file (or `/dev/zero`) is an error
-/// rather than memory growing without end.
-pub(super) fn read_game_file(file: &std::path::Path) -> anyhow::Result<String> {
-    use std::io::Read as _;
-    let name = file.display();
-    let source: Box<dyn std::io::Read> = if file.as_os_str() == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        Box::new(
-            std::fs::File::open(file)
-                .map_err(|e| UsageError(format!("cannot read {name}: {e}")))?,
-        )
-    };
-    let mut bytes = Vec::new();
-    source
-        .take(MAX_GAME_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| UsageError(format!("cannot read {name}: {e}")))?;
-    if bytes.len() as u64 > MAX_GAME_FILE_BYTES {
-        return Err(UsageError(format!(
-            "{name}: game file larger than {MAX_GAME_FILE_BYTES} bytes (64 MiB)"
-        ))
-        .into());
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        UsageError(format!(
-            "{name}: not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
-        .into()
-    })
-}
-
 pub(super) fn solve_gamegraph(a: GamegraphArgs) -> anyhow::Result<()> {
     use gamesweep::gamegraph::{solve_text_with, Format, KernelReport};
     let text = read_game_file(&a.file)?;
@@ -86,7 +50,7 @@ pub(super) fn solve_gamegraph(a: GamegraphArgs) -> anyhow::Result<()> {
         GameFormat::Text => Format::Text,
         GameFormat::Json => Format::Json,
     };
-    let branches = a.budget.map(|b| if b == 0 { u64::MAX } else { b });
+    let branches = kernel_branches(a.budget);
     let report = solve_text_with(&text, format, branches)
         .map_err(|e| UsageError(format!("{}: {e}", a.file.display())))?;
     if a.check {

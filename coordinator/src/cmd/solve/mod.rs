@@ -3,27 +3,28 @@
 //! line per input line, like a filter after nauty's `geng`.
 //!
 //! Pipelines (`solve uvg -`, `solve col -`, `solve myopic -`, `solve GAME -`): lines are read
-//! with a buffered reader in chunks of [`CHUNK`] lines, each chunk solved on
+//! with a buffered reader in chunks of [`CHUNK`](crate::ops::solve::CHUNK) lines, each chunk solved on
 //! `--threads` threads and written in input order through a buffered writer.
 //! Blank lines are skipped. A line that cannot be solved (bad graph6, a
 //! budget run out, ...) is reported on standard error as `gamesweep: line
 //! K: reason` and gives no output line; the other lines are still solved,
 //! and the command then fails (exit code 2) saying how many lines were bad.
+//!
+//! What each does (solving a line, the pipeline, the summaries, budgets and
+//! limits) lives in [`crate::ops::solve`]; these modules parse and print.
 
 mod col;
 mod game;
 mod gamegraph;
-mod stream;
 mod subtraction;
 mod sum;
 mod uvg;
 
-pub use col::{ColArgs, ColSummary, DEFAULT_COL_BUDGET};
-pub use gamegraph::{GameFormat, GamegraphArgs, MAX_GAME_FILE_BYTES};
-pub use stream::{CHUNK, MAX_LINE};
-pub use subtraction::{SubtractionArgs, MAX_UPTO};
+pub use col::ColArgs;
+pub use gamegraph::{GameFormat, GamegraphArgs};
+pub use subtraction::SubtractionArgs;
 pub use sum::{SumArgs, TreeArgs, DEFAULT_TREE_POSITIONS};
-pub use uvg::{uvg_line, UvgArgs, UvgSummary, UvgSummaryRow, DEFAULT_UVG_BUDGET};
+pub use uvg::UvgArgs;
 
 use crate::error::UsageError;
 
@@ -116,25 +117,6 @@ const SVG_SIZE: u32 = 360;
 /// speaks of its own format only.
 fn board_help(format: &str) -> String {
     format!("The board, in {format}; `-`: read `BOARD [COLOURING]` lines from standard input and print `BOARD COLOURING VALUE OUTCOME` for each")
-}
-
-/// `--budget` as the solvers take it: 0 is unlimited.
-fn budget(b: u64) -> Option<u64> {
-    (b > 0).then_some(b)
-}
-
-/// The one-line error when a budget ran out: what ran out, after how long,
-/// and the option to raise it.
-pub fn over_budget(
-    what: impl std::fmt::Display,
-    budget: u64,
-    since: std::time::Instant,
-) -> UsageError {
-    UsageError(format!(
-        "{what} after {:.1} s; pass --budget {} to allow more, --budget 0 for unlimited",
-        since.elapsed().as_secs_f64(),
-        budget.saturating_mul(10)
-    ))
 }
 
 /// Run `solve`.

@@ -1,6 +1,6 @@
 //! `solve subtraction`: a subtraction game's losing heaps and Grundy sequence, with their proven periods.
 
-use crate::error::UsageError;
+use crate::ops::solve::subtraction::{parse_set, subtraction};
 use crate::output;
 
 /// Arguments of `solve subtraction`.
@@ -17,56 +17,11 @@ pub struct SubtractionArgs {
     pub json: bool,
 }
 
-/// The largest `--upto` of `solve subtraction`.
-pub const MAX_UPTO: u64 = 1_000_000;
-
-/// `solve subtraction`'s answer.
-#[derive(Debug, serde::Serialize)]
-struct SubtractionReport {
-    /// The set, ascending.
-    set: Vec<u32>,
-    /// Heaps listed: 0..=upto.
-    upto: u64,
-    /// The losing heaps (second-player wins) among them.
-    losing: Vec<usize>,
-    /// The Grundy value of each heap 0..=upto.
-    grundy: Vec<u8>,
-    /// The Grundy sequence's proven preperiod and period.
-    grundy_periodicity: gamesweep::gamegraph::subtraction::Periodicity,
-    /// The outcome (P/N) sequence's.
-    outcome_periodicity: gamesweep::gamegraph::subtraction::Periodicity,
-}
-
 pub(super) fn solve_subtraction(a: SubtractionArgs) -> anyhow::Result<()> {
-    use gamesweep::gamegraph::subtraction::{analyse, grundy_sequence, SubtractionSet};
+    use gamesweep::gamegraph::subtraction::SubtractionSet;
     use std::fmt::Write as _;
-    if a.upto > MAX_UPTO {
-        return Err(UsageError(format!("--upto {} is more than {MAX_UPTO}", a.upto)).into());
-    }
-    let mut elements = Vec::new();
-    for w in a.set.split(',') {
-        let w = w.trim();
-        let x: u32 = w.parse().map_err(|_| {
-            UsageError(format!(
-                "--set {}: `{w:.20}` is not a number in 1..=64 (give e.g. --set 2,4,7)",
-                a.set.escape_debug()
-            ))
-        })?;
-        elements.push(x);
-    }
-    let set = SubtractionSet::new(&elements).map_err(|e| UsageError(format!("--set: {e}")))?;
-    let an = analyse(&set);
-    let len = a.upto as usize + 1;
-    let grundy = grundy_sequence(&set, len);
-    let losing: Vec<usize> = (0..len).filter(|&n| grundy[n] == 0).collect();
-    let report = SubtractionReport {
-        set: set.elements().to_vec(),
-        upto: a.upto,
-        losing,
-        grundy,
-        grundy_periodicity: an.grundy,
-        outcome_periodicity: an.outcome,
-    };
+    let report = subtraction(&parse_set(&a.set)?, a.upto)?;
+    let set = SubtractionSet::new(&report.set).expect("the report's set is one");
     if a.json {
         output::print(format_args!("{}\n", serde_json::to_string(&report)?))?;
         return Ok(());

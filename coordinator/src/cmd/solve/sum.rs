@@ -1,10 +1,7 @@
 //! `solve sum` and `solve tree`: positions of several games named by terms.
 
-use super::budget;
-use super::col::DEFAULT_COL_BUDGET;
-use super::gamegraph::read_game_file;
-use super::uvg::DEFAULT_UVG_BUDGET;
 use crate::error::UsageError;
+use crate::ops::solve::{budget, read_game_file, DEFAULT_COL_BUDGET, DEFAULT_UVG_BUDGET};
 use crate::output;
 
 /// Arguments of `solve sum`.
@@ -70,7 +67,7 @@ fn load_game_file(name: &str) -> Result<String, String> {
     if name == "-" {
         return Err("a term names a game file, not standard input (`-`)".into());
     }
-    read_game_file(std::path::Path::new(name)).map_err(|e| format!("{e:#}"))
+    read_game_file(std::path::Path::new(name)).map_err(|e| e.to_string())
 }
 
 /// A sum or tree error as the CLI reports it (exit code 2).

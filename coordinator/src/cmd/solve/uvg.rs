@@ -1,15 +1,13 @@
 //! `solve uvg`: undirected vertex geography on one graph, or a pipeline of graphs.
 
-use super::stream::{finish, stdout_writer, stream};
-use super::{budget, over_budget, DrawArgs, SVG_SIZE};
+use super::{DrawArgs, SVG_SIZE};
 use crate::error::UsageError;
+use crate::ops::solve::budget;
+use crate::ops::solve::pipeline::{finish, stdout_writer, stream};
+use crate::ops::solve::uvg::{uvg_analysis, uvg_line, AnalysisError, UvgTally, DEFAULT_UVG_BUDGET};
 use crate::output;
 use anyhow::Context as _;
 use gamesweep::graph::graph6;
-
-/// Default `--budget` of `solve uvg`: search nodes of all starts together
-/// (about ten seconds and 200 MB at most).
-pub const DEFAULT_UVG_BUDGET: u64 = 5_000_000;
 
 /// Arguments of `solve uvg`.
 #[derive(clap::Args, Debug)]
@@ -60,13 +58,10 @@ pub(super) fn solve_one(a: UvgArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    use gamesweep::board::{picture, uvg::analyse};
-    use gamesweep::uvg::position::PositionError;
-    let since = std::time::Instant::now();
-    let report = analyse(&a.graph6, a.start, budget(a.budget)).map_err(|e| match e {
-        PositionError::StartOutOfRange { .. } => UsageError(format!("--{e}")),
-        PositionError::BudgetExceeded { budget, .. } => over_budget(e, budget, since),
-        e => UsageError(e.to_string()),
+    use gamesweep::board::picture;
+    let report = uvg_analysis(&a.graph6, a.start, budget(a.budget)).map_err(|e| match e {
+        AnalysisError::Start(e) => UsageError(format!("--{e}")),
+        AnalysisError::Other(e) => e,
     })?;
     if a.json {
         output::print(format_args!(
@@ -85,113 +80,7 @@ pub(super) fn solve_one(a: UvgArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-thread_local! {
-    /// Each pipeline thread's incremental subset table: consecutive lines
-    /// from geng or `gamesweep graphs` mostly share all but their last
-    /// vertex (in the same labelling), and the table then computes only the
-    /// rows with that vertex.
-    static TABLE: std::cell::RefCell<gamesweep::uvg::incremental::Incremental> =
-        std::cell::RefCell::new(gamesweep::uvg::incremental::Incremental::new());
-}
-
-/// The Grundy value of every start of the graph6 `line`: the incremental
-/// subset table up to [`gamesweep::uvg::SUBSET_DP_MAX_N`] vertices (fixed
-/// work per graph; exact for any order of lines, fastest when consecutive
-/// graphs share their first vertices), the general solver within `budget`
-/// search nodes above.
-pub fn uvg_line(line: &str, budget: Option<u64>) -> Result<Vec<u32>, String> {
-    use gamesweep::uvg::position::solve_position_within;
-    use gamesweep::uvg::SUBSET_DP_MAX_N;
-    let (n, edges) = graph6::decode(line).map_err(|e| {
-        let format = if line.starts_with([':', ';']) {
-            "sparse6"
-        } else {
-            "graph6"
-        };
-        format!("bad {format} `{line:.40}`: {e}")
-    })?;
-    if n == 0 {
-        return Err("the graph has no vertices: there is no start vertex".into());
-    }
-    if n <= SUBSET_DP_MAX_N {
-        let g = gamesweep::graph::BitGraph::from_edges(n, &edges);
-        return Ok(TABLE.with(|t| {
-            t.borrow_mut()
-                .push_leaf(&g)
-                .iter()
-                .map(|&v| u32::from(v))
-                .collect()
-        }));
-    }
-    let report = solve_position_within(line, None, budget).map_err(|e| match e {
-        gamesweep::uvg::position::PositionError::BudgetExceeded { budget, .. } => format!(
-            "{e}; pass --budget {} to allow more, --budget 0 for unlimited",
-            budget.saturating_mul(10)
-        ),
-        e => e.to_string(),
-    })?;
-    report
-        .starts
-        .iter()
-        .map(|s| s.grundy.ok_or_else(|| "no exact value".to_string()))
-        .collect()
-}
-
-/// One number of vertices in a pipeline's UVG summary, named as in a uvg
-/// sweep's `results.json` (`by_n`).
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct UvgSummaryRow {
-    /// Number of vertices (absent in the total).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub n: Option<usize>,
-    /// Graphs read.
-    pub graphs: u64,
-    /// (graph, start) pairs.
-    pub positions: u64,
-    /// Positions of non-zero Grundy value (the player to move wins).
-    pub first_player_wins: u64,
-    /// Positions by Grundy value.
-    pub grundy: std::collections::BTreeMap<u32, u64>,
-}
-
-impl UvgSummaryRow {
-    fn add(&mut self, values: &[u32]) {
-        self.graphs += 1;
-        self.positions += values.len() as u64;
-        for &v in values {
-            self.first_player_wins += u64::from(v != 0);
-            *self.grundy.entry(v).or_default() += 1;
-        }
-    }
-}
-
-impl std::fmt::Display for UvgSummaryRow {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.n {
-            Some(n) => write!(f, "n {n}:")?,
-            None => write!(f, "total:")?,
-        }
-        write!(
-            f,
-            " {} graphs, {} positions, {} first-player wins; grundy",
-            self.graphs, self.positions, self.first_player_wins
-        )?;
-        for (i, (v, c)) in self.grundy.iter().enumerate() {
-            write!(f, "{} {v}: {c}", if i == 0 { "" } else { "," })?;
-        }
-        Ok(())
-    }
-}
-
-/// A pipeline's UVG summary: by number of vertices, and the total.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct UvgSummary {
-    /// Rows by number of vertices, increasing.
-    pub by_n: Vec<UvgSummaryRow>,
-    /// All graphs read.
-    pub total: UvgSummaryRow,
-}
-
+/// `solve uvg -`: a line `CODE V0 V1 ...` (or JSON) per graph read, or the summary.
 pub(super) fn stream_uvg(a: UvgArgs) -> anyhow::Result<()> {
     use std::io::Write as _;
     if a.start.is_some() {
@@ -204,14 +93,14 @@ pub(super) fn stream_uvg(a: UvgArgs) -> anyhow::Result<()> {
         .map_or_else(crate::args::default_threads, |t| t as usize);
     let b = budget(a.budget);
     let mut out = stdout_writer();
-    let mut rows: std::collections::BTreeMap<usize, UvgSummaryRow> = Default::default();
+    let mut tally = UvgTally::default();
     let mut line = String::new();
     let run = stream(
         threads,
         |t| uvg_line(t, b),
         |text, values| {
             if a.summary {
-                rows.entry(values.len()).or_default().add(&values);
+                tally.add(&values);
                 return Ok(());
             }
             line.clear();
@@ -234,17 +123,7 @@ pub(super) fn stream_uvg(a: UvgArgs) -> anyhow::Result<()> {
     );
     finish(&mut out)?;
     if a.summary {
-        let mut s = UvgSummary::default();
-        for (n, mut row) in rows {
-            row.n = Some(n);
-            s.total.graphs += row.graphs;
-            s.total.positions += row.positions;
-            s.total.first_player_wins += row.first_player_wins;
-            for (v, c) in &row.grundy {
-                *s.total.grundy.entry(*v).or_default() += c;
-            }
-            s.by_n.push(row);
-        }
+        let s = tally.summary();
         if a.json {
             output::print(format_args!("{}\n", serde_json::to_string(&s)?))?;
         } else {

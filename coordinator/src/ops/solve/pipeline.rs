@@ -1,4 +1,4 @@
-//! The pipelines' reading, solving and writing (`solve uvg -`, `solve col -`, `solve GAME -`).
+//! The pipelines' reading, solving and writing (`solve uvg -`, `solve col -`, `solve GAME -`): standard input in chunks, solved on threads, written in input order.
 
 use crate::error::UsageError;
 
@@ -12,7 +12,7 @@ pub const MAX_LINE: usize = 1 << 20;
 /// `threads` threads, and hand the results to `emit` in input order; report
 /// each failed line on standard error. Ends with an error naming how many
 /// lines failed, if any did.
-pub(super) fn stream<T: Send>(
+pub fn stream<T: Send>(
     threads: usize,
     solve: impl Fn(&str) -> Result<T, String> + Sync,
     mut emit: impl FnMut(&str, T) -> std::io::Result<()>,
@@ -109,12 +109,12 @@ pub(super) fn stream<T: Send>(
 }
 
 /// A buffered standard output for a pipeline.
-pub(super) fn stdout_writer() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
+pub fn stdout_writer() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
     std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock())
 }
 
 /// Flush a pipeline's output (a closed pipe is fine).
-pub(super) fn finish(out: &mut impl std::io::Write) -> anyhow::Result<()> {
+pub fn finish(out: &mut impl std::io::Write) -> anyhow::Result<()> {
     match out.flush() {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(anyhow::Error::new(e).context("writing to standard output"))
