@@ -115,8 +115,11 @@ impl Resolver {
     }
 }
 
+/// A named check of a result (see [`run_checks`]).
+type Check = (&'static str, fn(&Ctx<'_>) -> Result<(), ValidateError>);
+
 /// The checks, in order; the first to fail refuses the result.
-const CHECKS: &[(&str, fn(&Ctx<'_>) -> Result<(), ValidateError>)] = &[
+const CHECKS: &[Check] = &[
     ("rows", rows),
     ("work", work),
     ("value tallies", value_tallies),

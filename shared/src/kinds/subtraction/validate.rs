@@ -49,8 +49,11 @@ impl Ctx<'_> {
     }
 }
 
+/// A named check of a result (see [`run_checks`]).
+type Check = (&'static str, fn(&Ctx<'_>) -> Result<(), ValidateError>);
+
 /// The checks, in order; the first to fail refuses the result.
-const CHECKS: &[(&str, fn(&Ctx<'_>) -> Result<(), ValidateError>)] = &[
+const CHECKS: &[Check] = &[
     ("mask range", mask_range),
     ("sets", set_count),
     ("per-set rows", per_set_rows),

@@ -190,8 +190,11 @@ impl Row<'_> {
     }
 }
 
+/// A named check of a row (see [`run_checks`]).
+type Check = (&'static str, fn(&Row<'_>) -> Result<(), ValidateError>);
+
 /// The checks of one row, in order; the first to fail refuses the result.
-const ROW_CHECKS: &[(&str, fn(&Row<'_>) -> Result<(), ValidateError>)] = &[
+const ROW_CHECKS: &[Check] = &[
     ("in the shard", in_the_shard),
     ("graphs and positions", graphs_and_positions),
     ("grundy histogram", grundy_histogram),
