@@ -132,7 +132,7 @@ fn proto_target(input: &[u8]) {
         }
         2 => {
             if let Ok(m) = pb::StatusReply::decode(bytes) {
-                let _ = d::StatusReport::try_from(m);
+                let _ = d::Overview::try_from(m);
             }
         }
         3 => {
@@ -147,7 +147,7 @@ fn proto_target(input: &[u8]) {
         }
         5 => {
             if let Ok(m) = pb::GetResultReply::decode(bytes) {
-                let _ = d::SweepReport::try_from(m);
+                let _ = d::RenderedSweep::try_from(m);
             }
         }
         6 => {
@@ -414,7 +414,7 @@ fn sweep_status(state: d::SweepState) -> d::SweepStatus {
         results_invalid: 7,
         recounted: 0,
         recounts_refused: 0,
-        verification: Some(d::VerifyStatus {
+        verification: Some(d::ReplicationStatus {
             ppm: 10_000,
             seed: 5,
             selected: 3,
@@ -460,7 +460,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
         verify_seed: Some(8),
         priority: 0,
     };
-    let status = d::StatusReport {
+    let status = d::Overview {
         coordinator_version: "0.1.0+abc".into(),
         sweeps: d::SweepState::ALL
             .iter()
@@ -525,7 +525,7 @@ fn proto_seeds() -> Vec<Vec<u8>> {
         ),
         tagged(
             5,
-            pb::GetResultReply::from(d::SweepReport {
+            pb::GetResultReply::from(d::RenderedSweep {
                 kind: "uvg".into(),
                 params: params(),
                 results_json: "{}\n".into(),

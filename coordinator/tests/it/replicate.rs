@@ -12,7 +12,7 @@
 //! an old worker are refused with one clear error.
 
 use gamesweep::sweep::{self, Params};
-use gamesweep_api::domain::StatusReport;
+use gamesweep_api::domain::Overview;
 use gamesweep_proto::{convert, pb};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -89,7 +89,7 @@ pub(crate) fn worker(url: &str, id: &str, token: &Path, log: &Path) -> Proc {
 
 /// `status ID --json`: the whole report (parsed as the domain type) and
 /// the sweep as JSON.
-pub(crate) fn status(url: &str, admin: &Path, id: &str) -> (StatusReport, serde_json::Value) {
+pub(crate) fn status(url: &str, admin: &Path, id: &str) -> (Overview, serde_json::Value) {
     let (out, _) = ok(&[
         "status",
         id,
@@ -99,7 +99,7 @@ pub(crate) fn status(url: &str, admin: &Path, id: &str) -> (StatusReport, serde_
         "--token-file",
         admin.to_str().unwrap(),
     ]);
-    let typed: StatusReport = serde_json::from_str(&out).unwrap();
+    let typed: Overview = serde_json::from_str(&out).unwrap();
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     (typed, v["sweeps"][0].clone())
 }

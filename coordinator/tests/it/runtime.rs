@@ -5,7 +5,7 @@
 //! bounds every wait.
 
 use gamesweep::sweep::{self, Params};
-use gamesweep_api::domain::{StatusReport, SweepState};
+use gamesweep_api::domain::{Overview, SweepState};
 use gamesweep_proto::{convert, pb};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -94,7 +94,7 @@ fn worker(url: &str, id: &str, threads: u32, extra: &[&str], log: &Path) -> Proc
 /// documented domain type, whose state is one of the five.
 fn status_json(url: &str, id: &str) -> serde_json::Value {
     let out = ok(&["status", id, "--json", "--coordinator", url]);
-    let typed: StatusReport = serde_json::from_str(&out).unwrap();
+    let typed: Overview = serde_json::from_str(&out).unwrap();
     assert_eq!(typed.sweeps.len(), 1, "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["sweeps"][0]["state"], typed.sweeps[0].state.as_str());
@@ -887,7 +887,7 @@ fn a_sampled_sweep_projects_then_widens_to_the_exact_result() {
         std::thread::sleep(Duration::from_millis(100));
     }
     let text = ok(&["status", "--json", "--coordinator", &u]);
-    let typed: StatusReport = serde_json::from_str(&text).unwrap();
+    let typed: Overview = serde_json::from_str(&text).unwrap();
     assert_eq!(typed.sweeps[0].state, SweepState::Sampled, "{text}");
     let full: serde_json::Value = serde_json::from_str(&text).unwrap();
     let s = &full["sweeps"][0];
@@ -1197,7 +1197,7 @@ fn the_token_and_coordinator_come_from_the_environment_for_every_command() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let st: StatusReport = serde_json::from_slice(&o.stdout).unwrap();
+    let st: Overview = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(st.sweeps[0].state, SweepState::Done);
     let out = dir.path().join("out");
     let o = with_env(BIN)
