@@ -19,6 +19,7 @@ pub mod gen;
 pub mod graph;
 pub mod kinds;
 pub mod meter;
+pub mod sums;
 pub mod sweep;
 pub mod uvg;
 pub mod version;

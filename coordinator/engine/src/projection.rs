@@ -263,27 +263,9 @@ pub fn project(f: &SweepFacts<'_>, cores: &[u32]) -> Result<Projection, NothingT
             done,
         });
     }
-    let secs = |t: &ShardTiming| {
-        if t.cpu_us > 0 {
-            t.cpu_us as f64 / 1e6
-        } else {
-            t.wall_us as f64 / 1e6
-        }
-    };
-    let positions: u64 = used.iter().map(|u| u.1).sum();
-    let estimate: u64 = used.iter().map(|u| est(u.0)).sum();
-    let cpu: f64 = used.iter().map(|u| secs(u.2)).sum();
-    let wall: f64 = used.iter().map(|u| u.2.wall_us as f64 / 1e6).sum();
-    let max_shard = used
-        .iter()
-        .max_by(|a, b| secs(a.2).total_cmp(&secs(b.2)))
-        .map_or(0, |u| u.0);
-    let times = spread(used.iter().map(|u| secs(u.2)).collect());
-    let ratios = spread(
-        used.iter()
-            .map(|u| u.1 as f64 / est(u.0).max(1) as f64)
-            .collect(),
-    );
+    let measured = measured(f, &used);
+    let (positions, estimate) = (measured.positions, measured.estimate);
+    let (cpu, wall) = (measured.cpu_seconds, measured.wall_seconds);
     // Positions: the plan's total estimate, which sums probes over every
     // prefix and so is far steadier than any one shard's estimate; CPU: those
     // positions at the sample's measured rate. Without estimates, every shard
@@ -301,45 +283,8 @@ pub fn project(f: &SweepFacts<'_>, cores: &[u32]) -> Result<Projection, NothingT
     };
     let proj_cpu = proj_positions as f64 / rate;
     let mean_secs = cpu / used.len() as f64;
-    let shard_secs: Vec<f64> = {
-        let mut order: Vec<&ShardSpec> = f.plan.iter().collect();
-        order.sort_by_key(|s| std::cmp::Reverse(s.estimate));
-        order
-            .iter()
-            .map(|s| {
-                if secs_per_est > 0.0 {
-                    s.estimate as f64 * secs_per_est
-                } else {
-                    mean_secs
-                }
-            })
-            .collect()
-    };
-    // Wall time per CPU time of the sampled shards (1 when no worker gave
-    // a CPU time: then both are the wall time).
-    let cpu_share = if wall > 0.0 {
-        (cpu / wall).min(1.0)
-    } else {
-        1.0
-    };
+    let shard_secs = shard_seconds(f.plan, secs_per_est, mean_secs);
     let wall_per_cpu = if cpu > 0.0 { wall / cpu } else { 1.0 };
-    let wall_on = |c: u32| -> Wall {
-        let c = c.max(1);
-        // Greedy list schedule: each shard goes to the core free first.
-        let mut free: std::collections::BinaryHeap<std::cmp::Reverse<u64>> =
-            (0..c).map(|_| std::cmp::Reverse(0u64)).collect();
-        for &t in &shard_secs {
-            let std::cmp::Reverse(at) = free.pop().expect("c >= 1");
-            free.push(std::cmp::Reverse(at + (t * 1e6).round() as u64));
-        }
-        let end = free.into_iter().map(|r| r.0).max().unwrap_or(0);
-        Wall {
-            cores: c,
-            seconds: end as f64 / 1e6,
-            lower_bound_seconds: proj_cpu / c as f64,
-            seconds_at_wall_rate: end as f64 / 1e6 * wall_per_cpu,
-        }
-    };
     Ok(Projection {
         sweep_id: f.sweep_id.to_string(),
         kind: f.kind.to_string(),
@@ -357,33 +302,7 @@ pub fn project(f: &SweepFacts<'_>, cores: &[u32]) -> Result<Projection, NothingT
                 f.sample.shards.len() as f64 / f.plan.len() as f64
             },
         },
-        measured: Measured {
-            shards: used.len() as u32,
-            shard_ids: used.iter().map(|u| u.0).collect(),
-            positions,
-            estimate,
-            cpu_seconds: cpu,
-            wall_seconds: wall,
-            cpu_share,
-            busy: cpu_share < BUSY_CPU_SHARE,
-            positions_per_core_second: if cpu > 0.0 {
-                positions as f64 / cpu
-            } else {
-                0.0
-            },
-            positions_per_wall_second: if wall > 0.0 {
-                positions as f64 / wall
-            } else {
-                0.0
-            },
-            shard_seconds: ShardSeconds {
-                min: times.min,
-                median: times.median,
-                max: times.max,
-                max_shard,
-            },
-            work_over_estimate: ratios,
-        },
+        measured,
         projected: Projected {
             positions: proj_positions,
             positions_sample_scaled: scaled_positions,
@@ -393,10 +312,115 @@ pub fn project(f: &SweepFacts<'_>, cores: &[u32]) -> Result<Projection, NothingT
             } else {
                 0.0
             },
-            wall: cores.iter().map(|&c| wall_on(c)).collect(),
+            wall: cores
+                .iter()
+                .map(|&c| wall_on(&shard_secs, c, proj_cpu, wall_per_cpu))
+                .collect(),
         },
         machine: None,
     })
+}
+
+/// A shard's measured time: its CPU time, or its wall time when the worker
+/// gave none.
+fn secs(t: &ShardTiming) -> f64 {
+    if t.cpu_us > 0 {
+        t.cpu_us as f64 / 1e6
+    } else {
+        t.wall_us as f64 / 1e6
+    }
+}
+
+/// What the `used` sampled shards (index, positions, timing) of `f`
+/// measured.
+fn measured(f: &SweepFacts<'_>, used: &[(u32, u64, &ShardTiming)]) -> Measured {
+    let est = |i: u32| f.plan[i as usize].estimate;
+    let positions: u64 = used.iter().map(|u| u.1).sum();
+    let estimate: u64 = used.iter().map(|u| est(u.0)).sum();
+    let cpu: f64 = used.iter().map(|u| secs(u.2)).sum();
+    let wall: f64 = used.iter().map(|u| u.2.wall_us as f64 / 1e6).sum();
+    let max_shard = used
+        .iter()
+        .max_by(|a, b| secs(a.2).total_cmp(&secs(b.2)))
+        .map_or(0, |u| u.0);
+    let times = spread(used.iter().map(|u| secs(u.2)).collect());
+    let ratios = spread(
+        used.iter()
+            .map(|u| u.1 as f64 / est(u.0).max(1) as f64)
+            .collect(),
+    );
+    // Wall time per CPU time of the sampled shards (1 when no worker gave
+    // a CPU time: then both are the wall time).
+    let cpu_share = if wall > 0.0 {
+        (cpu / wall).min(1.0)
+    } else {
+        1.0
+    };
+    Measured {
+        shards: used.len() as u32,
+        shard_ids: used.iter().map(|u| u.0).collect(),
+        positions,
+        estimate,
+        cpu_seconds: cpu,
+        wall_seconds: wall,
+        cpu_share,
+        busy: cpu_share < BUSY_CPU_SHARE,
+        positions_per_core_second: if cpu > 0.0 {
+            positions as f64 / cpu
+        } else {
+            0.0
+        },
+        positions_per_wall_second: if wall > 0.0 {
+            positions as f64 / wall
+        } else {
+            0.0
+        },
+        shard_seconds: ShardSeconds {
+            min: times.min,
+            median: times.median,
+            max: times.max,
+            max_shard,
+        },
+        work_over_estimate: ratios,
+    }
+}
+
+/// Every shard's projected seconds, largest estimate first: by its estimate
+/// at `secs_per_est` seconds each, or `mean_secs` without estimates.
+fn shard_seconds(plan: &[ShardSpec], secs_per_est: f64, mean_secs: f64) -> Vec<f64> {
+    let mut order: Vec<&ShardSpec> = plan.iter().collect();
+    order.sort_by_key(|s| std::cmp::Reverse(s.estimate));
+    order
+        .iter()
+        .map(|s| {
+            if secs_per_est > 0.0 {
+                s.estimate as f64 * secs_per_est
+            } else {
+                mean_secs
+            }
+        })
+        .collect()
+}
+
+/// The wall time of shards of `shard_secs` seconds on `c` cores (of a run
+/// of `proj_cpu` CPU seconds, whose sample took `wall_per_cpu` wall seconds
+/// per CPU second).
+fn wall_on(shard_secs: &[f64], c: u32, proj_cpu: f64, wall_per_cpu: f64) -> Wall {
+    let c = c.max(1);
+    // Greedy list schedule: each shard goes to the core free first.
+    let mut free: std::collections::BinaryHeap<std::cmp::Reverse<u64>> =
+        (0..c).map(|_| std::cmp::Reverse(0u64)).collect();
+    for &t in shard_secs {
+        let std::cmp::Reverse(at) = free.pop().expect("c >= 1");
+        free.push(std::cmp::Reverse(at + (t * 1e6).round() as u64));
+    }
+    let end = free.into_iter().map(|r| r.0).max().unwrap_or(0);
+    Wall {
+        cores: c,
+        seconds: end as f64 / 1e6,
+        lower_bound_seconds: proj_cpu / c as f64,
+        seconds_at_wall_rate: end as f64 / 1e6 * wall_per_cpu,
+    }
 }
 
 fn dur(secs: f64) -> String {

@@ -91,11 +91,9 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
-/// A sweep parameter's name as its command-line flag spells it: `max_n` →
-/// `max-n`.
-pub fn flag_name(name: &str) -> String {
-    name.replace('_', "-")
-}
+/// A sweep parameter's name as its command-line flag spells it (`max_n` →
+/// `max-n`): the one spelling, defined next to the parameters.
+pub use gamesweep::sweep::params::flag_name;
 
 /// Parameters as they are typed, in the map's order: `--max-n 10
 /// --extension-value 7`.

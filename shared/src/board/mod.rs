@@ -13,9 +13,6 @@
 //!   outcome, every option with the value it leads to.
 //! * [`colplay`]: the solver's reply in a Col / Myopic Col game under way
 //!   (the side to move chosen), with the remoteness of every move.
-//! * [`sum`]: sums of positions of any of these games (and of loop-free
-//!   game graphs) valued in one CGT arena: the sum's canonical value,
-//!   outcome and simplest winning moves.
 //! * [`tree`]: a position's options with their values, recursively to a depth.
 //! * [`picture`]: Graphviz and SVG drawings of these (layout by
 //!   [`crate::draw::layout`]).
@@ -27,7 +24,6 @@ pub mod col;
 pub mod colplay;
 pub mod picture;
 pub mod play;
-pub mod sum;
 pub mod tree;
 pub mod uvg;
 

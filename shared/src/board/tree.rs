@@ -6,7 +6,7 @@
 //! for the next level of any node later ([`tree`] with depth 1).
 //!
 //! ```
-//! use gamesweep::board::sum::Limits;
+//! use gamesweep::sums::Limits;
 //! use gamesweep::board::tree::tree;
 //! // The path 0 - 1 - 2 in Col: 0; Left colours an end (-1/2) or the middle (-2).
 //! let t = tree("col:Bg", 1, 100, &Limits::default(), &|_| Err("no files".into())).unwrap();
@@ -15,8 +15,8 @@
 //! assert_eq!(left, ["-1/2", "-2", "-1/2"]);
 //! ```
 
-use super::sum::{Analyst, FileLoader, Limits, Position, SumError};
 use crate::cgt::Outcome;
+use crate::sums::{Analyst, FileLoader, Limits, Position, SumError};
 use serde::Serialize;
 use std::fmt;
 
@@ -137,7 +137,7 @@ fn node(
     if depth == 0 || option_count == 0 {
         return Ok(n);
     }
-    let mut level = |moves: &[super::sum::Move]| -> Result<Vec<TreeNode>, SumError> {
+    let mut level = |moves: &[crate::sums::Move]| -> Result<Vec<TreeNode>, SumError> {
         moves
             .iter()
             .map(|m| node(a, &m.to, Some(m.label.clone()), depth - 1, count, max))

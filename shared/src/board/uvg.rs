@@ -6,7 +6,7 @@
 //!
 //! The start values come from [`crate::uvg::position::solve_position_within`]
 //! (what `solve uvg` always printed), the move values from the same solvers
-//! on G − s, chosen by [`method`]: the bitset subset DP (fixed, small work)
+//! on G − s, chosen by [`method`](crate::uvg::position::method): the bitset subset DP (fixed, small work)
 //! or the general search, within what is left of the budget.
 //!
 //! ```
@@ -21,12 +21,8 @@
 
 use crate::graph::general::GeneralGraph;
 use crate::graph::graph6;
-use crate::graph::BitGraph;
-use crate::uvg::general::{
-    degree3_general, grundy_general, max_matching_general, max_matching_size_general,
-};
-use crate::uvg::grundy_all;
-use crate::uvg::position::{method, nimber, solve_position_within, Method, PositionError};
+use crate::uvg::general::{degree3_general, max_matching_general, max_matching_size_general};
+use crate::uvg::position::{nimber, solve_position_within, values_without, PositionError};
 use serde::Serialize;
 use std::fmt;
 
@@ -96,7 +92,7 @@ pub struct UvgAnalysis {
 /// Analyse UVG on `text` (graph6) from `start` (default: every vertex) with
 /// at most `budget` search nodes of the exact searches, all starts and all
 /// their moves together (`None`: unlimited). Graphs the subset DP takes
-/// ([`method`]) never run out. Errors are those of
+/// ([`method`](crate::uvg::position::method)) never run out. Errors are those of
 /// [`solve_position_within`].
 pub fn analyse(
     text: &str,
@@ -172,13 +168,11 @@ fn move_values(
     nbrs.sort_unstable();
     let mut keep = vec![true; n];
     keep[gone] = false;
-    values_without(n, edges, &keep, &nbrs, budget, used)
+    moves_without(n, edges, &keep, &nbrs, budget, used)
 }
 
-/// Grundy values of the token on each of `tokens` in the subgraph induced by
-/// `keep` (every token kept), by [`method`] on the kept vertices: the dense
-/// DP, or the general search within `budget` (`used` so far).
-pub(crate) fn values_without(
+/// [`values_without`] with each token's vertex: the moves a board lists.
+fn moves_without(
     n: usize,
     edges: &[(usize, usize)],
     keep: &[bool],
@@ -186,60 +180,12 @@ pub(crate) fn values_without(
     budget: Option<u64>,
     used: &mut u64,
 ) -> Result<Vec<UvgMove>, PositionError> {
-    if tokens.is_empty() {
-        return Ok(Vec::new());
-    }
-    // New numbers of the kept vertices, in increasing order.
-    let mut index = vec![usize::MAX; n];
-    let mut k = 0usize;
-    for v in 0..n {
-        if keep[v] {
-            index[v] = k;
-            k += 1;
-        }
-    }
-    let sub: Vec<(usize, usize)> = edges
+    let values = values_without(n, edges, keep, tokens, budget, used)?;
+    Ok(tokens
         .iter()
-        .filter(|&&(a, b)| keep[a] && keep[b])
-        .map(|&(a, b)| (index[a], index[b]))
-        .collect();
-    if method(k, budget) == Method::SubsetDp {
-        let h = BitGraph::from_edges(k, &sub);
-        let values = grundy_all(&h);
-        return Ok(tokens
-            .iter()
-            .map(|&u| UvgMove {
-                vertex: u,
-                grundy: u32::from(values[index[u]]),
-            })
-            .collect());
-    }
-    let h = GeneralGraph::from_edges(k, &sub)?;
-    let mut out = Vec::with_capacity(tokens.len());
-    for &u in tokens {
-        let left = budget.map(|b| b.saturating_sub(*used));
-        match grundy_general(&h, index[u], left) {
-            Ok(o) => {
-                *used = used.saturating_add(o.nodes);
-                out.push(UvgMove {
-                    vertex: u,
-                    grundy: o.value,
-                });
-            }
-            Err(e) if e.stopped => {
-                return Err(PositionError::Stopped {
-                    nodes: used.saturating_add(e.nodes),
-                })
-            }
-            Err(e) => {
-                return Err(PositionError::BudgetExceeded {
-                    budget: budget.unwrap_or(u64::MAX),
-                    nodes: used.saturating_add(e.nodes),
-                })
-            }
-        }
-    }
-    Ok(out)
+        .zip(values)
+        .map(|(&vertex, grundy)| UvgMove { vertex, grundy })
+        .collect())
 }
 
 /// The Grundy value of a game under way and of each of its moves.
@@ -265,7 +211,7 @@ pub fn position_values(
 ) -> Result<PositionValues, PositionError> {
     let (n, edges, mut keep) = position(text, visited, token)?;
     let mut used = 0u64;
-    let grundy = values_without(n, &edges, &keep, &[token], budget, &mut used)?[0].grundy;
+    let grundy = values_without(n, &edges, &keep, &[token], budget, &mut used)?[0];
     keep[token] = false;
     let mut nbrs: Vec<usize> = edges
         .iter()
@@ -277,7 +223,7 @@ pub fn position_values(
         .filter(|&u| keep[u])
         .collect();
     nbrs.sort_unstable();
-    let moves = values_without(n, &edges, &keep, &nbrs, budget, &mut used)?;
+    let moves = moves_without(n, &edges, &keep, &nbrs, budget, &mut used)?;
     Ok(PositionValues {
         token,
         grundy,
@@ -296,7 +242,7 @@ pub fn position_value(
 ) -> Result<(u32, u64), PositionError> {
     let (n, edges, keep) = position(text, visited, token)?;
     let mut used = 0u64;
-    let grundy = values_without(n, &edges, &keep, &[token], budget, &mut used)?[0].grundy;
+    let grundy = values_without(n, &edges, &keep, &[token], budget, &mut used)?[0];
     Ok((grundy, used))
 }
 

@@ -535,18 +535,18 @@ impl Arena {
 }
 
 /// The thermograph of `g` (an owned copy of the arena's cached one).
-pub fn thermograph(arena: &mut Arena, g: GameId) -> Thermograph {
-    arena.thermograph(g).clone()
+pub fn thermograph(a: &mut Arena, g: GameId) -> Thermograph {
+    a.thermograph(g).clone()
 }
 
 /// The temperature of `g` (see [`Arena::temperature`]).
-pub fn temperature(arena: &mut Arena, g: GameId) -> Dyadic {
-    arena.temperature(g)
+pub fn temperature(a: &mut Arena, g: GameId) -> Dyadic {
+    a.temperature(g)
 }
 
 /// The mean of `g` (see [`Arena::mean`]).
-pub fn mean(arena: &mut Arena, g: GameId) -> Dyadic {
-    arena.mean(g)
+pub fn mean(a: &mut Arena, g: GameId) -> Dyadic {
+    a.mean(g)
 }
 
 #[cfg(test)]

@@ -259,160 +259,209 @@ impl Builder {
 
 /// Parse the text format.
 pub fn parse_text(text: &str) -> Result<GameFile, GameGraphError> {
-    let err = |line: usize, kind: ParseErrorKind| GameGraphError::Parse { line, kind };
-    let mut games: Vec<GameGraph> = Vec::new();
-    let mut game_lines: Vec<usize> = Vec::new();
-    let mut block: Option<Builder> = None;
-    let mut top: Option<Builder> = None; // statements outside blocks
-    let mut sum: Option<(String, String, usize)> = None;
+    let mut p = TextParser::default();
     for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
         let stmt = raw.split('#').next().unwrap_or("").trim();
-        if stmt.is_empty() {
-            continue;
+        if !stmt.is_empty() {
+            p.statement(i + 1, stmt)?;
         }
-        // Positions, moves, labels and `start` go to the open block, or to
-        // the implicit top-level game when the file has no blocks.
-        let target =
-            |block: &mut Option<Builder>, top: &mut Option<Builder>, games: &[GameGraph]| {
-                if block.is_some() {
-                    return Ok(());
-                }
-                if !games.is_empty() {
-                    return Err(err(line, ParseErrorKind::OutsideGame));
-                }
-                top.get_or_insert_with(|| Builder::new(DEFAULT_GAME_NAME, line));
-                Ok(())
-            };
+    }
+    p.finish()
+}
+
+/// A parse error on `line` (1-based; 0 for the file as a whole).
+fn err(line: usize, kind: ParseErrorKind) -> GameGraphError {
+    GameGraphError::Parse { line, kind }
+}
+
+/// The text format read so far, statement by statement.
+#[derive(Default)]
+struct TextParser {
+    /// The games whose blocks have ended.
+    games: Vec<GameGraph>,
+    /// The open `game NAME` block.
+    block: Option<Builder>,
+    /// The implicit game of statements outside blocks (a file without blocks).
+    top: Option<Builder>,
+    /// `sum A B` and its line.
+    sum: Option<(String, String, usize)>,
+}
+
+impl TextParser {
+    /// One non-empty statement on `line`.
+    fn statement(&mut self, line: usize, stmt: &str) -> Result<(), GameGraphError> {
         if let Some((left, right)) = stmt.split_once("->") {
-            target(&mut block, &mut top, &games)?;
-            let b = block.as_mut().or(top.as_mut()).expect("a target game");
-            let from = left.trim();
-            if from.is_empty() || from.contains(|c: char| c.is_whitespace() || c == ',') {
-                return Err(err(line, ParseErrorKind::BadMoveSource(from.to_string())));
-            }
-            let to: Vec<&str> = right
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-                .collect();
-            b.add_moves(from, &to).map_err(|k| err(line, k))?;
+            self.moves(line, left, right)
         } else if let Some((left, right)) = stmt.split_once('=') {
-            target(&mut block, &mut top, &games)?;
-            let b = block.as_mut().or(top.as_mut()).expect("a target game");
-            let label = parse_label(right.trim()).map_err(|k| err(line, k))?;
-            let targets: Vec<&str> = left
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-                .collect();
-            if targets.is_empty() {
-                return Err(err(line, ParseErrorKind::MissingLabelTarget));
-            }
-            for t in targets {
-                b.add_label(t, label, line).map_err(|k| err(line, k))?;
-            }
+            self.labels(line, left, right)
         } else {
-            let words: Vec<&str> = stmt.split_whitespace().collect();
-            let args = &words[1..];
-            let arity = |keyword: &'static str, expected: &'static str, want: usize| {
-                if args.len() == want {
-                    Ok(())
-                } else {
-                    Err(err(
-                        line,
-                        ParseErrorKind::BadArity {
-                            keyword,
-                            expected,
-                            got: args.len(),
-                        },
-                    ))
-                }
-            };
-            match words[0] {
-                "game" => {
-                    arity("game", "one name", 1)?;
-                    if let Some(b) = &block {
-                        let name = b.graph.name().to_string();
-                        return Err(err(line, ParseErrorKind::NestedGame(name)));
-                    }
-                    if let Some(t) = &top {
-                        return Err(err(t.line, ParseErrorKind::OutsideGame));
-                    }
-                    check_name(args[0]).map_err(|k| err(line, k))?;
-                    if games.iter().any(|g| g.name() == args[0]) {
-                        return Err(err(line, ParseErrorKind::DuplicateGame(args[0].into())));
-                    }
-                    block = Some(Builder::new(args[0], line));
-                }
-                "end" => {
-                    arity("end", "no arguments", 0)?;
-                    let b = block
-                        .take()
-                        .ok_or_else(|| err(line, ParseErrorKind::EndWithoutGame))?;
-                    game_lines.push(b.line);
-                    games.push(b.finish().map_err(|(l, k)| err(l, k))?);
-                }
-                "start" => {
-                    arity("start", "one position", 1)?;
-                    target(&mut block, &mut top, &games)?;
-                    let b = block.as_mut().or(top.as_mut()).expect("a target game");
-                    check_name(args[0]).map_err(|k| err(line, k))?;
-                    if let Some((_, first_line)) = &b.start {
-                        let game = b.graph.name().to_string();
-                        let first_line = *first_line;
-                        return Err(err(
-                            line,
-                            ParseErrorKind::DuplicateStart { game, first_line },
-                        ));
-                    }
-                    b.start = Some((args[0].to_string(), line));
-                }
-                "sum" => {
-                    arity("sum", "two game names", 2)?;
-                    if block.is_some() {
-                        return Err(err(line, ParseErrorKind::SumInsideGame));
-                    }
-                    if let Some((_, _, first)) = &sum {
-                        return Err(err(line, ParseErrorKind::DuplicateSum(*first)));
-                    }
-                    sum = Some((args[0].to_string(), args[1].to_string(), line));
-                }
-                _ => {
+            self.keyword(line, stmt)
+        }
+    }
+
+    /// The game positions, moves, labels and `start` go to: the open block,
+    /// or the implicit top-level game when the file has no blocks.
+    fn target(&mut self, line: usize) -> Result<&mut Builder, GameGraphError> {
+        if self.block.is_none() {
+            if !self.games.is_empty() {
+                return Err(err(line, ParseErrorKind::OutsideGame));
+            }
+            self.top
+                .get_or_insert_with(|| Builder::new(DEFAULT_GAME_NAME, line));
+        }
+        Ok(self
+            .block
+            .as_mut()
+            .or(self.top.as_mut())
+            .expect("a target game"))
+    }
+
+    /// `FROM -> TO, TO, …`
+    fn moves(&mut self, line: usize, left: &str, right: &str) -> Result<(), GameGraphError> {
+        let b = self.target(line)?;
+        let from = left.trim();
+        if from.is_empty() || from.contains(|c: char| c.is_whitespace() || c == ',') {
+            return Err(err(line, ParseErrorKind::BadMoveSource(from.to_string())));
+        }
+        let to: Vec<&str> = right
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .collect();
+        b.add_moves(from, &to).map_err(|k| err(line, k))
+    }
+
+    /// `POS, POS, … = LABEL`
+    fn labels(&mut self, line: usize, left: &str, right: &str) -> Result<(), GameGraphError> {
+        let b = self.target(line)?;
+        let label = parse_label(right.trim()).map_err(|k| err(line, k))?;
+        let targets: Vec<&str> = left
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .collect();
+        if targets.is_empty() {
+            return Err(err(line, ParseErrorKind::MissingLabelTarget));
+        }
+        for t in targets {
+            b.add_label(t, label, line).map_err(|k| err(line, k))?;
+        }
+        Ok(())
+    }
+
+    /// `game NAME`, `end`, `start POS`, `sum A B`.
+    fn keyword(&mut self, line: usize, stmt: &str) -> Result<(), GameGraphError> {
+        let words: Vec<&str> = stmt.split_whitespace().collect();
+        let args = &words[1..];
+        let arity = |keyword: &'static str, expected: &'static str, want: usize| {
+            if args.len() == want {
+                Ok(())
+            } else {
+                Err(err(
+                    line,
+                    ParseErrorKind::BadArity {
+                        keyword,
+                        expected,
+                        got: args.len(),
+                    },
+                ))
+            }
+        };
+        match words[0] {
+            "game" => {
+                arity("game", "one name", 1)?;
+                self.open_game(line, args[0])
+            }
+            "end" => {
+                arity("end", "no arguments", 0)?;
+                let b = self
+                    .block
+                    .take()
+                    .ok_or_else(|| err(line, ParseErrorKind::EndWithoutGame))?;
+                self.games.push(b.finish().map_err(|(l, k)| err(l, k))?);
+                Ok(())
+            }
+            "start" => {
+                arity("start", "one position", 1)?;
+                let b = self.target(line)?;
+                check_name(args[0]).map_err(|k| err(line, k))?;
+                if let Some((_, first_line)) = &b.start {
+                    let game = b.graph.name().to_string();
+                    let first_line = *first_line;
                     return Err(err(
                         line,
-                        ParseErrorKind::UnknownStatement(stmt.to_string()),
-                    ))
+                        ParseErrorKind::DuplicateStart { game, first_line },
+                    ));
                 }
+                b.start = Some((args[0].to_string(), line));
+                Ok(())
+            }
+            "sum" => {
+                arity("sum", "two game names", 2)?;
+                if self.block.is_some() {
+                    return Err(err(line, ParseErrorKind::SumInsideGame));
+                }
+                if let Some((_, _, first)) = &self.sum {
+                    return Err(err(line, ParseErrorKind::DuplicateSum(*first)));
+                }
+                self.sum = Some((args[0].to_string(), args[1].to_string(), line));
+                Ok(())
+            }
+            _ => Err(err(
+                line,
+                ParseErrorKind::UnknownStatement(stmt.to_string()),
+            )),
+        }
+    }
+
+    /// `game NAME` on `line`: a new block, outside any other.
+    fn open_game(&mut self, line: usize, name: &str) -> Result<(), GameGraphError> {
+        if let Some(b) = &self.block {
+            let name = b.graph.name().to_string();
+            return Err(err(line, ParseErrorKind::NestedGame(name)));
+        }
+        if let Some(t) = &self.top {
+            return Err(err(t.line, ParseErrorKind::OutsideGame));
+        }
+        check_name(name).map_err(|k| err(line, k))?;
+        if self.games.iter().any(|g| g.name() == name) {
+            return Err(err(line, ParseErrorKind::DuplicateGame(name.into())));
+        }
+        self.block = Some(Builder::new(name, line));
+        Ok(())
+    }
+
+    /// The file: every block ended, the implicit game finished, the sum's
+    /// games found.
+    fn finish(self) -> Result<GameFile, GameGraphError> {
+        let mut games = self.games;
+        if let Some(b) = self.block {
+            return Err(err(
+                b.line,
+                ParseErrorKind::UnterminatedGame(b.graph.name().to_string()),
+            ));
+        }
+        if let Some(t) = self.top {
+            games.push(t.finish().map_err(|(l, k)| err(l, k))?);
+            if let Some((_, _, line)) = self.sum {
+                return Err(err(line, ParseErrorKind::SumWithoutGames));
             }
         }
-    }
-    if let Some(b) = block {
-        return Err(err(
-            b.line,
-            ParseErrorKind::UnterminatedGame(b.graph.name().to_string()),
-        ));
-    }
-    if let Some(t) = top {
-        games.push(t.finish().map_err(|(l, k)| err(l, k))?);
-        if let Some((_, _, line)) = sum {
-            return Err(err(line, ParseErrorKind::SumWithoutGames));
+        if games.is_empty() {
+            return Err(err(0, ParseErrorKind::NoGame));
         }
+        let sum = match self.sum {
+            None => None,
+            Some((a, b, line)) => {
+                let find = |name: &str| {
+                    games
+                        .iter()
+                        .position(|g| g.name() == name)
+                        .ok_or_else(|| err(line, ParseErrorKind::UnknownGame(name.to_string())))
+                };
+                Some((find(&a)?, find(&b)?))
+            }
+        };
+        Ok(GameFile { games, sum })
     }
-    if games.is_empty() {
-        return Err(err(0, ParseErrorKind::NoGame));
-    }
-    let sum = match sum {
-        None => None,
-        Some((a, b, line)) => {
-            let find = |name: &str| {
-                games
-                    .iter()
-                    .position(|g| g.name() == name)
-                    .ok_or_else(|| err(line, ParseErrorKind::UnknownGame(name.to_string())))
-            };
-            Some((find(&a)?, find(&b)?))
-        }
-    };
-    Ok(GameFile { games, sum })
 }
 
 /// A sink label in JSON: `"win"`, `"lose"`, `"draw"` or an integer payoff.

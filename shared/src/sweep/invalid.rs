@@ -38,6 +38,23 @@ impl From<String> for ValidateError {
     }
 }
 
+/// Run named `checks` of a result (each a name and a function of `ctx`,
+/// what the checks read) in order; the first failure is returned with the
+/// name of its check after the problem (`by_n[5].graphs is 7, … (check
+/// counts)`), so a refusal says which rule it broke.
+pub fn run_checks<C, F>(checks: &[(&'static str, F)], ctx: &C) -> Result<(), ValidateError>
+where
+    F: Fn(&C) -> Result<(), ValidateError>,
+{
+    for (name, check) in checks {
+        check(ctx).map_err(|mut e| {
+            e.problem.push_str(&format!(" (check {name})"));
+            e
+        })?;
+    }
+    Ok(())
+}
+
 /// As [`From<String>`](#impl-From<String>-for-ValidateError).
 impl From<&str> for ValidateError {
     fn from(message: &str) -> Self {
@@ -63,5 +80,31 @@ mod tests {
         }
         let e = ValidateError::new("params.max_n", "13 is above 12");
         assert_eq!(e.to_string(), "params.max_n: 13 is above 12");
+    }
+
+    #[test]
+    fn a_failed_check_names_itself_and_stops_the_rest() {
+        fn small(x: &u32) -> Result<(), ValidateError> {
+            match *x < 10 {
+                true => Ok(()),
+                false => Err(format!("x is {x}, not below 10").into()),
+            }
+        }
+        fn even(x: &u32) -> Result<(), ValidateError> {
+            match x % 2 {
+                0 => Ok(()),
+                _ => Err(format!("x is {x}, not even").into()),
+            }
+        }
+        type Check = fn(&u32) -> Result<(), ValidateError>;
+        let checks: &[(&str, Check)] = &[("small", small), ("even", even)];
+        assert_eq!(run_checks(checks, &4), Ok(()));
+        let e = run_checks(checks, &5).unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.to_string().as_str()),
+            ("x", "x is 5, not even (check even)")
+        );
+        let e = run_checks(checks, &11).unwrap_err();
+        assert_eq!(e.to_string(), "x is 11, not below 10 (check small)");
     }
 }

@@ -34,7 +34,7 @@ mod result;
 pub mod truth;
 
 pub use erased::{json_text, with_command, Output, Rendered, SweepKind};
-pub use invalid::ValidateError;
+pub use invalid::{run_checks, ValidateError};
 pub use kind::{Kind, ShardCtx, ShardSpec};
 pub use merge::{Max, Merge, MergeError, Smallest};
 pub use params::{parse_typed, resolve, ParamDef, Params};

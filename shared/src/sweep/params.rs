@@ -29,6 +29,16 @@ pub struct ParamDef {
     pub max: u64,
 }
 
+/// A parameter's name as its command-line flag spells it: `max_n` →
+/// `max-n` (and as errors about it name it).
+///
+/// ```
+/// assert_eq!(gamesweep::sweep::params::flag_name("max_heap"), "max-heap");
+/// ```
+pub fn flag_name(name: &str) -> String {
+    name.replace('_', "-")
+}
+
 /// Check `given` against the declared parameters `defs` of kind `kind` and
 /// fill in defaults.
 pub fn resolve(kind: &str, defs: &[ParamDef], given: &Params) -> Result<Params, SweepError> {
@@ -36,7 +46,7 @@ pub fn resolve(kind: &str, defs: &[ParamDef], given: &Params) -> Result<Params, 
         if !defs.iter().any(|d| d.name == name) {
             return Err(SweepError::UnknownParam {
                 kind: kind.into(),
-                param: name.replace('_', "-"),
+                param: flag_name(name),
             });
         }
     }
@@ -48,14 +58,14 @@ pub fn resolve(kind: &str, defs: &[ParamDef], given: &Params) -> Result<Params, 
             (None, None) => {
                 return Err(SweepError::MissingParam {
                     kind: kind.into(),
-                    param: d.name.replace('_', "-"),
+                    param: flag_name(d.name),
                 })
             }
         };
         if value < d.min || value > d.max {
             return Err(SweepError::OutOfRange {
                 kind: kind.into(),
-                param: d.name.replace('_', "-"),
+                param: flag_name(d.name),
                 value,
                 min: d.min,
                 max: d.max,
@@ -92,7 +102,7 @@ pub fn command(kind: &str, defs: &[ParamDef], params: &Params) -> String {
     for d in defs {
         if let Some(&v) = params.get(d.name) {
             if d.default != Some(v) {
-                s.push_str(&format!(" --{} {v}", d.name.replace('_', "-")));
+                s.push_str(&format!(" --{} {v}", flag_name(d.name)));
             }
         }
     }

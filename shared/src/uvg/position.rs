@@ -311,6 +311,67 @@ fn solve_decoded(
     Ok(PositionReport { n, starts: out })
 }
 
+/// The Grundy value of the token on each of `tokens` (in that order) in the subgraph induced by
+/// `keep` (every token kept), by [`method`] on the kept vertices: the dense
+/// DP, or the general search within `budget` (`used` so far).
+pub fn values_without(
+    n: usize,
+    edges: &[(usize, usize)],
+    keep: &[bool],
+    tokens: &[usize],
+    budget: Option<u64>,
+    used: &mut u64,
+) -> Result<Vec<u32>, PositionError> {
+    if tokens.is_empty() {
+        return Ok(Vec::new());
+    }
+    // New numbers of the kept vertices, in increasing order.
+    let mut index = vec![usize::MAX; n];
+    let mut k = 0usize;
+    for v in 0..n {
+        if keep[v] {
+            index[v] = k;
+            k += 1;
+        }
+    }
+    let sub: Vec<(usize, usize)> = edges
+        .iter()
+        .filter(|&&(a, b)| keep[a] && keep[b])
+        .map(|&(a, b)| (index[a], index[b]))
+        .collect();
+    if method(k, budget) == Method::SubsetDp {
+        let h = BitGraph::from_edges(k, &sub);
+        let values = grundy_all(&h);
+        return Ok(tokens
+            .iter()
+            .map(|&u| u32::from(values[index[u]]))
+            .collect());
+    }
+    let h = GeneralGraph::from_edges(k, &sub)?;
+    let mut out = Vec::with_capacity(tokens.len());
+    for &u in tokens {
+        let left = budget.map(|b| b.saturating_sub(*used));
+        match grundy_general(&h, index[u], left) {
+            Ok(o) => {
+                *used = used.saturating_add(o.nodes);
+                out.push(o.value);
+            }
+            Err(e) if e.stopped => {
+                return Err(PositionError::Stopped {
+                    nodes: used.saturating_add(e.nodes),
+                })
+            }
+            Err(e) => {
+                return Err(PositionError::BudgetExceeded {
+                    budget: budget.unwrap_or(u64::MAX),
+                    nodes: used.saturating_add(e.nodes),
+                })
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// CGSuite-style nimber: `0`, `*`, `*2`, …
 pub fn nimber(v: u32) -> String {
     match v {

@@ -18,6 +18,7 @@ mod graph_games;
 mod kind_version;
 mod kinds_contract;
 mod layers;
+mod long_functions;
 mod meter;
 mod presentation;
 mod sums;

@@ -6,11 +6,11 @@
 
 use gamesweep::board::colplay::{self, ColPlayError, Side};
 use gamesweep::board::play::{self, PlayError};
-use gamesweep::board::sum::{self, Limits, SumError};
 use gamesweep::col::{self, ColError, Rules};
 use gamesweep::gamegraph::{self, Format, GameGraphError};
 use gamesweep::graph::graph6;
 use gamesweep::meter::Meter;
+use gamesweep::sums::{self as sum, Limits, SumError};
 use gamesweep::uvg::position::{self, PositionError};
 use std::time::{Duration, Instant};
 

@@ -5,9 +5,9 @@
 //! generation), single terms against the `solve` value, loopy and bad terms
 //! refused.
 
-use gamesweep::board::sum::{sum, Limits, SumError, SumReport};
 use gamesweep::board::tree::{tree, TreeNode};
 use gamesweep::graph::graph6::{decode, decode_digraph, encode_digraph_with, encode_with};
+use gamesweep::sums::{sum, Limits, SumError, SumReport};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 

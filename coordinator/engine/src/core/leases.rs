@@ -16,6 +16,7 @@ use crate::store::LeaseRecord;
 use gamesweep::sweep::{Params, ShardSpec};
 use gamesweep_api::SolverVersions;
 use std::collections::BTreeMap;
+use std::time::Instant;
 use tracing::{debug, info, info_span, warn};
 
 /// One granted lease.
@@ -293,15 +294,10 @@ impl Core {
         }
         // A shard this worker failed MAX_FAILURES times goes to others while
         // any is alive; the walk over the workers only if there is one.
-        let failed_here = |s: &Sweep, i: u32| {
-            s.failures
-                .get(&i)
-                .is_some_and(|f| f.count >= MAX_FAILURES && f.workers.iter().any(|w| w == worker))
-        };
         let any_failed_here = st
             .sweeps
             .values()
-            .any(|s| s.failures.keys().any(|&i| failed_here(s, i)));
+            .any(|s| s.failures.keys().any(|&i| failed_by(s, i, worker)));
         let others_alive = any_failed_here && st.others_alive(worker, now, self.lease_ms);
         // An issued identity that has not earned trust yet has every result
         // replicated (core/replication.rs): it gets the smallest shards first, so
@@ -330,25 +326,7 @@ impl Core {
             self.lease_copies(&mut st, worker, version, max as usize, until_ms, &lost_copy)?;
         // And those no eligible worker is around for are skipped.
         self.tick_locked(&mut st, now)?;
-        let mut unfinished = 0;
-        let mut mismatch: Option<(String, String)> = None;
-        // The sweeps this worker may be served from now: running, not
-        // paused, of its solver version.
-        let mut candidates: Vec<String> = Vec::new();
-        for s in st.sweeps.values() {
-            if !s.servable() {
-                continue;
-            }
-            unfinished += 1;
-            if s.record.paused {
-                continue;
-            }
-            if !s.served_by(version) {
-                mismatch.get_or_insert((s.record.id.clone(), s.record.solver_version.clone()));
-                continue;
-            }
-            candidates.push(s.record.id.clone());
-        }
+        let (candidates, unfinished, mismatch) = served_from(&st, version);
         // Fair shares between identities (core/fair.rs): while another
         // identity waits, at most this identity's share; a shard it lost
         // is not handed straight back to it.
@@ -362,18 +340,49 @@ impl Core {
             }
             max = max.min(within);
         }
-        let lost = |s: &Sweep, i: u32| match &s.states[i as usize] {
-            ShardState::Leased(l) => fair::lost_to(&l.worker, worker, others_wait, holders_wait),
-            _ => false,
+        let ask = Ask {
+            worker,
+            me,
+            max,
+            now,
+            now_ms,
+            until_ms,
+            others_alive,
+            others_wait,
+            holders_wait,
+            probation,
         };
-        // Fair share (stride scheduling, a weighted round robin): each shard
-        // goes to the candidate with the lowest pass, which then advances by
-        // STRIDE / priority; a sweep that was idle (new, resumed, paused)
-        // starts at most one stride ahead of the sweep served last, so it
-        // cannot take every lease until it has caught up.
+        self.lease_free(&mut st, &ask, candidates.clone(), &mut out)?;
+        self.lease_reclaimed(&mut st, &ask, &candidates, shares, &mut out)?;
+        // Got fewer than asked for while a sweep is open: waiting.
+        let short = (out.len() as u32) < asked && unfinished > 0;
+        if let Some(w) = st.workers.get_mut(worker) {
+            w.asked.short_ms = short.then_some(now_ms);
+        }
+        if let Some(mismatch) = mismatch.filter(|_| out.is_empty()) {
+            refuse_version(&st, version, mismatch)?;
+        }
+        Ok(LeaseOutcome {
+            leases: out,
+            idle: unfinished == 0,
+        })
+    }
+
+    /// Free shards of the `candidates` (sweep ids) for `ask`, up to its max
+    /// in `out`. Fair share (stride scheduling, a weighted round robin):
+    /// each shard goes to the candidate with the lowest pass, which then
+    /// advances by STRIDE / priority; a sweep that was idle (new, resumed,
+    /// paused) starts at most one stride ahead of the sweep served last, so
+    /// it cannot take every lease until it has caught up.
+    fn lease_free(
+        &self,
+        st: &mut State,
+        ask: &Ask,
+        mut candidates: Vec<String>,
+        out: &mut Vec<Granted>,
+    ) -> Result<(), CoreError> {
         let mut vtime = st.vtime;
-        let all_candidates = candidates.clone();
-        while (out.len() as u32) < max && !candidates.is_empty() {
+        while (out.len() as u32) < ask.max && !candidates.is_empty() {
             let pick = candidates
                 .iter()
                 .enumerate()
@@ -389,13 +398,13 @@ impl Core {
                 .expect("a candidate is a sweep");
             // Probation only where the sweep replicates an untrusted
             // identity's results (launched with verification).
-            let end = if probation && s.replication.ppm > 0 {
+            let end = if ask.probation && s.replication.ppm > 0 {
                 End::Smallest
             } else {
                 End::Largest
             };
-            let free = s.first_free(now_ms, end, |i| {
-                (others_alive && failed_here(s, i)) || lost(s, i)
+            let free = s.first_free(ask.now_ms, end, |i| {
+                (ask.others_alive && failed_by(s, i, ask.worker)) || ask.lost(s, i)
             });
             let Some(i) = free else {
                 candidates.swap_remove(pick);
@@ -405,37 +414,41 @@ impl Core {
             s.pass = pass.saturating_add(stride(s));
             vtime = vtime.max(pass);
             let expired_before = s.leases_expired;
-            let lease = s.grant(i, worker, now_ms, until_ms);
+            let lease = s.grant(i, ask.worker, ask.now_ms, ask.until_ms);
             self.store.put_lease(&s.record.id, i, Some(&lease))?;
             if s.leases_expired != expired_before {
                 self.store.put_stats(&s.record.id, &s.stats())?;
             }
-            s.note_progress(now);
+            s.note_progress(ask.now);
             debug!(sweep = %s.record.id, shard = i, attempt = lease.attempt, "leased");
-            out.push(Granted {
-                sweep_id: s.record.id.clone(),
-                kind: s.kind,
-                params: s.record.params.clone(),
-                shard: s.plan[i as usize].clone(),
-                attempt: lease.attempt,
-                token: self.lease_token(s, i, worker, lease.nonce),
-                salt: self.salt_for(s, i, worker),
-            });
+            out.push(self.granted(s, i, ask.worker, &lease));
         }
         st.vtime = vtime;
-        // Nothing free: take a stalled lease of another worker, or one of an
-        // identity over its share while this one is under its own.
-        let mut shares = shares;
+        Ok(())
+    }
+
+    /// Nothing free: take for `ask`, up to its max in `out`, a stalled lease
+    /// of another worker of the `candidates`, or one of an identity over its
+    /// share (`shares`) while this one is under its own.
+    fn lease_reclaimed(
+        &self,
+        st: &mut State,
+        ask: &Ask,
+        candidates: &[String],
+        mut shares: fair::Shares,
+        out: &mut Vec<Granted>,
+    ) -> Result<(), CoreError> {
+        let worker = ask.worker;
         let mut taken_from: Vec<String> = Vec::new();
-        while (out.len() as u32) < max {
+        while (out.len() as u32) < ask.max {
             let Some((sweep_id, i)) = victim(
-                &st,
-                &all_candidates,
+                st,
+                candidates,
                 worker,
                 &shares,
-                now_ms,
+                ask.now_ms,
                 self.limits.stall_after.as_millis() as u64,
-                |s, i| others_alive && failed_here(s, i),
+                |s, i| ask.others_alive && failed_by(s, i, worker),
             ) else {
                 break;
             };
@@ -450,7 +463,7 @@ impl Core {
             s.set_state(i, ShardState::Pending);
             s.retire(i, old.nonce);
             s.events.leases_reclaimed = s.events.leases_reclaimed.saturating_add(1);
-            let lease = s.grant(i, worker, now_ms, until_ms);
+            let lease = s.grant(i, worker, ask.now_ms, ask.until_ms);
             self.store.put_lease(&s.record.id, i, Some(&lease))?;
             info!(sweep = %s.record.id, shard = i, from = %old.worker, to = %worker, "lease reclaimed for another identity's share or for want of progress");
             let from = fair::identity(&old.worker).to_string();
@@ -458,49 +471,26 @@ impl Core {
             if let Some(h) = shares.held.get_mut(&from) {
                 *h = h.saturating_sub(1);
             }
-            *shares.held.entry(me.clone()).or_insert(0) += 1;
-            out.push(Granted {
-                sweep_id: s.record.id.clone(),
-                kind: s.kind,
-                params: s.record.params.clone(),
-                shard: s.plan[i as usize].clone(),
-                attempt: lease.attempt,
-                token: self.lease_token(s, i, worker, lease.nonce),
-                salt: self.salt_for(s, i, worker),
-            });
+            *shares.held.entry(ask.me.clone()).or_insert(0) += 1;
+            out.push(self.granted(s, i, worker, &lease));
         }
         for from in taken_from {
             st.note_reclaimed(&from, 1);
         }
-        // Got fewer than asked for while a sweep is open: waiting.
-        let short = (out.len() as u32) < asked && unfinished > 0;
-        if let Some(w) = st.workers.get_mut(worker) {
-            w.asked.short_ms = short.then_some(now_ms);
+        Ok(())
+    }
+
+    /// What `worker` is told of shard `i` of `s`, leased as `lease`.
+    fn granted(&self, s: &Sweep, i: u32, worker: &str, lease: &LeaseRecord) -> Granted {
+        Granted {
+            sweep_id: s.record.id.clone(),
+            kind: s.kind,
+            params: s.record.params.clone(),
+            shard: s.plan[i as usize].clone(),
+            attempt: lease.attempt,
+            token: self.lease_token(s, i, worker, lease.nonce),
+            salt: self.salt_for(s, i, worker),
         }
-        if out.is_empty() {
-            if let Some((sweep, sweep_version)) = mismatch {
-                let kind = st.sweeps.get(&sweep).map(|s| s.record.kind.clone());
-                // Only refuse if no sweep this worker could ever serve is unfinished.
-                let servable = st
-                    .sweeps
-                    .values()
-                    .any(|s| s.servable() && s.served_by(version));
-                if !servable {
-                    return Err(CoreError::VersionMismatch {
-                        worker: kind
-                            .and_then(|k| version.get(&k))
-                            .unwrap_or("none")
-                            .to_string(),
-                        sweep,
-                        sweep_version,
-                    });
-                }
-            }
-        }
-        Ok(LeaseOutcome {
-            leases: out,
-            idle: unfinished == 0,
-        })
     }
 
     /// Extend the leases `worker` holds; returns, per held shard, whether it
@@ -715,4 +705,98 @@ impl Core {
         self.put_refused(&st, refused, worker, "release")?;
         Ok(out)
     }
+}
+
+/// One request for leases, as [`Core::lease`] has weighed it.
+struct Ask<'a> {
+    /// The worker asking.
+    worker: &'a str,
+    /// Its identity (core/fair.rs).
+    me: String,
+    /// The most leases it gets.
+    max: u32,
+    now: Instant,
+    now_ms: u64,
+    /// When its new leases expire.
+    until_ms: u64,
+    /// Another worker is alive to take the shards this one failed.
+    others_alive: bool,
+    /// Another identity waits for work (a shard this one lost is not handed
+    /// straight back), and another holder does.
+    others_wait: bool,
+    holders_wait: bool,
+    /// An issued identity that has not earned trust yet.
+    probation: bool,
+}
+
+impl Ask<'_> {
+    /// Shard `i` of `s` is leased to a worker it was lost to this one from.
+    fn lost(&self, s: &Sweep, i: u32) -> bool {
+        match &s.states[i as usize] {
+            ShardState::Leased(l) => {
+                fair::lost_to(&l.worker, self.worker, self.others_wait, self.holders_wait)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `worker` failed shard `i` of `s` [`MAX_FAILURES`] times.
+fn failed_by(s: &Sweep, i: u32, worker: &str) -> bool {
+    s.failures
+        .get(&i)
+        .is_some_and(|f| f.count >= MAX_FAILURES && f.workers.iter().any(|w| w == worker))
+}
+
+/// The sweeps a worker of `version` may be served from now (running, not
+/// paused, of its solver version), how many sweeps are unfinished, and the
+/// first unfinished one of another solver version (its id and version).
+fn served_from(
+    st: &State,
+    version: &SolverVersions,
+) -> (Vec<String>, usize, Option<(String, String)>) {
+    let mut unfinished = 0;
+    let mut mismatch: Option<(String, String)> = None;
+    let mut candidates: Vec<String> = Vec::new();
+    for s in st.sweeps.values() {
+        if !s.servable() {
+            continue;
+        }
+        unfinished += 1;
+        if s.record.paused {
+            continue;
+        }
+        if !s.served_by(version) {
+            mismatch.get_or_insert((s.record.id.clone(), s.record.solver_version.clone()));
+            continue;
+        }
+        candidates.push(s.record.id.clone());
+    }
+    (candidates, unfinished, mismatch)
+}
+
+/// A worker of `version` that got nothing while sweep `sweep` of another
+/// solver version is unfinished is refused, unless some sweep it could
+/// ever serve is unfinished.
+fn refuse_version(
+    st: &State,
+    version: &SolverVersions,
+    (sweep, sweep_version): (String, String),
+) -> Result<(), CoreError> {
+    let kind = st.sweeps.get(&sweep).map(|s| s.record.kind.clone());
+    let servable = st
+        .sweeps
+        .values()
+        .any(|s| s.servable() && s.served_by(version));
+    if servable {
+        return Ok(());
+    }
+    Err(CoreError::VersionMismatch {
+        worker: kind
+            .and_then(|k| version.get(&k))
+            .unwrap_or("none")
+            .to_string(),
+        sweep,
+        sweep_version,
+    })
 }

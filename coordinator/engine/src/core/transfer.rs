@@ -33,7 +33,7 @@
 //! `--require-signature`. Either way the sweep's verification share is the
 //! importing side's ([`ImportPolicy::verify_ppm`]), never the file's.
 
-use super::model::{CoreError, ShardState, IMPORT_PREFIX};
+use super::model::{CoreError, ShardState, Sweep, IMPORT_PREFIX};
 use super::replication::digest;
 use super::Core;
 use crate::export_file::{Decoded, Export, ExportResult, ExportSample, PublicKey, Signature};
@@ -246,16 +246,81 @@ impl Core {
         policy: &ImportPolicy,
     ) -> Result<Imported, CoreError> {
         let export = &file.export;
-        let bad = |m: String| CoreError::BadRequest(format!("import refused: {m}"));
         let id = rename.unwrap_or(&export.sweep_id).to_string();
-        if !super::launch::valid_id(&id) {
-            return Err(bad(format!(
+        let (who, kind, verify_ppm) = self.admit(file, &id, policy)?;
+        if self.lock().sweeps.contains_key(&id) {
+            // The same sweep held here: merge the file's shards into it.
+            return self.import_into(&id, export, kind, &who);
+        }
+        let (params, plan) = planned(kind, export)?;
+        let (merged, records) = self.decode_and_merge(kind, &params, &plan, export, &who)?;
+        // Written without the core's lock (workers keep being served); the
+        // store's create refuses an id taken meanwhile, and the sweep is
+        // added to the core only once all of it is durable.
+        if self.lock().sweeps.contains_key(&id) {
+            return Err(CoreError::Exists(id));
+        }
+        let record =
+            self.staged_record(&id, export, params, kind.version(), verify_ppm, who.trusted)?;
+        let (record, results, timings, origins) =
+            self.store_import(&id, &record, &plan, export, &who, &records)?;
+        let now = self.clock.now();
+        let sweep = super::recovery::resume(
+            StoredSweep {
+                record,
+                plan,
+                results,
+                leases: BTreeMap::new(),
+                stats: SweepStats::default(),
+                timings,
+                failures: BTreeMap::new(),
+                replication: records,
+                origins,
+                snapshot: None,
+            },
+            self.epoch.unix_ms(now),
+        )?;
+        let imported = Imported {
+            sweep_id: id.clone(),
+            shards: sweep.plan.len() as u32,
+            done: sweep.results_stored,
+            signer: who.signer.map(|k| k.fingerprint()).unwrap_or_default(),
+            trusted: who.trusted,
+            merged: false,
+            added: sweep.results_stored,
+            confirmed: 0,
+            conflicts: 0,
+        };
+        debug_assert_eq!(sweep.merged.encode(), merged.encode());
+        self.lock().sweeps.insert(id.clone(), sweep);
+        self.forget_render(&id);
+        if who.trusted {
+            info!(sweep = %id, done = imported.done, total = imported.shards, signer = %imported.signer, "imported sweep, signed by a trusted key");
+        } else {
+            warn!(sweep = %id, done = imported.done, total = imported.shards, signer = %imported.signer, "imported sweep without a trusted signature: every imported result is re-run by a worker before the sweep can finish");
+        }
+        Ok(imported)
+    }
+
+    /// The checks of an import before its kind's work: a valid id, a
+    /// trusted signature if `policy` requires one, a known kind, this
+    /// build's solver version unless `policy` accepts a change. Who the
+    /// results are from, the kind, and the sweep's verification share.
+    fn admit(
+        &self,
+        file: &Decoded,
+        id: &str,
+        policy: &ImportPolicy,
+    ) -> Result<(Who, &'static dyn gamesweep::sweep::SweepKind, u32), CoreError> {
+        let export = &file.export;
+        if !super::launch::valid_id(id) {
+            return Err(refused(format!(
                 "bad sweep id `{id}`: use 1-128 letters, digits, `-`, `_` or `.`"
             )));
         }
         let (signer, trusted) = self.trusted_signer(&file.signature, policy);
         if policy.require_signature && !trusted {
-            return Err(bad(match signer {
+            return Err(refused(match signer {
                 None => "the file is not signed (an export of format 1) and a signature by a trusted key is required (--require-signature)".into(),
                 Some(k) => format!("the file is signed by key {k}, which is not trusted here, and a signature by a trusted key is required (--require-signature): trust it with --trust-key FILE (`gamesweep key export` on its coordinator)"),
             }));
@@ -267,74 +332,50 @@ impl Core {
         });
         let verify_ppm = policy.verify_ppm.unwrap_or(DEFAULT_IMPORT_VERIFY_PPM);
         super::replication::check_share(verify_ppm)?;
-        let kind = kinds::find(&export.kind).map_err(|e| bad(e.to_string()))?;
+        let kind = kinds::find(&export.kind).map_err(|e| refused(e.to_string()))?;
         let mine = kind.version();
         if export.solver_version != mine && !policy.accept_solver_change {
-            return Err(bad(format!(
+            return Err(refused(format!(
                 "solver version mismatch: the export's `{}` results come from solver version {}, this build's is {mine}; import it with the gamesweep build that wrote it, or go on under this build with `run --accept-solver-change` (the report then says which build computed which shards)",
                 export.kind, export.solver_version
             )));
         }
-        if self.lock().sweeps.contains_key(&id) {
-            // The same sweep held here: merge the file's shards into it.
-            let who = Who {
-                untrusted,
-                signer,
-                trusted,
-                accept_solver_change: policy.accept_solver_change,
-            };
-            return self.import_into(&id, export, kind, &who);
-        }
-        if !export.carries_plan() {
-            return Err(bad("the file is an increment: it holds results of a sweep whose plan is in an earlier file of its checkpoint folder, and this store does not hold that sweep yet; import a file that carries the plan first (`run --import` of the whole folder does)".into()));
-        }
-        let params = kind
-            .resolve_params(&export.params)
-            .map_err(|e| bad(e.to_string()))?;
-        if params != export.params {
-            return Err(bad(
-                "the export's parameters are not complete resolved parameters of its kind".into(),
-            ));
-        }
-        // A file chooses its target: bounded before planning (a 2^32 − 1
-        // target would make planning itself the attack).
-        super::launch::check_target_shards(export.target_shards)
-            .and_then(|()| super::launch::check_plan_size(export.plan.len()))
-            .map_err(|e| bad(e.to_string()))?;
-        let plan = kind
-            .plan(&params, export.target_shards)
-            .map_err(|e| bad(e.to_string()))?;
-        if plan != export.plan {
-            return Err(bad(format!(
-                "the export's plan ({} shards) is not the plan this build makes for its parameters ({} shards)",
-                export.plan.len(),
-                plan.len()
-            )));
-        }
-        if let Some(smp) = &export.sample {
-            if !(1..=1_000_000).contains(&smp.ppm)
-                || smp.shards.iter().any(|&i| i as usize >= plan.len())
-            {
-                return Err(bad("the export's sample is out of range".into()));
-            }
-        }
-        // Decode and validate as a submit does (in parallel: validation
-        // re-solves witnesses), then merge with checked arithmetic.
+        let who = Who {
+            untrusted,
+            signer,
+            trusted,
+            accept_solver_change: policy.accept_solver_change,
+        };
+        Ok((who, kind, verify_ppm))
+    }
+
+    /// The file's results decoded and validated as a submit does (in
+    /// parallel: validation re-solves witnesses), then merged with checked
+    /// arithmetic; with the open verification records of a file no trusted
+    /// key signed (`who`).
+    fn decode_and_merge(
+        &self,
+        kind: &'static dyn gamesweep::sweep::SweepKind,
+        params: &gamesweep::sweep::Params,
+        plan: &[gamesweep::sweep::ShardSpec],
+        export: &Export,
+        who: &Who,
+    ) -> Result<(Output, BTreeMap<u32, ReplicationRecord>), CoreError> {
         let decoded: Vec<(Output, String)> = export
             .results
             .par_iter()
             .map(|r| {
                 let shard = plan.get(r.index as usize).ok_or_else(|| {
-                    bad(format!("a result for shard {} beyond the plan", r.index))
+                    refused(format!("a result for shard {} beyond the plan", r.index))
                 })?;
                 kind.decode(r.result.as_bytes())
-                    .and_then(|out| kind.validate(&params, shard, &out).map(|()| out))
+                    .and_then(|out| kind.validate(params, shard, &out).map(|()| out))
                     .map(|out| {
                         // The digest a worker's run is compared with.
                         let d = digest(&out.encode());
                         (out, d)
                     })
-                    .map_err(|e| bad(format!("shard {} result: {e}", r.index)))
+                    .map_err(|e| refused(format!("shard {} result: {e}", r.index)))
             })
             .collect::<Result<_, _>>()?;
         let mut merged = kind.empty();
@@ -342,28 +383,36 @@ impl Core {
         let mut records = BTreeMap::new();
         let opened_ms = self.epoch.unix_ms(self.clock.now());
         for (r, (out, d)) in export.results.iter().zip(decoded) {
-            if let Some(who) = &untrusted {
-                records.insert(r.index, import_run(who, d, opened_ms));
+            if let Some(u) = &who.untrusted {
+                records.insert(r.index, import_run(u, d, opened_ms));
             }
             if last.is_some_and(|l| r.index <= l) {
-                return Err(bad("results not in increasing shard order".into()));
+                return Err(refused("results not in increasing shard order".into()));
             }
             last = Some(r.index);
             merged
                 .merge(out)
-                .map_err(|e| bad(gamesweep::sweep::in_shard(e, r.index).to_string()))?;
+                .map_err(|e| refused(gamesweep::sweep::in_shard(e, r.index).to_string()))?;
         }
-        // Written without the core's lock (workers keep being served); the
-        // store's create refuses an id taken meanwhile, and the sweep is
-        // added to the core only once all of it is durable.
-        if self.lock().sweeps.contains_key(&id) {
-            return Err(CoreError::Exists(id));
-        }
+        Ok((merged, records))
+    }
+
+    /// The record of sweep `id` imported from `export` (resolved `params`),
+    /// staged: made visible (running) once everything is stored.
+    fn staged_record(
+        &self,
+        id: &str,
+        export: &Export,
+        params: gamesweep::sweep::Params,
+        mine: String,
+        verify_ppm: u32,
+        trusted: bool,
+    ) -> Result<SweepRecord, CoreError> {
         // Which build computed each of the file's results, kept as the
         // sweep's record (this build's own need no entry).
         let earlier_solvers = attribute(&[], &mine, export, export.results.iter().map(|r| r.index));
-        let record = SweepRecord {
-            id: id.clone(),
+        Ok(SweepRecord {
+            id: id.to_string(),
             kind: export.kind.clone(),
             params,
             solver_version: mine,
@@ -390,13 +439,29 @@ impl Core {
             priority: crate::store::DEFAULT_PRIORITY,
             part: None,
             earlier_solvers,
-        };
+        })
+    }
+
+    /// Store the staged sweep `record` (`plan`) and the file's results, then
+    /// make it visible: the visible record and the results, timings and
+    /// origins stored. On a failure nothing is left behind (if the store
+    /// cannot be written now, the next import of this id or a restart
+    /// deletes it).
+    fn store_import(
+        &self,
+        id: &str,
+        record: &SweepRecord,
+        plan: &[gamesweep::sweep::ShardSpec],
+        export: &Export,
+        who: &Who,
+        records: &BTreeMap<u32, ReplicationRecord>,
+    ) -> Result<Stored, CoreError> {
         let mut results = BTreeMap::new();
         let mut timings = BTreeMap::new();
         let mut origins = BTreeMap::new();
-        self.remove_failed_import(&id)?;
-        match self.store.create_sweep(&record, &plan) {
-            Err(StoreError::Exists(_)) => return Err(CoreError::Exists(id)),
+        self.remove_failed_import(id)?;
+        match self.store.create_sweep(record, plan) {
+            Err(StoreError::Exists(_)) => return Err(CoreError::Exists(id.to_string())),
             Err(e) => return Err(e.into()),
             Ok(()) => {}
         }
@@ -404,20 +469,20 @@ impl Core {
             for r in &export.results {
                 // An untrusted file's worker names are its own word: its
                 // results are the untrusted identity's.
-                let worker = untrusted.as_ref().unwrap_or(&r.worker);
+                let worker = who.untrusted.as_ref().unwrap_or(&r.worker);
                 let timing = (r.wall_us > 0 || r.cpu_us > 0).then(|| ShardTiming {
                     wall_us: r.wall_us,
                     cpu_us: r.cpu_us,
                     worker: worker.clone(),
                 });
                 self.store
-                    .put_result(&id, r.index, r.result.as_bytes(), timing.as_ref())?;
+                    .put_result(id, r.index, r.result.as_bytes(), timing.as_ref())?;
                 if !worker.is_empty() {
-                    self.store.put_origin(&id, r.index, worker)?;
+                    self.store.put_origin(id, r.index, worker)?;
                     origins.insert(r.index, worker.clone());
                 }
                 if let Some(rec) = records.get(&r.index) {
-                    self.store.put_replication(&id, r.index, Some(rec))?;
+                    self.store.put_replication(id, r.index, Some(rec))?;
                 }
                 results.insert(r.index, r.result.as_bytes().to_vec());
                 if let Some(t) = timing {
@@ -439,51 +504,68 @@ impl Core {
                 // Leave no half-imported sweep behind; if the store cannot
                 // be written now, the next import of this id (or a restart)
                 // deletes it.
-                if let Err(why) = self.store.delete_sweep(&id) {
+                if let Err(why) = self.store.delete_sweep(id) {
                     warn!(sweep = %id, error = %why, "cannot delete a failed import yet");
-                    self.lock_failed_imports().insert(id.clone());
+                    self.lock_failed_imports().insert(id.to_string());
                 }
                 return Err(e);
             }
         };
-        let now = self.clock.now();
-        let sweep = super::recovery::resume(
-            StoredSweep {
-                record,
-                plan,
-                results,
-                leases: BTreeMap::new(),
-                stats: SweepStats::default(),
-                timings,
-                failures: BTreeMap::new(),
-                replication: records,
-                origins,
-                snapshot: None,
-            },
-            self.epoch.unix_ms(now),
-        )?;
-        let imported = Imported {
-            sweep_id: id.clone(),
-            shards: sweep.plan.len() as u32,
-            done: sweep.results_stored,
-            signer: signer.map(|k| k.fingerprint()).unwrap_or_default(),
-            trusted,
-            merged: false,
-            added: sweep.results_stored,
-            confirmed: 0,
-            conflicts: 0,
-        };
-        debug_assert_eq!(sweep.merged.encode(), merged.encode());
-        self.lock().sweeps.insert(id.clone(), sweep);
-        self.forget_render(&id);
-        if trusted {
-            info!(sweep = %id, done = imported.done, total = imported.shards, signer = %imported.signer, "imported sweep, signed by a trusted key");
-        } else {
-            warn!(sweep = %id, done = imported.done, total = imported.shards, signer = %imported.signer, "imported sweep without a trusted signature: every imported result is re-run by a worker before the sweep can finish");
-        }
-        Ok(imported)
+        Ok((record, results, timings, origins))
     }
 }
+
+/// The plan of a file carrying one: its parameters complete resolved
+/// parameters of `kind`, its target bounded, its plan the one this build
+/// makes for them, its sample within it.
+fn planned(
+    kind: &'static dyn gamesweep::sweep::SweepKind,
+    export: &Export,
+) -> Result<(gamesweep::sweep::Params, Vec<gamesweep::sweep::ShardSpec>), CoreError> {
+    if !export.carries_plan() {
+        return Err(refused("the file is an increment: it holds results of a sweep whose plan is in an earlier file of its checkpoint folder, and this store does not hold that sweep yet; import a file that carries the plan first (`run --import` of the whole folder does)".into()));
+    }
+    let params = kind
+        .resolve_params(&export.params)
+        .map_err(|e| refused(e.to_string()))?;
+    if params != export.params {
+        return Err(refused(
+            "the export's parameters are not complete resolved parameters of its kind".into(),
+        ));
+    }
+    // A file chooses its target: bounded before planning (a 2^32 − 1
+    // target would make planning itself the attack).
+    super::launch::check_target_shards(export.target_shards)
+        .and_then(|()| super::launch::check_plan_size(export.plan.len()))
+        .map_err(|e| refused(e.to_string()))?;
+    let plan = kind
+        .plan(&params, export.target_shards)
+        .map_err(|e| refused(e.to_string()))?;
+    if plan != export.plan {
+        return Err(refused(format!(
+            "the export's plan ({} shards) is not the plan this build makes for its parameters ({} shards)",
+            export.plan.len(),
+            plan.len()
+        )));
+    }
+    if let Some(smp) = &export.sample {
+        if !(1..=1_000_000).contains(&smp.ppm)
+            || smp.shards.iter().any(|&i| i as usize >= plan.len())
+        {
+            return Err(refused("the export's sample is out of range".into()));
+        }
+    }
+    Ok((params, plan))
+}
+
+/// A sweep imported anew as stored: its visible record, results, timings
+/// and origins.
+type Stored = (
+    SweepRecord,
+    BTreeMap<u32, Vec<u8>>,
+    BTreeMap<u32, ShardTiming>,
+    BTreeMap<u32, String>,
+);
 
 /// Who a file's results are from, for an import.
 struct Who {
@@ -556,106 +638,14 @@ impl Core {
         kind: &'static dyn gamesweep::sweep::SweepKind,
         who: &Who,
     ) -> Result<Imported, CoreError> {
-        let bad = |m: String| CoreError::BadRequest(format!("import refused: {m}"));
         if who.accept_solver_change {
             // The sweep goes on under this build (its shards done so far
             // recorded under the build that computed them).
             self.change_solver(id, &kind.version())?;
         }
-        let (held, plan): (
-            BTreeSet<u32>,
-            std::sync::Arc<Vec<gamesweep::sweep::ShardSpec>>,
-        ) = {
-            let st = self.lock();
-            let s = st.sweep(id)?;
-            let r = &s.record;
-            let as_flags = gamesweep_api::text::with_flags;
-            if r.kind != export.kind || r.params != export.params {
-                return Err(bad(format!(
-                    "this store's sweep `{id}` is `{}` and the file's is `{}`: a file merges only into the same sweep (import it under another --name)",
-                    as_flags(&r.kind, &r.params),
-                    as_flags(&export.kind, &export.params)
-                )));
-            }
-            if r.solver_version != export.solver_version && !who.accept_solver_change {
-                return Err(bad(format!(
-                    "this store's sweep `{id}` was run by solver version {} and the file's results by {}: results of two solver builds are merged only with `run --accept-solver-change` (the report then says which build computed which shards)",
-                    r.solver_version, export.solver_version
-                )));
-            }
-            if let Some(r) = export
-                .results
-                .iter()
-                .find(|r| r.index as usize >= s.plan.len())
-            {
-                return Err(bad(format!(
-                    "a result for shard {} beyond the plan",
-                    r.index
-                )));
-            }
-            if export.results.windows(2).any(|w| w[0].index >= w[1].index) {
-                return Err(bad("results not in increasing shard order".into()));
-            }
-            if !export.plan_is(&s.plan) {
-                return Err(bad(format!(
-                    "the file's plan ({} shards) is not the plan of this store's sweep `{id}` ({} shards): the parts of a sweep share one plan (the same --shards)",
-                    export.shards(),
-                    s.plan.len()
-                )));
-            }
-            let held = export
-                .results
-                .iter()
-                .map(|r| r.index)
-                .filter(|&i| s.states[i as usize] == ShardState::Done)
-                .collect();
-            (held, s.plan.clone())
-        };
-        let params = &export.params;
-        // Decode every result; validate those to be added (in parallel:
-        // validation re-solves witnesses). A result the store has is only
-        // compared: it changes nothing unless it differs, and then the
-        // import is refused.
-        let decoded: Vec<(Output, String)> = export
-            .results
-            .par_iter()
-            .map(|r| {
-                let shard = &plan[r.index as usize];
-                kind.decode(r.result.as_bytes())
-                    .and_then(|out| {
-                        if held.contains(&r.index) {
-                            Ok(out)
-                        } else {
-                            kind.validate(params, shard, &out).map(|()| out)
-                        }
-                    })
-                    .map(|out| {
-                        let d = digest(&out.encode());
-                        (out, d)
-                    })
-                    .map_err(|e| bad(format!("shard {} result: {e}", r.index)))
-            })
-            .collect::<Result<_, _>>()?;
-        // The digests of the store's results of the shards the file holds.
-        let stored_digests = |wanted: &BTreeSet<u32>| -> Result<BTreeMap<u32, String>, CoreError> {
-            if wanted.is_empty() {
-                return Ok(BTreeMap::new());
-            }
-            let stored = self.store.results_of(id)?;
-            wanted
-                .iter()
-                .filter_map(|i| stored.get(i).map(|b| (*i, b)))
-                .map(|(i, b)| {
-                    let out = kind.decode(b).map_err(|e| {
-                        CoreError::Store(StoreError::Corrupt(format!(
-                            "stored result of shard {i} of `{id}` does not decode: {e}"
-                        )))
-                    })?;
-                    Ok((i, digest(&out.encode())))
-                })
-                .collect()
-        };
-        let mine = stored_digests(&held)?;
+        let (held, plan) = self.same_sweep(id, export, who)?;
+        let decoded = decode_for_merge(kind, &export.params, &plan, &held, export)?;
+        let mine = self.stored_digests(id, kind, &held)?;
         let mut st = self.lock();
         let s = st.sweep_mut(id)?;
         // Shards done meanwhile (a worker's submit) are compared too.
@@ -669,7 +659,7 @@ impl Core {
             mine
         } else {
             let mut all = mine;
-            all.extend(stored_digests(&raced)?);
+            all.extend(self.stored_digests(id, kind, &raced)?);
             all
         };
         let mut unknown = Vec::new();
@@ -697,7 +687,7 @@ impl Core {
         for (r, out, _) in &new {
             merged
                 .merge(out.clone())
-                .map_err(|e| bad(gamesweep::sweep::in_shard(e, r.index).to_string()))?;
+                .map_err(|e| refused(gamesweep::sweep::in_shard(e, r.index).to_string()))?;
         }
         let added = new.len() as u32;
         // Which build computed each added result, recorded before the
@@ -714,106 +704,16 @@ impl Core {
         }
         // Replication records opened here wait from now (`core::verify`).
         let now_ms = self.epoch.unix_ms(self.clock.now());
-        for (r, out, d) in new {
-            let i = r.index;
-            // An untrusted file's worker names are its own word.
-            let worker = who.untrusted.as_ref().unwrap_or(&r.worker).clone();
-            let timing = (r.wall_us > 0 || r.cpu_us > 0).then(|| ShardTiming {
-                wall_us: r.wall_us,
-                cpu_us: r.cpu_us,
-                worker: worker.clone(),
-            });
-            let record =
-                match &who.untrusted {
-                    Some(u) => Some(import_run(u, d, now_ms)),
-                    // As a restart records a selected shard's result.
-                    None if s.replication.selected.contains(&i) => Some(
-                        super::replication::first_run(worker.clone(), 0, d, Some(now_ms)),
-                    ),
-                    None => None,
-                };
-            if !worker.is_empty() {
-                self.store.put_origin(id, i, &worker)?;
-            }
-            if let Some(rec) = &record {
-                self.store.put_replication(id, i, Some(rec))?;
-            }
-            let bytes = out.encode();
-            let stored = self.store.put_result(id, i, &bytes, timing.as_ref());
-            if !matches!(stored, Ok(true)) {
-                if record.is_some() {
-                    let _ = self.store.put_replication(id, i, None);
-                }
-                stored?;
-                // Stored meanwhile: not this import's to add.
-                continue;
-            }
-            if matches!(s.states[i as usize], ShardState::Leased(_)) {
-                self.store.put_lease(id, i, None)?;
-            }
-            if s.failures.remove(&i).is_some() {
-                self.store.put_failure(id, i, None)?;
-            }
-            s.set_state(i, ShardState::Done);
-            s.progress.remove(&i);
-            s.set_work(i, out.work());
-            if !worker.is_empty() {
-                s.replication.origins.insert(i, worker.clone());
-            }
-            if let Some(rec) = record {
-                s.replication.records.insert(i, rec);
-            }
-            if let Some(t) = timing {
-                s.set_timing(i, t);
-            }
-            if let Err(e) = s.merged.merge(out) {
-                // Not reached: the whole file merged above.
-                return Err(bad(gamesweep::sweep::in_shard(e, i).to_string()));
-            }
-            s.done_digest = s
-                .done_digest
-                .union(SetDigest::of(i, &crate::store::journal::digest(&bytes)));
-            s.results_stored += 1;
+        for new in new {
+            self.add_imported(s, id, who, new, now_ms)?;
         }
         // A result that differs from the stored one is a mismatch, as in
         // replication: both runs are recorded, a deciding run settles it
         // (`core::verify`, "conflict"), and the sweep is not finished until
         // then.
         let conflicted = conflicts.len() as u32;
-        for (r, out, d, stored) in conflicts {
-            let i = r.index;
-            let mut rec = s.replication.records.get(&i).cloned().unwrap_or_else(|| {
-                let worker = s.replication.origins.get(&i).cloned().unwrap_or_default();
-                super::replication::first_run(worker, 0, stored, None)
-            });
-            let worker = match (&who.untrusted, r.worker.as_str()) {
-                (Some(u), _) => u.clone(),
-                (None, "") => format!(
-                    "{IMPORT_PREFIX}{}",
-                    who.signer
-                        .as_ref()
-                        .map(|k| k.fingerprint())
-                        .unwrap_or_default()
-                ),
-                (None, w) => w.to_string(),
-            };
-            rec.runs.push(ReplicationRun {
-                worker,
-                attempt: 0,
-                digest: d,
-                result: Some(
-                    String::from_utf8(out.encode())
-                        .map_err(|e| bad(format!("shard {i} result is not UTF-8 JSON: {e}")))?,
-                ),
-            });
-            rec.purpose = ReplicationPurpose::Conflict;
-            rec.verdict = Verdict::Open;
-            rec.since_ms = Some(now_ms);
-            self.store.put_replication(id, i, Some(&rec))?;
-            s.replication.records.insert(i, rec);
-            warn!(sweep = %id, shard = i, "an imported result differs from the stored one: recorded as a mismatch; a deciding run settles it");
-            // Runs already recorded may decide it (a verified shard).
-            self.settle_now(s, i)?;
+        for conflict in conflicts {
+            self.record_conflict(s, id, who, conflict, now_ms)?;
         }
         let done = s.results_stored;
         let shards = s.plan.len() as u32;
@@ -835,6 +735,250 @@ impl Core {
         info!(sweep = %id, added, confirmed, conflicts = conflicted, done, total = shards, finished, "merged an export into a held sweep");
         Ok(imported)
     }
+
+    /// The held sweep `id` is the file's sweep (kind, parameters, solver
+    /// version unless `who` accepts a change, plan) and the file's results
+    /// are of its shards, in order: the shards of them the sweep has done,
+    /// and its plan.
+    fn same_sweep(
+        &self,
+        id: &str,
+        export: &Export,
+        who: &Who,
+    ) -> Result<(BTreeSet<u32>, Plan), CoreError> {
+        let st = self.lock();
+        let s = st.sweep(id)?;
+        let r = &s.record;
+        let as_flags = gamesweep_api::text::with_flags;
+        if r.kind != export.kind || r.params != export.params {
+            return Err(refused(format!(
+                "this store's sweep `{id}` is `{}` and the file's is `{}`: a file merges only into the same sweep (import it under another --name)",
+                as_flags(&r.kind, &r.params),
+                as_flags(&export.kind, &export.params)
+            )));
+        }
+        if r.solver_version != export.solver_version && !who.accept_solver_change {
+            return Err(refused(format!(
+                "this store's sweep `{id}` was run by solver version {} and the file's results by {}: results of two solver builds are merged only with `run --accept-solver-change` (the report then says which build computed which shards)",
+                r.solver_version, export.solver_version
+            )));
+        }
+        if let Some(r) = export
+            .results
+            .iter()
+            .find(|r| r.index as usize >= s.plan.len())
+        {
+            return Err(refused(format!(
+                "a result for shard {} beyond the plan",
+                r.index
+            )));
+        }
+        if export.results.windows(2).any(|w| w[0].index >= w[1].index) {
+            return Err(refused("results not in increasing shard order".into()));
+        }
+        if !export.plan_is(&s.plan) {
+            return Err(refused(format!(
+                "the file's plan ({} shards) is not the plan of this store's sweep `{id}` ({} shards): the parts of a sweep share one plan (the same --shards)",
+                export.shards(),
+                s.plan.len()
+            )));
+        }
+        let held = export
+            .results
+            .iter()
+            .map(|r| r.index)
+            .filter(|&i| s.states[i as usize] == ShardState::Done)
+            .collect();
+        Ok((held, s.plan.clone()))
+    }
+
+    /// The digests of the store's results of the shards `wanted` of sweep `id`.
+    fn stored_digests(
+        &self,
+        id: &str,
+        kind: &'static dyn gamesweep::sweep::SweepKind,
+        wanted: &BTreeSet<u32>,
+    ) -> Result<BTreeMap<u32, String>, CoreError> {
+        if wanted.is_empty() {
+            return Ok(BTreeMap::new());
+        }
+        let stored = self.store.results_of(id)?;
+        wanted
+            .iter()
+            .filter_map(|i| stored.get(i).map(|b| (*i, b)))
+            .map(|(i, b)| {
+                let out = kind.decode(b).map_err(|e| {
+                    CoreError::Store(StoreError::Corrupt(format!(
+                        "stored result of shard {i} of `{id}` does not decode: {e}"
+                    )))
+                })?;
+                Ok((i, digest(&out.encode())))
+            })
+            .collect()
+    }
+
+    /// Add the file's result `r` (decoded `out`, digest `d`) of a shard
+    /// sweep `s` (`id`) has not done, as a submit does: stored, then held.
+    /// Stored meanwhile (a worker's submit), it is not this import's to add.
+    fn add_imported(
+        &self,
+        s: &mut Sweep,
+        id: &str,
+        who: &Who,
+        (r, out, d): (&ExportResult, Output, String),
+        now_ms: u64,
+    ) -> Result<(), CoreError> {
+        let i = r.index;
+        // An untrusted file's worker names are its own word.
+        let worker = who.untrusted.as_ref().unwrap_or(&r.worker).clone();
+        let timing = (r.wall_us > 0 || r.cpu_us > 0).then(|| ShardTiming {
+            wall_us: r.wall_us,
+            cpu_us: r.cpu_us,
+            worker: worker.clone(),
+        });
+        let record = match &who.untrusted {
+            Some(u) => Some(import_run(u, d, now_ms)),
+            // As a restart records a selected shard's result.
+            None if s.replication.selected.contains(&i) => Some(super::replication::first_run(
+                worker.clone(),
+                0,
+                d,
+                Some(now_ms),
+            )),
+            None => None,
+        };
+        if !worker.is_empty() {
+            self.store.put_origin(id, i, &worker)?;
+        }
+        if let Some(rec) = &record {
+            self.store.put_replication(id, i, Some(rec))?;
+        }
+        let bytes = out.encode();
+        let stored = self.store.put_result(id, i, &bytes, timing.as_ref());
+        if !matches!(stored, Ok(true)) {
+            if record.is_some() {
+                let _ = self.store.put_replication(id, i, None);
+            }
+            stored?;
+            // Stored meanwhile: not this import's to add.
+            return Ok(());
+        }
+        if matches!(s.states[i as usize], ShardState::Leased(_)) {
+            self.store.put_lease(id, i, None)?;
+        }
+        if s.failures.remove(&i).is_some() {
+            self.store.put_failure(id, i, None)?;
+        }
+        s.set_state(i, ShardState::Done);
+        s.progress.remove(&i);
+        s.set_work(i, out.work());
+        if !worker.is_empty() {
+            s.replication.origins.insert(i, worker.clone());
+        }
+        if let Some(rec) = record {
+            s.replication.records.insert(i, rec);
+        }
+        if let Some(t) = timing {
+            s.set_timing(i, t);
+        }
+        if let Err(e) = s.merged.merge(out) {
+            // Not reached: the whole file merged above.
+            return Err(refused(gamesweep::sweep::in_shard(e, i).to_string()));
+        }
+        s.done_digest = s
+            .done_digest
+            .union(SetDigest::of(i, &crate::store::journal::digest(&bytes)));
+        s.results_stored += 1;
+        Ok(())
+    }
+
+    /// Record the file's result `r` (decoded `out`, digest `d`), which
+    /// differs from the stored one (digest `stored`), as a mismatch of
+    /// sweep `s` (`id`) to be settled by a deciding run.
+    fn record_conflict(
+        &self,
+        s: &mut Sweep,
+        id: &str,
+        who: &Who,
+        (r, out, d, stored): (&ExportResult, Output, String, String),
+        now_ms: u64,
+    ) -> Result<(), CoreError> {
+        let i = r.index;
+        let mut rec = s.replication.records.get(&i).cloned().unwrap_or_else(|| {
+            let worker = s.replication.origins.get(&i).cloned().unwrap_or_default();
+            super::replication::first_run(worker, 0, stored, None)
+        });
+        let worker = match (&who.untrusted, r.worker.as_str()) {
+            (Some(u), _) => u.clone(),
+            (None, "") => format!(
+                "{IMPORT_PREFIX}{}",
+                who.signer
+                    .as_ref()
+                    .map(|k| k.fingerprint())
+                    .unwrap_or_default()
+            ),
+            (None, w) => w.to_string(),
+        };
+        rec.runs.push(ReplicationRun {
+            worker,
+            attempt: 0,
+            digest: d,
+            result: Some(
+                String::from_utf8(out.encode())
+                    .map_err(|e| refused(format!("shard {i} result is not UTF-8 JSON: {e}")))?,
+            ),
+        });
+        rec.purpose = ReplicationPurpose::Conflict;
+        rec.verdict = Verdict::Open;
+        rec.since_ms = Some(now_ms);
+        self.store.put_replication(id, i, Some(&rec))?;
+        s.replication.records.insert(i, rec);
+        warn!(sweep = %id, shard = i, "an imported result differs from the stored one: recorded as a mismatch; a deciding run settles it");
+        // Runs already recorded may decide it (a verified shard).
+        self.settle_now(s, i)?;
+        Ok(())
+    }
+}
+
+/// A sweep's plan, shared.
+type Plan = std::sync::Arc<Vec<gamesweep::sweep::ShardSpec>>;
+
+/// `import refused: …`: the one-line refusal of an import.
+fn refused(m: String) -> CoreError {
+    CoreError::BadRequest(format!("import refused: {m}"))
+}
+
+/// The file's results decoded, with their digests; those of shards not in
+/// `held` validated too (in parallel: validation re-solves witnesses). A
+/// result the store has is only compared: it changes nothing unless it
+/// differs, and then the import is refused.
+fn decode_for_merge(
+    kind: &'static dyn gamesweep::sweep::SweepKind,
+    params: &gamesweep::sweep::Params,
+    plan: &Plan,
+    held: &BTreeSet<u32>,
+    export: &Export,
+) -> Result<Vec<(Output, String)>, CoreError> {
+    export
+        .results
+        .par_iter()
+        .map(|r| {
+            let shard = &plan[r.index as usize];
+            kind.decode(r.result.as_bytes())
+                .and_then(|out| {
+                    if held.contains(&r.index) {
+                        Ok(out)
+                    } else {
+                        kind.validate(params, shard, &out).map(|()| out)
+                    }
+                })
+                .map(|out| {
+                    let d = digest(&out.encode());
+                    (out, d)
+                })
+                .map_err(|e| refused(format!("shard {} result: {e}", r.index)))
+        })
+        .collect::<Result<_, _>>()
 }
 
 /// The open verification record of a shard imported without a trusted

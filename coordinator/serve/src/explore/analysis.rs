@@ -1,6 +1,6 @@
 //! The boards' analysis routes: sums of positions and the expandable game
 //! tree, answering with exactly what `gamesweep solve sum --json` and
-//! `gamesweep solve tree --json` print ([`gamesweep::board::sum`],
+//! `gamesweep solve tree --json` print ([`gamesweep::sums`],
 //! [`gamesweep::board::tree`]).
 //!
 //! - `GET /explore/api/sum?t=TERM+TERM+...` (terms separated by spaces,
@@ -29,7 +29,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
-use gamesweep::board::sum::{Limits, SumError};
+use gamesweep::sums::{Limits, SumError};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -133,7 +133,7 @@ async fn sum(ex: Arc<Explorer>, terms: Vec<String>, files: BTreeMap<String, Stri
     }
     compute(&ex, move || {
         let t: Vec<&str> = terms.iter().map(String::as_str).collect();
-        gamesweep::board::sum::sum(&t, &limits(), &loader(files)).map_err(board_error)
+        gamesweep::sums::sum(&t, &limits(), &loader(files)).map_err(board_error)
     })
     .await
 }

@@ -54,8 +54,8 @@ pub struct TreeArgs {
 pub const DEFAULT_TREE_POSITIONS: usize = 100_000;
 
 /// The limits of `solve sum` / `solve tree` from their options.
-fn sum_limits(col: u64, uvg: u64) -> gamesweep::board::sum::Limits {
-    gamesweep::board::sum::Limits {
+fn sum_limits(col: u64, uvg: u64) -> gamesweep::sums::Limits {
+    gamesweep::sums::Limits {
         col_work: budget(col),
         uvg_nodes: budget(uvg),
         ..Default::default()
@@ -71,8 +71,8 @@ fn load_game_file(name: &str) -> Result<String, String> {
 }
 
 /// A sum or tree error as the CLI reports it (exit code 2).
-fn sum_error(e: gamesweep::board::sum::SumError) -> UsageError {
-    use gamesweep::board::sum::SumError;
+fn sum_error(e: gamesweep::sums::SumError) -> UsageError {
+    use gamesweep::sums::SumError;
     match e {
         SumError::TreeTooBig { limit, .. } => UsageError(format!(
             "{e}; pass a smaller --depth, or --max-positions {} (0: unlimited)",
@@ -87,9 +87,8 @@ fn sum_error(e: gamesweep::board::sum::SumError) -> UsageError {
 
 pub(super) fn solve_sum(a: SumArgs) -> anyhow::Result<()> {
     let terms: Vec<&str> = a.terms.iter().map(String::as_str).collect();
-    let report =
-        gamesweep::board::sum::sum(&terms, &sum_limits(a.budget, a.uvg_budget), &load_game_file)
-            .map_err(sum_error)?;
+    let report = gamesweep::sums::sum(&terms, &sum_limits(a.budget, a.uvg_budget), &load_game_file)
+        .map_err(sum_error)?;
     if a.json {
         output::print(format_args!("{}\n", serde_json::to_string(&report)?))?;
     } else {

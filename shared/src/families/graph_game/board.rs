@@ -411,64 +411,15 @@ pub fn board<G: GraphGame>(
     } else {
         Side::Left
     };
-    // The start: given, or the only one there is.
-    let start = match line.start {
-        Some(s) if s < starts.len() => Some(s),
-        Some(s) => {
-            return Err(Refused::Input(format!(
-                "start {s}: `{}` has {} start position{} on this graph (0..{})",
-                G::NAME,
-                starts.len(),
-                if starts.len() == 1 { "" } else { "s" },
-                starts.len().saturating_sub(1)
-            )))
-        }
-        None if starts.len() == 1 => Some(0),
-        None => None,
-    };
-    if start.is_none() && !line.moves.is_empty() {
-        return Err(Refused::Input(
-            "moves without a start: choose a start first".into(),
-        ));
-    }
+    let start = chosen_start::<G>(line, starts.len())?;
     // Walk the line.
-    let mut played = Vec::new();
-    let mut at = start.map(|s| starts[s]);
-    let mut side = first;
-    if let Some(mut p) = at {
-        for (k, &i) in line.moves.iter().enumerate() {
-            let opts = game.options(&g, &p, side);
-            let Some(&o) = opts.get(i) else {
-                return Err(Refused::Input(format!(
-                    "move {}: {} has {} option{} here, not {i} (0..{})",
-                    k + 1,
-                    if partizan {
-                        if side == Side::Left {
-                            "Left (Blue)"
-                        } else {
-                            "Right (Red)"
-                        }
-                    } else {
-                        "the player to move"
-                    },
-                    opts.len(),
-                    if opts.len() == 1 { "" } else { "s" },
-                    opts.len().saturating_sub(1)
-                )));
-            };
-            let place = places(game, &g, &p, side, opts.len())[i];
-            played.push(Played {
-                side: partizan.then(|| letter(side)),
-                index: i,
-                place,
-            });
-            p = o;
-            if partizan {
-                side = flip(side);
-            }
+    let (played, at, side) = match start {
+        Some(s) => {
+            let (played, p, side) = walk_line(game, &g, starts[s], line, first)?;
+            (played, Some(p), side)
         }
-        at = Some(p);
-    }
+        None => (Vec::new(), None, first),
+    };
     // Count before valuing: the roots are the starts, or the position.
     let roots: Vec<G::State> = match at {
         Some(p) => vec![p],
@@ -476,104 +427,11 @@ pub fn board<G: GraphGame>(
     };
     let work = reachable(game, &g, &roots, budget)?;
     let mut solver = Solver::<G>::default();
-    let start_views = starts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            // With a start chosen, only its value is new work; the others
-            // are valued too (the board lists them), within the same memo.
-            let v = if at.is_some() && Some(i) != start {
-                None
-            } else {
-                Some(valued(solver.value(game, &g, p)))
-            };
-            (i, p, v)
-        })
-        .collect::<Vec<_>>();
-    let blank = Picture::blank(&g);
-    let start_views = start_views
-        .into_iter()
-        .filter_map(|(i, p, v)| {
-            let pic = game.picture(&g, p);
-            let place = match pic.vertices.matches('T').count() {
-                1 => pic.vertices.find('T').map(Place::Vertex),
-                _ => None,
-            }
-            .or_else(|| (starts.len() > 1).then(|| blank.place_of(&pic)).flatten());
-            v.map(|valued| StartView {
-                index: i,
-                describe: game.describe(&g, p),
-                place,
-                valued,
-            })
-        })
-        .collect();
-    let position = match at {
-        None => None,
-        Some(p) => {
-            let mut remote = Remote {
-                game,
-                g: &g,
-                memo: FxHashMap::default(),
-            };
-            let here = solver.value(game, &g, &p);
-            let mover_wins = match G::PLAY {
-                Play::Impartial => here.grundy != Some(0),
-                Play::Partizan => !mover_wins_at(here.outcome, side),
-            };
-            let remoteness = remote.of(&p, side);
-            let sides: Vec<Side> = if partizan {
-                vec![side, flip(side)]
-            } else {
-                vec![Side::Left]
-            };
-            let mut moves = Vec::new();
-            let mut reply: Option<(bool, u32, usize)> = None;
-            for (si, &s) in sides.iter().enumerate() {
-                let opts = game.options(&g, &p, s);
-                let places = places(game, &g, &p, s, opts.len());
-                for (i, o) in opts.iter().enumerate() {
-                    let v = solver.value(game, &g, o);
-                    let wins = match G::PLAY {
-                        Play::Impartial => v.grundy == Some(0),
-                        Play::Partizan => mover_wins_at(v.outcome, flip(s)),
-                    };
-                    let r = remote.of(o, flip(s));
-                    if si == 0 {
-                        // The quickest win, else the longest resistance.
-                        let better = match reply {
-                            None => true,
-                            Some((w, best, _)) => {
-                                (wins && !w)
-                                    || (wins == w && if wins { r < best } else { r > best })
-                            }
-                        };
-                        if better {
-                            reply = Some((wins, r, i));
-                        }
-                    }
-                    moves.push(MoveView {
-                        side: partizan.then(|| letter(s)),
-                        index: i,
-                        place: places[i],
-                        valued: valued(v),
-                        wins,
-                        remoteness: r,
-                    });
-                }
-            }
-            Some(PositionView {
-                describe: game.describe(&g, &starts[start.unwrap_or(0)]),
-                picture: game.picture(&g, &p),
-                valued: valued(here),
-                to_move: partizan.then(|| letter(side)),
-                mover_wins,
-                remoteness,
-                moves,
-                reply: reply.map(|(_, _, i)| i),
-            })
-        }
-    };
+    let start_views = start_views(game, &g, &mut solver, &starts, at.is_some(), start);
+    let position = at.map(|p| {
+        let describe = game.describe(&g, &starts[start.unwrap_or(0)]);
+        position_view(game, &g, &mut solver, &p, side, describe)
+    });
     Ok(BoardView {
         game: G::NAME,
         impartial: !partizan,
@@ -587,4 +445,191 @@ pub fn board<G: GraphGame>(
         position,
         work,
     })
+}
+
+/// The start a line chose (an index into the game's `count` starts): given,
+/// or the only one there is; `None` to show every start.
+fn chosen_start<G: GraphGame>(line: &Line, count: usize) -> Result<Option<usize>, Refused> {
+    let start = match line.start {
+        Some(s) if s < count => Some(s),
+        Some(s) => {
+            return Err(Refused::Input(format!(
+                "start {s}: `{}` has {count} start position{} on this graph (0..{})",
+                G::NAME,
+                if count == 1 { "" } else { "s" },
+                count.saturating_sub(1)
+            )))
+        }
+        None if count == 1 => Some(0),
+        None => None,
+    };
+    if start.is_none() && !line.moves.is_empty() {
+        return Err(Refused::Input(
+            "moves without a start: choose a start first".into(),
+        ));
+    }
+    Ok(start)
+}
+
+/// The line's moves played from `p`, `first` to move: what was played, the
+/// position reached and the side to move there.
+fn walk_line<G: GraphGame>(
+    game: &G,
+    g: &Graph,
+    mut p: G::State,
+    line: &Line,
+    first: Side,
+) -> Result<(Vec<Played>, G::State, Side), Refused> {
+    let partizan = G::PLAY == Play::Partizan;
+    let mut played = Vec::new();
+    let mut side = first;
+    for (k, &i) in line.moves.iter().enumerate() {
+        let opts = game.options(g, &p, side);
+        let Some(&o) = opts.get(i) else {
+            return Err(Refused::Input(format!(
+                "move {}: {} has {} option{} here, not {i} (0..{})",
+                k + 1,
+                if partizan {
+                    if side == Side::Left {
+                        "Left (Blue)"
+                    } else {
+                        "Right (Red)"
+                    }
+                } else {
+                    "the player to move"
+                },
+                opts.len(),
+                if opts.len() == 1 { "" } else { "s" },
+                opts.len().saturating_sub(1)
+            )));
+        };
+        let place = places(game, g, &p, side, opts.len())[i];
+        played.push(Played {
+            side: partizan.then(|| letter(side)),
+            index: i,
+            place,
+        });
+        p = o;
+        if partizan {
+            side = flip(side);
+        }
+    }
+    Ok((played, p, side))
+}
+
+/// The starts the board lists: each valued unless a start is chosen and
+/// the line is under way (`walking`), then only the chosen one.
+fn start_views<G: GraphGame>(
+    game: &G,
+    g: &Graph,
+    solver: &mut Solver<G>,
+    starts: &[G::State],
+    walking: bool,
+    start: Option<usize>,
+) -> Vec<StartView> {
+    let views = starts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            // With a start chosen, only its value is new work; the others
+            // are valued too (the board lists them), within the same memo.
+            let v = if walking && Some(i) != start {
+                None
+            } else {
+                Some(valued(solver.value(game, g, p)))
+            };
+            (i, p, v)
+        })
+        .collect::<Vec<_>>();
+    let blank = Picture::blank(g);
+    views
+        .into_iter()
+        .filter_map(|(i, p, v)| {
+            let pic = game.picture(g, p);
+            let place = match pic.vertices.matches('T').count() {
+                1 => pic.vertices.find('T').map(Place::Vertex),
+                _ => None,
+            }
+            .or_else(|| (starts.len() > 1).then(|| blank.place_of(&pic)).flatten());
+            v.map(|valued| StartView {
+                index: i,
+                describe: game.describe(g, p),
+                place,
+                valued,
+            })
+        })
+        .collect()
+}
+
+/// The position reached, `side` to move: its value, who wins, every move
+/// with its value and remoteness, and the solver's reply.
+fn position_view<G: GraphGame>(
+    game: &G,
+    g: &Graph,
+    solver: &mut Solver<G>,
+    p: &G::State,
+    side: Side,
+    describe: String,
+) -> PositionView {
+    let partizan = G::PLAY == Play::Partizan;
+    let mut remote = Remote {
+        game,
+        g,
+        memo: FxHashMap::default(),
+    };
+    let here = solver.value(game, g, p);
+    let mover_wins = match G::PLAY {
+        Play::Impartial => here.grundy != Some(0),
+        Play::Partizan => !mover_wins_at(here.outcome, side),
+    };
+    let remoteness = remote.of(p, side);
+    let sides: Vec<Side> = if partizan {
+        vec![side, flip(side)]
+    } else {
+        vec![Side::Left]
+    };
+    let mut moves = Vec::new();
+    let mut reply: Option<(bool, u32, usize)> = None;
+    for (si, &s) in sides.iter().enumerate() {
+        let opts = game.options(g, p, s);
+        let places = places(game, g, p, s, opts.len());
+        for (i, o) in opts.iter().enumerate() {
+            let v = solver.value(game, g, o);
+            let wins = match G::PLAY {
+                Play::Impartial => v.grundy == Some(0),
+                Play::Partizan => mover_wins_at(v.outcome, flip(s)),
+            };
+            let r = remote.of(o, flip(s));
+            if si == 0 {
+                // The quickest win, else the longest resistance.
+                let better = match reply {
+                    None => true,
+                    Some((w, best, _)) => {
+                        (wins && !w) || (wins == w && if wins { r < best } else { r > best })
+                    }
+                };
+                if better {
+                    reply = Some((wins, r, i));
+                }
+            }
+            moves.push(MoveView {
+                side: partizan.then(|| letter(s)),
+                index: i,
+                place: places[i],
+                valued: valued(v),
+                wins,
+                remoteness: r,
+            });
+        }
+    }
+    PositionView {
+        describe,
+        picture: game.picture(g, p),
+        valued: valued(here),
+        to_move: partizan.then(|| letter(side)),
+        mover_wins,
+        remoteness,
+        moves,
+        reply: reply.map(|(_, _, i)| i),
+    }
 }

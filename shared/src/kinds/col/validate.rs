@@ -2,6 +2,8 @@
 
 use super::*;
 use crate::gen::count;
+use crate::sweep::{run_checks, Record};
+use std::cell::RefCell;
 
 /// Largest recorded position `col` validation re-values.
 const RESOLVE_MAX_N: usize = 8;
@@ -32,8 +34,104 @@ pub(super) fn validate_col(
         (graphplan::Walk::Split(_), _) => (1, max_n, &[][..]),
         _ => return Err("shard: its walk does not match its variant".into()),
     };
-    let mut positions = 0u64;
-    let mut non_cold = 0u64;
+    let ctx = Ctx {
+        lo,
+        hi,
+        walk: &walk,
+        prefixes,
+        out,
+        resolver: RefCell::new(Resolver {
+            solver: None,
+            budget: RESOLVE_BUDGET,
+        }),
+    };
+    run_checks(CHECKS, &ctx)
+}
+
+/// A shard's reach and result, what the checks read, and the re-valuing
+/// budget they share (the non-cold records spend it first: they are the
+/// findings).
+struct Ctx<'a> {
+    /// The vertex counts of the shard's graphs.
+    lo: usize,
+    hi: usize,
+    walk: &'a graphplan::Walk,
+    prefixes: &'a [String],
+    out: &'a ColOutput,
+    resolver: RefCell<Resolver>,
+}
+
+impl Ctx<'_> {
+    /// Every row's positions (checked by the rows' check before this is read).
+    fn positions(&self) -> u64 {
+        self.out.by_n.values().map(|c| c.positions).sum()
+    }
+
+    /// Every row's non-cold positions.
+    fn non_cold(&self) -> u64 {
+        self.out.by_n.values().map(|c| c.non_cold).sum()
+    }
+
+    /// The graph and colouring of record `r`, checked to be in the shard.
+    fn record(&self, what: &str, r: &Record) -> Result<(BitGraph, u32, u32), ValidateError> {
+        col_record(what, r, (self.lo, self.hi), self.walk, self.prefixes)
+    }
+}
+
+/// Re-values up to [`RESOLVE_BUDGET`] positions of at most
+/// [`RESOLVE_MAX_N`] vertices, in one solver.
+struct Resolver {
+    solver: Option<Solver>,
+    budget: usize,
+}
+
+impl Resolver {
+    /// `Some(cold)` when the position re-valued to `value`, `None` past the
+    /// budget; an error naming `what` when it has another value.
+    fn resolve(
+        &mut self,
+        what: &str,
+        g: &BitGraph,
+        blue: u32,
+        red: u32,
+        value: &str,
+    ) -> Result<Option<bool>, ValidateError> {
+        if self.budget == 0 || g.n() > RESOLVE_MAX_N {
+            return Ok(None);
+        }
+        self.budget -= 1;
+        let solver = self
+            .solver
+            .get_or_insert_with(|| Solver::new(SolverOptions::default()));
+        let b = col_board(g);
+        let v = solver.value(&b, b.position_masks(blue, red));
+        let shown = solver.arena.display(v);
+        if shown != value {
+            return Err(ValidateError::from(format!(
+                "{what}: the position has value {shown}, not {value}"
+            )));
+        }
+        Ok(Some(solver.arena.is_cold(v)))
+    }
+}
+
+/// A named check of a result (see [`run_checks`]).
+type Check = (&'static str, fn(&Ctx<'_>) -> Result<(), ValidateError>);
+
+/// The checks, in order; the first to fail refuses the result.
+const CHECKS: &[Check] = &[
+    ("rows", rows),
+    ("work", work),
+    ("value tallies", value_tallies),
+    ("non-cold records", non_cold_records),
+    ("smallest positions", smallest_positions),
+];
+
+/// Per vertex count: in the shard, graphs within the connected graphs,
+/// positions within 1..=3^n per graph, one empty board per graph, the value
+/// tally summing to the positions.
+fn rows(x: &Ctx) -> Result<(), ValidateError> {
+    let (out, lo, hi) = (x.out, x.lo, x.hi);
     for (&n32, c) in &out.by_n {
         let n = n32 as usize;
         let at = |f: &str| format!("by_n[{n}].{f}");
@@ -86,15 +184,25 @@ pub(super) fn validate_col(
                 c.positions
             )));
         }
-        positions += c.positions;
-        non_cold += c.non_cold;
     }
+    Ok(())
+}
+
+fn work(x: &Ctx) -> Result<(), ValidateError> {
+    let (out, positions) = (x.out, x.positions());
     if out.work != positions {
         return Err(ValidateError::from(format!(
             "work is {}, not the {positions} positions counted",
             out.work
         )));
     }
+    Ok(())
+}
+
+/// The value tallies' vertex counts and denominators, one smallest position
+/// per value.
+fn value_tallies(x: &Ctx) -> Result<(), ValidateError> {
+    let out = x.out;
     if let Some(n) = out.values.counts.keys().find(|n| !out.by_n.contains_key(n)) {
         return Err(ValidateError::from(format!(
             "values.counts[{n}]: no graphs on {n} vertices are counted"
@@ -116,25 +224,11 @@ pub(super) fn validate_col(
             totals.len()
         )));
     }
-    let mut solver: Option<Solver> = None;
-    let mut budget = RESOLVE_BUDGET;
-    let mut resolve = |what: &str, g: &BitGraph, blue: u32, red: u32, value: &str| {
-        if budget == 0 || g.n() > RESOLVE_MAX_N {
-            return Ok(None);
-        }
-        budget -= 1;
-        let solver = solver.get_or_insert_with(|| Solver::new(SolverOptions::default()));
-        let b = col_board(g);
-        let v = solver.value(&b, b.position_masks(blue, red));
-        let shown = solver.arena.display(v);
-        if shown != value {
-            return Err(ValidateError::from(format!(
-                "{what}: the position has value {shown}, not {value}"
-            )));
-        }
-        Ok(Some(solver.arena.is_cold(v)))
-    };
-    // The non-cold records first: they are the findings.
+    Ok(())
+}
+
+fn non_cold_records(x: &Ctx) -> Result<(), ValidateError> {
+    let (out, non_cold) = (x.out, x.non_cold());
     let rs = &out.non_cold.0;
     if rs.cap != super::RECORD_CAP {
         return Err(ValidateError::from(format!(
@@ -153,17 +247,27 @@ pub(super) fn validate_col(
     }
     for r in &rs.kept {
         let what = format!("non_cold[`{}` {}]", r.code, r.detail);
-        let (g, blue, red) = col_record(&what, r, (lo, hi), &walk, prefixes)?;
+        let (g, blue, red) = x.record(&what, r)?;
         let value = r
             .note
             .strip_prefix("value ")
             .ok_or_else(|| format!("{what}: note `{:.40}` is not `value …`", r.note))?;
-        if resolve(&what, &g, blue, red, value)? == Some(true) {
+        if x.resolver
+            .borrow_mut()
+            .resolve(&what, &g, blue, red, value)?
+            == Some(true)
+        {
             return Err(ValidateError::from(format!(
                 "{what}: value {value} is cold"
             )));
         }
     }
+    Ok(())
+}
+
+fn smallest_positions(x: &Ctx) -> Result<(), ValidateError> {
+    let out = x.out;
+    let totals = out.values.totals();
     for (value, r) in &out.values.smallest {
         let what = format!("values.smallest[{value}]");
         if !totals.contains_key(value.as_str()) {
@@ -189,8 +293,10 @@ pub(super) fn validate_col(
                 r.note
             )));
         }
-        let (g, blue, red) = col_record(&what, r, (lo, hi), &walk, prefixes)?;
-        resolve(&what, &g, blue, red, value)?;
+        let (g, blue, red) = x.record(&what, r)?;
+        x.resolver
+            .borrow_mut()
+            .resolve(&what, &g, blue, red, value)?;
     }
     Ok(())
 }

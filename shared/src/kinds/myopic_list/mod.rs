@@ -95,15 +95,15 @@ pub enum ListShard {
 
 /// Positions checked against a claim, and the exceptions.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Check {
+pub struct ClaimCheck {
     /// Positions (or lemma claims) checked.
     pub positions: u64,
     /// Where the claim fails.
     pub exceptions: Records,
 }
 
-impl Check {
-    fn merge(&mut self, o: Check) -> Result<(), MergeError> {
+impl ClaimCheck {
+    fn merge(&mut self, o: ClaimCheck) -> Result<(), MergeError> {
         add(&mut self.positions, o.positions, "positions")?;
         self.exceptions
             .merge(o.exceptions)
@@ -125,11 +125,11 @@ pub struct ListOutput {
     /// Positions (and lemma claims) processed.
     pub work: u64,
     /// The lemma's claims (three per list length).
-    pub lemma: Check,
+    pub lemma: ClaimCheck,
     /// The corollary on single lists.
-    pub single: Check,
+    pub single: ClaimCheck,
     /// The corollary on tuples of 2–4 lists.
-    pub forest: Check,
+    pub forest: ClaimCheck,
     /// Non-cold positions met by the corollary checks.
     pub non_cold: Records,
 }

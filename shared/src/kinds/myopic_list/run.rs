@@ -103,7 +103,7 @@ pub(super) fn compositions(k: usize, total: usize, first: usize) -> Vec<Vec<usiz
 /// `check`, non-cold positions into `non_cold`; returns the positions checked.
 pub(super) fn check_lists(
     solver: &mut Solver,
-    check: &mut Check,
+    check: &mut ClaimCheck,
     non_cold: &mut Records,
     lens: &[usize],
 ) -> u64 {

@@ -16,7 +16,7 @@ impl MyopicListSweep {
         out: &ListOutput,
     ) -> Result<(), ValidateError> {
         self.check(p).map_err(|e| e.to_string())?;
-        let (name, check, codes, positions): (&str, &Check, Vec<(String, usize)>, u64) =
+        let (name, check, codes, positions): (&str, &ClaimCheck, Vec<(String, usize)>, u64) =
             match *shard {
                 ListShard::Lemma => ("lemma", &out.lemma, Vec::new(), 3 * p.max_len as u64),
                 ListShard::List { nodes } => {

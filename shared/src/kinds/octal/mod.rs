@@ -23,6 +23,7 @@ use crate::gamegraph::octal::{
     code_of_rank, code_text, digits_of, grundy_values, proven_periodicity, Periodicity,
 };
 use crate::sweep::merge::{add, add_counts, MergeError};
+use crate::sweep::params::flag_name;
 use crate::sweep::ValidateError;
 use crate::sweep::{Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
@@ -76,7 +77,7 @@ impl OctalParams {
             if v < d.min || v > d.max {
                 return Err(SweepError::OutOfRange {
                     kind: NAME.into(),
-                    param: d.name.replace('_', "-"),
+                    param: flag_name(d.name),
                     value: v,
                     min: d.min,
                     max: d.max,

@@ -1,6 +1,7 @@
 //! [`Kind::validate`] of `subtraction`: a shard's result checked without re-running it.
 
 use super::*;
+use crate::sweep::run_checks;
 
 /// The checks of [`Kind::validate`]: every count is what the shard's
 /// `hi − lo` sets can give, the per-set rows and the extremes' sets lie in the
@@ -12,20 +13,31 @@ pub(super) fn validate(
     out: &SubtractionOutput,
 ) -> Result<(), ValidateError> {
     let MaskRange { lo, hi } = *shard;
-    let limit = params.sets() + 1;
-    if lo == 0 || lo >= hi || hi > limit {
-        return Err(ValidateError::from(format!(
-            "shard: mask range {lo}..{hi} is not inside 1..{limit}"
-        )));
-    }
-    let sets = hi - lo;
-    if out.sets != sets {
-        return Err(ValidateError::from(format!(
-            "sets is {}, but the shard has the {sets} masks {lo}..{hi}",
-            out.sets
-        )));
-    }
-    let in_shard = |field: &str, s: &SetStats| {
+    let ctx = Ctx {
+        lo,
+        hi,
+        limit: params.sets() + 1,
+        sets: hi.saturating_sub(lo),
+        out,
+    };
+    run_checks(CHECKS, &ctx)
+}
+
+/// A shard's mask range and its result, what the checks read.
+struct Ctx<'a> {
+    lo: u64,
+    hi: u64,
+    /// One past the largest mask of the sweep.
+    limit: u64,
+    /// The number of sets (masks) in the shard.
+    sets: u64,
+    out: &'a SubtractionOutput,
+}
+
+impl Ctx<'_> {
+    /// `s`'s mask is in the shard (`field` names where it is listed).
+    fn in_shard(&self, field: &str, s: &SetStats) -> Result<(), ValidateError> {
+        let (lo, hi) = (self.lo, self.hi);
         if (lo..hi).contains(&s.mask) {
             Ok(())
         } else {
@@ -34,8 +46,46 @@ pub(super) fn validate(
                 s.mask
             )))
         }
-    };
-    // Per-set rows: the smallest min(sets, cap), distinct masks in the shard.
+    }
+}
+
+/// A named check of a result (see [`run_checks`]).
+type Check = (&'static str, fn(&Ctx<'_>) -> Result<(), ValidateError>);
+
+/// The checks, in order; the first to fail refuses the result.
+const CHECKS: &[Check] = &[
+    ("mask range", mask_range),
+    ("sets", set_count),
+    ("per-set rows", per_set_rows),
+    ("histograms", histograms),
+    ("consistency counters", consistency_counters),
+    ("extremes", extremes),
+];
+
+fn mask_range(x: &Ctx) -> Result<(), ValidateError> {
+    let (lo, hi, limit) = (x.lo, x.hi, x.limit);
+    if lo == 0 || lo >= hi || hi > limit {
+        return Err(ValidateError::from(format!(
+            "shard: mask range {lo}..{hi} is not inside 1..{limit}"
+        )));
+    }
+    Ok(())
+}
+
+fn set_count(x: &Ctx) -> Result<(), ValidateError> {
+    let (lo, hi, sets) = (x.lo, x.hi, x.sets);
+    if x.out.sets != sets {
+        return Err(ValidateError::from(format!(
+            "sets is {}, but the shard has the {sets} masks {lo}..{hi}",
+            x.out.sets
+        )));
+    }
+    Ok(())
+}
+
+/// The smallest min(sets, cap) sets' rows, distinct masks in the shard.
+fn per_set_rows(x: &Ctx) -> Result<(), ValidateError> {
+    let (out, sets) = (x.out, x.sets);
     let per_set = &out.per_set;
     if per_set.total != sets {
         return Err(ValidateError::from(format!(
@@ -52,7 +102,7 @@ pub(super) fn validate(
     }
     let mut masks = BTreeSet::new();
     for s in &per_set.kept {
-        in_shard("per_set", s)?;
+        x.in_shard("per_set", s)?;
         if !masks.insert(s.mask) {
             return Err(ValidateError::from(format!(
                 "per_set: mask {} is listed twice",
@@ -66,8 +116,13 @@ pub(super) fn validate(
             )));
         }
     }
-    // Histograms: each counts every set once; with every row kept they are
-    // exactly the rows' values.
+    Ok(())
+}
+
+/// Each histogram counts every set once; with every row kept they are
+/// exactly the rows' values.
+fn histograms(x: &Ctx) -> Result<(), ValidateError> {
+    let (out, sets, per_set) = (x.out, x.sets, &x.out.per_set);
     let complete = per_set.complete();
     for (k, (h, name)) in out.histograms.all().into_iter().zip(FIELDS).enumerate() {
         let sum = h.values().try_fold(0u64, |a, &b| a.checked_add(b));
@@ -99,7 +154,13 @@ pub(super) fn validate(
             )));
         }
     }
-    // Consistency counters: at most the sets; exact with every row kept.
+    Ok(())
+}
+
+/// The consistency counters: at most the sets; exact with every row kept.
+fn consistency_counters(x: &Ctx) -> Result<(), ValidateError> {
+    let (out, sets, per_set) = (x.out, x.sets, &x.out.per_set);
+    let complete = per_set.complete();
     let rows = |f: fn(&SetStats) -> bool| per_set.kept.iter().filter(|s| f(s)).count() as u64;
     #[allow(clippy::manual_is_multiple_of)]
     let counters = [
@@ -122,8 +183,13 @@ pub(super) fn validate(
             )));
         }
     }
-    // Extremes: the histogram's largest value, as many sets as it counts,
-    // the smallest of them kept, each really attaining it.
+    Ok(())
+}
+
+/// Each histogram's largest value, as many sets as it counts, the smallest
+/// of them kept, each really attaining it; the smallest re-solved.
+fn extremes(x: &Ctx) -> Result<(), ValidateError> {
+    let (out, per_set) = (x.out, &x.out.per_set);
     for (k, ((l, h), name)) in out
         .largest
         .all()
@@ -155,7 +221,7 @@ pub(super) fn validate(
             )));
         }
         for s in &l.sets.kept {
-            in_shard(&at, s)?;
+            x.in_shard(&at, s)?;
             if *s.values().all()[k] != max {
                 return Err(ValidateError::from(format!(
                     "{at}: mask {} has {name} {}, not {max}",

@@ -25,6 +25,41 @@ pub(super) fn report_md(doc: &UvgDoc) -> String {
         s,
         "# Undirected vertex geography: every connected graph on ≤ {max_n} vertices, every start\n"
     );
+    grundy_section(&mut s, rows, max_value);
+    matching_section(&mut s, rows);
+    degree3_section(&mut s, rows);
+    smallest_section(&mut s, rows, max_value);
+    smallest_k_section(&mut s, rows, max_n, max_value);
+    let _ = writeln!(
+        s,
+        "\nNo position of value {} or more on ≤ {max_n} vertices.",
+        nim(max_value as u64 + 1)
+    );
+    if let Some(e) = &doc.extension_search {
+        extension_section(&mut s, max_n, e);
+    }
+    for row in rows {
+        if let Some(c) = row.collected.as_ref().filter(|c| c.count > 0) {
+            let _ = writeln!(
+                s,
+                "\nn = {}: {} positions of value ≥ {} (listed in results.json).",
+                row.n,
+                thousands(c.count),
+                nim(c.min_value as u64)
+            );
+        }
+    }
+    s
+}
+
+/// The first row (fewest vertices) with a position of value `v`, and that position.
+fn smallest(rows: &[UvgRow], v: u8) -> Option<(&UvgRow, &WitnessRow)> {
+    rows.iter()
+        .find_map(|row| row.witnesses.get(&v).map(|w| (row, w)))
+}
+
+/// The Grundy values over all (graph, start) pairs: a row per n, and the totals.
+fn grundy_section(s: &mut String, rows: &[UvgRow], max_value: u8) {
     let _ = writeln!(s, "## Grundy values over all (graph, start) pairs\n");
     let mut head = "| n | graphs | pairs |".to_string();
     let mut sep = "|---|---|---|".to_string();
@@ -33,8 +68,7 @@ pub(super) fn report_md(doc: &UvgDoc) -> String {
         sep.push_str("---|");
     }
     let _ = writeln!(s, "{head}\n{sep}");
-    let (mut tg, mut tp, mut tf, mut tme) = (0, 0, 0, 0);
-    let (mut dg, mut dp, mut de, mut dt, mut dmax) = (0, 0, 0, 0, 0);
+    let (mut tg, mut tp, mut tf) = (0, 0, 0);
     for row in rows {
         let mut line = format!(
             "| {} | {} | {} |",
@@ -52,13 +86,6 @@ pub(super) fn report_md(doc: &UvgDoc) -> String {
         tg += row.graphs;
         tp += row.positions;
         tf += row.first_player_wins;
-        tme += row.matching_exceptions;
-        let d = &row.maxdeg3;
-        dg += d.graphs;
-        dp += d.positions;
-        de += d.exceptions;
-        dt += d.win_lose_tests;
-        dmax = dmax.max(d.max_win_lose_tests);
     }
     let _ = writeln!(
         s,
@@ -67,6 +94,12 @@ pub(super) fn report_md(doc: &UvgDoc) -> String {
         thousands(tp),
         thousands(tf)
     );
+}
+
+/// The matching theorem checked on every pair, and its exceptions.
+fn matching_section(s: &mut String, rows: &[UvgRow]) {
+    let tp: u64 = rows.iter().map(|r| r.positions).sum();
+    let tme: u64 = rows.iter().map(|r| r.matching_exceptions).sum();
     let _ = writeln!(s, "## Matching theorem (Fraenkel–Scheinerman–Ullman)\n");
     let _ = writeln!(
         s,
@@ -85,6 +118,19 @@ pub(super) fn report_md(doc: &UvgDoc) -> String {
                 e.values
             );
         }
+    }
+}
+
+/// The degree-3 algorithm against exact search: totals, then a row per n.
+fn degree3_section(s: &mut String, rows: &[UvgRow]) {
+    let (mut dg, mut dp, mut de, mut dt, mut dmax) = (0, 0, 0, 0, 0);
+    for row in rows {
+        let d = &row.maxdeg3;
+        dg += d.graphs;
+        dp += d.positions;
+        de += d.exceptions;
+        dt += d.win_lose_tests;
+        dmax = dmax.max(d.max_win_lose_tests);
     }
     let _ = writeln!(
         s,
@@ -122,6 +168,10 @@ pub(super) fn report_md(doc: &UvgDoc) -> String {
             m
         );
     }
+}
+
+/// The smallest position of each value.
+fn smallest_section(s: &mut String, rows: &[UvgRow], max_value: u8) {
     let _ = writeln!(s, "\n## Smallest positions of each value\n");
     let _ = writeln!(
         s,
@@ -131,13 +181,8 @@ pub(super) fn report_md(doc: &UvgDoc) -> String {
         s,
         "| value | vertices | edges | graph6 | start |\n|---|---|---|---|---|"
     );
-    // The first row (fewest vertices) with a position of value `v`, and that position.
-    let smallest = |v: u8| {
-        rows.iter()
-            .find_map(|row| row.witnesses.get(&v).map(|w| (row, w)))
-    };
     for v in 0..=max_value {
-        if let Some((row, w)) = smallest(v) {
+        if let Some((row, w)) = smallest(rows, v) {
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} | {} |",
@@ -149,6 +194,10 @@ pub(super) fn report_md(doc: &UvgDoc) -> String {
             );
         }
     }
+}
+
+/// The extension step: for each k, the smallest *k from the smallest *(k−1).
+fn smallest_k_section(s: &mut String, rows: &[UvgRow], max_n: usize, max_value: u8) {
     let _ = writeln!(s, "\n## Extension step: the smallest *k\n");
     let _ = writeln!(
         s,
@@ -158,7 +207,7 @@ plus s joined to some of H's vertices; its value is the mex of H's start values 
 exactly when some connected a-vertex graph has starts of every value 0, …, k−1 (then join s to one start of each).\n"
     );
     for k in 1..=max_value + 1 {
-        let Some((row, _)) = smallest(k - 1) else {
+        let Some((row, _)) = smallest(rows, k - 1) else {
             break;
         };
         let a = row.n;
@@ -195,26 +244,6 @@ exactly when some connected a-vertex graph has starts of every value 0, …, k�
             }
         }
     }
-    let _ = writeln!(
-        s,
-        "\nNo position of value {} or more on ≤ {max_n} vertices.",
-        nim(max_value as u64 + 1)
-    );
-    if let Some(e) = &doc.extension_search {
-        extension_section(&mut s, max_n, e);
-    }
-    for row in rows {
-        if let Some(c) = row.collected.as_ref().filter(|c| c.count > 0) {
-            let _ = writeln!(
-                s,
-                "\nn = {}: {} positions of value ≥ {} (listed in results.json).",
-                row.n,
-                thousands(c.count),
-                nim(c.min_value as u64)
-            );
-        }
-    }
-    s
 }
 
 /// The report's section on the smallest-*k search.

@@ -161,43 +161,9 @@ impl Acc {
         }
         let mask = values.iter().fold(0u32, |m, &v| m | 1 << v);
         let t = mask.trailing_ones() as usize;
-        if self.ext_k != 0 && n + 1 >= self.max_n {
-            if let Some(case) = extension::case_of(self.ext_k, self.max_n, g, values) {
-                let st = extension::search(self.ext_k, case, g, values, &mut |_, _| {});
-                let e = &mut self.ext;
-                e.d_case_a += st.d_case_a;
-                e.d_case_b += st.d_case_b;
-                e.t_sets += st.t_sets;
-                e.c_exact += st.c_exact;
-                e.hits += st.hits;
-                if let Some(w) = st.witness {
-                    e.witness.offer(w);
-                }
-                e.graphs.insert(extension::record(g, values));
-            }
-        }
+        self.extension(g, values);
         self.cover[n][t] += 1;
-        // Only k >= 3 is interesting (and k <= 2 would make this the hot spot).
-        for k in 3..=t {
-            let slot = &mut self.cover_witness[n][k];
-            let better = match slot {
-                None => true,
-                Some((e, _)) if m < *e => true,
-                Some((e, c)) if m == *e => {
-                    code.get_or_insert_with(|| graph6::encode_bitgraph(g))
-                        .as_str()
-                        < c.as_str()
-                }
-                _ => false,
-            };
-            if better {
-                *slot = Some((
-                    m,
-                    code.get_or_insert_with(|| graph6::encode_bitgraph(g))
-                        .clone(),
-                ));
-            }
-        }
+        self.cover_witnesses(g, m, t, &mut code);
         // The histogram and the starts the exact values say the first
         // player wins, in one pass; everything per start below runs only
         // when it can matter (an exception, a max-degree-3 graph, a value
@@ -258,6 +224,82 @@ impl Acc {
                 }
             }
         }
+        self.value_witnesses(g, m, values, mask, &mut code);
+        if self.collect > 0 {
+            for (v, &val) in values.iter().enumerate() {
+                if val >= self.collect {
+                    let c = code
+                        .get_or_insert_with(|| graph6::encode_bitgraph(g))
+                        .clone();
+                    self.collected[n].add(record(g, c, v, format!("grundy={val}")));
+                }
+            }
+        }
+    }
+
+    /// The smallest-*k search's figures for `g` (of `values`), when asked
+    /// for and `g` is big enough to be a graph D of it.
+    #[inline]
+    fn extension(&mut self, g: &BitGraph, values: &[u8]) {
+        let n = g.n();
+        if self.ext_k != 0 && n + 1 >= self.max_n {
+            if let Some(case) = extension::case_of(self.ext_k, self.max_n, g, values) {
+                let st = extension::search(self.ext_k, case, g, values, &mut |_, _| {});
+                let e = &mut self.ext;
+                e.d_case_a += st.d_case_a;
+                e.d_case_b += st.d_case_b;
+                e.t_sets += st.t_sets;
+                e.c_exact += st.c_exact;
+                e.hits += st.hits;
+                if let Some(w) = st.witness {
+                    e.witness.offer(w);
+                }
+                e.graphs.insert(extension::record(g, values));
+            }
+        }
+    }
+
+    /// `g` (`m` edges; graph6 `code`, computed once when first needed)
+    /// offered as the witness of every cover size 3..=`t` it has.
+    #[inline]
+    fn cover_witnesses(&mut self, g: &BitGraph, m: usize, t: usize, code: &mut Option<String>) {
+        let n = g.n();
+        // Only k >= 3 is interesting (and k <= 2 would make this the hot spot).
+        for k in 3..=t {
+            let slot = &mut self.cover_witness[n][k];
+            let better = match slot {
+                None => true,
+                Some((e, _)) if m < *e => true,
+                Some((e, c)) if m == *e => {
+                    code.get_or_insert_with(|| graph6::encode_bitgraph(g))
+                        .as_str()
+                        < c.as_str()
+                }
+                _ => false,
+            };
+            if better {
+                *slot = Some((
+                    m,
+                    code.get_or_insert_with(|| graph6::encode_bitgraph(g))
+                        .clone(),
+                ));
+            }
+        }
+    }
+
+    /// `g` (`m` edges, start values `values`, present values `mask`; graph6
+    /// `code`, computed once when first needed) offered as the witness of
+    /// each value it has.
+    #[inline]
+    fn value_witnesses(
+        &mut self,
+        g: &BitGraph,
+        m: usize,
+        values: &[u8],
+        mask: u32,
+        code: &mut Option<String>,
+    ) {
+        let n = g.n();
         // Witness order: vertices (fixed n here), edges, graph6, start. Of
         // the starts of one value in this graph only the first can win.
         let mut present = mask;
@@ -287,16 +329,6 @@ impl Acc {
                     .clone();
                 *slot = Some((m, c, v));
                 self.witness_edges[n][val] = m;
-            }
-        }
-        if self.collect > 0 {
-            for (v, &val) in values.iter().enumerate() {
-                if val >= self.collect {
-                    let c = code
-                        .get_or_insert_with(|| graph6::encode_bitgraph(g))
-                        .clone();
-                    self.collected[n].add(record(g, c, v, format!("grundy={val}")));
-                }
             }
         }
     }

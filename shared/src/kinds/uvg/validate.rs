@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::gen::count;
-use crate::sweep::TruthCheck;
+use crate::sweep::{run_checks, TruthCheck};
 
 /// A witness graph `code` claimed to have `n` vertices and `edges` edges,
 /// decoded and checked: within the budget, connected, and (for a prefix
@@ -142,6 +142,8 @@ pub(super) fn rows(
     Some(lo..=hi)
 }
 
+/// [`Kind::validate`] for `uvg`: every row of the result through [`ROW_CHECKS`],
+/// then the extension's figures.
 pub(super) fn validate(
     params: &UvgParams,
     shard: &GraphShard,
@@ -150,231 +152,345 @@ pub(super) fn validate(
     params.check().map_err(|e| e.to_string())?;
     let (walk, lo, hi, prefixes) = reach(params, shard)?;
     for (&n, c) in &out.by_n {
-        let at = |field: &str| format!("by_n[{n}].{field}");
-        if n < lo || n > hi {
-            return Err(ValidateError::from(format!(
-                "by_n[{n}]: this shard only has graphs on {lo}..={hi} vertices"
-            )));
-        }
-        let nn = n as u64;
-        if c.graphs == 0 || c.graphs > count::connected_bound(n) {
-            return Err(ValidateError::from(format!(
-                "{} is {}: there are 1..={} connected graphs on {n} vertices",
-                at("graphs"),
-                c.graphs,
-                count::connected_bound(n)
-            )));
-        }
-        if c.positions != c.graphs * nn {
-            return Err(ValidateError::from(format!(
-                "{} is {}, not {n} × {} graphs",
-                at("positions"),
-                c.positions,
-                c.graphs
-            )));
-        }
-        if let Some((&v, _)) = c.grundy.range(n as u8..).next() {
-            return Err(ValidateError::from(format!(
-                "{}: value {v} on {n} vertices (a start's value is below its degree + 1 ≤ {n})",
-                at("grundy")
-            )));
-        }
-        let sum = |m: &BTreeMap<u8, u64>| m.values().try_fold(0u64, |a, &b| a.checked_add(b));
-        if sum(&c.grundy) != Some(c.positions) {
-            return Err(ValidateError::from(format!(
-                "{} sums to {:?}, not positions = {}",
-                at("grundy"),
-                sum(&c.grundy),
-                c.positions
-            )));
-        }
-        if let Some((&t, _)) = c.cover.range(n as u8 + 1..).next() {
-            return Err(ValidateError::from(format!(
-                "{}: t = {t} on {n} vertices",
-                at("cover")
-            )));
-        }
-        if sum(&c.cover) != Some(c.graphs) {
-            return Err(ValidateError::from(format!(
-                "{} sums to {:?}, not graphs = {}",
-                at("cover"),
-                sum(&c.cover),
-                c.graphs
-            )));
-        }
-        if c.first_player_wins > c.positions {
-            return Err(ValidateError::from(format!(
-                "{} is {}, above positions = {}",
-                at("first_player_wins"),
-                c.first_player_wins,
-                c.positions
-            )));
-        }
-        check_set(
-            &at("matching_exceptions"),
-            &c.matching_exceptions,
-            EXCEPTION_CAP,
-            c.positions,
-        )?;
-        // The matching test and value ≠ 0 agree except at the exceptions.
-        let nonzero = c.positions - c.grundy.get(&0).copied().unwrap_or(0);
-        if c.first_player_wins.abs_diff(nonzero) > c.matching_exceptions.total {
-            return Err(ValidateError::from(format!(
-                "{} is {} but {nonzero} positions have a non-zero value and only {} are matching exceptions",
-                at("first_player_wins"),
-                c.first_player_wins,
-                c.matching_exceptions.total
-            )));
-        }
-        let d = &c.degree3;
-        if d.graphs > c.graphs || d.positions != d.graphs * nn {
-            return Err(ValidateError::from(format!(
-                "{}: {} graphs and {} positions, of {} graphs on {n} vertices",
-                at("degree3"),
-                d.graphs,
-                d.positions,
-                c.graphs
-            )));
-        }
-        if d.max_win_lose_tests.0 > d.win_lose_tests || (d.positions == 0 && d.win_lose_tests > 0) {
-            return Err(ValidateError::from(format!(
-                "{}: max {} of {} tests over {} positions",
-                at("degree3.win_lose_tests"),
-                d.max_win_lose_tests.0,
-                d.win_lose_tests,
-                d.positions
-            )));
-        }
-        check_set(
-            &at("degree3_exceptions"),
-            &c.degree3_exceptions,
-            EXCEPTION_CAP,
-            d.positions,
-        )?;
-        let collected: u64 = match params.collect_min_value {
-            0 => 0,
-            k => c.grundy.range(k..).map(|(_, &x)| x).sum(),
+        let row = Row {
+            params,
+            n,
+            c,
+            lo,
+            hi,
+            walk: &walk,
+            prefixes,
         };
-        check_set(&at("collected"), &c.collected, u64::MAX, collected)?;
-        if c.collected.total != collected {
+        run_checks(ROW_CHECKS, &row)?;
+    }
+    validate_extension(params, &out.extension)
+}
+
+/// One row of a shard's result (`by_n[n]`) and what its checks read.
+struct Row<'a> {
+    params: &'a UvgParams,
+    n: usize,
+    c: &'a UvgCounts,
+    /// The vertex counts the shard's graphs have.
+    lo: usize,
+    hi: usize,
+    walk: &'a graphplan::Walk,
+    prefixes: &'a [String],
+}
+
+impl Row<'_> {
+    /// `by_n[n].FIELD`, as messages name a field.
+    fn at(&self, field: &str) -> String {
+        format!("by_n[{}].{field}", self.n)
+    }
+
+    /// The witness graph `code` of `what`, checked to be one of this row's.
+    fn witness(&self, what: &str, code: &str, edges: u32) -> Result<BitGraph, ValidateError> {
+        witness_graph(what, code, self.n, Some(edges), self.walk, self.prefixes)
+    }
+}
+
+/// A named check of a row (see [`run_checks`]).
+type Check = (&'static str, fn(&Row<'_>) -> Result<(), ValidateError>);
+
+/// The checks of one row, in order; the first to fail refuses the result.
+const ROW_CHECKS: &[Check] = &[
+    ("in the shard", in_the_shard),
+    ("graphs and positions", graphs_and_positions),
+    ("grundy histogram", grundy_histogram),
+    ("cover histogram", cover_histogram),
+    ("matching test", matching_test),
+    ("degree3", degree3),
+    ("collected", collected),
+    ("witnesses", witnesses),
+    ("cover witnesses", cover_witnesses),
+    ("kept records", kept_records),
+];
+
+/// The sum of a histogram, `None` past `u64`.
+fn total(m: &BTreeMap<u8, u64>) -> Option<u64> {
+    m.values().try_fold(0u64, |a, &b| a.checked_add(b))
+}
+
+fn in_the_shard(r: &Row) -> Result<(), ValidateError> {
+    let (n, lo, hi) = (r.n, r.lo, r.hi);
+    if n < lo || n > hi {
+        return Err(ValidateError::from(format!(
+            "by_n[{n}]: this shard only has graphs on {lo}..={hi} vertices"
+        )));
+    }
+    Ok(())
+}
+
+fn graphs_and_positions(r: &Row) -> Result<(), ValidateError> {
+    let (n, c) = (r.n, r.c);
+    if c.graphs == 0 || c.graphs > count::connected_bound(n) {
+        return Err(ValidateError::from(format!(
+            "{} is {}: there are 1..={} connected graphs on {n} vertices",
+            r.at("graphs"),
+            c.graphs,
+            count::connected_bound(n)
+        )));
+    }
+    if c.positions != c.graphs * n as u64 {
+        return Err(ValidateError::from(format!(
+            "{} is {}, not {n} × {} graphs",
+            r.at("positions"),
+            c.positions,
+            c.graphs
+        )));
+    }
+    Ok(())
+}
+
+fn grundy_histogram(r: &Row) -> Result<(), ValidateError> {
+    let (n, c) = (r.n, r.c);
+    if let Some((&v, _)) = c.grundy.range(n as u8..).next() {
+        return Err(ValidateError::from(format!(
+            "{}: value {v} on {n} vertices (a start's value is below its degree + 1 ≤ {n})",
+            r.at("grundy")
+        )));
+    }
+    if total(&c.grundy) != Some(c.positions) {
+        return Err(ValidateError::from(format!(
+            "{} sums to {:?}, not positions = {}",
+            r.at("grundy"),
+            total(&c.grundy),
+            c.positions
+        )));
+    }
+    Ok(())
+}
+
+fn cover_histogram(r: &Row) -> Result<(), ValidateError> {
+    let (n, c) = (r.n, r.c);
+    if let Some((&t, _)) = c.cover.range(n as u8 + 1..).next() {
+        return Err(ValidateError::from(format!(
+            "{}: t = {t} on {n} vertices",
+            r.at("cover")
+        )));
+    }
+    if total(&c.cover) != Some(c.graphs) {
+        return Err(ValidateError::from(format!(
+            "{} sums to {:?}, not graphs = {}",
+            r.at("cover"),
+            total(&c.cover),
+            c.graphs
+        )));
+    }
+    Ok(())
+}
+
+/// The first-player wins counted, and the matching test against value ≠ 0:
+/// they agree except at the exceptions.
+fn matching_test(r: &Row) -> Result<(), ValidateError> {
+    let c = r.c;
+    if c.first_player_wins > c.positions {
+        return Err(ValidateError::from(format!(
+            "{} is {}, above positions = {}",
+            r.at("first_player_wins"),
+            c.first_player_wins,
+            c.positions
+        )));
+    }
+    check_set(
+        &r.at("matching_exceptions"),
+        &c.matching_exceptions,
+        EXCEPTION_CAP,
+        c.positions,
+    )?;
+    let nonzero = c.positions - c.grundy.get(&0).copied().unwrap_or(0);
+    if c.first_player_wins.abs_diff(nonzero) > c.matching_exceptions.total {
+        return Err(ValidateError::from(format!(
+            "{} is {} but {nonzero} positions have a non-zero value and only {} are matching exceptions",
+            r.at("first_player_wins"),
+            c.first_player_wins,
+            c.matching_exceptions.total
+        )));
+    }
+    Ok(())
+}
+
+fn degree3(r: &Row) -> Result<(), ValidateError> {
+    let (n, c, d) = (r.n, r.c, &r.c.degree3);
+    if d.graphs > c.graphs || d.positions != d.graphs * n as u64 {
+        return Err(ValidateError::from(format!(
+            "{}: {} graphs and {} positions, of {} graphs on {n} vertices",
+            r.at("degree3"),
+            d.graphs,
+            d.positions,
+            c.graphs
+        )));
+    }
+    if d.max_win_lose_tests.0 > d.win_lose_tests || (d.positions == 0 && d.win_lose_tests > 0) {
+        return Err(ValidateError::from(format!(
+            "{}: max {} of {} tests over {} positions",
+            r.at("degree3.win_lose_tests"),
+            d.max_win_lose_tests.0,
+            d.win_lose_tests,
+            d.positions
+        )));
+    }
+    check_set(
+        &r.at("degree3_exceptions"),
+        &c.degree3_exceptions,
+        EXCEPTION_CAP,
+        d.positions,
+    )
+}
+
+fn collected(r: &Row) -> Result<(), ValidateError> {
+    let c = r.c;
+    let collected: u64 = match r.params.collect_min_value {
+        0 => 0,
+        k => c.grundy.range(k..).map(|(_, &x)| x).sum(),
+    };
+    check_set(&r.at("collected"), &c.collected, u64::MAX, collected)?;
+    if c.collected.total != collected {
+        return Err(ValidateError::from(format!(
+            "{}.total is {}, but {collected} positions have a value ≥ {}",
+            r.at("collected"),
+            c.collected.total,
+            r.params.collect_min_value
+        )));
+    }
+    Ok(())
+}
+
+/// One witness per value counted: in the shard, and of the value claimed
+/// (re-solved).
+fn witnesses(r: &Row) -> Result<(), ValidateError> {
+    let (n, c) = (r.n, r.c);
+    for (&v, w) in &c.witnesses {
+        let what = format!("{}[{v}]", r.at("witnesses"));
+        let Some(w) = &w.0 else {
+            return Err(ValidateError::from(format!("{what} is empty")));
+        };
+        if !c.grundy.contains_key(&v) {
             return Err(ValidateError::from(format!(
-                "{}.total is {}, but {collected} positions have a value ≥ {}",
-                at("collected"),
-                c.collected.total,
-                params.collect_min_value
+                "{what}: no position of value {v} is counted"
             )));
         }
-        // Witnesses: in the shard, and of the value claimed (re-solved).
-        for (&v, w) in &c.witnesses {
-            let what = format!("{}[{v}]", at("witnesses"));
-            let Some(w) = &w.0 else {
-                return Err(ValidateError::from(format!("{what} is empty")));
-            };
-            if !c.grundy.contains_key(&v) {
+        let g = r.witness(&what, &w.graph6, w.edges)?;
+        let values = uvg::grundy_all(&g);
+        match values.get(w.start as usize) {
+            Some(&x) if x == v => {}
+            Some(&x) => {
                 return Err(ValidateError::from(format!(
-                    "{what}: no position of value {v} is counted"
-                )));
+                    "{what}: `{}` start {} has value {x}, not {v}",
+                    w.graph6, w.start
+                )))
             }
-            let g = witness_graph(&what, &w.graph6, n, Some(w.edges), &walk, prefixes)?;
-            let values = uvg::grundy_all(&g);
-            match values.get(w.start as usize) {
-                Some(&x) if x == v => {}
-                Some(&x) => {
-                    return Err(ValidateError::from(format!(
-                        "{what}: `{}` start {} has value {x}, not {v}",
-                        w.graph6, w.start
-                    )))
-                }
-                None => {
-                    return Err(ValidateError::from(format!(
-                        "{what}: start {} ≥ {n}",
-                        w.start
-                    )))
-                }
-            }
-        }
-        if c.witnesses.len() != c.grundy.len() {
-            return Err(ValidateError::from(format!(
-                "{}: {} witnesses for {} values",
-                at("witnesses"),
-                c.witnesses.len(),
-                c.grundy.len()
-            )));
-        }
-        for (&k, w) in &c.cover_witnesses {
-            let what = format!("{}[{k}]", at("cover_witnesses"));
-            let Some(w) = &w.0 else {
-                return Err(ValidateError::from(format!("{what} is empty")));
-            };
-            if k < 3 || c.cover.range(k..).next().is_none() {
+            None => {
                 return Err(ValidateError::from(format!(
-                    "{what}: no graph with t ≥ {k} is counted"
-                )));
-            }
-            let g = witness_graph(&what, &w.graph6, n, Some(w.edges), &walk, prefixes)?;
-            let mask = uvg::grundy_all(&g).iter().fold(0u32, |m, &x| m | 1 << x);
-            if (mask.trailing_ones() as u8) < k {
-                return Err(ValidateError::from(format!(
-                    "{what}: `{}` does not have starts of every value 0..{}",
-                    w.graph6,
-                    k - 1
-                )));
-            }
-        }
-        let with_cover = c.cover.range(3..).map(|(&t, _)| t).max().unwrap_or(0);
-        if c.cover_witnesses.len() != with_cover.saturating_sub(2) as usize {
-            return Err(ValidateError::from(format!(
-                "{}: {} witnesses, but graphs with t up to {with_cover} are counted",
-                at("cover_witnesses"),
-                c.cover_witnesses.len()
-            )));
-        }
-        // The kept records: in the shard, and of the values their notes claim.
-        let sets = [
-            ("matching_exceptions", &c.matching_exceptions),
-            ("degree3_exceptions", &c.degree3_exceptions),
-            ("collected", &c.collected),
-        ];
-        for (name, set) in sets {
-            for (i, r) in set.kept.iter().enumerate() {
-                let what = format!("{}.kept[{i}]", at(name));
-                if r.vertices as usize != n {
-                    return Err(ValidateError::from(format!(
-                        "{what}: {} vertices under n = {n}",
-                        r.vertices
-                    )));
-                }
-                let g = witness_graph(&what, &r.code, n, Some(r.edges), &walk, prefixes)?;
-                let s = r.index as usize;
-                if s >= n {
-                    return Err(ValidateError::from(format!("{what}: start {s} ≥ {n}")));
-                }
-                let val = uvg::grundy_all(&g)[s];
-                let wins = uvg::first_player_wins_all(&g) >> s & 1 == 1;
-                let ok = match name {
-                    "matching_exceptions" => {
-                        wins != (val != 0)
-                            && r.note
-                                == format!("exact={val} matching_says_first_player_wins={wins}")
-                    }
-                    "degree3_exceptions" => {
-                        g.max_degree() <= 3
-                            && uvg::degree3::grundy_degree3(&g, s, g.all()).is_some_and(|(d, _)| {
-                                d != val && r.note == format!("exact={val} degree3={d}")
-                            })
-                    }
-                    _ => val >= params.collect_min_value && r.note == format!("grundy={val}"),
-                };
-                if !ok {
-                    return Err(ValidateError::from(format!(
-                        "{what}: `{}` start {s} (value {val}) is not what `{}` says",
-                        r.code, r.note
-                    )));
-                }
+                    "{what}: start {} ≥ {n}",
+                    w.start
+                )))
             }
         }
     }
-    validate_extension(params, &out.extension)
+    if c.witnesses.len() != c.grundy.len() {
+        return Err(ValidateError::from(format!(
+            "{}: {} witnesses for {} values",
+            r.at("witnesses"),
+            c.witnesses.len(),
+            c.grundy.len()
+        )));
+    }
+    Ok(())
+}
+
+/// One witness per cover size t ≥ 3 counted, re-solved to cover 0..t.
+fn cover_witnesses(r: &Row) -> Result<(), ValidateError> {
+    let c = r.c;
+    for (&k, w) in &c.cover_witnesses {
+        let what = format!("{}[{k}]", r.at("cover_witnesses"));
+        let Some(w) = &w.0 else {
+            return Err(ValidateError::from(format!("{what} is empty")));
+        };
+        if k < 3 || c.cover.range(k..).next().is_none() {
+            return Err(ValidateError::from(format!(
+                "{what}: no graph with t ≥ {k} is counted"
+            )));
+        }
+        let g = r.witness(&what, &w.graph6, w.edges)?;
+        let mask = uvg::grundy_all(&g).iter().fold(0u32, |m, &x| m | 1 << x);
+        if (mask.trailing_ones() as u8) < k {
+            return Err(ValidateError::from(format!(
+                "{what}: `{}` does not have starts of every value 0..{}",
+                w.graph6,
+                k - 1
+            )));
+        }
+    }
+    let with_cover = c.cover.range(3..).map(|(&t, _)| t).max().unwrap_or(0);
+    if c.cover_witnesses.len() != with_cover.saturating_sub(2) as usize {
+        return Err(ValidateError::from(format!(
+            "{}: {} witnesses, but graphs with t up to {with_cover} are counted",
+            r.at("cover_witnesses"),
+            c.cover_witnesses.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The kept records: in the shard, and of the values their notes claim.
+fn kept_records(r: &Row) -> Result<(), ValidateError> {
+    let (n, c) = (r.n, r.c);
+    let sets = [
+        ("matching_exceptions", &c.matching_exceptions),
+        ("degree3_exceptions", &c.degree3_exceptions),
+        ("collected", &c.collected),
+    ];
+    for (name, set) in sets {
+        for (i, rec) in set.kept.iter().enumerate() {
+            let what = format!("{}.kept[{i}]", r.at(name));
+            if rec.vertices as usize != n {
+                return Err(ValidateError::from(format!(
+                    "{what}: {} vertices under n = {n}",
+                    rec.vertices
+                )));
+            }
+            let g = r.witness(&what, &rec.code, rec.edges)?;
+            let s = rec.index as usize;
+            if s >= n {
+                return Err(ValidateError::from(format!("{what}: start {s} ≥ {n}")));
+            }
+            let val = uvg::grundy_all(&g)[s];
+            if !record_holds(name, &g, s, val, &rec.note, r.params) {
+                return Err(ValidateError::from(format!(
+                    "{what}: `{}` start {s} (value {val}) is not what `{}` says",
+                    rec.code, rec.note
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether a kept record of set `name` (start `s` of `g`, of value `val`)
+/// is what its `note` says.
+fn record_holds(
+    name: &str,
+    g: &BitGraph,
+    s: usize,
+    val: u8,
+    note: &str,
+    params: &UvgParams,
+) -> bool {
+    match name {
+        "matching_exceptions" => {
+            let wins = uvg::first_player_wins_all(g) >> s & 1 == 1;
+            wins != (val != 0)
+                && note == format!("exact={val} matching_says_first_player_wins={wins}")
+        }
+        "degree3_exceptions" => {
+            g.max_degree() <= 3
+                && uvg::degree3::grundy_degree3(g, s, g.all())
+                    .is_some_and(|(d, _)| d != val && note == format!("exact={val} degree3={d}"))
+        }
+        _ => val >= params.collect_min_value && note == format!("grundy={val}"),
+    }
 }
 
 /// The smallest-*k search's figures against its records: every D re-solved

@@ -1,6 +1,7 @@
 //! [`Kind::validate`] of `uvg-degree3`: a shard's result checked without re-running it.
 
 use super::*;
+use crate::sweep::run_checks;
 
 /// Exception records whose graph [`Kind::validate`] regenerates (a seeded
 /// random graph, no solving): a fixed budget.
@@ -30,15 +31,78 @@ pub(super) fn validate(
         let count = (range.end - first).div_ceil(span);
         want.insert(size(first), count);
     }
-    if out.by_n.keys().ne(want.keys()) {
+    let ctx = Ctx {
+        params,
+        lo,
+        hi,
+        range,
+        want,
+        out,
+    };
+    run_checks(CHECKS, &ctx)
+}
+
+/// A shard's instances, the graphs they have per size, and its result: what
+/// the checks read.
+struct Ctx<'a> {
+    params: &'a Degree3Params,
+    /// The sizes of the sweep's graphs (instance i has `lo + i % span`).
+    lo: usize,
+    hi: usize,
+    /// The instances of the shard.
+    range: std::ops::Range<u64>,
+    /// The shard's number of graphs per size.
+    want: BTreeMap<u64, u64>,
+    out: &'a Degree3Output,
+}
+
+impl Ctx<'_> {
+    /// The size of instance `i`.
+    fn size(&self, i: u64) -> u64 {
+        self.lo as u64 + i % (self.hi - self.lo + 1) as u64
+    }
+
+    /// Every size's starts (checked by the rows' checks before this is read).
+    fn starts(&self) -> u64 {
+        self.out.by_n.values().map(|t| t.starts).sum()
+    }
+
+    /// The starts the win/lose tests answered.
+    fn answered(&self) -> u64 {
+        self.out.tests_per_start.0.iter().sum()
+    }
+}
+
+/// A named check of a result (see [`run_checks`]).
+type Check = (&'static str, fn(&Ctx<'_>) -> Result<(), ValidateError>);
+
+/// The checks, in order; the first to fail refuses the result.
+const CHECKS: &[Check] = &[
+    ("sizes", sizes),
+    ("rows", rows),
+    ("work", work),
+    ("values", values),
+    ("tests per start", tests_per_start),
+    ("exceptions", exceptions),
+];
+
+fn sizes(x: &Ctx) -> Result<(), ValidateError> {
+    let out = x.out;
+    if out.by_n.keys().ne(x.want.keys()) {
         return Err(ValidateError::from(format!(
             "by_n has sizes {:?}, but the shard's graphs have {:?}",
             out.by_n.keys().collect::<Vec<_>>(),
-            want.keys().collect::<Vec<_>>()
+            x.want.keys().collect::<Vec<_>>()
         )));
     }
-    let mut starts = 0u64;
-    for (&n, t) in &out.by_n {
+    Ok(())
+}
+
+/// Each size's graphs and starts, its maxima below its sums, its reachable
+/// positions and nodes at least its starts.
+fn rows(x: &Ctx) -> Result<(), ValidateError> {
+    let want = &x.want;
+    for (&n, t) in &x.out.by_n {
         let at = |f: &str| format!("by_n[{n}].{f}");
         if t.graphs != want[&n] {
             return Err(ValidateError::from(format!(
@@ -101,14 +165,23 @@ pub(super) fn validate(
                 t.starts
             )));
         }
-        starts += t.starts;
     }
+    Ok(())
+}
+
+fn work(x: &Ctx) -> Result<(), ValidateError> {
+    let (out, starts) = (x.out, x.starts());
     if out.work != starts {
         return Err(ValidateError::from(format!(
             "work is {}, not the {starts} starts",
             out.work
         )));
     }
+    Ok(())
+}
+
+fn values(x: &Ctx) -> Result<(), ValidateError> {
+    let (out, starts) = (x.out, x.starts());
     let values: u64 = out.values.0.iter().sum();
     if values != starts || out.values.0.len() > 4 {
         return Err(ValidateError::from(format!(
@@ -116,7 +189,11 @@ pub(super) fn validate(
             out.values.0.len()
         )));
     }
-    let answered: u64 = out.tests_per_start.0.iter().sum();
+    Ok(())
+}
+
+fn tests_per_start(x: &Ctx) -> Result<(), ValidateError> {
+    let (out, starts, answered) = (x.out, x.starts(), x.answered());
     let tests: u64 = out.by_n.values().map(|t| t.tests).sum();
     let weighted = out
         .tests_per_start
@@ -129,7 +206,15 @@ pub(super) fn validate(
             "tests_per_start counts {answered} starts and {weighted:?} tests, but there are {starts} starts and {tests} tests"
         )));
     }
-    let rs = &out.exceptions.0;
+    Ok(())
+}
+
+/// The exceptions within the declined starts, each a start of one of the
+/// shard's graphs, the first [`REGENERATE_BUDGET`] regenerated.
+fn exceptions(x: &Ctx) -> Result<(), ValidateError> {
+    let (params, lo, hi, range) = (x.params, x.lo, x.hi, &x.range);
+    let (starts, answered) = (x.starts(), x.answered());
+    let rs = &x.out.exceptions.0;
     if rs.cap != crate::families::bft::EXCEPTION_CAP
         || rs.total > starts
         || rs.total < starts - answered
@@ -157,7 +242,7 @@ pub(super) fn validate(
                 range.start, range.end
             )));
         };
-        let n = size(i);
+        let n = x.size(i);
         if r.vertices as u64 != n || v >= n {
             return Err(ValidateError::from(format!(
                 "{what}: {} vertices, start {v}, but graph #{i} has {n} vertices",

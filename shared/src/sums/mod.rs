@@ -29,7 +29,7 @@
 //! summand, then the first move).
 //!
 //! ```
-//! use gamesweep::board::sum::{sum, Limits};
+//! use gamesweep::sums::{sum, Limits};
 //! // Two isolated uncoloured Col vertices (* + *) and the UVG path 0 - 1 - 2
 //! // from its middle (*): * + * + * = *.
 //! let r = sum(&["col:@", "col:@", "uvg:Bg@1"], &Limits::default(), &|_| Err("no files".into()))
@@ -629,7 +629,7 @@ impl<'a> Analyst<'a> {
             keep[v] = false;
         }
         keep[token] = true;
-        let v = super::uvg::values_without(
+        let v = crate::uvg::position::values_without(
             adj.len(),
             edges,
             &keep,
@@ -650,7 +650,7 @@ impl<'a> Analyst<'a> {
             },
             e => bad(&term, e.to_string()),
         })?;
-        let g = v[0].grundy;
+        let g = v[0];
         self.uvg_memo.insert(term, g);
         Ok(g)
     }
