@@ -56,7 +56,7 @@ fn a_coordinator_killed_during_an_import_leaves_no_half_imported_sweep() {
         let store = d(&format!("store{i}"));
         let (mut coordinator, url) = Serve::new(&store)
             .log(&d(&format!("serve{i}a.log")))
-            .address_file(&&store.with_extension("address"))
+            .address_file(&store.with_extension("address"))
             .arg("--trust-key")
             .arg(&key)
             .env_remove("RUST_LOG")
@@ -94,7 +94,7 @@ fn a_coordinator_killed_during_an_import_leaves_no_half_imported_sweep() {
         let log = d(&format!("serve{i}b.log"));
         let (_coordinator, url) = Serve::new(&store)
             .log(&log)
-            .address_file(&&store.with_extension("address"))
+            .address_file(&store.with_extension("address"))
             .arg("--trust-key")
             .arg(&key)
             .env_remove("RUST_LOG")
