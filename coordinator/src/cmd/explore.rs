@@ -51,7 +51,9 @@ fn listed(file: &std::path::Path) -> anyhow::Result<Vec<explore::Listed>> {
             caption: p.caption,
             code: p.graph6,
             start: p.start,
+            colouring: p.colouring,
             counterexample: p.counterexample,
+            board: p.board,
         })
         .collect())
 }

@@ -277,9 +277,9 @@ fn a_budget_gives_the_same_answer_or_stops() {
         free
     );
     // 30-vertex circulant boards stop at the budget instead of growing
-    // without end.
+    // without end (the budget counts positions, so it bounds the work; how
+    // fast is the benchmarks' business, not a test's).
     let c30 = graph6::encode_with(30, |i, j| [1, 5, 11, 19, 25, 29].contains(&(j - i)));
-    let t = std::time::Instant::now();
     assert_eq!(
         solve_position_within(Rules::Col, &c30, &".".repeat(30), Some(100_000)),
         Err(ColError::BudgetExceeded { budget: 100_000 })
@@ -289,7 +289,6 @@ fn a_budget_gives_the_same_answer_or_stops() {
         solve_position_within(Rules::Myopic, &d30, &".".repeat(30), Some(100_000)),
         Err(ColError::BudgetExceeded { budget: 100_000 })
     );
-    assert!(t.elapsed().as_secs() < 60, "{:?}", t.elapsed());
     assert_eq!(
         ColError::BudgetExceeded { budget: 5 }.to_string(),
         "search budget of 5 positions exceeded"

@@ -19,7 +19,7 @@
 import { $, html, setHtml } from "./html.js";
 import { getJson, pageData } from "./api.js";
 import { errorBoard } from "./draw.js";
-import { DEFAULT_GAME, GAMES, layeredGame, witnessGame } from "./games.js";
+import { DEFAULT_GAME, GAMES, layeredGame } from "./games.js";
 import { createSearch } from "./search.js";
 import { createAnalysis } from "./analysis.js";
 import { initGameGraph } from "./gamegraph.js";
@@ -484,8 +484,10 @@ export function createBoard(data) {
     if (!r) return;
     $("preset").value = "";
     $("note").textContent = (r.counterexample ? "counterexample " : "") + r.caption + ": " + r.code + (r.start !== null ? " start " + r.start : "");
-    const game = witnessGame(r.code);
-    open(game, r.code, game.preset({ start: r.start, colouring: "" }));
+    // The game the server names for the results' kind.
+    const game = games[r.board];
+    if (!game) { $("note").textContent = "no board plays " + r.board; return; }
+    open(game, r.code, game.preset({ start: r.start, colouring: r.colouring || "" }));
   });
 
   // The presets, then the position the address names (the Petersen graph

@@ -19,7 +19,7 @@
 // - link(board, params) and readLink(q, problems): the page's address;
 // - illegalAt(st, drawing, line, k): why entry k of `line` is not a move;
 // - preset(p) and typed(): a start {start, line} from a preset or the form;
-//   witnessLink(params, start): a sweep's witness's start in its link;
+//   witnessLink(params, witness): a sweep's witness's start or colouring in its link;
 // - term(st, v): [the position as a `solve sum` term, or null; why not];
 //   title(st, v): its name in the sum's list.
 // Every game answering the tree and sum routes (these and `gamegraph`) has
@@ -28,6 +28,11 @@
 import { $, html, setFact, setHtml } from "./html.js";
 import { SIDE, getJson, movesToEnd, nim, other } from "./api.js";
 import { svgBoard } from "./draw.js";
+
+// A sweep's witness's start in its link (`s`), when it has one.
+function startLink(q, w) {
+  if (w.start !== null && w.start !== undefined) q.set("s", String(w.start));
+}
 
 // Why entry k of a UVG line (the token to `w`) is not a move, or null.
 function uvgIllegal(d, path, k, w) {
@@ -162,7 +167,7 @@ export const uvg = {
   },
   illegalAt: (st, d, line, k) => uvgIllegal(d, line, k, line[k]),
   preset: p => ({ start: "", line: p.start === null ? [] : [p.start] }),
-  witnessLink: (q, start) => { if (start !== null) q.set("s", String(start)); },
+  witnessLink: startLink,
   typed: () => ({ start: "", line: [] }),
   term(st, v) {
     if (v.token === null) return [null, "put the token on a vertex first: a UVG position has one"];
@@ -330,7 +335,7 @@ function colGame(rules, label) {
     },
     illegalAt: (st, d, line, k) => colIllegal(d, colourAt(st, line, k), colSide(st, k), line[k]),
     preset: p => ({ start: p.colouring, line: [] }),
-    witnessLink: () => {},
+    witnessLink: (q, w) => { if (w.colouring) q.set("c", w.colouring); },
     typed: () => ({ start: $("colouring").value.trim(), line: [] }),
     term: (st, v) => [rules + ":" + st.code + ":" + v.colouring, null],
     title: (st, v) => label + " " + st.code + ", colouring " + v.colouring,
@@ -515,8 +520,8 @@ export function layeredGame(info) {
     },
     // The server checks the moves (their options are its to know).
     illegalAt: () => null,
-    preset: () => ({ start: "", line: [] }),
-    witnessLink: () => {},
+    preset: p => ({ start: p.start === null || p.start === undefined ? "" : String(p.start), line: [] }),
+    witnessLink: startLink,
     typed: () => ({ start: "", line: [] }),
     term: () => [null, info.title + " positions do not join sums here"],
     title: (st, v) => info.title + " " + st.code + (v && v.line.length ? ", " + v.line.length + " moves" : ""),
@@ -542,5 +547,17 @@ export const TERM_GAMES = { uvg, col, myopic, gamegraph };
 /** The game a link names when it names none. */
 export const DEFAULT_GAME = uvg;
 
-/** The game of a sweep's witness: a digraph6 code is Myopic Col's. */
-export const witnessGame = code => code.startsWith("&") ? myopic : uvg;
+/**
+ * The board link of a sweep's witness `w` ({board, graph6, start,
+ * colouring}): `board` is the game the server names for the witness's
+ * kind (a game of the graph-game layer, or uvg, col, myopic).
+ */
+export function witnessHref(w) {
+  const q = new URLSearchParams();
+  if (w.board !== DEFAULT_GAME.name) q.set("game", w.board);
+  q.set("g", w.graph6);
+  // A layered game's board is made in the page from the server's list;
+  // its link, like UVG's, names the start.
+  (GAMES[w.board] || { witnessLink: startLink }).witnessLink(q, w);
+  return "/explore?" + q.toString();
+}

@@ -111,8 +111,13 @@ pub struct Listed {
     pub code: String,
     /// The start the document gives.
     pub start: Option<u64>,
+    /// The colouring the document gives (Col, Myopic Col).
+    pub colouring: Option<String>,
     /// A counterexample (the kind's role for it).
     pub counterexample: bool,
+    /// The game whose board opens it (`uvg`, `col`, `myopic`, or a game
+    /// of the graph-game layer): the kind's, not guessed from the code.
+    pub board: &'static str,
 }
 
 /// A visit: last used, its Col table, the table's work units after its

@@ -7,7 +7,7 @@
 // An ES module: its state is the object `createDashboard` makes, HTML comes
 // from the boards' `html` template tag (it escapes every value).
 import { html, setHtml, trusted } from "/explore/html.js";
-import { DEFAULT_GAME, witnessGame } from "/explore/games.js";
+import { witnessHref } from "/explore/games.js";
 
 const POLL_MS = 2000;
 function num(n) { return Number(n).toLocaleString("en-US"); }
@@ -143,16 +143,6 @@ function sweepHtml(dash, s) {
     pic ? pic.html : html`<span class="muted">loading…</span>`}</div></details></section>`;
 }
 
-// The witness's position on the boards (served by this coordinator too).
-function exploreLink(w) {
-  const game = witnessGame(w.graph6);
-  const q = new URLSearchParams();
-  if (game !== DEFAULT_GAME) q.set("game", game.name);
-  q.set("g", w.graph6);
-  game.witnessLink(q, w.start);
-  return "/explore?" + q.toString();
-}
-
 async function refreshPictures(dash, s) {
   const have = dash.pictures[s.sweep_id];
   // Drawn again when shards are done, and when the sweep becomes done
@@ -161,7 +151,7 @@ async function refreshPictures(dash, s) {
   const p = await get("/api/sweep/" + encodeURIComponent(s.sweep_id) + "/witnesses");
   const figures = p.pictures.map(w =>
     // The picture is the coordinator's own SVG (witnesses.rs draws it).
-    html`<figure class="witness${w.counterexample ? " counterexample" : ""}" data-graph6="${w.graph6}"><a class="explore" title="open on a board" href="${exploreLink(w)}">${
+    html`<figure class="witness${w.counterexample ? " counterexample" : ""}" data-graph6="${w.graph6}"><a class="explore" title="open on a board" href="${witnessHref(w)}">${
       trusted(w.svg)}</a><figcaption>${w.counterexample && html`<b>counterexample</b> `}${w.caption}<br><code>${w.graph6}</code>${
       w.start !== null ? " start " + w.start : ""}</figcaption></figure>`);
   const gallery = !p.pictures.length && !p.error ? html`<span class="muted">none yet</span>`

@@ -46,8 +46,26 @@ pub struct Picture {
     pub colouring: Option<String>,
     /// A counterexample (the kind's role).
     pub counterexample: bool,
+    /// The game of `explore`'s boards that plays it ([`board_of`]): the
+    /// `game` of its link.
+    pub board: &'static str,
     /// The SVG picture.
     pub svg: String,
+}
+
+/// The game of `explore`'s boards that plays a position `kind` presents:
+/// the kind's own game when it is a game of the graph-game layer (Node
+/// Kayles' witnesses open on Node Kayles' board); otherwise a position on a
+/// digraph is Myopic Col's, a colouring Col's and a start UVG's.
+pub fn board_of(kind: &str, code: &str, marks: &Marks) -> &'static str {
+    if let Ok(game) = kinds::find_game(kind) {
+        return game.name();
+    }
+    match marks {
+        _ if code.starts_with('&') => "myopic",
+        Marks::Colouring(_) => "col",
+        Marks::Start(_) | Marks::None => "uvg",
+    }
 }
 
 /// What `/api/sweep/{id}/witnesses` returns.
@@ -119,6 +137,7 @@ pub fn pictures(
             Marks::None => draw::svg_code(&w.code, &[], &opts),
         };
         if let Ok(svg) = svg {
+            let board = board_of(kind.name(), &w.code, &w.marks);
             out.push(Picture {
                 caption,
                 value: w.value,
@@ -127,6 +146,7 @@ pub fn pictures(
                 start,
                 colouring,
                 counterexample: w.role == Role::Counterexample,
+                board,
                 svg,
             });
         }
@@ -255,6 +275,44 @@ mod tests {
             .all(|x| x.svg.starts_with("<svg ") && !x.counterexample));
         assert!(pictures_of_results("{").is_err());
         assert!(pictures_of_results("{\"kind\": \"nope\"}").is_err());
+    }
+
+    /// Regression: a witness's board was guessed from its code (digraph6:
+    /// Myopic Col, else UVG), so Node Kayles', Snort's and the other
+    /// layered games' witnesses opened on UVG's board, directed
+    /// geography's on Myopic Col's, and Col's lost their colouring.
+    #[test]
+    fn each_witness_opens_on_its_kinds_board() {
+        for (run, board) in [
+            ("uvg", "uvg"),
+            ("node-kayles", "node-kayles"),
+            ("snort", "snort"),
+            ("geography-vertex", "geography-vertex"),
+            ("col", "col"),
+            ("myopic-digraph", "myopic"),
+        ] {
+            let (p, _) = pictures_of_results(&committed(run)).unwrap();
+            assert!(!p.is_empty(), "{run}: no pictures");
+            for x in &p {
+                assert_eq!(x.board, board, "{run}: {}", x.caption);
+            }
+            if board == "col" {
+                assert!(p.iter().all(|x| x.colouring.is_some()), "{run}");
+            }
+        }
+        // The game comes from the kind, not the code: the same digraph6 is
+        // geography's on a geography sweep and Myopic Col's otherwise.
+        let marks = Marks::Start(vec![0]);
+        assert_eq!(
+            board_of("geography-vertex", "&Bo", &marks),
+            "geography-vertex"
+        );
+        assert_eq!(board_of("myopic-digraph", "&Bo", &marks), "myopic");
+        assert_eq!(board_of("uvg-degree3", "Bw", &marks), "uvg");
+        assert_eq!(
+            board_of("col", "Bw", &Marks::Colouring("L.R".into())),
+            "col"
+        );
     }
 
     /// While a sweep runs, its "smallest" positions are only the
