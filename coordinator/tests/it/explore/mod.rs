@@ -18,7 +18,7 @@
 use crate::support::browser;
 use crate::support::harness;
 use crate::support::proc;
-use harness::{isolated, ok, refused, serve, BIN};
+use harness::{isolated, ok, refused, BIN};
 use proc::Proc;
 
 use gamesweep::graph::graph6;

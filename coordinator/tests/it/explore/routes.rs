@@ -345,27 +345,7 @@ fn explore_lists_a_results_file_and_the_dashboard_serves_the_boards() {
     assert_eq!(get(&url, "/explore/style.css").0, 200);
 
     // The coordinator's dashboard: the same routes on its port.
-    let file = dir.path().join("dash.url");
-    let (_c, _grpc) = serve(
-        &dir.path().join("store"),
-        &[
-            "--http",
-            "127.0.0.1:0",
-            "--http-address-file",
-            file.to_str().unwrap(),
-        ],
-        &dir.path().join("serve.log"),
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let dash = loop {
-        if let Ok(u) = std::fs::read_to_string(&file) {
-            if u.ends_with('\n') {
-                break u.trim().to_string();
-            }
-        }
-        assert!(Instant::now() < deadline, "no dashboard");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let (_c, dash) = dashboard(dir.path());
     let (st, page) = get(&dash, "/explore?g=Bw&s=1");
     assert_eq!(st, 200);
     assert!(page.contains("/explore/explore.js"));
@@ -376,9 +356,19 @@ fn explore_lists_a_results_file_and_the_dashboard_serves_the_boards() {
     );
     let (st, body) = get(&dash, "/explore/api/uvg?g=Bw&path=1");
     assert_eq!(st, 200, "{body}");
-    // The dashboard's script links each witness to its board.
+    // The dashboard's script links each witness to its board, with the
+    // boards' own link maker, which it serves.
     let (_, js) = get(&dash, "/app.js");
-    assert!(js.contains("/explore?"), "no board links in the dashboard");
+    assert!(
+        js.contains("import { witnessHref } from \"/explore/games.js\""),
+        "no board links in the dashboard"
+    );
+    let (st, games) = get(&dash, "/explore/games.js");
+    assert_eq!(st, 200);
+    assert!(
+        games.contains("export function witnessHref(") && games.contains("\"/explore?\""),
+        "no board links in the boards' games.js"
+    );
 }
 
 // ---- the page in a headless browser ----
