@@ -16,7 +16,7 @@
 # (memory per pending shard) and the load average (the machine is shared).
 # Usage: bench/load.sh [SHARDS=20000] [WORKERS=200] [SHARD_MS=0]
 # With STOP=KILL, the coordinator is stopped with SIGKILL after the report
-# instead of SIGTERM (restart after a crash: no shutdown checkpoint).
+# instead of SIGTERM (restart after a crash: no shutdown snapshot).
 # With KEEP=DIR, the store as the stop left it is copied to DIR, and the
 # coordinator's log to DIR.serve.log (for
 # bench/restart.sh: repeated restarts after SIGKILL on the same store).

@@ -3,11 +3,11 @@
 //! `http://127.0.0.1:7461`; `--token-file F`, default `$GAMESWEEP_TOKEN_FILE`,
 //! else `~/.gamesweep/token` if it exists; `--tls-ca`, `--tls-cert`,
 //! `--tls-key` for https), the token, the client runtime,
-//! and the typed client ([`gamesweep_proto::Coordinator`]). Nothing here
+//! and the typed client ([`gamesweep_proto::Remote`]). Nothing here
 //! renders anything.
 
 use crate::error::UsageError;
-use gamesweep_proto::Coordinator;
+use gamesweep_proto::Remote;
 use std::path::PathBuf;
 
 /// Where the coordinator is and how to authenticate.
@@ -103,7 +103,7 @@ pub fn token(path: Option<&PathBuf>) -> anyhow::Result<Option<String>> {
 }
 
 /// The typed client for `conn` (connecting lazily, on `rt`).
-pub fn connect(rt: &tokio::runtime::Runtime, conn: &Conn) -> anyhow::Result<Coordinator> {
+pub fn connect(rt: &tokio::runtime::Runtime, conn: &Conn) -> anyhow::Result<Remote> {
     let _in_rt = rt.enter();
     let url = conn
         .coordinator
@@ -113,5 +113,5 @@ pub fn connect(rt: &tokio::runtime::Runtime, conn: &Conn) -> anyhow::Result<Coor
         token: token(conn.token_file.as_ref())?,
         tls: conn.tls(),
     };
-    Coordinator::connect_lazy(&url, &opts).map_err(|e| UsageError(e.to_string()).into())
+    Remote::connect_lazy(&url, &opts).map_err(|e| UsageError(e.to_string()).into())
 }

@@ -19,7 +19,7 @@ use gamesweep_api::domain::{LaunchSpec, ProjectionText, SampleRequest, SweepStat
 use gamesweep_engine::core::{Core, PartProgress, Provenance};
 use gamesweep_engine::export_file::{self, Chain};
 use gamesweep_engine::store::ResilientStore;
-use gamesweep_proto::{Coordinator, RpcError};
+use gamesweep_proto::{Remote, RpcError};
 use gamesweep_serve::server;
 use gamesweep_worker::logging::{self, LogFormat};
 use gamesweep_worker::{Shutdown, WorkerConfig};
@@ -615,7 +615,7 @@ enum Local<'a> {
 async fn launch(
     spec: LaunchSpec,
     core: &Arc<Core>,
-    client: Option<&mut Coordinator>,
+    client: Option<&mut Remote>,
     out: &Path,
 ) -> anyhow::Result<gamesweep_api::domain::Launched> {
     let exists = || -> anyhow::Error {
@@ -656,7 +656,7 @@ async fn drive(
     // a signal during planning is not the default death without a word.
     let mut interrupted = std::pin::pin!(stop_signal()?);
     let mut client = match &local {
-        Local::Grpc { url, token } => Some(Coordinator::connect_lazy(
+        Local::Grpc { url, token } => Some(Remote::connect_lazy(
             url,
             &gamesweep_proto::ClientOptions::token(Some(token)),
         )?),
@@ -778,8 +778,8 @@ async fn drive(
     bar.finish();
     if !finished {
         core.flush()?;
-        // So that the resume reads nothing but the checkpoint (best effort).
-        let _ = core.checkpoint();
+        // So that the resume reads nothing but the snapshot (best effort).
+        let _ = core.snapshot();
         let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
         let signal = signal.unwrap_or(crate::error::SIGINT);
         return Err(crate::error::Interrupted {

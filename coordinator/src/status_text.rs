@@ -5,7 +5,7 @@
 
 use gamesweep::sweep::thousands;
 use gamesweep_api::domain::{
-    StatusReport, SweepState, SweepStatus, VerifyStatus, VerifyWaiting, RATE_WINDOW_SECS,
+    Overview, ReplicationStatus, ReplicationWaiting, SweepState, SweepStatus, RATE_WINDOW_SECS,
 };
 
 fn hms(secs: f64) -> String {
@@ -17,7 +17,7 @@ fn hms(secs: f64) -> String {
 /// the network (sweep ids, worker ids, failure texts) is escaped
 /// ([`gamesweep_api::escape`]): a worker id or a failure text with a
 /// terminal escape sequence or a line break prints as visible text.
-pub fn render(r: &StatusReport) -> String {
+pub fn render(r: &Overview) -> String {
     let out = render_fields(r);
     // The net under the escaped fields: whatever a field not escaped above
     // carries, no control character but the line breaks of the table
@@ -28,7 +28,7 @@ pub fn render(r: &StatusReport) -> String {
         .join("\n")
 }
 
-fn render_fields(r: &StatusReport) -> String {
+fn render_fields(r: &Overview) -> String {
     let e = gamesweep_api::escape;
     let mut out = String::new();
     // First: while it lasts, nothing any sweep shows is being made durable.
@@ -288,7 +288,7 @@ pub fn stamped(text: &str, stamp: &str) -> String {
 /// (adaptive replication), unsigned imports and rechecks of out-voted
 /// identities are run again too, so "1 selected … 6 verified" would read
 /// as more verified than selected without the reason.
-fn verification_text(v: &VerifyStatus, total: u32) -> String {
+fn verification_text(v: &ReplicationStatus, total: u32) -> String {
     let t = |n: u32| thousands(n.into());
     let mut out = format!(
         "  verification: {} of {} shards in the seeded sample ({:.4} %, seed {}); shards run again by a second identity (the sample's, results of identities not yet trusted, unsigned imports{}): {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other identity), {} pending\n",
@@ -326,7 +326,7 @@ fn verification_text(v: &VerifyStatus, total: u32) -> String {
 /// The one line saying what a sweep whose shards are all done waits for
 /// (`pending` open verifications): which shards, for what, from whom,
 /// until when, and what the operator can do.
-fn waiting_text(pending: u32, w: &VerifyWaiting) -> String {
+fn waiting_text(pending: u32, w: &ReplicationWaiting) -> String {
     let e = gamesweep_api::escape;
     let mut shards: Vec<String> = w.shards.iter().map(|i| i.to_string()).collect();
     if (w.shards.len() as u32) < pending {
@@ -404,7 +404,7 @@ fn waiting_text(pending: u32, w: &VerifyWaiting) -> String {
 
 /// One line per identity the fair share held back: cut to its share while
 /// another waited, and how many of its leases were taken back.
-fn held_back_text(r: &StatusReport) -> String {
+fn held_back_text(r: &Overview) -> String {
     r.identities_limited
         .iter()
         .map(|l| {
@@ -473,7 +473,7 @@ mod tests {
     #[test]
     fn every_state_and_eta_shown() {
         for state in SweepState::ALL {
-            let r = StatusReport {
+            let r = Overview {
                 coordinator_version: "v".into(),
                 sweeps: vec![sweep(state, Some(3725.0))],
                 workers: vec![WorkerStatus {
@@ -517,7 +517,7 @@ mod tests {
 
     #[test]
     fn no_eta_is_unknown_and_no_sweeps_says_how_to_start() {
-        let mut r = StatusReport {
+        let mut r = Overview {
             coordinator_version: "v".into(),
             sweeps: vec![],
             workers: vec![],
@@ -603,7 +603,7 @@ mod tests {
         s.fraction_done = 0.3011;
         s.rate = 98_765.4;
         s.counterexamples = [("bad".to_string(), 12_345u64)].into_iter().collect();
-        let mut r = StatusReport {
+        let mut r = Overview {
             coordinator_version: "v".into(),
             sweeps: vec![s],
             workers: vec![],
@@ -662,7 +662,7 @@ mod tests {
         let mut s = sweep(SweepState::Running, None);
         (s.shards_done, s.shards_pending, s.shards_leased) = (8, 0, 0);
         (s.fraction_done, s.rate) = (1.0, 0.0);
-        let waiting = VerifyWaiting {
+        let waiting = ReplicationWaiting {
             shards: (0..8).collect(),
             needs_issued: true,
             eligible: vec![],
@@ -671,15 +671,15 @@ mod tests {
             skip_in_ms: Some(24_100),
             rechecking: vec![],
         };
-        s.verification = Some(VerifyStatus {
+        s.verification = Some(ReplicationStatus {
             ppm: 500_000,
             seed: 3,
             selected: 12,
             pending: 12,
             waiting: Some(waiting.clone()),
-            ..VerifyStatus::default()
+            ..ReplicationStatus::default()
         });
-        let mut r = StatusReport {
+        let mut r = Overview {
             coordinator_version: "v".into(),
             sweeps: vec![s],
             workers: vec![],
@@ -705,7 +705,7 @@ mod tests {
         // Eligible workers around are named (escaped); shards that are
         // never skipped say so.
         let v = r.sweeps[0].verification.as_mut().unwrap();
-        v.waiting = Some(VerifyWaiting {
+        v.waiting = Some(ReplicationWaiting {
             eligible: vec!["@b\x1b[2J".into()],
             unskippable: 12,
             skip_at_ms: None,
@@ -728,19 +728,19 @@ mod tests {
     fn rechecks_after_a_caught_lie_and_held_back_identities_are_shown() {
         let mut s = sweep(SweepState::Running, None);
         (s.shards_done, s.shards_pending, s.shards_leased) = (8, 0, 0);
-        s.verification = Some(VerifyStatus {
+        s.verification = Some(ReplicationStatus {
             rechecks: 3,
             pending: 3,
-            waiting: Some(VerifyWaiting {
+            waiting: Some(ReplicationWaiting {
                 shards: vec![1, 4, 6],
                 needs_issued: true,
                 rechecking: vec![gamesweep_api::domain::Rechecking {
                     identity: "@liar".into(),
                     shards: 3,
                 }],
-                ..VerifyWaiting::default()
+                ..ReplicationWaiting::default()
             }),
-            ..VerifyStatus::default()
+            ..ReplicationStatus::default()
         });
         let limit =
             |identity: &str, limited, leases_reclaimed| gamesweep_api::domain::IdentityLimit {
@@ -748,7 +748,7 @@ mod tests {
                 limited,
                 leases_reclaimed,
             };
-        let r = StatusReport {
+        let r = Overview {
             coordinator_version: "v".into(),
             sweeps: vec![s],
             workers: vec![],
@@ -787,7 +787,7 @@ mod tests {
     #[test]
     fn verification_and_quarantine_shown() {
         let mut s = sweep(SweepState::Running, None);
-        s.verification = Some(VerifyStatus {
+        s.verification = Some(ReplicationStatus {
             ppm: 10_000,
             seed: 5,
             selected: 3,
@@ -800,7 +800,7 @@ mod tests {
             disagreeing_workers: vec!["liar".into()],
             waiting: None,
         });
-        let r = StatusReport {
+        let r = Overview {
             coordinator_version: "v".into(),
             sweeps: vec![s],
             workers: vec![],
@@ -829,13 +829,13 @@ mod tests {
     /// identities' results too), not of the sample. The line now says so.
     #[test]
     fn more_verified_than_sampled_reads_as_such() {
-        let v = VerifyStatus {
+        let v = ReplicationStatus {
             ppm: 10_000,
             seed: 5,
             selected: 1,
             verified: 6,
             unverifiable: 1,
-            ..VerifyStatus::default()
+            ..ReplicationStatus::default()
         };
         let text = verification_text(&v, 64);
         assert!(
@@ -894,7 +894,7 @@ mod tests {
             worker_id: "w\x1b[2J".into(),
             error: "boom\x1b]0;owned\x07\nshard 9: fake line".into(),
         }];
-        let r = StatusReport {
+        let r = Overview {
             store_writes_failing: None,
             coordinator_version: "v".into(),
             sweeps: vec![sw],

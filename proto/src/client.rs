@@ -1,6 +1,6 @@
 //! Client side of the protocol: a channel to a coordinator with the bearer
 //! token attached to every request ([`Client`], the generated client), and
-//! [`Coordinator`], the typed client for the user-facing RPCs: it takes and
+//! [`Remote`], the typed client for the user-facing RPCs: it takes and
 //! returns [`gamesweep_api::domain`] types and maps tonic's errors to [`RpcError`].
 
 use crate::convert::ConvertError;
@@ -8,8 +8,8 @@ use crate::pb;
 use crate::pb::audit_client::AuditClient;
 use crate::pb::coordinator_client::CoordinatorClient;
 use gamesweep_api::domain::{
-    AuditRecord, ImportOptions, Imported, LaunchSpec, Launched, ProjectionText, StatusReport,
-    SweepReport,
+    AuditRecord, ImportOptions, Imported, LaunchSpec, Launched, Overview, ProjectionText,
+    RenderedSweep,
 };
 use std::time::Duration;
 use tonic::metadata::{Ascii, MetadataValue};
@@ -219,7 +219,7 @@ fn client_tls(files: &TlsFiles) -> Result<ClientTlsConfig, ClientError> {
     Ok(tls)
 }
 
-/// A failed call of the [`Coordinator`] client, by what the caller can do about it.
+/// A failed call of the [`Remote`] client, by what the caller can do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum RpcError {
     /// Nothing answered at the URL (or not in time).
@@ -481,18 +481,18 @@ pub fn status_message(s: &tonic::Status) -> String {
 /// The typed client of a coordinator's user-facing RPCs (launch, status,
 /// cancel, result, projection): domain types in, domain types out.
 #[derive(Clone)]
-pub struct Coordinator {
+pub struct Remote {
     client: Client,
     audit: AuditClient<InterceptedService<Channel, BearerAuth>>,
     url: String,
 }
 
-impl Coordinator {
+impl Remote {
     /// A client for `url` with `opts` (see [`connect_lazy`]); call within
     /// a tokio runtime.
     pub fn connect_lazy(url: &str, opts: &ClientOptions) -> Result<Self, ClientError> {
         let (channel, auth) = channel(url, opts)?;
-        Ok(Coordinator {
+        Ok(Remote {
             client: CoordinatorClient::with_interceptor(channel.clone(), auth.clone())
                 .max_decoding_message_size(256 << 20)
                 .max_encoding_message_size(256 << 20),
@@ -528,7 +528,7 @@ impl Coordinator {
     }
 
     /// Status of sweep `sweep_id`, or of all sweeps.
-    pub async fn status(&mut self, sweep_id: Option<&str>) -> Result<StatusReport, RpcError> {
+    pub async fn status(&mut self, sweep_id: Option<&str>) -> Result<Overview, RpcError> {
         let req = quick(pb::StatusRequest {
             sweep_id: sweep_id.unwrap_or_default().to_string(),
         });
@@ -537,7 +537,7 @@ impl Coordinator {
             .status(req)
             .await
             .map_err(|s| self.quick_rpc(s))?;
-        StatusReport::try_from(reply.into_inner()).map_err(|e| self.malformed(e))
+        Overview::try_from(reply.into_inner()).map_err(|e| self.malformed(e))
     }
 
     /// Sweep `sweep_id` as an export file (the coordinator streams it in chunks).
@@ -666,12 +666,12 @@ impl Coordinator {
     }
 
     /// A finished sweep's rendered result.
-    pub async fn result(&mut self, sweep_id: &str) -> Result<SweepReport, RpcError> {
+    pub async fn result(&mut self, sweep_id: &str) -> Result<RenderedSweep, RpcError> {
         let req = pb::GetResultRequest {
             sweep_id: sweep_id.to_string(),
         };
         let reply = self.client.get_result(req).await.map_err(|s| self.rpc(s))?;
-        SweepReport::try_from(reply.into_inner()).map_err(|e| self.malformed(e))
+        RenderedSweep::try_from(reply.into_inner()).map_err(|e| self.malformed(e))
     }
 
     /// A sampled sweep's projection for `cores` (empty: the coordinator's own).
@@ -693,7 +693,7 @@ impl Coordinator {
     }
 }
 
-impl Coordinator {
+impl Remote {
     /// The most recent `limit` entries of the coordinator's audit log (0:
     /// its default), oldest first.
     pub async fn audit(&mut self, limit: u32) -> Result<Vec<AuditRecord>, RpcError> {

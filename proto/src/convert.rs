@@ -7,9 +7,9 @@
 use crate::pb;
 use gamesweep::sweep::{Params, ShardSpec};
 use gamesweep_api::domain::{
-    IdentityLimit, Imported, LaunchSpec, Launched, ProjectionText, Rechecking, SampleRequest,
-    SampleStatus, ShardFailureStatus, StatusReport, SweepReport, SweepState, SweepStatus,
-    VerifyStatus, VerifyWaiting, WorkerStatus,
+    IdentityLimit, Imported, LaunchSpec, Launched, Overview, ProjectionText, Rechecking,
+    RenderedSweep, ReplicationStatus, ReplicationWaiting, SampleRequest, SampleStatus,
+    ShardFailureStatus, SweepState, SweepStatus, WorkerStatus,
 };
 use gamesweep_api::provenance::Provenance;
 use gamesweep_api::{SolverVersion, SolverVersionError, SolverVersions};
@@ -319,8 +319,8 @@ impl From<SweepStatus> for pb::SweepStatus {
     }
 }
 
-impl From<VerifyStatus> for pb::VerifyStatus {
-    fn from(v: VerifyStatus) -> Self {
+impl From<ReplicationStatus> for pb::VerifyStatus {
+    fn from(v: ReplicationStatus) -> Self {
         pb::VerifyStatus {
             ppm: v.ppm,
             seed: v.seed,
@@ -352,9 +352,9 @@ impl From<VerifyStatus> for pb::VerifyStatus {
     }
 }
 
-impl From<pb::VerifyStatus> for VerifyStatus {
+impl From<pb::VerifyStatus> for ReplicationStatus {
     fn from(v: pb::VerifyStatus) -> Self {
-        VerifyStatus {
+        ReplicationStatus {
             ppm: v.ppm,
             seed: v.seed,
             selected: v.selected,
@@ -365,7 +365,7 @@ impl From<pb::VerifyStatus> for VerifyStatus {
             replaced: v.replaced,
             unverifiable: v.unverifiable,
             disagreeing_workers: v.disagreeing_workers,
-            waiting: v.waiting.map(|w| VerifyWaiting {
+            waiting: v.waiting.map(|w| ReplicationWaiting {
                 shards: w.shards,
                 needs_issued: w.needs_issued,
                 eligible: w.eligible,
@@ -495,8 +495,8 @@ impl From<pb::WorkerInfo> for WorkerStatus {
     }
 }
 
-impl From<StatusReport> for pb::StatusReply {
-    fn from(r: StatusReport) -> Self {
+impl From<Overview> for pb::StatusReply {
+    fn from(r: Overview) -> Self {
         pb::StatusReply {
             sweeps: r.sweeps.into_iter().map(Into::into).collect(),
             workers: r.workers.into_iter().map(Into::into).collect(),
@@ -520,10 +520,10 @@ impl From<StatusReport> for pb::StatusReply {
     }
 }
 
-impl TryFrom<pb::StatusReply> for StatusReport {
+impl TryFrom<pb::StatusReply> for Overview {
     type Error = ConvertError;
     fn try_from(r: pb::StatusReply) -> Result<Self, ConvertError> {
-        Ok(StatusReport {
+        Ok(Overview {
             sweeps: r
                 .sweeps
                 .into_iter()
@@ -550,8 +550,8 @@ impl TryFrom<pb::StatusReply> for StatusReport {
     }
 }
 
-impl From<SweepReport> for pb::GetResultReply {
-    fn from(r: SweepReport) -> Self {
+impl From<RenderedSweep> for pb::GetResultReply {
+    fn from(r: RenderedSweep) -> Self {
         pb::GetResultReply {
             results_json: r.results_json,
             report_md: r.report_md,
@@ -566,10 +566,10 @@ impl From<SweepReport> for pb::GetResultReply {
     }
 }
 
-impl TryFrom<pb::GetResultReply> for SweepReport {
+impl TryFrom<pb::GetResultReply> for RenderedSweep {
     type Error = ConvertError;
     fn try_from(r: pb::GetResultReply) -> Result<Self, ConvertError> {
-        Ok(SweepReport {
+        Ok(RenderedSweep {
             params: params_from_proto(&r.params)?,
             kind: r.kind,
             results_json: r.results_json,
@@ -679,7 +679,7 @@ mod tests {
                 error: "boom".into(),
                 worker_id: "w".into(),
             }],
-            verification: Some(VerifyStatus {
+            verification: Some(ReplicationStatus {
                 ppm: 10_000,
                 seed: 9,
                 selected: 4,
@@ -690,7 +690,7 @@ mod tests {
                 replaced: 1,
                 unverifiable: 1,
                 disagreeing_workers: vec!["liar".into()],
-                waiting: Some(VerifyWaiting {
+                waiting: Some(ReplicationWaiting {
                     shards: vec![3, 17],
                     needs_issued: true,
                     eligible: vec!["@b".into()],
@@ -711,8 +711,8 @@ mod tests {
         }
     }
 
-    fn report() -> StatusReport {
-        StatusReport {
+    fn report() -> Overview {
+        Overview {
             coordinator_version: "0.1.0+abc".into(),
             sweeps: SweepState::ALL
                 .iter()
@@ -742,17 +742,17 @@ mod tests {
     fn status_round_trips_through_the_wire() {
         let r = report();
         assert_eq!(
-            StatusReport::try_from(pb::StatusReply::from(r.clone())),
+            Overview::try_from(pb::StatusReply::from(r.clone())),
             Ok(r.clone())
         );
         // Writes that work: nothing on the wire, `None` back.
-        let ok = StatusReport {
+        let ok = Overview {
             store_writes_failing: None,
             ..r
         };
         assert_eq!(pb::StatusReply::from(ok.clone()).store_writes_failing, "");
         assert_eq!(
-            StatusReport::try_from(pb::StatusReply::from(ok.clone())),
+            Overview::try_from(pb::StatusReply::from(ok.clone())),
             Ok(ok)
         );
     }
@@ -854,7 +854,7 @@ mod tests {
     fn result_and_projection_round_trip() {
         let mut params = Params::new();
         params.insert("max_n".into(), 5);
-        let r = SweepReport {
+        let r = RenderedSweep {
             kind: "uvg".into(),
             params,
             results_json: "{}\n".into(),
@@ -864,15 +864,15 @@ mod tests {
             ),
         };
         assert_eq!(
-            SweepReport::try_from(pb::GetResultReply::from(r.clone())),
+            RenderedSweep::try_from(pb::GetResultReply::from(r.clone())),
             Ok(r.clone())
         );
-        let none = SweepReport {
+        let none = RenderedSweep {
             provenance: None,
             ..r
         };
         assert_eq!(
-            SweepReport::try_from(pb::GetResultReply::from(none.clone())),
+            RenderedSweep::try_from(pb::GetResultReply::from(none.clone())),
             Ok(none)
         );
     }
@@ -886,7 +886,7 @@ mod tests {
             params: Vec::new(),
             provenance_json: "{\"shards_total\": 1}\n".into(),
         };
-        let e = SweepReport::try_from(reply).unwrap_err().to_string();
+        let e = RenderedSweep::try_from(reply).unwrap_err().to_string();
         assert!(
             e.contains("provenance.json is not valid") && e.contains("missing field"),
             "{e}"

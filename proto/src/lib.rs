@@ -1,7 +1,7 @@
 //! gRPC protocol of gamesweep: the generated coordinator service ([`pb`]),
 //! the conversions between messages and the domain types of
 //! `gamesweep_api` ([`convert`]), and the clients ([`client`]: the typed
-//! [`Coordinator`] and the raw [`Client`]), with the client's configuration
+//! [`Remote`] and the raw [`Client`]), with the client's configuration
 //! defaults (URL, token file). Protobuf types stay at this edge: the
 //! coordinator and the workers convert on receipt and work with domain types
 //! everywhere else.
@@ -16,7 +16,7 @@ pub mod client;
 pub mod convert;
 
 pub use client::{
-    connect_lazy, read_token_file, Client, ClientOptions, Coordinator, RpcError, TlsFiles,
+    connect_lazy, read_token_file, Client, ClientOptions, Remote, RpcError, TlsFiles,
 };
 pub use convert::ConvertError;
 

@@ -73,8 +73,8 @@ fn main() {
             let g = s.value(b, b.position_masks(blue, red));
             positions += 1;
             // value-derived checksum: outcome class and number/nimber parts
-            let o = s.engine.outcome(g) as u64;
-            let (x, n) = s.engine.number_nimber(g).map_or((0, 99), |(x, n)| {
+            let o = s.arena.outcome(g) as u64;
+            let (x, n) = s.arena.number_nimber(g).map_or((0, 99), |(x, n)| {
                 (
                     x.numerator().wrapping_mul(1 << (8 - x.exponent().min(8))) as u64,
                     n as u64,
@@ -110,7 +110,7 @@ fn main() {
         let (lm, cm) = s.memo_sizes();
         println!(
             "{what} {size} {v:>14}: {positions} positions, checksum {checksum:016x}, {cpu:.2} s CPU, expanded {}, labelled hits {}, canonical hits {}, memo {lm}/{cm}, games {}",
-            s.stats.expanded, s.stats.labelled_hits, s.stats.canonical_hits, s.engine.len()
+            s.stats.expanded, s.stats.labelled_hits, s.stats.canonical_hits, s.arena.len()
         );
     }
 }

@@ -1,6 +1,6 @@
 //! # gamesweep — the pure, deterministic core
 //!
-//! Graphs and their enumeration, exact game solvers, the CGT engine and the
+//! Graphs and their enumeration, exact game solvers, the CGT arena and the
 //! sweep definitions. Nothing here does I/O, talks to the network, reads a
 //! clock or spawns async tasks: the coordinator and the workers are thin shells
 //! around this crate, and every result it computes is a pure function of its

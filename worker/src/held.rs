@@ -5,7 +5,7 @@
 
 use crate::memory::{MemoryCap, WATCH_PERIOD};
 use crate::shard::{HeldShard, ShardFlags, ShardKey};
-use crate::wire::Coordinator;
+use crate::wire::Link;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -149,14 +149,14 @@ impl HeldShards {
 
 /// The heartbeat: renew the held leases forever (the caller aborts it).
 /// A failed renewal is retried at the next period.
-pub(crate) async fn renew_forever(held: Arc<HeldShards>, coordinator: Coordinator) {
+pub(crate) async fn renew_forever(held: Arc<HeldShards>, link: Link) {
     loop {
         tokio::time::sleep(held.renew_period()).await;
         let renewed = held.snapshot();
         if renewed.is_empty() {
             continue;
         }
-        match coordinator.renew(&renewed).await {
+        match link.renew(&renewed).await {
             Ok(reply) => {
                 held.set_lease_ms(reply.lease_ms);
                 held.cancel_lost(&renewed, &reply.still_held);

@@ -37,9 +37,9 @@ pub async fn run(
     config: WorkerConfig,
     shutdown: watch::Receiver<Shutdown>,
 ) -> Result<WorkerSummary, WorkerError> {
-    let coordinator = wire::Coordinator::connect(&config)?;
+    let link = wire::Link::connect(&config)?;
     let span = info_span!("worker", worker = %config.worker_id);
-    worker_loop::run(config, coordinator, shutdown)
+    worker_loop::run(config, link, shutdown)
         .instrument(span)
         .await
 }

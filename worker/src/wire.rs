@@ -15,9 +15,9 @@ use tracing::{info, warn};
 /// The coordinator as this worker talks to it: a client plus the worker's
 /// id and solver version, which go with every request.
 #[derive(Clone)]
-pub(crate) struct Coordinator {
+pub(crate) struct Link {
     /// Where the coordinator is, and the client for it (shared by clones).
-    link: Arc<Link>,
+    endpoint: Arc<Endpoint>,
     /// This worker's id.
     worker_id: String,
     /// The solver versions sent with leases, submits and failure reports
@@ -29,17 +29,17 @@ pub(crate) struct Coordinator {
 /// it has not answered. With an address file, the file is read again after
 /// every call that could not reach the coordinator (a restarted coordinator
 /// may be on another host and publish a new address).
-struct Link {
+struct Endpoint {
     /// The file holding the URL, if the address comes from one.
     file: Option<PathBuf>,
     /// The bearer token and TLS files.
     opts: gamesweep_proto::ClientOptions,
     /// The mutable part.
-    state: Mutex<LinkState>,
+    state: Mutex<EndpointState>,
 }
 
 /// The current address and reachability.
-struct LinkState {
+struct EndpointState {
     /// The URL in use and its client; `None` while the address file is
     /// missing or holds no usable URL (the error says why).
     current: Result<(String, Client), String>,
@@ -47,8 +47,8 @@ struct LinkState {
     down_since: Option<Instant>,
 }
 
-impl Link {
-    fn lock(&self) -> MutexGuard<'_, LinkState> {
+impl Endpoint {
+    fn lock(&self) -> MutexGuard<'_, EndpointState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -187,7 +187,7 @@ pub(crate) enum Submitted {
     Duplicate,
 }
 
-impl Coordinator {
+impl Link {
     /// A lazily connecting client for `config`'s coordinator. A bad URL is
     /// an error at once; with an address file, a missing or bad file only
     /// makes the coordinator unreachable until the file is right.
@@ -207,11 +207,11 @@ impl Coordinator {
             warn!("{why}; waiting for it");
         }
         let down_since = current.is_err().then(Instant::now);
-        Ok(Coordinator {
-            link: Arc::new(Link {
+        Ok(Link {
+            endpoint: Arc::new(Endpoint {
                 file: config.coordinator_file.clone(),
                 opts,
-                state: Mutex::new(LinkState {
+                state: Mutex::new(EndpointState {
                     current,
                     down_since,
                 }),
@@ -223,22 +223,22 @@ impl Coordinator {
 
     /// How long the coordinator has not answered (zero if it answered last).
     pub fn down_for(&self) -> Duration {
-        self.link.down_for()
+        self.endpoint.down_for()
     }
 
     /// The coordinator's URL (or where it is to be read from), for messages.
     pub fn describe(&self) -> String {
-        self.link.describe()
+        self.endpoint.describe()
     }
 
     /// The client to call with (an error if there is no address yet).
     fn client(&self) -> Result<Client, CallError> {
-        self.link.client()
+        self.endpoint.client()
     }
 
-    /// Record how a call went (see [`Link::note`]) and pass its result on.
+    /// Record how a call went (see [`Endpoint::note`]) and pass its result on.
     fn noted<T>(&self, result: Result<T, CallError>) -> Result<T, CallError> {
-        self.link.note(&result);
+        self.endpoint.note(&result);
         result
     }
 
@@ -362,7 +362,7 @@ impl Coordinator {
             || m.contains("broken pipe")
             || m.contains("protocol error")
             || m.contains("frame with invalid size");
-        let url = match &self.link.lock().current {
+        let url = match &self.endpoint.lock().current {
             Ok((url, _)) if url.starts_with("http://") => url.clone(),
             _ => return e,
         };
@@ -370,7 +370,7 @@ impl Coordinator {
             return e;
         }
         let msg = gamesweep_proto::client::use_https(&url);
-        if self.link.file.is_some() {
+        if self.endpoint.file.is_some() {
             CallError::Unreachable(msg)
         } else {
             CallError::Refused(msg)

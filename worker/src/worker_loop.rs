@@ -8,7 +8,7 @@ use crate::memory::MemoryCap;
 use crate::policy::{self, NoShards, Step};
 use crate::retry::{self, Backoff};
 use crate::shard::{self, Finished, LeasedShard, Outcome};
-use crate::wire::{CallError, Coordinator, Submitted};
+use crate::wire::{CallError, Link, Submitted};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use tokio::sync::watch;
@@ -23,8 +23,8 @@ type Flow = Result<ControlFlow<()>, WorkerError>;
 struct Worker {
     /// Its settings.
     config: WorkerConfig,
-    /// The coordinator.
-    coordinator: Coordinator,
+    /// The link to the coordinator.
+    link: Link,
     /// The shards in hand, shared with the heartbeat.
     held: Arc<HeldShards>,
     /// One task per shard in hand.
@@ -49,12 +49,11 @@ struct Worker {
 /// (with `exit_when_idle`) the coordinator has nothing left.
 pub(crate) async fn run(
     config: WorkerConfig,
-    coordinator: Coordinator,
+    link: Link,
     shutdown: watch::Receiver<Shutdown>,
 ) -> Result<WorkerSummary, WorkerError> {
     let held = Arc::new(HeldShards::default());
-    let heartbeat =
-        tokio::spawn(held::renew_forever(held.clone(), coordinator.clone()).in_current_span());
+    let heartbeat = tokio::spawn(held::renew_forever(held.clone(), link.clone()).in_current_span());
     let memory_cap = config.max_memory.map(MemoryCap::new);
     let memory_watch = memory_cap
         .clone()
@@ -63,7 +62,7 @@ pub(crate) async fn run(
         memory_cap,
         lease_backoff: Backoff::new(config.max_backoff),
         config,
-        coordinator,
+        link,
         held,
         running: JoinSet::new(),
         summary: WorkerSummary::default(),
@@ -112,7 +111,7 @@ impl Worker {
 
     /// Ask for up to `max_shards` shards and start those granted.
     async fn lease(&mut self, max_shards: usize) -> Flow {
-        match self.coordinator.lease(max_shards).await {
+        match self.link.lease(max_shards).await {
             Ok(batch) => {
                 self.lease_backoff.reset();
                 self.held.set_lease_ms(batch.lease_ms);
@@ -201,13 +200,12 @@ impl Worker {
             timing,
         } = finished;
         let backoff = Backoff::new(self.config.max_backoff);
-        let coordinator = &self.coordinator;
-        let give_up = || give_up(coordinator, self.config.give_up_after);
+        let link = &self.link;
+        let give_up = || give_up(link, self.config.give_up_after);
         let sent = match outcome {
             Outcome::Done(output, positions) => {
                 let result = output.encode();
-                let submit =
-                    || coordinator.submit(&key, attempt, &token, &result, positions, timing);
+                let submit = || link.submit(&key, attempt, &token, &result, positions, timing);
                 retry::until_answered("submit", &key, backoff, &mut self.shutdown, give_up, submit)
                     .await
                     .map(|reply| match reply {
@@ -221,7 +219,7 @@ impl Worker {
                 // it aside (visible in status).
                 warn!(sweep = %key.sweep_id, shard = key.index, error = %why, "shard failed");
                 self.summary.failed += 1;
-                let report = || coordinator.fail(&key, attempt, &token, &why);
+                let report = || link.fail(&key, attempt, &token, &why);
                 retry::until_answered("fail", &key, backoff, &mut self.shutdown, give_up, report)
                     .await
                     .map(|_| ())
@@ -245,7 +243,7 @@ impl Worker {
         if held.is_empty() {
             return;
         }
-        let release = self.coordinator.release(&held);
+        let release = self.link.release(&held);
         match tokio::time::timeout(RELEASE_TIMEOUT, release).await {
             Ok(Ok(n)) => info!(given_back = n, held = held.len(), "leases given back"),
             Ok(Err(e)) => warn!(error = %e, "could not give the leases back; they will expire"),
@@ -258,7 +256,7 @@ impl Worker {
     /// The error to stop with if the coordinator has not answered for
     /// longer than `--give-up-after`.
     fn gave_up(&self) -> Option<WorkerError> {
-        give_up(&self.coordinator, self.config.give_up_after)
+        give_up(&self.link, self.config.give_up_after)
     }
 }
 
@@ -268,13 +266,10 @@ const RELEASE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// [`WorkerError::Unreachable`] if `coordinator` has not answered for
 /// `give_up_after` or longer.
-fn give_up(
-    coordinator: &Coordinator,
-    give_up_after: Option<std::time::Duration>,
-) -> Option<WorkerError> {
-    let down = coordinator.down_for();
+fn give_up(link: &Link, give_up_after: Option<std::time::Duration>) -> Option<WorkerError> {
+    let down = link.down_for();
     policy::gives_up(down, give_up_after).then(|| WorkerError::Unreachable {
-        coordinator: coordinator.describe(),
+        coordinator: link.describe(),
         secs: down.as_secs(),
     })
 }

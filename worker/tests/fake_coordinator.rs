@@ -9,7 +9,9 @@
 //! (PERMISSION_DENIED) instead of retrying it.
 
 use gamesweep::{kinds, sweep};
-use gamesweep_proto::pb::coordinator_server::{Coordinator, CoordinatorServer};
+use gamesweep_proto::pb::coordinator_server::{
+    Coordinator as CoordinatorService, CoordinatorServer,
+};
 use gamesweep_proto::{convert, pb};
 use gamesweep_worker::{Shutdown, WorkerConfig, WorkerError, WorkerSummary};
 use std::sync::{Arc, Mutex};
@@ -46,7 +48,7 @@ impl Fake {
 }
 
 #[tonic::async_trait]
-impl Coordinator for Fake {
+impl CoordinatorService for Fake {
     async fn lease(
         &self,
         req: Request<pb::LeaseRequest>,

@@ -147,7 +147,7 @@ impl Verification {
 /// it alone, and what the spot checks after probation bound (nothing for a
 /// run whose shards rest on no issued identity, e.g. a local `run`).
 fn alone_md(p: &Provenance) -> String {
-    use gamesweep_engine::core::verify::{unnoticed, SPOT_LIES, SPOT_PPM, TRUST_AFTER};
+    use gamesweep_engine::core::replication::{unnoticed, SPOT_LIES, SPOT_PPM, TRUST_AFTER};
     let c = &p.confirmation;
     if !c.resting_alone.keys().any(|w| w.starts_with('@')) {
         return String::new();

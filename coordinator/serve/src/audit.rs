@@ -6,7 +6,8 @@
 
 use crate::access::Caller;
 use gamesweep_engine::store::{AuditRecord, Store};
-use gamesweep_proto::pb::{self, audit_server, coordinator_server};
+use gamesweep_proto::pb::coordinator_server::Coordinator as CoordinatorService;
+use gamesweep_proto::pb::{self, audit_server};
 use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
@@ -101,7 +102,7 @@ fn launch_detail(r: &pb::LaunchRequest) -> String {
 }
 
 #[tonic::async_trait]
-impl<S: coordinator_server::Coordinator> coordinator_server::Coordinator for Audited<S> {
+impl<S: CoordinatorService> CoordinatorService for Audited<S> {
     async fn launch(
         &self,
         req: Request<pb::LaunchRequest>,

@@ -1,7 +1,7 @@
 //! `/metrics`: the coordinator's status in the Prometheus text format
 //! (version 0.0.4), encoded by the official client (`prometheus-client`).
 //!
-//! Everything is read from one [`Core::metrics_snapshot`], the same status
+//! Everything is read from one [`Core::metrics_overview`], the same status
 //! `gamesweep status --json` prints, plus the events the core counts in
 //! memory ([`Events`]); so the two agree. Per sweep (label `sweep`): shards
 //! by state (label `state`: pending, leased, done, failed), positions done
@@ -14,7 +14,7 @@
 //! and start again from 0 (Prometheus's `rate()` and `increase()` handle
 //! such resets).
 
-use gamesweep_engine::core::{Core, CoreError, Events, StatusReport};
+use gamesweep_engine::core::{Core, CoreError, Events, Overview};
 use prometheus_client::encoding::prometheus_text;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -77,13 +77,13 @@ fn gauge(reg: &mut Registry, name: &str, help: &str, v: u64) {
 
 /// The Prometheus text of `core`'s status now.
 pub fn render(core: &Core) -> Result<String, CoreError> {
-    let (report, events) = core.metrics_snapshot()?;
+    let (report, events) = core.metrics_overview()?;
     Ok(render_report(&report, &events))
 }
 
 /// The Prometheus text of a status report and the events counted per sweep
 /// (a sweep missing from `events` shows zeros).
-pub fn render_report(report: &StatusReport, events: &BTreeMap<String, Events>) -> String {
+pub fn render_report(report: &Overview, events: &BTreeMap<String, Events>) -> String {
     let mut reg = Registry::with_prefix(PREFIX);
     let info = Family::<InfoLabels, UGauge>::default();
     reg.register(

@@ -8,9 +8,10 @@
 //! the store writes to disk, neither of which may stall the async runtime.
 
 use crate::audit::{AuditService, Audited};
-use gamesweep_api::domain::SweepReport;
+use gamesweep_api::domain::RenderedSweep;
 use gamesweep_engine::core::{Core, CoreError, Delivery, FailureReport, Held, LaunchSpec, Timing};
 use gamesweep_proto::convert;
+use gamesweep_proto::pb::coordinator_server::Coordinator as CoordinatorService;
 use gamesweep_proto::pb::{self, coordinator_server};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -90,7 +91,7 @@ async fn blocking<T: Send + 'static>(
 }
 
 #[tonic::async_trait]
-impl coordinator_server::Coordinator for Service {
+impl CoordinatorService for Service {
     async fn launch(
         &self,
         req: Request<pb::LaunchRequest>,
@@ -218,7 +219,7 @@ impl coordinator_server::Coordinator for Service {
         let r = req.into_inner();
         let id = (!r.sweep_id.is_empty()).then_some(r.sweep_id);
         let core = self.core.clone();
-        let report = blocking(move || core.status_report(id.as_deref())).await?;
+        let report = blocking(move || core.overview(id.as_deref())).await?;
         Ok(Response::new(report.into()))
     }
 
@@ -262,7 +263,7 @@ impl coordinator_server::Coordinator for Service {
         let (out, provenance) =
             blocking(move || Ok((core.rendered(&r.sweep_id)?, core.provenance(&r.sweep_id)?)))
                 .await?;
-        Ok(Response::new(pb::GetResultReply::from(SweepReport {
+        Ok(Response::new(pb::GetResultReply::from(RenderedSweep {
             kind: out.kind.name().to_string(),
             params: out.params.clone(),
             results_json: out.rendered.results_json.clone(),
@@ -532,18 +533,18 @@ pub async fn serve_with(
     opts: ServeOptions,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
-    type Coordinator = coordinator_server::CoordinatorServer<Audited<Service>>;
+    type Server = coordinator_server::CoordinatorServer<Audited<Service>>;
     let log = opts
         .audit
         .unwrap_or_else(|| Arc::new(gamesweep_engine::store::MemStore::new()));
     let audit_svc =
         gamesweep_proto::pb::audit_server::AuditServer::new(AuditService::new(log.clone()));
-    let svc = Coordinator::new(Audited::new(Service::new(core.clone()), log))
+    let svc = Server::new(Audited::new(Service::new(core.clone()), log))
         .max_decoding_message_size(crate::access::SUBMIT_LIMIT)
         .max_encoding_message_size(256 << 20);
     let (mut health, health_svc) = tonic_health::server::health_reporter();
-    health.set_serving::<Coordinator>().await;
-    let names = ["", <Coordinator as tonic::server::NamedService>::NAME];
+    health.set_serving::<Server>().await;
+    let names = ["", <Server as tonic::server::NamedService>::NAME];
     let store_watch = tokio::spawn(watch_store_writes(core.clone(), health.clone(), names));
     let ticks = tokio::spawn(tick(core.clone()));
     let (draining, drain_started) = tokio::sync::oneshot::channel::<()>();
@@ -605,22 +606,22 @@ pub async fn serve_with(
     }
     // The server has stopped: nothing else waits on this thread.
     core.flush()?;
-    // So that the next start reads nothing but the checkpoints.
-    if let Err(e) = core.checkpoint() {
-        tracing::warn!(error = %e, "no checkpoint at shutdown; the next start reads every result");
+    // So that the next start reads nothing but the snapshots.
+    if let Err(e) = core.snapshot() {
+        tracing::warn!(error = %e, "no snapshot at shutdown; the next start reads every result");
     }
     info!("coordinator stopped; store flushed");
     Ok(())
 }
 
 /// Advance the core's clock-driven transitions without any request, once
-/// a [`gamesweep_engine::core::verify::TICK_EVERY`] from the start: an
+/// a [`gamesweep_engine::core::replication::TICK_EVERY`] from the start: an
 /// open verification no eligible worker is around for is skipped as
 /// unverifiable once its wait is over, even if no worker ever calls Lease
 /// again (`Core::tick`). Runs until aborted; a failure is logged and
 /// retried at the next tick.
 async fn tick(core: Arc<Core>) {
-    let mut tick = tokio::time::interval(gamesweep_engine::core::verify::TICK_EVERY);
+    let mut tick = tokio::time::interval(gamesweep_engine::core::replication::TICK_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;

@@ -122,7 +122,7 @@ pub const BODY_TIMEOUT: Duration = Duration::from_secs(5);
 pub const BODY_READERS: usize = MAX_CONNECTIONS / 4;
 
 /// The largest request body any web face reads (a game file of
-/// `explore::engine::GAME_TEXT_MAX` and some slack).
+/// `explore::values::GAME_TEXT_MAX` and some slack).
 pub const BODY_MAX: usize = 2 << 20;
 
 /// The address a request came from (an extension of every request

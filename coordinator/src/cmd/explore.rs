@@ -35,7 +35,7 @@ pub struct ExploreArgs {
     pub open: bool,
     /// Memory one search past the page's budget may hold, in MiB (searches
     /// run one at a time, and only for callers on loopback).
-    #[arg(long, value_name = "MIB", default_value_t = explore::engine::SEARCH_MEMORY_DEFAULT >> 20, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    #[arg(long, value_name = "MIB", default_value_t = explore::values::SEARCH_MEMORY_DEFAULT >> 20, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub search_memory: u64,
 }
 
@@ -67,11 +67,11 @@ async fn to_page() -> Response {
 fn game_file(f: &std::path::Path) -> anyhow::Result<explore::GameFile> {
     let name = f.display().to_string();
     let bytes = std::fs::read(f).map_err(|e| UsageError(format!("cannot read {name}: {e}")))?;
-    if bytes.len() > explore::engine::GAME_TEXT_MAX {
+    if bytes.len() > explore::values::GAME_TEXT_MAX {
         return Err(UsageError(format!(
             "{name}: {} bytes; the boards take game files of at most {} (`gamesweep solve gamegraph` takes larger ones)",
             bytes.len(),
-            explore::engine::GAME_TEXT_MAX
+            explore::values::GAME_TEXT_MAX
         ))
         .into());
     }
@@ -81,7 +81,7 @@ fn game_file(f: &std::path::Path) -> anyhow::Result<explore::GameFile> {
             e.utf8_error().valid_up_to() + 1
         ))
     })?;
-    explore::engine::gamegraph_view(&text).map_err(|e| UsageError(format!("{name}: {e}")))?;
+    explore::values::gamegraph_view(&text).map_err(|e| UsageError(format!("{name}: {e}")))?;
     Ok(explore::GameFile { name, text })
 }
 

@@ -174,7 +174,7 @@ fn not_finished(s: &SweepStatus) -> Option<String> {
 /// read), merged and rendered here into `out`, marked partial.
 fn exec_partial(
     rt: &tokio::runtime::Runtime,
-    c: &mut gamesweep_proto::Coordinator,
+    c: &mut gamesweep_proto::Remote,
     id: &str,
     out: &Path,
 ) -> anyhow::Result<()> {

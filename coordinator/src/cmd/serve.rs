@@ -92,7 +92,7 @@ pub struct ServeArgs {
     /// Memory one search of the dashboard's boards past their budget may
     /// hold, in MiB (searches run one at a time, and only for callers on
     /// loopback or logged in).
-    #[arg(long, value_name = "MIB", default_value_t = gamesweep_serve::explore::engine::SEARCH_MEMORY_DEFAULT >> 20, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    #[arg(long, value_name = "MIB", default_value_t = gamesweep_serve::explore::values::SEARCH_MEMORY_DEFAULT >> 20, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub search_memory: u64,
     /// Once the dashboard listens, write its URL to this file (replaced
     /// atomically, removed on a clean exit).

@@ -1,7 +1,7 @@
 //! `gamesweep status [ID] [--json] [--watch]`: where the coordinator's
 //! sweeps stand.
 //!
-//! `--json` prints one object per call, [`StatusReport`] serialized with
+//! `--json` prints one object per call, [`Overview`] serialized with
 //! serde (keys sorted):
 //! `{"coordinator_version": S, "sweeps": [SWEEP...], "workers": [WORKER...],
 //! "store_bytes", "coordinator_rss_bytes", "coordinator_peak_rss_bytes",
@@ -23,7 +23,7 @@
 
 use crate::connect::{self, Conn};
 use crate::status_text;
-use gamesweep_api::domain::{StatusReport, SweepState};
+use gamesweep_api::domain::{Overview, SweepState};
 use std::io::IsTerminal as _;
 use std::time::Duration;
 
@@ -47,7 +47,7 @@ pub struct StatusArgs {
 }
 
 /// The `status --json` text of `r` (one line, keys sorted).
-pub fn json(r: &StatusReport) -> anyhow::Result<String> {
+pub fn json(r: &Overview) -> anyhow::Result<String> {
     // Through `serde_json::Value`, whose maps sort their keys.
     Ok(serde_json::to_value(r)?.to_string())
 }
@@ -93,7 +93,7 @@ mod tests {
 
     #[test]
     fn json_has_sorted_keys_and_parses_back() {
-        let r = StatusReport {
+        let r = Overview {
             coordinator_version: "v".into(),
             sweeps: vec![SweepStatus {
                 sweep_id: "s".into(),
@@ -123,7 +123,7 @@ mod tests {
                 sample: None,
                 shards_failed: 0,
                 failures: vec![],
-                verification: Some(gamesweep_api::domain::VerifyStatus {
+                verification: Some(gamesweep_api::domain::ReplicationStatus {
                     ppm: 1_000_000,
                     selected: 1,
                     mismatched: 1,
@@ -159,7 +159,7 @@ mod tests {
                 && text.contains(r#""quarantined_workers":["liar"]"#),
             "{text}"
         );
-        let back: StatusReport = serde_json::from_str(&text).unwrap();
+        let back: Overview = serde_json::from_str(&text).unwrap();
         assert_eq!(back, r);
     }
 }

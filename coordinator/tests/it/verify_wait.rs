@@ -3,7 +3,7 @@
 //! shared voice, which never confirms) and a sampled verification share
 //! waits for verification copies nobody can run. They must be skipped as
 //! unverifiable within the documented bound (three lease periods from when
-//! the last was opened, plus a one-second tick; `core/verify.rs`) however
+//! the last was opened, plus a one-second tick; `core/replication.rs`) however
 //! often the coordinator is killed and restarted, with no worker calling
 //! Lease; meanwhile `status` says 100 % and what the sweep waits for, and
 //! `report` then works.

@@ -2,10 +2,10 @@
 //! what a launch answered, where sweeps stand (`status`), a finished sweep's
 //! rendered result and a projection. Serde structs without logic, in a crate
 //! of their own so that both sides of the wire (the engine's core and the
-//! typed client `gamesweep_proto::Coordinator`) speak them;
+//! typed client `gamesweep_proto::Remote`) speak them;
 //! `gamesweep_proto::convert` maps them to and from protobuf messages.
 //!
-//! [`StatusReport`] serialized with serde is the documented `gamesweep status
+//! [`Overview`] serialized with serde is the documented `gamesweep status
 //! --json` format (`deploy/README.md`).
 
 use gamesweep::sweep::Params;
@@ -296,7 +296,7 @@ pub struct SweepStatus {
     /// Replicated validation, for a sweep launched with a verification share
     /// (or with results being verified again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verification: Option<VerifyStatus>,
+    pub verification: Option<ReplicationStatus>,
     /// Share of the workers relative to other running sweeps (1 = default).
     #[serde(default = "one")]
     pub priority: u32,
@@ -325,9 +325,9 @@ fn one() -> u32 {
     1
 }
 
-/// Replicated validation of a sweep (see `coordinator/engine/src/core/verify.rs`).
+/// Replicated validation of a sweep (see `coordinator/engine/src/core/replication.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VerifyStatus {
+pub struct ReplicationStatus {
     /// Share of the shards selected, millionths.
     pub ppm: u32,
     /// Selection key.
@@ -350,14 +350,14 @@ pub struct VerifyStatus {
     pub disagreeing_workers: Vec<String>,
     /// For a running sweep whose shards are all done: what it waits for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub waiting: Option<VerifyWaiting>,
+    pub waiting: Option<ReplicationWaiting>,
 }
 
 /// Why a running sweep whose shards are all done is not finished: its open
 /// verifications wait for a run by a second identity (see
-/// `coordinator/engine/src/core/verify.rs`).
+/// `coordinator/engine/src/core/replication.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VerifyWaiting {
+pub struct ReplicationWaiting {
     /// The shards waiting, lowest first (at most 8; `pending` counts them all).
     pub shards: Vec<u32>,
     /// Some of them need a worker with an issued credential (`gamesweep
@@ -459,7 +459,7 @@ pub struct WorkerStatus {
 
 /// A coordinator's whole status: `gamesweep status --json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StatusReport {
+pub struct Overview {
     /// The coordinator's solver version.
     pub coordinator_version: String,
     /// The sweeps asked for (one, or all).
@@ -490,7 +490,7 @@ pub struct StatusReport {
 
 /// A finished sweep's rendered result, as the coordinator sends it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SweepReport {
+pub struct RenderedSweep {
     /// Kind name.
     pub kind: String,
     /// Its parameters.

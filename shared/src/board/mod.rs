@@ -14,7 +14,7 @@
 //! * [`colplay`]: the solver's reply in a Col / Myopic Col game under way
 //!   (the side to move chosen), with the remoteness of every move.
 //! * [`sum`]: sums of positions of any of these games (and of loop-free
-//!   game graphs) valued in one CGT engine: the sum's canonical value,
+//!   game graphs) valued in one CGT arena: the sum's canonical value,
 //!   outcome and simplest winning moves.
 //! * [`tree`]: a position's options with their values, recursively to a depth.
 //! * [`picture`]: Graphviz and SVG drawings of these (layout by

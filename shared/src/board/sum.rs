@@ -1,6 +1,6 @@
 //! Sums of short-game positions (`gamesweep solve sum`, the boards' sum
 //! panel): each summand is named by a *term*, valued in one CGT
-//! [`Engine`], and the sum's canonical value is the engine's `add` of the
+//! [`Arena`], and the sum's canonical value is the arena's `add` of the
 //! summands' values.
 //!
 //! **Terms.** One position each, in the notation of the `solve` commands:
@@ -19,8 +19,8 @@
 //! the nimber `*g` of their Grundy number (game graphs: normal play, and
 //! loop-free from the position — a loopy summand is refused, naming it).
 //! Col and Myopic Col positions are valued by [`crate::col::Solver`], whose
-//! engine holds every value here, so partizan and impartial summands add in
-//! one engine.
+//! arena holds every value here, so partizan and impartial summands add in
+//! one arena.
 //!
 //! The answer ([`SumReport`]) lists every summand's value (and a Col
 //! board's components with theirs: how its value decomposes), the sum's
@@ -38,7 +38,7 @@
 //! assert_eq!(r.summands[2].value, "*");
 //! ```
 
-use crate::cgt::{Engine, GameId, Outcome};
+use crate::cgt::{Arena, GameId, Outcome};
 use crate::col::{parse_board, parse_colouring, Board, Colour, Rules, Solver, SolverOptions};
 use crate::gamegraph::{parse, Format, GameGraph, SinkLabel};
 use crate::graph::{graph6, members};
@@ -246,7 +246,7 @@ pub struct Options {
     pub right: Vec<Move>,
 }
 
-/// Values positions: one CGT engine (the Col solver's) for every summand,
+/// Values positions: one CGT arena (the Col solver's) for every summand,
 /// the game files read so far and their Grundy numbers.
 pub struct Analyst<'a> {
     solver: Solver,
@@ -275,9 +275,9 @@ impl<'a> Analyst<'a> {
         }
     }
 
-    /// The engine holding every value returned.
-    pub fn engine(&mut self) -> &mut Engine {
-        &mut self.solver.engine
+    /// The arena holding every value returned.
+    pub fn arena(&mut self) -> &mut Arena {
+        &mut self.solver.arena
     }
 
     /// Parse `term` into the position it names, checking it.
@@ -578,12 +578,12 @@ impl<'a> Analyst<'a> {
         }
     }
 
-    /// The canonical value of `p` in [`Analyst::engine`].
+    /// The canonical value of `p` in [`Analyst::arena`].
     pub fn value(&mut self, p: &Position) -> Result<GameId, SumError> {
         match p {
             Position::Uvg { .. } => {
                 let g = self.uvg_grundy(p)?;
-                Ok(self.solver.engine.nimber(g))
+                Ok(self.solver.arena.nimber(g))
             }
             Position::Col { board, colours, .. } => {
                 let pos = board.position(colours);
@@ -593,7 +593,7 @@ impl<'a> Analyst<'a> {
             }
             Position::Graph { file, game, at } => {
                 let g = self.graph_grundy(p, file, game, *at)?;
-                Ok(self.solver.engine.nimber(g))
+                Ok(self.solver.arena.nimber(g))
             }
         }
     }
@@ -731,7 +731,7 @@ impl<'a> Analyst<'a> {
 
     /// The canonical value of `g` as CGSuite writes it.
     pub fn display(&mut self, g: GameId) -> String {
-        self.solver.engine.display(g)
+        self.solver.arena.display(g)
     }
 
     /// A Col position's components (the vertex sets the solver splits it
@@ -747,7 +747,7 @@ impl<'a> Analyst<'a> {
             .into_iter()
             .map(|(set, g)| Component {
                 vertices: members(set).collect(),
-                value: self.solver.engine.display(g),
+                value: self.solver.arena.display(g),
             })
             .collect())
     }
@@ -843,7 +843,7 @@ pub fn sum(terms: &[&str], limits: &Limits, load: FileLoader) -> Result<SumRepor
         let g = a.value(p)?;
         values.push(g);
         let components = a.components(p)?;
-        let outcome = a.engine().outcome(g);
+        let outcome = a.arena().outcome(g);
         summands.push(SummandReport {
             term: p.term(),
             game: p.game().to_string(),
@@ -854,30 +854,30 @@ pub fn sum(terms: &[&str], limits: &Limits, load: FileLoader) -> Result<SumRepor
     }
     let total = values
         .iter()
-        .fold(a.engine().zero(), |s, &g| a.solver.engine.add(s, g));
-    let outcome = a.engine().outcome(total);
-    let cold = a.engine().is_cold(total);
-    let zero = a.engine().zero();
+        .fold(a.arena().zero(), |s, &g| a.solver.arena.add(s, g));
+    let outcome = a.arena().outcome(total);
+    let cold = a.arena().is_cold(total);
+    let zero = a.arena().zero();
     // Each player's winning moves: to a sum >= 0 (Left) or <= 0 (Right).
     let mut best: [Option<(u32, WinningMove)>; 2] = [None, None];
     let mut count = [0usize; 2];
     for (i, p) in positions.iter().enumerate() {
-        let rest = a.solver.engine.sub(total, values[i]);
+        let rest = a.solver.arena.sub(total, values[i]);
         let opts = a.options(p);
         for (side, moves) in [(0, &opts.left), (1, &opts.right)] {
             for m in moves {
                 let o = a.value(&m.to)?;
-                let after = a.solver.engine.add(rest, o);
+                let after = a.solver.arena.add(rest, o);
                 let wins = if side == 0 {
-                    a.solver.engine.le(zero, after)
+                    a.solver.arena.le(zero, after)
                 } else {
-                    a.solver.engine.le(after, zero)
+                    a.solver.arena.le(after, zero)
                 };
                 if !wins {
                     continue;
                 }
                 count[side] += 1;
-                let birthday = a.engine().birthday(after);
+                let birthday = a.arena().birthday(after);
                 if best[side].as_ref().is_none_or(|(b, _)| birthday < *b) {
                     best[side] = Some((
                         birthday,

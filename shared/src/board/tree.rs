@@ -115,7 +115,7 @@ fn node(
         });
     }
     let g = a.value(p)?;
-    let outcome = a.engine().outcome(g);
+    let outcome = a.arena().outcome(g);
     let value = a.display(g);
     let opts = a.options(p);
     let option_count = if p.impartial() {

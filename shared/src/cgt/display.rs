@@ -1,14 +1,14 @@
 //! CGSuite-style text for canonical games: `0`, `*`, `*2`, `1/2`, `-3/4*`,
 //! `^`, `^^`, `v*`, `^3*2`, `±1`, `{2|{1|0}}`.
 
-use super::{Dyadic, Engine, GameId, Kind};
+use super::{Arena, Dyadic, GameId, Kind};
 
 /// Largest multiple of ↑ (and largest nimber next to it) the display recognises;
 /// anything beyond is printed in braces, which is still exact.
 const MAX_UP: i64 = 8;
 const MAX_NIM: u32 = 8;
 
-impl Engine {
+impl Arena {
     /// The game in CGSuite's notation.
     pub fn display(&mut self, g: GameId) -> String {
         match self.nodes[g.index()].kind {

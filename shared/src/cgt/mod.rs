@@ -1,14 +1,14 @@
-//! Combinatorial game theory engine: short partizan games in canonical form.
+//! Combinatorial game theory: short partizan games in canonical form, interned in an arena.
 //!
-//! Every game lives in an [`Engine`] and is named by a [`GameId`]. Games are
+//! Every game lives in an [`Arena`] and is named by a [`GameId`]. Games are
 //! *interned in canonical form* (dominated options removed, reversible options
 //! bypassed), and canonical forms are unique, so two games are equal **iff**
 //! their ids are equal — equality is an integer comparison and ids make good
 //! memo keys.
 //!
 //! ```
-//! use gamesweep::cgt::{Engine, Outcome};
-//! let mut e = Engine::new();
+//! use gamesweep::cgt::{Arena, Outcome};
+//! let mut e = Arena::new();
 //! let up = e.up();
 //! let star = e.star();
 //! let up_star = e.add(up, star);
@@ -26,14 +26,14 @@
 //! hot games (±1, {2|{1|0}}) and infinitesimals (↑, ↑*) — goes through the
 //! general recursive definitions with memoised comparisons and sums.
 //!
-//! Hot games: [`thermo`] has thermographs ([`Engine::thermograph`]), means,
+//! Hot games: [`thermo`] has thermographs ([`Arena::thermograph`]), means,
 //! temperatures and cooling (`G_t`) with CGSuite's conventions (integers have
 //! temperature −1, `m/2^k` has `−1/2^k`, infinitesimals 0); two of CGSuite's
-//! reductions come with them: [`Engine::atomic_weight`] (all-small games) and
-//! [`Engine::reduced`] (reduced canonical form, modulo infinitesimals).
+//! reductions come with them: [`Arena::atomic_weight`] (all-small games) and
+//! [`Arena::reduced`] (reduced canonical form, modulo infinitesimals).
 //!
-//! An engine is single-threaded (`&mut self`); sweeps give each worker thread
-//! its own engine and exchange values as CGSuite strings.
+//! An arena is single-threaded (`&mut self`); sweeps give each worker thread
+//! its own arena and exchange values as CGSuite strings.
 
 mod display;
 mod dyadic;
@@ -45,12 +45,12 @@ pub use dyadic::Dyadic;
 use crate::fxhash::FxHashMap;
 use std::fmt;
 
-/// A game interned in an [`Engine`]; equal ids ⇔ equal games (within one engine).
+/// A game interned in an [`Arena`]; equal ids ⇔ equal games (within one arena).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GameId(u32);
 
 impl GameId {
-    /// The raw index (stable within one engine; useful as a dense memo key).
+    /// The raw index (stable within one arena; useful as a dense memo key).
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -101,7 +101,7 @@ struct Node {
 }
 
 /// Arena of interned canonical short games plus the memo tables of the operations.
-pub struct Engine {
+pub struct Arena {
     nodes: Vec<Node>,
     /// Option lists of all nodes, back to back (indexed by `Node::{l,r}_start`).
     opts: Vec<GameId>,
@@ -117,7 +117,7 @@ pub struct Engine {
     thermo: thermo::Cache,
 }
 
-impl Default for Engine {
+impl Default for Arena {
     fn default() -> Self {
         Self::new()
     }
@@ -126,10 +126,10 @@ impl Default for Engine {
 const SEP: u32 = u32::MAX;
 const NONE: u32 = u32::MAX;
 
-impl Engine {
-    /// A fresh engine containing only `0`.
+impl Arena {
+    /// A fresh arena containing only `0`.
     pub fn new() -> Self {
-        let mut e = Engine {
+        let mut e = Arena {
             nodes: Vec::new(),
             opts: Vec::new(),
             index: FxHashMap::default(),
@@ -152,7 +152,7 @@ impl Engine {
         self.nodes.len()
     }
 
-    /// Always false (an engine holds at least `0`).
+    /// Always false (an arena holds at least `0`).
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }

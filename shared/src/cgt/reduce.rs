@@ -10,7 +10,7 @@
 //!   (the least `n` with `aw(G^L) − 2 ⧏ n` for every `G^L`). So `aw(↑) = 1`,
 //!   `aw(*) = 0`, `aw(↑ + ↑) = 2`, `aw({↑↑|↓}) = ½`. Defined for all-small games
 //!   only (every position has moves for both players or for neither);
-//!   [`Engine::atomic_weight`] gives `None` for any other game.
+//!   [`Arena::atomic_weight`] gives `None` for any other game.
 //! * Reduced canonical form `rcf(G)`: the simplest game infinitesimally close to
 //!   `G` (`rcf(G) = rcf(H)` iff `G − H` is infinitesimal; Calistrate, "The reduced
 //!   canonical form of a game", *Games of No Chance*, 1996). Computed as the star
@@ -19,9 +19,9 @@
 //!   recurses into the options of anything else. `rcf(↑) = 0`, `rcf({1|0}) =
 //!   {1|0}`, `rcf({{2|0}, 1* | *}) = {1|0}`.
 
-use super::{Dyadic, Engine, GameId, Kind};
+use super::{Arena, Dyadic, GameId, Kind};
 
-impl Engine {
+impl Arena {
     /// Is every position of `g` either terminal or open to both players?
     pub fn is_all_small(&mut self, g: GameId) -> bool {
         if let Some((x, _)) = self.number_nimber(g) {

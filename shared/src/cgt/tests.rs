@@ -2,7 +2,7 @@ use super::*;
 
 /// All canonical games born by `day` (days 0..=2), built from every pair of
 /// option subsets of the previous day.
-fn born_by(e: &mut Engine, day: u32) -> Vec<GameId> {
+fn born_by(e: &mut Arena, day: u32) -> Vec<GameId> {
     let mut games = vec![e.zero()];
     for _ in 0..day {
         let prev = games.clone();
@@ -35,7 +35,7 @@ struct Tree {
     r: Vec<Tree>,
 }
 
-fn tree(e: &Engine, g: GameId) -> Tree {
+fn tree(e: &Arena, g: GameId) -> Tree {
     Tree {
         l: e.left_options(g).iter().map(|&o| tree(e, o)).collect(),
         r: e.right_options(g).iter().map(|&o| tree(e, o)).collect(),
@@ -62,14 +62,14 @@ fn le_by_play(g: &Tree, h: &Tree) -> bool {
 
 #[test]
 fn day_two_has_22_games() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     assert_eq!(born_by(&mut e, 1).len(), 4);
     assert_eq!(born_by(&mut e, 2).len(), 22);
 }
 
 #[test]
 fn identities_on_day_two() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let games = born_by(&mut e, 2);
     let z = e.zero();
     for &g in &games {
@@ -104,7 +104,7 @@ fn identities_on_day_two() {
 #[test]
 fn sums_of_sums_negate_to_zero() {
     // Sums of day-2 games are deeper than day 2: exercise the general sum and canonical form.
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let games = born_by(&mut e, 2);
     let z = e.zero();
     let mut acc = Vec::new();
@@ -126,7 +126,7 @@ fn sums_of_sums_negate_to_zero() {
 
 #[test]
 fn named_values() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let z = e.zero();
     let s = e.star();
     let one = e.one();
@@ -192,7 +192,7 @@ fn named_values() {
 
 #[test]
 fn dyadic_arithmetic_through_general_sums() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let up = e.up();
     let dn = e.neg(up);
     let a = e.number_q(1, 1);

@@ -6,8 +6,8 @@
 //!
 //! A thermograph has a *left wall* `LW(t)` and a *right wall* `RW(t)`, piecewise
 //! linear functions of the temperature `t ≥ −1` with dyadic breakpoints; both end
-//! in the vertical *mast* at the game's [mean](Engine::mean), from its
-//! [temperature](Engine::temperature) upwards (Berlekamp–Conway–Guy, *Winning
+//! in the vertical *mast* at the game's [mean](Arena::mean), from its
+//! [temperature](Arena::temperature) upwards (Berlekamp–Conway–Guy, *Winning
 //! Ways* ch. 6; Siegel, *Combinatorial Game Theory* II.5):
 //!
 //! * an **integer** `n` is a mast at `n` from the base `t = −1` (temperature −1);
@@ -19,7 +19,7 @@
 //!   temperature and `LS(t*)` the mean.
 //!
 //! So walls are the stops of the cooled game: `LW(t) = L(G_t)`, `RW(t) = R(G_t)`
-//! (checked in the tests against [`Engine::cool`], which follows the cooling
+//! (checked in the tests against [`Arena::cool`], which follows the cooling
 //! definition `G_t = {G^L_t − t | G^R_t + t}` unless `G` is an integer or colder
 //! than `t`, when `G_t` is its mean).
 //!
@@ -41,22 +41,22 @@
 //!
 //! # API
 //!
-//! * [`Engine::thermograph`] (cached per game, borrowed) and the free function
+//! * [`Arena::thermograph`] (cached per game, borrowed) and the free function
 //!   [`thermograph`] (an owned copy); [`Thermograph::temperature`],
 //!   [`Thermograph::mast`], the walls as [`Trajectory`]s of [`Segment`]s, and a
 //!   compact display in CGSuite's format: `Thermograph(Trajectory(mast,
 //!   [critical temperatures, top first], [slopes, top first]), Trajectory(…))`,
 //!   e.g. `±1` prints `Thermograph(Trajectory(0, [1], [0, -1]), Trajectory(0, [1],
 //!   [0, 1]))` (a slope is the change of the value per unit of temperature);
-//! * [`Engine::temperature`] / [`temperature`] and [`Engine::mean`] / [`mean`]
+//! * [`Arena::temperature`] / [`temperature`] and [`Arena::mean`] / [`mean`]
 //!   (numbers and number + nimber values take an arithmetic shortcut);
-//! * [`Engine::cool`] (`G_t` for `t ≥ −1`, canonical, cached);
-//! * the reductions [`Engine::atomic_weight`] and [`Engine::reduced`] (reduced
+//! * [`Arena::cool`] (`G_t` for `t ≥ −1`, canonical, cached);
+//! * the reductions [`Arena::atomic_weight`] and [`Arena::reduced`] (reduced
 //!   canonical form) live in the sibling module `reduce`.
 //!
 //! ```
-//! use gamesweep::cgt::{thermo, Dyadic, Engine};
-//! let mut e = Engine::new();
+//! use gamesweep::cgt::{thermo, Dyadic, Arena};
+//! let mut e = Arena::new();
 //! let (one, m1) = (e.integer(1), e.integer(-1));
 //! let pm1 = e.game(&[one], &[m1]); // ±1
 //! assert_eq!(thermo::temperature(&mut e, pm1), Dyadic::int(1));
@@ -70,7 +70,7 @@
 //! assert_eq!(thermo::temperature(&mut e, one), Dyadic::int(-1));
 //! ```
 
-use super::{Dyadic, Engine, GameId, Kind};
+use super::{Arena, Dyadic, GameId, Kind};
 use crate::fxhash::FxHashMap;
 use std::fmt;
 
@@ -387,7 +387,7 @@ impl fmt::Display for Thermograph {
     }
 }
 
-/// Thermographs, cooled games and reductions computed so far, per engine.
+/// Thermographs, cooled games and reductions computed so far, per arena.
 #[derive(Default)]
 pub(super) struct Cache {
     graphs: Vec<Option<Thermograph>>,
@@ -399,13 +399,13 @@ pub(super) struct Cache {
     pub(super) all_small: FxHashMap<GameId, bool>,
 }
 
-/// `t` below −1 given to [`Engine::cool`]: thermographs start at −1.
+/// `t` below −1 given to [`Arena::cool`]: thermographs start at −1.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("cannot cool by {0}: temperatures start at -1")]
 pub struct BelowBase(pub Dyadic);
 
-impl Engine {
-    /// The thermograph of `g` (computed once per game and engine).
+impl Arena {
+    /// The thermograph of `g` (computed once per game and arena).
     pub fn thermograph(&mut self, g: GameId) -> &Thermograph {
         self.ensure_thermograph(g);
         self.thermo.graphs[g.index()]
@@ -534,19 +534,19 @@ impl Engine {
     }
 }
 
-/// The thermograph of `g` (an owned copy of the engine's cached one).
-pub fn thermograph(engine: &mut Engine, g: GameId) -> Thermograph {
-    engine.thermograph(g).clone()
+/// The thermograph of `g` (an owned copy of the arena's cached one).
+pub fn thermograph(arena: &mut Arena, g: GameId) -> Thermograph {
+    arena.thermograph(g).clone()
 }
 
-/// The temperature of `g` (see [`Engine::temperature`]).
-pub fn temperature(engine: &mut Engine, g: GameId) -> Dyadic {
-    engine.temperature(g)
+/// The temperature of `g` (see [`Arena::temperature`]).
+pub fn temperature(arena: &mut Arena, g: GameId) -> Dyadic {
+    arena.temperature(g)
 }
 
-/// The mean of `g` (see [`Engine::mean`]).
-pub fn mean(engine: &mut Engine, g: GameId) -> Dyadic {
-    engine.mean(g)
+/// The mean of `g` (see [`Arena::mean`]).
+pub fn mean(arena: &mut Arena, g: GameId) -> Dyadic {
+    arena.mean(g)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@
 //!
 //! [`solve_position`] is the entry point for one position (the CLI's `solve`);
 //! [`naive`] is a plain win/lose search with none of the reductions, for
-//! cross-checking; the sweeps live in `crate::kinds` (`col`, `engine_check`, `myopic_*`).
+//! cross-checking; the sweeps live in `crate::kinds` (`col`, `cgt_check`, `myopic_*`).
 
 pub mod canon;
 pub mod naive;
@@ -470,15 +470,15 @@ pub fn solve_position_within(
     };
     let g = solver.value(&board, pos);
     over(&solver)?;
-    let value = solver.engine.display(g);
-    let outcome = solver.engine.outcome(g);
-    let cold = solver.engine.is_cold(g);
+    let value = solver.arena.display(g);
+    let outcome = solver.arena.outcome(g);
+    let cold = solver.arena.is_cold(g);
     let mut left_options = Vec::new();
     for u in members(pos.l) {
         let c = solver.value(&board, pos.move_left(&board, u));
         left_options.push(MoveReport {
             vertex: u,
-            value: solver.engine.display(c),
+            value: solver.arena.display(c),
         });
     }
     let mut right_options = Vec::new();
@@ -486,7 +486,7 @@ pub fn solve_position_within(
         let c = solver.value(&board, pos.move_right(&board, u));
         right_options.push(MoveReport {
             vertex: u,
-            value: solver.engine.display(c),
+            value: solver.arena.display(c),
         });
     }
     over(&solver)?;

@@ -2,7 +2,7 @@
 
 use super::canon::{self, Code};
 use super::{Board, Pos};
-use crate::cgt::{Engine, GameId};
+use crate::cgt::{Arena, GameId};
 use crate::fxhash::FxHashMap;
 use crate::graph::members;
 use crate::meter::Gauge;
@@ -58,11 +58,11 @@ pub struct SolverStats {
     pub canonical_hits: u64,
 }
 
-/// Values reduced positions with one CGT [`Engine`] and a component memo.
+/// Values reduced positions with one CGT [`Arena`] and a component memo.
 /// Not thread-safe by design: give each thread its own solver.
 pub struct Solver {
-    /// The engine holding every value this solver returned.
-    pub engine: Engine,
+    /// The arena holding every value this solver returned.
+    pub arena: Arena,
     opts: SolverOptions,
     labelled: FxHashMap<Code, GameId>,
     canonical: FxHashMap<Code, GameId>,
@@ -84,12 +84,12 @@ pub struct Solver {
 impl Solver {
     /// A solver with the given reductions.
     pub fn new(opts: SolverOptions) -> Self {
-        let mut engine = Engine::new();
-        let one = engine.integer(1);
-        let minus_one = engine.integer(-1);
-        let star = engine.star();
+        let mut arena = Arena::new();
+        let one = arena.integer(1);
+        let minus_one = arena.integer(-1);
+        let star = arena.star();
         Solver {
-            engine,
+            arena,
             opts,
             labelled: FxHashMap::default(),
             canonical: FxHashMap::default(),
@@ -116,10 +116,10 @@ impl Solver {
         }
     }
 
-    /// Work done so far: components expanded plus games held by the engine
+    /// Work done so far: components expanded plus games held by the arena
     /// (what a budget counts).
     pub fn work(&self) -> u64 {
-        self.stats.expanded + self.engine.len() as u64
+        self.stats.expanded + self.arena.len() as u64
     }
 
     /// Did the work reach the budget of [`Solver::with_budget`], or was the
@@ -142,12 +142,12 @@ impl Solver {
             return self.component_value(b, p);
         }
         let mut alive = p.alive();
-        let mut sum = self.engine.zero();
+        let mut sum = self.arena.zero();
         while alive != 0 {
             let v = alive.trailing_zeros() as usize;
             let comp = p.component(b, v, self.opts.drop_arcs);
             let g = self.component_value(b, p.restrict(comp));
-            sum = self.engine.add(sum, g);
+            sum = self.arena.add(sum, g);
             alive &= !comp;
         }
         sum
@@ -171,7 +171,7 @@ impl Solver {
     pub fn component_value(&mut self, b: &Board, p: Pos) -> GameId {
         let alive = p.alive();
         match alive.count_ones() {
-            0 => return self.engine.zero(),
+            0 => return self.arena.zero(),
             1 => {
                 return match (p.l != 0, p.r != 0) {
                     (true, true) => self.star,
@@ -220,7 +220,7 @@ impl Solver {
         if self.exceeded || self.budget.is_some_and(|budget| self.work() >= budget) {
             // Unwind without expanding: the caller checks `exceeded`.
             self.exceeded = true;
-            return self.engine.zero();
+            return self.arena.zero();
         }
         self.stats.expanded += 1;
         let mut lo = Vec::with_capacity(p.l.count_ones() as usize);
@@ -231,7 +231,7 @@ impl Solver {
         for u in members(p.r) {
             ro.push(self.value(b, p.move_right(b, u)));
         }
-        self.engine.game(&lo, &ro)
+        self.arena.game(&lo, &ro)
     }
 
     /// Number of entries in the (labelled, canonical) memos.

@@ -142,8 +142,8 @@ fn engine_matches_naive_on_small_digraphs_with_every_reduction_setting() {
                 let mut shown = None;
                 for s in solvers.iter_mut() {
                     let g = s.value(&b, p);
-                    assert_eq!(s.engine.outcome(g), expect);
-                    let d = s.engine.display(g);
+                    assert_eq!(s.arena.outcome(g), expect);
+                    let d = s.arena.display(g);
                     assert!(shown.get_or_insert(d.clone()) == &d);
                 }
                 positions += 1;
@@ -175,10 +175,10 @@ fn col_engine_matches_naive_on_all_graphs_up_to_5() {
                     continue;
                 }
                 let g = s.value(&b, b.position_masks(blue, red));
-                assert_eq!(s.engine.outcome(g), naive::outcome(&b, blue, red));
-                assert!(s.engine.is_cold(g), "Col is cold");
+                assert_eq!(s.arena.outcome(g), naive::outcome(&b, blue, red));
+                assert!(s.arena.is_cold(g), "Col is cold");
                 let h = full.value(&b, b.position_masks(blue, red));
-                assert_eq!(s.engine.display(g), full.engine.display(h));
+                assert_eq!(s.arena.display(g), full.arena.display(h));
             }
         }
     }
@@ -204,7 +204,7 @@ fn list_lemma_small() {
                 Some(Colour::Blue) => -1,
                 _ => 1,
             };
-            let e = &mut s.engine;
+            let e = &mut s.arena;
             let want = e.num_nim(crate::cgt::Dyadic::int(x), (stars % 2) as u32);
             assert_eq!(g, want, "list n={n} tail={tail:?}");
         }

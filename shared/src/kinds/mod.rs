@@ -6,8 +6,8 @@
 //! (`examples/custom-kind/`).
 
 pub mod arc_kayles;
+pub mod cgt_check;
 pub mod col;
-pub mod engine_check;
 pub mod geography_edge;
 pub mod geography_vertex;
 pub mod myopic_digraph;
@@ -94,7 +94,7 @@ pub fn builtin() -> &'static [&'static dyn SweepKind] {
         &myopic_digraph::MyopicDigraphSweep,
         &myopic_list::MyopicListSweep,
         &col::ColSweep,
-        &engine_check::EngineCheckSweep,
+        &cgt_check::CgtCheckSweep,
         &subtraction::SubtractionSweep,
         &octal::OctalSweep,
         // Games on the graph-game layer (`families::graph_game`), one file each.

@@ -303,7 +303,7 @@ fn graphs_on(n: usize, visit: &mut dyn FnMut(&BitGraph)) {
 
 /// The labelled counts of the layer: Col's empty board on every graph of n
 /// vertices (all graphs, not only connected ones) valued by the layer's
-/// generic solver and CGT engine, each isomorphism class weighted
+/// generic solver and CGT arena, each isomorphism class weighted
 /// n!/|Aut(G)|; first player wins = outcome N.
 fn layer_first_player_wins(n: usize) -> u64 {
     let mut s = Solver::<GenericCol>::default();
@@ -319,7 +319,7 @@ fn layer_first_player_wins(n: usize) -> u64 {
 }
 
 /// Col's outcome on every labelled graph of `n` vertices, one by one (no
-/// isomorphism classes, no automorphisms, no CGT engine: the plain minimax
+/// isomorphism classes, no automorphisms, no CGT arena: the plain minimax
 /// of `col::naive`): how many the first player wins.
 fn brute_force_first_player_wins(n: usize) -> u64 {
     let pairs: Vec<(usize, usize)> = (0..n).flat_map(|j| (0..j).map(move |i| (i, j))).collect();
@@ -337,7 +337,7 @@ fn brute_force_first_player_wins(n: usize) -> u64 {
 }
 
 /// The cold-value solver here against the tuned Col solver (`col::Solver`,
-/// CGT engine): the empty board of every graph up to 7 vertices, and every
+/// CGT arena): the empty board of every graph up to 7 vertices, and every
 /// proper colouring of every graph up to 5 (the reduced masks of a
 /// colouring: a vertex may take a colour no neighbour has).
 #[test]
@@ -345,7 +345,7 @@ fn cold_values_agree_with_the_tuned_col_solver() {
     let mut t = ColSolver::new(SolverOptions::default());
     let mut cols = Cols::new(7);
     let text = |c: Cold| -> String {
-        let mut e = gamesweep::cgt::Engine::new();
+        let mut e = gamesweep::cgt::Arena::new();
         let num = e.number(gamesweep::cgt::Dyadic::new(c.x, SHIFT));
         let v = if c.star {
             let s = e.star();
@@ -362,7 +362,7 @@ fn cold_values_agree_with_the_tuned_col_solver() {
             let tuned = t.value(&b, b.position_masks(0, 0));
             let star = cols.empty_board_is_star(bg);
             assert_eq!(
-                t.engine.display(tuned),
+                t.arena.display(tuned),
                 if star { "*" } else { "0" },
                 "{bg:?}"
             );
@@ -379,7 +379,7 @@ fn cold_values_agree_with_the_tuned_col_solver() {
                         .fold(0, |m, v| m | 1 << v);
                     let mine = text(cols.value(l, r));
                     let tuned = t.value(&b, b.position_masks(blue, red));
-                    assert_eq!(mine, t.engine.display(tuned), "{bg:?} {blue:b} {red:b}");
+                    assert_eq!(mine, t.arena.display(tuned), "{bg:?} {blue:b} {red:b}");
                     checked += 1;
                 });
             }
@@ -393,7 +393,7 @@ fn cold_values_agree_with_the_tuned_col_solver() {
 /// coloured neighbour; normal play) gives 11,104, not the published
 /// 10,564, and so does a brute force over every labelled graph by plain
 /// minimax, which shares nothing with the counts here (no canonical
-/// generation, no |Aut|, no CGT engine, no cold values): the published
+/// generation, no |Aut|, no CGT arena, no cold values): the published
 /// a(6) alone is in error.
 #[test]
 fn col_first_player_wins_match_a291342_to_5() {

@@ -117,7 +117,7 @@ fn generic_uvg_agrees_with_the_tuned_solver() {
 fn tuned_col(t: &mut ColSolver, bg: &BitGraph, blue: VSet, red: VSet) -> String {
     let b = Board::col(bg.n(), &bg.edges().collect::<Vec<_>>());
     let v = t.value(&b, b.position_masks(blue, red));
-    t.engine.display(v)
+    t.arena.display(v)
 }
 
 /// The layer's Col agrees with the tuned solver: the empty board of every

@@ -96,7 +96,7 @@ fn bad_shards_results_and_documents_are_errors() {
 #[test]
 fn a_shard_result_survives_its_encoding() {
     // One real shard of each cheap kind: encode, decode, compare.
-    for name in ["uvg", "col", "subtraction", "engine-check"] {
+    for name in ["uvg", "col", "subtraction", "cgt-check"] {
         let kind = kinds::find(name).unwrap();
         let p = defaults(kind);
         let p = match name {

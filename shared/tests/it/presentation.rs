@@ -12,7 +12,7 @@ use std::path::Path;
 /// with no values, whose only positions are counterexamples, and none was
 /// found. Each is still checked to show a counterexample when one is there
 /// (`a_check_shows_its_counterexamples`).
-const NOTHING_TO_SHOW_WITHOUT_COUNTEREXAMPLES: &[&str] = &["engine-check", "myopic-list"];
+const NOTHING_TO_SHOW_WITHOUT_COUNTEREXAMPLES: &[&str] = &["cgt-check", "myopic-list"];
 
 fn committed_runs() -> Vec<(String, String)> {
     let runs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs");
@@ -156,7 +156,7 @@ fn col_values_come_in_value_order() {
 
 #[test]
 fn a_check_shows_its_counterexamples() {
-    for run in ["engine-check", "myopic-list"] {
+    for run in ["cgt-check", "myopic-list"] {
         let path =
             Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../runs/{run}/results.json"));
         let json = std::fs::read_to_string(path).unwrap();

@@ -11,8 +11,8 @@
 
 use super::model::{voter, CoreError, Named, ShardState, State, Sweep, MAX_FAILURES};
 use super::Core;
-use crate::store::checkpoint::SetDigest;
 use crate::store::journal;
+use crate::store::snapshot::SetDigest;
 use crate::store::{FailureRecord, ShardTiming, FAILING_WORKERS_KEPT};
 use gamesweep::sweep::Output;
 use gamesweep_api::SolverVersions;
@@ -226,7 +226,7 @@ impl Core {
 
     /// Count a recount of a result of `sweep_id`; `Some(worker)` if it
     /// refused `worker`'s result: then an issued identity's trust is
-    /// withdrawn and its results are verified again (core/verify.rs).
+    /// withdrawn and its results are verified again (core/replication.rs).
     fn count_recount(&self, sweep_id: &str, refused: Option<&str>) -> Result<(), CoreError> {
         let mut st = self.lock();
         let Some(s) = st.sweeps.get_mut(sweep_id) else {
@@ -361,8 +361,8 @@ impl Core {
                 (None, _) => None,
             }
         };
-        // Replicated validation (core/verify.rs): a verification run, or a quarantined worker.
-        let run = super::verify::Run {
+        // Replicated validation (core/replication.rs): a verification run, or a quarantined worker.
+        let run = super::replication::Run {
             worker: &worker,
             version: &version,
             sweep_id: &sweep_id,
@@ -372,7 +372,7 @@ impl Core {
             result: &result,
             positions,
         };
-        if let Some(accepted) = self.verify_submit(&mut st, &run)? {
+        if let Some(accepted) = self.replication_submit(&mut st, &run)? {
             return Ok(accepted);
         }
         let agreements = st.trust.get(&worker).map_or(0, |t| t.agreements);
@@ -435,8 +435,8 @@ impl Core {
             self.store.put_failure(&sweep_id, index, None)?;
         }
         s.set_work(index, result.work());
-        // Replicated validation (core/verify.rs): origin, and a verification if selected.
-        self.verify_accepted(s, agreements, index, &worker, attempt, (&result, positions))?;
+        // Replicated validation (core/replication.rs): origin, and a verification if selected.
+        self.replication_accepted(s, agreements, index, &worker, attempt, (&result, positions))?;
         if let Some(t) = timing {
             s.set_timing(index, t);
         }
@@ -604,7 +604,7 @@ impl Core {
     /// flushes (see [`super::commit`]).
     pub fn flush(&self) -> Result<(), CoreError> {
         self.commit.commit(|| self.store.flush())?;
-        self.checkpoint_if_due();
+        self.snapshot_if_due();
         Ok(())
     }
 }

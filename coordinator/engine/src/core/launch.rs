@@ -120,8 +120,8 @@ impl Core {
                 )));
             }
         }
-        // Replicated validation (core/verify.rs): the share is a fraction.
-        super::verify::check_share(req.verify_ppm)?;
+        // Replicated validation (core/replication.rs): the share is a fraction.
+        super::replication::check_share(req.verify_ppm)?;
         if req.priority > MAX_PRIORITY {
             return Err(CoreError::BadRequest(format!(
                 "priority {} is out of range: 1..={MAX_PRIORITY}",
@@ -138,7 +138,7 @@ impl Core {
             let mut st = self.lock();
             if let Some(s) = st.sweeps.get_mut(n) {
                 if req.resume_existing && s.record.kind == kind_name && s.record.params == params {
-                    super::verify::check_resume(s, req)?; // replicated validation
+                    super::replication::check_resume(s, req)?; // replicated validation
                     self.resume_sample(s, req.sample)?;
                     self.set_part_of(s, req.part)?;
                     self.retry_failed(s)?;
@@ -203,10 +203,10 @@ impl Core {
                 shards: crate::sample::choose(&plan, smp.ppm, smp.seed),
                 limited: true,
             }),
-            // Replicated validation (core/verify.rs). `--replicate all` is
+            // Replicated validation (core/replication.rs). `--replicate all` is
             // the whole plan, never skipped.
             verify_ppm: if req.replicate_all {
-                super::verify::PPM as u32
+                super::replication::PPM as u32
             } else {
                 req.verify_ppm
             },

@@ -227,8 +227,8 @@ impl Core {
     /// depends on nothing a lease reveals, so a first run and a copy look
     /// alike.
     pub(crate) fn salt_for(&self, s: &Sweep, index: u32, holder: &str) -> Option<u64> {
-        // The same condition as the votes' (`verify::digests`).
-        let asked = (s.verify.ppm > 0 || s.record.replicate_all)
+        // The same condition as the votes' (`replication::digests`).
+        let asked = (s.replication.ppm > 0 || s.record.replicate_all)
             && is_issued(holder)
             && s.kind.position_digest();
         asked.then(|| self.key.salt(&s.record.id, s.record.seq, index))
@@ -274,7 +274,7 @@ impl Core {
         let until_ms = now_ms.saturating_add(self.lease_ms);
         let mut st = self.lock();
         st.seen(worker, now, self.lease_ms);
-        // Replicated validation (core/verify.rs): a quarantined worker gets nothing.
+        // Replicated validation (core/replication.rs): a quarantined worker gets nothing.
         if st.quarantine.workers.contains_key(worker) {
             return Ok(LeaseOutcome {
                 leases: Vec::new(),
@@ -304,13 +304,13 @@ impl Core {
             .any(|s| s.failures.keys().any(|&i| failed_here(s, i)));
         let others_alive = any_failed_here && st.others_alive(worker, now, self.lease_ms);
         // An issued identity that has not earned trust yet has every result
-        // replicated (core/verify.rs): it gets the smallest shards first, so
+        // replicated (core/replication.rs): it gets the smallest shards first, so
         // that its probation costs the fleet little (docs/trust.md). While on
         // probation every result of it is replicated anyway, so what it can
         // guess from a shard's place in the order gains it nothing.
         let probation =
             is_issued(worker) && st.trust.get(worker).map_or(0, |t| t.agreements) < TRUST_AFTER;
-        // Replicated validation (core/verify.rs): verification copies first,
+        // Replicated validation (core/replication.rs): verification copies first,
         // so that they do not all wait for the end of the sweep.
         // A copy whose lease this worker lost is not handed straight back
         // to it while others wait (core/fair.rs).
@@ -389,7 +389,7 @@ impl Core {
                 .expect("a candidate is a sweep");
             // Probation only where the sweep replicates an untrusted
             // identity's results (launched with verification).
-            let end = if probation && s.verify.ppm > 0 {
+            let end = if probation && s.replication.ppm > 0 {
                 End::Smallest
             } else {
                 End::Largest
@@ -535,7 +535,7 @@ impl Core {
                 out.push(false);
                 continue;
             };
-            // Replicated validation (core/verify.rs): a verification copy.
+            // Replicated validation (core/replication.rs): a verification copy.
             if let Named::Copy(l) = &named {
                 // Taken back too when it stalls while others wait (core/fair.rs).
                 let progress = h.progress.min(s.progress_cap(h.index));
@@ -547,10 +547,11 @@ impl Core {
                 let stalled =
                     growth.stalled(now_ms, stall_ms) || s.overdue(h.index, l, now_ms, stall_ms);
                 if stalled && (waiting.0 || waiting.1) {
-                    if let Some(mut rec) = s.verify.records.get_mut(&h.index) {
+                    if let Some(mut rec) = s.replication.records.get_mut(&h.index) {
                         if let Some(cl) = rec.lease.as_mut().filter(|cl| cl.nonce == l.nonce) {
                             cl.until_ms = cl.until_ms.min(now_ms);
-                            self.store.put_verify(&h.sweep_id, h.index, Some(&rec))?;
+                            self.store
+                                .put_replication(&h.sweep_id, h.index, Some(&rec))?;
                         }
                     }
                     s.events.leases_reclaimed = s.events.leases_reclaimed.saturating_add(1);
@@ -690,7 +691,7 @@ impl Core {
                 continue;
             };
             let mine = match named {
-                // Replicated validation (core/verify.rs): a verification copy.
+                // Replicated validation (core/replication.rs): a verification copy.
                 Named::Copy(_) => self.release_copy(s, h.index)?,
                 Named::Shard(l) => {
                     self.store.put_lease(&h.sweep_id, h.index, None)?;

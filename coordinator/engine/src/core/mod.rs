@@ -7,7 +7,7 @@
 //! By concern: [`model`] (errors, shard and sweep state), `recovery`
 //! (loading the store at startup), [`launch`] (planning, samples, resume,
 //! cancel), [`leases`] (lease, renew, expiry), [`acceptance`] (submit, fail,
-//! flush), [`commit`] (group commit), `checkpoint` (the merged results
+//! flush), [`commit`] (group commit), `snapshot` (the merged results
 //! written so that a restart merges only what came after), [`status`], [`results`] (merged
 //! result, cached render, projection), [`memory`] (`/proc`), [`clock`],
 //! `tokens` (the lease tokens that bind submits, renewals, releases and
@@ -18,7 +18,6 @@
 //! instead of sleeping.
 
 pub mod acceptance;
-mod checkpoint;
 pub mod clock;
 pub mod commit;
 pub mod credentials;
@@ -31,16 +30,16 @@ pub mod pace;
 pub mod provenance;
 pub mod recount;
 mod recovery;
+pub mod replication;
+mod replication_state;
 pub mod results;
+mod snapshot;
 pub mod solvers;
 pub mod status;
 pub(crate) mod tokens;
 pub mod transfer;
-pub mod verify;
-mod verify_state;
 
 pub use acceptance::{Delivery, FailOutcome, FailureReport, Submission, Timing};
-pub use checkpoint::CHECKPOINT_EVERY;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use commit::GroupCommit;
 pub use gamesweep_api::{solver_version, SolverVersions};
@@ -50,12 +49,13 @@ pub use memory::ProcessMemory;
 pub use model::{CoreError, Events, KindRef, ShardState, MAX_FAILURES};
 pub use provenance::Provenance;
 pub use recovery::Recovery;
+pub use replication::ReplicationStatus;
 pub use results::{Merged, RenderedResult};
+pub use snapshot::SNAPSHOT_EVERY;
 pub use solvers::{SolverChanged, SolverShare};
 pub use status::{
-    Resources, SampleStatus, ShardFailureStatus, StatusReport, SweepStatus, WorkerStatus,
+    Overview, Resources, SampleStatus, ShardFailureStatus, SweepStatus, WorkerStatus,
 };
-pub use verify::VerifyStatus;
 
 use crate::store::Store;
 use clock::Epoch;
@@ -132,10 +132,10 @@ pub struct Core {
     failed_imports: Mutex<std::collections::BTreeSet<String>>,
     /// The CPU budget for recounting submitted results (core/recount.rs).
     recount: Mutex<recount::Budget>,
-    /// When the last checkpoint and the last reopen of the store were
+    /// When the last snapshot and the last reopen of the store were
     /// started and how long they took; held while one is written
-    /// (core/checkpoint.rs).
-    checkpointing: Mutex<checkpoint::Checkpointing>,
+    /// (core/snapshot.rs).
+    snapshotting: Mutex<snapshot::Snapshotting>,
 }
 
 impl Core {
@@ -165,7 +165,7 @@ impl Core {
         let now = clock.now();
         let epoch = Epoch::anchor(clock.as_ref());
         let sweeps = recovery::recover(store.as_ref(), epoch.unix_ms(now), recovery)?;
-        // Replicated validation (core/verify.rs): quarantined workers.
+        // Replicated validation (core/replication.rs): quarantined workers.
         let trust_records = store.load_trust()?;
         let quarantined = store
             .load_quarantine()?
@@ -185,14 +185,14 @@ impl Core {
                 workers: BTreeMap::new(),
                 workers_pruned: 0,
                 pruned_at: None,
-                // Replicated validation (core/verify.rs): quarantined workers.
-                quarantine: verify::Quarantine {
+                // Replicated validation (core/replication.rs): quarantined workers.
+                quarantine: replication::Quarantine {
                     on_mismatch: false,
                     workers: quarantined,
                 },
                 trust: trust_records,
                 vtime: 0,
-                verify_ticked: None,
+                replication_ticked: None,
                 held_back: BTreeMap::new(),
             }),
             renders: RenderCache::default(),
@@ -203,7 +203,7 @@ impl Core {
             version: format!("{}+{}", gamesweep::CRATE_VERSION, gamesweep::BUILD_ID),
             failed_imports: Mutex::default(),
             recount: Mutex::new(recount::Budget::new(recount::DEFAULT_SHARE, now)),
-            checkpointing: Mutex::new(checkpoint::Checkpointing::new()),
+            snapshotting: Mutex::new(snapshot::Snapshotting::new()),
         })
     }
 

@@ -1,8 +1,8 @@
 //! The core's in-memory model: errors, a shard's state, a sweep's state and
 //! the few transitions on it that need no store (they take `now` explicitly).
 
-use super::verify_state::{Quarantine, Verification};
-use crate::store::checkpoint::SetDigest;
+use super::replication_state::{Quarantine, Replication};
+use crate::store::snapshot::SetDigest;
 use crate::store::{
     FailureRecord, LeaseRecord, ShardTiming, StoreError, SweepRecord, SweepState, SweepStats,
 };
@@ -44,7 +44,7 @@ pub enum CoreError {
         done: u32,
         /// All shards.
         total: u32,
-        /// Open verifications (core/verify.rs) a sweep whose shards are
+        /// Open verifications (core/replication.rs) a sweep whose shards are
         /// all done waits for (0 while shards are not).
         verifying: u32,
     },
@@ -127,7 +127,7 @@ impl ShardState {
 
 /// Events of one sweep counted by this process since it started (kept in
 /// memory only, unlike the stored counters of [`SweepStats`]); verification
-/// copies (core/verify.rs) are not counted here.
+/// copies (core/replication.rs) are not counted here.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Events {
     /// Leases granted on shards (first leases and re-issues).
@@ -276,7 +276,7 @@ impl WorkSums {
 pub(crate) enum Named {
     /// The shard's current lease (expired or not), this holder's.
     Shard(LeaseRecord),
-    /// The shard's verification copy lease (core/verify.rs), this holder's.
+    /// The shard's verification copy lease (core/replication.rs), this holder's.
     Copy(LeaseRecord),
     /// A lease of this holder whose record was lost (a coordinator crash
     /// before it was flushed): the shard is pending and the lease was
@@ -307,7 +307,7 @@ pub(crate) enum End {
     /// is then made of small shards).
     Largest,
     /// The smallest first: for an identity on probation, whose results are
-    /// all replicated until it has earned trust (core/verify.rs).
+    /// all replicated until it has earned trust (core/replication.rs).
     Smallest,
 }
 
@@ -469,8 +469,8 @@ pub(crate) struct Sweep {
     /// Fair share between sweeps (see `leases`): the virtual time at which
     /// this sweep is next served (in memory only).
     pub(crate) pass: u64,
-    /// Replicated validation (core/verify.rs).
-    pub(crate) verify: Verification,
+    /// Replicated validation (core/replication.rs).
+    pub(crate) replication: Replication,
     /// Events counted since this process started.
     pub(crate) events: Events,
     /// Shard counts by state ([`Sweep::set_state`] keeps them).
@@ -486,17 +486,17 @@ pub(crate) struct Sweep {
     /// The plan's estimated positions, and the sample's.
     pub(crate) estimate: (u64, u64),
     /// [`SetDigest`] of the done shards' (index, result SHA-256) pairs:
-    /// what a checkpoint of this moment covers (`store/checkpoint.rs`).
+    /// what a snapshot of this moment covers (`store/snapshot.rs`).
     pub(crate) done_digest: SetDigest,
-    /// Done shards the sweep's stored checkpoint covers (0: none): a
-    /// checkpoint is due when [`Sweep::results_stored`] differs.
-    pub(crate) checkpointed: u32,
-    /// Started from a checkpoint: `timings` and `verify.origins` hold only
+    /// Done shards the sweep's stored snapshot covers (0: none): a
+    /// snapshot is due when [`Sweep::results_stored`] differs.
+    pub(crate) snapshotted: u32,
+    /// Started from a snapshot: `timings` and `verify.origins` hold only
     /// the shards it did not cover until [`Sweep::fill`] adds the rest
     /// (read from the store by what needs them: export, projection,
     /// re-verification), so a start does not read them.
     pub(crate) lazy: bool,
-    /// While lazy: [`Sweep::worker_work`] of the shards the checkpoint
+    /// While lazy: [`Sweep::worker_work`] of the shards the snapshot
     /// covered (its aggregate), under the workers' own.
     pub(crate) worker_work_base: BTreeMap<String, u64>,
 }
@@ -506,7 +506,7 @@ impl Sweep {
     pub(crate) fn new(record: SweepRecord, kind: KindRef, plan: Vec<ShardSpec>) -> Self {
         let n = plan.len();
         let order = lease_order(&plan, &record);
-        let verify = Verification::new(&record, n);
+        let replication = Replication::new(&record, n);
         Sweep {
             record,
             kind,
@@ -536,7 +536,7 @@ impl Sweep {
             growth: HashMap::new(),
             patience: Default::default(),
             pass: 0,
-            verify,
+            replication,
             events: Events::default(),
             tally: Tally::default(),
             sums: WorkSums::default(),
@@ -545,7 +545,7 @@ impl Sweep {
             sampled: HashSet::new(),
             estimate: (0, 0),
             done_digest: SetDigest::default(),
-            checkpointed: 0,
+            snapshotted: 0,
             lazy: false,
             worker_work_base: BTreeMap::new(),
         }
@@ -633,7 +633,7 @@ impl Sweep {
         }
         for (i, o) in origins {
             if done(self, i) {
-                self.verify.origins.entry(i).or_insert(o);
+                self.replication.origins.entry(i).or_insert(o);
             }
         }
         self.lazy = false;
@@ -763,7 +763,7 @@ impl Sweep {
     /// Every shard of the plan is done (and, replicated validation, every
     /// verification of a selected shard resolved).
     pub(crate) fn finished(&self) -> bool {
-        self.results_stored as usize == self.plan.len() && !self.verify.pending()
+        self.results_stored as usize == self.plan.len() && !self.replication.pending()
     }
     /// Sampled shards done (0 without a sample).
     pub(crate) fn sample_done(&self) -> u32 {
@@ -788,7 +788,7 @@ impl Sweep {
             }
             (None, None) => self.plan.len() as u32 > t.done + t.failed,
         };
-        open || self.verify.pending() // replicated validation: copies to hand out
+        open || self.replication.pending() // replicated validation: copies to hand out
     }
     /// May a worker with these solver versions run this
     /// sweep's shards: its version of the sweep's kind is the recorded one.
@@ -903,7 +903,7 @@ impl Sweep {
     /// there are many more than live ones.
     pub(crate) fn note_granted(&mut self, nonce: u64, now_ms: u64) {
         if self.growth.len()
-            > 2 * (self.tally.leased.len() + self.verify.records.values().len()) + 64
+            > 2 * (self.tally.leased.len() + self.replication.records.values().len()) + 64
         {
             let mut live: HashSet<u64> = self
                 .tally
@@ -915,7 +915,7 @@ impl Sweep {
                 })
                 .collect();
             live.extend(
-                self.verify
+                self.replication
                     .records
                     .values()
                     .filter_map(|r| r.lease.as_ref().map(|l| l.nonce)),
@@ -930,7 +930,7 @@ impl Sweep {
     /// for `index` and its holder, so the holder is the token's) is.
     pub(crate) fn named(&self, index: u32, nonce: u64) -> Named {
         if let Some(l) = self
-            .verify
+            .replication
             .records
             .get(&index)
             .and_then(|r| r.lease.as_ref())
@@ -986,7 +986,7 @@ impl Sweep {
             total: self.plan.len() as u32,
             // Said only once every shard is done: then it waits for them.
             verifying: if self.done() as usize == self.plan.len() {
-                self.verify.records.tally().open.len() as u32
+                self.replication.records.tally().open.len() as u32
             } else {
                 0
             },
@@ -1058,16 +1058,16 @@ pub(crate) struct State {
     pub(crate) workers_pruned: u64,
     /// When the worker list was last swept.
     pub(crate) pruned_at: Option<Instant>,
-    /// Replicated validation (core/verify.rs): quarantined workers.
+    /// Replicated validation (core/replication.rs): quarantined workers.
     pub(crate) quarantine: Quarantine,
-    /// Adaptive replication (core/verify.rs): what each issued identity
+    /// Adaptive replication (core/replication.rs): what each issued identity
     /// earned, by identity key.
     pub(crate) trust: BTreeMap<String, crate::store::TrustRecord>,
     /// Fair share between sweeps (see `leases`): the pass of the sweep
     /// served last.
     pub(crate) vtime: u64,
     /// When the open verifications were last looked at (`Core::tick`).
-    pub(crate) verify_ticked: Option<Instant>,
+    pub(crate) replication_ticked: Option<Instant>,
     /// What the fair share did to each identity, for status (in memory
     /// only; one entry per identity, and identities are bounded by the
     /// issued credentials plus the shared token's one).

@@ -6,10 +6,10 @@
 
 use super::model::CoreError;
 use super::model::{is_issued, voter};
-use super::verify;
-use super::verify_state::result_part;
+use super::replication;
+use super::replication_state::result_part;
 use super::Core;
-use crate::store::{Verdict, VerifyPurpose};
+use crate::store::{ReplicationPurpose, Verdict};
 use std::collections::BTreeMap;
 
 pub use gamesweep_api::provenance::{
@@ -37,7 +37,7 @@ impl Core {
             return Err(e);
         }
         let plan = serde_json::to_vec(&*s.plan).expect("plans serialize");
-        let v = &s.verify;
+        let v = &s.replication;
         let status = v.status().unwrap_or_default();
         let mut contributors = BTreeMap::new();
         for i in 0..s.plan.len() as u32 {
@@ -47,7 +47,7 @@ impl Core {
         let mismatches = v
             .records
             .iter()
-            .filter(|(_, r)| super::verify_state::mismatched(r))
+            .filter(|(_, r)| super::replication_state::mismatched(r))
             .map(|(&shard, r)| MismatchRecord {
                 shard,
                 workers: r.runs.iter().map(|x| x.worker.clone()).collect(),
@@ -63,7 +63,7 @@ impl Core {
             let Some(first) = r
                 .runs
                 .first()
-                .filter(|_| r.purpose == VerifyPurpose::Recheck)
+                .filter(|_| r.purpose == ReplicationPurpose::Recheck)
             else {
                 continue;
             };
@@ -95,7 +95,7 @@ impl Core {
             solver_version: s.record.solver_version.clone(),
             solvers: super::solvers::shares(s),
             coordinator_version: self.version.clone(),
-            plan_digest: verify::digest(&plan),
+            plan_digest: replication::digest(&plan),
             shards_total: s.plan.len() as u32,
             verify_fraction: v.ppm as f64 / 1e6,
             verify_ppm: v.ppm,
@@ -104,7 +104,7 @@ impl Core {
             shards_rechecked: v
                 .records
                 .values()
-                .filter(|r| r.purpose == VerifyPurpose::Recheck)
+                .filter(|r| r.purpose == ReplicationPurpose::Recheck)
                 .count() as u32,
             rechecked_after_a_lie,
             shards_verified: status.verified,
@@ -137,12 +137,16 @@ fn confirmation(
         let r = s.kind.rows(&s.record.params, s.plan.get(i as usize)?)?;
         Some([*r.start(), *r.end()])
     };
-    let digests = verify::digests(s);
+    let digests = replication::digests(s);
     for i in 0..total {
-        let origin = s.verify.origins.get(&i).map_or(UNRECORDED, String::as_str);
+        let origin = s
+            .replication
+            .origins
+            .get(&i)
+            .map_or(UNRECORDED, String::as_str);
         // The identities that computed the accepted result.
         let mut agreeing: std::collections::BTreeSet<&str> = [voter(origin)].into();
-        if let Some(r) = s.verify.records.get(&i) {
+        if let Some(r) = s.replication.records.get(&i) {
             // What the accepted result's run voted for (its result and, in
             // a sweep with position digests, its digest), else its result.
             let accepted_run = match &r.verdict {
@@ -159,12 +163,12 @@ fn confirmation(
                 let votes: Vec<(&str, Option<&str>)> = r
                     .runs
                     .iter()
-                    .map(|x| (voter(&x.worker), verify::vote(r, x, digests)))
+                    .map(|x| (voter(&x.worker), replication::vote(r, x, digests)))
                     .collect();
                 // The vote the accepted result won by: its run's own, or,
                 // for a run that is no vote (recorded from the stored
                 // result), the vote for its result with the most voices.
-                let won = verify::vote(r, acc, digests).or_else(|| {
+                let won = replication::vote(r, acc, digests).or_else(|| {
                     let mut by: BTreeMap<&str, std::collections::BTreeSet<&str>> = BTreeMap::new();
                     for (w, v) in &votes {
                         if let Some(v) = v.filter(|v| result_part(v) == result_part(&acc.digest)) {
@@ -226,7 +230,7 @@ fn confirmation(
         format!(
             "not independently verified: {} of {total} shards have equal results from two identities, but {}, so that does not show both computed them (a result replayed from an export agrees too); one faulty or lying identity could have changed up to {n} shards unnoticed{}",
             c.confirmed_by_two_identities,
-            if verify::kind_digests(s) {
+            if replication::kind_digests(s) {
                 "the sweep was launched without verification, so its runs carry no position digest".to_string()
             } else {
                 format!("kind `{}` computes no position digest", s.record.kind)

@@ -4,7 +4,7 @@
 //! graphs of each size, by enumerating them: about 2 % of running it). A
 //! result that disagrees is refused like an invalid one, counted against
 //! the identity that sent it, and that identity's trust is withdrawn (its
-//! results are verified again, core/verify.rs).
+//! results are verified again, core/replication.rs).
 //!
 //! The coordinator does this within a CPU budget (`serve --recount-budget`,
 //! a share of one core, default [`DEFAULT_SHARE`]): credit accrues with the

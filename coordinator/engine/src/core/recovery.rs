@@ -14,9 +14,9 @@
 //! store now holds.
 
 use super::model::{lease_order, CoreError, KindRef, ShardState, Sweep, MAX_FAILURES};
-use super::verify::Verification;
-use crate::store::checkpoint::SetDigest;
+use super::replication::Replication;
 use crate::store::journal::{self, Journal, Record, SweepEntry};
+use crate::store::snapshot::SetDigest;
 use crate::store::{AuditRecord, FailureRecord, Store, StoreError, StoredSweep, SweepState};
 use gamesweep::kinds;
 use gamesweep::sweep::SweepError;
@@ -153,11 +153,11 @@ fn load(store: &dyn Store, opts: &Recovery) -> Result<Vec<StoredSweep>, CoreErro
 }
 
 /// The proof of the module docs; returns the stored sweeps to resume.
-/// First with the sweeps' checkpoints ([`crate::store::checkpoint`]): a
+/// First with the sweeps' snapshots ([`crate::store::snapshot`]): a
 /// clean store then proves itself without reading the results the
-/// checkpoints cover. Any doubt (a checkpoint the journal does not bear
+/// snapshots cover. Any doubt (a snapshot the journal does not bear
 /// out, any damage) and the check runs again on every stored result, which
-/// names the damage exactly as without checkpoints.
+/// names the damage exactly as without snapshots.
 fn check_against_journal(
     store: &dyn Store,
     opts: &Recovery,
@@ -165,11 +165,11 @@ fn check_against_journal(
     let read = store.journal()?;
     if let Some(r) = read.as_ref().filter(|r| r.damage.is_none()) {
         match store.load_for_start() {
-            Ok(loaded) if loaded.iter().any(|s| s.checkpoint.is_some()) => {
+            Ok(loaded) if loaded.iter().any(|s| s.snapshot.is_some()) => {
                 match check_loaded(store, opts, &r.journal, None, loaded, true)? {
                     Checked::Clean(loaded) => return Ok(loaded),
                     Checked::Doubt(why) => {
-                        warn!(why = %why, "not starting from the checkpoints; reading every stored result");
+                        warn!(why = %why, "not starting from the snapshots; reading every stored result");
                     }
                 }
             }
@@ -189,7 +189,7 @@ fn check_against_journal(
         false,
     )? {
         Checked::Clean(loaded) => Ok(loaded),
-        Checked::Doubt(_) => unreachable!("only a check from checkpoints doubts"),
+        Checked::Doubt(_) => unreachable!("only a check from snapshots doubts"),
     }
 }
 
@@ -197,12 +197,12 @@ fn check_against_journal(
 enum Checked {
     /// Proven (or recovered with `--accept-loss`): the sweeps to resume.
     Clean(Vec<StoredSweep>),
-    /// From checkpoints: something is not as the journal says (the reason);
+    /// From snapshots: something is not as the journal says (the reason);
     /// check again on every stored result.
     Doubt(String),
 }
 
-/// The proof on `loaded` (with `from_checkpoints`, as
+/// The proof on `loaded` (with `from_snapshots`, as
 /// [`Store::load_for_start`] loaded it: then any problem is a doubt, and
 /// nothing is written but the adoption of unjournaled results).
 fn check_loaded(
@@ -211,7 +211,7 @@ fn check_loaded(
     journal: &Journal,
     damage: Option<&(u64, String)>,
     mut loaded: Vec<StoredSweep>,
-    from_checkpoints: bool,
+    from_snapshots: bool,
 ) -> Result<Checked, CoreError> {
     let mut problems = Vec::new();
     if let Some((at, why)) = damage {
@@ -251,8 +251,8 @@ fn check_loaded(
                     .par_iter()
                     .map(|(&i, bytes)| (i, journal::digest(bytes)))
                     .collect();
-                if let Some(cp) = &s.checkpoint {
-                    // The checkpoint must cover exactly acknowledged shards
+                if let Some(cp) = &s.snapshot {
+                    // The snapshot must cover exactly acknowledged shards
                     // with exactly the acknowledged bytes (its set digest
                     // from the journal's, on all cores).
                     let (n, sum) = js
@@ -266,14 +266,14 @@ fn check_loaded(
                         );
                     if n != cp.count() || sum.hex() != cp.digest {
                         return Ok(Checked::Doubt(format!(
-                            "the checkpoint of `{id}` does not match the journal ({n} of its {} shards journaled{})",
+                            "the snapshot of `{id}` does not match the journal ({n} of its {} shards journaled{})",
                             cp.count(),
                             if n == cp.count() { ", other digests" } else { "" }
                         )));
                     }
                 }
                 for (&i, d) in &js.done {
-                    if s.checkpoint.as_ref().is_some_and(|cp| cp.covers(i)) {
+                    if s.snapshot.as_ref().is_some_and(|cp| cp.covers(i)) {
                         continue;
                     }
                     match digests.get(&i) {
@@ -301,10 +301,10 @@ fn check_loaded(
     }
     for s in &loaded {
         if !journal.sweeps.contains_key(&s.record.seq) {
-            if from_checkpoints && s.checkpoint.is_some() {
+            if from_snapshots && s.snapshot.is_some() {
                 // Its covered results would go unjournaled.
                 return Ok(Checked::Doubt(format!(
-                    "sweep `{}` has a checkpoint but is not journaled",
+                    "sweep `{}` has a snapshot but is not journaled",
                     s.record.id
                 )));
             }
@@ -312,7 +312,7 @@ fn check_loaded(
         }
     }
     problems.extend(losses.iter().map(Loss::describe));
-    if from_checkpoints && !problems.is_empty() {
+    if from_snapshots && !problems.is_empty() {
         return Ok(Checked::Doubt(problems.join("; ")));
     }
     if problems.is_empty() {
@@ -495,32 +495,32 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         stats,
         timings,
         failures,
-        verify,
+        replication,
         origins,
-        checkpoint,
+        snapshot,
     } = stored;
-    // Replicated validation (core/verify.rs).
-    let unrecorded = Verification::unrecorded(&record, &verify, &results);
+    // Replicated validation (core/replication.rs).
+    let unrecorded = Replication::unrecorded(&record, &replication, &results);
     let kind =
         kinds::find(&record.kind).map_err(|e| corrupt(format!("sweep `{}`: {e}", record.id)))?;
     let mut states = vec![ShardState::Pending; plan.len()];
     let mut work = vec![0u64; plan.len()];
     let mut merged = kind.empty();
     let mut done_digest = SetDigest::default();
-    let mut checkpointed = 0u32;
+    let mut snapshotted = 0u32;
     let mut worker_work_base = BTreeMap::new();
-    let lazy = checkpoint.is_some();
-    if let Some(cp) = checkpoint {
-        // What the checkpoint covers (the recovery check proved it against
+    let lazy = snapshot.is_some();
+    if let Some(cp) = snapshot {
+        // What the snapshot covers (the recovery check proved it against
         // the journal): its merged result, done states and positions.
-        let bad = |what: String| corrupt(format!("checkpoint of `{}`: {what}", record.id));
+        let bad = |what: String| corrupt(format!("snapshot of `{}`: {what}", record.id));
         merged = kind.decode(&cp.merged).map_err(|e| bad(e.to_string()))?;
         done_digest = SetDigest::from_hex(&cp.digest).ok_or_else(|| bad("bad digest".into()))?;
         for (i, w) in cp.shards().zip(&cp.work) {
             states[i as usize] = ShardState::Done;
             work[i as usize] = *w;
         }
-        checkpointed = cp.count() as u32;
+        snapshotted = cp.count() as u32;
         worker_work_base = cp.worker_work;
     }
     for (i, bytes) in results {
@@ -570,10 +570,10 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
     let results_stored = states.iter().filter(|s| **s == ShardState::Done).count() as u32;
     info!(sweep = %record.id, done = results_stored, total = plan.len(), "resuming sweep");
     let order = lease_order(&plan, &record);
-    let verify = Verification::restore(
+    let replication = Replication::restore(
         &record,
         plan.len(),
-        verify,
+        replication,
         origins,
         unrecorded,
         &mut attempts,
@@ -607,7 +607,7 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         growth: HashMap::new(),
         patience: Default::default(),
         pass: 0,
-        verify,
+        replication,
         events: Default::default(),
         tally: Default::default(),
         sums: Default::default(),
@@ -616,7 +616,7 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
         sampled: Default::default(),
         estimate: (0, 0),
         done_digest,
-        checkpointed,
+        snapshotted,
         lazy,
         worker_work_base,
     }
@@ -706,7 +706,7 @@ mod tests {
         c.flush().unwrap();
         let merged = c.merged("s").unwrap().output.encode();
         drop(c);
-        // As a crash just before the finished sweep's checkpoint leaves it
+        // As a crash just before the finished sweep's snapshot leaves it
         // (the tests of damage need a start that reads every result).
         let s = store(dir);
         drop(s);
@@ -786,8 +786,8 @@ mod tests {
     }
 
     #[test]
-    fn the_flush_of_a_sweeps_last_result_writes_its_checkpoint_at_once() {
-        // Checkpoints are otherwise at least 10 s apart: a crash right after
+    fn the_flush_of_a_sweeps_last_result_writes_its_snapshot_at_once() {
+        // Snapshots are otherwise at least 10 s apart: a crash right after
         // a sweep finished would leave a restart to read its last results.
         let dir = tempfile::tempdir().unwrap();
         let c = open(store(dir.path()), dir.path(), false).unwrap();
@@ -795,31 +795,31 @@ mod tests {
         assert_eq!(run_some(&c, 1), 1);
         let cp = |c: &Core| {
             let all = c.store.load_for_start().unwrap();
-            all[0].checkpoint.as_ref().map(|cp| cp.count())
+            all[0].snapshot.as_ref().map(|cp| cp.count())
         };
         let early = cp(&c);
         while run_some(&c, 1) > 0 {}
         let (done, shards) = done_of(&c);
         assert_eq!(done, shards);
         assert_eq!(cp(&c), Some(u64::from(shards)), "before: {early:?}");
-        assert_eq!(c.checkpoint().unwrap(), 0, "nothing left to checkpoint");
+        assert_eq!(c.snapshot().unwrap(), 0, "nothing left to snapshot");
     }
 
     #[test]
-    fn a_start_from_a_checkpoint_does_not_read_the_results_it_covers() {
+    fn a_start_from_a_snapshot_does_not_read_the_results_it_covers() {
         let dir = tempfile::tempdir().unwrap();
         let want = finished(dir.path());
         {
             let c = open(store(dir.path()), dir.path(), false).unwrap();
             assert_eq!(
-                c.checkpoint().unwrap(),
+                c.snapshot().unwrap(),
                 1,
                 "one sweep with results since none"
             );
-            assert_eq!(c.checkpoint().unwrap(), 0, "nothing new since");
+            assert_eq!(c.snapshot().unwrap(), 0, "nothing new since");
         }
         // sled loses a covered result (not through the core): the start
-        // does not read it, and the merged result is the checkpoint's.
+        // does not read it, and the merged result is the snapshot's.
         {
             let db = raw(dir.path());
             db.open_tree("results")
@@ -830,7 +830,7 @@ mod tests {
             db.flush().unwrap();
         }
         let st = store(dir.path());
-        let c = open(st.clone(), dir.path(), false).expect("started from the checkpoint");
+        let c = open(st.clone(), dir.path(), false).expect("started from the snapshot");
         assert_eq!(c.merged("s").unwrap().output.encode(), want);
         drop(c);
         // `store check` finds it.
@@ -838,11 +838,11 @@ mod tests {
         assert!(
             damage.iter().any(|d| d.tree == "checkpoints"
                 && d.what.contains(
-                    "tree `checkpoints`, sweep `s`: 1 result(s) it covers are missing (shards 1)"
+                    "tree `snapshots`, sweep `s`: 1 result(s) it covers are missing (shards 1)"
                 )),
             "{damage:?}"
         );
-        // Purged (the checkpoint dropped), the start reads every result
+        // Purged (the snapshot dropped), the start reads every result
         // again and names the loss.
         st.scan(true).unwrap();
         drop(st);
@@ -857,17 +857,17 @@ mod tests {
     }
 
     #[test]
-    fn a_checkpoint_the_journal_does_not_bear_out_is_passed_over() {
+    fn a_snapshot_the_journal_does_not_bear_out_is_passed_over() {
         let dir = tempfile::tempdir().unwrap();
         let want = finished(dir.path());
         let (s0, good) = {
             let c = open(store(dir.path()), dir.path(), false).unwrap();
-            c.checkpoint().unwrap();
+            c.snapshot().unwrap();
             let st = c.lock();
-            (st.sweeps["s"].record.seq, st.sweeps["s"].checkpoint())
+            (st.sweeps["s"].record.seq, st.sweeps["s"].snapshot())
         };
         let st = store(dir.path());
-        // A checkpoint merging one shard twice (its digest made to match
+        // A snapshot merging one shard twice (its digest made to match
         // its own claim, not the journal's).
         let mut bad = good.clone();
         let r = kinds::find("uvg")
@@ -882,7 +882,7 @@ mod tests {
             .union(SetDigest::of(9, &[0; 32]))
             .hex();
         assert_eq!(bad.seq, s0);
-        st.put_checkpoint("s", &bad).unwrap();
+        st.put_snapshot("s", &bad).unwrap();
         drop(st);
         let c = open(store(dir.path()), dir.path(), false).unwrap();
         assert_eq!(
@@ -891,7 +891,7 @@ mod tests {
             "every result read and merged again"
         );
         drop(c);
-        // A checkpoint whose value is damaged (its checksum fails).
+        // A snapshot whose value is damaged (its checksum fails).
         {
             let db = raw(dir.path());
             let t = db.open_tree("checkpoints").unwrap();
@@ -905,19 +905,19 @@ mod tests {
         assert_eq!(c.merged("s").unwrap().output.encode(), want);
     }
 
-    /// Whether sweep `s` of `c` was started from its checkpoint.
-    fn from_checkpoint(c: &Core) -> bool {
+    /// Whether sweep `s` of `c` was started from its snapshot.
+    fn from_snapshot(c: &Core) -> bool {
         c.lock().sweeps["s"].lazy
     }
 
-    /// The sealed checkpoint of sweep `s` in the store in `dir`, and to put one back.
-    fn checkpoint_value(dir: &Path) -> Vec<u8> {
+    /// The sealed snapshot of sweep `s` in the store in `dir`, and to put one back.
+    fn snapshot_value(dir: &Path) -> Vec<u8> {
         let db = raw(dir);
         let v = db.open_tree("checkpoints").unwrap().get(b"s").unwrap();
-        v.expect("a checkpoint is stored").to_vec()
+        v.expect("a snapshot is stored").to_vec()
     }
 
-    fn put_checkpoint_value(dir: &Path, value: &[u8]) {
+    fn put_snapshot_value(dir: &Path, value: &[u8]) {
         let db = raw(dir);
         db.open_tree("checkpoints")
             .unwrap()
@@ -927,63 +927,63 @@ mod tests {
     }
 
     #[test]
-    fn a_truncated_checkpoint_under_a_valid_checksum_is_passed_over() {
+    fn a_truncated_snapshot_under_a_valid_checksum_is_passed_over() {
         let dir = tempfile::tempdir().unwrap();
         let want = finished(dir.path());
         let c = open(store(dir.path()), dir.path(), false).unwrap();
-        assert_eq!(c.checkpoint().unwrap(), 1);
+        assert_eq!(c.snapshot().unwrap(), 1);
         drop(c);
         let c = open(store(dir.path()), dir.path(), false).unwrap();
-        assert!(from_checkpoint(&c), "the whole checkpoint is used");
+        assert!(from_snapshot(&c), "the whole snapshot is used");
         drop(c);
-        let sealed = checkpoint_value(dir.path());
+        let sealed = snapshot_value(dir.path());
         let payload = crate::store::unseal("checkpoints", b"s", &sealed)
             .unwrap()
             .to_vec();
         for cut in [payload.len() - 1, payload.len() / 2, 3] {
             // Cut, and sealed again so that its checksum holds.
-            put_checkpoint_value(
+            put_snapshot_value(
                 dir.path(),
                 &crate::store::seal("checkpoints", b"s", &payload[..cut]),
             );
             let c = open(store(dir.path()), dir.path(), false).unwrap();
-            assert!(!from_checkpoint(&c), "cut at {cut}: every result read");
+            assert!(!from_snapshot(&c), "cut at {cut}: every result read");
             assert_eq!(c.merged("s").unwrap().output.encode(), want, "cut at {cut}");
         }
     }
 
     #[test]
-    fn a_checkpoint_older_than_the_journal_is_passed_over() {
+    fn a_snapshot_older_than_the_journal_is_passed_over() {
         let dir = tempfile::tempdir().unwrap();
         let want = uninterrupted(5, 8);
         let c = open(store(dir.path()), dir.path(), false).unwrap();
         launch(&c, 5, 8);
         assert_eq!(run_some(&c, 2), 2);
-        assert_eq!(c.checkpoint().unwrap(), 1);
+        assert_eq!(c.snapshot().unwrap(), 1);
         let (old_done, shards) = done_of(&c);
         assert!(old_done < shards);
         drop(c);
-        let old = checkpoint_value(dir.path());
-        // More results, a newer checkpoint (the older one's fresh entries
-        // are gone with it), then the older checkpoint back in its place.
+        let old = snapshot_value(dir.path());
+        // More results, a newer snapshot (the older one's fresh entries
+        // are gone with it), then the older snapshot back in its place.
         let c = open(store(dir.path()), dir.path(), false).unwrap();
         while run_some(&c, 100) > 0 {}
         // Written by the flush of the last result (the sweep finished).
-        assert_eq!(c.checkpoint().unwrap(), 0);
+        assert_eq!(c.snapshot().unwrap(), 0);
         drop(c);
-        assert_ne!(checkpoint_value(dir.path()), old);
-        put_checkpoint_value(dir.path(), &old);
+        assert_ne!(snapshot_value(dir.path()), old);
+        put_snapshot_value(dir.path(), &old);
         let c = open(store(dir.path()), dir.path(), false).unwrap();
-        assert!(!from_checkpoint(&c), "every result read");
+        assert!(!from_snapshot(&c), "every result read");
         assert_eq!(done_of(&c), (shards, shards));
         assert_eq!(c.merged("s").unwrap().output.encode(), want);
     }
 
-    /// Restarts at random moments, checkpoints at random moments: the
+    /// Restarts at random moments, snapshots at random moments: the
     /// merged result is byte for byte the uninterrupted run's, every shard
     /// counted once.
     #[test]
-    fn restarts_and_checkpoints_at_random_moments_change_nothing() {
+    fn restarts_and_snapshots_at_random_moments_change_nothing() {
         use rand::{Rng, SeedableRng};
         let dir = tempfile::tempdir().unwrap();
         let want = uninterrupted(6, 24);
@@ -999,7 +999,7 @@ mod tests {
                 }
                 match rng.random_range(0..4) {
                     0 => {
-                        c.checkpoint().unwrap();
+                        c.snapshot().unwrap();
                     }
                     1 => {
                         drop(c);
@@ -1288,16 +1288,16 @@ mod tests {
         let t_store = t.elapsed();
         let c = open(st.clone(), dir.path(), false).unwrap();
         let t_total = t.elapsed();
-        // The checkpoint: its cost, then a start from it.
+        // The snapshot: its cost, then a start from it.
         let t = Instant::now();
-        assert_eq!(c.checkpoint().unwrap(), 1);
-        let t_checkpoint = t.elapsed();
+        assert_eq!(c.snapshot().unwrap(), 1);
+        let t_snapshot = t.elapsed();
         drop(c);
         drop(st);
         let t = Instant::now();
         let st = store(dir.path());
         let c = open(st.clone(), dir.path(), false).unwrap();
-        let t_from_checkpoint = t.elapsed();
+        let t_from_snapshot = t.elapsed();
         drop(c);
         let data = std::fs::read(dir.path().join(journal::FILE_NAME)).unwrap();
         let t = Instant::now();
@@ -1330,9 +1330,9 @@ mod tests {
             t_crc.as_secs_f64()
         );
         eprintln!(
-            "checkpoint of 1,000,000 done shards written in {:.3} s; start from it {:.2} s",
-            t_checkpoint.as_secs_f64(),
-            t_from_checkpoint.as_secs_f64()
+            "snapshot of 1,000,000 done shards written in {:.3} s; start from it {:.2} s",
+            t_snapshot.as_secs_f64(),
+            t_from_snapshot.as_secs_f64()
         );
     }
 }

@@ -10,7 +10,7 @@
 //! shards done so far are recorded under the version that computed them
 //! (`SweepRecord::earlier_solvers`), the sweep goes on under the new one,
 //! exports carry the record per shard, imports keep it, and
-//! `provenance.json` and the report's Verification section say which
+//! `provenance.json` and the report's Replication section say which
 //! build computed which shards.
 
 use super::model::{CoreError, ShardState, Sweep};

@@ -12,7 +12,7 @@ const FAILURES_SHOWN: usize = 20;
 
 use super::model::Events;
 pub use gamesweep_api::domain::{
-    IdentityLimit, SampleStatus, ShardFailureStatus, StatusReport, SweepState as ShownState,
+    IdentityLimit, Overview, SampleStatus, ShardFailureStatus, SweepState as ShownState,
     SweepStatus, WorkerStatus,
 };
 
@@ -31,7 +31,7 @@ struct At<'a> {
     now: Instant,
     /// Now, in Unix milliseconds.
     now_ms: u64,
-    /// The workers around to take a verification copy (`verify::around`).
+    /// The workers around to take a verification copy (`replication::around`).
     around: &'a BTreeSet<String>,
     /// The wait for a second identity before a skip, in milliseconds.
     window_ms: u64,
@@ -158,9 +158,9 @@ fn sweep_status(s: &Sweep, at: &At<'_>) -> SweepStatus {
                 worker_id: f.worker.clone(),
             })
             .collect(),
-        // Replicated validation (core/verify.rs).
-        verification: s.verify.status().map(|mut v| {
-            v.waiting = super::verify::waiting(s, at.around, now_ms, at.window_ms);
+        // Replicated validation (core/replication.rs).
+        verification: s.replication.status().map(|mut v| {
+            v.waiting = super::replication::waiting(s, at.around, now_ms, at.window_ms);
             v
         }),
         priority: s.priority(),
@@ -308,20 +308,20 @@ impl Core {
     }
 
     /// The whole status (`gamesweep status --json`) of one sweep or all.
-    pub fn status_report(&self, sweep_id: Option<&str>) -> Result<StatusReport, CoreError> {
-        Ok(self.snapshot(sweep_id)?.0)
+    pub fn overview(&self, sweep_id: Option<&str>) -> Result<Overview, CoreError> {
+        Ok(self.overview_and_events(sweep_id)?.0)
     }
 
     /// The status of every sweep and, per sweep id, the events this process
     /// counted, read under one lock (what `/metrics` shows).
-    pub fn metrics_snapshot(&self) -> Result<(StatusReport, BTreeMap<String, Events>), CoreError> {
-        self.snapshot(None)
+    pub fn metrics_overview(&self) -> Result<(Overview, BTreeMap<String, Events>), CoreError> {
+        self.overview_and_events(None)
     }
 
-    fn snapshot(
+    fn overview_and_events(
         &self,
         sweep_id: Option<&str>,
-    ) -> Result<(StatusReport, BTreeMap<String, Events>), CoreError> {
+    ) -> Result<(Overview, BTreeMap<String, Events>), CoreError> {
         let now = self.clock.now();
         let now_ms = self.epoch.unix_ms(now);
         let (sweeps, workers, events, workers_pruned, quarantined_workers, identities_limited) = {
@@ -351,7 +351,7 @@ impl Core {
             )
         };
         let res = self.resources();
-        let report = StatusReport {
+        let report = Overview {
             sweeps,
             workers,
             coordinator_version: self.version().to_string(),
@@ -375,7 +375,7 @@ impl Core {
         }
     }
 
-    /// The workers around ([`super::verify::around`]) if a sweep status
+    /// The workers around ([`super::replication::around`]) if a sweep status
     /// shows (`sweep_id`, or all) waits for verifications; else none, at
     /// no cost (a status stays O(leases held)).
     fn around_for_status(
@@ -386,11 +386,11 @@ impl Core {
         now_ms: u64,
     ) -> BTreeSet<String> {
         let waits = match sweep_id {
-            Some(id) => st.sweeps.get(id).is_some_and(super::verify::waits),
-            None => st.sweeps.values().any(super::verify::waits),
+            Some(id) => st.sweeps.get(id).is_some_and(super::replication::waits),
+            None => st.sweeps.values().any(super::replication::waits),
         };
         if waits {
-            super::verify::around(st, now, now_ms, self.lease_ms)
+            super::replication::around(st, now, now_ms, self.lease_ms)
         } else {
             BTreeSet::new()
         }

@@ -27,20 +27,20 @@
 //! format 1, or signed by an unknown key; a signature that does not verify
 //! is refused when the file is decoded) imports as the results of an
 //! untrusted identity ([`UNTRUSTED_IMPORT`]): each imported shard gets a
-//! [`VerifyPurpose::Import`] verification record whose first run is the
+//! [`ReplicationPurpose::Import`] verification record whose first run is the
 //! file's, so a worker re-runs every one before the sweep can finish and a
 //! wrong one is replaced (`core::verify`); or it is refused, with
 //! `--require-signature`. Either way the sweep's verification share is the
 //! importing side's ([`ImportPolicy::verify_ppm`]), never the file's.
 
 use super::model::{CoreError, ShardState, IMPORT_PREFIX};
-use super::verify::digest;
+use super::replication::digest;
 use super::Core;
 use crate::export_file::{Decoded, Export, ExportResult, ExportSample, PublicKey, Signature};
-use crate::store::checkpoint::SetDigest;
+use crate::store::snapshot::SetDigest;
 use crate::store::{
-    SampleRecord, ShardTiming, SolverShards, StoreError, StoredSweep, SweepRecord, SweepState,
-    SweepStats, Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
+    ReplicationPurpose, ReplicationRecord, ReplicationRun, SampleRecord, ShardTiming, SolverShards,
+    StoreError, StoredSweep, SweepRecord, SweepState, SweepStats, Verdict,
 };
 use gamesweep::kinds;
 use gamesweep::sweep::Output;
@@ -139,7 +139,7 @@ impl Core {
                 s.record.clone(),
                 s.plan.clone(),
                 s.timings.clone(),
-                s.verify.origins.clone(),
+                s.replication.origins.clone(),
             )
         };
         // Read outside the lock; a result accepted meanwhile is in or not.
@@ -266,7 +266,7 @@ impl Core {
             Some(k) => format!("{UNTRUSTED_IMPORT}:{}", k.fingerprint()),
         });
         let verify_ppm = policy.verify_ppm.unwrap_or(DEFAULT_IMPORT_VERIFY_PPM);
-        super::verify::check_share(verify_ppm)?;
+        super::replication::check_share(verify_ppm)?;
         let kind = kinds::find(&export.kind).map_err(|e| bad(e.to_string()))?;
         let mine = kind.version();
         if export.solver_version != mine && !policy.accept_solver_change {
@@ -417,7 +417,7 @@ impl Core {
                     origins.insert(r.index, worker.clone());
                 }
                 if let Some(rec) = records.get(&r.index) {
-                    self.store.put_verify(&id, r.index, Some(rec))?;
+                    self.store.put_replication(&id, r.index, Some(rec))?;
                 }
                 results.insert(r.index, r.result.as_bytes().to_vec());
                 if let Some(t) = timing {
@@ -456,9 +456,9 @@ impl Core {
                 stats: SweepStats::default(),
                 timings,
                 failures: BTreeMap::new(),
-                verify: records,
+                replication: records,
                 origins,
-                checkpoint: None,
+                snapshot: None,
             },
             self.epoch.unix_ms(now),
         )?;
@@ -712,7 +712,7 @@ impl Core {
         if earlier != s.record.earlier_solvers {
             self.update_record(s, |r| r.earlier_solvers = earlier)?;
         }
-        // Verification records opened here wait from now (`core::verify`).
+        // Replication records opened here wait from now (`core::verify`).
         let now_ms = self.epoch.unix_ms(self.clock.now());
         for (r, out, d) in new {
             let i = r.index;
@@ -723,25 +723,26 @@ impl Core {
                 cpu_us: r.cpu_us,
                 worker: worker.clone(),
             });
-            let record = match &who.untrusted {
-                Some(u) => Some(import_run(u, d, now_ms)),
-                // As a restart records a selected shard's result.
-                None if s.verify.selected.contains(&i) => {
-                    Some(super::verify::first_run(worker.clone(), 0, d, Some(now_ms)))
-                }
-                None => None,
-            };
+            let record =
+                match &who.untrusted {
+                    Some(u) => Some(import_run(u, d, now_ms)),
+                    // As a restart records a selected shard's result.
+                    None if s.replication.selected.contains(&i) => Some(
+                        super::replication::first_run(worker.clone(), 0, d, Some(now_ms)),
+                    ),
+                    None => None,
+                };
             if !worker.is_empty() {
                 self.store.put_origin(id, i, &worker)?;
             }
             if let Some(rec) = &record {
-                self.store.put_verify(id, i, Some(rec))?;
+                self.store.put_replication(id, i, Some(rec))?;
             }
             let bytes = out.encode();
             let stored = self.store.put_result(id, i, &bytes, timing.as_ref());
             if !matches!(stored, Ok(true)) {
                 if record.is_some() {
-                    let _ = self.store.put_verify(id, i, None);
+                    let _ = self.store.put_replication(id, i, None);
                 }
                 stored?;
                 // Stored meanwhile: not this import's to add.
@@ -757,10 +758,10 @@ impl Core {
             s.progress.remove(&i);
             s.set_work(i, out.work());
             if !worker.is_empty() {
-                s.verify.origins.insert(i, worker.clone());
+                s.replication.origins.insert(i, worker.clone());
             }
             if let Some(rec) = record {
-                s.verify.records.insert(i, rec);
+                s.replication.records.insert(i, rec);
             }
             if let Some(t) = timing {
                 s.set_timing(i, t);
@@ -781,9 +782,9 @@ impl Core {
         let conflicted = conflicts.len() as u32;
         for (r, out, d, stored) in conflicts {
             let i = r.index;
-            let mut rec = s.verify.records.get(&i).cloned().unwrap_or_else(|| {
-                let worker = s.verify.origins.get(&i).cloned().unwrap_or_default();
-                super::verify::first_run(worker, 0, stored, None)
+            let mut rec = s.replication.records.get(&i).cloned().unwrap_or_else(|| {
+                let worker = s.replication.origins.get(&i).cloned().unwrap_or_default();
+                super::replication::first_run(worker, 0, stored, None)
             });
             let worker = match (&who.untrusted, r.worker.as_str()) {
                 (Some(u), _) => u.clone(),
@@ -796,7 +797,7 @@ impl Core {
                 ),
                 (None, w) => w.to_string(),
             };
-            rec.runs.push(VerifyRun {
+            rec.runs.push(ReplicationRun {
                 worker,
                 attempt: 0,
                 digest: d,
@@ -805,11 +806,11 @@ impl Core {
                         .map_err(|e| bad(format!("shard {i} result is not UTF-8 JSON: {e}")))?,
                 ),
             });
-            rec.purpose = VerifyPurpose::Conflict;
+            rec.purpose = ReplicationPurpose::Conflict;
             rec.verdict = Verdict::Open;
             rec.since_ms = Some(now_ms);
-            self.store.put_verify(id, i, Some(&rec))?;
-            s.verify.records.insert(i, rec);
+            self.store.put_replication(id, i, Some(&rec))?;
+            s.replication.records.insert(i, rec);
             warn!(sweep = %id, shard = i, "an imported result differs from the stored one: recorded as a mismatch; a deciding run settles it");
             // Runs already recorded may decide it (a verified shard).
             self.settle_now(s, i)?;
@@ -839,10 +840,10 @@ impl Core {
 /// The open verification record of a shard imported without a trusted
 /// signature: its one run is the file's (`who`, result digest `digest`),
 /// waiting since `since_ms`.
-fn import_run(who: &str, digest: String, since_ms: u64) -> VerifyRecord {
-    VerifyRecord {
-        purpose: VerifyPurpose::Import,
-        runs: vec![VerifyRun {
+fn import_run(who: &str, digest: String, since_ms: u64) -> ReplicationRecord {
+    ReplicationRecord {
+        purpose: ReplicationPurpose::Import,
+        runs: vec![ReplicationRun {
             worker: who.to_string(),
             attempt: 0,
             digest,

@@ -3,8 +3,8 @@
 //! as the process. For tests and for coordinators whose state may be lost.
 
 use super::{
-    journal, AuditRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store,
-    StoreError, StoredSweep, SweepRecord, SweepStats, VerifyRecord,
+    journal, AuditRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord, ReplicationRecord,
+    ShardTiming, Store, StoreError, StoredSweep, SweepRecord, SweepStats,
 };
 use gamesweep::sweep::ShardSpec;
 use std::collections::BTreeMap;
@@ -30,8 +30,8 @@ struct Tables {
     failures: ShardTable<FailureRecord>,
     /// Counters by sweep id.
     stats: BTreeMap<String, SweepStats>,
-    /// Verification records.
-    verify: ShardTable<VerifyRecord>,
+    /// Replication records.
+    replication: ShardTable<ReplicationRecord>,
     /// The worker of each accepted result.
     origins: ShardTable<String>,
     /// Quarantined workers by id.
@@ -136,7 +136,7 @@ impl Store for MemStore {
         t.leases.retain(|(s, _), _| s != id);
         t.timings.retain(|(s, _), _| s != id);
         t.failures.retain(|(s, _), _| s != id);
-        t.verify.retain(|(s, _), _| s != id);
+        t.replication.retain(|(s, _), _| s != id);
         t.origins.retain(|(s, _), _| s != id);
         Ok(())
     }
@@ -171,9 +171,9 @@ impl Store for MemStore {
                 stats: t.stats.get(id).cloned().unwrap_or_default(),
                 timings: of_sweep(&t.timings, id),
                 failures: of_sweep(&t.failures, id),
-                verify: of_sweep(&t.verify, id),
+                replication: of_sweep(&t.replication, id),
                 origins: of_sweep(&t.origins, id),
-                checkpoint: None,
+                snapshot: None,
             });
         }
         out.sort_by_key(|s| s.record.seq);
@@ -224,13 +224,17 @@ impl Store for MemStore {
         Ok(())
     }
 
-    fn put_verify(
+    fn put_replication(
         &self,
         id: &str,
         index: u32,
-        record: Option<&VerifyRecord>,
+        record: Option<&ReplicationRecord>,
     ) -> Result<(), StoreError> {
-        put_or_clear(&mut self.lock().verify, (id.to_string(), index), record);
+        put_or_clear(
+            &mut self.lock().replication,
+            (id.to_string(), index),
+            record,
+        );
         Ok(())
     }
 

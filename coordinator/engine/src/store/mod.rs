@@ -6,7 +6,7 @@
 //! version, state) and its plan (written once at launch, never re-planned),
 //! one result per shard (written at most once: compare-and-swap on an empty
 //! slot), the current lease of each leased shard, and a few counters. The
-//! merged result is derived from the per-shard results; a [`checkpoint`] of
+//! merged result is derived from the per-shard results; a [`snapshot`] of
 //! it (with the done shards it covers and their digest) is stored now and
 //! then so that a start merges only the results stored after it, and is
 //! used only when the journal bears it out, so it cannot disagree with
@@ -34,27 +34,29 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-pub mod checkpoint;
 mod credentials;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod journal;
 mod mem;
+mod replication;
 mod resilient;
 mod salvage;
 mod sled;
-mod verify;
+pub mod snapshot;
 
 pub use self::sled::{decode_any, locate, seal, unseal, SledStore, SEALED_TREES};
 pub use credentials::{
     is_issued, voter, CredentialRecord, IMPORT_PREFIX, ISSUED_PREFIX, SHARED_VOTER,
 };
 pub use mem::MemStore;
+pub use replication::{
+    QuarantineRecord, ReplicationPurpose, ReplicationRecord, ReplicationRun, TrustRecord, Verdict,
+};
 #[cfg(test)]
 pub(crate) use resilient::testing;
 pub use resilient::{Backoff, ResilientStore};
 pub use salvage::{open_for_start, refusal, salvage, Salvaged};
-pub use verify::{QuarantineRecord, TrustRecord, Verdict, VerifyPurpose, VerifyRecord, VerifyRun};
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]
@@ -346,20 +348,20 @@ pub struct StoredSweep {
     /// Counters.
     pub stats: SweepStats,
     /// Timings of the accepted results, by shard index (absent for results
-    /// from workers that sent none; with a checkpoint, only of `results`).
+    /// from workers that sent none; with a snapshot, only of `results`).
     pub timings: BTreeMap<u32, ShardTiming>,
     /// Reported failures, by shard index.
     pub failures: BTreeMap<u32, FailureRecord>,
-    /// Verification records, by shard index.
-    pub verify: BTreeMap<u32, VerifyRecord>,
+    /// Replication records, by shard index.
+    pub replication: BTreeMap<u32, ReplicationRecord>,
     /// The worker each accepted result came from, by shard index (absent
-    /// for results accepted before this was recorded; with a checkpoint,
+    /// for results accepted before this was recorded; with a snapshot,
     /// only of `results`).
     pub origins: BTreeMap<u32, String>,
-    /// The sweep's checkpoint, when loaded by [`Store::load_for_start`]:
+    /// The sweep's snapshot, when loaded by [`Store::load_for_start`]:
     /// then `results` holds only the shards it does not cover (see
-    /// [`checkpoint`]). `None` from [`Store::load_all`], which reads every result.
-    pub checkpoint: Option<checkpoint::Checkpoint>,
+    /// [`snapshot`]). `None` from [`Store::load_all`], which reads every result.
+    pub snapshot: Option<snapshot::Snapshot>,
 }
 
 /// The coordinator's durable state.
@@ -375,20 +377,16 @@ pub trait Store: Send + Sync {
     /// Every stored sweep, in launch order.
     fn load_all(&self) -> Result<Vec<StoredSweep>, StoreError>;
     /// Every stored sweep, in launch order, for a start: a sweep with a
-    /// readable checkpoint of its launch comes with it and with only the
+    /// readable snapshot of its launch comes with it and with only the
     /// results it does not cover (results accepted after it); any other
     /// with every result, as [`Store::load_all`]. A store that keeps no
-    /// checkpoints loads everything.
+    /// snapshots loads everything.
     fn load_for_start(&self) -> Result<Vec<StoredSweep>, StoreError> {
         self.load_all()
     }
-    /// Store sweep `id`'s checkpoint, durably; `Ok(false)` from a store that
+    /// Store sweep `id`'s snapshot, durably; `Ok(false)` from a store that
     /// keeps none. The caller guarantees every result it covers is flushed.
-    fn put_checkpoint(
-        &self,
-        _id: &str,
-        _checkpoint: &checkpoint::Checkpoint,
-    ) -> Result<bool, StoreError> {
+    fn put_snapshot(&self, _id: &str, _snapshot: &snapshot::Snapshot) -> Result<bool, StoreError> {
         Ok(false)
     }
     /// Store shard `index`'s result (and its timing) unless it has one;
@@ -438,11 +436,11 @@ pub trait Store: Send + Sync {
     /// Store a sweep's counters (not flushed).
     fn put_stats(&self, id: &str, stats: &SweepStats) -> Result<(), StoreError>;
     /// Set or clear shard `index`'s verification record (not flushed).
-    fn put_verify(
+    fn put_replication(
         &self,
         id: &str,
         index: u32,
-        record: Option<&VerifyRecord>,
+        record: Option<&ReplicationRecord>,
     ) -> Result<(), StoreError>;
     /// Record the worker shard `index`'s accepted result came from (not flushed).
     fn put_origin(&self, id: &str, index: u32, worker: &str) -> Result<(), StoreError>;
@@ -458,7 +456,7 @@ pub trait Store: Send + Sync {
     /// The stored results of sweep `id`, by shard index.
     fn results_of(&self, id: &str) -> Result<BTreeMap<u32, Vec<u8>>, StoreError>;
     /// The stored timings of sweep `id`'s accepted results, by shard index
-    /// (what [`Store::load_for_start`] leaves out for a checkpoint's shards).
+    /// (what [`Store::load_for_start`] leaves out for a snapshot's shards).
     fn timings_of(&self, id: &str) -> Result<BTreeMap<u32, ShardTiming>, StoreError> {
         Ok(self
             .load_all()?
@@ -468,7 +466,7 @@ pub trait Store: Send + Sync {
             .unwrap_or_default())
     }
     /// The stored origins of sweep `id`'s accepted results, by shard index
-    /// (what [`Store::load_for_start`] leaves out for a checkpoint's shards).
+    /// (what [`Store::load_for_start`] leaves out for a snapshot's shards).
     fn origins_of(&self, id: &str) -> Result<BTreeMap<u32, String>, StoreError> {
         Ok(self
             .load_all()?
@@ -537,7 +535,7 @@ pub trait Store: Send + Sync {
     /// checksum and key only); with `purge`, remove the damaged ones, durably.
     fn scan(&self, purge: bool) -> Result<Vec<Damage>, StoreError>;
     /// The check every start makes before it trusts the store: every value
-    /// read and its checksum checked, every result a checkpoint covers
+    /// read and its checksum checked, every result a snapshot covers
     /// present (not decoded, nor hashed: [`Store::scan`] does that), so
     /// that a start never goes on a store `gamesweep store check` calls
     /// damaged.

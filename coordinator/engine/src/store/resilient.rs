@@ -34,8 +34,8 @@
 //! an episode: their callers change nothing in memory unless they succeed.
 
 use super::{
-    AuditRecord, FailureRecord, LeaseRecord, QuarantineRecord, ShardTiming, Store, StoreError,
-    StoredSweep, SweepRecord, SweepStats, VerifyRecord,
+    AuditRecord, FailureRecord, LeaseRecord, QuarantineRecord, ReplicationRecord, ShardTiming,
+    Store, StoreError, StoredSweep, SweepRecord, SweepStats,
 };
 use gamesweep::sweep::ShardSpec;
 use std::collections::{BTreeMap, HashMap};
@@ -130,7 +130,7 @@ enum Key {
     /// A sweep's counters.
     Stats(String),
     /// A shard's verification record.
-    Verify(String, u32),
+    Replication(String, u32),
     /// The worker a shard's result came from.
     Origin(String, u32),
 }
@@ -143,7 +143,7 @@ impl Key {
             Key::Result(id, _)
             | Key::Lease(id, _)
             | Key::Failure(id, _)
-            | Key::Verify(id, _)
+            | Key::Replication(id, _)
             | Key::Origin(id, _) => id,
         }
     }
@@ -205,14 +205,14 @@ pub(crate) enum Write {
         /// Its counters.
         stats: SweepStats,
     },
-    /// [`Store::put_verify`].
-    Verify {
+    /// [`Store::put_replication`].
+    Replication {
         /// The sweep.
         id: String,
         /// The shard.
         index: u32,
         /// The record, or none.
-        record: Option<VerifyRecord>,
+        record: Option<ReplicationRecord>,
     },
     /// [`Store::put_origin`].
     Origin {
@@ -236,7 +236,7 @@ impl Write {
             Write::Lease { id, index, .. } => Key::Lease(id.clone(), *index),
             Write::Failure { id, index, .. } => Key::Failure(id.clone(), *index),
             Write::Stats { id, .. } => Key::Stats(id.clone()),
-            Write::Verify { id, index, .. } => Key::Verify(id.clone(), *index),
+            Write::Replication { id, index, .. } => Key::Replication(id.clone(), *index),
             Write::Origin { id, index, .. } => Key::Origin(id.clone(), *index),
         }
     }
@@ -260,7 +260,9 @@ impl Write {
             Write::Lease { id, index, lease } => s.put_lease(id, *index, lease.as_ref()),
             Write::Failure { id, index, failure } => s.put_failure(id, *index, failure.as_ref()),
             Write::Stats { id, stats } => s.put_stats(id, stats),
-            Write::Verify { id, index, record } => s.put_verify(id, *index, record.as_ref()),
+            Write::Replication { id, index, record } => {
+                s.put_replication(id, *index, record.as_ref())
+            }
             Write::Origin { id, index, worker } => s.put_origin(id, *index, worker),
         }
     }
@@ -696,17 +698,17 @@ impl Store for ResilientStore {
         self.shared.with(|s| s.load_for_start())
     }
 
-    fn put_checkpoint(
+    fn put_snapshot(
         &self,
         id: &str,
-        checkpoint: &super::checkpoint::Checkpoint,
+        snapshot: &super::snapshot::Snapshot,
     ) -> Result<bool, StoreError> {
-        // Not kept in the redo log: a checkpoint is an optimisation, and
+        // Not kept in the redo log: a snapshot is an optimisation, and
         // while writes fail there is none to write (the next one covers more).
         if self.writes_failing().is_some() {
             return Ok(false);
         }
-        self.shared.with(|s| s.put_checkpoint(id, checkpoint))
+        self.shared.with(|s| s.put_snapshot(id, snapshot))
     }
 
     fn put_result(
@@ -752,13 +754,13 @@ impl Store for ResilientStore {
         })
     }
 
-    fn put_verify(
+    fn put_replication(
         &self,
         id: &str,
         index: u32,
-        record: Option<&VerifyRecord>,
+        record: Option<&ReplicationRecord>,
     ) -> Result<(), StoreError> {
-        self.shared.write(Write::Verify {
+        self.shared.write(Write::Replication {
             id: id.into(),
             index,
             record: record.cloned(),
@@ -1109,8 +1111,13 @@ pub(crate) mod testing {
                 stats: stats.clone(),
             })
         }
-        fn put_verify(&self, id: &str, i: u32, r: Option<&VerifyRecord>) -> Result<(), StoreError> {
-            self.write(Write::Verify {
+        fn put_replication(
+            &self,
+            id: &str,
+            i: u32,
+            r: Option<&ReplicationRecord>,
+        ) -> Result<(), StoreError> {
+            self.write(Write::Replication {
                 id: id.into(),
                 index: i,
                 record: r.cloned(),

@@ -1,11 +1,11 @@
 //! [`Store`] on a sled database in a directory.
 
-use super::checkpoint::{Checkpoint, SetDigest};
 use super::journal::{self, JournalFile, Record, SweepEntry};
+use super::snapshot::{SetDigest, Snapshot};
 use super::{
     AuditRecord, CredentialRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord,
-    ShardTiming, Store, StoreError, StoredSweep, SweepRecord, SweepStats, TrustRecord,
-    VerifyRecord,
+    ReplicationRecord, ShardTiming, Store, StoreError, StoredSweep, SweepRecord, SweepStats,
+    TrustRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use serde::{Deserialize, Serialize};
@@ -45,7 +45,7 @@ pub const SEALED_TREES: &[&str] = &[
     "audit",
     "trust",
     "credentials",
-    "checkpoints",
+    "checkpoints", // the snapshots (`snapshot.rs`): the tree keeps its first name
     "fresh",
 ];
 
@@ -178,8 +178,8 @@ pub struct SledStore {
     lease_key: [u8; 32],
     /// The export signing seed (kept in the `meta` tree).
     signing_key: [u8; 32],
-    /// Verification records (replicated validation), by shard.
-    verify: Sealed,
+    /// Replication records (replicated validation), by shard.
+    replication: Sealed,
     /// The worker of each accepted result, by shard.
     origins: Sealed,
     /// Quarantined workers, by worker id.
@@ -190,11 +190,11 @@ pub struct SledStore {
     trust: Sealed,
     /// Issued credentials (hashes only), by name.
     credentials: Sealed,
-    /// Each sweep's checkpoint (`checkpoint.rs`), by sweep id.
-    checkpoints: Sealed,
+    /// Each sweep's snapshot (`snapshot.rs`), by sweep id.
+    snapshots: Sealed,
     /// The shards whose results were stored since their sweep's last
-    /// checkpoint (empty values), by shard: what a start reads besides the
-    /// checkpoint. Written before the result, removed after a checkpoint
+    /// snapshot (empty values), by shard: what a start reads besides the
+    /// snapshot. Written before the result, removed after a snapshot
     /// covering it is flushed; an entry left behind only costs a lookup.
     fresh: Sealed,
     /// The store's directory (the journal lives in it).
@@ -290,15 +290,17 @@ pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError
         "timings" => index_of(key).and(dec::<ShardTiming>("shard timing", bytes).map(drop)),
         "failures" => index_of(key).and(dec::<FailureRecord>("shard failure", bytes).map(drop)),
         "stats" => dec::<SweepStats>("stats", bytes).map(drop),
-        "verify" => index_of(key).and(dec::<VerifyRecord>("verification record", bytes).map(drop)),
+        "verify" => {
+            index_of(key).and(dec::<ReplicationRecord>("verification record", bytes).map(drop))
+        }
         "origins" => index_of(key).and(dec::<String>("result origin", bytes).map(drop)),
         "quarantine" => dec::<QuarantineRecord>("quarantine record", bytes).map(drop),
         "trust" => dec::<TrustRecord>("trust record", bytes).map(drop),
         "credentials" => dec::<CredentialRecord>("credential", bytes).map(drop),
         "audit" => dec::<AuditRecord>("audit entry", bytes).map(drop),
-        "checkpoints" => Checkpoint::decode(bytes)
+        "checkpoints" => Snapshot::decode(bytes)
             .map(drop)
-            .map_err(|e| StoreError::Corrupt(format!("checkpoint: {e}"))),
+            .map_err(|e| StoreError::Corrupt(format!("snapshot: {e}"))),
         "fresh" => index_of(key).map(drop),
         _ => Err(StoreError::Corrupt(format!("no tree `{tree}`"))),
     }
@@ -410,35 +412,35 @@ impl SledStore {
         Ok(swapped)
     }
 
-    /// The checkpoint of `record`'s launch, if it reads and fits a plan of
+    /// The snapshot of `record`'s launch, if it reads and fits a plan of
     /// `shards` shards; a damaged one is passed over with a warning (the
     /// start then reads every result, which are all still stored).
-    fn checkpoint_of(&self, record: &SweepRecord, shards: usize) -> Option<Checkpoint> {
-        let bytes = match self.checkpoints.get(record.id.as_bytes()) {
+    fn snapshot_of(&self, record: &SweepRecord, shards: usize) -> Option<Snapshot> {
+        let bytes = match self.snapshots.get(record.id.as_bytes()) {
             Ok(b) => b?,
             Err(e) => {
-                tracing::warn!(sweep = %record.id, error = %e, "checkpoint damaged; reading every result instead");
+                tracing::warn!(sweep = %record.id, error = %e, "snapshot damaged; reading every result instead");
                 return None;
             }
         };
-        match Checkpoint::decode(&bytes) {
+        match Snapshot::decode(&bytes) {
             Ok(cp) if cp.seq == record.seq && cp.well_formed(shards) => Some(cp),
             Ok(cp) if cp.seq != record.seq => None,
             Ok(_) => {
-                tracing::warn!(sweep = %record.id, "checkpoint does not fit the plan; reading every result instead");
+                tracing::warn!(sweep = %record.id, "snapshot does not fit the plan; reading every result instead");
                 None
             }
             Err(e) => {
-                tracing::warn!(sweep = %record.id, error = %e, "checkpoint damaged; reading every result instead");
+                tracing::warn!(sweep = %record.id, error = %e, "snapshot damaged; reading every result instead");
                 None
             }
         }
     }
 
-    /// What is wrong with sweep `id`'s checkpoint `cp` against the stored
-    /// results it covers (`None`: nothing; a stale checkpoint of an earlier
+    /// What is wrong with sweep `id`'s snapshot `cp` against the stored
+    /// results it covers (`None`: nothing; a stale snapshot of an earlier
     /// launch is not damage, it is never used).
-    fn checkpoint_damage(&self, id: &str, cp: &Checkpoint) -> Result<Option<String>, StoreError> {
+    fn snapshot_damage(&self, id: &str, cp: &Snapshot) -> Result<Option<String>, StoreError> {
         let Some(seq) = self.seq_of(id) else {
             return Ok(None);
         };
@@ -480,7 +482,7 @@ impl SledStore {
     /// damaged page) is damage, and the tree is then read from its other
     /// end too, so the damage is bounded by the keys on either side. Every
     /// value's checksum is checked; with `deep`, every value is decoded and
-    /// each checkpoint's digest computed again from the results it covers,
+    /// each snapshot's digest computed again from the results it covers,
     /// else only that those results are all there.
     fn scan_with(&self, purge: bool, deep: bool) -> Result<Vec<Damage>, StoreError> {
         let mut damage = Vec::new();
@@ -553,21 +555,21 @@ impl SledStore {
                 }
             }
         }
-        // A checkpoint must merge exactly the stored results it covers: its
+        // A snapshot must merge exactly the stored results it covers: its
         // digest again from them (a covered result lost or changed under a
         // valid checksum shows here, not at start, which reads only the
-        // checkpoint); without `deep`, that each of them is stored.
-        for kv in self.checkpoints.tree.iter() {
+        // snapshot); without `deep`, that each of them is stored.
+        for kv in self.snapshots.tree.iter() {
             let Ok((k, v)) = kv else { break }; // reported above
             let Ok(cp) = unseal("checkpoints", &k, &v).and_then(|p| {
-                Checkpoint::decode(p).map_err(|e| StoreError::Corrupt(format!("checkpoint: {e}")))
+                Snapshot::decode(p).map_err(|e| StoreError::Corrupt(format!("snapshot: {e}")))
             }) else {
                 continue; // reported above
             };
             let id = String::from_utf8_lossy(&k).into_owned();
             let found = match deep {
-                true => self.checkpoint_damage(&id, &cp)?,
-                false => self.checkpoint_gaps(&id, &cp, held.get(k.as_ref())),
+                true => self.snapshot_damage(&id, &cp)?,
+                false => self.snapshot_gaps(&id, &cp, held.get(k.as_ref())),
             };
             if let Some(what) = found {
                 damage.push(Damage {
@@ -578,7 +580,7 @@ impl SledStore {
                     unreadable: false,
                 });
                 if purge {
-                    self.checkpoints.tree.remove(&k)?;
+                    self.snapshots.tree.remove(&k)?;
                 }
             }
         }
@@ -588,16 +590,11 @@ impl SledStore {
         Ok(damage)
     }
 
-    /// The shards checkpoint `cp` of sweep `id` covers that are not among
+    /// The shards snapshot `cp` of sweep `id` covers that are not among
     /// the sweep's stored results `held` (sorted), said as damage.
-    fn checkpoint_gaps(
-        &self,
-        id: &str,
-        cp: &Checkpoint,
-        held: Option<&Vec<u32>>,
-    ) -> Option<String> {
+    fn snapshot_gaps(&self, id: &str, cp: &Snapshot, held: Option<&Vec<u32>>) -> Option<String> {
         if self.seq_of(id) != Some(cp.seq) {
-            return None; // a stale checkpoint of an earlier launch is never used
+            return None; // a stale snapshot of an earlier launch is never used
         }
         let empty = Vec::new();
         let held = held.unwrap_or(&empty);
@@ -650,8 +647,8 @@ impl SledStore {
         Ok(out)
     }
 
-    /// Every stored sweep; with `with_checkpoints`, see [`Store::load_for_start`].
-    fn load(&self, with_checkpoints: bool) -> Result<Vec<StoredSweep>, StoreError> {
+    /// Every stored sweep; with `with_snapshots`, see [`Store::load_for_start`].
+    fn load(&self, with_snapshots: bool) -> Result<Vec<StoredSweep>, StoreError> {
         let mut out = Vec::new();
         for kv in self.sweeps.scan(b"") {
             let (k, v) = kv?;
@@ -680,8 +677,8 @@ impl SledStore {
                 )));
             }
             let prefix = sweep_prefix(&record.id);
-            let checkpoint = match with_checkpoints {
-                true => self.checkpoint_of(&record, plan.len()),
+            let snapshot = match with_snapshots {
+                true => self.snapshot_of(&record, plan.len()),
                 false => None,
             };
             let mut results = BTreeMap::new();
@@ -691,8 +688,8 @@ impl SledStore {
                     record.id
                 ))
             };
-            if let Some(cp) = &checkpoint {
-                // Only what was stored after the checkpoint.
+            if let Some(cp) = &snapshot {
+                // Only what was stored after the snapshot.
                 for kv in self.fresh.tree.scan_prefix(&prefix) {
                     let (k, _) = kv?;
                     let i = index_of(&k)?;
@@ -727,11 +724,10 @@ impl SledStore {
                     dec("lease", &v).map_err(|e| at("leases", &k, e))?,
                 );
             }
-            // From a checkpoint, only the shards it does not cover: the
+            // From a snapshot, only the shards it does not cover: the
             // rest are read when needed ([`Store::timings_of`]).
-            let only: Option<Vec<u32>> = checkpoint
-                .as_ref()
-                .map(|_| results.keys().copied().collect());
+            let only: Option<Vec<u32>> =
+                snapshot.as_ref().map(|_| results.keys().copied().collect());
             let timings =
                 self.per_shard(&self.timings, "shard timing", &record.id, only.as_deref())?;
             let mut failures = BTreeMap::new();
@@ -742,10 +738,10 @@ impl SledStore {
                     dec("shard failure", &v).map_err(|e| at("failures", &k, e))?,
                 );
             }
-            let mut verify = BTreeMap::new();
-            for kv in self.verify.scan(&prefix) {
+            let mut replication = BTreeMap::new();
+            for kv in self.replication.scan(&prefix) {
                 let (k, v) = kv?;
-                verify.insert(
+                replication.insert(
                     index_of(&k)?,
                     dec("verification record", &v).map_err(|e| at("verify", &k, e))?,
                 );
@@ -764,9 +760,9 @@ impl SledStore {
                 stats,
                 timings,
                 failures,
-                verify,
+                replication,
                 origins,
-                checkpoint,
+                snapshot,
             });
         }
         out.sort_by_key(|s| s.record.seq);
@@ -935,7 +931,7 @@ impl SledStore {
             signing_key,
             trust: t("trust")?,
             credentials: t("credentials")?,
-            checkpoints: t("checkpoints")?,
+            snapshots: t("checkpoints")?,
             fresh: t("fresh")?,
             sweeps: t("sweeps")?,
             plans: t("plans")?,
@@ -944,7 +940,7 @@ impl SledStore {
             stats: t("stats")?,
             timings: t("timings")?,
             failures: t("failures")?,
-            verify: t("verify")?,
+            replication: t("verify")?,
             origins: t("origins")?,
             quarantine: t("quarantine")?,
             audit: t("audit")?,
@@ -1094,14 +1090,14 @@ impl Store for SledStore {
         self.sweeps.remove(id.as_bytes())?;
         self.plans.remove(id.as_bytes())?;
         self.stats.remove(id.as_bytes())?;
-        self.checkpoints.remove(id.as_bytes())?;
+        self.snapshots.remove(id.as_bytes())?;
         for tree in [
             &self.fresh,
             &self.results,
             &self.leases,
             &self.timings,
             &self.failures,
-            &self.verify,
+            &self.replication,
             &self.origins,
         ] {
             for kv in tree.tree.scan_prefix(sweep_prefix(id)) {
@@ -1127,16 +1123,15 @@ impl Store for SledStore {
         self.load(true)
     }
 
-    fn put_checkpoint(&self, id: &str, checkpoint: &Checkpoint) -> Result<bool, StoreError> {
-        self.checkpoints
-            .insert(id.as_bytes(), &checkpoint.encode())?;
+    fn put_snapshot(&self, id: &str, snapshot: &Snapshot) -> Result<bool, StoreError> {
+        self.snapshots.insert(id.as_bytes(), &snapshot.encode())?;
         self.db.flush()?;
         // Durable: the shards it covers are no longer fresh (one batch:
         // per-key removes cost tens of microseconds each).
         let mut batch = sled::Batch::default();
         for kv in self.fresh.tree.scan_prefix(sweep_prefix(id)) {
             let (k, _) = kv?;
-            if index_of(&k).is_ok_and(|i| checkpoint.covers(i)) {
+            if index_of(&k).is_ok_and(|i| snapshot.covers(i)) {
                 batch.remove(k);
             }
         }
@@ -1187,13 +1182,13 @@ impl Store for SledStore {
         self.stats.insert(id.as_bytes(), &enc(stats))
     }
 
-    fn put_verify(
+    fn put_replication(
         &self,
         id: &str,
         index: u32,
-        record: Option<&VerifyRecord>,
+        record: Option<&ReplicationRecord>,
     ) -> Result<(), StoreError> {
-        put_or_clear(&self.verify, shard_key(id, index), record)
+        put_or_clear(&self.replication, shard_key(id, index), record)
     }
 
     fn put_origin(&self, id: &str, index: u32, worker: &str) -> Result<(), StoreError> {
@@ -1208,9 +1203,9 @@ impl Store for SledStore {
         worker: &str,
     ) -> Result<(), StoreError> {
         let key = shard_key(id, index);
-        // The checkpoint merged the result replaced: gone first, so no
+        // The snapshot merged the result replaced: gone first, so no
         // prefix of these writes keeps it beside the new result.
-        self.checkpoints.remove(id.as_bytes())?;
+        self.snapshots.remove(id.as_bytes())?;
         self.results.insert(&key, result)?;
         // The replaced result's timing was another run's.
         self.timings.remove(&key)?;
@@ -1357,7 +1352,7 @@ impl Store for SledStore {
 
     fn remove_result(&self, id: &str, index: u32) -> Result<(), StoreError> {
         let key = shard_key(id, index);
-        self.checkpoints.remove(id.as_bytes())?;
+        self.snapshots.remove(id.as_bytes())?;
         self.results.remove(&key)?;
         self.timings.remove(&key)?;
         self.origins.remove(&key)

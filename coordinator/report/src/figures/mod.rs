@@ -197,10 +197,10 @@ mod tests {
 
     #[test]
     fn a_report_without_pictures_says_so() {
-        // engine-check with no disagreement: no chart, no position.
+        // cgt-check with no disagreement: no chart, no position.
         let json = std::fs::read_to_string(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../runs/engine-check/results.json"),
+                .join("../../runs/cgt-check/results.json"),
         )
         .unwrap();
         let f = render(&json, "# r\n").unwrap();

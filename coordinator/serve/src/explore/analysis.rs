@@ -15,12 +15,12 @@
 //! `myopic:...`, `gamegraph:NAME#GAME#POS`); a `gamegraph:` term names a
 //! game file given in `files` (the server reads no file of its own).
 //! Within the boards' caps: the worker slots of [`super::compute`], the
-//! boards' Col and UVG budgets and sizes ([`super::engine`]), at most
+//! boards' Col and UVG budgets and sizes ([`super::values`]), at most
 //! [`MAX_TERMS`] summands, [`MAX_DEPTH`] levels and [`MAX_POSITIONS`]
-//! positions a tree, game files of [`super::engine::GAME_TEXT_MAX`] bytes
+//! positions a tree, game files of [`super::values::GAME_TEXT_MAX`] bytes
 //! together.
 
-use super::engine::{self, BoardError};
+use super::values::{self, BoardError};
 use super::{admit, compute, Explorer, MAX_ARG};
 use crate::web::{error, unauthorized};
 use axum::extract::rejection::QueryRejection;
@@ -53,10 +53,10 @@ pub fn routes() -> Router<Arc<Explorer>> {
 /// The boards' limits: their Col and UVG budgets and sizes.
 fn limits() -> Limits {
     Limits {
-        col_work: Some(engine::COL_BUDGET),
-        uvg_nodes: Some(engine::UVG_BUDGET),
-        uvg_max_n: engine::UVG_MAX_N,
-        col_max_n: engine::COL_MAX_N,
+        col_work: Some(values::COL_BUDGET),
+        uvg_nodes: Some(values::UVG_BUDGET),
+        uvg_max_n: values::UVG_MAX_N,
+        col_max_n: values::COL_MAX_N,
     }
 }
 
@@ -109,10 +109,10 @@ fn check(terms: &[String], files: &BTreeMap<String, String>) -> Result<(), Strin
         return Err(format!("a term is longer than {MAX_ARG} bytes"));
     }
     let bytes: usize = files.iter().map(|(k, v)| k.len() + v.len()).sum();
-    if bytes > engine::GAME_TEXT_MAX {
+    if bytes > values::GAME_TEXT_MAX {
         return Err(format!(
             "the game files have {bytes} bytes; the boards take at most {}",
-            engine::GAME_TEXT_MAX
+            values::GAME_TEXT_MAX
         ));
     }
     Ok(())
@@ -223,7 +223,7 @@ async fn tree_post(
 /// A `POST` body as JSON, at most the game files' cap and a margin; the
 /// refusal's status and message otherwise.
 fn body_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, (StatusCode, String)> {
-    let max = engine::GAME_TEXT_MAX + (64 << 10);
+    let max = values::GAME_TEXT_MAX + (64 << 10);
     if body.len() > max {
         return Err((
             StatusCode::PAYLOAD_TOO_LARGE,

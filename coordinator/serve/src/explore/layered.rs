@@ -5,8 +5,8 @@
 //! [`GameKind::board`](gamesweep::families::graph_game::GameKind::board),
 //! its presets generated from the game's graph type and size limit.
 
-use super::engine::{drawing, BoardError, Drawing};
 use super::presets::Preset;
+use super::values::{drawing, BoardError, Drawing};
 use gamesweep::draw::named;
 use gamesweep::families::graph_game::board::{BoardView, Line, Refused, BOARD_BUDGET};
 use gamesweep::families::graph_game::{GameKind, Side};

@@ -21,16 +21,16 @@
 //! - `/explore/api/presets`: the presets ([`presets`]) and the witnesses of
 //!   the `results.json` given to `explore --results`.
 //! - `/explore/api/uvg?g=GRAPH6&path=S,V1,V2`: the UVG board with the token
-//!   moved along the path ([`engine::UvgView`]).
+//!   moved along the path ([`values::UvgView`]).
 //! - `/explore/api/col?rules=col|myopic&g=CODE&c=COLOURING&sid=VISIT&side=L|R`:
 //!   the Col board valued with the visit's component table
-//!   ([`engine::ColView`]); with `side`, the solver's move for that side to
-//!   move ([`engine::ColPlay`], within [`engine::COL_REMOTENESS_BUDGET`]).
+//!   ([`values::ColView`]); with `side`, the solver's move for that side to
+//!   move ([`values::ColPlay`], within [`values::COL_REMOTENESS_BUDGET`]).
 //! - `POST /explore/api/gamegraph` with a game file's text as the body
-//!   (docs/gamegraph-format.md, at most [`engine::GAME_TEXT_MAX`] bytes):
+//!   (docs/gamegraph-format.md, at most [`values::GAME_TEXT_MAX`] bytes):
 //!   `solve gamegraph --json`'s report, a drawing of each small game (by
 //!   level when acyclic, [`gamedraw`]) and a declared sum's pair table
-//!   ([`engine::GameGraphView`]); like the other `POST`s, it changes nothing.
+//!   ([`values::GameGraphView`]); like the other `POST`s, it changes nothing.
 //! - `/explore/api/tree`, `/explore/api/sum` (and `POST`): a position's game
 //!   tree and sums of positions, as `solve tree --json` and `solve sum
 //!   --json` print them ([`analysis`]); the analysis panel asks a node's
@@ -46,18 +46,18 @@
 //!   JSON lines ([`search`]).
 //!
 //! Values are computed on blocking threads, at most [`workers`] at a time
-//! (the rest wait), each request within a budget ([`engine`]): a game file
-//! is solved game by game and stops at [`engine::GAME_TIME_BUDGET`] or as
+//! (the rest wait), each request within a budget ([`values`]): a game file
+//! is solved game by game and stops at [`values::GAME_TIME_BUDGET`] or as
 //! soon as its client goes away; the visits' Col tables together hold at
 //! most [`COL_TABLES_MAX_BYTES`] (the least recently used go first). Errors are
 //! `{"error": "..."}` with a 4xx status, shown by the page.
 
 pub mod analysis;
-pub mod engine;
 pub mod gamedraw;
 pub mod layered;
 pub mod presets;
 pub mod search;
+pub mod values;
 
 use crate::web::{error, json, text, unauthorized};
 use axum::extract::rejection::QueryRejection;
@@ -122,7 +122,7 @@ pub struct Listed {
 
 /// A visit: last used, its Col table, the table's work units after its
 /// last request.
-type Visit = (Instant, Arc<Mutex<engine::ColTable>>, Arc<AtomicU64>);
+type Visit = (Instant, Arc<Mutex<values::ColTable>>, Arc<AtomicU64>);
 
 /// The boards' state: the visits' Col tables, the worker slots, the
 /// listed witnesses.
@@ -144,7 +144,7 @@ pub struct Explorer {
 /// off loopback), never for anyone who merely reaches an open address.
 #[derive(Clone, Debug)]
 pub struct SearchLimits {
-    /// Bytes one search's tables may hold ([`engine::SEARCH_MEMORY_DEFAULT`]).
+    /// Bytes one search's tables may hold ([`values::SEARCH_MEMORY_DEFAULT`]).
     pub memory: u64,
     /// The boards ask for a login, so a caller let in is authenticated.
     pub login: bool,
@@ -165,7 +165,7 @@ impl SearchLimits {
 
 impl Default for SearchLimits {
     fn default() -> Self {
-        SearchLimits::new(engine::SEARCH_MEMORY_DEFAULT, false)
+        SearchLimits::new(values::SEARCH_MEMORY_DEFAULT, false)
     }
 }
 
@@ -257,7 +257,7 @@ impl Explorer {
 
     /// The Col table of visit `sid` (a new one for a new visit) and the
     /// cell its size is noted in.
-    fn table(&self, sid: &str) -> (Arc<Mutex<engine::ColTable>>, Arc<AtomicU64>) {
+    fn table(&self, sid: &str) -> (Arc<Mutex<values::ColTable>>, Arc<AtomicU64>) {
         let mut v = self.visits.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
         v.retain(|_, (at, _, _)| now.duration_since(*at) < VISIT_IDLE);
@@ -274,7 +274,7 @@ impl Explorer {
                 v.remove(&old);
             }
         }
-        let t = Arc::new(Mutex::new(engine::ColTable::new()));
+        let t = Arc::new(Mutex::new(values::ColTable::new()));
         let w = Arc::new(AtomicU64::new(0));
         v.insert(sid.to_string(), (now, t.clone(), w.clone()));
         (t, w)
@@ -375,8 +375,8 @@ async fn page(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Response {
 pub fn page_data() -> String {
     serde_json::json!({
         "search_budget": {
-            "initial": engine::SEARCH_BUDGET_DEFAULT,
-            "max": engine::SEARCH_BUDGET_MAX,
+            "initial": values::SEARCH_BUDGET_DEFAULT,
+            "max": values::SEARCH_BUDGET_MAX,
         },
     })
     .to_string()
@@ -416,14 +416,14 @@ async fn presets_json(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Re
             })
             .collect(),
         limits: serde_json::json!({
-            "uvg_exact_dp": engine::UVG_DP_LIMIT,
-            "uvg_max_n": engine::UVG_MAX_N,
-            "uvg_budget": engine::UVG_BUDGET,
-            "col_max_n": engine::COL_MAX_N,
-            "col_budget": engine::COL_BUDGET,
-            "col_remoteness_budget": engine::COL_REMOTENESS_BUDGET,
-            "game_text_max": engine::GAME_TEXT_MAX,
-            "game_draw_max": engine::GAME_DRAW_MAX,
+            "uvg_exact_dp": values::UVG_DP_LIMIT,
+            "uvg_max_n": values::UVG_MAX_N,
+            "uvg_budget": values::UVG_BUDGET,
+            "col_max_n": values::COL_MAX_N,
+            "col_budget": values::COL_BUDGET,
+            "col_remoteness_budget": values::COL_REMOTENESS_BUDGET,
+            "game_text_max": values::GAME_TEXT_MAX,
+            "game_draw_max": values::GAME_DRAW_MAX,
             "layered_budget": gamesweep::families::graph_game::board::BOARD_BUDGET,
         }),
     })
@@ -432,14 +432,14 @@ async fn presets_json(State(ex): State<Arc<Explorer>>, headers: HeaderMap) -> Re
 /// Run `f` on a blocking thread once a worker slot is free.
 async fn compute<T: Serialize + Send + 'static>(
     ex: &Explorer,
-    f: impl FnOnce() -> Result<T, engine::BoardError> + Send + 'static,
+    f: impl FnOnce() -> Result<T, values::BoardError> + Send + 'static,
 ) -> Response {
     let Ok(_slot) = ex.slots.clone().acquire_owned().await else {
         return error(StatusCode::SERVICE_UNAVAILABLE, "shutting down");
     };
     match tokio::task::spawn_blocking(f).await {
         Ok(Ok(v)) => json(&v),
-        Ok(Err(e @ engine::BoardError::Budget(_))) => {
+        Ok(Err(e @ values::BoardError::Budget(_))) => {
             error(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string())
         }
         Ok(Err(e)) => error(StatusCode::BAD_REQUEST, &e.to_string()),
@@ -514,8 +514,8 @@ async fn uvg_json(
         Err(refusal) => return *refusal,
     };
     compute(&ex, move || {
-        let p = engine::parse_path(&path)?;
-        engine::uvg_view(&g, &p)
+        let p = values::parse_path(&path)?;
+        values::uvg_view(&g, &p)
     })
     .await
 }
@@ -635,7 +635,7 @@ async fn col_json(
             Ok(t) => t,
             Err(e) => {
                 let mut t = e.into_inner();
-                *t = engine::ColTable::new();
+                *t = values::ColTable::new();
                 t
             }
         };
@@ -656,13 +656,13 @@ async fn gamegraph_json(
     if !ex.allowed(&headers) {
         return unauthorized();
     }
-    if body.len() > engine::GAME_TEXT_MAX {
+    if body.len() > values::GAME_TEXT_MAX {
         return error(
             StatusCode::PAYLOAD_TOO_LARGE,
             &format!(
                 "the game file has {} bytes; the boards take at most {}",
                 body.len(),
-                engine::GAME_TEXT_MAX
+                values::GAME_TEXT_MAX
             ),
         );
     }
@@ -684,14 +684,14 @@ async fn gamegraph_json(
     let cancelled = Arc::new(AtomicBool::new(false));
     let _gone = RaiseOnDrop(cancelled.clone());
     compute(&ex, move || {
-        let deadline = Instant::now() + engine::GAME_TIME_BUDGET;
-        engine::gamegraph_view_until(&text, &|| {
+        let deadline = Instant::now() + values::GAME_TIME_BUDGET;
+        values::gamegraph_view_until(&text, &|| {
             if cancelled.load(Ordering::Relaxed) {
                 Some("the request was cancelled".into())
             } else if Instant::now() > deadline {
                 Some(format!(
                     "the game file needs more than this page's budget of {} s (`gamesweep solve gamegraph FILE` has none)",
-                    engine::GAME_TIME_BUDGET.as_secs()
+                    values::GAME_TIME_BUDGET.as_secs()
                 ))
             } else {
                 None
@@ -731,7 +731,7 @@ mod tests {
     #[test]
     fn col_tables_are_capped_in_bytes() {
         let ex = Explorer::new(Vec::new(), None, None);
-        let full = engine::COL_BUDGET;
+        let full = values::COL_BUDGET;
         for i in 0..MAX_VISITS {
             let sid = format!("v{i}");
             let (_, w) = ex.table(&sid);
@@ -751,7 +751,7 @@ mod tests {
         // Many small cyclic games: each cheap, together far too much.
         let mut text = String::new();
         let mut i = 0;
-        while text.len() < engine::GAME_TEXT_MAX - 200 {
+        while text.len() < values::GAME_TEXT_MAX - 200 {
             text.push_str(&format!(
                 "game g{i}\na -> b\nb -> c\nc -> a d\nd -> e\ne -> d\nend\n"
             ));
@@ -761,7 +761,7 @@ mod tests {
         // work stops within one game of the answer.
         let asked = std::cell::Cell::new(0u32);
         let stopped_at = std::cell::Cell::new(None::<Instant>);
-        let e = engine::gamegraph_view_until(&text, &|| {
+        let e = values::gamegraph_view_until(&text, &|| {
             asked.set(asked.get() + 1);
             if asked.get() < 100 {
                 return None;
@@ -770,7 +770,7 @@ mod tests {
             Some("out of time".to_string())
         })
         .unwrap_err();
-        assert_eq!(e, engine::BoardError::Budget("out of time".into()));
+        assert_eq!(e, values::BoardError::Budget("out of time".into()));
         let late = stopped_at.get().unwrap().elapsed();
         assert!(late < Duration::from_millis(500), "{late:?}");
         assert_eq!(asked.get(), 100, "asked again after the stop");
@@ -784,7 +784,7 @@ mod tests {
             big.push_str(&format!("q{k} -> q{}\n", k + 1));
         }
         big.push_str("end\nsum a b\n");
-        let v = engine::gamegraph_view(&big).unwrap();
+        let v = values::gamegraph_view(&big).unwrap();
         let sum = v.report.sum.unwrap();
         assert!(
             sum.unavailable
@@ -798,7 +798,7 @@ mod tests {
     #[test]
     fn a_game_file_is_solved_as_solve_gamegraph_does_and_drawn() {
         let text = include_str!("../../../../docs/examples/nim.game");
-        let v = engine::gamegraph_view(text).unwrap();
+        let v = values::gamegraph_view(text).unwrap();
         let want =
             gamesweep::gamegraph::solve_text_with(text, gamesweep::gamegraph::Format::Auto, None)
                 .unwrap();
@@ -814,11 +814,11 @@ mod tests {
                     assert_eq!(dr.drawing.n, g.table.len());
                     assert_eq!(dr.drawing.edges.len(), moves, "{}", g.name);
                 }
-                None => assert!(g.table.len() > engine::GAME_DRAW_MAX),
+                None => assert!(g.table.len() > values::GAME_DRAW_MAX),
             }
         }
         for bad in ["", "   \n", "game x\nposition", "{\"games\": 3}"] {
-            let e = engine::gamegraph_view(bad).unwrap_err().to_string();
+            let e = values::gamegraph_view(bad).unwrap_err().to_string();
             assert!(!e.is_empty() && !e.contains('\n'), "{bad:?}: {e}");
         }
     }
@@ -826,14 +826,14 @@ mod tests {
     #[test]
     fn every_embedded_example_solves_on_the_board() {
         for (name, text) in GAME_EXAMPLES {
-            let v = engine::gamegraph_view(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let v = values::gamegraph_view(text).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(!v.report.games.is_empty(), "{name}");
         }
     }
 
     #[test]
     fn a_visit_table_values_col_as_solve_does() {
-        let mut t = engine::ColTable::new();
+        let mut t = values::ColTable::new();
         let v = t.view(gamesweep::col::Rules::Col, "Bg", "...").unwrap();
         let s = gamesweep::col::solve_position(gamesweep::col::Rules::Col, "Bg", "...").unwrap();
         assert_eq!(v.value, s.value);

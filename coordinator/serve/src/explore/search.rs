@@ -5,17 +5,17 @@
 //! `{"waiting": true}` if every worker slot is busy, then
 //! `{"nodes": N, "budget": B, "seconds": T}` about four times a second
 //! while the search runs, and last either `{"answer": {...}}`
-//! ([`engine::SearchAnswer`]) or `{"error": "..."}`. The search holds one of
+//! ([`values::SearchAnswer`]) or `{"error": "..."}`. The search holds one of
 //! the boards' worker slots ([`super::compute`]'s), uses at most
-//! `budget` ≤ [`engine::SEARCH_BUDGET_MAX`] nodes,
-//! [`engine::SEARCH_TIME_MAX`] and the memory of its
+//! `budget` ≤ [`values::SEARCH_BUDGET_MAX`] nodes,
+//! [`values::SEARCH_TIME_MAX`] and the memory of its
 //! [`super::SearchLimits`] (one search at a time; the next one says it is
 //! waiting), and stops at its next position when the client goes away (the
 //! page's cancel button aborts the request). It is answered only to a
 //! caller on loopback or logged in (403 otherwise): it holds far more of the
 //! process than any other request.
 
-use super::engine;
+use super::values;
 use super::{admit, graph_and_line, Explorer};
 use crate::web::error;
 use axum::body::Body;
@@ -73,19 +73,19 @@ async fn search(
         Ok(x) => x,
         Err(refusal) => return *refusal,
     };
-    let budget = q.budget.unwrap_or(engine::SEARCH_BUDGET_DEFAULT);
-    if !(1..=engine::SEARCH_BUDGET_MAX).contains(&budget) {
+    let budget = q.budget.unwrap_or(values::SEARCH_BUDGET_DEFAULT);
+    if !(1..=values::SEARCH_BUDGET_MAX).contains(&budget) {
         return error(
             StatusCode::BAD_REQUEST,
             &format!(
                 "budget {budget}: a search here takes 1 to {} nodes (`gamesweep solve uvg` has no limit)",
-                engine::SEARCH_BUDGET_MAX
+                values::SEARCH_BUDGET_MAX
             ),
         );
     }
     // Refuse a bad graph or line at once, with a plain error.
     let line =
-        match engine::parse_path(&line).and_then(|l| engine::search_line(&code, &l).map(|()| l)) {
+        match values::parse_path(&line).and_then(|l| values::search_line(&code, &l).map(|()| l)) {
             Ok(l) => l,
             Err(e) => return error(StatusCode::BAD_REQUEST, &e.to_string()),
         };
@@ -148,7 +148,7 @@ async fn run(
     let t0 = Instant::now();
     let mut job = tokio::task::spawn_blocking(move || {
         let _slots = (one, slot);
-        watched.run(|| engine::uvg_search(&code, &line, budget))
+        watched.run(|| values::uvg_search(&code, &line, budget))
     });
     let mut tick = tokio::time::interval(PROGRESS_EVERY);
     let mut out_of_time = false;
@@ -156,7 +156,7 @@ async fn run(
         tokio::select! {
             r = &mut job => break r,
             _ = tick.tick() => {
-                if t0.elapsed() > engine::SEARCH_TIME_MAX {
+                if t0.elapsed() > values::SEARCH_TIME_MAX {
                     out_of_time = true;
                     meter.stop();
                 }
@@ -176,7 +176,7 @@ async fn run(
         Ok(Ok(answer)) => serde_json::json!({ "answer": answer }),
         Ok(Err(_)) if out_of_time => serde_json::json!({ "error": format!(
             "the search ran past this page's time limit of {} s after {} nodes (`gamesweep solve uvg` has none)",
-            engine::SEARCH_TIME_MAX.as_secs(), meter.nodes()) }),
+            values::SEARCH_TIME_MAX.as_secs(), meter.nodes()) }),
         Ok(Err(_)) if meter.over_memory() => serde_json::json!({ "error": format!(
             "the search needs more memory than this page's limit of {} MiB (its tables' next growth would take them \
              to {} MiB, after {} nodes): `gamesweep solve uvg --budget 0` has no limit",

@@ -41,7 +41,7 @@ struct Inner {
 
 /// What `/api/history` returns.
 #[derive(Serialize)]
-pub struct Snapshot {
+pub struct Samples {
     /// Seconds between samples.
     pub every_s: u64,
     /// The server's clock when this was read (unix ms): the time of the
@@ -101,9 +101,9 @@ impl History {
     }
 
     /// The samples as `/api/history` returns them.
-    pub fn snapshot(&self) -> Snapshot {
+    pub fn samples(&self) -> Samples {
         let h = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        Snapshot {
+        Samples {
             every_s: EVERY.as_secs(),
             now_ms: unix_ms(),
             sweeps: h
@@ -162,7 +162,7 @@ mod tests {
                 [("w".to_string(), i * 100)],
             );
         }
-        let s = h.snapshot();
+        let s = h.samples();
         let series = &s.sweeps["s"];
         assert!(series.len() <= MAX_SAMPLES);
         let (first, last) = (series[0].0, series[series.len() - 1].0);
@@ -171,6 +171,6 @@ mod tests {
         assert_eq!(s.workers["w"], Some(10.0));
         let one = History::default();
         one.record(5, [], [("w".to_string(), 7)]);
-        assert_eq!(one.snapshot().workers["w"], None);
+        assert_eq!(one.samples().workers["w"], None);
     }
 }

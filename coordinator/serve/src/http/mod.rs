@@ -7,7 +7,7 @@
 //! - `/`: the page; `/app.js`, `/style.css`: its script (an ES module that
 //!   imports the boards' `/explore/html.js` and `/explore/games.js`) and
 //!   style; `/favicon.ico`: its icon (from the boards' routes).
-//! - `/api/status`: the [`StatusReport`] of every sweep, the same data as
+//! - `/api/status`: the [`Overview`] of every sweep, the same data as
 //!   `gamesweep status --json`.
 //! - `/api/history`: positions done per sweep, sampled every
 //!   [`history::EVERY`] over the last hour, and each worker's recent rate.
@@ -76,7 +76,7 @@ pub struct HttpOptions {
     /// Marked each time a page reads the status.
     pub last_poll: LastPoll,
     /// Bytes one board search past the budget may hold (`None`:
-    /// [`crate::explore::engine::SEARCH_MEMORY_DEFAULT`]).
+    /// [`crate::explore::values::SEARCH_MEMORY_DEFAULT`]).
     pub search_memory: Option<u64>,
 }
 
@@ -156,7 +156,7 @@ pub fn router(dash: Arc<Dashboard>) -> Router {
     let guard: crate::explore::Guard = Arc::new(move |h: &HeaderMap| d.auth.allowed(h));
     let limits = crate::explore::SearchLimits::new(
         dash.search_memory
-            .unwrap_or(crate::explore::engine::SEARCH_MEMORY_DEFAULT),
+            .unwrap_or(crate::explore::values::SEARCH_MEMORY_DEFAULT),
         dash.auth.asks(),
     );
     let boards = crate::explore::router(
@@ -224,7 +224,7 @@ async fn status(State(d): State<Arc<Dashboard>>, headers: HeaderMap) -> Response
     }
     let core = d.core.clone();
     let last_poll = d.last_poll.clone();
-    match blocking(move || core.status_report(None)).await {
+    match blocking(move || core.overview(None)).await {
         Ok(r) => {
             last_poll.mark();
             json(&r)
@@ -258,7 +258,7 @@ async fn history_json(State(d): State<Arc<Dashboard>>, headers: HeaderMap) -> Re
     if !d.auth.allowed(&headers) {
         return unauthorized();
     }
-    json(&d.history.snapshot())
+    json(&d.history.samples())
 }
 
 async fn witnesses_json(

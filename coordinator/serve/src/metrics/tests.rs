@@ -7,7 +7,7 @@
 use crate::metrics;
 use gamesweep::sweep::{self, Output};
 use gamesweep_engine::core::{
-    Core, CoreError, Granted, Held, LaunchSpec, ManualClock, StatusReport, Submission,
+    Core, CoreError, Granted, Held, LaunchSpec, ManualClock, Overview, Submission,
 };
 use gamesweep_engine::store::MemStore;
 use prometheus_parse::{Scrape, Value};
@@ -59,9 +59,9 @@ fn lease(c: &Core, worker: &str, max: u32) -> Vec<Granted> {
 
 /// The parsed `/metrics` text of `c` and the status report of the same
 /// instant (the manual clock does not move in between).
-fn scrape(c: &Core) -> (Scrape, StatusReport, String) {
+fn scrape(c: &Core) -> (Scrape, Overview, String) {
     let text = metrics::render(c).unwrap();
-    let report = c.status_report(None).unwrap();
+    let report = c.overview(None).unwrap();
     let lines = text.lines().map(|l| Ok(l.to_string()));
     (Scrape::parse(lines).unwrap(), report, text)
 }
@@ -101,7 +101,7 @@ fn counter(s: &Scrape, metric: &str, labels: &[(&str, &str)]) -> f64 {
 
 /// Every per-sweep value and every process-wide value of `s` equals the
 /// report's (memory: present wherever status has it; it is read anew).
-fn check_against_status(s: &Scrape, r: &StatusReport) {
+fn check_against_status(s: &Scrape, r: &Overview) {
     for st in &r.sweeps {
         let id = st.sweep_id.as_str();
         let sw = [("sweep", id)];

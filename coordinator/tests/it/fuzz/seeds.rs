@@ -122,7 +122,7 @@ pub(super) fn sweep_status(state: d::SweepState) -> d::SweepStatus {
         results_invalid: 7,
         recounted: 0,
         recounts_refused: 0,
-        verification: Some(d::VerifyStatus {
+        verification: Some(d::ReplicationStatus {
             ppm: 10_000,
             seed: 5,
             selected: 3,
@@ -168,7 +168,7 @@ pub(super) fn proto_seeds() -> Vec<Vec<u8>> {
         verify_seed: Some(8),
         priority: 0,
     };
-    let status = d::StatusReport {
+    let status = d::Overview {
         coordinator_version: "0.1.0+abc".into(),
         sweeps: d::SweepState::ALL
             .iter()
@@ -233,7 +233,7 @@ pub(super) fn proto_seeds() -> Vec<Vec<u8>> {
         ),
         tagged(
             5,
-            pb::GetResultReply::from(d::SweepReport {
+            pb::GetResultReply::from(d::RenderedSweep {
                 kind: "uvg".into(),
                 params: params(),
                 results_json: "{}\n".into(),

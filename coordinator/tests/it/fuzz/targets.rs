@@ -84,7 +84,7 @@ pub(super) fn proto_target(input: &[u8]) {
         }
         2 => {
             if let Ok(m) = pb::StatusReply::decode(bytes) {
-                let _ = d::StatusReport::try_from(m);
+                let _ = d::Overview::try_from(m);
             }
         }
         3 => {
@@ -99,7 +99,7 @@ pub(super) fn proto_target(input: &[u8]) {
         }
         5 => {
             if let Ok(m) = pb::GetResultReply::decode(bytes) {
-                let _ = d::SweepReport::try_from(m);
+                let _ = d::RenderedSweep::try_from(m);
             }
         }
         6 => {

@@ -178,7 +178,7 @@ fn the_token_and_coordinator_come_from_the_environment_for_every_command() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let st: StatusReport = serde_json::from_slice(&o.stdout).unwrap();
+    let st: Overview = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(st.sweeps[0].state, SweepState::Done);
     let out = dir.path().join("out");
     let o = with_env(BIN)

@@ -5,7 +5,7 @@
 //! bounds every wait.
 
 use gamesweep::sweep::{self, Params};
-use gamesweep_api::domain::{StatusReport, SweepState};
+use gamesweep_api::domain::{Overview, SweepState};
 use gamesweep_proto::{convert, pb};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -51,7 +51,7 @@ fn a_sampled_sweep_projects_then_widens_to_the_exact_result() {
         std::thread::sleep(Duration::from_millis(100));
     }
     let text = ok(&["status", "--json", "--coordinator", &u]);
-    let typed: StatusReport = serde_json::from_str(&text).unwrap();
+    let typed: Overview = serde_json::from_str(&text).unwrap();
     assert_eq!(typed.sweeps[0].state, SweepState::Sampled, "{text}");
     let full: serde_json::Value = serde_json::from_str(&text).unwrap();
     let s = &full["sweeps"][0];

@@ -511,9 +511,9 @@ fn one_credential_per_node_confirms_each_shard_on_two_nodes_and_a_revoked_node_s
     let store = SledStore::open(&dir.join("store")).unwrap();
     let sweeps = store.load_all().unwrap();
     let sweep = sweeps.iter().find(|s| s.record.id == "n10").unwrap();
-    assert_eq!(sweep.verify.len() as u64, total, "a record per shard");
+    assert_eq!(sweep.replication.len() as u64, total, "a record per shard");
     let mut by_node4 = 0;
-    for (shard, v) in &sweep.verify {
+    for (shard, v) in &sweep.replication {
         let mut who: Vec<&str> = v.runs.iter().map(|r| r.worker.as_str()).collect();
         assert_eq!(v.verdict, Verdict::Verified, "shard {shard}: {v:?}");
         assert!(

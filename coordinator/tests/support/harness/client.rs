@@ -113,12 +113,9 @@ impl Client {
     /// `status ID --json`: the report (it parses as the documented domain
     /// type, with exactly this sweep, in one of the documented states) and
     /// the sweep as JSON.
-    pub fn status_report(
-        &self,
-        id: &str,
-    ) -> (gamesweep_api::domain::StatusReport, serde_json::Value) {
+    pub fn status_report(&self, id: &str) -> (gamesweep_api::domain::Overview, serde_json::Value) {
         let out = self.ok(&["status", id, "--json"]);
-        let typed: gamesweep_api::domain::StatusReport = serde_json::from_str(&out).unwrap();
+        let typed: gamesweep_api::domain::Overview = serde_json::from_str(&out).unwrap();
         assert_eq!(typed.sweeps.len(), 1, "{out}");
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["sweeps"][0]["state"], typed.sweeps[0].state.as_str());

@@ -2,7 +2,7 @@
 //! (walls = stops of cooled games), and a cross-check against the `cgt` crate
 //! (an independent implementation: a Rust port of CGSuite's) on seeded random games.
 
-use super::super::{Dyadic, Engine, GameId};
+use super::super::{Arena, Dyadic, GameId};
 use cgt::numeric::dyadic_rational_number::DyadicRationalNumber;
 use cgt::short::partizan::canonical_form::CanonicalForm;
 use rand::{Rng, SeedableRng};
@@ -14,14 +14,14 @@ fn d(n: i64, e: u32) -> Dyadic {
 }
 
 /// `{a | b}` of two numbers.
-fn switch(e: &mut Engine, a: Dyadic, b: Dyadic) -> GameId {
+fn switch(e: &mut Arena, a: Dyadic, b: Dyadic) -> GameId {
     let (ga, gb) = (e.number(a), e.number(b));
     e.game(&[ga], &[gb])
 }
 
 #[test]
 fn textbook_temperatures_and_means() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     // {1|-1} = ±1: mean 0, temperature 1.
     let pm1 = switch(&mut e, d(1, 0), d(-1, 0));
     assert_eq!((e.mean(pm1), e.temperature(pm1)), (d(0, 0), d(1, 0)));
@@ -80,7 +80,7 @@ fn textbook_temperatures_and_means() {
 
 #[test]
 fn textbook_thermographs_print_like_cgsuite() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let pm1 = switch(&mut e, d(1, 0), d(-1, 0));
     let star = e.star();
     let up = e.up();
@@ -134,7 +134,7 @@ fn textbook_thermographs_print_like_cgsuite() {
 
 #[test]
 fn cooling_textbook_values() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let g = switch(&mut e, d(2, 0), d(-1, 0)); // {2|-1}
     let cases = [
         (d(0, 0), "{2|-1}"),
@@ -167,7 +167,7 @@ fn cooling_textbook_values() {
 /// pool of games made so far (starting with a few numbers and infinitesimals),
 /// and joins the pool if it is born by day `max_birthday`.
 fn random_games(
-    e: &mut Engine,
+    e: &mut Arena,
     seed: u64,
     count: usize,
     max_birthday: u32,
@@ -227,7 +227,7 @@ fn random_games(
 }
 
 /// The game as the `cgt` crate's canonical form, built option by option.
-fn to_cgt(e: &Engine, g: GameId, memo: &mut HashMap<GameId, CanonicalForm>) -> CanonicalForm {
+fn to_cgt(e: &Arena, g: GameId, memo: &mut HashMap<GameId, CanonicalForm>) -> CanonicalForm {
     if let Some(c) = memo.get(&g) {
         return c.clone();
     }
@@ -255,7 +255,7 @@ const CROSS_CHECKED: usize = 1500;
 
 #[test]
 fn cross_check_against_the_cgt_crate() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let games = random_games(&mut e, 0x7e42_0001, CROSS_CHECKED, 6, false);
     let mut memo = HashMap::new();
     let (mut hot, mut cold, mut tepid) = (0, 0, 0);
@@ -345,7 +345,7 @@ fn cross_check_against_the_cgt_crate() {
 
 #[test]
 fn atomic_weights_cross_checked_against_the_cgt_crate() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let games = random_games(&mut e, 0x7e42_0002, 1000, 6, true);
     let mut memo = HashMap::new();
     for &g in &games {
@@ -359,7 +359,7 @@ fn atomic_weights_cross_checked_against_the_cgt_crate() {
 
 #[test]
 fn atomic_weight_textbook_values() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let up = e.up();
     let down = e.neg(up);
     let star = e.star();
@@ -368,7 +368,7 @@ fn atomic_weight_textbook_values() {
     let ddown = e.neg(dup);
     let tup = e.add(dup, up);
     let tdown = e.neg(tup);
-    let aw = |e: &mut Engine, g: GameId| {
+    let aw = |e: &mut Arena, g: GameId| {
         let w = e.atomic_weight(g).expect("all-small");
         e.display(w)
     };
@@ -405,7 +405,7 @@ fn atomic_weight_textbook_values() {
 
 #[test]
 fn reduced_canonical_form_textbook_values() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let up = e.up();
     let star = e.star();
     let z = e.zero();
@@ -429,7 +429,7 @@ fn reduced_canonical_form_textbook_values() {
 
 #[test]
 fn reduced_forms_are_infinitesimally_close_and_absorb_infinitesimals() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let games = random_games(&mut e, 0x7e42_0003, 400, 5, false);
     let small = random_games(&mut e, 0x7e42_0004, 60, 4, true);
     let mut rng = ChaCha8Rng::seed_from_u64(0x7e42_0005);
@@ -463,7 +463,7 @@ fn reduced_forms_are_infinitesimally_close_and_absorb_infinitesimals() {
 /// temperature (the least `t` where `G_t` has equal stops).
 #[test]
 fn walls_are_stops_of_cooled_games() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let games = random_games(&mut e, 0x7e42_0006, 600, 6, false);
     for &g in &games {
         let tg = e.thermograph(g).clone();
@@ -503,7 +503,7 @@ fn walls_are_stops_of_cooled_games() {
 
 #[test]
 fn mean_is_additive_and_sums_are_no_hotter() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let games = random_games(&mut e, 0x7e42_0007, 300, 5, false);
     let mut rng = ChaCha8Rng::seed_from_u64(0x7e42_0008);
     for _ in 0..1500 {
@@ -528,7 +528,7 @@ fn mean_is_additive_and_sums_are_no_hotter() {
 /// Snort on a graph (test-only, independent of the sweep kinds): Left colours an
 /// uncoloured vertex blue, Right red, never next to a vertex of the other colour.
 fn snort(
-    e: &mut Engine,
+    e: &mut Arena,
     adj: &[u32],
     blue: u32,
     red: u32,
@@ -568,7 +568,7 @@ fn star_graph(n: usize) -> Vec<u32> {
 
 #[test]
 fn snort_on_the_star_k1n_has_temperature_n() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     for n in 1..=6usize {
         let adj = star_graph(n);
         let g = snort(&mut e, &adj, 0, 0, &mut HashMap::new());
@@ -587,7 +587,7 @@ fn snort_on_the_star_k1n_has_temperature_n() {
 /// with the `cgt` crate's, as for the random games.
 #[test]
 fn snort_positions_cross_checked_against_the_cgt_crate() {
-    let mut e = Engine::new();
+    let mut e = Arena::new();
     let mut graphs: Vec<Vec<u32>> = Vec::new();
     let edges_to_adj = |n: usize, edges: &[(usize, usize)]| {
         let mut adj = vec![0u32; n];

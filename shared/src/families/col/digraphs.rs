@@ -1,5 +1,5 @@
 //! Labelled digraphs by index, and the exhaustive digraph set as shard ranges
-//! (shared by `myopic-digraph` and `engine-check`).
+//! (shared by `myopic-digraph` and `cgt-check`).
 
 use crate::col::{colouring_from_index, Board};
 use crate::graph::graph6;

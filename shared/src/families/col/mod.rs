@@ -1,5 +1,5 @@
 //! Code the Col kinds share (`myopic-tree`, `myopic-rooted`,
-//! `myopic-digraph`, `myopic-list`, `col`, `engine-check`): position
+//! `myopic-digraph`, `myopic-list`, `col`, `cgt-check`): position
 //! records, value tallies, digraph indexing and validation helpers.
 //!
 //! | kind | structures | sharded by |
@@ -9,7 +9,7 @@
 //! | `myopic-digraph` | labelled digraphs on 2..4 vertices + random digraphs | index ranges |
 //! | `myopic-list` | the list lemma and its corollary | list length / composition |
 //! | `col` | connected graphs, colourings without a same-colour edge | canonical-form prefix |
-//! | `engine-check` | solver vs naive search, Col ≤ 6 and Myopic ≤ 4 | prefix / index ranges |
+//! | `cgt-check` | solver vs naive search, Col ≤ 6 and Myopic ≤ 4 | prefix / index ranges |
 //!
 //! Every position whose value is not cold (a number or a number plus `*`) is
 //! recorded in full, as is every exception to a rule a sweep checks.

@@ -6,7 +6,7 @@
 //! range check. Groups are vertex (node) counts, values display strings.
 
 use super::{colouring_index, position_record, RECORD_CAP};
-use crate::cgt::{Engine, GameId};
+use crate::cgt::{Arena, GameId};
 use crate::fxhash::FxHashMap;
 use crate::sweep::merge::{add_counts, merge_maps, MergeError};
 use crate::sweep::present::cmp_game_values;
@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 pub type Group = u32;
 
 /// Per-shard value tally on the hot path: counts per (group, value) and the
-/// smallest position per value, kept as engine ids; turned into a typed
+/// smallest position per value, kept as arena ids; turned into a typed
 /// [`ValueStats`] once per shard by [`ValueCounter::finish`].
 #[derive(Default)]
 pub struct ValueCounter {
@@ -50,10 +50,10 @@ impl ValueCounter {
     }
 
     /// The typed tally, with values written out by `e` (once per shard).
-    pub fn finish(self, e: &mut Engine) -> ValueStats {
+    pub fn finish(self, e: &mut Arena) -> ValueStats {
         let mut names: FxHashMap<GameId, String> = FxHashMap::default();
         let mut name =
-            |e: &mut Engine, g: GameId| names.entry(g).or_insert_with(|| e.display(g)).clone();
+            |e: &mut Arena, g: GameId| names.entry(g).or_insert_with(|| e.display(g)).clone();
         let mut out = ValueStats::default();
         for ((n, g), c) in self.counts {
             let s = name(e, g);

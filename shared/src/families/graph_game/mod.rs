@@ -8,11 +8,11 @@
 //!
 //! Values: impartial games by memoised mex (Grundy values, printed as
 //! nimbers `0`, `*`, `*2`, …), partizan games by their canonical forms in
-//! the CGT engine ([`crate::cgt::Engine`], printed as CGSuite does). The
+//! the CGT arena ([`crate::cgt::Arena`], printed as CGSuite does). The
 //! memo key is the position itself (`GraphGame::State`, e.g. a bitmask of
 //! remaining vertices), one memo per graph.
 //!
-//! Temperatures (partizan games): every value's temperature (the engine's
+//! Temperatures (partizan games): every value's temperature (the arena's
 //! thermograph, CGSuite's conventions), positions by temperature on each
 //! n, and on each n two records with their smallest witness: the largest
 //! temperature, and the largest temperature ÷ maximum degree of the
@@ -33,7 +33,7 @@ pub use model::{
     Layered, Spot, Tally,
 };
 
-use crate::cgt::{Dyadic, Engine, GameId, Outcome};
+use crate::cgt::{Arena, Dyadic, GameId, Outcome};
 use crate::fxhash::FxHashMap;
 use crate::sweep::Marks;
 use std::fmt::Debug;
@@ -68,7 +68,7 @@ pub struct Value {
     /// Who wins.
     pub outcome: Outcome,
     /// Its temperature, for a partizan game (CGSuite's convention, as
-    /// [`Engine::temperature`]: −1 for an integer, −1/2^k for `m/2^k`, 0 for
+    /// [`Arena::temperature`]: −1 for an integer, −1/2^k for `m/2^k`, 0 for
     /// a number plus an infinitesimal).
     pub temperature: Option<Dyadic>,
 }
@@ -143,11 +143,11 @@ pub trait GraphGame: Send + Sync + 'static {
 }
 
 /// Values positions of one graph at a time: memoised mex or canonical
-/// forms. Reset between graphs ([`Solver::reset`]); the engine is kept.
+/// forms. Reset between graphs ([`Solver::reset`]); the arena is kept.
 pub struct Solver<G: GraphGame> {
     nim: FxHashMap<G::State, u32>,
     part: FxHashMap<G::State, GameId>,
-    engine: Engine,
+    arena: Arena,
     /// Positions valued (memo misses), for budgets.
     pub work: u64,
 }
@@ -157,7 +157,7 @@ impl<G: GraphGame> Default for Solver<G> {
         Solver {
             nim: FxHashMap::default(),
             part: FxHashMap::default(),
-            engine: Engine::new(),
+            arena: Arena::new(),
             work: 0,
         }
     }
@@ -168,9 +168,9 @@ impl<G: GraphGame> Solver<G> {
     pub fn reset(&mut self) {
         self.nim.clear();
         self.part.clear();
-        // Values of one sweep stay few; a big engine is dropped.
-        if self.engine.len() > 1 << 20 {
-            self.engine = Engine::new();
+        // Values of one sweep stay few; a big arena is dropped.
+        if self.arena.len() > 1 << 20 {
+            self.arena = Arena::new();
         }
     }
 
@@ -189,10 +189,10 @@ impl<G: GraphGame> Solver<G> {
             Play::Partizan => {
                 let id = self.canonical(game, g, p);
                 Value {
-                    text: text(&mut self.engine, id),
+                    text: text(&mut self.arena, id),
                     grundy: None,
-                    outcome: self.engine.outcome(id),
-                    temperature: Some(self.engine.temperature(id)),
+                    outcome: self.arena.outcome(id),
+                    temperature: Some(self.arena.temperature(id)),
                 }
             }
         }
@@ -217,7 +217,7 @@ impl<G: GraphGame> Solver<G> {
         k
     }
 
-    /// The canonical form of `p` in the solver's engine.
+    /// The canonical form of `p` in the solver's arena.
     pub fn canonical(&mut self, game: &G, g: &Graph, p: &G::State) -> GameId {
         if let Some(&id) = self.part.get(p) {
             return id;
@@ -233,22 +233,22 @@ impl<G: GraphGame> Solver<G> {
             .iter()
             .map(|o| self.canonical(game, g, o))
             .collect();
-        let id = self.engine.game(&left, &right);
+        let id = self.arena.game(&left, &right);
         self.part.insert(*p, id);
         id
     }
 
-    /// The engine holding the canonical forms.
-    pub fn engine(&mut self) -> &mut Engine {
-        &mut self.engine
+    /// The arena holding the canonical forms.
+    pub fn arena(&mut self) -> &mut Arena {
+        &mut self.arena
     }
 }
 
 /// CGSuite's text of `g` with every option list in value order: the
-/// engine's own display lists options in the order they were interned,
-/// which depends on what the engine valued before (a shard's other
+/// arena's own display lists options in the order they were interned,
+/// which depends on what the arena valued before (a shard's other
 /// graphs), so a value's text would depend on the shard plan.
-pub fn text(e: &mut Engine, g: GameId) -> String {
+pub fn text(e: &mut Arena, g: GameId) -> String {
     let shown = e.display(g);
     if !shown.contains('{') {
         return shown;

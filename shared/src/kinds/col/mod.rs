@@ -211,8 +211,8 @@ impl Kind for ColSweep {
         }
         let walk = shard.decode("col")?;
         let mut solver = Solver::new(SolverOptions::default());
-        let zero = solver.engine.zero();
-        let star = solver.engine.star();
+        let zero = solver.arena.zero();
+        let star = solver.arena.star();
         let mut out = ColOutput::default();
         let mut counts = vec![ColCounts::default(); max_n + 1];
         let mut tally = ValueCounter::default();
@@ -232,8 +232,8 @@ impl Kind for ColSweep {
                 c.positions += 1;
                 let v = solver.value(&b, b.position_masks(blue, red));
                 tally.add(n, v, edges, &code, blue, red);
-                if !solver.engine.is_cold(v) {
-                    let s = solver.engine.display(v);
+                if !solver.arena.is_cold(v) {
+                    let s = solver.arena.display(v);
                     out.non_cold.add(position_record(
                         n,
                         edges,
@@ -268,7 +268,7 @@ impl Kind for ColSweep {
             .filter(|(_, c)| *c != ColCounts::default())
             .map(|(n, c)| (n as u32, c))
             .collect();
-        out.values = tally.finish(&mut solver.engine);
+        out.values = tally.finish(&mut solver.arena);
         Ok(out)
     }
     fn validate(

@@ -9,7 +9,7 @@ fn col_small_and_plan_independent() {
     let b = run_typed(&ColSweep, &p, 5).unwrap();
     assert_eq!(a, b);
     let total: u64 = a.by_n.values().map(|c| c.positions).sum();
-    // the engine-check Col set is exactly these positions
+    // the cgt-check Col set is exactly these positions
     assert_eq!(total, 18_037);
     assert_eq!(a.work, 18_037);
     assert_eq!(a.non_cold.total(), 0);

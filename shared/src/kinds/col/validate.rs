@@ -126,13 +126,13 @@ pub(super) fn validate_col(
         let solver = solver.get_or_insert_with(|| Solver::new(SolverOptions::default()));
         let b = col_board(g);
         let v = solver.value(&b, b.position_masks(blue, red));
-        let shown = solver.engine.display(v);
+        let shown = solver.arena.display(v);
         if shown != value {
             return Err(ValidateError::from(format!(
                 "{what}: the position has value {shown}, not {value}"
             )));
         }
-        Ok(Some(solver.engine.is_cold(v)))
+        Ok(Some(solver.arena.is_cold(v)))
     };
     // The non-cold records first: they are the findings.
     let rs = &out.non_cold.0;

@@ -55,8 +55,8 @@ pub(super) fn check_position(
     let pos = b.position_masks(blue, red);
     let g = solver.value(b, pos);
     out.positions += 1;
-    if !solver.engine.is_cold(g) {
-        let s = solver.engine.display(g);
+    if !solver.arena.is_cold(g) {
+        let s = solver.arena.display(g);
         out.non_cold.add(position_record(
             n,
             b.arc_count(),
@@ -77,15 +77,15 @@ pub(super) fn check_position(
             r: pos.r & !(1 << r),
         };
         let gr = solver.value(b, rest);
-        let star = solver.engine.star();
-        let f = solver.engine.add(star, gr);
+        let star = solver.arena.star();
+        let f = solver.arena.add(star, gr);
         if watched {
             out.watched += 1;
         } else {
             out.subjects += 1;
         }
         if f != g {
-            let (a, fs) = (solver.engine.display(g), solver.engine.display(f));
+            let (a, fs) = (solver.arena.display(g), solver.arena.display(f));
             let rec = position_record(
                 n,
                 b.arc_count(),

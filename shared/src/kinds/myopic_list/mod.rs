@@ -4,7 +4,7 @@
 //! * **Lemma** (n = 1..=`--max-len`): `n` uncoloured nodes with nothing after
 //!   the tail: `n·*`; followed by a blue node: `(n−1)·* − 1`; by a red node:
 //!   `(n−1)·* + 1`. Lists of hundreds of nodes exceed the bitset boards, so the
-//!   values come from [`list_values`], the same CGT engine on the list's own
+//!   values come from [`list_values`], the same CGT arena on the list's own
 //!   position space: an uncoloured stretch is a *segment* (length, colours left
 //!   at its tail) and colouring one node splits it into two segments. A unit
 //!   test checks those values against the general solver for short lists.
@@ -22,7 +22,7 @@ mod report;
 mod run;
 mod validate;
 
-use crate::cgt::{Dyadic, Engine, GameId};
+use crate::cgt::{Arena, Dyadic, GameId};
 use crate::col::{colouring_from_index, Board, Solver, SolverOptions};
 use crate::families::col::{check_ranges, position_record, records_md, PositionDoc, Records};
 use crate::graph::members;
@@ -223,7 +223,7 @@ impl MyopicListSweep {
     }
 
     fn lemma(&self, solver: &mut Solver, max: usize, out: &mut ListOutput) {
-        let e = &mut solver.engine;
+        let e = &mut solver.arena;
         let v = list_values(e, max);
         for (n, row) in v.iter().enumerate().skip(1) {
             let nn = n as u32;

@@ -9,7 +9,7 @@ pub(super) const RED_ONLY: usize = 2;
 
 /// `v[m][t]`: value of an uncoloured segment of `m` nodes (arcs `i → i+1`)
 /// whose inner nodes have both colours and whose tail has colour set `t`.
-pub(super) fn list_values(e: &mut Engine, max: usize) -> Vec<[GameId; 3]> {
+pub(super) fn list_values(e: &mut Arena, max: usize) -> Vec<[GameId; 3]> {
     let z = e.zero();
     let mut v = vec![[z; 3]];
     for m in 1..=max {
@@ -40,7 +40,7 @@ pub(super) fn list_values(e: &mut Engine, max: usize) -> Vec<[GameId; 3]> {
 }
 
 /// The corollary's value `a·* + b − c` for lists given as a board and colouring.
-pub(super) fn corollary(e: &mut Engine, b: &Board, blue: u32, red: u32) -> GameId {
+pub(super) fn corollary(e: &mut Arena, b: &Board, blue: u32, red: u32) -> GameId {
     let n = b.n();
     let all = (1u32 << n) - 1;
     let unc = all & !(blue | red);
@@ -114,9 +114,9 @@ pub(super) fn check_lists(
     for c in 0..total {
         let (blue, red) = colouring_from_index(n, c);
         let g = solver.value(&b, b.position_masks(blue, red));
-        let f = corollary(&mut solver.engine, &b, blue, red);
-        if !solver.engine.is_cold(g) {
-            let s = solver.engine.display(g);
+        let f = corollary(&mut solver.arena, &b, blue, red);
+        if !solver.arena.is_cold(g) {
+            let s = solver.arena.display(g);
             non_cold.add(position_record(
                 n,
                 b.arc_count(),
@@ -127,7 +127,7 @@ pub(super) fn check_lists(
             ));
         }
         if f != g {
-            let (a, fs) = (solver.engine.display(g), solver.engine.display(f));
+            let (a, fs) = (solver.arena.display(g), solver.arena.display(f));
             check.exceptions.add(position_record(
                 n,
                 b.arc_count(),

@@ -7,7 +7,7 @@ use crate::sweep::{run_typed, ShardSpec, SweepKind};
 #[allow(clippy::needless_range_loop)]
 fn segment_values_match_general_solver() {
     let mut s = Solver::new(SolverOptions::default());
-    let v = list_values(&mut s.engine, 20);
+    let v = list_values(&mut s.arena, 20);
     for m in 1..=20usize {
         // the tail's colour set comes from a coloured node after it
         for (t, follower) in [

@@ -358,7 +358,7 @@ impl MyopicTrees {
         out: &mut TreeOutput,
     ) {
         let n = t.n();
-        let star = solver.engine.star();
+        let star = solver.arena.star();
         let board = Board::myopic(n, &t.arcs());
         let code = t.digraph6();
         let kids = t.children(0);
@@ -373,9 +373,9 @@ impl MyopicTrees {
             let pos = board.position_masks(blue, red);
             let g = solver.value(&board, pos);
             tally.add(n, g, edges, &code, blue, red);
-            if !solver.engine.is_cold(g) {
+            if !solver.arena.is_cold(g) {
                 non_cold += 1;
-                let s = solver.engine.display(g);
+                let s = solver.arena.display(g);
                 out.non_cold.add(position_record(
                     n,
                     edges,
@@ -391,11 +391,11 @@ impl MyopicTrees {
                     let mut f = star;
                     for &k in &kids {
                         let gk = solver.value(&board, pos.restrict(sub[k]));
-                        f = solver.engine.add(f, gk);
+                        f = solver.arena.add(f, gk);
                     }
                     if f != g {
                         exceptions += 1;
-                        let (a, b) = (solver.engine.display(g), solver.engine.display(f));
+                        let (a, b) = (solver.arena.display(g), solver.arena.display(f));
                         out.exceptions.entry(grp).or_default().add(position_record(
                             n,
                             edges,
@@ -504,7 +504,7 @@ impl Kind for MyopicTrees {
             self.run_tree(&mut solver, &tree, &mut tally, &mut out);
             ctx.add_progress(3u64.pow(t.nodes as u32 - 1));
         }
-        out.values = tally.finish(&mut solver.engine);
+        out.values = tally.finish(&mut solver.arena);
         Ok(out)
     }
 

@@ -10,10 +10,10 @@
 //! for every result.
 
 use super::*;
-use crate::store::checkpoint::Checkpoint;
+use crate::store::snapshot::Snapshot;
 use crate::store::{
     journal, AuditRecord, CredentialRecord, Damage, FailureRecord, LeaseRecord, QuarantineRecord,
-    ShardTiming, StoreError, StoredSweep, SweepRecord, SweepStats, TrustRecord, VerifyRecord,
+    ReplicationRecord, ShardTiming, StoreError, StoredSweep, SweepRecord, SweepStats, TrustRecord,
 };
 use gamesweep::sweep::ShardSpec;
 use std::collections::BTreeMap;
@@ -73,8 +73,8 @@ impl Store for DiesAtWrite {
         self.alive()?;
         self.inner.load_for_start()
     }
-    fn put_checkpoint(&self, id: &str, c: &Checkpoint) -> Result<bool, StoreError> {
-        self.write(|| self.inner.put_checkpoint(id, c))
+    fn put_snapshot(&self, id: &str, c: &Snapshot) -> Result<bool, StoreError> {
+        self.write(|| self.inner.put_snapshot(id, c))
     }
     fn put_result(
         &self,
@@ -104,8 +104,13 @@ impl Store for DiesAtWrite {
     fn put_stats(&self, id: &str, s: &SweepStats) -> Result<(), StoreError> {
         self.write(|| self.inner.put_stats(id, s))
     }
-    fn put_verify(&self, id: &str, i: u32, r: Option<&VerifyRecord>) -> Result<(), StoreError> {
-        self.write(|| self.inner.put_verify(id, i, r))
+    fn put_replication(
+        &self,
+        id: &str,
+        i: u32,
+        r: Option<&ReplicationRecord>,
+    ) -> Result<(), StoreError> {
+        self.write(|| self.inner.put_replication(id, i, r))
     }
     fn put_origin(&self, id: &str, i: u32, w: &str) -> Result<(), StoreError> {
         self.write(|| self.inner.put_origin(id, i, w))

@@ -132,7 +132,7 @@ fn a_lease_renewed_without_progress_is_taken_back_and_not_handed_back() {
     let second = c.lease("@honest", &V(), 1).unwrap().leases;
     assert_eq!(second.len(), 1);
     assert!(kept.iter().any(|h| h.index == second[0].shard.index));
-    let e = c.metrics_snapshot().unwrap().1[&id];
+    let e = c.metrics_overview().unwrap().1[&id];
     assert_eq!(
         e.leases_reclaimed as usize,
         first.len() + kept.len(),
@@ -255,7 +255,7 @@ fn a_hoarder_claiming_progress_without_results_is_reclaimed() {
     let at = reclaimed_at.expect("a renewal refused");
     assert!((40..=48).contains(&at), "reclaimed {at} s after the grant");
     assert!(c.merged(&id).is_ok());
-    let report = c.status_report(None).unwrap();
+    let report = c.overview(None).unwrap();
     let h = report
         .identities_limited
         .iter()

@@ -10,10 +10,10 @@
 mod attribution;
 mod fair;
 mod parts;
+mod replication;
 mod sched;
 mod solvers;
 mod tally;
-mod verify;
 mod writes;
 
 use super::status::ShownState;

@@ -209,7 +209,7 @@ fn lie_about(f: &mut Decoded) {
 
 /// The conflict of shard [`LIED`] in `m`: its verification as status
 /// shows it.
-fn verification(m: &Core) -> VerifyStatus {
+fn verification(m: &Core) -> ReplicationStatus {
     status_of(m, "s")
         .verification
         .expect("a verification section")

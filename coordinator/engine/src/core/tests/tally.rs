@@ -137,7 +137,7 @@ fn scanned(s: &Sweep, now_ms: u64) -> (u32, u32, u64, u32, u32, bool) {
             s.states[i as usize],
             ShardState::Pending | ShardState::Leased(_)
         )
-    }) || s.verify.pending();
+    }) || s.replication.pending();
     (pending, leased, inflight, failed, sample_done, open)
 }
 

@@ -95,14 +95,14 @@ fn a_full_disk_refuses_acknowledgements_and_writes_resume_without_a_restart() {
         "{e}"
     );
     // Status says so; a new result is refused and changes nothing.
-    let report = c.status_report(None).unwrap();
+    let report = c.overview(None).unwrap();
     let why = report.store_writes_failing.clone().expect("status says so");
     assert!(why.contains("No space left on device"), "{why}");
     // (The command line's text of such a report: `status_text`'s tests.)
-    let before = c.status_report(Some("s")).unwrap().sweeps[0].shards_done;
+    let before = c.overview(Some("s")).unwrap().sweeps[0].shards_done;
     assert!(submit(&c, &leases[2]).is_err());
     assert_eq!(
-        c.status_report(Some("s")).unwrap().sweeps[0].shards_done,
+        c.overview(Some("s")).unwrap().sweeps[0].shards_done,
         before,
         "a refused result changes nothing"
     );
@@ -120,13 +120,13 @@ fn a_full_disk_refuses_acknowledgements_and_writes_resume_without_a_restart() {
     // A cancel is refused and leaves the sweep as it was.
     assert!(c.cancel("s").is_err());
     assert_eq!(
-        c.status_report(Some("s")).unwrap().sweeps[0].state,
+        c.overview(Some("s")).unwrap().sweeps[0].state,
         ShownState::Running
     );
     // Room again: writes resume by themselves.
     disk.set_full(false);
     until_resumed(&c);
-    assert_eq!(c.status_report(None).unwrap().store_writes_failing, None);
+    assert_eq!(c.overview(None).unwrap().store_writes_failing, None);
     // The unacknowledged result comes again: a duplicate now, acknowledged
     // only after a flush that covers the first copy.
     assert!(!submit(&c, &leases[1]).unwrap());
@@ -138,7 +138,7 @@ fn a_full_disk_refuses_acknowledgements_and_writes_resume_without_a_restart() {
     // A restart finds exactly what the core had: nothing diverged.
     drop(c);
     let again = core_on(&disk);
-    let s = &again.status_report(Some("s")).unwrap().sweeps[0];
+    let s = &again.overview(Some("s")).unwrap().sweeps[0];
     assert_eq!((s.state, s.shards_done), (ShownState::Done, l.shards));
     assert_eq!(again.merged("s").unwrap().output.encode(), merged.encode());
 }
@@ -171,12 +171,12 @@ fn an_import_that_stops_half_way_leaves_nothing_and_imports_again() {
         let target = core_on(&disk);
         disk.fill_after(stop_at);
         assert!(target.import(&export, None, &trust).is_err());
-        assert!(target.status_report(None).unwrap().sweeps.is_empty());
+        assert!(target.overview(None).unwrap().sweeps.is_empty());
         drop(target);
         disk.set_full(false);
         let restarted = core_on(&disk);
         assert!(
-            restarted.status_report(None).unwrap().sweeps.is_empty(),
+            restarted.overview(None).unwrap().sweeps.is_empty(),
             "stopped at result {stop_at}: a half-imported sweep is visible"
         );
         let imported = restarted.import(&export, None, &trust).unwrap();

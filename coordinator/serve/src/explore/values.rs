@@ -634,7 +634,7 @@ impl ColTable {
 
     /// Values held.
     pub fn games(&self) -> usize {
-        self.solver.engine.len()
+        self.solver.arena.len()
     }
 
     fn solve(&mut self, board: &Board, pos: col::Pos) -> Option<Solved> {
@@ -643,16 +643,16 @@ impl ColTable {
         if s.budget_exceeded() {
             return None;
         }
-        let value = s.engine.display(g);
-        let outcome = s.engine.outcome(g);
-        let cold = s.engine.is_cold(g);
+        let value = s.arena.display(g);
+        let outcome = s.arena.outcome(g);
+        let cold = s.arena.is_cold(g);
         let mut left = Vec::new();
         for u in members(pos.l) {
             let c = s.value(board, pos.move_left(board, u));
             left.push(ColMove {
                 vertex: u,
-                value: s.engine.display(c),
-                wins: matches!(s.engine.outcome(c), Outcome::L | Outcome::P),
+                value: s.arena.display(c),
+                wins: matches!(s.arena.outcome(c), Outcome::L | Outcome::P),
             });
         }
         let mut right = Vec::new();
@@ -660,8 +660,8 @@ impl ColTable {
             let c = s.value(board, pos.move_right(board, u));
             right.push(ColMove {
                 vertex: u,
-                value: s.engine.display(c),
-                wins: matches!(s.engine.outcome(c), Outcome::R | Outcome::P),
+                value: s.arena.display(c),
+                wins: matches!(s.arena.outcome(c), Outcome::R | Outcome::P),
             });
         }
         if s.budget_exceeded() {

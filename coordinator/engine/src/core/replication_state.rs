@@ -3,9 +3,9 @@
 //! in [`super::verify`].
 
 use crate::store::{
-    QuarantineRecord, SweepRecord, Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
+    QuarantineRecord, ReplicationPurpose, ReplicationRecord, ReplicationRun, SweepRecord, Verdict,
 };
-use gamesweep_api::domain::VerifyStatus;
+use gamesweep_api::domain::ReplicationStatus;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -72,7 +72,7 @@ pub fn digest(bytes: &[u8]) -> String {
 /// encoded result (`bytes`), followed, for a run that returned a position
 /// digest under its lease's salt, by `+` and that digest (16 hex digits).
 /// Only the verification records (the store's `verify` tree) hold it:
-/// never an export, a checkpoint, status or provenance.
+/// never an export, a snapshot, status or provenance.
 pub(crate) fn run_digest(bytes: &[u8], positions: Option<u64>) -> String {
     let mut d = digest(bytes);
     if let Some(p) = positions {
@@ -95,7 +95,7 @@ pub(crate) fn has_positions(d: &str) -> bool {
 /// both carry a position digest differ in it (a run recorded from the
 /// stored result, without one, differs from the others only in its
 /// result).
-pub(crate) fn mismatched(rec: &VerifyRecord) -> bool {
+pub(crate) fn mismatched(rec: &ReplicationRecord) -> bool {
     rec.runs.iter().enumerate().any(|(i, a)| {
         rec.runs[..i].iter().any(|b| {
             result_part(&a.digest) != result_part(&b.digest)
@@ -135,7 +135,7 @@ pub(crate) struct RecordTally {
 
 impl RecordTally {
     /// Count record `i` in (`by` = 1) or out (`by` = -1).
-    fn count(&mut self, i: u32, r: &VerifyRecord, by: i8) {
+    fn count(&mut self, i: u32, r: &ReplicationRecord, by: i8) {
         let add = |n: &mut u32, yes: bool| {
             if yes {
                 *n = if by > 0 {
@@ -152,7 +152,7 @@ impl RecordTally {
                 self.open.remove(&i);
             }
         }
-        add(&mut self.rechecks, r.purpose == VerifyPurpose::Recheck);
+        add(&mut self.rechecks, r.purpose == ReplicationPurpose::Recheck);
         add(&mut self.verified, r.verdict == Verdict::Verified);
         add(&mut self.mismatched, mismatched(r));
         add(
@@ -178,26 +178,26 @@ impl RecordTally {
 /// dropped, in again.
 #[derive(Debug, Default)]
 pub(crate) struct Records {
-    map: BTreeMap<u32, VerifyRecord>,
+    map: BTreeMap<u32, ReplicationRecord>,
     tally: RecordTally,
 }
 
 /// A record being changed (see [`Records::get_mut`]).
 pub(crate) struct RecordMut<'a> {
     index: u32,
-    rec: &'a mut VerifyRecord,
+    rec: &'a mut ReplicationRecord,
     tally: &'a mut RecordTally,
 }
 
 impl std::ops::Deref for RecordMut<'_> {
-    type Target = VerifyRecord;
-    fn deref(&self) -> &VerifyRecord {
+    type Target = ReplicationRecord;
+    fn deref(&self) -> &ReplicationRecord {
         self.rec
     }
 }
 
 impl std::ops::DerefMut for RecordMut<'_> {
-    fn deref_mut(&mut self) -> &mut VerifyRecord {
+    fn deref_mut(&mut self) -> &mut ReplicationRecord {
         self.rec
     }
 }
@@ -210,7 +210,7 @@ impl Drop for RecordMut<'_> {
 
 impl Records {
     /// From stored records.
-    pub(crate) fn from_map(map: BTreeMap<u32, VerifyRecord>) -> Self {
+    pub(crate) fn from_map(map: BTreeMap<u32, ReplicationRecord>) -> Self {
         let mut r = Records {
             map,
             tally: RecordTally::default(),
@@ -232,7 +232,7 @@ impl Records {
         &self.tally
     }
     /// Set record `i`.
-    pub(crate) fn insert(&mut self, i: u32, rec: VerifyRecord) {
+    pub(crate) fn insert(&mut self, i: u32, rec: ReplicationRecord) {
         if let Some(old) = self.map.get(&i) {
             self.tally.count(i, old, -1);
         }
@@ -252,7 +252,7 @@ impl Records {
         })
     }
     /// Change every record with `f`.
-    pub(crate) fn for_each_mut(&mut self, mut f: impl FnMut(&mut VerifyRecord)) {
+    pub(crate) fn for_each_mut(&mut self, mut f: impl FnMut(&mut ReplicationRecord)) {
         let keys: Vec<u32> = self.map.keys().copied().collect();
         for i in keys {
             if let Some(mut r) = self.get_mut(&i) {
@@ -261,7 +261,7 @@ impl Records {
         }
     }
     /// Record `i`.
-    pub(crate) fn get(&self, i: &u32) -> Option<&VerifyRecord> {
+    pub(crate) fn get(&self, i: &u32) -> Option<&ReplicationRecord> {
         self.map.get(i)
     }
     /// Is there a record for `i`.
@@ -269,11 +269,11 @@ impl Records {
         self.map.contains_key(i)
     }
     /// Every record, by shard.
-    pub(crate) fn iter(&self) -> std::collections::btree_map::Iter<'_, u32, VerifyRecord> {
+    pub(crate) fn iter(&self) -> std::collections::btree_map::Iter<'_, u32, ReplicationRecord> {
         self.map.iter()
     }
     /// Every record.
-    pub(crate) fn values(&self) -> std::collections::btree_map::Values<'_, u32, VerifyRecord> {
+    pub(crate) fn values(&self) -> std::collections::btree_map::Values<'_, u32, ReplicationRecord> {
         self.map.values()
     }
     /// No record.
@@ -283,8 +283,8 @@ impl Records {
 }
 
 impl<'a> IntoIterator for &'a Records {
-    type Item = (&'a u32, &'a VerifyRecord);
-    type IntoIter = std::collections::btree_map::Iter<'a, u32, VerifyRecord>;
+    type Item = (&'a u32, &'a ReplicationRecord);
+    type IntoIter = std::collections::btree_map::Iter<'a, u32, ReplicationRecord>;
     fn into_iter(self) -> Self::IntoIter {
         self.map.iter()
     }
@@ -292,7 +292,7 @@ impl<'a> IntoIterator for &'a Records {
 
 /// One sweep's verification state in memory.
 #[derive(Debug, Default)]
-pub(crate) struct Verification {
+pub(crate) struct Replication {
     /// Share selected, millionths.
     pub(crate) ppm: u32,
     /// Selection key.
@@ -305,10 +305,10 @@ pub(crate) struct Verification {
     pub(crate) origins: BTreeMap<u32, String>,
 }
 
-impl Verification {
+impl Replication {
     /// The verification of a new sweep of `shards` shards.
     pub(crate) fn new(record: &SweepRecord, shards: usize) -> Self {
-        Verification {
+        Replication {
             ppm: record.verify_ppm,
             seed: record.verify_seed,
             selected: (0..shards as u32)
@@ -325,7 +325,7 @@ impl Verification {
     pub(crate) fn restore(
         record: &SweepRecord,
         shards: usize,
-        records: BTreeMap<u32, VerifyRecord>,
+        records: BTreeMap<u32, ReplicationRecord>,
         origins: BTreeMap<u32, String>,
         unrecorded: Vec<(u32, String)>,
         attempts: &mut BTreeMap<u32, u32>,
@@ -334,7 +334,7 @@ impl Verification {
         v.records = Records::from_map(records);
         for (i, digest) in unrecorded {
             let worker = origins.get(&i).cloned().unwrap_or_default();
-            // Its wait starts at the first tick (core/verify.rs).
+            // Its wait starts at the first tick (core/replication.rs).
             v.records.insert(i, first_run(worker, 0, digest, None));
         }
         for (&i, r) in &v.records {
@@ -353,10 +353,10 @@ impl Verification {
     }
 
     /// The (shard, digest) of selected done shards without a record, from
-    /// the stored results (see [`Verification::restore`]).
+    /// the stored results (see [`Replication::restore`]).
     pub(crate) fn unrecorded(
         record: &SweepRecord,
-        records: &BTreeMap<u32, VerifyRecord>,
+        records: &BTreeMap<u32, ReplicationRecord>,
         results: &BTreeMap<u32, Vec<u8>>,
     ) -> Vec<(u32, String)> {
         results
@@ -374,12 +374,12 @@ impl Verification {
     }
 
     /// What status shows (`None` for a sweep without verification).
-    pub(crate) fn status(&self) -> Option<VerifyStatus> {
+    pub(crate) fn status(&self) -> Option<ReplicationStatus> {
         if self.ppm == 0 && self.records.is_empty() {
             return None;
         }
         let t = self.records.tally();
-        Some(VerifyStatus {
+        Some(ReplicationStatus {
             ppm: self.ppm,
             seed: self.seed,
             selected: self.selected.len() as u32,
@@ -390,7 +390,7 @@ impl Verification {
             replaced: t.replaced,
             unverifiable: t.unverifiable,
             disagreeing_workers: self.disagreeing().into_iter().collect(),
-            // Set by status, which knows the workers (core/verify.rs).
+            // Set by status, which knows the workers (core/replication.rs).
             waiting: None,
         })
     }
@@ -408,10 +408,10 @@ pub(crate) fn first_run(
     attempt: u32,
     digest: String,
     since_ms: Option<u64>,
-) -> VerifyRecord {
-    VerifyRecord {
-        purpose: VerifyPurpose::Sampled,
-        runs: vec![VerifyRun {
+) -> ReplicationRecord {
+    ReplicationRecord {
+        purpose: ReplicationPurpose::Sampled,
+        runs: vec![ReplicationRun {
             worker,
             attempt,
             digest,
@@ -436,7 +436,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
         let mut recs = Records::default();
         let workers = ["a", "b", "c"];
-        let run = |w: &str, d: u8| VerifyRun {
+        let run = |w: &str, d: u8| ReplicationRun {
             worker: w.into(),
             attempt: 1,
             digest: format!("{d}"),
@@ -457,11 +457,11 @@ mod tests {
             match rng.random_range(0..4) {
                 0 => recs.insert(
                     i,
-                    VerifyRecord {
+                    ReplicationRecord {
                         purpose: if rng.random_bool(0.3) {
-                            VerifyPurpose::Recheck
+                            ReplicationPurpose::Recheck
                         } else {
-                            VerifyPurpose::Sampled
+                            ReplicationPurpose::Sampled
                         },
                         runs: vec![run(w, rng.random_range(0..2))],
                         lease: None,
@@ -477,7 +477,7 @@ mod tests {
                 2 => {
                     if let Some(mut r) = recs.get_mut(&i) {
                         r.verdict = verdict;
-                        r.purpose = VerifyPurpose::Recheck;
+                        r.purpose = ReplicationPurpose::Recheck;
                     }
                 }
                 _ => recs.for_each_mut(|r| {

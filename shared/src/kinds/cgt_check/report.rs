@@ -1,12 +1,12 @@
-//! The report text of `engine-check` (outside the kind's version: display only).
+//! The report text of `cgt-check` (outside the kind's version: display only).
 
 pub(super) mod present;
 
 use super::*;
 
-/// The Markdown report of an `engine-check` document.
-pub(super) fn report_md(d: &EngineCheckDoc) -> String {
-    let mut md = String::from("# Engine check: canonical values vs naive win/lose search\n\n| set | positions | disagreements |\n|---|---|---|\n");
+/// The Markdown report of an `cgt-check` document.
+pub(super) fn report_md(d: &CgtCheckDoc) -> String {
+    let mut md = String::from("# CGT check: canonical values vs naive win/lose search\n\n| set | positions | disagreements |\n|---|---|---|\n");
     let sets = [
         (
             "col",

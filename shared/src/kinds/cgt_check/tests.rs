@@ -1,11 +1,11 @@
-use super::validate::validate_engine_check;
+use super::validate::validate_cgt_check;
 use super::*;
 use crate::families::col::DigraphRange;
 use crate::sweep::{run_typed, ShardSpec, SweepKind};
 
 #[test]
-fn engine_check_full() {
-    let r = run_typed(&EngineCheckSweep, &NoParams {}, 3).unwrap();
+fn cgt_check_full() {
+    let r = run_typed(&CgtCheckSweep, &NoParams {}, 3).unwrap();
     assert_eq!(r.col.positions, 18_037);
     assert_eq!(r.myopic.positions, 333_540);
     assert_eq!(r.col.disagreements.total(), 0);
@@ -14,7 +14,7 @@ fn engine_check_full() {
 
 #[test]
 fn bad_shards_and_params_are_errors() {
-    let params = SweepKind::resolve_params(&EngineCheckSweep, &Default::default()).unwrap();
+    let params = SweepKind::resolve_params(&CgtCheckSweep, &Default::default()).unwrap();
     let ctx = ShardCtx::detached();
     for payload in [
         "\"exh 4 0 5000\"",
@@ -30,46 +30,46 @@ fn bad_shards_and_params_are_errors() {
         };
         assert!(
             matches!(
-                EngineCheckSweep.run_shard(&params, &shard, &ctx),
+                CgtCheckSweep.run_shard(&params, &shard, &ctx),
                 Err(SweepError::BadShard { .. })
             ),
             "{payload}"
         );
     }
     // an unknown parameter
-    assert!(SweepKind::resolve_params(&EngineCheckSweep, &[("max_n".into(), 3)].into()).is_err());
+    assert!(SweepKind::resolve_params(&CgtCheckSweep, &[("max_n".into(), 3)].into()).is_err());
 }
 
-/// Every shard of `engine-check` (the committed run: default plan, and a
+/// Every shard of `cgt-check` (the committed run: default plan, and a
 /// 3-part plan) validates.
 #[test]
-fn real_engine_check_shard_results_validate() {
+fn real_cgt_check_shard_results_validate() {
     for shards in [0, 3] {
-        for (s, _) in Kind::plan(&EngineCheckSweep, &NoParams {}, shards).unwrap() {
-            let out = EngineCheckSweep
+        for (s, _) in Kind::plan(&CgtCheckSweep, &NoParams {}, shards).unwrap() {
+            let out = CgtCheckSweep
                 .run(&NoParams {}, &s, &ShardCtx::detached())
                 .unwrap();
-            assert_eq!(validate_engine_check(&s, &out), Ok(()), "{s:?}");
+            assert_eq!(validate_cgt_check(&s, &out), Ok(()), "{s:?}");
         }
     }
 }
 
-/// Forged `engine-check` results are refused, naming the field.
+/// Forged `cgt-check` results are refused, naming the field.
 #[test]
-fn forged_engine_check_results_are_refused_naming_the_field() {
-    let refused = |shard: &EngineCheckShard, f: &dyn Fn(&mut EngineCheckOutput), want: &str| {
-        let mut out = EngineCheckSweep
+fn forged_cgt_check_results_are_refused_naming_the_field() {
+    let refused = |shard: &CgtCheckShard, f: &dyn Fn(&mut CgtCheckOutput), want: &str| {
+        let mut out = CgtCheckSweep
             .run(&NoParams {}, shard, &ShardCtx::detached())
             .unwrap();
-        assert_eq!(validate_engine_check(shard, &out), Ok(()));
+        assert_eq!(validate_cgt_check(shard, &out), Ok(()));
         f(&mut out);
-        let e = validate_engine_check(shard, &out).expect_err(want);
+        let e = validate_cgt_check(shard, &out).expect_err(want);
         assert!(
             e.to_string().contains(want),
             "`{e}` does not contain `{want}`"
         );
     };
-    let small = EngineCheckShard::Myopic(DigraphRange {
+    let small = CgtCheckShard::Myopic(DigraphRange {
         n: 3,
         lo: 10,
         hi: 20,
@@ -105,7 +105,7 @@ fn forged_engine_check_results_are_refused_naming_the_field() {
     );
     // A Col "disagreement" where solver and naive search agree.
     refused(
-        &EngineCheckShard::Col,
+        &CgtCheckShard::Col,
         &|o| {
             o.col.disagreements.add(crate::sweep::Record {
                 vertices: 2,
@@ -119,7 +119,7 @@ fn forged_engine_check_results_are_refused_naming_the_field() {
         "not a disagreement",
     );
     refused(
-        &EngineCheckShard::Col,
+        &CgtCheckShard::Col,
         &|o| o.col.positions -= 1,
         "col.positions is 18036",
     );

@@ -1,27 +1,27 @@
-//! A sweep's checkpoint: its merged result as of a moment, with the set of
+//! A sweep's snapshot: its merged result as of a moment, with the set of
 //! done shards that result covers, so that a start merges only the results
 //! accepted after it (`core/recovery.rs`) instead of decoding every stored
 //! result again.
 //!
-//! Soundness. A checkpoint is written by the core from its memory, after a
+//! Soundness. A snapshot is written by the core from its memory, after a
 //! store flush that made every result it covers durable in sled and the
-//! journal (`Core::checkpoint`); the merge is associative and commutative,
-//! so the checkpoint's merged result merged with the results stored for the
+//! journal (`Core::snapshot`); the merge is associative and commutative,
+//! so the snapshot's merged result merged with the results stored for the
 //! shards it does not cover is the merge of every stored result. It carries
 //! [`SetDigest`] of the (shard, SHA-256 of the stored bytes) pairs it
 //! covers; a start recomputes that digest from the journal's `Done` and
-//! `Replaced` records and uses the checkpoint only if the two agree (and
-//! the journal has every covered shard): then the checkpoint covers exactly
+//! `Replaced` records and uses the snapshot only if the two agree (and
+//! the journal has every covered shard): then the snapshot covers exactly
 //! the acknowledged bytes the journal names, and a replaced, lost or
 //! re-run shard cannot hide in it. Anything else (a damaged or stale
-//! checkpoint) falls back to reading every result, as before checkpoints.
+//! snapshot) falls back to reading every result, as before snapshots.
 //! The covered results stay stored: `gamesweep store check` recomputes the
 //! digest from them, and export and verification read them.
 
 /// A sweep's merged result as of a moment (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Checkpoint {
-    /// The sweep's launch sequence number (a checkpoint of an earlier sweep
+pub struct Snapshot {
+    /// The sweep's launch sequence number (a snapshot of an earlier sweep
     /// of the same id is never used).
     pub seq: u64,
     /// The done shards it covers, as sorted, disjoint `[start, end)` runs.
@@ -37,7 +37,7 @@ pub struct Checkpoint {
     pub worker_work: std::collections::BTreeMap<String, u64>,
 }
 
-impl Checkpoint {
+impl Snapshot {
     /// Covered shards, in index order.
     pub fn shards(&self) -> impl Iterator<Item = u32> + '_ {
         self.covered.iter().flat_map(|&(a, b)| a..b)
@@ -68,8 +68,8 @@ impl Checkpoint {
     }
 }
 
-/// First bytes of an encoded checkpoint ([`Checkpoint::encode`]): never
-/// the first byte of JSON, the format before it (read as no checkpoint).
+/// First bytes of an encoded snapshot ([`Snapshot::encode`]): never
+/// the first byte of JSON, the format before it (read as no snapshot).
 const MAGIC: &[u8; 5] = b"\xC7GSC1";
 
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {
@@ -80,7 +80,7 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-/// A cursor over an encoded checkpoint; every read checks the length.
+/// A cursor over an encoded snapshot; every read checks the length.
 struct Reader<'a>(&'a [u8]);
 
 impl Reader<'_> {
@@ -125,7 +125,7 @@ impl Reader<'_> {
     }
 }
 
-impl Checkpoint {
+impl Snapshot {
     /// The stored form: a compact binary encoding (varints; the covered
     /// runs as gaps and lengths), about 1–5 bytes per covered shard
     /// instead of JSON's ~10.
@@ -157,12 +157,12 @@ impl Checkpoint {
         out
     }
 
-    /// [`Checkpoint::encode`]'s bytes back; an error names what is wrong
+    /// [`Snapshot::encode`]'s bytes back; an error names what is wrong
     /// (truncated, overlong, not this format). Never panics on bad bytes.
-    pub fn decode(bytes: &[u8]) -> Result<Checkpoint, String> {
+    pub fn decode(bytes: &[u8]) -> Result<Snapshot, String> {
         let rest = bytes
             .strip_prefix(MAGIC)
-            .ok_or("not a checkpoint of this format")?;
+            .ok_or("not a snapshot of this format")?;
         let mut r = Reader(rest);
         let seq = r.varint()?;
         let digest = std::str::from_utf8(r.bytes()?)
@@ -194,7 +194,7 @@ impl Checkpoint {
         if !r.0.is_empty() {
             return Err(format!("{} bytes after its end", r.0.len()));
         }
-        Ok(Checkpoint {
+        Ok(Snapshot {
             seq,
             covered,
             merged,
@@ -304,7 +304,7 @@ mod tests {
         let done = |i: u32| !i.is_multiple_of(5) && i != 7;
         let r = runs(23, done);
         assert_eq!(r, [(1, 5), (6, 7), (8, 10), (11, 15), (16, 20), (21, 23)]);
-        let cp = Checkpoint {
+        let cp = Snapshot {
             seq: 1,
             covered: r,
             merged: vec![],
@@ -323,7 +323,7 @@ mod tests {
 
     #[test]
     fn the_binary_encoding_round_trips_and_refuses_every_truncation() {
-        let cp = Checkpoint {
+        let cp = Snapshot {
             seq: 7,
             covered: vec![(0, 3), (5, 6), (1 << 20, (1 << 20) + 2)],
             merged: b"{\"x\":1}".to_vec(),
@@ -332,21 +332,21 @@ mod tests {
             worker_work: [("a".to_string(), 5), ("@w".to_string(), u64::MAX)].into(),
         };
         let bytes = cp.encode();
-        assert_eq!(Checkpoint::decode(&bytes), Ok(cp.clone()));
+        assert_eq!(Snapshot::decode(&bytes), Ok(cp.clone()));
         for cut in 0..bytes.len() {
-            assert!(Checkpoint::decode(&bytes[..cut]).is_err(), "cut at {cut}");
+            assert!(Snapshot::decode(&bytes[..cut]).is_err(), "cut at {cut}");
         }
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(Checkpoint::decode(&longer)
+        assert!(Snapshot::decode(&longer)
             .unwrap_err()
             .contains("after its end"));
         // The JSON of the format before: not this format.
-        assert!(Checkpoint::decode(b"{\"seq\":1}").is_err());
+        assert!(Snapshot::decode(b"{\"seq\":1}").is_err());
         // A count that asks for more than the value holds.
         let mut huge = MAGIC.to_vec();
         huge.extend([1, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]);
-        assert!(Checkpoint::decode(&huge).is_err());
+        assert!(Snapshot::decode(&huge).is_err());
     }
 
     #[test]

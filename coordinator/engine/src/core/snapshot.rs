@@ -1,4 +1,4 @@
-//! Checkpoints of the sweeps' merged results (`store/checkpoint.rs` has the
+//! Snapshots of the sweeps' merged results (`store/snapshot.rs` has the
 //! format and the soundness argument), so that a restart merges only what
 //! was accepted after the last one.
 //!
@@ -7,31 +7,31 @@
 //! core's lock in one pass over the sweep's shard states; everything else
 //! (a store flush that makes every covered result durable, encoding, the
 //! sealed write and its flush) happens after the lock is released. At most
-//! one checkpoint is written at a time, at most every
-//! [`CHECKPOINT_EVERY`] while results come in (by the flush that follows
-//! a submit), and at a clean shutdown ([`Core::checkpoint`]).
+//! one snapshot is written at a time, at most every
+//! [`SNAPSHOT_EVERY`] while results come in (by the flush that follows
+//! a submit), and at a clean shutdown ([`Core::snapshot`]).
 
 use super::model::{CoreError, ShardState, Sweep};
 use super::Core;
-use crate::store::checkpoint::{self, Checkpoint};
+use crate::store::snapshot::{self, Snapshot};
 use crate::store::SweepState;
 use std::time::{Duration, Instant};
 use tracing::{debug, info, warn};
 
-/// How often checkpoints are written while results come in. A restart
+/// How often snapshots are written while results come in. A restart
 /// after a crash reads at most about this long's worth of results besides
-/// the checkpoints.
-pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
+/// the snapshots.
+pub const SNAPSHOT_EVERY: Duration = Duration::from_secs(10);
 
-/// A checkpoint's cost grows with the plan (one pass over the shard
+/// A snapshot's cost grows with the plan (one pass over the shard
 /// states, the positions of every covered shard encoded and written): the
 /// next one waits at least this many times as long as the last one took,
 /// so writing them takes at most about 1/20 of one core. (At 1,000,000
-/// shards under load, checkpoints every 10 s cut the submit rate from
+/// shards under load, snapshots every 10 s cut the submit rate from
 /// 2,235/s to 1,458/s: runs/BENCHMARKS.md.)
-const CHECKPOINT_SPACING: u32 = 20;
+const SNAPSHOT_SPACING: u32 = 20;
 
-/// How often, at most, the store is reopened after a checkpoint
+/// How often, at most, the store is reopened after a snapshot
 /// ([`crate::store::Store::refresh`]): sled replays at a start everything
 /// written since it last opened the database, so this bounds a restart's
 /// replay to about this long's worth of writes (at 2,000 results/s, about
@@ -43,27 +43,27 @@ pub const REFRESH_EVERY: Duration = Duration::from_secs(30);
 /// waits at least this many times as long as the last one took.
 const REFRESH_SPACING: u32 = 20;
 
-/// When the last checkpoint and the last reopen of the store were started
+/// When the last snapshot and the last reopen of the store were started
 /// (or the core opened) and how long each took.
-pub(crate) struct Checkpointing {
-    pub(crate) checkpoint: (Instant, Duration),
+pub(crate) struct Snapshotting {
+    pub(crate) snapshot: (Instant, Duration),
     pub(crate) refresh: (Instant, Duration),
 }
 
-impl Checkpointing {
+impl Snapshotting {
     pub(crate) fn new() -> Self {
         let now = Instant::now();
-        Checkpointing {
-            checkpoint: (now, Duration::ZERO),
+        Snapshotting {
+            snapshot: (now, Duration::ZERO),
             refresh: (now, Duration::ZERO),
         }
     }
 }
 
 impl Sweep {
-    /// This sweep's checkpoint as of now.
-    pub(crate) fn checkpoint(&self) -> Checkpoint {
-        let covered = checkpoint::runs(self.states.len() as u32, |i| {
+    /// This sweep's snapshot as of now.
+    pub(crate) fn snapshot(&self) -> Snapshot {
+        let covered = snapshot::runs(self.states.len() as u32, |i| {
             self.states[i as usize] == ShardState::Done
         });
         let work = covered
@@ -71,7 +71,7 @@ impl Sweep {
             .flat_map(|&(a, b)| a..b)
             .map(|i| self.work[i as usize])
             .collect();
-        Checkpoint {
+        Snapshot {
             seq: self.record.seq,
             covered,
             merged: self.merged.encode(),
@@ -83,49 +83,49 @@ impl Sweep {
 }
 
 impl Core {
-    /// Write a checkpoint of every sweep with results accepted since its
+    /// Write a snapshot of every sweep with results accepted since its
     /// last one (a clean shutdown; tests). Returns how many were written
-    /// (none by a store that keeps no checkpoints).
-    pub fn checkpoint(&self) -> Result<usize, CoreError> {
-        let mut last = self.checkpointing.lock().unwrap_or_else(|e| e.into_inner());
+    /// (none by a store that keeps no snapshots).
+    pub fn snapshot(&self) -> Result<usize, CoreError> {
+        let mut last = self.snapshotting.lock().unwrap_or_else(|e| e.into_inner());
         let started = Instant::now();
-        let out = self.write_checkpoints();
-        last.checkpoint = (started, started.elapsed());
+        let out = self.write_snapshots();
+        last.snapshot = (started, started.elapsed());
         out
     }
 
-    /// Whether a sweep has every shard's result and no checkpoint of them all.
+    /// Whether a sweep has every shard's result and no snapshot of them all.
     fn just_finished(&self) -> bool {
         self.lock().sweeps.values().any(|s| {
             s.results_stored as usize == s.plan.len()
-                && s.results_stored != s.checkpointed
+                && s.results_stored != s.snapshotted
                 && s.record.state != SweepState::Importing
         })
     }
 
-    /// [`Core::checkpoint`] if [`CHECKPOINT_EVERY`] has passed since the
+    /// [`Core::snapshot`] if [`SNAPSHOT_EVERY`] has passed since the
     /// last one and no other is being written; a failure is logged (the
     /// next one covers more, and a start without one reads every result).
-    pub(crate) fn checkpoint_if_due(&self) {
-        let Ok(mut last) = self.checkpointing.try_lock() else {
+    pub(crate) fn snapshot_if_due(&self) {
+        let Ok(mut last) = self.snapshotting.try_lock() else {
             return;
         };
-        let (at, took) = last.checkpoint;
-        // A sweep that just finished gets its checkpoint at once, so that a
+        let (at, took) = last.snapshot;
+        // A sweep that just finished gets its snapshot at once, so that a
         // restart reads none of its results.
-        if at.elapsed() < CHECKPOINT_EVERY.max(took * CHECKPOINT_SPACING) && !self.just_finished() {
+        if at.elapsed() < SNAPSHOT_EVERY.max(took * SNAPSHOT_SPACING) && !self.just_finished() {
             return;
         }
         let started = Instant::now();
-        let out = self.write_checkpoints();
-        last.checkpoint = (started, started.elapsed());
+        let out = self.write_snapshots();
+        last.snapshot = (started, started.elapsed());
         match out {
             Ok(0) => {}
             Ok(n) => {
                 debug!(
                     sweeps = n,
                     ms = started.elapsed().as_millis() as u64,
-                    "checkpoint written"
+                    "snapshot written"
                 );
                 let (at, took) = last.refresh;
                 if at.elapsed() >= REFRESH_EVERY.max(took * REFRESH_SPACING) {
@@ -143,13 +143,13 @@ impl Core {
                 }
             }
             Err(e) if self.store.writes_failing().is_some() => {
-                debug!(error = %e, "no checkpoint while store writes fail")
+                debug!(error = %e, "no snapshot while store writes fail")
             }
-            Err(e) => warn!(error = %e, "cannot write a checkpoint; will try again"),
+            Err(e) => warn!(error = %e, "cannot write a snapshot; will try again"),
         }
     }
 
-    /// Add to a sweep started from a checkpoint the timings and origins it
+    /// Add to a sweep started from a snapshot the timings and origins it
     /// did not read (see [`Sweep::lazy`]): before anything that needs them
     /// all. O(done shards), once per sweep and process.
     pub(crate) fn fill_in(&self, s: &mut Sweep) -> Result<(), CoreError> {
@@ -163,15 +163,15 @@ impl Core {
         Ok(())
     }
 
-    fn write_checkpoints(&self) -> Result<usize, CoreError> {
-        let snaps: Vec<(String, Checkpoint, u32)> = {
+    fn write_snapshots(&self) -> Result<usize, CoreError> {
+        let snaps: Vec<(String, Snapshot, u32)> = {
             let st = self.lock();
             st.sweeps
                 .values()
                 .filter(|s| {
-                    s.results_stored != s.checkpointed && s.record.state != SweepState::Importing
+                    s.results_stored != s.snapshotted && s.record.state != SweepState::Importing
                 })
-                .map(|s| (s.record.id.clone(), s.checkpoint(), s.results_stored))
+                .map(|s| (s.record.id.clone(), s.snapshot(), s.results_stored))
                 .collect()
         };
         if snaps.is_empty() {
@@ -182,16 +182,16 @@ impl Core {
         self.commit.commit(|| self.store.flush())?;
         let mut written = 0;
         for (id, cp, done) in snaps {
-            if !self.store.put_checkpoint(&id, &cp)? {
+            if !self.store.put_snapshot(&id, &cp)? {
                 continue;
             }
             written += 1;
             let mut st = self.lock();
             if let Some(s) = st.sweeps.get_mut(&id) {
                 // Unless a replaced result changed the sweep meanwhile (the
-                // store dropped that checkpoint, or a start finds it stale).
+                // store dropped that snapshot, or a start finds it stale).
                 if s.record.seq == cp.seq && s.done_digest.hex() == cp.digest {
-                    s.checkpointed = done;
+                    s.snapshotted = done;
                 }
             }
         }

@@ -3,8 +3,8 @@
 //! mismatch settled by a third run, quarantine, single-worker sweeps and
 //! restarts.
 
+use crate::core::replication::{self, ReplicationStatus};
 use crate::core::status::ShownState;
-use crate::core::verify::{self, VerifyStatus};
 use crate::core::*;
 use crate::store::{MemStore, SledStore};
 use gamesweep::kinds;
@@ -82,8 +82,8 @@ fn wrong(g: &Granted, other: &Granted) -> Output {
     let mut r = run(g);
     r.merge(run(other)).unwrap();
     assert_ne!(
-        verify::digest(&r.encode()),
-        verify::digest(&run(g).encode())
+        replication::digest(&r.encode()),
+        replication::digest(&run(g).encode())
     );
     r
 }
@@ -95,7 +95,7 @@ fn sequential(req: &LaunchSpec) -> Output {
     sweep::run_all_sequential(kind, &resolved, &plan).unwrap()
 }
 
-fn vstatus(c: &Core, id: &str) -> (ShownState, VerifyStatus) {
+fn vstatus(c: &Core, id: &str) -> (ShownState, ReplicationStatus) {
     let st = c.status(Some(id)).unwrap().0.remove(0);
     (st.state, st.verification.expect("a verified sweep"))
 }
@@ -104,7 +104,7 @@ fn vstatus(c: &Core, id: &str) -> (ShownState, VerifyStatus) {
 fn selection_is_deterministic_and_about_the_fraction() {
     let pick = |seed, ppm| -> Vec<u32> {
         (0..100_000)
-            .filter(|&i| verify::selected(seed, i, ppm))
+            .filter(|&i| replication::selected(seed, i, ppm))
             .collect()
     };
     let one = pick(7, 10_000);
@@ -120,7 +120,7 @@ fn selection_is_deterministic_and_about_the_fraction() {
     assert!(one.iter().all(|i| more.contains(i)));
     // The digest is SHA-256.
     assert_eq!(
-        verify::digest(b"abc"),
+        replication::digest(b"abc"),
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     );
 }
@@ -269,7 +269,7 @@ fn quarantine_reruns_every_other_result_of_the_caught_worker() {
         .map(|seed| uvg(6, "s", 8, 300_000, seed))
         .find(|r| {
             let k = (0..shards)
-                .filter(|&i| verify::selected(r.verify_seed.unwrap(), i, 300_000))
+                .filter(|&i| replication::selected(r.verify_seed.unwrap(), i, 300_000))
                 .count();
             (2..=5).contains(&k)
         })
@@ -281,7 +281,7 @@ fn quarantine_reruns_every_other_result_of_the_caught_worker() {
     c.lock().trust.insert(
         "@x".into(),
         crate::store::TrustRecord {
-            agreements: verify::TRUST_AFTER,
+            agreements: replication::TRUST_AFTER,
             disagreements: 0,
         },
     );
@@ -289,7 +289,7 @@ fn quarantine_reruns_every_other_result_of_the_caught_worker() {
     let all = c.lease("@x", &V(), 100).unwrap().leases;
     let lied = all
         .iter()
-        .position(|g| verify::selected(seed, g.shard.index, 300_000))
+        .position(|g| replication::selected(seed, g.shard.index, 300_000))
         .unwrap();
     for (k, g) in all.iter().enumerate() {
         let r = if k == lied {
@@ -494,7 +494,7 @@ fn one_identity_is_one_voice_whatever_ids_it_uses() {
 
 /// Adaptive replication: at a share that selects nothing, a new identity's
 /// results are all verified by another identity until it has agreed
-/// [`verify::TRUST_AFTER`] times; then its results are taken as they come.
+/// [`replication::TRUST_AFTER`] times; then its results are taken as they come.
 /// A shared token never earns trust and is sampled at the share only.
 #[test]
 fn a_new_identity_is_verified_until_it_has_earned_trust() {
@@ -507,12 +507,15 @@ fn a_new_identity_is_verified_until_it_has_earned_trust() {
         .unwrap();
     let plan_len = kind.plan(&params, 40).unwrap().len() as u32;
     let seed = (0..10_000u64)
-        .find(|&s| (0..plan_len).all(|i| !verify::selected(s, i, 1) && !verify::spot_checked(s, i)))
+        .find(|&s| {
+            (0..plan_len)
+                .all(|i| !replication::selected(s, i, 1) && !replication::spot_checked(s, i))
+        })
         .unwrap();
     let req = uvg(7, "s", 40, 1, seed);
     let n = c.launch(&req).unwrap().shards;
-    assert!(n as usize > 3 * verify::TRUST_AFTER as usize, "{n}");
-    let k = verify::TRUST_AFTER;
+    assert!(n as usize > 3 * replication::TRUST_AFTER as usize, "{n}");
+    let k = replication::TRUST_AFTER;
     // a's first k results: each opens a verification.
     let first = c.lease("@a", &V(), k).unwrap().leases;
     for g in &first {
@@ -547,17 +550,23 @@ fn a_new_identity_is_verified_until_it_has_earned_trust() {
 /// the hash draws about that share of the shards.
 #[test]
 fn the_spot_check_share_bounds_a_hundred_unnoticed_lies_by_one_percent() {
-    assert!(verify::unnoticed(verify::SPOT_PPM, verify::SPOT_LIES) <= verify::SPOT_MISS);
-    assert!(verify::unnoticed(verify::SPOT_PPM - 1, verify::SPOT_LIES) > verify::SPOT_MISS);
+    assert!(
+        replication::unnoticed(replication::SPOT_PPM, replication::SPOT_LIES)
+            <= replication::SPOT_MISS
+    );
+    assert!(
+        replication::unnoticed(replication::SPOT_PPM - 1, replication::SPOT_LIES)
+            > replication::SPOT_MISS
+    );
     let drawn = (0..200_000u32)
-        .filter(|&i| verify::spot_checked(2026, i))
+        .filter(|&i| replication::spot_checked(2026, i))
         .count() as f64
         / 200_000.0;
-    let p = f64::from(verify::SPOT_PPM) / 1e6;
+    let p = f64::from(replication::SPOT_PPM) / 1e6;
     assert!((drawn - p).abs() < 0.002, "{drawn} drawn, {p} asked");
     // Independent of the sample's selection hash.
     let both = (0..200_000u32)
-        .filter(|&i| verify::spot_checked(2026, i) && verify::selected(2026, i, 100_000))
+        .filter(|&i| replication::spot_checked(2026, i) && replication::selected(2026, i, 100_000))
         .count() as f64
         / 200_000.0;
     assert!((both - p * 0.1).abs() < 0.001, "{both}");
@@ -595,7 +604,7 @@ fn a_patient_liar_caught_by_a_spot_check_has_every_lie_replaced() {
     let req = uvg(8, "s", 200, 1, 7);
     let n = c.launch(&req).unwrap().shards;
     assert!(n >= 100, "{n}");
-    let k = verify::TRUST_AFTER;
+    let k = replication::TRUST_AFTER;
     // b and c have earned trust before (so no copy of theirs goes to the
     // liar, who would lie in it and be caught that way).
     for w in ["@b", "@c"] {
@@ -716,7 +725,7 @@ fn the_recount_refuses_a_consistent_undercount_and_withdraws_trust() {
     c.lock().trust.insert(
         "@x".into(),
         crate::store::TrustRecord {
-            agreements: verify::TRUST_AFTER + 2,
+            agreements: replication::TRUST_AFTER + 2,
             disagreements: 0,
         },
     );
@@ -804,7 +813,7 @@ fn probation_takes_the_smallest_shards_first() {
     c.lock().trust.insert(
         "@old".into(),
         crate::store::TrustRecord {
-            agreements: verify::TRUST_AFTER,
+            agreements: replication::TRUST_AFTER,
             disagreements: 0,
         },
     );
@@ -921,7 +930,7 @@ fn status_says_what_a_finished_sweep_waits_for() {
 #[test]
 fn an_old_record_without_a_start_waits_from_the_first_tick() {
     let old = r#"{"purpose":"sampled","runs":[{"worker":"@a","attempt":1,"digest":"ab"}],"verdict":"open"}"#;
-    let rec: crate::store::VerifyRecord = serde_json::from_str(old).unwrap();
+    let rec: crate::store::ReplicationRecord = serde_json::from_str(old).unwrap();
     assert_eq!(rec.since_ms, None);
     assert!(rec.open());
     let dir = tempfile::tempdir().unwrap();
@@ -939,10 +948,10 @@ fn an_old_record_without_a_start_waits_from_the_first_tick() {
         let store = SledStore::open_when_free(dir.path());
         let stored = store.load_all().unwrap();
         let s = stored.iter().find(|s| s.record.id == "s").unwrap();
-        for (&i, r) in &s.verify {
+        for (&i, r) in &s.replication {
             let mut r = r.clone();
             r.since_ms = None;
-            store.put_verify("s", i, Some(&r)).unwrap();
+            store.put_replication("s", i, Some(&r)).unwrap();
         }
         store.flush().unwrap();
     }
@@ -1186,7 +1195,7 @@ fn a_caught_lie_reopens_finished_sweeps_and_reruns_every_result_of_the_liar() {
     );
     assert_eq!(c.merged("a").unwrap().output, sequential(&ra));
     let liars_in_a = c.lock().sweeps["a"]
-        .verify
+        .replication
         .origins
         .values()
         .filter(|o| *o == "@liar")

@@ -1,6 +1,6 @@
 //! What the store keeps for replicated validation (see
 //! [`crate::core::verify`]): per shard under verification its
-//! [`VerifyRecord`] (every run's worker and result digest, the copy's lease,
+//! [`ReplicationRecord`] (every run's worker and result digest, the copy's lease,
 //! the verdict), per accepted shard the worker it came from, and the
 //! quarantined workers. Stores written before replicated validation have
 //! none of these and load with none.
@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 /// Why a shard is run more than once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum VerifyPurpose {
+pub enum ReplicationPurpose {
     /// Selected by the sweep's seeded verification sample.
     Sampled,
     /// Its result came from a worker quarantined afterwards, or from an
@@ -21,7 +21,7 @@ pub enum VerifyPurpose {
     /// others often enough to be sampled (adaptive replication).
     Untrusted,
     /// Its result came from a trusted identity (past its probation) and the
-    /// shard was drawn for a spot check (`core::verify_state::SPOT_PPM`).
+    /// shard was drawn for a spot check (`core::replication_state::SPOT_PPM`).
     Spot,
     /// Its result came from an export file without a trusted signature
     /// (`core::transfer`): that first run is no vote; the sweep finishes
@@ -36,7 +36,7 @@ pub enum VerifyPurpose {
 
 /// One run of a shard under verification.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VerifyRun {
+pub struct ReplicationRun {
     /// The worker that ran it.
     pub worker: String,
     /// The lease attempt it ran under.
@@ -71,13 +71,13 @@ pub enum Verdict {
     Unverifiable,
 }
 
-/// Verification state of one shard.
+/// Replication state of one shard.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VerifyRecord {
+pub struct ReplicationRecord {
     /// Why it is verified.
-    pub purpose: VerifyPurpose,
+    pub purpose: ReplicationPurpose,
     /// The runs so far, the accepted one first.
-    pub runs: Vec<VerifyRun>,
+    pub runs: Vec<ReplicationRun>,
     /// The current verification copy's lease, if one is out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lease: Option<LeaseRecord>,
@@ -93,7 +93,7 @@ pub struct VerifyRecord {
     pub since_ms: Option<u64>,
 }
 
-impl VerifyRecord {
+impl ReplicationRecord {
     /// Still waiting for a run.
     pub fn open(&self) -> bool {
         self.verdict == Verdict::Open

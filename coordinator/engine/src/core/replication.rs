@@ -8,7 +8,7 @@
 //!   `ppm`: deterministic, independent of submission order, about `ppm`
 //!   millionths of the plan.
 //! - Once a selected shard's result is accepted from worker A it gets a
-//!   [`VerifyRecord`] with that run; a **verification copy** is then leased
+//!   [`ReplicationRecord`] with that run; a **verification copy** is then leased
 //!   (its own attempt number) only to a worker that has not run the shard
 //!   and is not quarantined. Its result is compared with the stored one by
 //!   SHA-256 of [`Output::encode`] (canonical JSON of the typed result).
@@ -22,20 +22,20 @@
 //! - **A caught lie reaches back.** Out-voted once (or refused by a
 //!   recount), an issued identity loses its trust, and every result it
 //!   ever gave, in every sweep of the store, finished ones included, gets
-//!   a [`VerifyPurpose::Recheck`] record (unless other identities settled
+//!   a [`ReplicationPurpose::Recheck`] record (unless other identities settled
 //!   it already) and is verified the same way: a finished sweep runs again
 //!   until they are settled (status: "re-verifying N shards of @NAME after
 //!   a caught lie"), a result the others out-vote is replaced, and one no
 //!   other identity can run is skipped as unverifiable and named in the
 //!   report as resting on an identity caught lying.
 //! - A shard imported from an export file without a trusted signature
-//!   (`core::transfer`) gets a [`VerifyPurpose::Import`] record whose first
+//!   (`core::transfer`) gets a [`ReplicationPurpose::Import`] record whose first
 //!   run is the file's (worker `import:untrusted...`). That run is no vote:
 //!   a worker's run that agrees verifies it, one that disagrees replaces it
 //!   (the import named as out-voted), and it is never skipped as
 //!   unverifiable: the sweep finishes only once a worker ran every one.
 //! - An imported file whose result of a shard disagrees with the stored
-//!   one (`core::transfer`) gets a [`VerifyPurpose::Conflict`] record: the
+//!   one (`core::transfer`) gets a [`ReplicationPurpose::Conflict`] record: the
 //!   stored run, then the file's (with its result). Neither is trusted over
 //!   the other: a **deciding run** by a worker that has not run the shard
 //!   (an issued identity that has not, if either run is an issued
@@ -72,7 +72,7 @@
 //!   start if none served then, however often it was restarted or killed
 //!   in between (a record stored before `since_ms` existed starts its wait
 //!   at the first tick after the upgrade). Status shows what it waits for
-//!   and when the skip is due ([`VerifyWaiting`]).
+//!   and when the skip is due ([`ReplicationWaiting`]).
 //!
 //! Everything is in the store (`verify`, `origins`, `quarantine` trees):
 //! a restarted coordinator continues where it stopped; a run from a worker
@@ -80,15 +80,16 @@
 
 use super::leases::Granted;
 use super::model::{is_issued, voter, CoreError, ShardState, State, Sweep};
-pub use super::verify_state::{
+pub use super::replication_state::{
     digest, selected, spot_checked, unnoticed, SPOT_LIES, SPOT_MISS, SPOT_PPM,
 };
-pub(crate) use super::verify_state::{first_run, Quarantine, Verification, PPM};
-use super::verify_state::{has_positions, result_part, run_digest};
+pub(crate) use super::replication_state::{first_run, Quarantine, Replication, PPM};
+use super::replication_state::{has_positions, result_part, run_digest};
 use super::Core;
-use crate::store::checkpoint::SetDigest;
+use crate::store::snapshot::SetDigest;
 use crate::store::{
-    LeaseRecord, QuarantineRecord, SweepState, Verdict, VerifyPurpose, VerifyRecord, VerifyRun,
+    LeaseRecord, QuarantineRecord, ReplicationPurpose, ReplicationRecord, ReplicationRun,
+    SweepState, Verdict,
 };
 use gamesweep::sweep::Output;
 use gamesweep_api::SolverVersions;
@@ -96,16 +97,16 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 use tracing::{info, warn};
 
-pub use gamesweep_api::domain::{VerifyStatus, VerifyWaiting};
+pub use gamesweep_api::domain::{ReplicationStatus, ReplicationWaiting};
 
 /// The run that replaces an untrusted import's result: the workers' runs
 /// (every run after the import's) all agree with each other and not with
 /// the import's; `None` otherwise (no worker run yet, or they agree with it).
-fn import_overruled(rec: &VerifyRecord) -> Option<&VerifyRun> {
+fn import_overruled(rec: &ReplicationRecord) -> Option<&ReplicationRun> {
     let (import, workers) = rec.runs.split_first()?;
     let first = workers.first()?;
-    let r = |x: &VerifyRun| result_part(&x.digest).to_string();
-    let agree = rec.purpose == VerifyPurpose::Import
+    let r = |x: &ReplicationRun| result_part(&x.digest).to_string();
+    let agree = rec.purpose == ReplicationPurpose::Import
         && r(first) != r(import)
         && first.result.is_some()
         && workers.iter().all(|x| r(x) == r(first));
@@ -119,8 +120,17 @@ fn import_overruled(rec: &VerifyRecord) -> Option<&VerifyRun> {
 /// can tell, so it is no vote, and two runs that carry digests must
 /// agree); in other sweeps, and for an untrusted import (whose first run
 /// is the file's, never a vote of its own), its result alone.
-pub(crate) fn vote<'a>(rec: &VerifyRecord, run: &'a VerifyRun, digests: bool) -> Option<&'a str> {
-    if !digests || matches!(rec.purpose, VerifyPurpose::Import | VerifyPurpose::Conflict) {
+pub(crate) fn vote<'a>(
+    rec: &ReplicationRecord,
+    run: &'a ReplicationRun,
+    digests: bool,
+) -> Option<&'a str> {
+    if !digests
+        || matches!(
+            rec.purpose,
+            ReplicationPurpose::Import | ReplicationPurpose::Conflict
+        )
+    {
         Some(result_part(&run.digest))
     } else if has_positions(&run.digest) {
         Some(run.digest.as_str())
@@ -136,7 +146,7 @@ pub(crate) fn vote<'a>(rec: &VerifyRecord, run: &'a VerifyRun, digests: bool) ->
 /// asks for none, also when a caught lie reopens it: its runs vote by
 /// their results.
 pub(crate) fn digests(s: &Sweep) -> bool {
-    (s.verify.ppm > 0 || s.record.replicate_all) && kind_digests(s)
+    (s.replication.ppm > 0 || s.record.replicate_all) && kind_digests(s)
 }
 
 /// Does the kind of sweep `s` compute position digests?
@@ -159,8 +169,12 @@ pub use super::model::TRUST_AFTER;
 /// May a run of `rec` be skipped as unverifiable when no eligible identity
 /// is around? Not under `--replicate all`, and not for imported results
 /// without a trusted signature: those wait for a second identity.
-fn skippable(replicate_all: bool, rec: &VerifyRecord) -> bool {
-    !replicate_all && !matches!(rec.purpose, VerifyPurpose::Import | VerifyPurpose::Conflict)
+fn skippable(replicate_all: bool, rec: &ReplicationRecord) -> bool {
+    !replicate_all
+        && !matches!(
+            rec.purpose,
+            ReplicationPurpose::Import | ReplicationPurpose::Conflict
+        )
 }
 
 /// How often at most [`Core::tick`] looks at the open verifications
@@ -171,11 +185,11 @@ pub const TICK_EVERY: Duration = Duration::from_secs(1);
 /// that has not run the shard under any of its worker ids: a shared token
 /// never confirms. (An untrusted import's result is confirmed by any
 /// worker: the file is no identity of ours.) Quarantine is the caller's.
-pub(crate) fn eligible(rec: &VerifyRecord, worker: &str) -> bool {
-    if rec.purpose == VerifyPurpose::Conflict {
+pub(crate) fn eligible(rec: &ReplicationRecord, worker: &str) -> bool {
+    if rec.purpose == ReplicationPurpose::Conflict {
         return may_decide(rec, worker);
     }
-    let import = rec.purpose == VerifyPurpose::Import;
+    let import = rec.purpose == ReplicationPurpose::Import;
     (is_issued(worker) || (import && !worker.is_empty() && voter(worker) != worker))
         && !rec.ran_as(voter(worker))
 }
@@ -195,7 +209,7 @@ fn conflict_key(worker: &str) -> &str {
 /// May `worker` make a deciding run of conflict record `rec` (see the
 /// module's notes)? One whose [`conflict_key`] made no run of it yet, and,
 /// if an issued identity made one of its runs, only an issued identity.
-fn may_decide(rec: &VerifyRecord, worker: &str) -> bool {
+fn may_decide(rec: &ReplicationRecord, worker: &str) -> bool {
     let issued = rec.runs.iter().any(|r| is_issued(&r.worker));
     !worker.is_empty()
         && (!issued || is_issued(worker))
@@ -205,12 +219,12 @@ fn may_decide(rec: &VerifyRecord, worker: &str) -> bool {
             .any(|r| conflict_key(&r.worker) == conflict_key(worker))
 }
 
-/// The decision of conflict record `rec` ([`VerifyPurpose::Conflict`]):
+/// The decision of conflict record `rec` ([`ReplicationPurpose::Conflict`]):
 /// the result shared by the runs of two or more [`conflict_key`]s, and by
 /// more of them than any other result, wins. Returns the index of a run
 /// carrying the winning result's bytes (`None`: the stored result, run 0,
 /// won) and the workers of the runs that lost; `None` while undecided.
-fn settle_conflict(rec: &VerifyRecord) -> Option<(Option<usize>, Vec<String>)> {
+fn settle_conflict(rec: &ReplicationRecord) -> Option<(Option<usize>, Vec<String>)> {
     let r = |i: usize| result_part(&rec.runs[i].digest);
     let mut keys: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for (i, run) in rec.runs.iter().enumerate() {
@@ -242,7 +256,7 @@ fn settle_conflict(rec: &VerifyRecord) -> Option<(Option<usize>, Vec<String>)> {
 /// When the wait of open record `rec` for a second identity began, in Unix
 /// milliseconds: when it was opened or last got a run that left it open,
 /// or the end of its last copy lease if later (`now_ms` if not stored yet).
-pub(crate) fn wait_start(rec: &VerifyRecord, now_ms: u64) -> u64 {
+pub(crate) fn wait_start(rec: &ReplicationRecord, now_ms: u64) -> u64 {
     rec.since_ms
         .unwrap_or(now_ms)
         .max(rec.lease.as_ref().map_or(0, |l| l.until_ms))
@@ -270,8 +284,8 @@ pub(crate) fn around(st: &State, now: Instant, now_ms: u64, lease_ms: u64) -> BT
                 out.insert(l.worker.clone());
             }
         }
-        for i in &s.verify.records.tally().open {
-            if let Some(l) = s.verify.records.get(i).and_then(|r| r.lease.as_ref()) {
+        for i in &s.replication.records.tally().open {
+            if let Some(l) = s.replication.records.get(i).and_then(|r| r.lease.as_ref()) {
                 if l.until_ms > now_ms && !out.contains(&l.worker) {
                     out.insert(l.worker.clone());
                 }
@@ -288,7 +302,7 @@ pub(crate) fn waits(s: &Sweep) -> bool {
     s.record.state == SweepState::Running
         && !s.record.paused
         && s.results_stored as usize == s.plan.len()
-        && s.verify.pending()
+        && s.replication.pending()
 }
 
 /// What a sweep whose shards are all done waits for (`status`): its open
@@ -299,27 +313,30 @@ pub(crate) fn waiting(
     around: &BTreeSet<String>,
     now_ms: u64,
     window_ms: u64,
-) -> Option<VerifyWaiting> {
+) -> Option<ReplicationWaiting> {
     if !waits(s) {
         return None;
     }
-    let open = &s.verify.records.tally().open;
-    let mut w = VerifyWaiting {
+    let open = &s.replication.records.tally().open;
+    let mut w = ReplicationWaiting {
         shards: open.iter().copied().take(WAITING_SHOWN).collect(),
-        ..VerifyWaiting::default()
+        ..ReplicationWaiting::default()
     };
     let mut eligible_here = BTreeSet::new();
     let mut skip_at: Option<u64> = None;
     // Per identity caught giving a wrong result, its shards verified again.
     let mut rechecking: BTreeMap<&str, u32> = BTreeMap::new();
     for i in open {
-        let Some(rec) = s.verify.records.get(i) else {
+        let Some(rec) = s.replication.records.get(i) else {
             continue;
         };
-        if !matches!(rec.purpose, VerifyPurpose::Import | VerifyPurpose::Conflict) {
+        if !matches!(
+            rec.purpose,
+            ReplicationPurpose::Import | ReplicationPurpose::Conflict
+        ) {
             w.needs_issued = true;
         }
-        if rec.purpose == VerifyPurpose::Recheck {
+        if rec.purpose == ReplicationPurpose::Recheck {
             if let Some(first) = rec.runs.first() {
                 *rechecking.entry(voter(&first.worker)).or_insert(0u32) += 1;
             }
@@ -442,18 +459,19 @@ impl Core {
         }
         for s in sweeps.values_mut() {
             // A paused sweep hands out no verification copy either.
-            if s.record.state != SweepState::Running || s.record.paused || !s.verify.pending() {
+            if s.record.state != SweepState::Running || s.record.paused || !s.replication.pending()
+            {
                 continue;
             }
             if !s.served_by(version) {
                 continue;
             }
-            let open: Vec<u32> = s.verify.records.tally().open.iter().copied().collect();
+            let open: Vec<u32> = s.replication.records.tally().open.iter().copied().collect();
             for i in open {
                 if out.len() >= room {
                     return Ok(out);
                 }
-                let mut rec = s.verify.records.get_mut(&i).expect("listed above");
+                let mut rec = s.replication.records.get_mut(&i).expect("listed above");
                 if rec
                     .lease
                     .as_ref()
@@ -478,7 +496,7 @@ impl Core {
                     granted_ms: now_ms,
                     nonce,
                 });
-                self.store.put_verify(&s.record.id, i, Some(&rec))?;
+                self.store.put_replication(&s.record.id, i, Some(&rec))?;
                 info!(sweep = %s.record.id, shard = i, attempt, "verification copy leased");
                 drop(rec);
                 out.push(Granted {
@@ -516,24 +534,25 @@ impl Core {
     pub(crate) fn tick_locked(&self, st: &mut State, now: Instant) -> Result<u32, CoreError> {
         let every = TICK_EVERY.min(Duration::from_millis(self.lease_ms / 4));
         if st
-            .verify_ticked
+            .replication_ticked
             .is_some_and(|t| now.saturating_duration_since(t) < every)
         {
             return Ok(0);
         }
-        st.verify_ticked = Some(now);
+        st.replication_ticked = Some(now);
         let now_ms = self.epoch.unix_ms(now);
         let window_ms = self.skip_window_ms();
         let around = around(st, now, now_ms, self.lease_ms);
         let mut skipped = 0;
         for s in st.sweeps.values_mut() {
-            if s.record.state != SweepState::Running || s.record.paused || !s.verify.pending() {
+            if s.record.state != SweepState::Running || s.record.paused || !s.replication.pending()
+            {
                 continue;
             }
             let replicate_all = s.record.replicate_all;
-            let open: Vec<u32> = s.verify.records.tally().open.iter().copied().collect();
+            let open: Vec<u32> = s.replication.records.tally().open.iter().copied().collect();
             for i in open {
-                let rec = s.verify.records.get(&i).expect("listed above");
+                let rec = s.replication.records.get(&i).expect("listed above");
                 let changed = if rec.since_ms.is_none() {
                     // Stored before the start was: its wait starts now.
                     let mut r = rec.clone();
@@ -552,12 +571,13 @@ impl Core {
                     continue;
                 };
                 // The store first: memory changes only once it is written.
-                self.store.put_verify(&s.record.id, i, Some(&changed))?;
+                self.store
+                    .put_replication(&s.record.id, i, Some(&changed))?;
                 if changed.verdict == Verdict::Unverifiable {
                     skipped += 1;
                     warn!(sweep = %s.record.id, shard = i, "no other identity to verify this shard; skipped as unverifiable");
                 }
-                s.verify.records.insert(i, changed);
+                s.replication.records.insert(i, changed);
             }
         }
         Ok(skipped)
@@ -579,7 +599,7 @@ impl Core {
         until_ms: u64,
     ) -> Result<bool, CoreError> {
         let running = s.record.state == SweepState::Running;
-        let Some(mut rec) = s.verify.records.get_mut(&index) else {
+        let Some(mut rec) = s.replication.records.get_mut(&index) else {
             return Ok(false);
         };
         let mine = rec.open() && running && lease.worker == worker;
@@ -588,7 +608,8 @@ impl Core {
                 until_ms,
                 ..lease.clone()
             });
-            self.store.put_verify(&s.record.id, index, Some(&rec))?;
+            self.store
+                .put_replication(&s.record.id, index, Some(&rec))?;
         }
         Ok(mine)
     }
@@ -596,14 +617,15 @@ impl Core {
     /// Give back the verification copy of shard `index` (its token named
     /// it); whether there was one.
     pub(crate) fn release_copy(&self, s: &mut Sweep, index: u32) -> Result<bool, CoreError> {
-        let Some(mut rec) = s.verify.records.get_mut(&index) else {
+        let Some(mut rec) = s.replication.records.get_mut(&index) else {
             return Ok(false);
         };
         if rec.lease.is_none() {
             return Ok(false);
         }
         rec.lease = None;
-        self.store.put_verify(&s.record.id, index, Some(&rec))?;
+        self.store
+            .put_replication(&s.record.id, index, Some(&rec))?;
         drop(rec);
         s.leases_released += 1;
         self.store.put_stats(&s.record.id, &s.stats())?;
@@ -613,7 +635,7 @@ impl Core {
     /// After a result of shard `index` was accepted from `worker` (its
     /// origin stored with it, `Store::put_result_from`): note where it came
     /// from, and open its verification if it is selected.
-    pub(crate) fn verify_accepted(
+    pub(crate) fn replication_accepted(
         &self,
         s: &mut Sweep,
         agreements: u32,
@@ -622,23 +644,26 @@ impl Core {
         attempt: u32,
         (result, positions): (&Output, Option<u64>),
     ) -> Result<(), CoreError> {
-        s.verify.origins.insert(index, worker.to_string());
+        s.replication.origins.insert(index, worker.to_string());
         // Adaptive replication: an issued identity's results are all
         // verified until it has earned trust (TRUST_AFTER agreements), then
         // a spot-checked share of them (SPOT_PPM). A
         // shared token's are verified at the sampled share only: nobody can
         // earn trust for it. Only in sweeps launched with verification.
-        let purpose = if s.verify.selected.contains(&index) {
-            Some(VerifyPurpose::Sampled)
-        } else if s.verify.ppm > 0 && is_issued(worker) && agreements < TRUST_AFTER {
-            Some(VerifyPurpose::Untrusted)
-        } else if s.verify.ppm > 0 && is_issued(worker) && spot_checked(s.verify.seed, index) {
+        let purpose = if s.replication.selected.contains(&index) {
+            Some(ReplicationPurpose::Sampled)
+        } else if s.replication.ppm > 0 && is_issued(worker) && agreements < TRUST_AFTER {
+            Some(ReplicationPurpose::Untrusted)
+        } else if s.replication.ppm > 0
+            && is_issued(worker)
+            && spot_checked(s.replication.seed, index)
+        {
             // Past its probation: a spot check of SPOT_PPM of its results.
-            Some(VerifyPurpose::Spot)
+            Some(ReplicationPurpose::Spot)
         } else {
             None
         };
-        if let Some(purpose) = purpose.filter(|_| !s.verify.records.contains_key(&index)) {
+        if let Some(purpose) = purpose.filter(|_| !s.replication.records.contains_key(&index)) {
             let now_ms = self.epoch.unix_ms(self.clock.now());
             let mut rec = first_run(
                 worker.to_string(),
@@ -647,8 +672,9 @@ impl Core {
                 Some(now_ms),
             );
             rec.purpose = purpose;
-            self.store.put_verify(&s.record.id, index, Some(&rec))?;
-            s.verify.records.insert(index, rec);
+            self.store
+                .put_replication(&s.record.id, index, Some(&rec))?;
+            s.replication.records.insert(index, rec);
         }
         Ok(())
     }
@@ -656,7 +682,7 @@ impl Core {
     /// Before the ordinary acceptance of a submit: `Some(accepted)` if
     /// verification handled it (a verification run, or a quarantined
     /// worker's submit, ignored), `None` to accept it the ordinary way.
-    pub(crate) fn verify_submit(
+    pub(crate) fn replication_submit(
         &self,
         st: &mut State,
         run: &Run<'_>,
@@ -670,12 +696,12 @@ impl Core {
             warn!(worker = %run.worker, shard = run.index, "result from a quarantined worker ignored");
             return Ok(Some(false));
         }
-        let Some(mut rec) = s.verify.records.get_mut(&run.index) else {
+        let Some(mut rec) = s.replication.records.get_mut(&run.index) else {
             return Ok(None);
         };
         // Only the copy's lease runs a verification: the coordinator chose
         // its holder, so nobody can volunteer a confirmation.
-        let ran = if rec.purpose == VerifyPurpose::Conflict {
+        let ran = if rec.purpose == ReplicationPurpose::Conflict {
             !may_decide(&rec, run.worker)
         } else {
             rec.ran_as(voter(run.worker))
@@ -688,7 +714,7 @@ impl Core {
         }
         let bytes = run.result.encode();
         let digest = run_digest(&bytes, run.positions);
-        rec.runs.push(VerifyRun {
+        rec.runs.push(ReplicationRun {
             worker: run.worker.to_string(),
             attempt: run.attempt,
             digest,
@@ -753,8 +779,12 @@ impl Core {
     ) -> Result<(Vec<String>, Vec<String>), CoreError> {
         let id = s.record.id.clone();
         let with_digests = digests(s);
-        let mut guard = s.verify.records.get_mut(&index).expect("caller checked");
-        let rec: &mut VerifyRecord = &mut guard;
+        let mut guard = s
+            .replication
+            .records
+            .get_mut(&index)
+            .expect("caller checked");
+        let rec: &mut ReplicationRecord = &mut guard;
         // What each run votes for (a run without a position digest in a
         // sweep that asks for them votes for nothing), and the first run's
         // result, which the winner may replace.
@@ -797,10 +827,10 @@ impl Core {
         };
         let overruled =
             import_overruled(rec).map(|w| (w.result.clone().unwrap_or_default(), w.worker.clone()));
-        let conflict = (rec.purpose == VerifyPurpose::Conflict)
+        let conflict = (rec.purpose == ReplicationPurpose::Conflict)
             .then(|| settle_conflict(rec))
             .flatten();
-        if rec.purpose == VerifyPurpose::Conflict {
+        if rec.purpose == ReplicationPurpose::Conflict {
             if let Some((carrier, lost)) = conflict {
                 let replaced = carrier.is_some();
                 if let Some(c) = carrier {
@@ -879,12 +909,12 @@ impl Core {
             }
         }
         drop(guard);
-        let rec = s.verify.records.get(&index).expect("still there");
-        self.store.put_verify(&id, index, Some(rec))?;
+        let rec = s.replication.records.get(&index).expect("still there");
+        self.store.put_replication(&id, index, Some(rec))?;
         if let Some((bytes, worker)) = replacement {
             self.store
                 .replace_result(&id, index, bytes.as_bytes(), &worker)?;
-            s.verify.origins.insert(index, worker);
+            s.replication.origins.insert(index, worker);
             s.timings.remove(&index);
             self.rebuild(s)?;
         }
@@ -896,10 +926,9 @@ impl Core {
     /// [`settle_conflict`]. Trust is not counted: the file's runs are not
     /// this coordinator's identities' work.
     pub(crate) fn settle_now(&self, s: &mut Sweep, index: u32) -> Result<(), CoreError> {
-        let decided =
-            s.verify.records.get(&index).is_some_and(|r| {
-                r.purpose == VerifyPurpose::Conflict && settle_conflict(r).is_some()
-            });
+        let decided = s.replication.records.get(&index).is_some_and(|r| {
+            r.purpose == ReplicationPurpose::Conflict && settle_conflict(r).is_some()
+        });
         if decided {
             self.settle(s, index, self.clock.now())?;
         }
@@ -926,8 +955,8 @@ impl Core {
         s.done_digest = digest;
         // A render of it (finished before, or by an earlier vote) is stale.
         self.forget_render(&s.record.id);
-        // The store dropped the checkpoint with the replaced result.
-        s.checkpointed = 0;
+        // The store dropped the snapshot with the replaced result.
+        s.snapshotted = 0;
         s.recount_work();
         Ok(())
     }
@@ -973,7 +1002,7 @@ impl Core {
                     s.progress.remove(&i);
                     self.store.put_lease(&id, i, None)?;
                 }
-                s.verify.records.for_each_mut(|r| {
+                s.replication.records.for_each_mut(|r| {
                     if r.lease.as_ref().is_some_and(|l| &l.worker == w) {
                         r.lease = None;
                     }
@@ -986,7 +1015,7 @@ impl Core {
     /// Verify again every result accepted from `workers` (identities whose
     /// trust was just withdrawn, out-voted on a shard of `sweep`) in every
     /// sweep of the store, finished ones included (retroactively): each
-    /// gets a [`VerifyPurpose::Recheck`] record unless one is open or
+    /// gets a [`ReplicationPurpose::Recheck`] record unless one is open or
     /// settled by other identities already. A finished sweep that gets one
     /// is running again (status says why) until they are settled by the
     /// mismatch and vote of any verification, or skipped as unverifiable
@@ -1008,7 +1037,7 @@ impl Core {
                 self.fill_in(s)?;
                 let id = s.record.id.clone();
                 let theirs: Vec<u32> = s
-                    .verify
+                    .replication
                     .origins
                     .iter()
                     .filter(|(i, o)| {
@@ -1022,12 +1051,12 @@ impl Core {
                     self.store.results_of(&id)?
                 };
                 for i in theirs {
-                    let rec = match s.verify.records.get_mut(&i) {
+                    let rec = match s.replication.records.get_mut(&i) {
                         // Already being verified, or verified by others.
                         Some(r) if r.verdict != Verdict::Unverifiable => continue,
                         Some(mut r) => {
                             r.verdict = Verdict::Open;
-                            r.purpose = VerifyPurpose::Recheck;
+                            r.purpose = ReplicationPurpose::Recheck;
                             r.since_ms = Some(now_ms);
                             r.clone()
                         }
@@ -1036,16 +1065,16 @@ impl Core {
                                 continue;
                             };
                             let mut r = first_run(w.clone(), 0, digest(bytes), Some(now_ms));
-                            r.purpose = VerifyPurpose::Recheck;
+                            r.purpose = ReplicationPurpose::Recheck;
                             r
                         }
                     };
-                    self.store.put_verify(&id, i, Some(&rec))?;
-                    s.verify.records.insert(i, rec);
+                    self.store.put_replication(&id, i, Some(&rec))?;
+                    s.replication.records.insert(i, rec);
                 }
                 if was_finished && !s.finished() {
                     self.forget_render(&id);
-                    warn!(sweep = %id, identity = %w, pending = s.verify.records.tally().open.len(), "a finished sweep runs again: the results of an identity caught giving a wrong result are verified again");
+                    warn!(sweep = %id, identity = %w, pending = s.replication.records.tally().open.len(), "a finished sweep runs again: the results of an identity caught giving a wrong result are verified again");
                 }
             }
         }

@@ -1,30 +1,30 @@
-//! [`Kind::validate`] of `engine-check`.
+//! [`Kind::validate`] of `cgt-check`.
 
 use super::*;
 
 /// Col positions of the connected graphs on ≤ 6 vertices: the `col` shard
-/// of `engine-check` checks exactly these.
-const ENGINE_CHECK_COL_POSITIONS: u64 = 18_037;
+/// of `cgt-check` checks exactly these.
+const CGT_CHECK_COL_POSITIONS: u64 = 18_037;
 
-/// [`Kind::validate`] for `engine-check`: the shard's positions are known
+/// [`Kind::validate`] for `cgt-check`: the shard's positions are known
 /// exactly (18,037 Col positions; (hi − lo) digraphs × 3^n colourings), the
 /// other set is empty, the disagreements are within the positions and their
 /// records are positions of the shard; up to [`RESOLVE_BUDGET`] Col
 /// disagreements are re-checked (solver and naive search must differ).
-pub(super) fn validate_engine_check(
-    shard: &EngineCheckShard,
-    out: &EngineCheckOutput,
+pub(super) fn validate_cgt_check(
+    shard: &CgtCheckShard,
+    out: &CgtCheckOutput,
 ) -> Result<(), ValidateError> {
     let (name, set, other, other_name, positions) = match shard {
-        EngineCheckShard::Col => (
+        CgtCheckShard::Col => (
             "col",
             &out.col,
             &out.myopic,
             "myopic",
-            ENGINE_CHECK_COL_POSITIONS,
+            CGT_CHECK_COL_POSITIONS,
         ),
-        EngineCheckShard::Myopic(r) => {
-            r.check("engine-check").map_err(|e| e.to_string())?;
+        CgtCheckShard::Myopic(r) => {
+            r.check("cgt-check").map_err(|e| e.to_string())?;
             let n = 3u64.pow(r.n as u32);
             ("myopic", &out.myopic, &out.col, "col", (r.hi - r.lo) * n)
         }
@@ -55,7 +55,7 @@ pub(super) fn validate_engine_check(
     for (i, r) in rs.kept.iter().enumerate() {
         let what = format!("{name}.disagreements[`{:.40}` {}]", r.code, r.detail);
         match shard {
-            EngineCheckShard::Col => {
+            CgtCheckShard::Col => {
                 let top = graphplan::Walk::Top { depth: 7 };
                 let (g, blue, red) = col_record(&what, r, (1, 6), &top, &[])?;
                 if i < RESOLVE_BUDGET {
@@ -63,7 +63,7 @@ pub(super) fn validate_engine_check(
                         solver.get_or_insert_with(|| Solver::new(SolverOptions::default()));
                     let b = col_board(&g);
                     let v = solver.value(&b, b.position_masks(blue, red));
-                    let (o, want) = (solver.engine.outcome(v), naive::outcome(&b, blue, red));
+                    let (o, want) = (solver.arena.outcome(v), naive::outcome(&b, blue, red));
                     if o == want {
                         return Err(ValidateError::from(format!(
                             "{what}: solver and naive search agree ({o}): not a disagreement"
@@ -71,7 +71,7 @@ pub(super) fn validate_engine_check(
                     }
                 }
             }
-            EngineCheckShard::Myopic(range) => {
+            CgtCheckShard::Myopic(range) => {
                 let n = range.n;
                 if r.vertices as usize != n {
                     return Err(ValidateError::from(format!(

@@ -1,4 +1,4 @@
-//! `engine-check` (the solver against the naive search): the outcome class
+//! `cgt-check` (the CGT solver against the naive search): the outcome class
 //! from the canonical value against [`crate::col::naive`] on every Col position
 //! of a connected graph with ≤ 6 vertices and every Myopic position of a
 //! labelled digraph on 2..4 vertices.
@@ -22,25 +22,25 @@ use crate::sweep::{thousands, Kind, Merge, ParamDef, ShardCtx, SweepError};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
-/// The `engine-check` sweep kind.
-pub struct EngineCheckSweep;
+/// The `cgt-check` sweep kind.
+pub struct CgtCheckSweep;
 
-/// Parameters of `engine-check` (none).
+/// Parameters of `cgt-check` (none).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NoParams {}
 
-/// One shard of `engine-check`.
+/// One shard of `cgt-check`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum EngineCheckShard {
+pub enum CgtCheckShard {
     /// Every Col position of a connected graph with at most 6 vertices.
     Col,
     /// Every Myopic position of a range of labelled digraphs.
     Myopic(DigraphRange),
 }
 
-/// Positions checked and disagreements found in one set of `engine-check`.
+/// Positions checked and disagreements found in one set of `cgt-check`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CheckCounts {
@@ -60,17 +60,17 @@ impl CheckCounts {
     }
 }
 
-/// The result of `engine-check` shards.
+/// The result of `cgt-check` shards.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct EngineCheckOutput {
+pub struct CgtCheckOutput {
     /// The Col set.
     pub col: CheckCounts,
     /// The Myopic set.
     pub myopic: CheckCounts,
 }
 
-impl Merge for EngineCheckOutput {
+impl Merge for CgtCheckOutput {
     fn merge(&mut self, other: Self) -> Result<(), MergeError> {
         self.col.merge(other.col).map_err(|e| e.within("col"))?;
         self.myopic
@@ -83,7 +83,7 @@ impl Merge for EngineCheckOutput {
     }
 }
 
-/// One set of the `engine-check` document.
+/// One set of the `cgt-check` document.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CheckSetDoc {
@@ -105,7 +105,7 @@ impl From<&CheckCounts> for CheckSetDoc {
     }
 }
 
-/// The sets of the `engine-check` document.
+/// The sets of the `cgt-check` document.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CheckSets {
@@ -115,11 +115,11 @@ pub struct CheckSets {
     pub myopic: CheckSetDoc,
 }
 
-/// The `results.json` of `engine-check`.
+/// The `results.json` of `cgt-check`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct EngineCheckDoc {
-    /// Always `engine-check`.
+pub struct CgtCheckDoc {
+    /// Always `cgt-check`.
     pub kind: String,
     /// The parameters (none).
     pub params: NoParams,
@@ -127,17 +127,17 @@ pub struct EngineCheckDoc {
     pub sets: CheckSets,
 }
 
-impl Kind for EngineCheckSweep {
+impl Kind for CgtCheckSweep {
     type Params = NoParams;
-    type Shard = EngineCheckShard;
-    type Output = EngineCheckOutput;
-    type Doc = EngineCheckDoc;
+    type Shard = CgtCheckShard;
+    type Output = CgtCheckOutput;
+    type Doc = CgtCheckDoc;
     fn source_file(&self) -> &'static str {
         file!()
     }
 
     fn name(&self) -> &'static str {
-        "engine-check"
+        "cgt-check"
     }
     fn about(&self) -> &'static str {
         "the canonical-value solver against a naive win/lose search: Col ≤ 6 vertices, Myopic digraphs ≤ 4"
@@ -149,36 +149,36 @@ impl Kind for EngineCheckSweep {
         &self,
         _p: &NoParams,
         target_shards: u32,
-    ) -> Result<Vec<(EngineCheckShard, u64)>, SweepError> {
+    ) -> Result<Vec<(CgtCheckShard, u64)>, SweepError> {
         let parts = if target_shards == 0 {
             8
         } else {
             target_shards as u64
         };
-        let mut shards = vec![(EngineCheckShard::Col, 0)];
+        let mut shards = vec![(CgtCheckShard::Col, 0)];
         shards.extend(
             digraph_ranges(parts)
                 .into_iter()
-                .map(|r| (EngineCheckShard::Myopic(r), 0)),
+                .map(|r| (CgtCheckShard::Myopic(r), 0)),
         );
         Ok(shards)
     }
     fn run(
         &self,
         _p: &NoParams,
-        shard: &EngineCheckShard,
+        shard: &CgtCheckShard,
         ctx: &ShardCtx<'_>,
-    ) -> Result<EngineCheckOutput, SweepError> {
+    ) -> Result<CgtCheckOutput, SweepError> {
         let mut solver = Solver::new(SolverOptions::default());
-        let mut out = EngineCheckOutput::default();
+        let mut out = CgtCheckOutput::default();
         let mut check =
             |set: &mut CheckCounts, b: &Board, code: &str, edges: usize, blue: u32, red: u32| {
                 let g = solver.value(b, b.position_masks(blue, red));
-                let o = solver.engine.outcome(g);
+                let o = solver.arena.outcome(g);
                 let want: Outcome = naive::outcome(b, blue, red);
                 set.positions += 1;
                 if o != want {
-                    let s = solver.engine.display(g);
+                    let s = solver.arena.display(g);
                     set.disagreements.add(position_record(
                         b.n(),
                         edges,
@@ -190,7 +190,7 @@ impl Kind for EngineCheckSweep {
                 }
             };
         match shard {
-            EngineCheckShard::Col => {
+            CgtCheckShard::Col => {
                 let opts = crate::gen::WalkOptions {
                     connected_only: true,
                     min_n: 1,
@@ -214,9 +214,9 @@ impl Kind for EngineCheckSweep {
                     return Err(SweepError::Cancelled);
                 }
             }
-            EngineCheckShard::Myopic(range) => {
+            CgtCheckShard::Myopic(range) => {
                 let set = &mut out.myopic;
-                range.for_each("engine-check", ctx, &mut |b, code, blue, red| {
+                range.for_each("cgt-check", ctx, &mut |b, code, blue, red| {
                     check(set, b, code, b.arc_count(), blue, red)
                 })?;
             }
@@ -226,14 +226,14 @@ impl Kind for EngineCheckSweep {
     fn validate(
         &self,
         _p: &NoParams,
-        shard: &EngineCheckShard,
-        out: &EngineCheckOutput,
+        shard: &CgtCheckShard,
+        out: &CgtCheckOutput,
     ) -> Result<(), ValidateError> {
-        validate::validate_engine_check(shard, out)
+        validate::validate_cgt_check(shard, out)
     }
-    fn doc(&self, _p: &NoParams, r: &EngineCheckOutput) -> EngineCheckDoc {
-        EngineCheckDoc {
-            kind: "engine-check".into(),
+    fn doc(&self, _p: &NoParams, r: &CgtCheckOutput) -> CgtCheckDoc {
+        CgtCheckDoc {
+            kind: "cgt-check".into(),
             params: NoParams {},
             sets: CheckSets {
                 col: (&r.col).into(),
@@ -241,10 +241,10 @@ impl Kind for EngineCheckSweep {
             },
         }
     }
-    fn present(&self, doc: &EngineCheckDoc) -> crate::sweep::Presentation {
+    fn present(&self, doc: &CgtCheckDoc) -> crate::sweep::Presentation {
         report::present::present(doc)
     }
-    fn report(&self, _p: &NoParams, d: &EngineCheckDoc) -> String {
+    fn report(&self, _p: &NoParams, d: &CgtCheckDoc) -> String {
         report::report_md(d)
     }
 }
