@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long fuzz run (coordinator/tests/it/fuzz.rs): ITERS inputs per target
+# Long fuzz run (coordinator/tests/it/fuzz/): ITERS inputs per target
 # (default 1,000,000; first argument or GAMESWEEP_FUZZ_ITERS), seed SEED
 # (second argument or GAMESWEEP_FUZZ_SEED; default: the test's fixed seed).
 # Prints one line per target: inputs, seconds, inputs/s, crashes, slow

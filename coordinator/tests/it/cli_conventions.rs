@@ -9,8 +9,8 @@
 
 use std::path::Path;
 
-use crate::support::cli;
-use cli::{gs, ok, refused, serve, work_until_idle};
+use crate::support::harness;
+use harness::{gs, ok, refused, serve, work_until_idle};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -512,7 +512,7 @@ fn counts_agree_kinds_are_suggested_and_errors_have_one_prefix() {
 fn run_then_signal(out: &Path, signal: &str) -> (Option<i32>, String) {
     use std::io::BufRead as _;
     let mut child = crate::support::proc::Proc(
-        cli::isolated(std::process::Command::new(cli::BIN))
+        harness::isolated(std::process::Command::new(harness::BIN))
             .args([
                 "run",
                 "uvg",
@@ -782,7 +782,7 @@ fn run_without_out_writes_under_sweeps_and_leaves_runs_alone() {
     let runs = dir.path().join("runs/uvg-max-n-6");
     std::fs::create_dir_all(&runs).unwrap();
     std::fs::write(runs.join("report.md"), "committed\n").unwrap();
-    let o = std::process::Command::new(cli::BIN)
+    let o = std::process::Command::new(harness::BIN)
         .current_dir(dir.path())
         .env("HOME", "/nonexistent/gamesweep-test-home")
         .args(["run", "uvg", "--max-n", "6", "--threads", "1", "-q"])

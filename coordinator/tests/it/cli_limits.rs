@@ -3,13 +3,9 @@
 //! closing the pipe early is a clean exit.
 
 use std::io::{BufRead as _, BufReader};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
-
-fn gs(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
+use crate::support::harness::{gs, BIN};
 
 /// `args` fail with exit code 2 and one line on stderr containing `hint`.
 fn usage_error(args: &[&str], hint: &str) {

@@ -13,27 +13,16 @@
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::HealthCheckRequest;
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
-const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg/results.json");
 
-use crate::support::proc;
-use proc::Proc;
-
-fn isolated(mut cmd: Command) -> Command {
-    cmd.env_remove("GAMESWEEP_COORDINATOR")
-        .env_remove("GAMESWEEP_TOKEN_FILE")
-        .env_remove("GAMESWEEP_COORDINATOR_FILE")
-        .env_remove("RUST_LOG")
-        .env("HOME", "/nonexistent/gamesweep-test-home");
-    cmd
-}
+use crate::support::harness::{Client, Coordinator, Serve, Worker};
+use crate::support::proc::{self, Proc};
 
 fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
@@ -66,8 +55,7 @@ struct Setup {
     /// Where the tmpfs is mounted (inside the coordinator's namespace).
     mnt: PathBuf,
     address: PathBuf,
-    url: String,
-    coordinator: Proc,
+    coordinator: Coordinator,
 }
 
 impl Setup {
@@ -94,37 +82,23 @@ impl Setup {
         let address = dir.path().join("address");
         // `unshare` and `sh` exec into each other: the child's PID is the
         // coordinator's, and /proc/PID/root shows its namespace's tmpfs.
-        let child = isolated(Command::new("unshare"))
-            .args(["--mount", "--propagation", "private", "--", "sh", "-c"])
-            .arg(concat!(
-                "mount -t tmpfs -o size=20m gamesweep-disk-full \"$1\" && ",
-                "exec \"$2\" serve --listen 127.0.0.1:0 --lease-secs 2 --store \"$1/store\" --address-file \"$3\""
-            ))
-            .arg("sh")
-            .arg(&mnt)
-            .arg(BIN)
-            .arg(&address)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(dir.path().join("serve.log")).unwrap())
-            .spawn()
-            .unwrap();
-        let mut coordinator = Proc(child);
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let url = loop {
-            if let Ok(url) = std::fs::read_to_string(&address) {
-                break url.trim().to_string();
-            }
-            if let Some(st) = coordinator.0.try_wait().unwrap() {
-                panic!("coordinator exited with {st}: {}", log(dir.path()));
-            }
-            assert!(Instant::now() < deadline, "coordinator did not come up");
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let mount = format!(
+            "mount -t tmpfs -o size=20m gamesweep-disk-full '{}'",
+            mnt.display()
+        );
+        let coordinator = Serve::new(&mnt.join("store"))
+            .wrap(&["unshare", "--mount", "--propagation", "private", "--"])
+            .sh_prefix(&mount)
+            .args(&["--lease-secs", "2"])
+            .address_file(&address)
+            .log(&dir.path().join("serve.log"))
+            .env_remove("RUST_LOG")
+            .limit(Duration::from_secs(30))
+            .start();
         Setup {
             dir,
             mnt,
             address,
-            url,
             coordinator,
         }
     }
@@ -132,39 +106,21 @@ impl Setup {
     /// The tmpfs as the test (outside the namespace) reaches it.
     fn disk(&self) -> PathBuf {
         let inside = self.mnt.strip_prefix("/").unwrap();
-        PathBuf::from(format!("/proc/{}/root", self.coordinator.0.id())).join(inside)
+        PathBuf::from(format!("/proc/{}/root", self.coordinator.pid())).join(inside)
     }
 
-    fn gs(&self, args: &[&str]) -> String {
-        let o = isolated(Command::new(BIN))
-            .args(args)
-            .args(["--coordinator", &self.url])
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "gamesweep {args:?}: {}\n{}",
-            String::from_utf8_lossy(&o.stderr),
-            log(self.dir.path())
-        );
-        String::from_utf8(o.stdout).unwrap()
-    }
-
-    fn status(&self) -> serde_json::Value {
-        serde_json::from_str(&self.gs(&["status", "--json"])).unwrap()
+    /// Client commands to the coordinator.
+    fn client(&self) -> Client {
+        self.coordinator.client()
     }
 
     fn worker(&self, id: &str) -> Proc {
-        Proc(
-            isolated(Command::new(WORKER_BIN))
-                .arg("--coordinator-file")
-                .arg(&self.address)
-                .args(["--threads", "1", "--id", id])
-                .stdout(Stdio::null())
-                .stderr(std::fs::File::create(self.dir.path().join(format!("{id}.log"))).unwrap())
-                .spawn()
-                .unwrap(),
-        )
+        Worker::from_file(&self.address)
+            .separate_binary()
+            .threads(1)
+            .id(id)
+            .log(&self.dir.path().join(format!("{id}.log")))
+            .spawn()
     }
 
     /// The coordinator's health ("" and the gamesweep service agree).
@@ -174,7 +130,7 @@ impl Setup {
             .build()
             .unwrap();
         rt.block_on(async {
-            let channel = tonic::transport::Endpoint::from_shared(self.url.clone())
+            let channel = tonic::transport::Endpoint::from_shared(self.coordinator.url.clone())
                 .unwrap()
                 .timeout(Duration::from_secs(5))
                 .connect()
@@ -238,7 +194,7 @@ fn wait_for(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
 fn a_full_disk_is_reported_and_writes_resume_once_there_is_room() {
     let mut s = Setup::start();
     assert_eq!(s.health(), ServingStatus::Serving);
-    s.gs(&[
+    s.client().ok(&[
         "launch",
         "uvg",
         "--max-n",
@@ -261,30 +217,35 @@ fn a_full_disk_is_reported_and_writes_resume_once_there_is_room() {
     wait_for(Duration::from_secs(60), "health NOT_SERVING", || {
         s.health() == ServingStatus::NotServing
     });
-    let st = s.status();
+    let st = s.client().status_all();
     let why = st["store_writes_failing"]
         .as_str()
         .unwrap_or_else(|| panic!("{st}"));
     assert!(why.contains("No space left on device"), "{why}");
-    let text = s.gs(&["status"]);
+    let text = s.client().ok(&["status"]);
     assert!(text.starts_with("store writes failing: "), "{text}");
     // It stays so while the disk is full, and the sweep does not finish.
     std::thread::sleep(Duration::from_secs(3));
     assert_eq!(s.health(), ServingStatus::NotServing);
-    let sweep = &s.status()["sweeps"][0];
+    let sweep = &s.client().status_all()["sweeps"][0];
     assert_ne!(sweep["state"], "done", "{sweep}");
 
     // Room again: no restart, the sweep completes.
     std::fs::remove_file(&filler).unwrap();
     wait_for(Duration::from_secs(120), "the sweep to finish", || {
-        s.status()["sweeps"][0]["state"] == "done"
+        s.client().status_all()["sweeps"][0]["state"] == "done"
     });
     wait_for(Duration::from_secs(10), "health SERVING", || {
         s.health() == ServingStatus::Serving
     });
-    assert!(s.status().get("store_writes_failing").is_none());
+    assert!(s
+        .client()
+        .status_all()
+        .get("store_writes_failing")
+        .is_none());
     let out = s.dir.path().join("report");
-    s.gs(&["report", "full", "--out", out.to_str().unwrap()]);
+    s.client()
+        .ok(&["report", "full", "--out", out.to_str().unwrap()]);
     assert_eq!(
         std::fs::read_to_string(out.join("results.json")).unwrap(),
         std::fs::read_to_string(GOLDEN).unwrap(),
@@ -300,7 +261,7 @@ fn a_full_disk_is_reported_and_writes_resume_once_there_is_room() {
     assert_eq!(failing, 1, "{log}");
     assert!(log.contains("store writes resumed"), "{log}");
     assert!(
-        s.coordinator.0.try_wait().unwrap().is_none(),
+        s.coordinator.proc_mut().0.try_wait().unwrap().is_none(),
         "the same coordinator process throughout"
     );
 }

@@ -1,5 +1,4 @@
-//! The boards' analysis panel in headless Chromium (issue 29, items 2 and
-//! 6): a Col game tree opened three levels deep by the page's buttons, every
+//! The boards' analysis panel in headless Chromium: a Col game tree opened three levels deep by the page's buttons, every
 //! value, outcome and mark read from the DOM against `gamesweep solve tree
 //! --depth 3 --json` and `solve sum --json` run as processes; a sum of a Col,
 //! a UVG and a Myopic Col position added from the board, against `solve sum
@@ -7,13 +6,13 @@
 //! shown; a Nim position added from the game-graph panel with a UVG one,
 //! against `solve sum --json` on the same file, and a loopy one refused.
 //! `#[ignore = "needs chromium"]`, as the other browser tests
-//! (`explore.rs`).
+//! (`explore/`).
 //!
 //! `GAMESWEEP_EXPLORE_SCREENSHOT=1` also writes `docs/explore-analysis.png`.
 
 use crate::explore::explore;
 use crate::support::browser;
-use crate::support::cli::ok;
+use crate::support::harness::ok;
 
 use fantoccini::{Client, Locator};
 use gamesweep::graph::graph6;
@@ -174,7 +173,7 @@ const FITS: &str = r#"
 const el = document.scrollingElement;
 return [el.scrollWidth, document.documentElement.clientWidth];"#;
 
-/// Issue 29 (item 2, 6): the page had no game tree. A Col position's tree
+/// The page had no game tree. A Col position's tree
 /// opened three levels by the page's buttons at 420 px (one by the
 /// keyboard): every value, outcome and mark shown is `solve tree --depth 3
 /// --json`'s and `solve sum --json`'s; closing and reopening asks nothing
@@ -336,7 +335,7 @@ fn same_sum_as(s: &Value, terms: &[&str], want: &Value) {
     }
 }
 
-/// Issue 29 (item 2, 6): the page could not add positions. A Col board
+/// The page could not add positions. A Col board
 /// with a blue vertex, a UVG position and the Myopic 1/4 tree added from the
 /// board: the summands, the sum's value, outcome and simplest winning moves
 /// shown are `solve sum --json`'s, after each addition and a removal; 17
@@ -457,7 +456,7 @@ fn a_sum_of_boards_added_in_a_browser_is_solve_sum() {
 /// `gamesweep args` run in `dir` (so that a `gamegraph:` term names a file
 /// there as the page names it): its output.
 fn gs_in(dir: &Path, args: &[&str]) -> std::process::Output {
-    use crate::support::cli::{isolated, BIN};
+    use crate::support::harness::{isolated, BIN};
     isolated(std::process::Command::new(BIN))
         .current_dir(dir)
         .args(args)
@@ -465,12 +464,12 @@ fn gs_in(dir: &Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-/// Issue 29 (item 2): only board positions could be added to the sum. A
+/// Only board positions could be added to the sum. A
 /// Nim position (Grundy 1) added from the game-graph panel's table and a
 /// UVG position from the board: the summands, the sum's value, outcome and
 /// winning moves shown are `solve sum gamegraph:nim.game#nim#1.2.2
 /// uvg:G6@0 --json`'s (run on the same file); a position of a directed
-/// 5-cycle, which the sum refuses, is offered no "add" (issue 46).
+/// 5-cycle, which the sum refuses, is offered no "add".
 #[test]
 #[ignore = "needs chromium"]
 fn a_game_graph_position_added_to_the_sum_in_a_browser_is_solve_sum() {
@@ -555,7 +554,7 @@ fn a_game_graph_position_added_to_the_sum_in_a_browser_is_solve_sum() {
         let n = note(c.clone()).await;
         assert!(n.starts_with("Added 1.2.2 (game nim)"), "{n}");
         // A loopy position: the sum refuses it, so its row offers no "add"
-        // (issue 46: it was offered, then refused), and says why.
+        // (it was offered, then refused), and says why.
         example("odd-cycle.game").await;
         let out = gs_in(examples, &["solve", "sum", &uvg, nim, loopy, "--json"]);
         assert!(!out.status.success(), "{loopy} was summed");

@@ -13,7 +13,7 @@
 
 use crate::explore::{enc, explore, get};
 use crate::support::browser;
-use crate::support::cli::ok;
+use crate::support::harness::ok;
 
 use gamesweep::graph::graph6;
 use serde_json::Value;

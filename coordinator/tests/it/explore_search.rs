@@ -1,4 +1,4 @@
-//! The UVG board past the page's budget (issue 29, item 3): a 30-vertex
+//! The UVG board past the page's budget: a 30-vertex
 //! graph whose starts need 2.6 million search nodes together (the page
 //! allows 2 million) is drawn with the matching theorem's winners and
 //! replies instead of an empty board, and one start or move is searched
@@ -11,7 +11,7 @@
 
 use crate::explore::{enc, explore, get};
 use crate::support::browser;
-use crate::support::cli::ok;
+use crate::support::harness::ok;
 
 use fantoccini::Locator;
 use serde_json::Value;
@@ -335,7 +335,7 @@ fn peak_kib(pid: u32) -> u64 {
         .unwrap()
 }
 
-/// Issue 45, item 7: one search with the full budget (50 M nodes) took the
+/// One search with the full budget (50 M nodes) took the
 /// process to 1.8 GB for 47 s (measured again here: 1.68 GB after 120 s,
 /// still running), and two could run at once. Now searches run one at a
 /// time (the next one says it waits) and each stops once its tables would

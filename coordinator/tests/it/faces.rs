@@ -6,9 +6,9 @@
 //! the docs and help said what the tool does not do. Each test here failed
 //! before its fix.
 
-use crate::dashboard::{request, serve_http, status_json, write_token, READ_SWEEP};
+use crate::dashboard::{request, serve_http, write_token, READ_SWEEP};
 use crate::support::browser;
-use crate::support::cli::{gs, ok, work_until_idle};
+use crate::support::harness::{gs, ok, work_until_idle, Client};
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -133,7 +133,7 @@ fn witness_cards_say_so_far_and_one_estimate_shows_until_the_sweep_is_done() {
     // Only a sample of the shards runs: the sweep stops part way.
     launch(&["--sample", "20%", "--sample-seed", "7"]);
     work_until_idle(&url, None, &d.join("worker1.log"));
-    let st = status_json(&url, "part");
+    let st = Client::new(&url).status("part");
     assert_eq!(st["state"], "sampled", "{st}");
     assert!(
         st["shards_done"].as_u64() < st["shards_total"].as_u64(),
@@ -200,7 +200,7 @@ fn witness_cards_say_so_far_and_one_estimate_shows_until_the_sweep_is_done() {
         // Widened to the whole plan and run to its end.
         launch(&["--resume"]);
         work_until_idle(&url, None, &d.join("worker2.log"));
-        let st = status_json(&url, "part");
+        let st = Client::new(&url).status("part");
         assert_eq!(st["state"], "done", "{st}");
         let (v, t) = shown(&client, "done").await;
         let captions: Vec<&str> = t["captions"]
@@ -313,7 +313,7 @@ fn report_on_a_stopped_sweep_says_so_and_partial_writes_a_marked_report() {
     ok(&["cancel", "stopped", "--coordinator", &url]);
     launch("held", &[]);
     ok(&["pause", "held", "--coordinator", &url]);
-    let st = status_json(&url, "stopped");
+    let st = Client::new(&url).status("stopped");
     assert_eq!(st["state"], "cancelled", "{st}");
     let done = st["shards_done"].as_u64().unwrap();
     let total = st["shards_total"].as_u64().unwrap();

@@ -8,7 +8,7 @@
 use gamesweep_report::{figures, report};
 use std::path::{Path, PathBuf};
 
-use crate::support::cli;
+use crate::support::harness;
 
 fn runs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs")
@@ -243,7 +243,7 @@ fn report_from_rewrites_a_report() {
     std::fs::copy(src.join("results.json"), dir.join("results.json")).unwrap();
     std::fs::write(dir.join("figures/stale.svg"), "<svg/>").unwrap();
     std::fs::write(dir.join("figures/keep.txt"), "x").unwrap();
-    let o = cli::gs(&["report", "--from", dir.to_str().unwrap()]);
+    let o = harness::gs(&["report", "--from", dir.to_str().unwrap()]);
     assert!(o.status.success());
     // Regression: the line names every file written (it said "report.md,
     // report.html and figures/", leaving out results.json and how many SVGs).
@@ -268,7 +268,7 @@ fn report_from_rewrites_a_report() {
     );
     // Into another folder with --out.
     let out = tmp.path().join("out");
-    cli::ok(&[
+    harness::ok(&[
         "report",
         "--from",
         dir.to_str().unwrap(),
@@ -278,13 +278,13 @@ fn report_from_rewrites_a_report() {
     assert!(read(&out.join("report.md")) == read(&src.join("report.md")));
     // Bad input: one line, no panic.
     let missing = tmp.path().join("missing");
-    cli::refused(
+    harness::refused(
         &["report", "--from", missing.to_str().unwrap()],
         "results.json",
     );
     std::fs::create_dir_all(&missing).unwrap();
     std::fs::write(missing.join("results.json"), "{\"kind\": \"uvg\"}").unwrap();
-    cli::refused(
+    harness::refused(
         &["report", "--from", missing.to_str().unwrap()],
         "kind and parameters",
     );
@@ -293,5 +293,5 @@ fn report_from_rewrites_a_report() {
         "{\"kind\": \"nope\", \"params\": {}}",
     )
     .unwrap();
-    cli::refused(&["report", "--from", missing.to_str().unwrap()], "nope");
+    harness::refused(&["report", "--from", missing.to_str().unwrap()], "nope");
 }

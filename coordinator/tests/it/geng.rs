@@ -6,7 +6,7 @@
 //! fail without it): counts, `>A` lines and, up to 8 vertices, the graphs
 //! themselves up to isomorphism.
 
-use crate::support::cli::{gs, refused, BIN};
+use crate::support::harness::{gs, refused, BIN};
 use crate::support::proc;
 use gamesweep::gen::canon;
 use gamesweep::graph::graph6;

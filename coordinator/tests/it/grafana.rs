@@ -4,8 +4,8 @@
 //! every metric its queries name is one a coordinator's `/metrics` exports.
 //! (`tests/slow/prometheus.rs` runs each query on a real Prometheus.)
 
-use crate::support::cli::{ok, serve};
 use crate::support::grafana::{self, get, metric_names};
+use crate::support::harness::{ok, serve};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 

@@ -6,52 +6,34 @@
 //! open Watch stream does not keep the coordinator from stopping.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::HealthCheckRequest;
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 const SERVICE: &str = "gamesweep.v1.Coordinator";
 
-use crate::support::proc;
-use proc::{free_port, Proc};
+use crate::support::harness::{Coordinator, Gs, Serve};
+use crate::support::proc::free_port;
 
-/// `gamesweep serve` on 127.0.0.1:`port` with a token file in `dir`.
-fn serve(dir: &Path, port: u16) -> Proc {
-    let listen = format!("127.0.0.1:{port}");
+/// `gamesweep serve` on 127.0.0.1:`port` with a token file in `dir`, which
+/// is also its HOME.
+fn with_token(dir: &Path, port: u16) -> Coordinator {
     let token_file = dir.join("token");
     std::fs::write(&token_file, "s3cret-token\n").unwrap();
-    let child = Command::new(BIN)
-        .args(["serve", "--listen", &listen, "--store"])
-        .arg(dir.join("store"))
-        .arg("--token-file")
-        .arg(&token_file)
-        .env("HOME", dir)
-        .env_remove("GAMESWEEP_TOKEN_FILE")
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(dir.join("serve.log")).unwrap())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(&listen).is_err() {
-        assert!(Instant::now() < deadline, "coordinator did not come up");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Proc(child)
+    Serve::new(&dir.join("store"))
+        .port(port)
+        .token_file(&token_file)
+        .home(dir)
+        .log(&dir.join("serve.log"))
+        .start()
 }
 
 /// A `gamesweep` client command with no token from the environment or from
 /// `~/.gamesweep/token` (HOME is the test's directory).
-fn gs(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env("HOME", dir)
-        .env_remove("GAMESWEEP_COORDINATOR")
-        .env_remove("GAMESWEEP_TOKEN_FILE")
-        .output()
-        .unwrap()
+fn client(dir: &Path, args: &[&str]) -> std::process::Output {
+    Gs::new(args).home(dir).output()
 }
 
 fn rt() -> tokio::runtime::Runtime {
@@ -89,7 +71,7 @@ async fn check(
 fn health_answers_without_the_token_and_the_service_still_needs_it() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let _c = serve(dir.path(), port);
+    let _c = with_token(dir.path(), port);
     let url = format!("http://127.0.0.1:{port}");
 
     rt().block_on(async {
@@ -104,7 +86,7 @@ fn health_answers_without_the_token_and_the_service_still_needs_it() {
     });
 
     // The gamesweep service itself still refuses a client without the token.
-    let o = gs(dir.path(), &["status", "--coordinator", &url]);
+    let o = client(dir.path(), &["status", "--coordinator", &url]);
     assert!(!o.status.success(), "status without the token was accepted");
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("token"),
@@ -113,7 +95,7 @@ fn health_answers_without_the_token_and_the_service_still_needs_it() {
     );
     // ... and accepts one with it.
     let tf = dir.path().join("token");
-    let o = gs(
+    let o = client(
         dir.path(),
         &[
             "status",
@@ -137,7 +119,7 @@ fn sigterm_turns_health_not_serving_and_an_open_watch_does_not_block_shutdown() 
 
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let mut c = serve(dir.path(), port);
+    let mut c = with_token(dir.path(), port);
     let url = format!("http://127.0.0.1:{port}");
 
     let rt = rt();
@@ -152,7 +134,7 @@ fn sigterm_turns_health_not_serving_and_an_open_watch_does_not_block_shutdown() 
     assert_eq!(first.status(), ServingStatus::Serving);
 
     let killed = Command::new("kill")
-        .args(["-TERM", &c.0.id().to_string()])
+        .args(["-TERM", &c.pid().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
@@ -172,7 +154,7 @@ fn sigterm_turns_health_not_serving_and_an_open_watch_does_not_block_shutdown() 
     // connected.
     let deadline = Instant::now() + Duration::from_secs(20);
     let status = loop {
-        if let Some(s) = c.0.try_wait().unwrap() {
+        if let Some(s) = c.proc_mut().0.try_wait().unwrap() {
             break s;
         }
         assert!(

@@ -10,67 +10,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg/results.json");
 
-use crate::support::proc;
-use proc::Proc;
-
-fn gs(args: &[&str]) -> String {
-    let o = Command::new(BIN)
-        .args(args)
-        .env_remove("GAMESWEEP_COORDINATOR")
-        .env_remove("GAMESWEEP_TOKEN_FILE")
-        .env("HOME", "/nonexistent/gamesweep-test-home")
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "gamesweep {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-/// `gamesweep serve` on `store`, trusting exports signed by the key in
-/// `trust`, and its URL.
-fn serve(store: &Path, log: &Path, trust: &Path) -> (Proc, String) {
-    let address = store.with_extension("address");
-    let _ = std::fs::remove_file(&address);
-    let mut p = Proc(
-        Command::new(BIN)
-            .args(["serve", "--listen", "127.0.0.1:0", "--store"])
-            .arg(store)
-            .arg("--address-file")
-            .arg(&address)
-            .arg("--trust-key")
-            .arg(trust)
-            .env("HOME", "/nonexistent/gamesweep-test-home")
-            .env_remove("RUST_LOG")
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(log).unwrap())
-            .spawn()
-            .unwrap(),
-    );
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Ok(url) = std::fs::read_to_string(&address) {
-            return (p, url.trim().to_string());
-        }
-        if let Some(st) = p.0.try_wait().unwrap() {
-            panic!(
-                "coordinator exited with {st}: {}",
-                std::fs::read_to_string(log).unwrap_or_default()
-            );
-        }
-        assert!(Instant::now() < deadline, "coordinator did not come up");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
+use crate::support::harness::{ok, Serve, BIN};
+use crate::support::proc::Proc;
 
 fn sweeps(url: &str) -> Vec<serde_json::Value> {
     let v: serde_json::Value =
-        serde_json::from_str(&gs(&["status", "--json", "--coordinator", url])).unwrap();
+        serde_json::from_str(&ok(&["status", "--json", "--coordinator", url])).unwrap();
     v["sweeps"].as_array().unwrap().clone()
 }
 
@@ -79,7 +26,7 @@ fn a_coordinator_killed_during_an_import_leaves_no_half_imported_sweep() {
     let dir = tempfile::tempdir().unwrap();
     let d = |name: &str| -> PathBuf { dir.path().join(name) };
     let s = |p: &Path| p.to_str().unwrap().to_string();
-    gs(&[
+    ok(&[
         "run",
         "uvg",
         "--max-n",
@@ -91,11 +38,11 @@ fn a_coordinator_killed_during_an_import_leaves_no_half_imported_sweep() {
         &s(&d("run")),
     ]);
     let file = d("uvg.gsx");
-    gs(&["export", "run", &s(&file), "--store", &s(&d("run/store"))]);
+    ok(&["export", "run", &s(&file), "--store", &s(&d("run/store"))]);
     // The importing coordinators trust the run's signing key (else the
     // import would wait for workers to re-run every shard).
     let key = d("run.key");
-    gs(&[
+    ok(&[
         "key",
         "export",
         "--store",
@@ -107,7 +54,15 @@ fn a_coordinator_killed_during_an_import_leaves_no_half_imported_sweep() {
     let (mut absent, mut whole, mut deleted) = (0, 0, 0);
     for (i, ms) in [0u64, 1, 2, 4, 8, 16, 32, 64].into_iter().enumerate() {
         let store = d(&format!("store{i}"));
-        let (mut coordinator, url) = serve(&store, &d(&format!("serve{i}a.log")), &key);
+        let (mut coordinator, url) = Serve::new(&store)
+            .log(&d(&format!("serve{i}a.log")))
+            .address_file(&store.with_extension("address"))
+            .arg("--trust-key")
+            .arg(&key)
+            .env_remove("RUST_LOG")
+            .limit(Duration::from_secs(30))
+            .start()
+            .into_parts();
         let mut import = Proc(
             Command::new(BIN)
                 .args([
@@ -137,7 +92,15 @@ fn a_coordinator_killed_during_an_import_leaves_no_half_imported_sweep() {
         coordinator.kill9();
         import.kill9();
         let log = d(&format!("serve{i}b.log"));
-        let (_coordinator, url) = serve(&store, &log, &key);
+        let (_coordinator, url) = Serve::new(&store)
+            .log(&log)
+            .address_file(&store.with_extension("address"))
+            .arg("--trust-key")
+            .arg(&key)
+            .env_remove("RUST_LOG")
+            .limit(Duration::from_secs(30))
+            .start()
+            .into_parts();
         let found = sweeps(&url);
         match found.as_slice() {
             [] => absent += 1,
@@ -158,7 +121,7 @@ fn a_coordinator_killed_during_an_import_leaves_no_half_imported_sweep() {
             deleted += 1;
         }
         if found.is_empty() {
-            gs(&[
+            ok(&[
                 "import",
                 &s(&file),
                 "--verify-fraction",
@@ -168,7 +131,7 @@ fn a_coordinator_killed_during_an_import_leaves_no_half_imported_sweep() {
             ]);
         }
         let out = d(&format!("report{i}"));
-        gs(&["report", "run", "--out", &s(&out), "--coordinator", &url]);
+        ok(&["report", "run", "--out", &s(&out), "--coordinator", &url]);
         assert_eq!(
             std::fs::read_to_string(out.join("results.json")).unwrap(),
             golden,

@@ -7,107 +7,18 @@
 
 use gamesweep_proto::pb;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
+use crate::support::harness::{Gs, Serve};
+use crate::support::proc::free_port;
 
-use crate::support::proc;
-use proc::{free_port, Proc};
-
-/// `cmd` cut off from the user's coordinator settings.
-fn isolated(mut cmd: Command, home: &Path) -> Command {
-    cmd.env("HOME", home);
-    for v in [
-        "GAMESWEEP_COORDINATOR",
-        "GAMESWEEP_TOKEN_FILE",
-        "GAMESWEEP_WORKER_TOKEN_FILE",
-        "GAMESWEEP_READ_TOKEN_FILE",
-        "GAMESWEEP_TLS_CA",
-        "GAMESWEEP_TLS_CERT",
-        "GAMESWEEP_TLS_KEY",
-        "GAMESWEEP_TLS_CLIENT_CA",
-    ] {
-        cmd.env_remove(v);
-    }
-    cmd
-}
-
-/// Wait until something listens on `port` (or the child exits).
-fn wait_listening(child: &mut Child, port: u16, log: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if let Some(st) = child.try_wait().unwrap() {
-            panic!(
-                "coordinator exited with {st}: {}",
-                std::fs::read_to_string(log).unwrap_or_default()
-            );
-        }
-        assert!(Instant::now() < deadline, "coordinator did not come up");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-/// `gamesweep serve` on 127.0.0.1:`port` in `dir` with `extra` options,
-/// through `sh -c '<prefix>; exec ...'` if `prefix` is given.
-fn serve(dir: &Path, port: u16, prefix: Option<&str>, extra: &[&str]) -> Proc {
-    let log = dir.join("serve.log");
-    let listen = format!("127.0.0.1:{port}");
-    let store = dir.join("store");
-    let mut args: Vec<String> = vec![
-        "serve".into(),
-        "--listen".into(),
-        listen,
-        "--store".into(),
-        store.to_str().unwrap().into(),
-    ];
-    args.extend(extra.iter().map(|s| s.to_string()));
-    let mut cmd = match prefix {
-        Some(p) => {
-            let mut c = Command::new("sh");
-            c.arg("-c")
-                .arg(format!("{p}; exec \"$0\" \"$@\""))
-                .arg(BIN)
-                .args(&args);
-            c
-        }
-        None => {
-            let mut c = Command::new(BIN);
-            c.args(&args);
-            c
-        }
-    };
-    let mut child = isolated(std::mem::replace(&mut cmd, Command::new("true")), dir)
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    wait_listening(&mut child, port, &log);
-    Proc(child)
-}
-
-/// Run `gamesweep args`, killing it if it takes longer than `limit`;
-/// returns the output and how long it took.
+/// Run `gamesweep args` (HOME: `dir`), killing it if it takes longer than
+/// `limit`; returns the output and how long it took.
 fn gs_within(dir: &Path, args: &[&str], limit: Duration) -> (Output, Duration) {
     let t0 = Instant::now();
-    let mut child = isolated(Command::new(BIN), dir)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    while child.try_wait().unwrap().is_none() {
-        if t0.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "gamesweep {args:?} still running after {limit:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (child.wait_with_output().unwrap(), t0.elapsed())
+    let o = Gs::new(args).home(dir).limit(limit).output();
+    (o, t0.elapsed())
 }
 
 fn token(dir: &Path, name: &str, text: &str) -> String {
@@ -116,7 +27,7 @@ fn token(dir: &Path, name: &str, text: &str) -> String {
     p.to_str().unwrap().to_string()
 }
 
-use crate::support::cli::peak_rss_kib;
+use crate::support::harness::peak_rss_kib;
 
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
@@ -130,12 +41,13 @@ fn idle_connections_do_not_lock_out_clients() {
     let dir = tempfile::tempdir().unwrap();
     let tf = token(dir.path(), "token", "s3cret");
     let port = free_port();
-    let _c = serve(
-        dir.path(),
-        port,
-        Some("ulimit -n 256"),
-        &["--token-file", &tf],
-    );
+    let _c = Serve::new(&dir.path().join("store"))
+        .port(port)
+        .sh_prefix("ulimit -n 256")
+        .args(&["--token-file", &tf])
+        .home(dir.path())
+        .log(&dir.path().join("serve.log"))
+        .start();
     // 400 connections that never send a byte: more than the coordinator's
     // 256 file descriptors.
     let mut idle = Vec::new();
@@ -165,8 +77,12 @@ fn idle_connections_do_not_lock_out_clients() {
 fn a_stopped_coordinator_fails_calls_by_a_deadline() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let c = serve(dir.path(), port, None, &[]);
-    let pid = c.0.id() as i32;
+    let c = Serve::new(&dir.path().join("store"))
+        .port(port)
+        .home(dir.path())
+        .log(&dir.path().join("serve.log"))
+        .start();
+    let pid = c.pid() as i32;
     // SAFETY: signalling our own child by its PID.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGSTOP) }, 0);
     let url = format!("http://127.0.0.1:{port}");
@@ -197,8 +113,13 @@ fn an_oversized_request_is_refused_without_being_held() {
     let dir = tempfile::tempdir().unwrap();
     let tf = token(dir.path(), "token", "s3cret");
     let port = free_port();
-    let c = serve(dir.path(), port, None, &["--token-file", &tf]);
-    let pid = c.0.id();
+    let c = Serve::new(&dir.path().join("store"))
+        .port(port)
+        .args(&["--token-file", &tf])
+        .home(dir.path())
+        .log(&dir.path().join("serve.log"))
+        .start();
+    let pid = c.pid();
     let url = format!("http://127.0.0.1:{port}");
     let rt = rt();
     let mut client = {
@@ -280,19 +201,19 @@ fn each_token_does_only_its_roles_calls() {
     let worker = token(dir.path(), "worker", "worker-token");
     let read = token(dir.path(), "read", "read-token");
     let port = free_port();
-    let _c = serve(
-        dir.path(),
-        port,
-        None,
-        &[
+    let _c = Serve::new(&dir.path().join("store"))
+        .port(port)
+        .args(&[
             "--token-file",
             &admin,
             "--worker-token-file",
             &worker,
             "--read-token-file",
             &read,
-        ],
-    );
+        ])
+        .home(dir.path())
+        .log(&dir.path().join("serve.log"))
+        .start();
     let url = format!("http://127.0.0.1:{port}");
     let bound = Duration::from_secs(30);
     let run = |args: &[&str], tf: &str| {
@@ -482,8 +403,12 @@ fn each_token_does_only_its_roles_calls() {
 fn client_chosen_sizes_are_refused_with_short_errors() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let c = serve(dir.path(), port, None, &[]);
-    let pid = c.0.id();
+    let c = Serve::new(&dir.path().join("store"))
+        .port(port)
+        .home(dir.path())
+        .log(&dir.path().join("serve.log"))
+        .start();
+    let pid = c.pid();
     let url = format!("http://127.0.0.1:{port}");
     let rt = rt();
     let mut client = {

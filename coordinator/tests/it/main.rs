@@ -5,7 +5,8 @@
 //! tests (load, chaos, Slurm, network namespaces) are the second binary,
 //! `tests/slow`: cargo runs test binaries one after another, and the tests
 //! of one binary in parallel threads, so they never share the two cores
-//! with these.
+//! with these. Both start and drive the binaries through one harness,
+//! `support/harness.rs` (`one_harness` checks that no module grows its own).
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -29,6 +30,7 @@ mod health;
 mod import_crash;
 mod limits;
 mod memcap;
+mod one_harness;
 mod parts;
 mod patient_liar;
 mod pipeline;

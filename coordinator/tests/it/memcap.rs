@@ -5,79 +5,20 @@
 //! sets the shards aside (its existing policy) while the worker lives on.
 //! Every wait is bounded; every process is killed by its PID on drop.
 
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
-const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
-
-use crate::support::proc;
-use proc::Proc;
-
-/// `cmd` cut off from the user's coordinator settings.
-fn isolated(mut cmd: Command) -> Command {
-    cmd.env_remove("GAMESWEEP_COORDINATOR")
-        .env_remove("GAMESWEEP_TOKEN_FILE")
-        .env_remove("GAMESWEEP_COORDINATOR_FILE")
-        .env_remove("GAMESWEEP_MAX_MEMORY")
-        .env("HOME", "/nonexistent/gamesweep-test-home");
-    cmd
-}
-
-/// `gamesweep serve` on a port of its choosing; its process and URL.
-fn serve(dir: &Path) -> (Proc, String) {
-    let address_file = dir.join("serve.url");
-    let log = dir.join("serve.log");
-    let mut child = Proc(
-        isolated(Command::new(BIN))
-            .args(["serve", "--listen", "127.0.0.1:0", "--store"])
-            .arg(dir.join("store"))
-            .arg("--address-file")
-            .arg(&address_file)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap(),
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Ok(url) = std::fs::read_to_string(&address_file) {
-            if url.ends_with('\n') || !url.trim().is_empty() {
-                return (child, url.trim().to_string());
-            }
-        }
-        if let Some(status) = child.0.try_wait().unwrap() {
-            panic!(
-                "coordinator exited with {status}: {}",
-                std::fs::read_to_string(&log).unwrap_or_default()
-            );
-        }
-        assert!(Instant::now() < deadline, "coordinator did not come up");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = isolated(Command::new(BIN)).args(args).output().unwrap();
-    assert!(
-        o.status.success(),
-        "gamesweep {args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-fn status_json(url: &str, id: &str) -> serde_json::Value {
-    let out = ok(&["status", id, "--json", "--coordinator", url]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    v["sweeps"][0].clone()
-}
+use crate::support::harness::{isolated, ok, Client, Serve, WORKER_BIN};
+use crate::support::proc::Proc;
 
 #[test]
 fn a_worker_over_its_memory_cap_reports_failures_and_lives_on() {
     let dir = tempfile::tempdir().unwrap();
-    let (_c, u) = serve(dir.path());
+    let (_c, u) = Serve::new(&dir.path().join("store"))
+        .log(&dir.path().join("serve.log"))
+        .address_file(&dir.path().join("serve.url"))
+        .start()
+        .into_parts();
     ok(&[
         "launch",
         "uvg",
@@ -107,7 +48,7 @@ fn a_worker_over_its_memory_cap_reports_failures_and_lives_on() {
     );
     let deadline = Instant::now() + Duration::from_secs(90);
     let s = loop {
-        let s = status_json(&u, "m1");
+        let s = Client::new(&u).status("m1");
         if s["state"] == "failed" {
             break s;
         }

@@ -10,8 +10,8 @@ use gamesweep_engine::export_file;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::support::cli;
-use cli::{gs, ok, refused};
+use crate::support::harness;
+use harness::{gs, ok, refused};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

@@ -10,9 +10,9 @@
 //! a bare "partly verified".
 
 use crate::replicate::{
-    honest_run, lease_req, ok, raw_client, serve_with_credentials, status, submit_req, try_lie,
-    worker,
+    honest_run, lease_req, raw_client, serve_with_credentials, submit_req, try_lie,
 };
+use crate::support::harness::{Client, Gs, Worker};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -47,7 +47,7 @@ fn a_patient_liar_is_outvoted_or_named_with_the_rows_it_could_change() {
     let (_c, u, secrets) = serve_with_credentials(d, &["liar", "honest-1", "honest-2"], &[]);
     let admin = d.join("admin");
     let admin_s = admin.to_str().unwrap();
-    ok(&[
+    Gs::new(&[
         "launch",
         "uvg",
         "--max-n",
@@ -58,9 +58,22 @@ fn a_patient_liar_is_outvoted_or_named_with_the_rows_it_could_change() {
         &u,
         "--token-file",
         admin_s,
-    ]);
-    let _w1 = worker(&u, "h1", &d.join("honest-1"), &d.join("w1.log"));
-    let _w2 = worker(&u, "h2", &d.join("honest-2"), &d.join("w2.log"));
+    ])
+    .ok_both();
+    let _w1 = Worker::new(&u)
+        .separate_binary()
+        .id("h1")
+        .threads(1)
+        .token(&d.join("honest-1"))
+        .log(&d.join("w1.log"))
+        .spawn();
+    let _w2 = Worker::new(&u)
+        .separate_binary()
+        .id("h2")
+        .threads(1)
+        .token(&d.join("honest-2"))
+        .log(&d.join("w2.log"))
+        .spawn();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -69,7 +82,7 @@ fn a_patient_liar_is_outvoted_or_named_with_the_rows_it_could_change() {
     let (mut honest_given, mut lies) = (0, 0);
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
-        let (_, s) = status(&u, &admin, "patient");
+        let (_, s) = Client::new(&u).token(&admin).status_report("patient");
         if s["state"] == "done" {
             break;
         }
@@ -98,7 +111,7 @@ fn a_patient_liar_is_outvoted_or_named_with_the_rows_it_could_change() {
         }
     }
     let out = d.join("out");
-    ok(&[
+    Gs::new(&[
         "report",
         "patient",
         "--coordinator",
@@ -107,7 +120,8 @@ fn a_patient_liar_is_outvoted_or_named_with_the_rows_it_could_change() {
         admin_s,
         "--out",
         out.to_str().unwrap(),
-    ]);
+    ])
+    .ok_both();
     let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
     let truth = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs/uvg/results.json"),

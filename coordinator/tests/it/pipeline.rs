@@ -7,86 +7,19 @@
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::cli;
+use crate::support::harness;
 use crate::support::proc;
-use cli::{isolated, refused, BIN};
-
-/// Run `gamesweep args` with `input` on standard input (written from a
-/// thread, so a large input cannot deadlock on a full pipe), killed after
-/// 120 s.
-fn gs_in(args: &[&str], input: &[u8]) -> Output {
-    let t0 = Instant::now();
-    let mut child = isolated(Command::new(BIN))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The child may stop reading early (an error); that is its answer.
-        let _ = stdin.write_all(&input);
-    });
-    // Read the output on threads too, so a full stdout pipe cannot block it.
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let out_t = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut out, &mut v).unwrap();
-        v
-    });
-    let err_t = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut err, &mut v).unwrap();
-        v
-    });
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if t0.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("gamesweep {args:?} still running after 120 s");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    writer.join().unwrap();
-    Output {
-        status,
-        stdout: out_t.join().unwrap(),
-        stderr: err_t.join().unwrap(),
-    }
-}
-
-/// `gs_in` that must succeed; its stdout.
-fn ok_in(args: &[&str], input: &str) -> String {
-    let o = gs_in(args, input.as_bytes());
-    assert!(
-        o.status.success(),
-        "gamesweep {args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-/// `gamesweep args` (no input), which must succeed; its stdout, read while
-/// it runs (a listing is larger than a pipe's buffer).
-fn ok(args: &[&str]) -> String {
-    ok_in(args, "")
-}
+use harness::{isolated, ok, refused, Gs, BIN};
 
 /// The number `gamesweep graphs ARGS -u` finds: as geng, it writes nothing
 /// on standard output and the count in its `>Z` line on standard error.
 fn counted(args: &[&str]) -> u64 {
     let mut a = args.to_vec();
     a.push("-u");
-    let o = gs_in(&a, b"");
+    let o = Gs::new(&a).input(b"").output();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "gamesweep {a:?} failed: {err}");
     assert!(o.stdout.is_empty(), "gamesweep {a:?} wrote graphs");
@@ -106,10 +39,9 @@ fn connected_upto(max_n: u32) -> String {
 
 #[test]
 fn uvg_summary_equals_the_committed_sweep() {
-    let json = ok_in(
-        &["solve", "uvg", "-", "--summary", "--json", "--threads", "2"],
-        &connected_upto(7),
-    );
+    let json = Gs::new(&["solve", "uvg", "-", "--summary", "--json", "--threads", "2"])
+        .input(connected_upto(7).as_bytes())
+        .ok();
     let got: serde_json::Value = serde_json::from_str(&json).unwrap();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg/results.json");
     let want: serde_json::Value =
@@ -141,7 +73,9 @@ fn uvg_summary_equals_the_committed_sweep() {
     assert_eq!(got["total"]["positions"].as_u64(), Some(positions));
     assert_eq!(got["total"]["graphs"].as_u64(), Some(996));
     // The text summary says the same.
-    let text = ok_in(&["solve", "uvg", "-", "--summary"], &connected_upto(7));
+    let text = Gs::new(&["solve", "uvg", "-", "--summary"])
+        .input(connected_upto(7).as_bytes())
+        .ok();
     assert!(
         text.contains("n 7: 853 graphs, 5971 positions, 1073 first-player wins; grundy 0: 4898"),
         "{text}"
@@ -151,8 +85,12 @@ fn uvg_summary_equals_the_committed_sweep() {
 #[test]
 fn uvg_lines_give_every_start_in_input_order() {
     let input = connected_upto(7);
-    let one = ok_in(&["solve", "uvg", "-", "--threads", "1"], &input);
-    let two = ok_in(&["solve", "uvg", "-", "--threads", "2"], &input);
+    let one = Gs::new(&["solve", "uvg", "-", "--threads", "1"])
+        .input(input.as_bytes())
+        .ok();
+    let two = Gs::new(&["solve", "uvg", "-", "--threads", "2"])
+        .input(input.as_bytes())
+        .ok();
     assert_eq!(one, two, "threads change nothing");
     let lines: Vec<&str> = one.lines().collect();
     assert_eq!(lines.len(), input.lines().count());
@@ -176,7 +114,9 @@ fn uvg_lines_give_every_start_in_input_order() {
         assert_eq!(values, want, "{g}");
     }
     // JSON lines, and graphs out of generation order (no shared prefix).
-    let json = ok_in(&["solve", "uvg", "-", "--json"], "Bw\nC~\nBg\n");
+    let json = Gs::new(&["solve", "uvg", "-", "--json"])
+        .input("Bw\nC~\nBg\n".as_bytes())
+        .ok();
     assert_eq!(
         json,
         "{\"graph6\":\"Bw\",\"grundy\":[0,0,0]}\n{\"graph6\":\"C~\",\"grundy\":[1,1,1,1]}\n{\"graph6\":\"Bg\",\"grundy\":[0,1,0]}\n"
@@ -187,7 +127,9 @@ fn uvg_lines_give_every_start_in_input_order() {
 fn uvg_bad_lines_are_reported_and_the_rest_solved() {
     let k20 = gamesweep::graph::graph6::encode_with(20, |_, _| true);
     let input = format!("Bw\n\nxx\nC~\r\n&A\n{k20}\n@\n");
-    let o = gs_in(&["solve", "uvg", "-", "--budget", "1000"], input.as_bytes());
+    let o = Gs::new(&["solve", "uvg", "-", "--budget", "1000"])
+        .input(input.as_bytes())
+        .output();
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         String::from_utf8(o.stdout).unwrap(),
@@ -215,13 +157,20 @@ fn uvg_bad_lines_are_reported_and_the_rest_solved() {
     );
     assert!(!err.contains("panicked"));
     // Not UTF-8.
-    let o = gs_in(&["solve", "uvg", "-"], b"Bw\n\xff\xfe\n");
+    let o = Gs::new(&["solve", "uvg", "-"])
+        .input(b"Bw\n\xff\xfe\n")
+        .output();
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&o.stdout), "Bw 0 0 0\n");
     assert!(String::from_utf8_lossy(&o.stderr).contains("line 2: not UTF-8 text (byte 1)"));
     // An empty input is no graphs.
-    assert_eq!(ok_in(&["solve", "uvg", "-"], ""), "");
-    let sum = ok_in(&["solve", "uvg", "-", "--summary"], "");
+    assert_eq!(
+        Gs::new(&["solve", "uvg", "-"]).input("".as_bytes()).ok(),
+        ""
+    );
+    let sum = Gs::new(&["solve", "uvg", "-", "--summary"])
+        .input("".as_bytes())
+        .ok();
     assert_eq!(
         sum,
         "total: 0 graphs, 0 positions, 0 first-player wins; grundy\n"
@@ -238,7 +187,9 @@ fn uvg_bad_lines_are_reported_and_the_rest_solved() {
 #[test]
 fn col_and_myopic_lines_match_the_single_position_command() {
     let input = "Bw L..\nBw\nCs .R..\nC~ ..L.\nBw LL.\n";
-    let o = gs_in(&["solve", "col", "-", "--threads", "2"], input.as_bytes());
+    let o = Gs::new(&["solve", "col", "-", "--threads", "2"])
+        .input(input.as_bytes())
+        .output();
     assert_eq!(o.status.code(), Some(2));
     let out = String::from_utf8(o.stdout).unwrap();
     let err = String::from_utf8(o.stderr).unwrap();
@@ -258,19 +209,24 @@ fn col_and_myopic_lines_match_the_single_position_command() {
     }
     // Myopic Col on digraph6 boards: root 0 -> 1, 0 -> 2 with 1 blue is -1/2.
     let d6 = gamesweep::graph::graph6::encode_digraph_with(3, |i, j| i == 0 && j > 0);
-    let out = ok_in(&["solve", "myopic", "-", "--json"], &format!("{d6} .L.\n"));
+    let out = Gs::new(&["solve", "myopic", "-", "--json"])
+        .input(format!("{d6} .L.\n").as_bytes())
+        .ok();
     let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(j["value"], "-1/2");
     assert_eq!(j["outcome"], "R");
     // The summary counts outcomes and values over every line.
     let graphs5 = ok(&["graphs", "5", "-c"]);
-    let sum: serde_json::Value = serde_json::from_str(&ok_in(
-        &["solve", "col", "-", "--summary", "--json"],
-        &graphs5,
-    ))
+    let sum: serde_json::Value = serde_json::from_str(
+        &Gs::new(&["solve", "col", "-", "--summary", "--json"])
+            .input(graphs5.as_bytes())
+            .ok(),
+    )
     .unwrap();
     assert_eq!(sum["positions"], 21);
-    let by_line = ok_in(&["solve", "col", "-"], &graphs5);
+    let by_line = Gs::new(&["solve", "col", "-"])
+        .input(graphs5.as_bytes())
+        .ok();
     let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
     for l in by_line.lines() {
         *outcomes
@@ -290,18 +246,23 @@ fn col_and_myopic_lines_match_the_single_position_command() {
 /// the single `solve uvg CODE --json`.
 #[test]
 fn echoed_codes_drop_the_graph6_header() {
-    let out = ok_in(&["solve", "uvg", "-"], ">>graph6<<CF\n");
+    let out = Gs::new(&["solve", "uvg", "-"])
+        .input(">>graph6<<CF\n".as_bytes())
+        .ok();
     assert_eq!(out, "CF 0 0 0 1\n");
-    let out = ok_in(&["solve", "uvg", "-", "--json"], ">>graph6<<CF\n");
+    let out = Gs::new(&["solve", "uvg", "-", "--json"])
+        .input(">>graph6<<CF\n".as_bytes())
+        .ok();
     let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(j["graph6"], "CF");
-    let out = ok_in(&["solve", "col", "-"], ">>graph6<<Bw L..\n");
+    let out = Gs::new(&["solve", "col", "-"])
+        .input(">>graph6<<Bw L..\n".as_bytes())
+        .ok();
     assert!(out.starts_with("Bw L.. "), "{out}");
     let d6 = gamesweep::graph::graph6::encode_digraph_with(3, |i, j| i == 0 && j > 0);
-    let out = ok_in(
-        &["solve", "myopic", "-"],
-        &format!(">>digraph6<<{d6} .L.\n"),
-    );
+    let out = Gs::new(&["solve", "myopic", "-"])
+        .input(format!(">>digraph6<<{d6} .L.\n").as_bytes())
+        .ok();
     assert!(out.starts_with(&format!("{d6} .L. ")), "{out}");
     let j: serde_json::Value =
         serde_json::from_str(&ok(&["solve", "uvg", ">>graph6<<CF", "--json"])).unwrap();
@@ -325,7 +286,9 @@ fn col_summary_values_are_in_value_order() {
             format!("{g} L{}\n", ".".repeat(n - 1))
         })
         .collect();
-    let text = ok_in(&["solve", "col", "-", "--summary"], &input);
+    let text = Gs::new(&["solve", "col", "-", "--summary"])
+        .input(input.as_bytes())
+        .ok();
     let values: Vec<&str> = text
         .lines()
         .skip_while(|l| *l != "values:")
@@ -339,7 +302,9 @@ fn col_summary_values_are_in_value_order() {
     assert!(values.contains(&"-1") && values.contains(&"-2"), "{text}");
     // The JSON object `values` lists its keys in the same order (parsed
     // here by hand: serde_json's map would sort them as text again).
-    let json = ok_in(&["solve", "col", "-", "--summary", "--json"], &input);
+    let json = Gs::new(&["solve", "col", "-", "--summary", "--json"])
+        .input(input.as_bytes())
+        .ok();
     let (_, body) = json.split_once("\"values\":{").unwrap();
     let body = &body[..body.find('}').unwrap()];
     let keys: Vec<&str> = body
@@ -491,10 +456,11 @@ fn geng_pipes_into_solve_uvg() {
     let geng = geng_or_fail("geng_pipes_into_solve_uvg", &["-c", "-q", "8"]);
     assert!(geng.status.success());
     // geng's labelling differs from ours; the values of the class do not.
-    let got: serde_json::Value = serde_json::from_str(&ok_in(
-        &["solve", "uvg", "-", "--summary", "--json"],
-        std::str::from_utf8(&geng.stdout).unwrap(),
-    ))
+    let got: serde_json::Value = serde_json::from_str(
+        &Gs::new(&["solve", "uvg", "-", "--summary", "--json"])
+            .input(std::str::from_utf8(&geng.stdout).unwrap().as_bytes())
+            .ok(),
+    )
     .unwrap();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg/results.json");
     let want: serde_json::Value =
@@ -543,7 +509,9 @@ fn a_reader_leaving_early_and_an_endless_line_end_cleanly() {
     assert!(o.status.success(), "{:?} {err}", o.status);
     assert!(!err.contains("panicked"), "{err}");
     // A line without end is refused after 1 MiB, not read into memory whole.
-    let o = gs_in(&["solve", "uvg", "-"], &vec![b'~'; 3 << 20]);
+    let o = Gs::new(&["solve", "uvg", "-"])
+        .input(&vec![b'~'; 3 << 20])
+        .output();
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
@@ -584,7 +552,9 @@ fn on_a_terminal(args: &[&str], input: &std::path::Path, out: &std::path::Path) 
 fn a_pipeline_counts_lines_on_a_terminal_and_is_quiet_into_a_pipe() {
     let input = connected_upto(7);
     let lines = input.lines().count();
-    let piped = gs_in(&["solve", "uvg", "-", "--summary"], input.as_bytes());
+    let piped = Gs::new(&["solve", "uvg", "-", "--summary"])
+        .input(input.as_bytes())
+        .output();
     assert!(piped.status.success());
     assert!(
         piped.stderr.is_empty(),
@@ -657,8 +627,12 @@ fn sparse6_in_and_out() {
         assert_eq!(sparse6::decode(b).unwrap(), graph6::decode(a).unwrap());
     }
     let s6 = geng_lines("sparse6_in_and_out", &["-c", "-q", "-s", "8"]).join("\n");
-    let got: serde_json::Value =
-        serde_json::from_str(&ok_in(&["solve", "uvg", "-", "--summary", "--json"], &s6)).unwrap();
+    let got: serde_json::Value = serde_json::from_str(
+        &Gs::new(&["solve", "uvg", "-", "--summary", "--json"])
+            .input(s6.as_bytes())
+            .ok(),
+    )
+    .unwrap();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg/results.json");
     let want: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -673,7 +647,7 @@ fn sparse6_in_and_out() {
     }
     // Each line's echo is the sparse6 line itself, valid for the next tool.
     let first = s6.lines().next().unwrap();
-    let line = ok_in(&["solve", "uvg", "-"], first);
+    let line = Gs::new(&["solve", "uvg", "-"]).input(first.as_bytes()).ok();
     assert!(line.starts_with(&format!("{first} ")), "{line}");
 }
 
@@ -716,7 +690,9 @@ fn game_lines_are_valued_in_input_order() {
     // `solve` values graphs of up to 12 vertices for Node Kayles.
     let octal = gamesweep::gamegraph::octal::grundy_values(&[1, 3, 7], 12);
     let paths: Vec<String> = (1..=12).rev().map(path_code).collect();
-    let out = ok_in(&["solve", "node-kayles", "-"], &(paths.join("\n") + "\n"));
+    let out = Gs::new(&["solve", "node-kayles", "-"])
+        .input((paths.join("\n") + "\n").as_bytes())
+        .ok();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 12, "{out}");
     for (line, n) in lines.iter().zip((1..=12).rev()) {
@@ -726,10 +702,9 @@ fn game_lines_are_valued_in_input_order() {
     let stars: Vec<String> = (1..=6)
         .map(|n| gamesweep::graph::graph6::encode_with(n + 1, |u, v| (u == 0) != (v == 0)))
         .collect();
-    let out = ok_in(
-        &["solve", "snort", "-", "--threads", "2"],
-        &stars.join("\n"),
-    );
+    let out = Gs::new(&["solve", "snort", "-", "--threads", "2"])
+        .input(stars.join("\n").as_bytes())
+        .ok();
     let values: Vec<&str> = out.lines().map(|l| l.split(' ').nth(1).unwrap()).collect();
     let want: Vec<String> = (1..=6).map(|n| format!("±{n}")).collect();
     assert_eq!(values, want);
@@ -741,7 +716,9 @@ fn game_lines_are_valued_in_input_order() {
 fn game_lines_match_the_single_graph_command() {
     let graphs = connected_upto(5);
     for game in ["node-kayles", "arc-kayles", "snort", "geography-edge"] {
-        let out = ok_in(&["solve", game, "-", "--json"], &graphs);
+        let out = Gs::new(&["solve", game, "-", "--json"])
+            .input(graphs.as_bytes())
+            .ok();
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), graphs.lines().count(), "{game}");
         for (line, code) in lines.iter().zip(graphs.lines()) {
@@ -758,7 +735,9 @@ fn game_lines_match_the_single_graph_command() {
 /// the command then fails. Misuse is one line naming what was wrong.
 #[test]
 fn game_lines_bad_input_is_reported() {
-    let o = gs_in(&["solve", "arc-kayles", "-"], b"Bw\nnot-a-graph\n\nCs\n");
+    let o = Gs::new(&["solve", "arc-kayles", "-"])
+        .input(b"Bw\nnot-a-graph\n\nCs\n")
+        .output();
     assert_eq!(o.status.code(), Some(2));
     let out = String::from_utf8_lossy(&o.stdout);
     let err = String::from_utf8_lossy(&o.stderr);
@@ -766,15 +745,15 @@ fn game_lines_bad_input_is_reported() {
     assert!(out.starts_with("Bw ") && out.contains("\nCs "), "{out}");
     assert!(err.contains("line 2:"), "{err}");
     assert!(err.contains("1 of 3 lines could not be solved"), "{err}");
-    cli::refused(&["solve", "no-such-game", "Bw"], "no game `no-such-game`");
-    cli::refused(
+    harness::refused(&["solve", "no-such-game", "Bw"], "no game `no-such-game`");
+    harness::refused(
         &["solve", "snort", "Bw", "--threads", "2"],
         "--threads goes with `-`",
     );
-    cli::refused(
+    harness::refused(
         &["solve", "snort", "-", "--threads", "0"],
         "not a number in 1..=1024",
     );
-    cli::refused(&["solve", "snort", "Bw", "Cs"], "got 2 arguments");
-    cli::refused(&["solve", "snort", "Bw", "--fast"], "no option `--fast`");
+    harness::refused(&["solve", "snort", "Bw", "Cs"], "got 2 arguments");
+    harness::refused(&["solve", "snort", "Bw", "--fast"], "no option `--fast`");
 }

@@ -15,7 +15,7 @@
 //! game file) are not shell; `gamesweep-worker` lines are parsed by the
 //! worker's own definition in its crate's tests.
 
-use crate::support::cli::{isolated, BIN};
+use crate::support::harness::{isolated, BIN};
 use gamesweep_coordinator::args::parse_kind_args;
 use gamesweep_coordinator::cli::{Cli, Command};
 use gamesweep_coordinator::cmd;

@@ -11,7 +11,8 @@
 //! confirm every shard, and `results.json` is byte-identical to
 //! `runs/uvg/results.json`.
 
-use crate::replicate::{lease_req, ok, raw_client, serve_with_credentials, status, worker};
+use crate::replicate::{lease_req, raw_client, serve_with_credentials};
+use crate::support::harness::{Client, Gs, Worker};
 use gamesweep_engine::export_file;
 use gamesweep_proto::pb;
 use std::collections::BTreeMap;
@@ -22,7 +23,7 @@ use std::time::{Duration, Instant};
 fn until_done(u: &str, admin: &Path, id: &str) -> serde_json::Value {
     let deadline = Instant::now() + Duration::from_secs(600);
     loop {
-        let (_, s) = status(u, admin, id);
+        let (_, s) = Client::new(u).token(admin).status_report(id);
         if s["state"] == "done" {
             return s;
         }
@@ -79,7 +80,7 @@ fn a_replayed_export_confirms_nothing_under_replicate_all() {
     let d = dir.path();
     // The published export of the same plan, from another store.
     let published = d.join("published");
-    ok(&[
+    Gs::new(&[
         "run",
         "uvg",
         "--max-n",
@@ -89,7 +90,8 @@ fn a_replayed_export_confirms_nothing_under_replicate_all() {
         "1h",
         "--out",
         published.to_str().unwrap(),
-    ]);
+    ])
+    .ok_both();
     let export = export_file::read(&published.join("run.gsx"))
         .unwrap()
         .export;
@@ -114,7 +116,7 @@ fn a_replayed_export_confirms_nothing_under_replicate_all() {
         .into_iter()
         .enumerate()
     {
-        ok(&[
+        Gs::new(&[
             "launch",
             "uvg",
             "--max-n",
@@ -127,7 +129,8 @@ fn a_replayed_export_confirms_nothing_under_replicate_all() {
             &u,
             "--token-file",
             admin_s,
-        ]);
+        ])
+        .ok_both();
         // The replayer takes every shard first, as fast as it can.
         let mut replayer = raw_client(&rt, &u, &secrets[k]);
         let mut taken = 0;
@@ -145,8 +148,20 @@ fn a_replayed_export_confirms_nothing_under_replicate_all() {
         }
         assert_eq!(taken, exported.len(), "the plan the export holds");
         // Two honest workers run the copies.
-        let _w1 = worker(&u, "h1", &d.join("honest-1"), &d.join("w1.log"));
-        let _w2 = worker(&u, "h2", &d.join("honest-2"), &d.join("w2.log"));
+        let _w1 = Worker::new(&u)
+            .separate_binary()
+            .id("h1")
+            .threads(1)
+            .token(&d.join("honest-1"))
+            .log(&d.join("w1.log"))
+            .spawn();
+        let _w2 = Worker::new(&u)
+            .separate_binary()
+            .id("h2")
+            .threads(1)
+            .token(&d.join("honest-2"))
+            .log(&d.join("w2.log"))
+            .spawn();
         let s = until_done(&u, &admin, sweep);
         let total = s["shards_total"].as_u64().unwrap();
         assert_eq!(total as usize, exported.len());
@@ -161,7 +176,7 @@ fn a_replayed_export_confirms_nothing_under_replicate_all() {
             serde_json::json!([format!("@{name}")])
         );
         let out = d.join(format!("out-{sweep}"));
-        ok(&[
+        Gs::new(&[
             "report",
             sweep,
             "--coordinator",
@@ -170,7 +185,8 @@ fn a_replayed_export_confirms_nothing_under_replicate_all() {
             admin_s,
             "--out",
             out.to_str().unwrap(),
-        ]);
+        ])
+        .ok_both();
         let read = |f: &str| std::fs::read_to_string(out.join(f)).unwrap();
         assert_eq!(read("results.json"), truth);
         let prov: serde_json::Value = serde_json::from_str(&read("provenance.json")).unwrap();

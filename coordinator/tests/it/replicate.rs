@@ -12,97 +12,12 @@
 //! an old worker are refused with one clear error.
 
 use gamesweep::sweep::{self, Params};
-use gamesweep_api::domain::Overview;
 use gamesweep_proto::{convert, pb};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
-const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
-
-use crate::support::proc;
-use proc::Proc;
-
-/// `cmd` cut off from the user's coordinator settings.
-fn isolated(mut cmd: Command) -> Command {
-    cmd.env_remove("GAMESWEEP_COORDINATOR")
-        .env_remove("GAMESWEEP_TOKEN_FILE")
-        .env_remove("GAMESWEEP_COORDINATOR_FILE")
-        .env("HOME", "/nonexistent/gamesweep-test-home");
-    cmd
-}
-
-/// `gamesweep ARGS`: its stdout and stderr, asserting success.
-pub(crate) fn ok(args: &[&str]) -> (String, String) {
-    let o = isolated(Command::new(BIN)).args(args).output().unwrap();
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(o.status.success(), "gamesweep {args:?} failed: {err}");
-    (String::from_utf8(o.stdout).unwrap(), err)
-}
-
-/// `gamesweep serve` on a port of its choosing; the process and its URL.
-fn serve(dir: &Path, extra: &[&str]) -> (Proc, String) {
-    let address_file = dir.join("url");
-    let log = dir.join("serve.log");
-    let mut child = Proc(
-        isolated(Command::new(BIN))
-            .args(["serve", "--listen", "127.0.0.1:0", "--store"])
-            .arg(dir.join("store"))
-            .arg("--address-file")
-            .arg(&address_file)
-            .args(extra)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap(),
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Ok(url) = std::fs::read_to_string(&address_file) {
-            return (child, url.trim().to_string());
-        }
-        if let Some(status) = child.0.try_wait().unwrap() {
-            panic!(
-                "coordinator exited with {status}: {}",
-                std::fs::read_to_string(&log).unwrap_or_default()
-            );
-        }
-        assert!(Instant::now() < deadline, "coordinator did not come up");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// A `gamesweep-worker` process with id `id` and the token in `token`.
-pub(crate) fn worker(url: &str, id: &str, token: &Path, log: &Path) -> Proc {
-    Proc(
-        isolated(Command::new(WORKER_BIN))
-            .args(["--coordinator", url, "--id", id, "--threads", "1"])
-            .arg("--token-file")
-            .arg(token)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(log).unwrap())
-            .spawn()
-            .unwrap(),
-    )
-}
-
-/// `status ID --json`: the whole report (parsed as the domain type) and
-/// the sweep as JSON.
-pub(crate) fn status(url: &str, admin: &Path, id: &str) -> (Overview, serde_json::Value) {
-    let (out, _) = ok(&[
-        "status",
-        id,
-        "--json",
-        "--coordinator",
-        url,
-        "--token-file",
-        admin.to_str().unwrap(),
-    ]);
-    let typed: Overview = serde_json::from_str(&out).unwrap();
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    (typed, v["sweeps"][0].clone())
-}
+use crate::support::harness::{Client, Gs, Serve, Worker};
+use crate::support::proc::Proc;
 
 /// An internally consistent but wrong `uvg` result: the honest one with
 /// one position moved from Grundy value 1 to Grundy value 2 (both nonzero,
@@ -143,11 +58,16 @@ pub(crate) fn serve_with_credentials(
     std::fs::write(&admin, "admin-secret-for-tests\n").unwrap();
     let mut args = vec!["--token-file", admin.to_str().unwrap()];
     args.extend_from_slice(extra);
-    let (c, u) = serve(dir, &args);
+    let (c, u) = Serve::new(&dir.join("store"))
+        .args(&args)
+        .log(&dir.join("serve.log"))
+        .address_file(&dir.join("url"))
+        .start()
+        .into_parts();
     let mut secrets = Vec::new();
     for name in names {
         let out = dir.join(name);
-        let (_, said) = ok(&[
+        let (_, said) = Gs::new(&[
             "token",
             "issue",
             "--name",
@@ -160,7 +80,8 @@ pub(crate) fn serve_with_credentials(
             &u,
             "--token-file",
             admin.to_str().unwrap(),
-        ]);
+        ])
+        .ok_both();
         assert!(said.contains(&format!("@{name}")), "{said}");
         secrets.push(std::fs::read_to_string(&out).unwrap().trim().to_string());
     }
@@ -238,7 +159,7 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
     );
     let admin = d.join("admin");
     let admin_s = admin.to_str().unwrap();
-    ok(&[
+    Gs::new(&[
         "launch",
         "uvg",
         "--max-n",
@@ -251,7 +172,8 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
         &u,
         "--token-file",
         admin_s,
-    ]);
+    ])
+    .ok_both();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -293,7 +215,7 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
         .into_inner()
         .accepted;
     assert!(!again, "a second id is the same identity");
-    let (_, s) = status(&u, &admin, "rep");
+    let (_, s) = Client::new(&u).token(&admin).status_report("rep");
     assert_eq!(s["verification"]["verified"], 0, "{s}");
     // A lease given back: its token is dead, under any id.
     let rel = rt
@@ -324,11 +246,23 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
         .unwrap_err();
     assert_eq!(e.code(), tonic::Code::InvalidArgument, "{e:?}");
 
-    let _w1 = worker(&u, "h1", &d.join("honest-1"), &d.join("w1.log"));
-    let _w2 = worker(&u, "h2", &d.join("honest-2"), &d.join("w2.log"));
+    let _w1 = Worker::new(&u)
+        .separate_binary()
+        .id("h1")
+        .threads(1)
+        .token(&d.join("honest-1"))
+        .log(&d.join("w1.log"))
+        .spawn();
+    let _w2 = Worker::new(&u)
+        .separate_binary()
+        .id("h2")
+        .threads(1)
+        .token(&d.join("honest-2"))
+        .log(&d.join("w2.log"))
+        .spawn();
     let deadline = Instant::now() + Duration::from_secs(180);
     let (report, s) = loop {
-        let (r, s) = status(&u, &admin, "rep");
+        let (r, s) = Client::new(&u).token(&admin).status_report("rep");
         if s["state"] == "done" {
             break (r, s);
         }
@@ -358,7 +292,7 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
     assert!(more.leases.is_empty(), "quarantined under any id");
 
     let out = d.join("out");
-    let (_, said) = ok(&[
+    let (_, said) = Gs::new(&[
         "report",
         "rep",
         "--coordinator",
@@ -367,7 +301,8 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
         admin_s,
         "--out",
         out.to_str().unwrap(),
-    ]);
+    ])
+    .ok_both();
     assert!(
         said.contains("disagreeing workers (out-voted): @liar")
             && said.contains("1 mismatched (1 replaced by the majority)"),
@@ -390,7 +325,7 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
 
     // The same as `gamesweep run` computes, byte for byte.
     let local = d.join("local");
-    ok(&[
+    Gs::new(&[
         "run",
         "uvg",
         "--max-n",
@@ -398,7 +333,8 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
         "--quiet",
         "--out",
         local.to_str().unwrap(),
-    ]);
+    ])
+    .ok_both();
     let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
     assert_eq!(read(&out, "results.json"), read(&local, "results.json"));
     // The same report but for its Verification section: how it was
@@ -437,7 +373,7 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         serve_with_credentials(d, &["hoarder", "other"], &["--max-shards-per-worker", "8"]);
     let admin = d.join("admin");
     let admin_s = admin.to_str().unwrap();
-    ok(&[
+    Gs::new(&[
         "launch",
         "uvg",
         "--max-n",
@@ -450,7 +386,8 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         &u,
         "--token-file",
         admin_s,
-    ]);
+    ])
+    .ok_both();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -465,7 +402,7 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         got.extend(r.leases);
     }
     assert_eq!(got.len(), 8, "one cap for the credential, not per id");
-    let (report, _) = status(&u, &admin, "big");
+    let (report, _) = Client::new(&u).token(&admin).status_report("big");
     let held: u32 = report
         .workers
         .iter()
@@ -494,7 +431,7 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         let e = rt.block_on(h.fail(fail(id, &got[0]))).unwrap_err();
         assert_eq!(e.code(), tonic::Code::PermissionDenied, "{e:?}");
     }
-    let (_, s) = status(&u, &admin, "big");
+    let (_, s) = Client::new(&u).token(&admin).status_report("big");
     assert_eq!(s["shards_failed"], 0, "{s}");
     // Another credential cannot use the hoarder's tokens.
     let mut o = raw_client(&rt, &u, &secrets[1]);
@@ -503,7 +440,7 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         .unwrap_err();
     assert_eq!(e.code(), tonic::Code::PermissionDenied, "{e:?}");
     // Revoked: refused from the next request on, with a plain message.
-    ok(&[
+    Gs::new(&[
         "token",
         "revoke",
         "hoarder",
@@ -511,7 +448,8 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         &u,
         "--token-file",
         admin_s,
-    ]);
+    ])
+    .ok_both();
     let e = rt.block_on(h.lease(lease_req("id-0", 1))).unwrap_err();
     assert_eq!(e.code(), tonic::Code::Unauthenticated, "{e:?}");
     // Named as revoked, not as a mistyped token.
@@ -520,7 +458,7 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         "{}",
         e.message()
     );
-    let (list, _) = ok(&[
+    let (list, _) = Gs::new(&[
         "token",
         "list",
         "--json",
@@ -528,7 +466,8 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         &u,
         "--token-file",
         admin_s,
-    ]);
+    ])
+    .ok_both();
     let list: serde_json::Value = serde_json::from_str(&list).unwrap();
     assert!(list[0]["revoked_unix_ms"].is_u64(), "{list}");
     assert!(
@@ -553,14 +492,15 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         );
     }
     // Issuing and revoking are in the audit log.
-    let (audit, _) = ok(&[
+    let (audit, _) = Gs::new(&[
         "audit",
         "--json",
         "--coordinator",
         &u,
         "--token-file",
         admin_s,
-    ]);
+    ])
+    .ok_both();
     assert!(
         audit.contains("issue-credential") && audit.contains("revoke-credential"),
         "{audit}"

@@ -9,9 +9,9 @@
 //! one, byte for byte, and its report names the liar.
 
 use crate::replicate::{
-    honest_run, lease_req, ok, raw_client, serve_with_credentials, status, submit_req, try_lie,
-    worker,
+    honest_run, lease_req, raw_client, serve_with_credentials, submit_req, try_lie,
 };
+use crate::support::harness::{Client, Gs, Worker};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -23,7 +23,7 @@ fn a_lie_caught_later_has_a_finished_sweep_rerun_by_others() {
     let admin = d.join("admin");
     let admin_s = admin.to_str().unwrap();
     let launch = |name: &str, max_n: &str, fraction: &str| {
-        ok(&[
+        Gs::new(&[
             "launch",
             "uvg",
             "--max-n",
@@ -36,10 +36,11 @@ fn a_lie_caught_later_has_a_finished_sweep_rerun_by_others() {
             &u,
             "--token-file",
             admin_s,
-        ]);
+        ])
+        .ok_both();
     };
     let report = |name: &str, out: &Path| {
-        ok(&[
+        Gs::new(&[
             "report",
             name,
             "--coordinator",
@@ -48,7 +49,8 @@ fn a_lie_caught_later_has_a_finished_sweep_rerun_by_others() {
             admin_s,
             "--out",
             out.to_str().unwrap(),
-        ]);
+        ])
+        .ok_both();
     };
     let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
     let golden = std::fs::read_to_string(
@@ -66,7 +68,7 @@ fn a_lie_caught_later_has_a_finished_sweep_rerun_by_others() {
     let mut lie_in_second = false;
     let mut second = false;
     loop {
-        let (_, s) = status(&u, &admin, "first");
+        let (_, s) = Client::new(&u).token(&admin).status_report("first");
         if s["state"] == "done" && !second {
             report("first", &d.join("before"));
             assert_eq!(read(&d.join("before"), "results.json"), golden);
@@ -95,34 +97,47 @@ fn a_lie_caught_later_has_a_finished_sweep_rerun_by_others() {
         }
     }
     assert!(lie_in_second);
-    let total = status(&u, &admin, "first").1["shards_total"]
+    let total = Client::new(&u).token(&admin).status_report("first").1["shards_total"]
         .as_u64()
         .unwrap();
     // The honest workers verify `second`, catch the lie, and run every
     // result of the liar in `first` again.
-    let _w1 = worker(&u, "h1", &d.join("honest-1"), &d.join("w1.log"));
-    let _w2 = worker(&u, "h2", &d.join("honest-2"), &d.join("w2.log"));
+    let _w1 = Worker::new(&u)
+        .separate_binary()
+        .id("h1")
+        .threads(1)
+        .token(&d.join("honest-1"))
+        .log(&d.join("w1.log"))
+        .spawn();
+    let _w2 = Worker::new(&u)
+        .separate_binary()
+        .id("h2")
+        .threads(1)
+        .token(&d.join("honest-2"))
+        .log(&d.join("w2.log"))
+        .spawn();
     let mut reopened = None;
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
-        let (_, s) = status(&u, &admin, "first");
+        let (_, s) = Client::new(&u).token(&admin).status_report("first");
         let why = &s["verification"]["waiting"]["rechecking"];
         if s["state"] == "running" && reopened.is_none() && why.is_array() {
             reopened = Some(why.clone());
-            let (text, _) = ok(&[
+            let (text, _) = Gs::new(&[
                 "status",
                 "first",
                 "--coordinator",
                 &u,
                 "--token-file",
                 admin_s,
-            ]);
+            ])
+            .ok_both();
             assert!(
                 text.contains(" of @liar after a caught lie"),
                 "status says why: {text}"
             );
         }
-        let (_, s2) = status(&u, &admin, "second");
+        let (_, s2) = Client::new(&u).token(&admin).status_report("second");
         if reopened.is_some() && s["state"] == "done" && s2["state"] == "done" {
             break;
         }

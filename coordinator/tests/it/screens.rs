@@ -14,10 +14,10 @@
 //! `GAMESWEEP_UPDATE_SCREENSHOTS=1` to `docs/screenshots/` (shown in
 //! `docs/screenshots.md`).
 
-use crate::dashboard::{serve_http, status_json, READ_SWEEP};
+use crate::dashboard::{serve_http, READ_SWEEP};
 use crate::explore::{enc, preset_code};
 use crate::support::browser::{self, Browser};
-use crate::support::cli::{isolated, ok, BIN};
+use crate::support::harness::{isolated, ok, Client as Cli, BIN};
 use crate::support::proc::Proc;
 
 use fantoccini::Client;
@@ -229,7 +229,7 @@ async fn dashboard_shows(c: &Client, url: &str, id: &str, want: impl Fn(&Value) 
     loop {
         let v = c.execute(READ_SWEEP, vec![json!(id)]).await.unwrap();
         if !v.is_null() && want(&v) {
-            let st = status_json(url, id);
+            let st = Cli::new(url).status(id);
             if v["state"] == st["state"] && v["shards_done"] == st["shards_done"] {
                 return v;
             }
@@ -252,7 +252,7 @@ fn signal(p: &Proc, signal: &str) {
     assert!(st.success(), "kill -{signal}");
 }
 
-/// Issue 41 (item 5): every page at a desktop's and a phone's width, looked
+/// Every page at a desktop's and a phone's width, looked
 /// at as above; the screenshots written.
 #[test]
 #[ignore = "needs chromium"]
@@ -304,7 +304,7 @@ fn every_page_at_a_desktop_and_a_phone_width() {
         );
         let deadline = Instant::now() + Duration::from_secs(120);
         loop {
-            let st = status_json(&url, "n10");
+            let st = Cli::new(&url).status("n10");
             let n = st["shards_done"].as_u64().unwrap();
             if n >= 4 {
                 signal(&worker, "STOP");
@@ -313,7 +313,7 @@ fn every_page_at_a_desktop_and_a_phone_width() {
             assert!(Instant::now() < deadline, "no shard done: {st}");
             std::thread::sleep(Duration::from_millis(100));
         }
-        let st = status_json(&url, "n10");
+        let st = Cli::new(&url).status("n10");
         assert_eq!(st["state"], "running", "finished before the pause: {st}");
         let during = Look {
             name: "dashboard-running",

@@ -7,8 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use crate::support::cli;
-use cli::{gs, ok, refused};
+use crate::support::harness;
+use harness::{gs, ok, refused};
 
 use gamesweep::graph::graph6::{encode_digraph_with, encode_with};
 use serde_json::Value;
@@ -28,7 +28,7 @@ fn path(n: usize) -> String {
 /// `solve uvg -` (the incremental table, another solver) on `graph`: the
 /// value of every start.
 fn batch_values(graph: &str) -> Vec<u64> {
-    let o = std::process::Command::new(cli::BIN)
+    let o = std::process::Command::new(harness::BIN)
         .args(["solve", "uvg", "-", "--threads", "1"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -5,8 +5,8 @@
 //! answering exactly what the CLI's `--json` prints.
 
 use crate::explore::explore;
-use crate::support::cli;
-use cli::{gs, ok, refused};
+use crate::support::harness;
+use harness::{gs, ok, refused};
 
 use serde_json::Value;
 use std::io::{Read, Write};

@@ -11,8 +11,8 @@ use gamesweep_engine::store::{ResilientStore, Store};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::support::cli;
-use cli::{gs, refused};
+use crate::support::harness;
+use harness::{gs, refused};
 
 /// The solver version the test pretends an earlier build had.
 const EARLIER: &str = "0.0.9+earlier-build";

@@ -13,11 +13,11 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
+use crate::support::harness::{Gs, BIN};
 
 /// The build under test: this one, or `GAMESWEEP_DAMAGE_BIN` (to show that
 /// an older build loses work silently: the tests then fail).
@@ -29,38 +29,6 @@ const SHARDS: &str = "17";
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-/// `gamesweep args`, cut off from the user's settings, killed after 120 s.
-fn gs(args: &[&str]) -> Output {
-    let t0 = Instant::now();
-    let mut cmd = Command::new(bin());
-    for v in [
-        "GAMESWEEP_COORDINATOR",
-        "GAMESWEEP_TOKEN_FILE",
-        "GAMESWEEP_COORDINATOR_FILE",
-    ] {
-        cmd.env_remove(v);
-    }
-    let mut child = cmd
-        .env("HOME", "/nonexistent/gamesweep-test-home")
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    while child.try_wait().unwrap().is_none() {
-        if t0.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "gamesweep {args:?} still running after 120 s: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.wait_with_output().unwrap()
 }
 
 /// `run uvg --max-n 8 --shards 17` into `out` with `extra` options.
@@ -77,7 +45,7 @@ fn run(out: &Path, extra: &[&str]) -> Output {
         s(out),
     ];
     args.extend_from_slice(extra);
-    gs(&args)
+    Gs::new(&args).bin(bin()).output()
 }
 
 /// The finished reference run (made once per test binary): its folder and
@@ -330,7 +298,7 @@ fn a_flip_that_drops_the_sweep_is_refused_and_accept_loss_recreates_it() {
             && err.contains("--accept-loss"),
         "{d:?}: {err}"
     );
-    let check = gs(&["store", "check", s(&case)]);
+    let check = Gs::new(&["store", "check", s(&case)]).bin(bin()).output();
     assert!(!check.status.success(), "store check must fail on damage");
     let text = String::from_utf8_lossy(&check.stdout);
     assert!(
@@ -351,7 +319,7 @@ fn a_flip_that_drops_the_sweep_is_refused_and_accept_loss_recreates_it() {
     // The next start is clean: the journal now says what the store holds.
     let o = run(&case, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let check = gs(&["store", "check", s(&case)]);
+    let check = Gs::new(&["store", "check", s(&case)]).bin(bin()).output();
     assert!(
         check.status.success(),
         "{}",
@@ -393,9 +361,11 @@ fn a_store_beyond_repair_restarts_from_its_export_every_checkpoint() {
     );
     // A coordinator's store: import the checkpoint into a new one, check it.
     let store = work.path().join("new-store");
-    let o = gs(&["import", s(&checkpoint), "--store", s(&store)]);
+    let o = Gs::new(&["import", s(&checkpoint), "--store", s(&store)])
+        .bin(bin())
+        .output();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let check = gs(&["store", "check", s(&store)]);
+    let check = Gs::new(&["store", "check", s(&store)]).bin(bin()).output();
     let text = String::from_utf8_lossy(&check.stdout);
     assert!(check.status.success(), "{text}");
     assert!(

@@ -9,11 +9,11 @@
 //! acknowledged work was lost is decided independently, with sled itself.
 
 use super::{apply, bin, copy_dir, s, Damage};
+use crate::support::harness::{Gs, Serve, Worker};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -24,168 +24,24 @@ const SWEEPS: [(&str, &[&str], usize); 3] = [
     ("u9p", &["uvg", "--max-n", "9", "--part", "0/2"], 33),
 ];
 
-/// `gamesweep args` (the build under test), cut off from the user's
-/// settings, killed after 180 s.
-fn gs(args: &[&str]) -> Output {
-    let mut cmd = Command::new(bin());
-    for v in [
-        "GAMESWEEP_COORDINATOR",
-        "GAMESWEEP_TOKEN_FILE",
-        "GAMESWEEP_COORDINATOR_FILE",
-    ] {
-        cmd.env_remove(v);
-    }
-    let mut child = cmd
-        .env("HOME", "/nonexistent/gamesweep-test-home")
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if t0.elapsed() > Duration::from_secs(180) {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "gamesweep {args:?} still running after 180 s: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = gs(args);
-    assert!(
-        o.status.success(),
-        "gamesweep {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// A `serve` we started: stopped (SIGTERM, then SIGKILL) on drop.
-struct Served {
-    child: Child,
-    url: String,
-    log: PathBuf,
-}
-
-impl Served {
-    /// Stop it as an operator does (SIGTERM) and wait for it.
-    fn stop(mut self) -> String {
-        self.halt();
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-
-    fn halt(&mut self) {
-        if self.child.try_wait().unwrap().is_none() {
-            let _ = Command::new("kill")
-                .args(["-TERM", &self.child.id().to_string()])
-                .status();
-            let t0 = Instant::now();
-            while self.child.try_wait().unwrap().is_none() {
-                if t0.elapsed() > Duration::from_secs(20) {
-                    let _ = self.child.kill();
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        self.halt();
-    }
-}
-
-/// `serve --store STORE extra` on 127.0.0.1:0 (the build under test): the
-/// running coordinator, or its stderr if it exited first (refused).
-fn serve(store: &Path, extra: &[&str], log: &Path) -> Result<Served, String> {
-    let address = log.with_extension("url");
-    let _ = std::fs::remove_file(&address);
-    let child = Command::new(bin())
-        .env("HOME", "/nonexistent/gamesweep-test-home")
-        .env_remove("GAMESWEEP_TOKEN_FILE")
-        .args(["serve", "--listen", "127.0.0.1:0", "--store", s(store)])
-        .arg("--address-file")
-        .arg(&address)
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(log).unwrap())
-        .spawn()
-        .unwrap();
-    let mut served = Served {
-        child,
-        url: String::new(),
-        log: log.to_path_buf(),
-    };
-    let t0 = Instant::now();
-    loop {
-        if let Ok(url) = std::fs::read_to_string(&address) {
-            if url.ends_with('\n') {
-                served.url = url.trim().to_string();
-                return Ok(served);
-            }
-        }
-        if served.child.try_wait().unwrap().is_some() {
-            return Err(std::fs::read_to_string(log).unwrap_or_default());
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(60),
-            "coordinator did not come up"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// A worker until the coordinator has nothing left (at most 180 s).
-fn work(url: &str, log: &Path) {
-    let mut w = Command::new(bin())
-        .env("HOME", "/nonexistent/gamesweep-test-home")
-        .env_remove("GAMESWEEP_TOKEN_FILE")
-        .args(["worker", "--coordinator", url, "--threads", "2"])
-        .args(["--exit-when-idle", "--idle-grace", "2"])
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(log).unwrap())
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    loop {
-        if let Some(st) = w.try_wait().unwrap() {
-            assert!(
-                st.success(),
-                "worker: {}",
-                std::fs::read_to_string(log).unwrap_or_default()
-            );
-            return;
-        }
-        if t0.elapsed() > Duration::from_secs(180) {
-            let _ = w.kill();
-            let _ = w.wait();
-            panic!(
-                "worker did not finish: {}",
-                std::fs::read_to_string(log).unwrap_or_default()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 /// Run what the coordinator at `url` has to run and fetch each sweep's
 /// `results.json` (`None`: no such sweep, or not finished); with `whole`,
 /// `u9p` is widened to its whole plan first, else only its part runs.
 fn finish(url: &str, dir: &Path, whole: bool) -> BTreeMap<&'static str, Option<Vec<u8>>> {
     if !whole {
-        work(url, &dir.join("worker-finish.log"));
+        Worker::new(url)
+            .bin(bin())
+            .idle_grace(2)
+            .limit(Duration::from_secs(180))
+            .log(&dir.join("worker-finish.log"))
+            .until_idle();
         let mut out = BTreeMap::new();
         for (id, _, _) in SWEEPS {
             let to = dir.join(format!("report-{id}"));
-            let o = gs(&["report", id, "--coordinator", url, "--out", s(&to)]);
+            let o = Gs::new(&["report", id, "--coordinator", url, "--out", s(&to)])
+                .bin(bin())
+                .limit(Duration::from_secs(180))
+                .output();
             out.insert(
                 id,
                 o.status
@@ -195,7 +51,7 @@ fn finish(url: &str, dir: &Path, whole: bool) -> BTreeMap<&'static str, Option<V
         }
         return out;
     }
-    let o = gs(&[
+    let o = Gs::new(&[
         "launch",
         "uvg",
         "--max-n",
@@ -207,13 +63,24 @@ fn finish(url: &str, dir: &Path, whole: bool) -> BTreeMap<&'static str, Option<V
         "0",
         "--coordinator",
         url,
-    ]);
+    ])
+    .bin(bin())
+    .limit(Duration::from_secs(180))
+    .output();
     let relaunched = o.status.success();
-    work(url, &dir.join("worker-finish.log"));
+    Worker::new(url)
+        .bin(bin())
+        .idle_grace(2)
+        .limit(Duration::from_secs(180))
+        .log(&dir.join("worker-finish.log"))
+        .until_idle();
     let mut out = BTreeMap::new();
     for (id, _, _) in SWEEPS {
         let to = dir.join(format!("report-{id}"));
-        let o = gs(&["report", id, "--coordinator", url, "--out", s(&to)]);
+        let o = Gs::new(&["report", id, "--coordinator", url, "--out", s(&to)])
+            .bin(bin())
+            .limit(Duration::from_secs(180))
+            .output();
         out.insert(
             id,
             match o.status.success() {
@@ -253,21 +120,40 @@ pub(super) fn multi() -> &'static Multi {
         let dir = tempfile::tempdir().unwrap().keep();
         let base = dir.join("base");
         std::fs::create_dir_all(&base).unwrap();
-        let c = serve(&base.join("store"), &[], &base.join("serve.log")).unwrap();
+        let c = Serve::new(&base.join("store"))
+            .bin(bin())
+            .log(&base.join("serve.log"))
+            .term_on_drop()
+            .limit(Duration::from_secs(60))
+            .try_start()
+            .unwrap();
         for (id, words, _) in SWEEPS {
             let mut args = vec!["launch"];
             args.extend_from_slice(words);
             args.extend_from_slice(&["--name", id, "--verify-fraction", "0", "--coordinator"]);
             args.push(&c.url);
-            ok(&args);
+            Gs::new(&args)
+                .bin(bin())
+                .limit(Duration::from_secs(180))
+                .ok();
         }
-        work(&c.url, &base.join("worker.log"));
+        Worker::new(&c.url)
+            .bin(bin())
+            .idle_grace(2)
+            .limit(Duration::from_secs(180))
+            .log(&base.join("worker.log"))
+            .until_idle();
         c.stop();
         // Started once more, as a long-lived store is: sled writes its
         // page-table snapshot when it opens a database, so damage before
         // it hits pages a start need not read (the half-start)
         // rather than cutting sled's recovery of its log short.
-        serve(&base.join("store"), &[], &base.join("serve-again.log"))
+        Serve::new(&base.join("store"))
+            .bin(bin())
+            .log(&base.join("serve-again.log"))
+            .term_on_drop()
+            .limit(Duration::from_secs(60))
+            .try_start()
             .unwrap()
             .stop();
         // sled itself holds every acknowledged result (on a copy).
@@ -278,7 +164,13 @@ pub(super) fn multi() -> &'static Multi {
         // The references: a copy finished.
         let full = dir.join("full");
         copy_dir(&base.join("store"), &full.join("store"));
-        let c = serve(&full.join("store"), &[], &full.join("serve.log")).unwrap();
+        let c = Serve::new(&full.join("store"))
+            .bin(bin())
+            .log(&full.join("serve.log"))
+            .term_on_drop()
+            .limit(Duration::from_secs(60))
+            .try_start()
+            .unwrap();
         let results = finish(&c.url, &full, true)
             .into_iter()
             .map(|(id, r)| (id, r.expect("every sweep reports")))
@@ -394,10 +286,19 @@ pub(super) fn trials(name: &str, damages: &[(File, Damage)], whole: bool) -> Tal
         let want: BTreeMap<&str, usize> = SWEEPS.iter().map(|s| (s.0, s.2)).collect();
         let lossy = probe(&probe_copy) != Some(want);
         let _ = std::fs::remove_dir_all(&probe_copy);
-        let check = gs(&["store", "check", s(&store)]);
+        let check = Gs::new(&["store", "check", s(&store)])
+            .bin(bin())
+            .limit(Duration::from_secs(180))
+            .output();
         let damaged = !check.status.success();
         let what = format!("{file:?} {d:?}");
-        match serve(&store, &[], &case.join("serve.log")) {
+        match Serve::new(&store)
+            .bin(bin())
+            .log(&case.join("serve.log"))
+            .term_on_drop()
+            .limit(Duration::from_secs(60))
+            .try_start()
+        {
             Ok(c) => {
                 t.started += 1;
                 t.half_starts += damaged as usize;
@@ -424,7 +325,14 @@ pub(super) fn trials(name: &str, damages: &[(File, Damage)], whole: bool) -> Tal
                     err.contains("store damaged") || err.contains("cannot open store"),
                     "{what}: refused without naming the damage: {err}"
                 );
-                match serve(&store, &["--accept-loss"], &case.join("serve2.log")) {
+                match Serve::new(&store)
+                    .bin(bin())
+                    .args(&["--accept-loss"])
+                    .log(&case.join("serve2.log"))
+                    .term_on_drop()
+                    .limit(Duration::from_secs(60))
+                    .try_start()
+                {
                     Err(err) => {
                         t.unsalvageable += 1;
                         eprintln!("{what}: refused with --accept-loss: {err}");

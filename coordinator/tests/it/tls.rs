@@ -7,13 +7,10 @@
 
 use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
-
-use crate::support::proc;
-use proc::{free_port, Proc};
+use crate::support::harness::{Gs, Serve};
+use crate::support::proc::free_port;
 
 /// A CA: its certificate (PEM file) and what signs with it.
 struct Ca {
@@ -52,88 +49,8 @@ impl Ca {
     }
 }
 
-fn isolated(mut cmd: Command, home: &Path) -> Command {
-    cmd.env("HOME", home);
-    for v in [
-        "GAMESWEEP_COORDINATOR",
-        "GAMESWEEP_TOKEN_FILE",
-        "GAMESWEEP_TLS_CA",
-        "GAMESWEEP_TLS_CERT",
-        "GAMESWEEP_TLS_KEY",
-        "GAMESWEEP_TLS_CLIENT_CA",
-    ] {
-        cmd.env_remove(v);
-    }
-    cmd
-}
-
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
-}
-
-/// `gamesweep serve` on 127.0.0.1:`port` with `extra` options.
-fn serve(dir: &Path, port: u16, extra: &[&str]) -> Proc {
-    let log = dir.join(format!("serve-{port}.log"));
-    let mut child = isolated(Command::new(BIN), dir)
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--store"])
-        .arg(dir.join(format!("store-{port}")))
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if let Some(st) = child.try_wait().unwrap() {
-            panic!(
-                "coordinator exited with {st}: {}",
-                std::fs::read_to_string(&log).unwrap()
-            );
-        }
-        assert!(Instant::now() < deadline, "coordinator did not come up");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Proc(child)
-}
-
-/// Run `gamesweep args`; it must end within `limit`.
-fn gs(dir: &Path, args: &[&str], limit: Duration) -> Output {
-    let t0 = Instant::now();
-    let mut child = isolated(Command::new(BIN), dir)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    while child.try_wait().unwrap().is_none() {
-        if t0.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "gamesweep {args:?} still running after {limit:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let o = gs(dir, args, Duration::from_secs(120));
-    assert!(
-        o.status.success(),
-        "gamesweep {args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-fn fails(dir: &Path, args: &[&str]) -> String {
-    let o = gs(dir, args, Duration::from_secs(30));
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(!o.status.success(), "gamesweep {args:?} succeeded: {err}");
-    err
 }
 
 const NAMES: &[&str] = &["localhost", "127.0.0.1"];
@@ -147,18 +64,19 @@ fn a_sweep_runs_over_tls_end_to_end() {
     let token = d.join("token");
     std::fs::write(&token, "tls-token\n").unwrap();
     let port = free_port();
-    let _c = serve(
-        d,
-        port,
-        &[
+    let _c = Serve::new(&d.join(format!("store-{}", port)))
+        .port(port)
+        .args(&[
             "--tls-cert",
             p(&cert),
             "--tls-key",
             p(&key),
             "--token-file",
             p(&token),
-        ],
-    );
+        ])
+        .home(d)
+        .log(&d.join(format!("serve-{}.log", port)))
+        .start();
     for url in [
         format!("https://localhost:{port}"),
         format!("https://127.0.0.1:{port}"),
@@ -175,7 +93,7 @@ fn a_sweep_runs_over_tls_end_to_end() {
             let mut a = vec!["status"];
             a.extend(extra);
             a.extend(conn);
-            ok(d, &a)
+            Gs::new(&a).home(d).ok()
         };
         status(&[]);
         if url.contains("127.0.0.1") {
@@ -194,26 +112,25 @@ fn a_sweep_runs_over_tls_end_to_end() {
             "t",
         ];
         launch.extend(conn);
-        ok(d, &launch);
+        Gs::new(&launch).home(d).ok();
         // The worker takes its TLS files from the environment.
-        let o = isolated(Command::new(BIN), d)
-            .args([
-                "worker",
-                "--coordinator",
-                &url,
-                "--threads",
-                "1",
-                "--exit-when-idle",
-            ])
-            .env("GAMESWEEP_TOKEN_FILE", &token)
-            .env("GAMESWEEP_TLS_CA", &ca.pem)
-            .output()
-            .unwrap();
+        let o = Gs::new(&[
+            "worker",
+            "--coordinator",
+            &url,
+            "--threads",
+            "1",
+            "--exit-when-idle",
+        ])
+        .home(d)
+        .env("GAMESWEEP_TOKEN_FILE", &token)
+        .env("GAMESWEEP_TLS_CA", &ca.pem)
+        .output();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let out = d.join("report");
         let mut report = vec!["report", "t", "--out", p(&out)];
         report.extend(conn);
-        ok(d, &report);
+        Gs::new(&report).home(d).ok();
         let results = std::fs::read_to_string(out.join("results.json")).unwrap();
         assert!(results.contains("\"kind\": \"uvg\""), "{results}");
         let v: serde_json::Value = serde_json::from_str(&status(&["t", "--json"])).unwrap();
@@ -227,22 +144,26 @@ fn https_to_a_plain_coordinator_fails_without_fallback() {
     let d = dir.path();
     let ca = Ca::new(d, "ca");
     let port = free_port();
-    let _c = serve(d, port, &[]);
+    let _c = Serve::new(&d.join(format!("store-{}", port)))
+        .port(port)
+        .home(d)
+        .log(&d.join(format!("serve-{}.log", port)))
+        .start();
     let url = format!("https://127.0.0.1:{port}");
-    let err = fails(
-        d,
-        &["status", "--coordinator", &url, "--tls-ca", p(&ca.pem)],
-    );
+    let err = Gs::new(&["status", "--coordinator", &url, "--tls-ca", p(&ca.pem)])
+        .home(d)
+        .limit(Duration::from_secs(30))
+        .fails();
     assert!(
         err.contains("TLS handshake failed: is the coordinator serving TLS"),
         "{err}"
     );
     // TLS files with a plain URL are refused rather than ignored.
     let plain = format!("http://127.0.0.1:{port}");
-    let err = fails(
-        d,
-        &["status", "--coordinator", &plain, "--tls-ca", p(&ca.pem)],
-    );
+    let err = Gs::new(&["status", "--coordinator", &plain, "--tls-ca", p(&ca.pem)])
+        .home(d)
+        .limit(Duration::from_secs(30))
+        .fails();
     assert!(
         err.contains("is plain http: use https://HOST:PORT"),
         "{err}"
@@ -256,9 +177,17 @@ fn plain_http_to_a_tls_coordinator_fails_clearly() {
     let ca = Ca::new(d, "ca");
     let (cert, key) = ca.issue(d, "server", NAMES);
     let port = free_port();
-    let _c = serve(d, port, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
+    let _c = Serve::new(&d.join(format!("store-{}", port)))
+        .port(port)
+        .args(&["--tls-cert", p(&cert), "--tls-key", p(&key)])
+        .home(d)
+        .log(&d.join(format!("serve-{}.log", port)))
+        .start();
     let url = format!("http://127.0.0.1:{port}");
-    let err = fails(d, &["status", "--coordinator", &url]);
+    let err = Gs::new(&["status", "--coordinator", &url])
+        .home(d)
+        .limit(Duration::from_secs(30))
+        .fails();
     assert!(
         err.contains("if the coordinator serves TLS, use an https:// URL"),
         "{err}"
@@ -274,9 +203,17 @@ fn a_worker_given_http_for_a_tls_coordinator_says_use_https_and_stops() {
     let ca = Ca::new(d, "ca");
     let (cert, key) = ca.issue(d, "server", NAMES);
     let port = free_port();
-    let _c = serve(d, port, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
+    let _c = Serve::new(&d.join(format!("store-{}", port)))
+        .port(port)
+        .args(&["--tls-cert", p(&cert), "--tls-key", p(&key)])
+        .home(d)
+        .log(&d.join(format!("serve-{}.log", port)))
+        .start();
     let url = format!("http://127.0.0.1:{port}");
-    let err = fails(d, &["worker", "--coordinator", &url, "--threads", "1"]);
+    let err = Gs::new(&["worker", "--coordinator", &url, "--threads", "1"])
+        .home(d)
+        .limit(Duration::from_secs(30))
+        .fails();
     assert!(
         err.contains(&format!(
             "the coordinator at {url} speaks TLS: use https://127.0.0.1:{port}"
@@ -293,15 +230,23 @@ fn a_certificate_from_another_ca_is_refused() {
     let other = Ca::new(d, "other");
     let (cert, key) = ca.issue(d, "server", NAMES);
     let port = free_port();
-    let _c = serve(d, port, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
+    let _c = Serve::new(&d.join(format!("store-{}", port)))
+        .port(port)
+        .args(&["--tls-cert", p(&cert), "--tls-key", p(&key)])
+        .home(d)
+        .log(&d.join(format!("serve-{}.log", port)))
+        .start();
     let url = format!("https://localhost:{port}");
-    let err = fails(
-        d,
-        &["status", "--coordinator", &url, "--tls-ca", p(&other.pem)],
-    );
+    let err = Gs::new(&["status", "--coordinator", &url, "--tls-ca", p(&other.pem)])
+        .home(d)
+        .limit(Duration::from_secs(30))
+        .fails();
     assert!(err.contains("certificate is not trusted"), "{err}");
     // Without --tls-ca the webpki roots do not know the test CA either.
-    let err = fails(d, &["status", "--coordinator", &url]);
+    let err = Gs::new(&["status", "--coordinator", &url])
+        .home(d)
+        .limit(Duration::from_secs(30))
+        .fails();
     assert!(
         err.contains("pass the CA that signed it with --tls-ca"),
         "{err}"
@@ -317,28 +262,35 @@ fn mutual_tls_refuses_a_client_without_a_certificate() {
     let (cert, key) = ca.issue(d, "server", NAMES);
     let (ccert, ckey) = clients.issue(d, "client", &["worker-1"]);
     let port = free_port();
-    let _c = serve(
-        d,
-        port,
-        &[
+    let _c = Serve::new(&d.join(format!("store-{}", port)))
+        .port(port)
+        .args(&[
             "--tls-cert",
             p(&cert),
             "--tls-key",
             p(&key),
             "--tls-client-ca",
             p(&clients.pem),
-        ],
-    );
+        ])
+        .home(d)
+        .log(&d.join(format!("serve-{}.log", port)))
+        .start();
     let url = format!("https://localhost:{port}");
     let base = ["status", "--coordinator", &url, "--tls-ca", p(&ca.pem)];
-    let err = fails(d, &base);
+    let err = Gs::new(&base)
+        .home(d)
+        .limit(Duration::from_secs(30))
+        .fails();
     assert!(err.contains("cannot reach the coordinator"), "{err}");
     let mut with_cert = base.to_vec();
     with_cert.extend(["--tls-cert", p(&ccert), "--tls-key", p(&ckey)]);
-    ok(d, &with_cert);
+    Gs::new(&with_cert).home(d).ok();
     // A certificate from a CA the coordinator does not trust is refused.
     let (bad_cert, bad_key) = ca.issue(d, "stranger", &["stranger"]);
     let mut stranger = base.to_vec();
     stranger.extend(["--tls-cert", p(&bad_cert), "--tls-key", p(&bad_key)]);
-    fails(d, &stranger);
+    Gs::new(&stranger)
+        .home(d)
+        .limit(Duration::from_secs(30))
+        .fails();
 }

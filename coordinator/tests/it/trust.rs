@@ -11,9 +11,9 @@ use gamesweep_proto::pb;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::cli;
+use crate::support::harness;
 use crate::support::proc;
-use cli::{isolated, ok, serve, BIN};
+use harness::{isolated, ok, serve, BIN};
 use proc::Proc;
 
 fn rt() -> tokio::runtime::Runtime {
@@ -87,8 +87,8 @@ fn submit_req(
     }
 }
 
-/// The status of sweep `id`.
-fn status(
+/// The status of sweep `id`, asked over the raw gRPC client.
+fn grpc_status(
     rt: &tokio::runtime::Runtime,
     c: &mut gamesweep_proto::Client,
     id: &str,
@@ -227,7 +227,7 @@ fn a_forged_result_is_refused_and_the_report_stays_true() {
         .unwrap()
         .into_inner();
     assert_eq!(released.released, [true]);
-    let s = status(&rt, &mut c, "f");
+    let s = grpc_status(&rt, &mut c, "f");
     assert_eq!(
         (
             s.refused_submits,
@@ -257,7 +257,7 @@ fn a_forged_result_is_refused_and_the_report_stays_true() {
             .unwrap(),
     );
     let deadline = Instant::now() + Duration::from_secs(60);
-    while status(&rt, &mut c, "f").state() != pb::SweepState::Done {
+    while grpc_status(&rt, &mut c, "f").state() != pb::SweepState::Done {
         assert!(Instant::now() < deadline, "sweep did not finish");
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -313,7 +313,7 @@ fn a_huge_lease_request_is_capped() {
     assert_eq!(lease(&rt, &mut c, "greedy", u32::MAX).len(), 7);
     assert_eq!(lease(&rt, &mut c, "greedy", u32::MAX).len(), 0);
     assert_eq!(lease(&rt, &mut c, "other", 3).len(), 0);
-    let s = status(&rt, &mut c, "big");
+    let s = grpc_status(&rt, &mut c, "big");
     assert_eq!(s.shards_leased, 7);
 }
 
@@ -351,7 +351,7 @@ fn lease_tokens_survive_a_coordinator_restart() {
         let req = submit_req("w", "k", i, l.attempt, &l.lease_token, &r);
         assert!(rt.block_on(c.submit(req)).unwrap().into_inner().accepted);
     }
-    let s = status(&rt, &mut c, "k");
+    let s = grpc_status(&rt, &mut c, "k");
     assert_eq!((s.state(), s.refused_submits), (pb::SweepState::Done, 0));
 }
 

@@ -8,33 +8,11 @@
 //! Lease; meanwhile `status` says 100 % and what the sweep waits for, and
 //! `report` then works.
 
-use crate::support::cli::{ok, serve, BIN};
-use crate::support::proc::Proc;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use crate::support::harness::{ok, serve, Client, Worker};
 use std::time::{Duration, Instant};
 
 /// The lease length (s): the skip waits three of them.
 const LEASE_SECS: u64 = 2;
-
-/// `status ID --json` at `url`: the sweep, as JSON.
-fn sweep_json(url: &str, id: &str) -> serde_json::Value {
-    let out = ok(&["status", id, "--json", "--coordinator", url]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    v["sweeps"][0].clone()
-}
-
-/// A one-thread worker of the open coordinator at `url`.
-fn worker(url: &str, log: &Path) -> Proc {
-    Proc(
-        crate::support::cli::isolated(Command::new(BIN))
-            .args(["worker", "--coordinator", url, "--threads", "1"])
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(log).unwrap())
-            .spawn()
-            .unwrap(),
-    )
-}
 
 #[test]
 fn a_finished_sweep_of_one_identity_ends_however_often_the_coordinator_restarts() {
@@ -62,10 +40,10 @@ fn a_finished_sweep_of_one_identity_ends_however_often_the_coordinator_restarts(
     ]);
     // One identity runs every shard; it is stopped as soon as they are all
     // done (before the wait is over), so no Lease ends the wait.
-    let mut w = worker(&u, &log("worker.log"));
+    let mut w = Worker::new(&u).threads(1).log(&log("worker.log")).spawn();
     let t0 = Instant::now();
     let done_at = loop {
-        let s = sweep_json(&u, "w");
+        let s = Client::new(&u).status("w");
         if s["shards_done"] == s["shards_total"] {
             break Instant::now();
         }
@@ -76,7 +54,7 @@ fn a_finished_sweep_of_one_identity_ends_however_often_the_coordinator_restarts(
         std::thread::sleep(Duration::from_millis(50));
     };
     w.kill9();
-    let s = sweep_json(&u, "w");
+    let s = Client::new(&u).status("w");
     let selected = s["verification"]["selected"].as_u64().unwrap();
     assert!(selected > 0, "the share selects some shards: {s}");
     let pending = s["verification"]["pending"].as_u64().unwrap();
@@ -98,7 +76,7 @@ fn a_finished_sweep_of_one_identity_ends_however_often_the_coordinator_restarts(
             .unwrap_or_else(|| panic!("no waiting line: {text}"));
         eprintln!("{line}");
         let out = dir.path().join("early");
-        let o = crate::support::cli::gs(&[
+        let o = crate::support::harness::gs(&[
             "report",
             "w",
             "--coordinator",
@@ -134,7 +112,7 @@ fn a_finished_sweep_of_one_identity_ends_however_often_the_coordinator_restarts(
     let mut restarts = 0;
     let mut u = u;
     let finished = loop {
-        let s = sweep_json(&u, "w");
+        let s = Client::new(&u).status("w");
         if s["state"] == "done" {
             break Some((s, done_at.elapsed()));
         }
@@ -154,7 +132,7 @@ fn a_finished_sweep_of_one_identity_ends_however_often_the_coordinator_restarts(
         panic!(
             "still waiting after {restarts} restarts and {:.1} s since every shard was done: {}",
             done_at.elapsed().as_secs_f64(),
-            sweep_json(&u, "w")
+            Client::new(&u).status("w")
         )
     });
     eprintln!(

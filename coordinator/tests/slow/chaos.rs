@@ -15,14 +15,10 @@
 
 use gamesweep_proto::pb;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
-const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
-
-use crate::support::proc;
-use proc::Proc;
+use crate::support::harness::{Client, Coordinator, Serve, Worker};
+use crate::support::proc::Proc;
 
 /// A small seeded generator (xorshift64*), so a failing schedule can be
 /// replayed with its printed seed.
@@ -41,14 +37,6 @@ impl Rng {
     }
 }
 
-fn isolated(mut cmd: Command) -> Command {
-    cmd.env_remove("GAMESWEEP_COORDINATOR")
-        .env_remove("GAMESWEEP_TOKEN_FILE")
-        .env_remove("GAMESWEEP_COORDINATOR_FILE")
-        .env("HOME", "/nonexistent/gamesweep-test-home");
-    cmd
-}
-
 /// The processes of the sweep and where they keep their files.
 struct Cluster {
     dir: PathBuf,
@@ -57,7 +45,7 @@ struct Cluster {
     /// The admin token (launch, report), and the workers' token.
     token: PathBuf,
     worker_token: PathBuf,
-    coordinator: Option<Proc>,
+    coordinator: Option<Coordinator>,
     url: String,
     starts: u32,
     workers: Vec<(String, Option<Proc>, u32)>,
@@ -65,80 +53,39 @@ struct Cluster {
 
 impl Cluster {
     fn start_coordinator(&mut self) {
-        let _ = std::fs::remove_file(&self.address);
         self.starts += 1;
         let log = self.dir.join(format!("serve{}.log", self.starts));
-        let mut child = Proc(
-            isolated(Command::new(BIN))
-                .args(["serve", "--listen", "127.0.0.1:0", "--lease-secs", "2"])
-                .arg("--store")
-                .arg(&self.store)
-                .arg("--address-file")
-                .arg(&self.address)
-                .arg("--token-file")
-                .arg(&self.token)
-                .arg("--worker-token-file")
-                .arg(&self.worker_token)
-                .stdout(Stdio::null())
-                .stderr(std::fs::File::create(&log).unwrap())
-                .spawn()
-                .unwrap(),
-        );
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Ok(url) = std::fs::read_to_string(&self.address) {
-                self.url = url.trim().to_string();
-                break;
-            }
-            if let Some(st) = child.0.try_wait().unwrap() {
-                panic!(
-                    "coordinator exited with {st}: {}",
-                    std::fs::read_to_string(&log).unwrap_or_default()
-                );
-            }
-            assert!(Instant::now() < deadline, "coordinator did not come up");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        self.coordinator = Some(child);
+        let c = Serve::new(&self.store)
+            .args(&["--lease-secs", "2"])
+            .address_file(&self.address)
+            .token_file(&self.token)
+            .arg("--worker-token-file")
+            .arg(&self.worker_token)
+            .log(&log)
+            .limit(Duration::from_secs(30))
+            .start();
+        self.url = c.url.clone();
+        self.coordinator = Some(c);
     }
 
     fn start_worker(&mut self, i: usize) {
         let (id, slot, starts) = &mut self.workers[i];
         *starts += 1;
         let log = self.dir.join(format!("{id}-{starts}.log"));
-        *slot = Some(Proc(
-            isolated(Command::new(WORKER_BIN))
-                .arg("--coordinator-file")
-                .arg(&self.address)
-                .arg("--token-file")
-                .arg(&self.worker_token)
-                .args(["--threads", "1", "--id", id])
-                .stdout(Stdio::null())
-                .stderr(std::fs::File::create(log).unwrap())
-                .spawn()
-                .unwrap(),
-        ));
-    }
-
-    fn gs(&self, args: &[&str]) -> String {
-        let o = isolated(Command::new(BIN))
-            .args(args)
-            .args(["--coordinator", &self.url, "--token-file"])
-            .arg(&self.token)
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "gamesweep {args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
+        *slot = Some(
+            Worker::from_file(&self.address)
+                .separate_binary()
+                .token(&self.worker_token)
+                .threads(1)
+                .id(id)
+                .log(&log)
+                .spawn(),
         );
-        String::from_utf8(o.stdout).unwrap()
     }
 
-    fn status(&self) -> serde_json::Value {
-        let out = self.gs(&["status", "chaos", "--json"]);
-        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-        v["sweeps"][0].clone()
+    /// Client commands to the coordinator (as the admin).
+    fn client(&self) -> Client {
+        Client::new(&self.url).token(&self.token)
     }
 }
 
@@ -360,7 +307,7 @@ fn a_sweep_survives_kills_and_forgers_with_identical_results() {
         workers: (1..=3).map(|i| (format!("w{i}"), None, 0)).collect(),
     };
     cl.start_coordinator();
-    cl.gs(&[
+    cl.client().ok(&[
         "launch",
         "uvg",
         "--max-n",
@@ -414,7 +361,7 @@ fn a_sweep_survives_kills_and_forgers_with_identical_results() {
             &mut rng,
             &mut forgeries,
         );
-        let s = cl.status();
+        let s = cl.client().status("chaos");
         assert_ne!(
             s["state"], "done",
             "the sweep finished before the schedule ({worker_kills} worker and \
@@ -424,17 +371,17 @@ fn a_sweep_survives_kills_and_forgers_with_identical_results() {
         if paused {
             assert_eq!(s["state"], "paused", "the pause was lost: {s}");
         } else if left <= 32 {
-            cl.gs(&["pause", "chaos"]);
+            cl.client().ok(&["pause", "chaos"]);
             paused = true;
         }
     }
     if paused {
-        cl.gs(&["resume", "chaos"]);
+        cl.client().ok(&["resume", "chaos"]);
     }
     let schedule = t0.elapsed();
     let deadline = Instant::now() + limit;
     let s = loop {
-        let s = cl.status();
+        let s = cl.client().status("chaos");
         if s["state"] == "done" {
             break s;
         }
@@ -442,7 +389,8 @@ fn a_sweep_survives_kills_and_forgers_with_identical_results() {
         std::thread::sleep(Duration::from_millis(250));
     };
     let out = dir.path().join("out");
-    cl.gs(&["report", "chaos", "--out", out.to_str().unwrap()]);
+    cl.client()
+        .ok(&["report", "chaos", "--out", out.to_str().unwrap()]);
     let got = std::fs::read_to_string(out.join("results.json")).unwrap();
     let want = std::fs::read_to_string(repo().join("runs/uvg-n10/results.json")).unwrap();
     assert!(got == want, "results.json differs from runs/uvg-n10");

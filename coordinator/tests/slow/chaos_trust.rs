@@ -25,9 +25,9 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::support::cli;
+use crate::support::harness;
 use crate::support::proc;
-use cli::{isolated, ok, serve, BIN};
+use harness::{isolated, ok, serve, Client, Worker, BIN};
 use proc::Proc;
 
 const ADMIN: &str = "chaos-trust-admin-secret";
@@ -50,13 +50,6 @@ fn issue(u: &str, admin: &str, dir: &Path, name: &str) -> String {
     args.extend(admin_args(u, admin));
     ok(&args);
     std::fs::read_to_string(&out).unwrap().trim().to_string()
-}
-
-fn status(u: &str, admin: &str, id: &str) -> serde_json::Value {
-    let mut args = vec!["status", id, "--json"];
-    args.extend(admin_args(u, admin));
-    let v: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
-    v["sweeps"][0].clone()
 }
 
 fn honest(lease: &pb::Lease) -> Vec<u8> {
@@ -255,31 +248,6 @@ fn dishonest(
     })
 }
 
-fn worker(url: &str, token: &Path, log: &Path) -> Proc {
-    Proc(
-        isolated(Command::new(BIN))
-            .args(["worker", "--coordinator", url, "--threads", "1"])
-            .arg("--token-file")
-            .arg(token)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(log).unwrap())
-            .spawn()
-            .unwrap(),
-    )
-}
-
-fn wait_done(u: &str, admin: &str, id: &str, secs: u64) -> serde_json::Value {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    loop {
-        let s = status(u, admin, id);
-        if s["state"] == "done" {
-            return s;
-        }
-        assert!(Instant::now() < deadline, "sweep {id} did not finish: {s}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
 #[test]
 fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
     let _serial = crate::serial();
@@ -350,9 +318,19 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
     );
     // The dishonest ones get a head start, so that they hold first runs.
     std::thread::sleep(Duration::from_millis(1500));
-    let h1 = worker(&u, &d.join("honest-1"), &d.join("h1.log"));
-    let h2 = worker(&u, &d.join("honest-2"), &d.join("h2.log"));
-    let s = wait_done(&u, admin_s, "golden", 240);
+    let h1 = Worker::new(&u)
+        .threads(1)
+        .token(&d.join("honest-1"))
+        .log(&d.join("h1.log"))
+        .spawn();
+    let h2 = Worker::new(&u)
+        .threads(1)
+        .token(&d.join("honest-2"))
+        .log(&d.join("h2.log"))
+        .spawn();
+    let s = Client::new(&u)
+        .token(Path::new(admin_s))
+        .wait_done("golden", Duration::from_secs(240));
     stop.store(true, Ordering::Relaxed);
     liar_t.join().unwrap();
     faulty_t.join().unwrap();
@@ -472,9 +450,11 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
     let mut args = vec!["import", tampered.to_str().unwrap(), "--name", "tampered"];
     args.extend(admin_args(&u, admin_s));
     ok(&args);
-    let s = status(&u, admin_s, "tampered");
+    let s = Client::new(&u).token(Path::new(admin_s)).status("tampered");
     assert_ne!(s["state"], "done", "untrusted: nothing counts yet: {s}");
-    let s = wait_done(&u, admin_s, "tampered", 240);
+    let s = Client::new(&u)
+        .token(Path::new(admin_s))
+        .wait_done("tampered", Duration::from_secs(240));
     let out2 = d.join("out2");
     let mut args = vec!["report", "tampered", "--out", out2.to_str().unwrap()];
     args.extend(admin_args(&u, admin_s));
@@ -501,7 +481,7 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
         let at = rng.random_range(0..bytes.len());
         bytes[at] ^= 1 << rng.random_range(0..8);
         std::fs::write(&db, bytes).unwrap();
-        let o = cli::gs(&["store", "check", cand.to_str().unwrap()]);
+        let o = harness::gs(&["store", "check", cand.to_str().unwrap()]);
         if !o.status.success() {
             refused = Some((cand, at));
             break;
@@ -548,9 +528,19 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
         err.lines().last().unwrap_or("")
     );
     let (_c2, u2) = serve(&cand, &["--token-file", admin_s, "--accept-loss"], &log);
-    let _h1 = worker(&u2, &d.join("honest-1"), &d.join("h1b.log"));
-    let _h2 = worker(&u2, &d.join("honest-2"), &d.join("h2b.log"));
-    wait_done(&u2, admin_s, "golden", 240);
+    let _h1 = Worker::new(&u2)
+        .threads(1)
+        .token(&d.join("honest-1"))
+        .log(&d.join("h1b.log"))
+        .spawn();
+    let _h2 = Worker::new(&u2)
+        .threads(1)
+        .token(&d.join("honest-2"))
+        .log(&d.join("h2b.log"))
+        .spawn();
+    Client::new(&u2)
+        .token(Path::new(admin_s))
+        .wait_done("golden", Duration::from_secs(240));
     let out3 = d.join("out3");
     let mut args = vec!["report", "golden", "--out", out3.to_str().unwrap()];
     args.extend(admin_args(&u2, admin_s));

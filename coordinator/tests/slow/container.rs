@@ -53,15 +53,13 @@
 //! `.ci/run` installs with it); without them, or without root, the test
 //! fails, saying why. Every wait is bounded.
 
+use crate::support::harness::{Client, BIN, WORKER_BIN};
 use crate::support::proc::{self, Proc};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
-const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 
 /// The network, its subnet and the coordinator's fixed address on it. The
 /// subnet exists only in the test's own network namespace.
@@ -385,31 +383,26 @@ impl Sandbox {
 
     /// This build's `gamesweep` CLI against the coordinator container, from
     /// the namespace (outside the containers).
-    fn cli(&self, args: &[&str]) -> Output {
-        self.inside(BIN)
-            .args(args)
-            .args(["--coordinator", COORDINATOR_URL, "--token-file"])
-            .arg(self.token())
-            .output()
-            .unwrap()
-    }
-
-    fn cli_ok(&self, args: &[&str]) -> String {
-        let o = self.cli(args);
-        assert!(o.status.success(), "gamesweep {args:?}: {}", text(&o));
-        String::from_utf8(o.stdout).unwrap()
+    fn client(&self) -> Client {
+        Client::new(COORDINATOR_URL).token(&self.token()).wrap(&[
+            "nsenter",
+            "--target",
+            &self.holder_pid,
+            "--net",
+            "--mount",
+        ])
     }
 
     /// `status ID --json`: the sweep and the workers.
-    fn status(&self, id: &str) -> (Value, Vec<Value>) {
-        let v: Value = serde_json::from_str(&self.cli_ok(&["status", id, "--json"])).unwrap();
+    fn sweep_and_workers(&self, id: &str) -> (Value, Vec<Value>) {
+        let v = self.client().status_whole(id);
         let workers = v["workers"].as_array().cloned().unwrap_or_default();
         (v["sweeps"][0].clone(), workers)
     }
 
     /// Shards the coordinator sees worker `id` hold.
     fn held_by(&self, sweep: &str, id: &str) -> u64 {
-        let (_, workers) = self.status(sweep);
+        let (_, workers) = self.sweep_and_workers(sweep);
         workers
             .iter()
             .find(|w| w["worker_id"] == id)
@@ -420,7 +413,7 @@ impl Sandbox {
     fn wait_done(&self, id: &str, limit: Duration) -> Value {
         let deadline = Instant::now() + limit;
         loop {
-            let (s, _) = self.status(id);
+            let (s, _) = self.sweep_and_workers(id);
             if s["state"] == "done" {
                 return s;
             }
@@ -436,7 +429,8 @@ impl Sandbox {
     /// `report ID --out DIR`'s results.json.
     fn results(&self, id: &str) -> String {
         let out = self.path(&format!("report-{id}"));
-        self.cli_ok(&["report", id, "--out", out.to_str().unwrap()]);
+        self.client()
+            .ok(&["report", id, "--out", out.to_str().unwrap()]);
         std::fs::read_to_string(out.join("results.json")).unwrap()
     }
 
@@ -650,7 +644,7 @@ fn container_image_runs_a_sweep_on_a_podman_network_and_outlives_a_killed_worker
         "podman's bridge {bridge} appeared in the host's network namespace"
     );
     let deadline = Instant::now() + Duration::from_secs(60);
-    while !sb.cli(&["status", "--json"]).status.success() {
+    while !sb.client().gs(&["status", "--json"]).status.success() {
         let (status, _) = sb.state("coordinator");
         assert!(
             status == "running" && Instant::now() < deadline,
@@ -667,7 +661,7 @@ fn container_image_runs_a_sweep_on_a_podman_network_and_outlives_a_killed_worker
     sb.worker("worker2", "w2");
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
-        let out = sb.cli_ok(&["status", "--json"]);
+        let out = sb.client().ok(&["status", "--json"]);
         let v: Value = serde_json::from_str(&out).unwrap();
         let seen = |id: &str| {
             v["workers"]
@@ -686,7 +680,7 @@ fn container_image_runs_a_sweep_on_a_podman_network_and_outlives_a_killed_worker
         std::thread::sleep(Duration::from_millis(100));
     }
     let t = Instant::now();
-    let id = sb.cli_ok(&[
+    let id = sb.client().ok(&[
         "launch",
         "uvg",
         "--max-n",
@@ -715,7 +709,7 @@ fn container_image_runs_a_sweep_on_a_podman_network_and_outlives_a_killed_worker
     );
 
     // 2. uvg n ≤ 10 with worker 1 killed (SIGKILL) while it holds a lease.
-    let id = sb.cli_ok(&[
+    let id = sb.client().ok(&[
         "launch",
         "uvg",
         "--max-n",
@@ -750,7 +744,7 @@ fn container_image_runs_a_sweep_on_a_podman_network_and_outlives_a_killed_worker
         // Between our look and the kill it may have submitted its shard and
         // not yet leased the next: then it held nothing, so try again.
         let held = sb.held_by("k10", &wid);
-        let (s, _) = sb.status("k10");
+        let (s, _) = sb.sweep_and_workers("k10");
         if held > 0 && s["state"] != "done" {
             killed = Some((at, held, s));
             break;

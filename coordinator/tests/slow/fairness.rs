@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::support::cli::{isolated, ok, serve, BIN};
+use crate::support::harness::{isolated, ok, serve, BIN};
 use crate::support::proc::Proc;
 
 /// The longest the honest worker may take with the hoarder connected,

@@ -4,7 +4,7 @@
 //! merged exactly once: 20,000 accepted submits, and a report whose shard
 //! count is 20,000 and index sum 20,000·19,999/2.
 
-use crate::support::cli;
+use crate::support::harness;
 
 use crate::support::load;
 
@@ -18,9 +18,9 @@ fn twenty_thousand_shards_two_hundred_workers_each_merged_once() {
     let _serial = crate::serial();
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
-    let (_coordinator, url) = cli::serve(&store, &[], &dir.path().join("serve.log"));
+    let (_coordinator, url) = harness::serve(&store, &[], &dir.path().join("serve.log"));
     let shards = SHARDS.to_string();
-    cli::ok(&[
+    harness::ok(&[
         "launch",
         "noop",
         "--shards",
@@ -55,7 +55,7 @@ fn twenty_thousand_shards_two_hundred_workers_each_merged_once() {
     assert_eq!(report.submit_us.len() as u64, report.leased);
 
     let out = dir.path().join("out");
-    cli::ok(&[
+    harness::ok(&[
         "report",
         "load",
         "--out",

@@ -32,13 +32,11 @@
 
 use crate::support::tun_link;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tun_link::{Counts, End, TunLink};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
-const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg-n10/results.json");
 const PORT: u16 = 7461;
 const LOCAL_URL: &str = "http://127.0.0.1:7461";
@@ -208,15 +206,15 @@ impl Net {
             .fold(Counts::default(), |sum, t| sum + t.counts())
     }
 
-    /// `PROGRAM` run inside namespace `i` (0: coordinator, 1, 2: workers).
-    fn exec(&self, i: usize, program: &str, token: &Path) -> Command {
-        let mut c = Command::new("ip");
-        c.args(["netns", "exec", &self.ns[i], program])
-            .env("GAMESWEEP_TOKEN_FILE", token)
-            .env_remove("GAMESWEEP_COORDINATOR")
-            .env_remove("GAMESWEEP_GIVE_UP_AFTER")
-            .stdin(Stdio::null());
-        c
+    /// `ip netns exec NS` for namespace `i` (0: coordinator, 1, 2:
+    /// workers): what runs a program inside it.
+    fn inside(&self, i: usize) -> [String; 4] {
+        [
+            "ip".into(),
+            "netns".into(),
+            "exec".into(),
+            self.ns[i].clone(),
+        ]
     }
 }
 
@@ -232,6 +230,7 @@ impl Drop for Net {
     }
 }
 
+use crate::support::harness::{Client, Coordinator, Serve, Worker, WORKER_BIN};
 use crate::support::proc;
 use proc::Proc;
 
@@ -240,7 +239,7 @@ use proc::Proc;
 /// then the directory.
 struct Cluster {
     workers: Vec<Proc>,
-    coordinator: Option<Proc>,
+    coordinator: Option<Coordinator>,
     net: Net,
     dir: tempfile::TempDir,
     token: PathBuf,
@@ -284,32 +283,23 @@ impl Cluster {
 
     /// Start `gamesweep serve` on 0.0.0.0 in the coordinator's namespace and
     /// wait until it answers there.
-    fn serve(&mut self, lease_secs: u32) {
-        let listen = format!("0.0.0.0:{PORT}");
-        let child = self
-            .net
-            .exec(0, BIN, &self.token)
-            .args(["serve", "--listen", &listen, "--store"])
-            .arg(self.path("store"))
-            .arg("--token-file")
-            .arg(&self.token)
-            .args(["--lease-secs", &lease_secs.to_string()])
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(self.path("serve.log")).unwrap())
-            .spawn()
-            .unwrap();
-        let mut c = Proc(child);
+    fn start_coordinator(&mut self, lease_secs: u32) {
+        let c = Serve::new(&self.path("store"))
+            .wrap(&self.net.inside(0))
+            .listen_on("0.0.0.0")
+            .port(PORT)
+            .token_file(&self.token)
+            .args(&["--lease-secs", &lease_secs.to_string()])
+            .env("GAMESWEEP_TOKEN_FILE", &self.token)
+            .env_remove("GAMESWEEP_GIVE_UP_AFTER")
+            .log(&self.path("serve.log"))
+            .limit(Duration::from_secs(30))
+            .start();
         let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if self.cli(&["status", "--json"]).status.success() {
-                break;
-            }
-            if let Some(st) = c.0.try_wait().unwrap() {
-                panic!("coordinator exited ({st}): {}", self.log("serve.log"));
-            }
+        while !self.client().gs(&["status", "--json"]).status.success() {
             assert!(
                 Instant::now() < deadline,
-                "coordinator did not come up: {}",
+                "coordinator does not answer: {}",
                 self.log("serve.log")
             );
             std::thread::sleep(Duration::from_millis(100));
@@ -317,29 +307,17 @@ impl Cluster {
         self.coordinator = Some(c);
     }
 
-    /// A `gamesweep` command in the coordinator's namespace, against it.
-    fn cli(&self, args: &[&str]) -> Output {
-        self.net
-            .exec(0, BIN, &self.token)
-            .args(args)
-            .args(["--coordinator", LOCAL_URL])
-            .output()
-            .unwrap()
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let o = self.cli(args);
-        assert!(
-            o.status.success(),
-            "gamesweep {args:?} failed: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        String::from_utf8(o.stdout).unwrap()
+    /// `gamesweep` commands in the coordinator's namespace, against it.
+    fn client(&self) -> Client {
+        Client::new(LOCAL_URL)
+            .wrap(&self.net.inside(0))
+            .env("GAMESWEEP_TOKEN_FILE", &self.token)
+            .env_remove("GAMESWEEP_GIVE_UP_AFTER")
     }
 
     /// uvg n ≤ 10, collecting the *5 positions, in about `shards` shards.
     fn launch(&self, name: &str, shards: u32) {
-        let id = self.ok(&[
+        let id = self.client().ok(&[
             "launch",
             "uvg",
             "--verify-fraction",
@@ -357,18 +335,17 @@ impl Cluster {
     }
 
     /// `status ID --json`: (the sweep, the workers).
-    fn status(&self, id: &str) -> (serde_json::Value, Vec<serde_json::Value>) {
-        let out = self.ok(&["status", id, "--json"]);
-        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    fn sweep_and_workers(&self, id: &str) -> (serde_json::Value, Vec<serde_json::Value>) {
+        let v = self.client().status_whole(id);
         let sweeps = v["sweeps"].as_array().unwrap();
-        assert_eq!(sweeps.len(), 1, "{out}");
+        assert_eq!(sweeps.len(), 1, "{v}");
         let workers = v["workers"].as_array().cloned().unwrap_or_default();
         (sweeps[0].clone(), workers)
     }
 
     /// Shards the coordinator sees worker `id` hold under an unexpired lease.
     fn held_by(&self, sweep: &str, id: &str) -> u64 {
-        let (_, workers) = self.status(sweep);
+        let (_, workers) = self.sweep_and_workers(sweep);
         workers
             .iter()
             .find(|w| w["worker_id"] == id)
@@ -380,32 +357,27 @@ impl Cluster {
     /// talking to the coordinator's address on its link.
     fn worker(&mut self, w: usize, log: &str) {
         let url = format!("http://10.251.{w}.1:{PORT}");
-        let mut cmd = self.net.exec(w, WORKER_BIN, &self.token);
-        cmd.args(["--coordinator", &url, "--token-file"])
-            .arg(&self.token)
-            .args([
-                "--threads",
-                "1",
-                "--id",
-                &format!("w{w}"),
-                "--exit-when-idle",
-            ]);
+        let mut worker = Worker::new(&url)
+            .wrap(&self.net.inside(w))
+            .separate_binary()
+            .token(&self.token)
+            .threads(1)
+            .id(&format!("w{w}"))
+            .arg("--exit-when-idle")
+            .env("GAMESWEEP_TOKEN_FILE", &self.token)
+            .env_remove("GAMESWEEP_GIVE_UP_AFTER")
+            .log(&self.path(log));
         if worker_has_option("--idle-grace") {
-            cmd.args(["--idle-grace", "2"]);
+            worker = worker.args(&["--idle-grace", "2"]);
         }
-        let child = cmd
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(self.path(log)).unwrap())
-            .spawn()
-            .unwrap();
-        self.workers.push(Proc(child));
+        self.workers.push(worker.spawn());
     }
 
     /// Poll until the sweep is done; its status.
     fn wait_done(&self, id: &str, limit: Duration) -> serde_json::Value {
         let deadline = Instant::now() + limit;
         loop {
-            let (s, _) = self.status(id);
+            let (s, _) = self.sweep_and_workers(id);
             if s["state"] == "done" {
                 return s;
             }
@@ -421,7 +393,8 @@ impl Cluster {
     /// `report ID --out DIR`'s results.json.
     fn results(&self, id: &str) -> String {
         let out = self.path(&format!("report-{id}"));
-        self.ok(&["report", id, "--out", out.to_str().unwrap()]);
+        self.client()
+            .ok(&["report", id, "--out", out.to_str().unwrap()]);
         std::fs::read_to_string(out.join("results.json")).unwrap()
     }
 
@@ -518,7 +491,7 @@ fn a_partitioned_worker_is_replaced_and_its_late_result_ignored() {
     let _serial = crate::serial();
     let mut cl = Cluster::net("p", Links::Veth);
     let started = Instant::now();
-    cl.serve(PARTITION_LEASE_SECS);
+    cl.start_coordinator(PARTITION_LEASE_SECS);
     cl.launch("part", 256);
     cl.worker(1, "w1.log");
     cl.worker(2, "w2.log");
@@ -529,7 +502,7 @@ fn a_partitioned_worker_is_replaced_and_its_late_result_ignored() {
     // expires and submits first.
     let deadline = Instant::now() + Duration::from_secs(240);
     loop {
-        let (s, _) = cl.status("part");
+        let (s, _) = cl.sweep_and_workers("part");
         if counter(&s, "shards_done") * 2 >= counter(&s, "shards_total") {
             break;
         }
@@ -563,7 +536,7 @@ fn a_partitioned_worker_is_replaced_and_its_late_result_ignored() {
         std::thread::sleep(Duration::from_millis(300));
     }
     let (cut_at, held_at_cut) = cut_at.expect("could not cut w1 off while it held a shard");
-    let (at_cut, _) = cl.status("part");
+    let (at_cut, _) = cl.sweep_and_workers("part");
     eprintln!(
         "partition: w1 cut off at {:.1} s holding {held_at_cut} shard(s); sweep then: {} of {} shards done",
         started.elapsed().as_secs_f64(),
@@ -579,7 +552,7 @@ fn a_partitioned_worker_is_replaced_and_its_late_result_ignored() {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    let (during, _) = cl.status("part");
+    let (during, _) = cl.sweep_and_workers("part");
     cl.net.set_link(1, true).unwrap();
     let expired_after = expired_seen_after.unwrap_or_else(|| {
         panic!("w1 still held its lease after a {CUT:?} cut with a {PARTITION_LEASE_SECS} s lease")
@@ -600,7 +573,7 @@ fn a_partitioned_worker_is_replaced_and_its_late_result_ignored() {
     let deadline = healed_at + Duration::from_secs(300);
     let (mut done_after, mut duplicate_after) = (None, None);
     let s = loop {
-        let (s, _) = cl.status("part");
+        let (s, _) = cl.sweep_and_workers("part");
         if done_after.is_none() && s["state"] == "done" {
             done_after = Some(healed_at.elapsed());
         }
@@ -694,7 +667,7 @@ fn a_slow_lossy_network_gives_the_same_result() {
         "bad network: TCP connect + 1-byte echo over the clean TUN link: {:.1} ms",
         echo().as_secs_f64() * 1e3
     );
-    cl.serve(10);
+    cl.start_coordinator(10);
     let expected = golden();
 
     // Clean network: the same TUN links, no delay, no loss.

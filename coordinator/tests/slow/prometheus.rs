@@ -9,8 +9,8 @@
 //! `#[ignore = "needs prometheus"]`: `.ci/run` installs it and runs this test;
 //! without it the test fails, saying why.
 
-use crate::support::cli::{gs, serve, work_until_idle};
 use crate::support::grafana::{self, get, metric_names};
+use crate::support::harness::{gs, serve, work_until_idle};
 use crate::support::proc::{self, free_port, Proc};
 use serde_json::Value;
 use std::collections::BTreeSet;

@@ -24,8 +24,8 @@
 //! the test fails naming the seeds. The figures of a long run are in
 //! runs/BENCHMARKS.md ("Kill/restart schedules").
 
-use crate::support::{cli, proc};
-use cli::{isolated, BIN};
+use crate::support::{harness, proc};
+use harness::{isolated, Client, Serve, BIN, WORKER_BIN};
 use proc::Proc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -33,7 +33,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const WORKER_BIN: &str = env!("CARGO_BIN_EXE_gamesweep-worker");
 const SEED0: u64 = 20_261_204_000;
 const SWEEP: &str = "sched";
 const ADMIN: &str = "schedules-admin-secret";
@@ -181,56 +180,37 @@ struct Cluster {
 }
 
 impl Cluster {
-    fn spawn_coordinator(&mut self) -> Proc {
-        let _ = std::fs::remove_file(&self.address);
+    /// The next start of the coordinator, on the current store.
+    fn next_start(&mut self) -> Serve {
         self.starts += 1;
         let log = self.dir.join(format!("serve{}.log", self.starts));
-        let mut cmd = isolated(Command::new(BIN));
-        cmd.args(["serve", "--listen", "127.0.0.1:0", "--lease-secs"])
+        let mut serve = Serve::new(&self.store)
+            .arg("--lease-secs")
             .arg(self.lease.to_string())
-            .args(["--export-every", "1s", "--export-dir"])
+            .args(&["--export-every", "1s", "--export-dir"])
             .arg(&self.exports)
-            .arg("--store")
-            .arg(&self.store)
-            .arg("--address-file")
-            .arg(&self.address);
+            .address_file(&self.address)
+            .log(&log)
+            .limit(Duration::from_secs(60));
         if let Some(a) = &self.admin {
-            cmd.arg("--token-file").arg(a);
+            serve = serve.token_file(a);
         }
         for k in &self.trust {
-            cmd.arg("--trust-key").arg(k);
+            serve = serve.arg("--trust-key").arg(k);
         }
-        Proc(
-            cmd.stdout(Stdio::null())
-                .stderr(std::fs::File::create(&log).unwrap())
-                .spawn()
-                .unwrap(),
-        )
+        serve
     }
 
     /// Start the coordinator and wait until it serves (bounded).
     fn start_coordinator(&mut self) {
-        let mut child = self.spawn_coordinator();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Ok(url) = std::fs::read_to_string(&self.address) {
-                if url.ends_with('\n') {
-                    self.url = url.trim().to_string();
-                    break;
-                }
-            }
-            if let Some(st) = child.0.try_wait().unwrap() {
-                panic!(
-                    "coordinator (start {}) exited with {st}: {}",
-                    self.starts,
-                    std::fs::read_to_string(self.dir.join(format!("serve{}.log", self.starts)))
-                        .unwrap_or_default()
-                );
-            }
-            assert!(Instant::now() < deadline, "coordinator did not come up");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        self.coordinator = Some(child);
+        let starts = self.starts + 1;
+        let c = self
+            .next_start()
+            .try_start()
+            .unwrap_or_else(|log| panic!("coordinator (start {starts}) exited: {log}"));
+        let (p, url) = c.into_parts();
+        self.url = url;
+        self.coordinator = Some(p);
     }
 
     fn kill_coordinator(&mut self) {
@@ -243,19 +223,15 @@ impl Cluster {
         let w = &mut self.workers[i];
         w.starts += 1;
         let log = self.dir.join(format!("{}-{}.log", w.id, w.starts));
-        let mut cmd = isolated(Command::new(WORKER_BIN));
-        cmd.arg("--coordinator-file")
-            .arg(&self.address)
-            .args(["--threads", "1", "--id", &w.id]);
+        let mut worker = harness::Worker::from_file(&self.address)
+            .separate_binary()
+            .threads(1)
+            .id(&w.id)
+            .log(&log);
         if let Some(t) = &w.token {
-            cmd.arg("--token-file").arg(t);
+            worker = worker.token(t);
         }
-        w.proc = Some(Proc(
-            cmd.stdout(Stdio::null())
-                .stderr(std::fs::File::create(log).unwrap())
-                .spawn()
-                .unwrap(),
-        ));
+        w.proc = Some(worker.spawn());
     }
 
     fn kill_worker(&mut self, i: usize) {
@@ -291,33 +267,19 @@ impl Cluster {
         v
     }
 
-    /// `gamesweep args` against the coordinator; its output.
-    fn gs(&self, args: &[&str]) -> std::process::Output {
-        let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        all.extend(self.admin_args());
-        let refs: Vec<&str> = all.iter().map(|s| s.as_str()).collect();
-        cli::gs(&refs)
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let o = self.gs(args);
-        assert!(
-            o.status.success(),
-            "gamesweep {args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        String::from_utf8(o.stdout).unwrap()
+    /// Client commands to the coordinator (as the admin, if there is one).
+    fn client(&self) -> Client {
+        let c = Client::new(&self.url);
+        match &self.admin {
+            Some(a) => c.token(a),
+            None => c,
+        }
     }
 
     /// The sweep's status, or None if the coordinator does not answer.
-    fn status(&self) -> Option<serde_json::Value> {
+    fn sweep(&self) -> Option<serde_json::Value> {
         self.coordinator.as_ref()?;
-        let o = self.gs(&["status", SWEEP, "--json"]);
-        if !o.status.success() {
-            return None;
-        }
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).ok()?;
-        Some(v["sweeps"][0].clone())
+        self.client().try_status(SWEEP)
     }
 
     /// Issue the credentials (again, on a fresh store), one file each.
@@ -325,7 +287,7 @@ impl Cluster {
         for name in self.names.clone() {
             let out = self.dir.join(format!("cred-{name}"));
             let _ = std::fs::remove_file(&out);
-            self.ok(&[
+            self.client().ok(&[
                 "token",
                 "issue",
                 "--name",
@@ -416,13 +378,13 @@ fn schedule(seed: u64, dir: &Path, reference: &str) -> (Plan, Tally, Duration) {
         Policy::ReplicateAll => launch.extend(["--replicate", "all"]),
         Policy::VerifyAll => launch.extend(["--verify-fraction", "1"]),
     }
-    cl.ok(&launch);
+    cl.client().ok(&launch);
     cl.revive_workers(&mut t);
     let lease_ms = (plan.lease * 1000.0) as u64;
     for (k, &ev) in plan.events.iter().enumerate() {
         sleep_ms(rng.random_range(20..400));
         cl.revive_workers(&mut t);
-        let (done, verifying) = phase(&cl.status());
+        let (done, verifying) = phase(&cl.sweep());
         if done {
             t.events_skipped += (plan.events.len() - k) as u32;
             break;
@@ -461,7 +423,7 @@ fn schedule(seed: u64, dir: &Path, reference: &str) -> (Plan, Tally, Duration) {
                 for _ in 0..rng.random_range(3..=6) {
                     cl.kill_coordinator();
                     t.coordinator_kills += 1;
-                    let c = cl.spawn_coordinator();
+                    let c = cl.next_start().spawn();
                     cl.coordinator = Some(c);
                     // Less than half a lease after the spawn: sometimes
                     // before it serves (still recovering its store).
@@ -506,7 +468,7 @@ fn schedule(seed: u64, dir: &Path, reference: &str) -> (Plan, Tally, Duration) {
     let deadline = Instant::now() + FINISH_WITHIN;
     let s = loop {
         cl.revive_workers(&mut t);
-        if let Some(s) = cl.status() {
+        if let Some(s) = cl.sweep() {
             if s["state"] == "done" {
                 break s;
             }
@@ -522,7 +484,8 @@ fn schedule(seed: u64, dir: &Path, reference: &str) -> (Plan, Tally, Duration) {
         sleep_ms(200);
     };
     let out = dir.join("out");
-    cl.ok(&["report", SWEEP, "--out", out.to_str().unwrap()]);
+    cl.client()
+        .ok(&["report", SWEEP, "--out", out.to_str().unwrap()]);
     let got = std::fs::read_to_string(out.join("results.json")).unwrap();
     assert!(
         got == reference,
@@ -573,7 +536,7 @@ fn recover(cl: &mut Cluster, rng: &mut ChaCha8Rng, plan: &Plan, t: &mut Tally) {
     let trusted = plan.open || rng.random_bool(0.5);
     let key = cl.dir.join(format!("key{}", cl.stores));
     if trusted {
-        cli::ok(&[
+        harness::ok(&[
             "key",
             "export",
             "--store",
@@ -628,7 +591,7 @@ fn recover(cl: &mut Cluster, rng: &mut ChaCha8Rng, plan: &Plan, t: &mut Tally) {
             }
             p.kill9();
         }
-        cli::ok(&args);
+        harness::ok(&args);
         cl.start_coordinator();
         cl.issue();
     } else {
@@ -665,7 +628,7 @@ fn recover(cl: &mut Cluster, rng: &mut ChaCha8Rng, plan: &Plan, t: &mut Tally) {
             .collect();
         args.extend(cl.admin_args());
         let refs: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
-        cli::ok(&refs);
+        harness::ok(&refs);
     }
     // The workers' old credentials mean nothing here.
     for i in 0..cl.workers.len() {
@@ -773,7 +736,7 @@ fn an_expired_verification_copy_goes_back_to_the_only_eligible_identity() {
     let admin = d.join("admin");
     std::fs::write(&admin, format!("{ADMIN}\n")).unwrap();
     let admin_s = admin.to_str().unwrap();
-    let (_coord, u) = cli::serve(
+    let (_coord, u) = harness::serve(
         &d.join("store"),
         &["--token-file", admin_s, "--lease-secs", "1"],
         &d.join("serve.log"),
@@ -781,7 +744,7 @@ fn an_expired_verification_copy_goes_back_to_the_only_eligible_identity() {
     let with_admin = |args: &[&str]| {
         let mut all = args.to_vec();
         all.extend(["--coordinator", &u, "--token-file", admin_s]);
-        cli::ok(&all)
+        harness::ok(&all)
     };
     for name in ["id1", "id2"] {
         let out = d.join(name);
@@ -888,8 +851,8 @@ fn a_store_whose_creation_was_killed_is_created_again() {
     let store = dir.path().join("store");
     // What the kill left (observed: the folder of schedule 20261204130).
     std::fs::create_dir_all(store.join("blobs")).unwrap();
-    let (_coord, u) = cli::serve(&store, &[], &dir.path().join("serve.log"));
+    let (_coord, u) = harness::serve(&store, &[], &dir.path().join("serve.log"));
     let v: serde_json::Value =
-        serde_json::from_str(&cli::ok(&["status", "--json", "--coordinator", &u])).unwrap();
+        serde_json::from_str(&harness::ok(&["status", "--json", "--coordinator", &u])).unwrap();
     assert_eq!(v["sweeps"], serde_json::json!([]), "{v}");
 }

@@ -273,7 +273,7 @@ fn dec<T: for<'de> Deserialize<'de>>(what: &str, bytes: &[u8]) -> Result<T, Stor
 /// Decode one stored entry (`key`, `bytes`: the value's payload, after its
 /// checksum header) of the tree named `tree` with the types and checks
 /// [`Store::load_all`] uses (`results`: the key only, a result's bytes are
-/// its kind's to decode). For the fuzz harness (`coordinator/tests/it/fuzz.rs`)
+/// its kind's to decode). For the fuzz harness (`coordinator/tests/it/fuzz/`)
 /// and `store check`: bad bytes must be an error, never a panic.
 pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError> {
     match tree {
