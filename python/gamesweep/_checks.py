@@ -75,19 +75,23 @@ def verify(
         )
     if not isinstance(require_signature, bool):
         raise InvalidInputError(f"require_signature={require_signature!r}: expected True or False")
-    opts = [f"--sample={sample!r}" if isinstance(sample, float) else f"--sample={sample}"]
-    opts.append(f"--seed={count('seed', seed)}")
+    share = repr(sample) if isinstance(sample, float) else f"{sample}"
+    n_seed = count("seed", seed)
+    n_threads = None
     if threads is not None:
-        n = count("threads", threads)
-        if n is None or not 1 <= n <= 1024:
+        n_threads = count("threads", threads)
+        if n_threads is None or not 1 <= n_threads <= 1024:
             raise InvalidInputError(f"threads={threads!r}: expected a thread count in 1..=1024")
-        opts.append(f"--threads={n}")
     keys = [trust_key] if isinstance(trust_key, (str, os.PathLike)) else list(trust_key)
-    opts += [f"--trust-key={os.fspath(k)}" for k in keys]
-    if require_signature:
-        opts.append("--require-signature")
     try:
-        text = _native.verify(opts, [os.fspath(file)])
+        text = _native.verify(
+            os.fspath(file),
+            sample=share,
+            seed=n_seed or 0,
+            threads=n_threads,
+            trust_key=[os.fspath(k) for k in keys],
+            require_signature=require_signature,
+        )
     except _native.GamesweepError as e:
         raise convert(GamesweepError(_verify_text(str(e)))) from None
     data: Dict[str, Any] = json.loads(text)

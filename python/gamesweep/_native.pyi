@@ -147,8 +147,11 @@ def coordinator_token(
     tls_key: Optional[str] = None,
 ) -> str: ...
 def coordinator_export(
-    options: List[str],
-    positionals: List[str],
+    id: str,
+    file: str,
+    *,
+    store: Optional[str] = None,
+    since: List[str] = ...,
     url: Optional[str] = None,
     token_file: Optional[str] = None,
     tls_ca: Optional[str] = None,
@@ -156,8 +159,14 @@ def coordinator_export(
     tls_key: Optional[str] = None,
 ) -> str: ...
 def coordinator_import(
-    options: List[str],
-    positionals: List[str],
+    file: str,
+    *,
+    store: Optional[str] = None,
+    name: Optional[str] = None,
+    trust_key: List[str] = ...,
+    require_signature: bool = False,
+    accept_solver_change: bool = False,
+    verify_fraction: Optional[str] = None,
     url: Optional[str] = None,
     token_file: Optional[str] = None,
     tls_ca: Optional[str] = None,
@@ -175,7 +184,15 @@ def game_board(
     first: str = "L",
     budget: int = ...,
 ) -> str: ...
-def verify(options: List[str], positionals: List[str]) -> str: ...
+def verify(
+    file: str,
+    *,
+    sample: str,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    trust_key: List[str] = ...,
+    require_signature: bool = False,
+) -> str: ...
 def store_check(dir: str) -> str: ...
 def run(words: List[str]) -> str: ...
 def canonical(g6: str) -> str: ...

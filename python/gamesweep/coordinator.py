@@ -247,15 +247,17 @@ class Coordinator:
         ``sweep_id``, ``kind``, ``file``, ``bytes``, ``shards``, ``done``
         (shards with results) and ``signer`` (the key's fingerprint, ``""``
         unsigned)."""
-        opts = []
-        if store is not None:
-            opts.append(f"--store={os.fspath(store)}")
         since = [since] if isinstance(since, (str, os.PathLike)) else list(since)
         if since and store is None:
             raise InvalidInputError("since= needs store= (a stopped coordinator's store)")
-        opts += [f"--since={os.fspath(p)}" for p in since]
         data: Dict[str, Any] = json.loads(
-            _native.coordinator_export(opts, [_id(id), os.fspath(file)], **self._conn)
+            _native.coordinator_export(
+                _id(id),
+                os.fspath(file),
+                store=None if store is None else os.fspath(store),
+                since=[os.fspath(p) for p in since],
+                **self._conn,
+            )
         )
         return data
 
@@ -285,11 +287,8 @@ class Coordinator:
         ``merged`` (into a sweep the store held), ``added``, ``confirmed``,
         ``conflicts`` (held shards whose results differ: each recorded as a
         mismatch and run again to decide)."""
-        opts = []
-        if store is not None:
-            opts.append(f"--store={os.fspath(store)}")
         if name is not None:
-            opts.append(f"--name={_id(name)}")
+            name = _id(name)
         keys = [trust_key] if isinstance(trust_key, (str, os.PathLike)) else list(trust_key)
         for what, given in (("trust_key=", bool(keys)), ("accept_solver_change=True", accept_solver_change)):
             if given and store is None:
@@ -297,19 +296,24 @@ class Coordinator:
                     f"{what} needs store= (a running coordinator trusts its own key "
                     "and those of `serve --trust-key` only, and refuses another solver build)"
                 )
-        opts += [f"--trust-key={os.fspath(k)}" for k in keys]
-        if require_signature:
-            opts.append("--require-signature")
-        if accept_solver_change:
-            opts.append("--accept-solver-change")
+        fraction = None
         if verify_fraction is not None:
             if isinstance(verify_fraction, bool) or not isinstance(verify_fraction, (int, float, str)):
                 raise InvalidInputError(
                     f"verify_fraction={verify_fraction!r}: expected a share (0.01) or a percentage ('1%')"
                 )
-            opts.append(f"--verify-fraction={verify_fraction}")
+            fraction = f"{verify_fraction}"
         data: Dict[str, Any] = json.loads(
-            _native.coordinator_import(opts, [os.fspath(file)], **self._conn)
+            _native.coordinator_import(
+                os.fspath(file),
+                store=None if store is None else os.fspath(store),
+                name=name,
+                trust_key=[os.fspath(k) for k in keys],
+                require_signature=bool(require_signature),
+                accept_solver_change=bool(accept_solver_change),
+                verify_fraction=fraction,
+                **self._conn,
+            )
         )
         return data
 

@@ -916,173 +916,178 @@ fn write_secret(path: &std::path::Path, secret: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `gamesweep export [options] ID FILE`, by the CLI's own `export`; answers
-/// what the file written holds: `{"sweep_id", "kind", "file", "bytes",
-/// "shards", "done", "signer"}` (`signer`: the fingerprint of the key that
-/// signed it, `""` unsigned).
+/// `gamesweep export ID FILE [--store DIR] [--since PATH ...]` by the
+/// CLI's own job (`ops::export`): sweep `id` from the coordinator, or from
+/// the stopped store `store` (then only the shards the export files or
+/// folders `since` do not hold), written to `file`; answers what the file
+/// written holds: `{"sweep_id", "kind", "file", "bytes", "shards", "done",
+/// "signer"}` (`signer`: the fingerprint of the key that signed it, `""`
+/// unsigned).
 #[pyfunction]
-#[pyo3(signature = (options, positionals, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+#[pyo3(signature = (id, file, *, store = None, since = Vec::new(), url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
 #[allow(clippy::too_many_arguments)]
 fn coordinator_export(
     py: Python<'_>,
-    options: Vec<String>,
-    positionals: Vec<String>,
+    id: String,
+    file: std::path::PathBuf,
+    store: Option<std::path::PathBuf>,
+    since: Vec<std::path::PathBuf>,
     url: Option<String>,
     token_file: Option<String>,
     tls_ca: Option<String>,
     tls_cert: Option<String>,
     tls_key: Option<String>,
 ) -> PyResult<String> {
-    use gamesweep_coordinator::cmd::export::{exec, ExportArgs};
-    use gamesweep_engine::export_file;
-    let cw = conn_words(url, token_file, (tls_ca, tls_cert, tls_key));
-    let a: ExportArgs = parse_words("export", options, cw, positionals)?;
-    let r = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
-        let file = a.file.clone();
-        exec(a)?;
-        let bytes = std::fs::metadata(&file)?.len();
-        let d = export_file::read(&file)?;
-        Ok(serde_json::json!({
-            "sweep_id": d.export.sweep_id,
-            "kind": d.export.kind,
-            "file": file.to_string_lossy(),
-            "bytes": bytes,
-            "shards": d.export.shards(),
-            "done": d.export.results.len(),
-            "signer": match d.signature {
-                export_file::Signature::Signed(k) => k.fingerprint(),
-                export_file::Signature::Unsigned => String::new(),
-            },
-        })
-        .to_string())
+    use gamesweep_coordinator::ops::export::{export, ExportRequest, Source};
+    let from = match store {
+        Some(dir) => Source::Store { dir, since },
+        None if !since.is_empty() => {
+            return Err(err("since= needs store= (a stopped coordinator's store)"))
+        }
+        None => Source::Coordinator(conn(conn_words(
+            url,
+            token_file,
+            (tls_ca, tls_cert, tls_key),
+        ))?),
+    };
+    let r = ExportRequest { id, file, from };
+    let out = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
+        Ok(serde_json::to_string(&export(&r, &|_| {})?)?)
     })?;
-    r.map_err(cli_err)
+    out.map_err(cli_err)
 }
 
-/// `gamesweep import [options] FILE`, into a running coordinator or (with
-/// `--store`) a stopped store, as the CLI's `import` does; answers what
-/// the import did: `{"sweep_id", "shards", "done", "signer", "trusted",
-/// "merged", "added", "confirmed", "conflicts"}`.
+/// A share keyword (`0.01`, `"1%"`) as millionths, by `parse`; the error
+/// names the keyword `name` as the CLI's names its option.
+fn share_keyword(
+    name: &str,
+    text: &str,
+    parse: impl FnOnce(&str) -> Result<u32, String>,
+) -> PyResult<u32> {
+    parse(text).map_err(|e| err(format!("invalid value '{text}' for {name}=: {e}")))
+}
+
+/// `gamesweep import FILE [--store DIR] [--name ID] ...` by the CLI's own
+/// job (`ops::import`): into the coordinator, or into the stopped store
+/// `store` (then trusting the key files `trust_key` too, and taking in
+/// another solver build's results with `accept_solver_change`); answers
+/// what the import did: `{"sweep_id", "shards", "done", "signer",
+/// "trusted", "merged", "added", "confirmed", "conflicts"}`.
 #[pyfunction]
-#[pyo3(signature = (options, positionals, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+#[pyo3(signature = (file, *, store = None, name = None, trust_key = Vec::new(), require_signature = false, accept_solver_change = false, verify_fraction = None, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
 #[allow(clippy::too_many_arguments)]
 fn coordinator_import(
     py: Python<'_>,
-    options: Vec<String>,
-    positionals: Vec<String>,
+    file: std::path::PathBuf,
+    store: Option<std::path::PathBuf>,
+    name: Option<String>,
+    trust_key: Vec<std::path::PathBuf>,
+    require_signature: bool,
+    accept_solver_change: bool,
+    verify_fraction: Option<String>,
     url: Option<String>,
     token_file: Option<String>,
     tls_ca: Option<String>,
     tls_cert: Option<String>,
     tls_key: Option<String>,
 ) -> PyResult<String> {
-    use anyhow::Context as _;
-    use gamesweep_api::domain::ImportOptions;
-    use gamesweep_coordinator::cmd::import::ImportArgs;
-    use gamesweep_coordinator::connect;
-    use gamesweep_engine::core::{transfer::ImportPolicy, Core};
-    use gamesweep_engine::export_file;
-    use gamesweep_engine::store::SledStore;
-    let cw = conn_words(url, token_file, (tls_ca, tls_cert, tls_key));
-    let a: ImportArgs = parse_words("import", options, cw, positionals)?;
-    let r = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
-        // As `import::exec` does.
-        let bytes =
-            std::fs::read(&a.file).with_context(|| format!("reading {}", a.file.display()))?;
-        let i = match &a.store {
-            Some(dir) => {
-                let policy = ImportPolicy {
-                    trusted: export_file::read_key_files(&a.trust_key)?,
-                    require_signature: a.require_signature,
-                    verify_ppm: a.verify_fraction,
-                    accept_solver_change: a.accept_solver_change,
-                };
-                let file = export_file::decode(&bytes)
-                    .map_err(|e| anyhow::anyhow!("{}: import refused: {e}", a.file.display()))?;
-                let store = SledStore::open(dir).map_err(|e| anyhow::anyhow!("{e}"))?;
-                let core = Core::open(std::sync::Arc::new(store), Duration::from_secs(60))?;
-                core.import(&file, a.name.as_deref(), &policy)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", a.file.display()))?
+    use gamesweep_coordinator::args::parse_verify_fraction;
+    use gamesweep_coordinator::ops::import::{import, ImportRequest, Target};
+    let verify_ppm = verify_fraction
+        .map(|t| share_keyword("verify_fraction", &t, parse_verify_fraction))
+        .transpose()?;
+    let into = match store {
+        Some(dir) => Target::Store {
+            dir,
+            trust_key,
+            accept_solver_change,
+        },
+        None => {
+            for (what, given) in [
+                ("trust_key=", !trust_key.is_empty()),
+                ("accept_solver_change=True", accept_solver_change),
+            ] {
+                if given {
+                    return Err(err(format!("{what} needs store= (a running coordinator trusts its own key and those of `serve --trust-key` only, and refuses another solver build)")));
+                }
             }
-            None => {
-                let rt = connect::runtime()?;
-                let mut c = connect::connect(&rt, &a.conn)?;
-                let opts = ImportOptions {
-                    rename: a.name.clone(),
-                    require_signature: a.require_signature,
-                    verify_ppm: a.verify_fraction,
-                };
-                rt.block_on(c.import(bytes, &opts))
-                    .with_context(|| format!("importing {}", a.file.display()))?
-            }
-        };
-        Ok(serde_json::json!({
-            "sweep_id": i.sweep_id,
-            "shards": i.shards,
-            "done": i.done,
-            "signer": i.signer,
-            "trusted": i.trusted,
-            "merged": i.merged,
-            "added": i.added,
-            "confirmed": i.confirmed,
-            "conflicts": i.conflicts,
-        })
-        .to_string())
+            Target::Coordinator(conn(conn_words(
+                url,
+                token_file,
+                (tls_ca, tls_cert, tls_key),
+            ))?)
+        }
+    };
+    let r = ImportRequest {
+        file,
+        into,
+        name,
+        require_signature,
+        verify_ppm,
+    };
+    let out = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
+        Ok(serde_json::to_string(&import(&r, &|_| {})?)?)
     })?;
-    r.map_err(cli_err)
+    out.map_err(cli_err)
 }
 
 /// `gamesweep key show --store DIR` (and, with `out`, `key export --store
-/// DIR --out FILE` by the CLI's own `key`): `{"store", "fingerprint",
-/// "key"}`, `key` the key line of a key file.
+/// DIR --out FILE`) by the CLI's own job (`ops::key`): `{"store",
+/// "fingerprint", "key"}`, `key` the key line of a key file.
 #[pyfunction]
 #[pyo3(signature = (store, out = None))]
-fn key(py: Python<'_>, store: String, out: Option<String>) -> PyResult<String> {
-    use gamesweep_coordinator::cmd::key::{exec, KeyCommand, KeyExportArgs, StoreArg};
-    use gamesweep_engine::export_file;
-    use gamesweep_engine::store::{SledStore, Store as _};
-    let r = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
-        let dir = std::path::PathBuf::from(&store);
-        // As `key`'s `public_key`: an absent folder is refused rather than
-        // made into a new store with a new key.
-        if !dir.is_dir() {
-            anyhow::bail!(
-                "{}: no such store (give the folder a coordinator's --store, or a run's OUT/store)",
-                dir.display()
-            );
-        }
-        let k = {
-            let s = SledStore::open(&dir).map_err(|e| anyhow::anyhow!("{e}"))?;
-            export_file::Signer::from_seed(&s.signing_key()).public()
-        };
-        if let Some(out) = out {
-            exec(KeyCommand::Export(KeyExportArgs {
-                store: StoreArg { store: dir },
-                out: out.into(),
-            }))?;
-        }
-        Ok(serde_json::json!({
-            "store": store,
-            "fingerprint": k.fingerprint(),
-            "key": format!("{} {}", export_file::KEY_FILE_TAG, k.to_hex()),
-        })
-        .to_string())
+fn key(
+    py: Python<'_>,
+    store: std::path::PathBuf,
+    out: Option<std::path::PathBuf>,
+) -> PyResult<String> {
+    use gamesweep_coordinator::ops::key::{key, KeyRequest};
+    let r = KeyRequest { store, out };
+    let got = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
+        Ok(serde_json::to_string(&key(&r)?)?)
     })?;
-    r.map_err(cli_err)
+    got.map_err(cli_err)
 }
 
-/// `gamesweep verify [options] FILE` by the CLI's own `verify`: who signed
-/// the export file, its plan re-derived, a seeded sample of its finished
-/// shards re-run here; answers what was found: `{"file", "sweep_id",
-/// "kind", "signature", "signer", "trusted", "finished", "sample",
-/// "seed", "threads", "rerun", "mismatches": [{"shard", "why"}], "ok",
-/// "seconds", "summary"}` (a mismatch is a finding, not an error). On
-/// Ctrl-C the re-runs stop at their next check.
+/// `gamesweep verify FILE --sample F [--seed S] [--threads T] [--trust-key
+/// KEY ...] [--require-signature]` by the CLI's own job (`ops::verify`):
+/// who signed the export file, its plan re-derived, a seeded sample
+/// (`sample`: `"0.05"`, `"5%"` or `"1"`) of its finished shards re-run
+/// here; answers what was found: `{"file", "sweep_id", "kind",
+/// "signature", "signer", "trusted", "finished", "sample", "seed",
+/// "threads", "rerun", "mismatches": [{"shard", "why"}], "ok", "seconds",
+/// "summary"}` (a mismatch is a finding, not an error). On Ctrl-C the
+/// re-runs stop at their next check.
 #[pyfunction]
-fn verify(py: Python<'_>, options: Vec<String>, positionals: Vec<String>) -> PyResult<String> {
-    use gamesweep_coordinator::cmd::verify::{verify, VerifyArgs};
+#[pyo3(signature = (file, *, sample, seed = 0, threads = None, trust_key = Vec::new(), require_signature = false))]
+fn verify(
+    py: Python<'_>,
+    file: std::path::PathBuf,
+    sample: &str,
+    seed: u64,
+    threads: Option<u32>,
+    trust_key: Vec<std::path::PathBuf>,
+    require_signature: bool,
+) -> PyResult<String> {
+    use gamesweep_coordinator::ops::verify::{verify, VerifyRequest};
     use std::sync::atomic::{AtomicBool, Ordering};
-    let a: VerifyArgs = parse_words("verify", options, Vec::new(), positionals)?;
+    let sample_ppm = share_keyword("sample", sample, |t| {
+        gamesweep_engine::sample::parse_fraction(t).map_err(|e| e.to_string())
+    })?;
+    if threads.is_some_and(|t| !(1..=1024).contains(&t)) {
+        return Err(err(format!(
+            "threads={}: expected a thread count in 1..=1024",
+            threads.unwrap_or_default()
+        )));
+    }
+    let r = VerifyRequest {
+        file,
+        sample_ppm,
+        seed,
+        threads,
+        trust_key,
+        require_signature,
+    };
     let cancel = Arc::new(AtomicBool::new(false));
     // Stops the re-runs however the call is left (Ctrl-C included).
     struct CancelOnDrop(Arc<AtomicBool>);
@@ -1092,33 +1097,14 @@ fn verify(py: Python<'_>, options: Vec<String>, positionals: Vec<String>) -> PyR
         }
     }
     let _cancel = CancelOnDrop(cancel.clone());
-    let r = interruptible_on(py, "gamesweep-verify", move || -> anyhow::Result<String> {
-        let v = verify(&a, &cancel, |_| {})?;
-        let mismatches: Vec<serde_json::Value> = v
-            .mismatches
-            .iter()
-            .map(|(shard, why)| serde_json::json!({"shard": shard, "why": why}))
-            .collect();
-        Ok(serde_json::json!({
-            "file": v.file.to_string_lossy(),
-            "sweep_id": v.sweep_id,
-            "kind": v.kind,
-            "signature": v.signature,
-            "signer": v.signer,
-            "trusted": v.trusted,
-            "finished": v.finished,
-            "sample": f64::from(v.sample_ppm) / 1e6,
-            "seed": v.seed,
-            "threads": v.threads,
-            "rerun": v.rerun,
-            "mismatches": mismatches,
-            "ok": v.ok(),
-            "seconds": v.seconds,
-            "summary": v.summary(),
-        })
-        .to_string())
+    let out = interruptible_on(py, "gamesweep-verify", move || -> anyhow::Result<String> {
+        let v = verify(&r, &cancel, |_| {})?;
+        let mut j = serde_json::to_value(&v)?;
+        j["ok"] = v.ok().into();
+        j["summary"] = v.summary().into();
+        Ok(j.to_string())
     })?;
-    r.map_err(cli_err)
+    out.map_err(cli_err)
 }
 
 /// `gamesweep store check DIR` by the CLI's own check: a stopped

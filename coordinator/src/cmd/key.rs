@@ -1,15 +1,12 @@
 //! `gamesweep key show --store DIR` and `key export --store DIR --out
-//! FILE`: the Ed25519 public key a coordinator signs its exports with (kept
-//! in its store, made when the store was created or first opened by a build
-//! that signs exports). Another coordinator, or `import`/`verify`, trusts
-//! the exports of this one with `--trust-key FILE` (see docs/trust.md).
+//! FILE`: the Ed25519 public key a coordinator signs its exports with, and
+//! the key file that makes another coordinator, `import` or `verify` trust
+//! them (`--trust-key FILE`, see docs/trust.md). The job is
+//! [`crate::ops::key`]; this parses and prints.
 
-use crate::error::UsageError;
+use crate::ops::key::{key, KeyRequest};
 use crate::output;
-use anyhow::Context as _;
-use gamesweep_engine::export_file::PublicKey;
-use gamesweep_engine::store::{SledStore, Store as _};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// `key` subcommands.
 #[derive(clap::Subcommand, Debug)]
@@ -39,47 +36,24 @@ pub struct KeyExportArgs {
     pub out: PathBuf,
 }
 
-/// The public key of the store at `dir`; an absent folder is refused
-/// rather than made into a new store with a new key.
-fn public_key(dir: &Path) -> anyhow::Result<PublicKey> {
-    if !dir.is_dir() {
-        return Err(UsageError(format!(
-            "{}: no such store (give the folder a coordinator's --store, or a run's OUT/store)",
-            dir.display()
-        ))
-        .into());
-    }
-    let store = SledStore::open(dir).map_err(|e| UsageError(e.to_string()))?;
-    Ok(gamesweep_engine::export_file::Signer::from_seed(&store.signing_key()).public())
-}
-
 /// Run `key`.
 pub fn exec(c: KeyCommand) -> anyhow::Result<()> {
     match c {
         KeyCommand::Show(a) => {
-            let k = public_key(&a.store)?;
-            output::print(format!(
-                "export signing key of {}: {}\n{} {}\n",
-                a.store.display(),
-                k.fingerprint(),
-                gamesweep_engine::export_file::KEY_FILE_TAG,
-                k.to_hex()
-            ))?;
+            let k = key(&KeyRequest {
+                store: a.store,
+                out: None,
+            })?;
+            output::print(k.text())?;
         }
         KeyCommand::Export(a) => {
-            let k = public_key(&a.store.store)?;
-            let text = k.key_file(&format!(
-                "gamesweep export signing key (Ed25519 public key) of the store {}\ntrust its exports with: gamesweep import FILE --trust-key THIS_FILE (or serve/verify --trust-key)",
-                a.store.store.display()
-            ));
-            gamesweep_engine::export_file::write_atomic(&a.out, text.as_bytes())
-                .with_context(|| format!("writing {}", a.out.display()))?;
-            eprintln!(
-                "wrote key {} of {} to {}",
-                k.fingerprint(),
-                a.store.store.display(),
-                a.out.display()
-            );
+            let k = key(&KeyRequest {
+                store: a.store.store,
+                out: Some(a.out),
+            })?;
+            if let Some(line) = k.written_text() {
+                eprintln!("{line}");
+            }
         }
     }
     Ok(())

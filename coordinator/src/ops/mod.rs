@@ -1,8 +1,15 @@
 //! What the commands do, one module per job (as cargo's `ops`): solving a
 //! position or a stream of them ([`solve`]), enumerating graphs
-//! ([`graphs`]), checking a store ([`store`]). Each returns typed values;
-//! the commands (`cmd::*`) parse their arguments, call these and print,
-//! and Python and the tests call them too. No job module uses another.
+//! ([`graphs`]), checking a store ([`store`]), exporting a sweep to a file
+//! ([`export`]), importing one ([`import`]), a store's export signing key
+//! ([`key`]) and re-running a sample of an export file's shards
+//! ([`verify`]). Each takes a typed request and returns typed values; the
+//! commands (`cmd::*`) parse their arguments, call these and print, and
+//! Python and the tests call them too. No job module uses another.
+pub mod export;
 pub mod graphs;
+pub mod import;
+pub mod key;
 pub mod solve;
 pub mod store;
+pub mod verify;

@@ -190,7 +190,7 @@ pub struct Launched {
 }
 
 /// What an import answered.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Imported {
     /// The sweep's id on the coordinator.
     pub sweep_id: String,

@@ -25,6 +25,7 @@ use crate::support::harness;
 use harness::{gs, ok, refused, serve, work_until_idle};
 
 mod moves;
+mod ops_calls;
 mod refused;
 mod tampered;
 
