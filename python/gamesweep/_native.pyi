@@ -138,8 +138,9 @@ def coordinator_audit(
 ) -> str: ...
 def coordinator_token(
     action: str,
-    options: List[str],
-    positionals: List[str],
+    name: Optional[str] = None,
+    role: str = "worker",
+    out: Optional[str] = None,
     url: Optional[str] = None,
     token_file: Optional[str] = None,
     tls_ca: Optional[str] = None,

@@ -207,10 +207,15 @@ class Coordinator:
         export)."""
         if role not in ("worker", "read"):
             raise InvalidInputError(f"role={role!r}: expected 'worker' or 'read'")
-        opts = [f"--name={_text('name', name)}", f"--role={role}"]
-        if out is not None:
-            opts.append(f"--out={os.fspath(out)}")
-        data: Dict[str, Any] = json.loads(_native.coordinator_token("issue", opts, [], **self._conn))
+        data: Dict[str, Any] = json.loads(
+            _native.coordinator_token(
+                "issue",
+                name=_text("name", name),
+                role=role,
+                out=None if out is None else os.fspath(out),
+                **self._conn,
+            )
+        )
         return data
 
     @translated(CoordinatorError)
@@ -219,14 +224,14 @@ class Coordinator:
         issued, revoked ones too, each a dict ``name``, ``role``,
         ``issued_unix_ms``, ``revoked_unix_ms`` (None: in force) and
         ``fingerprint``."""
-        data: List[Dict[str, Any]] = json.loads(_native.coordinator_token("list", [], [], **self._conn))
+        data: List[Dict[str, Any]] = json.loads(_native.coordinator_token("list", **self._conn))
         return data
 
     @translated(CoordinatorError)
     def token_revoke(self, name: str) -> None:
         """``gamesweep token revoke NAME`` (admin token): the credential is
         refused from its next request on; its name is never reused."""
-        _native.coordinator_token("revoke", [], [_text("name", name)], **self._conn)
+        _native.coordinator_token("revoke", name=_text("name", name), **self._conn)
 
     @translated(CoordinatorError)
     def export(
