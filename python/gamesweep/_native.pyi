@@ -139,7 +139,7 @@ def coordinator_audit(
 def coordinator_token(
     action: str,
     name: Optional[str] = None,
-    role: str = "worker",
+    role: Optional[str] = None,
     out: Optional[str] = None,
     url: Optional[str] = None,
     token_file: Optional[str] = None,

@@ -784,18 +784,19 @@ fn parse_words<A: clap::Args + clap::FromArgMatches>(
 }
 
 /// `gamesweep token issue|list|revoke` (`action`): `issue` the credential
-/// `name` with `role` (`worker` or `read`), its secret written to the new
-/// file `out` if given, answering `{"fingerprint", "name", "role",
-/// "secret"}` (`secret` null when written to `out`); `list` what `token
-/// list --json` prints; `revoke` the credential `name`, answering null.
+/// `name` with `role` (`worker`, the default, or `read`), its secret
+/// written to the new file `out` if given, answering `{"fingerprint",
+/// "name", "role", "secret"}` (`secret` null when written to `out`);
+/// `list` what `token list --json` prints; `revoke` the credential `name`,
+/// answering null.
 #[pyfunction]
-#[pyo3(signature = (action, name = None, role = "worker", out = None, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+#[pyo3(signature = (action, name = None, role = None, out = None, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
 #[allow(clippy::too_many_arguments)]
 fn coordinator_token(
     py: Python<'_>,
     action: &str,
     name: Option<String>,
-    role: &str,
+    role: Option<String>,
     out: Option<String>,
     url: Option<String>,
     token_file: Option<String>,
@@ -814,7 +815,11 @@ fn coordinator_token(
     let act = match action {
         "issue" => Act::Issue(IssueRequest {
             name: named(name)?,
-            role: role.parse::<Role>().map_err(err)?,
+            role: role
+                .as_deref()
+                .unwrap_or("worker")
+                .parse::<Role>()
+                .map_err(err)?,
             out: out.map(Into::into),
         }),
         "list" => Act::List,
