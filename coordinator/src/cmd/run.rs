@@ -44,7 +44,7 @@ pub fn common_run_options(c: clap::Command) -> clap::Command {
     .arg(
         clap::Arg::new("in_process")
             .long("in-process")
-            .help("Drive the embedded coordinator with local threads by direct calls instead of gRPC: the same store, resume, results and provenance, without the network layer (so no dashboard, and no --verify-fraction: it has one worker identity)")
+            .help("Drive the embedded coordinator with local threads by direct calls instead of gRPC: the same store, resume, results and provenance, without the network layer (so no dashboard, and no --replicate-fraction: it has one worker identity)")
             .action(clap::ArgAction::SetTrue),
     )
     .arg(
@@ -146,7 +146,7 @@ pub fn exec(a: RunArgs) -> anyhow::Result<()> {
     let in_process = m.get_flag("in_process");
     if in_process && verify_ppm > 0 {
         return Err(UsageError(
-            "--verify-fraction needs a second worker identity to run the copies, and --in-process has one: drop one of them".into(),
+            "--replicate-fraction needs a second worker identity to run the copies, and --in-process has one: drop one of them".into(),
         )
         .into());
     }
