@@ -245,7 +245,7 @@ def run(
     - ``http``: serve the run's dashboard (off here; the CLI's default is
       on).
     - any other option of ``gamesweep run KIND`` as a keyword:
-      ``verify_fraction="1%"``, ``sample=0.01``, ``fresh=True`` (a flag).
+      ``replicate_fraction="1%"``, ``sample=0.01``, ``fresh=True`` (a flag).
 
     What the CLI prints goes to standard error; Ctrl-C raises
     ``KeyboardInterrupt`` and stops the run as it stops the CLI's (its

@@ -138,8 +138,9 @@ def coordinator_audit(
 ) -> str: ...
 def coordinator_token(
     action: str,
-    options: List[str],
-    positionals: List[str],
+    name: Optional[str] = None,
+    role: Optional[str] = None,
+    out: Optional[str] = None,
     url: Optional[str] = None,
     token_file: Optional[str] = None,
     tls_ca: Optional[str] = None,
@@ -166,7 +167,7 @@ def coordinator_import(
     trust_key: List[str] = ...,
     require_signature: bool = False,
     accept_solver_change: bool = False,
-    verify_fraction: Optional[str] = None,
+    replicate_fraction: Optional[str] = None,
     url: Optional[str] = None,
     token_file: Optional[str] = None,
     tls_ca: Optional[str] = None,

@@ -14,6 +14,7 @@ import json
 import sys
 import time
 import os
+import warnings
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 from . import _native
@@ -207,10 +208,15 @@ class Coordinator:
         export)."""
         if role not in ("worker", "read"):
             raise InvalidInputError(f"role={role!r}: expected 'worker' or 'read'")
-        opts = [f"--name={_text('name', name)}", f"--role={role}"]
-        if out is not None:
-            opts.append(f"--out={os.fspath(out)}")
-        data: Dict[str, Any] = json.loads(_native.coordinator_token("issue", opts, [], **self._conn))
+        data: Dict[str, Any] = json.loads(
+            _native.coordinator_token(
+                "issue",
+                name=_text("name", name),
+                role=role,
+                out=None if out is None else os.fspath(out),
+                **self._conn,
+            )
+        )
         return data
 
     @translated(CoordinatorError)
@@ -219,14 +225,14 @@ class Coordinator:
         issued, revoked ones too, each a dict ``name``, ``role``,
         ``issued_unix_ms``, ``revoked_unix_ms`` (None: in force) and
         ``fingerprint``."""
-        data: List[Dict[str, Any]] = json.loads(_native.coordinator_token("list", [], [], **self._conn))
+        data: List[Dict[str, Any]] = json.loads(_native.coordinator_token("list", **self._conn))
         return data
 
     @translated(CoordinatorError)
     def token_revoke(self, name: str) -> None:
         """``gamesweep token revoke NAME`` (admin token): the credential is
         refused from its next request on; its name is never reused."""
-        _native.coordinator_token("revoke", [], [_text("name", name)], **self._conn)
+        _native.coordinator_token("revoke", name=_text("name", name), **self._conn)
 
     @translated(CoordinatorError)
     def export(
@@ -271,6 +277,7 @@ class Coordinator:
         trust_key: Iterable[_Path] = (),
         require_signature: bool = False,
         accept_solver_change: bool = False,
+        replicate_fraction: Optional[Union[float, str]] = None,
         verify_fraction: Optional[Union[float, str]] = None,
     ) -> Dict[str, Any]:
         """``gamesweep import FILE [--store DIR] [--name ID] ...`` (``import``
@@ -281,8 +288,10 @@ class Coordinator:
         trusted besides the store's own key; ``require_signature``: refuse
         a file no trusted key signed; ``accept_solver_change`` (needs
         ``store``): take in results of another build of the kind's solver;
-        ``verify_fraction`` (``0.01`` or ``"1%"``): the share re-run by a
-        second worker from now on. What the import did, as a dict:
+        ``replicate_fraction`` (``0.01`` or ``"1%"``): the share re-run by
+        a second identity from now on (``--replicate-fraction``;
+        ``verify_fraction``, its older name, still works and warns). What
+        the import did, as a dict:
         ``sweep_id``, ``shards``, ``done``, ``signer``, ``trusted``,
         ``merged`` (into a sweep the store held), ``added``, ``confirmed``,
         ``conflicts`` (held shards whose results differ: each recorded as a
@@ -296,13 +305,26 @@ class Coordinator:
                     f"{what} needs store= (a running coordinator trusts its own key "
                     "and those of `serve --trust-key` only, and refuses another solver build)"
                 )
-        fraction = None
+        share, keyword = replicate_fraction, "replicate_fraction"
         if verify_fraction is not None:
-            if isinstance(verify_fraction, bool) or not isinstance(verify_fraction, (int, float, str)):
+            if replicate_fraction is not None:
                 raise InvalidInputError(
-                    f"verify_fraction={verify_fraction!r}: expected a share (0.01) or a percentage ('1%')"
+                    "replicate_fraction= and verify_fraction= (its older name) both given: give one"
                 )
-            fraction = f"{verify_fraction}"
+            warnings.warn(
+                "verify_fraction= is now replicate_fraction= (the share replicated; "
+                "verify is gamesweep.verify)",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+            share, keyword = verify_fraction, "verify_fraction"
+        fraction = None
+        if share is not None:
+            if isinstance(share, bool) or not isinstance(share, (int, float, str)):
+                raise InvalidInputError(
+                    f"{keyword}={share!r}: expected a share (0.01) or a percentage ('1%')"
+                )
+            fraction = f"{share}"
         data: Dict[str, Any] = json.loads(
             _native.coordinator_import(
                 os.fspath(file),
@@ -311,7 +333,7 @@ class Coordinator:
                 trust_key=[os.fspath(k) for k in keys],
                 require_signature=bool(require_signature),
                 accept_solver_change=bool(accept_solver_change),
-                verify_fraction=fraction,
+                replicate_fraction=fraction,
                 **self._conn,
             )
         )

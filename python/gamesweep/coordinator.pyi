@@ -81,6 +81,7 @@ class Coordinator:
         trust_key: Iterable[_Path] = (),
         require_signature: bool = False,
         accept_solver_change: bool = False,
+        replicate_fraction: Optional[Union[float, str]] = None,
         verify_fraction: Optional[Union[float, str]] = None,
     ) -> Dict[str, Any]:
         """``gamesweep import FILE``; what the import did."""

@@ -584,6 +584,15 @@ fn cli_err(e: anyhow::Error) -> PyErr {
     err(format!("{e:#}"))
 }
 
+/// The connection options (`--coordinator`, `--token-file`, `--tls-*`) as the CLI reads them.
+fn connection(
+    url: Option<String>,
+    token_file: Option<String>,
+    tls: (Option<String>, Option<String>, Option<String>),
+) -> PyResult<gamesweep_coordinator::connect::Conn> {
+    conn(conn_words(url, token_file, tls))
+}
+
 /// `gamesweep status [ID] --json`.
 #[pyfunction]
 #[pyo3(signature = (id = None, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
@@ -596,19 +605,18 @@ fn coordinator_status(
     tls_cert: Option<String>,
     tls_key: Option<String>,
 ) -> PyResult<String> {
-    use gamesweep_coordinator::{cmd::status, connect};
-    let c = conn(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)))?;
+    use gamesweep_coordinator::ops::remote::{status, Session};
+    let c = connection(url, token_file, (tls_ca, tls_cert, tls_key))?;
     let r = interruptible(py, move || -> anyhow::Result<String> {
-        let rt = connect::runtime()?;
-        let mut client = connect::connect(&rt, &c)?;
-        let r = rt.block_on(client.status(id.as_deref()))?;
-        status::json(&r)
+        let mut s = Session::connect(&c)?;
+        status::json(&status::status(&mut s, &status::StatusRequest { id })?)
     })?;
     r.map_err(cli_err)
 }
 
 /// `gamesweep launch KIND [params] [--name ID] [--shards K] ...`: the words
-/// after `launch`; answers `{"sweep_id", "shards", "existing"}`.
+/// after `launch` (a kind's parameters are its own); answers `{"sweep_id",
+/// "shards", "existing"}`.
 #[pyfunction]
 #[pyo3(signature = (words, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
 fn coordinator_launch(
@@ -620,21 +628,13 @@ fn coordinator_launch(
     tls_cert: Option<String>,
     tls_key: Option<String>,
 ) -> PyResult<String> {
-    use gamesweep_coordinator::{cmd::launch::launch_spec, connect};
+    use gamesweep_coordinator::ops::remote::{launch, Session};
     let mut words = words;
     words.extend(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)));
     let r = interruptible(py, move || -> anyhow::Result<String> {
-        // As `launch::exec` builds it.
-        let (spec, m) = launch_spec(&words)?;
-        let rt = connect::runtime()?;
-        let mut client = connect::connect(&rt, &connect::Conn::from_matches(&m))?;
-        let reply = rt.block_on(client.launch(spec))?;
-        Ok(serde_json::json!({
-            "sweep_id": reply.sweep_id,
-            "shards": reply.shards,
-            "existing": reply.existing,
-        })
-        .to_string())
+        let (spec, c) = launch::spec_from_words(&words)?;
+        let mut s = Session::connect(&c)?;
+        Ok(serde_json::to_value(launch::launch(&mut s, spec)?)?.to_string())
     })?;
     r.map_err(cli_err)
 }
@@ -643,7 +643,8 @@ fn coordinator_launch(
 /// write them (results.json, report.md, figures, report.html,
 /// provenance.json) into `out`; with `partial`, `report ID --partial --out
 /// DIR`: a sweep not finished, its done shards rendered and marked partial
-/// (results.partial.json, report.md, report.html, figures).
+/// (results.partial.json, report.md, report.html, figures). What the CLI
+/// says of it goes to stderr, as the CLI's.
 #[pyfunction]
 #[pyo3(signature = (id, out, partial = false, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
 #[allow(clippy::too_many_arguments)]
@@ -658,18 +659,24 @@ fn coordinator_report(
     tls_cert: Option<String>,
     tls_key: Option<String>,
 ) -> PyResult<()> {
-    use gamesweep_coordinator::cmd::report::{exec, ReportArgs};
-    let c = conn(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)))?;
-    interruptible(py, move || {
-        exec(ReportArgs {
-            id: Some(id),
-            from: None,
-            partial,
-            out: Some(out.into()),
-            conn: c,
-        })
-    })?
-    .map_err(cli_err)
+    use gamesweep_coordinator::ops::report::{self, ReportRequest};
+    let c = connection(url, token_file, (tls_ca, tls_cert, tls_key))?;
+    let r = interruptible(py, move || -> anyhow::Result<()> {
+        let req = ReportRequest {
+            id,
+            out: out.into(),
+        };
+        let done = if partial {
+            report::partial(&c, &req)?
+        } else {
+            report::fetch(&c, &req)?
+        };
+        for line in &done.lines {
+            eprintln!("{line}");
+        }
+        Ok(())
+    })?;
+    r.map_err(cli_err)
 }
 
 /// `gamesweep cancel ID`, `pause ID` or `resume ID` (`action`).
@@ -686,36 +693,14 @@ fn coordinator_act(
     tls_cert: Option<String>,
     tls_key: Option<String>,
 ) -> PyResult<()> {
-    use anyhow::Context as _;
-    use gamesweep_coordinator::connect;
-    #[derive(Clone, Copy)]
-    enum Act {
-        Cancel,
-        Pause,
-        Resume,
-    }
-    let act = match action {
-        "cancel" => Act::Cancel,
-        "pause" => Act::Pause,
-        "resume" => Act::Resume,
-        other => return Err(err(format!("no coordinator action `{other}`"))),
-    };
-    let c = conn(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)))?;
+    use gamesweep_coordinator::ops::remote::act::{act, ActRequest, Action};
+    use gamesweep_coordinator::ops::remote::Session;
+    let action: Action = action.parse().map_err(err)?;
+    let c = connection(url, token_file, (tls_ca, tls_cert, tls_key))?;
     let r = interruptible(py, move || -> anyhow::Result<()> {
-        let rt = connect::runtime()?;
-        let mut client = connect::connect(&rt, &c)?;
-        // As `cancel::exec` and `pause::exec` word their errors.
-        match act {
-            Act::Cancel => rt
-                .block_on(client.cancel(&id))
-                .with_context(|| format!("cancelling {id}")),
-            Act::Pause => rt
-                .block_on(client.pause(&id))
-                .with_context(|| format!("pausing {id}")),
-            Act::Resume => rt
-                .block_on(client.resume(&id))
-                .with_context(|| format!("resuming {id}")),
-        }
+        let mut s = Session::connect(&c)?;
+        act(&mut s, &ActRequest { action, id })?;
+        Ok(())
     })?;
     r.map_err(cli_err)
 }
@@ -737,24 +722,17 @@ fn coordinator_project(
     tls_cert: Option<String>,
     tls_key: Option<String>,
 ) -> PyResult<String> {
-    use gamesweep_coordinator::{args, connect};
-    if let Some(&c) = cores.iter().find(|&&c| !(1..=1_000_000).contains(&c)) {
-        return Err(err(format!("cores: {c} is not in 1..=1000000")));
-    }
-    let c = conn(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)))?;
+    use gamesweep_coordinator::ops::remote::project::{project, ProjectRequest};
+    use gamesweep_coordinator::ops::remote::Session;
+    let c = connection(url, token_file, (tls_ca, tls_cert, tls_key))?;
     let r = interruptible(py, move || -> anyhow::Result<String> {
-        let rt = connect::runtime()?;
-        let mut client = connect::connect(&rt, &c)?;
-        let cores = if cores.is_empty() {
-            args::default_project_cores()
-        } else {
-            cores
+        let mut s = Session::connect(&c)?;
+        let req = ProjectRequest {
+            id,
+            cores,
+            out: out.map(Into::into),
         };
-        let p = rt.block_on(client.projection(&id, cores))?;
-        if let Some(out) = out {
-            gamesweep_report::report::write_projection(std::path::Path::new(&out), &p)?;
-        }
-        Ok(p.json)
+        Ok(project(&mut s, &req)?.projection.json)
     })?;
     r.map_err(cli_err)
 }
@@ -771,149 +749,76 @@ fn coordinator_audit(
     tls_cert: Option<String>,
     tls_key: Option<String>,
 ) -> PyResult<String> {
-    use anyhow::Context as _;
-    use gamesweep_coordinator::connect;
-    let c = conn(conn_words(url, token_file, (tls_ca, tls_cert, tls_key)))?;
+    use gamesweep_coordinator::ops::remote::audit::{audit, AuditRequest};
+    use gamesweep_coordinator::ops::remote::Session;
+    let c = connection(url, token_file, (tls_ca, tls_cert, tls_key))?;
     let r = interruptible(py, move || -> anyhow::Result<String> {
-        let rt = connect::runtime()?;
-        let mut client = connect::connect(&rt, &c)?;
-        let entries = rt
-            .block_on(client.audit(last.max(1)))
-            .context("reading the audit log")?;
-        Ok(serde_json::to_string(&entries)?)
+        let mut s = Session::connect(&c)?;
+        Ok(serde_json::to_string(&audit(
+            &mut s,
+            AuditRequest { last },
+        )?)?)
     })?;
     r.map_err(cli_err)
 }
 
-/// The words of a CLI command (`options`, the connection's options, then
-/// `positionals` after `--`, so that no value is read as an option),
-/// parsed by that command's own clap definition `A` (`gamesweep NAME`).
-fn parse_words<A: clap::Args + clap::FromArgMatches>(
-    name: &'static str,
-    options: Vec<String>,
-    conn: Vec<String>,
-    positionals: Vec<String>,
-) -> PyResult<A> {
-    let words = options
-        .into_iter()
-        .chain(conn)
-        .chain((!positionals.is_empty()).then(|| "--".to_string()))
-        .chain(positionals);
-    let cmd = A::augment_args(clap::Command::new(name).no_binary_name(true));
-    let m = cmd
-        .try_get_matches_from(words)
-        .map_err(|e| err(e.to_string().trim().trim_start_matches("error: ")))?;
-    A::from_arg_matches(&m).map_err(|e| err(e.to_string().trim().trim_start_matches("error: ")))
-}
-
-/// `gamesweep token issue|list|revoke` (`action`) with the words after it.
-/// `issue` answers `{"name", "role", "fingerprint", "secret"}` (`secret`
-/// null when written to `--out`), `list` what `token list --json` prints,
-/// `revoke` null.
+/// `gamesweep token issue|list|revoke` (`action`): `issue` the credential
+/// `name` with `role` (`worker`, the default, or `read`), its secret
+/// written to the new file `out` if given, answering `{"fingerprint",
+/// "name", "role", "secret"}` (`secret` null when written to `out`);
+/// `list` what `token list --json` prints; `revoke` the credential `name`,
+/// answering null.
 #[pyfunction]
-#[pyo3(signature = (action, options, positionals, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+#[pyo3(signature = (action, name = None, role = None, out = None, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
 #[allow(clippy::too_many_arguments)]
 fn coordinator_token(
     py: Python<'_>,
     action: &str,
-    options: Vec<String>,
-    positionals: Vec<String>,
+    name: Option<String>,
+    role: Option<String>,
+    out: Option<String>,
     url: Option<String>,
     token_file: Option<String>,
     tls_ca: Option<String>,
     tls_cert: Option<String>,
     tls_key: Option<String>,
 ) -> PyResult<String> {
-    use anyhow::Context as _;
-    use gamesweep_coordinator::cmd::token::{IssueArgs, ListArgs, RevokeArgs};
-    use gamesweep_coordinator::connect;
-    let cw = conn_words(url, token_file, (tls_ca, tls_cert, tls_key));
+    use gamesweep_coordinator::ops::remote::token::{self, IssueRequest, Role};
+    use gamesweep_coordinator::ops::remote::Session;
     enum Act {
-        Issue(IssueArgs),
-        List(ListArgs),
-        Revoke(RevokeArgs),
+        Issue(IssueRequest),
+        List,
+        Revoke(String),
     }
+    let named = |name: Option<String>| name.ok_or_else(|| err(format!("token {action}: no name")));
     let act = match action {
-        "issue" => Act::Issue(parse_words("token issue", options, cw, positionals)?),
-        "list" => Act::List(parse_words("token list", options, cw, positionals)?),
-        "revoke" => Act::Revoke(parse_words("token revoke", options, cw, positionals)?),
+        "issue" => Act::Issue(IssueRequest {
+            name: named(name)?,
+            role: role
+                .as_deref()
+                .unwrap_or("worker")
+                .parse::<Role>()
+                .map_err(err)?,
+            out: out.map(Into::into),
+        }),
+        "list" => Act::List,
+        "revoke" => Act::Revoke(named(name)?),
         other => return Err(err(format!("no token action `{other}`"))),
     };
+    let c = connection(url, token_file, (tls_ca, tls_cert, tls_key))?;
     let r = interruptible(py, move || -> anyhow::Result<String> {
-        let rt = connect::runtime()?;
-        // As `token::exec` does each.
-        match act {
-            Act::Issue(a) => {
-                if let Some(out) = &a.out {
-                    if out.exists() {
-                        anyhow::bail!(
-                            "{} exists: refusing to overwrite a secret file",
-                            out.display()
-                        );
-                    }
-                }
-                let mut client = connect::connect(&rt, &a.conn)?;
-                let r = rt
-                    .block_on(client.issue_credential(&a.name, &a.role))
-                    .context("issuing a credential")?;
-                if let Some(out) = &a.out {
-                    write_secret(out, &r.secret)?;
-                }
-                Ok(serde_json::json!({
-                    "name": r.name,
-                    "role": r.role,
-                    "fingerprint": r.fingerprint,
-                    "secret": a.out.is_none().then_some(r.secret),
-                })
-                .to_string())
+        let mut s = Session::connect(&c)?;
+        Ok(match act {
+            // Through `serde_json::Value`, whose maps sort their keys.
+            Act::Issue(req) => serde_json::to_value(token::issue(&mut s, &req)?)?.to_string(),
+            Act::List => token::list_json(&token::list(&mut s)?, false)?,
+            Act::Revoke(name) => {
+                token::revoke(&mut s, &name)?;
+                "null".into()
             }
-            Act::List(a) => {
-                let mut client = connect::connect(&rt, &a.conn)?;
-                let list = rt
-                    .block_on(client.list_credentials())
-                    .context("listing credentials")?;
-                let v: Vec<serde_json::Value> = list
-                    .iter()
-                    .map(|c| {
-                        serde_json::json!({
-                            "name": c.name,
-                            "role": c.role,
-                            "issued_unix_ms": c.issued_unix_ms,
-                            "revoked_unix_ms": (c.revoked_unix_ms > 0).then_some(c.revoked_unix_ms),
-                            "fingerprint": c.fingerprint,
-                        })
-                    })
-                    .collect();
-                Ok(serde_json::to_string(&v)?)
-            }
-            Act::Revoke(a) => {
-                let mut client = connect::connect(&rt, &a.conn)?;
-                rt.block_on(client.revoke_credential(&a.name))
-                    .context("revoking a credential")?;
-                Ok("null".into())
-            }
-        }
+        })
     })?;
     r.map_err(cli_err)
-}
-
-/// Write `secret` to a new file readable by its owner only (as `token
-/// issue --out`).
-fn write_secret(path: &std::path::Path, secret: &str) -> anyhow::Result<()> {
-    use anyhow::Context as _;
-    use std::io::Write as _;
-    let mut o = std::fs::OpenOptions::new();
-    o.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        o.mode(0o600);
-    }
-    let mut f = o
-        .open(path)
-        .with_context(|| format!("creating {}", path.display()))?;
-    writeln!(f, "{secret}").with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
 }
 
 /// `gamesweep export ID FILE [--store DIR] [--since PATH ...]` by the
@@ -944,11 +849,7 @@ fn coordinator_export(
         None if !since.is_empty() => {
             return Err(err("since= needs store= (a stopped coordinator's store)"))
         }
-        None => Source::Coordinator(conn(conn_words(
-            url,
-            token_file,
-            (tls_ca, tls_cert, tls_key),
-        ))?),
+        None => Source::Coordinator(connection(url, token_file, (tls_ca, tls_cert, tls_key))?),
     };
     let r = ExportRequest { id, file, from };
     let out = interruptible_on(py, STORE_THREAD, move || -> anyhow::Result<String> {
@@ -974,7 +875,7 @@ fn share_keyword(
 /// what the import did: `{"sweep_id", "shards", "done", "signer",
 /// "trusted", "merged", "added", "confirmed", "conflicts"}`.
 #[pyfunction]
-#[pyo3(signature = (file, *, store = None, name = None, trust_key = Vec::new(), require_signature = false, accept_solver_change = false, verify_fraction = None, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
+#[pyo3(signature = (file, *, store = None, name = None, trust_key = Vec::new(), require_signature = false, accept_solver_change = false, replicate_fraction = None, url = None, token_file = None, tls_ca = None, tls_cert = None, tls_key = None))]
 #[allow(clippy::too_many_arguments)]
 fn coordinator_import(
     py: Python<'_>,
@@ -984,7 +885,7 @@ fn coordinator_import(
     trust_key: Vec<std::path::PathBuf>,
     require_signature: bool,
     accept_solver_change: bool,
-    verify_fraction: Option<String>,
+    replicate_fraction: Option<String>,
     url: Option<String>,
     token_file: Option<String>,
     tls_ca: Option<String>,
@@ -993,8 +894,8 @@ fn coordinator_import(
 ) -> PyResult<String> {
     use gamesweep_coordinator::args::parse_verify_fraction;
     use gamesweep_coordinator::ops::import::{import, ImportRequest, Target};
-    let verify_ppm = verify_fraction
-        .map(|t| share_keyword("verify_fraction", &t, parse_verify_fraction))
+    let verify_ppm = replicate_fraction
+        .map(|t| share_keyword("replicate_fraction", &t, parse_verify_fraction))
         .transpose()?;
     let into = match store {
         Some(dir) => Target::Store {
@@ -1011,11 +912,7 @@ fn coordinator_import(
                     return Err(err(format!("{what} needs store= (a running coordinator trusts its own key and those of `serve --trust-key` only, and refuses another solver build)")));
                 }
             }
-            Target::Coordinator(conn(conn_words(
-                url,
-                token_file,
-                (tls_ca, tls_cert, tls_key),
-            ))?)
+            Target::Coordinator(connection(url, token_file, (tls_ca, tls_cert, tls_key))?)
         }
     };
     let r = ImportRequest {

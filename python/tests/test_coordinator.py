@@ -227,8 +227,8 @@ def test_export_import_key_are_the_clis(cli, served, tmp_path):
     # Into a stopped store (a new one), by each; then that store's key and
     # its own export, each the CLI's.
     st_py, st_cli = tmp_path / "store-py", tmp_path / "store-cli"
-    got = c.import_(mine, store=st_py, verify_fraction="0%")
-    cli.run("import", str(theirs), "--store", str(st_cli), "--verify-fraction", "0%")
+    got = c.import_(mine, store=st_py, replicate_fraction="0%")
+    cli.run("import", str(theirs), "--store", str(st_cli), "--replicate-fraction", "0%")
     assert got["sweep_id"] == sid and got["done"] == shards
     # Another store's key did not sign it: imported as untrusted.
     assert got["trusted"] is False and got["signer"] == held["signer"]
@@ -273,8 +273,14 @@ def test_export_import_key_errors(cli, served, tmp_path):
         c.import_(tmp_path / "x.gsx", accept_solver_change=True)
     with pytest.raises(gs.CoordinatorError, match="reading .*x.gsx"):
         c.import_(tmp_path / "x.gsx")
-    with pytest.raises(gs.InvalidInputError, match="verify_fraction"):
-        c.import_(tmp_path / "x.gsx", verify_fraction="lots")
+    with pytest.raises(gs.InvalidInputError, match="replicate_fraction"):
+        c.import_(tmp_path / "x.gsx", replicate_fraction="lots")
+    # The older keyword still sets it, and warns.
+    with pytest.warns(DeprecationWarning, match="replicate_fraction="):
+        with pytest.raises(gs.InvalidInputError, match="invalid value 'lots'"):
+            c.import_(tmp_path / "x.gsx", verify_fraction="lots")
+    with pytest.raises(gs.InvalidInputError, match="both given"):
+        c.import_(tmp_path / "x.gsx", verify_fraction="1%", replicate_fraction="1%")
     with pytest.raises(gs.CoordinatorError, match="no such store"):
         gs.Coordinator.key(tmp_path / "nowhere")
 

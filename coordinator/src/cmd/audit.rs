@@ -1,9 +1,10 @@
 //! `gamesweep audit`: the coordinator's log of admin actions (launch,
-//! cancel): when, who (role, token fingerprint, address), what.
+//! cancel): when, who (role, token fingerprint, address), what
+//! (`ops::remote::audit`), as a table or JSON.
 
-use crate::connect::{self, Conn};
-use crate::output;
-use anyhow::Context as _;
+use crate::connect::Conn;
+use crate::ops::remote::audit::{audit, table, AuditRequest};
+use crate::ops::remote::Session;
 
 /// `audit` options.
 #[derive(clap::Args, Debug)]
@@ -21,32 +22,13 @@ pub struct AuditArgs {
 
 /// Run `audit`.
 pub fn exec(a: AuditArgs) -> anyhow::Result<()> {
-    let rt = connect::runtime()?;
-    let mut c = connect::connect(&rt, &a.conn)?;
-    let entries = rt
-        .block_on(c.audit(a.last.max(1)))
-        .context("reading the audit log")?;
+    let mut s = Session::connect(&a.conn)?;
+    let entries = audit(&mut s, AuditRequest { last: a.last })?;
     let text = if a.json {
         format!("{}\n", serde_json::to_string_pretty(&entries)?)
     } else {
-        // When, as a date in UTC (`--json` keeps the number, `unix_ms`).
-        let mut t = String::from("time (UTC)            action  sweep                role    token                  peer                   detail\n");
-        // Every field came over the network: control characters escaped.
-        let x = gamesweep_api::escape;
-        for e in &entries {
-            t.push_str(&format!(
-                "{:<21} {:<7} {:<20} {:<7} {:<22} {:<22} {}\n",
-                output::utc_time(e.unix_ms),
-                x(&e.action),
-                x(&e.sweep_id),
-                x(&e.role),
-                x(&e.token_fingerprint),
-                x(&e.peer),
-                x(&e.detail)
-            ));
-        }
-        t
+        table(&entries)
     };
-    output::print(text)?;
+    crate::output::print(text)?;
     Ok(())
 }

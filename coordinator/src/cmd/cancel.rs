@@ -1,7 +1,9 @@
-//! `gamesweep cancel ID`: stop handing out a sweep's shards.
+//! `gamesweep cancel ID`: stop handing out a sweep's shards
+//! (`ops::remote::act`).
 
-use crate::connect::{self, Conn};
-use anyhow::Context as _;
+use crate::connect::Conn;
+use crate::ops::remote::act::{act, ActRequest, Action};
+use crate::ops::remote::Session;
 
 /// `cancel` options.
 #[derive(clap::Args, Debug)]
@@ -14,10 +16,14 @@ pub struct CancelArgs {
 
 /// Run `cancel`.
 pub fn exec(a: CancelArgs) -> anyhow::Result<()> {
-    let rt = connect::runtime()?;
-    let mut c = connect::connect(&rt, &a.conn)?;
-    rt.block_on(c.cancel(&a.id))
-        .with_context(|| format!("cancelling {}", a.id))?;
-    eprintln!("cancelled {}", a.id);
+    let mut s = Session::connect(&a.conn)?;
+    let said = act(
+        &mut s,
+        &ActRequest {
+            action: Action::Cancel,
+            id: a.id,
+        },
+    )?;
+    eprintln!("{said}");
     Ok(())
 }

@@ -1,8 +1,10 @@
 //! `gamesweep pause ID` / `gamesweep resume ID`: stop handing out a sweep's
-//! shards for now (leases held may finish), and hand them out again.
+//! shards for now (leases held may finish), and hand them out again
+//! (`ops::remote::act`).
 
-use crate::connect::{self, Conn};
-use anyhow::Context as _;
+use crate::connect::Conn;
+use crate::ops::remote::act::{act, ActRequest, Action};
+use crate::ops::remote::Session;
 
 /// `pause` and `resume` options.
 #[derive(clap::Args, Debug)]
@@ -15,19 +17,13 @@ pub struct PauseArgs {
 
 /// Run `pause` (`paused`) or `resume`.
 pub fn exec(a: PauseArgs, paused: bool) -> anyhow::Result<()> {
-    let rt = connect::runtime()?;
-    let mut c = connect::connect(&rt, &a.conn)?;
-    if paused {
-        rt.block_on(c.pause(&a.id))
-            .with_context(|| format!("pausing {}", a.id))?;
-        eprintln!(
-            "paused {} (leases held may finish; `gamesweep resume {}` hands its shards out again)",
-            a.id, a.id
-        );
+    let mut s = Session::connect(&a.conn)?;
+    let action = if paused {
+        Action::Pause
     } else {
-        rt.block_on(c.resume(&a.id))
-            .with_context(|| format!("resuming {}", a.id))?;
-        eprintln!("resumed {}", a.id);
-    }
+        Action::Resume
+    };
+    let said = act(&mut s, &ActRequest { action, id: a.id })?;
+    eprintln!("{said}");
     Ok(())
 }

@@ -1,9 +1,9 @@
 //! `gamesweep project ID`: project a sampled sweep's whole cost from the
-//! sampled shards done so far.
+//! sampled shards done so far (`ops::remote::project`).
 
-use crate::args;
-use crate::connect::{self, Conn};
-use gamesweep_report::report;
+use crate::connect::Conn;
+use crate::ops::remote::project::{project, ProjectRequest};
+use crate::ops::remote::Session;
 use std::path::PathBuf;
 
 /// `project` options.
@@ -24,20 +24,24 @@ pub struct ProjectArgs {
     pub conn: Conn,
 }
 
+impl From<&ProjectArgs> for ProjectRequest {
+    fn from(a: &ProjectArgs) -> Self {
+        ProjectRequest {
+            id: a.id.clone(),
+            cores: a.cores.clone(),
+            out: a.out.clone(),
+        }
+    }
+}
+
 /// Run `project`.
 pub fn exec(a: ProjectArgs) -> anyhow::Result<()> {
-    let rt = connect::runtime()?;
-    let mut c = connect::connect(&rt, &a.conn)?;
-    let cores = if a.cores.is_empty() {
-        args::default_project_cores()
-    } else {
-        a.cores.clone()
-    };
-    let p = rt.block_on(c.projection(&a.id, cores))?;
-    if let Some(out) = &a.out {
-        report::write_projection(out, &p)?;
-        eprintln!("wrote {}/projection.json and projection.md", out.display());
+    let mut s = Session::connect(&a.conn)?;
+    let p = project(&mut s, &ProjectRequest::from(&a))?;
+    if let Some(wrote) = &p.wrote {
+        eprintln!("{wrote}");
     }
+    let p = p.projection;
     crate::output::print(if a.json { &p.json } else { &p.md })?;
     Ok(())
 }

@@ -2,11 +2,11 @@
 //! the admin. A worker presenting one is that identity (`@NAME`) whatever
 //! worker id it sends: its leases, caps, failures and results are filed
 //! under it, and replication counts it as one voice (see `docs/trust.md`).
+//! What each does is `ops::remote::token`'s.
 
-use crate::connect::{self, Conn};
-use crate::output;
-use anyhow::Context as _;
-use std::io::Write as _;
+use crate::connect::Conn;
+use crate::ops::remote::token::{self, IssueRequest};
+use crate::ops::remote::Session;
 use std::path::PathBuf;
 
 /// `token` subcommands.
@@ -57,105 +57,44 @@ pub struct RevokeArgs {
     pub conn: Conn,
 }
 
+impl TryFrom<&IssueArgs> for IssueRequest {
+    type Error = anyhow::Error;
+
+    fn try_from(a: &IssueArgs) -> anyhow::Result<Self> {
+        Ok(IssueRequest {
+            name: a.name.clone(),
+            role: a.role.parse()?,
+            out: a.out.clone(),
+        })
+    }
+}
+
 /// Run a `token` subcommand.
 pub fn exec(c: TokenCommand) -> anyhow::Result<()> {
-    let rt = connect::runtime()?;
     match c {
         TokenCommand::Issue(a) => {
-            if let Some(out) = &a.out {
-                if out.exists() {
-                    anyhow::bail!(crate::error::UsageError(format!(
-                        "{} exists: refusing to overwrite a secret file",
-                        out.display()
-                    )));
-                }
-            }
-            let mut client = connect::connect(&rt, &a.conn)?;
-            let r = rt
-                .block_on(client.issue_credential(&a.name, &a.role))
-                .context("issuing a credential")?;
-            match &a.out {
-                Some(out) => {
-                    write_secret(out, &r.secret)?;
-                    eprintln!(
-                        "issued {} credential @{} ({}); secret written to {} — give it to the worker with --token-file",
-                        r.role, r.name, r.fingerprint, out.display()
-                    );
-                }
-                None => {
-                    eprintln!(
-                        "issued {} credential @{} ({}); the secret below is shown once — give it to the worker with --token-file:",
-                        r.role, r.name, r.fingerprint
-                    );
-                    output::print(format!("{}\n", r.secret))?;
-                }
+            let req = IssueRequest::try_from(&a)?;
+            let mut s = Session::connect(&a.conn)?;
+            let issued = token::issue(&mut s, &req)?;
+            eprintln!("{}", issued.message);
+            if let Some(secret) = &issued.secret {
+                crate::output::print(format!("{secret}\n"))?;
             }
         }
         TokenCommand::List(a) => {
-            let mut client = connect::connect(&rt, &a.conn)?;
-            let list = rt
-                .block_on(client.list_credentials())
-                .context("listing credentials")?;
+            let mut s = Session::connect(&a.conn)?;
+            let list = token::list(&mut s)?;
             let text = if a.json {
-                let v: Vec<serde_json::Value> = list
-                    .iter()
-                    .map(|c| {
-                        serde_json::json!({
-                            "name": c.name,
-                            "role": c.role,
-                            "issued_unix_ms": c.issued_unix_ms,
-                            "revoked_unix_ms": (c.revoked_unix_ms > 0).then_some(c.revoked_unix_ms),
-                            "fingerprint": c.fingerprint,
-                        })
-                    })
-                    .collect();
-                format!("{}\n", serde_json::to_string_pretty(&v)?)
+                format!("{}\n", token::list_json(&list, true)?)
             } else {
-                // Dates in UTC (`--json` keeps the numbers).
-                let mut t = format!(
-                    "{:<24} {:<7} {:<21} {:<21} {}\n",
-                    "name", "role", "issued (UTC)", "revoked (UTC)", "fingerprint"
-                );
-                for c in &list {
-                    t.push_str(&format!(
-                        "{:<24} {:<7} {:<21} {:<21} {}\n",
-                        format!("@{}", c.name),
-                        c.role,
-                        output::utc_time(c.issued_unix_ms),
-                        if c.revoked_unix_ms > 0 {
-                            output::utc_time(c.revoked_unix_ms)
-                        } else {
-                            "-".into()
-                        },
-                        c.fingerprint
-                    ));
-                }
-                t
+                token::list_table(&list)
             };
-            output::print(text)?;
+            crate::output::print(text)?;
         }
         TokenCommand::Revoke(a) => {
-            let mut client = connect::connect(&rt, &a.conn)?;
-            rt.block_on(client.revoke_credential(&a.name))
-                .context("revoking a credential")?;
-            eprintln!("revoked @{}", a.name);
+            let mut s = Session::connect(&a.conn)?;
+            eprintln!("{}", token::revoke(&mut s, &a.name)?);
         }
     }
-    Ok(())
-}
-
-/// Write `secret` to a new file readable by its owner only.
-fn write_secret(path: &std::path::Path, secret: &str) -> anyhow::Result<()> {
-    let mut o = std::fs::OpenOptions::new();
-    o.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        o.mode(0o600);
-    }
-    let mut f = o
-        .open(path)
-        .with_context(|| format!("creating {}", path.display()))?;
-    writeln!(f, "{secret}").with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }

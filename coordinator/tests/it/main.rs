@@ -31,6 +31,7 @@ mod import_crash;
 mod limits;
 mod memcap;
 mod one_harness;
+mod ops_remote;
 mod parts;
 mod patient_liar;
 mod pipeline;
