@@ -9,10 +9,7 @@
 //! report's Verification section names as resting on the liar alone: never
 //! a bare "partly verified".
 
-use crate::replicate::{
-    honest_run, lease_req, raw_client, serve_with_credentials, submit_req, try_lie,
-};
-use crate::support::harness::{Client, Gs, Worker};
+use crate::support::harness::{honest_run, lease_req, runtime, submit_req, try_lie, Trusted};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -44,45 +41,17 @@ fn rows_named(report: &str, who: &str) -> Option<(u64, u64)> {
 fn a_patient_liar_is_outvoted_or_named_with_the_rows_it_could_change() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let (_c, u, secrets) = serve_with_credentials(d, &["liar", "honest-1", "honest-2"], &[]);
-    let admin = d.join("admin");
-    let admin_s = admin.to_str().unwrap();
-    Gs::new(&[
-        "launch",
-        "uvg",
-        "--max-n",
-        "9",
-        "--name",
-        "patient",
-        "--coordinator",
-        &u,
-        "--token-file",
-        admin_s,
-    ])
-    .ok_both();
-    let _w1 = Worker::new(&u)
-        .separate_binary()
-        .id("h1")
-        .threads(1)
-        .token(&d.join("honest-1"))
-        .log(&d.join("w1.log"))
-        .spawn();
-    let _w2 = Worker::new(&u)
-        .separate_binary()
-        .id("h2")
-        .threads(1)
-        .token(&d.join("honest-2"))
-        .log(&d.join("w2.log"))
-        .spawn();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut liar = raw_client(&rt, &u, &secrets[0]);
+    let t = Trusted::start(d, &["liar", "honest-1", "honest-2"], &[]);
+    t.admin()
+        .cmd(&["launch", "uvg", "--max-n", "9", "--name", "patient"])
+        .ok_both();
+    let _honest = t.honest_workers(&["honest-1", "honest-2"]);
+    let rt = runtime();
+    let mut liar = t.raw(&rt, "liar");
     let (mut honest_given, mut lies) = (0, 0);
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
-        let (_, s) = Client::new(&u).token(&admin).status_report("patient");
+        let (_, s) = t.admin().status_report("patient");
         if s["state"] == "done" {
             break;
         }
@@ -111,17 +80,7 @@ fn a_patient_liar_is_outvoted_or_named_with_the_rows_it_could_change() {
         }
     }
     let out = d.join("out");
-    Gs::new(&[
-        "report",
-        "patient",
-        "--coordinator",
-        &u,
-        "--token-file",
-        admin_s,
-        "--out",
-        out.to_str().unwrap(),
-    ])
-    .ok_both();
+    t.report("patient", &out);
     let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
     let truth = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs/uvg/results.json"),

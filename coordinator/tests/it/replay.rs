@@ -11,26 +11,11 @@
 //! confirm every shard, and `results.json` is byte-identical to
 //! `runs/uvg/results.json`.
 
-use crate::replicate::{lease_req, raw_client, serve_with_credentials};
-use crate::support::harness::{Client, Gs, Worker};
+use crate::support::harness::{lease_req, runtime, secs, Gs, Trusted};
 use gamesweep_engine::export_file;
 use gamesweep_proto::pb;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::{Duration, Instant};
-
-/// Wait until sweep `id` is done; its status as JSON.
-fn until_done(u: &str, admin: &Path, id: &str) -> serde_json::Value {
-    let deadline = Instant::now() + Duration::from_secs(600);
-    loop {
-        let (_, s) = Client::new(u).token(admin).status_report(id);
-        if s["state"] == "done" {
-            return s;
-        }
-        assert!(Instant::now() < deadline, "sweep {id} did not finish: {s}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
 
 /// For each of `leases`, submit as `name` the bytes the published export
 /// holds for its shard: first without a position digest (refused, saying
@@ -45,6 +30,8 @@ fn replay(
     for lease in leases {
         let index = lease.shard.as_ref().unwrap().index;
         assert!(lease.salt.is_some(), "{lease:?}");
+        // Built by hand: the harness's `submit_req` runs the shard for its
+        // digest, and a replayer runs no solver.
         let req = pb::SubmitRequest {
             worker_id: name.into(),
             solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
@@ -100,39 +87,27 @@ fn a_replayed_export_confirms_nothing_under_replicate_all() {
         .iter()
         .map(|r| (r.index, r.result.clone().into_bytes()))
         .collect();
-    let (_c, u, secrets) =
-        serve_with_credentials(d, &["replayer", "replayer-2", "honest-1", "honest-2"], &[]);
-    let admin = d.join("admin");
-    let admin_s = admin.to_str().unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let t = Trusted::start(d, &["replayer", "replayer-2", "honest-1", "honest-2"], &[]);
+    let rt = runtime();
     let truth = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs/uvg/results.json"),
     )
     .unwrap();
-    for (k, (sweep, name)) in [("rep-1", "replayer"), ("rep-2", "replayer-2")]
-        .into_iter()
-        .enumerate()
-    {
-        Gs::new(&[
-            "launch",
-            "uvg",
-            "--max-n",
-            "9",
-            "--replicate",
-            "all",
-            "--name",
-            sweep,
-            "--coordinator",
-            &u,
-            "--token-file",
-            admin_s,
-        ])
-        .ok_both();
+    for (sweep, name) in [("rep-1", "replayer"), ("rep-2", "replayer-2")] {
+        t.admin()
+            .cmd(&[
+                "launch",
+                "uvg",
+                "--max-n",
+                "9",
+                "--replicate",
+                "all",
+                "--name",
+                sweep,
+            ])
+            .ok_both();
         // The replayer takes every shard first, as fast as it can.
-        let mut replayer = raw_client(&rt, &u, &secrets[k]);
+        let mut replayer = t.raw(&rt, name);
         let mut taken = 0;
         loop {
             let leases = rt
@@ -148,21 +123,8 @@ fn a_replayed_export_confirms_nothing_under_replicate_all() {
         }
         assert_eq!(taken, exported.len(), "the plan the export holds");
         // Two honest workers run the copies.
-        let _w1 = Worker::new(&u)
-            .separate_binary()
-            .id("h1")
-            .threads(1)
-            .token(&d.join("honest-1"))
-            .log(&d.join("w1.log"))
-            .spawn();
-        let _w2 = Worker::new(&u)
-            .separate_binary()
-            .id("h2")
-            .threads(1)
-            .token(&d.join("honest-2"))
-            .log(&d.join("w2.log"))
-            .spawn();
-        let s = until_done(&u, &admin, sweep);
+        let _honest = t.honest_workers(&["honest-1", "honest-2"]);
+        let s = t.wait_done(sweep, secs(600));
         let total = s["shards_total"].as_u64().unwrap();
         assert_eq!(total as usize, exported.len());
         let v = &s["verification"];
@@ -176,17 +138,7 @@ fn a_replayed_export_confirms_nothing_under_replicate_all() {
             serde_json::json!([format!("@{name}")])
         );
         let out = d.join(format!("out-{sweep}"));
-        Gs::new(&[
-            "report",
-            sweep,
-            "--coordinator",
-            &u,
-            "--token-file",
-            admin_s,
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .ok_both();
+        t.report(sweep, &out);
         let read = |f: &str| std::fs::read_to_string(out.join(f)).unwrap();
         assert_eq!(read("results.json"), truth);
         let prov: serde_json::Value = serde_json::from_str(&read("provenance.json")).unwrap();

@@ -11,13 +11,13 @@
 //! shared token cannot pose as an issued identity, a revoked credential and
 //! an old worker are refused with one clear error.
 
-use gamesweep::sweep::{self, Params};
-use gamesweep_proto::{convert, pb};
+use gamesweep_proto::pb;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::support::harness::{Client, Gs, Serve, Worker};
-use crate::support::proc::Proc;
+use crate::support::harness::{
+    honest_run, lease_req, runtime, submit_req, try_lie, Gs, Trusted, ADMIN_SECRET,
+};
 
 /// An internally consistent but wrong `uvg` result: the honest one with
 /// one position moved from Grundy value 1 to Grundy value 2 (both nonzero,
@@ -27,158 +27,29 @@ fn lie(honest: &[u8]) -> Vec<u8> {
     try_lie(honest).expect("a size of 3 or more with a Grundy-1 position")
 }
 
-/// [`lie`], or None if the result has no start it can move.
-pub(crate) fn try_lie(honest: &[u8]) -> Option<Vec<u8>> {
-    let mut v: serde_json::Value = serde_json::from_slice(honest).unwrap();
-    let by_n = v["by_n"].as_object_mut().unwrap();
-    // On 3 or more vertices, where value 2 is possible (validation knows
-    // a start's value is at most its degree).
-    let counts = by_n
-        .iter_mut()
-        .rev()
-        .filter(|(n, _)| n.parse::<u32>().is_ok_and(|n| n >= 3))
-        .map(|(_, c)| c)
-        .find(|c| c["grundy"]["1"].as_u64().unwrap_or(0) > 0)?;
-    let g = counts["grundy"].as_object_mut().unwrap();
-    let one = g["1"].as_u64().unwrap();
-    let two = g.get("2").and_then(|x| x.as_u64()).unwrap_or(0);
-    g.insert("1".into(), (one - 1).into());
-    g.insert("2".into(), (two + 1).into());
-    Some(serde_json::to_vec(&v).unwrap())
-}
-
-/// A coordinator with an admin token (in `DIR/admin`), and credentials
-/// issued for `names` (secrets in `DIR/NAME`).
-pub(crate) fn serve_with_credentials(
-    dir: &Path,
-    names: &[&str],
-    extra: &[&str],
-) -> (Proc, String, Vec<String>) {
-    let admin = dir.join("admin");
-    std::fs::write(&admin, "admin-secret-for-tests\n").unwrap();
-    let mut args = vec!["--token-file", admin.to_str().unwrap()];
-    args.extend_from_slice(extra);
-    let (c, u) = Serve::new(&dir.join("store"))
-        .args(&args)
-        .log(&dir.join("serve.log"))
-        .address_file(&dir.join("url"))
-        .start()
-        .into_parts();
-    let mut secrets = Vec::new();
-    for name in names {
-        let out = dir.join(name);
-        let (_, said) = Gs::new(&[
-            "token",
-            "issue",
-            "--name",
-            name,
-            "--role",
-            "worker",
-            "--out",
-            out.to_str().unwrap(),
-            "--coordinator",
-            &u,
-            "--token-file",
-            admin.to_str().unwrap(),
-        ])
-        .ok_both();
-        assert!(said.contains(&format!("@{name}")), "{said}");
-        secrets.push(std::fs::read_to_string(&out).unwrap().trim().to_string());
-    }
-    (c, u, secrets)
-}
-
-/// A raw gRPC client presenting `token`.
-pub(crate) fn raw_client(
-    rt: &tokio::runtime::Runtime,
-    url: &str,
-    token: &str,
-) -> gamesweep_proto::Client {
-    let _g = rt.enter();
-    gamesweep_proto::connect_lazy(url, &gamesweep_proto::ClientOptions::token(Some(token))).unwrap()
-}
-
-pub(crate) fn lease_req(id: &str, max: u32) -> pb::LeaseRequest {
-    pb::LeaseRequest {
-        protocol: gamesweep_proto::LEASE_PROTOCOL,
-        worker_id: id.into(),
-        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
-            &gamesweep_api::solver_version(),
-        ),
-        max_shards: max,
-    }
-}
-
-pub(crate) fn submit_req(id: &str, lease: &pb::Lease, result: Vec<u8>) -> pb::SubmitRequest {
-    pb::SubmitRequest {
-        worker_id: id.into(),
-        solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
-            &gamesweep_api::solver_version(),
-        ),
-        sweep_id: lease.sweep_id.clone(),
-        index: lease.shard.as_ref().unwrap().index,
-        attempt: lease.attempt,
-        result,
-        lease_token: lease.lease_token.clone(),
-        timing: None,
-        positions: honest_positions(lease),
-    }
-}
-
-/// The position digest an honest run of `lease`'s shard gives under its
-/// salt (`None`: the lease asks for none).
-pub(crate) fn honest_positions(lease: &pb::Lease) -> Option<u64> {
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-    let salt = lease.salt?;
-    let kind = gamesweep::kinds::find(&lease.kind).unwrap();
-    let params: Params = convert::params_from_proto(&lease.params).unwrap();
-    let shard = convert::opt_shard_from_proto(lease.shard.clone()).unwrap();
-    let (cancel, progress, digest) = (AtomicBool::new(false), AtomicU64::new(0), AtomicU64::new(0));
-    let ctx = sweep::ShardCtx::new(&cancel, &progress).with_salt(salt, &digest);
-    kind.run_shard(&params, &shard, &ctx).unwrap();
-    Some(digest.load(Ordering::Relaxed))
-}
-
-pub(crate) fn honest_run(lease: &pb::Lease) -> Vec<u8> {
-    let kind = gamesweep::kinds::find("uvg").unwrap();
-    let params: Params = convert::params_from_proto(&lease.params).unwrap();
-    let shard = convert::opt_shard_from_proto(lease.shard.clone()).unwrap();
-    kind.run_shard(&params, &shard, &sweep::ShardCtx::detached())
-        .unwrap()
-        .encode()
-}
-
 #[test]
 fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let (_c, u, secrets) = serve_with_credentials(
+    let t = Trusted::start(
         d,
         &["liar", "honest-1", "honest-2"],
         &["--quarantine-on-mismatch"],
     );
-    let admin = d.join("admin");
-    let admin_s = admin.to_str().unwrap();
-    Gs::new(&[
-        "launch",
-        "uvg",
-        "--max-n",
-        "6",
-        "--verify-fraction",
-        "1",
-        "--name",
-        "rep",
-        "--coordinator",
-        &u,
-        "--token-file",
-        admin_s,
-    ])
-    .ok_both();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut liar = raw_client(&rt, &u, &secrets[0]);
+    t.admin()
+        .cmd(&[
+            "launch",
+            "uvg",
+            "--max-n",
+            "6",
+            "--verify-fraction",
+            "1",
+            "--name",
+            "rep",
+        ])
+        .ok_both();
+    let rt = runtime();
+    let mut liar = t.raw(&rt, "liar");
     let leases = rt
         .block_on(liar.lease(lease_req("liar", 2)))
         .unwrap()
@@ -215,7 +86,7 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
         .into_inner()
         .accepted;
     assert!(!again, "a second id is the same identity");
-    let (_, s) = Client::new(&u).token(&admin).status_report("rep");
+    let (_, s) = t.admin().status_report("rep");
     assert_eq!(s["verification"]["verified"], 0, "{s}");
     // A lease given back: its token is dead, under any id.
     let rel = rt
@@ -240,29 +111,16 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
         assert_eq!(e.code(), tonic::Code::PermissionDenied, "{e:?}");
     }
     // A shared-token style id that poses as an issued identity is refused.
-    let mut admin_client = raw_client(&rt, &u, "admin-secret-for-tests");
+    let mut admin_client = crate::support::harness::raw_client(&rt, &t.url, ADMIN_SECRET);
     let e = rt
         .block_on(admin_client.lease(lease_req("@honest-1", 1)))
         .unwrap_err();
     assert_eq!(e.code(), tonic::Code::InvalidArgument, "{e:?}");
 
-    let _w1 = Worker::new(&u)
-        .separate_binary()
-        .id("h1")
-        .threads(1)
-        .token(&d.join("honest-1"))
-        .log(&d.join("w1.log"))
-        .spawn();
-    let _w2 = Worker::new(&u)
-        .separate_binary()
-        .id("h2")
-        .threads(1)
-        .token(&d.join("honest-2"))
-        .log(&d.join("w2.log"))
-        .spawn();
+    let _honest = t.honest_workers(&["honest-1", "honest-2"]);
     let deadline = Instant::now() + Duration::from_secs(180);
     let (report, s) = loop {
-        let (r, s) = Client::new(&u).token(&admin).status_report("rep");
+        let (r, s) = t.admin().status_report("rep");
         if s["state"] == "done" {
             break (r, s);
         }
@@ -292,17 +150,10 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
     assert!(more.leases.is_empty(), "quarantined under any id");
 
     let out = d.join("out");
-    let (_, said) = Gs::new(&[
-        "report",
-        "rep",
-        "--coordinator",
-        &u,
-        "--token-file",
-        admin_s,
-        "--out",
-        out.to_str().unwrap(),
-    ])
-    .ok_both();
+    let (_, said) = t
+        .admin()
+        .cmd(&["report", "rep", "--out", out.to_str().unwrap()])
+        .ok_both();
     assert!(
         said.contains("disagreeing workers (out-voted): @liar")
             && said.contains("1 mismatched (1 replaced by the majority)"),
@@ -369,30 +220,14 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
 fn one_credential_is_one_identity_for_caps_and_failures() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let (_c, u, secrets) =
-        serve_with_credentials(d, &["hoarder", "other"], &["--max-shards-per-worker", "8"]);
-    let admin = d.join("admin");
-    let admin_s = admin.to_str().unwrap();
-    Gs::new(&[
-        "launch",
-        "uvg",
-        "--max-n",
-        "8",
-        "--shards",
-        "64",
-        "--name",
-        "big",
-        "--coordinator",
-        &u,
-        "--token-file",
-        admin_s,
-    ])
-    .ok_both();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut h = raw_client(&rt, &u, &secrets[0]);
+    let t = Trusted::start(d, &["hoarder", "other"], &["--max-shards-per-worker", "8"]);
+    t.admin()
+        .cmd(&[
+            "launch", "uvg", "--max-n", "8", "--shards", "64", "--name", "big",
+        ])
+        .ok_both();
+    let rt = runtime();
+    let mut h = t.raw(&rt, "hoarder");
     let mut got = Vec::new();
     for k in 0..10 {
         let r = rt
@@ -402,7 +237,7 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         got.extend(r.leases);
     }
     assert_eq!(got.len(), 8, "one cap for the credential, not per id");
-    let (report, _) = Client::new(&u).token(&admin).status_report("big");
+    let (report, _) = t.admin().status_report("big");
     let held: u32 = report
         .workers
         .iter()
@@ -431,25 +266,16 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         let e = rt.block_on(h.fail(fail(id, &got[0]))).unwrap_err();
         assert_eq!(e.code(), tonic::Code::PermissionDenied, "{e:?}");
     }
-    let (_, s) = Client::new(&u).token(&admin).status_report("big");
+    let (_, s) = t.admin().status_report("big");
     assert_eq!(s["shards_failed"], 0, "{s}");
     // Another credential cannot use the hoarder's tokens.
-    let mut o = raw_client(&rt, &u, &secrets[1]);
+    let mut o = t.raw(&rt, "other");
     let e = rt
         .block_on(o.submit(submit_req("hoarder", &got[1], honest_run(&got[1]))))
         .unwrap_err();
     assert_eq!(e.code(), tonic::Code::PermissionDenied, "{e:?}");
     // Revoked: refused from the next request on, with a plain message.
-    Gs::new(&[
-        "token",
-        "revoke",
-        "hoarder",
-        "--coordinator",
-        &u,
-        "--token-file",
-        admin_s,
-    ])
-    .ok_both();
+    t.admin().cmd(&["token", "revoke", "hoarder"]).ok_both();
     let e = rt.block_on(h.lease(lease_req("id-0", 1))).unwrap_err();
     assert_eq!(e.code(), tonic::Code::Unauthenticated, "{e:?}");
     // Named as revoked, not as a mistyped token.
@@ -458,20 +284,11 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         "{}",
         e.message()
     );
-    let (list, _) = Gs::new(&[
-        "token",
-        "list",
-        "--json",
-        "--coordinator",
-        &u,
-        "--token-file",
-        admin_s,
-    ])
-    .ok_both();
+    let (list, _) = t.admin().cmd(&["token", "list", "--json"]).ok_both();
     let list: serde_json::Value = serde_json::from_str(&list).unwrap();
     assert!(list[0]["revoked_unix_ms"].is_u64(), "{list}");
     assert!(
-        !list.to_string().contains(&secrets[0]),
+        !list.to_string().contains(&t.secret("hoarder")),
         "secrets are never shown again"
     );
     // A worker of an old protocol (0: before lease tokens; 2: before
@@ -492,15 +309,7 @@ fn one_credential_is_one_identity_for_caps_and_failures() {
         );
     }
     // Issuing and revoking are in the audit log.
-    let (audit, _) = Gs::new(&[
-        "audit",
-        "--json",
-        "--coordinator",
-        &u,
-        "--token-file",
-        admin_s,
-    ])
-    .ok_both();
+    let (audit, _) = t.admin().cmd(&["audit", "--json"]).ok_both();
     assert!(
         audit.contains("issue-credential") && audit.contains("revoke-credential"),
         "{audit}"

@@ -8,10 +8,7 @@
 //! with the honest workers' runs: its `results.json` is still the golden
 //! one, byte for byte, and its report names the liar.
 
-use crate::replicate::{
-    honest_run, lease_req, raw_client, serve_with_credentials, submit_req, try_lie,
-};
-use crate::support::harness::{Client, Gs, Worker};
+use crate::support::harness::{honest_run, lease_req, runtime, submit_req, try_lie, Trusted};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -19,56 +16,36 @@ use std::time::{Duration, Instant};
 fn a_lie_caught_later_has_a_finished_sweep_rerun_by_others() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let (_c, u, secrets) = serve_with_credentials(d, &["liar", "honest-1", "honest-2"], &[]);
-    let admin = d.join("admin");
-    let admin_s = admin.to_str().unwrap();
+    let t = Trusted::start(d, &["liar", "honest-1", "honest-2"], &[]);
     let launch = |name: &str, max_n: &str, fraction: &str| {
-        Gs::new(&[
-            "launch",
-            "uvg",
-            "--max-n",
-            max_n,
-            "--name",
-            name,
-            "--verify-fraction",
-            fraction,
-            "--coordinator",
-            &u,
-            "--token-file",
-            admin_s,
-        ])
-        .ok_both();
+        t.admin()
+            .cmd(&[
+                "launch",
+                "uvg",
+                "--max-n",
+                max_n,
+                "--name",
+                name,
+                "--verify-fraction",
+                fraction,
+            ])
+            .ok_both();
     };
-    let report = |name: &str, out: &Path| {
-        Gs::new(&[
-            "report",
-            name,
-            "--coordinator",
-            &u,
-            "--token-file",
-            admin_s,
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .ok_both();
-    };
+    let report = |name: &str, out: &Path| t.report(name, out);
     let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(f)).unwrap();
     let golden = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs/uvg/results.json"),
     )
     .unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut liar = raw_client(&rt, &u, &secrets[0]);
+    let rt = runtime();
+    let mut liar = t.raw(&rt, "liar");
     // `first`: every shard the liar's, honest; finished and reported.
     launch("first", "9", "0");
     let deadline = Instant::now() + Duration::from_secs(300);
     let mut lie_in_second = false;
     let mut second = false;
     loop {
-        let (_, s) = Client::new(&u).token(&admin).status_report("first");
+        let (_, s) = t.admin().status_report("first");
         if s["state"] == "done" && !second {
             report("first", &d.join("before"));
             assert_eq!(read(&d.join("before"), "results.json"), golden);
@@ -97,47 +74,26 @@ fn a_lie_caught_later_has_a_finished_sweep_rerun_by_others() {
         }
     }
     assert!(lie_in_second);
-    let total = Client::new(&u).token(&admin).status_report("first").1["shards_total"]
+    let total = t.admin().status_report("first").1["shards_total"]
         .as_u64()
         .unwrap();
     // The honest workers verify `second`, catch the lie, and run every
     // result of the liar in `first` again.
-    let _w1 = Worker::new(&u)
-        .separate_binary()
-        .id("h1")
-        .threads(1)
-        .token(&d.join("honest-1"))
-        .log(&d.join("w1.log"))
-        .spawn();
-    let _w2 = Worker::new(&u)
-        .separate_binary()
-        .id("h2")
-        .threads(1)
-        .token(&d.join("honest-2"))
-        .log(&d.join("w2.log"))
-        .spawn();
+    let _honest = t.honest_workers(&["honest-1", "honest-2"]);
     let mut reopened = None;
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
-        let (_, s) = Client::new(&u).token(&admin).status_report("first");
+        let (_, s) = t.admin().status_report("first");
         let why = &s["verification"]["waiting"]["rechecking"];
         if s["state"] == "running" && reopened.is_none() && why.is_array() {
             reopened = Some(why.clone());
-            let (text, _) = Gs::new(&[
-                "status",
-                "first",
-                "--coordinator",
-                &u,
-                "--token-file",
-                admin_s,
-            ])
-            .ok_both();
+            let (text, _) = t.admin().cmd(&["status", "first"]).ok_both();
             assert!(
                 text.contains(" of @liar after a caught lie"),
                 "status says why: {text}"
             );
         }
-        let (_, s2) = Client::new(&u).token(&admin).status_report("second");
+        let (_, s2) = t.admin().status_report("second");
         if reopened.is_some() && s["state"] == "done" && s2["state"] == "done" {
             break;
         }

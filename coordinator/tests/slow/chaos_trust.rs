@@ -16,8 +16,7 @@
 //! store bit flip between two restarts is refused at start, and
 //! `--accept-loss` runs the lost shards again to the same numbers.
 
-use gamesweep::sweep::{self, Params};
-use gamesweep_proto::{convert, pb};
+use gamesweep_proto::pb;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -27,7 +26,10 @@ use std::time::{Duration, Instant};
 
 use crate::support::harness;
 use crate::support::proc;
-use harness::{isolated, ok, serve, Client, Worker, BIN};
+use harness::{
+    honest_run, isolated, lease_req, ok, raw_client, serve, submit_req, try_lie, Client, Worker,
+    BIN,
+};
 use proc::Proc;
 
 const ADMIN: &str = "chaos-trust-admin-secret";
@@ -50,48 +52,6 @@ fn issue(u: &str, admin: &str, dir: &Path, name: &str) -> String {
     args.extend(admin_args(u, admin));
     ok(&args);
     std::fs::read_to_string(&out).unwrap().trim().to_string()
-}
-
-fn honest(lease: &pb::Lease) -> Vec<u8> {
-    let kind = gamesweep::kinds::find("uvg").unwrap();
-    let params: Params = convert::params_from_proto(&lease.params).unwrap();
-    let shard = convert::opt_shard_from_proto(lease.shard.clone()).unwrap();
-    kind.run_shard(&params, &shard, &sweep::ShardCtx::detached())
-        .unwrap()
-        .encode()
-}
-
-/// The position digest an honest run of `lease`'s shard gives under its
-/// salt (`None`: the lease asks for none).
-fn honest_positions(lease: &pb::Lease) -> Option<u64> {
-    let salt = lease.salt?;
-    let kind = gamesweep::kinds::find("uvg").unwrap();
-    let params: Params = convert::params_from_proto(&lease.params).unwrap();
-    let shard = convert::opt_shard_from_proto(lease.shard.clone()).unwrap();
-    let (cancel, progress) = (AtomicBool::new(false), std::sync::atomic::AtomicU64::new(0));
-    let digest = std::sync::atomic::AtomicU64::new(0);
-    let ctx = sweep::ShardCtx::new(&cancel, &progress).with_salt(salt, &digest);
-    kind.run_shard(&params, &shard, &ctx).unwrap();
-    Some(digest.load(Ordering::Relaxed))
-}
-
-/// One position moved from Grundy value 1 to 2 (a lie that passes validation).
-fn lie(honest: &[u8]) -> Option<Vec<u8>> {
-    let mut v: serde_json::Value = serde_json::from_slice(honest).ok()?;
-    let by_n = v["by_n"].as_object_mut()?;
-    // On 3 or more vertices, where value 2 is possible.
-    let counts = by_n
-        .iter_mut()
-        .rev()
-        .filter(|(n, _)| n.parse::<u32>().is_ok_and(|n| n >= 3))
-        .map(|(_, c)| c)
-        .find(|c| c["grundy"]["1"].as_u64().unwrap_or(0) > 0)?;
-    let g = counts["grundy"].as_object_mut()?;
-    let one = g["1"].as_u64()?;
-    let two = g.get("2").and_then(|x| x.as_u64()).unwrap_or(0);
-    g.insert("1".into(), (one - 1).into());
-    g.insert("2".into(), (two + 1).into());
-    serde_json::to_vec(&v).ok()
 }
 
 /// A faulty core: one random bit of one count flipped (the result still
@@ -174,26 +134,12 @@ fn dishonest(
             .enable_all()
             .build()
             .unwrap();
-        let mut c = {
-            let _g = rt.enter();
-            gamesweep_proto::connect_lazy(
-                &url,
-                &gamesweep_proto::ClientOptions::token(Some(&secret)),
-            )
-            .unwrap()
-        };
+        let mut c = raw_client(&rt, &url, &secret);
         let mut k = 0u32;
         let deadline = Instant::now() + Duration::from_secs(300);
         while !stop.load(Ordering::Relaxed) && Instant::now() < deadline {
             let id = &ids[k as usize % ids.len()];
-            let leases = match rt.block_on(c.lease(pb::LeaseRequest {
-                protocol: gamesweep_proto::LEASE_PROTOCOL,
-                worker_id: id.clone(),
-                solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
-                    &gamesweep_api::solver_version(),
-                ),
-                max_shards: 1,
-            })) {
+            let leases = match rt.block_on(c.lease(lease_req(id, 1))) {
                 Ok(r) => r.into_inner().leases,
                 Err(_) => Vec::new(),
             };
@@ -203,24 +149,15 @@ fn dishonest(
             }
             for l in leases {
                 k += 1;
-                let right = honest(&l);
-                let positions = honest_positions(&l);
+                let right = honest_run(&l);
                 let (bytes, wrong) = match corrupt(&right, k) {
                     Some(b) if b != right => (b, true),
                     _ => (right, false),
                 };
+                let first = submit_req(id, &l, bytes);
                 let req = |who: &str| pb::SubmitRequest {
                     worker_id: who.to_string(),
-                    solver_versions: gamesweep_proto::convert::solver_versions_to_proto(
-                        &gamesweep_api::solver_version(),
-                    ),
-                    sweep_id: l.sweep_id.clone(),
-                    index: l.shard.as_ref().unwrap().index,
-                    attempt: l.attempt,
-                    result: bytes.clone(),
-                    lease_token: l.lease_token.clone(),
-                    timing: None,
-                    positions,
+                    ..first.clone()
                 };
                 let sent = rt.block_on(c.submit(req(id)));
                 if wrong {
@@ -287,7 +224,7 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
         u.clone(),
         liar,
         (0..5).map(|i| format!("liar-{i}")).collect(),
-        |r, _| lie(r),
+        |r, _| try_lie(r),
         stop.clone(),
         lies.clone(),
     );
@@ -437,7 +374,7 @@ fn liars_and_faulty_cores_under_replicate_all_change_nothing() {
         .unwrap()
         .export;
     for r in &mut ex.results {
-        if let Some(l) = lie(r.result.as_bytes()) {
+        if let Some(l) = try_lie(r.result.as_bytes()) {
             r.result = String::from_utf8(l).unwrap();
         }
     }

@@ -456,7 +456,7 @@ mod tests {
     use crate::core::ManualClock;
     use crate::store::MemStore;
     use std::sync::Arc;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
     fn core() -> Core {
         let clock = Arc::new(ManualClock::new());
@@ -484,9 +484,9 @@ mod tests {
     #[test]
     fn a_u32_max_target_is_refused_before_planning() {
         let c = core();
-        let t0 = Instant::now();
+        // Refused by the bound, before any plan is made (a plan of
+        // 2^32 shards would abort on the allocation, not return).
         let e = c.launch(&uvg(12, "big", u32::MAX)).unwrap_err();
-        assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
         assert!(matches!(e, CoreError::BadRequest(_)), "{e:?}");
         assert_eq!(
             e.to_string(),

@@ -41,11 +41,16 @@ use std::time::{Duration, Instant};
 
 mod client;
 mod coordinator;
+mod identities;
 mod worker;
 
 pub use client::Client;
 #[allow(unused_imports)] // `tests/it` only
 pub use coordinator::{port_of, Coordinator, Serve};
+#[allow(unused_imports)] // the trust tests of `tests/it` use all of it
+pub use identities::{
+    honest_run, lease_req, raw_client, runtime, submit_req, try_lie, Trusted, ADMIN_SECRET,
+};
 pub use worker::{work_until_idle, Worker};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_gamesweep");
