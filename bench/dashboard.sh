@@ -56,7 +56,7 @@ PY
     POLL=$!
   fi
   local t0; t0=$(date +%s.%N)
-  "$G" launch uvg --max-n "$N" --verify-fraction 0 --name b --coordinator "$url" >/dev/null
+  "$G" launch uvg --max-n "$N" --replicate-fraction 0 --name b --coordinator "$url" >/dev/null
   "$W" --coordinator "$url" --id w1 --threads 1 --exit-when-idle 2>"$T/w1.log" &
   local p1=$!
   "$W" --coordinator "$url" --id w2 --threads 1 --exit-when-idle 2>"$T/w2.log" &

@@ -56,7 +56,7 @@ start_serve
 "$G" status --coordinator "$URL" >/dev/null 2>&1 || true
 RSS0=$(rss)
 t0=$(date +%s.%N)
-"$G" launch noop --shards "$SHARDS" --result-bytes "$RESULT_BYTES" --verify-fraction 0 \
+"$G" launch noop --shards "$SHARDS" --result-bytes "$RESULT_BYTES" --replicate-fraction 0 \
   --name load --coordinator "$URL" >/dev/null 2>&1
 t1=$(date +%s.%N)
 echo "launch (plan of $SHARDS shards stored): $(echo "$t1 - $t0" | bc -l | xargs printf '%.2f') s"

@@ -3,7 +3,7 @@
 # lies"): `gamesweep serve` + 3 worker processes (1 thread each), each with
 # its own issued credential (`gamesweep token issue`), on `uvg --max-n N`,
 # in three configurations, interleaved, REPS times each:
-#   none     --verify-fraction 0 (no replication)
+#   none     --replicate-fraction 0 (no replication)
 #   default  launch's default policy: adaptive replication (every result of
 #            an identity verified until it agreed 5 times) + a 1 % sample
 #   warm     the default policy once the identities have earned trust: the
@@ -36,7 +36,7 @@ echo admin-token-for-bench >"$T/admin"
 one() { # one run of configuration $1 (label $2): "wall cpu_workers cpu_coord submits"
   local cfg=$1 label=$2 policy=()
   case $cfg in
-    none) policy=(--verify-fraction 0) ;;
+    none) policy=(--replicate-fraction 0) ;;
     default | warm) policy=() ;;
     all) policy=(--replicate all) ;;
   esac

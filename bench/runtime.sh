@@ -47,6 +47,6 @@ PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 SERVE=$!
 for _ in $(seq 100); do (echo > /dev/tcp/127.0.0.1/$PORT) 2>/dev/null && break; sleep 0.1; done
 for C in 1 8; do
-  "$G" launch uvg --max-n 10 --shards 2000 --verify-fraction 0 --name rt$C --coordinator http://127.0.0.1:$PORT >/dev/null
+  "$G" launch uvg --max-n 10 --shards 2000 --replicate-fraction 0 --name rt$C --coordinator http://127.0.0.1:$PORT >/dev/null
   "$B" http://127.0.0.1:$PORT rt$C $C
 done

@@ -2,9 +2,9 @@
 # Overhead of the trust features on a real sweep: `gamesweep serve` + 2
 # worker processes (1 thread each) on `uvg --max-n N`, in three
 # configurations, interleaved, REPS times each:
-#   base   plain HTTP on loopback, --verify-fraction 0
-#   verify plain HTTP, launch's default --verify-fraction (1 %)
-#   tls    TLS (a self-signed certificate made here with openssl), --verify-fraction 0
+#   base   plain HTTP on loopback, --replicate-fraction 0
+#   verify plain HTTP, launch's default --replicate-fraction (1 %)
+#   tls    TLS (a self-signed certificate made here with openssl), --replicate-fraction 0
 # Every configuration has tokens with roles (admin, worker) and validates
 # every result. Reports the wall time from launch until both workers
 # (--exit-when-idle) have exited, and the CPU seconds of the workers and of
@@ -47,7 +47,7 @@ one() { # one run of configuration $1 (label $2): prints "wall cpu_workers cpu_c
   for _ in $(seq 200); do [ -s "$T/url" ] && break; sleep 0.05; done
   local url; url=$(cat "$T/url")
   local t0; t0=$(date +%s.%N)
-  "$G" launch uvg --max-n "$N" $SHARDS --verify-fraction "$f" --name b --coordinator "$url" \
+  "$G" launch uvg --max-n "$N" $SHARDS --replicate-fraction "$f" --name b --coordinator "$url" \
     --token-file "$T/admin" "${tls_client[@]}" >/dev/null
   /usr/bin/time -f "%U %S" -o "$T/w1.time" "$W" --coordinator "$url" --token-file "$T/worker" "${tls_client[@]}" \
     --id w1 --threads 1 --exit-when-idle 2>"$T/w1.log" &

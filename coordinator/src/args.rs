@@ -308,35 +308,40 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// `launch`'s default verification share: one shard in a hundred runs again
-/// on another worker (several workers; see `core::verify`).
+/// `launch`'s default replication share: one shard in a hundred runs again
+/// on another worker (several workers; see `core::replication`).
 pub const LAUNCH_VERIFY_FRACTION: &str = "0.01";
 
-/// `run`'s default verification share: none (its one local worker process
+/// `run`'s default replication share: none (its one local worker process
 /// has one worker identity, so no copy could run on another worker).
 pub const RUN_VERIFY_FRACTION: &str = "0";
 
-/// Add `--verify-fraction F` (default `default`) and `--verify-seed N`.
+/// Add `--replicate-fraction F` (default `default`) and `--replicate-seed
+/// N`. Their names before they said what they set, `--verify-fraction`
+/// and `--verify-seed`, are kept as hidden aliases (scripts using them go
+/// on working; *verify* is `gamesweep verify`).
 pub fn verify_options(c: clap::Command, default: &'static str) -> clap::Command {
     c.arg(
-        clap::Arg::new("verify_fraction")
-            .long("verify-fraction")
+        clap::Arg::new("replicate_fraction")
+            .long("replicate-fraction")
+            .alias("verify-fraction")
             .value_name("F")
             .default_value(default)
-            .help("Share of the shards (0..1, or a percentage such as 1%) whose accepted result is run again by another worker and compared; a mismatch is settled by a third run"),
+            .help("Share of the shards (0..1, or a percentage such as 1%) whose accepted result is run again by another identity and compared (replication); a mismatch is settled by a third run"),
     )
     .arg(
-        clap::Arg::new("verify_seed")
-            .long("verify-seed")
+        clap::Arg::new("replicate_seed")
+            .long("replicate-seed")
+            .alias("verify-seed")
             .value_name("N")
-            .help("Key of the hash selecting the verified shards [default: the coordinator picks one at random]")
+            .help("Key of the hash selecting the replicated shards [default: the coordinator picks one at random]")
             .value_parser(clap::value_parser!(u64)),
     )
 }
 
-/// A verification share as millionths: `0.01` or `1%`; 0 to 1.
+/// A replication share as millionths: `0.01` or `1%`; 0 to 1.
 pub fn parse_verify_fraction(text: &str) -> Result<u32, String> {
-    parse_share("--verify-fraction", text)
+    parse_share("--replicate-fraction", text)
 }
 
 /// The coordinator's recount budget, a share of one core as millionths:
@@ -365,13 +370,13 @@ fn parse_share(flag: &str, text: &str) -> Result<u32, String> {
     Ok((f * 1e6).round() as u32)
 }
 
-/// The verification share (millionths) and key asked for by [`verify_options`].
+/// The replication share (millionths) and key asked for by [`verify_options`].
 pub fn verify_from(m: &clap::ArgMatches) -> anyhow::Result<(u32, Option<u64>)> {
     let text = m
-        .get_one::<String>("verify_fraction")
+        .get_one::<String>("replicate_fraction")
         .map_or("0", String::as_str);
     let ppm = parse_verify_fraction(text).map_err(UsageError)?;
-    Ok((ppm, m.get_one::<u64>("verify_seed").copied()))
+    Ok((ppm, m.get_one::<u64>("replicate_seed").copied()))
 }
 
 /// The longest `--max-lease-total`: a year.
@@ -444,7 +449,7 @@ mod tests {
             assert!(e.contains("out of range") && e.contains(bad), "{e}");
         }
         let e = parse_verify_fraction("lots").unwrap_err();
-        assert!(e.starts_with("bad --verify-fraction `lots`"), "{e}");
+        assert!(e.starts_with("bad --replicate-fraction `lots`"), "{e}");
     }
 
     #[test]

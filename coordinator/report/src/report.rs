@@ -211,12 +211,12 @@ pub fn solvers_line(p: &Provenance) -> Option<String> {
 /// sample, then the outcomes of every shard run again by a second identity
 /// (more than the sample: new identities' results, unsigned imports and
 /// rechecks are run again too). A share of 0 is said to be `run`'s
-/// default (a local `run` is given no `--verify-fraction`), and what was
+/// default (a local `run` is given no `--replicate-fraction`), and what was
 /// run again besides the sample is listed, so that "45 selected, 0
 /// rechecked: 41 verified" does not read as verified without a recheck.
 pub fn replication_line(p: &Provenance) -> String {
     if p.verify_ppm == 0 && p.shards_rechecked == 0 && p.shards_selected == 0 {
-        return "Replicated validation: none (a verification share of 0, `gamesweep run`'s default or `launch --verify-fraction 0`: no shard was run again by a second identity).".into();
+        return "Replicated validation: none (a replication share of 0, `gamesweep run`'s default or `launch --replicate-fraction 0`: no shard was run again by a second identity).".into();
     }
     format!(
         "Replicated validation: {} of {} shards in the seeded sample ({} %); shards run again by a second identity (the sample's, results of identities not yet trusted, unsigned imports{}): {} verified, {} mismatched ({} replaced by the majority), {} unverifiable (no other identity).",

@@ -32,7 +32,7 @@ pub fn options(c: clap::Command) -> clap::Command {
     .arg(
         clap::Arg::new("in_process")
             .long("in-process")
-            .help("Drive the embedded coordinator with local threads by direct calls instead of gRPC: the same store, resume, results and provenance, without the network layer (so no dashboard, and no --verify-fraction: it has one worker identity)")
+            .help("Drive the embedded coordinator with local threads by direct calls instead of gRPC: the same store, resume, results and provenance, without the network layer (so no dashboard, and no --replicate-fraction: it has one worker identity)")
             .action(clap::ArgAction::SetTrue),
     )
     .arg(
@@ -139,9 +139,9 @@ pub struct RunOptions {
     pub sample: Option<SampleRequest>,
     /// `--project-cores LIST`.
     pub project_cores: Vec<u32>,
-    /// `--verify-fraction F`, millionths.
+    /// `--replicate-fraction F`, millionths.
     pub verify_ppm: u32,
-    /// `--verify-seed N`.
+    /// `--replicate-seed N`.
     pub verify_seed: Option<u64>,
     /// `--export-every DURATION`.
     pub export_every: Option<Duration>,

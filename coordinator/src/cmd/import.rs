@@ -33,7 +33,7 @@ pub struct ImportArgs {
     pub file: PathBuf,
     /// Write into this stopped coordinator's store instead of sending the
     /// file to a running coordinator. For `gamesweep run ... --out OUT`,
-    /// use `--store OUT/store --name run --verify-fraction 0` (`run`'s
+    /// use `--store OUT/store --name run --replicate-fraction 0` (`run`'s
     /// share), then rerun the same `run` to finish the sweep.
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
@@ -57,9 +57,11 @@ pub struct ImportArgs {
     #[arg(long, requires = "store")]
     pub accept_solver_change: bool,
     /// Share of the imported sweep's shards (0..1, or a percentage) whose
-    /// result is run again by another worker and compared, from now on
-    /// [default: 1%, as `launch`]. The file's own share is not used.
-    #[arg(long, value_name = "F", value_parser = args::parse_verify_fraction)]
+    /// result is run again by another identity and compared (replication),
+    /// from now on [default: 1%, as `launch`]. The file's own share is not
+    /// used.
+    // `--verify-fraction`: its older name, accepted and not shown.
+    #[arg(long = "replicate-fraction", alias = "verify-fraction", value_name = "F", value_parser = args::parse_verify_fraction)]
     pub verify_fraction: Option<u32>,
     #[command(flatten)]
     pub conn: Conn,

@@ -46,7 +46,7 @@ pub fn launch_options(c: clap::Command) -> clap::Command {
                 .long("replicate")
                 .value_name("POLICY")
                 .value_parser(["all", "sampled"])
-                .help("`all`: every shard confirmed by two identities (issued credentials) before the sweep finishes, for publication runs (about twice the CPU; none is skipped for want of a second identity). `sampled` (default): adaptive replication — every result of an identity is confirmed until it has agreed with others 5 times, then a --verify-fraction share of its results"),
+                .help("`all`: every shard confirmed by two identities (issued credentials) before the sweep finishes, for publication runs (about twice the CPU; none is skipped for want of a second identity). `sampled` (default): adaptive replication — every result of an identity is confirmed until it has agreed with others 5 times, then a --replicate-fraction share of its results"),
         );
     Conn::args(args::verify_options(c, args::LAUNCH_VERIFY_FRACTION))
 }

@@ -178,7 +178,7 @@ pub fn run(r: &RunRequest) -> anyhow::Result<RunOutcome> {
     let o = &r.options;
     if o.in_process && o.verify_ppm > 0 {
         return Err(UsageError(
-            "--verify-fraction needs a second worker identity to run the copies, and --in-process has one: drop one of them".into(),
+            "--replicate-fraction needs a second worker identity to run the copies, and --in-process has one: drop one of them".into(),
         )
         .into());
     }

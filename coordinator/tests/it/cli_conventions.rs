@@ -808,3 +808,50 @@ fn run_without_out_writes_under_sweeps_and_leaves_runs_alone() {
             .unwrap();
     assert!(ignore.lines().any(|l| l == "sweeps/"), "{ignore}");
 }
+
+/// The replication share is `--replicate-fraction` (and its key
+/// `--replicate-seed`) wherever it is set: `run`, `launch`, `serve`'s
+/// imports, `import`. *Verify* is `gamesweep verify` only. The older
+/// names are still accepted, and no help text shows them.
+#[test]
+fn the_replication_share_is_named_for_replication_and_its_old_name_still_works() {
+    for words in [
+        &["run", "uvg", "--help"][..],
+        &["launch", "uvg", "--help"],
+        &["import", "--help"],
+    ] {
+        let help = ok(words);
+        assert!(help.contains("--replicate-fraction"), "{words:?}: {help}");
+        assert!(!help.contains("--verify-fraction"), "{words:?}: {help}");
+        assert!(!help.contains("--verify-seed"), "{words:?}: {help}");
+    }
+    assert!(ok(&["launch", "uvg", "--help"]).contains("--replicate-seed"));
+    refused(
+        &["run", "uvg", "--max-n", "3", "--replicate-fraction", "lots"],
+        "bad --replicate-fraction `lots`",
+    );
+    // The old spelling sets the same option (the same refusal names it
+    // by its name now).
+    refused(
+        &["run", "uvg", "--max-n", "3", "--verify-fraction", "lots"],
+        "bad --replicate-fraction `lots`",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("old-name");
+    let o = gs(&[
+        "run",
+        "uvg",
+        "--max-n",
+        "4",
+        "--verify-fraction",
+        "0",
+        "--verify-seed",
+        "7",
+        "-q",
+        "--no-http",
+        "--out",
+        s(&out),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.join("results.json").is_file());
+}

@@ -201,7 +201,7 @@ fn a_full_disk_is_reported_and_writes_resume_once_there_is_room() {
         "9",
         "--collect-min-value",
         "0",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--shards",
         "64",

@@ -122,7 +122,7 @@ fn witness_cards_say_so_far_and_one_estimate_shows_until_the_sweep_is_done() {
             "24",
             "--name",
             "part",
-            "--verify-fraction",
+            "--replicate-fraction",
             "0",
             "--coordinator",
             &url,
@@ -299,7 +299,7 @@ fn report_on_a_stopped_sweep_says_so_and_partial_writes_a_marked_report() {
             "24",
             "--name",
             name,
-            "--verify-fraction",
+            "--replicate-fraction",
             "0",
             "--coordinator",
             &url,
@@ -517,8 +517,8 @@ fn the_col_examples_are_the_paths_and_values_they_say() {
     assert_eq!(seen, 2);
 }
 
-/// Regression: a local `run` (no --verify-fraction given; 0 is its
-/// default) wrote "launched with `--verify-fraction 0`" into report.md.
+/// Regression: a local `run` (no --replicate-fraction given; 0 is its
+/// default) wrote "launched with `--replicate-fraction 0`" into report.md.
 #[test]
 fn a_local_runs_report_claims_no_flag_it_was_not_given() {
     let dir = tempfile::tempdir().unwrap();

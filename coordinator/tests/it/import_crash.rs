@@ -68,7 +68,7 @@ fn a_coordinator_killed_during_an_import_leaves_no_half_imported_sweep() {
                 .args([
                     "import",
                     &s(&file),
-                    "--verify-fraction",
+                    "--replicate-fraction",
                     "0",
                     "--coordinator",
                     &url,
@@ -124,7 +124,7 @@ fn a_coordinator_killed_during_an_import_leaves_no_half_imported_sweep() {
             ok(&[
                 "import",
                 &s(&file),
-                "--verify-fraction",
+                "--replicate-fraction",
                 "0",
                 "--coordinator",
                 &url,

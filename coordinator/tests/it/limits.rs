@@ -224,7 +224,7 @@ fn each_token_does_only_its_roles_calls() {
     let launch = [
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "6",
@@ -274,7 +274,7 @@ fn each_token_does_only_its_roles_calls() {
         &[
             "launch",
             "uvg",
-            "--verify-fraction",
+            "--replicate-fraction",
             "0",
             "--max-n",
             "5",

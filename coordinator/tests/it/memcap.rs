@@ -22,7 +22,7 @@ fn a_worker_over_its_memory_cap_reports_failures_and_lives_on() {
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "6",

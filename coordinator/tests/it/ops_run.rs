@@ -100,7 +100,7 @@ fn an_in_process_run_refuses_verification_before_it_starts() {
     let mut r = RunRequest::from_words(&words(&[
         "subtraction",
         "--in-process",
-        "--verify-fraction",
+        "--replicate-fraction",
         "1%",
     ]))
     .unwrap();
@@ -108,7 +108,7 @@ fn an_in_process_run_refuses_verification_before_it_starts() {
     let e = run(&r).err().unwrap();
     assert_eq!(
         e.to_string(),
-        "--verify-fraction needs a second worker identity to run the copies, and --in-process has one: drop one of them"
+        "--replicate-fraction needs a second worker identity to run the copies, and --in-process has one: drop one of them"
     );
     assert!(e
         .downcast_ref::<gamesweep_coordinator::error::UsageError>()

@@ -1,7 +1,7 @@
 //! Replicated validation and identities end to end, with real processes on
 //! 127.0.0.1: a coordinator (`gamesweep serve` with an admin token and
 //! `--quarantine-on-mismatch`), credentials issued with `gamesweep token
-//! issue`, a sweep launched with `--verify-fraction 1`, two honest
+//! issue`, a sweep launched with `--replicate-fraction 1`, two honest
 //! `gamesweep-worker` processes with their own credentials, and a lying raw
 //! gRPC client whose result is internally consistent but wrong. The liar
 //! cannot confirm its own lie under another worker id, nor reuse a lease it
@@ -42,7 +42,7 @@ fn a_lying_identity_cannot_confirm_itself_and_is_outvoted_and_named() {
             "uvg",
             "--max-n",
             "6",
-            "--verify-fraction",
+            "--replicate-fraction",
             "1",
             "--name",
             "rep",

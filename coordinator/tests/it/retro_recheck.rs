@@ -26,7 +26,7 @@ fn a_lie_caught_later_has_a_finished_sweep_rerun_by_others() {
                 max_n,
                 "--name",
                 name,
-                "--verify-fraction",
+                "--replicate-fraction",
                 fraction,
             ])
             .ok_both();

@@ -276,7 +276,7 @@ fn every_page_at_a_desktop_and_a_phone_width() {
         "64",
         "--name",
         "n10",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--coordinator",
         &url,

@@ -59,7 +59,7 @@ fn finish(url: &str, dir: &Path, whole: bool) -> BTreeMap<&'static str, Option<V
         "--name",
         "u9p",
         "--resume",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--coordinator",
         url,
@@ -130,7 +130,7 @@ pub(super) fn multi() -> &'static Multi {
         for (id, words, _) in SWEEPS {
             let mut args = vec!["launch"];
             args.extend_from_slice(words);
-            args.extend_from_slice(&["--name", id, "--verify-fraction", "0", "--coordinator"]);
+            args.extend_from_slice(&["--name", id, "--replicate-fraction", "0", "--coordinator"]);
             args.push(&c.url);
             Gs::new(&args)
                 .bin(bin())

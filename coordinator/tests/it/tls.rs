@@ -102,7 +102,7 @@ fn a_sweep_runs_over_tls_end_to_end() {
         let mut launch = vec![
             "launch",
             "uvg",
-            "--verify-fraction",
+            "--replicate-fraction",
             "0",
             "--max-n",
             "6",

@@ -129,7 +129,7 @@ fn a_forged_result_is_refused_and_the_report_stays_true() {
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "5",
@@ -297,7 +297,7 @@ fn a_huge_lease_request_is_capped() {
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "8",
@@ -327,7 +327,7 @@ fn lease_tokens_survive_a_coordinator_restart() {
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "5",
@@ -368,7 +368,7 @@ fn a_projection_takes_a_bounded_list_of_core_counts() {
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "8",

@@ -64,7 +64,7 @@ fn launch(url: &str, admin: &Path, name: &str) {
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "10",

@@ -27,7 +27,7 @@ fn twenty_thousand_shards_two_hundred_workers_each_merged_once() {
         &shards,
         "--result-bytes",
         "64",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--name",
         "load",

@@ -320,7 +320,7 @@ impl Cluster {
         let id = self.client().ok(&[
             "launch",
             "uvg",
-            "--verify-fraction",
+            "--replicate-fraction",
             "0",
             "--max-n",
             "10",

@@ -180,7 +180,7 @@ fn a_real_prometheus_scrapes_what_status_says_and_the_grafana_queries_run() {
     run(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "8",

@@ -11,7 +11,7 @@
 //! store (signed by a key the new one trusts, or not), credentials issued
 //! again there. Each schedule draws one, two or three identities (an open
 //! coordinator, or issued credentials), a replication policy (the default
-//! sampled one, `--replicate all`, `--verify-fraction 1`), a lease of
+//! sampled one, `--replicate all`, `--replicate-fraction 1`), a lease of
 //! 0.5 to 2 s and a shard count. Every schedule ends by restarting
 //! whatever is down and letting the sweep finish (bounded); its
 //! `results.json` must be byte-identical to the committed one.
@@ -376,7 +376,7 @@ fn schedule(seed: u64, dir: &Path, reference: &str) -> (Plan, Tally, Duration) {
     match plan.policy {
         Policy::Sampled => {}
         Policy::ReplicateAll => launch.extend(["--replicate", "all"]),
-        Policy::VerifyAll => launch.extend(["--verify-fraction", "1"]),
+        Policy::VerifyAll => launch.extend(["--replicate-fraction", "1"]),
     }
     cl.client().ok(&launch);
     cl.revive_workers(&mut t);
@@ -565,7 +565,7 @@ fn recover(cl: &mut Cluster, rng: &mut ChaCha8Rng, plan: &Plan, t: &mut Tally) {
             &file_s,
             "--store",
             &store_s,
-            "--verify-fraction",
+            "--replicate-fraction",
             fraction,
         ];
         let keys: Vec<String> = cl
@@ -598,7 +598,7 @@ fn recover(cl: &mut Cluster, rng: &mut ChaCha8Rng, plan: &Plan, t: &mut Tally) {
         // Over gRPC into a fresh coordinator, killed during the import.
         cl.start_coordinator();
         cl.issue();
-        let mut args: Vec<String> = ["import", &file_s, "--verify-fraction", fraction]
+        let mut args: Vec<String> = ["import", &file_s, "--replicate-fraction", fraction]
             .iter()
             .map(|s| s.to_string())
             .collect();
@@ -622,7 +622,7 @@ fn recover(cl: &mut Cluster, rng: &mut ChaCha8Rng, plan: &Plan, t: &mut Tally) {
             cl.start_coordinator();
         }
         // Again (it merges if the first one got through), until it takes.
-        let mut args: Vec<String> = ["import", &file_s, "--verify-fraction", fraction]
+        let mut args: Vec<String> = ["import", &file_s, "--replicate-fraction", fraction]
             .iter()
             .map(|s| s.to_string())
             .collect();

@@ -263,7 +263,7 @@ fn an_outside_kind_runs_through_serve_launch_worker_report_and_the_dashboard() {
             "0",
             "--name",
             "nk",
-            "--verify-fraction",
+            "--replicate-fraction",
             "0",
             "--coordinator",
             &url,

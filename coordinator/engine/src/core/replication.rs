@@ -372,7 +372,7 @@ pub const WAITING_SHOWN: usize = 8;
 pub(crate) fn check_share(ppm: u32) -> Result<(), CoreError> {
     if ppm as u64 > PPM {
         return Err(CoreError::BadRequest(format!(
-            "verification share {ppm} ppm is out of range: 0..=1000000 millionths of the shards (--verify-fraction 0..1)"
+            "verification share {ppm} ppm is out of range: 0..=1000000 millionths of the shards (--replicate-fraction 0..1)"
         )));
     }
     Ok(())
@@ -392,7 +392,7 @@ pub(crate) fn check_resume(s: &Sweep, req: &super::LaunchSpec) -> Result<(), Cor
         || req.verify_seed.is_some_and(|k| k != r.verify_seed)
     {
         return Err(CoreError::BadRequest(format!(
-            "sweep `{}` was launched with verification share {} ppm (seed {}); asked for {} ppm{}: resume it with --verify-fraction {}, or use another name",
+            "sweep `{}` was launched with verification share {} ppm (seed {}); asked for {} ppm{}: resume it with --replicate-fraction {}, or use another name",
             r.id,
             r.verify_ppm,
             r.verify_seed,

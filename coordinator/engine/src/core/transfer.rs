@@ -58,7 +58,7 @@ pub use gamesweep_api::domain::Imported;
 pub const UNTRUSTED_IMPORT: &str = "import:untrusted";
 
 /// An import's verification share when the importer names none: the
-/// default of `launch --verify-fraction` (1 %).
+/// default of `launch --replicate-fraction` (1 %).
 pub const DEFAULT_IMPORT_VERIFY_PPM: u32 = 10_000;
 
 /// What an import trusts and the verification the imported sweep gets.

@@ -23,7 +23,7 @@ fn the_dashboard_in_a_headless_browser_follows_a_real_sweep() {
         "24",
         "--name",
         "dash",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--coordinator",
         &url,
@@ -374,7 +374,7 @@ fn at_420_px_the_dashboard_fits_and_ended_sweeps_fold_away() {
         // full one left running (no worker after the first).
         let launch = |name: &str, n: &str, extra: &[&str]| {
             let mut a = vec!["launch", "uvg", "--max-n", n, "--name", name];
-            a.extend_from_slice(&["--verify-fraction", "0", "--coordinator", &url]);
+            a.extend_from_slice(&["--replicate-fraction", "0", "--coordinator", &url]);
             a.extend_from_slice(extra);
             ok(&a);
         };

@@ -164,7 +164,7 @@ fn resume_and_report(
         "--name",
         name,
         "--resume",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--coordinator",
         url,

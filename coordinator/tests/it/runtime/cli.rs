@@ -157,7 +157,7 @@ fn the_token_and_coordinator_come_from_the_environment_for_every_command() {
         .args([
             "launch",
             "uvg",
-            "--verify-fraction",
+            "--replicate-fraction",
             "0",
             "--max-n",
             "6",

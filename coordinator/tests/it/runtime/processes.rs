@@ -15,7 +15,7 @@ fn two_workers_give_the_in_process_result() {
     let id = ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "8",
@@ -80,7 +80,7 @@ fn a_worker_holding_a_shard(
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "9",
@@ -136,7 +136,7 @@ fn a_killed_coordinator_resumes_on_the_same_store() {
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "8",
@@ -195,7 +195,7 @@ fn serve_stops_cleanly_on_sigterm_and_keeps_its_sweeps() {
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "5",
@@ -274,7 +274,7 @@ fn a_worker_follows_its_coordinator_to_a_new_address() {
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "8",

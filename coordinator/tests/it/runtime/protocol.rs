@@ -52,7 +52,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "6",
@@ -170,7 +170,7 @@ fn duplicate_late_and_foreign_submits_change_nothing() {
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "5",
@@ -214,7 +214,7 @@ fn a_lease_and_submit_round_trip_has_no_delayed_ack_stall() {
     ok(&[
         "launch",
         "uvg",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--max-n",
         "8",

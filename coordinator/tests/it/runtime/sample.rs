@@ -21,7 +21,7 @@ fn a_sampled_sweep_projects_then_widens_to_the_exact_result() {
         let mut a = vec![
             "launch",
             "uvg",
-            "--verify-fraction",
+            "--replicate-fraction",
             "0",
             "--max-n",
             "8",
@@ -107,7 +107,7 @@ fn a_sampled_sweep_projects_then_widens_to_the_exact_result() {
         &[
             "launch",
             "uvg",
-            "--verify-fraction",
+            "--replicate-fraction",
             "0",
             "--max-n",
             "8",
@@ -126,8 +126,8 @@ fn a_sampled_sweep_projects_then_widens_to_the_exact_result() {
         "out of range",
     );
     one_line_error(
-        &["run", "uvg", "--verify-fraction", "0.1", "--in-process"],
-        "--verify-fraction needs a second worker identity",
+        &["run", "uvg", "--replicate-fraction", "0.1", "--in-process"],
+        "--replicate-fraction needs a second worker identity",
     );
 }
 

@@ -378,7 +378,7 @@ fn cluster_in_tmp(
 const LAUNCH_N10: [&str; 12] = [
     "launch",
     "uvg",
-    "--verify-fraction",
+    "--replicate-fraction",
     "0",
     "--max-n",
     "10",
