@@ -1,7 +1,10 @@
 //! Command-line arguments shared by several commands: a sweep kind and its
 //! parameters (`KIND [--param N]...`, options built at run time from the
 //! kind's `params()`, so adding a kind adds its command line), the planning
-//! options of `run` and `launch`, and the default thread and core counts.
+//! options of `run` and `launch`, and the default thread and core counts;
+//! [`run`]: `run`'s words as a typed request.
+
+pub mod run;
 
 use crate::error::UsageError;
 use anyhow::Context as _;

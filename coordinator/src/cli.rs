@@ -155,7 +155,7 @@ pub fn documented_command(options_here: bool) -> clap::Command {
             .unwrap_or_else(|| clap::Command::new(verb));
         crate::args::documented_kinds_command(parsed, verb, common, options_here)
     };
-    let run = kinds("run", cmd::run::common_run_options);
+    let run = kinds("run", crate::args::run::options);
     let launch = kinds("launch", cmd::launch::launch_options);
     cli.mut_subcommand("run", |_| run)
         .mut_subcommand("launch", |_| launch)
@@ -215,7 +215,7 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{part}: {}", crate::args::clap_error_text(&e)));
                 let kind_words = match cli.command {
                     Command::Run(a) => {
-                        Some(("run", a.words, cmd::run::common_run_options as fn(_) -> _))
+                        Some(("run", a.words, crate::args::run::options as fn(_) -> _))
                     }
                     Command::Launch(a) => {
                         Some(("launch", a.words, cmd::launch::launch_options as fn(_) -> _))

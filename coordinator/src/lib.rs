@@ -5,9 +5,10 @@
 //! Modules: `error` (usage errors, exit codes), `output` (stdout that a
 //! closed pipe does not break), `progress` (the progress bar),
 //! `status_text` (status tables, from domain types only), `args` (kind
-//! parameters, planning options, thread and core defaults), `connect`
+//! parameters, planning options, thread and core defaults; `run`'s words
+//! as a typed request), `connect`
 //! (connection options, runtime, typed client), `embedded` (`run`'s
-//! coordinator on loopback + local workers), `ops::*` (what the commands
+//! coordinator on loopback + local workers, which `ops::run` drives), `ops::*` (what the commands
 //! do, one module per job, returning typed values: what Python and the
 //! tests call), `cmd::*` (one module per command: parse, call `ops`,
 //! print; no command uses another), `cli` (the clap definition and

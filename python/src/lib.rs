@@ -1132,12 +1132,14 @@ fn kinds() -> String {
     serde_json::Value::Array(v).to_string()
 }
 
-/// `gamesweep run KIND [params] [options]`: the words after `run`; runs the
-/// sweep on this machine as the CLI does and answers the folder written
+/// `gamesweep run KIND [params] [options]`: the words after `run` (a
+/// kind's parameters are its own, so they stay words), parsed into an
+/// `ops::run` request; runs the sweep on this machine, prints what the CLI
+/// prints at the end to standard error and answers the folder written
 /// (`--out`, or the CLI's default).
 #[pyfunction]
 fn run(py: Python<'_>, words: Vec<String>) -> PyResult<String> {
-    use gamesweep_coordinator::{args, cmd::run};
+    use gamesweep_coordinator::ops::run::{run, RunRequest};
     // `run --help` (or a word clap reads as `--help`) would print and exit
     // the process: refused before clap sees it.
     if let Some(w) = words
@@ -1147,13 +1149,12 @@ fn run(py: Python<'_>, words: Vec<String>) -> PyResult<String> {
         return Err(err(format!("`{w}` is not a run option")));
     }
     let r = interruptible_on(py, "gamesweep-run", move || -> anyhow::Result<String> {
-        let (kind, params, m) = args::parse_kind_args("run", &words, run::common_run_options)?;
-        let out = m
-            .get_one::<std::path::PathBuf>("out")
-            .cloned()
-            .unwrap_or_else(|| run::default_out_dir(kind, &params));
-        run::exec(run::RunArgs { words })?;
-        Ok(out.to_string_lossy().into_owned())
+        let o = run(&RunRequest::from_words(&words)?)?;
+        for line in o.messages() {
+            eprintln!("{line}");
+        }
+        o.checks_passed()?;
+        Ok(o.out.to_string_lossy().into_owned())
     })?;
     r.map_err(cli_err)
 }

@@ -219,7 +219,7 @@ fn parses(words: &[String]) -> Result<(), String> {
     };
     type Options = fn(clap::Command) -> clap::Command;
     let kind_words: Option<(&str, &Vec<String>, Options)> = match &cli.command {
-        Command::Run(a) => Some(("run", &a.words, cmd::run::common_run_options)),
+        Command::Run(a) => Some(("run", &a.words, gamesweep_coordinator::args::run::options)),
         Command::Launch(a) => Some(("launch", &a.words, cmd::launch::launch_options)),
         _ => None,
     };
