@@ -310,17 +310,17 @@ pub fn default_threads() -> usize {
 
 /// `launch`'s default replication share: one shard in a hundred runs again
 /// on another worker (several workers; see `core::replication`).
-pub const LAUNCH_VERIFY_FRACTION: &str = "0.01";
+pub const LAUNCH_REPLICATE_FRACTION: &str = "0.01";
 
 /// `run`'s default replication share: none (its one local worker process
 /// has one worker identity, so no copy could run on another worker).
-pub const RUN_VERIFY_FRACTION: &str = "0";
+pub const RUN_REPLICATE_FRACTION: &str = "0";
 
 /// Add `--replicate-fraction F` (default `default`) and `--replicate-seed
 /// N`. Their names before they said what they set, `--verify-fraction`
 /// and `--verify-seed`, are kept as hidden aliases (scripts using them go
 /// on working; *verify* is `gamesweep verify`).
-pub fn verify_options(c: clap::Command, default: &'static str) -> clap::Command {
+pub fn replication_options(c: clap::Command, default: &'static str) -> clap::Command {
     c.arg(
         clap::Arg::new("replicate_fraction")
             .long("replicate-fraction")
@@ -340,7 +340,7 @@ pub fn verify_options(c: clap::Command, default: &'static str) -> clap::Command 
 }
 
 /// A replication share as millionths: `0.01` or `1%`; 0 to 1.
-pub fn parse_verify_fraction(text: &str) -> Result<u32, String> {
+pub fn parse_replicate_fraction(text: &str) -> Result<u32, String> {
     parse_share("--replicate-fraction", text)
 }
 
@@ -370,12 +370,12 @@ fn parse_share(flag: &str, text: &str) -> Result<u32, String> {
     Ok((f * 1e6).round() as u32)
 }
 
-/// The replication share (millionths) and key asked for by [`verify_options`].
-pub fn verify_from(m: &clap::ArgMatches) -> anyhow::Result<(u32, Option<u64>)> {
+/// The replication share (millionths) and key asked for by [`replication_options`].
+pub fn replication_from(m: &clap::ArgMatches) -> anyhow::Result<(u32, Option<u64>)> {
     let text = m
         .get_one::<String>("replicate_fraction")
         .map_or("0", String::as_str);
-    let ppm = parse_verify_fraction(text).map_err(UsageError)?;
+    let ppm = parse_replicate_fraction(text).map_err(UsageError)?;
     Ok((ppm, m.get_one::<u64>("replicate_seed").copied()))
 }
 
@@ -436,19 +436,19 @@ pub fn shard_count_note(asked: u32, got: u32) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{did_you_mean, parse_verify_fraction, shard_count_note, threads_text};
+    use super::{did_you_mean, parse_replicate_fraction, shard_count_note, threads_text};
 
     #[test]
-    fn verify_fractions_parse_and_bad_ones_are_named() {
-        assert_eq!(parse_verify_fraction("0"), Ok(0));
-        assert_eq!(parse_verify_fraction("0.01"), Ok(10_000));
-        assert_eq!(parse_verify_fraction("1%"), Ok(10_000));
-        assert_eq!(parse_verify_fraction("1"), Ok(1_000_000));
+    fn replicate_fractions_parse_and_bad_ones_are_named() {
+        assert_eq!(parse_replicate_fraction("0"), Ok(0));
+        assert_eq!(parse_replicate_fraction("0.01"), Ok(10_000));
+        assert_eq!(parse_replicate_fraction("1%"), Ok(10_000));
+        assert_eq!(parse_replicate_fraction("1"), Ok(1_000_000));
         for bad in ["1.5", "-0.1", "NaN", "inf"] {
-            let e = parse_verify_fraction(bad).unwrap_err();
+            let e = parse_replicate_fraction(bad).unwrap_err();
             assert!(e.contains("out of range") && e.contains(bad), "{e}");
         }
-        let e = parse_verify_fraction("lots").unwrap_err();
+        let e = parse_replicate_fraction("lots").unwrap_err();
         assert!(e.starts_with("bad --replicate-fraction `lots`"), "{e}");
     }
 

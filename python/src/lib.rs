@@ -892,10 +892,10 @@ fn coordinator_import(
     tls_cert: Option<String>,
     tls_key: Option<String>,
 ) -> PyResult<String> {
-    use gamesweep_coordinator::args::parse_verify_fraction;
+    use gamesweep_coordinator::args::parse_replicate_fraction;
     use gamesweep_coordinator::ops::import::{import, ImportRequest, Target};
     let verify_ppm = replicate_fraction
-        .map(|t| share_keyword("replicate_fraction", &t, parse_verify_fraction))
+        .map(|t| share_keyword("replicate_fraction", &t, parse_replicate_fraction))
         .transpose()?;
     let into = match store {
         Some(dir) => Target::Store {

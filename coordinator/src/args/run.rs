@@ -11,9 +11,9 @@ use std::time::Duration;
 
 /// Options every `run` takes besides the kind's own parameters.
 pub fn options(c: clap::Command) -> clap::Command {
-    super::verify_options(
+    super::replication_options(
         super::project_cores_option(super::plan_options(c)),
-        super::RUN_VERIFY_FRACTION,
+        super::RUN_REPLICATE_FRACTION,
     )
         .arg(
         clap::Arg::new("threads")
@@ -191,7 +191,7 @@ impl Default for RunOptions {
 pub fn parse(words: &[String]) -> anyhow::Result<(&'static dyn SweepKind, Params, RunOptions)> {
     let (kind, params, m) = super::parse_kind_args("run", words, options)?;
     let sample = super::sample_from(&m)?;
-    let (verify_ppm, verify_seed) = super::verify_from(&m)?;
+    let (verify_ppm, verify_seed) = super::replication_from(&m)?;
     let in_process = m.get_flag("in_process");
     let many = |id: &str| -> Vec<PathBuf> {
         m.get_many::<PathBuf>(id)

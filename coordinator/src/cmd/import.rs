@@ -46,7 +46,7 @@ pub struct ImportArgs {
     /// from now on [default: 1%, as `launch`]. The file's own share is not
     /// used.
     // `--verify-fraction`: its older name, accepted and not shown.
-    #[arg(long = "replicate-fraction", alias = "verify-fraction", value_name = "F", value_parser = args::parse_verify_fraction)]
+    #[arg(long = "replicate-fraction", alias = "verify-fraction", value_name = "F", value_parser = args::parse_replicate_fraction)]
     pub verify_fraction: Option<u32>,
     #[command(flatten)]
     pub conn: Conn,

@@ -18,7 +18,7 @@
 use crate::support::harness::{isolated, BIN};
 use gamesweep_coordinator::args::parse_kind_args;
 use gamesweep_coordinator::cli::{Cli, Command};
-use gamesweep_coordinator::cmd;
+use gamesweep_coordinator::ops;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -220,7 +220,7 @@ fn parses(words: &[String]) -> Result<(), String> {
     type Options = fn(clap::Command) -> clap::Command;
     let kind_words: Option<(&str, &Vec<String>, Options)> = match &cli.command {
         Command::Run(a) => Some(("run", &a.words, gamesweep_coordinator::args::run::options)),
-        Command::Launch(a) => Some(("launch", &a.words, cmd::launch::launch_options)),
+        Command::Launch(a) => Some(("launch", &a.words, ops::remote::launch::launch_options)),
         _ => None,
     };
     if let Some((verb, words, options)) = kind_words {

@@ -40,14 +40,17 @@ pub fn launch_options(c: clap::Command) -> clap::Command {
                 .value_parser(["all", "sampled"])
                 .help("`all`: every shard confirmed by two identities (issued credentials) before the sweep finishes, for publication runs (about twice the CPU; none is skipped for want of a second identity). `sampled` (default): adaptive replication — every result of an identity is confirmed until it has agreed with others 5 times, then a --replicate-fraction share of its results"),
         );
-    Conn::args(args::verify_options(c, args::LAUNCH_VERIFY_FRACTION))
+    Conn::args(args::replication_options(
+        c,
+        args::LAUNCH_REPLICATE_FRACTION,
+    ))
 }
 
 /// The sweep `launch WORDS` asks for (`WORDS`: the kind, its parameters and
 /// launch's options) and the coordinator it names.
 pub fn spec_from_words(words: &[String]) -> anyhow::Result<(LaunchSpec, Conn)> {
     let (kind, params, m) = args::parse_kind_args("launch", words, launch_options)?;
-    let (verify_ppm, verify_seed) = args::verify_from(&m)?;
+    let (verify_ppm, verify_seed) = args::replication_from(&m)?;
     let spec = LaunchSpec {
         kind: kind.name().to_string(),
         params,
