@@ -2,7 +2,7 @@
 //! store under the run's output folder, and local workers in this process.
 //! By default the workers speak real gRPC to the core on a loopback port and
 //! the dashboard is on another loopback port; with `--in-process`
-//! ([`EmbeddedRun::in_process`]) the same core is driven by threads that
+//! ([`RunOptions::in_process`]) the same core is driven by threads that
 //! lease and submit by direct calls (`pool`), with no server at all. Either
 //! way interrupting it (Ctrl-C, kill -9) and running the same command again
 //! resumes: finished shards are on disk and the stored plan is reused, so
@@ -11,11 +11,11 @@
 
 mod pool;
 
+use crate::args::run::RunOptions;
 use crate::error::UsageError;
 use crate::progress::RunBar;
 use gamesweep::sweep::{Params, Rendered, SweepKind};
-use gamesweep_api::domain::Part;
-use gamesweep_api::domain::{LaunchSpec, ProjectionText, SampleRequest, SweepState};
+use gamesweep_api::domain::{LaunchSpec, ProjectionText, SweepState};
 use gamesweep_engine::core::{Core, PartProgress, Provenance};
 use gamesweep_engine::export_file::{self, Chain};
 use gamesweep_engine::store::ResilientStore;
@@ -33,60 +33,27 @@ use tokio::sync::watch;
 /// The one sweep id an embedded run's store holds.
 pub const RUN_SWEEP_ID: &str = "run";
 
-/// Settings of an embedded run.
+/// Settings of an embedded run: `run`'s options, with the output folder
+/// resolved and whether to draw a progress bar decided.
 #[derive(Clone, Debug)]
 pub struct EmbeddedRun {
     /// Output folder (results.json, report.md, and `store/`).
     pub out: PathBuf,
-    /// Worker threads.
-    pub threads: usize,
-    /// Target shard count (0 = the kind's default); ignored when resuming.
-    pub shards: u32,
     /// Show a progress bar.
     pub progress: bool,
-    /// Throw away a stored earlier run of this folder and start over.
-    pub fresh: bool,
-    /// Start on a store that lost acknowledged work, re-queuing what was
-    /// lost (`--accept-loss`; implied by `fresh`, which discards it all).
-    pub accept_loss: bool,
-    /// Go on with a run another solver build of the kind started, and take
-    /// in `import` files of other builds (`--accept-solver-change`; see
-    /// `gamesweep_engine::core::solvers`).
-    pub accept_solver_change: bool,
-    /// Run only this seeded random sample of the plan, then write a
-    /// projection (`projection.md`, `projection.json`) instead of results.
-    pub sample: Option<SampleRequest>,
-    /// Core counts the projection gives wall times for.
-    pub project_cores: Vec<u32>,
-    /// Share of the shards verified by another worker, millionths. The
-    /// run's local worker is one worker identity, so a copy is never run and
-    /// every selected shard is skipped as unverifiable after three lease
-    /// periods (10 s each); `run`'s default is 0.
-    pub verify_ppm: u32,
-    /// Key of the hash selecting them (`None`: random).
-    pub verify_seed: Option<u64>,
-    /// Write a checkpoint export to [`export_path`] (or, with
-    /// `checkpoint_dir`, an incremental one there) this often (and when
-    /// the run stops).
-    pub export_every: Option<Duration>,
-    /// Import these export files, or every `*.gsx` in these folders, first:
-    /// the first creates the run if the store holds none, the others (and
-    /// all of them into a held run) merge into it.
-    pub import: Vec<PathBuf>,
-    /// Trust `import` files signed by the keys of these key files (or of
-    /// every `*.key` file in these folders), besides the store's own.
-    pub trust_keys: Vec<PathBuf>,
-    /// Run only this part of the sweep (`--part K/M`).
-    pub part: Option<Part>,
-    /// Write incremental checkpoint files into this folder (see
-    /// [`gamesweep_engine::export_file::Chain`]).
-    pub checkpoint_dir: Option<PathBuf>,
-    /// Serve the dashboard on an ephemeral loopback port (its URL printed);
-    /// never with `in_process`.
-    pub http: bool,
-    /// Drive the core with local threads by direct calls instead of a
-    /// gRPC server and a worker client (`run --in-process`).
-    pub in_process: bool,
+    /// The rest, as `run` was given them (`options.out` and
+    /// `options.quiet` are decided above). With a replication share, the
+    /// run's local worker is one worker identity, so a copy is never run
+    /// and every selected shard is skipped as unverifiable after three
+    /// lease periods (10 s each); `run`'s default share is 0.
+    pub options: RunOptions,
+}
+
+impl EmbeddedRun {
+    /// Serve the dashboard: asked for, and not `--in-process`.
+    fn http(&self) -> bool {
+        self.options.http && !self.options.in_process
+    }
 }
 
 /// Where `run --export-every` writes its checkpoint: `OUT/run.gsx`.
@@ -156,11 +123,12 @@ pub fn run(
     logging::init(LogFormat::Text, "warn,sled=off");
     let dir = store_dir(&cfg.out);
     // Checked first: a damaged store is refused, or salvaged with --accept-loss.
-    let store = ResilientStore::open_sled_for_start(&dir, cfg.accept_loss || cfg.fresh)
-        .map_err(|e| UsageError(e.to_string()))?
-        .0;
+    let store =
+        ResilientStore::open_sled_for_start(&dir, cfg.options.accept_loss || cfg.options.fresh)
+            .map_err(|e| UsageError(e.to_string()))?
+            .0;
     let recovery = gamesweep_engine::core::Recovery {
-        accept_loss: cfg.accept_loss || cfg.fresh,
+        accept_loss: cfg.options.accept_loss || cfg.options.fresh,
         store_dir: Some(dir.clone()),
     };
     let core = Arc::new(
@@ -173,9 +141,9 @@ pub fn run(
         .map_err(damaged_is_usage)?,
     );
     if let Some(v) = core.sweep_version(RUN_SWEEP_ID) {
-        if cfg.fresh {
+        if cfg.options.fresh {
             core.delete(RUN_SWEEP_ID)?;
-        } else if v != kind.version() && !cfg.accept_solver_change {
+        } else if v != kind.version() && !cfg.options.accept_solver_change {
             return Err(UsageError(format!(
                 "the `{}` solver changed since this run started in {} (stored {v}, this build {}): rerun with --accept-solver-change to go on under this build (the shards done stay, and the report says which build computed which), or with --fresh to start over",
                 kind.name(),
@@ -194,12 +162,12 @@ pub fn run(
         }
     }
     import_files(kind, params, cfg, &core)?;
-    let chain = match &cfg.checkpoint_dir {
+    let chain = match &cfg.options.checkpoint_dir {
         Some(dir) => Some(Arc::new(Mutex::new(open_chain(&core, dir)?))),
         None => None,
     };
     let rt = crate::connect::runtime()?;
-    if cfg.in_process {
+    if cfg.options.in_process {
         return rt.block_on(async {
             let checkpoints = checkpoints(&core, cfg, &chain);
             let result = drive(kind, params, cfg, &core, Local::InProcess, None).await;
@@ -228,7 +196,7 @@ pub fn run(
             },
         ));
         let last_poll = gamesweep_serve::http::LastPoll::default();
-        let dashboard = if cfg.http {
+        let dashboard = if cfg.http() {
             let listener = gamesweep_serve::http::bind(([127, 0, 0, 1], 0).into()).await?;
             let url = gamesweep_serve::http::url(listener.local_addr()?, false);
             let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -318,7 +286,7 @@ async fn linger(last_poll: &gamesweep_serve::http::LastPoll, ended: Instant) {
     }
 }
 
-/// The checkpoint exports of `cfg.export_every` and `cfg.checkpoint_dir`,
+/// The checkpoint exports of `cfg.options.export_every` and `cfg.options.checkpoint_dir`,
 /// if asked for.
 struct Checkpoints {
     /// The periodic writer (none without `--export-every`).
@@ -334,7 +302,7 @@ enum CheckpointTo {
     Chain(Arc<Mutex<Chain>>),
 }
 
-/// Start writing checkpoint exports every `cfg.export_every`: incremental
+/// Start writing checkpoint exports every `cfg.options.export_every`: incremental
 /// files into `chain`'s folder if there is one, else `OUT/run.gsx`.
 fn checkpoints(
     core: &Arc<Core>,
@@ -342,7 +310,7 @@ fn checkpoints(
     chain: &Option<Arc<Mutex<Chain>>>,
 ) -> Option<Checkpoints> {
     if let Some(chain) = chain {
-        let task = cfg.export_every.map(|every| {
+        let task = cfg.options.export_every.map(|every| {
             let (core, chain) = (core.clone(), chain.clone());
             tokio::spawn(async move {
                 let mut tick = tokio::time::interval(every);
@@ -373,7 +341,7 @@ fn checkpoints(
         sweep_id: RUN_SWEEP_ID.to_string(),
         path: export_path(&cfg.out),
     };
-    cfg.export_every.map(|every| Checkpoints {
+    cfg.options.export_every.map(|every| Checkpoints {
         task: Some(tokio::spawn(server::checkpoint_loop(
             core.clone(),
             every,
@@ -497,7 +465,7 @@ fn key_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Import `cfg.import` (files, and the `*.gsx` files of folders) into the
+/// Import `cfg.options.import` (files, and the `*.gsx` files of folders) into the
 /// run's store: the first creates the run if there is none, the rest merge.
 fn import_files(
     kind: &'static dyn SweepKind,
@@ -505,20 +473,20 @@ fn import_files(
     cfg: &EmbeddedRun,
     core: &Core,
 ) -> anyhow::Result<()> {
-    if cfg.import.is_empty() {
+    if cfg.options.import.is_empty() {
         return Ok(());
     }
     // Trusted: the run store's own key, and --trust-key's (a file another
     // store signed is otherwise re-run by the local workers).
     let policy = gamesweep_engine::core::transfer::ImportPolicy {
-        verify_ppm: Some(cfg.verify_ppm),
-        accept_solver_change: cfg.accept_solver_change,
-        trusted: export_file::read_key_files(&key_files(&cfg.trust_keys)?)
+        verify_ppm: Some(cfg.options.verify_ppm),
+        accept_solver_change: cfg.options.accept_solver_change,
+        trusted: export_file::read_key_files(&key_files(&cfg.options.trust_keys)?)
             .map_err(|e| UsageError(format!("--trust-key: {e}")))?,
         ..Default::default()
     };
     let mut files = Vec::new();
-    for p in &cfg.import {
+    for p in &cfg.options.import {
         files.extend(
             export_file::files_at(p)
                 .map_err(|e| UsageError(format!("--import {}: {e}", p.display())))?,
@@ -709,14 +677,14 @@ async fn launch_run(
         kind: kind.name().to_string(),
         params: params.clone(),
         name: Some(RUN_SWEEP_ID.to_string()),
-        target_shards: cfg.shards,
+        target_shards: cfg.options.shards,
         resume_existing: true,
-        sample: cfg.sample,
-        verify_ppm: cfg.verify_ppm,
-        verify_seed: cfg.verify_seed,
+        sample: cfg.options.sample,
+        verify_ppm: cfg.options.verify_ppm,
+        verify_seed: cfg.options.verify_seed,
         priority: 0,
         replicate_all: false,
-        part: cfg.part,
+        part: cfg.options.part,
     };
     let reply = launch(spec, core, client, &cfg.out).await?;
     let (st, _) = core.status(Some(RUN_SWEEP_ID))?;
@@ -730,7 +698,7 @@ async fn launch_run(
         eprintln!(
             "gamesweep: sample: {k} of {} (seed {}); a projection is written when they are done, and rerunning without --sample continues with the whole plan",
             crate::output::plural(reply.shards.into(), "shard"),
-            cfg.sample.map_or(0, |s| s.seed)
+            cfg.options.sample.map_or(0, |s| s.seed)
         );
     }
     if reply.existing {
@@ -743,7 +711,7 @@ async fn launch_run(
         eprintln!(
             "gamesweep: {} planned{}; progress is saved in {} (interrupt and rerun the same command to resume)",
             crate::output::plural(reply.shards.into(), "shard"),
-            crate::args::shard_count_note(cfg.shards, reply.shards),
+            crate::args::shard_count_note(cfg.options.shards, reply.shards),
             store_dir(&cfg.out).display()
         );
     }
@@ -770,7 +738,7 @@ struct LocalWorkers {
 }
 
 impl LocalWorkers {
-    /// Start the workers `local` names, `cfg.threads` of them.
+    /// Start the workers `local` names, `cfg.options.threads` of them.
     fn start(local: &Local<'_>, cfg: &EmbeddedRun, core: &Arc<Core>) -> LocalWorkers {
         let worker_id = format!("local-{}", std::process::id());
         let (shutdown, rx) = watch::channel(Shutdown::Running);
@@ -779,12 +747,12 @@ impl LocalWorkers {
             Local::Grpc { url, token } => {
                 let mut wc = WorkerConfig::new(*url);
                 wc.token = Some(token.to_string());
-                wc.threads = cfg.threads.max(1);
+                wc.threads = cfg.options.threads.max(1);
                 wc.worker_id = worker_id;
                 tokio::spawn(async move { Ok(gamesweep_worker::run(wc, rx).await.map(drop)?) })
             }
             Local::InProcess => {
-                let (core, stop, threads) = (core.clone(), stop.clone(), cfg.threads);
+                let (core, stop, threads) = (core.clone(), stop.clone(), cfg.options.threads);
                 tokio::task::spawn_blocking(move || {
                     Ok(pool::run(&core, &worker_id, threads, &stop)?)
                 })
@@ -938,9 +906,11 @@ async fn run_end(
         }
         // Projected here, where the sample ran, so the projection can say
         // how loaded this machine was over the run.
-        SweepState::Sampled => {
-            RunEnd::Sampled(projection_text(core, &cfg.project_cores, load.mean())?)
-        }
+        SweepState::Sampled => RunEnd::Sampled(projection_text(
+            core,
+            &cfg.options.project_cores,
+            load.mean(),
+        )?),
         SweepState::Done => match client {
             None => {
                 // What the server's GetResult sends, without the trip.

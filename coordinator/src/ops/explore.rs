@@ -103,10 +103,12 @@ impl Explore {
                 .await
                 .map_err(|e| UsageError(format!("cannot listen on {}: {e}", a.listen)))?;
             let url = format!("http://{}/explore", listener.local_addr()?);
-            say(&format!("gamesweep: explore: {url}"));
+            // The address file first: whoever reads the printed URL can
+            // read the file too.
             if let Some(file) = &a.address_file {
                 publish(file, &url)?;
             }
+            say(&format!("gamesweep: explore: {url}"));
             if a.open {
                 let opener = if cfg!(target_os = "macos") {
                     "open"

@@ -186,24 +186,9 @@ pub fn run(r: &RunRequest) -> anyhow::Result<RunOutcome> {
     let started = std::time::Instant::now();
     let cfg = EmbeddedRun {
         out: out.clone(),
-        threads: o.threads,
-        shards: o.shards,
         // The bar only on a terminal: into a pipe or a log, nothing.
         progress: !o.quiet && crate::progress::on_terminal(),
-        fresh: o.fresh,
-        accept_loss: o.accept_loss,
-        accept_solver_change: o.accept_solver_change,
-        sample: o.sample,
-        project_cores: o.project_cores.clone(),
-        verify_ppm: o.verify_ppm,
-        verify_seed: o.verify_seed,
-        export_every: o.export_every,
-        import: o.import.clone(),
-        trust_keys: o.trust_keys.clone(),
-        part: o.part,
-        checkpoint_dir: o.checkpoint_dir.clone(),
-        http: o.http && !o.in_process,
-        in_process: o.in_process,
+        options: o.clone(),
     };
     let e = embedded::run(r.kind, &r.params, &cfg)?;
     let ended = match e.end {
