@@ -158,17 +158,28 @@ fn lost_by_matching(
     }
 }
 
+/// A table of `ROWS` zeros, allocated on the heap directly: `Box::new([0;
+/// ROWS])` builds the array on the stack first in a debug build, and the
+/// six tables of [`Incremental::new`] (1.5 MiB) overflowed a 2 MiB thread
+/// stack (tokio's blocking threads, the pipeline's).
+fn zeroed<T: Copy + Default>() -> Box<[T; ROWS]> {
+    vec![T::default(); ROWS]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("a vector of ROWS entries"))
+}
+
 impl Incremental {
     /// An empty table.
     pub fn new() -> Self {
         Incremental {
-            lo: Box::new([0; ROWS]),
-            hi: Box::new([0; ROWS]),
+            lo: zeroed(),
+            hi: zeroed(),
             path: vec![[0; MAX_N]; MAX_N + 1],
             valid: 0,
             lazy: false,
-            dmemo: Box::new([0; ROWS]),
-            dstamp: Box::new([0; ROWS]),
+            dmemo: zeroed(),
+            dstamp: zeroed(),
             lazy_round: 0,
             deep: 0,
             leaf_start: 0,
@@ -176,8 +187,8 @@ impl Incremental {
             d_single: [0; MAX_N],
             d_full: 0,
             parent_values: [0; MAX_N],
-            memo: Box::new([0; ROWS]),
-            stamp: Box::new([0; ROWS]),
+            memo: zeroed(),
+            stamp: zeroed(),
             round: 0,
             clock: 0,
             values: [0; 32],

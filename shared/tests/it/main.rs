@@ -23,3 +23,4 @@ mod meter;
 mod presentation;
 mod sums;
 mod uvg_cut_off;
+mod uvg_stack;
