@@ -47,7 +47,7 @@ pub struct ImportArgs {
     /// used.
     // `--verify-fraction`: its older name, accepted and not shown.
     #[arg(long = "replicate-fraction", alias = "verify-fraction", value_name = "F", value_parser = args::parse_replicate_fraction)]
-    pub verify_fraction: Option<u32>,
+    pub replicate_fraction: Option<u32>,
     #[command(flatten)]
     pub conn: Conn,
 }
@@ -66,7 +66,7 @@ impl From<&ImportArgs> for ImportRequest {
             },
             name: a.name.clone(),
             require_signature: a.require_signature,
-            verify_ppm: a.verify_fraction,
+            verify_ppm: a.replicate_fraction,
         }
     }
 }

@@ -79,7 +79,7 @@ fn a_typed_coordinator_serves_a_sweep_to_the_end_and_unpublishes_itself() {
     let id = client.ok(&[
         "launch",
         "subtraction",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
         "--name",
         "s1",

@@ -182,7 +182,7 @@ fn key_export_and_import_as_values_are_what_the_commands_print() {
         "--trust-key",
         s(&d.join("ops.key")),
         "--require-signature",
-        "--verify-fraction",
+        "--replicate-fraction",
         "0",
     ]);
     assert_eq!(untimed(&i.text()) + "\n", untimed(&cli_err));
