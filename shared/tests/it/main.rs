@@ -21,6 +21,7 @@ mod layers;
 mod long_functions;
 mod meter;
 mod presentation;
+mod spec_totals;
 mod sums;
 mod uvg_cut_off;
 mod uvg_stack;

@@ -109,31 +109,6 @@ fn bad_shards_and_params_are_errors() {
 
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release-mode headline reproduction")]
-fn binary_tree_conjecture_to_11_nodes() {
-    let d = doc(&MyopicTreeSweep, 11);
-    let t = &d.totals;
-    let s = t.groups[&SubjectGroup::Subjects];
-    assert_eq!(t.positions, 31_469_089);
-    assert_eq!((s.subjects, s.exceptions), (1_883_902, 0));
-    assert_eq!(t.distinct_values, 66);
-    assert_eq!(t.largest_denominator, 4);
-    assert_eq!(t.non_cold, 0);
-    let want = [
-        (9, 98, 642_978, 37_908),
-        (10, 207, 4_074_381, 238_383),
-        (11, 451, 26_631_099, 1_600_884),
-    ];
-    for (n, trees, positions, subjects) in want {
-        let row = &d.by_nodes[n - 1];
-        assert_eq!((row.trees, row.positions), (trees, positions));
-        assert_eq!(row.groups[&SubjectGroup::Subjects].subjects, subjects);
-    }
-    let counts: Vec<u64> = d.by_nodes.iter().map(|r| r.trees).collect();
-    assert_eq!(counts, vec![1, 1, 2, 3, 6, 11, 23, 46, 98, 207, 451]);
-}
-
-#[test]
-#[cfg_attr(debug_assertions, ignore = "release-mode headline reproduction")]
 fn rooted_tree_child_counts_to_10_nodes() {
     let d = doc(&MyopicRootedSweep, 10);
     let t = &d.totals;
