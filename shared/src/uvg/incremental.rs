@@ -52,6 +52,36 @@ const LANE_LO15: u64 = 0x7fff_7fff_7fff_7fff;
 const LANE_HI: u64 = 0x8000_8000_8000_8000;
 const LANE_ONES: u64 = 0x0001_0001_0001_0001;
 
+/// `SPREAD[k]`: the 16-bit lane `i` of four all ones where bit `i` of `k` is set.
+const SPREAD: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut k = 0;
+    while k < 16 {
+        let mut i = 0;
+        while i < 4 {
+            if k >> i & 1 == 1 {
+                t[k] |= 0xffff << (16 * i);
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Bit 15 of each 16-bit lane of `x` set iff the lane is not zero.
+#[inline(always)]
+fn lanes_nonzero(x: u64) -> u64 {
+    (x | ((x & LANE_LO15) + LANE_LO15)) & LANE_HI
+}
+
+/// Bits 15, 31, 47 and 63 of `h` (one per lane) as bits 0..=3.
+#[inline(always)]
+fn gather_lanes(h: u64) -> usize {
+    // Lane i's bit lands alone on bit 48 + i of the product.
+    (((h >> 15).wrapping_mul(0x0001_0002_0004_0008)) >> 48) as usize & 0xf
+}
+
 /// The subset table of the current root-to-node path of a walk, and the
 /// graphs that own its levels.
 ///
@@ -95,8 +125,10 @@ pub struct Incremental {
     /// bit `u` iff `w ∈ D(P − u)` and bit 15 iff `w ∈ D(P)`, where `P` is
     /// the lazy node's vertex set.
     tr: [[u64; 4]; MAX_N],
-    /// `D(P − v)` for every vertex `v` of the lazy node.
-    d_single: [u16; MAX_N],
+    /// `D(P − v)` for every vertex `v` of the lazy node, in 16-bit lane `v`.
+    d_lanes: [u64; 4],
+    /// The lazy node's adjacency, `N(v)` in 16-bit lane `v`.
+    adj_lanes: [u64; 4],
     /// `D(P)`.
     d_full: u16,
     /// The lazy node's start values (all its vertices remaining).
@@ -184,7 +216,8 @@ impl Incremental {
             deep: 0,
             leaf_start: 0,
             tr: [[0; 4]; MAX_N],
-            d_single: [0; MAX_N],
+            d_lanes: [0; 4],
+            adj_lanes: [0; 4],
             d_full: 0,
             parent_values: [0; MAX_N],
             memo: zeroed(),
@@ -372,7 +405,7 @@ impl Incremental {
         }
     }
 
-    /// Fill [`Self::tr`], [`Self::d_single`] and [`Self::d_full`] for the
+    /// Fill [`Self::tr`], [`Self::d_lanes`], [`Self::adj_lanes`] and [`Self::d_full`] for the
     /// lazy node on level `n` (its rows that miss at most two vertices are
     /// complete rows or stored in `lo` by [`Self::push_parent`]).
     fn transpose(&mut self, n: usize) {
@@ -399,9 +432,12 @@ impl Incremental {
         }
         self.tr = tr;
         self.d_full = d(full) as u16;
+        let (mut dl, mut al) = ([0u64; 4], [0u64; 4]);
         for j in 0..n {
-            self.d_single[j] = d(full ^ (1 << j)) as u16;
+            dl[j / 4 & 3] |= (d(full ^ (1 << j)) as u64) << (16 * (j % 4));
+            al[j / 4 & 3] |= (self.path[n][j & (MAX_N - 1)] as u64 & 0xffff) << (16 * (j % 4));
         }
+        (self.d_lanes, self.adj_lanes) = (dl, al);
     }
 
     /// [`Self::starts`] for a leaf on level `n` under a lazy parent, with
@@ -434,38 +470,53 @@ impl Incremental {
         if !inc_full {
             lost |= xbit;
         }
-        for v in 0..n {
-            self.values[v] = if lost >> v & 1 == 1 {
-                0
-            } else if v == x {
-                // By the game rule: x's options are the starts of the lazy
-                // node at its neighbours, whose values are known (no search).
-                let mut seen = 0u32;
-                let mut nx = self.path[n][x] as usize & p;
-                while nx != 0 {
-                    let u = nx.trailing_zeros() as usize;
-                    nx &= nx - 1;
-                    seen |= 1 << self.parent_values[u & (MAX_N - 1)];
-                }
-                seen.trailing_ones() as u8
-            } else {
-                // The options of v at s = full − v (t = P − v): lost by the
-                // same rule with inc(s) = bit v of lane 15 and inc(s − u)
-                // = bit u of lane v.
-                let opts = self.path[n][v] as usize & (full ^ (1 << v));
-                let inc_s = inc1 >> v & 1 == 1;
-                let dt = self.d_single[v & (MAX_N - 1)] as usize;
-                let iv = lane(v);
-                let mut lost_opts = if inc_s { dt & iv } else { dt ^ iv } & opts & p;
-                if !inc_s {
-                    lost_opts |= opts & xbit;
-                }
-                if opts != 0 && lost_opts == opts {
-                    1
-                } else {
-                    self.mex_given(full ^ (1 << v), opts, lost_opts)
-                }
-            };
+        // Every other start v < x at once, one 16-bit lane each: its
+        // options at s = full − v (t = P − v) are lost by the same rule,
+        // with inc(s) = bit v of lane 15 and inc(s − u) = bit u of lane v;
+        // a start whose options all lose has value 1.
+        let nxp = self.path[n][x] as usize & p;
+        let xlane = (xbit as u64) * LANE_ONES;
+        let (mut need, mut lost_opts) = (0usize, [0u64; 4]);
+        for g in 0..4 {
+            let incs = SPREAD[(inc1 >> (4 * g)) & 0xf];
+            let xs = SPREAD[(nxp >> (4 * g)) & 0xf] & xlane;
+            let (dt, iv, adj) = (self.d_lanes[g], inc[g], self.adj_lanes[g]);
+            // Lanes v ≥ x are empty in `adj` and `xs`.
+            let lo = ((dt & iv & incs) | ((dt ^ iv) & !incs)) & adj | (xs & !incs);
+            lost_opts[g] = lo;
+            let opts = adj | xs;
+            // Not all options lost, or none at all (such a start is lost,
+            // but the search is the rule for it).
+            let busy = lanes_nonzero(opts & !lo) | (lanes_nonzero(opts) ^ LANE_HI);
+            need |= gather_lanes(busy) << (4 * g);
+        }
+        let need = need & p & !lost;
+        // Value 1 everywhere, then the lost starts, x, and the searched ones.
+        self.values[..n].fill(1);
+        let mut l = lost;
+        while l != 0 {
+            self.values[l.trailing_zeros() as usize & 31] = 0;
+            l &= l - 1;
+        }
+        if lost & xbit == 0 {
+            // By the game rule: x's options are the starts of the lazy
+            // node at its neighbours, whose values are known (no search).
+            let mut seen = 0u32;
+            let mut nx = nxp;
+            while nx != 0 {
+                let u = nx.trailing_zeros() as usize;
+                nx &= nx - 1;
+                seen |= 1 << self.parent_values[u & (MAX_N - 1)];
+            }
+            self.values[x & 31] = seen.trailing_ones() as u8;
+        }
+        let mut rest = need;
+        while rest != 0 {
+            let v = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let opts = self.path[n][v & (MAX_N - 1)] as usize & (full ^ (1 << v));
+            let lo = (lost_opts[v / 4 & 3] >> (16 * (v % 4))) as usize & 0xffff;
+            self.values[v & 31] = self.mex_given(full ^ (1 << v), opts, lo);
         }
         &self.values[..n]
     }
