@@ -106,12 +106,11 @@ pub struct Incremental {
     /// next) and have complete rows.
     valid: usize,
     /// Level `valid + 1` of `path` holds a lazy node (consistent with the
-    /// levels below it), whose plane 0 is in `dmemo` where `dstamp` is
+    /// levels below it), whose plane 0 is in `dmemo` where its stamp is
     /// `lazy_round`.
     lazy: bool,
     /// Lost set (plane 0) of the lazy level's rows already derived.
-    dmemo: Box<[u16; ROWS]>,
-    dstamp: Box<[u32; ROWS]>,
+    dmemo: Box<[Derived; ROWS]>,
     /// The round of the lazy node: its entries of `dmemo` and `memo`.
     lazy_round: u32,
     /// Level whose values [`Self::nimber`] is computing (a leaf, or the
@@ -121,6 +120,8 @@ pub struct Incremental {
     /// vertex is this bit); below it and from `1 << valid` on, to the lazy
     /// level.
     leaf_start: usize,
+    /// The neighbours of the leaf's new vertex (bit `leaf_start`).
+    leaf_nx: usize,
     /// The lazy node's rows that miss at most two of its vertices,
     /// transposed per vertex for its leaves' lost tests
     /// ([`Self::leaf_starts`]): 16-bit lane `j` of `tr[w]` (`j` < the lazy
@@ -136,12 +137,10 @@ pub struct Incremental {
     d_full: u16,
     /// The lazy node's start values (all its vertices remaining).
     parent_values: [u8; MAX_N],
-    /// Memo of [`Self::nimber`]'s top-down search: value + 1 of each
-    /// vertex in 4-bit fields (0 = not known), valid where `stamp` is the
-    /// round of the row's level (`round` for the leaf, `lazy_round` for the
-    /// lazy level).
-    memo: Box<[u64; ROWS]>,
-    stamp: Box<[u32; ROWS]>,
+    /// Memo of [`Self::nimber`]'s top-down search, valid where its stamp
+    /// is the round of the row's level (`round` for the leaf, `lazy_round`
+    /// for the lazy level).
+    memo: Box<[Memo; ROWS]>,
     round: u32,
     /// Source of fresh rounds: every round is handed out once, so a stale
     /// stamp never equals a live round.
@@ -193,6 +192,23 @@ fn lost_by_matching(
     }
 }
 
+/// A row's memo of [`Incremental::nimber`]: value + 1 of each vertex in
+/// 4-bit fields (0 = not known), and the round it belongs to (one cache
+/// line holds both).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(16))]
+struct Memo {
+    values: u64,
+    stamp: u32,
+}
+
+/// A lazy row's derived lost set and the round it belongs to.
+#[derive(Clone, Copy, Default)]
+struct Derived {
+    lost: u16,
+    stamp: u32,
+}
+
 /// A table of `ROWS` zeros, allocated on the heap directly: `Box::new([0;
 /// ROWS])` builds the array on the stack first in a debug build, and the
 /// six tables of [`Incremental::new`] (1.5 MiB) overflowed a 2 MiB thread
@@ -214,17 +230,16 @@ impl Incremental {
             valid: 0,
             lazy: false,
             dmemo: zeroed(),
-            dstamp: zeroed(),
             lazy_round: 0,
             deep: 0,
             leaf_start: 0,
+            leaf_nx: 0,
             tr: [[0; 4]; MAX_N],
             d_lanes: [0; 4],
             adj_lanes: [0; 4],
             d_full: 0,
             parent_values: [0; MAX_N],
             memo: zeroed(),
-            stamp: zeroed(),
             round: 0,
             clock: 0,
             values: [0; 32],
@@ -236,8 +251,8 @@ impl Incremental {
     fn fresh_round(&mut self) -> u32 {
         self.clock = self.clock.wrapping_add(1);
         if self.clock == 0 {
-            self.stamp.fill(0);
-            self.dstamp.fill(0);
+            self.memo.fill(Memo::default());
+            self.dmemo.fill(Derived::default());
             // Everything memoised is forgotten; the lazy level keeps its
             // node but gets a round no stamp holds.
             self.lazy_round = 1;
@@ -401,6 +416,7 @@ impl Incremental {
         self.round = self.fresh_round();
         self.deep = n;
         self.leaf_start = 1 << (n - 1);
+        self.leaf_nx = self.path[n][n - 1] as usize;
         if lazy_parent {
             self.leaf_starts(n)
         } else {
@@ -582,8 +598,9 @@ impl Incremental {
     #[inline(always)]
     fn d_lazy(&mut self, s: usize) -> usize {
         let s = s & (ROWS - 1);
-        if self.dstamp[s] == self.lazy_round {
-            return self.dmemo[s] as usize;
+        let e = self.dmemo[s];
+        if e.stamp == self.lazy_round {
+            return e.lost as usize;
         }
         self.d_lazy_fill(s)
     }
@@ -595,8 +612,10 @@ impl Incremental {
         let ny = self.path[y + 1][y] as usize;
         let lo = &*self.lo;
         let d = lost_by_matching(s, s, 1 << y, ny, |r| (lo[r & (ROWS - 1)] & 0xffff) as usize);
-        self.dmemo[s] = d as u16;
-        self.dstamp[s] = self.lazy_round;
+        self.dmemo[s] = Derived {
+            lost: d as u16,
+            stamp: self.lazy_round,
+        };
         d
     }
 
@@ -608,9 +627,7 @@ impl Incremental {
     #[inline(always)]
     fn lost_among(&mut self, opts: usize, s: usize) -> usize {
         if s >= self.leaf_start {
-            let start = self.leaf_start;
-            let x = start.trailing_zeros() as usize;
-            let nx = self.path[x + 1][x] as usize;
+            let (start, nx) = (self.leaf_start, self.leaf_nx);
             // The parent's vertices missing from s: with fewer than
             // STORED_MISSING, every row read misses at most STORED_MISSING,
             // so it is complete or one of the rows `push_parent` stored in
@@ -661,14 +678,17 @@ impl Incremental {
         } else {
             self.lazy_round
         };
-        if self.stamp[s] == round {
-            let known = (self.memo[s] >> (4 * v)) & 0xf;
+        let e = self.memo[s];
+        if e.stamp == round {
+            let known = (e.values >> (4 * v)) & 0xf;
             if known != 0 {
                 return known as u8 - 1;
             }
         } else {
-            self.stamp[s] = round;
-            self.memo[s] = 0;
+            self.memo[s] = Memo {
+                values: 0,
+                stamp: round,
+            };
         }
         let t = s ^ (1 << v);
         let mut opts = self.path[self.deep][v] as usize & t;
@@ -705,7 +725,7 @@ impl Incremental {
         // ≤ 16 vertices values are ≤ 10 and value + 1 fits its 4 bits.
         let value = seen.trailing_ones() as u8;
         debug_assert!(value < 15);
-        self.memo[s] |= (value as u64 + 1) << (4 * v);
+        self.memo[s].values |= (value as u64 + 1) << (4 * v);
         value
     }
 
