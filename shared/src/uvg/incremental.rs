@@ -631,7 +631,8 @@ impl Incremental {
             // The parent's vertices missing from s: with fewer than
             // STORED_MISSING, every row read misses at most STORED_MISSING,
             // so it is complete or one of the rows `push_parent` stored in
-            // `lo` (the leaves' main case).
+            // `lo` (the leaves' main case). Without the lazy level's new
+            // vertex (bit `valid`), every row read is complete.
             let off = (start - 1) & !s;
             // Clear the lowest STORED_MISSING − 1 bits of `off` (a popcount
             // is a dozen instructions without the hardware one).
@@ -639,7 +640,7 @@ impl Incremental {
             for _ in 1..STORED_MISSING {
                 few &= few.wrapping_sub(1);
             }
-            if few == 0 || !self.lazy {
+            if few == 0 || !self.lazy || off >> self.valid & 1 == 1 {
                 let lo = &*self.lo;
                 lost_by_matching(opts, s, start, nx, |r| {
                     (lo[r & (ROWS - 1)] & 0xffff) as usize
