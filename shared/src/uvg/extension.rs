@@ -127,19 +127,43 @@ fn value_mask(values: &[u8]) -> u64 {
 /// The case a graph `d` with start values `values` feeds for target `k`
 /// (`3 ≤ k ≤ 32`) and sweep bound `max_n` (≥ 3), or `None` if it feeds none.
 pub fn case_of(k: u8, max_n: usize, d: &BitGraph, values: &[u8]) -> Option<Case> {
-    if k < 3 || max_n < 3 {
-        return None;
+    CaseTest::new(k, max_n).case(d, value_mask(values))
+}
+
+/// [`case_of`] for one target `k` and bound `max_n`, with the value masks
+/// each case needs worked out once (a sweep asks it of every graph on
+/// `max_n − 1` and `max_n` vertices).
+#[derive(Clone, Copy, Debug)]
+pub struct CaseTest {
+    max_n: usize,
+    /// The values a graph D of case A must have (`0..=k−2`), and of case B
+    /// (`1..=k−2`); `None` when no graph feeds a case (`k < 3` or
+    /// `max_n < 3`).
+    needs: Option<(u64, u64)>,
+}
+
+impl CaseTest {
+    /// The test for target `k` and sweep bound `max_n`.
+    pub fn new(k: u8, max_n: usize) -> Self {
+        let needs = (k >= 3 && max_n >= 3).then(|| (range_mask(0, k - 2), range_mask(1, k - 2)));
+        CaseTest { max_n, needs }
     }
-    let n = d.n();
-    let have = value_mask(values);
-    let case = if n == max_n && have & range_mask(0, k - 2) == range_mask(0, k - 2) {
-        Case::A
-    } else if n == max_n - 1 && have & range_mask(1, k - 2) == range_mask(1, k - 2) {
-        Case::B
-    } else {
-        return None;
-    };
-    d.is_connected().then_some(case)
+
+    /// The case `d` feeds, given `have`, the mask of its start values
+    /// (bit `v` for a start of value `v`).
+    #[inline]
+    pub fn case(&self, d: &BitGraph, have: u64) -> Option<Case> {
+        let (a, b) = self.needs?;
+        let n = d.n();
+        let case = if n == self.max_n && have & a == a {
+            Case::A
+        } else if n + 1 == self.max_n && have & b == b {
+            Case::B
+        } else {
+            return None;
+        };
+        d.is_connected().then_some(case)
+    }
 }
 
 /// Do the premises hold? `has_value(n, v)` answers whether some connected

@@ -42,6 +42,8 @@ pub(super) struct Acc {
     /// The smallest-*k search: its target k (0 = off) and its figures.
     ext_k: u8,
     ext: ExtensionCounts,
+    /// Which graphs feed the search (when `ext_k` is not 0).
+    ext_test: extension::CaseTest,
     /// Per vertex count n: the last parent (first n − 1 vertices) seen and
     /// a maximum matching of it, shared by its children's matching tests.
     mates: Vec<ParentMates>,
@@ -129,6 +131,7 @@ impl Acc {
             collected: vec![RecordSet::new(u64::MAX); z],
             ext_k,
             ext: ExtensionCounts::default(),
+            ext_test: extension::CaseTest::new(ext_k, max_n),
             mates: vec![
                 ParentMates {
                     len: 0,
@@ -161,7 +164,7 @@ impl Acc {
         }
         let mask = values.iter().fold(0u32, |m, &v| m | 1 << v);
         let t = mask.trailing_ones() as usize;
-        self.extension(g, values);
+        self.extension(g, values, mask);
         self.cover[n][t] += 1;
         self.cover_witnesses(g, m, t, &mut code);
         // The histogram and the starts the exact values say the first
@@ -237,13 +240,14 @@ impl Acc {
         }
     }
 
-    /// The smallest-*k search's figures for `g` (of `values`), when asked
-    /// for and `g` is big enough to be a graph D of it.
+    /// The smallest-*k search's figures for `g` (of `values`, the values
+    /// present in `mask`), when asked for and `g` is big enough to be a
+    /// graph D of it.
     #[inline]
-    fn extension(&mut self, g: &BitGraph, values: &[u8]) {
+    fn extension(&mut self, g: &BitGraph, values: &[u8], mask: u32) {
         let n = g.n();
         if self.ext_k != 0 && n + 1 >= self.max_n {
-            if let Some(case) = extension::case_of(self.ext_k, self.max_n, g, values) {
+            if let Some(case) = self.ext_test.case(g, u64::from(mask)) {
                 let st = extension::search(self.ext_k, case, g, values, &mut |_, _| {});
                 let e = &mut self.ext;
                 e.d_case_a += st.d_case_a;
