@@ -100,7 +100,8 @@ pub struct Incremental {
     lo: Box<[u64; ROWS]>,
     /// Word 1 of every row (planes 4..=7), read only when word 0 is full.
     hi: Box<[u64; ROWS]>,
-    /// Adjacency of the node on each level whose rows are in place.
+    /// Adjacency of the node on each level whose rows are in place (the
+    /// first `level` entries of `path[level]`; the others are not read).
     path: Vec<[u32; MAX_N]>,
     /// Levels `1..=valid` of `path` are consistent (each the parent of the
     /// next) and have complete rows.
@@ -339,7 +340,7 @@ impl Incremental {
             }
         }
         self.valid = below;
-        self.path[n] = std::array::from_fn(|v| if v < n { g.nbrs(v) } else { 0 });
+        self.path[n][..n].copy_from_slice(&g.rows()[..n]);
         self.lazy = true;
         self.lazy_round = self.fresh_round();
         self.deep = n;
@@ -412,7 +413,7 @@ impl Incremental {
             self.valid = n - 1;
             self.lazy = false;
         }
-        self.path[n] = std::array::from_fn(|v| if v < n { g.nbrs(v) } else { 0 });
+        self.path[n][..n].copy_from_slice(&g.rows()[..n]);
         self.round = self.fresh_round();
         self.deep = n;
         self.leaf_start = 1 << (n - 1);
@@ -733,7 +734,14 @@ impl Incremental {
     /// Is the node on `level` equal to `g` restricted to its first `level` vertices?
     fn level_matches(&self, g: &BitGraph, level: usize) -> bool {
         let mask = (1u32 << level) - 1;
-        (0..level).all(|v| g.nbrs(v) & mask == self.path[level][v])
+        let path = &self.path[level];
+        // Every row compared, no early exit: a leaf's parent almost
+        // always matches, and the loop vectorises.
+        let diff = g.rows()[..level]
+            .iter()
+            .zip(path)
+            .fold(0, |d, (&row, &p)| d | ((row & mask) ^ p));
+        diff == 0
     }
 
     /// Compute rows `[2^(level−1), 2^level)` for the node `path[level]`;
