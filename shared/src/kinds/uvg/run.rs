@@ -84,7 +84,15 @@ impl ParentMates {
         }
         let p = n - 1;
         let mask = g.all() >> 1;
-        if !(self.len == p && (0..p).all(|v| g.nbrs(v) & mask == self.rows[v])) {
+        // Every row compared, no early exit (the loop vectorises): the
+        // parent is almost always the last one's.
+        let same = self.len == p
+            && g.rows()[..p]
+                .iter()
+                .zip(&self.rows[..p])
+                .fold(0, |d, (&row, &mine)| d | ((row & mask) ^ mine))
+                == 0;
+        if !same {
             self.len = p;
             let (mut degrees, mut deg_ge3, mut max) = (0, 0, 0);
             for v in 0..p {
