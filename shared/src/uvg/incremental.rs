@@ -454,8 +454,8 @@ impl Incremental {
         self.d_full = d(full) as u16;
         let (mut dl, mut al) = ([0u64; 4], [0u64; 4]);
         for j in 0..n {
-            dl[j / 4 & 3] |= (d(full ^ (1 << j)) as u64) << (16 * (j % 4));
-            al[j / 4 & 3] |= (self.path[n][j & (MAX_N - 1)] as u64 & 0xffff) << (16 * (j % 4));
+            dl[(j / 4) & 3] |= (d(full ^ (1 << j)) as u64) << (16 * (j % 4));
+            al[(j / 4) & 3] |= (self.path[n][j & (MAX_N - 1)] as u64 & 0xffff) << (16 * (j % 4));
         }
         (self.d_lanes, self.adj_lanes) = (dl, al);
     }
@@ -535,7 +535,7 @@ impl Incremental {
             let v = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let opts = self.path[n][v & (MAX_N - 1)] as usize & (full ^ (1 << v));
-            let lo = (lost_opts[v / 4 & 3] >> (16 * (v % 4))) as usize & 0xffff;
+            let lo = (lost_opts[(v / 4) & 3] >> (16 * (v % 4))) as usize & 0xffff;
             self.values[v & 31] = self.mex_given(full ^ (1 << v), opts, lo);
         }
         &self.values[..n]
