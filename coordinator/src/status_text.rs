@@ -462,6 +462,22 @@ mod tests {
     use super::*;
     use gamesweep_api::domain::WorkerStatus;
 
+    /// An overview of `sweeps` with no workers and nothing else to report.
+    fn overview(sweeps: Vec<SweepStatus>) -> Overview {
+        Overview {
+            coordinator_version: "v".into(),
+            sweeps,
+            workers: vec![],
+            store_bytes: 0,
+            coordinator_rss_bytes: 0,
+            coordinator_peak_rss_bytes: 0,
+            workers_pruned: 0,
+            quarantined_workers: vec![],
+            store_writes_failing: None,
+            identities_limited: vec![],
+        }
+    }
+
     fn sweep(state: SweepState, eta_seconds: Option<f64>) -> SweepStatus {
         SweepStatus {
             sweep_id: "s1".into(),
@@ -504,21 +520,13 @@ mod tests {
     fn every_state_and_eta_shown() {
         for state in SweepState::ALL {
             let r = Overview {
-                coordinator_version: "v".into(),
-                sweeps: vec![sweep(state, Some(3725.0))],
                 workers: vec![WorkerStatus {
                     worker_id: "w1".into(),
                     last_seen_ms_ago: 1500,
                     shards_held: 1,
                     alive: true,
                 }],
-                store_bytes: 0,
-                coordinator_rss_bytes: 0,
-                coordinator_peak_rss_bytes: 0,
-                workers_pruned: 0,
-                quarantined_workers: vec![],
-                store_writes_failing: None,
-                identities_limited: vec![],
+                ..overview(vec![sweep(state, Some(3725.0))])
             };
             let text = render(&r);
             assert!(
@@ -547,18 +555,7 @@ mod tests {
 
     #[test]
     fn no_eta_is_unknown_and_no_sweeps_says_how_to_start() {
-        let mut r = Overview {
-            coordinator_version: "v".into(),
-            sweeps: vec![],
-            workers: vec![],
-            store_bytes: 0,
-            coordinator_rss_bytes: 0,
-            coordinator_peak_rss_bytes: 0,
-            workers_pruned: 0,
-            quarantined_workers: vec![],
-            store_writes_failing: None,
-            identities_limited: vec![],
-        };
+        let mut r = overview(vec![]);
         assert!(render(&r).starts_with("no sweeps"));
         r.sweeps.push(sweep(SweepState::Running, None));
         assert!(render(&r).contains("ETA: unknown"));
@@ -633,18 +630,7 @@ mod tests {
         s.fraction_done = 0.3011;
         s.rate = 98_765.4;
         s.counterexamples = [("bad".to_string(), 12_345u64)].into_iter().collect();
-        let mut r = Overview {
-            coordinator_version: "v".into(),
-            sweeps: vec![s],
-            workers: vec![],
-            store_bytes: 0,
-            coordinator_rss_bytes: 0,
-            coordinator_peak_rss_bytes: 0,
-            workers_pruned: 0,
-            quarantined_workers: vec![],
-            store_writes_failing: None,
-            identities_limited: vec![],
-        };
+        let mut r = overview(vec![s]);
         let text = render(&r);
         assert!(
             text.contains("  shards: 1,234 done, 2 leased, 2,860 pending of 4,096\n"),
@@ -709,18 +695,7 @@ mod tests {
             waiting: Some(waiting.clone()),
             ..ReplicationStatus::default()
         });
-        let mut r = Overview {
-            coordinator_version: "v".into(),
-            sweeps: vec![s],
-            workers: vec![],
-            store_bytes: 0,
-            coordinator_rss_bytes: 0,
-            coordinator_peak_rss_bytes: 0,
-            workers_pruned: 0,
-            quarantined_workers: vec![],
-            store_writes_failing: None,
-            identities_limited: vec![],
-        };
+        let mut r = overview(vec![s]);
         let text = render(&r);
         assert!(
             text.contains("  positions: 100 (every shard done; not finished until its verifications are, see below)\n"),
@@ -779,20 +754,12 @@ mod tests {
                 leases_reclaimed,
             };
         let r = Overview {
-            coordinator_version: "v".into(),
-            sweeps: vec![s],
-            workers: vec![],
-            store_bytes: 0,
-            coordinator_rss_bytes: 0,
-            coordinator_peak_rss_bytes: 0,
-            workers_pruned: 0,
-            quarantined_workers: vec![],
-            store_writes_failing: None,
             identities_limited: vec![
                 limit("@hoarder", true, 3),
                 limit("@slow", false, 1),
                 limit("@x\x1b[2J", true, 0),
             ],
+            ..overview(vec![s])
         };
         let text = render(&r);
         assert!(
@@ -831,16 +798,8 @@ mod tests {
             waiting: None,
         });
         let r = Overview {
-            coordinator_version: "v".into(),
-            sweeps: vec![s],
-            workers: vec![],
-            store_bytes: 0,
-            coordinator_rss_bytes: 0,
-            coordinator_peak_rss_bytes: 0,
-            workers_pruned: 0,
             quarantined_workers: vec!["liar".into()],
-            store_writes_failing: None,
-            identities_limited: vec![],
+            ..overview(vec![s])
         };
         let text = render(&r);
         assert!(text.contains("  verification: 3 of 8 shards in the seeded sample (1.0000 %, seed 5); shards run again by a second identity (the sample's, results of identities not yet trusted, unsigned imports, 2 rechecks of out-voted identities): 2 verified, 1 mismatched (1 replaced by the majority), 1 unverifiable (no other identity), 1 pending\n"), "{text}");
@@ -925,21 +884,14 @@ mod tests {
             error: "boom\x1b]0;owned\x07\nshard 9: fake line".into(),
         }];
         let r = Overview {
-            store_writes_failing: None,
-            coordinator_version: "v".into(),
-            sweeps: vec![sw],
             workers: vec![WorkerStatus {
                 worker_id: "evil\x1b[31m\r".into(),
                 last_seen_ms_ago: 0,
                 shards_held: 0,
                 alive: true,
             }],
-            store_bytes: 0,
-            coordinator_rss_bytes: 0,
-            coordinator_peak_rss_bytes: 0,
-            workers_pruned: 0,
             quarantined_workers: vec!["q\x1b[0m".into()],
-            identities_limited: vec![],
+            ..overview(vec![sw])
         };
         let text = render(&r);
         assert!(
