@@ -9,7 +9,7 @@ use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::support::harness::{Gs, Serve};
+use crate::support::harness::{Coordinator, Gs, Serve};
 use crate::support::proc::free_port;
 
 /// A CA: its certificate (PEM file) and what signs with it.
@@ -55,6 +55,24 @@ fn p(path: &Path) -> &str {
 
 const NAMES: &[&str] = &["localhost", "127.0.0.1"];
 
+/// A coordinator on a free port of 127.0.0.1 with `args` (its TLS files),
+/// its store and log in `d`; and the port.
+fn serve(d: &Path, args: &[&str]) -> (Coordinator, u16) {
+    let port = free_port();
+    let c = Serve::new(&d.join(format!("store-{port}")))
+        .port(port)
+        .args(args)
+        .home(d)
+        .log(&d.join(format!("serve-{port}.log")))
+        .start();
+    (c, port)
+}
+
+/// `gamesweep ARGS` in `d`, which must fail within 30 s: what it said.
+fn refused(d: &Path, args: &[&str]) -> String {
+    Gs::new(args).home(d).limit(Duration::from_secs(30)).fails()
+}
+
 #[test]
 fn a_sweep_runs_over_tls_end_to_end() {
     let dir = tempfile::tempdir().unwrap();
@@ -63,20 +81,17 @@ fn a_sweep_runs_over_tls_end_to_end() {
     let (cert, key) = ca.issue(d, "server", NAMES);
     let token = d.join("token");
     std::fs::write(&token, "tls-token\n").unwrap();
-    let port = free_port();
-    let _c = Serve::new(&d.join(format!("store-{}", port)))
-        .port(port)
-        .args(&[
+    let (_c, port) = serve(
+        d,
+        &[
             "--tls-cert",
             p(&cert),
             "--tls-key",
             p(&key),
             "--token-file",
             p(&token),
-        ])
-        .home(d)
-        .log(&d.join(format!("serve-{}.log", port)))
-        .start();
+        ],
+    );
     for url in [
         format!("https://localhost:{port}"),
         format!("https://127.0.0.1:{port}"),
@@ -143,27 +158,22 @@ fn https_to_a_plain_coordinator_fails_without_fallback() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let ca = Ca::new(d, "ca");
-    let port = free_port();
-    let _c = Serve::new(&d.join(format!("store-{}", port)))
-        .port(port)
-        .home(d)
-        .log(&d.join(format!("serve-{}.log", port)))
-        .start();
+    let (_c, port) = serve(d, &[]);
     let url = format!("https://127.0.0.1:{port}");
-    let err = Gs::new(&["status", "--coordinator", &url, "--tls-ca", p(&ca.pem)])
-        .home(d)
-        .limit(Duration::from_secs(30))
-        .fails();
+    let err = refused(
+        d,
+        &["status", "--coordinator", &url, "--tls-ca", p(&ca.pem)],
+    );
     assert!(
         err.contains("TLS handshake failed: is the coordinator serving TLS"),
         "{err}"
     );
     // TLS files with a plain URL are refused rather than ignored.
     let plain = format!("http://127.0.0.1:{port}");
-    let err = Gs::new(&["status", "--coordinator", &plain, "--tls-ca", p(&ca.pem)])
-        .home(d)
-        .limit(Duration::from_secs(30))
-        .fails();
+    let err = refused(
+        d,
+        &["status", "--coordinator", &plain, "--tls-ca", p(&ca.pem)],
+    );
     assert!(
         err.contains("is plain http: use https://HOST:PORT"),
         "{err}"
@@ -176,18 +186,9 @@ fn plain_http_to_a_tls_coordinator_fails_clearly() {
     let d = dir.path();
     let ca = Ca::new(d, "ca");
     let (cert, key) = ca.issue(d, "server", NAMES);
-    let port = free_port();
-    let _c = Serve::new(&d.join(format!("store-{}", port)))
-        .port(port)
-        .args(&["--tls-cert", p(&cert), "--tls-key", p(&key)])
-        .home(d)
-        .log(&d.join(format!("serve-{}.log", port)))
-        .start();
+    let (_c, port) = serve(d, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
     let url = format!("http://127.0.0.1:{port}");
-    let err = Gs::new(&["status", "--coordinator", &url])
-        .home(d)
-        .limit(Duration::from_secs(30))
-        .fails();
+    let err = refused(d, &["status", "--coordinator", &url]);
     assert!(
         err.contains("if the coordinator serves TLS, use an https:// URL"),
         "{err}"
@@ -202,18 +203,9 @@ fn a_worker_given_http_for_a_tls_coordinator_says_use_https_and_stops() {
     let d = dir.path();
     let ca = Ca::new(d, "ca");
     let (cert, key) = ca.issue(d, "server", NAMES);
-    let port = free_port();
-    let _c = Serve::new(&d.join(format!("store-{}", port)))
-        .port(port)
-        .args(&["--tls-cert", p(&cert), "--tls-key", p(&key)])
-        .home(d)
-        .log(&d.join(format!("serve-{}.log", port)))
-        .start();
+    let (_c, port) = serve(d, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
     let url = format!("http://127.0.0.1:{port}");
-    let err = Gs::new(&["worker", "--coordinator", &url, "--threads", "1"])
-        .home(d)
-        .limit(Duration::from_secs(30))
-        .fails();
+    let err = refused(d, &["worker", "--coordinator", &url, "--threads", "1"]);
     assert!(
         err.contains(&format!(
             "the coordinator at {url} speaks TLS: use https://127.0.0.1:{port}"
@@ -229,24 +221,15 @@ fn a_certificate_from_another_ca_is_refused() {
     let ca = Ca::new(d, "ca");
     let other = Ca::new(d, "other");
     let (cert, key) = ca.issue(d, "server", NAMES);
-    let port = free_port();
-    let _c = Serve::new(&d.join(format!("store-{}", port)))
-        .port(port)
-        .args(&["--tls-cert", p(&cert), "--tls-key", p(&key)])
-        .home(d)
-        .log(&d.join(format!("serve-{}.log", port)))
-        .start();
+    let (_c, port) = serve(d, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
     let url = format!("https://localhost:{port}");
-    let err = Gs::new(&["status", "--coordinator", &url, "--tls-ca", p(&other.pem)])
-        .home(d)
-        .limit(Duration::from_secs(30))
-        .fails();
+    let err = refused(
+        d,
+        &["status", "--coordinator", &url, "--tls-ca", p(&other.pem)],
+    );
     assert!(err.contains("certificate is not trusted"), "{err}");
     // Without --tls-ca the webpki roots do not know the test CA either.
-    let err = Gs::new(&["status", "--coordinator", &url])
-        .home(d)
-        .limit(Duration::from_secs(30))
-        .fails();
+    let err = refused(d, &["status", "--coordinator", &url]);
     assert!(
         err.contains("pass the CA that signed it with --tls-ca"),
         "{err}"
@@ -261,26 +244,20 @@ fn mutual_tls_refuses_a_client_without_a_certificate() {
     let clients = Ca::new(d, "clients");
     let (cert, key) = ca.issue(d, "server", NAMES);
     let (ccert, ckey) = clients.issue(d, "client", &["worker-1"]);
-    let port = free_port();
-    let _c = Serve::new(&d.join(format!("store-{}", port)))
-        .port(port)
-        .args(&[
+    let (_c, port) = serve(
+        d,
+        &[
             "--tls-cert",
             p(&cert),
             "--tls-key",
             p(&key),
             "--tls-client-ca",
             p(&clients.pem),
-        ])
-        .home(d)
-        .log(&d.join(format!("serve-{}.log", port)))
-        .start();
+        ],
+    );
     let url = format!("https://localhost:{port}");
     let base = ["status", "--coordinator", &url, "--tls-ca", p(&ca.pem)];
-    let err = Gs::new(&base)
-        .home(d)
-        .limit(Duration::from_secs(30))
-        .fails();
+    let err = refused(d, &base);
     assert!(err.contains("cannot reach the coordinator"), "{err}");
     let mut with_cert = base.to_vec();
     with_cert.extend(["--tls-cert", p(&ccert), "--tls-key", p(&ckey)]);
@@ -289,8 +266,5 @@ fn mutual_tls_refuses_a_client_without_a_certificate() {
     let (bad_cert, bad_key) = ca.issue(d, "stranger", &["stranger"]);
     let mut stranger = base.to_vec();
     stranger.extend(["--tls-cert", p(&bad_cert), "--tls-key", p(&bad_key)]);
-    Gs::new(&stranger)
-        .home(d)
-        .limit(Duration::from_secs(30))
-        .fails();
+    refused(d, &stranger);
 }
