@@ -626,7 +626,7 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Core, LaunchSpec, ManualClock, Submission};
+    use crate::core::{Core, Granted, LaunchSpec, ManualClock, Submission};
     use crate::store::SledStore;
     use gamesweep::sweep;
     use std::path::Path;
@@ -687,21 +687,7 @@ mod tests {
             .unwrap()
             .leases
         {
-            let kind = g.kind;
-            let result = kind
-                .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
-                .unwrap();
-            let sub = Submission {
-                worker: "w".into(),
-                version: crate::core::solver_version(),
-                sweep_id: g.sweep_id.clone(),
-                index: g.shard.index,
-                token: g.token.clone(),
-                result,
-                timing: None,
-                positions: None,
-            };
-            assert!(c.submit(sub).unwrap());
+            assert!(run_and_submit(&c, &g));
         }
         c.flush().unwrap();
         let merged = c.merged("s").unwrap().output.encode();
@@ -734,8 +720,26 @@ mod tests {
         .unwrap();
     }
 
-    /// Lease up to `n` shards of `c` and submit their results, flushed;
-    /// returns how many were accepted.
+    /// Run the leased shard `g` and submit its result as worker `w`:
+    /// accepted?
+    fn run_and_submit(c: &Core, g: &Granted) -> bool {
+        let result = g
+            .kind
+            .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
+            .unwrap();
+        c.submit(Submission {
+            worker: "w".into(),
+            version: crate::core::solver_version(),
+            sweep_id: g.sweep_id.clone(),
+            index: g.shard.index,
+            token: g.token.clone(),
+            result,
+            timing: None,
+            positions: None,
+        })
+        .unwrap()
+    }
+
     /// The merged result of sweep `s` (`launch(max_n, target)`) run to the
     /// end in memory without a restart.
     fn uninterrupted(max_n: u64, target: u32) -> Vec<u8> {
@@ -749,6 +753,8 @@ mod tests {
         c.merged("s").unwrap().output.encode()
     }
 
+    /// Lease up to `n` shards of `c` and submit their results, flushed;
+    /// returns how many were accepted.
     fn run_some(c: &Core, n: u32) -> u32 {
         let mut accepted = 0;
         for g in c
@@ -756,23 +762,7 @@ mod tests {
             .unwrap()
             .leases
         {
-            let kind = g.kind;
-            let result = kind
-                .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
-                .unwrap();
-            accepted += u32::from(
-                c.submit(Submission {
-                    worker: "w".into(),
-                    version: crate::core::solver_version(),
-                    sweep_id: g.sweep_id.clone(),
-                    index: g.shard.index,
-                    token: g.token.clone(),
-                    result,
-                    timing: None,
-                    positions: None,
-                })
-                .unwrap(),
-            );
+            accepted += u32::from(run_and_submit(c, &g));
         }
         c.flush().unwrap();
         accepted
@@ -1057,23 +1047,7 @@ mod tests {
                 .any(|a| a.action == "accept-loss" && a.detail.contains("re-queued 1 shard(s): 1")),
             "{audit:?}"
         );
-        let g = &leases[0];
-        let kind = g.kind;
-        let result = kind
-            .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
-            .unwrap();
-        assert!(c
-            .submit(Submission {
-                worker: "w".into(),
-                version: crate::core::solver_version(),
-                sweep_id: "s".into(),
-                index: 1,
-                token: g.token.clone(),
-                result,
-                timing: None,
-                positions: None,
-            })
-            .unwrap());
+        assert!(run_and_submit(&c, &leases[0]));
         c.flush().unwrap();
         assert_eq!(c.merged("s").unwrap().output.encode(), want);
         drop(c);
@@ -1115,22 +1089,7 @@ mod tests {
         assert!(c.merged("s").is_err());
         // Its results again: the numbers are the same.
         for g in leases {
-            let kind = g.kind;
-            let result = kind
-                .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
-                .unwrap();
-            assert!(c
-                .submit(Submission {
-                    worker: "w".into(),
-                    version: crate::core::solver_version(),
-                    sweep_id: g.sweep_id.clone(),
-                    index: g.shard.index,
-                    token: g.token.clone(),
-                    result,
-                    timing: None,
-                    positions: None,
-                })
-                .unwrap());
+            assert!(run_and_submit(&c, &g));
         }
         c.flush().unwrap();
         assert_eq!(c.merged("s").unwrap().output.encode(), want);
@@ -1208,23 +1167,7 @@ mod tests {
             leases.iter().map(|g| g.shard.index).collect::<Vec<_>>(),
             [3]
         );
-        let g = &leases[0];
-        let result = g
-            .kind
-            .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
-            .unwrap();
-        assert!(c
-            .submit(Submission {
-                worker: "w".into(),
-                version: crate::core::solver_version(),
-                sweep_id: "s".into(),
-                index: 3,
-                token: g.token.clone(),
-                result,
-                timing: None,
-                positions: None,
-            })
-            .unwrap());
+        assert!(run_and_submit(&c, &leases[0]));
         assert_eq!(c.merged("s").unwrap().output.encode(), want);
     }
 
