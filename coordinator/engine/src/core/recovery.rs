@@ -626,9 +626,8 @@ pub(super) fn resume(stored: StoredSweep, now_ms: u64) -> Result<Sweep, CoreErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Core, Granted, LaunchSpec, ManualClock, Submission};
+    use crate::core::{Core, Granted, LaunchSpec, ManualClock};
     use crate::store::SledStore;
-    use gamesweep::sweep;
     use std::path::Path;
     use std::sync::Arc;
     use std::time::Duration;
@@ -723,21 +722,7 @@ mod tests {
     /// Run the leased shard `g` and submit its result as worker `w`:
     /// accepted?
     fn run_and_submit(c: &Core, g: &Granted) -> bool {
-        let result = g
-            .kind
-            .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
-            .unwrap();
-        c.submit(Submission {
-            worker: "w".into(),
-            version: crate::core::solver_version(),
-            sweep_id: g.sweep_id.clone(),
-            index: g.shard.index,
-            token: g.token.clone(),
-            result,
-            timing: None,
-            positions: None,
-        })
-        .unwrap()
+        crate::core::tests::run_and_submit(c, "w", g)
     }
 
     /// The merged result of sweep `s` (`launch(max_n, target)`) run to the

@@ -98,8 +98,9 @@ fn submission(worker: &str, g: &Granted, result: Output) -> Submission {
     }
 }
 
-/// Run the shard of `g` and submit it as `worker`: accepted?
-fn run_and_submit(c: &Core, worker: &str, g: &Granted) -> bool {
+/// Run the shard of `g` and submit it as `worker`: accepted? (Also the
+/// other test modules' of `core`.)
+pub(crate) fn run_and_submit(c: &Core, worker: &str, g: &Granted) -> bool {
     c.submit(submission(worker, g, run(g))).unwrap()
 }
 

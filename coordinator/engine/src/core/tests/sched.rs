@@ -3,11 +3,11 @@
 //! estimates, and refusing to cancel a finished sweep: the core on a manual
 //! clock.
 
+use super::run_and_submit;
 use crate::core::status::ShownState;
 use crate::core::*;
 use crate::store::{MemStore, SledStore};
 use gamesweep::kinds;
-use gamesweep::sweep;
 
 fn mem_core() -> (Core, Arc<ManualClock>) {
     let clock = Arc::new(ManualClock::new());
@@ -38,24 +38,6 @@ fn spec(kind: &str, params: &[(&str, u64)], name: &str, shards: u32, priority: u
 
 fn uvg(max_n: u64, name: &str, shards: u32, priority: u32) -> LaunchSpec {
     spec("uvg", &[("max_n", max_n)], name, shards, priority)
-}
-
-fn run_and_submit(c: &Core, worker: &str, g: &Granted) -> bool {
-    let kind = g.kind;
-    let result = kind
-        .run_shard(&g.params, &g.shard, &sweep::ShardCtx::detached())
-        .unwrap();
-    c.submit(Submission {
-        worker: worker.into(),
-        version: solver_version(),
-        sweep_id: g.sweep_id.clone(),
-        index: g.shard.index,
-        token: g.token.clone(),
-        result,
-        timing: None,
-        positions: None,
-    })
-    .unwrap()
 }
 
 fn status_of(c: &Core, id: &str) -> SweepStatus {
