@@ -57,7 +57,7 @@ const NAMES: &[&str] = &["localhost", "127.0.0.1"];
 
 /// A coordinator on a free port of 127.0.0.1 with `args` (its TLS files),
 /// its store and log in `d`; and the port.
-fn serve(d: &Path, args: &[&str]) -> (Coordinator, u16) {
+fn tls_coordinator(d: &Path, args: &[&str]) -> (Coordinator, u16) {
     let port = free_port();
     let c = Serve::new(&d.join(format!("store-{port}")))
         .port(port)
@@ -81,7 +81,7 @@ fn a_sweep_runs_over_tls_end_to_end() {
     let (cert, key) = ca.issue(d, "server", NAMES);
     let token = d.join("token");
     std::fs::write(&token, "tls-token\n").unwrap();
-    let (_c, port) = serve(
+    let (_c, port) = tls_coordinator(
         d,
         &[
             "--tls-cert",
@@ -158,7 +158,7 @@ fn https_to_a_plain_coordinator_fails_without_fallback() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let ca = Ca::new(d, "ca");
-    let (_c, port) = serve(d, &[]);
+    let (_c, port) = tls_coordinator(d, &[]);
     let url = format!("https://127.0.0.1:{port}");
     let err = refused(
         d,
@@ -186,7 +186,7 @@ fn plain_http_to_a_tls_coordinator_fails_clearly() {
     let d = dir.path();
     let ca = Ca::new(d, "ca");
     let (cert, key) = ca.issue(d, "server", NAMES);
-    let (_c, port) = serve(d, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
+    let (_c, port) = tls_coordinator(d, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
     let url = format!("http://127.0.0.1:{port}");
     let err = refused(d, &["status", "--coordinator", &url]);
     assert!(
@@ -203,7 +203,7 @@ fn a_worker_given_http_for_a_tls_coordinator_says_use_https_and_stops() {
     let d = dir.path();
     let ca = Ca::new(d, "ca");
     let (cert, key) = ca.issue(d, "server", NAMES);
-    let (_c, port) = serve(d, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
+    let (_c, port) = tls_coordinator(d, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
     let url = format!("http://127.0.0.1:{port}");
     let err = refused(d, &["worker", "--coordinator", &url, "--threads", "1"]);
     assert!(
@@ -221,7 +221,7 @@ fn a_certificate_from_another_ca_is_refused() {
     let ca = Ca::new(d, "ca");
     let other = Ca::new(d, "other");
     let (cert, key) = ca.issue(d, "server", NAMES);
-    let (_c, port) = serve(d, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
+    let (_c, port) = tls_coordinator(d, &["--tls-cert", p(&cert), "--tls-key", p(&key)]);
     let url = format!("https://localhost:{port}");
     let err = refused(
         d,
@@ -244,7 +244,7 @@ fn mutual_tls_refuses_a_client_without_a_certificate() {
     let clients = Ca::new(d, "clients");
     let (cert, key) = ca.issue(d, "server", NAMES);
     let (ccert, ckey) = clients.issue(d, "client", &["worker-1"]);
-    let (_c, port) = serve(
+    let (_c, port) = tls_coordinator(
         d,
         &[
             "--tls-cert",
