@@ -27,6 +27,8 @@ pub enum Command {
     /// Solve a single position exactly.
     #[command(subcommand)]
     Solve(cmd::solve::SolveCommand),
+    /// Build every connected graph with a start of value *V from listed graphs that can hold its *(V−1) option (a smallest-*k case analysis' step).
+    Extend(cmd::extend::ExtendArgs),
     /// Serve the boards: a local web page to see a UVG, Col or Myopic Col position, the values of its moves, and play against the solver.
     Explore(cmd::explore::ExploreArgs),
     /// List the sweep kinds and their parameters.
@@ -167,6 +169,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Run(a) => cmd::run::exec(a),
         Command::Graphs(a) => cmd::graphs::exec(a),
         Command::Solve(c) => cmd::solve::exec(c),
+        Command::Extend(a) => cmd::extend::exec(a),
         Command::Explore(a) => cmd::explore::exec(a),
         Command::Kinds => cmd::kinds::exec(),
         Command::Serve(a) => cmd::serve::exec(a),

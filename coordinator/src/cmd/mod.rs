@@ -6,6 +6,7 @@ pub mod cancel;
 pub mod docs;
 pub mod explore;
 pub mod export;
+pub mod extend;
 pub mod graphs;
 pub mod import;
 pub mod key;

@@ -4,8 +4,9 @@
 //! them too. No job module uses another.
 //!
 //! - On this machine: solving a position or a stream of them ([`solve`]),
-//!   enumerating graphs ([`graphs`]), running a sweep ([`run`]), serving a
-//!   coordinator ([`serve`]) or the boards as a local web app
+//!   enumerating graphs ([`graphs`]), building the graphs of a
+//!   smallest-`*k` case analysis ([`extend`]), running a sweep ([`run`]),
+//!   serving a coordinator ([`serve`]) or the boards as a local web app
 //!   ([`explore`]).
 //! - Files and stores: checking a store ([`store`]), a store's export
 //!   signing key ([`key`]), exporting a sweep to a file ([`export`]),
@@ -16,6 +17,7 @@
 //!   cancel/pause/resume, project, audit, token).
 pub mod explore;
 pub mod export;
+pub mod extend;
 pub mod graphs;
 pub mod import;
 pub mod key;

@@ -21,6 +21,7 @@ mod explore_layered;
 mod explore_modules;
 mod explore_search;
 mod export;
+mod extend;
 mod faces;
 mod figures;
 mod fuzz;

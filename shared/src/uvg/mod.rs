@@ -38,6 +38,7 @@ pub mod degree3;
 pub mod extension;
 pub mod general;
 pub mod incremental;
+pub mod lift;
 pub mod matching;
 pub mod position;
 mod smallblossom;
