@@ -71,7 +71,9 @@ pub fn exec(a: ExtendArgs) -> anyhow::Result<()> {
         vertices: a.vertices as usize,
         inputs: a.inputs.clone(),
         cover: a.cover,
-        threads: a.threads.map_or_else(crate::args::default_threads, |t| t as usize),
+        threads: a
+            .threads
+            .map_or_else(crate::args::default_threads, |t| t as usize),
         part: a.part,
     };
     let counter = crate::progress::Counter::new(
@@ -101,7 +103,9 @@ pub fn exec(a: ExtendArgs) -> anyhow::Result<()> {
         .rev()
         .map(|(n, c)| format!("{} on {n} vertices", thousands(*c)))
         .collect();
-    let part = a.part.map_or(String::new(), |(k, m)| format!(", part {k}/{m}: {}", thousands(x.in_part)));
+    let part = a.part.map_or(String::new(), |(k, m)| {
+        format!(", part {k}/{m}: {}", thousands(x.in_part))
+    });
     eprintln!(
         "extend: {} lines read, {} graphs up to isomorphism ({}){part}",
         thousands(x.lines),
@@ -109,7 +113,10 @@ pub fn exec(a: ExtendArgs) -> anyhow::Result<()> {
         sizes.join(", ")
     );
     let kept = match a.cover {
-        Some((lo, hi)) => format!("{} with starts of every value {lo}..{hi}", thousands(x.kept)),
+        Some((lo, hi)) => format!(
+            "{} with starts of every value {lo}..{hi}",
+            thousands(x.kept)
+        ),
         None => format!("all {}", thousands(x.kept)),
     };
     eprintln!(

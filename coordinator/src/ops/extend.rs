@@ -93,7 +93,10 @@ impl Extended {
             .map(|(g6, vals)| {
                 let mut g = graph6::parse_bitgraph(g6).expect("our own graph6");
                 let nb = (0..=hi).fold(0, |m, want| {
-                    let v = vals.iter().position(|&x| x == want).expect("kept graphs cover the range");
+                    let v = vals
+                        .iter()
+                        .position(|&x| x == want)
+                        .expect("kept graphs cover the range");
                     m | 1 << v
                 });
                 let s = g.push_vertex(nb);
@@ -140,7 +143,10 @@ fn read_line(req: &ExtendRequest, text: &str) -> Result<(BitGraph, Vec<u8>), Str
         Some(r) if r.contains(',') || n == 1 => {
             let claimed: Vec<u8> = r
                 .split(',')
-                .map(|x| x.parse::<u8>().map_err(|e| format!("start value {x:?}: {e}")))
+                .map(|x| {
+                    x.parse::<u8>()
+                        .map_err(|e| format!("start value {x:?}: {e}"))
+                })
                 .collect::<Result<_, _>>()?;
             if claimed != vals {
                 return Err(format!("the start values are {vals:?}, not {claimed:?}"));
@@ -171,7 +177,11 @@ fn read_inputs(req: &ExtendRequest) -> anyhow::Result<(Vec<(BitGraph, Vec<u8>)>,
             }
             lines += 1;
             let (g, _) = read_line(req, line).map_err(|why| {
-                UsageError(format!("extend: {}:{}: {line:?}: {why}", path.display(), i + 1))
+                UsageError(format!(
+                    "extend: {}:{}: {line:?}: {why}",
+                    path.display(),
+                    i + 1
+                ))
             })?;
             let c = canonical_form(&g);
             by_key.entry(graph6::encode_bitgraph(&c)).or_insert(c);
@@ -190,7 +200,10 @@ fn read_inputs(req: &ExtendRequest) -> anyhow::Result<(Vec<(BitGraph, Vec<u8>)>,
 /// Checks the request's numbers: one-line usage errors.
 fn check(req: &ExtendRequest) -> Result<(), UsageError> {
     if !(1..=15).contains(&req.value) {
-        return Err(UsageError(format!("extend: --value {} (give 1 to 15)", req.value)));
+        return Err(UsageError(format!(
+            "extend: --value {} (give 1 to 15)",
+            req.value
+        )));
     }
     if !(2..=16).contains(&req.vertices) {
         return Err(UsageError(format!(
@@ -208,11 +221,15 @@ fn check(req: &ExtendRequest) -> Result<(), UsageError> {
     }
     if let Some((k, m)) = req.part {
         if m == 0 || k >= m {
-            return Err(UsageError(format!("extend: --part {k}/{m} (give K/M with 0 ≤ K < M)")));
+            return Err(UsageError(format!(
+                "extend: --part {k}/{m} (give K/M with 0 ≤ K < M)"
+            )));
         }
     }
     if req.inputs.is_empty() {
-        return Err(UsageError("extend: give at least one list of graphs".into()));
+        return Err(UsageError(
+            "extend: give at least one list of graphs".into(),
+        ));
     }
     Ok(())
 }
@@ -238,7 +255,9 @@ pub fn extend(req: &ExtendRequest, counter: &crate::progress::Counter) -> anyhow
         .map(|(_, e)| e)
         .collect();
     out.in_part = mine.len() as u64;
-    let need = req.cover.map_or(0, |(lo, hi)| (lo..=hi).fold(0u64, |m, v| m | 1 << v));
+    let need = req
+        .cover
+        .map_or(0, |(lo, hi)| (lo..=hi).fold(0u64, |m, v| m | 1 << v));
     let next = AtomicUsize::new(0);
     let merged = Mutex::new((LiftStats::default(), 0u64, BTreeMap::new()));
     std::thread::scope(|s| {

@@ -37,7 +37,11 @@ fn extend(args: &[&str], lists: &[PathBuf]) -> (String, String) {
 
 /// The committed n ≤ 9 sweep's record of `n` vertices.
 fn sweep_at(n: usize) -> serde_json::Value {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../runs/uvg/results.json")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../runs/uvg/results.json"
+    ))
+    .unwrap();
     let r: serde_json::Value = serde_json::from_str(&text).unwrap();
     r["by_n"][n - 1].clone()
 }
@@ -61,22 +65,46 @@ fn lifting_finds_every_start_of_the_value_the_sweep_counts() {
     for (v, m) in [(3u8, 7usize), (4, 9)] {
         let lists = connected_lists(dir.path(), &[m - 3, m - 2, m - 1]);
         let at = sweep_at(m);
-        let (out, err) = extend(&["--value", &v.to_string(), "--vertices", &m.to_string()], &lists);
+        let (out, err) = extend(
+            &["--value", &v.to_string(), "--vertices", &m.to_string()],
+            &lists,
+        );
         assert_eq!(
             starts_of_value(&out, v),
             at["grundy"][v.to_string()].as_u64().unwrap(),
             "*{v} on {m}: {err}"
         );
-        assert!(err.contains(&format!("starts of value *{v} in those")), "{err}");
+        assert!(
+            err.contains(&format!("starts of value *{v} in those")),
+            "{err}"
+        );
         // Kept only with starts of every value 0..=v: the sweep's extension
         // step counts the same graphs, and a *(v+1) on m + 1 follows.
         let cover = format!("0-{v}");
-        let (out, err) = extend(&["--value", &v.to_string(), "--vertices", &m.to_string(), "--cover", &cover], &lists);
-        let want = at["extensions"][(v + 1).to_string()]["graphs"].as_u64().unwrap();
+        let (out, err) = extend(
+            &[
+                "--value",
+                &v.to_string(),
+                "--vertices",
+                &m.to_string(),
+                "--cover",
+                &cover,
+            ],
+            &lists,
+        );
+        let want = at["extensions"][(v + 1).to_string()]["graphs"]
+            .as_u64()
+            .unwrap();
         assert_eq!(out.lines().count() as u64, want, "{err}");
         let w = err
             .lines()
-            .find(|l| l.contains(&format!("a start of value *{} on {} vertices: ", v + 1, m + 1)))
+            .find(|l| {
+                l.contains(&format!(
+                    "a start of value *{} on {} vertices: ",
+                    v + 1,
+                    m + 1
+                ))
+            })
             .unwrap_or_else(|| panic!("no witness line: {err}"));
         let mut f = w.rsplit(": ").next().unwrap().split_whitespace();
         let g = graph6::parse_bitgraph(f.next().unwrap()).unwrap();
@@ -108,13 +136,22 @@ fn the_output_is_the_same_for_any_threads_parts_order_and_labelling() {
     // The lists reversed, relabelled, with repeats and values given.
     let mut lines = Vec::new();
     for path in lists.iter().rev() {
-        for (i, l) in std::fs::read_to_string(path).unwrap().lines().rev().enumerate() {
+        for (i, l) in std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .rev()
+            .enumerate()
+        {
             let g = graph6::parse_bitgraph(l).unwrap();
             let n = g.n();
             let perm: Vec<usize> = (0..n).map(|v| (v + i) % n).collect();
             let h: BitGraph = g.permuted(&perm);
             let vals: Vec<String> = grundy_all(&h).iter().map(u8::to_string).collect();
-            lines.push(format!("{} {}", graph6::encode_bitgraph(&h), vals.join(",")));
+            lines.push(format!(
+                "{} {}",
+                graph6::encode_bitgraph(&h),
+                vals.join(",")
+            ));
             if i % 5 == 0 {
                 lines.push(format!("{} {}", graph6::encode_bitgraph(&h), i % n));
             }
@@ -128,8 +165,14 @@ fn the_output_is_the_same_for_any_threads_parts_order_and_labelling() {
     assert_eq!(std::fs::read_to_string(&out_file).unwrap(), whole);
     assert!(err.contains("12,082 graphs up to isomorphism"), "{err}");
     // An output is valid input of the next step.
-    let (_, err) = extend(&["--value", "5", "--vertices", "10", "--cover", "0-5"], &[out_file]);
-    assert!(err.contains("none, so no start of value *6 on 11 vertices"), "{err}");
+    let (_, err) = extend(
+        &["--value", "5", "--vertices", "10", "--cover", "0-5"],
+        &[out_file],
+    );
+    assert!(
+        err.contains("none, so no start of value *6 on 11 vertices"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -163,13 +206,25 @@ fn bad_input_is_one_line_naming_the_file_and_line() {
     // What clap refuses: its line, then where to read more.
     let parse = |args: &[&str], want: &str| {
         let err = Gs::new(&[&["extend"][..], args].concat()).fails();
-        assert!(err.starts_with("gamesweep: ") && err.contains(want), "{want:?} not in: {err}");
+        assert!(
+            err.starts_with("gamesweep: ") && err.contains(want),
+            "{want:?} not in: {err}"
+        );
         assert!(err.contains("--help") && !err.contains("panicked"), "{err}");
     };
     let l = ok_list.as_str();
-    parse(&["--value", "2", "--vertices", "6", "--cover", "x", l], "give LO-HI");
-    parse(&["--value", "2", "--vertices", "6", "--part", "3/3", l], "K/M needs 0 ≤ K < M");
+    parse(
+        &["--value", "2", "--vertices", "6", "--cover", "x", l],
+        "give LO-HI",
+    );
+    parse(
+        &["--value", "2", "--vertices", "6", "--part", "3/3", l],
+        "K/M needs 0 ≤ K < M",
+    );
     parse(&["--value", "0", "--vertices", "6", l], "'0' for '--value");
-    parse(&["--value", "2", "--vertices", "17", l], "'17' for '--vertices");
+    parse(
+        &["--value", "2", "--vertices", "17", l],
+        "'17' for '--vertices",
+    );
     parse(&["--value", "2", "--vertices", "6"], "<LIST>");
 }

@@ -265,7 +265,17 @@ mod tests {
     /// included.
     #[test]
     fn lifting_builds_exactly_the_graphs_with_a_start_of_the_value() {
-        for (v, m) in [(1, 2), (1, 3), (1, 4), (2, 4), (2, 5), (3, 6), (3, 7), (4, 8), (4, 9)] {
+        for (v, m) in [
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (2, 4),
+            (2, 5),
+            (3, 6),
+            (3, 7),
+            (4, 8),
+            (4, 9),
+        ] {
             let (got, st) = lifted(v, m);
             assert_eq!(st.off_value, 0, "v={v} m={m}");
             let want = exhaustive(v, m);

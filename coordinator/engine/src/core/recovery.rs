@@ -1196,7 +1196,7 @@ mod tests {
             s.create_sweep(&record, &plan).unwrap();
             for shard in &plan {
                 let out = kind
-                    .run_shard(&params, shard, &sweep::ShardCtx::detached())
+                    .run_shard(&params, shard, &gamesweep::sweep::ShardCtx::detached())
                     .unwrap();
                 s.put_result("load", shard.index, &out.encode(), None)
                     .unwrap();

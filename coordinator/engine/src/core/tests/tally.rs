@@ -15,7 +15,9 @@ use std::collections::BTreeMap;
 #[cfg(feature = "measurements")]
 mod latency {
     use super::*;
+    use crate::core::model::KindRef;
     use crate::store::{SweepRecord, SweepState};
+    use gamesweep::kinds;
     use gamesweep::sweep::ShardSpec;
     use std::time::Instant;
 
@@ -48,7 +50,7 @@ mod latency {
                 estimate: 1_000,
             })
             .collect();
-        let s = Sweep::new(record, plan, kind.empty());
+        let s = Sweep::new(record, KindRef(kind), plan);
         c.lock().sweeps.insert(id.into(), s);
     }
 
@@ -85,9 +87,11 @@ mod latency {
                 assert!(c.submit(sub).unwrap());
             }
         }
+        // Each of the 8 an issued identity of its own: the 256-lease cap is
+        // per identity, and every holder under the shared token is one.
         for w in 0..8 {
             assert_eq!(
-                c.lease(&format!("w{w}"), &v, 256).unwrap().leases.len(),
+                c.lease(&format!("@w{w}"), &v, 256).unwrap().leases.len(),
                 256
             );
         }
