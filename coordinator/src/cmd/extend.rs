@@ -15,8 +15,9 @@ use std::path::PathBuf;
 pub struct ExtendArgs {
     /// The lists of graphs E that can hold the *(V−1) option: graph6 lines,
     /// optionally followed by the start values (`GRAPH6 v0,v1,…`) or one
-    /// start (`GRAPH6 START`); `#` lines are comments. Each graph must be
-    /// connected, on M−3 to M−1 vertices.
+    /// start (`GRAPH6 START`); `#` lines are comments; a LIST ending in
+    /// `.zst` is read through zstd. Each graph must be connected, on M−3 to
+    /// M−1 vertices.
     #[arg(required = true, value_name = "LIST")]
     pub inputs: Vec<PathBuf>,
     /// The value of the new start t.
@@ -29,8 +30,8 @@ pub struct ExtendArgs {
     /// without it, every graph built is kept.
     #[arg(long, value_name = "LO-HI", value_parser = parse_range)]
     pub cover: Option<(u8, u8)>,
-    /// Write the graphs kept to FILE (replaced whole at the end) instead of
-    /// standard output.
+    /// Write the graphs kept to FILE (replaced whole at the end; zstd-compressed
+    /// when FILE ends in `.zst`) instead of standard output.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Threads [default: all cores].
@@ -90,8 +91,15 @@ pub fn exec(a: ExtendArgs) -> anyhow::Result<()> {
     }
     match &a.out {
         Some(path) => {
+            // A `.zst` name: compressed (zstd, level 19: the lists are
+            // committed with the analyses that use them).
+            let bytes = if path.extension().is_some_and(|e| e == "zst") {
+                zstd::stream::encode_all(text.as_bytes(), 19)?
+            } else {
+                text.into_bytes()
+            };
             let tmp = path.with_extension("tmp");
-            std::fs::write(&tmp, &text)
+            std::fs::write(&tmp, &bytes)
                 .and_then(|()| std::fs::rename(&tmp, path))
                 .map_err(|e| anyhow::anyhow!("extend: writing {}: {e}", path.display()))?;
         }

@@ -6,7 +6,8 @@
 //!
 //! The lists are graph6 lines, optionally followed by the start values
 //! (`GRAPH6 v0,v1,…`, as `--extension-value` and this command write them)
-//! or by one start (`GRAPH6 START`, as `--collect-min-value` writes them).
+//! or by one start (`GRAPH6 START`, as `--collect-min-value` writes them);
+//! a list whose name ends in `.zst` is read through zstd.
 //! Every graph is solved again here; values that disagree are an error.
 //! The answer does not depend on the thread count, on the lists' order or
 //! on graphs listed twice or under other labellings: the inputs are taken
@@ -162,14 +163,25 @@ fn read_line(req: &ExtendRequest, text: &str) -> Result<(BitGraph, Vec<u8>), Str
     Ok((g, vals))
 }
 
+/// A list's text; a `.zst` file is decompressed (zstd) first.
+fn read_list(path: &std::path::Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path)?;
+    let bytes = if path.extension().is_some_and(|e| e == "zst") {
+        zstd::stream::decode_all(&bytes[..])?
+    } else {
+        bytes
+    };
+    Ok(String::from_utf8(bytes)?)
+}
+
 /// Reads every list: the distinct graphs, in canonical order, with their
 /// values, and the lines read.
 fn read_inputs(req: &ExtendRequest) -> anyhow::Result<(Vec<(BitGraph, Vec<u8>)>, u64)> {
     let mut by_key: BTreeMap<String, BitGraph> = BTreeMap::new();
     let mut lines = 0u64;
     for path in &req.inputs {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("extend: reading {}", path.display()))?;
+        let text =
+            read_list(path).with_context(|| format!("extend: reading {}", path.display()))?;
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {

@@ -164,10 +164,15 @@ fn the_output_is_the_same_for_any_threads_parts_order_and_labelling() {
     assert_eq!(stdout, "");
     assert_eq!(std::fs::read_to_string(&out_file).unwrap(), whole);
     assert!(err.contains("12,082 graphs up to isomorphism"), "{err}");
+    // Compressed when its name says so, and read back the same way.
+    let zst = dir.path().join("kept.txt.zst");
+    extend(&[&args[..], &["--out", s(&zst)]].concat(), &lists);
+    let bytes = zstd::stream::decode_all(&std::fs::read(&zst).unwrap()[..]).unwrap();
+    assert_eq!(String::from_utf8(bytes).unwrap(), whole);
     // An output is valid input of the next step.
     let (_, err) = extend(
         &["--value", "5", "--vertices", "10", "--cover", "0-5"],
-        &[out_file],
+        &[zst],
     );
     assert!(
         err.contains("none, so no start of value *6 on 11 vertices"),
