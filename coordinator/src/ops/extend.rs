@@ -19,9 +19,10 @@
 use anyhow::Context as _;
 use gamesweep::gen::canon::canonical_form;
 use gamesweep::graph::{graph6, BitGraph};
-use gamesweep::uvg::extension::{record, Hit};
+use gamesweep::uvg::extension::{join_one_of_each, record, Hit};
 use gamesweep::uvg::grundy_all;
 use gamesweep::uvg::lift::{lift, value_mask, LiftStats, Pad};
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -92,24 +93,15 @@ impl Extended {
         self.graphs
             .iter()
             .map(|(g6, vals)| {
-                let mut g = graph6::parse_bitgraph(g6).expect("our own graph6");
-                let nb = (0..=hi).fold(0, |m, want| {
-                    let v = vals
-                        .iter()
-                        .position(|&x| x == want)
-                        .expect("kept graphs cover the range");
-                    m | 1 << v
-                });
-                let s = g.push_vertex(nb);
-                Hit {
-                    edges: g.edge_count(),
-                    graph6: graph6::encode_bitgraph(&g),
-                    start: s,
-                }
+                let g = graph6::parse_bitgraph(g6).expect("our own graph6");
+                join_one_of_each(&g, vals, hi + 1)
             })
             .min()
     }
 }
+
+/// A graph and its start values.
+type Solved = (BitGraph, Vec<u8>);
 
 /// The canonical key of `g`.
 fn key(g: &BitGraph) -> String {
@@ -118,7 +110,7 @@ fn key(g: &BitGraph) -> String {
 
 /// One listed graph: its graph6 and the start values or start the line
 /// gives, checked against the graph solved here.
-fn read_line(req: &ExtendRequest, text: &str) -> Result<(BitGraph, Vec<u8>), String> {
+fn read_line(req: &ExtendRequest, text: &str) -> Result<Solved, String> {
     let mut fields = text.split_whitespace();
     let g6 = fields.next().expect("a non-blank line has a field");
     let rest = fields.next();
@@ -176,7 +168,7 @@ fn read_list(path: &std::path::Path) -> anyhow::Result<String> {
 
 /// Reads every list: the distinct graphs, in canonical order, with their
 /// values, and the lines read.
-fn read_inputs(req: &ExtendRequest) -> anyhow::Result<(Vec<(BitGraph, Vec<u8>)>, u64)> {
+fn read_inputs(req: &ExtendRequest) -> anyhow::Result<(Vec<Solved>, u64)> {
     let mut by_key: BTreeMap<String, BitGraph> = BTreeMap::new();
     let mut lines = 0u64;
     for path in &req.inputs {
@@ -260,7 +252,7 @@ pub fn extend(req: &ExtendRequest, counter: &crate::progress::Counter) -> anyhow
         *out.inputs.entry(g.n()).or_default() += 1;
     }
     let (k, m) = req.part.unwrap_or((0, 1));
-    let mine: Vec<&(BitGraph, Vec<u8>)> = all
+    let mine: Vec<&Solved> = all
         .iter()
         .enumerate()
         .filter(|(i, _)| *i as u64 % m as u64 == k as u64)
@@ -287,10 +279,9 @@ pub fn extend(req: &ExtendRequest, counter: &crate::progress::Counter) -> anyhow
                                 return;
                             }
                             kept += 1;
-                            let k = key(d);
-                            if !graphs.contains_key(&k) {
-                                let c = graph6::parse_bitgraph(&k).expect("our own graph6");
-                                graphs.insert(k, grundy_all(&c));
+                            if let Entry::Vacant(e) = graphs.entry(key(d)) {
+                                let c = graph6::parse_bitgraph(e.key()).expect("our own graph6");
+                                e.insert(grundy_all(&c));
                             }
                         }));
                     }

@@ -122,6 +122,22 @@ impl BitGraph {
         v
     }
 
+    /// Whether the first `rows.len()` vertices induce the graph `rows`
+    /// describes (row `v`: the neighbours of `v` among them), e.g. whether
+    /// `rows` is this graph's parent. Every row is compared, with no early
+    /// exit, so that the loop vectorises: the callers' rows almost always
+    /// match.
+    #[inline]
+    pub fn prefix_is(&self, rows: &[VSet]) -> bool {
+        let k = rows.len();
+        let mask = ((1u64 << k) - 1) as VSet;
+        self.adj[..k]
+            .iter()
+            .zip(rows)
+            .fold(0, |d, (&row, &p)| d | ((row & mask) ^ p))
+            == 0
+    }
+
     /// Degree of `v`.
     #[inline]
     pub fn degree(&self, v: usize) -> u32 {

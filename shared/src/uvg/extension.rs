@@ -275,7 +275,7 @@ pub fn search(
         }
         if value_mask(&cv) & goal == goal {
             st.hits += 1;
-            let hit = extend(&c, &cv, k);
+            let hit = join_one_of_each(&c, &cv, k);
             if st.witness.as_ref().is_none_or(|w| hit < *w) {
                 st.witness = Some(hit);
             }
@@ -285,8 +285,10 @@ pub fn search(
     st
 }
 
-/// `C + s` with `s` joined to the least start of each value `0..=k−1`.
-fn extend(c: &BitGraph, cv: &[u8], k: u8) -> Hit {
+/// `C + s` with `s` joined to the least start of each value `0..=k−1`
+/// (`cv`: the start values of `C`, which must take each of them), so
+/// that `s` has value `k`.
+pub fn join_one_of_each(c: &BitGraph, cv: &[u8], k: u8) -> Hit {
     let mut nb: VSet = 0;
     for want in 0..k {
         if let Some(v) = cv.iter().position(|&x| x == want) {

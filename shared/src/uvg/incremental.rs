@@ -733,15 +733,7 @@ impl Incremental {
 
     /// Is the node on `level` equal to `g` restricted to its first `level` vertices?
     fn level_matches(&self, g: &BitGraph, level: usize) -> bool {
-        let mask = (1u32 << level) - 1;
-        let path = &self.path[level];
-        // Every row compared, no early exit: a leaf's parent almost
-        // always matches, and the loop vectorises.
-        let diff = g.rows()[..level]
-            .iter()
-            .zip(path)
-            .fold(0, |d, (&row, &p)| d | ((row & mask) ^ p));
-        diff == 0
+        g.prefix_is(&self.path[level][..level])
     }
 
     /// Compute rows `[2^(level−1), 2^level)` for the node `path[level]`;

@@ -84,14 +84,8 @@ impl ParentMates {
         }
         let p = n - 1;
         let mask = g.all() >> 1;
-        // Every row compared, no early exit (the loop vectorises): the
-        // parent is almost always the last one's.
-        let same = self.len == p
-            && g.rows()[..p]
-                .iter()
-                .zip(&self.rows[..p])
-                .fold(0, |d, (&row, &mine)| d | ((row & mask) ^ mine))
-                == 0;
+        // The parent is almost always the last one's.
+        let same = self.len == p && g.prefix_is(&self.rows[..p]);
         if !same {
             self.len = p;
             let (mut degrees, mut deg_ge3, mut max) = (0, 0, 0);
