@@ -28,6 +28,13 @@ pub enum Command {
     #[command(subcommand)]
     Solve(cmd::solve::SolveCommand),
     /// Build every connected graph with a start of value *V from listed graphs that can hold its *(V−1) option (a smallest-*k case analysis' step).
+    ///
+    /// A new start t is joined to every non-empty set T of vertices of a listed graph E, and to one of the pads of at most
+    /// two vertices (a leaf, two leaves, an edge), such that the values of T's starts in E, with the pad's option values,
+    /// take every value 0..V−1 and not V: so t has value *V. If the lists hold every connected graph on M−3 to M−1 vertices
+    /// that can carry t's *(V−1) option, the graphs built are every connected M-vertex graph with a start of value *V
+    /// (the lemma and its proof: shared/src/uvg/lift.rs). They are solved, kept when their starts take every value of
+    /// --cover, and written up to isomorphism as `GRAPH6 v0,v1,…` lines, themselves valid lists for the next step.
     Extend(cmd::extend::ExtendArgs),
     /// Serve the boards: a local web page to see a UVG, Col or Myopic Col position, the values of its moves, and play against the solver.
     Explore(cmd::explore::ExploreArgs),

@@ -227,6 +227,8 @@ pub const EXAMPLES: &[(&str, &str, &str)] = &[
     ("gamesweep graphs", "gamesweep graphs 7 -c", "Every connected graph on 7 vertices, one graph6 line each, like geng -c 7."),
     ("gamesweep graphs", "gamesweep graphs 10 -c 3/8", "Part 3 of 8 of the connected graphs on 10 vertices (parts partition the output, like geng's res/mod)."),
     ("gamesweep graphs", "gamesweep graphs 9 -ctf -u", "Count the connected triangle- and 4-cycle-free graphs on 9 vertices: geng's >Z line on standard error, as geng -ctfu 9."),
+    ("gamesweep extend", "gamesweep extend --value 6 --vertices 12 --cover 1-6 runs/uvg-n11/extension-7-graphs.txt --out L12.txt.zst", "Every connected 12-vertex graph with starts of every value 1..6, lifted from the n = 11 sweep's lists (step 3 of runs/uvg-n12/star8/NOTES.md)."),
+    ("gamesweep extend", "gamesweep extend --value 7 --vertices 14 --cover 0-7 L12.txt.zst", "The next step: a start of value *8 on 15 vertices joined to one of those graphs plus two vertices, or none."),
     ("gamesweep solve", "gamesweep solve uvg 'Dhc'", "Grundy value, winner and winning move of every start of one graph."),
     ("gamesweep solve uvg", "gamesweep solve uvg 'Dhc'", "Grundy value, winner and winning move of every start of the 5-cycle."),
     ("gamesweep solve uvg", "nauty-geng -c 8 | gamesweep solve uvg - --summary", "Solve a stream of graph6 lines and print a summary of the values."),
