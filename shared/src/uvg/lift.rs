@@ -36,7 +36,8 @@ use crate::graph::{members, BitGraph};
 use super::grundy_all;
 
 /// The components of `D − t` other than `E`, when they have at most two
-/// vertices in all (see the module doc). Their vertices come after `t`.
+/// vertices in all (see the module doc). Their vertices come after `E`'s
+/// and before `t`, the last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Pad {
     /// No other component: `D − t = E`.
@@ -85,24 +86,26 @@ impl Pad {
         }
     }
 
-    /// Appends the pad's vertices to `d`, joined to `t` as the pad says.
-    fn attach(self, d: &mut BitGraph, t: usize) {
+    /// Appends the pad's vertices to `d` (before `t`, which is pushed
+    /// last); returns those `t` is joined to. Every `D` built from one `E`
+    /// and pad then differs only in its last row, which the solver's
+    /// incremental table ([`grundy_all`]) is fastest at.
+    fn attach(self, d: &mut BitGraph) -> crate::graph::VSet {
         match self {
-            Pad::Nothing => {}
-            Pad::Leaf => {
-                d.push_vertex(1 << t);
-            }
+            Pad::Nothing => 0,
+            Pad::Leaf => 1 << d.push_vertex(0),
             Pad::TwoLeaves => {
-                d.push_vertex(1 << t);
-                d.push_vertex(1 << t);
+                let x = d.push_vertex(0);
+                1 << x | 1 << d.push_vertex(0)
             }
             Pad::EdgeEnd => {
-                let x = d.push_vertex(1 << t);
+                let x = d.push_vertex(0);
                 d.push_vertex(1 << x);
+                1 << x
             }
             Pad::EdgeBoth => {
-                let x = d.push_vertex(1 << t);
-                d.push_vertex(1 << x | 1 << t);
+                let x = d.push_vertex(0);
+                1 << x | 1 << d.push_vertex(1 << x)
             }
         }
     }
@@ -140,10 +143,10 @@ impl LiftStats {
 }
 
 /// Builds every `D` of the lemma from one graph `e` (its start values
-/// `e_values`, as from [`grundy_all`]) and one pad: `t` (vertex `e.n()`)
-/// joined to every non-empty `T ⊆ V(e)` whose values, with the pad's option
-/// values, include every value `0..v` and not `v` (none if the pad's do),
-/// then the pad's vertices.
+/// `e_values`, as from [`grundy_all`]) and one pad: `e`, the pad's
+/// vertices, then `t` (the last vertex) joined to the pad as it says and to
+/// every non-empty `T ⊆ V(e)` whose values, with the pad's option values,
+/// include every value `0..v` and not `v` (none if the pad's do).
 /// `on_d(d, d_values)` sees each `D`, solved. `e` plus `t` plus the pad must
 /// fit a [`BitGraph`] and `1 ≤ v ≤ 63`.
 pub fn lift(
@@ -166,14 +169,15 @@ pub fn lift(
         // An edge pad gives t an option of value 1: never a `*1` start.
         return st;
     }
+    let mut base = *e;
+    let to_pad = pad.attach(&mut base);
     for t_set in 1..=e.all() {
         let have = members(t_set).fold(0u64, |m, x| m | bit(x));
         if have & need != need || have & avoid != 0 {
             continue;
         }
-        let mut d = *e;
-        let t = d.push_vertex(t_set);
-        pad.attach(&mut d, t);
+        let mut d = base;
+        let t = d.push_vertex(t_set | to_pad);
         let dv = grundy_all(&d);
         st.built += 1;
         if dv[t] != v {
@@ -251,7 +255,7 @@ mod tests {
             let st = lift(mex, &e, &[0], pad, &mut |d, dv| {
                 assert!(d.is_connected());
                 assert_eq!(d.n(), 2 + pad.size());
-                values.push(dv[1]);
+                values.push(dv[d.n() - 1]);
             });
             assert_eq!(values, [mex], "{pad:?}");
             assert_eq!((st.built, st.off_value), (1, 0));
