@@ -39,8 +39,8 @@ pub struct ExtendArgs {
     pub threads: Option<u32>,
     /// Run part K of M of the (distinct, canonically ordered) input graphs;
     /// the parts' outputs merged with `sort -u` are the whole run's.
-    #[arg(long, value_name = "K/M", value_parser = parse_part)]
-    pub part: Option<(u32, u32)>,
+    #[arg(long, value_name = "K/M", value_parser = crate::args::parse_part)]
+    pub part: Option<gamesweep_api::domain::Part>,
     /// No progress counter on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -52,17 +52,6 @@ fn parse_range(text: &str) -> Result<(u8, u8), String> {
     let lo = lo.trim().parse().map_err(|_| bad())?;
     let hi = hi.trim().parse().map_err(|_| bad())?;
     Ok((lo, hi))
-}
-
-fn parse_part(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("{text:?}: give K/M, e.g. 0/4");
-    let (k, m) = text.split_once('/').ok_or_else(bad)?;
-    let k: u32 = k.trim().parse().map_err(|_| bad())?;
-    let m: u32 = m.trim().parse().map_err(|_| bad())?;
-    if m == 0 || k >= m {
-        return Err(format!("{text:?}: K/M needs 0 ≤ K < M"));
-    }
-    Ok((k, m))
 }
 
 /// Run `extend`.
@@ -111,8 +100,8 @@ pub fn exec(a: ExtendArgs) -> anyhow::Result<()> {
         .rev()
         .map(|(n, c)| format!("{} on {n} vertices", thousands(*c)))
         .collect();
-    let part = a.part.map_or(String::new(), |(k, m)| {
-        format!(", part {k}/{m}: {}", thousands(x.in_part))
+    let part = a.part.map_or(String::new(), |p| {
+        format!(", part {}/{}: {}", p.index, p.of, thousands(x.in_part))
     });
     eprintln!(
         "extend: {} lines read, {} graphs up to isomorphism ({}){part}",

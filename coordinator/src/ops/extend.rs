@@ -19,9 +19,10 @@
 use anyhow::Context as _;
 use gamesweep::gen::canon::canonical_form;
 use gamesweep::graph::{graph6, BitGraph};
-use gamesweep::uvg::extension::{join_one_of_each, record, Hit};
+use gamesweep::uvg::extension::{join_one_of_each, range_mask, record, value_mask, Hit};
 use gamesweep::uvg::grundy_all;
-use gamesweep::uvg::lift::{lift, value_mask, LiftStats, Pad};
+use gamesweep::uvg::lift::{lift, LiftStats, Pad};
+use gamesweep_api::domain::Part;
 use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -45,7 +46,7 @@ pub struct ExtendRequest {
     /// Worker threads (at least 1).
     pub threads: usize,
     /// Run only part `K` of `M` of the inputs (taken in canonical order).
-    pub part: Option<(u32, u32)>,
+    pub part: Option<Part>,
 }
 
 /// What a run built and kept.
@@ -62,25 +63,23 @@ pub struct Extended {
     /// Graphs built whose starts cover the range (labelled: one graph may
     /// be built several times).
     pub kept: u64,
-    /// The graphs kept, up to isomorphism: canonical graph6 → start values.
-    pub graphs: BTreeMap<String, Vec<u8>>,
+    /// The graphs kept, up to isomorphism: canonical graph6 → the
+    /// canonical graph and its start values.
+    pub graphs: BTreeMap<String, Solved>,
 }
 
 impl Extended {
     /// The kept graphs as records (`GRAPH6 v0,v1,…`), in canonical graph6
     /// order: the command's output, and valid input of another run.
     pub fn records(&self) -> impl Iterator<Item = String> + '_ {
-        self.graphs.iter().map(|(g6, vals)| {
-            let g = graph6::parse_bitgraph(g6).expect("our own graph6");
-            record(&g, vals)
-        })
+        self.graphs.values().map(|(g, vals)| record(g, vals))
     }
 
     /// Starts of value `v` over the kept graphs (each graph once).
     pub fn starts_of_value(&self, v: u8) -> u64 {
         self.graphs
             .values()
-            .map(|vals| vals.iter().filter(|&&x| x == v).count() as u64)
+            .map(|(_, vals)| vals.iter().filter(|&&x| x == v).count() as u64)
             .sum()
     }
 
@@ -91,26 +90,18 @@ impl Extended {
     pub fn witness(&self, cover: Option<(u8, u8)>) -> Option<Hit> {
         let (0, hi) = cover? else { return None };
         self.graphs
-            .iter()
-            .map(|(g6, vals)| {
-                let g = graph6::parse_bitgraph(g6).expect("our own graph6");
-                join_one_of_each(&g, vals, hi + 1)
-            })
+            .values()
+            .map(|(g, vals)| join_one_of_each(g, vals, hi + 1))
             .min()
     }
 }
 
 /// A graph and its start values.
-type Solved = (BitGraph, Vec<u8>);
+pub type Solved = (BitGraph, Vec<u8>);
 
-/// The canonical key of `g`.
-fn key(g: &BitGraph) -> String {
-    graph6::encode_bitgraph(&canonical_form(g))
-}
-
-/// One listed graph: its graph6 and the start values or start the line
-/// gives, checked against the graph solved here.
-fn read_line(req: &ExtendRequest, text: &str) -> Result<Solved, String> {
+/// One listed graph: its graph6, and the start values (checked against
+/// the graph solved here) or the start the line gives.
+fn read_line(req: &ExtendRequest, text: &str) -> Result<BitGraph, String> {
     let mut fields = text.split_whitespace();
     let g6 = fields.next().expect("a non-blank line has a field");
     let rest = fields.next();
@@ -130,7 +121,6 @@ fn read_line(req: &ExtendRequest, text: &str) -> Result<Solved, String> {
     if !g.is_connected() {
         return Err("the graph is not connected".into());
     }
-    let vals = grundy_all(&g);
     match rest {
         None => {}
         Some(r) if r.contains(',') || n == 1 => {
@@ -141,6 +131,7 @@ fn read_line(req: &ExtendRequest, text: &str) -> Result<Solved, String> {
                         .map_err(|e| format!("start value {x:?}: {e}"))
                 })
                 .collect::<Result<_, _>>()?;
+            let vals = grundy_all(&g);
             if claimed != vals {
                 return Err(format!("the start values are {vals:?}, not {claimed:?}"));
             }
@@ -152,7 +143,7 @@ fn read_line(req: &ExtendRequest, text: &str) -> Result<Solved, String> {
             }
         }
     }
-    Ok((g, vals))
+    Ok(g)
 }
 
 /// A list's text; a `.zst` file is decompressed (zstd) first.
@@ -180,7 +171,7 @@ fn read_inputs(req: &ExtendRequest) -> anyhow::Result<(Vec<Solved>, u64)> {
                 continue;
             }
             lines += 1;
-            let (g, _) = read_line(req, line).map_err(|why| {
+            let g = read_line(req, line).map_err(|why| {
                 UsageError(format!(
                     "extend: {}:{}: {line:?}: {why}",
                     path.display(),
@@ -223,12 +214,9 @@ fn check(req: &ExtendRequest) -> Result<(), UsageError> {
             )));
         }
     }
-    if let Some((k, m)) = req.part {
-        if m == 0 || k >= m {
-            return Err(UsageError(format!(
-                "extend: --part {k}/{m} (give K/M with 0 ≤ K < M)"
-            )));
-        }
+    if let Some(p) = req.part {
+        p.check()
+            .map_err(|e| UsageError(format!("extend: --part {}/{}: {e}", p.index, p.of)))?;
     }
     if req.inputs.is_empty() {
         return Err(UsageError(
@@ -251,17 +239,15 @@ pub fn extend(req: &ExtendRequest, counter: &crate::progress::Counter) -> anyhow
     for (g, _) in &all {
         *out.inputs.entry(g.n()).or_default() += 1;
     }
-    let (k, m) = req.part.unwrap_or((0, 1));
+    let part = req.part.unwrap_or(Part { index: 0, of: 1 });
     let mine: Vec<&Solved> = all
         .iter()
         .enumerate()
-        .filter(|(i, _)| *i as u64 % m as u64 == k as u64)
+        .filter(|&(i, _)| part.contains(i as u32))
         .map(|(_, e)| e)
         .collect();
     out.in_part = mine.len() as u64;
-    let need = req
-        .cover
-        .map_or(0, |(lo, hi)| (lo..=hi).fold(0u64, |m, v| m | 1 << v));
+    let need = req.cover.map_or(0, |(lo, hi)| range_mask(lo, hi));
     let next = AtomicUsize::new(0);
     let merged = Mutex::new((LiftStats::default(), 0u64, BTreeMap::new()));
     std::thread::scope(|s| {
@@ -269,7 +255,7 @@ pub fn extend(req: &ExtendRequest, counter: &crate::progress::Counter) -> anyhow
             s.spawn(|| {
                 let mut stats = LiftStats::default();
                 let mut kept = 0u64;
-                let mut graphs: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+                let mut graphs: BTreeMap<String, Solved> = BTreeMap::new();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((e, vals)) = mine.get(i) else { break };
@@ -279,9 +265,12 @@ pub fn extend(req: &ExtendRequest, counter: &crate::progress::Counter) -> anyhow
                                 return;
                             }
                             kept += 1;
-                            if let Entry::Vacant(e) = graphs.entry(key(d)) {
-                                let c = graph6::parse_bitgraph(e.key()).expect("our own graph6");
-                                e.insert(grundy_all(&c));
+                            let c = canonical_form(d);
+                            if let Entry::Vacant(e) = graphs.entry(graph6::encode_bitgraph(&c)) {
+                                // Solved again: the canonical labelling
+                                // permutes the vertices, and with them the
+                                // values.
+                                e.insert((c, grundy_all(&c)));
                             }
                         }));
                     }

@@ -224,7 +224,7 @@ fn bad_input_is_one_line_naming_the_file_and_line() {
     );
     parse(
         &["--value", "2", "--vertices", "6", "--part", "3/3", l],
-        "K/M needs 0 ≤ K < M",
+        "K = 3 is not below M = 3",
     );
     parse(&["--value", "0", "--vertices", "6", l], "'0' for '--value");
     parse(

@@ -111,13 +111,13 @@ impl Stats {
 }
 
 /// Bit mask of the values `lo..=hi` (empty when `lo > hi`).
-fn range_mask(lo: u8, hi: u8) -> u64 {
+pub fn range_mask(lo: u8, hi: u8) -> u64 {
     (lo..=hi).fold(0, |m, v| m | 1u64 << v)
 }
 
 /// Bit mask of the values taken by `values` (values ≥ 64 ignored; they never
 /// matter for `k ≤ 63`).
-fn value_mask(values: &[u8]) -> u64 {
+pub fn value_mask(values: &[u8]) -> u64 {
     values
         .iter()
         .filter(|&&v| v < 64)
