@@ -696,7 +696,10 @@ mod tests {
         let s = store(dir);
         drop(s);
         let db = raw(dir);
-        db.open_tree("checkpoints").unwrap().remove("s").unwrap();
+        let t = db.open_tree("checkpoints").unwrap();
+        for kv in t.iter() {
+            t.remove(kv.unwrap().0).unwrap();
+        }
         db.flush().unwrap();
         merged
     }
@@ -870,10 +873,10 @@ mod tests {
         {
             let db = raw(dir.path());
             let t = db.open_tree("checkpoints").unwrap();
-            let mut v = t.get(b"s").unwrap().unwrap().to_vec();
+            let mut v = t.get(PART_0).unwrap().unwrap().to_vec();
             let last = v.len() - 1;
             v[last] ^= 1;
-            t.insert(b"s", v).unwrap();
+            t.insert(PART_0, v).unwrap();
             db.flush().unwrap();
         }
         let c = open(store(dir.path()), dir.path(), false).unwrap();
@@ -885,10 +888,16 @@ mod tests {
         c.lock().sweeps["s"].lazy
     }
 
-    /// The sealed snapshot of sweep `s` in the store in `dir`, and to put one back.
+    /// The key of the first (here, the only) part of sweep `s`'s snapshot.
+    const PART_0: &[u8] = b"s\0\0\0\0\0";
+
+    /// The sealed snapshot of sweep `s` in the store in `dir` (one part:
+    /// the number of parts, then the snapshot), and to put one back.
     fn snapshot_value(dir: &Path) -> Vec<u8> {
         let db = raw(dir);
-        let v = db.open_tree("checkpoints").unwrap().get(b"s").unwrap();
+        let t = db.open_tree("checkpoints").unwrap();
+        assert_eq!(t.len(), 1, "a snapshot this small is one part");
+        let v = t.get(PART_0).unwrap();
         v.expect("a snapshot is stored").to_vec()
     }
 
@@ -896,7 +905,7 @@ mod tests {
         let db = raw(dir);
         db.open_tree("checkpoints")
             .unwrap()
-            .insert(b"s", value)
+            .insert(PART_0, value)
             .unwrap();
         db.flush().unwrap();
     }
@@ -912,14 +921,14 @@ mod tests {
         assert!(from_snapshot(&c), "the whole snapshot is used");
         drop(c);
         let sealed = snapshot_value(dir.path());
-        let payload = crate::store::unseal("checkpoints", b"s", &sealed)
+        let payload = crate::store::unseal("checkpoints", PART_0, &sealed)
             .unwrap()
             .to_vec();
-        for cut in [payload.len() - 1, payload.len() / 2, 3] {
+        for cut in [payload.len() - 1, payload.len() / 2, 4 + 3] {
             // Cut, and sealed again so that its checksum holds.
             put_snapshot_value(
                 dir.path(),
-                &crate::store::seal("checkpoints", b"s", &payload[..cut]),
+                &crate::store::seal("checkpoints", PART_0, &payload[..cut]),
             );
             let c = open(store(dir.path()), dir.path(), false).unwrap();
             assert!(!from_snapshot(&c), "cut at {cut}: every result read");

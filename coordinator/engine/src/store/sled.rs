@@ -84,6 +84,11 @@ pub fn seal(tree: &str, key: &[u8], payload: &[u8]) -> Vec<u8> {
 pub fn locate(tree: &str, key: &[u8]) -> String {
     let text = |b: &[u8]| String::from_utf8_lossy(b).escape_debug().to_string();
     match tree {
+        "checkpoints" if is_part_key(key) => format!(
+            "tree `{tree}`, sweep `{}`, snapshot part {}",
+            text(&key[..key.len() - 5]),
+            u32::from_be_bytes(key[key.len() - 4..].try_into().expect("4 bytes"))
+        ),
         "sweeps" | "plans" | "stats" | "checkpoints" => {
             format!("tree `{tree}`, sweep `{}`", text(key))
         }
@@ -226,7 +231,7 @@ fn shard_key(id: &str, index: u32) -> Vec<u8> {
 /// `tree` (none in trees not kept by sweep).
 pub(super) fn sweep_keys(tree: &[u8], id: &str, shards: u32) -> Vec<Vec<u8>> {
     match tree {
-        b"sweeps" | b"plans" | b"stats" | b"checkpoints" => vec![id.as_bytes().to_vec()],
+        b"sweeps" | b"plans" | b"stats" => vec![id.as_bytes().to_vec()],
         b"results" | b"leases" | b"timings" | b"failures" | b"verify" | b"origins" | b"fresh" => {
             (0..shards).map(|i| shard_key(id, i)).collect()
         }
@@ -238,6 +243,36 @@ fn sweep_prefix(id: &str) -> Vec<u8> {
     let mut k = id.as_bytes().to_vec();
     k.push(0);
     k
+}
+
+/// Bytes of a snapshot per value of the `checkpoints` tree. Sled (0.34)
+/// writes a tree node larger than a quarter of its 512-KiB log segment
+/// to a file of its own in `blobs/`, and deletes a replaced one only when
+/// its log segment is reused, which a reopen ([`Store::refresh`]) forgets:
+/// a snapshot in one value (1.4 MB at 65,536 shards, rewritten every few
+/// seconds) left every one ever written behind. A leaf node holds at most
+/// 17 values before it splits: 17 parts of 4 KiB stay well under 128 KiB.
+const SNAPSHOT_PART: usize = 4096;
+
+/// Whether `key` of the `checkpoints` tree is a snapshot's part (sweep id,
+/// a zero byte, the part's number), not the whole snapshot of a store
+/// written before parts (the sweep id alone: ids have no zero byte).
+fn is_part_key(key: &[u8]) -> bool {
+    key.len() >= 5 && key[key.len() - 5] == 0
+}
+
+/// A snapshot part's payload: how many parts the snapshot has (4 bytes,
+/// big endian), then its bytes; an error names the part.
+fn split_part<'a>(key: &[u8], payload: &'a [u8]) -> Result<(u32, &'a [u8]), StoreError> {
+    let bad = |why: &str| StoreError::Corrupt(format!("{}: {why}", locate("checkpoints", key)));
+    let (count, bytes) = payload
+        .split_first_chunk::<4>()
+        .ok_or_else(|| bad("shorter than its header"))?;
+    let count = u32::from_be_bytes(*count);
+    if index_of(key)? >= count {
+        return Err(bad(&format!("beyond the snapshot's {count} parts")));
+    }
+    Ok((count, bytes))
 }
 
 fn index_of(key: &[u8]) -> Result<u32, StoreError> {
@@ -298,6 +333,8 @@ pub fn decode_any(tree: &str, key: &[u8], bytes: &[u8]) -> Result<(), StoreError
         "trust" => dec::<TrustRecord>("trust record", bytes).map(drop),
         "credentials" => dec::<CredentialRecord>("credential", bytes).map(drop),
         "audit" => dec::<AuditRecord>("audit entry", bytes).map(drop),
+        // A part's snapshot is decoded when the parts are joined (`scan_with`).
+        "checkpoints" if is_part_key(key) => split_part(key, bytes).map(drop),
         "checkpoints" => Snapshot::decode(bytes)
             .map(drop)
             .map_err(|e| StoreError::Corrupt(format!("snapshot: {e}"))),
@@ -412,11 +449,62 @@ impl SledStore {
         Ok(swapped)
     }
 
+    /// Sweep `id`'s snapshot as stored: its parts joined, or the single
+    /// value of a store written before parts (`Ok(None)`: none). Parts
+    /// missing, or of two snapshots, are damage.
+    fn snapshot_bytes(&self, id: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let mut out = Vec::new();
+        let mut parts = 0u32;
+        let mut count = None;
+        for kv in self.snapshots.tree.scan_prefix(sweep_prefix(id)) {
+            let (k, v) = kv?;
+            if k.len() != id.len() + 5 || index_of(&k)? != parts {
+                break;
+            }
+            let (c, bytes) = split_part(&k, unseal(self.snapshots.name, &k, &v)?)?;
+            if count.is_some_and(|n| n != c) {
+                break;
+            }
+            count = Some(c);
+            out.extend_from_slice(bytes);
+            parts += 1;
+        }
+        match count {
+            None => self.snapshots.get(id.as_bytes()),
+            Some(c) if c == parts => Ok(Some(out)),
+            Some(c) => Err(StoreError::Corrupt(format!(
+                "tree `checkpoints`, sweep `{id}`: the snapshot's parts 0..{c} are not all stored, part {parts} is missing or of another snapshot"
+            ))),
+        }
+    }
+
+    /// A batch removing sweep `id`'s snapshot: its parts from `from` on,
+    /// and the single value of a store written before parts.
+    fn snapshot_removal(&self, id: &str, from: u32) -> Result<sled::Batch, StoreError> {
+        let mut batch = sled::Batch::default();
+        for kv in self.snapshots.tree.scan_prefix(sweep_prefix(id)) {
+            let (k, _) = kv?;
+            if k.len() != id.len() + 5 || index_of(&k)? >= from {
+                batch.remove(k);
+            }
+        }
+        batch.remove(id.as_bytes());
+        Ok(batch)
+    }
+
+    /// Remove sweep `id`'s snapshot, all of it at once.
+    fn remove_snapshot(&self, id: &str) -> Result<(), StoreError> {
+        Ok(self
+            .snapshots
+            .tree
+            .apply_batch(self.snapshot_removal(id, 0)?)?)
+    }
+
     /// The snapshot of `record`'s launch, if it reads and fits a plan of
     /// `shards` shards; a damaged one is passed over with a warning (the
     /// start then reads every result, which are all still stored).
     fn snapshot_of(&self, record: &SweepRecord, shards: usize) -> Option<Snapshot> {
-        let bytes = match self.snapshots.get(record.id.as_bytes()) {
+        let bytes = match self.snapshot_bytes(&record.id) {
             Ok(b) => b?,
             Err(e) => {
                 tracing::warn!(sweep = %record.id, error = %e, "snapshot damaged; reading every result instead");
@@ -559,29 +647,48 @@ impl SledStore {
         // digest again from them (a covered result lost or changed under a
         // valid checksum shows here, not at start, which reads only the
         // snapshot); without `deep`, that each of them is stored.
+        let mut ids: Vec<String> = Vec::new();
         for kv in self.snapshots.tree.iter() {
-            let Ok((k, v)) = kv else { break }; // reported above
-            let Ok(cp) = unseal("checkpoints", &k, &v).and_then(|p| {
-                Snapshot::decode(p).map_err(|e| StoreError::Corrupt(format!("snapshot: {e}")))
-            }) else {
-                continue; // reported above
+            let Ok((k, _)) = kv else { break }; // reported above
+            let id = match is_part_key(&k) {
+                true => &k[..k.len() - 5],
+                false => &k[..],
             };
-            let id = String::from_utf8_lossy(&k).into_owned();
-            let found = match deep {
-                true => self.snapshot_damage(&id, &cp)?,
-                false => self.snapshot_gaps(&id, &cp, held.get(k.as_ref())),
+            let id = String::from_utf8_lossy(id).into_owned();
+            if ids.last() != Some(&id) {
+                ids.push(id);
+            }
+        }
+        for id in ids {
+            let at = locate("checkpoints", id.as_bytes());
+            let reported = |d: &Damage| d.tree == "checkpoints" && d.sweep.as_ref() == Some(&id);
+            let found = match self.snapshot_bytes(&id) {
+                // A value found damaged above: the rest of the snapshot goes with it.
+                _ if damage.iter().any(reported) => None,
+                Err(StoreError::Corrupt(what)) => Some(what),
+                Err(e) => return Err(e),
+                Ok(None) => None,
+                Ok(Some(bytes)) => match Snapshot::decode(&bytes) {
+                    // Passed over at start, as a stale one is.
+                    Err(e) => deep.then(|| format!("{at}: snapshot: {e}")),
+                    Ok(cp) => match deep {
+                        true => self.snapshot_damage(&id, &cp)?,
+                        false => self.snapshot_gaps(&id, &cp, held.get(id.as_bytes())),
+                    }
+                    .map(|what| format!("{at}: {what}")),
+                },
             };
             if let Some(what) = found {
                 damage.push(Damage {
                     tree: "checkpoints".into(),
-                    sweep: Some(id),
+                    sweep: Some(id.clone()),
                     shard: None,
-                    what: format!("{}: {what}", locate("checkpoints", &k)),
+                    what,
                     unreadable: false,
                 });
-                if purge {
-                    self.snapshots.tree.remove(&k)?;
-                }
+            }
+            if purge && damage.iter().any(reported) {
+                self.remove_snapshot(&id)?;
             }
         }
         if purge && !damage.is_empty() {
@@ -1090,7 +1197,7 @@ impl Store for SledStore {
         self.sweeps.remove(id.as_bytes())?;
         self.plans.remove(id.as_bytes())?;
         self.stats.remove(id.as_bytes())?;
-        self.snapshots.remove(id.as_bytes())?;
+        self.remove_snapshot(id)?;
         for tree in [
             &self.fresh,
             &self.results,
@@ -1124,7 +1231,21 @@ impl Store for SledStore {
     }
 
     fn put_snapshot(&self, id: &str, snapshot: &Snapshot) -> Result<bool, StoreError> {
-        self.snapshots.insert(id.as_bytes(), &snapshot.encode())?;
+        let bytes = snapshot.encode();
+        let parts: Vec<&[u8]> = bytes.chunks(SNAPSHOT_PART).collect();
+        let count = u32::try_from(parts.len())
+            .map_err(|_| StoreError::Corrupt(format!("the snapshot of `{id}` is too large")))?;
+        // One batch (sled applies it whole or not at all): the new parts,
+        // and the removal of what is left of the one before.
+        let mut batch = self.snapshot_removal(id, count)?;
+        for (i, part) in parts.into_iter().enumerate() {
+            let key = shard_key(id, i as u32);
+            let mut payload = Vec::with_capacity(4 + part.len());
+            payload.extend_from_slice(&count.to_be_bytes());
+            payload.extend_from_slice(part);
+            batch.insert(key.as_slice(), seal(self.snapshots.name, &key, &payload));
+        }
+        self.snapshots.tree.apply_batch(batch)?;
         self.db.flush()?;
         // Durable: the shards it covers are no longer fresh (one batch:
         // per-key removes cost tens of microseconds each).
@@ -1205,7 +1326,7 @@ impl Store for SledStore {
         let key = shard_key(id, index);
         // The snapshot merged the result replaced: gone first, so no
         // prefix of these writes keeps it beside the new result.
-        self.snapshots.remove(id.as_bytes())?;
+        self.remove_snapshot(id)?;
         self.results.insert(&key, result)?;
         // The replaced result's timing was another run's.
         self.timings.remove(&key)?;
@@ -1352,7 +1473,7 @@ impl Store for SledStore {
 
     fn remove_result(&self, id: &str, index: u32) -> Result<(), StoreError> {
         let key = shard_key(id, index);
-        self.snapshots.remove(id.as_bytes())?;
+        self.remove_snapshot(id)?;
         self.results.remove(&key)?;
         self.timings.remove(&key)?;
         self.origins.remove(&key)
@@ -1416,6 +1537,7 @@ pub(super) fn read_tree(tree: &sled::Tree, mut visit: impl FnMut(&[u8], &[u8])) 
 fn owner(tree: &str, key: &[u8]) -> (Option<String>, Option<u32>) {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     match tree {
+        "checkpoints" if is_part_key(key) => (Some(text(&key[..key.len() - 5])), None),
         "sweeps" | "plans" | "stats" | "checkpoints" => (Some(text(key)), None),
         "quarantine" | "audit" => (None, None),
         _ if key.len() >= 5 && key[key.len() - 5] == 0 => {
@@ -1451,14 +1573,14 @@ mod tests {
     fn the_lease_key_is_kept_and_old_records_still_load() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("store");
-        let key = SledStore::open(&path).unwrap().lease_key();
-        assert_eq!(SledStore::open(&path).unwrap().lease_key(), key, "kept");
+        let key = SledStore::open_when_free(&path).lease_key();
+        assert_eq!(SledStore::open_when_free(&path).lease_key(), key, "kept");
         let other = tempfile::tempdir().unwrap();
-        assert_ne!(SledStore::open(other.path()).unwrap().lease_key(), key);
+        assert_ne!(SledStore::open_when_free(other.path()).lease_key(), key);
         // The export signing seed likewise: kept, per store, not the lease key.
-        let seed = SledStore::open(&path).unwrap().signing_key();
-        assert_eq!(SledStore::open(&path).unwrap().signing_key(), seed, "kept");
-        assert_ne!(SledStore::open(other.path()).unwrap().signing_key(), seed);
+        let seed = SledStore::open_when_free(&path).signing_key();
+        assert_eq!(SledStore::open_when_free(&path).signing_key(), seed, "kept");
+        assert_ne!(SledStore::open_when_free(other.path()).signing_key(), seed);
         assert_ne!(seed, key);
         // Records written before grant times and failing workers were kept.
         let old: LeaseRecord = dec("lease", br#"{"worker":"w","until_ms":5,"attempt":2}"#).unwrap();
@@ -1473,7 +1595,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("store");
         {
-            let s = SledStore::open(&path).unwrap();
+            let s = SledStore::open_when_free(&path);
             s.create_sweep(&record("a"), &plan(3)).unwrap();
             assert!(matches!(
                 s.create_sweep(&record("a"), &plan(3)),
@@ -1494,7 +1616,7 @@ mod tests {
             assert!(!s.put_result("a", 1, &r2, Some(&t2)).unwrap());
             s.flush().unwrap();
         }
-        let s = SledStore::open(&path).unwrap();
+        let s = SledStore::open_when_free(&path);
         let all = s.load_all().unwrap();
         assert_eq!(all.len(), 1);
         assert_eq!(all[0].plan, plan(3));
@@ -1625,7 +1747,7 @@ mod tests {
         }
         for round in 0..2 {
             {
-                let s = SledStore::open(&path).unwrap();
+                let s = SledStore::open_when_free(&path);
                 assert_eq!(s.lease_key(), [7u8; 32], "the key is kept");
                 let all = s.load_all().unwrap();
                 assert_eq!(all[0].results[&1], result.to_vec(), "round {round}");
@@ -1676,7 +1798,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("store");
         {
-            let s = SledStore::open(&path).unwrap();
+            let s = SledStore::open_when_free(&path);
             s.create_sweep(&record("a"), &plan(3)).unwrap();
             assert!(s.put_result("a", 2, b"r2", None).unwrap());
             s.flush().unwrap();
@@ -1692,7 +1814,7 @@ mod tests {
             s.create_sweep(&b, &plan(1)).unwrap();
             s.delete_sweep("b").unwrap();
         }
-        let s = SledStore::open(&path).unwrap();
+        let s = SledStore::open_when_free(&path);
         let j = s.journal().unwrap().unwrap().journal;
         assert_eq!(j.sweeps.len(), 1, "b deleted");
         let a = j.by_id("a").unwrap();
@@ -1700,5 +1822,138 @@ mod tests {
         assert_eq!(a.done[&2], journal::digest(b"r2'"), "the replacement");
         assert_eq!(a.entry.record.state, crate::store::SweepState::Cancelled);
         assert_eq!(a.entry.plan_sha256, journal::digest_hex(&enc(&plan(3))));
+    }
+
+    /// A snapshot as large as the n = 12 campaign's (1.4 MB), written
+    /// every few seconds by a coordinator that also reopens its store
+    /// every 30 (`Store::refresh`).
+    fn large_snapshot(round: u64) -> Snapshot {
+        // Bytes that do not repeat, as a merged result's do not.
+        let mut x = round.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let merged = (0..1_400_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect();
+        Snapshot {
+            seq: 1,
+            covered: Vec::new(),
+            merged,
+            work: Vec::new(),
+            digest: SetDigest::default().hex(),
+            worker_work: BTreeMap::new(),
+        }
+    }
+
+    fn files_in(dir: &Path) -> usize {
+        std::fs::read_dir(dir).map_or(0, |d| d.count())
+    }
+
+    fn bytes_in(dir: &Path) -> u64 {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| match e.path().is_dir() {
+                true => bytes_in(&e.path()),
+                false => e.metadata().map_or(0, |m| m.len()),
+            })
+            .sum()
+    }
+
+    #[test]
+    fn snapshots_rewritten_across_reopens_leave_no_files_behind() {
+        // Sled (0.34) writes a value larger than a quarter of its log
+        // segment (512 KiB) to a file of its own in `blobs/`, and deletes
+        // a replaced one only when its log segment is reused, which a
+        // reopen forgets: the campaign's store kept every snapshot it had
+        // ever written, 2.4 GB of them.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store");
+        let mut last = None;
+        for round in 0..40 {
+            let s = SledStore::open_when_free(&path);
+            if round == 0 {
+                s.create_sweep(&record("a"), &plan(3)).unwrap();
+            }
+            let cp = large_snapshot(round);
+            assert!(s.put_snapshot("a", &cp).unwrap());
+            last = Some(cp);
+        }
+        let s = SledStore::open_when_free(&path);
+        let blobs = files_in(&path.join("blobs"));
+        assert!(blobs <= 2, "{blobs} files in blobs/ after 40 snapshots");
+        // 40 snapshots of 1.4 MB each: sled's log is cleaned as it goes.
+        let bytes = bytes_in(&path);
+        assert!(bytes < 20_000_000, "the store holds {bytes} bytes");
+        let read = s.snapshot_of(&record("a"), 3).expect("the last snapshot");
+        assert_eq!(Some(read), last, "read back whole");
+        assert_eq!(s.scan(false).unwrap(), Vec::new());
+    }
+
+    #[test]
+    fn a_snapshot_missing_a_part_is_damage_and_goes_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = SledStore::open(dir.path()).unwrap();
+        s.create_sweep(&record("a"), &plan(3)).unwrap();
+        assert!(s.put_snapshot("a", &large_snapshot(1)).unwrap());
+        let parts = s.snapshots.tree.len();
+        assert_eq!(
+            parts,
+            large_snapshot(1).encode().len().div_ceil(SNAPSHOT_PART)
+        );
+        assert!(parts > 300);
+        s.snapshots.tree.remove(shard_key("a", 5)).unwrap();
+        assert_eq!(s.snapshot_of(&record("a"), 3), None, "passed over");
+        for deep in [false, true] {
+            let damage = s.scan_with(false, deep).unwrap();
+            assert_eq!(damage.len(), 1, "{damage:?}");
+            let want = format!("tree `checkpoints`, sweep `a`: the snapshot's parts 0..{parts} are not all stored, part 5 is missing");
+            assert!(damage[0].what.contains(&want), "{}", damage[0].what);
+        }
+        // A damaged part: named, and the whole snapshot purged.
+        let k = shard_key("a", 7);
+        let mut v = s.snapshots.tree.get(&k).unwrap().unwrap().to_vec();
+        v[100] ^= 1;
+        s.snapshots.tree.insert(&k, v).unwrap();
+        let damage = s.scan(true).unwrap();
+        assert_eq!(damage.len(), 1, "{damage:?}");
+        assert!(
+            damage[0]
+                .what
+                .contains("tree `checkpoints`, sweep `a`, snapshot part 7: checksum mismatch"),
+            "{damage:?}"
+        );
+        assert_eq!(s.snapshots.tree.len(), 0, "purged whole");
+        assert!(s.scan(false).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_snapshot_stored_whole_by_an_earlier_build_is_read_and_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = SledStore::open(dir.path()).unwrap();
+        s.create_sweep(&record("a"), &plan(3)).unwrap();
+        let old = large_snapshot(1);
+        s.snapshots.insert(b"a", &old.encode()).unwrap();
+        assert_eq!(s.snapshot_of(&record("a"), 3).as_ref(), Some(&old));
+        assert_eq!(s.scan(false).unwrap(), Vec::new());
+        let new = large_snapshot(2);
+        assert!(s.put_snapshot("a", &new).unwrap());
+        assert_eq!(s.snapshot_of(&record("a"), 3), Some(new));
+        assert_eq!(
+            s.snapshots.tree.get(b"a").unwrap(),
+            None,
+            "the old value removed"
+        );
+        // A smaller snapshot leaves none of the larger one's parts.
+        let mut small = large_snapshot(3);
+        small.merged.truncate(10);
+        assert!(s.put_snapshot("a", &small).unwrap());
+        assert_eq!(s.snapshots.tree.len(), 1);
+        assert_eq!(s.snapshot_of(&record("a"), 3), Some(small));
+        s.delete_sweep("a").unwrap();
+        assert_eq!(s.snapshots.tree.len(), 0);
     }
 }
