@@ -69,7 +69,7 @@ pub enum Command {
     /// Show or export the key a coordinator's store signs its export files with.
     #[command(subcommand)]
     Key(cmd::key::KeyCommand),
-    /// Check a stopped coordinator's store (`store check DIR`): checksums, journal of acknowledged work.
+    /// Check a stopped coordinator's store (`store check DIR`), or copy it into a new database (`store compact DIR`).
     #[command(subcommand)]
     Store(cmd::store::StoreCommand),
     /// Run a worker that leases shards from the coordinator (same as `gamesweep-worker`).

@@ -263,6 +263,7 @@ pub const EXAMPLES: &[(&str, &str, &str)] = &[
     ("gamesweep key export", "gamesweep key export --store /var/lib/gamesweep --out coord.key", "A key file for `--trust-key coord.key` elsewhere."),
     ("gamesweep store", "gamesweep store check /var/lib/gamesweep", "Check a stopped coordinator's store."),
     ("gamesweep store check", "gamesweep store check sweeps/uvg", "Check a run folder's store: checksums and the journal of acknowledged work."),
+    ("gamesweep store compact", "gamesweep store compact /var/lib/gamesweep", "Copy a stopped store into a new database: what it holds, none of sled's dead space."),
     ("gamesweep worker", "gamesweep worker --coordinator http://coord:7461 --threads 16", "Lease and run shards until stopped (SIGTERM drains)."),
     ("gamesweep pause", "gamesweep pause uvg-11", "Hand out none of its shards until `gamesweep resume uvg-11`."),
     ("gamesweep resume", "gamesweep resume uvg-11", "Hand out a paused sweep's shards again."),

@@ -2,7 +2,8 @@
 //! (`gamesweep store check`, Python's `store_check`). Every stored value's
 //! checksum and decoding, every result decoded with its sweep's kind, and
 //! the journal of acknowledged work against the store (presence and
-//! SHA-256 of every acknowledged result), as a [`StoreCheck`].
+//! SHA-256 of every acknowledged result), as a [`StoreCheck`]. And its
+//! compaction (`gamesweep store compact`, [`compact_store`]).
 
 use crate::error::UsageError;
 use crate::output;
@@ -11,6 +12,27 @@ use gamesweep_engine::store::journal;
 use gamesweep_engine::store::{SledStore, Store};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// What `store compact` did, as it prints it.
+pub fn compact_store(dir: &Path, keep_old: bool) -> anyhow::Result<String> {
+    let dir = store_dir(dir);
+    if !dir.is_dir() {
+        return Err(UsageError(format!("{} is not a directory", dir.display())).into());
+    }
+    let c = gamesweep_engine::store::compact(&dir, keep_old)?;
+    let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+    Ok(format!(
+        "store {} compacted: {:.1} MiB -> {:.1} MiB on disk, {} copied; {}\n",
+        dir.display(),
+        mib(c.bytes_before),
+        mib(c.bytes_after),
+        output::plural(c.copied, "value"),
+        match &c.kept {
+            Some(old) => format!("the store as it was is kept in {}", old.display()),
+            None => "the store as it was is removed".into(),
+        }
+    ))
+}
 
 /// `DIR`, or `DIR/store` for a `run` output folder.
 fn store_dir(dir: &Path) -> PathBuf {

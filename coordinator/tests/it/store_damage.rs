@@ -374,6 +374,69 @@ fn a_store_beyond_repair_restarts_from_its_export_every_checkpoint() {
     );
 }
 
+/// deploy/README.md, "The store's size on disk": `store compact` copies a
+/// run folder's store into a new database; it checks whole, and the rerun
+/// finds every shard done and writes the same numbers. A damaged store is
+/// refused and left as it was.
+#[test]
+fn a_compacted_store_holds_the_same_sweep_and_a_damaged_one_is_refused() {
+    let (ref_out, ref_results) = reference();
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("run");
+    copy_dir(ref_out, &out);
+    let o = Gs::new(&["store", "compact", s(&out)]).bin(bin()).output();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        text.contains(&format!("store {} compacted: ", s(&out.join("store"))))
+            && text.contains("values copied; the store as it was is removed"),
+        "{text}"
+    );
+    let check = Gs::new(&["store", "check", s(&out)]).bin(bin()).output();
+    let text = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{text}");
+    assert!(
+        text.contains("18 acknowledged: 0 missing, 0 differ"),
+        "{text}"
+    );
+    std::fs::remove_file(out.join("results.json")).unwrap();
+    let o = run(&out, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("18/18 shards already done"), "{err}");
+    assert_eq!(
+        &std::fs::read(out.join("results.json")).unwrap(),
+        ref_results
+    );
+    // A result's bytes changed under its checksum: refused, naming it;
+    // nothing written beside the store, which `store check` still finds so.
+    {
+        let db = sled::open(out.join("store")).unwrap();
+        let results = db.open_tree("results").unwrap();
+        let key = b"run\0\0\0\0\x05".to_vec();
+        let mut v = results.get(&key).unwrap().unwrap().to_vec();
+        *v.last_mut().unwrap() ^= 1;
+        results.insert(&key, v).unwrap();
+        db.flush().unwrap();
+    }
+    let o = Gs::new(&["store", "compact", s(&out)]).bin(bin()).output();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "compacted a damaged store");
+    assert!(
+        err.contains("store damaged: tree `results`, sweep `run`, shard 5: checksum mismatch"),
+        "{err}"
+    );
+    let beside: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("store."))
+        .collect();
+    assert!(beside.is_empty(), "{beside:?}");
+    let check = Gs::new(&["store", "check", s(&out)]).bin(bin()).output();
+    assert!(!check.status.success());
+}
+
 /// Three sweeps in one coordinator store.
 #[path = "store_damage_multi.rs"]
 mod multi;

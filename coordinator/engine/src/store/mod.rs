@@ -56,7 +56,7 @@ pub use replication::{
 #[cfg(test)]
 pub(crate) use resilient::testing;
 pub use resilient::{Backoff, ResilientStore};
-pub use salvage::{open_for_start, refusal, salvage, Salvaged};
+pub use salvage::{compact, open_for_start, refusal, salvage, Compacted, Salvaged};
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]

@@ -147,6 +147,233 @@ fn open_waiting(dir: &Path) -> Result<SledStore, StoreError> {
     waiting(|| SledStore::open(dir))
 }
 
+/// Copy every tree of `old` into `new` (with `snapshots`, the snapshots
+/// too): all sled can read of each, and around a part it cannot (said in
+/// `unreadable`), every key a journaled sweep can have there, one by one.
+/// Ids handed out (sequence numbers, audit keys) stay above `old`'s.
+/// Returns the values copied.
+fn copy_trees(
+    old: &::sled::Db,
+    new: &::sled::Db,
+    journal: &journal::Journal,
+    snapshots: bool,
+    unreadable: &mut Vec<String>,
+) -> Result<u64, StoreError> {
+    let mut copied = 0u64;
+    for tree_name in old.tree_names() {
+        if tree_name == b"checkpoints" && !snapshots {
+            continue;
+        }
+        let (Ok(src), Ok(dst)) = (old.open_tree(&tree_name), new.open_tree(&tree_name)) else {
+            unreadable.push(format!(
+                "tree `{}` (it does not open)",
+                String::from_utf8_lossy(&tree_name)
+            ));
+            continue;
+        };
+        let mut failed = None;
+        let damage = read_tree(&src, |k, v| {
+            match dst.insert(k, v) {
+                Ok(_) => copied += 1,
+                Err(e) => failed = Some(e),
+            };
+        });
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+        let Some(damage) = damage else { continue };
+        unreadable.push(damage);
+        for js in journal.sweeps.values() {
+            for k in sweep_keys(&tree_name, &js.entry.record.id, js.entry.shards) {
+                if dst.contains_key(&k)? {
+                    continue;
+                }
+                if let Ok(Some(v)) = src.get(&k) {
+                    dst.insert(&k, v)?;
+                    copied += 1;
+                }
+            }
+        }
+    }
+    let floor = old.generate_id().unwrap_or(0).max(journal.max_seq + 1);
+    let mut n = 0u64;
+    while new.generate_id()? < floor && n < 100_000_000 {
+        n += 1;
+    }
+    Ok(copied)
+}
+
+/// Put the new database in `fresh` in the place of the store in `dir`,
+/// with `journal_bytes` (`dir`'s journal), each durable before the next
+/// step: `dir` moved to `moved_to`, then `fresh` to `dir`. An error says
+/// which step failed and where each directory is.
+fn swap_in(dir: &Path, fresh: &Path, moved_to: &Path, journal_bytes: &[u8]) -> Result<(), String> {
+    let synced = |path: &Path| std::fs::File::open(path).and_then(|f| f.sync_all());
+    if !journal_bytes.is_empty() {
+        let path = fresh.join(journal::FILE_NAME);
+        std::fs::write(&path, journal_bytes)
+            .and_then(|()| synced(&path))
+            .map_err(|e| format!("cannot copy the journal: {e}"))?;
+    }
+    let parent = dir.parent().unwrap_or(Path::new("."));
+    std::fs::rename(dir, moved_to)
+        .and_then(|()| synced(parent))
+        .map_err(|e| {
+            format!(
+                "cannot move {} aside to {} (the new copy is {}): {e}",
+                dir.display(),
+                moved_to.display(),
+                fresh.display()
+            )
+        })?;
+    std::fs::rename(fresh, dir)
+        .and_then(|()| synced(parent))
+        .map_err(|e| {
+            format!(
+                "cannot move the new copy {} to {} (the store before is {}): {e}",
+                fresh.display(),
+                dir.display(),
+                moved_to.display()
+            )
+        })
+}
+
+/// The sizes of the files under `dir`, in bytes.
+fn bytes_in(dir: &Path) -> u64 {
+    std::fs::read_dir(dir).map_or(0, |d| {
+        d.flatten()
+            .map(|e| match e.file_type().is_ok_and(|t| t.is_dir()) {
+                true => bytes_in(&e.path()),
+                false => e.metadata().map_or(0, |m| m.len()),
+            })
+            .sum()
+    })
+}
+
+/// What [`compact`] did.
+#[derive(Debug)]
+pub struct Compacted {
+    /// Bytes of the store's files before.
+    pub bytes_before: u64,
+    /// Bytes of the store's files after.
+    pub bytes_after: u64,
+    /// Values copied.
+    pub copied: u64,
+    /// Where the store as it was is kept (`keep_old`); otherwise removed.
+    pub kept: Option<PathBuf>,
+}
+
+/// Copy the closed store in `dir` into a new database and put it in its
+/// place, keeping the journal: everything the store holds, nothing sled
+/// no longer needs (the log's dead pages, the files of replaced large
+/// values a build before snapshot parts left in `blobs/`). A store that
+/// is damaged is refused (a compaction copies only what it can read); the
+/// copy must open and read whole before the old store is removed (with
+/// `keep_old`, kept beside it as `DIR.before-compact-UNIXSECONDS`), and if
+/// it does not, the old store is put back.
+pub fn compact(dir: &Path, keep_old: bool) -> Result<Compacted, StoreError> {
+    {
+        let store = SledStore::open(dir)?;
+        let damage = store.scan_start()?;
+        if !damage.is_empty() {
+            let what: Vec<String> = damage.into_iter().map(|d| d.what).collect();
+            return Err(refusal(dir, &what));
+        }
+        store.flush()?;
+    }
+    let [fresh, moved_to] =
+        beside(dir, ["compact", "before-compact"]).map_err(|e| StoreError::Open {
+            path: dir.to_path_buf(),
+            reason: format!("cannot clear an earlier compaction's copy: {e}"),
+        })?;
+    let bytes_before = bytes_in(dir);
+    let journal_bytes = std::fs::read(dir.join(journal::FILE_NAME)).unwrap_or_default();
+    let journal = journal::replay(&journal_bytes).journal;
+    let copied = {
+        let new = ::sled::Config::new().path(&fresh).open()?;
+        let old = waiting(|| {
+            super::sled::open_db(dir).map_err(|reason| {
+                match reason.contains("could not acquire lock") {
+                    true => StoreError::InUse(dir.to_path_buf()),
+                    false => StoreError::Open {
+                        path: dir.to_path_buf(),
+                        reason,
+                    },
+                }
+            })
+        })?;
+        let mut unreadable = Vec::new();
+        let copied = copy_trees(&old, &new, &journal, true, &mut unreadable)?;
+        if !unreadable.is_empty() {
+            drop(new);
+            let _ = std::fs::remove_dir_all(&fresh);
+            return Err(refusal(dir, &unreadable));
+        }
+        new.flush()?;
+        copied
+    };
+    let failed = |what: String| StoreError::Open {
+        path: dir.to_path_buf(),
+        reason: format!("compacting it failed: {what}"),
+    };
+    swap_in(dir, &fresh, &moved_to, &journal_bytes).map_err(failed)?;
+    let whole = open_waiting(dir).and_then(|s| s.scan_start());
+    if let Err(what) = match whole {
+        Ok(damage) if damage.is_empty() => Ok(()),
+        Ok(damage) => Err(format!("the copy reads as damaged: {}", damage[0].what)),
+        Err(e) => Err(format!("the copy does not open: {e}")),
+    } {
+        let put_back = std::fs::rename(dir, &fresh).and_then(|()| std::fs::rename(&moved_to, dir));
+        return Err(failed(match put_back {
+            Ok(()) => format!(
+                "{what}; the store is as it was, the copy is {}",
+                fresh.display()
+            ),
+            Err(e) => format!(
+                "{what}; and putting the store back failed ({e}): it is {}",
+                moved_to.display()
+            ),
+        }));
+    }
+    let bytes_after = bytes_in(dir);
+    let kept = match keep_old {
+        true => Some(moved_to),
+        false => {
+            std::fs::remove_dir_all(&moved_to).map_err(|e| {
+                failed(format!(
+                    "the copy is in place, but the store before could not be removed from {}: {e}",
+                    moved_to.display()
+                ))
+            })?;
+            None
+        }
+    };
+    Ok(Compacted {
+        bytes_before,
+        bytes_after,
+        copied,
+        kept,
+    })
+}
+
+/// Paths beside `dir`, `DIR.WHAT-UNIXSECONDS` for each of `what`: the
+/// first, for a new copy, cleared of an earlier attempt.
+fn beside<const N: usize>(dir: &Path, what: [&str; N]) -> std::io::Result<[PathBuf; N]> {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "store".into());
+    let parent = dir.parent().unwrap_or(Path::new("."));
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let paths = what.map(|w| parent.join(format!("{name}.{w}-{secs}")));
+    if paths[0].exists() {
+        std::fs::remove_dir_all(&paths[0])?;
+    }
+    Ok(paths)
+}
+
 /// Copy everything sled can read of the store in `dir` into a new database
 /// and put that one in its place, keeping the journal; the damaged store is
 /// moved beside it (`DIR.damaged-UNIXSECONDS`). The store must be closed.
@@ -156,21 +383,9 @@ pub fn salvage(dir: &Path) -> Result<Salvaged, StoreError> {
             "store damaged, and salvaging it failed: {what}: {e}"
         ))
     };
-    let name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "store".into());
-    let parent = dir.parent().unwrap_or(Path::new("."));
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let fresh = parent.join(format!("{name}.salvage-{secs}"));
-    let moved_to = parent.join(format!("{name}.damaged-{secs}"));
-    if fresh.exists() {
-        std::fs::remove_dir_all(&fresh).map_err(|e| io("cannot clear an earlier attempt", e))?;
-    }
+    let [fresh, moved_to, without_conf] = beside(dir, ["salvage", "damaged", "reopen"])
+        .map_err(|e| io("cannot clear an earlier attempt", e))?;
     let journal_bytes = std::fs::read(dir.join(journal::FILE_NAME)).unwrap_or_default();
-    let without_conf = parent.join(format!("{name}.reopen-{secs}"));
     let journal = journal::replay(&journal_bytes).journal;
     let mut unreadable = Vec::new();
     let mut copied = 0u64;
@@ -216,85 +431,16 @@ pub fn salvage(dir: &Path) -> Result<Salvaged, StoreError> {
         }
         match old {
             Err(e) => unreadable.push(format!("the whole database ({e})")),
-            Ok(old) => {
-                for tree_name in old.tree_names() {
-                    // A snapshot only spares a start reading the results it
-                    // covers: the salvaged store's start reads them all,
-                    // never a snapshot of the damaged one (or some of its parts).
-                    if tree_name == b"checkpoints" {
-                        continue;
-                    }
-                    let (Ok(src), Ok(dst)) = (old.open_tree(&tree_name), new.open_tree(&tree_name))
-                    else {
-                        unreadable.push(format!(
-                            "tree `{}` (it does not open)",
-                            String::from_utf8_lossy(&tree_name)
-                        ));
-                        continue;
-                    };
-                    let mut failed = None;
-                    let damage = read_tree(&src, |k, v| {
-                        match dst.insert(k, v) {
-                            Ok(_) => copied += 1,
-                            Err(e) => failed = Some(e),
-                        };
-                    });
-                    if let Some(e) = failed {
-                        return Err(e.into());
-                    }
-                    let Some(damage) = damage else { continue };
-                    unreadable.push(damage);
-                    // Around the damage: every key a journaled sweep can
-                    // have in this tree, one by one.
-                    for js in journal.sweeps.values() {
-                        for k in sweep_keys(&tree_name, &js.entry.record.id, js.entry.shards) {
-                            if dst.contains_key(&k)? {
-                                continue;
-                            }
-                            if let Ok(Some(v)) = src.get(&k) {
-                                dst.insert(&k, v)?;
-                                copied += 1;
-                            }
-                        }
-                    }
-                }
-                // Ids handed out (sequence numbers, audit keys) stay above
-                // the old database's.
-                let floor = old.generate_id().unwrap_or(0).max(journal.max_seq + 1);
-                let mut n = 0u64;
-                while new.generate_id()? < floor && n < 100_000_000 {
-                    n += 1;
-                }
-            }
+            // A snapshot only spares a start reading the results it covers:
+            // the salvaged store's start reads them all, never a snapshot
+            // of the damaged one (or some of its parts).
+            Ok(old) => copied = copy_trees(&old, &new, &journal, false, &mut unreadable)?,
         }
         new.flush()?;
     }
     let _ = std::fs::remove_dir_all(&without_conf);
-    if !journal_bytes.is_empty() {
-        std::fs::write(fresh.join(journal::FILE_NAME), &journal_bytes)
-            .map_err(|e| io("cannot copy the journal", e))?;
-    }
-    std::fs::rename(dir, &moved_to).map_err(|e| {
-        io(
-            &format!(
-                "cannot move {} aside to {} (the salvaged copy is {})",
-                dir.display(),
-                moved_to.display(),
-                fresh.display()
-            ),
-            e,
-        )
-    })?;
-    std::fs::rename(&fresh, dir).map_err(|e| {
-        io(
-            &format!(
-                "cannot move the salvaged copy {} to {} (the damaged store is {})",
-                fresh.display(),
-                dir.display(),
-                moved_to.display()
-            ),
-            e,
-        )
+    swap_in(dir, &fresh, &moved_to, &journal_bytes).map_err(|what| {
+        StoreError::Damaged(format!("store damaged, and salvaging it failed: {what}"))
     })?;
     Ok(Salvaged {
         moved_to,
@@ -307,6 +453,8 @@ pub fn salvage(dir: &Path) -> Result<Salvaged, StoreError> {
 mod tests {
     use super::*;
     use crate::store::fixtures::{plan, record_at as record};
+    use crate::store::seal;
+    use std::collections::BTreeMap;
 
     /// Sweeps `a` and `b`, 3 shards each, all done; closed.
     fn two_sweeps(dir: &Path) {
@@ -399,5 +547,119 @@ mod tests {
         assert_eq!(all[1].results[&2], b"b2".to_vec());
         assert!(s.scan(false).unwrap().is_empty());
         assert!(s.next_seq().unwrap() > 2);
+    }
+
+    /// Every sweep of the store in `dir`: records, results, the journal.
+    fn contents(dir: &Path) -> (Vec<(String, BTreeMap<u32, Vec<u8>>)>, Vec<u8>) {
+        let s = open_waiting(dir).unwrap();
+        let sweeps = s.load_all().unwrap();
+        let sweeps = sweeps
+            .into_iter()
+            .map(|w| (w.record.id, w.results))
+            .collect();
+        (sweeps, std::fs::read(dir.join(journal::FILE_NAME)).unwrap())
+    }
+
+    #[test]
+    fn compaction_keeps_every_value_and_drops_what_sled_no_longer_needs() {
+        use crate::store::snapshot::{SetDigest, Snapshot};
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("store");
+        two_sweeps(&dir);
+        // Snapshots of 1 MB stored whole and replaced across reopens, as
+        // builds before snapshot parts did: sled kept a file of each.
+        for round in 0..12u8 {
+            let db = waiting(|| {
+                super::super::sled::open_db(&dir).map_err(|_| StoreError::InUse(dir.clone()))
+            })
+            .unwrap();
+            let cp = Snapshot {
+                seq: 1,
+                covered: Vec::new(),
+                merged: (0..1_000_000u32)
+                    .map(|i| (i * 7 + u32::from(round)) as u8)
+                    .collect(),
+                work: Vec::new(),
+                digest: SetDigest::default().hex(),
+                worker_work: BTreeMap::new(),
+            };
+            let t = db.open_tree("checkpoints").unwrap();
+            t.insert(b"a", seal("checkpoints", b"a", &cp.encode()))
+                .unwrap();
+            db.flush().unwrap();
+        }
+        let blobs = |d: &Path| std::fs::read_dir(d.join("blobs")).unwrap().count();
+        assert!(blobs(&dir) >= 10, "{} files in blobs/", blobs(&dir));
+        let before = contents(&dir);
+        let c = compact(&dir, false).unwrap();
+        assert!(blobs(&dir) <= 1, "{} files in blobs/", blobs(&dir));
+        assert!(c.bytes_after * 4 < c.bytes_before, "{c:?}");
+        assert_eq!(c.bytes_after, bytes_in(&dir));
+        assert!(c.kept.is_none());
+        assert_eq!(
+            contents(&dir),
+            before,
+            "every sweep, result and journal record kept"
+        );
+        let s = open_waiting(&dir).unwrap();
+        assert!(s.scan(false).unwrap().is_empty());
+        assert!(
+            s.load_for_start().unwrap()[0].snapshot.is_some(),
+            "the snapshot kept"
+        );
+        let seq = s.next_seq().unwrap();
+        assert!(
+            seq > 2,
+            "launch numbers stay above the copied store's: {seq}"
+        );
+        drop(s);
+        let left: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(left, ["store"], "nothing left beside it");
+        // Kept beside it when asked.
+        let c = waiting(|| compact(&dir, true)).unwrap();
+        let kept = c.kept.expect("kept");
+        assert!(
+            kept.to_string_lossy().contains("store.before-compact-"),
+            "{kept:?}"
+        );
+        assert_eq!(contents(&kept), before);
+    }
+
+    #[test]
+    fn a_store_in_use_or_damaged_is_not_compacted() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("store");
+        two_sweeps(&dir);
+        let held = open_waiting(&dir).unwrap();
+        let err = compact(&dir, false).unwrap_err();
+        assert!(matches!(err, StoreError::InUse(_)), "{err}");
+        drop(held);
+        {
+            let db = waiting(|| {
+                super::super::sled::open_db(&dir).map_err(|_| StoreError::InUse(dir.clone()))
+            })
+            .unwrap();
+            let results = db.open_tree("results").unwrap();
+            let key = b"a\0\0\0\0\x01".to_vec();
+            let mut v = results.get(&key).unwrap().unwrap().to_vec();
+            *v.last_mut().unwrap() ^= 1;
+            results.insert(&key, v).unwrap();
+            db.flush().unwrap();
+        }
+        let err = waiting(|| compact(&dir, false)).unwrap_err().to_string();
+        assert!(
+            err.starts_with("store damaged: tree `results`, sweep `a`, shard 1: checksum mismatch"),
+            "{err}"
+        );
+        let left: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(left, ["store"], "nothing written beside it");
     }
 }
