@@ -549,8 +549,11 @@ mod tests {
         assert!(s.next_seq().unwrap() > 2);
     }
 
-    /// Every sweep of the store in `dir`: records, results, the journal.
-    fn contents(dir: &Path) -> (Vec<(String, BTreeMap<u32, Vec<u8>>)>, Vec<u8>) {
+    /// Each sweep's id and results, and the journal's bytes.
+    type Contents = (Vec<(String, BTreeMap<u32, Vec<u8>>)>, Vec<u8>);
+
+    /// Every sweep of the store in `dir`: ids, results, the journal.
+    fn contents(dir: &Path) -> Contents {
         let s = open_waiting(dir).unwrap();
         let sweeps = s.load_all().unwrap();
         let sweeps = sweeps
