@@ -147,6 +147,22 @@ fn open_waiting(dir: &Path) -> Result<SledStore, StoreError> {
     waiting(|| SledStore::open(dir))
 }
 
+/// sled's database in `dir` itself (no store checks), waiting while it is
+/// in use as [`waiting`] does.
+fn open_raw(dir: &Path) -> Result<::sled::Db, StoreError> {
+    waiting(|| {
+        super::sled::open_db(dir).map_err(|reason| {
+            match reason.contains("could not acquire lock") {
+                true => StoreError::InUse(dir.to_path_buf()),
+                false => StoreError::Open {
+                    path: dir.to_path_buf(),
+                    reason,
+                },
+            }
+        })
+    })
+}
+
 /// Copy every tree of `old` into `new` (with `snapshots`, the snapshots
 /// too): all sled can read of each, and around a part it cannot (said in
 /// `unreadable`), every key a journaled sweep can have there, one by one.
@@ -239,7 +255,7 @@ fn swap_in(dir: &Path, fresh: &Path, moved_to: &Path, journal_bytes: &[u8]) -> R
 }
 
 /// The sizes of the files under `dir`, in bytes.
-fn bytes_in(dir: &Path) -> u64 {
+pub(super) fn bytes_in(dir: &Path) -> u64 {
     std::fs::read_dir(dir).map_or(0, |d| {
         d.flatten()
             .map(|e| match e.file_type().is_ok_and(|t| t.is_dir()) {
@@ -289,29 +305,21 @@ pub fn compact(dir: &Path, keep_old: bool) -> Result<Compacted, StoreError> {
     let bytes_before = bytes_in(dir);
     let journal_bytes = std::fs::read(dir.join(journal::FILE_NAME)).unwrap_or_default();
     let journal = journal::replay(&journal_bytes).journal;
-    let copied = {
+    let copy = || -> Result<u64, StoreError> {
         let new = ::sled::Config::new().path(&fresh).open()?;
-        let old = waiting(|| {
-            super::sled::open_db(dir).map_err(|reason| {
-                match reason.contains("could not acquire lock") {
-                    true => StoreError::InUse(dir.to_path_buf()),
-                    false => StoreError::Open {
-                        path: dir.to_path_buf(),
-                        reason,
-                    },
-                }
-            })
-        })?;
+        let old = open_raw(dir)?;
         let mut unreadable = Vec::new();
         let copied = copy_trees(&old, &new, &journal, true, &mut unreadable)?;
         if !unreadable.is_empty() {
-            drop(new);
-            let _ = std::fs::remove_dir_all(&fresh);
             return Err(refusal(dir, &unreadable));
         }
         new.flush()?;
-        copied
+        Ok(copied)
     };
+    // A copy that fails leaves nothing beside the store.
+    let copied = copy().inspect_err(|_| {
+        let _ = std::fs::remove_dir_all(&fresh);
+    })?;
     let failed = |what: String| StoreError::Open {
         path: dir.to_path_buf(),
         reason: format!("compacting it failed: {what}"),
@@ -394,18 +402,7 @@ pub fn salvage(dir: &Path) -> Result<Salvaged, StoreError> {
             .path(&fresh)
             .open()
             .map_err(StoreError::from)?;
-        let old = waiting(|| {
-            super::sled::open_db(dir).map_err(|reason| {
-                if reason.contains("could not acquire lock") {
-                    StoreError::InUse(dir.to_path_buf())
-                } else {
-                    StoreError::Open {
-                        path: dir.to_path_buf(),
-                        reason,
-                    }
-                }
-            })
-        });
+        let old = open_raw(dir);
         // sled cannot open it: its page-table snapshot (`snap.*`, written
         // at each open) may point into the damage, and recovering from the
         // log alone reads everything up to it; a damaged `conf` (sled's
@@ -572,10 +569,7 @@ mod tests {
         // Snapshots of 1 MB stored whole and replaced across reopens, as
         // builds before snapshot parts did: sled kept a file of each.
         for round in 0..12u8 {
-            let db = waiting(|| {
-                super::super::sled::open_db(&dir).map_err(|_| StoreError::InUse(dir.clone()))
-            })
-            .unwrap();
+            let db = open_raw(&dir).unwrap();
             let cp = Snapshot {
                 seq: 1,
                 covered: Vec::new(),
@@ -642,10 +636,7 @@ mod tests {
         assert!(matches!(err, StoreError::InUse(_)), "{err}");
         drop(held);
         {
-            let db = waiting(|| {
-                super::super::sled::open_db(&dir).map_err(|_| StoreError::InUse(dir.clone()))
-            })
-            .unwrap();
+            let db = open_raw(&dir).unwrap();
             let results = db.open_tree("results").unwrap();
             let key = b"a\0\0\0\0\x01".to_vec();
             let mut v = results.get(&key).unwrap().unwrap().to_vec();

@@ -1551,6 +1551,7 @@ fn owner(tree: &str, key: &[u8]) -> (Option<String>, Option<u32>) {
 mod tests {
     use super::*;
     use crate::store::fixtures::{plan, record};
+    use crate::store::salvage::bytes_in;
 
     #[test]
     fn counters_stored_before_the_lease_counters_existed_still_load() {
@@ -1850,17 +1851,6 @@ mod tests {
 
     fn files_in(dir: &Path) -> usize {
         std::fs::read_dir(dir).map_or(0, |d| d.count())
-    }
-
-    fn bytes_in(dir: &Path) -> u64 {
-        std::fs::read_dir(dir)
-            .unwrap()
-            .flatten()
-            .map(|e| match e.path().is_dir() {
-                true => bytes_in(&e.path()),
-                false => e.metadata().map_or(0, |m| m.len()),
-            })
-            .sum()
     }
 
     #[test]
