@@ -26,6 +26,7 @@ _VERIFY_WORDS = (
     (re.compile(r"--require-signature\b"), "require_signature=True"),
     (re.compile(r"no --trust-key names it"), "no trust_key= names it"),
     (re.compile(r"--trust-key\b"), "trust_key="),
+    (re.compile(r"--record\b"), "record="),
 )
 
 
@@ -43,9 +44,10 @@ def verify(
     threads: Optional[int] = None,
     trust_key: Iterable[_Path] = (),
     require_signature: bool = False,
+    record: Optional[_Path] = None,
 ) -> Dict[str, Any]:
     """``gamesweep verify FILE --sample F [--seed S] [--threads T]
-    [--trust-key KEY ...] [--require-signature]``: say who signed the
+    [--trust-key KEY ...] [--require-signature] [--record DIR]``: say who signed the
     export file ``file``, re-derive its plan from its kind and parameters
     (a file whose plan is not this build's is refused), re-run a seeded
     sample of its finished shards here and compare each with the exported
@@ -58,6 +60,10 @@ def verify(
     - ``trust_key``: key files (:meth:`Coordinator.key` with ``out``, or
       ``gamesweep key export``) whose signature makes the file trusted.
     - ``require_signature``: refuse a file no trusted key signed.
+    - ``record``: a report folder: what was found is added to its
+      ``verified.json``, which the report written there states in its
+      Verification section (its ``results.json``, if any, must be of the
+      same sweep).
 
     What was found, as a dict: ``ok`` (every re-run shard matched),
     ``mismatches`` (each ``{"shard", "why"}``), ``rerun`` (the shards
@@ -91,6 +97,7 @@ def verify(
             threads=n_threads,
             trust_key=[os.fspath(k) for k in keys],
             require_signature=require_signature,
+            record=None if record is None else os.fspath(record),
         )
     except _native.GamesweepError as e:
         raise convert(GamesweepError(_verify_text(str(e)))) from None

@@ -13,6 +13,7 @@ def verify(
     threads: Optional[int] = None,
     trust_key: Iterable[_Path] = (),
     require_signature: bool = False,
+    record: Optional[_Path] = None,
 ) -> Dict[str, Any]:
     """``gamesweep verify FILE --sample F``: re-run a sample of an export file's shards; what was found (``ok``, ``mismatches``, ...)."""
 def store_check(dir: _Path) -> Dict[str, Any]:

@@ -947,7 +947,7 @@ fn key(
 }
 
 /// `gamesweep verify FILE --sample F [--seed S] [--threads T] [--trust-key
-/// KEY ...] [--require-signature]` by the CLI's own job (`ops::verify`):
+/// KEY ...] [--require-signature] [--record DIR]` by the CLI's own job (`ops::verify`):
 /// who signed the export file, its plan re-derived, a seeded sample
 /// (`sample`: `"0.05"`, `"5%"` or `"1"`) of its finished shards re-run
 /// here; answers what was found: `{"file", "sweep_id", "kind",
@@ -956,7 +956,8 @@ fn key(
 /// "summary"}` (a mismatch is a finding, not an error). On Ctrl-C the
 /// re-runs stop at their next check.
 #[pyfunction]
-#[pyo3(signature = (file, *, sample, seed = 0, threads = None, trust_key = Vec::new(), require_signature = false))]
+#[pyo3(signature = (file, *, sample, seed = 0, threads = None, trust_key = Vec::new(), require_signature = false, record = None))]
+#[allow(clippy::too_many_arguments)] // the CLI's options, one keyword each
 fn verify(
     py: Python<'_>,
     file: std::path::PathBuf,
@@ -965,6 +966,7 @@ fn verify(
     threads: Option<u32>,
     trust_key: Vec<std::path::PathBuf>,
     require_signature: bool,
+    record: Option<std::path::PathBuf>,
 ) -> PyResult<String> {
     use gamesweep_coordinator::ops::verify::{verify, VerifyRequest};
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -984,6 +986,7 @@ fn verify(
         threads,
         trust_key,
         require_signature,
+        record,
     };
     let cancel = Arc::new(AtomicBool::new(false));
     // Stops the re-runs however the call is left (Ctrl-C included).

@@ -3,6 +3,7 @@
 the store's journal read and damaged here by its documented layout
 (coordinator/engine/src/store/journal.rs)."""
 
+import json
 import re
 import shutil
 import struct
@@ -127,6 +128,31 @@ def test_verify_reproduces_an_export_as_the_cli(cli, local_run, tmp_path):
     ).stdout.splitlines()
     assert _summary(t["summary"]) == _summary(theirs[-1])
     assert 0 < len(t["rerun"]) < shards and t["rerun"] == sorted(t["rerun"])
+
+
+def test_verify_records_beside_its_report(cli, local_run, tmp_path):
+    f = tmp_path / "run.gsx"
+    cli.run("export", "run", str(f), "--store", str(local_run / "store"))
+    shards = gs.store_check(local_run)["sweeps"][0]["shards"]
+    # The run's report, apart from the store the other tests share.
+    run = tmp_path / "run"
+    shutil.copytree(local_run, run, ignore=shutil.ignore_patterns("store"))
+    v = gs.verify(f, sample=1, seed=4, threads=1, record=run)
+    assert v["ok"] is True
+    records = json.loads((run / "verified.json").read_text())
+    assert [(r["rerun"], r["finished"], r["seed"], r["mismatched"]) for r in records] == [
+        (shards, shards, 4, [])
+    ]
+    cli.run("report", "--from", str(run))
+    md = (run / "report.md").read_text()
+    assert f"re-ran {shards} of the {shards} finished shards" in md
+    # Beside another sweep's report: refused, said with the keyword's name.
+    other = tmp_path / "other"
+    cli.run("run", "uvg", "--max-n", "4", "-q", "--out", str(other))
+    with pytest.raises(gs.InvalidInputError, match="record=") as e:
+        gs.verify(f, sample=1, record=other)
+    assert "--" not in str(e.value)
+    assert not (other / "verified.json").exists()
 
 
 def test_verify_errors_name_keywords(cli, local_run, tmp_path):

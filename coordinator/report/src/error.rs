@@ -31,6 +31,15 @@ pub enum ReportError {
         /// Why it does not parse.
         source: serde_json::Error,
     },
+    /// A `verified.json` that cannot be read as re-run records, or holds
+    /// a record of another sweep.
+    #[error("{}: {why}", path.display())]
+    Reruns {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
     /// A file or folder could not be created, read, written or removed.
     #[error("{what} {}: {source}", path.display())]
     Io {

@@ -238,8 +238,27 @@ pub fn replication_line(p: &Provenance) -> String {
     )
 }
 
+/// The whole Verification section of the report written into `dir`: what
+/// `verification` says, then the re-runs recorded in `dir`'s
+/// `verified.json` ([`reruns`](crate::reruns)), each checked to be of the
+/// sweep in `results_json`.
+pub fn verification_md(
+    dir: &Path,
+    results_json: &str,
+    verification: &Verification,
+) -> Result<String, ReportError> {
+    let records = crate::reruns::read(dir)?;
+    crate::reruns::check(dir, &records, results_json)?;
+    Ok(format!(
+        "{}{}",
+        verification.section_md(),
+        crate::reruns::section_md(&records)
+    ))
+}
+
 /// Write `results.json`, `report.md` (the kind's text, the Verification
-/// section from `verification`, then the figures section), `report.html`,
+/// section from `verification` and `dir`'s re-run records
+/// ([`verification_md`]), then the figures section), `report.html`,
 /// the SVG figures (in `figures/`; stale `.svg` files there are removed)
 /// and the exports of `rendered` into `dir` (created if missing); the
 /// [`Written`] list names them all, for the caller's one line. The figures are rendered here from
@@ -249,7 +268,11 @@ pub fn write_results(
     rendered: &Rendered,
     verification: &Verification,
 ) -> Result<Written, ReportError> {
-    let md = format!("{}{}", rendered.report_md, verification.section_md());
+    let md = format!(
+        "{}{}",
+        rendered.report_md,
+        verification_md(dir, &rendered.results_json, verification)?
+    );
     let figs = figures::render(&rendered.results_json, &md)
         .map_err(|e| ReportError::Figures(Box::new(e)))?;
     let report_md = format!("{md}{}", figs.section_md);

@@ -1,5 +1,5 @@
 //! `gamesweep verify FILE --sample F [--seed S] [--threads T] [--trust-key
-//! KEY]...`: check who signed an export file, re-derive its plan, re-run a
+//! KEY]... [--record DIR]`: check who signed an export file, re-derive its plan, re-run a
 //! seeded sample of its finished shards in this process and compare each
 //! with the exported result; print each mismatch and a summary, and fail on
 //! any. The job is [`crate::ops::verify`] (the Python module's `verify`
@@ -31,6 +31,13 @@ pub struct VerifyArgs {
     /// Fail unless a trusted key signed the file.
     #[arg(long)]
     pub require_signature: bool,
+    /// Add what was found (when, this machine, the solver build, the
+    /// shards re-run and how many matched) to DIR/verified.json; the report
+    /// written in DIR (`run --out DIR`, `report --from DIR`) states it in
+    /// its Verification section. DIR's results.json, if any, must be of the
+    /// same sweep.
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
 }
 
 fn parse_share(text: &str) -> Result<u32, String> {
@@ -46,6 +53,7 @@ impl From<&VerifyArgs> for VerifyRequest {
             threads: a.threads,
             trust_key: a.trust_key.clone(),
             require_signature: a.require_signature,
+            record: a.record.clone(),
         }
     }
 }
@@ -63,6 +71,13 @@ pub fn exec(a: VerifyArgs) -> anyhow::Result<()> {
         println!("shard {}: MISMATCH: {}", m.shard, m.why);
     }
     println!("{}", v.summary());
+    if let Some(dir) = &a.record {
+        println!(
+            "verify: recorded in {}; `gamesweep report --from {}` states it in the report",
+            dir.join(gamesweep_report::reruns::FILE).display(),
+            dir.display()
+        );
+    }
     if !v.ok() {
         anyhow::bail!(
             "{} of {} re-run shards of {} do not match the exported results",

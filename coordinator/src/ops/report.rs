@@ -85,7 +85,13 @@ pub fn rerender(r: &RerenderRequest) -> anyhow::Result<Reported> {
         );
     }
     let out = r.out.clone().unwrap_or_else(|| r.dir.clone());
-    let written = report::write_results(&out, &rendered, &report::Verification::of_dir(&r.dir)?)?;
+    let verification = report::Verification::of_dir(&r.dir)?;
+    // The re-run records travel with the report they are stated in.
+    let records = gamesweep_report::reruns::read(&r.dir)?;
+    if out != r.dir && !records.is_empty() {
+        gamesweep_report::reruns::write_all(&out, &records)?;
+    }
+    let written = report::write_results(&out, &rendered, &verification)?;
     let line = format!(
         "wrote {}/: {written}, from {}",
         out.display(),

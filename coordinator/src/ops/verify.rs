@@ -8,9 +8,11 @@
 
 use crate::args;
 use crate::error::UsageError;
+use anyhow::Context as _;
 use gamesweep::kinds;
 use gamesweep::sweep::{ShardCtx, ShardSpec};
 use gamesweep_engine::export_file::{self, ExportResult, Signature};
+use gamesweep_report::reruns::{self, Rerun};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -31,6 +33,10 @@ pub struct VerifyRequest {
     pub trust_key: Vec<PathBuf>,
     /// Fail unless a trusted key signed the file.
     pub require_signature: bool,
+    /// Add what was found to this report folder's `verified.json`
+    /// ([`gamesweep_report::reruns`]), stated in the Verification section
+    /// of the report written there.
+    pub record: Option<PathBuf>,
 }
 
 /// What became of one re-run shard.
@@ -188,6 +194,10 @@ pub fn verify(
         ))
         .into());
     }
+    if let Some(dir) = &r.record {
+        // Before hours of re-runs: the folder's report must be this sweep's.
+        record_fits(dir, &export.kind, &params)?;
+    }
     // The file's plan is its own word: re-derive it and compare.
     let plan = replan(kind, &params, export.target_shards, export)
         .map_err(|e| UsageError(format!("{}: {e}", r.file.display())))?;
@@ -236,7 +246,7 @@ pub fn verify(
             Check::Mismatch(why) => Some(Mismatch { shard: i, why }),
         })
         .collect();
-    Ok(Verified {
+    let verified = Verified {
         file: r.file.clone(),
         sweep_id: export.sweep_id.clone(),
         kind: export.kind.clone(),
@@ -250,7 +260,91 @@ pub fn verify(
         rerun,
         mismatches,
         seconds: started.elapsed().as_secs_f64(),
-    })
+    };
+    if let Some(dir) = &r.record {
+        let record = Rerun {
+            date: crate::output::utc_time(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_millis() as u64),
+            ),
+            machine: machine(),
+            build: env!("CARGO_PKG_VERSION").to_string(),
+            solver: kind.version(),
+            file: r
+                .file
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            file_sha256: file_sha256(&r.file)?,
+            signer: verified.signer.clone(),
+            trusted: verified.trusted,
+            sweep_id: verified.sweep_id.clone(),
+            kind: verified.kind.clone(),
+            params: params.clone(),
+            finished: verified.finished,
+            sample_ppm: verified.sample_ppm,
+            seed: verified.seed,
+            rerun: verified.rerun.len() as u64,
+            mismatched: verified.mismatches.iter().map(|m| m.shard).collect(),
+            threads: verified.threads as u64,
+            seconds: verified.seconds,
+        };
+        reruns::append(dir, record)?;
+    }
+    Ok(verified)
+}
+
+/// `dir`'s `results.json`, if there is one, is of a `kind` sweep with
+/// `params`: a record of another sweep would be refused when the report is
+/// written, so it is refused before the re-runs.
+fn record_fits(
+    dir: &std::path::Path,
+    kind: &str,
+    params: &gamesweep::sweep::Params,
+) -> anyhow::Result<()> {
+    let path = dir.join("results.json");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(anyhow::Error::new(e).context(format!("reading {}", path.display()))),
+    };
+    if !reruns::of_sweep(&text, kind, params) {
+        return Err(UsageError(format!(
+            "--record {}: its results.json is not of this `{kind}` sweep with parameters {}; record a re-run beside its own sweep's report",
+            dir.display(),
+            serde_json::to_string(params).expect("parameters serialize")
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// This machine as it reads itself: the CPU model (Linux's
+/// `/proc/cpuinfo`) and the logical cores.
+fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!(
+        "{model}, {cores} logical core{}",
+        if cores == 1 { "" } else { "s" }
+    )
+}
+
+/// The SHA-256 of `path`'s bytes, in hex.
+fn file_sha256(path: &std::path::Path) -> anyhow::Result<String> {
+    use sha2::Digest as _;
+    let mut f = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut h = sha2::Sha256::new();
+    std::io::copy(&mut f, &mut h).with_context(|| format!("reading {}", path.display()))?;
+    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The plan this build makes for `params` and `target` shards, if the

@@ -68,10 +68,11 @@ fn committed_figures_rerender_byte_for_byte() {
         let name = dir.display().to_string();
         let (json, kind_md) = kind_rendering(&dir);
         // The kind's text, the Verification section (from the run's
-        // provenance.json, if any), then the figures.
+        // provenance.json, if any, and its verified.json), then the figures.
         let md = format!(
             "{kind_md}{}",
-            report::Verification::of_dir(&dir).unwrap().section_md()
+            report::verification_md(&dir, &json, &report::Verification::of_dir(&dir).unwrap())
+                .unwrap()
         );
         let f = figures::render(&json, &md).unwrap();
         assert_eq!(

@@ -19,7 +19,7 @@ pub const LONG: &[&str] = &[
 
 /// Committed runs of an hour or more of CPU: re-rendered here, recomputed
 /// only by rerunning the sweep (the command is in the run's `NOTES.md`).
-pub const HOURS: &[&str] = &["uvg-n11", "col-10"];
+pub const HOURS: &[&str] = &["uvg-n11", "uvg-n12", "col-10"];
 
 pub fn runs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../runs")

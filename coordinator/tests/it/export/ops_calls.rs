@@ -245,6 +245,7 @@ fn verify_as_a_value_is_what_the_command_prints_and_finds_a_forged_result() {
             threads: Some(1),
             trust_key: vec![k.clone()],
             require_signature: true,
+            record: None,
         },
         &AtomicBool::new(false),
         |sig| *told.borrow_mut() = sig.to_string(),
@@ -283,6 +284,7 @@ fn verify_as_a_value_is_what_the_command_prints_and_finds_a_forged_result() {
         threads: None,
         trust_key: Vec::new(),
         require_signature: false,
+        record: None,
     };
     let q = verify(&quarter, &AtomicBool::new(false), |_| {}).unwrap();
     let out = ok(&["verify", s(&file), "--sample", "25%", "--seed", "5"]);
@@ -329,4 +331,88 @@ fn verify_as_a_value_is_what_the_command_prints_and_finds_a_forged_result() {
             bad.display()
         )
     );
+}
+
+#[test]
+fn a_recorded_verify_is_stated_in_the_report_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = finished_export(d);
+    let run = d.join("small");
+    let n = export_file::read(&file).unwrap().export.shards();
+    let before = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(!before.contains("Re-run elsewhere"));
+    // A re-run of every shard, recorded beside the run's report.
+    let out = ok(&[
+        "verify",
+        s(&file),
+        "--sample",
+        "100%",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+        "--record",
+        s(&run),
+    ]);
+    assert!(out.contains("verified.json"), "{out}");
+    let records = gamesweep_report::reruns::read(&run).unwrap();
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    assert_eq!((r.rerun, r.finished, r.seed), (n as u64, n as u64, 3));
+    assert!(r.mismatched.is_empty() && r.kind == "uvg" && r.file == "run.gsx");
+    assert_eq!(r.file_sha256.len(), 64);
+    assert!(r.machine.contains("logical core"), "{}", r.machine);
+    // The report rendered there states it; the rest of it is unchanged.
+    ok(&["report", "--from", s(&run)]);
+    let after = std::fs::read_to_string(run.join("report.md")).unwrap();
+    let line = format!("re-ran {n} of the {n} finished shards of an export of this sweep");
+    assert!(after.contains(&line), "{after}");
+    assert!(
+        after.contains(&format!("**{n} matched**, none differed")),
+        "{after}"
+    );
+    assert_eq!(
+        after.replace(&gamesweep_report::reruns::section_md(&records), ""),
+        before
+    );
+    // A forged result: recorded as differing, named in the report.
+    let mut e = export_file::read(&file).unwrap().export;
+    let shard = forge(&mut e);
+    let bad = d.join("forged.gsx");
+    std::fs::write(&bad, export_file::encode_unsigned(&e)).unwrap();
+    let v = verify(
+        &VerifyRequest {
+            file: bad.clone(),
+            sample_ppm: 1_000_000,
+            seed: 0,
+            threads: Some(1),
+            trust_key: Vec::new(),
+            require_signature: false,
+            record: Some(run.clone()),
+        },
+        &AtomicBool::new(false),
+        |_| {},
+    )
+    .unwrap();
+    assert!(!v.ok());
+    ok(&["report", "--from", s(&run)]);
+    let md = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(
+        md.contains(&format!("**1 differed** (shards {shard})")),
+        "{md}"
+    );
+    assert!(md.contains("unsigned"), "{md}");
+    // Beside another sweep's report: refused before any re-run, nothing written.
+    let other = d.join("other");
+    ok(&["run", "uvg", "--max-n", "5", "-q", "--out", s(&other)]);
+    refused(
+        &["verify", s(&file), "--sample", "1", "--record", s(&other)],
+        "--record",
+    );
+    assert!(!other.join("verified.json").exists());
+    // A record of another sweep put there by hand: the report is refused.
+    std::fs::copy(run.join("verified.json"), other.join("verified.json")).unwrap();
+    let err = refused(&["report", "--from", s(&other)], "verified.json");
+    assert!(err.contains("record 1 is of a `uvg` sweep"), "{err}");
 }
