@@ -741,18 +741,19 @@ fn an_outside_kind_version_covers_its_id_the_whole_crate_and_its_name() {
     }
 }
 
-/// While the n = 12 campaign (`runs/uvg-n12`) runs, the `uvg` solver
-/// version it was launched under stays this build's: a refactor of code
-/// the version hashes (the framework in `sweep/`, say) would otherwise
-/// record a solver change in the middle of the campaign although no
-/// solver changed. A deliberate solver change updates this line and is
-/// logged in `runs/uvg-n12/NOTES.md` (`run --accept-solver-change` then
-/// records which build computed which shards).
+/// The `uvg` solver version is pinned: the code it hashes changes only
+/// deliberately (a faster solver, benchmarked in `runs/BENCHMARKS.md` and
+/// checked against the committed runs), never as the side effect of a
+/// refactor (of the framework in `sweep/`, say). A store or export file of
+/// another version is refused by `run` (without `--accept-solver-change`),
+/// `import` and `verify`, so a change here is one a note names. The n = 12
+/// campaign (`runs/uvg-n12`) finished under this version, which also re-ran
+/// its 1 % sample on another machine.
 #[test]
-fn the_campaigns_uvg_solver_version_is_this_builds() {
+fn the_uvg_solver_version_is_pinned() {
     assert_eq!(
         kinds::find("uvg").unwrap().version(),
         "0.1.0+0a1bf8960e789a12f6da6c463d82d479",
-        "the uvg solver version changed while the n = 12 campaign runs: if deliberate, update this test and log it in runs/uvg-n12/NOTES.md"
+        "the uvg solver version changed: if deliberate, update this test and say so where the change is benchmarked (runs/BENCHMARKS.md)"
     );
 }
