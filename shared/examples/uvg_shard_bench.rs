@@ -7,7 +7,11 @@
 //! `cargo run --release -p gamesweep --example uvg_shard_bench -- N SHARD [REPS=1]`
 //! (`EXT=K` and `COLLECT=V` in the environment: the sweep's
 //! `--extension-value` and `--collect-min-value`; `SALT=S`: run as a
-//! comparable lease does, computing the position digest under salt `S`)
+//! comparable lease does, computing the position digest under salt `S`;
+//! `OUT=1`: print a hash of the shard's result, to compare builds, and
+//! `OUT=json` the result itself;
+//! `GEN=1`: only walk the shard's part of the generation tree as the kind
+//! does, solving nothing: the generation floor, for solve ÷ generation)
 //! (n = 11: 4,096 shards, cuts 64 × 64 at levels 9, 10; n = 12: 65,536
 //! shards, cuts 64 × 32 × 32 at levels 9, 10, 11 — as `graphplan::plan`
 //! numbers them; `--check` compares the cuts with the plan's).
@@ -73,6 +77,25 @@ fn main() {
     let salt: Option<u64> = std::env::var("SALT")
         .ok()
         .map(|v| v.parse().expect("SALT: a number"));
+    if std::env::var_os("GEN").is_some() {
+        for _ in 0..reps {
+            let walk = s.decode("uvg").expect("a split shard");
+            let t0 = cpu_ns();
+            let mut positions = 0u64;
+            // The kind's walk and filter, with no table pushed.
+            graphplan::walk_tree(&walk, n, &mut |g, counted| {
+                if counted {
+                    positions += g.n() as u64;
+                }
+            });
+            let dt = cpu_ns() - t0;
+            println!(
+                "n = {n} shard {index}: {positions} positions, {:.3} s CPU, generation only",
+                dt as f64 / 1e9
+            );
+        }
+        return;
+    }
     for _ in 0..reps {
         let (cancel, progress, digest) =
             (AtomicBool::new(false), AtomicU64::new(0), AtomicU64::new(0));
@@ -85,6 +108,20 @@ fn main() {
         let dt = cpu_ns() - t0;
         if salt.is_some() {
             println!("  position digest {:016x}", digest.load(Ordering::Relaxed));
+        }
+        if std::env::var_os("OUT").is_some() {
+            use std::hash::{Hash, Hasher};
+            let json = serde_json::to_string(&out).expect("a result serialises");
+            let mut h = std::hash::DefaultHasher::new();
+            json.hash(&mut h);
+            println!(
+                "  result hash {:016x} ({} bytes of JSON)",
+                h.finish(),
+                json.len()
+            );
+            if std::env::var("OUT").is_ok_and(|v| v == "json") {
+                println!("{json}");
+            }
         }
         let positions = out.work();
         println!(

@@ -27,10 +27,12 @@
 //! parent's plane 0 (a proven shortcut by the matching theorem,
 //! `docs/uvg-shortcuts.md`), and a top-down search by the game rule gives the
 //! values of the starts that are not lost. The leaves' parents need not
-//! compute their rows either ([`Incremental::push_parent`]): the leaves read
-//! them only through plane 0, which is derived from the grandparent's
-//! complete rows by the same shortcut, for the few rows the leaves read
-//! (`docs/uvg-shortcuts.md`). Graphs on more than [`MAX_N`] vertices, or with a
+//! compute their value rows either ([`Incremental::push_parent`]): the
+//! leaves read them only through plane 0, which is derived by the same
+//! shortcut from the grandparent's plane 0, itself derived from the complete
+//! rows one level further down (a *thin* level: plane 0 only, shared by the
+//! sibling parents; `docs/uvg-shortcuts.md`), every row at once with a few
+//! vector operations. Graphs on more than [`MAX_N`] vertices, or with a
 //! value ≥ 8 in some position (impossible below 13 vertices), fall back to
 //! the per-position DPs of [`grundy_all`](super::grundy_all).
 
@@ -43,13 +45,10 @@ pub const MAX_N: usize = 16;
 /// lets the compiler drop the bounds checks on the hot path.
 const ROWS: usize = 1 << MAX_N;
 
-/// [`Incremental::push_parent`] derives and stores the lazy level's rows
-/// that miss at most this many of its vertices other than its new one (the
-/// rows its leaves' start tests and first search steps read: 176 of 1,024
-/// at 11 vertices). Storing the 210 rows that miss four as well cost more
-/// than deriving, on first use, the ones the leaves do read (3 % of an
-/// n = 12 shard).
-const STORED_MISSING: usize = 3;
+/// The levels below a leaves' parent ([`Incremental::push_parent`]) that
+/// hold plane 0 only (*thin*), derived as the parent's is; the levels under
+/// them have complete rows.
+const THIN_LEVELS: usize = 3;
 
 const LANE_LO15: u64 = 0x7fff_7fff_7fff_7fff;
 const LANE_HI: u64 = 0x8000_8000_8000_8000;
@@ -72,6 +71,41 @@ const SPREAD: [u64; 16] = {
     t
 };
 
+/// The start values of one graph, counted: what a sweep adds up per graph,
+/// without a pass over the values when the solver knows them in bulk
+/// ([`Incremental::value_counts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueCounts {
+    /// The number of starts of each value `k` < 16 in the 4-bit field `k`
+    /// (graphs of fewer than 16 vertices; `None` for larger ones).
+    pub packed: Option<u64>,
+    /// The values present: bit `k` for value `k` (values ≥ 32 are not
+    /// marked).
+    pub present: u32,
+    /// The starts of nonzero value (the first player wins).
+    pub nonzero: u32,
+}
+
+impl ValueCounts {
+    /// The counts of `values` (`values[v]` = the value of start `v`).
+    pub fn of(values: &[u8]) -> Self {
+        let small = values.len() < 16 && values.iter().all(|&k| k < 16);
+        let (mut packed, mut present, mut nonzero) = (0u64, 0u32, 0u32);
+        for (v, &k) in values.iter().enumerate() {
+            if small {
+                packed += 1 << (4 * u32::from(k));
+            }
+            present |= 1u32.checked_shl(u32::from(k)).unwrap_or(0);
+            nonzero |= u32::from(k != 0) << (v & 31);
+        }
+        ValueCounts {
+            packed: small.then_some(packed),
+            present,
+            nonzero,
+        }
+    }
+}
+
 /// Bit 15 of each 16-bit lane of `x` set iff the lane is not zero.
 #[inline(always)]
 fn lanes_nonzero(x: u64) -> u64 {
@@ -90,29 +124,34 @@ fn gather_lanes(h: u64) -> usize {
 ///
 /// Levels `1..=valid` have complete rows. Above them there may be one *lazy*
 /// level `valid + 1` (a node pushed by [`Self::push_parent`], whose children
-/// are all leaves): none of its rows is computed up front; plane 0 of a row
-/// (its lost set) is derived from the complete rows below when first read
-/// ([`Self::d_lazy`], the same matching shortcut as the leaves'), and the
-/// values of its positions by the memoised search of [`Self::nimber`].
+/// are all leaves): only plane 0 of its rows (their lost sets) is computed,
+/// from the complete rows below by the same matching shortcut as the
+/// leaves' ([`Self::derive_lazy`]); the values of its positions come from
+/// the memoised search of [`Self::nimber`].
 pub struct Incremental {
     /// Word 0 of every row (planes 0..=3). Rows `[2^(m−1), 2^m)` belong to
     /// `path[m]` (the node with `m` vertices).
     lo: Box<[u64; ROWS]>,
     /// Word 1 of every row (planes 4..=7), read only when word 0 is full.
     hi: Box<[u64; ROWS]>,
+    /// Plane 0 of every row in place (its lost set `D(S)`): of the complete
+    /// levels' rows (a copy of `lo`'s first lane, in half the space), and of
+    /// the lazy level's, derived by [`Self::derive_lazy`].
+    d: Box<[u16; ROWS]>,
+    /// Scratch of [`Self::derive_lazy`]: one mask per row of the level below.
+    inc: Box<[u16; ROWS]>,
     /// Adjacency of the node on each level whose rows are in place (the
     /// first `level` entries of `path[level]`; the others are not read).
     path: Vec<[u32; MAX_N]>,
     /// Levels `1..=valid` of `path` are consistent (each the parent of the
     /// next) and have complete rows.
     valid: usize,
-    /// Level `valid + 1` of `path` holds a lazy node (consistent with the
-    /// levels below it), whose plane 0 is in `dmemo` where its stamp is
-    /// `lazy_round`.
-    lazy: bool,
-    /// Lost set (plane 0) of the lazy level's rows already derived.
-    dmemo: Box<[Derived; ROWS]>,
-    /// The round of the lazy node: its entries of `dmemo` and `memo`.
+    /// Levels `valid + 1..=dtop` of `path` are consistent with the levels
+    /// below and have their plane 0 (in `d`) only; when `dtop > valid`,
+    /// level `dtop` holds a lazy node (pushed by [`Self::push_parent`]),
+    /// and a level between is its parent, a *thin* level.
+    dtop: usize,
+    /// The round of the lazy node: its entries of `memo`.
     lazy_round: u32,
     /// Level whose values [`Self::nimber`] is computing (a leaf, or the
     /// lazy node itself): the adjacency it reads is `path[deep]`.
@@ -147,6 +186,15 @@ pub struct Incremental {
     /// stamp never equals a live round.
     clock: u32,
     values: [u8; 32],
+    /// The counts of `values`, when the last push knew them in bulk
+    /// ([`Self::leaf_starts`]).
+    counts: Option<ValueCounts>,
+    /// How many lazy nodes [`Self::push_parent`] has left in place: the
+    /// current one's number.
+    parents: u64,
+    /// The number of the lazy node the last leaf was pushed under, if it
+    /// was.
+    leaf_parent: Option<u64>,
 }
 
 impl Default for Incremental {
@@ -203,16 +251,9 @@ struct Memo {
     stamp: u32,
 }
 
-/// A lazy row's derived lost set and the round it belongs to.
-#[derive(Clone, Copy, Default)]
-struct Derived {
-    lost: u16,
-    stamp: u32,
-}
-
 /// A table of `ROWS` zeros, allocated on the heap directly: `Box::new([0;
 /// ROWS])` builds the array on the stack first in a debug build, and the
-/// six tables of [`Incremental::new`] (1.5 MiB) overflowed a 2 MiB thread
+/// tables of [`Incremental::new`] (2.3 MiB) overflowed a 2 MiB thread
 /// stack (tokio's blocking threads, the pipeline's).
 fn zeroed<T: Copy + Default>() -> Box<[T; ROWS]> {
     vec![T::default(); ROWS]
@@ -227,10 +268,11 @@ impl Incremental {
         Incremental {
             lo: zeroed(),
             hi: zeroed(),
+            d: zeroed(),
+            inc: zeroed(),
             path: vec![[0; MAX_N]; MAX_N + 1],
             valid: 0,
-            lazy: false,
-            dmemo: zeroed(),
+            dtop: 0,
             lazy_round: 0,
             deep: 0,
             leaf_start: 0,
@@ -244,6 +286,9 @@ impl Incremental {
             round: 0,
             clock: 0,
             values: [0; 32],
+            counts: None,
+            parents: 0,
+            leaf_parent: None,
         }
     }
 
@@ -253,7 +298,6 @@ impl Incremental {
         self.clock = self.clock.wrapping_add(1);
         if self.clock == 0 {
             self.memo.fill(Memo::default());
-            self.dmemo.fill(Derived::default());
             // Everything memoised is forgotten; the lazy level keeps its
             // node but gets a round no stamp holds.
             self.lazy_round = 1;
@@ -268,12 +312,14 @@ impl Incremental {
     /// else rebuilding the levels that differ. Afterwards `g`'s rows are in
     /// place for its children.
     pub fn push(&mut self, g: &BitGraph) -> &[u8] {
+        self.counts = None;
+        self.leaf_parent = None;
         let n = g.n();
         if n == 0 {
             return &[];
         }
-        // Complete rows may overwrite the lazy level's.
-        self.lazy = false;
+        // Complete rows may overwrite the lazy and thin levels'.
+        self.dtop = 0;
         if n > MAX_N {
             self.valid = 0;
             let vals = super::grundy_all_direct(g);
@@ -298,6 +344,7 @@ impl Incremental {
             }
         }
         self.valid = n;
+        self.dtop = n;
         let full = (1usize << n) - 1;
         let (w0, w1) = (self.lo[full], self.hi[full]);
         for k in 0..8 {
@@ -313,62 +360,58 @@ impl Incremental {
 
     /// Like [`Self::push`] for a node all of whose children are leaves
     /// (pushed with [`Self::push_leaf`]): the same values, and `g` is left
-    /// in place as a *lazy* level for its children, with no row computed.
+    /// in place as a *lazy* level for its children, with no value row
+    /// computed. (It serves a node whose children are leaves' parents as
+    /// well: they find it in place as their thin parent level.)
     ///
-    /// Only `g`'s parent needs complete rows. A row `S` of `g` (with its new
+    /// Only `g`'s grandparent needs complete rows; `g`'s parent is a thin
+    /// level (plane 0 only, derived as `g`'s is, and kept for `g`'s
+    /// siblings). A row `S` of `g` (with its new
     /// vertex `y`) is needed by the leaves only through its lost set `D(S)`
-    /// and, rarely, the values of its other positions; `D(S)` is derived
-    /// from the parent's plane 0 ([`Self::d_lazy`], the leaf's matching
-    /// shortcut one level up): at once for the rows missing at most
-    /// [`STORED_MISSING`] of `g`'s vertices (stored in `lo`, and transposed
-    /// by [`Self::transpose`] for the leaves' start tests), on first use
-    /// for any other, memoised for all of `g`'s children; the values by the
-    /// memoised search of [`Self::nimber`]. A leaf reads about 70 of `g`'s
-    /// `2^(n−1)` rows.
+    /// and, rarely, the values of its other positions; every `D(S)` is
+    /// derived at once from the parent's plane 0 by the leaf's matching
+    /// shortcut one level up ([`Self::derive_lazy`], a few vector operations
+    /// per row), and the rows that miss at most two vertices are transposed
+    /// by [`Self::transpose`] for the leaves' start tests; the values by the
+    /// memoised search of [`Self::nimber`], shared by all of `g`'s children.
     pub fn push_parent(&mut self, g: &BitGraph) -> &[u8] {
+        self.counts = None;
+        self.leaf_parent = None;
         let n = g.n();
         if !(2..=MAX_N).contains(&n) {
             return self.push(g);
         }
         let below = n - 1;
-        // The parent's complete rows: in place, or rebuilt (incrementally).
-        if !(self.valid >= below && self.level_matches(g, below)) {
-            self.push(&g.induced((1u32 << below) - 1));
-            if self.valid != below {
-                // The parent has a value ≥ 8 somewhere (not below 13 vertices).
+        // The levels below g: complete up to `base`, thin above it (a
+        // parent of one vertex is complete); kept where they are in place
+        // (a sibling's), else rebuilt.
+        let base = below.saturating_sub(THIN_LEVELS).max(1);
+        let mut top = self.dtop.min(below);
+        while top > 0 && !self.level_matches(g, top) {
+            top -= 1;
+        }
+        if top < base {
+            self.push(&g.induced((1u32 << base) - 1));
+            if self.valid != base {
+                // A value ≥ 8 somewhere (not below 13 vertices).
                 return self.push(g);
             }
+            top = base;
         }
-        self.valid = below;
+        self.valid = self.valid.min(top);
+        for level in top + 1..=below {
+            let mask = (1u32 << level) - 1;
+            self.path[level] =
+                std::array::from_fn(|v| if v < level { g.nbrs(v) & mask } else { 0 });
+            self.derive_lazy(level);
+        }
+        self.dtop = n;
+        self.parents += 1;
         self.path[n][..n].copy_from_slice(&g.rows()[..n]);
-        self.lazy = true;
         self.lazy_round = self.fresh_round();
         self.deep = n;
         self.leaf_start = 1 << n;
-        // The rows the leaves read most (g's vertex set minus at most
-        // `STORED_MISSING` vertices other than y = n − 1), derived now and
-        // stored as plane 0 of `lo`, so that the leaves' lost tests read
-        // them as they read complete rows, without a memo lookup.
-        let full = (1usize << n) - 1;
-        let lower = full >> 1;
-        let mut a = 0usize;
-        loop {
-            // Every subset `a` of the lower vertices with at most
-            // STORED_MISSING elements, in increasing order of its bits.
-            if a.count_ones() as usize <= STORED_MISSING {
-                let r = full & !a;
-                let d = self.d_lazy(r);
-                self.lo[r & (ROWS - 1)] = d as u64;
-                a += 1;
-            } else {
-                // Skip to the next subset with fewer bits: clear the
-                // lowest set bit run by adding its lowest bit.
-                a += a & a.wrapping_neg();
-            }
-            if a > lower {
-                break;
-            }
-        }
+        self.derive_lazy(n);
         self.transpose(n);
         self.starts(n);
         // The start values: by the game rule, a leaf's new vertex has the
@@ -393,11 +436,14 @@ impl Incremental {
     /// graphs need no search at all; at even `n` most starts are `*` with
     /// all their options lost, a search of one level.
     pub fn push_leaf(&mut self, g: &BitGraph) -> &[u8] {
+        self.counts = None;
+        self.leaf_parent = None;
         let n = g.n();
         if n == 0 || n > MAX_N {
             return self.push(g);
         }
-        let lazy_parent = self.lazy && self.valid + 2 == n && self.level_matches(g, n - 1);
+        let lazy_parent =
+            self.dtop > self.valid && self.dtop + 1 == n && self.level_matches(g, n - 1);
         if !lazy_parent {
             if !(self.valid >= n - 1 && self.level_matches(g, n - 1)) {
                 // Rebuild the ancestors' levels first (a fresh start or a jump).
@@ -411,7 +457,7 @@ impl Incremental {
             }
             // The parent's complete rows are in place; deeper levels are dropped.
             self.valid = n - 1;
-            self.lazy = false;
+            self.dtop = n - 1;
         }
         self.path[n][..n].copy_from_slice(&g.rows()[..n]);
         self.round = self.fresh_round();
@@ -419,6 +465,7 @@ impl Incremental {
         self.leaf_start = 1 << (n - 1);
         self.leaf_nx = self.path[n][n - 1] as usize;
         if lazy_parent {
+            self.leaf_parent = Some(self.parents);
             self.leaf_starts(n)
         } else {
             self.starts(n)
@@ -426,12 +473,11 @@ impl Incremental {
     }
 
     /// Fill [`Self::tr`], [`Self::d_lanes`], [`Self::adj_lanes`] and [`Self::d_full`] for the
-    /// lazy node on level `n` (its rows that miss at most two vertices are
-    /// complete rows or stored in `lo` by [`Self::push_parent`]).
+    /// lazy node on level `n` (from the lost sets [`Self::derive_lazy`] put in `d`).
     fn transpose(&mut self, n: usize) {
         let full = (1usize << n) - 1;
-        let lo = &*self.lo;
-        let d = |r: usize| (lo[r & (ROWS - 1)] & 0xffff) as usize;
+        let dt = &*self.d;
+        let d = |r: usize| dt[r & (ROWS - 1)] as usize;
         let mut tr = [[0u64; 4]; MAX_N];
         let mut set = |dset: usize, lane: usize, bit: usize| {
             let mut ws = dset;
@@ -497,13 +543,14 @@ impl Incremental {
         let nxp = self.path[n][x] as usize & p;
         let xlane = (xbit as u64) * LANE_ONES;
         let (mut need, mut lost_opts) = (0usize, [0u64; 4]);
-        for g in 0..4 {
+        // (The groups of four starts below x: three at n = 12.)
+        for g in 0..x.div_ceil(4).min(4) {
             let incs = SPREAD[(inc1 >> (4 * g)) & 0xf];
             let xs = SPREAD[(nxp >> (4 * g)) & 0xf] & xlane;
-            let (dt, iv, adj) = (self.d_lanes[g], inc[g], self.adj_lanes[g]);
+            let (dt, iv, adj) = (self.d_lanes[g & 3], inc[g & 3], self.adj_lanes[g & 3]);
             // Lanes v ≥ x are empty in `adj` and `xs`.
             let lo = ((dt & iv & incs) | ((dt ^ iv) & !incs)) & adj | (xs & !incs);
-            lost_opts[g] = lo;
+            lost_opts[g & 3] = lo;
             let opts = adj | xs;
             // Not all options lost, or none at all (such a start is lost,
             // but the search is the rule for it).
@@ -511,7 +558,11 @@ impl Incremental {
             need |= gather_lanes(busy) << (4 * g);
         }
         let need = need & p & !lost;
-        // Value 1 everywhere, then the lost starts, x, and the searched ones.
+        // Value 1 everywhere, then the lost starts, x, and the searched ones;
+        // counted as they are set (4-bit counts: n < 16 here, see below).
+        let lostc = lost.count_ones();
+        let mut packed = u64::from(lostc) + (u64::from(n as u32 - lostc) << 4);
+        let mut special = 0u32;
         self.values[..n].fill(1);
         let mut l = lost;
         while l != 0 {
@@ -528,7 +579,10 @@ impl Incremental {
                 nx &= nx - 1;
                 seen |= 1 << self.parent_values[u & (MAX_N - 1)];
             }
-            self.values[x & 31] = seen.trailing_ones() as u8;
+            let k = seen.trailing_ones();
+            self.values[x & 31] = k as u8;
+            packed = packed.wrapping_add((1 << (4 * k)) - (1 << 4));
+            special |= 1 << k;
         }
         let mut rest = need;
         while rest != 0 {
@@ -536,9 +590,37 @@ impl Incremental {
             rest &= rest - 1;
             let opts = self.path[n][v & (MAX_N - 1)] as usize & (full ^ (1 << v));
             let lo = (lost_opts[(v / 4) & 3] >> (16 * (v % 4))) as usize & 0xffff;
-            self.values[v & 31] = self.mex_given(full ^ (1 << v), opts, lo);
+            let k = self.mex_given(full ^ (1 << v), opts, lo);
+            self.values[v & 31] = k;
+            packed = packed.wrapping_add((1 << (4 * u32::from(k))) - (1 << 4));
+            special |= 1 << k;
+        }
+        // (A count of n ≥ 16 would not fit its field: MAX_N is 16.)
+        if n < 16 {
+            self.counts = Some(ValueCounts {
+                packed: Some(packed),
+                present: special | u32::from(lostc != 0) | u32::from(packed >> 4 & 0xf != 0) << 1,
+                nonzero: (full & !lost) as u32,
+            });
         }
         &self.values[..n]
+    }
+
+    /// The start values the last push returned (of a graph on `n`
+    /// vertices) and their counts: known in bulk for a leaf under a lazy
+    /// parent, else counted from the values.
+    pub fn counted(&self, n: usize) -> (&[u8], ValueCounts) {
+        let values = &self.values[..n];
+        let counts = self.counts.unwrap_or_else(|| ValueCounts::of(values));
+        (values, counts)
+    }
+
+    /// When the last push was a leaf under a lazy parent: a number of that
+    /// parent, the same for all its children and never another's (in this
+    /// table's life), so that a caller keeping something per parent knows
+    /// it without comparing rows.
+    pub fn leaf_parent(&self) -> Option<u64> {
+        self.leaf_parent
     }
 
     /// The value of a start whose options at `t` (the position after the
@@ -551,7 +633,30 @@ impl Incremental {
         while rest != 0 {
             let u = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            seen |= 1 << self.nimber(u, t);
+            seen |= 1 << self.option_value(u, t);
+        }
+        seen.trailing_ones() as u8
+    }
+
+    /// [`Self::nimber`]`(u, t)` for a row `t` one move below a leaf's start
+    /// `v` (`t` = all vertices but `v`), without the memo: only `v`'s
+    /// search reads row `t`, once per option `u`. (Most such positions have
+    /// only lost options: value 1 from one lost test.)
+    #[inline(always)]
+    fn option_value(&mut self, u: usize, t: usize) -> u8 {
+        let s = t ^ (1 << u);
+        if s >> self.valid == 0 {
+            // (A complete row: not at the leaves of a walk.)
+            return self.nimber(u, t);
+        }
+        let mut opts = self.path[self.deep][u & (MAX_N - 1)] as usize & s;
+        let lost = self.lost_among(opts, s);
+        let mut seen = (lost != 0) as u32;
+        opts &= !lost;
+        while opts != 0 {
+            let w = opts.trailing_zeros() as usize;
+            opts &= opts - 1;
+            seen |= 1 << self.nimber(w, s);
         }
         seen.trailing_ones() as u8
     }
@@ -582,83 +687,87 @@ impl Incremental {
         &self.values[..n]
     }
 
-    /// The lost set `D(r)` (plane 0) of a row `r` below the leaf's: a
-    /// complete row, or one of the lazy level's.
-    #[inline(always)]
-    fn d_of(&mut self, r: usize) -> usize {
-        if r >> self.valid == 0 {
-            (self.lo[r & (ROWS - 1)] & 0xffff) as usize
-        } else {
-            self.d_lazy(r)
+    /// The lost sets of the lazy node on level `n` (new vertex `y = n − 1`):
+    /// `D(S)` of every row `S ∋ y`, into `d`, from the lost sets of the
+    /// complete rows below by the matching shortcut of [`lost_by_matching`]
+    /// (`docs/uvg-shortcuts.md`), for all `2^(n−1)` rows at once. With `t =
+    /// S − y` and `inc(r) = [N(y) ∩ D(r) ≠ ∅]`, `D(S)` is `D(t) ∩ I(t)` if
+    /// `inc(t)`, else `(D(t) xor I(t)) + y`, where `I(t) = {u ∈ t : inc(t −
+    /// u)}`. `inc` is one mask per row; `I` is gathered one dimension `u` of
+    /// the cube at a time, over runs of consecutive rows (the loops
+    /// vectorise). Every row of the lazy level is derived, since the
+    /// leaves' searches read most of them (the lazy derivation of each row
+    /// on first use, with a memo per row, cost more).
+    fn derive_lazy(&mut self, n: usize) {
+        let y = n - 1;
+        let half = 1usize << y;
+        let ny = self.path[n][y] as u16;
+        let (low, up) = self.d.split_at_mut(half);
+        let up = &mut up[..half];
+        let inc = &mut self.inc[..half];
+        if half < 8 {
+            // (Levels of at most 3 vertices: rows one by one.)
+            for t in 0..half {
+                inc[t] = 0u16.wrapping_sub(u16::from(low[t] & ny != 0));
+            }
+            for t in 0..half {
+                up[t] = (0..y)
+                    .filter(|&u| t >> u & 1 == 1)
+                    .fold(0, |a, u| a | (inc[t ^ 1 << u] & 1 << u));
+            }
         }
-    }
-
-    /// The lost set `D(s)` of a row `s` of the lazy level (`s` holds its
-    /// new vertex `y = valid`), from plane 0 of the complete rows below by
-    /// [`lost_by_matching`], memoised for the lazy node.
-    #[inline(always)]
-    fn d_lazy(&mut self, s: usize) -> usize {
-        let s = s & (ROWS - 1);
-        let e = self.dmemo[s];
-        if e.stamp == self.lazy_round {
-            return e.lost as usize;
+        // inc(R), and I(R) for the dimensions 0, 1 and 2, a run of 8 rows
+        // `8k..8k+8` at a time (they read only each other)...
+        for ((iu, im), dl) in up
+            .chunks_exact_mut(8)
+            .zip(inc.chunks_exact_mut(8))
+            .zip(low.chunks_exact(8))
+        {
+            let m: [u16; 8] =
+                std::array::from_fn(|j| 0u16.wrapping_sub(u16::from(dl[j] & ny != 0)));
+            im.copy_from_slice(&m);
+            iu[0] = 0;
+            iu[1] = m[0] & 1;
+            iu[2] = m[0] & 2;
+            iu[3] = (m[2] & 1) | (m[1] & 2);
+            iu[4] = m[0] & 4;
+            iu[5] = (m[4] & 1) | (m[1] & 4);
+            iu[6] = (m[4] & 2) | (m[2] & 4);
+            iu[7] = (m[6] & 1) | (m[5] & 2) | (m[3] & 4);
         }
-        self.d_lazy_fill(s)
-    }
-
-    /// [`Self::d_lazy`] on a row not yet derived.
-    #[inline(never)]
-    fn d_lazy_fill(&mut self, s: usize) -> usize {
-        let y = self.valid;
-        let ny = self.path[y + 1][y] as usize;
-        let lo = &*self.lo;
-        let d = lost_by_matching(s, s, 1 << y, ny, |r| (lo[r & (ROWS - 1)] & 0xffff) as usize);
-        self.dmemo[s] = Derived {
-            lost: d as u16,
-            stamp: self.lazy_round,
-        };
-        d
+        // ... then the others, a run of `b` rows at a time.
+        for u in 3..y {
+            let b = 1usize << u;
+            let bit = b as u16;
+            for blk in (b..half).step_by(2 * b) {
+                let (from, to) = (&inc[blk - b..blk], &mut up[blk..blk + b]);
+                for (i, &m) in to.iter_mut().zip(from) {
+                    *i |= m & bit;
+                }
+            }
+        }
+        let ybit = 1u16 << y;
+        for ((i, &m), &dt) in up.iter_mut().zip(inc.iter()).zip(low.iter()) {
+            *i = (m & dt & *i) | (!m & ((dt ^ *i) | ybit));
+        }
     }
 
     /// The vertices of `opts` (a subset of `s`) that lose as the token's
-    /// vertex at `s`: from a complete row's plane 0, from the lazy level's
-    /// derived lost sets ([`Self::d_lazy`]), or for a row of the leaf (with
-    /// its new vertex `x`, bit `leaf_start`) by [`lost_by_matching`] over
-    /// the lost sets of the rows below (`docs/uvg-shortcuts.md`): two ANDs with `N(x)` per option, no row of the leaf.
+    /// vertex at `s`: from the lost set of a complete or lazy row, or for a
+    /// row of the leaf (with its new vertex `x`, bit `leaf_start`) by
+    /// [`lost_by_matching`] over the lost sets of the rows below
+    /// (`docs/uvg-shortcuts.md`): two ANDs with `N(x)` per option, no row of
+    /// the leaf.
     #[inline(always)]
     fn lost_among(&mut self, opts: usize, s: usize) -> usize {
+        let d = &*self.d;
         if s >= self.leaf_start {
-            let (start, nx) = (self.leaf_start, self.leaf_nx);
-            // The parent's vertices missing from s: with fewer than
-            // STORED_MISSING, every row read misses at most STORED_MISSING,
-            // so it is complete or one of the rows `push_parent` stored in
-            // `lo` (the leaves' main case). Without the lazy level's new
-            // vertex (bit `valid`), every row read is complete.
-            let off = (start - 1) & !s;
-            // Clear the lowest STORED_MISSING − 1 bits of `off` (a popcount
-            // is a dozen instructions without the hardware one).
-            let mut few = off;
-            for _ in 1..STORED_MISSING {
-                few &= few.wrapping_sub(1);
-            }
-            if few == 0 || !self.lazy || off >> self.valid & 1 == 1 {
-                let lo = &*self.lo;
-                lost_by_matching(opts, s, start, nx, |r| {
-                    (lo[r & (ROWS - 1)] & 0xffff) as usize
-                })
-            } else {
-                self.lost_among_deep(opts, s, start, nx)
-            }
+            lost_by_matching(opts, s, self.leaf_start, self.leaf_nx, |r| {
+                d[r & (ROWS - 1)] as usize
+            })
         } else {
-            self.d_of(s) & opts
+            d[s & (ROWS - 1)] as usize & opts
         }
-    }
-
-    /// [`Self::lost_among`] on a row of the leaf deeper in the search,
-    /// whose rows below may be lazy rows not yet derived.
-    #[inline(never)]
-    fn lost_among_deep(&mut self, opts: usize, s: usize, start: usize, nx: usize) -> usize {
-        lost_by_matching(opts, s, start, nx, |r| self.d_of(r))
     }
 
     /// Value of the token on `v` at `s` (`v ∈ s`), by the game rule, top
@@ -748,11 +857,12 @@ impl Incremental {
             }
         });
         let start = 1usize << (level - 1);
-        let (lo, hi) = (&mut *self.lo, &mut *self.hi);
+        let (lo, hi, d) = (&mut *self.lo, &mut *self.hi, &mut *self.d);
         let mut ok = true;
         if level == 1 {
             lo[0] = 0;
             hi[0] = 0;
+            d[0] = 0;
         }
         for s in start..start << 1 {
             let (mut c0, mut c1) = (0u64, 0u64);
@@ -777,6 +887,7 @@ impl Incremental {
             }
             lo[s & (ROWS - 1)] = c0;
             hi[s & (ROWS - 1)] = c1;
+            d[s & (ROWS - 1)] = c0 as u16;
         }
         ok
     }
@@ -807,6 +918,31 @@ mod tests {
         assert_eq!(nodes, 1 + 1 + 2 + 4 + 11 + 34 + 156 + 1044 + 12346);
     }
 
+    #[test]
+    fn the_sweeps_pushes_agree_with_grundy_all_along_a_whole_walk() {
+        // As the `uvg` kind pushes a walk to 9 vertices: leaves by
+        // `push_leaf`, their parents and grandparents by `push_parent` (the
+        // grandparents left in place as the parents' thin level), the rest
+        // by `push`; every node's values and counts against the DPs.
+        let mut inc = Incremental::new();
+        let (mut nodes, mut bulk) = (0u64, 0u64);
+        gen::walk_nodes(&BitGraph::new(0), 9, WalkOptions::default(), &mut |g, _| {
+            nodes += 1;
+            let want = super::super::grundy_all_direct(g);
+            let got = match g.n() {
+                9 => inc.push_leaf(g).to_vec(),
+                7 | 8 => inc.push_parent(g).to_vec(),
+                _ => inc.push(g).to_vec(),
+            };
+            assert_eq!(got, want, "{g:?}");
+            assert_eq!(inc.counted(g.n()).1, ValueCounts::of(&want), "{g:?}");
+            bulk += u64::from(inc.counts.is_some());
+        });
+        assert_eq!(nodes, 1 + 1 + 2 + 4 + 11 + 34 + 156 + 1044 + 12346 + 274668);
+        // Every leaf's values were counted in bulk, under its lazy parent.
+        assert_eq!(bulk, 274668);
+    }
+
     /// The leaf's shortcuts against the exact game rule on every graph of
     /// the generation tree up to `max_n` vertices (connected or not), each
     /// as a leaf under its parent, twice: under complete parent rows
@@ -824,6 +960,7 @@ mod tests {
         let mut leaf = Incremental::new();
         let mut lazy = Incremental::new();
         let (mut connected, mut positions) = (0u64, 0u64);
+        let (mut thin, mut under_lazy) = (0u64, 0u64);
         gen::walk_nodes(
             &BitGraph::new(0),
             max_n,
@@ -834,6 +971,7 @@ mod tests {
                     return;
                 }
                 let want = exact.push(g).to_vec();
+                assert_eq!(exact.leaf_parent(), None);
                 assert_eq!(leaf.push_leaf(g), want.as_slice(), "{g:?}");
                 let start = 1usize << (n - 1);
                 for s in start..start << 1 {
@@ -863,18 +1001,33 @@ mod tests {
                         })
                         .collect();
                     assert_eq!(lazy.push_parent(&parent), pwant.as_slice(), "{parent:?}");
+                    assert_eq!(lazy.leaf_parent(), None, "{parent:?}");
+                    let number = lazy.parents;
                     assert_eq!(lazy.push_leaf(g), want.as_slice(), "{g:?}");
+                    // The parent's number, for the sweep's matching check.
+                    assert_eq!(lazy.leaf_parent(), (n >= 3).then_some(number), "{g:?}");
+                    // The counts the leaf made in bulk, as the sweep adds them up.
+                    assert_eq!(
+                        (lazy.counts.is_some(), lazy.counted(n).1),
+                        (n >= 3, ValueCounts::of(&want)),
+                        "{g:?}"
+                    );
                     // (A parent of one vertex is pushed complete.)
                     assert!(
-                        n < 3 || (lazy.lazy && lazy.valid + 2 == n),
+                        n < 3 || (lazy.dtop + 1 == n && lazy.valid < lazy.dtop),
                         "{g:?}: not under a lazy parent"
                     );
+                    // The grandparent thin (else complete, as a sibling's
+                    // complete parent left it).
+                    thin += u64::from(n >= 4 && lazy.valid + 2 < n);
+                    under_lazy += u64::from(n >= 4);
                     for s in start..start << 1 {
                         let lost = exact.lo[s] & 0xffff;
                         assert_eq!(lazy.lost_among(s, s) as u64, lost, "{g:?} S = {s:b}");
                         positions += s.count_ones() as u64;
                     }
-                    for s in start / 2..start {
+                    // The parent's rows, and the thin levels' below it.
+                    for s in 1 << lazy.valid..start {
                         let lost = exact.lo[s] & 0xffff;
                         assert_eq!(lazy.lost_among(s, s) as u64, lost, "{parent:?} S = {s:b}");
                         positions += s.count_ones() as u64;
@@ -885,6 +1038,8 @@ mod tests {
                 }
             },
         );
+        // The thin grandparent is the walk's case, and tested as such.
+        assert!(thin * 10 >= under_lazy * 9, "{thin} of {under_lazy} thin");
         (connected, positions)
     }
 
@@ -953,6 +1108,7 @@ mod tests {
         // (the walk's case), against the per-position DPs of `grundy_all`.
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1116);
         let mut inc = Incremental::new();
+        let mut lazy = Incremental::new();
         for _ in 0..40 {
             let n = rng.random_range(11..=15);
             let p = rng.random_range(0.2..0.7);
@@ -970,9 +1126,17 @@ mod tests {
                 "{g:?}"
             );
             while g.n() < MAX_N {
+                let parent = g;
                 g.push_vertex(rng.random::<u32>() & g.all());
                 let want = super::super::grundy_all_direct(&g);
                 assert_eq!(inc.push_leaf(&g), want.as_slice(), "{g:?}");
+                // Under a lazy parent on thin levels, up to 16 vertices.
+                assert_eq!(
+                    lazy.push_parent(&parent),
+                    super::super::grundy_all_direct(&parent).as_slice()
+                );
+                assert_eq!(lazy.push_leaf(&g), want.as_slice(), "{g:?}");
+                assert_eq!(lazy.counted(g.n()).1, ValueCounts::of(&want), "{g:?}");
                 assert_eq!(inc.push(&g), want.as_slice(), "{g:?}");
             }
         }

@@ -59,8 +59,12 @@ impl<'g> SmallBlossom<'g> {
                 size += 1;
             }
         }
+        // A matching of ⌊|alive| / 2⌋ edges is maximum: then no search (on
+        // an odd number of vertices it would explore the whole graph from
+        // the last exposed vertex, to find nothing).
+        let most = self.alive.count_ones() / 2;
         let mut s = free;
-        while s != 0 {
+        while s != 0 && size < most {
             let v = s.trailing_zeros() as usize;
             s &= s - 1;
             if self.mate[v] != NONE {

@@ -512,19 +512,21 @@ impl Kind for UvgSweep {
             }
             // Nodes on the last level have no children: their own rows
             // need not be kept, which `push_leaf` exploits; their parents'
-            // rows are only read in a few places, which `push_parent`
-            // derives on demand instead of computing them all.
-            let values = if g.n() == max_n {
-                table.push_leaf(g)
-            } else if g.n() + 1 == max_n {
-                table.push_parent(g)
+            // and grandparents' rows are read only through plane 0, which
+            // `push_parent` derives (the values by a search, on demand)
+            // instead of computing every value.
+            if g.n() == max_n {
+                table.push_leaf(g);
+            } else if g.n() + 2 >= max_n {
+                table.push_parent(g);
             } else {
-                table.push(g)
-            };
+                table.push(g);
+            }
             if !counted {
                 return;
             }
-            acc.visit(g, values);
+            let (values, counts) = table.counted(g.n());
+            acc.visit(g, values, counts, table.leaf_parent());
             if let Some(salt) = salt {
                 positions = positions.wrapping_add(graph_part(salt, g.rows(), values));
             }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::graph::VSet;
+use crate::uvg::incremental::ValueCounts;
 
 pub(super) fn record(g: &BitGraph, code: String, start: usize, note: String) -> Record {
     Record {
@@ -54,6 +55,10 @@ pub(super) struct Acc {
 #[derive(Clone)]
 struct ParentMates {
     len: usize,
+    /// The table's number of the parent
+    /// ([`Incremental::leaf_parent`](crate::uvg::incremental::Incremental::leaf_parent)),
+    /// when it gave one.
+    id: Option<u64>,
     rows: [VSet; 32],
     mate: [u8; 32],
     nu: u32,
@@ -72,8 +77,10 @@ impl ParentMates {
     /// parent (`g` minus its last vertex), computed when the parent
     /// changes; and `g`'s edge count and whether its maximum degree is at
     /// most 3, from the parent's and the last vertex's neighbours (one
-    /// popcount per graph instead of one per vertex and figure).
-    fn winners(&mut self, g: &BitGraph) -> (VSet, usize, bool) {
+    /// popcount per graph instead of one per vertex and figure). `parent`:
+    /// the table's number of `g`'s parent, if it has one (then the rows
+    /// need not be compared).
+    fn winners(&mut self, g: &BitGraph, parent: Option<u64>) -> (VSet, usize, bool) {
         let n = g.n();
         if !(2..=32).contains(&n) {
             return (
@@ -85,9 +92,14 @@ impl ParentMates {
         let p = n - 1;
         let mask = g.all() >> 1;
         // The parent is almost always the last one's.
-        let same = self.len == p && g.prefix_is(&self.rows[..p]);
+        let same = match parent {
+            Some(id) => self.id == Some(id),
+            None => self.id.is_none() && self.len == p && g.prefix_is(&self.rows[..p]),
+        };
+        debug_assert!(!same || (self.len == p && g.prefix_is(&self.rows[..p])));
         if !same {
             self.len = p;
+            self.id = parent;
             let (mut degrees, mut deg_ge3, mut max) = (0, 0, 0);
             for v in 0..p {
                 let row = g.nbrs(v) & mask;
@@ -137,6 +149,7 @@ impl Acc {
             mates: vec![
                 ParentMates {
                     len: 0,
+                    id: None,
                     rows: [0; 32],
                     mate: [u8::MAX; 32],
                     nu: 0,
@@ -150,12 +163,20 @@ impl Acc {
         }
     }
 
-    /// Count `g`, whose start values are `values`.
-    pub(super) fn visit(&mut self, g: &BitGraph, values: &[u8]) {
+    /// Count `g`, whose start values are `values`, counted in `counts`
+    /// (`parent`: the table's number of `g`'s parent, if it gave one).
+    pub(super) fn visit(
+        &mut self,
+        g: &BitGraph,
+        values: &[u8],
+        counts: ValueCounts,
+        parent: Option<u64>,
+    ) {
+        debug_assert_eq!(counts, ValueCounts::of(values));
         let n = g.n();
         let all = g.all();
         // One matching computation answers the matching-theorem test for every start.
-        let (winners, m, deg3) = self.mates[n].winners(g);
+        let (winners, m, deg3) = self.mates[n].winners(g, parent);
         debug_assert_eq!((m, deg3), (g.edge_count(), g.max_degree() <= 3));
         self.graphs[n] += 1;
         self.positions[n] += n as u64;
@@ -164,7 +185,7 @@ impl Acc {
             self.d3_graphs[n] += 1;
             self.d3_positions[n] += n as u64;
         }
-        let mask = values.iter().fold(0u32, |m, &v| m | 1 << v);
+        let mask = counts.present;
         let t = mask.trailing_ones() as usize;
         self.extension(g, values, mask);
         self.cover[n][t] += 1;
@@ -174,18 +195,12 @@ impl Acc {
         // when it can matter (an exception, a max-degree-3 graph, a value
         // whose witness this graph may beat, collecting).
         let grundy = &mut self.grundy[n];
-        let mut nonzero: u32 = 0;
-        if n < 16 && mask >> 16 == 0 {
-            // Counts of values 0..16 in 4-bit fields of a register (a
-            // count is at most n < 16), added to the histogram once per
-            // value present: `grundy[val] += 1` per start was a chain of
-            // dependent stores to the same few counters (and 8-bit fields
-            // of a `u128`, two-word shifts).
-            let mut packed: u64 = 0;
-            for (v, &val) in values.iter().enumerate() {
-                packed += 1 << (4 * u32::from(val));
-                nonzero |= ((val != 0) as u32) << v;
-            }
+        let nonzero = counts.nonzero;
+        if let Some(packed) = counts.packed {
+            // Counts of values 0..16 in 4-bit fields, added to the
+            // histogram once per value present: `grundy[val] += 1` per
+            // start was a chain of dependent stores to the same few
+            // counters.
             let mut present = mask;
             while present != 0 {
                 let val = present.trailing_zeros();
@@ -193,9 +208,8 @@ impl Acc {
                 grundy[val as usize] += packed >> (4 * val) & 0xf;
             }
         } else {
-            for (v, &val) in values.iter().enumerate() {
+            for &val in values {
                 grundy[val as usize] += 1;
-                nonzero |= ((val != 0) as u32) << v;
             }
         }
         self.fpw[n] += u64::from(winners.count_ones());
