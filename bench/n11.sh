@@ -32,7 +32,7 @@ PORT=$((20000 + RANDOM % 20000))
 URL=http://127.0.0.1:$PORT
 STORE=${KEEP_STORE:-$T/store}
 [ -z "${KEEP_STORE:-}" ] || [ ! -e "$KEEP_STORE" ] || { echo "KEEP_STORE=$KEEP_STORE exists already" >&2; exit 2; }
-trap 'kill $SERVE 2>/dev/null || true; rm -rf "$T"' EXIT
+trap 'kill $SERVE 2>/dev/null || true; wait $SERVE 2>/dev/null || true; rm -rf "$T"' EXIT
 export GAMESWEEP_COORDINATOR=$URL
 
 "$G" serve --store "$STORE" --listen "127.0.0.1:$PORT" 2> "$T/serve.log" &
