@@ -29,10 +29,10 @@
 //! values of the starts that are not lost. The leaves' parents need not
 //! compute their value rows either ([`Incremental::push_parent`]): the
 //! leaves read them only through plane 0, which is derived by the same
-//! shortcut from the grandparent's plane 0, itself derived from the complete
-//! rows one level further down (a *thin* level: plane 0 only, shared by the
-//! sibling parents; `docs/uvg-shortcuts.md`), every row at once with a few
-//! vector operations. Graphs on more than [`MAX_N`] vertices, or with a
+//! shortcut from the grandparent's plane 0, and so on down [`THIN_LEVELS`]
+//! *thin* levels (plane 0 only, shared by the sibling parents) to complete
+//! rows (`docs/uvg-shortcuts.md`), every row at once with a few vector
+//! operations. Graphs on more than [`MAX_N`] vertices, or with a
 //! value ≥ 8 in some position (impossible below 13 vertices), fall back to
 //! the per-position DPs of [`grundy_all`](super::grundy_all).
 
@@ -364,9 +364,9 @@ impl Incremental {
     /// computed. (It serves a node whose children are leaves' parents as
     /// well: they find it in place as their thin parent level.)
     ///
-    /// Only `g`'s grandparent needs complete rows; `g`'s parent is a thin
-    /// level (plane 0 only, derived as `g`'s is, and kept for `g`'s
-    /// siblings). A row `S` of `g` (with its new
+    /// Only the levels [`THIN_LEVELS`] below `g`'s parent need complete
+    /// rows; `g`'s parent and the levels between are thin (plane 0 only,
+    /// derived as `g`'s is, and kept for `g`'s siblings). A row `S` of `g` (with its new
     /// vertex `y`) is needed by the leaves only through its lost set `D(S)`
     /// and, rarely, the values of its other positions; every `D(S)` is
     /// derived at once from the parent's plane 0 by the leaf's matching
@@ -948,7 +948,7 @@ mod tests {
     /// as a leaf under its parent, twice: under complete parent rows
     /// ([`Incremental::push`]) and under a lazy parent
     /// ([`Incremental::push_parent`], whose lost sets are derived from the
-    /// grandparent's complete rows). Checked against the complete rows
+    /// thin levels below it, and theirs from complete rows). Checked against the complete rows
     /// [`Incremental::push`] computes by the game rule alone (no matching
     /// theorem): every start's value from [`Incremental::push_leaf`], the
     /// lazy parent's start values, and the lost test of every position
@@ -983,8 +983,8 @@ mod tests {
                     leaf.push(g);
                 }
                 if n >= 2 {
-                    // g under a lazy parent: the grandparent complete, the
-                    // parent pushed as a lazy level.
+                    // g under a lazy parent: the parent pushed as a lazy
+                    // level, on thin levels over complete ones.
                     let parent = g.induced((1u32 << (n - 1)) - 1);
                     let pfull = start - 1;
                     let pwant: Vec<u8> = (0..n - 1)
